@@ -1,0 +1,25 @@
+/* Error values shared by every cuzk module.
+ * Every function that reads outside data returns a cz_err; none aborts. */
+#ifndef CUZK_ERR_H
+#define CUZK_ERR_H
+
+typedef enum {
+  CZ_OK = 0,
+  CZ_ERR_INVALID_ARG,      /* an argument is outside the function's contract */
+  CZ_ERR_TRUNCATED,        /* input shorter than its format requires */
+  CZ_ERR_TRAILING,         /* input longer than its format allows */
+  CZ_ERR_NONCANONICAL,     /* a field element's bytes encode a value >= modulus */
+  CZ_ERR_BAD_FLAGS,        /* zcash point flag bits are inconsistent */
+  CZ_ERR_NOT_ON_CURVE,     /* coordinates do not satisfy the curve equation */
+  CZ_ERR_NOT_IN_SUBGROUP,  /* point is on the curve but outside the r-torsion */
+  CZ_ERR_PARSE,            /* malformed text input (JSON, hex, numbers) */
+  CZ_ERR_IO,               /* a file could not be opened, read or written */
+  CZ_ERR_NOMEM,            /* an allocation failed */
+  CZ_ERR_PROOF_INVALID,    /* a well-formed proof does not verify */
+  CZ_ERR_COUNT
+} cz_err;
+
+/* A short, static, human-readable description of e (never NULL). */
+const char *cz_err_str(cz_err e);
+
+#endif

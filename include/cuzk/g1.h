@@ -1,0 +1,71 @@
+/* G1: points of E(Fp): y^2 = x^3 + 4, and its order-r subgroup.
+ *
+ * Representations:
+ *   cz_g1_affine  (x, y); the point at infinity is (0, 0), which is not on
+ *                 the curve, so no flag is needed and bases stay 96 bytes.
+ *   cz_g1         Jacobian (X, Y, Z) = (X/Z^2, Y/Z^3); Z = 0 is infinity.
+ *   cz_g1_xyzz    (X, Y, ZZ, ZZZ) = (X/ZZ, Y/ZZZ), ZZ^3 = ZZZ^2; ZZ = 0 is
+ *                 infinity. Cheapest for MSM bucket accumulation.
+ * All coordinates are Montgomery-form Fp. Aliased arguments are allowed.
+ * Functions here are variable time: they are for public data (proving keys,
+ * proofs); secret scalars in Groth16 are blinded by the protocol itself. */
+#ifndef CUZK_G1_H
+#define CUZK_G1_H
+#include "cuzk/fp.h"
+#include "cuzk/fr.h"
+
+typedef struct { cz_fp x, y; } cz_g1_affine;
+typedef struct { cz_fp x, y, z; } cz_g1;
+typedef struct { cz_fp x, y, zz, zzz; } cz_g1_xyzz;
+
+#define CZ_G1_COMPRESSED_BYTES 48
+#define CZ_G1_UNCOMPRESSED_BYTES 96
+
+extern const cz_g1_affine CZ_G1_GENERATOR;   /* the standard generator */
+
+void cz_g1_set_identity(cz_g1 *r);
+bool cz_g1_is_identity(const cz_g1 *p);
+bool cz_g1_affine_is_identity(const cz_g1_affine *p);
+bool cz_g1_eq(const cz_g1 *a, const cz_g1 *b);
+bool cz_g1_affine_eq(const cz_g1_affine *a, const cz_g1_affine *b);
+
+void cz_g1_from_affine(cz_g1 *r, const cz_g1_affine *a);
+void cz_g1_to_affine(cz_g1_affine *r, const cz_g1 *p);
+/* out[i] = affine form of in[i] with one field inversion in total. */
+void cz_g1_batch_to_affine(cz_g1_affine *out, const cz_g1 *in, size_t n);
+
+void cz_g1_add(cz_g1 *r, const cz_g1 *a, const cz_g1 *b);
+void cz_g1_add_affine(cz_g1 *r, const cz_g1 *a, const cz_g1_affine *b); /* mixed */
+void cz_g1_dbl(cz_g1 *r, const cz_g1 *a);
+void cz_g1_neg(cz_g1 *r, const cz_g1 *a);
+void cz_g1_affine_neg(cz_g1_affine *r, const cz_g1_affine *a);
+
+void cz_g1_xyzz_set_identity(cz_g1_xyzz *r);
+void cz_g1_xyzz_add_affine(cz_g1_xyzz *r, const cz_g1_xyzz *a, const cz_g1_affine *b);
+void cz_g1_xyzz_sub_affine(cz_g1_xyzz *r, const cz_g1_xyzz *a, const cz_g1_affine *b);
+void cz_g1_xyzz_add(cz_g1_xyzz *r, const cz_g1_xyzz *a, const cz_g1_xyzz *b);
+void cz_g1_xyzz_dbl(cz_g1_xyzz *r, const cz_g1_xyzz *a);
+void cz_g1_xyzz_to_jacobian(cz_g1 *r, const cz_g1_xyzz *a);
+
+/* r = k * p for a canonical scalar k (any 256-bit value; reduced mod r where
+ * the GLV endomorphism is used, which is correct for points of order r). */
+void cz_g1_mul(cz_g1 *r, const cz_g1 *p, const cz_scalar *k);
+void cz_g1_mul_fr(cz_g1 *r, const cz_g1 *p, const cz_fr *k);
+
+bool cz_g1_affine_is_on_curve(const cz_g1_affine *p); /* infinity counts as on the curve */
+bool cz_g1_affine_is_in_subgroup(const cz_g1_affine *p); /* endomorphism test; needs on-curve */
+
+/* zcash encoding: 48-byte compressed / 96-byte uncompressed, big-endian x
+ * (then y), top three bits of byte 0 = compressed, infinity, y-sign. */
+void cz_g1_affine_compress(uint8_t out[CZ_G1_COMPRESSED_BYTES], const cz_g1_affine *p);
+void cz_g1_affine_serialize(uint8_t out[CZ_G1_UNCOMPRESSED_BYTES], const cz_g1_affine *p);
+/* Decoding checks flags, canonical coordinates, the curve equation and,
+ * when check_subgroup, subgroup membership, each with its own error:
+ * CZ_ERR_BAD_FLAGS, CZ_ERR_NONCANONICAL, CZ_ERR_NOT_ON_CURVE,
+ * CZ_ERR_NOT_IN_SUBGROUP. On error *p is left unspecified. */
+cz_err cz_g1_affine_decompress(cz_g1_affine *p, const uint8_t in[CZ_G1_COMPRESSED_BYTES],
+                               bool check_subgroup);
+cz_err cz_g1_affine_deserialize(cz_g1_affine *p, const uint8_t in[CZ_G1_UNCOMPRESSED_BYTES],
+                                bool check_subgroup);
+
+#endif

@@ -1,0 +1,51 @@
+/* Groth16 over BLS12-381 in bellperson's byte layouts: verifying keys,
+ * 192-byte proofs (A G1 | B G2 | C G1, compressed) and verification. */
+#ifndef CUZK_GROTH16_H
+#define CUZK_GROTH16_H
+#include "cuzk/fr.h"
+#include "cuzk/g1.h"
+#include "cuzk/g2.h"
+
+#define CZ_GROTH16_PROOF_BYTES 192
+
+typedef struct {
+  cz_g1_affine alpha_g1, beta_g1;
+  cz_g2_affine beta_g2, gamma_g2;
+  cz_g1_affine delta_g1;
+  cz_g2_affine delta_g2;
+  size_t n_ic;              /* number of public inputs + 1 (ONE) */
+  cz_g1_affine *ic;         /* n_ic points, heap-owned */
+} cz_groth16_vk;
+
+typedef struct {
+  cz_g1_affine a;
+  cz_g2_affine b;
+  cz_g1_affine c;
+} cz_groth16_proof;
+
+/* Parse a verifying key from buf. compressed=false: bellperson's layout
+ * (uncompressed points, u32 big-endian IC count); compressed=true: the same
+ * order with compressed points. Every point is checked (curve and subgroup).
+ * *used, when not NULL, receives the number of bytes consumed; trailing bytes
+ * are allowed only when used is not NULL (a vk at the head of a params file).
+ * On success the caller owns vk->ic and frees it with cz_groth16_vk_free. */
+cz_err cz_groth16_vk_read(cz_groth16_vk *vk, const uint8_t *buf, size_t len,
+                          bool compressed, size_t *used);
+/* Same, from a file that holds exactly one key. */
+cz_err cz_groth16_vk_load(cz_groth16_vk *vk, const char *path, bool compressed);
+/* Serialise in the same layouts; returns the byte count written, or the count
+ * needed when out is NULL. */
+size_t cz_groth16_vk_write(uint8_t *out, const cz_groth16_vk *vk, bool compressed);
+void cz_groth16_vk_free(cz_groth16_vk *vk);
+
+/* Decode / encode a 192-byte proof; decoding checks every point fully. */
+cz_err cz_groth16_proof_read(cz_groth16_proof *proof, const uint8_t in[CZ_GROTH16_PROOF_BYTES]);
+void cz_groth16_proof_write(uint8_t out[CZ_GROTH16_PROOF_BYTES], const cz_groth16_proof *proof);
+
+/* Verify e(A,B) = e(alpha,beta) e(IC0 + sum x_i IC_i, gamma) e(C,delta).
+ * n_inputs must equal vk->n_ic - 1 (else CZ_ERR_INVALID_ARG).
+ * Returns CZ_OK for a valid proof, CZ_ERR_PROOF_INVALID for an invalid one. */
+cz_err cz_groth16_verify(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_inputs,
+                         const cz_groth16_proof *proof);
+
+#endif

@@ -1,0 +1,28 @@
+/* The optimal ate pairing on BLS12-381, e: G1 x G2 -> GT (a subgroup of Fp12*),
+ * x = -0xd201000000010000. Results match zkcrypto/blst/noble bit for bit. */
+#ifndef CUZK_PAIRING_H
+#define CUZK_PAIRING_H
+#include "cuzk/fp12.h"
+#include "cuzk/g1.h"
+#include "cuzk/g2.h"
+
+/* A G2 point with its Miller-loop line coefficients precomputed, for points
+ * that take part in many pairings (verifying keys). */
+typedef struct cz_g2_prepared cz_g2_prepared;
+
+/* Allocates and fills a prepared form of q (NULL on allocation failure). */
+cz_g2_prepared *cz_g2_prepare(const cz_g2_affine *q);
+void cz_g2_prepared_free(cz_g2_prepared *pq);
+
+/* f = prod_i MillerLoop(p[i], q[i]) for n pairs; pairs with an identity are skipped. */
+void cz_miller_loop(cz_fp12 *f, const cz_g1_affine *p, const cz_g2_affine *q, size_t n);
+void cz_miller_loop_prepared(cz_fp12 *f, const cz_g1_affine *p,
+                             const cz_g2_prepared *const *q, size_t n);
+/* r = f^((p^12 - 1) / r). */
+void cz_final_exponentiation(cz_fp12 *r, const cz_fp12 *f);
+/* r = e(p, q). */
+void cz_pairing(cz_fp12 *r, const cz_g1_affine *p, const cz_g2_affine *q);
+/* True when prod_i e(p[i], q[i]) == 1. */
+bool cz_pairing_product_is_one(const cz_g1_affine *p, const cz_g2_affine *q, size_t n);
+
+#endif

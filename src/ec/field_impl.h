@@ -1,0 +1,134 @@
+/* One source for the operations Fp and Fr share. Include after defining:
+ *   F        the element type (cz_fp, cz_fr)
+ *   FN(x)    name builder (cz_fp_##x)
+ *   NL       limb count
+ *   MOD      modulus limbs, MINV = -MOD^(-1) mod 2^64, R2 = R^2 mod MOD
+ *   ONE_C    the Montgomery one (R mod MOD)
+ * and the two ADX entry points FN(mul_adx), FN(sqr_adx) declared. */
+#include <stdlib.h>
+
+void FN(mul_portable)(F *r, const F *a, const F *b) { mont_mul(r->l, a->l, b->l, MOD, MINV, NL); }
+void FN(sqr_portable)(F *r, const F *a) { mont_mul(r->l, a->l, a->l, MOD, MINV, NL); }
+
+void FN(mul)(F *r, const F *a, const F *b) {
+#ifdef CZ_MONT_ADX
+  if (cz_mont_use_adx) { FN(mul_adx)(r, a, b); return; }
+#endif
+  mont_mul(r->l, a->l, b->l, MOD, MINV, NL);
+}
+void FN(sqr)(F *r, const F *a) {
+#ifdef CZ_MONT_ADX
+  if (cz_mont_use_adx) { FN(sqr_adx)(r, a); return; }
+#endif
+  mont_mul(r->l, a->l, a->l, MOD, MINV, NL);
+}
+
+void FN(add)(F *r, const F *a, const F *b) { mont_add(r->l, a->l, b->l, MOD, NL); }
+void FN(sub)(F *r, const F *a, const F *b) { mont_sub(r->l, a->l, b->l, MOD, NL); }
+void FN(dbl)(F *r, const F *a) { mont_add(r->l, a->l, a->l, MOD, NL); }
+void FN(neg)(F *r, const F *a) {
+  static const uint64_t zero[NL];
+  mont_sub(r->l, zero, a->l, MOD, NL);
+}
+
+bool FN(is_zero)(const F *a) { return limbs_is_zero(a->l, NL); }
+bool FN(eq)(const F *a, const F *b) { return memcmp(a->l, b->l, sizeof a->l) == 0; }
+bool FN(is_one)(const F *a) { return memcmp(a->l, ONE_C.l, sizeof a->l) == 0; }
+
+void FN(from_canonical)(F *r, const uint64_t a[NL]) {
+  uint64_t t[NL];
+  memcpy(t, a, sizeof t);
+  FN(mul)(r, (const F *)t, (const F *)R2);
+}
+void FN(to_canonical)(uint64_t r[NL], const F *a) {
+  static const uint64_t one[NL] = {1};
+  F t;
+  FN(mul)(&t, a, (const F *)one);
+  memcpy(r, t.l, sizeof t.l);
+}
+void FN(from_u64)(F *r, uint64_t v) {
+  uint64_t t[NL] = {v}; /* v < 2^64 < MOD */
+  FN(from_canonical)(r, t);
+}
+
+cz_err FN(from_bytes_le)(F *r, const uint8_t in[8 * NL]) {
+  uint64_t t[NL];
+  limbs_from_bytes_le(t, in, NL);
+  if (!limbs_lt(t, MOD, NL)) return CZ_ERR_NONCANONICAL;
+  FN(from_canonical)(r, t);
+  return CZ_OK;
+}
+cz_err FN(from_bytes_be)(F *r, const uint8_t in[8 * NL]) {
+  uint8_t le[8 * NL];
+  bytes_reverse(le, in, sizeof le);
+  return FN(from_bytes_le)(r, le);
+}
+void FN(to_bytes_le)(uint8_t out[8 * NL], const F *a) {
+  uint64_t t[NL];
+  FN(to_canonical)(t, a);
+  limbs_to_bytes_le(out, t, NL);
+}
+void FN(to_bytes_be)(uint8_t out[8 * NL], const F *a) {
+  uint8_t le[8 * NL];
+  FN(to_bytes_le)(le, a);
+  bytes_reverse(out, le, sizeof le);
+}
+
+void FN(pow)(F *r, const F *a, const uint64_t *e, size_t n) {
+  F acc = ONE_C, base = *a;
+  for (size_t i = n; i-- > 0;)
+    for (int bit = 63; bit >= 0; bit--) {
+      FN(sqr)(&acc, &acc);
+      if ((e[i] >> bit) & 1) FN(mul)(&acc, &acc, &base);
+    }
+  *r = acc;
+}
+
+/* MOD - k for small k, as exponent limbs (for Fermat inversion and Euler). */
+static void FN(mod_minus)(uint64_t out[NL], uint64_t k) {
+  uint64_t borrow = k;
+  for (int i = 0; i < NL; i++) {
+    out[i] = MOD[i] - borrow;
+    borrow = MOD[i] < borrow;
+  }
+}
+
+bool FN(inv)(F *r, const F *a) {
+  if (FN(is_zero)(a)) { *r = (F){{0}}; return false; }
+  uint64_t e[NL];
+  FN(mod_minus)(e, 2);
+  FN(pow)(r, a, e, NL);
+  return true;
+}
+
+void FN(batch_inv)(F *out, const F *in, size_t n) {
+  if (n == 0) return;
+  F *prefix = malloc(n * sizeof *prefix);
+  if (!prefix) { /* degrade to one inversion per element */
+    for (size_t i = 0; i < n; i++) FN(inv)(&out[i], &in[i]);
+    return;
+  }
+  F acc = ONE_C;
+  for (size_t i = 0; i < n; i++) {
+    prefix[i] = acc;
+    if (!FN(is_zero)(&in[i])) FN(mul)(&acc, &acc, &in[i]);
+  }
+  FN(inv)(&acc, &acc);
+  for (size_t i = n; i-- > 0;) {
+    if (FN(is_zero)(&in[i])) { out[i] = in[i]; continue; }
+    F x = in[i];
+    FN(mul)(&out[i], &acc, &prefix[i]);
+    FN(mul)(&acc, &acc, &x);
+  }
+  free(prefix);
+}
+
+bool FN(is_square)(const F *a) {
+  if (FN(is_zero)(a)) return true;
+  uint64_t e[NL];
+  FN(mod_minus)(e, 1);
+  for (int i = 0; i < NL; i++) e[i] = (e[i] >> 1) | (i + 1 < NL ? e[i + 1] << 63 : 0);
+  F t;
+  FN(pow)(&t, a, e, NL);
+  return FN(is_one)(&t);
+}

@@ -1,0 +1,15 @@
+/* cuzk-bench subcommands: each takes the arguments after its own name
+ * (argv[0] is the subcommand) and returns the process exit status. */
+#ifndef CUZK_BENCH_COMMANDS_H
+#define CUZK_BENCH_COMMANDS_H
+
+typedef struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} cz_bench_command;
+
+/* The registry, terminated by a zero entry (main.c). */
+extern const cz_bench_command cz_bench_commands[];
+
+#endif
