@@ -1,0 +1,146 @@
+/* Fp2 = Fp[u]/(u^2 + 1). */
+#include "cuzk/fp2.h"
+
+const cz_fp2 CZ_FP2_ZERO = {{{0}}, {{0}}};
+const cz_fp2 CZ_FP2_ONE = {{{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
+                             0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}},
+                           {{0}}};
+
+void cz_fp2_add(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
+  cz_fp_add(&r->c0, &a->c0, &b->c0);
+  cz_fp_add(&r->c1, &a->c1, &b->c1);
+}
+void cz_fp2_sub(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
+  cz_fp_sub(&r->c0, &a->c0, &b->c0);
+  cz_fp_sub(&r->c1, &a->c1, &b->c1);
+}
+void cz_fp2_neg(cz_fp2 *r, const cz_fp2 *a) {
+  cz_fp_neg(&r->c0, &a->c0);
+  cz_fp_neg(&r->c1, &a->c1);
+}
+void cz_fp2_dbl(cz_fp2 *r, const cz_fp2 *a) {
+  cz_fp_dbl(&r->c0, &a->c0);
+  cz_fp_dbl(&r->c1, &a->c1);
+}
+void cz_fp2_conj(cz_fp2 *r, const cz_fp2 *a) {
+  r->c0 = a->c0;
+  cz_fp_neg(&r->c1, &a->c1);
+}
+
+/* Karatsuba: 3 Fp multiplications. */
+void cz_fp2_mul(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
+  cz_fp t0, t1, s0, s1;
+  cz_fp_mul(&t0, &a->c0, &b->c0);
+  cz_fp_mul(&t1, &a->c1, &b->c1);
+  cz_fp_add(&s0, &a->c0, &a->c1);
+  cz_fp_add(&s1, &b->c0, &b->c1);
+  cz_fp_mul(&s0, &s0, &s1);
+  cz_fp_sub(&r->c0, &t0, &t1);
+  cz_fp_sub(&s0, &s0, &t0);
+  cz_fp_sub(&r->c1, &s0, &t1);
+}
+
+/* (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 multiplications. */
+void cz_fp2_sqr(cz_fp2 *r, const cz_fp2 *a) {
+  cz_fp s, d, m;
+  cz_fp_add(&s, &a->c0, &a->c1);
+  cz_fp_sub(&d, &a->c0, &a->c1);
+  cz_fp_mul(&m, &a->c0, &a->c1);
+  cz_fp_mul(&r->c0, &s, &d);
+  cz_fp_dbl(&r->c1, &m);
+}
+
+void cz_fp2_mul_fp(cz_fp2 *r, const cz_fp2 *a, const cz_fp *b) {
+  cz_fp_mul(&r->c0, &a->c0, b);
+  cz_fp_mul(&r->c1, &a->c1, b);
+}
+
+/* (c0 + c1 u)(1 + u) = (c0 - c1) + (c0 + c1) u. */
+void cz_fp2_mul_by_nonresidue(cz_fp2 *r, const cz_fp2 *a) {
+  cz_fp t;
+  cz_fp_sub(&t, &a->c0, &a->c1);
+  cz_fp_add(&r->c1, &a->c0, &a->c1);
+  r->c0 = t;
+}
+
+/* 1/(c0 + c1 u) = (c0 - c1 u) / (c0^2 + c1^2). */
+bool cz_fp2_inv(cz_fp2 *r, const cz_fp2 *a) {
+  cz_fp n, t;
+  cz_fp_sqr(&n, &a->c0);
+  cz_fp_sqr(&t, &a->c1);
+  cz_fp_add(&n, &n, &t);
+  if (!cz_fp_inv(&n, &n)) { *r = CZ_FP2_ZERO; return false; }
+  cz_fp_mul(&r->c0, &a->c0, &n);
+  cz_fp_mul(&r->c1, &a->c1, &n);
+  cz_fp_neg(&r->c1, &r->c1);
+  return true;
+}
+
+void cz_fp2_pow(cz_fp2 *r, const cz_fp2 *a, const uint64_t *e, size_t n) {
+  cz_fp2 acc = CZ_FP2_ONE, base = *a;
+  for (size_t i = n; i-- > 0;)
+    for (int bit = 63; bit >= 0; bit--) {
+      cz_fp2_sqr(&acc, &acc);
+      if ((e[i] >> bit) & 1) cz_fp2_mul(&acc, &acc, &base);
+    }
+  *r = acc;
+}
+
+/* a is a square in Fp2 exactly when its norm c0^2 + c1^2 is a square in Fp. */
+bool cz_fp2_is_square(const cz_fp2 *a) {
+  cz_fp n, t;
+  cz_fp_sqr(&n, &a->c0);
+  cz_fp_sqr(&t, &a->c1);
+  cz_fp_add(&n, &n, &t);
+  return cz_fp_is_square(&n);
+}
+
+/* (p - k) >> shift as exponent limbs, for small k. */
+static void p_minus_shift(uint64_t e[CZ_FP_LIMBS], uint64_t k, unsigned shift) {
+  uint64_t borrow = k;
+  for (int i = 0; i < CZ_FP_LIMBS; i++) {
+    e[i] = CZ_FP_MODULUS[i] - borrow;
+    borrow = CZ_FP_MODULUS[i] < borrow;
+  }
+  for (int i = 0; i < CZ_FP_LIMBS; i++)
+    e[i] = (e[i] >> shift) | (i + 1 < CZ_FP_LIMBS ? e[i + 1] << (64 - shift) : 0);
+}
+
+/* Algorithm 9 of Adj and Rodriguez-Henriquez, "Square root computation over
+ * even extension fields", for p = 3 mod 4. */
+bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a) {
+  if (cz_fp2_is_zero(a)) { *r = *a; return true; }
+  uint64_t e34[CZ_FP_LIMBS], e12[CZ_FP_LIMBS];
+  p_minus_shift(e34, 3, 2); /* (p - 3) / 4 */
+  p_minus_shift(e12, 1, 1); /* (p - 1) / 2 */
+  cz_fp2 a1, alpha, x0, x, minus_one;
+  cz_fp2_pow(&a1, a, e34, CZ_FP_LIMBS);
+  cz_fp2_sqr(&alpha, &a1);
+  cz_fp2_mul(&alpha, &alpha, a);
+  cz_fp2_mul(&x0, &a1, a);
+  cz_fp2_neg(&minus_one, &CZ_FP2_ONE);
+  if (cz_fp2_eq(&alpha, &minus_one)) {
+    cz_fp_neg(&x.c0, &x0.c1); /* x = u x0 = -c1 + c0 u */
+    x.c1 = x0.c0;
+  } else {
+    cz_fp2 b;
+    cz_fp2_add(&b, &CZ_FP2_ONE, &alpha);
+    cz_fp2_pow(&b, &b, e12, CZ_FP_LIMBS);
+    cz_fp2_mul(&x, &b, &x0);
+  }
+  cz_fp2 check;
+  cz_fp2_sqr(&check, &x);
+  if (!cz_fp2_eq(&check, a)) return false;
+  *r = x;
+  return true;
+}
+
+bool cz_fp2_is_zero(const cz_fp2 *a) { return cz_fp_is_zero(&a->c0) && cz_fp_is_zero(&a->c1); }
+bool cz_fp2_is_one(const cz_fp2 *a) { return cz_fp_is_one(&a->c0) && cz_fp_is_zero(&a->c1); }
+bool cz_fp2_eq(const cz_fp2 *a, const cz_fp2 *b) {
+  return cz_fp_eq(&a->c0, &b->c0) && cz_fp_eq(&a->c1, &b->c1);
+}
+bool cz_fp2_is_lexicographically_largest(const cz_fp2 *a) {
+  if (!cz_fp_is_zero(&a->c1)) return cz_fp_is_lexicographically_largest(&a->c1);
+  return cz_fp_is_lexicographically_largest(&a->c0);
+}
