@@ -37,8 +37,13 @@ fuzz-smoke: deps
 	CC=clang cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_FUZZ=ON
 	cmake --build $(BUILD)-fuzz -j $(JOBS)
 	@for f in $(BUILD)-fuzz/fuzz_*; do \
+	  [ -x "$$f" ] || continue; \
 	  echo "== $$f ($(FUZZ_SECONDS)s)"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 2>&1 | tail -n 2 || exit 1; \
+	  corpus=$$(mktemp -d); \
+	  if ! $$f $$corpus -max_total_time=$(FUZZ_SECONDS) >$$corpus.log 2>&1; then \
+	    tail -n 40 $$corpus.log; exit 1; \
+	  fi; \
+	  tail -n 1 $$corpus.log; rm -rf $$corpus $$corpus.log; \
 	done
 
 bench: build
