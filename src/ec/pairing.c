@@ -43,7 +43,7 @@ static void fp2_mul3(cz_fp2 *r, const cz_fp2 *a) {
 
 /* T = 2T and the tangent line at the old T. With B = Y^2, C = Z^2,
  * E = 3b'C = 12 xi C, F = 3E, H = 2YZ:
- *   line  (E - B, 3X^2, -H)          (the tangent, scaled by -2YZ^2 / Z)
+ *   line  (E - B, 3X^2, -H)          (the tangent line times -2YZ w^3)
  *   X3 = 2XY (B - F), Y3 = (B + F)^2 - 12 E^2, Z3 = 4 B H
  * (Costello-Lange-Naehrig's formulas scaled by 4 to avoid halving). */
 static void dbl_step(line_coeffs *l, g2_proj *t) {
@@ -85,7 +85,7 @@ static void dbl_step(line_coeffs *l, g2_proj *t) {
 
 /* T = T + Q (Q affine) and the line through T and Q. With
  * theta = Y - y2 Z, lambda = X - x2 Z (the slope is theta / lambda):
- *   line  (theta x2 - lambda y2, -theta, lambda)
+ *   line  (theta x2 - lambda y2, -theta, lambda)   (the line times lambda w^3)
  *   D = lambda^2, E = lambda D, F = Z theta^2, G = X D, H = E + F - 2G,
  *   X3 = lambda H, Y3 = theta (G - H) - Y E, Z3 = Z E. */
 static void add_step(line_coeffs *l, g2_proj *t, const cz_g2_affine *q) {
