@@ -1,6 +1,7 @@
 /* Fp6 and Fp12: ring axioms on random elements, inversion, Frobenius maps
  * against exponentiation by p^k, the cyclotomic squaring, the sparse line
  * multiplication and the 576-byte encoding. */
+#include <pthread.h>
 #include "check.h"
 #include "cuzk/fp12.h"
 
@@ -248,7 +249,28 @@ static void aliasing(void) {
   t = a; cz_fp12_cyclotomic_sqr(&t, &t); CHECK(cz_fp12_eq(&t, &want));
 }
 
+/* The Frobenius coefficients are computed on first use: several threads
+ * racing to that first use must all see the finished table. */
+enum { RACE_THREADS = 4 };
+static cz_fp12 race_in, race_out[RACE_THREADS];
+static void *race_frobenius(void *arg) {
+  cz_fp12 *out = arg;
+  cz_fp12_frobenius(out, &race_in, 1);
+  return NULL;
+}
+static void first_use_race(void) {
+  pthread_t th[RACE_THREADS];
+  race_in = rand_fp12();
+  for (int i = 0; i < RACE_THREADS; i++)
+    CHECK(pthread_create(&th[i], NULL, race_frobenius, &race_out[i]) == 0);
+  for (int i = 0; i < RACE_THREADS; i++) pthread_join(th[i], NULL);
+  cz_fp12 want;
+  cz_fp12_pow(&want, &race_in, CZ_FP_MODULUS, CZ_FP_LIMBS);
+  for (int i = 0; i < RACE_THREADS; i++) CHECK(cz_fp12_eq(&race_out[i], &want));
+}
+
 int main(void) {
+  first_use_race(); /* must run before any other Frobenius call */
   aliasing();
   fp6_axioms();
   fp12_axioms();
