@@ -165,9 +165,9 @@ void cz_g2_prepared_free(cz_g2_prepared *pq) { free(pq); }
  * one extra set of squarings per MILLER_CHUNK pairs. */
 #define MILLER_CHUNK 16
 
-/* f = f * prod MillerLoop(p[i], q[i]) over at most MILLER_CHUNK
- * non-identity pairs, before the final conjugation. */
-static void miller_chunk(cz_fp12 *f, const cz_g1_affine *const *p,
+/* f = f * prod MillerLoop(p[i], q[i]) over 1..MILLER_CHUNK non-identity
+ * pairs, before the final conjugation; *one says f is still 1. */
+static void miller_chunk(cz_fp12 *f, bool *f_one, const cz_g1_affine *const *p,
                          const cz_g2_affine *const *q, size_t n) {
   g2_proj t[MILLER_CHUNK];
   line_coeffs l;
@@ -186,24 +186,27 @@ static void miller_chunk(cz_fp12 *f, const cz_g1_affine *const *p,
         mul_line(&acc, &one, &l, p[j]);
       }
   }
-  cz_fp12_mul(f, f, &acc);
+  if (*f_one) *f = acc;
+  else cz_fp12_mul(f, f, &acc);
+  *f_one = false;
 }
 
 void cz_miller_loop(cz_fp12 *f, const cz_g1_affine *p, const cz_g2_affine *q, size_t n) {
   const cz_g1_affine *pp[MILLER_CHUNK];
   const cz_g2_affine *qq[MILLER_CHUNK];
   cz_fp12 acc = CZ_FP12_ONE;
+  bool one = true;
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     if (g1_is_identity(&p[i]) || g2_is_identity(&q[i])) continue;
     pp[m] = &p[i];
     qq[m] = &q[i];
     if (++m == MILLER_CHUNK) {
-      miller_chunk(&acc, pp, qq, m);
+      miller_chunk(&acc, &one, pp, qq, m);
       m = 0;
     }
   }
-  if (m) miller_chunk(&acc, pp, qq, m);
+  if (m) miller_chunk(&acc, &one, pp, qq, m);
   cz_fp12_conj(f, &acc); /* x < 0: f_{x,Q} = 1 / f_{|x|,Q} up to erased factors */
 }
 
