@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cs/cs_internal.h"
+#include "ec/mont.h"
 
 #define AUX_KEY_BASE ((uint64_t)CZ_VAR_AUX << 32)
 
@@ -249,6 +250,19 @@ void cz_cs_pop_ns(cz_cs *cs) {
 
 /* ---- enforce -------------------------------------------------------- */
 
+/* Inline field helpers for the evaluation loop (the library's versions
+ * are out-of-line calls; this loop runs once per term of every constraint). */
+static inline bool fr_is_zero_inl(const cz_fr *a) {
+  return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0;
+}
+static inline bool fr_is_one_inl(const cz_fr *a) {
+  return ((a->l[0] ^ CZ_FR_ONE.l[0]) | (a->l[1] ^ CZ_FR_ONE.l[1]) | (a->l[2] ^ CZ_FR_ONE.l[2]) |
+          (a->l[3] ^ CZ_FR_ONE.l[3])) == 0;
+}
+static inline void fr_add_inl(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+  mont_add(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
+}
+
 /* PROVE: evaluate one LC as bellperson's eval_with_trackers: zero
  * coefficients are skipped (no value, no density), coefficient one skips
  * the multiplication (same value either way). din / daux may be NULL. */
@@ -261,22 +275,22 @@ static inline bool prove_eval(cz_cs *cs, cz_fr *out, const cz_lc *lc, cz_dens_bu
     uint64_t k = t->key;
     const cz_fr *x;
     if (k < n_in) {
-      if (cz_fr_is_zero(&t->coeff)) continue;
+      if (fr_is_zero_inl(&t->coeff)) continue;
       x = &cs->inputs[k];
       if (din) dens_inc(din, k);
     } else if (k - AUX_KEY_BASE < n_aux) {
-      if (cz_fr_is_zero(&t->coeff)) continue;
+      if (fr_is_zero_inl(&t->coeff)) continue;
       k -= AUX_KEY_BASE;
       x = &cs->aux[k];
       if (daux) dens_inc(daux, k);
     } else {
       return false;
     }
-    if (cz_fr_is_one(&t->coeff)) {
-      cz_fr_add(&acc, &acc, x);
+    if (fr_is_one_inl(&t->coeff)) {
+      fr_add_inl(&acc, &acc, x);
     } else {
       cz_fr_mul(&tmp, &t->coeff, x);
-      cz_fr_add(&acc, &acc, &tmp);
+      fr_add_inl(&acc, &acc, &tmp);
     }
   }
   *out = acc;
