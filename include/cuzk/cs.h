@@ -127,15 +127,19 @@ void cz_cs_enforce_named(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc 
 
 /* Namespaces: names of constraints enforced between push and pop are
  * prefixed by "name/". Names must not contain '/' (sticky error, as
- * bellpepper asserts). pop without push sets the sticky error. */
+ * bellpepper asserts). pop without push sets the sticky error. TEST also
+ * rejects a constraint or namespace path used twice (bellpepper panics). */
 void cz_cs_push_ns(cz_cs *cs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cz_cs_pop_ns(cz_cs *cs);
+/* A namespace that adds nothing to names (what CZ_PUSH_NS becomes without
+ * names); pop it with cz_cs_pop_ns. */
+void cz_cs_push_ns_anon(cz_cs *cs);
 
 /* Zero-cost naming for release builds: with CUZK_CS_NO_NAMES defined the
  * name arguments are not even evaluated. */
 #ifdef CUZK_CS_NO_NAMES
 #define CZ_ENFORCE(cs, a, b, c, ...) cz_cs_enforce((cs), (a), (b), (c))
-#define CZ_PUSH_NS(cs, ...) cz_cs_push_ns((cs), "")
+#define CZ_PUSH_NS(cs, ...) cz_cs_push_ns_anon(cs)
 #else
 #define CZ_ENFORCE(cs, a, b, c, ...) cz_cs_enforce_named((cs), (a), (b), (c), __VA_ARGS__)
 #define CZ_PUSH_NS(cs, ...) cz_cs_push_ns((cs), __VA_ARGS__)

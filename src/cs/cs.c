@@ -111,6 +111,7 @@ void cz_cs_free(cz_cs *cs) {
   free(cs->name_off);
   free(cs->ns_path);
   free(cs->ns_marks);
+  free(cs->path_set);
   cz_arena_destroy(&cs->arena);
   free(cs);
 }
@@ -213,6 +214,43 @@ static bool path_append(cz_cs *cs, const char *fmt, va_list ap) {
   return true;
 }
 
+/* Register the current ns_path as a named object (TEST only); a path seen
+ * before is an error, as bellpepper's set_named_obj panics on it. Hashes
+ * stand for paths: a false duplicate needs a 64-bit collision. */
+static bool path_register(cz_cs *cs) {
+  uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+  for (size_t i = 0; i < cs->ns_len; i++) h = (h ^ (uint8_t)cs->ns_path[i]) * 0x100000001b3ULL;
+  if (h == 0) h = 1;
+  if (2 * (cs->path_set_n + 1) > cs->path_set_cap) {
+    size_t ncap = cs->path_set_cap ? 2 * cs->path_set_cap : 1024;
+    uint64_t *t = calloc(ncap, sizeof *t);
+    if (!t) {
+      cz_cs_fail(cs, CZ_ERR_NOMEM, "out of memory registering a name");
+      return false;
+    }
+    for (size_t i = 0; i < cs->path_set_cap; i++) {
+      uint64_t k = cs->path_set[i];
+      if (!k) continue;
+      size_t j = (size_t)(k * 0x9e3779b97f4a7c15ULL >> 20) & (ncap - 1);
+      while (t[j]) j = (j + 1) & (ncap - 1);
+      t[j] = k;
+    }
+    free(cs->path_set);
+    cs->path_set = t;
+    cs->path_set_cap = ncap;
+  }
+  size_t mask = cs->path_set_cap - 1, j = (size_t)(h * 0x9e3779b97f4a7c15ULL >> 20) & mask;
+  for (; cs->path_set[j]; j = (j + 1) & mask) {
+    if (cs->path_set[j] == h) {
+      cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "name already used: %s", cs->ns_path);
+      return false;
+    }
+  }
+  cs->path_set[j] = h;
+  cs->path_set_n++;
+  return true;
+}
+
 static bool path_append_v(cz_cs *cs, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -233,8 +271,18 @@ void cz_cs_push_ns(cz_cs *cs, const char *fmt, ...) {
   cs->ns_marks[cs->ns_depth - 1] = cs->ns_len;
   va_list ap;
   va_start(ap, fmt);
-  path_append(cs, fmt, ap);
+  if (path_append(cs, fmt, ap)) path_register(cs);
   va_end(ap);
+}
+
+void cz_cs_push_ns_anon(cz_cs *cs) {
+  cs->ns_depth++;
+  if (!cs->want_names || cs->err) return;
+  if (!cz_grow((void **)&cs->ns_marks, &cs->ns_marks_cap, cs->ns_depth, sizeof(size_t))) {
+    cz_cs_fail(cs, CZ_ERR_NOMEM, "out of memory in a namespace");
+    return;
+  }
+  cs->ns_marks[cs->ns_depth - 1] = cs->ns_len; /* pop restores the same path */
 }
 
 void cz_cs_pop_ns(cz_cs *cs) {
@@ -352,6 +400,7 @@ static bool test_push_name(cz_cs *cs, const char *fmt, va_list *ap) {
   char buf[32];
   if (!fmt) snprintf(buf, sizeof buf, "#%zu", cs->n_constraints);
   bool ok = fmt ? path_append(cs, fmt, *ap) : path_append_str(cs, buf);
+  ok = ok && path_register(cs);
   if (ok) {
     size_t len = cs->ns_len;
     ok = cz_grow((void **)&cs->names, &cs->names_cap, cs->names_len + len + 1, 1);

@@ -72,6 +72,11 @@ struct cz_cs {
   size_t names_len, names_cap;
   size_t *name_off, cap_name_off;
 
+  /* TEST: 64-bit hashes of every constraint and namespace path, to reject
+   * duplicates as bellpepper does (open addressing, 0 = empty). */
+  uint64_t *path_set;
+  size_t path_set_cap, path_set_n;
+
   /* Namespaces: depth always; the path "a/b" only when want_names. */
   size_t ns_depth;
   char *ns_path;

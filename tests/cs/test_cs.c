@@ -160,7 +160,7 @@ static void sparse(cz_cs *cs, const circuit *c) {
     cz_lc_add(&tmp, inp);
     cz_lc_add_lc(&k, &tmp);
     cz_lc_sub_lc(&k, &tmp);
-    CZ_PUSH_NS(cs, "sparse");
+    CZ_PUSH_NS(cs, "sparse %zu", r);
     CZ_ENFORCE(cs, &a, &b, &k, "row %zu", r);
     CZ_POP_NS(cs);
     cz_lc_free(&a);
@@ -361,7 +361,7 @@ static void test_names(void) {
   CHECK_EQ_INT(idx, 1);
   CHECK(!strcmp(broken_name((circuit){1, 10, 3, -1}, 6, &idx), "round 6/square"));
   CHECK_EQ_INT(idx, 6);
-  CHECK(!strcmp(broken_name((circuit){2, 20, 3, -1}, 13, &idx), "sparse/row 13"));
+  CHECK(!strcmp(broken_name((circuit){2, 20, 3, -1}, 13, &idx), "sparse 13/row 13"));
   CHECK_EQ_INT(idx, 13);
 
   /* Nested namespaces, unnamed constraints, set_value breaking a witness. */
@@ -395,6 +395,26 @@ static void test_names(void) {
   cz_lc_free(&a);
   cz_lc_free(&b);
   cz_cs_free(cs);
+
+  /* Paths are unique, as in bellpepper: the same constraint name twice in
+   * one namespace, or the same namespace twice, is an error; the same name
+   * under different namespaces is fine. */
+  for (int dup = 0; dup < 3; dup++) {
+    cs = cz_cs_new(CZ_CS_TEST, NULL);
+    cz_lc z;
+    cz_lc_init(&z, cs);
+    cz_cs_push_ns(cs, "g");
+    cz_cs_enforce_named(cs, &z, &z, &z, "c");
+    cz_cs_pop_ns(cs);
+    cz_cs_push_ns(cs, dup == 1 ? "g" : "h");
+    cz_cs_enforce_named(cs, &z, &z, &z, "c");
+    if (dup == 2) cz_cs_enforce_named(cs, &z, &z, &z, "c");
+    cz_cs_pop_ns(cs);
+    CHECK_EQ_INT(cz_cs_finish(cs), dup ? CZ_ERR_INVALID_ARG : CZ_OK);
+    if (dup) CHECK(strstr(cz_cs_errmsg(cs), dup == 1 ? "name already used: g" : "name already used: h/c"));
+    cz_lc_free(&z);
+    cz_cs_free(cs);
+  }
 
   /* Non-test backends ignore names (and don't store them). */
   cs = cz_cs_new(CZ_CS_PROVE, NULL);
