@@ -195,6 +195,7 @@ cz_err cz_r1cs_eval(const cz_r1cs *m, cz_assignment *w);
  * hold) and, when index != NULL, its index; unnamed constraints are called
  * "<ns path>/#<index>". */
 const char *cz_cs_which_is_unsatisfied(const cz_cs *cs, size_t *index);
+/* True when every constraint holds and no sticky error is set. */
 bool cz_cs_is_satisfied(const cz_cs *cs);
 /* Name of constraint i (TEST only; NULL otherwise or out of range). */
 const char *cz_cs_constraint_name(const cz_cs *cs, size_t i);

@@ -70,6 +70,8 @@ typedef enum { CZ_LC_VEC = 0, CZ_LC_INLINE = 1, CZ_LC_ARENA = 2 } cz_lc_layout;
 struct cz_cs;
 struct cz_lc_arena;
 
+/* Fields are visible so that LCs can live on the stack; change them only
+ * through the functions below. */
 typedef struct cz_lc {
   cz_lc_term *t;       /* terms[len], sorted by key, unique keys */
   uint32_t len, cap;

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cs/cs_internal.h"
-#include "ec/mont.h"
 
 #define AUX_KEY_BASE ((uint64_t)CZ_VAR_AUX << 32)
 
@@ -297,19 +296,6 @@ void cz_cs_pop_ns(cz_cs *cs) {
 }
 
 /* ---- enforce -------------------------------------------------------- */
-
-/* Inline field helpers for the evaluation loop (the library's versions
- * are out-of-line calls; this loop runs once per term of every constraint). */
-static inline bool fr_is_zero_inl(const cz_fr *a) {
-  return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0;
-}
-static inline bool fr_is_one_inl(const cz_fr *a) {
-  return ((a->l[0] ^ CZ_FR_ONE.l[0]) | (a->l[1] ^ CZ_FR_ONE.l[1]) | (a->l[2] ^ CZ_FR_ONE.l[2]) |
-          (a->l[3] ^ CZ_FR_ONE.l[3])) == 0;
-}
-static inline void fr_add_inl(cz_fr *r, const cz_fr *a, const cz_fr *b) {
-  mont_add(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
-}
 
 /* PROVE: evaluate one LC as bellperson's eval_with_trackers: zero
  * coefficients are skipped (no value, no density), coefficient one skips

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cuzk/cs.h"
+#include "ec/mont.h"
 
 /* Bump arena for CZ_LC_ARENA terms: a list of chunks, rewound to the first
  * one whenever no arena LC is alive. Chunks are kept for reuse. */
@@ -85,6 +86,19 @@ struct cz_cs {
 
   struct cz_lc_arena arena;
 };
+
+/* Inline field helpers for the evaluation loop (the library's versions
+ * are out-of-line calls; this loop runs once per term of every constraint). */
+static inline bool fr_is_zero_inl(const cz_fr *a) {
+  return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0;
+}
+static inline bool fr_is_one_inl(const cz_fr *a) {
+  return ((a->l[0] ^ CZ_FR_ONE.l[0]) | (a->l[1] ^ CZ_FR_ONE.l[1]) | (a->l[2] ^ CZ_FR_ONE.l[2]) |
+          (a->l[3] ^ CZ_FR_ONE.l[3])) == 0;
+}
+static inline void fr_add_inl(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+  mont_add(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
+}
 
 /* Set the sticky error (first one wins). */
 void cz_cs_fail(cz_cs *cs, cz_err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

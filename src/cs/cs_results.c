@@ -220,11 +220,11 @@ static void spmv(cz_fr *out, const cz_spmat *m, const cz_fr *inputs, size_t n_in
     for (uint64_t p = m->ptr[r]; p < m->ptr[r + 1]; p++) {
       uint32_t col = m->idx[p];
       const cz_fr *x = col < n_inputs ? &inputs[col] : &aux[col - n_inputs];
-      if (cz_fr_is_one(&m->val[p])) {
-        cz_fr_add(&acc, &acc, x);
+      if (fr_is_one_inl(&m->val[p])) {
+        fr_add_inl(&acc, &acc, x);
       } else {
         cz_fr_mul(&tmp, &m->val[p], x);
-        cz_fr_add(&acc, &acc, &tmp);
+        fr_add_inl(&acc, &acc, &tmp);
       }
     }
     out[r] = acc;
@@ -299,7 +299,7 @@ const char *cz_cs_which_is_unsatisfied(const cz_cs *cs, size_t *index) {
 }
 
 bool cz_cs_is_satisfied(const cz_cs *cs) {
-  return cs->kind == CZ_CS_TEST && cz_cs_which_is_unsatisfied(cs, NULL) == NULL;
+  return cs->kind == CZ_CS_TEST && cs->err == CZ_OK && cz_cs_which_is_unsatisfied(cs, NULL) == NULL;
 }
 
 const char *cz_cs_constraint_name(const cz_cs *cs, size_t i) {
