@@ -53,7 +53,10 @@ static inline void dens_inc(cz_dens_buf *b, uint64_t i) {
 
 cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg) {
   if ((unsigned)kind >= CZ_CS_KIND_COUNT) return NULL;
-  cz_cs_config c = {CZ_LC_VEC, 4, 0, 0};
+  /* Default layout by measurement (cuzk-bench cs, prove backend): inline:4
+   * beat vec by 1.29x on 1-term constraints and 1.15x on 9-term ones, with
+   * none of the arena's pinning caveat. */
+  cz_cs_config c = {CZ_LC_INLINE, 4, 0, 0};
   if (cfg) c = *cfg;
   if ((unsigned)c.lc_layout > CZ_LC_ARENA) return NULL;
   if (c.lc_layout == CZ_LC_INLINE && (c.lc_inline_n < 1 || c.lc_inline_n > CZ_LC_INLINE_MAX))
