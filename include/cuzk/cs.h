@@ -1,0 +1,207 @@
+/* The R1CS constraint-system API: circuits are written once against it and
+ * run on every backend. Semantics are bellpepper-core's ConstraintSystem as
+ * driven by bellperson 0.26/0.27 (Filecoin's prover):
+ *
+ *  - Every system starts with input 0 = ONE (value 1). alloc / alloc_input
+ *    number aux / input variables in call order: allocation order is a
+ *    compatibility contract with the Filecoin parameter files.
+ *  - enforce(a, b, c) adds the constraint a * b = c.
+ *  - cz_cs_finish ends synthesis. The PROVE, KEYGEN and RECORD backends then
+ *    append one constraint  input_i * 0 = 0  per input (ONE included), as
+ *    bellperson's prover and generator do, so that real parameters fit.
+ *    TEST and WITNESS do not (bellpepper's TestConstraintSystem does not).
+ *
+ * Backends:
+ *  - CZ_CS_PROVE:   bellperson's ProvingAssignment: input/aux values, the
+ *                   a/b/c evaluations of every constraint, and the density
+ *                   bitmaps a_aux, b_input, b_aux. A term counts towards a
+ *                   density only when its coefficient is nonzero (bellperson
+ *                   >= 0.26, the "zero coefficient" fix, PR #307), and only
+ *                   in A (aux) and B (input and aux); C has no density.
+ *  - CZ_CS_KEYGEN:  bellperson's KeypairAssembly: for each variable its A, B
+ *                   and C columns, (constraint, coefficient) entries in
+ *                   constraint order, zero coefficients kept as bellperson
+ *                   does. Values passed to alloc are ignored (may be NULL).
+ *  - CZ_CS_TEST:    bellpepper's TestConstraintSystem: keeps values and
+ *                   constraints with their full names "ns/ns/name", reports
+ *                   the first unsatisfied one, counts constraints and inputs.
+ *  - CZ_CS_WITNESS: only input/aux values; enforce does nothing.
+ *  - CZ_CS_RECORD:  builds the A, B, C matrices (CSR, one row per
+ *                   constraint, zero coefficients dropped) and the densities
+ *                   once per circuit shape, so that later proofs get a/b/c =
+ *                   M * w from a WITNESS run (cz_r1cs_eval), bit-identical to
+ *                   PROVE. Values are ignored (may be NULL).
+ *
+ * Errors never abort: a failed call sets a sticky error (the first one
+ * wins) that cz_cs_error / cz_cs_finish return; calls after an error are
+ * ignored but still hand out variables, so synthesis code may check once at
+ * the end. A constraint system is used by one thread at a time. */
+#ifndef CUZK_CS_H
+#define CUZK_CS_H
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+#include "cuzk/lc.h"
+
+typedef enum {
+  CZ_CS_PROVE = 0,
+  CZ_CS_KEYGEN,
+  CZ_CS_TEST,
+  CZ_CS_WITNESS,
+  CZ_CS_RECORD,
+  CZ_CS_KIND_COUNT
+} cz_cs_kind;
+
+typedef struct cz_cs cz_cs;
+
+typedef struct {
+  cz_lc_layout lc_layout; /* layout of LCs made by cz_lc_init(lc, cs) */
+  unsigned lc_inline_n;   /* 1, 2 or 4 for CZ_LC_INLINE */
+  size_t hint_constraints, hint_aux; /* expected sizes, to reserve (0: none) */
+} cz_cs_config;
+
+/* A bitmap over n variables (bit i = word i/64, bit i%64) with count = the
+ * number of set bits: bellperson's DensityTracker. */
+typedef struct {
+  uint64_t *bits;
+  size_t n, count;
+} cz_density;
+
+/* What a PROVE run produces (or a WITNESS run completed by cz_r1cs_eval).
+ * Buffers are malloc'ed and owned by the struct. */
+typedef struct {
+  size_t n_inputs, n_aux, n_constraints;
+  cz_fr *inputs, *aux;          /* values, Montgomery */
+  cz_fr *a, *b, *c;             /* n_constraints each; NULL for WITNESS */
+  cz_density a_aux, b_input, b_aux;
+} cz_assignment;
+
+/* A compressed sparse matrix: major index (row for CSR, column for CSC)
+ * m has entries ptr[m] .. ptr[m+1]-1, with minor index idx[] and value val[]. */
+typedef struct {
+  size_t n_major, n_minor;
+  uint64_t *ptr; /* n_major + 1 */
+  uint32_t *idx;
+  cz_fr *val;
+} cz_spmat;
+
+/* RECORD output. Column j < n_inputs is input j, column n_inputs + j is
+ * aux j. Rows include the trailing input constraints. */
+typedef struct {
+  size_t n_inputs, n_aux, n_constraints;
+  cz_spmat a, b, c;                 /* CSR, n_constraints x (n_inputs + n_aux) */
+  cz_density a_aux, b_input, b_aux; /* as PROVE would produce them */
+} cz_r1cs;
+
+/* KEYGEN output: CSC, one column per variable (inputs, then aux), rows =
+ * constraint indices (trailing input constraints included), in order. */
+typedef struct {
+  size_t n_inputs, n_aux, n_constraints;
+  cz_spmat at, bt, ct;
+} cz_keygen_cols;
+
+/* A new system of the given kind with ONE allocated; cfg NULL = defaults
+ * (CZ_LC_INLINE with N = 4, the fastest safe layout measured by cuzk-bench
+ * cs). Returns NULL when out of memory or cfg is invalid. */
+cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg);
+void cz_cs_free(cz_cs *cs);
+cz_cs_kind cz_cs_get_kind(const cz_cs *cs);
+
+/* Allocate an aux / input variable with the given value. PROVE, TEST and
+ * WITNESS need value != NULL (else sticky CZ_ERR_INVALID_ARG, "assignment
+ * missing"); KEYGEN and RECORD ignore it. *out is always set. Returns the
+ * sticky error (CZ_OK when none). */
+cz_err cz_cs_alloc(cz_cs *cs, cz_var *out, const cz_fr *value);
+cz_err cz_cs_alloc_input(cz_cs *cs, cz_var *out, const cz_fr *value);
+
+/* Add the constraint a * b = c. LCs stay owned by the caller (free them or
+ * reuse them after clearing). Variables not yet allocated, or a failed LC,
+ * set the sticky error. */
+void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c);
+/* Same, named by printf-style fmt; only TEST formats the name, others pay
+ * one branch. */
+void cz_cs_enforce_named(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c,
+                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Namespaces: names of constraints enforced between push and pop are
+ * prefixed by "name/". Names must not contain '/' (sticky error, as
+ * bellpepper asserts). pop without push sets the sticky error. TEST also
+ * rejects a constraint or namespace path used twice (bellpepper panics). */
+void cz_cs_push_ns(cz_cs *cs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cz_cs_pop_ns(cz_cs *cs);
+/* A namespace that adds nothing to names (what CZ_PUSH_NS becomes without
+ * names); pop it with cz_cs_pop_ns. */
+void cz_cs_push_ns_anon(cz_cs *cs);
+
+/* Zero-cost naming for release builds: with CUZK_CS_NO_NAMES defined the
+ * name arguments are not even evaluated. */
+#ifdef CUZK_CS_NO_NAMES
+#define CZ_ENFORCE(cs, a, b, c, ...) cz_cs_enforce((cs), (a), (b), (c))
+#define CZ_PUSH_NS(cs, ...) cz_cs_push_ns_anon(cs)
+#else
+#define CZ_ENFORCE(cs, a, b, c, ...) cz_cs_enforce_named((cs), (a), (b), (c), __VA_ARGS__)
+#define CZ_PUSH_NS(cs, ...) cz_cs_push_ns((cs), __VA_ARGS__)
+#endif
+#define CZ_POP_NS(cs) cz_cs_pop_ns(cs)
+
+/* True when enforce does something (all but WITNESS): gadgets may skip
+ * building LCs when it is false. */
+bool cz_cs_needs_constraints(const cz_cs *cs);
+/* True when alloc uses values (PROVE, TEST, WITNESS): gadgets may skip
+ * computing witnesses when it is false. */
+bool cz_cs_needs_values(const cz_cs *cs);
+
+size_t cz_cs_num_inputs(const cz_cs *cs);      /* ONE included */
+size_t cz_cs_num_aux(const cz_cs *cs);
+size_t cz_cs_num_constraints(const cz_cs *cs); /* input constraints included after finish */
+
+/* The sticky error and its message ("" when none). */
+cz_err cz_cs_error(const cz_cs *cs);
+const char *cz_cs_errmsg(const cz_cs *cs);
+
+/* End synthesis: checks namespaces are balanced, appends the input
+ * constraints where the backend wants them. Returns the sticky error.
+ * Calling it twice is an error. */
+cz_err cz_cs_finish(cz_cs *cs);
+
+/* Value of a variable (PROVE, TEST, WITNESS); false when out of range. */
+bool cz_cs_value(const cz_cs *cs, cz_var v, cz_fr *out);
+
+/* Move the results out of a finished system (the system keeps counts but
+ * no buffers). PROVE and WITNESS: cz_cs_take_assignment. RECORD:
+ * cz_cs_take_r1cs. KEYGEN: cz_cs_take_keygen. Wrong kind, unfinished, or a
+ * sticky error: CZ_ERR_INVALID_ARG. */
+cz_err cz_cs_take_assignment(cz_cs *cs, cz_assignment *out);
+cz_err cz_cs_take_r1cs(cz_cs *cs, cz_r1cs *out);
+cz_err cz_cs_take_keygen(cz_cs *cs, cz_keygen_cols *out);
+
+void cz_assignment_free(cz_assignment *as);
+void cz_r1cs_free(cz_r1cs *m);
+void cz_keygen_cols_free(cz_keygen_cols *k);
+void cz_density_free(cz_density *d);
+static inline bool cz_density_get(const cz_density *d, size_t i) {
+  return (d->bits[i >> 6] >> (i & 63)) & 1;
+}
+
+/* Complete a WITNESS assignment with a/b/c = M * w and the recorded
+ * densities, so that it equals a PROVE run's. The assignment's counts
+ * must match the shape (inputs, aux; n_constraints of the witness run
+ * plus the input constraints), else CZ_ERR_INVALID_ARG. */
+cz_err cz_r1cs_eval(const cz_r1cs *m, cz_assignment *w);
+
+/* TEST backend. The first unsatisfied constraint's full name (NULL when all
+ * hold) and, when index != NULL, its index; unnamed constraints are called
+ * "<ns path>/#<index>". */
+const char *cz_cs_which_is_unsatisfied(const cz_cs *cs, size_t *index);
+/* True when every constraint holds and no sticky error is set. */
+bool cz_cs_is_satisfied(const cz_cs *cs);
+/* Name of constraint i (TEST only; NULL otherwise or out of range). */
+const char *cz_cs_constraint_name(const cz_cs *cs, size_t i);
+/* Overwrite a variable's value (TEST and WITNESS only: e.g. to break a
+ * witness in tests). False when out of range or another kind. */
+bool cz_cs_set_value(cz_cs *cs, cz_var v, const cz_fr *value);
+
+#endif

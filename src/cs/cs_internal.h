@@ -1,0 +1,109 @@
+/* Internals shared by the constraint-system sources: the LC arena and the
+ * cz_cs layout. Not a public header. */
+#ifndef CUZK_CS_INTERNAL_H
+#define CUZK_CS_INTERNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cuzk/cs.h"
+#include "ec/mont.h"
+
+/* Bump arena for CZ_LC_ARENA terms: a list of chunks, rewound to the first
+ * one whenever no arena LC is alive. Chunks are kept for reuse. */
+typedef struct cz_arena_chunk {
+  struct cz_arena_chunk *next;
+  size_t cap, used; /* in terms */
+  cz_lc_term mem[];
+} cz_arena_chunk;
+
+struct cz_lc_arena {
+  cz_arena_chunk *head, *cur;
+  size_t live; /* arena LCs initialised and not yet freed */
+};
+
+/* Terms allocated from the arena; NULL when out of memory. */
+cz_lc_term *cz_arena_alloc(struct cz_lc_arena *ar, size_t n);
+/* Grow the block p (old terms, the most recent allocation or not) to n
+ * terms, in place when it is the top of the current chunk. */
+cz_lc_term *cz_arena_grow(struct cz_lc_arena *ar, cz_lc_term *p, size_t old, size_t n);
+void cz_arena_reset(struct cz_lc_arena *ar);
+void cz_arena_destroy(struct cz_lc_arena *ar);
+
+/* A density bitmap with capacity (in 64-bit words). */
+typedef struct {
+  cz_density d;
+  size_t cap_words;
+} cz_dens_buf;
+
+/* Entries of one matrix in constraint order: (variable key, row, coeff). */
+typedef struct {
+  uint64_t *key;
+  uint32_t *row;
+  cz_fr *val;
+  size_t n, cap;
+} cz_triplets;
+
+struct cz_cs {
+  cz_cs_kind kind;
+  cz_cs_config cfg;
+  bool want_values, want_names, finished, taken;
+  cz_err err;
+  char errmsg[160];
+
+  size_t n_inputs, n_aux, n_constraints;
+
+  /* Values (PROVE, TEST, WITNESS). */
+  cz_fr *inputs, *aux;
+  size_t cap_inputs, cap_aux;
+
+  /* PROVE: evaluations and densities. */
+  cz_fr *a, *b, *c;
+  size_t cap_abc;
+  cz_dens_buf a_aux, b_input, b_aux;
+
+  /* KEYGEN and RECORD: matrix entries. */
+  cz_triplets mat[3];
+
+  /* TEST: constraint terms (a, b, c of constraint i are terms
+   * toff[3i]..toff[3i+1], ..toff[3i+2], ..toff[3i+3]) and names. */
+  cz_lc_term *tterms;
+  size_t n_tterms, cap_tterms;
+  size_t *toff, cap_toff;
+  char *names;
+  size_t names_len, names_cap;
+  size_t *name_off, cap_name_off;
+
+  /* TEST: 64-bit hashes of every constraint and namespace path, to reject
+   * duplicates as bellpepper does (open addressing, 0 = empty). */
+  uint64_t *path_set;
+  size_t path_set_cap, path_set_n;
+
+  /* Namespaces: depth always; the path "a/b" only when want_names. */
+  size_t ns_depth;
+  char *ns_path;
+  size_t ns_len, ns_cap;
+  size_t *ns_marks, ns_marks_cap;
+
+  struct cz_lc_arena arena;
+};
+
+/* Inline field helpers for the evaluation loop (the library's versions
+ * are out-of-line calls; this loop runs once per term of every constraint). */
+static inline bool fr_is_zero_inl(const cz_fr *a) {
+  return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0;
+}
+static inline bool fr_is_one_inl(const cz_fr *a) {
+  return ((a->l[0] ^ CZ_FR_ONE.l[0]) | (a->l[1] ^ CZ_FR_ONE.l[1]) | (a->l[2] ^ CZ_FR_ONE.l[2]) |
+          (a->l[3] ^ CZ_FR_ONE.l[3])) == 0;
+}
+static inline void fr_add_inl(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+  mont_add(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
+}
+
+/* Set the sticky error (first one wins). */
+void cz_cs_fail(cz_cs *cs, cz_err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Grow *p (elements of size elem, capacity *cap) to hold at least need. */
+bool cz_grow(void **p, size_t *cap, size_t need, size_t elem);
+
+#endif

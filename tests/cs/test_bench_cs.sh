@@ -1,0 +1,21 @@
+#!/bin/bash
+# cuzk-bench cs runs every layout on a small circuit and prints well-formed
+# "name value unit" lines, with a ratio against vec for each other layout.
+set -euo pipefail
+bench="$1"
+out=$("$bench" cs --constraints 2000 --reps 1)
+echo "$out"
+bad=$(echo "$out" | awk 'NF != 3 || $2 !~ /^[0-9.]+$/ || $2 <= 0' | wc -l)
+[ "$bad" -eq 0 ] || { echo "malformed lines"; exit 1; }
+for c in chain wide; do
+  for l in vec inline1 inline2 inline4 arena reuse; do
+    echo "$out" | grep -q "^cs.prove.$c.$l .* constraints/s$" || { echo "missing $c $l"; exit 1; }
+  done
+  for l in inline1 inline2 inline4 arena reuse; do
+    echo "$out" | grep -q "^cs.prove.$c.${l}_vs_vec .* ratio$" || { echo "missing ratio $c $l"; exit 1; }
+  done
+done
+"$bench" cs --backend witness --lc arena --constraints 500 --reps 1 | grep -q '^cs.witness.wide.arena_vs_vec '
+"$bench" cs --backend record --lc inline:2 --constraints 500 --reps 1 | grep -q '^cs.record.chain.inline2 '
+if "$bench" cs --lc inline:3 >/dev/null 2>&1; then echo "inline:3 accepted"; exit 1; fi
+echo ok
