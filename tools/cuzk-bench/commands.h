@@ -13,5 +13,6 @@ typedef struct {
 extern const cz_bench_command cz_bench_commands[];
 
 int cz_bench_cs(int argc, char **argv);
+int cz_bench_msm(int argc, char **argv);  /* bench/msm/bench_msm.c */
 
 #endif
