@@ -93,13 +93,15 @@ static void FN(mod_minus)(uint64_t out[NL], uint64_t k) {
   }
 }
 
-bool FN(inv)(F *r, const F *a) {
+bool FN(inv_fermat)(F *r, const F *a) {
   if (FN(is_zero)(a)) { *r = (F){{0}}; return false; }
   uint64_t e[NL];
   FN(mod_minus)(e, 2);
   FN(pow)(r, a, e, NL);
   return true;
 }
+
+bool FN(inv)(F *r, const F *a) { return FN(inv_fermat)(r, a); }
 
 void FN(batch_inv)(F *out, const F *in, size_t n) {
   if (n == 0) return;

@@ -12,4 +12,7 @@ typedef struct {
 /* The registry, terminated by a zero entry (main.c). */
 extern const cz_bench_command cz_bench_commands[];
 
+/* The subcommands, one per bench/ or tools/ source. */
+int cmd_bench_ec(int argc, char **argv); /* bench/ec/bench_ec.c */
+
 #endif

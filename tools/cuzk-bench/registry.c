@@ -3,5 +3,6 @@
 #include "commands.h"
 
 const cz_bench_command cz_bench_commands[] = {
+    {"ec", cmd_bench_ec, "ns/op of field, curve and pairing operations"},
     {NULL, NULL, NULL},
 };
