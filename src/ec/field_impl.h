@@ -118,7 +118,16 @@ bool FN(inv_fermat)(F *r, const F *a) {
   return true;
 }
 
-bool FN(inv)(F *r, const F *a) { return FN(inv_fermat)(r, a); }
+#include "ec/field_inv.h"
+
+bool FN(inv)(F *r, const F *a) {
+  if (FN(is_zero)(a)) { *r = (F){{0}}; return false; }
+  F t, r3;
+  FN(inv_limbs)(t.l, a->l);                     /* (aR)^-1 */
+  FN(mul)(&r3, (const F *)R2, (const F *)R2);   /* R^3 */
+  FN(mul)(r, &t, &r3);                          /* a^-1 R */
+  return true;
+}
 
 void FN(batch_inv)(F *out, const F *in, size_t n) {
   if (n == 0) return;

@@ -273,6 +273,45 @@ static void paths_agree(void) {
   cz_fp_sub(&x, &a, &b); cz_fp_sub(&b, &a, &b); CHECK(cz_fp_eq(&x, &b));
 }
 
+/* The binary-GCD inversion equals Fermat's a^(m-2) on random elements, on
+ * every edge element, and on 0 (false, r = 0) and 1. */
+static void inv_matches_fermat(void) {
+  static uint64_t efp[40][6], efr[40][6];
+  int nfp = edge_limbs(efp, CZ_FP_MODULUS, 6), nfr = edge_limbs(efr, CZ_FR_MODULUS, 4);
+  for (int i = 0; i < nfp + 300; i++) {
+    cz_fp a = i < nfp ? (cz_fp){{0}} : rand_fp(), x, y;
+    if (i < nfp) memcpy(a.l, efp[i], 48);
+    bool ok = cz_fp_inv(&x, &a);
+    CHECK(ok == cz_fp_inv_fermat(&y, &a));
+    CHECK(ok == !cz_fp_is_zero(&a));
+    CHECK(cz_fp_eq(&x, &y));
+    CHECK(limbs_lt(x.l, CZ_FP_MODULUS, 6));
+  }
+  for (int i = 0; i < nfr + 300; i++) {
+    cz_fr a = i < nfr ? (cz_fr){{0}} : rand_fr(), x, y;
+    if (i < nfr) memcpy(a.l, efr[i], 32);
+    bool ok = cz_fr_inv(&x, &a);
+    CHECK(ok == cz_fr_inv_fermat(&y, &a));
+    CHECK(ok == !cz_fr_is_zero(&a));
+    CHECK(cz_fr_eq(&x, &y));
+    CHECK(limbs_lt(x.l, CZ_FR_MODULUS, 4));
+  }
+  cz_fp x = CZ_FP_ONE, one = CZ_FP_ONE;
+  CHECK(!cz_fp_inv(&x, &CZ_FP_ZERO) && cz_fp_is_zero(&x));
+  CHECK(cz_fp_inv(&x, &one) && cz_fp_is_one(&x));
+  cz_fp m1; cz_fp_neg(&m1, &one);
+  CHECK(cz_fp_inv(&x, &m1) && cz_fp_eq(&x, &m1)); /* (-1)^-1 = -1 */
+  cz_fp two, half; cz_fp_add(&two, &one, &one);
+  CHECK(cz_fp_inv(&half, &two)); cz_fp_add(&x, &half, &half);
+  CHECK(cz_fp_is_one(&x));
+  cz_fr y = CZ_FR_ONE, fone = CZ_FR_ONE;
+  CHECK(!cz_fr_inv(&y, &CZ_FR_ZERO) && cz_fr_is_zero(&y));
+  CHECK(cz_fr_inv(&y, &fone) && cz_fr_is_one(&y));
+  /* In place. */
+  cz_fp a = rand_fp(), b;
+  cz_fp_inv(&b, &a); cz_fp_inv(&a, &a); CHECK(cz_fp_eq(&a, &b));
+}
+
 int main(void) {
   for (int pass = 0; pass < 2; pass++) {
     cz_cpu_force_portable(pass == 1);
@@ -284,5 +323,6 @@ int main(void) {
   }
   cz_cpu_force_portable(false);
   paths_agree();
+  inv_matches_fermat();
   return check_report("test_field");
 }
