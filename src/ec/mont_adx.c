@@ -10,8 +10,8 @@
  * kept. The result is reduced once (subtract m when it is >= m), so it is
  * the same fully reduced value the portable path gives, bit for bit.
  *
- * Squaring of Fp computes the 12-limb square first (15 off-diagonal products
- * doubled plus 6 squares, instead of 36 products) and then reduces it.
+ * Squaring uses the same routine: blst does the same on its MULX path, and
+ * see the note at cz_fp_sqr_adx for what a dedicated square was measured at.
  *
  * The code only needs an assembler that knows the instructions, not
  * -madx/-mbmi2; it must only be *run* on a CPU with BMI2 and ADX (the
