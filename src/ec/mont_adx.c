@@ -23,8 +23,8 @@
 
 #ifdef CZ_MONT_ADX
 
-/* Moduli and -m^(-1) mod 2^64, local so that asm addresses them
- * RIP-relative without a register. */
+/* Moduli and -m^(-1) mod 2^64, local to this file (the asm reads them
+ * through a register operand; "memory" tells the compiler so). */
 static const uint64_t P[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
                               0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
                               0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
@@ -39,7 +39,7 @@ static const uint64_t R_INV = 0xfffffffeffffffffULL;
 #define K(x) "%k[" #x "]"
 #define RDX "%%rdx"
 #define A_(off) #off "(%[a])"
-#define M_(off) #off "+%[m]"
+#define M_(off) #off "(%[m])"
 
 /* ---- rows of the interleaved product, shared by both widths ---- */
 
@@ -134,7 +134,7 @@ void cz_fp_mul_adx(cz_fp *r, const cz_fp *a, const cz_fp *b) {
           : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
             [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
             [hi] "=&r"(hi), [a] "+r"(pa), [b] "+r"(pb)
-          : [m] "m"(P), [minv] "m"(P_INV)
+          : [m] "r"(P), [minv] "m"(P_INV)
           : "rdx", "cc", "memory");
   r->l[0] = r6; r->l[1] = r0; r->l[2] = r1;
   r->l[3] = r2; r->l[4] = r3; r->l[5] = r4;
@@ -176,7 +176,7 @@ void cz_fr_mul_adx(cz_fr *r, const cz_fr *a, const cz_fr *b) {
           FR_FINAL(O(r4), O(r0), O(r1), O(r2), O(lo), O(hi), O(r3), O(a))
           : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
             [r4] "=&r"(r4), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+r"(pa), [b] "+r"(pb)
-          : [m] "m"(R), [minv] "m"(R_INV)
+          : [m] "r"(R), [minv] "m"(R_INV)
           : "rdx", "cc", "memory");
   r->l[0] = r4; r->l[1] = r0; r->l[2] = r1; r->l[3] = r2;
 }

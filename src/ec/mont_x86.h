@@ -13,7 +13,7 @@
 #define CZ_MONT_X86 1
 
 #define X86_L(x) "%[" #x "]"
-#define X86_M(off) #off "+%[m]"
+#define X86_M(off) #off "(%[m])"
 
 /* s = a + b; then d = s - m, and s takes d when that did not borrow. */
 #define X86_ADD_FIRST(s) "movq 0(%[a]), " X86_L(s) "\n\taddq 0(%[b]), " X86_L(s) "\n\t"
@@ -35,8 +35,8 @@ static inline void mont_add6_x86(uint64_t r[6], const uint64_t a[6], const uint6
           : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
             [s4] "=&r"(s4), [s5] "=&r"(s5), [d0] "=&r"(d0), [d1] "=&r"(d1),
             [d2] "=&r"(d2), [d3] "=&r"(d3), [a] "+r"(pa), [b] "+r"(pb)
-          : [m] "m"(*(const uint64_t(*)[6])m)
-          : "cc", "memory"); /* reads a[] and b[] */
+          : [m] "r"(m)
+          : "cc", "memory"); /* reads a[], b[] and m[] */
   r[0] = s0; r[1] = s1; r[2] = s2; r[3] = s3; r[4] = s4; r[5] = s5;
 }
 
@@ -50,8 +50,8 @@ static inline void mont_add4_x86(uint64_t r[4], const uint64_t a[4], const uint6
           X86_TAKE(s0, d0) X86_TAKE(s1, d1) X86_TAKE(s2, a) X86_TAKE(s3, b)
           : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
             [d0] "=&r"(d0), [d1] "=&r"(d1), [a] "+r"(pa), [b] "+r"(pb)
-          : [m] "m"(*(const uint64_t(*)[4])m)
-          : "cc", "memory"); /* reads a[] and b[] */
+          : [m] "r"(m)
+          : "cc", "memory"); /* reads a[], b[] and m[] */
   r[0] = s0; r[1] = s1; r[2] = s2; r[3] = s3;
 }
 
@@ -78,8 +78,8 @@ static inline void mont_sub6_x86(uint64_t r[6], const uint64_t a[6], const uint6
           : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3),
             [d4] "=&r"(d4), [d5] "=&r"(d5), [e0] "=&r"(e0), [e1] "=&r"(e1),
             [e2] "=&r"(e2), [k] "=&r"(k), [a] "+r"(pa), [b] "+r"(pb)
-          : [m] "m"(*(const uint64_t(*)[6])m)
-          : "cc", "memory"); /* reads a[] and b[] */
+          : [m] "r"(m)
+          : "cc", "memory"); /* reads a[], b[] and m[] */
   r[0] = d0; r[1] = d1; r[2] = d2; r[3] = d3; r[4] = d4; r[5] = d5;
 }
 
@@ -93,8 +93,8 @@ static inline void mont_sub4_x86(uint64_t r[4], const uint64_t a[4], const uint6
           X86_ADD_E_NEXT(k, d3)
           : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3),
             [e0] "=&r"(e0), [k] "=&r"(k), [a] "+r"(pa), [b] "+r"(pb)
-          : [m] "m"(*(const uint64_t(*)[4])m)
-          : "cc", "memory"); /* reads a[] and b[] */
+          : [m] "r"(m)
+          : "cc", "memory"); /* reads a[], b[] and m[] */
   r[0] = d0; r[1] = d1; r[2] = d2; r[3] = d3;
 }
 
