@@ -78,20 +78,20 @@ static int64_t FN(divsteps62)(int64_t delta, uint64_t f, uint64_t g, int64_t t[4
   return delta;
 }
 
-/* (f, g) = T (f, g) / 2^62, exactly. */
-static void FN(update_fg)(FN(s62) *f, FN(s62) *g, const int64_t t[4]) {
+/* (f, g) = T (f, g) / 2^62, exactly, on their low len limbs. */
+static void FN(update_fg)(FN(s62) *f, FN(s62) *g, const int64_t t[4], int len) {
   cz_i128 cf = (cz_i128)t[0] * f->l[0] + (cz_i128)t[1] * g->l[0];
   cz_i128 cg = (cz_i128)t[2] * f->l[0] + (cz_i128)t[3] * g->l[0];
   cf >>= 62; cg >>= 62; /* the low 62 bits are zero by construction */
-  for (int i = 1; i < INV_S; i++) {
+  for (int i = 1; i < len; i++) {
     cf += (cz_i128)t[0] * f->l[i] + (cz_i128)t[1] * g->l[i];
     cg += (cz_i128)t[2] * f->l[i] + (cz_i128)t[3] * g->l[i];
     f->l[i - 1] = (int64_t)((uint64_t)cf & INV_M62);
     g->l[i - 1] = (int64_t)((uint64_t)cg & INV_M62);
     cf >>= 62; cg >>= 62;
   }
-  f->l[INV_S - 1] = (int64_t)cf;
-  g->l[INV_S - 1] = (int64_t)cg;
+  f->l[len - 1] = (int64_t)cf;
+  g->l[len - 1] = (int64_t)cg;
 }
 
 /* (d, e) = T (d, e) / 2^62 mod M, keeping both in (-2M, M): a negative d
@@ -120,9 +120,9 @@ static void FN(update_de)(FN(s62) *d, FN(s62) *e, const int64_t t[4], const FN(s
   e->l[INV_S - 1] = (int64_t)ce;
 }
 
-static bool FN(s62_is_zero)(const FN(s62) *a) {
+static bool FN(s62_is_zero)(const FN(s62) *a, int len) {
   int64_t acc = 0;
-  for (int i = 0; i < INV_S; i++) acc |= a->l[i];
+  for (int i = 0; i < len; i++) acc |= a->l[i];
   return acc == 0;
 }
 
@@ -160,14 +160,23 @@ static void FN(inv_limbs)(uint64_t r[NL], const uint64_t a[NL]) {
   FN(to_s62)(&g, a);
   uint64_t minv62 = (0 - (uint64_t)MINV) & INV_M62; /* MINV = -1/M mod 2^64 */
   int64_t delta = 1, t[4];
-  while (!FN(s62_is_zero)(&g)) {
+  int len = INV_S; /* f and g shrink: their limbs above len are implied */
+  while (!FN(s62_is_zero)(&g, len)) {
     delta = FN(divsteps62)(delta, (uint64_t)f.l[0] | ((uint64_t)f.l[1] << 62),
                            (uint64_t)g.l[0] | ((uint64_t)g.l[1] << 62), t);
-    FN(update_fg)(&f, &g, t);
+    FN(update_fg)(&f, &g, t, len);
     FN(update_de)(&d, &e, t, &m62, minv62);
+    /* When both top limbs are only sign (0 or -1), fold them into the limb
+     * below, which then carries the sign: one limb less to update. */
+    int64_t fn = f.l[len - 1], gn = g.l[len - 1];
+    if (len > 2 && (fn ^ (fn >> 63)) == 0 && (gn ^ (gn >> 63)) == 0) {
+      f.l[len - 2] = (int64_t)((uint64_t)f.l[len - 2] | ((uint64_t)fn << 62));
+      g.l[len - 2] = (int64_t)((uint64_t)g.l[len - 2] | ((uint64_t)gn << 62));
+      len--;
+    }
   }
   /* f = +-1 (gcd of M and A), d*A = f: 1/A = sign(f) d, with d in (-2M, M). */
-  if (f.l[INV_S - 1] < 0) FN(s62_neg)(&d);
+  if (f.l[len - 1] < 0) FN(s62_neg)(&d);
   while (d.l[INV_S - 1] < 0) FN(s62_add_m)(&d, &m62, 1);
   while (!FN(s62_lt_m)(&d, &m62)) FN(s62_add_m)(&d, &m62, -1);
   FN(from_s62)(r, &d);
