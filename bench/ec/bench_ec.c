@@ -20,7 +20,7 @@
 
 
 
-/* Operands shared by the chains; volatile sinks keep results alive. */
+/* Operands shared by the chains; the final "# sink" line keeps them live. */
 static cz_fp fp_x, fp_y;
 static cz_fr fr_x, fr_y;
 
