@@ -12,6 +12,8 @@ typedef struct {
 /* The registry, terminated by a zero entry (main.c). */
 extern const cz_bench_command cz_bench_commands[];
 
-int cz_bench_cs(int argc, char **argv);
+int cmd_bench_cs(int argc, char **argv);
+/* The subcommands, one per bench/ or tools/ source. */
+int cmd_bench_ec(int argc, char **argv); /* bench/ec/bench_ec.c */
 
 #endif

@@ -3,6 +3,7 @@
 #include "commands.h"
 
 const cz_bench_command cz_bench_commands[] = {
-    {"cs", cz_bench_cs, "constraint-system synthesis rate per LC layout"},
+    {"cs", cmd_bench_cs, "constraint-system synthesis rate per LC layout"},
+    {"ec", cmd_bench_ec, "ns/op of field, curve and pairing operations"},
     {NULL, NULL, NULL},
 };
