@@ -12,4 +12,7 @@ typedef struct {
 /* The registry, terminated by a zero entry (main.c). */
 extern const cz_bench_command cz_bench_commands[];
 
+/* verify a Groth16 proof: --vk FILE --public-inputs FILE --proof HEX_OR_FILE */
+int cmd_verify(int argc, char **argv);
+
 #endif
