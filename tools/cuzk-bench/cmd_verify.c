@@ -125,7 +125,7 @@ int cmd_verify(int argc, char **argv) {
     return 0;
   }
   if (!vk_path || !inputs_path || !proof_arg) {
-    fprintf(stderr, "verify: missing %s\nusage: cuzk-bench verify %s\n",
+    fprintf(stderr, "verify: missing %s (usage: cuzk-bench verify %s)\n",
             !vk_path ? "--vk" : !inputs_path ? "--public-inputs" : "--proof", SYNOPSIS);
     return 2;
   }
