@@ -361,8 +361,10 @@ static void test_winningpost(void) {
     t[U_IC + 96 * 132 + 95] ^= 1;
     CHECK_EQ_INT(cz_groth16_vk_read(&bad, t, vk_len, false, NULL), CZ_ERR_NOT_ON_CURVE);
     CHECK(bad.ic == NULL && bad.n_ic == 0);
-    /* the right bytes in the wrong layout */
-    CHECK_EQ_INT(read_exact_copy(vk_bytes, vk_len, true, NULL), CZ_ERR_BAD_FLAGS);
+    cz_groth16_vk_free(&bad);
+    /* the right bytes in the wrong layout: the "count" read at the compressed
+     * layout's offset is a piece of a coordinate, far beyond the length */
+    CHECK_EQ_INT(read_exact_copy(vk_bytes, vk_len, true, NULL), CZ_ERR_TRUNCATED);
 #undef CORRUPT
     free(t);
   }
