@@ -51,6 +51,10 @@ void cz_g1_xyzz_to_jacobian(cz_g1 *r, const cz_g1_xyzz *a);
  * the GLV endomorphism is used, which is correct for points of order r). */
 void cz_g1_mul(cz_g1 *r, const cz_g1 *p, const cz_scalar *k);
 void cz_g1_mul_fr(cz_g1 *r, const cz_g1 *p, const cz_fr *k);
+/* r = k * p over all 256 bits of k with no endomorphism and no reduction
+ * mod r: exact for every point on the curve, in the subgroup or not (for
+ * example [r]p in a naive subgroup test). Slower than cz_g1_mul. */
+void cz_g1_mul_plain(cz_g1 *r, const cz_g1 *p, const cz_scalar *k);
 
 bool cz_g1_affine_is_on_curve(const cz_g1_affine *p); /* infinity counts as on the curve */
 bool cz_g1_affine_is_in_subgroup(const cz_g1_affine *p); /* endomorphism test; needs on-curve */

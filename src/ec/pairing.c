@@ -1,0 +1,278 @@
+/* The optimal ate pairing on BLS12-381.
+ *
+ * Miller loop over |x| = 0xd201000000010000 (x < 0, so the result is
+ * conjugated), G2 point in homogeneous projective coordinates (X : Y : Z) =
+ * (X/Z, Y/Z) on the twist E': y^2 = x^3 + 4 xi, xi = 1 + u.
+ *
+ * The twist is an M-type twist: psi(x', y') = (x' / w^2, y' / w^3) maps E'
+ * to E. A line through points of psi(E') evaluated at P = (xP, yP) in E(Fp),
+ * multiplied by w^3 (and by any Fp2 factor; both are erased by the final
+ * exponentiation, since they lie in the subfield Fp4), has the shape
+ *     l = c0 + (cx xP) v + (cy yP) v w,
+ * the "014" sparse element of cz_fp12_mul_by_014. Only (c0, cx, cy) depend
+ * on Q, which is what cz_g2_prepare stores. */
+#include <stdlib.h>
+#include "cuzk/pairing.h"
+
+#define BLS_X_ABS 0xd201000000010000ULL
+#define BLS_X_TOP_BIT 63
+/* 63 doublings, one per bit below the top; 5 additions, one per other set bit. */
+#define MILLER_STEPS (BLS_X_TOP_BIT + 5)
+
+typedef struct { cz_fp2 c0, cx, cy; } line_coeffs;
+typedef struct { cz_fp2 x, y, z; } g2_proj;
+
+struct cz_g2_prepared {
+  bool infinity;
+  line_coeffs lines[MILLER_STEPS];
+};
+
+static bool g1_is_identity(const cz_g1_affine *p) {
+  return cz_fp_is_zero(&p->x) && cz_fp_is_zero(&p->y);
+}
+static bool g2_is_identity(const cz_g2_affine *q) {
+  return cz_fp2_is_zero(&q->x) && cz_fp2_is_zero(&q->y);
+}
+
+/* r = k a for a small constant k, by additions. */
+static void fp2_mul3(cz_fp2 *r, const cz_fp2 *a) {
+  cz_fp2 t;
+  cz_fp2_dbl(&t, a);
+  cz_fp2_add(r, &t, a);
+}
+
+/* T = 2T and the tangent line at the old T. With B = Y^2, C = Z^2,
+ * E = 3b'C = 12 xi C, F = 3E, H = 2YZ:
+ *   line  (E - B, 3X^2, -H)          (the tangent, scaled by -2YZ^2 / Z)
+ *   X3 = 2XY (B - F), Y3 = (B + F)^2 - 12 E^2, Z3 = 4 B H
+ * (Costello-Lange-Naehrig's formulas scaled by 4 to avoid halving). */
+static void dbl_step(line_coeffs *l, g2_proj *t) {
+  cz_fp2 xx, b, c, e, f, h, xy2, s;
+  cz_fp2_sqr(&xx, &t->x);
+  cz_fp2_sqr(&b, &t->y);
+  cz_fp2_sqr(&c, &t->z);
+  cz_fp2_mul_by_nonresidue(&e, &c); /* E = 12 xi C */
+  cz_fp2_dbl(&e, &e);
+  cz_fp2_dbl(&e, &e);
+  fp2_mul3(&e, &e);
+  fp2_mul3(&f, &e);
+  cz_fp2_add(&h, &t->y, &t->z); /* H = (Y + Z)^2 - B - C */
+  cz_fp2_sqr(&h, &h);
+  cz_fp2_sub(&h, &h, &b);
+  cz_fp2_sub(&h, &h, &c);
+  cz_fp2_add(&xy2, &t->x, &t->y); /* 2XY = (X + Y)^2 - X^2 - B */
+  cz_fp2_sqr(&xy2, &xy2);
+  cz_fp2_sub(&xy2, &xy2, &xx);
+  cz_fp2_sub(&xy2, &xy2, &b);
+
+  cz_fp2_sub(&l->c0, &e, &b);
+  fp2_mul3(&l->cx, &xx);
+  cz_fp2_neg(&l->cy, &h);
+
+  cz_fp2_sub(&s, &b, &f);
+  cz_fp2_mul(&t->x, &xy2, &s);
+  cz_fp2_add(&s, &b, &f);
+  cz_fp2_sqr(&s, &s);
+  cz_fp2_sqr(&e, &e); /* 12 E^2 */
+  cz_fp2_dbl(&e, &e);
+  cz_fp2_dbl(&e, &e);
+  fp2_mul3(&e, &e);
+  cz_fp2_sub(&t->y, &s, &e);
+  cz_fp2_mul(&t->z, &b, &h);
+  cz_fp2_dbl(&t->z, &t->z);
+  cz_fp2_dbl(&t->z, &t->z);
+}
+
+/* T = T + Q (Q affine) and the line through T and Q. With
+ * theta = Y - y2 Z, lambda = X - x2 Z (the slope is theta / lambda):
+ *   line  (theta x2 - lambda y2, -theta, lambda)
+ *   D = lambda^2, E = lambda D, F = Z theta^2, G = X D, H = E + F - 2G,
+ *   X3 = lambda H, Y3 = theta (G - H) - Y E, Z3 = Z E. */
+static void add_step(line_coeffs *l, g2_proj *t, const cz_g2_affine *q) {
+  cz_fp2 theta, lambda, d, e, f, g, h, s;
+  cz_fp2_mul(&theta, &q->y, &t->z);
+  cz_fp2_sub(&theta, &t->y, &theta);
+  cz_fp2_mul(&lambda, &q->x, &t->z);
+  cz_fp2_sub(&lambda, &t->x, &lambda);
+
+  cz_fp2_mul(&l->c0, &theta, &q->x);
+  cz_fp2_mul(&s, &lambda, &q->y);
+  cz_fp2_sub(&l->c0, &l->c0, &s);
+  cz_fp2_neg(&l->cx, &theta);
+  l->cy = lambda;
+
+  cz_fp2_sqr(&d, &lambda);
+  cz_fp2_mul(&e, &lambda, &d);
+  cz_fp2_sqr(&f, &theta);
+  cz_fp2_mul(&f, &f, &t->z);
+  cz_fp2_mul(&g, &t->x, &d);
+  cz_fp2_add(&h, &e, &f);
+  cz_fp2_sub(&h, &h, &g);
+  cz_fp2_sub(&h, &h, &g);
+  cz_fp2_mul(&t->x, &lambda, &h);
+  cz_fp2_sub(&s, &g, &h);
+  cz_fp2_mul(&s, &s, &theta);
+  cz_fp2_mul(&t->y, &t->y, &e);
+  cz_fp2_sub(&t->y, &s, &t->y);
+  cz_fp2_mul(&t->z, &t->z, &e);
+}
+
+/* f = f * l(P). */
+static void ell(cz_fp12 *f, const line_coeffs *l, const cz_g1_affine *p) {
+  cz_fp2 cx, cy;
+  cz_fp2_mul_fp(&cx, &l->cx, &p->x);
+  cz_fp2_mul_fp(&cy, &l->cy, &p->y);
+  cz_fp12_mul_by_014(f, f, &l->c0, &cx, &cy);
+}
+
+static void proj_from_affine(g2_proj *t, const cz_g2_affine *q) {
+  t->x = q->x;
+  t->y = q->y;
+  t->z = CZ_FP2_ONE;
+}
+
+cz_g2_prepared *cz_g2_prepare(const cz_g2_affine *q) {
+  cz_g2_prepared *pq = malloc(sizeof *pq);
+  if (!pq) return NULL;
+  pq->infinity = g2_is_identity(q);
+  if (pq->infinity) return pq;
+  g2_proj t;
+  proj_from_affine(&t, q);
+  size_t k = 0;
+  for (int i = BLS_X_TOP_BIT - 1; i >= 0; i--) {
+    dbl_step(&pq->lines[k++], &t);
+    if ((BLS_X_ABS >> i) & 1) add_step(&pq->lines[k++], &t, q);
+  }
+  return pq;
+}
+
+void cz_g2_prepared_free(cz_g2_prepared *pq) { free(pq); }
+
+/* Pairs are processed in chunks that share the squarings of f; chunking
+ * keeps the state on the stack (no allocation that could fail) and costs
+ * one extra set of squarings per MILLER_CHUNK pairs. */
+#define MILLER_CHUNK 16
+
+/* f = f * prod MillerLoop(p[i], q[i]) over at most MILLER_CHUNK
+ * non-identity pairs, before the final conjugation. */
+static void miller_chunk(cz_fp12 *f, const cz_g1_affine *const *p,
+                         const cz_g2_affine *const *q, size_t n) {
+  g2_proj t[MILLER_CHUNK];
+  line_coeffs l;
+  cz_fp12 acc = CZ_FP12_ONE;
+  for (size_t j = 0; j < n; j++) proj_from_affine(&t[j], q[j]);
+  for (int i = BLS_X_TOP_BIT - 1; i >= 0; i--) {
+    if (i != BLS_X_TOP_BIT - 1) cz_fp12_sqr(&acc, &acc); /* acc = 1 at the start */
+    for (size_t j = 0; j < n; j++) {
+      dbl_step(&l, &t[j]);
+      ell(&acc, &l, p[j]);
+    }
+    if ((BLS_X_ABS >> i) & 1)
+      for (size_t j = 0; j < n; j++) {
+        add_step(&l, &t[j], q[j]);
+        ell(&acc, &l, p[j]);
+      }
+  }
+  cz_fp12_mul(f, f, &acc);
+}
+
+void cz_miller_loop(cz_fp12 *f, const cz_g1_affine *p, const cz_g2_affine *q, size_t n) {
+  const cz_g1_affine *pp[MILLER_CHUNK];
+  const cz_g2_affine *qq[MILLER_CHUNK];
+  cz_fp12 acc = CZ_FP12_ONE;
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (g1_is_identity(&p[i]) || g2_is_identity(&q[i])) continue;
+    pp[m] = &p[i];
+    qq[m] = &q[i];
+    if (++m == MILLER_CHUNK) {
+      miller_chunk(&acc, pp, qq, m);
+      m = 0;
+    }
+  }
+  if (m) miller_chunk(&acc, pp, qq, m);
+  cz_fp12_conj(f, &acc); /* x < 0: f_{x,Q} = 1 / f_{|x|,Q} up to erased factors */
+}
+
+void cz_miller_loop_prepared(cz_fp12 *f, const cz_g1_affine *p,
+                             const cz_g2_prepared *const *q, size_t n) {
+  cz_fp12 acc = CZ_FP12_ONE;
+  size_t k = 0; /* the step index, shared by all prepared points */
+  for (int i = BLS_X_TOP_BIT - 1; i >= 0; i--) {
+    if (i != BLS_X_TOP_BIT - 1) cz_fp12_sqr(&acc, &acc);
+    for (size_t j = 0; j < n; j++)
+      if (!q[j]->infinity && !g1_is_identity(&p[j])) ell(&acc, &q[j]->lines[k], &p[j]);
+    k++;
+    if ((BLS_X_ABS >> i) & 1) {
+      for (size_t j = 0; j < n; j++)
+        if (!q[j]->infinity && !g1_is_identity(&p[j])) ell(&acc, &q[j]->lines[k], &p[j]);
+      k++;
+    }
+  }
+  cz_fp12_conj(f, &acc);
+}
+
+/* r = a^x for a in the cyclotomic subgroup (x < 0: conjugate a^|x|). */
+static void cyclotomic_exp_x(cz_fp12 *r, const cz_fp12 *a) {
+  cz_fp12 acc = *a;
+  for (int i = BLS_X_TOP_BIT - 1; i >= 0; i--) {
+    cz_fp12_cyclotomic_sqr(&acc, &acc);
+    if ((BLS_X_ABS >> i) & 1) cz_fp12_mul(&acc, &acc, a);
+  }
+  cz_fp12_conj(r, &acc);
+}
+
+/* Easy part m = f^((p^6 - 1)(p^2 + 1)), then the hard part by the
+ * Hayashida-Hayasaka-Teruya decomposition (eprint 2020/875):
+ *   3 (p^4 - p^2 + 1) / r = (x - 1)^2 (x + p) (x^2 + p^2 - 1) + 3
+ *                         = l0 + l1 p + l2 p^2 + l3 p^3 with
+ *   l3 = (x - 1)^2, l2 = x l3, l1 = (x^2 - 1) l3, l0 = x (x^2 - 1) l3 + 3.
+ * Like zkcrypto and noble we therefore return the CUBE of the textbook
+ * value f^((p^12 - 1) / r): the same map into GT composed with the
+ * automorphism g -> g^3 (3 does not divide r), and bit for bit their GT. */
+void cz_final_exponentiation(cz_fp12 *r, const cz_fp12 *f) {
+  cz_fp12 m, t, t2, t3, t4, t5, t6, t7, s;
+  cz_fp12_inv(&t, f); /* f = 0 (never a Miller loop output) yields 0 */
+  cz_fp12_conj(&m, f);
+  cz_fp12_mul(&m, &m, &t);       /* f^(p^6 - 1) */
+  cz_fp12_frobenius(&t, &m, 2);
+  cz_fp12_mul(&m, &t, &m);       /* ^(p^2 + 1): m is now cyclotomic */
+
+  cyclotomic_exp_x(&t2, &m);     /* m^x */
+  cz_fp12_cyclotomic_sqr(&t, &m);
+  cz_fp12_conj(&t, &t);
+  cz_fp12_mul(&t3, &t, &t2);     /* m^(x - 2) */
+  cyclotomic_exp_x(&t4, &t3);    /* m^(x^2 - 2x) */
+  cyclotomic_exp_x(&t5, &t4);    /* m^(x^3 - 2x^2) */
+  cyclotomic_exp_x(&t6, &t5);
+  cz_fp12_cyclotomic_sqr(&t, &t2);
+  cz_fp12_mul(&t6, &t6, &t);     /* m^(x^4 - 2x^3 + 2x) */
+  cyclotomic_exp_x(&t7, &t6);    /* m^(x^5 - 2x^4 + 2x^2) */
+
+  cz_fp12_mul(&s, &t2, &t5);     /* m^l2 */
+  cz_fp12_frobenius(&s, &s, 2);
+  cz_fp12_mul(&t, &t4, &m);      /* m^l3 */
+  cz_fp12_frobenius(&t, &t, 3);
+  cz_fp12_mul(&s, &s, &t);
+  cz_fp12_conj(&t, &m);
+  cz_fp12_mul(&t, &t6, &t);      /* m^l1 */
+  cz_fp12_frobenius(&t, &t, 1);
+  cz_fp12_mul(&s, &s, &t);
+  cz_fp12_conj(&t, &t3);
+  cz_fp12_mul(&t, &t7, &t);
+  cz_fp12_mul(&t, &t, &m);       /* m^l0 */
+  cz_fp12_mul(r, &s, &t);
+}
+
+void cz_pairing(cz_fp12 *r, const cz_g1_affine *p, const cz_g2_affine *q) {
+  cz_fp12 f;
+  cz_miller_loop(&f, p, q, 1);
+  cz_final_exponentiation(r, &f);
+}
+
+bool cz_pairing_product_is_one(const cz_g1_affine *p, const cz_g2_affine *q, size_t n) {
+  cz_fp12 f;
+  cz_miller_loop(&f, p, q, n);
+  cz_final_exponentiation(&f, &f);
+  return cz_fp12_is_one(&f);
+}
