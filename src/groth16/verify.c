@@ -6,26 +6,58 @@
  * i.e. one multi-Miller loop over four pairs and one final exponentiation:
  * the squarings of the Miller loop and the whole final exponentiation are
  * shared instead of being paid four times. */
+#include <stdlib.h>
+#include <string.h>
 #include "cuzk/groth16.h"
 #include "cuzk/pairing.h"
 
-/* acc = IC0 + sum_i inputs[i] * IC_{i+1}. Inputs 0 and 1 are common in
- * Filecoin circuits (flags, small indices) and need no multiplication. */
+typedef struct {
+  const cz_fr *x;
+  const cz_g1_affine *base;
+} ic_term;
+
+static int cmp_terms(const void *a, const void *b) {
+  return memcmp(((const ic_term *)a)->x->l, ((const ic_term *)b)->x->l, sizeof(cz_fr));
+}
+
+/* acc = IC0 + sum_i inputs[i] * IC_{i+1}.
+ * Terms that share a scalar are summed first and multiplied once: Filecoin
+ * inputs repeat (WinningPoSt lists the same comm_r in each of its 66 slots),
+ * and a point addition costs about 1/200 of a scalar multiplication. Scalars
+ * 0 and 1 need no multiplication at all. Falls back to one multiplication per
+ * term if the sort buffer cannot be allocated. (A general MSM can replace
+ * this once it exists.) */
 static void ic_combination(cz_g1_affine *out, const cz_groth16_vk *vk, const cz_fr *inputs,
                            size_t n) {
-  cz_g1 acc, t;
+  cz_g1 acc, sum;
   cz_g1_from_affine(&acc, &vk->ic[0]);
-  for (size_t i = 0; i < n; i++) {
-    const cz_g1_affine *base = &vk->ic[i + 1];
-    if (cz_fr_is_zero(&inputs[i])) continue;
-    if (cz_fr_is_one(&inputs[i])) {
-      cz_g1_add_affine(&acc, &acc, base);
+  ic_term *terms = n ? malloc(n * sizeof *terms) : NULL;
+  if (!terms) {
+    for (size_t i = 0; i < n; i++) {
+      cz_g1_from_affine(&sum, &vk->ic[i + 1]);
+      cz_g1_mul_fr(&sum, &sum, &inputs[i]);  /* 0 * P is the identity */
+      cz_g1_add(&acc, &acc, &sum);
+    }
+    cz_g1_to_affine(out, &acc);
+    return;
+  }
+  for (size_t i = 0; i < n; i++) terms[i] = (ic_term){&inputs[i], &vk->ic[i + 1]};
+  qsort(terms, n, sizeof *terms, cmp_terms);
+  for (size_t i = 0; i < n;) {
+    const cz_fr *x = terms[i].x;
+    size_t j = i;
+    if (cz_fr_is_zero(x)) {
+      while (j < n && cz_fr_eq(terms[j].x, x)) j++;
+      i = j;
       continue;
     }
-    cz_g1_from_affine(&t, base);
-    cz_g1_mul_fr(&t, &t, &inputs[i]);
-    cz_g1_add(&acc, &acc, &t);
+    cz_g1_set_identity(&sum);
+    for (; j < n && cz_fr_eq(terms[j].x, x); j++) cz_g1_add_affine(&sum, &sum, terms[j].base);
+    if (!cz_fr_is_one(x)) cz_g1_mul_fr(&sum, &sum, x);
+    cz_g1_add(&acc, &acc, &sum);
+    i = j;
   }
+  free(terms);
   cz_g1_to_affine(out, &acc);
 }
 
