@@ -57,4 +57,18 @@ void cz_groth16_proof_write(uint8_t out[CZ_GROTH16_PROOF_BYTES], const cz_groth1
 cz_err cz_groth16_verify(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_inputs,
                          const cz_groth16_proof *proof);
 
+/* A verifying key prepared for repeated verification: the Miller-loop lines
+ * of gamma and delta and the Miller-loop value of (alpha, beta) are computed
+ * once. The prepared key copies what it needs (vk may be freed afterwards)
+ * and is read-only once made, so threads may share it. */
+typedef struct cz_groth16_pvk cz_groth16_pvk;
+
+/* NULL when vk has no IC points or an allocation fails. */
+cz_groth16_pvk *cz_groth16_prepare(const cz_groth16_vk *vk);
+void cz_groth16_pvk_free(cz_groth16_pvk *pvk);   /* NULL is allowed */
+/* Same contract and verdicts as cz_groth16_verify, plus CZ_ERR_NOMEM when
+ * the per-proof line buffer for B cannot be allocated. */
+cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs,
+                                  size_t n_inputs, const cz_groth16_proof *proof);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cuzk/groth16.h"
+#include "cuzk/fp12.h"
 #include "cuzk/pairing.h"
 
 typedef struct {
@@ -27,21 +28,21 @@ static int cmp_terms(const void *a, const void *b) {
  * 0 and 1 need no multiplication at all. Falls back to one multiplication per
  * term if the sort buffer cannot be allocated. (A general MSM can replace
  * this once it exists.) */
-static void ic_combination(cz_g1_affine *out, const cz_groth16_vk *vk, const cz_fr *inputs,
+static void ic_combination(cz_g1_affine *out, const cz_g1_affine *ic, const cz_fr *inputs,
                            size_t n) {
   cz_g1 acc, sum;
-  cz_g1_from_affine(&acc, &vk->ic[0]);
+  cz_g1_from_affine(&acc, &ic[0]);
   ic_term *terms = n ? malloc(n * sizeof *terms) : NULL;
   if (!terms) {
     for (size_t i = 0; i < n; i++) {
-      cz_g1_from_affine(&sum, &vk->ic[i + 1]);
+      cz_g1_from_affine(&sum, &ic[i + 1]);
       cz_g1_mul_fr(&sum, &sum, &inputs[i]);  /* 0 * P is the identity */
       cz_g1_add(&acc, &acc, &sum);
     }
     cz_g1_to_affine(out, &acc);
     return;
   }
-  for (size_t i = 0; i < n; i++) terms[i] = (ic_term){&inputs[i], &vk->ic[i + 1]};
+  for (size_t i = 0; i < n; i++) terms[i] = (ic_term){&inputs[i], &ic[i + 1]};
   qsort(terms, n, sizeof *terms, cmp_terms);
   for (size_t i = 0; i < n;) {
     const cz_fr *x = terms[i].x;
@@ -73,9 +74,65 @@ cz_err cz_groth16_verify(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_
   q[0] = proof->b;
   p[1] = vk->alpha_g1;
   q[1] = vk->beta_g2;
-  ic_combination(&p[2], vk, inputs, n_inputs);
+  ic_combination(&p[2], vk->ic, inputs, n_inputs);
   q[2] = vk->gamma_g2;
   p[3] = proof->c;
   q[3] = vk->delta_g2;
   return cz_pairing_product_is_one(p, q, 4) ? CZ_OK : CZ_ERR_PROOF_INVALID;
+}
+
+/* ---- prepared keys ------------------------------------------------------ */
+
+struct cz_groth16_pvk {
+  size_t n_ic;
+  cz_g1_affine *ic;
+  cz_fp12 ml_alpha_beta;        /* MillerLoop(alpha, beta), not exponentiated */
+  cz_g2_prepared *gamma, *delta;
+};
+
+cz_groth16_pvk *cz_groth16_prepare(const cz_groth16_vk *vk) {
+  if (!vk || !vk->ic || vk->n_ic == 0) return NULL;
+  cz_groth16_pvk *pvk = calloc(1, sizeof *pvk);
+  if (!pvk) return NULL;
+  pvk->n_ic = vk->n_ic;
+  pvk->ic = malloc(vk->n_ic * sizeof *pvk->ic);
+  pvk->gamma = cz_g2_prepare(&vk->gamma_g2);
+  pvk->delta = cz_g2_prepare(&vk->delta_g2);
+  if (!pvk->ic || !pvk->gamma || !pvk->delta) {
+    cz_groth16_pvk_free(pvk);
+    return NULL;
+  }
+  memcpy(pvk->ic, vk->ic, vk->n_ic * sizeof *pvk->ic);
+  cz_miller_loop(&pvk->ml_alpha_beta, &vk->alpha_g1, &vk->beta_g2, 1);
+  return pvk;
+}
+
+void cz_groth16_pvk_free(cz_groth16_pvk *pvk) {
+  if (!pvk) return;
+  free(pvk->ic);
+  cz_g2_prepared_free(pvk->gamma);
+  cz_g2_prepared_free(pvk->delta);
+  free(pvk);
+}
+
+/* The same product as cz_groth16_verify: the (alpha, beta) factor comes from
+ * the cache and only B's lines are computed here, then one multi-Miller loop
+ * over (-A, B), (acc, gamma), (C, delta) and one final exponentiation. */
+cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs,
+                                  size_t n_inputs, const cz_groth16_proof *proof) {
+  if (!pvk || !proof || n_inputs != pvk->n_ic - 1 || (n_inputs && !inputs))
+    return CZ_ERR_INVALID_ARG;
+  cz_g2_prepared *b = cz_g2_prepare(&proof->b);
+  if (!b) return CZ_ERR_NOMEM;
+  cz_g1_affine p[3];
+  const cz_g2_prepared *q[3] = {b, pvk->gamma, pvk->delta};
+  cz_g1_affine_neg(&p[0], &proof->a);
+  ic_combination(&p[1], pvk->ic, inputs, n_inputs);
+  p[2] = proof->c;
+  cz_fp12 f;
+  cz_miller_loop_prepared(&f, p, q, 3);
+  cz_g2_prepared_free(b);
+  cz_fp12_mul(&f, &f, &pvk->ml_alpha_beta);
+  cz_final_exponentiation(&f, &f);
+  return cz_fp12_is_one(&f) ? CZ_OK : CZ_ERR_PROOF_INVALID;
 }

@@ -98,13 +98,24 @@ static cz_err read_exact_copy(const uint8_t *buf, size_t len, bool compressed, s
 }
 
 /* Fails closed: a decode error or PROOF_INVALID is a rejection; CZ_OK is not. */
-static cz_err check_proof_bytes(const cz_groth16_vk *vk, const cz_fr *in, size_t n,
+static cz_err check_proof_bytes(const cz_groth16_vk *vk, const cz_groth16_pvk *pvk,
+                                const cz_fr *in, size_t n,
                                 const uint8_t bytes[CZ_GROTH16_PROOF_BYTES], int *reached_pairing) {
   cz_groth16_proof p;
   cz_err e = cz_groth16_proof_read(&p, bytes);
   if (e != CZ_OK) return e;
   if (reached_pairing) (*reached_pairing)++;
-  return cz_groth16_verify(vk, in, n, &p);
+  e = cz_groth16_verify(vk, in, n, &p);
+  CHECK_EQ_INT(cz_groth16_verify_prepared(pvk, in, n, &p), e);
+  return e;
+}
+
+/* Both verifiers on the same data must agree; returns the plain one's. */
+static cz_err verify_both(const cz_groth16_vk *vk, const cz_groth16_pvk *pvk, const cz_fr *in,
+                          size_t n, const cz_groth16_proof *proof) {
+  cz_err e = cz_groth16_verify(vk, in, n, proof);
+  CHECK_EQ_INT(cz_groth16_verify_prepared(pvk, in, n, proof), e);
+  return e;
 }
 
 /* An on-curve G1 point outside the order-r subgroup, big-endian x|y. The
@@ -162,8 +173,18 @@ static void test_winningpost(void) {
   cz_groth16_proof proof;
   CHECK_EQ_INT(cz_groth16_proof_read(&proof, pb), CZ_OK);
 
-  /* The real proof verifies. */
-  CHECK_EQ_INT(cz_groth16_verify(&vk, in, n, &proof), CZ_OK);
+  /* The real proof verifies, also under a prepared key made from a copy of
+   * the key that is freed at once (the prepared key owns what it needs). */
+  cz_groth16_pvk *pvk;
+  {
+    cz_groth16_vk copy;
+    CHECK_EQ_INT(cz_groth16_vk_read(&copy, vk_bytes, vk_len, false, NULL), CZ_OK);
+    pvk = cz_groth16_prepare(&copy);
+    cz_groth16_vk_free(&copy);
+  }
+  CHECK(pvk != NULL);
+  if (!pvk) { cz_groth16_vk_free(&vk); goto done; }
+  CHECK_EQ_INT(verify_both(&vk, pvk, in, n, &proof), CZ_OK);
 
   /* The proof re-encodes to the same bytes. */
   uint8_t again[CZ_GROTH16_PROOF_BYTES];
@@ -177,7 +198,7 @@ static void test_winningpost(void) {
     uint8_t t[CZ_GROTH16_PROOF_BYTES];
     memcpy(t, pb, sizeof t);
     t[i] ^= (uint8_t)(0x80 >> (i % 8));
-    cz_err e = check_proof_bytes(&vk, in, n, t, &reached);
+    cz_err e = check_proof_bytes(&vk, pvk, in, n, t, &reached);
     if (e == CZ_OK) fprintf(stderr, "proof with byte %d changed verifies\n", i);
     CHECK(e != CZ_OK);
   }
@@ -187,7 +208,7 @@ static void test_winningpost(void) {
       uint8_t t[CZ_GROTH16_PROOF_BYTES];
       memcpy(t, pb, sizeof t);
       t[starts[k]] ^= f ? 0x40 : 0x20;  /* infinity flag, y-sign flag */
-      cz_err e = check_proof_bytes(&vk, in, n, t, &reached);
+      cz_err e = check_proof_bytes(&vk, pvk, in, n, t, &reached);
       /* A flipped sign gives -P: it decodes and must fail the pairing. */
       CHECK_EQ_INT(e, f ? CZ_ERR_BAD_FLAGS : CZ_ERR_PROOF_INVALID);
     }
@@ -200,7 +221,7 @@ static void test_winningpost(void) {
     cz_groth16_proof sw = proof;
     sw.a = proof.c;
     sw.c = proof.a;
-    CHECK_EQ_INT(cz_groth16_verify(&vk, in, n, &sw), CZ_ERR_PROOF_INVALID);
+    CHECK_EQ_INT(verify_both(&vk, pvk, in, n, &sw), CZ_ERR_PROOF_INVALID);
   }
   /* The point at infinity is refused in a proof, as bellperson refuses it. */
   {
@@ -216,7 +237,7 @@ static void test_winningpost(void) {
   for (size_t i = 0; i < n; i++) {
     cz_fr saved = in[i];
     add_one(&in[i]);
-    cz_err e = cz_groth16_verify(&vk, in, n, &proof);
+    cz_err e = verify_both(&vk, pvk, in, n, &proof);
     if (e != CZ_ERR_PROOF_INVALID) fprintf(stderr, "input %zu + 1: %s\n", i, cz_err_str(e));
     CHECK_EQ_INT(e, CZ_ERR_PROOF_INVALID);
     in[i] = saved;
@@ -230,6 +251,8 @@ static void test_winningpost(void) {
   more[n] = CZ_FR_ZERO;
   CHECK_EQ_INT(cz_groth16_verify(&vk, more, n + 1, &proof), CZ_ERR_INVALID_ARG);
   CHECK_EQ_INT(cz_groth16_verify(&vk, NULL, 0, &proof), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_groth16_verify_prepared(pvk, in, n - 1, &proof), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_groth16_verify_prepared(pvk, more, n + 1, &proof), CZ_ERR_INVALID_ARG);
   free(more);
 
   /* Inputs equal to 0 and 1 take shortcuts in the IC combination. Fold
@@ -372,6 +395,7 @@ static void test_winningpost(void) {
   CHECK_EQ_INT(cz_groth16_vk_load(&missing, "../shared/vectors/no-such-file.vk", false), CZ_ERR_IO);
 
   cz_groth16_vk_free(&vk);
+  cz_groth16_pvk_free(pvk);
 done:
   free(vk_bytes);
   free(in);
@@ -396,15 +420,27 @@ static void test_porep(void) {
   CHECK_EQ_INT(vk.n_ic, 40);
   cz_groth16_proof proof;
   CHECK_EQ_INT(cz_groth16_proof_read(&proof, pb), CZ_OK);
-  CHECK_EQ_INT(cz_groth16_verify(&vk, in, n, &proof), CZ_OK);
+  cz_groth16_pvk *pvk = cz_groth16_prepare(&vk);
+  CHECK(pvk != NULL);
+  if (!pvk) { cz_groth16_vk_free(&vk); goto done; }
+  CHECK_EQ_INT(verify_both(&vk, pvk, in, n, &proof), CZ_OK);
 
   for (size_t i = 0; i < n; i++) {
     cz_fr saved = in[i];
     add_one(&in[i]);
-    CHECK_EQ_INT(cz_groth16_verify(&vk, in, n, &proof), CZ_ERR_PROOF_INVALID);
+    CHECK_EQ_INT(verify_both(&vk, pvk, in, n, &proof), CZ_ERR_PROOF_INVALID);
     in[i] = saved;
   }
   CHECK_EQ_INT(cz_groth16_verify(&vk, in, n - 1, &proof), CZ_ERR_INVALID_ARG);
+  cz_groth16_pvk_free(pvk);
+  /* A proof for the other circuit does not verify here. */
+  {
+    uint8_t wp[CZ_GROTH16_PROOF_BYTES];
+    cz_groth16_proof other;
+    CHECK(load_proof_hex(wp, WP_DIR "vector.json", "proof_bytes_hex"));
+    CHECK_EQ_INT(cz_groth16_proof_read(&other, wp), CZ_OK);
+    CHECK_EQ_INT(cz_groth16_verify(&vk, in, n, &other), CZ_ERR_PROOF_INVALID);
+  }
 
   /* Round trip in the compressed layout, and through the uncompressed one. */
   uint8_t *w = malloc(vk_len);
