@@ -43,7 +43,7 @@ static void fp2_mul3(cz_fp2 *r, const cz_fp2 *a) {
 
 /* T = 2T and the tangent line at the old T. With B = Y^2, C = Z^2,
  * E = 3b'C = 12 xi C, F = 3E, H = 2YZ:
- *   line  (E - B, 3X^2, -H)          (the tangent, scaled by -2YZ^2 / Z)
+ *   line  (E - B, 3X^2, -H)          (the tangent line times -2YZ w^3)
  *   X3 = 2XY (B - F), Y3 = (B + F)^2 - 12 E^2, Z3 = 4 B H
  * (Costello-Lange-Naehrig's formulas scaled by 4 to avoid halving). */
 static void dbl_step(line_coeffs *l, g2_proj *t) {
@@ -85,7 +85,7 @@ static void dbl_step(line_coeffs *l, g2_proj *t) {
 
 /* T = T + Q (Q affine) and the line through T and Q. With
  * theta = Y - y2 Z, lambda = X - x2 Z (the slope is theta / lambda):
- *   line  (theta x2 - lambda y2, -theta, lambda)
+ *   line  (theta x2 - lambda y2, -theta, lambda)   (the line times lambda w^3)
  *   D = lambda^2, E = lambda D, F = Z theta^2, G = X D, H = E + F - 2G,
  *   X3 = lambda H, Y3 = theta (G - H) - Y E, Z3 = Z E. */
 static void add_step(line_coeffs *l, g2_proj *t, const cz_g2_affine *q) {
@@ -125,6 +125,18 @@ static void ell(cz_fp12 *f, const line_coeffs *l, const cz_g1_affine *p) {
   cz_fp12_mul_by_014(f, f, &l->c0, &cx, &cy);
 }
 
+/* f = f * l(P), where *one says f is still 1 (then f = l(P) at no cost;
+ * this skips the multiplications and squarings of 1 at the loop start). */
+static void mul_line(cz_fp12 *f, bool *one, const line_coeffs *l, const cz_g1_affine *p) {
+  if (!*one) { ell(f, l, p); return; }
+  f->c0 = CZ_FP6_ZERO;
+  f->c1 = CZ_FP6_ZERO;
+  f->c0.c0 = l->c0;
+  cz_fp2_mul_fp(&f->c0.c1, &l->cx, &p->x);
+  cz_fp2_mul_fp(&f->c1.c1, &l->cy, &p->y);
+  *one = false;
+}
+
 static void proj_from_affine(g2_proj *t, const cz_g2_affine *q) {
   t->x = q->x;
   t->y = q->y;
@@ -153,59 +165,65 @@ void cz_g2_prepared_free(cz_g2_prepared *pq) { free(pq); }
  * one extra set of squarings per MILLER_CHUNK pairs. */
 #define MILLER_CHUNK 16
 
-/* f = f * prod MillerLoop(p[i], q[i]) over at most MILLER_CHUNK
- * non-identity pairs, before the final conjugation. */
-static void miller_chunk(cz_fp12 *f, const cz_g1_affine *const *p,
+/* f = f * prod MillerLoop(p[i], q[i]) over 1..MILLER_CHUNK non-identity
+ * pairs, before the final conjugation; *one says f is still 1. */
+static void miller_chunk(cz_fp12 *f, bool *f_one, const cz_g1_affine *const *p,
                          const cz_g2_affine *const *q, size_t n) {
   g2_proj t[MILLER_CHUNK];
   line_coeffs l;
   cz_fp12 acc = CZ_FP12_ONE;
   for (size_t j = 0; j < n; j++) proj_from_affine(&t[j], q[j]);
+  bool one = true;
   for (int i = BLS_X_TOP_BIT - 1; i >= 0; i--) {
-    if (i != BLS_X_TOP_BIT - 1) cz_fp12_sqr(&acc, &acc); /* acc = 1 at the start */
+    if (!one) cz_fp12_sqr(&acc, &acc);
     for (size_t j = 0; j < n; j++) {
       dbl_step(&l, &t[j]);
-      ell(&acc, &l, p[j]);
+      mul_line(&acc, &one, &l, p[j]);
     }
     if ((BLS_X_ABS >> i) & 1)
       for (size_t j = 0; j < n; j++) {
         add_step(&l, &t[j], q[j]);
-        ell(&acc, &l, p[j]);
+        mul_line(&acc, &one, &l, p[j]);
       }
   }
-  cz_fp12_mul(f, f, &acc);
+  if (*f_one) *f = acc;
+  else cz_fp12_mul(f, f, &acc);
+  *f_one = false;
 }
 
 void cz_miller_loop(cz_fp12 *f, const cz_g1_affine *p, const cz_g2_affine *q, size_t n) {
   const cz_g1_affine *pp[MILLER_CHUNK];
   const cz_g2_affine *qq[MILLER_CHUNK];
   cz_fp12 acc = CZ_FP12_ONE;
+  bool one = true;
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     if (g1_is_identity(&p[i]) || g2_is_identity(&q[i])) continue;
     pp[m] = &p[i];
     qq[m] = &q[i];
     if (++m == MILLER_CHUNK) {
-      miller_chunk(&acc, pp, qq, m);
+      miller_chunk(&acc, &one, pp, qq, m);
       m = 0;
     }
   }
-  if (m) miller_chunk(&acc, pp, qq, m);
+  if (m) miller_chunk(&acc, &one, pp, qq, m);
   cz_fp12_conj(f, &acc); /* x < 0: f_{x,Q} = 1 / f_{|x|,Q} up to erased factors */
 }
 
 void cz_miller_loop_prepared(cz_fp12 *f, const cz_g1_affine *p,
                              const cz_g2_prepared *const *q, size_t n) {
   cz_fp12 acc = CZ_FP12_ONE;
+  bool one = true;
   size_t k = 0; /* the step index, shared by all prepared points */
   for (int i = BLS_X_TOP_BIT - 1; i >= 0; i--) {
-    if (i != BLS_X_TOP_BIT - 1) cz_fp12_sqr(&acc, &acc);
+    if (!one) cz_fp12_sqr(&acc, &acc);
     for (size_t j = 0; j < n; j++)
-      if (!q[j]->infinity && !g1_is_identity(&p[j])) ell(&acc, &q[j]->lines[k], &p[j]);
+      if (!q[j]->infinity && !g1_is_identity(&p[j])) mul_line(&acc, &one, &q[j]->lines[k], &p[j]);
     k++;
     if ((BLS_X_ABS >> i) & 1) {
       for (size_t j = 0; j < n; j++)
-        if (!q[j]->infinity && !g1_is_identity(&p[j])) ell(&acc, &q[j]->lines[k], &p[j]);
+        if (!q[j]->infinity && !g1_is_identity(&p[j]))
+          mul_line(&acc, &one, &q[j]->lines[k], &p[j]);
       k++;
     }
   }

@@ -1,6 +1,7 @@
 /* Fp6 and Fp12: ring axioms on random elements, inversion, Frobenius maps
  * against exponentiation by p^k, the cyclotomic squaring, the sparse line
  * multiplication and the 576-byte encoding. */
+#include <pthread.h>
 #include "check.h"
 #include "cuzk/fp12.h"
 
@@ -213,7 +214,64 @@ static void encoding(void) {
   CHECK_EQ_INT(cz_fp12_from_bytes(&b, buf2), CZ_OK);
 }
 
+/* Every operation accepts its output aliased to an input. */
+static void aliasing(void) {
+  cz_fp6 a6 = rand_fp6(), b6 = rand_fp6(), w6, t6;
+  cz_fp6_mul(&w6, &a6, &b6);
+  t6 = a6; cz_fp6_mul(&t6, &t6, &b6); CHECK(cz_fp6_eq(&t6, &w6));
+  t6 = b6; cz_fp6_mul(&t6, &a6, &t6); CHECK(cz_fp6_eq(&t6, &w6));
+  cz_fp6_sqr(&w6, &a6);
+  t6 = a6; cz_fp6_sqr(&t6, &t6); CHECK(cz_fp6_eq(&t6, &w6));
+  cz_fp6_inv(&w6, &a6);
+  t6 = a6; cz_fp6_inv(&t6, &t6); CHECK(cz_fp6_eq(&t6, &w6));
+  cz_fp6_mul_by_nonresidue(&w6, &a6);
+  t6 = a6; cz_fp6_mul_by_nonresidue(&t6, &t6); CHECK(cz_fp6_eq(&t6, &w6));
+  cz_fp6_frobenius(&w6, &a6, 1);
+  t6 = a6; cz_fp6_frobenius(&t6, &t6, 1); CHECK(cz_fp6_eq(&t6, &w6));
+
+  cz_fp12 a = rand_fp12(), b = rand_fp12(), want, t;
+  cz_fp12_mul(&want, &a, &b);
+  t = a; cz_fp12_mul(&t, &t, &b); CHECK(cz_fp12_eq(&t, &want));
+  t = b; cz_fp12_mul(&t, &a, &t); CHECK(cz_fp12_eq(&t, &want));
+  cz_fp12_mul(&want, &a, &a);
+  t = a; cz_fp12_mul(&t, &t, &t); CHECK(cz_fp12_eq(&t, &want));
+  t = a; cz_fp12_sqr(&t, &t); CHECK(cz_fp12_eq(&t, &want));
+  cz_fp12_inv(&want, &a);
+  t = a; cz_fp12_inv(&t, &t); CHECK(cz_fp12_eq(&t, &want));
+  cz_fp12_conj(&want, &a);
+  t = a; cz_fp12_conj(&t, &t); CHECK(cz_fp12_eq(&t, &want));
+  cz_fp12_frobenius(&want, &a, 3);
+  t = a; cz_fp12_frobenius(&t, &t, 3); CHECK(cz_fp12_eq(&t, &want));
+  uint64_t e[2] = {0x123456789abcdefULL, 0x77};
+  cz_fp12_pow(&want, &a, e, 2);
+  t = a; cz_fp12_pow(&t, &t, e, 2); CHECK(cz_fp12_eq(&t, &want));
+  cz_fp12_cyclotomic_sqr(&want, &a); /* formula applied outside the subgroup: still alias-safe */
+  t = a; cz_fp12_cyclotomic_sqr(&t, &t); CHECK(cz_fp12_eq(&t, &want));
+}
+
+/* The Frobenius coefficients are computed on first use: several threads
+ * racing to that first use must all see the finished table. */
+enum { RACE_THREADS = 4 };
+static cz_fp12 race_in, race_out[RACE_THREADS];
+static void *race_frobenius(void *arg) {
+  cz_fp12 *out = arg;
+  cz_fp12_frobenius(out, &race_in, 1);
+  return NULL;
+}
+static void first_use_race(void) {
+  pthread_t th[RACE_THREADS];
+  race_in = rand_fp12();
+  for (int i = 0; i < RACE_THREADS; i++)
+    CHECK(pthread_create(&th[i], NULL, race_frobenius, &race_out[i]) == 0);
+  for (int i = 0; i < RACE_THREADS; i++) pthread_join(th[i], NULL);
+  cz_fp12 want;
+  cz_fp12_pow(&want, &race_in, CZ_FP_MODULUS, CZ_FP_LIMBS);
+  for (int i = 0; i < RACE_THREADS; i++) CHECK(cz_fp12_eq(&race_out[i], &want));
+}
+
 int main(void) {
+  first_use_race(); /* must run before any other Frobenius call */
+  aliasing();
   fp6_axioms();
   fp12_axioms();
   frobenius();

@@ -1,6 +1,10 @@
 // Known answers for tests/ec/test_pairing.c, computed with @noble/curves
-// (an independent implementation). Run from a folder where it is installed:
-//   cd /tmp/nb && npm init -y && npm i @noble/curves && node pairing_kat.mjs
+// 2.4.0 (an independent implementation). Node resolves the package next to
+// the script, so run it where @noble/curves is installed, e.g.
+//   mkdir /tmp/nb && cd /tmp/nb && npm init -y && npm i @noble/curves@2.4.0
+//   cp <repo>/tests/vectors-gen/pairing_kat.mjs . && node pairing_kat.mjs
+// (or `npm i --no-save @noble/curves@2.4.0` in tests/vectors-gen, whose
+// node_modules is git-ignored).
 // Prints e(G1, G2) as 576 bytes of hex in cuzk's Fp12 order (fp12.h):
 // c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1, each 48 bytes big-endian,
 // then the hard-part exponent (p^4 - p^2 + 1) / r and the generators.
