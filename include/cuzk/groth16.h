@@ -40,7 +40,7 @@ cz_err cz_groth16_vk_read(cz_groth16_vk *vk, const uint8_t *buf, size_t len,
  * cannot be read). */
 cz_err cz_groth16_vk_load(cz_groth16_vk *vk, const char *path, bool compressed);
 /* Serialise in the same layouts; returns the byte count written, or the count
- * needed when out is NULL. */
+ * needed when out is NULL. vk->n_ic must fit the u32 count field. */
 size_t cz_groth16_vk_write(uint8_t *out, const cz_groth16_vk *vk, bool compressed);
 void cz_groth16_vk_free(cz_groth16_vk *vk);
 
