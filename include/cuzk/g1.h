@@ -31,7 +31,8 @@ bool cz_g1_affine_eq(const cz_g1_affine *a, const cz_g1_affine *b);
 
 void cz_g1_from_affine(cz_g1 *r, const cz_g1_affine *a);
 void cz_g1_to_affine(cz_g1_affine *r, const cz_g1 *p);
-/* out[i] = affine form of in[i] with one field inversion in total. */
+/* out[i] = affine form of in[i] with one field inversion in total
+ * (identity -> (0, 0)); out and in must not overlap. */
 void cz_g1_batch_to_affine(cz_g1_affine *out, const cz_g1 *in, size_t n);
 
 void cz_g1_add(cz_g1 *r, const cz_g1 *a, const cz_g1 *b);
@@ -47,8 +48,11 @@ void cz_g1_xyzz_add(cz_g1_xyzz *r, const cz_g1_xyzz *a, const cz_g1_xyzz *b);
 void cz_g1_xyzz_dbl(cz_g1_xyzz *r, const cz_g1_xyzz *a);
 void cz_g1_xyzz_to_jacobian(cz_g1 *r, const cz_g1_xyzz *a);
 
-/* r = k * p for a canonical scalar k (any 256-bit value; reduced mod r where
- * the GLV endomorphism is used, which is correct for points of order r). */
+/* r = k * p for any 256-bit canonical scalar k (k >= r included), for p
+ * in the order-r subgroup or the identity: k is reduced mod r and split
+ * with the GLV endomorphism, which is exact only on that subgroup. For points
+ * that may lie outside it (decoded without the subgroup check) use
+ * cz_g1_mul_plain. */
 void cz_g1_mul(cz_g1 *r, const cz_g1 *p, const cz_scalar *k);
 void cz_g1_mul_fr(cz_g1 *r, const cz_g1 *p, const cz_fr *k);
 /* r = k * p over all 256 bits of k with no endomorphism and no reduction

@@ -31,7 +31,8 @@ bool cz_g2_affine_eq(const cz_g2_affine *a, const cz_g2_affine *b);
 
 void cz_g2_from_affine(cz_g2 *r, const cz_g2_affine *a);
 void cz_g2_to_affine(cz_g2_affine *r, const cz_g2 *p);
-/* out[i] = affine form of in[i] with one field inversion in total. */
+/* out[i] = affine form of in[i] with one field inversion in total
+ * (identity -> (0, 0)); out and in must not overlap. */
 void cz_g2_batch_to_affine(cz_g2_affine *out, const cz_g2 *in, size_t n);
 
 void cz_g2_add(cz_g2 *r, const cz_g2 *a, const cz_g2 *b);
@@ -47,8 +48,11 @@ void cz_g2_xyzz_add(cz_g2_xyzz *r, const cz_g2_xyzz *a, const cz_g2_xyzz *b);
 void cz_g2_xyzz_dbl(cz_g2_xyzz *r, const cz_g2_xyzz *a);
 void cz_g2_xyzz_to_jacobian(cz_g2 *r, const cz_g2_xyzz *a);
 
-/* r = k * p for a canonical scalar k (any 256-bit value; reduced mod r where
- * the GLV endomorphism is used, which is correct for points of order r). */
+/* r = k * p for any 256-bit canonical scalar k (k >= r included), for p
+ * in the order-r subgroup or the identity: k is reduced mod r and split
+ * with the psi endomorphism, which is exact only on that subgroup. For points
+ * that may lie outside it (decoded without the subgroup check) use
+ * cz_g2_mul_plain. */
 void cz_g2_mul(cz_g2 *r, const cz_g2 *p, const cz_scalar *k);
 void cz_g2_mul_fr(cz_g2 *r, const cz_g2 *p, const cz_fr *k);
 /* r = k * p over all 256 bits of k with no endomorphism and no reduction

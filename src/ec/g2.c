@@ -57,8 +57,17 @@ static void psi(cz_g2 *r, const cz_g2 *p) {
   cz_fp2_conj(&r->z, &p->z);
 }
 
-#define G2_WNAF_W 4
+/* wNAF widths, measured like G1's (w = 3..6): w = 5 was fastest both for
+ * the four 64-bit psi components and for the plain loop; the psi split is
+ * ~1.9x faster than plain wNAF. */
+#ifndef G2_WNAF_W
+#define G2_WNAF_W 5
+#endif
+#ifndef G2_PLAIN_WNAF_W
 #define G2_PLAIN_WNAF_W 5
+#endif
+_Static_assert(G2_WNAF_W >= 2 && G2_WNAF_W <= WNAF_MAX_W && G2_PLAIN_WNAF_W >= 2 &&
+                   G2_PLAIN_WNAF_W <= WNAF_MAX_W, "wNAF tables are sized for WNAF_MAX_W");
 
 /* k = a0 + a1 |z| + a2 |z|^2 + a3 |z|^3 with 0 <= ai < |z| < 2^64 (k < r
  * < |z|^4). Since -psi = [|z|] on G2, k P = sum ai (-psi)^i P. */
