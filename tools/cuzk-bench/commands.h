@@ -12,8 +12,9 @@ typedef struct {
 /* The registry, terminated by a zero entry (main.c). */
 extern const cz_bench_command cz_bench_commands[];
 
-int cmd_bench_cs(int argc, char **argv);
-/* The subcommands, one per bench/ or tools/ source. */
-int cmd_bench_ec(int argc, char **argv); /* bench/ec/bench_ec.c */
+/* The subcommands, one per tools/cuzk-bench or bench/ source. */
+int cmd_bench_cs(int argc, char **argv);  /* bench/cs/bench_cs.c */
+int cmd_bench_ec(int argc, char **argv);  /* bench/ec/bench_ec.c */
+int cmd_verify(int argc, char **argv);    /* tools/cuzk-bench/cmd_verify.c */
 
 #endif
