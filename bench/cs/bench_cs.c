@@ -132,7 +132,7 @@ static double run_once(int circuit, const layout *l, cz_cs_kind kind, size_t n) 
   return e ? 0 : dt;
 }
 
-int cz_bench_cs(int argc, char **argv) {
+int cmd_bench_cs(int argc, char **argv) {
   const char *lc = "all", *backend = "prove";
   size_t n = 1u << 20;
   int reps = 3;

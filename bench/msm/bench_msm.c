@@ -93,7 +93,7 @@ static cz_fr *bench_scalars(size_t n, bool sparse) {
 #define GEN CZ_G2_GENERATOR
 #include "msm/bench_msm_impl.h"
 
-int cz_bench_msm(int argc, char **argv) {
+int cmd_bench_msm(int argc, char **argv) {
   bench_args a = {"g1", 16, 1, 0, 3, false, false, CZ_MSM_ACC_AUTO};
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;

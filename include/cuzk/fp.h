@@ -35,8 +35,13 @@ void cz_fp_sqr_adx(cz_fp *r, const cz_fp *a);
 
 /* r = a^e, e given as n little-endian 64-bit limbs (not secret: variable time). */
 void cz_fp_pow(cz_fp *r, const cz_fp *a, const uint64_t *e, size_t n);
-/* r = 1/a. Returns false (and r = 0) when a = 0. */
+/* r = 1/a. Returns false (and r = 0) when a = 0.
+ * Variable time (binary GCD): for public values only. */
 bool cz_fp_inv(cz_fp *r, const cz_fp *a);
+/* The same result as a^(p-2) (Fermat): a fixed sequence of multiplications,
+ * so its timing does not depend on a. For secret values and as the test
+ * oracle for cz_fp_inv. */
+bool cz_fp_inv_fermat(cz_fp *r, const cz_fp *a);
 /* out[i] = 1/in[i] for n elements with one inversion (Montgomery's trick);
  * zero inputs give zero outputs. out may equal in. */
 void cz_fp_batch_inv(cz_fp *out, const cz_fp *in, size_t n);

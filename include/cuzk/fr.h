@@ -38,7 +38,10 @@ void cz_fr_mul_adx(cz_fr *r, const cz_fr *a, const cz_fr *b);  /* needs ADX */
 void cz_fr_sqr_adx(cz_fr *r, const cz_fr *a);                  /* needs ADX */
 
 void cz_fr_pow(cz_fr *r, const cz_fr *a, const uint64_t *e, size_t n);
-bool cz_fr_inv(cz_fr *r, const cz_fr *a);              /* false when a = 0 */
+/* r = 1/a; false (r = 0) when a = 0. Variable time: public values only. */
+bool cz_fr_inv(cz_fr *r, const cz_fr *a);
+/* 1/a as a^(r-2): timing independent of a (secrets), and the test oracle. */
+bool cz_fr_inv_fermat(cz_fr *r, const cz_fr *a);
 void cz_fr_batch_inv(cz_fr *out, const cz_fr *in, size_t n);
 bool cz_fr_sqrt(cz_fr *r, const cz_fr *a);             /* false when non-square */
 bool cz_fr_is_square(const cz_fr *a);

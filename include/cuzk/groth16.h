@@ -28,24 +28,47 @@ typedef struct {
  * order with compressed points. Every point is checked (curve and subgroup).
  * *used, when not NULL, receives the number of bytes consumed; trailing bytes
  * are allowed only when used is not NULL (a vk at the head of a params file).
- * On success the caller owns vk->ic and frees it with cz_groth16_vk_free. */
+ * On success the caller owns vk->ic and frees it with cz_groth16_vk_free.
+ * Details: the whole length is checked against the IC count before anything
+ * is decoded or allocated (CZ_ERR_TRUNCATED when short, CZ_ERR_TRAILING when
+ * long and used is NULL); an IC count of 0 gives CZ_ERR_PARSE; a point at
+ * infinity anywhere gives CZ_ERR_BAD_FLAGS (bellperson refuses it in IC, and
+ * a real key never holds it). On error *vk is zeroed and owns nothing. */
 cz_err cz_groth16_vk_read(cz_groth16_vk *vk, const uint8_t *buf, size_t len,
                           bool compressed, size_t *used);
-/* Same, from a file that holds exactly one key. */
+/* Same, from a file that holds exactly one key (raw bytes; CZ_ERR_IO when it
+ * cannot be read). */
 cz_err cz_groth16_vk_load(cz_groth16_vk *vk, const char *path, bool compressed);
 /* Serialise in the same layouts; returns the byte count written, or the count
- * needed when out is NULL. */
+ * needed when out is NULL. vk->n_ic must fit the u32 count field. */
 size_t cz_groth16_vk_write(uint8_t *out, const cz_groth16_vk *vk, bool compressed);
 void cz_groth16_vk_free(cz_groth16_vk *vk);
 
-/* Decode / encode a 192-byte proof; decoding checks every point fully. */
+/* Decode / encode a 192-byte proof; decoding checks every point fully and,
+ * like bellperson, refuses a point at infinity (CZ_ERR_BAD_FLAGS). */
 cz_err cz_groth16_proof_read(cz_groth16_proof *proof, const uint8_t in[CZ_GROTH16_PROOF_BYTES]);
 void cz_groth16_proof_write(uint8_t out[CZ_GROTH16_PROOF_BYTES], const cz_groth16_proof *proof);
 
 /* Verify e(A,B) = e(alpha,beta) e(IC0 + sum x_i IC_i, gamma) e(C,delta).
  * n_inputs must equal vk->n_ic - 1 (else CZ_ERR_INVALID_ARG).
- * Returns CZ_OK for a valid proof, CZ_ERR_PROOF_INVALID for an invalid one. */
+ * Returns CZ_OK for a valid proof, CZ_ERR_PROOF_INVALID for an invalid one.
+ * vk and proof must hold checked points (as the readers above produce); the
+ * check is one multi-Miller loop and one final exponentiation. */
 cz_err cz_groth16_verify(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_inputs,
                          const cz_groth16_proof *proof);
+
+/* A verifying key prepared for repeated verification: the Miller-loop lines
+ * of gamma and delta and the Miller-loop value of (alpha, beta) are computed
+ * once. The prepared key copies what it needs (vk may be freed afterwards)
+ * and is read-only once made, so threads may share it. */
+typedef struct cz_groth16_pvk cz_groth16_pvk;
+
+/* NULL when vk has no IC points or an allocation fails. */
+cz_groth16_pvk *cz_groth16_prepare(const cz_groth16_vk *vk);
+void cz_groth16_pvk_free(cz_groth16_pvk *pvk);   /* NULL is allowed */
+/* Same contract and verdicts as cz_groth16_verify, plus CZ_ERR_NOMEM when
+ * the per-proof line buffer for B cannot be allocated. */
+cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs,
+                                  size_t n_inputs, const cz_groth16_proof *proof);
 
 #endif

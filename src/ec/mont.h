@@ -10,6 +10,12 @@
 
 typedef unsigned __int128 cz_u128;
 
+/* The MULX/ADCX/ADOX path (mont_adx.c) is compiled on every x86-64 GCC or
+ * clang build; cpu.c decides at run time whether it is used. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CZ_MONT_ADX 1
+#endif
+
 /* Dispatch flag for the ADX path, set once by cpu.c (read on every mul). */
 extern bool cz_mont_use_adx;
 

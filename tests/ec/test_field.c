@@ -4,6 +4,7 @@
 #include "cuzk/cpu.h"
 #include "cuzk/fp.h"
 #include "cuzk/fr.h"
+#include "ec/mont.h" /* the portable add/sub as the reference */
 
 static cz_fp rand_fp(void) {
   uint8_t b[48];
@@ -151,28 +152,172 @@ static void roots_of_unity(void) {
   CHECK(cz_fr_eq(&w, &x));
 }
 
-/* Both multiplication paths give the same bits. */
-static void paths_agree(void) {
-  if (!cz_cpu_has_adx()) return;
-  for (int i = 0; i < 2000; i++) {
-    cz_fp a = rand_fp(), b = rand_fp(), x, y;
-    if (i == 0) { memset(&a, 0, sizeof a); a = CZ_FP_ZERO; }
-    if (i == 1) cz_fp_neg(&a, &CZ_FP_ONE), cz_fp_neg(&b, &CZ_FP_ONE);
-    cz_fp_mul_portable(&x, &a, &b);
-    cz_fp_mul(&y, &a, &b);
-    CHECK(cz_fp_eq(&x, &y));
-    cz_fp_sqr_portable(&x, &a);
-    cz_fp_sqr(&y, &a);
-    CHECK(cz_fp_eq(&x, &y));
-    cz_fr c = rand_fr(), d = rand_fr(), u, v;
-    if (i == 1) cz_fr_neg(&c, &CZ_FR_ONE), cz_fr_neg(&d, &CZ_FR_ONE);
-    cz_fr_mul_portable(&u, &c, &d);
-    cz_fr_mul(&v, &c, &d);
-    CHECK(cz_fr_eq(&u, &v));
-    cz_fr_sqr_portable(&u, &c);
-    cz_fr_sqr(&v, &c);
-    CHECK(cz_fr_eq(&u, &v));
+/* Edge elements as raw limbs (any value below the modulus is an element):
+ * 0, 1, 2, small and single-limb values, limb boundaries 2^(64k) - 1 and
+ * 2^(64k), the top of the range (m - 1, m - 2, (m - 1)/2, (m + 1)/2) and, for
+ * Fp, 2^380 +- 1 and the largest value with a full top limb pattern. */
+static int edge_limbs(uint64_t out[][6], const uint64_t *m, int n) {
+  int k = 0;
+  memset(out, 0, 40 * 6 * sizeof(uint64_t));
+  k++;                                     /* 0 */
+  out[k++][0] = 1;
+  out[k++][0] = 2;
+  out[k++][0] = 0xffffffffULL;
+  for (int j = 0; j < n; j++) {             /* 2^(64(j+1)) - 1 and 2^(64j) */
+    for (int i = 0; i <= j; i++) out[k][i] = ~0ULL;
+    if (j + 1 < n) k++;
+    else memset(out[k], 0, sizeof out[k]); /* 2^(64n) - 1 is >= m: skip */
+    out[k++][j] = 1;
   }
+  uint64_t borrow = 1;                      /* m - 1 */
+  for (int i = 0; i < n; i++) { out[k][i] = m[i] - borrow; borrow = m[i] < borrow; }
+  k++;
+  memcpy(out[k], out[k - 1], sizeof out[k]); out[k][0] -= 1; k++; /* m - 2 (m odd) */
+  for (int i = 0; i < n; i++)               /* (m - 1)/2 */
+    out[k][i] = (out[k - 2][i] >> 1) | (i + 1 < n ? out[k - 2][i + 1] << 63 : 0);
+  k++;
+  memcpy(out[k], out[k - 1], sizeof out[k]); out[k][0] += 1; k++; /* (m + 1)/2 */
+  memcpy(out[k], m, sizeof out[k][0] * n); out[k][n - 1] -= 1;      /* below m, */
+  for (int i = 0; i < n - 1; i++) out[k][i] = ~0ULL;                /* low limbs full */
+  k++;
+  if (n == 6) {
+    out[k][5] = 1ULL << 60; k++;                                    /* 2^380 */
+    out[k][5] = 1ULL << 60; out[k][0] = 1; k++;                     /* 2^380 + 1 */
+    for (int i = 0; i < 5; i++) out[k][i] = ~0ULL;
+    out[k][5] = (1ULL << 60) - 1; k++;                              /* 2^380 - 1 */
+  } else {
+    out[k][3] = 1ULL << 62; k++;                                    /* 2^254 */
+    for (int i = 0; i < 3; i++) out[k][i] = ~0ULL;
+    out[k][3] = (1ULL << 62) - 1; k++;                              /* 2^254 - 1 */
+  }
+  return k;
+}
+
+/* The _adx entry points exist only where mont_adx.c compiles them. */
+#ifdef CZ_MONT_ADX
+#define ADX_ONLY(call) call
+#else
+#define ADX_ONLY(call) (void)0
+#endif
+
+/* Both multiplication paths, and the x86-64 add/sub against the portable
+ * C, give the same bits: on every pair of edge elements and on random ones. */
+static void paths_agree(void) {
+  static uint64_t efp[40][6], efr[40][6];
+  int nfp = edge_limbs(efp, CZ_FP_MODULUS, 6), nfr = edge_limbs(efr, CZ_FR_MODULUS, 4);
+  for (int i = 0; i < nfp; i++) CHECK(limbs_lt(efp[i], CZ_FP_MODULUS, 6));
+  for (int i = 0; i < nfr; i++) CHECK(limbs_lt(efr[i], CZ_FR_MODULUS, 4));
+  bool adx = cz_cpu_has_adx();
+  (void)adx;
+  for (int i = 0; i < nfp; i++)
+    for (int j = 0; j < nfp; j++) {
+      cz_fp a, b, x, y;
+      memcpy(a.l, efp[i], 48); memcpy(b.l, efp[j], 48);
+      cz_fp_mul_portable(&x, &a, &b);
+      CHECK(limbs_lt(x.l, CZ_FP_MODULUS, 6));
+      cz_fp_mul(&y, &a, &b); CHECK(cz_fp_eq(&x, &y));
+      if (adx) { ADX_ONLY(cz_fp_mul_adx(&y, &a, &b)); CHECK(cz_fp_eq(&x, &y)); }
+      mont_add(x.l, a.l, b.l, CZ_FP_MODULUS, 6);
+      cz_fp_add(&y, &a, &b); CHECK(cz_fp_eq(&x, &y));
+      mont_sub(x.l, a.l, b.l, CZ_FP_MODULUS, 6);
+      cz_fp_sub(&y, &a, &b); CHECK(cz_fp_eq(&x, &y));
+    }
+  for (int i = 0; i < nfp; i++) {
+    cz_fp a, x, y;
+    memcpy(a.l, efp[i], 48);
+    cz_fp_sqr_portable(&x, &a);
+    cz_fp_sqr(&y, &a); CHECK(cz_fp_eq(&x, &y));
+    if (adx) { ADX_ONLY(cz_fp_sqr_adx(&y, &a)); CHECK(cz_fp_eq(&x, &y)); }
+    mont_add(x.l, a.l, a.l, CZ_FP_MODULUS, 6);
+    cz_fp_dbl(&y, &a); CHECK(cz_fp_eq(&x, &y));
+    static const uint64_t zero[6];
+    mont_sub(x.l, zero, a.l, CZ_FP_MODULUS, 6);
+    cz_fp_neg(&y, &a); CHECK(cz_fp_eq(&x, &y));
+  }
+  for (int i = 0; i < nfr; i++)
+    for (int j = 0; j < nfr; j++) {
+      cz_fr a, b, x, y;
+      memcpy(a.l, efr[i], 32); memcpy(b.l, efr[j], 32);
+      cz_fr_mul_portable(&x, &a, &b);
+      CHECK(limbs_lt(x.l, CZ_FR_MODULUS, 4));
+      cz_fr_mul(&y, &a, &b); CHECK(cz_fr_eq(&x, &y));
+      if (adx) { ADX_ONLY(cz_fr_mul_adx(&y, &a, &b)); CHECK(cz_fr_eq(&x, &y)); }
+      if (i == j) {
+        cz_fr_sqr_portable(&x, &a);
+        cz_fr_sqr(&y, &a); CHECK(cz_fr_eq(&x, &y));
+        if (adx) { ADX_ONLY(cz_fr_sqr_adx(&y, &a)); CHECK(cz_fr_eq(&x, &y)); }
+      }
+      mont_add(x.l, a.l, b.l, CZ_FR_MODULUS, 4);
+      cz_fr_add(&y, &a, &b); CHECK(cz_fr_eq(&x, &y));
+      mont_sub(x.l, a.l, b.l, CZ_FR_MODULUS, 4);
+      cz_fr_sub(&y, &a, &b); CHECK(cz_fr_eq(&x, &y));
+    }
+  for (int i = 0; i < 20000; i++) {
+    cz_fp a = rand_fp(), b = rand_fp(), x, y;
+    if (i & 1) b = a; /* squares through mul as well */
+    cz_fp_mul_portable(&x, &a, &b);
+    cz_fp_mul(&y, &a, &b); CHECK(cz_fp_eq(&x, &y));
+    cz_fp_sqr_portable(&x, &a);
+    cz_fp_sqr(&y, &a); CHECK(cz_fp_eq(&x, &y));
+    mont_add(x.l, a.l, b.l, CZ_FP_MODULUS, 6);
+    cz_fp_add(&y, &a, &b); CHECK(cz_fp_eq(&x, &y));
+    mont_sub(x.l, a.l, b.l, CZ_FP_MODULUS, 6);
+    cz_fp_sub(&y, &a, &b); CHECK(cz_fp_eq(&x, &y));
+    cz_fr c = rand_fr(), d = rand_fr(), u, v;
+    cz_fr_mul_portable(&u, &c, &d);
+    cz_fr_mul(&v, &c, &d); CHECK(cz_fr_eq(&u, &v));
+    cz_fr_sqr_portable(&u, &c);
+    cz_fr_sqr(&v, &c); CHECK(cz_fr_eq(&u, &v));
+    mont_add(u.l, c.l, d.l, CZ_FR_MODULUS, 4);
+    cz_fr_add(&v, &c, &d); CHECK(cz_fr_eq(&u, &v));
+    mont_sub(u.l, c.l, d.l, CZ_FR_MODULUS, 4);
+    cz_fr_sub(&v, &c, &d); CHECK(cz_fr_eq(&u, &v));
+  }
+  /* In-place use (r aliasing a and b) gives the same as separate outputs. */
+  cz_fp a = rand_fp(), b = rand_fp(), x;
+  cz_fp_mul(&x, &a, &b); cz_fp_mul(&a, &a, &b); CHECK(cz_fp_eq(&x, &a));
+  cz_fp_mul(&x, &a, &b); cz_fp_mul(&b, &a, &b); CHECK(cz_fp_eq(&x, &b));
+  cz_fp_sqr(&x, &a); cz_fp_sqr(&a, &a); CHECK(cz_fp_eq(&x, &a));
+  cz_fp_sub(&x, &a, &b); cz_fp_sub(&b, &a, &b); CHECK(cz_fp_eq(&x, &b));
+}
+
+/* The binary-GCD inversion equals Fermat's a^(m-2) on random elements, on
+ * every edge element, and on 0 (false, r = 0) and 1. */
+static void inv_matches_fermat(void) {
+  static uint64_t efp[40][6], efr[40][6];
+  int nfp = edge_limbs(efp, CZ_FP_MODULUS, 6), nfr = edge_limbs(efr, CZ_FR_MODULUS, 4);
+  for (int i = 0; i < nfp + 300; i++) {
+    cz_fp a = i < nfp ? (cz_fp){{0}} : rand_fp(), x, y;
+    if (i < nfp) memcpy(a.l, efp[i], 48);
+    bool ok = cz_fp_inv(&x, &a);
+    CHECK(ok == cz_fp_inv_fermat(&y, &a));
+    CHECK(ok == !cz_fp_is_zero(&a));
+    CHECK(cz_fp_eq(&x, &y));
+    CHECK(limbs_lt(x.l, CZ_FP_MODULUS, 6));
+  }
+  for (int i = 0; i < nfr + 300; i++) {
+    cz_fr a = i < nfr ? (cz_fr){{0}} : rand_fr(), x, y;
+    if (i < nfr) memcpy(a.l, efr[i], 32);
+    bool ok = cz_fr_inv(&x, &a);
+    CHECK(ok == cz_fr_inv_fermat(&y, &a));
+    CHECK(ok == !cz_fr_is_zero(&a));
+    CHECK(cz_fr_eq(&x, &y));
+    CHECK(limbs_lt(x.l, CZ_FR_MODULUS, 4));
+  }
+  cz_fp x = CZ_FP_ONE, one = CZ_FP_ONE;
+  CHECK(!cz_fp_inv(&x, &CZ_FP_ZERO) && cz_fp_is_zero(&x));
+  CHECK(cz_fp_inv(&x, &one) && cz_fp_is_one(&x));
+  cz_fp m1; cz_fp_neg(&m1, &one);
+  CHECK(cz_fp_inv(&x, &m1) && cz_fp_eq(&x, &m1)); /* (-1)^-1 = -1 */
+  cz_fp two, half; cz_fp_add(&two, &one, &one);
+  CHECK(cz_fp_inv(&half, &two)); cz_fp_add(&x, &half, &half);
+  CHECK(cz_fp_is_one(&x));
+  cz_fr y = CZ_FR_ONE, fone = CZ_FR_ONE;
+  CHECK(!cz_fr_inv(&y, &CZ_FR_ZERO) && cz_fr_is_zero(&y));
+  CHECK(cz_fr_inv(&y, &fone) && cz_fr_is_one(&y));
+  /* In place. */
+  cz_fp a = rand_fp(), b;
+  cz_fp_inv(&b, &a); cz_fp_inv(&a, &a); CHECK(cz_fp_eq(&a, &b));
 }
 
 int main(void) {
@@ -186,5 +331,6 @@ int main(void) {
   }
   cz_cpu_force_portable(false);
   paths_agree();
+  inv_matches_fermat();
   return check_report("test_field");
 }

@@ -12,7 +12,10 @@ typedef struct {
 /* The registry, terminated by a zero entry (main.c). */
 extern const cz_bench_command cz_bench_commands[];
 
-int cz_bench_cs(int argc, char **argv);
-int cz_bench_msm(int argc, char **argv);  /* bench/msm/bench_msm.c */
+/* The subcommands, one per tools/cuzk-bench or bench/ source. */
+int cmd_bench_cs(int argc, char **argv);  /* bench/cs/bench_cs.c */
+int cmd_bench_ec(int argc, char **argv);  /* bench/ec/bench_ec.c */
+int cmd_verify(int argc, char **argv);    /* tools/cuzk-bench/cmd_verify.c */
+int cmd_bench_msm(int argc, char **argv); /* bench/msm/bench_msm.c */
 
 #endif

@@ -3,7 +3,9 @@
 #include "commands.h"
 
 const cz_bench_command cz_bench_commands[] = {
-    {"cs", cz_bench_cs, "constraint-system synthesis rate per LC layout"},
-    {"msm", cz_bench_msm, "multi-scalar multiplication G1/G2: us/point, sparse ratio, scaling"},
+    {"cs", cmd_bench_cs, "constraint-system synthesis rate per LC layout"},
+    {"ec", cmd_bench_ec, "ns/op of field, curve and pairing operations"},
+    {"verify", cmd_verify, "verify a Groth16 proof against a verifying key"},
+    {"msm", cmd_bench_msm, "multi-scalar multiplication G1/G2: us/point, sparse ratio, scaling"},
     {NULL, NULL, NULL},
 };

@@ -1,0 +1,186 @@
+/* x86-64 Montgomery multiplication and squaring with MULX/ADCX/ADOX for
+ * Fp (6 limbs) and Fr (4 limbs).
+ *
+ * Method: CIOS with the multiply and the reduce of each row interleaved.
+ * MULX leaves the flags alone, so two carry chains run side by side: ADOX
+ * adds the low halves of a row of partial products, ADCX the high halves.
+ * Both moduli have spare top bits (p < 2^381, r < 2^255), so the running
+ * value stays below 2m < 2^(64n) and one extra word per row is enough: the
+ * carry out of a row's top word is never lost and no final carry word is
+ * kept. The result is reduced once (subtract m when it is >= m), so it is
+ * the same fully reduced value the portable path gives, bit for bit.
+ *
+ * Squaring uses the same routine (as blst does on its MULX path); see the
+ * note at cz_fp_sqr_adx.
+ *
+ * The code only needs an assembler that knows the instructions, not
+ * -madx/-mbmi2; it must only be *run* on a CPU with BMI2 and ADX (the
+ * dispatch in field_impl.h checks cz_cpu_has_adx()). Other architectures
+ * compile this file to nothing. */
+#include "cuzk/fp.h"
+#include "cuzk/fr.h"
+#include "ec/mont.h"
+
+#ifdef CZ_MONT_ADX
+
+/* Moduli and -m^(-1) mod 2^64, local to this file (the asm reads them
+ * through a register operand; "memory" tells the compiler so). */
+static const uint64_t P[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
+                              0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
+                              0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
+static const uint64_t P_INV = 0x89f3fffcfffcfffdULL;
+static const uint64_t R[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
+                              0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+static const uint64_t R_INV = 0xfffffffeffffffffULL;
+
+/* Templates take operand strings: O(name) for a named register operand,
+ * K(name) for its 32-bit half (for xor-zeroing), "%%rdx" for MULX's source. */
+#define O(x) "%[" #x "]"
+#define K(x) "%k[" #x "]"
+#define RDX "%%rdx"
+#define A_(off) #off "(%[a])"
+#define M_(off) #off "(%[m])"
+
+/* ---- rows of the interleaved product, shared by both widths ---- */
+
+/* Row 0: (T, Z) = a * b[0]; no accumulator yet, one carry chain. */
+#define ROW0_START(T0, T1)                                 \
+  "movq 0(%[b]), %%rdx\n\t"                                \
+  "xorl %k[lo], %k[lo]\n\t" /* CF = OF = 0 */               \
+  "mulxq " A_(0) ", " T0 ", " T1 "\n\t"
+#define ROW0_STEP(off, Tj, Tk)                             \
+  "mulxq " A_(off) ", %[lo], " Tk "\n\t"                   \
+  "adcxq %[lo], " Tj "\n\t"
+#define ROW0_END(off, Tlast, Z)                            \
+  "mulxq " A_(off) ", %[lo], " Z "\n\t"                    \
+  "adcxq %[lo], " Tlast "\n\t"                             \
+  "adcq $0, " Z "\n\t"
+
+/* Row i > 0: (T, Z) += a * b[i], Z zero on entry (ZK: its 32-bit name).
+ * ADOX adds the low halves into word j, ADCX the high halves into j+1. */
+#define ROW_START(boff, ZK)                                \
+  "movq " #boff "(%[b]), %%rdx\n\t"                        \
+  "xorl " ZK ", " ZK "\n\t"
+#define ROW_STEP(off, Tj, Tk)                              \
+  "mulxq " A_(off) ", %[lo], %[hi]\n\t"                    \
+  "adoxq %[lo], " Tj "\n\t"                                \
+  "adcxq %[hi], " Tk "\n\t"
+/* The last high half goes into Z, then Z takes the pending OF carry
+ * (lo is zeroed by a mov, which keeps the flags). */
+#define ROW_END(off, Tlast, Z)                             \
+  ROW_STEP(off, Tlast, Z)                                  \
+  "movl $0, %k[lo]\n\t"                                    \
+  "adoxq %[lo], " Z "\n\t"
+
+/* Reduction of a row: q = T0 * minv mod 2^64, (T, Z) += q * m. T0 becomes
+ * 0 (that is how q is chosen), so the value shifted one word down is in
+ * T1..Z, and T0 serves as the zero register for the last OF carry.
+ * RED_STEP(j) adds the high half of q*m[j-1] and the low half of q*m[j],
+ * which both land on word j. */
+#define RED_START(T0)                                      \
+  "movq " T0 ", %%rdx\n\t"                                 \
+  "imulq %[minv], %%rdx\n\t"                               \
+  "xorl %k[lo], %k[lo]\n\t" /* imul leaves CF/OF set */     \
+  "mulxq " M_(0) ", %[lo], %[hi]\n\t"                      \
+  "adoxq %[lo], " T0 "\n\t"
+#define RED_STEP(off, Tj)                                  \
+  "adcxq %[hi], " Tj "\n\t"                                \
+  "mulxq " M_(off) ", %[lo], %[hi]\n\t"                    \
+  "adoxq %[lo], " Tj "\n\t"
+#define RED_END(T0, Z)                                     \
+  "adcxq %[hi], " Z "\n\t"                                 \
+  "adoxq " T0 ", " Z "\n\t"
+
+/* t = t >= m ? t - m : t, with one scratch register per limb. */
+#define SUB_FIRST(t, s) "movq " t ", " s "\n\t" "subq " M_(0) ", " s "\n\t"
+#define SUB_NEXT(off, t, s) "movq " t ", " s "\n\t" "sbbq " M_(off) ", " s "\n\t"
+#define TAKE(t, s) "cmovncq " s ", " t "\n\t"
+
+/* ---- Fp: 6 limbs, seven accumulator registers used in rotation ---- */
+
+#define FP_ROW0(t0, t1, t2, t3, t4, t5, z)                                          \
+  ROW0_START(O(t0), O(t1)) ROW0_STEP(8, O(t1), O(t2)) ROW0_STEP(16, O(t2), O(t3))  \
+  ROW0_STEP(24, O(t3), O(t4)) ROW0_STEP(32, O(t4), O(t5)) ROW0_END(40, O(t5), O(z))
+#define FP_ROW(boff, t0, t1, t2, t3, t4, t5, z)                                     \
+  ROW_START(boff, K(z)) ROW_STEP(0, O(t0), O(t1)) ROW_STEP(8, O(t1), O(t2))         \
+  ROW_STEP(16, O(t2), O(t3)) ROW_STEP(24, O(t3), O(t4)) ROW_STEP(32, O(t4), O(t5))  \
+  ROW_END(40, O(t5), O(z))
+#define FP_RED(t0, t1, t2, t3, t4, t5, z)                                           \
+  RED_START(O(t0)) RED_STEP(8, O(t1)) RED_STEP(16, O(t2)) RED_STEP(24, O(t3))       \
+  RED_STEP(32, O(t4)) RED_STEP(40, O(t5)) RED_END(O(t0), O(z))
+#define FP_FINAL(t0, t1, t2, t3, t4, t5, s0, s1, s2, s3, s4, s5)                    \
+  SUB_FIRST(t0, s0) SUB_NEXT(8, t1, s1) SUB_NEXT(16, t2, s2) SUB_NEXT(24, t3, s3)   \
+  SUB_NEXT(32, t4, s4) SUB_NEXT(40, t5, s5)                                         \
+  TAKE(t0, s0) TAKE(t1, s1) TAKE(t2, s2) TAKE(t3, s3) TAKE(t4, s4) TAKE(t5, s5)
+
+void cz_fp_mul_adx(cz_fp *r, const cz_fp *a, const cz_fp *b) {
+  uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
+  const uint64_t *pa = a->l, *pb = b->l;
+  /* Row i keeps its value in the seven words from r(i mod 7) on. */
+  __asm__(FP_ROW0(r0, r1, r2, r3, r4, r5, r6)
+          FP_RED(r0, r1, r2, r3, r4, r5, r6)
+          FP_ROW(8, r1, r2, r3, r4, r5, r6, r0)
+          FP_RED(r1, r2, r3, r4, r5, r6, r0)
+          FP_ROW(16, r2, r3, r4, r5, r6, r0, r1)
+          FP_RED(r2, r3, r4, r5, r6, r0, r1)
+          FP_ROW(24, r3, r4, r5, r6, r0, r1, r2)
+          FP_RED(r3, r4, r5, r6, r0, r1, r2)
+          FP_ROW(32, r4, r5, r6, r0, r1, r2, r3)
+          FP_RED(r4, r5, r6, r0, r1, r2, r3)
+          FP_ROW(40, r5, r6, r0, r1, r2, r3, r4)
+          FP_RED(r5, r6, r0, r1, r2, r3, r4)
+          FP_FINAL(O(r6), O(r0), O(r1), O(r2), O(r3), O(r4),
+                   O(lo), O(hi), O(r5), O(a), O(b), RDX)
+          : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+            [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
+            [hi] "=&r"(hi), [a] "+r"(pa), [b] "+r"(pb)
+          : [m] "r"(P), [minv] "m"(P_INV)
+          : "rdx", "cc", "memory");
+  r->l[0] = r6; r->l[1] = r0; r->l[2] = r1;
+  r->l[3] = r2; r->l[4] = r3; r->l[5] = r4;
+}
+
+/* A dedicated square (21 products for the 12-limb square, then REDC of its
+ * low half plus its high half) was written and passed the agreement tests,
+ * but measured the same as this in a dependent chain and with four
+ * independent chains (~38 vs ~39 ns under load): the six serial reduction
+ * rounds set the latency either way. So squaring is a multiplication. */
+void cz_fp_sqr_adx(cz_fp *r, const cz_fp *a) { cz_fp_mul_adx(r, a, a); }
+
+/* ---- Fr: 4 limbs, five accumulator registers used in rotation ---- */
+
+#define FR_ROW0(t0, t1, t2, t3, z)                                                  \
+  ROW0_START(O(t0), O(t1)) ROW0_STEP(8, O(t1), O(t2)) ROW0_STEP(16, O(t2), O(t3))  \
+  ROW0_END(24, O(t3), O(z))
+#define FR_ROW(boff, t0, t1, t2, t3, z)                                             \
+  ROW_START(boff, K(z)) ROW_STEP(0, O(t0), O(t1)) ROW_STEP(8, O(t1), O(t2))         \
+  ROW_STEP(16, O(t2), O(t3)) ROW_END(24, O(t3), O(z))
+#define FR_RED(t0, t1, t2, t3, z)                                                   \
+  RED_START(O(t0)) RED_STEP(8, O(t1)) RED_STEP(16, O(t2)) RED_STEP(24, O(t3))       \
+  RED_END(O(t0), O(z))
+#define FR_FINAL(t0, t1, t2, t3, s0, s1, s2, s3)                                    \
+  SUB_FIRST(t0, s0) SUB_NEXT(8, t1, s1) SUB_NEXT(16, t2, s2) SUB_NEXT(24, t3, s3)   \
+  TAKE(t0, s0) TAKE(t1, s1) TAKE(t2, s2) TAKE(t3, s3)
+
+void cz_fr_mul_adx(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+  uint64_t r0, r1, r2, r3, r4, lo, hi;
+  const uint64_t *pa = a->l, *pb = b->l;
+  __asm__(FR_ROW0(r0, r1, r2, r3, r4)
+          FR_RED(r0, r1, r2, r3, r4)
+          FR_ROW(8, r1, r2, r3, r4, r0)
+          FR_RED(r1, r2, r3, r4, r0)
+          FR_ROW(16, r2, r3, r4, r0, r1)
+          FR_RED(r2, r3, r4, r0, r1)
+          FR_ROW(24, r3, r4, r0, r1, r2)
+          FR_RED(r3, r4, r0, r1, r2)
+          FR_FINAL(O(r4), O(r0), O(r1), O(r2), O(lo), O(hi), O(r3), O(a))
+          : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+            [r4] "=&r"(r4), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+r"(pa), [b] "+r"(pb)
+          : [m] "r"(R), [minv] "m"(R_INV)
+          : "rdx", "cc", "memory");
+  r->l[0] = r4; r->l[1] = r0; r->l[2] = r1; r->l[3] = r2;
+}
+
+void cz_fr_sqr_adx(cz_fr *r, const cz_fr *a) { cz_fr_mul_adx(r, a, a); }
+
+#endif /* CZ_MONT_ADX */

@@ -1,0 +1,20 @@
+# cuzk-bench ec runs and prints well-formed lines for every operation and
+# ratio (values are not judged: no test asserts a wall-clock time).
+# Usage: bash tests/ec/test_bench_ec.sh path/to/cuzk-bench
+set -u
+bench=$1
+out=$("$bench" ec --iters 2000 --reps 3) || { echo "cuzk-bench ec failed"; echo "0 passed, 1 failed"; exit 1; }
+pass=0 fail=0
+check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi; }
+for op in fp_mul fp_sqr fp_add fp_sub fp_dbl fp_inv fp_inv_fermat fp_mul_portable \
+          fr_mul fr_sqr fr_add fr_inv fr_mul_portable; do
+  check "$op line" "echo \"\$out\" | grep -Eq '^$op [0-9]+(\\.[0-9]+)? ns/op\$'"
+done
+check "ratio line" "echo \"\$out\" | grep -Eq '^fp_mul_adx_over_portable [0-9]+\\.[0-9]+ ratio\$'"
+check "only name value unit or # lines" \
+  "! echo \"\$out\" | grep -Ev '^(# .*|[a-z0-9_]+ [0-9]+(\\.[0-9]+)? [a-z/]+)\$' | grep -q ."
+f=$("$bench" ec --iters 2000 --reps 1 --filter fr_mul | grep -v '^#')
+check "--filter keeps only matches" "! echo \"\$f\" | grep -v '^fr_mul' | grep -q ."
+check "bad option is refused" "! \"\$bench\" ec --bogus >/dev/null 2>&1"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

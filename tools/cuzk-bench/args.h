@@ -1,0 +1,35 @@
+/* A small long-option parser for cuzk-bench subcommands.
+ *
+ * Each subcommand describes its options in a table terminated by a zero
+ * entry; cz_opts_parse fills the destinations and reports the first problem
+ * as one line on stderr. Options are "--name VALUE", "--name=VALUE" or, for
+ * flags, "--name"; positional arguments are refused. */
+#ifndef CUZK_BENCH_ARGS_H
+#define CUZK_BENCH_ARGS_H
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef enum {
+  CZ_OPT_FLAG,    /* dest: bool *, set to true */
+  CZ_OPT_STRING,  /* dest: const char **, points into argv */
+  CZ_OPT_UINT,    /* dest: unsigned long *, decimal */
+} cz_opt_kind;
+
+typedef struct {
+  const char *name;   /* without the leading "--" */
+  cz_opt_kind kind;
+  void *dest;
+  const char *value;  /* name of the value in usage text ("FILE"), NULL for flags */
+  const char *help;   /* one line */
+} cz_opt;
+
+/* Parse argv[1..argc) (argv[0] is the subcommand's name, used in messages).
+ * "-h"/"--help" sets *help and stops. Returns 0 on success, 2 (the usage
+ * exit status) after printing "<cmd>: <reason>" to stderr. A repeated
+ * option keeps its last value. */
+int cz_opts_parse(int argc, char **argv, const cz_opt *opts, bool *help);
+
+/* Print "usage: cuzk-bench <cmd> <synopsis>" and one line per option. */
+void cz_opts_usage(FILE *out, const char *cmd, const char *synopsis, const cz_opt *opts);
+
+#endif

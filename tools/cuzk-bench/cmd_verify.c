@@ -1,0 +1,189 @@
+/* cuzk-bench verify: check one Groth16 proof against a verifying key.
+ *
+ * Exit status: 0 valid ("valid"), 1 invalid ("invalid: <reason>"), 2 when
+ * the inputs cannot be used (one line on stderr naming what is wrong).
+ * A proof that does not decode is invalid (1): the proof is what is being
+ * judged. A key, inputs file or proof text that cannot be read is 2. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "args.h"
+#include "commands.h"
+#include "cuzk/groth16.h"
+#include "input.h"
+
+#define WHY_LEN 512
+
+static const char SYNOPSIS[] =
+    "--vk FILE [--vk-compressed] [--vk-hex] --public-inputs FILE --proof HEX_OR_FILE";
+
+/* Load the verifying key: raw bytes or hex text, either layout. */
+static int load_vk(cz_groth16_vk *vk, const char *path, bool force_hex, bool force_compressed) {
+  char why[WHY_LEN];
+  uint8_t *raw = NULL, *bytes = NULL;
+  size_t rawlen = 0, len = 0;
+  if (cz_bench_read_file(path, &raw, &rawlen, why, sizeof why) != CZ_OK) {
+    fprintf(stderr, "verify: verifying key: %s\n", why);
+    return 2;
+  }
+  if (force_hex || cz_bench_is_hex_text(raw, rawlen)) {
+    if (cz_bench_hex_decode(&bytes, &len, raw, rawlen, why, sizeof why) != CZ_OK) {
+      fprintf(stderr, "verify: verifying key %s: %s\n", path, why);
+      free(raw);
+      return 2;
+    }
+    free(raw);
+  } else {
+    bytes = raw;
+    len = rawlen;
+  }
+  /* Without --vk-compressed the first point's compression flag decides. */
+  bool compressed = force_compressed || (len > 0 && (bytes[0] & 0x80));
+  cz_err e = cz_groth16_vk_read(vk, bytes, len, compressed, NULL);
+  free(bytes);
+  if (e != CZ_OK) {
+    fprintf(stderr, "verify: verifying key %s (%s layout, %zu bytes): %s\n", path,
+            compressed ? "compressed" : "uncompressed", len, cz_err_str(e));
+    return 2;
+  }
+  return 0;
+}
+
+/* The proof's 192 bytes from hex on the command line or from a file that
+ * holds raw bytes or hex text. */
+static int load_proof(uint8_t out[CZ_GROTH16_PROOF_BYTES], const char *arg) {
+  char why[WHY_LEN];
+  struct stat st;
+  uint8_t *raw = NULL, *bytes = NULL;
+  size_t rawlen, len;
+  const char *what = "proof hex";
+  bool is_file = stat(arg, &st) == 0;
+  if (!is_file && cz_bench_is_hex_text((const uint8_t *)arg, strlen(arg))) {
+    raw = (uint8_t *)strdup(arg);
+    rawlen = strlen(arg);
+    if (!raw) { fprintf(stderr, "verify: out of memory\n"); return 2; }
+  } else {
+    if (cz_bench_read_file(arg, &raw, &rawlen, why, sizeof why) != CZ_OK) {
+      fprintf(stderr, "verify: proof: %s (nor is it %d hex digits)\n", why,
+              2 * CZ_GROTH16_PROOF_BYTES);
+      return 2;
+    }
+    what = "proof file";
+    if (rawlen == CZ_GROTH16_PROOF_BYTES && !cz_bench_is_hex_text(raw, rawlen)) {
+      memcpy(out, raw, CZ_GROTH16_PROOF_BYTES);
+      free(raw);
+      return 0;
+    }
+  }
+  if (cz_bench_hex_decode(&bytes, &len, raw, rawlen, why, sizeof why) != CZ_OK) {
+    fprintf(stderr, "verify: %s: %s (expected %d raw bytes or %d hex digits)\n", what, why,
+            CZ_GROTH16_PROOF_BYTES, 2 * CZ_GROTH16_PROOF_BYTES);
+    free(raw);
+    return 2;
+  }
+  free(raw);
+  if (len != CZ_GROTH16_PROOF_BYTES) {
+    fprintf(stderr, "verify: %s holds %zu bytes, a proof is %d (%d hex digits)\n", what, len,
+            CZ_GROTH16_PROOF_BYTES, 2 * CZ_GROTH16_PROOF_BYTES);
+    free(bytes);
+    return 2;
+  }
+  memcpy(out, bytes, CZ_GROTH16_PROOF_BYTES);
+  free(bytes);
+  return 0;
+}
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+int cmd_verify(int argc, char **argv) {
+  const char *vk_path = NULL, *inputs_path = NULL, *proof_arg = NULL;
+  bool vk_compressed = false, vk_hex = false, help = false;
+  unsigned long repeat = 0;
+  const cz_opt opts[] = {
+      {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (raw bytes or hex text)"},
+      {"vk-compressed", CZ_OPT_FLAG, &vk_compressed, NULL,
+       "the key's points are compressed (else detected from its first byte)"},
+      {"vk-hex", CZ_OPT_FLAG, &vk_hex, NULL, "the key file is hex text (else detected)"},
+      {"public-inputs", CZ_OPT_STRING, &inputs_path, "FILE",
+       "JSON {\"inputs\": [32-byte LE hex, ...], \"count\": N}"},
+      {"proof", CZ_OPT_STRING, &proof_arg, "HEX_OR_FILE",
+       "384 hex digits, or a file of 192 raw bytes or hex"},
+      {"repeat", CZ_OPT_UINT, &repeat, "N",
+       "also time N verifications (plain and prepared key), print ns/op"},
+      {NULL, 0, NULL, NULL, NULL},
+  };
+  int rc = cz_opts_parse(argc, argv, opts, &help);
+  if (rc) return rc;
+  if (help) {
+    cz_opts_usage(stdout, "verify", SYNOPSIS, opts);
+    return 0;
+  }
+  if (!vk_path || !inputs_path || !proof_arg) {
+    fprintf(stderr, "verify: missing %s (usage: cuzk-bench verify %s)\n",
+            !vk_path ? "--vk" : !inputs_path ? "--public-inputs" : "--proof", SYNOPSIS);
+    return 2;
+  }
+
+  cz_groth16_vk vk;
+  if ((rc = load_vk(&vk, vk_path, vk_hex, vk_compressed)) != 0) return rc;
+
+  char why[WHY_LEN];
+  cz_fr *inputs = NULL;
+  size_t n_inputs = 0;
+  uint8_t proof_bytes[CZ_GROTH16_PROOF_BYTES];
+  cz_groth16_proof proof;
+  if (cz_bench_load_public_inputs(inputs_path, &inputs, &n_inputs, why, sizeof why) != CZ_OK) {
+    fprintf(stderr, "verify: public inputs: %s\n", why);
+    rc = 2;
+    goto out;
+  }
+  if (n_inputs != vk.n_ic - 1) {
+    fprintf(stderr, "verify: wrong input count: the key expects %zu public inputs, %s has %zu\n",
+            vk.n_ic - 1, inputs_path, n_inputs);
+    rc = 2;
+    goto out;
+  }
+  if ((rc = load_proof(proof_bytes, proof_arg)) != 0) goto out;
+
+  cz_err e = cz_groth16_proof_read(&proof, proof_bytes);
+  if (e != CZ_OK) {
+    printf("invalid: proof does not decode: %s\n", cz_err_str(e));
+    rc = 1;
+    goto out;
+  }
+  e = cz_groth16_verify(&vk, inputs, n_inputs, &proof);
+  if (e == CZ_OK) {
+    printf("valid\n");
+    rc = 0;
+  } else if (e == CZ_ERR_PROOF_INVALID) {
+    printf("invalid: the pairing check fails\n");
+    rc = 1;
+  } else {
+    fprintf(stderr, "verify: %s\n", cz_err_str(e));
+    rc = 2;
+  }
+  if (repeat) {
+    double t0 = now_ns();
+    for (unsigned long i = 0; i < repeat; i++) (void)cz_groth16_verify(&vk, inputs, n_inputs, &proof);
+    printf("groth16_verify %.0f ns/op\n", (now_ns() - t0) / (double)repeat);
+    cz_groth16_pvk *pvk = cz_groth16_prepare(&vk);
+    if (pvk) {
+      t0 = now_ns();
+      for (unsigned long i = 0; i < repeat; i++)
+        (void)cz_groth16_verify_prepared(pvk, inputs, n_inputs, &proof);
+      printf("groth16_verify_prepared %.0f ns/op\n", (now_ns() - t0) / (double)repeat);
+      cz_groth16_pvk_free(pvk);
+    }
+  }
+out:
+  fflush(stdout);
+  free(inputs);
+  cz_groth16_vk_free(&vk);
+  return rc;
+}

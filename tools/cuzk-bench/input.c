@@ -1,0 +1,176 @@
+#include "input.h"
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void say(char *why, size_t whylen, const char *fmt, ...) {
+  if (!why || !whylen) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, whylen, fmt, ap);
+  va_end(ap);
+}
+
+cz_err cz_bench_read_file(const char *path, uint8_t **buf, size_t *len, char *why, size_t whylen) {
+  *buf = NULL;
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    say(why, whylen, "cannot open %s: %s", path, strerror(errno));
+    return CZ_ERR_IO;
+  }
+  uint8_t *b = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (cap - n < 2) {
+      size_t ncap = cap ? cap * 2 : 4096;
+      uint8_t *nb = realloc(b, ncap);
+      if (!nb) {
+        free(b);
+        fclose(f);
+        say(why, whylen, "out of memory reading %s", path);
+        return CZ_ERR_NOMEM;
+      }
+      b = nb;
+      cap = ncap;
+    }
+    size_t got = fread(b + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (err) {
+    free(b);
+    say(why, whylen, "cannot read %s", path);
+    return CZ_ERR_IO;
+  }
+  b[n] = 0;
+  *buf = b;
+  *len = n;
+  return CZ_OK;
+}
+
+/* The hex digits of text, without surrounding whitespace and 0x prefix. */
+static void hex_span(const uint8_t *text, size_t len, size_t *start, size_t *end) {
+  size_t s = 0, e = len;
+  while (s < e && isspace(text[s])) s++;
+  while (e > s && isspace(text[e - 1])) e--;
+  if (e - s >= 2 && text[s] == '0' && (text[s + 1] == 'x' || text[s + 1] == 'X')) s += 2;
+  *start = s;
+  *end = e;
+}
+
+bool cz_bench_is_hex_text(const uint8_t *buf, size_t len) {
+  size_t s, e;
+  hex_span(buf, len, &s, &e);
+  if (s == e || (e - s) % 2) return false;
+  for (size_t i = s; i < e; i++)
+    if (!isxdigit(buf[i])) return false;
+  return true;
+}
+
+static int hex_val(uint8_t c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+cz_err cz_bench_hex_decode(uint8_t **out, size_t *outlen, const uint8_t *text, size_t len,
+                           char *why, size_t whylen) {
+  *out = NULL;
+  *outlen = 0;
+  size_t s, e;
+  hex_span(text, len, &s, &e);
+  for (size_t i = s; i < e; i++) {
+    if (hex_val(text[i]) < 0) {
+      say(why, whylen, "bad hex character at offset %zu", i);
+      return CZ_ERR_PARSE;
+    }
+  }
+  if ((e - s) % 2) {
+    say(why, whylen, "odd number of hex digits (%zu)", e - s);
+    return CZ_ERR_PARSE;
+  }
+  size_t n = (e - s) / 2;
+  uint8_t *b = malloc(n ? n : 1);
+  if (!b) {
+    say(why, whylen, "out of memory");
+    return CZ_ERR_NOMEM;
+  }
+  for (size_t i = 0; i < n; i++)
+    b[i] = (uint8_t)(hex_val(text[s + 2 * i]) << 4 | hex_val(text[s + 2 * i + 1]));
+  *out = b;
+  *outlen = n;
+  return CZ_OK;
+}
+
+cz_err cz_bench_load_public_inputs(const char *path, cz_fr **inputs, size_t *n, char *why,
+                                   size_t whylen) {
+  *inputs = NULL;
+  *n = 0;
+  FILE *probe = fopen(path, "rb");
+  if (!probe) {
+    say(why, whylen, "cannot open %s: %s", path, strerror(errno));
+    return CZ_ERR_IO;
+  }
+  fclose(probe);
+
+  json_error_t jerr;
+  json_t *root = json_load_file(path, 0, &jerr);
+  if (!root) {
+    say(why, whylen, "%s: malformed JSON at line %d: %s", path, jerr.line, jerr.text);
+    return CZ_ERR_PARSE;
+  }
+  cz_err rc = CZ_ERR_PARSE;
+  cz_fr *v = NULL;
+  json_t *arr = json_object_get(root, "inputs");
+  if (!json_is_object(root) || !json_is_array(arr)) {
+    say(why, whylen, "%s: expected an object with an \"inputs\" array", path);
+    goto out;
+  }
+  size_t count = json_array_size(arr);
+  json_t *jc = json_object_get(root, "count");
+  if (jc && (!json_is_integer(jc) || json_integer_value(jc) < 0 ||
+             (unsigned long long)json_integer_value(jc) != count)) {
+    say(why, whylen, "%s: \"count\" does not match the %zu inputs listed", path, count);
+    goto out;
+  }
+  v = malloc((count ? count : 1) * sizeof *v);
+  if (!v) {
+    say(why, whylen, "out of memory");
+    rc = CZ_ERR_NOMEM;
+    goto out;
+  }
+  for (size_t i = 0; i < count; i++) {
+    const char *s = json_string_value(json_array_get(arr, i));
+    uint8_t *bytes = NULL;
+    size_t blen = 0;
+    if (!s || cz_bench_hex_decode(&bytes, &blen, (const uint8_t *)s, strlen(s), NULL, 0) != CZ_OK ||
+        blen != CZ_FR_BYTES) {
+      free(bytes);
+      say(why, whylen, "%s: input %zu is not 32 bytes of hex", path, i);
+      goto out;
+    }
+    cz_err e = cz_fr_from_bytes_le(&v[i], bytes);
+    free(bytes);
+    if (e != CZ_OK) {
+      say(why, whylen, "%s: input %zu: %s", path, i, cz_err_str(e));
+      goto out;
+    }
+  }
+  *inputs = count ? v : NULL;
+  if (!count) free(v);
+  *n = count;
+  v = NULL;
+  rc = CZ_OK;
+out:
+  free(v);
+  json_decref(root);
+  return rc;
+}

@@ -1,0 +1,32 @@
+/* Reading the inputs of cuzk-bench subcommands: whole files, hex text and
+ * public-input JSON. Each loader explains a failure in one line written to
+ * why (never longer than whylen, always terminated). */
+#ifndef CUZK_BENCH_INPUT_H
+#define CUZK_BENCH_INPUT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cuzk/fr.h"
+
+/* Read a whole file into a fresh heap buffer (NUL-terminated one byte past
+ * *len, so text can be treated as a string). CZ_ERR_IO on failure. */
+cz_err cz_bench_read_file(const char *path, uint8_t **buf, size_t *len, char *why, size_t whylen);
+
+/* True when buf is hex text: an optional 0x prefix and an even number of
+ * hex digits, with optional surrounding whitespace. Binary keys and proofs
+ * never look like that (their first byte carries flag bits). */
+bool cz_bench_is_hex_text(const uint8_t *buf, size_t len);
+
+/* Decode hex text (same shape as above) into a fresh buffer. CZ_ERR_PARSE
+ * names the first offending character. */
+cz_err cz_bench_hex_decode(uint8_t **out, size_t *outlen, const uint8_t *text, size_t len,
+                           char *why, size_t whylen);
+
+/* Load public inputs from JSON {"inputs": ["<64 hex: 32-byte LE Fr>", ...],
+ * "count": N} ("count" optional, but must match when present). Each input
+ * must be below r. On success *inputs is a fresh array of *n elements
+ * (NULL when *n = 0). CZ_ERR_IO or CZ_ERR_PARSE otherwise. */
+cz_err cz_bench_load_public_inputs(const char *path, cz_fr **inputs, size_t *n, char *why,
+                                   size_t whylen);
+
+#endif
