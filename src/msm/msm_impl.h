@@ -13,8 +13,9 @@
 #include <string.h>
 #include "msm/msm_internal.h"
 
-/* Inversion cost in field multiplications, for the batch-size trade-off. */
-#define MSM_INV_COST 400.0
+/* Inversion cost in field multiplications (safegcd: ~40 Fp muls), for the
+ * window model. */
+#define MSM_INV_COST 50.0
 /* Bucket counts below this use XYZZ even in batch-affine mode (the top
  * window has few buckets, so a batch would mostly collide). */
 #define MSM_MIN_AFFINE_BUCKETS 256
@@ -50,15 +51,22 @@ typedef struct {
 /* *acc[i] += (neg[i] ? -*pt[i] : *pt[i]) for i < m, sharing one inversion
  * (Montgomery's trick): lambda_i = num_i / den_i with den_i = x2 - x1, or 2 y1
  * when doubling. No two acc[i] may be the same point, and no acc[i] may be a
- * pt[j]; either side may be the identity. neg may be NULL. */
+ * pt[j]; either side may be the identity unless regular, which promises
+ * neither is (the bucket loop knows). neg may be NULL. */
 static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg,
-                              size_t m, const GN(msm_batch_scratch) *s) {
+                              size_t m, const GN(msm_batch_scratch) *s, bool regular) {
   F prod = F_ONE;
   bool first = true;
   for (size_t i = 0; i < m; i++) {
     const AFF *a = acc[i], *p = pt[i];
-    if (GN(msm_aff_is_id)(p)) { s->kind[i] = BA_KEEP; continue; }
-    if (GN(msm_aff_is_id)(a)) { s->kind[i] = BA_COPY; continue; }
+    if (i + 4 < m) {
+      __builtin_prefetch(acc[i + 4]);
+      __builtin_prefetch(pt[i + 4]);
+    }
+    if (!regular) {
+      if (GN(msm_aff_is_id)(p)) { s->kind[i] = BA_KEEP; continue; }
+      if (GN(msm_aff_is_id)(a)) { s->kind[i] = BA_COPY; continue; }
+    }
     if (GN(msm_f_eq)(&a->x, &p->x)) {
       F y2 = p->y;
       if (neg && neg[i]) FF(neg)(&y2, &y2);
@@ -150,7 +158,7 @@ typedef struct {
 
 static void GN(msm_flush)(GN(msm_acc) *A) {
   if (!A->n) return;
-  GN(msm_batch_add)(A->acc, A->pt, A->neg, A->n, &A->s);
+  GN(msm_batch_add)(A->acc, A->pt, A->neg, A->n, &A->s, true);
   for (size_t i = 0; i < A->n; i++) A->busy[A->bidx[i]] = 0;
   A->n = 0;
 }
@@ -218,12 +226,12 @@ static void GN(msm_reduce_affine)(JAC *out, const AFF *bk, size_t nb, GN(msm_acc
       A->acc[l] = &run[l];
       A->pt[l] = &bk[l * S + step];
     }
-    GN(msm_batch_add)(A->acc, A->pt, NULL, L, &A->s);
+    GN(msm_batch_add)(A->acc, A->pt, NULL, L, &A->s, false);
     for (size_t l = 0; l < L; l++) {
       A->acc[l] = &sum[l];
       A->pt[l] = &run[l];
     }
-    GN(msm_batch_add)(A->acc, A->pt, NULL, L, &A->s);
+    GN(msm_batch_add)(A->acc, A->pt, NULL, L, &A->s, false);
   }
   XYZZ total, r, t;
   GN(xyzz_set_identity)(&total);
@@ -337,7 +345,7 @@ static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n) {
       acc[i] = &s[i];
       pt[i] = p[2 * i + 1];
     }
-    GN(msm_batch_add)(acc, pt, NULL, h, &sc);
+    GN(msm_batch_add)(acc, pt, NULL, h, &sc, false);
     cnt = h;
     if (m & 1) s[cnt++] = *p[m - 1];
     while (cnt > 32) {
@@ -346,7 +354,7 @@ static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n) {
         acc[i] = &s[2 * i];
         pt[i] = &s[2 * i + 1];
       }
-      GN(msm_batch_add)(acc, pt, NULL, h, &sc);
+      GN(msm_batch_add)(acc, pt, NULL, h, &sc, false);
       for (size_t i = 1; i < h; i++) s[i] = s[2 * i];
       if (cnt & 1) s[h++] = s[cnt - 1];
       cnt = h;
