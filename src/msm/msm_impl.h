@@ -37,6 +37,7 @@ static inline bool GN(msm_aff_is_id)(const AFF *p) {
   for (size_t i = 0; i < sizeof(AFF) / 8; i++) acc |= w[i];
   return acc == 0;
 }
+static inline void GN(msm_f_neg)(F *r, const F *a) { F_SUB(r, &F_ZERO, a); }
 static inline bool GN(msm_f_eq)(const F *a, const F *b) { return !memcmp(a, b, sizeof(F)); }
 
 /* ---- batched affine addition ------------------------------------------- */
@@ -69,7 +70,7 @@ static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8
     }
     if (GN(msm_f_eq)(&a->x, &p->x)) {
       F y2 = p->y;
-      if (neg && neg[i]) FF(neg)(&y2, &y2);
+      if (neg && neg[i]) GN(msm_f_neg)(&y2, &y2);
       if (!GN(msm_f_eq)(&a->y, &y2) || GN(msm_f_is_zero)(&a->y)) { s->kind[i] = BA_ZERO; continue; }
       s->kind[i] = BA_DBL;
       FF(dbl)(&s->den[i], &a->y);
@@ -96,7 +97,7 @@ static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8
       case BA_KEEP: continue;
       case BA_COPY:
         a->x = p->x;
-        if (ng) FF(neg)(&a->y, &p->y);
+        if (ng) GN(msm_f_neg)(&a->y, &p->y);
         else a->y = p->y;
         continue;
       case BA_ZERO:
@@ -109,16 +110,22 @@ static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8
     FF(mul)(&inv_i, &inv, &s->pre[i]);
     FF(mul)(&inv, &inv, &s->den[i]);
     if (s->kind[i] == BA_ADD) {
-      if (ng) {
-        F_ADD(&lambda, &p->y, &a->y);
-        FF(neg)(&lambda, &lambda);
-      } else {
-        F_SUB(&lambda, &p->y, &a->y);
-      }
+      /* Subtracting, lambda = -(y2 + y1) / den: keep mu = -lambda and flip
+       * the sign of the (x1 - x3) factor instead. */
+      if (ng) F_ADD(&lambda, &p->y, &a->y);
+      else F_SUB(&lambda, &p->y, &a->y);
       FF(mul)(&lambda, &lambda, &inv_i);
       FF(sqr)(&t, &lambda);
       F_SUB(&t, &t, &a->x);
       F_SUB(&t, &t, &p->x);            /* x3 = lambda^2 - x1 - x2 */
+      if (ng) {
+        F dx;
+        F_SUB(&dx, &t, &a->x);
+        FF(mul)(&dx, &dx, &lambda);
+        a->x = t;
+        F_SUB(&a->y, &dx, &a->y);      /* y3 = mu (x3 - x1) - y1 */
+        continue;
+      }
     } else {
       FF(sqr)(&t, &a->x);
       FF(mul)(&lambda, &t, &inv_i);
@@ -169,7 +176,7 @@ static inline void GN(msm_place)(GN(msm_acc) *A, uint32_t b, uint32_t ng, const 
   AFF *bk = &A->bk[b];
   if (GN(msm_aff_is_id)(bk)) {
     bk->x = p->x;
-    if (ng) FF(neg)(&bk->y, &p->y);
+    if (ng) GN(msm_f_neg)(&bk->y, &p->y);
     else bk->y = p->y;
     return;
   }
