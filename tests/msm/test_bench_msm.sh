@@ -1,0 +1,22 @@
+#!/bin/bash
+# cuzk-bench msm prints well-formed "name value unit" lines for both groups,
+# with the sparse/dense ratio and the thread speedup measured in the same run.
+set -euo pipefail
+bench="$1"
+for g in g1 g2; do
+  out=$("$bench" msm --group $g --log-n 9 --reps 1 --threads 2 --density sparse01 --scaling)
+  echo "$out"
+  bad=$(echo "$out" | awk 'NF != 3 || $2 !~ /^[0-9.]+$/' | wc -l)
+  [ "$bad" -eq 0 ] || { echo "malformed lines"; exit 1; }
+  for l in dense sparse01 dense_t1; do
+    echo "$out" | grep -q "^msm.$g.2^9.t2.$l.per_point .* us/point$" || { echo "missing $l"; exit 1; }
+    echo "$out" | grep -q "^msm.$g.2^9.t2.$l.total .* ms$" || { echo "missing $l total"; exit 1; }
+  done
+  echo "$out" | grep -q "^msm.$g.2^9.t2.sparse01_vs_dense .* ratio$" || { echo "missing ratio"; exit 1; }
+  echo "$out" | grep -q "^msm.$g.2^9.t2.speedup_vs_t1 .* ratio$" || { echo "missing speedup"; exit 1; }
+done
+"$bench" msm --group g1 --log-n 8 --reps 1 --acc xyzz --window 6 | grep -q '^msm.g1.2^8.t1.dense.window 6 bits$'
+"$bench" msm --group g1 --log-n 8 --reps 1 --acc affine --window 10 | grep -q '^msm.g1.2^8.t1.dense.batch_affine 1 bool$'
+if "$bench" msm --group g3 >/dev/null 2>&1; then echo "g3 accepted"; exit 1; fi
+if "$bench" msm --window 17 >/dev/null 2>&1; then echo "window 17 accepted"; exit 1; fi
+echo ok
