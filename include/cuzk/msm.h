@@ -18,7 +18,7 @@
  * secrets only, as elsewhere in cuzk).
  *
  * Thread budget: n_threads workers at most, 0 = one per online core.
- * Working memory: about (2 * 255/c + 8) bytes per non-trivial scalar plus
+ * Working memory: 2 (floor(255/c) + 1) + 8 bytes per non-trivial scalar plus
  * 8 bytes per scalar equal to 1, and one bucket array per worker. */
 #ifndef CUZK_MSM_H
 #define CUZK_MSM_H

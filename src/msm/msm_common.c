@@ -168,6 +168,11 @@ static void pre_fill(void *vctx, size_t task, unsigned worker) {
       continue;
     }
     plan->term_base[t] = base;
+    /* An identity base (all-zero bytes) gets zero digits: the bucket loop
+     * then never sees it and may assume its points are regular. */
+    bool id_base = true;
+    for (size_t j = 0; j < ctx->base_size && id_base; j++) id_base = base[j] == 0;
+    if (id_base) memset(k, 0, sizeof k);
     unsigned carry = 0;
     for (unsigned w = 0; w < nw; w++) {
       unsigned d = scalar_bits(k, w * c, c) + carry;

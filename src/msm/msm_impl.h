@@ -150,10 +150,16 @@ typedef struct {
   const AFF *p;
 } GN(msm_entry);
 
+/* Bucket states, kept apart from the buckets so that deciding between a
+ * copy, a batched addition and a deferral touches one byte. A bucket that
+ * became the identity (P + (-P)) is marked empty again, so a filled bucket
+ * is never the identity and the batched addition may skip that check. */
+enum { BK_EMPTY, BK_FILLED, BK_IN_BATCH };
+
 /* Working state of one affine-bucket accumulation. */
 typedef struct {
   AFF *bk;
-  uint8_t *busy;
+  uint8_t *state;
   size_t batch, n, qcap, qn;
   AFF **acc;
   const AFF **pt;
@@ -166,7 +172,9 @@ typedef struct {
 static void GN(msm_flush)(GN(msm_acc) *A) {
   if (!A->n) return;
   GN(msm_batch_add)(A->acc, A->pt, A->neg, A->n, &A->s, true);
-  for (size_t i = 0; i < A->n; i++) A->busy[A->bidx[i]] = 0;
+  /* P + (-P) empties a bucket: mark it so, the next point is then a copy. */
+  for (size_t i = 0; i < A->n; i++)
+    A->state[A->bidx[i]] = A->s.kind[i] == BA_ZERO ? BK_EMPTY : BK_FILLED;
   A->n = 0;
 }
 
@@ -174,17 +182,18 @@ static void GN(msm_flush)(GN(msm_acc) *A) {
  * it is, otherwise the addition joins the batch. */
 static inline void GN(msm_place)(GN(msm_acc) *A, uint32_t b, uint32_t ng, const AFF *p) {
   AFF *bk = &A->bk[b];
-  if (GN(msm_aff_is_id)(bk)) {
+  if (A->state[b] == BK_EMPTY) {
     bk->x = p->x;
     if (ng) GN(msm_f_neg)(&bk->y, &p->y);
     else bk->y = p->y;
+    A->state[b] = BK_FILLED;
     return;
   }
   A->acc[A->n] = bk;
   A->pt[A->n] = p;
   A->neg[A->n] = (uint8_t)ng;
   A->bidx[A->n] = b;
-  A->busy[b] = 1;
+  A->state[b] = BK_IN_BATCH;
   if (++A->n == A->batch) GN(msm_flush)(A);
 }
 
@@ -193,19 +202,19 @@ static void GN(msm_drain)(GN(msm_acc) *A) {
   size_t keep = 0;
   for (size_t r = 0; r < A->qn; r++) {
     GN(msm_entry) e = A->q[r];
-    if (A->busy[e.bucket]) A->q[keep++] = e;
+    if (A->state[e.bucket] == BK_IN_BATCH) A->q[keep++] = e;
     else GN(msm_place)(A, e.bucket, e.neg, e.p);
   }
   A->qn = keep;
 }
 
 static inline void GN(msm_insert)(GN(msm_acc) *A, uint32_t b, uint32_t ng, const AFF *p) {
-  if (A->busy[b]) {
+  if (A->state[b] == BK_IN_BATCH) {
     if (A->qn == A->qcap) {
       GN(msm_flush)(A);
       GN(msm_drain)(A);
     }
-    if (A->busy[b]) {
+    if (A->state[b] == BK_IN_BATCH) {
       A->q[A->qn++] = (GN(msm_entry)){b, ng, p};
       return;
     }
@@ -271,7 +280,7 @@ static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t
   A.batch = msm_batch_size(nb);
   A.qcap = A.batch;
   A.bk = calloc(nb, sizeof *A.bk);      /* all (0, 0): empty */
-  A.busy = calloc(nb, 1);
+  A.state = calloc(nb, 1);
   A.acc = malloc(A.batch * sizeof *A.acc);
   A.pt = malloc(A.batch * sizeof *A.pt);
   A.neg = malloc(A.batch);
@@ -280,7 +289,7 @@ static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t
   A.s.den = malloc(A.batch * sizeof(F));
   A.s.pre = malloc(A.batch * sizeof(F));
   A.s.kind = malloc(A.batch);
-  bool ok = A.bk && A.busy && A.acc && A.pt && A.neg && A.bidx && A.q && A.s.den && A.s.pre &&
+  bool ok = A.bk && A.state && A.acc && A.pt && A.neg && A.bidx && A.q && A.s.den && A.s.pre &&
             A.s.kind;
   if (ok) {
     /* Buckets are hit at random: fetch the one a few points ahead. */
@@ -289,10 +298,8 @@ static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t
       if (k + PF < k1 && dig[k + PF] != MSM_DIGIT_ZERO)
         __builtin_prefetch(&A.bk[dig[k + PF] & 0x7fffu], 1);
       uint32_t code = dig[k];
-      if (code == MSM_DIGIT_ZERO) continue;
-      const AFF *p = (const AFF *)plan->term_base[k];
-      if (GN(msm_aff_is_id)(p)) continue;
-      GN(msm_insert)(&A, code & 0x7fffu, code >> 15, p);
+      if (code == MSM_DIGIT_ZERO) continue; /* identity bases have only zero digits */
+      GN(msm_insert)(&A, code & 0x7fffu, code >> 15, (const AFF *)plan->term_base[k]);
     }
     while (A.n || A.qn) {
       GN(msm_flush)(&A);
@@ -301,7 +308,7 @@ static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t
     GN(msm_reduce_affine)(out, A.bk, nb, &A);
   }
   free(A.bk);
-  free(A.busy);
+  free(A.state);
   free(A.acc);
   free(A.pt);
   free(A.neg);
