@@ -10,7 +10,9 @@
  * them). sparse01 mimics a Filecoin witness: 50% zeros, 45% ones, 5% random;
  * it is measured alternately with dense in the same run and reported with the
  * sparse/dense time ratio. --scaling also times 1 thread in the same run
- * (speedup_vs_t1 = time(1 thread) / time(T threads)).
+ * (speedup_vs_t1 = wall time(1 thread) / wall time(T threads), and
+ * speedup_cpu_bound = CPU time(1 thread) / critical path(T threads), which
+ * holds on a machine shared with other work).
  * Output: "name value unit" lines. */
 #include <stdio.h>
 #include <stdlib.h>

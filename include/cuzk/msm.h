@@ -78,6 +78,11 @@ typedef struct {
   unsigned used_point_chunks;
   bool used_batch_affine;
   size_t n_zero, n_one, n_other; /* scalars by class (after density selection) */
+  /* The call's critical path in thread CPU time: the caller's own CPU time
+   * plus, for each parallel phase, how much longer its busiest worker ran.
+   * About the wall time on otherwise idle cores, so thread scaling can be
+   * judged on a shared machine. */
+  double cpu_critical_ms;
 } cz_msm_opts;
 
 /* out = sum over all segments of the paired k_i P_i (identity when empty).

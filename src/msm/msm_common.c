@@ -1,5 +1,6 @@
 /* Group-independent MSM machinery: task pool, scalar plan, window choice. */
 #include <math.h>
+#include <time.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -25,7 +26,14 @@ typedef struct {
 typedef struct {
   pool_job *job;
   unsigned worker;
+  double cpu_ms;
 } pool_arg;
+
+double msm_thread_cpu_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
 
 static void pool_drain(pool_job *job, unsigned worker) {
   for (;;) {
@@ -37,12 +45,14 @@ static void pool_drain(pool_job *job, unsigned worker) {
 
 static void *pool_thread(void *p) {
   pool_arg *a = p;
+  double t0 = msm_thread_cpu_ms();
   pool_drain(a->job, a->worker);
+  a->cpu_ms = msm_thread_cpu_ms() - t0;
   return NULL;
 }
 
-void msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx) {
-  if (n_tasks == 0) return;
+double msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx) {
+  if (n_tasks == 0) return 0;
   unsigned workers = threads ? threads : 1;
   if (workers > n_tasks) workers = (unsigned)n_tasks;
   pool_job job = {fn, ctx, n_tasks, 0};
@@ -50,12 +60,18 @@ void msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx) 
   pool_arg args[256];
   unsigned started = 0;
   for (unsigned w = 1; w < workers; w++) {
-    args[started] = (pool_arg){&job, w};
+    args[started] = (pool_arg){&job, w, 0};
     /* A thread that cannot start just leaves its share to the others. */
     if (pthread_create(&tid[started], NULL, pool_thread, &args[started]) == 0) started++;
   }
+  double t0 = msm_thread_cpu_ms();
   pool_drain(&job, 0);
-  for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
+  double mine = msm_thread_cpu_ms() - t0, longest = 0;
+  for (unsigned i = 0; i < started; i++) {
+    pthread_join(tid[i], NULL);
+    if (args[i].cpu_ms > longest) longest = args[i].cpu_ms;
+  }
+  return longest > mine ? longest - mine : 0;
 }
 
 /* ---- scalars ----------------------------------------------------------- */
@@ -281,7 +297,7 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
       k++;
     }
   pre_ctx ctx = {segs, chunks, base_size, plan};
-  msm_run_tasks(n_chunks, plan->threads, pre_count, &ctx);
+  plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_count, &ctx);
 
   /* Prefix sums; each segment's used count must match its bases. */
   size_t used_in_seg = 0, ones = 0, terms = 0;
@@ -317,7 +333,7 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
     msm_plan_free(plan);
     return CZ_ERR_NOMEM;
   }
-  msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
+  plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
   free(chunks);
   return CZ_OK;
 }

@@ -425,6 +425,7 @@ static void GN(msm_task)(void *vctx, size_t task, unsigned worker) {
 static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned n_threads,
                           cz_msm_opts *opts) {
   GN(set_identity)(out);
+  double cpu0 = msm_thread_cpu_ms();
   msm_plan plan;
   msm_costs costs = {MSM_INV_COST};
   cz_err err = msm_plan_build(&plan, segs, n_segs, sizeof(AFF), n_threads, opts, &costs);
@@ -441,7 +442,7 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
     msm_plan_free(&plan);
     return CZ_ERR_NOMEM;
   }
-  msm_run_tasks(tasks, plan.threads, GN(msm_task), &ctx);
+  double extra = msm_run_tasks(tasks, plan.threads, GN(msm_task), &ctx);
   if (atomic_load(&ctx.failed)) {
     free(ctx.partial);
     msm_plan_free(&plan);
@@ -468,6 +469,7 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
     opts->n_zero = plan.n_zero;
     opts->n_one = plan.n_one;
     opts->n_other = plan.n_terms;
+    opts->cpu_critical_ms = msm_thread_cpu_ms() - cpu0 + plan.extra_critical_ms + extra;
   }
   free(ctx.partial);
   msm_plan_free(&plan);

@@ -20,7 +20,12 @@
  * in [0, n_tasks) on at most `threads` workers, the caller's thread being
  * worker 0. Tasks are handed out one at a time, so uneven tasks balance. */
 typedef void (*msm_task_fn)(void *ctx, size_t task, unsigned worker);
-void msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx);
+/* Returns how much longer (thread CPU ms) the busiest other worker ran than
+ * the caller, i.e. what this call adds to the critical path beyond the
+ * caller's own CPU time: with it, cz_msm_opts reports the time the MSM would
+ * take on idle cores even when the machine is shared. */
+double msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx);
+double msm_thread_cpu_ms(void);
 unsigned msm_resolve_threads(unsigned n_threads); /* 0 -> online cores */
 
 /* One segment with the group's base type erased. */
@@ -49,6 +54,7 @@ typedef struct {
   unsigned c, n_windows, chunks;
   bool affine;
   unsigned threads;
+  double extra_critical_ms; /* msm_run_tasks results of the planning passes */
 } msm_plan;
 
 /* Validates the segments, classifies and recodes the scalars (in parallel)

@@ -14,6 +14,7 @@ for g in g1 g2; do
   done
   echo "$out" | grep -q "^msm.$g.2^9.t2.sparse01_vs_dense .* ratio$" || { echo "missing ratio"; exit 1; }
   echo "$out" | grep -q "^msm.$g.2^9.t2.speedup_vs_t1 .* ratio$" || { echo "missing speedup"; exit 1; }
+  echo "$out" | grep -q "^msm.$g.2^9.t2.speedup_cpu_bound .* ratio$" || { echo "missing cpu bound"; exit 1; }
 done
 "$bench" msm --group g1 --log-n 8 --reps 1 --acc xyzz --window 6 | grep -q '^msm.g1.2^8.t1.dense.window 6 bits$'
 "$bench" msm --group g1 --log-n 8 --reps 1 --acc affine --window 10 | grep -q '^msm.g1.2^8.t1.dense.batch_affine 1 bool$'
