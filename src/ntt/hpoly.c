@@ -27,7 +27,7 @@ static void combine_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
   for (size_t i = i0; i < i1; i++) {
     cz_fr t;
     cz_fr_mul(&t, &k->a[i], &k->b[i]);
-    mont_sub(k->a[i].l, t.l, k->c[i].l, CZ_FR_MODULUS, CZ_FR_LIMBS);
+    ntt_fr_sub(&k->a[i], &t, &k->c[i]);
   }
 }
 

@@ -95,12 +95,8 @@ const cz_fr *cz_ntt_domain_coset_gen_inv(const cz_ntt_domain *d) { return &d->g_
 
 /* ---- butterflies --------------------------------------------------------- */
 
-static inline void fr_add(cz_fr *r, const cz_fr *a, const cz_fr *b) {
-  mont_add(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
-}
-static inline void fr_sub(cz_fr *r, const cz_fr *a, const cz_fr *b) {
-  mont_sub(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
-}
+#define fr_add ntt_fr_add
+#define fr_sub ntt_fr_sub
 
 /* tw has half+1 entries omega_(2 half)^i; the twiddle for exponent e, or for
  * -e with the sign folded into the butterfly (see the file comment). */

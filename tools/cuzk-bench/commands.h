@@ -12,4 +12,6 @@ typedef struct {
 /* The registry, terminated by a zero entry (main.c). */
 extern const cz_bench_command cz_bench_commands[];
 
+int cz_bench_ntt(int argc, char **argv);   /* bench/ntt/bench_ntt.c */
+
 #endif
