@@ -52,6 +52,6 @@ void cz_ntt_h_poly(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, unsigne
   to_coset(d, b, &CZ_FR_ONE, n_threads);
   to_coset(d, c, &zinv, n_threads);
   combine_ctx k = {a, b, c};
-  cz_parallel_for(d->n, n_threads, combine_worker, &k);
+  cz_parallel_for(d->n, ntt_threads(d->n, n_threads), combine_worker, &k);
   cz_ntt_icoset_fft(d, a, n_threads);
 }

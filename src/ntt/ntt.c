@@ -252,7 +252,7 @@ static void transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const 
     if (scale) cz_fr_mul(x, x, scale);
     return;
   }
-  unsigned threads = cz_parallel_threads(n_threads);
+  unsigned threads = ntt_threads(n, n_threads);
   size_t bsize = pick_block(d, threads);
   unsigned outer = d->log_n;
   for (size_t b = bsize; b > 1; b /= 2) outer--; /* stages with half-size >= bsize */
@@ -390,7 +390,7 @@ static void scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, co
     }
     return;
   }
-  cz_parallel_for(d->n, n_threads, scale_worker, &s);
+  cz_parallel_for(d->n, ntt_threads(d->n, n_threads), scale_worker, &s);
   free(s.lo);
   free(s.hi);
 }
@@ -416,7 +416,7 @@ static void rev_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
 
 void cz_ntt_bit_reverse(const cz_ntt_domain *d, cz_fr *a, unsigned n_threads) {
   rev_ctx r = {a, d->log_n};
-  cz_parallel_for(d->n, n_threads, rev_worker, &r);
+  cz_parallel_for(d->n, ntt_threads(d->n, n_threads), rev_worker, &r);
 }
 
 /* ---- natural-order transforms -------------------------------------------- */

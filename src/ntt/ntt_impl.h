@@ -3,6 +3,7 @@
 #define CUZK_NTT_IMPL_H
 #include <stdint.h>
 #include "cuzk/ntt.h"
+#include "cuzk/parallel.h"
 #include "ec/mont.h"
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -16,6 +17,16 @@ struct cz_ntt_domain {
   cz_fr *tw_blk;       /* omega_B^i, i in [0, blk_half], B = min(n, cache block) */
   size_t blk_half;
 };
+
+/* The budget n_threads, trimmed so that each worker gets at least 2^12
+ * elements of an n-element pass: below that, starting a thread costs more
+ * than it saves. */
+static inline unsigned ntt_threads(size_t n, unsigned n_threads) {
+  unsigned t = cz_parallel_threads(n_threads);
+  size_t cap = n >> 12;
+  if (cap < 1) cap = 1;
+  return t > cap ? (unsigned)cap : t;
+}
 
 /* 64-byte aligned storage for count elements (free with free()). */
 cz_fr *cz_ntt_alloc_fr(size_t count);
