@@ -22,7 +22,9 @@
 #include "ntt/ntt_impl.h"
 
 /* 2^13 elements = 256 KiB: with its twiddles, well inside a 1 MiB L2. */
+#ifndef BLOCK_LOG
 #define BLOCK_LOG 13
+#endif
 
 static void *alloc_fr(size_t count) {
   size_t bytes = count * sizeof(cz_fr);
@@ -123,11 +125,12 @@ static inline void bf_dit(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
 
 /* ---- passes -------------------------------------------------------------- */
 
-/* One pass over items [q0, q1). A radix-2 pass (radix 2) runs the stage of
- * half-size h: item q is the pair (blk*2h + j, +h) with blk = q / h, j = q % h.
- * A radix-4 pass runs the stages of half-sizes 2g and g (g = h here): item q is
- * the quadruple base + {0, g, 2g, 3g}, base = blk*4g + j, blk = q / g, j = q % g.
- * Twiddle exponents are scaled into the table: omega_(2h)^j = tw[j * half/h]. */
+/* One pass over the rectangle of blocks [b0, b1) x columns [j0, j1). A
+ * radix-2 pass runs the stage of half-size h: (blk, j) is the pair
+ * (blk*2h + j, +h), j < h. A radix-4 pass runs the stages of half-sizes 2g
+ * and g (g = h here): (blk, j) is the quadruple base + {0, g, 2g, 3g},
+ * base = blk*4g + j, j < g. Twiddle exponents are scaled into the table:
+ * omega_(2h)^j = tw[j * half/h]. */
 typedef struct {
   cz_fr *x;
   size_t h;
@@ -137,11 +140,11 @@ typedef struct {
   const cz_fr *scale; /* DIT only: multiply every output by *scale (or NULL) */
 } pass_ctx;
 
-static void run_radix2(const pass_ctx *c, size_t q0, size_t q1) {
-  size_t h = c->h, s = c->half / h, blk = q0 / h, j = q0 % h;
-  for (size_t q = q0; q < q1; blk++, j = 0) {
+static void run_radix2(const pass_ctx *c, size_t b0, size_t b1, size_t j0, size_t j1) {
+  size_t h = c->h, s = c->half / h;
+  for (size_t blk = b0; blk < b1; blk++) {
     cz_fr *u = c->x + blk * 2 * h;
-    for (; j < h && q < q1; j++, q++) {
+    for (size_t j = j0; j < j1; j++) {
       const cz_fr *t = twid(c->tw, c->half, j * s, c->inv);
       if (c->dit) {
         bf_dit(&u[j], &u[j + h], t, c->inv);
@@ -153,12 +156,12 @@ static void run_radix2(const pass_ctx *c, size_t q0, size_t q1) {
   }
 }
 
-static void run_radix4(const pass_ctx *c, size_t q0, size_t q1) {
-  size_t g = c->h, s1 = c->half / (2 * g), blk = q0 / g, j = q0 % g;
+static void run_radix4(const pass_ctx *c, size_t b0, size_t b1, size_t j0, size_t j1) {
+  size_t g = c->h, s1 = c->half / (2 * g);
   int inv = c->inv;
-  for (size_t q = q0; q < q1; blk++, j = 0) {
+  for (size_t blk = b0; blk < b1; blk++) {
     cz_fr *p = c->x + blk * 4 * g;
-    for (; j < g && q < q1; j++, q++) {
+    for (size_t j = j0; j < j1; j++) {
       cz_fr *p0 = &p[j], *p1 = p0 + g, *p2 = p1 + g, *p3 = p2 + g;
       const cz_fr *ta = twid(c->tw, c->half, j * s1, inv);        /* omega_4g^j */
       const cz_fr *tb = twid(c->tw, c->half, (j + g) * s1, inv);  /* omega_4g^(j+g) */
@@ -182,14 +185,39 @@ static void run_radix4(const pass_ctx *c, size_t q0, size_t q1) {
   }
 }
 
-static void run_pass(const pass_ctx *c, size_t q0, size_t q1) {
-  if (c->radix4) run_radix4(c, q0, q1);
-  else run_radix2(c, q0, q1);
+/* A whole pass over len elements. */
+static void run_pass(const pass_ctx *c, size_t len) {
+  if (c->radix4) run_radix4(c, 0, len / (4 * c->h), 0, c->h);
+  else run_radix2(c, 0, len / (2 * c->h), 0, c->h);
 }
 
-static void pass_worker(void *ctx, size_t q0, size_t q1, unsigned worker) {
+/* Outer passes split by columns: a worker takes chunks of COLS columns and
+ * walks every block for them, so the (strided, scattered) twiddles of a chunk
+ * are read from memory once and then hit in L1 for all blocks, while the data
+ * are still read as runs of COLS consecutive elements. */
+#define COLS 64
+
+typedef struct {
+  pass_ctx p;
+  size_t n;
+} outer_ctx;
+
+static void outer_worker(void *ctx, size_t c0, size_t c1, unsigned worker) {
   (void)worker;
-  run_pass(ctx, q0, q1);
+  const outer_ctx *o = ctx;
+  size_t h = o->p.h, cols = h; /* columns: j in [0, h) */
+  size_t blocks = o->n / ((o->p.radix4 ? 4 : 2) * h);
+  size_t j0 = c0 * COLS, j1 = c1 * COLS < cols ? c1 * COLS : cols;
+  for (size_t j = j0; j < j1; j += COLS) {
+    size_t je = j + COLS < j1 ? j + COLS : j1;
+    if (o->p.radix4) run_radix4(&o->p, 0, blocks, j, je);
+    else run_radix2(&o->p, 0, blocks, j, je);
+  }
+}
+
+static void outer_pass(const pass_ctx *c, size_t n, unsigned threads) {
+  outer_ctx o = {*c, n};
+  cz_parallel_for((c->h + COLS - 1) / COLS, threads, outer_worker, &o);
 }
 
 /* All stages with half-size < bsize inside blocks of bsize elements, in the
@@ -212,19 +240,19 @@ static void run_block(const block_ctx *b, cz_fr *x) {
     size_t h = len / 2;
     for (; stages >= 2; stages -= 2, h /= 4) {
       c.h = h / 2; c.radix4 = 1;
-      run_pass(&c, 0, len / 4);
+      run_pass(&c, len);
     }
-    if (stages) { c.h = h; c.radix4 = 0; run_pass(&c, 0, len / 2); }
+    if (stages) { c.h = h; c.radix4 = 0; run_pass(&c, len); }
   } else {
     size_t h = 1;
     if (stages & 1) {
       c.h = 1; c.radix4 = 0; c.scale = stages == 1 ? b->scale : NULL;
-      run_pass(&c, 0, len / 2);
+      run_pass(&c, len);
       h = 2; stages--;
     }
     for (; stages >= 2; stages -= 2, h *= 4) {
       c.h = h; c.radix4 = 1; c.scale = stages == 2 ? b->scale : NULL;
-      run_pass(&c, 0, len / 4);
+      run_pass(&c, len);
     }
   }
 }
@@ -263,21 +291,21 @@ static void transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const 
     size_t h = n / 2;
     for (; outer >= 2; outer -= 2, h /= 4) {
       c.h = h / 2; c.radix4 = 1;
-      cz_parallel_for(n / 4, threads, pass_worker, &c);
+      outer_pass(&c, n, threads);
     }
-    if (outer) { c.h = h; c.radix4 = 0; cz_parallel_for(n / 2, threads, pass_worker, &c); }
+    if (outer) { c.h = h; c.radix4 = 0; outer_pass(&c, n, threads); }
     cz_parallel_for(n / bsize, threads, block_worker, &bc);
   } else {
     cz_parallel_for(n / bsize, threads, block_worker, &bc);
     size_t h = bsize;
     if (outer & 1) {
       c.h = h; c.radix4 = 0; c.scale = outer == 1 ? scale : NULL;
-      cz_parallel_for(n / 2, threads, pass_worker, &c);
+      outer_pass(&c, n, threads);
       h *= 2; outer--;
     }
     for (; outer >= 2; outer -= 2, h *= 4) {
       c.h = h; c.radix4 = 1; c.scale = outer == 2 ? scale : NULL;
-      cz_parallel_for(n / 4, threads, pass_worker, &c);
+      outer_pass(&c, n, threads);
     }
   }
 }
