@@ -123,6 +123,17 @@ static inline void bf_dit(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
   else { fr_sub(v, u, &m); fr_add(u, u, &m); }
 }
 
+/* Both butterflies with twiddle 1 (exponent 0; for the inverse root t = -1,
+ * which gives the same result): (u, v) <- (u + v, u - v), no multiplication.
+ * Column 0 of every stage has it, so the small stages save most of their
+ * muls: n muls in all, two stages' worth. */
+static inline void bf_one(cz_fr *u, cz_fr *v) {
+  cz_fr d;
+  fr_sub(&d, u, v);
+  fr_add(u, u, v);
+  *v = d;
+}
+
 /* ---- passes -------------------------------------------------------------- */
 
 /* One pass over the rectangle of blocks [b0, b1) x columns [j0, j1). A
@@ -146,7 +157,10 @@ static void run_radix2(const pass_ctx *c, size_t b0, size_t b1, size_t j0, size_
     cz_fr *u = c->x + blk * 2 * h;
     for (size_t j = j0; j < j1; j++) {
       const cz_fr *t = twid(c->tw, c->half, j * s, c->inv);
-      if (c->dit) {
+      if (j == 0) {
+        bf_one(&u[j], &u[j + h]);
+        if (c->scale) { cz_fr_mul(&u[j], &u[j], c->scale); cz_fr_mul(&u[j + h], &u[j + h], c->scale); }
+      } else if (c->dit) {
         bf_dit(&u[j], &u[j + h], t, c->inv);
         if (c->scale) { cz_fr_mul(&u[j], &u[j], c->scale); cz_fr_mul(&u[j + h], &u[j + h], c->scale); }
       } else {
@@ -166,7 +180,23 @@ static void run_radix4(const pass_ctx *c, size_t b0, size_t b1, size_t j0, size_
       const cz_fr *ta = twid(c->tw, c->half, j * s1, inv);        /* omega_4g^j */
       const cz_fr *tb = twid(c->tw, c->half, (j + g) * s1, inv);  /* omega_4g^(j+g) */
       const cz_fr *tc = twid(c->tw, c->half, 2 * j * s1, inv);    /* omega_2g^j */
-      if (c->dit) {
+      if (j == 0) { /* ta = tc = 1 */
+        if (c->dit) {
+          bf_one(p0, p1);
+          bf_one(p2, p3);
+          bf_one(p0, p2);
+          bf_dit(p1, p3, tb, inv);
+          if (c->scale) {
+            cz_fr_mul(p0, p0, c->scale); cz_fr_mul(p1, p1, c->scale);
+            cz_fr_mul(p2, p2, c->scale); cz_fr_mul(p3, p3, c->scale);
+          }
+        } else {
+          bf_one(p0, p2);
+          bf_dif(p1, p3, tb, inv);
+          bf_one(p0, p1);
+          bf_one(p2, p3);
+        }
+      } else if (c->dit) {
         bf_dit(p0, p1, tc, inv);
         bf_dit(p2, p3, tc, inv);
         bf_dit(p0, p2, ta, inv);
