@@ -1,0 +1,14 @@
+/* MSM over G2, instantiated from msm_impl.h. */
+#include "cuzk/msm.h"
+
+#define F cz_fp2
+#define FF(x) cz_fp2_##x
+#define F_ZERO CZ_FP2_ZERO
+#define F_ONE CZ_FP2_ONE
+#define AFF cz_g2_affine
+#define JAC cz_g2
+#define XYZZ cz_g2_xyzz
+#define GN(x) cz_g2_##x
+#define SEG cz_msm_g2_segment
+#define MSM(x) cz_msm_g2##x
+#include "msm/msm_impl.h"
