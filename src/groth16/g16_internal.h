@@ -41,7 +41,8 @@ typedef struct {
   const uint64_t *density;
 } g16_msm_seg;
 
-/* out = sum over the segments; the one place the prover calls the MSM. */
+/* out = sum over the segments, through cz_msm (prover_msm.c): the one
+ * place the prover calls the MSM. */
 cz_err g16_msm_g1(cz_g1 *out, const g16_msm_seg *segs, size_t n_segs, unsigned n_threads);
 cz_err g16_msm_g2(cz_g2 *out, const g16_msm_seg *segs, size_t n_segs, unsigned n_threads);
 
