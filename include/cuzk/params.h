@@ -59,6 +59,11 @@ cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
 /* Bytes of the file layout above. */
 size_t cz_groth16_params_file_size(const cz_groth16_params *p);
 
+/* Encode p into out (cz_groth16_params_file_size(p) bytes) in the layout
+ * above; returns the byte count (the size needed when out is NULL). For
+ * small parameter sets: large ones go to disk through cz_groth16_params_save. */
+size_t cz_groth16_params_write(uint8_t *out, const cz_groth16_params *p);
+
 /* Write p to path in the layout above (CZ_ERR_IO when it cannot be written;
  * a partial file may be left: callers that need atomicity write to a
  * temporary name and rename). */

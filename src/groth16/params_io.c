@@ -62,6 +62,23 @@ size_t cz_groth16_params_file_size(const cz_groth16_params *p) {
   return n;
 }
 
+size_t cz_groth16_params_write(uint8_t *out, const cz_groth16_params *p) {
+  size_t total = cz_groth16_params_file_size(p);
+  if (!out) return total;
+  uint8_t *o = out + cz_groth16_vk_write(out, &p->vk, false);
+  for (int v = 0; v < V_COUNT; v++) {
+    size_t n = *ccount_of(p, v);
+    o[0] = (uint8_t)(n >> 24); o[1] = (uint8_t)(n >> 16); o[2] = (uint8_t)(n >> 8); o[3] = (uint8_t)n;
+    o += 4;
+    const void *vec = *vec_of((cz_groth16_params *)p, v);
+    for (size_t i = 0; i < n; i++, o += enc_size(v)) {
+      if (v == V_B_G2) cz_g2_affine_serialize(o, (const cz_g2_affine *)vec + i);
+      else cz_g1_affine_serialize(o, (const cz_g1_affine *)vec + i);
+    }
+  }
+  return total;
+}
+
 cz_err cz_groth16_params_save(const cz_groth16_params *p, const char *path) {
   FILE *f = fopen(path, "wb");
   if (!f) return CZ_ERR_IO;

@@ -496,6 +496,16 @@ static void test_files(void) {
   CHECK(file != NULL);
   if (!file) return;
   CHECK_EQ_INT(len, cz_groth16_params_file_size(&p));
+  uint8_t *mem = malloc(len);
+  CHECK_EQ_INT(cz_groth16_params_write(mem, &p), len);
+  CHECK_MEM(mem, file, len);
+  free(mem);
+  /* The vk at the head is bellperson's (and cz_groth16_vk_write's) layout. */
+  cz_groth16_vk vk;
+  size_t used = 0;
+  CHECK_EQ_INT(cz_groth16_vk_read(&vk, file, len, false, &used), CZ_OK);
+  CHECK_EQ_INT(used, cz_groth16_vk_write(NULL, &p.vk, false));
+  cz_groth16_vk_free(&vk);
   char msg[256];
   for (int checked = 0; checked <= 1; checked++) {
     cz_groth16_params q;
