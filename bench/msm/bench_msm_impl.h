@@ -41,7 +41,7 @@ static int GN(bench_run)(const bench_args *a) {
   }
   /* Configurations: [0] dense at T threads, [1] sparse at T, [2] dense at 1. */
   bool on[3] = {true, a->sparse, a->scaling && a->threads != 1};
-  double ms[3][BENCH_MAX_REPS];
+  double ms[3][BENCH_MAX_REPS], cpu[3][BENCH_MAX_REPS];
   cz_msm_opts used[3];
   for (int r = 0; r < a->reps; r++)
     for (int c = 0; c < 3; c++) {
@@ -49,9 +49,10 @@ static int GN(bench_run)(const bench_args *a) {
       SEG s = {bases, n, NULL, c == 1 ? sparse : dense, n, NULL};
       cz_msm_opts o = {.window_bits = a->window, .accumulate = a->acc};
       JAC out;
-      double t0 = bench_now_ms();
+      double t0 = bench_now_ms(), c0 = bench_cpu_ms();
       cz_err e = MSM(_segments)(&out, &s, 1, c == 2 ? 1 : a->threads, &o);
       ms[c][r] = bench_now_ms() - t0;
+      cpu[c][r] = bench_cpu_ms() - c0;
       if (e) {
         fprintf(stderr, "cuzk-bench msm: %s\n", cz_err_str(e));
         return 1;
@@ -71,6 +72,8 @@ static int GN(bench_run)(const bench_args *a) {
     const char *lb = label[c];
     printf("%s.%s.total %.3f ms\n", name, lb, med[c]);
     printf("%s.%s.per_point %.4f us/point\n", name, lb, 1e3 * med[c] / (double)n);
+    printf("%s.%s.cpu_per_point %.4f us/point\n", name, lb,
+           1e3 * bench_median(cpu[c], a->reps) / (double)n);
     if (used[c].n_other)
       printf("%s.%s.window %u bits\n", name, lb, used[c].used_window_bits);
     printf("%s.%s.batch_affine %d bool\n", name, lb, used[c].used_batch_affine ? 1 : 0);

@@ -196,7 +196,7 @@ static void pre_fill(void *vctx, size_t task, unsigned worker) {
  * buckets and then reduces them with two additions per bucket. The first
  * point into an empty bucket is a copy. Costs per addition: batched affine
  * ~6M + bookkeeping + the inversion shared by a batch; XYZZ mixed 8M + 2S;
- * reduction 24M (affine buckets) or 28M (XYZZ). */
+ * reduction ~14M (affine buckets, batched lanes) or 28M (XYZZ). */
 static double model_time(size_t terms, unsigned c, unsigned chunks, bool affine,
                          unsigned threads, const msm_costs *costs) {
   double nb = (double)((size_t)1 << (c - 1));
@@ -204,7 +204,7 @@ static double model_time(size_t terms, unsigned c, unsigned chunks, bool affine,
   double filled = nb * (1.0 - exp(-t / nb));
   double adds = t - filled;
   double per_add = affine ? 7.0 + costs->inv / (double)msm_batch_size((size_t)nb) : 11.0;
-  double reduce = nb * (affine ? 24.0 : 28.0);
+  double reduce = nb * (affine ? 14.0 : 28.0);
   double tasks = (double)msm_windows(c) * chunks;
   double rounds = ceil(tasks / threads);
   return rounds * (adds * per_add + t * 0.5 + reduce);

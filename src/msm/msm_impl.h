@@ -1,6 +1,7 @@
 /* One source for the MSM of G1 and G2. Include after defining:
  *   F, FF(x)         the coordinate field and its function names (cz_fp_##x)
  *   F_ZERO, F_ONE    its zero and Montgomery one
+ *   F_ADD, F_SUB     inline add and subtract (same contract as FF(add/sub))
  *   AFF, JAC, XYZZ   the point types
  *   GN(x)            the group's function names (cz_g1_##x)
  *   SEG              the public segment type (cz_msm_g1_segment)
@@ -12,17 +13,31 @@
 #include <string.h>
 #include "msm/msm_internal.h"
 
-/* Inversion cost in field multiplications, for the batch-size trade-off. */
-#define MSM_INV_COST 400.0
+/* Inversion cost in field multiplications (safegcd: ~40 Fp muls), for the
+ * window model. */
+#define MSM_INV_COST 50.0
 /* Bucket counts below this use XYZZ even in batch-affine mode (the top
  * window has few buckets, so a batch would mostly collide). */
 #define MSM_MIN_AFFINE_BUCKETS 256
 /* Points summed per batched tree when adding up the scalars equal to 1. */
 #define MSM_ONES_BLOCK 2048
 
-static inline bool GN(msm_aff_is_id)(const AFF *p) {
-  return FF(is_zero)(&p->x) && FF(is_zero)(&p->y);
+/* Field elements are arrays of 64-bit limbs, fully reduced, so zero is all
+ * words zero; inline because the bucket loop asks several times per point. */
+_Static_assert(sizeof(F) % 8 == 0 && sizeof(AFF) == 2 * sizeof(F), "limb arrays without padding");
+static inline bool GN(msm_f_is_zero)(const F *a) {
+  const uint64_t *w = (const uint64_t *)a;
+  uint64_t acc = 0;
+  for (size_t i = 0; i < sizeof(F) / 8; i++) acc |= w[i];
+  return acc == 0;
 }
+static inline bool GN(msm_aff_is_id)(const AFF *p) {
+  const uint64_t *w = (const uint64_t *)p;
+  uint64_t acc = 0;
+  for (size_t i = 0; i < sizeof(AFF) / 8; i++) acc |= w[i];
+  return acc == 0;
+}
+static inline bool GN(msm_f_eq)(const F *a, const F *b) { return !memcmp(a, b, sizeof(F)); }
 
 /* ---- batched affine addition ------------------------------------------- */
 
@@ -36,24 +51,31 @@ typedef struct {
 /* *acc[i] += (neg[i] ? -*pt[i] : *pt[i]) for i < m, sharing one inversion
  * (Montgomery's trick): lambda_i = num_i / den_i with den_i = x2 - x1, or 2 y1
  * when doubling. No two acc[i] may be the same point, and no acc[i] may be a
- * pt[j]; either side may be the identity. neg may be NULL. */
+ * pt[j]; either side may be the identity unless regular, which promises
+ * neither is (the bucket loop knows). neg may be NULL. */
 static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg,
-                              size_t m, const GN(msm_batch_scratch) *s) {
+                              size_t m, const GN(msm_batch_scratch) *s, bool regular) {
   F prod = F_ONE;
   bool first = true;
   for (size_t i = 0; i < m; i++) {
     const AFF *a = acc[i], *p = pt[i];
-    if (GN(msm_aff_is_id)(p)) { s->kind[i] = BA_KEEP; continue; }
-    if (GN(msm_aff_is_id)(a)) { s->kind[i] = BA_COPY; continue; }
-    if (FF(eq)(&a->x, &p->x)) {
+    if (i + 4 < m) {
+      __builtin_prefetch(acc[i + 4]);
+      __builtin_prefetch(pt[i + 4]);
+    }
+    if (!regular) {
+      if (GN(msm_aff_is_id)(p)) { s->kind[i] = BA_KEEP; continue; }
+      if (GN(msm_aff_is_id)(a)) { s->kind[i] = BA_COPY; continue; }
+    }
+    if (GN(msm_f_eq)(&a->x, &p->x)) {
       F y2 = p->y;
       if (neg && neg[i]) FF(neg)(&y2, &y2);
-      if (!FF(eq)(&a->y, &y2) || FF(is_zero)(&a->y)) { s->kind[i] = BA_ZERO; continue; }
+      if (!GN(msm_f_eq)(&a->y, &y2) || GN(msm_f_is_zero)(&a->y)) { s->kind[i] = BA_ZERO; continue; }
       s->kind[i] = BA_DBL;
       FF(dbl)(&s->den[i], &a->y);
     } else {
       s->kind[i] = BA_ADD;
-      FF(sub)(&s->den[i], &p->x, &a->x);
+      F_SUB(&s->den[i], &p->x, &a->x);
     }
     if (first) {
       s->pre[i] = F_ONE;
@@ -88,29 +110,29 @@ static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8
     FF(mul)(&inv, &inv, &s->den[i]);
     if (s->kind[i] == BA_ADD) {
       if (ng) {
-        FF(add)(&lambda, &p->y, &a->y);
+        F_ADD(&lambda, &p->y, &a->y);
         FF(neg)(&lambda, &lambda);
       } else {
-        FF(sub)(&lambda, &p->y, &a->y);
+        F_SUB(&lambda, &p->y, &a->y);
       }
       FF(mul)(&lambda, &lambda, &inv_i);
       FF(sqr)(&t, &lambda);
-      FF(sub)(&t, &t, &a->x);
-      FF(sub)(&t, &t, &p->x);            /* x3 = lambda^2 - x1 - x2 */
+      F_SUB(&t, &t, &a->x);
+      F_SUB(&t, &t, &p->x);            /* x3 = lambda^2 - x1 - x2 */
     } else {
       FF(sqr)(&t, &a->x);
       FF(mul)(&lambda, &t, &inv_i);
       FF(dbl)(&t, &lambda);
-      FF(add)(&lambda, &lambda, &t);     /* 3 x1^2 / (2 y1) */
+      F_ADD(&lambda, &lambda, &t);     /* 3 x1^2 / (2 y1) */
       FF(sqr)(&t, &lambda);
-      FF(sub)(&t, &t, &a->x);
-      FF(sub)(&t, &t, &a->x);
+      F_SUB(&t, &t, &a->x);
+      F_SUB(&t, &t, &a->x);
     }
     F dx;
-    FF(sub)(&dx, &a->x, &t);
+    F_SUB(&dx, &a->x, &t);
     FF(mul)(&dx, &dx, &lambda);
     a->x = t;
-    FF(sub)(&a->y, &dx, &a->y);          /* y3 = lambda (x1 - x3) - y1 */
+    F_SUB(&a->y, &dx, &a->y);          /* y3 = lambda (x1 - x3) - y1 */
   }
 }
 
@@ -136,7 +158,7 @@ typedef struct {
 
 static void GN(msm_flush)(GN(msm_acc) *A) {
   if (!A->n) return;
-  GN(msm_batch_add)(A->acc, A->pt, A->neg, A->n, &A->s);
+  GN(msm_batch_add)(A->acc, A->pt, A->neg, A->n, &A->s, true);
   for (size_t i = 0; i < A->n; i++) A->busy[A->bidx[i]] = 0;
   A->n = 0;
 }
@@ -184,16 +206,45 @@ static inline void GN(msm_insert)(GN(msm_acc) *A, uint32_t b, uint32_t ng, const
   GN(msm_place)(A, b, ng, p);
 }
 
-/* sum_b (b + 1) bk[b] by running sums from the top bucket down. */
-static void GN(msm_reduce_affine)(JAC *out, const AFF *bk, size_t nb) {
-  XYZZ run, sum;
-  GN(xyzz_set_identity)(&run);
-  GN(xyzz_set_identity)(&sum);
-  for (size_t b = nb; b-- > 0;) {
-    GN(xyzz_add_affine)(&run, &run, &bk[b]);
-    GN(xyzz_add)(&sum, &sum, &run);
+/* sum_b (b + 1) bk[b] for affine buckets, with the running sums themselves
+ * done by batched affine additions: the buckets are cut into L lanes of S
+ * consecutive buckets, and each step adds one bucket into every lane's running
+ * sum (one batch), then every running sum into its lane's total (another).
+ * That leaves run_l = sum of lane l's buckets and sum_l = sum of
+ * (b - lo_l + 1) bk[b] over it, with lo_l = l S; the answer is
+ * sum_l sum_l + S * sum_l l run_l, the last by one more running sum over the
+ * lanes and log2 S doublings. ~2 x 6.5M per bucket instead of 24M in XYZZ. */
+static void GN(msm_reduce_affine)(JAC *out, const AFF *bk, size_t nb, GN(msm_acc) *A) {
+  size_t L = nb / 32;
+  L = L < 16 ? 16 : L > 128 ? 128 : L;
+  const size_t S = nb / L;
+  AFF run[128], sum[128];
+  memset(run, 0, sizeof run);
+  memset(sum, 0, sizeof sum);
+  for (size_t step = S; step-- > 0;) {
+    for (size_t l = 0; l < L; l++) {
+      A->acc[l] = &run[l];
+      A->pt[l] = &bk[l * S + step];
+    }
+    GN(msm_batch_add)(A->acc, A->pt, NULL, L, &A->s, false);
+    for (size_t l = 0; l < L; l++) {
+      A->acc[l] = &sum[l];
+      A->pt[l] = &run[l];
+    }
+    GN(msm_batch_add)(A->acc, A->pt, NULL, L, &A->s, false);
   }
-  GN(xyzz_to_jacobian)(out, &sum);
+  XYZZ total, r, t;
+  GN(xyzz_set_identity)(&total);
+  GN(xyzz_set_identity)(&r);
+  GN(xyzz_set_identity)(&t);
+  for (size_t l = L; l-- > 1;) { /* t = sum_l l run_l */
+    GN(xyzz_add_affine)(&r, &r, &run[l]);
+    GN(xyzz_add)(&t, &t, &r);
+  }
+  for (size_t s = S; s > 1; s >>= 1) GN(xyzz_dbl)(&t, &t);
+  for (size_t l = 0; l < L; l++) GN(xyzz_add_affine)(&total, &total, &sum[l]);
+  GN(xyzz_add)(&total, &total, &t);
+  GN(xyzz_to_jacobian)(out, &total);
 }
 
 static void GN(msm_reduce_xyzz)(JAC *out, const XYZZ *bk, size_t nb) {
@@ -225,7 +276,11 @@ static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t
   bool ok = A.bk && A.busy && A.acc && A.pt && A.neg && A.bidx && A.q && A.s.den && A.s.pre &&
             A.s.kind;
   if (ok) {
+    /* Buckets are hit at random: fetch the one a few points ahead. */
+    enum { PF = 8 };
     for (size_t k = k0; k < k1; k++) {
+      if (k + PF < k1 && dig[k + PF] != MSM_DIGIT_ZERO)
+        __builtin_prefetch(&A.bk[dig[k + PF] & 0x7fffu], 1);
       uint32_t code = dig[k];
       if (code == MSM_DIGIT_ZERO) continue;
       const AFF *p = (const AFF *)plan->term_base[k];
@@ -236,7 +291,7 @@ static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t
       GN(msm_flush)(&A);
       GN(msm_drain)(&A);
     }
-    GN(msm_reduce_affine)(out, A.bk, nb);
+    GN(msm_reduce_affine)(out, A.bk, nb, &A);
   }
   free(A.bk);
   free(A.busy);
@@ -290,7 +345,7 @@ static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n) {
       acc[i] = &s[i];
       pt[i] = p[2 * i + 1];
     }
-    GN(msm_batch_add)(acc, pt, NULL, h, &sc);
+    GN(msm_batch_add)(acc, pt, NULL, h, &sc, false);
     cnt = h;
     if (m & 1) s[cnt++] = *p[m - 1];
     while (cnt > 32) {
@@ -299,7 +354,7 @@ static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n) {
         acc[i] = &s[2 * i];
         pt[i] = &s[2 * i + 1];
       }
-      GN(msm_batch_add)(acc, pt, NULL, h, &sc);
+      GN(msm_batch_add)(acc, pt, NULL, h, &sc, false);
       for (size_t i = 1; i < h; i++) s[i] = s[2 * i];
       if (cnt & 1) s[h++] = s[cnt - 1];
       cnt = h;

@@ -64,7 +64,7 @@ static inline unsigned msm_windows(unsigned c) { return 255 / c + 1; }
  * is already in the batch (about batch / 16 of them at nb / 8). */
 static inline size_t msm_batch_size(size_t nb) {
   size_t b = nb / 8;
-  return b < 32 ? 32 : b > 1024 ? 1024 : b;
+  return b < 32 ? 32 : b > 256 ? 256 : b;
 }
 
 #endif
