@@ -78,7 +78,9 @@ cz_err cz_groth16_params_save(const cz_groth16_params *p, const char *path);
  * infinity (CZ_ERR_BAD_FLAGS), as bellperson does in every vector.
  * Vectors are decoded in parallel chunks with n_threads workers (0 = all).
  * Errors: CZ_ERR_TRUNCATED (a count or the points it announces run past the
- * end), CZ_ERR_TRAILING (bytes after b_g2), or the point decoder's error;
+ * end), CZ_ERR_TRAILING (bytes after b_g2: bellperson's readers ignore them,
+ * we refuse them, since neither writer produces them and a longer file is
+ * not the one its digest was computed for), or the point decoder's error;
  * msg (when not NULL) names the vector, the point index and its byte offset.
  * On error *p is zeroed and owns nothing. */
 cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len,
