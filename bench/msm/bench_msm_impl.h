@@ -1,0 +1,87 @@
+/* Per-group part of cuzk-bench msm (bench_msm.c), included once per group with
+ * AFF, JAC, GN(x), SEG, MSM(x), GEN defined. */
+
+/* n points P_{i+1} = P_i + [5] G from P_0 = [7] G, converted to affine in
+ * blocks so the Jacobian scratch stays small. */
+static AFF *GN(bench_points)(size_t n) {
+  AFF *out = malloc(n * sizeof *out);
+  enum { BLK = 4096 };
+  JAC *blk = malloc(BLK * sizeof *blk);
+  if (!out || !blk) {
+    free(out);
+    free(blk);
+    return NULL;
+  }
+  JAC g, step, cur;
+  cz_scalar five = {{5, 0, 0, 0}}, seven = {{7, 0, 0, 0}};
+  GN(from_affine)(&g, &GEN);
+  GN(mul)(&step, &g, &five);
+  GN(mul)(&cur, &g, &seven);
+  for (size_t b = 0; b < n; b += BLK) {
+    size_t m = n - b < BLK ? n - b : BLK;
+    for (size_t i = 0; i < m; i++) {
+      blk[i] = cur;
+      GN(add)(&cur, &cur, &step);
+    }
+    GN(batch_to_affine)(out + b, blk, m);
+  }
+  free(blk);
+  return out;
+}
+
+/* Median wall time (ms) of reps calls for each of the configurations,
+ * interleaved so that machine noise hits all of them alike. */
+static int GN(bench_run)(const bench_args *a) {
+  size_t n = (size_t)1 << a->log_n;
+  AFF *bases = GN(bench_points)(n);
+  cz_fr *dense = bench_scalars(n, false), *sparse = a->sparse ? bench_scalars(n, true) : NULL;
+  if (!bases || !dense || (a->sparse && !sparse)) {
+    fprintf(stderr, "cuzk-bench msm: out of memory\n");
+    return 1;
+  }
+  /* Configurations: [0] dense at T threads, [1] sparse at T, [2] dense at 1. */
+  bool on[3] = {true, a->sparse, a->scaling && a->threads != 1};
+  double ms[3][BENCH_MAX_REPS], cpu[3][BENCH_MAX_REPS];
+  cz_msm_opts used[3];
+  for (int r = 0; r < a->reps; r++)
+    for (int c = 0; c < 3; c++) {
+      if (!on[c]) continue;
+      SEG s = {bases, n, NULL, c == 1 ? sparse : dense, n, NULL};
+      cz_msm_opts o = {.window_bits = a->window, .accumulate = a->acc};
+      JAC out;
+      double t0 = bench_now_ms(), c0 = bench_cpu_ms();
+      cz_err e = MSM(_segments)(&out, &s, 1, c == 2 ? 1 : a->threads, &o);
+      ms[c][r] = bench_now_ms() - t0;
+      cpu[c][r] = bench_cpu_ms() - c0;
+      if (e) {
+        fprintf(stderr, "cuzk-bench msm: %s\n", cz_err_str(e));
+        return 1;
+      }
+      uint64_t w0;
+      memcpy(&w0, &out, sizeof w0);
+      bench_sink ^= w0;
+      used[c] = o;
+    }
+  char name[96];
+  snprintf(name, sizeof name, "msm.%s.2^%u.t%u", a->group, a->log_n, a->threads);
+  double med[3];
+  static const char *label[3] = {"dense", "sparse01", "dense_t1"};
+  for (int c = 0; c < 3; c++) {
+    if (!on[c]) continue;
+    med[c] = bench_median(ms[c], a->reps);
+    const char *lb = label[c];
+    printf("%s.%s.total %.3f ms\n", name, lb, med[c]);
+    printf("%s.%s.per_point %.4f us/point\n", name, lb, 1e3 * med[c] / (double)n);
+    printf("%s.%s.cpu_per_point %.4f us/point\n", name, lb,
+           1e3 * bench_median(cpu[c], a->reps) / (double)n);
+    if (used[c].n_other)
+      printf("%s.%s.window %u bits\n", name, lb, used[c].used_window_bits);
+    printf("%s.%s.batch_affine %d bool\n", name, lb, used[c].used_batch_affine ? 1 : 0);
+  }
+  if (on[1]) printf("%s.sparse01_vs_dense %.4f ratio\n", name, med[1] / med[0]);
+  if (on[2]) printf("%s.speedup_vs_t1 %.3f ratio\n", name, med[2] / med[0]);
+  free(bases);
+  free(dense);
+  free(sparse);
+  return 0;
+}

@@ -1,0 +1,488 @@
+/* One source for the MSM of G1 and G2. Include after defining:
+ *   F, FF(x)         the coordinate field and its function names (cz_fp_##x)
+ *   F_ZERO, F_ONE    its zero and Montgomery one
+ *   F_ADD, F_SUB     inline add and subtract (same contract as FF(add/sub))
+ *   AFF, JAC, XYZZ   the point types
+ *   GN(x)            the group's function names (cz_g1_##x)
+ *   SEG              the public segment type (cz_msm_g1_segment)
+ *   MSM(x)           the public MSM names (cz_msm_g1##x)
+ * Uses only the group's public point functions and the field's public API, so
+ * the ADX field path is picked up through the field's dispatch. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "msm/msm_internal.h"
+
+/* Inversion cost in field multiplications (safegcd: ~40 Fp muls), for the
+ * window model. */
+#define MSM_INV_COST 50.0
+/* Bucket counts below this use XYZZ even in batch-affine mode (the top
+ * window has few buckets, so a batch would mostly collide). */
+#define MSM_MIN_AFFINE_BUCKETS 256
+/* Points summed per batched tree when adding up the scalars equal to 1. */
+#define MSM_ONES_BLOCK 2048
+
+/* Field elements are arrays of 64-bit limbs, fully reduced, so zero is all
+ * words zero; inline because the bucket loop asks several times per point. */
+_Static_assert(sizeof(F) % 8 == 0 && sizeof(AFF) == 2 * sizeof(F), "limb arrays without padding");
+static inline bool GN(msm_f_is_zero)(const F *a) {
+  const uint64_t *w = (const uint64_t *)a;
+  uint64_t acc = 0;
+  for (size_t i = 0; i < sizeof(F) / 8; i++) acc |= w[i];
+  return acc == 0;
+}
+static inline bool GN(msm_aff_is_id)(const AFF *p) {
+  const uint64_t *w = (const uint64_t *)p;
+  uint64_t acc = 0;
+  for (size_t i = 0; i < sizeof(AFF) / 8; i++) acc |= w[i];
+  return acc == 0;
+}
+static inline bool GN(msm_f_eq)(const F *a, const F *b) { return !memcmp(a, b, sizeof(F)); }
+
+/* ---- batched affine addition ------------------------------------------- */
+
+enum { BA_ADD, BA_DBL, BA_ZERO, BA_COPY, BA_KEEP };
+
+typedef struct {
+  F *den, *pre;
+  uint8_t *kind;
+} GN(msm_batch_scratch);
+
+/* *acc[i] += (neg[i] ? -*pt[i] : *pt[i]) for i < m, sharing one inversion
+ * (Montgomery's trick): lambda_i = num_i / den_i with den_i = x2 - x1, or 2 y1
+ * when doubling. No two acc[i] may be the same point, and no acc[i] may be a
+ * pt[j]; either side may be the identity unless regular, which promises
+ * neither is (the bucket loop knows). neg may be NULL. */
+static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg,
+                              size_t m, const GN(msm_batch_scratch) *s, bool regular) {
+  F prod = F_ONE;
+  bool first = true;
+  for (size_t i = 0; i < m; i++) {
+    const AFF *a = acc[i], *p = pt[i];
+    if (i + 4 < m) {
+      __builtin_prefetch(acc[i + 4]);
+      __builtin_prefetch(pt[i + 4]);
+    }
+    if (!regular) {
+      if (GN(msm_aff_is_id)(p)) { s->kind[i] = BA_KEEP; continue; }
+      if (GN(msm_aff_is_id)(a)) { s->kind[i] = BA_COPY; continue; }
+    }
+    if (GN(msm_f_eq)(&a->x, &p->x)) {
+      F y2 = p->y;
+      if (neg && neg[i]) FF(neg)(&y2, &y2);
+      if (!GN(msm_f_eq)(&a->y, &y2) || GN(msm_f_is_zero)(&a->y)) { s->kind[i] = BA_ZERO; continue; }
+      s->kind[i] = BA_DBL;
+      FF(dbl)(&s->den[i], &a->y);
+    } else {
+      s->kind[i] = BA_ADD;
+      F_SUB(&s->den[i], &p->x, &a->x);
+    }
+    if (first) {
+      s->pre[i] = F_ONE;
+      prod = s->den[i];
+      first = false;
+    } else {
+      s->pre[i] = prod;
+      FF(mul)(&prod, &prod, &s->den[i]);
+    }
+  }
+  F inv = F_ONE;
+  if (!first) FF(inv)(&inv, &prod);
+  for (size_t i = m; i-- > 0;) {
+    AFF *a = acc[i];
+    const AFF *p = pt[i];
+    bool ng = neg && neg[i];
+    switch (s->kind[i]) {
+      case BA_KEEP: continue;
+      case BA_COPY:
+        a->x = p->x;
+        if (ng) FF(neg)(&a->y, &p->y);
+        else a->y = p->y;
+        continue;
+      case BA_ZERO:
+        a->x = F_ZERO;
+        a->y = F_ZERO;
+        continue;
+      default: break;
+    }
+    F inv_i, lambda, t;
+    FF(mul)(&inv_i, &inv, &s->pre[i]);
+    FF(mul)(&inv, &inv, &s->den[i]);
+    if (s->kind[i] == BA_ADD) {
+      if (ng) {
+        F_ADD(&lambda, &p->y, &a->y);
+        FF(neg)(&lambda, &lambda);
+      } else {
+        F_SUB(&lambda, &p->y, &a->y);
+      }
+      FF(mul)(&lambda, &lambda, &inv_i);
+      FF(sqr)(&t, &lambda);
+      F_SUB(&t, &t, &a->x);
+      F_SUB(&t, &t, &p->x);            /* x3 = lambda^2 - x1 - x2 */
+    } else {
+      FF(sqr)(&t, &a->x);
+      FF(mul)(&lambda, &t, &inv_i);
+      FF(dbl)(&t, &lambda);
+      F_ADD(&lambda, &lambda, &t);     /* 3 x1^2 / (2 y1) */
+      FF(sqr)(&t, &lambda);
+      F_SUB(&t, &t, &a->x);
+      F_SUB(&t, &t, &a->x);
+    }
+    F dx;
+    F_SUB(&dx, &a->x, &t);
+    FF(mul)(&dx, &dx, &lambda);
+    a->x = t;
+    F_SUB(&a->y, &dx, &a->y);          /* y3 = lambda (x1 - x3) - y1 */
+  }
+}
+
+/* ---- bucket tasks ------------------------------------------------------- */
+
+typedef struct {
+  uint32_t bucket, neg;
+  const AFF *p;
+} GN(msm_entry);
+
+/* Working state of one affine-bucket accumulation. */
+typedef struct {
+  AFF *bk;
+  uint8_t *busy;
+  size_t batch, n, qcap, qn;
+  AFF **acc;
+  const AFF **pt;
+  uint8_t *neg;
+  uint32_t *bidx;
+  GN(msm_entry) *q;
+  GN(msm_batch_scratch) s;
+} GN(msm_acc);
+
+static void GN(msm_flush)(GN(msm_acc) *A) {
+  if (!A->n) return;
+  GN(msm_batch_add)(A->acc, A->pt, A->neg, A->n, &A->s, true);
+  for (size_t i = 0; i < A->n; i++) A->busy[A->bidx[i]] = 0;
+  A->n = 0;
+}
+
+/* Bucket b is not in the current batch: an empty bucket takes the point as
+ * it is, otherwise the addition joins the batch. */
+static inline void GN(msm_place)(GN(msm_acc) *A, uint32_t b, uint32_t ng, const AFF *p) {
+  AFF *bk = &A->bk[b];
+  if (GN(msm_aff_is_id)(bk)) {
+    bk->x = p->x;
+    if (ng) FF(neg)(&bk->y, &p->y);
+    else bk->y = p->y;
+    return;
+  }
+  A->acc[A->n] = bk;
+  A->pt[A->n] = p;
+  A->neg[A->n] = (uint8_t)ng;
+  A->bidx[A->n] = b;
+  A->busy[b] = 1;
+  if (++A->n == A->batch) GN(msm_flush)(A);
+}
+
+/* Retry the deferred additions whose bucket has left the batch. */
+static void GN(msm_drain)(GN(msm_acc) *A) {
+  size_t keep = 0;
+  for (size_t r = 0; r < A->qn; r++) {
+    GN(msm_entry) e = A->q[r];
+    if (A->busy[e.bucket]) A->q[keep++] = e;
+    else GN(msm_place)(A, e.bucket, e.neg, e.p);
+  }
+  A->qn = keep;
+}
+
+static inline void GN(msm_insert)(GN(msm_acc) *A, uint32_t b, uint32_t ng, const AFF *p) {
+  if (A->busy[b]) {
+    if (A->qn == A->qcap) {
+      GN(msm_flush)(A);
+      GN(msm_drain)(A);
+    }
+    if (A->busy[b]) {
+      A->q[A->qn++] = (GN(msm_entry)){b, ng, p};
+      return;
+    }
+  }
+  GN(msm_place)(A, b, ng, p);
+}
+
+/* sum_b (b + 1) bk[b] for affine buckets, with the running sums themselves
+ * done by batched affine additions: the buckets are cut into L lanes of S
+ * consecutive buckets, and each step adds one bucket into every lane's running
+ * sum (one batch), then every running sum into its lane's total (another).
+ * That leaves run_l = sum of lane l's buckets and sum_l = sum of
+ * (b - lo_l + 1) bk[b] over it, with lo_l = l S; the answer is
+ * sum_l sum_l + S * sum_l l run_l, the last by one more running sum over the
+ * lanes and log2 S doublings. ~2 x 6.5M per bucket instead of 24M in XYZZ. */
+static void GN(msm_reduce_affine)(JAC *out, const AFF *bk, size_t nb, GN(msm_acc) *A) {
+  size_t L = nb / 32;
+  L = L < 16 ? 16 : L > 128 ? 128 : L;
+  const size_t S = nb / L;
+  AFF run[128], sum[128];
+  memset(run, 0, sizeof run);
+  memset(sum, 0, sizeof sum);
+  for (size_t step = S; step-- > 0;) {
+    for (size_t l = 0; l < L; l++) {
+      A->acc[l] = &run[l];
+      A->pt[l] = &bk[l * S + step];
+    }
+    GN(msm_batch_add)(A->acc, A->pt, NULL, L, &A->s, false);
+    for (size_t l = 0; l < L; l++) {
+      A->acc[l] = &sum[l];
+      A->pt[l] = &run[l];
+    }
+    GN(msm_batch_add)(A->acc, A->pt, NULL, L, &A->s, false);
+  }
+  XYZZ total, r, t;
+  GN(xyzz_set_identity)(&total);
+  GN(xyzz_set_identity)(&r);
+  GN(xyzz_set_identity)(&t);
+  for (size_t l = L; l-- > 1;) { /* t = sum_l l run_l */
+    GN(xyzz_add_affine)(&r, &r, &run[l]);
+    GN(xyzz_add)(&t, &t, &r);
+  }
+  for (size_t s = S; s > 1; s >>= 1) GN(xyzz_dbl)(&t, &t);
+  for (size_t l = 0; l < L; l++) GN(xyzz_add_affine)(&total, &total, &sum[l]);
+  GN(xyzz_add)(&total, &total, &t);
+  GN(xyzz_to_jacobian)(out, &total);
+}
+
+static void GN(msm_reduce_xyzz)(JAC *out, const XYZZ *bk, size_t nb) {
+  XYZZ run, sum;
+  GN(xyzz_set_identity)(&run);
+  GN(xyzz_set_identity)(&sum);
+  for (size_t b = nb; b-- > 0;) {
+    GN(xyzz_add)(&run, &run, &bk[b]);
+    GN(xyzz_add)(&sum, &sum, &run);
+  }
+  GN(xyzz_to_jacobian)(out, &sum);
+}
+
+static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t *dig,
+                                  size_t k0, size_t k1, size_t nb) {
+  GN(msm_acc) A = {0};
+  A.batch = msm_batch_size(nb);
+  A.qcap = A.batch;
+  A.bk = calloc(nb, sizeof *A.bk);      /* all (0, 0): empty */
+  A.busy = calloc(nb, 1);
+  A.acc = malloc(A.batch * sizeof *A.acc);
+  A.pt = malloc(A.batch * sizeof *A.pt);
+  A.neg = malloc(A.batch);
+  A.bidx = malloc(A.batch * sizeof *A.bidx);
+  A.q = malloc(A.qcap * sizeof *A.q);
+  A.s.den = malloc(A.batch * sizeof(F));
+  A.s.pre = malloc(A.batch * sizeof(F));
+  A.s.kind = malloc(A.batch);
+  bool ok = A.bk && A.busy && A.acc && A.pt && A.neg && A.bidx && A.q && A.s.den && A.s.pre &&
+            A.s.kind;
+  if (ok) {
+    /* Buckets are hit at random: fetch the one a few points ahead. */
+    enum { PF = 8 };
+    for (size_t k = k0; k < k1; k++) {
+      if (k + PF < k1 && dig[k + PF] != MSM_DIGIT_ZERO)
+        __builtin_prefetch(&A.bk[dig[k + PF] & 0x7fffu], 1);
+      uint32_t code = dig[k];
+      if (code == MSM_DIGIT_ZERO) continue;
+      const AFF *p = (const AFF *)plan->term_base[k];
+      if (GN(msm_aff_is_id)(p)) continue;
+      GN(msm_insert)(&A, code & 0x7fffu, code >> 15, p);
+    }
+    while (A.n || A.qn) {
+      GN(msm_flush)(&A);
+      GN(msm_drain)(&A);
+    }
+    GN(msm_reduce_affine)(out, A.bk, nb, &A);
+  }
+  free(A.bk);
+  free(A.busy);
+  free(A.acc);
+  free(A.pt);
+  free(A.neg);
+  free(A.bidx);
+  free(A.q);
+  free(A.s.den);
+  free(A.s.pre);
+  free(A.s.kind);
+  return ok;
+}
+
+static bool GN(msm_window_xyzz)(JAC *out, const msm_plan *plan, const uint16_t *dig, size_t k0,
+                                size_t k1, size_t nb) {
+  XYZZ *bk = calloc(nb, sizeof *bk); /* ZZ = 0: identity */
+  if (!bk) return false;
+  for (size_t k = k0; k < k1; k++) {
+    uint32_t code = dig[k];
+    if (code == MSM_DIGIT_ZERO) continue;
+    const AFF *p = (const AFF *)plan->term_base[k];
+    XYZZ *b = &bk[code & 0x7fffu];
+    if (code >> 15) GN(xyzz_sub_affine)(b, b, p);
+    else GN(xyzz_add_affine)(b, b, p);
+  }
+  GN(msm_reduce_xyzz)(out, bk, nb);
+  free(bk);
+  return true;
+}
+
+/* ---- scalars equal to 1 ------------------------------------------------- */
+
+/* out = sum of the points, by pairwise batched affine additions (a tree per
+ * block of MSM_ONES_BLOCK), the last few of each block added in XYZZ. */
+static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n) {
+  enum { HALF = MSM_ONES_BLOCK / 2 };
+  AFF *s = malloc((HALF + 1) * sizeof *s);
+  AFF **acc = malloc(HALF * sizeof *acc);
+  const AFF **pt = malloc(HALF * sizeof *pt);
+  GN(msm_batch_scratch) sc = {malloc(HALF * sizeof(F)), malloc(HALF * sizeof(F)), malloc(HALF)};
+  bool ok = s && acc && pt && sc.den && sc.pre && sc.kind;
+  XYZZ total;
+  GN(xyzz_set_identity)(&total);
+  for (size_t b = 0; ok && b < n; b += MSM_ONES_BLOCK) {
+    size_t m = n - b < MSM_ONES_BLOCK ? n - b : MSM_ONES_BLOCK;
+    const AFF *const *p = pts + b;
+    size_t h = m / 2, cnt;
+    for (size_t i = 0; i < h; i++) {
+      s[i] = *p[2 * i];
+      acc[i] = &s[i];
+      pt[i] = p[2 * i + 1];
+    }
+    GN(msm_batch_add)(acc, pt, NULL, h, &sc, false);
+    cnt = h;
+    if (m & 1) s[cnt++] = *p[m - 1];
+    while (cnt > 32) {
+      h = cnt / 2;
+      for (size_t i = 0; i < h; i++) {
+        acc[i] = &s[2 * i];
+        pt[i] = &s[2 * i + 1];
+      }
+      GN(msm_batch_add)(acc, pt, NULL, h, &sc, false);
+      for (size_t i = 1; i < h; i++) s[i] = s[2 * i];
+      if (cnt & 1) s[h++] = s[cnt - 1];
+      cnt = h;
+    }
+    for (size_t i = 0; i < cnt; i++) GN(xyzz_add_affine)(&total, &total, &s[i]);
+  }
+  GN(xyzz_to_jacobian)(out, &total);
+  free(s);
+  free(acc);
+  free(pt);
+  free(sc.den);
+  free(sc.pre);
+  free(sc.kind);
+  return ok;
+}
+
+/* ---- driver ------------------------------------------------------------- */
+
+typedef struct {
+  const msm_plan *plan;
+  size_t window_tasks, ones_parts;
+  JAC *partial;       /* window_tasks window partials, then ones_parts sums */
+  atomic_int failed;
+} GN(msm_ctx);
+
+static void GN(msm_task)(void *vctx, size_t task, unsigned worker) {
+  (void)worker;
+  GN(msm_ctx) *ctx = vctx;
+  const msm_plan *plan = ctx->plan;
+  bool ok;
+  if (task < ctx->window_tasks) {
+    unsigned w = (unsigned)(task / plan->chunks), j = (unsigned)(task % plan->chunks);
+    size_t k0 = plan->n_terms * j / plan->chunks, k1 = plan->n_terms * (j + 1) / plan->chunks;
+    /* The top window holds the bits above (n_windows - 1) c, so its digits
+     * are at most 2^top_bits and it needs fewer buckets. */
+    size_t nb = (size_t)1 << (plan->c - 1);
+    if (w == plan->n_windows - 1) {
+      unsigned top_bits = 255 - w * plan->c;
+      if (((size_t)1 << top_bits) < nb) nb = (size_t)1 << top_bits;
+    }
+    const uint16_t *dig = plan->digits + (size_t)w * plan->n_terms;
+    if (plan->affine && nb >= MSM_MIN_AFFINE_BUCKETS)
+      ok = GN(msm_window_affine)(&ctx->partial[task], plan, dig, k0, k1, nb);
+    else
+      ok = GN(msm_window_xyzz)(&ctx->partial[task], plan, dig, k0, k1, nb);
+  } else {
+    size_t j = task - ctx->window_tasks, P = ctx->ones_parts;
+    size_t a = plan->n_one * j / P, b = plan->n_one * (j + 1) / P;
+    ok = GN(msm_sum_points)(&ctx->partial[task], (const AFF *const *)(plan->ones + a), b - a);
+  }
+  if (!ok) atomic_store(&ctx->failed, 1);
+}
+
+static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned n_threads,
+                          cz_msm_opts *opts) {
+  GN(set_identity)(out);
+  msm_plan plan;
+  msm_costs costs = {MSM_INV_COST};
+  cz_err err = msm_plan_build(&plan, segs, n_segs, sizeof(AFF), n_threads, opts, &costs);
+  if (err) return err;
+  GN(msm_ctx) ctx = {&plan, 0, 0, NULL, 0};
+  if (plan.n_terms) ctx.window_tasks = (size_t)plan.n_windows * plan.chunks;
+  if (plan.n_one) {
+    size_t parts = (plan.n_one + 4 * MSM_ONES_BLOCK - 1) / (4 * MSM_ONES_BLOCK);
+    ctx.ones_parts = parts < 2 * plan.threads ? parts : 2 * plan.threads;
+  }
+  size_t tasks = ctx.window_tasks + ctx.ones_parts;
+  ctx.partial = malloc((tasks ? tasks : 1) * sizeof *ctx.partial);
+  if (!ctx.partial) {
+    msm_plan_free(&plan);
+    return CZ_ERR_NOMEM;
+  }
+  msm_run_tasks(tasks, plan.threads, GN(msm_task), &ctx);
+  if (atomic_load(&ctx.failed)) {
+    free(ctx.partial);
+    msm_plan_free(&plan);
+    return CZ_ERR_NOMEM;
+  }
+  /* Horner over the windows, top first: acc = 2^c acc + window_w. */
+  JAC acc;
+  GN(set_identity)(&acc);
+  if (plan.n_terms) {
+    for (unsigned w = plan.n_windows; w-- > 0;) {
+      if (w != plan.n_windows - 1)
+        for (unsigned i = 0; i < plan.c; i++) GN(dbl)(&acc, &acc);
+      for (unsigned j = 0; j < plan.chunks; j++)
+        GN(add)(&acc, &acc, &ctx.partial[(size_t)w * plan.chunks + j]);
+    }
+  }
+  for (size_t j = 0; j < ctx.ones_parts; j++)
+    GN(add)(&acc, &acc, &ctx.partial[ctx.window_tasks + j]);
+  *out = acc;
+  if (opts) {
+    opts->used_window_bits = plan.n_terms ? plan.c : 0;
+    opts->used_point_chunks = plan.n_terms ? plan.chunks : 0;
+    opts->used_batch_affine = plan.n_terms && plan.affine;
+    opts->n_zero = plan.n_zero;
+    opts->n_one = plan.n_one;
+    opts->n_other = plan.n_terms;
+  }
+  free(ctx.partial);
+  msm_plan_free(&plan);
+  return CZ_OK;
+}
+
+/* ---- public entry points ------------------------------------------------ */
+
+cz_err MSM(_segments)(JAC *out, const SEG *segs, size_t n_segs, unsigned n_threads,
+                      cz_msm_opts *opts) {
+  if (!out) return CZ_ERR_INVALID_ARG;
+  GN(set_identity)(out);
+  if (n_segs && !segs) return CZ_ERR_INVALID_ARG;
+  msm_seg *g = malloc((n_segs ? n_segs : 1) * sizeof *g);
+  if (!g) return CZ_ERR_NOMEM;
+  for (size_t i = 0; i < n_segs; i++)
+    g[i] = (msm_seg){(const uint8_t *)segs[i].bases, segs[i].n_bases, segs[i].scalars,
+                     segs[i].frs, segs[i].n_scalars, segs[i].density};
+  cz_err err = GN(msm_run)(out, g, n_segs, n_threads, opts);
+  free(g);
+  return err;
+}
+
+cz_err MSM()(JAC *out, const AFF *bases, const cz_scalar *scalars, size_t n, unsigned n_threads) {
+  SEG s = {bases, n, scalars, NULL, n, NULL};
+  return MSM(_segments)(out, &s, 1, n_threads, NULL);
+}
+
+cz_err MSM(_fr)(JAC *out, const AFF *bases, const cz_fr *scalars, size_t n, unsigned n_threads) {
+  SEG s = {bases, n, NULL, scalars, n, NULL};
+  return MSM(_segments)(out, &s, 1, n_threads, NULL);
+}

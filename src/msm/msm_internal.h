@@ -1,0 +1,70 @@
+/* Group-independent parts of the MSM: the task pool, scalar classification
+ * and signed-digit recoding (the "plan"), and the cost model that picks the
+ * window. msm_impl.h does the point arithmetic for each group. */
+#ifndef CUZK_MSM_INTERNAL_H
+#define CUZK_MSM_INTERNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+#include "cuzk/msm.h"
+
+#define MSM_MAX_WINDOW 16
+/* Digit code for a zero digit; other codes are (|d| - 1) | (sign << 15).
+ * Digits lie in (-2^(c-1), 2^(c-1)], so no non-zero digit encodes to 0xFFFF. */
+#define MSM_DIGIT_ZERO 0xFFFFu
+
+/* Dynamic task pool (MSM-internal until the shared cz_parallel_for lands on
+ * main; the lead will unify them): runs fn(ctx, task, worker) for every task
+ * in [0, n_tasks) on at most `threads` workers, the caller's thread being
+ * worker 0. Tasks are handed out one at a time, so uneven tasks balance. */
+typedef void (*msm_task_fn)(void *ctx, size_t task, unsigned worker);
+void msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx);
+unsigned msm_resolve_threads(unsigned n_threads); /* 0 -> online cores */
+
+/* One segment with the group's base type erased. */
+typedef struct {
+  const uint8_t *bases;
+  size_t n_bases;
+  const cz_scalar *scalars;
+  const cz_fr *frs;
+  size_t n_scalars;
+  const uint64_t *density;
+} msm_seg;
+
+/* Relative costs for the window model, in field multiplications. */
+typedef struct {
+  double inv;          /* one field inversion */
+} msm_costs;
+
+/* The scalars sorted into classes and recoded. term_base[t] is the base of
+ * the t-th non-trivial scalar, digits[w * n_terms + t] its digit code in
+ * window w; ones[] are the bases whose scalar is 1. */
+typedef struct {
+  size_t n_zero, n_one, n_terms;
+  const uint8_t **term_base;
+  uint16_t *digits;
+  const uint8_t **ones;
+  unsigned c, n_windows, chunks;
+  bool affine;
+  unsigned threads;
+} msm_plan;
+
+/* Validates the segments, classifies and recodes the scalars (in parallel)
+ * and fixes c, chunks and the bucket form (opts' inputs override the cost
+ * model). base_size is sizeof the affine point type. */
+cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t base_size,
+                      unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs);
+void msm_plan_free(msm_plan *plan);
+
+static inline unsigned msm_windows(unsigned c) { return 255 / c + 1; }
+/* Batch size of the affine accumulation into nb buckets: large enough to
+ * amortise the inversion, small enough that few additions hit a bucket that
+ * is already in the batch (about batch / 16 of them at nb / 8). */
+static inline size_t msm_batch_size(size_t nb) {
+  size_t b = nb / 8;
+  return b < 32 ? 32 : b > 256 ? 256 : b;
+}
+
+#endif

@@ -1,0 +1,165 @@
+/* MSM tests for one group, included by test_msm.c with:
+ *   AFF, JAC, GN(x) (cz_g1_##x), SEG, MSM(x) (cz_msm_g1##x), GEN (generator)
+ * Every MSM is compared with the naive sum of cz_gN_mul products. */
+
+/* n distinct subgroup points: P_0 = [seed] G, P_{i+1} = P_i + [3] G, with
+ * the identity, repeats and negations planted so the batched additions meet
+ * P + P, P + (-P) and the identity. */
+static void GN(t_points)(AFF *out, size_t n, uint64_t seed) {
+  if (!n) return;
+  JAC *j = malloc(n * sizeof *j), g, step;
+  cz_scalar k = {{seed, 0, 0, 0}}, three = {{3, 0, 0, 0}};
+  GN(from_affine)(&g, &GEN);
+  GN(mul)(&j[0], &g, &k);
+  GN(mul)(&step, &g, &three);
+  for (size_t i = 1; i < n; i++) GN(add)(&j[i], &j[i - 1], &step);
+  GN(batch_to_affine)(out, j, n);
+  free(j);
+  for (size_t i = 7; i < n; i += 11) out[i] = out[i - 5];          /* repeats */
+  for (size_t i = 9; i < n; i += 13) GN(affine_neg)(&out[i], &out[i - 2]); /* negations */
+  for (size_t i = 5; i < n; i += 17) memset(&out[i], 0, sizeof out[i]);    /* identity */
+}
+
+static void GN(t_naive)(JAC *r, const AFF *b, const cz_scalar *k, size_t n) {
+  GN(set_identity)(r);
+  for (size_t i = 0; i < n; i++) {
+    JAC p, q;
+    GN(from_affine)(&p, &b[i]);
+    GN(mul)(&q, &p, &k[i]);
+    GN(add)(r, r, &q);
+  }
+}
+
+/* kind 0: uniform 256-bit (some >= r); 1: mostly 0 and 1 with a few
+ * random; 2: small values (many equal digits, so bucket collisions). */
+static void GN(t_scalars)(cz_scalar *k, size_t n, int kind) {
+  for (size_t i = 0; i < n; i++) {
+    for (int l = 0; l < 4; l++) k[i].l[l] = check_rand64();
+    if (kind == 1) {
+      unsigned r = (unsigned)(check_rand64() % 16);
+      if (r < 9) memset(&k[i], 0, sizeof k[i]);
+      else if (r < 15) k[i] = (cz_scalar){{1, 0, 0, 0}};
+    } else if (kind == 2) {
+      k[i] = (cz_scalar){{check_rand64() % 40, 0, 0, 0}};
+    }
+  }
+}
+
+/* Forced windows and bucket forms, including the batch-affine path with
+ * small batches (c = 9: 256 buckets, batches of 32, many collisions) and
+ * windows that do not divide 255. */
+static const struct {
+  unsigned c, chunks;
+  cz_msm_accumulate acc;
+} GN(t_forced)[] = {{1, 1, CZ_MSM_ACC_XYZZ},          {4, 3, CZ_MSM_ACC_XYZZ},
+                    {7, 2, CZ_MSM_ACC_XYZZ},          {9, 1, CZ_MSM_ACC_BATCH_AFFINE},
+                    {10, 3, CZ_MSM_ACC_BATCH_AFFINE}, {12, 2, CZ_MSM_ACC_BATCH_AFFINE},
+                    {16, 1, CZ_MSM_ACC_BATCH_AFFINE}};
+
+static bool GN(t_one)(const char *label, JAC *got, const SEG *s, unsigned threads,
+                      cz_msm_opts *o, const JAC *want) {
+  cz_err e = MSM(_segments)(got, s, 1, threads, o);
+  CHECK_EQ_INT(e, CZ_OK);
+  bool ok = GN(eq)(got, want);
+  if (!ok)
+    fprintf(stderr, "  %s n=%zu threads=%u c=%u chunks=%u affine=%d\n", label, s->n_scalars,
+            threads, o->used_window_bits, o->used_point_chunks, o->used_batch_affine);
+  CHECK(ok);
+  return ok;
+}
+
+/* One naive sum per (n, kind), checked against the automatic choice with 1
+ * and 2 threads, Montgomery-form scalars, and (when forced) every forced mode. */
+static void GN(t_case)(const char *label, size_t n, int kind, bool forced) {
+  AFF *b = malloc((n ? n : 1) * sizeof *b);
+  cz_scalar *k = malloc((n ? n : 1) * sizeof *k);
+  cz_fr *f = malloc((n ? n : 1) * sizeof *f);
+  GN(t_points)(b, n, 1000 + n);
+  GN(t_scalars)(k, n, kind);
+  for (size_t i = 0; i < n; i++) { /* the same scalars reduced mod r, Montgomery form */
+    uint8_t wide[64] = {0};
+    for (int l = 0; l < 4; l++)
+      for (int j = 0; j < 8; j++) wide[8 * l + j] = (uint8_t)(k[i].l[l] >> (8 * j));
+    cz_fr_from_wide_le(&f[i], wide);
+  }
+  JAC want, got;
+  GN(t_naive)(&want, b, k, n);
+  SEG s = {b, n, k, NULL, n, NULL}, sf = {b, n, NULL, f, n, NULL};
+  for (unsigned threads = 1; threads <= 2; threads++) {
+    cz_msm_opts o = {0};
+    GN(t_one)(label, &got, &s, threads, &o, &want);
+    cz_msm_opts of = {0};
+    GN(t_one)(label, &got, &sf, threads, &of, &want);
+  }
+  for (size_t fi = 0; forced && fi < sizeof GN(t_forced) / sizeof *GN(t_forced); fi++) {
+    /* c = 16 costs 2^16 bucket additions per window: G1 and one kind only. */
+    if (GN(t_forced)[fi].c == 16 && (kind != 0 || sizeof(AFF) != sizeof(cz_g1_affine))) continue;
+    cz_msm_opts o = {.window_bits = GN(t_forced)[fi].c, .point_chunks = GN(t_forced)[fi].chunks,
+                     .accumulate = GN(t_forced)[fi].acc};
+    GN(t_one)(label, &got, &s, 2, &o, &want);
+    CHECK_EQ_INT(o.used_window_bits, n ? GN(t_forced)[fi].c : 0);
+  }
+  free(f);
+  free(b);
+  free(k);
+}
+
+static void GN(t_modes)(const char *label) {
+  static const size_t sizes[] = {0, 1, 2, 3, 17, 100, 700};
+  const size_t ns = sizeof sizes / sizeof *sizes;
+  for (size_t si = 0; si < ns; si++)
+    for (int kind = 0; kind < 3; kind++) GN(t_case)(label, sizes[si], kind, si == ns - 1);
+}
+
+/* Density: bases hold only the entries whose bit is set; two segments (as
+ * for b: inputs then aux) with separate base vectors. */
+static void GN(t_density)(void) {
+  const size_t n1 = 70, n2 = 900;
+  uint64_t d1[2], d2[15];
+  for (int i = 0; i < 2; i++) d1[i] = check_rand64();
+  for (int i = 0; i < 15; i++) d2[i] = check_rand64() & check_rand64();
+  d1[1] |= ~(uint64_t)0 << (n1 - 64); /* bits past n1: must be ignored */
+  size_t c1 = 0, c2 = 0;
+  for (size_t i = 0; i < n1; i++) c1 += (d1[i / 64] >> (i % 64)) & 1;
+  for (size_t i = 0; i < n2; i++) c2 += (d2[i / 64] >> (i % 64)) & 1;
+  AFF *b1 = malloc(c1 * sizeof *b1), *b2 = malloc(c2 * sizeof *b2);
+  GN(t_points)(b1, c1, 77);
+  GN(t_points)(b2, c2, 99);
+  cz_scalar *k1 = malloc(n1 * sizeof *k1), *k2 = malloc(n2 * sizeof *k2);
+  GN(t_scalars)(k1, n1, 0);
+  GN(t_scalars)(k2, n2, 1);
+  /* Naive: walk the bits. */
+  JAC want, got, t;
+  GN(set_identity)(&want);
+  size_t j = 0;
+  for (size_t i = 0; i < n1; i++)
+    if ((d1[i / 64] >> (i % 64)) & 1) {
+      GN(t_naive)(&t, &b1[j++], &k1[i], 1);
+      GN(add)(&want, &want, &t);
+    }
+  j = 0;
+  for (size_t i = 0; i < n2; i++)
+    if ((d2[i / 64] >> (i % 64)) & 1) {
+      GN(t_naive)(&t, &b2[j++], &k2[i], 1);
+      GN(add)(&want, &want, &t);
+    }
+  SEG segs[2] = {{b1, c1, k1, NULL, n1, d1}, {b2, c2, k2, NULL, n2, d2}};
+  for (unsigned threads = 1; threads <= 2; threads++) {
+    cz_msm_opts o = {0};
+    CHECK_EQ_INT(MSM(_segments)(&got, segs, 2, threads, &o), CZ_OK);
+    CHECK(GN(eq)(&got, &want));
+    CHECK_EQ_INT(o.n_zero + o.n_one + o.n_other, c1 + c2);
+  }
+  /* A base count that does not match the density is rejected. */
+  SEG bad = {b1, c1 + 1, k1, NULL, n1, d1};
+  CHECK_EQ_INT(MSM(_segments)(&got, &bad, 1, 1, NULL), CZ_ERR_INVALID_ARG);
+  CHECK(GN(is_identity)(&got));
+  SEG both = {b1, n1, k1, (const cz_fr *)k1, n1, NULL};
+  CHECK_EQ_INT(MSM(_segments)(&got, &both, 1, 1, NULL), CZ_ERR_INVALID_ARG);
+  cz_msm_opts wide = {.window_bits = 17};
+  CHECK_EQ_INT(MSM(_segments)(&got, segs, 2, 1, &wide), CZ_ERR_INVALID_ARG);
+  free(b1);
+  free(b2);
+  free(k1);
+  free(k2);
+}
