@@ -71,4 +71,17 @@ void cz_groth16_pvk_free(cz_groth16_pvk *pvk);   /* NULL is allowed */
 cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs,
                                   size_t n_inputs, const cz_groth16_proof *proof);
 
+/* Batch verification of n proofs for the same key: with random non-zero
+ * 128-bit z_j from getrandom, checks
+ *   prod_j e(z_j A_j, B_j) = e(alpha, beta)^(sum z_j)
+ *                            e(sum_j z_j acc_j, gamma) e(sum_j z_j C_j, delta)
+ * as one multi-Miller loop over n + 3 pairs and one final exponentiation.
+ * inputs holds n_inputs values per proof, proof after proof. CZ_OK when all
+ * proofs verify; CZ_ERR_PROOF_INVALID when at least one does not (except
+ * with probability about 2^-128); CZ_ERR_INVALID_ARG when n_inputs !=
+ * vk->n_ic - 1; CZ_ERR_NOMEM; CZ_ERR_IO when getrandom fails. n = 0 is OK.
+ * Points must be checked ones, as for cz_groth16_verify. */
+cz_err cz_groth16_verify_batch(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_inputs,
+                               const cz_groth16_proof *proofs, size_t n);
+
 #endif

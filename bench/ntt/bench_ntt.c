@@ -1,0 +1,166 @@
+/* cuzk-bench ntt: time the forward/inverse NTT (and optionally the H
+ * polynomial) at 2^K and compare with the bound
+ *   butterflies x (Fr mul ns, measured in this run) / threads,
+ * butterflies = (n/2) K. Prints `name value unit` lines; times are the best
+ * of --reps runs, each on fresh random data. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "commands.h"
+#include "cuzk/cpu.h"
+#include "cuzk/ntt.h"
+#include "cuzk/parallel.h"
+
+int cmd_bench_ntt(int argc, char **argv);
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double thread_cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rng = 0x243f6a8885a308d3ULL;
+static void fill_random(cz_fr *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    uint8_t b[64];
+    for (int k = 0; k < 64; k += 8) {
+      uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      memcpy(b + k, &z, 8);
+    }
+    cz_fr_from_wide_le(&v[i], b);
+  }
+}
+
+/* Throughput of cz_fr_mul on independent operands in L1: the unit cost
+ * the bound uses: best of a few rounds of ~10 ms of this thread's CPU time
+ * (time the scheduler gives to other processes does not count). */
+static double fr_mul_ns(void) {
+  enum { N = 512 };
+  static cz_fr x[N], y[N];
+  fill_random(x, N);
+  fill_random(y, N);
+  double best = 1e30;
+  for (int round = 0; round < 3; round++) {
+    size_t iters = 0;
+    double t0 = thread_cpu_s(), t;
+    do {
+      for (int r = 0; r < 16; r++)
+        for (int i = 0; i < N; i++) cz_fr_mul(&x[i], &x[i], &y[i]);
+      iters += 16 * N;
+      t = thread_cpu_s() - t0;
+    } while (t < 0.01);
+    if (t * 1e9 / iters < best) best = t * 1e9 / iters;
+  }
+  volatile uint64_t sink = x[0].l[0];
+  (void)sink;
+  return best;
+}
+
+static int cmp_double(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+static double median(double *v, unsigned n) {
+  qsort(v, n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int usage(void) {
+  fprintf(stderr, "usage: cuzk-bench ntt --log-n K [--threads T] [--reps R] [--h]\n"
+                  "  K in 1..28; T = 0 means all cores (default 1); --h also times the\n"
+                  "  H polynomial (7 transforms plus pointwise passes)\n");
+  return 2;
+}
+
+int cmd_bench_ntt(int argc, char **argv) {
+  unsigned log_n = 0, threads = 1, reps = 5;
+  int with_h = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--log-n") && i + 1 < argc) log_n = (unsigned)atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = (unsigned)atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = (unsigned)atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--h")) with_h = 1;
+    else return usage();
+  }
+  if (log_n < 1 || log_n > 28 || reps < 1) return usage();
+  threads = cz_parallel_threads(threads);
+
+  cz_ntt_domain *d;
+  cz_err e = cz_ntt_domain_new(&d, log_n);
+  if (e != CZ_OK) { fprintf(stderr, "ntt: %s\n", cz_err_str(e)); return 1; }
+  size_t n = cz_ntt_domain_size(d);
+  cz_fr *a = malloc(n * sizeof *a), *b = with_h ? malloc(n * sizeof *b) : NULL;
+  cz_fr *c = with_h ? malloc(n * sizeof *c) : NULL;
+  if (!a || (with_h && (!b || !c))) { fprintf(stderr, "ntt: out of memory\n"); return 1; }
+
+  /* Each rep times Fr mul just before and after its transforms and forms its
+   * own ratio, so load changes on a shared machine hit both sides alike; the
+   * reported ratios are the medians over reps, the times the best. */
+  double butterflies = (double)(n / 2) * log_n;
+  double *rf = calloc(reps, sizeof *rf), *ri = calloc(reps, sizeof *ri);
+  double *rc = calloc(reps, sizeof *rc), *rh = calloc(reps, sizeof *rh);
+  double mul = 1e30, fwd = 1e30, inv = 1e30, h = 1e30;
+  for (unsigned r = 0; r < reps; r++) {
+    fill_random(a, n);
+    if (with_h) { fill_random(b, n); fill_random(c, n); }
+    double m0 = fr_mul_ns();
+    double c0 = cpu_s(), t0 = now_s();
+    cz_ntt_forward(d, a, threads);
+    double t1 = now_s(), c1 = cpu_s();
+    cz_ntt_inverse(d, a, threads);
+    double t2 = now_s(), th = 0;
+    if (with_h) {
+      cz_ntt_h_poly(d, a, b, c, threads);
+      th = now_s() - t2;
+    }
+    double m1 = fr_mul_ns(), m = (m0 + m1) / 2;
+    double bound = butterflies * m * 1e-9 / threads;
+    rf[r] = (t1 - t0) / bound;
+    ri[r] = (t2 - t1) / bound;
+    rc[r] = (c1 - c0) / (bound * threads);
+    rh[r] = th / bound;
+    if (m0 < mul) mul = m0;
+    if (m1 < mul) mul = m1;
+    if (t1 - t0 < fwd) fwd = t1 - t0;
+    if (t2 - t1 < inv) inv = t2 - t1;
+    if (with_h && th < h) h = th;
+  }
+  printf("ntt_log_n %u count\n", log_n);
+  printf("ntt_threads %u count\n", threads);
+  printf("ntt_fr_path %s name\n", cz_cpu_use_adx() ? "adx" : "portable");
+  printf("fr_mul %.2f ns\n", mul);
+  printf("ntt_bound %.3f ms\n", butterflies * mul * 1e-6 / threads);
+  printf("ntt_forward %.3f ms\n", fwd * 1e3);
+  printf("ntt_inverse %.3f ms\n", inv * 1e3);
+  printf("ntt_forward_ratio %.3f x\n", median(rf, reps));
+  printf("ntt_inverse_ratio %.3f x\n", median(ri, reps));
+  /* CPU time of all threads against the one-thread bound: the work done,
+   * insensitive to time lost to other processes on a shared machine. */
+  printf("ntt_forward_cpu_ratio %.3f x\n", median(rc, reps));
+  if (with_h) {
+    printf("ntt_h_poly %.3f ms\n", h * 1e3);
+    printf("ntt_h_poly_ratio %.3f x\n", median(rh, reps)); /* in bound transforms */
+  }
+  free(rf); free(ri); free(rc); free(rh);
+  free(a); free(b); free(c);
+  cz_ntt_domain_free(d);
+  return 0;
+}

@@ -1,0 +1,97 @@
+/* Groth16 parameters (proving keys) in bellperson's file layout, and the
+ * setup that makes them for our own and test circuits.
+ *
+ * File layout (bellperson's Parameters::write, all points uncompressed):
+ *   vk (cz_groth16_vk_write, uncompressed)
+ *   u32 BE count | count x G1   h     (tau^i Z(tau) / delta, i < n - 1)
+ *   u32 BE count | count x G1   l     ((beta u + alpha v + w)(tau) / delta, aux)
+ *   u32 BE count | count x G1   a     (u(tau), non-zero ones only: all inputs,
+ *                                       then the aux of the prover's a_aux density)
+ *   u32 BE count | count x G1   b_g1  (v(tau), non-zero ones only: inputs of the
+ *                                       b_input density, then aux of b_aux)
+ *   u32 BE count | count x G2   b_g2  (same entries as b_g1, in G2)
+ * where n = 2^k >= m is the domain of the m constraints (input constraints
+ * included). Like bellperson's readers, no vector may hold the point at
+ * infinity: the generator filters zero evaluations out of a/b and refuses
+ * unconstrained aux (l), and a real h never holds it.
+ *
+ * Vectors are allocated with mmap (page aligned, released with the params). */
+#ifndef CUZK_PARAMS_H
+#define CUZK_PARAMS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cuzk/cs.h"
+#include "cuzk/groth16.h"
+
+typedef struct {
+  cz_groth16_vk vk;
+  size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+  cz_g1_affine *h, *l, *a, *b_g1;
+  cz_g2_affine *b_g2;
+} cz_groth16_params;
+
+/* Toxic waste. Setup uses the standard generators of G1 and G2 (bellperson
+ * draws random ones; any generator gives an equally valid key). */
+typedef struct {
+  cz_fr tau, alpha, beta, gamma, delta;
+} cz_groth16_toxic;
+
+/* Fill t with non-zero uniform values from getrandom (CZ_ERR_IO if the OS
+ * generator fails). */
+cz_err cz_groth16_toxic_random(cz_groth16_toxic *t);
+
+/* Parameters for the circuit whose KEYGEN columns are cols (cz_cs_take_keygen
+ * after cz_cs_finish, input constraints included), exactly as bellperson's
+ * generate_parameters computes them: evaluations at tau through the Lagrange
+ * basis of the domain, points by fixed-base windowed multiplication of the
+ * generators, zero a/b evaluations filtered out.
+ * Errors (CZ_ERR_INVALID_ARG, with a message in msg when msg != NULL):
+ * gamma or delta zero; tau in the domain (Z(tau) = 0); an aux variable that
+ * no constraint uses (bellperson's UnconstrainedVariable: its l point would
+ * be the identity); an input whose IC point is the identity; toxic waste so
+ * unlucky that a column with a non-zero coefficient evaluates to zero at tau
+ * (the prover's densities would then not match the filtered vectors).
+ * CZ_ERR_NOMEM when memory runs out. On error *out is zeroed. */
+cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
+                        const cz_groth16_toxic *t, unsigned n_threads, char *msg, size_t msg_len);
+
+/* Bytes of the file layout above. */
+size_t cz_groth16_params_file_size(const cz_groth16_params *p);
+
+/* Encode p into out (cz_groth16_params_file_size(p) bytes) in the layout
+ * above; returns the byte count (the size needed when out is NULL). For
+ * small parameter sets: large ones go to disk through cz_groth16_params_save. */
+size_t cz_groth16_params_write(uint8_t *out, const cz_groth16_params *p);
+
+/* Write p to path in the layout above (CZ_ERR_IO when it cannot be written;
+ * a partial file may be left: callers that need atomicity write to a
+ * temporary name and rename). */
+cz_err cz_groth16_params_save(const cz_groth16_params *p, const char *path);
+
+/* Decode parameters from buf (len bytes, exactly one parameter set).
+ * checked: every point is fully validated (flags, canonical coordinates,
+ * curve equation, subgroup). Unchecked (trusted local files): the same
+ * except the subgroup test, the only costly part; note bellperson's
+ * unchecked read also skips the curve equation, we keep it because it is
+ * cheap and keeps off-curve garbage out of the MSM. Both refuse the point at
+ * infinity (CZ_ERR_BAD_FLAGS), as bellperson does in every vector.
+ * Vectors are decoded in parallel chunks with n_threads workers (0 = all).
+ * Errors: CZ_ERR_TRUNCATED (a count or the points it announces run past the
+ * end), CZ_ERR_TRAILING (bytes after b_g2: bellperson's readers ignore them,
+ * we refuse them, since neither writer produces them and a longer file is
+ * not the one its digest was computed for), or the point decoder's error;
+ * msg (when not NULL) names the vector, the point index and its byte offset.
+ * On error *p is zeroed and owns nothing. */
+cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len,
+                              bool checked, unsigned n_threads, char *msg, size_t msg_len);
+
+/* Same, from a file read through mmap (CZ_ERR_IO when it cannot be opened or
+ * mapped; msg then says why). The mapping is released before returning. */
+cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool checked,
+                              unsigned n_threads, char *msg, size_t msg_len);
+
+/* Release every vector and the vk; p is zeroed. NULL is allowed. */
+void cz_groth16_params_free(cz_groth16_params *p);
+
+#endif

@@ -1,0 +1,49 @@
+/* Helpers shared by the Groth16 setup, parameter files and prover. */
+#ifndef CUZK_GROTH16_INTERNAL_H
+#define CUZK_GROTH16_INTERNAL_H
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cuzk/fr.h"
+#include "cuzk/g1.h"
+#include "cuzk/g2.h"
+
+/* printf into msg when msg is not NULL (always NUL-terminated). */
+void g16_msg(char *msg, size_t msg_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* n bytes from getrandom; CZ_ERR_IO when the OS generator fails. */
+cz_err g16_random_bytes(void *out, size_t n);
+/* A uniform non-zero field element from getrandom. */
+cz_err g16_random_fr(cz_fr *out);
+
+/* Big vectors: anonymous mmap, page aligned; NULL when n == 0 or on
+ * failure (check n first). g16_big_free takes the same n. */
+void *g16_big_alloc(size_t n);
+void g16_big_free(void *p, size_t n);
+
+/* Fixed-base scalar multiplication of many scalars by one base, as
+ * bellperson's generator does with its wNAF tables: out[i] = k[i] * base
+ * (k Montgomery), affine, computed by n_threads workers. CZ_ERR_NOMEM when
+ * the table or scratch cannot be allocated. */
+cz_err g16_fixed_base_g1(cz_g1_affine *out, const cz_g1_affine *base, const cz_fr *k,
+                         size_t n, unsigned n_threads);
+cz_err g16_fixed_base_g2(cz_g2_affine *out, const cz_g2_affine *base, const cz_fr *k,
+                         size_t n, unsigned n_threads);
+
+/* One MSM term run, in bellperson's layout: scalars frs[0..n_scalars) and,
+ * with density != NULL, bases only for the scalars whose bit is set (the
+ * j-th set bit pairs with bases[j]); without density bases[i] pairs frs[i]. */
+typedef struct {
+  const void *bases; /* cz_g1_affine or cz_g2_affine */
+  size_t n_bases;
+  const cz_fr *frs;
+  size_t n_scalars;
+  const uint64_t *density;
+} g16_msm_seg;
+
+/* out = sum over the segments, through cz_msm (prover_msm.c): the one
+ * place the prover calls the MSM. */
+cz_err g16_msm_g1(cz_g1 *out, const g16_msm_seg *segs, size_t n_segs, unsigned n_threads);
+cz_err g16_msm_g2(cz_g2 *out, const g16_msm_seg *segs, size_t n_segs, unsigned n_threads);
+
+#endif

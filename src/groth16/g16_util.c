@@ -1,0 +1,53 @@
+/* Messages, OS randomness and big allocations for the Groth16 module. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include "groth16/g16_internal.h"
+
+void g16_msg(char *msg, size_t msg_len, const char *fmt, ...) {
+  if (!msg || !msg_len) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, msg_len, fmt, ap);
+  va_end(ap);
+}
+
+cz_err g16_random_bytes(void *out, size_t n) {
+  uint8_t *p = out;
+  while (n) {
+    ssize_t got = getrandom(p, n, 0);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return CZ_ERR_IO;
+    }
+    p += got;
+    n -= (size_t)got;
+  }
+  return CZ_OK;
+}
+
+cz_err g16_random_fr(cz_fr *out) {
+  /* 64 bytes reduced mod r: bias about 2^-256. Zero is redrawn because
+   * every caller needs an invertible or non-trivial value. */
+  uint8_t wide[64];
+  do {
+    cz_err e = g16_random_bytes(wide, sizeof wide);
+    if (e != CZ_OK) return e;
+    cz_fr_from_wide_le(out, wide);
+  } while (cz_fr_is_zero(out));
+  memset(wide, 0, sizeof wide);
+  return CZ_OK;
+}
+
+void *g16_big_alloc(size_t n) {
+  if (!n) return NULL;
+  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+void g16_big_free(void *p, size_t n) {
+  if (p && n) munmap(p, n);
+}

@@ -1,0 +1,230 @@
+/* The prover front end (timing hook, dispatch) and the CPU backend.
+ *
+ * The CPU backend follows bellperson's native prover step for step: H by
+ * NTT (cz_ntt_h_poly, keeping n - 1 coefficients), then the MSMs h, l, a,
+ * b_g1 (skipped when r = 0, as bellperson skips it without randomization),
+ * b_g2, then A, B, C assembled as
+ *   A = alpha + a + r delta,  B = beta + b2 + s delta,
+ *   C = s a + r b1 + r s delta + s alpha + r beta + h + l
+ * which is s A + r B1 - r s delta + h + l with the r s delta terms folded. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cuzk/ntt.h"
+#include "cuzk/prover.h"
+#include "groth16/g16_internal.h"
+
+static const char *const PHASE_NAMES[CZ_PHASE_COUNT] = {
+    "synthesis", "ntt_h",    "msm_h",     "msm_l",    "msm_a",
+    "msm_b_g1",  "msm_b_g2", "batch_add", "tail_msm", "total",
+};
+
+const char *cz_prove_phase_name(cz_prove_phase p) {
+  return (unsigned)p < CZ_PHASE_COUNT ? PHASE_NAMES[p] : NULL;
+}
+
+uint64_t cz_prove_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void cz_prove_timing_emit(const cz_prove_timing *hook, cz_prove_phase phase, uint64_t ns) {
+  const char *name = cz_prove_phase_name(phase);
+  if (!name) return;
+  if (!hook || !hook->quiet) {
+    fprintf(stderr, "CUZK_TIMING: %s_ms=%llu\n", name,
+            (unsigned long long)((ns + 500000) / 1000000));
+    fflush(stderr);
+  }
+  if (hook && hook->on_phase) hook->on_phase(hook->ctx, phase, ns);
+}
+
+/* ---- CPU backend ---------------------------------------------------------- */
+
+/* The checks bellperson's ParameterSource getters and asserts make, with a
+ * message saying which count disagrees. */
+static cz_err check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom,
+                        char *msg, size_t msg_len) {
+  const char *what = NULL;
+  size_t got = 0, want = 0;
+#define FIT(cond, w, g, x) \
+  if (!what && !(cond)) { what = (w); got = (g); want = (x); }
+  FIT(as->a && as->b && as->c, "a/b/c evaluations present (not consumed)", 0, 1);
+  FIT(as->n_inputs == p->vk.n_ic, "inputs vs vk IC points", as->n_inputs, p->vk.n_ic);
+  FIT(as->n_aux == p->n_l, "aux vs l points", as->n_aux, p->n_l);
+  FIT(n_dom - 1 == p->n_h, "H coefficients vs h points", n_dom - 1, p->n_h);
+  FIT(as->a_aux.n == as->n_aux && as->b_aux.n == as->n_aux && as->b_input.n == as->n_inputs,
+      "density lengths", as->a_aux.n, as->n_aux);
+  FIT(as->n_inputs + as->a_aux.count == p->n_a, "inputs + a_aux density vs a points",
+      as->n_inputs + as->a_aux.count, p->n_a);
+  FIT(as->b_input.count + as->b_aux.count == p->n_b_g1, "b densities vs b_g1 points",
+      as->b_input.count + as->b_aux.count, p->n_b_g1);
+  FIT(p->n_b_g1 == p->n_b_g2, "b_g1 vs b_g2 points", p->n_b_g1, p->n_b_g2);
+#undef FIT
+  if (!what) return CZ_OK;
+  g16_msg(msg, msg_len, "assignment does not fit the parameters: %s (%zu, expected %zu)", what,
+          got, want);
+  return CZ_ERR_INVALID_ARG;
+}
+
+/* H coefficients in as->a[0 .. n-2]; b and c are released. */
+static cz_err compute_h(const cz_ntt_domain *d, cz_assignment *as, unsigned threads) {
+  size_t n = cz_ntt_domain_size(d), m = as->n_constraints;
+  cz_fr **v[3] = {&as->a, &as->b, &as->c};
+  for (int i = 0; i < 3; i++) {
+    if (n != m) {
+      cz_fr *g = realloc(*v[i], n * sizeof *g);
+      if (!g) return CZ_ERR_NOMEM;
+      memset(g + m, 0, (n - m) * sizeof *g);
+      *v[i] = g;
+    }
+  }
+  cz_ntt_h_poly(d, as->a, as->b, as->c, threads);
+  free(as->b);
+  free(as->c);
+  as->b = as->c = NULL;
+  return CZ_OK;
+}
+
+static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_assignment *as,
+                        const cz_fr *r, const cz_fr *s, cz_groth16_proof *proof, unsigned th,
+                        uint64_t *t) {
+  uint64_t t0 = cz_prove_now_ns(), t1;
+  cz_err e = compute_h(d, as, th);
+  if (e != CZ_OK) return e;
+  t1 = cz_prove_now_ns(); t[CZ_PHASE_NTT_H] += t1 - t0; t0 = t1;
+
+  const size_t n_in = as->n_inputs, n_aux = as->n_aux;
+  cz_g1 h, l, a, b1;
+  cz_g2 b2;
+  g16_msm_seg seg[2];
+  seg[0] = (g16_msm_seg){p->h, p->n_h, as->a, p->n_h, NULL};
+  if ((e = g16_msm_g1(&h, seg, 1, th)) != CZ_OK) return e;
+  free(as->a);
+  as->a = NULL;
+  t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_H] += t1 - t0; t0 = t1;
+
+  seg[0] = (g16_msm_seg){p->l, p->n_l, as->aux, n_aux, NULL};
+  if ((e = g16_msm_g1(&l, seg, 1, th)) != CZ_OK) return e;
+  t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_L] += t1 - t0; t0 = t1;
+
+  /* a: the input part of the a query is dense (every input has its input
+   * constraint in A), aux follow the a_aux density. */
+  seg[0] = (g16_msm_seg){p->a, n_in, as->inputs, n_in, NULL};
+  seg[1] = (g16_msm_seg){p->a + n_in, p->n_a - n_in, as->aux, n_aux, as->a_aux.bits};
+  if ((e = g16_msm_g1(&a, seg, 2, th)) != CZ_OK) return e;
+  t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_A] += t1 - t0; t0 = t1;
+
+  const size_t bi = as->b_input.count;
+  seg[0] = (g16_msm_seg){p->b_g1, bi, as->inputs, n_in, as->b_input.bits};
+  seg[1] = (g16_msm_seg){p->b_g1 + bi, p->n_b_g1 - bi, as->aux, n_aux, as->b_aux.bits};
+  cz_g1_set_identity(&b1);
+  if (!cz_fr_is_zero(r) && (e = g16_msm_g1(&b1, seg, 2, th)) != CZ_OK) return e;
+  t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_B_G1] += t1 - t0; t0 = t1;
+
+  seg[0] = (g16_msm_seg){p->b_g2, bi, as->inputs, n_in, as->b_input.bits};
+  seg[1] = (g16_msm_seg){p->b_g2 + bi, p->n_b_g2 - bi, as->aux, n_aux, as->b_aux.bits};
+  if ((e = g16_msm_g2(&b2, seg, 2, th)) != CZ_OK) return e;
+  t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_B_G2] += t1 - t0; t0 = t1;
+
+  const cz_groth16_vk *vk = &p->vk;
+  cz_g1 ga, gc, x;
+  cz_g2 gb, y;
+  cz_fr rs;
+  cz_fr_mul(&rs, r, s);
+  /* A = alpha + a + r delta */
+  cz_g1_from_affine(&x, &vk->delta_g1);
+  cz_g1_mul_fr(&ga, &x, r);
+  cz_g1_add_affine(&ga, &ga, &vk->alpha_g1);
+  cz_g1_add(&ga, &ga, &a);
+  /* B = beta + b2 + s delta */
+  cz_g2_from_affine(&y, &vk->delta_g2);
+  cz_g2_mul_fr(&gb, &y, s);
+  cz_g2_add_affine(&gb, &gb, &vk->beta_g2);
+  cz_g2_add(&gb, &gb, &b2);
+  /* C = s a + r b1 + r s delta + s alpha + r beta + h + l
+   *   = s (a + alpha) + r (b1 + beta + s delta) + h + l */
+  cz_g1_add_affine(&gc, &a, &vk->alpha_g1);
+  cz_g1_mul_fr(&gc, &gc, s);
+  cz_g1_mul_fr(&x, &x, s);
+  cz_g1_add(&x, &x, &b1);
+  cz_g1_add_affine(&x, &x, &vk->beta_g1);
+  cz_g1_mul_fr(&x, &x, r);
+  cz_g1_add(&gc, &gc, &x);
+  cz_g1_add(&gc, &gc, &h);
+  cz_g1_add(&gc, &gc, &l);
+  cz_g1_to_affine(&proof->a, &ga);
+  cz_g2_to_affine(&proof->b, &gb);
+  cz_g1_to_affine(&proof->c, &gc);
+  t1 = cz_prove_now_ns(); t[CZ_PHASE_BATCH_ADD] += t1 - t0;
+  return CZ_OK;
+}
+
+static cz_err cpu_prove(const cz_prover_backend *self, const cz_groth16_params *params,
+                        cz_assignment *as, size_t n, cz_groth16_proof *proofs,
+                        const cz_prove_opts *opts) {
+  (void)self;
+  const cz_prove_opts def = {0};
+  if (!opts) opts = &def;
+  if ((opts->r == NULL) != (opts->s == NULL)) return CZ_ERR_INVALID_ARG;
+  if (!n) return CZ_OK;
+  if (!params || !as || !proofs) return CZ_ERR_INVALID_ARG;
+  uint64_t t[CZ_PHASE_COUNT] = {0};
+  uint64_t start = cz_prove_now_ns();
+  cz_ntt_domain *d = NULL;
+  cz_err e = cz_ntt_domain_for_size(&d, as[0].n_constraints);
+  if (e != CZ_OK) {
+    g16_msg(opts->msg, opts->msg_len, "no domain for %zu constraints", as[0].n_constraints);
+    return e;
+  }
+  for (size_t i = 0; i < n && e == CZ_OK; i++) {
+    if (as[i].n_constraints != as[0].n_constraints) {
+      g16_msg(opts->msg, opts->msg_len, "assignment %zu has another constraint count", i);
+      e = CZ_ERR_INVALID_ARG;
+      break;
+    }
+    if ((e = check_fit(params, &as[i], cz_ntt_domain_size(d), opts->msg, opts->msg_len)) != CZ_OK)
+      break;
+    cz_fr r, s;
+    if (opts->r) {
+      r = opts->r[i];
+      s = opts->s[i];
+    } else if ((e = g16_random_fr(&r)) != CZ_OK || (e = g16_random_fr(&s)) != CZ_OK) {
+      g16_msg(opts->msg, opts->msg_len, "getrandom failed");
+      break;
+    }
+    e = prove_one(params, d, &as[i], &r, &s, &proofs[i], opts->n_threads, t);
+    memset(&r, 0, sizeof r);
+    memset(&s, 0, sizeof s);
+    if (e == CZ_ERR_NOMEM) g16_msg(opts->msg, opts->msg_len, "out of memory");
+    else if (e != CZ_OK) g16_msg(opts->msg, opts->msg_len, "MSM refused its input");
+  }
+  cz_ntt_domain_free(d);
+  if (e != CZ_OK) return e;
+  t[CZ_PHASE_TOTAL] = cz_prove_now_ns() - start;
+  for (int ph = CZ_PHASE_NTT_H; ph < CZ_PHASE_COUNT; ph++)
+    cz_prove_timing_emit(opts->timing, (cz_prove_phase)ph, t[ph]);
+  return CZ_OK;
+}
+
+static const cz_prover_backend CPU_BACKEND = {"cpu", cpu_prove, NULL};
+
+const cz_prover_backend *cz_prover_cpu(void) { return &CPU_BACKEND; }
+
+cz_err cz_groth16_prove(const cz_prover_backend *backend, const cz_groth16_params *params,
+                        cz_assignment *as, size_t n, cz_groth16_proof *proofs,
+                        const cz_prove_opts *opts) {
+  if (!backend) backend = cz_prover_cpu();
+  return backend->prove(backend, params, as, n, proofs, opts);
+}
+
+cz_err cz_groth16_prove_recorded(const cz_prover_backend *backend,
+                                 const cz_groth16_params *params, const cz_r1cs *shape,
+                                 cz_assignment *w, cz_groth16_proof *proof,
+                                 const cz_prove_opts *opts) {
+  cz_err e = cz_r1cs_eval(shape, w);
+  if (e != CZ_OK) return e;
+  return cz_groth16_prove(backend, params, w, 1, proof, opts);
+}

@@ -1,0 +1,243 @@
+/* Groth16 setup from toxic waste, as bellperson's generate_parameters.
+ *
+ * For the m constraints (input constraints included) on the domain of
+ * n = 2^k >= m points, the QAP polynomials u_i, v_i, w_i of variable i are
+ * the sums over its A, B, C column of coeff * L_j, L_j the Lagrange basis.
+ * L_j(tau) for all j is the inverse FFT of the powers of tau (bellperson's
+ * method). Then:
+ *   h_i  = tau^i Z(tau) / delta            i < n - 1, Z(X) = X^n - 1
+ *   ic_i = (beta u_i + alpha v_i + w_i) / gamma     inputs
+ *   l_i  = (beta u_i + alpha v_i + w_i) / delta     aux
+ *   a_i  = u_i, b_i = v_i                  only where non-zero
+ * all times the G1 (G2 for b_g2) generator. */
+#include <stdlib.h>
+#include <string.h>
+#include "cuzk/ntt.h"
+#include "cuzk/params.h"
+#include "cuzk/parallel.h"
+#include "groth16/g16_internal.h"
+
+cz_err cz_groth16_toxic_random(cz_groth16_toxic *t) {
+  cz_err e;
+  if ((e = g16_random_fr(&t->tau)) != CZ_OK) return e;
+  if ((e = g16_random_fr(&t->alpha)) != CZ_OK) return e;
+  if ((e = g16_random_fr(&t->beta)) != CZ_OK) return e;
+  if ((e = g16_random_fr(&t->gamma)) != CZ_OK) return e;
+  return g16_random_fr(&t->delta);
+}
+
+/* ---- powers of tau -------------------------------------------------------- */
+
+typedef struct {
+  cz_fr *out;
+  const cz_fr *x, *scale;
+} powers_ctx;
+
+/* out[i] = scale * x^i, each worker starting from x^begin. */
+static void powers_worker(void *vctx, size_t begin, size_t end, unsigned worker) {
+  (void)worker;
+  powers_ctx *c = vctx;
+  uint64_t e = begin;
+  cz_fr cur;
+  cz_fr_pow(&cur, c->x, &e, 1);
+  if (c->scale) cz_fr_mul(&cur, &cur, c->scale);
+  for (size_t i = begin; i < end; i++) {
+    c->out[i] = cur;
+    cz_fr_mul(&cur, &cur, c->x);
+  }
+}
+
+/* ---- column evaluation ---------------------------------------------------- */
+
+typedef struct {
+  const cz_keygen_cols *cols;
+  const cz_fr *lagrange;
+  const cz_fr *alpha, *beta, *gamma_inv, *delta_inv;
+  cz_fr *at, *bt, *ext;       /* per variable */
+  uint8_t *a_nz, *b_nz;       /* column has a non-zero coefficient */
+} eval_ctx;
+
+static void col_eval(cz_fr *out, uint8_t *nz, const cz_spmat *m, size_t col, const cz_fr *lag) {
+  cz_fr acc = CZ_FR_ZERO, t;
+  uint8_t any = 0;
+  for (uint64_t k = m->ptr[col]; k < m->ptr[col + 1]; k++) {
+    if (cz_fr_is_zero(&m->val[k])) continue;
+    any = 1;
+    cz_fr_mul(&t, &m->val[k], &lag[m->idx[k]]);
+    cz_fr_add(&acc, &acc, &t);
+  }
+  *out = acc;
+  if (nz) *nz = any;
+}
+
+static void eval_worker(void *vctx, size_t begin, size_t end, unsigned worker) {
+  (void)worker;
+  eval_ctx *c = vctx;
+  for (size_t i = begin; i < end; i++) {
+    cz_fr ct, t, e;
+    col_eval(&c->at[i], &c->a_nz[i], &c->cols->at, i, c->lagrange);
+    col_eval(&c->bt[i], &c->b_nz[i], &c->cols->bt, i, c->lagrange);
+    col_eval(&ct, NULL, &c->cols->ct, i, c->lagrange);
+    cz_fr_mul(&e, &c->at[i], c->beta);
+    cz_fr_mul(&t, &c->bt[i], c->alpha);
+    cz_fr_add(&e, &e, &t);
+    cz_fr_add(&e, &e, &ct);
+    cz_fr_mul(&c->ext[i], &e, i < c->cols->n_inputs ? c->gamma_inv : c->delta_inv);
+  }
+}
+
+static bool cols_valid(const cz_keygen_cols *k) {
+  size_t nv = k->n_inputs + k->n_aux;
+  const cz_spmat *ms[3] = {&k->at, &k->bt, &k->ct};
+  if (k->n_inputs == 0 || k->n_constraints == 0) return false;
+  for (int j = 0; j < 3; j++) {
+    const cz_spmat *m = ms[j];
+    if (m->n_major != nv || !m->ptr) return false;
+    for (size_t c = 0; c < nv; c++) {
+      if (m->ptr[c] > m->ptr[c + 1]) return false;
+      for (uint64_t e = m->ptr[c]; e < m->ptr[c + 1]; e++)
+        if (m->idx[e] >= k->n_constraints) return false;
+    }
+  }
+  return true;
+}
+
+/* ---- setup ---------------------------------------------------------------- */
+
+cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
+                        const cz_groth16_toxic *t, unsigned n_threads, char *msg, size_t msg_len) {
+  memset(out, 0, sizeof *out);
+  g16_msg(msg, msg_len, "%s", "");
+  if (!cols_valid(cols)) {
+    g16_msg(msg, msg_len, "keygen columns are malformed");
+    return CZ_ERR_INVALID_ARG;
+  }
+  cz_fr gamma_inv, delta_inv;
+  if (!cz_fr_inv(&gamma_inv, &t->gamma) || !cz_fr_inv(&delta_inv, &t->delta)) {
+    g16_msg(msg, msg_len, "gamma and delta must be non-zero");
+    return CZ_ERR_INVALID_ARG;
+  }
+  if (cz_fr_is_zero(&t->alpha) || cz_fr_is_zero(&t->beta)) {
+    /* alpha_g1 / beta_g2 would be the identity, which no reader accepts. */
+    g16_msg(msg, msg_len, "alpha and beta must be non-zero");
+    return CZ_ERR_INVALID_ARG;
+  }
+  const size_t n_in = cols->n_inputs, n_aux = cols->n_aux, nv = n_in + n_aux;
+  cz_ntt_domain *dom = NULL;
+  cz_err e = cz_ntt_domain_for_size(&dom, cols->n_constraints);
+  if (e != CZ_OK) {
+    g16_msg(msg, msg_len, "no evaluation domain for %zu constraints", cols->n_constraints);
+    return e;
+  }
+  const size_t n = cz_ntt_domain_size(dom);
+
+  /* Z(tau) = tau^n - 1; zero means tau is in the domain. */
+  cz_fr zt;
+  uint64_t nn = n;
+  cz_fr_pow(&zt, &t->tau, &nn, 1);
+  cz_fr_sub(&zt, &zt, &CZ_FR_ONE);
+  if (cz_fr_is_zero(&zt)) {
+    cz_ntt_domain_free(dom);
+    g16_msg(msg, msg_len, "tau lies in the evaluation domain (Z(tau) = 0)");
+    return CZ_ERR_INVALID_ARG;
+  }
+
+  cz_fr *pw = malloc(n * sizeof *pw);
+  cz_fr *at = malloc(nv * sizeof *at), *bt = malloc(nv * sizeof *bt);
+  cz_fr *ext = malloc(nv * sizeof *ext);
+  cz_fr *a_exp = malloc(nv * sizeof *a_exp), *b_exp = malloc(nv * sizeof *b_exp);
+  uint8_t *a_nz = malloc(nv), *b_nz = malloc(nv);
+  cz_g1_affine *ext_pts = malloc(nv * sizeof *ext_pts);
+  cz_groth16_params p;
+  memset(&p, 0, sizeof p);
+  e = CZ_ERR_NOMEM;
+  if (!pw || !at || !bt || !ext || !a_exp || !b_exp || !a_nz || !b_nz || !ext_pts) goto done;
+
+  /* h exponents: tau^i Z(tau) / delta, i < n - 1. */
+  cz_fr coeff;
+  cz_fr_mul(&coeff, &zt, &delta_inv);
+  p.n_h = n - 1;
+  if (p.n_h) {
+    powers_ctx pc = {pw, &t->tau, &coeff};
+    cz_parallel_for(p.n_h, n_threads, powers_worker, &pc);
+    if (!(p.h = g16_big_alloc(p.n_h * sizeof *p.h))) goto done;
+    if ((e = g16_fixed_base_g1(p.h, &CZ_G1_GENERATOR, pw, p.n_h, n_threads)) != CZ_OK) goto done;
+    e = CZ_ERR_NOMEM;
+  }
+
+  /* Lagrange coefficients at tau: ifft of the powers of tau. */
+  powers_ctx pc = {pw, &t->tau, NULL};
+  cz_parallel_for(n, n_threads, powers_worker, &pc);
+  cz_ntt_ifft(dom, pw, n_threads);
+
+  eval_ctx ec = {cols, pw, &t->alpha, &t->beta, &gamma_inv, &delta_inv, at, bt, ext, a_nz, b_nz};
+  cz_parallel_for(nv, n_threads, eval_worker, &ec);
+
+  /* Filter a/b to non-zero evaluations (bellperson), and insist that this
+   * is exactly the prover's density (non-zero coefficients), with inputs
+   * always present in a. */
+  size_t na = 0, nb = 0;
+  for (size_t i = 0; i < nv; i++) {
+    bool az = cz_fr_is_zero(&at[i]), bz = cz_fr_is_zero(&bt[i]);
+    if ((i < n_in && az) || (a_nz[i] && az) || (b_nz[i] && bz)) {
+      g16_msg(msg, msg_len,
+              "%s %zu: its %s column evaluates to zero at tau (degenerate toxic waste)",
+              i < n_in ? "input" : "aux", i < n_in ? i : i - n_in, az ? "A" : "B");
+      e = CZ_ERR_INVALID_ARG;
+      goto done;
+    }
+    if (!az) a_exp[na++] = at[i];
+    if (!bz) b_exp[nb++] = bt[i];
+  }
+
+  if ((e = g16_fixed_base_g1(ext_pts, &CZ_G1_GENERATOR, ext, nv, n_threads)) != CZ_OK) goto done;
+  for (size_t i = 0; i < nv; i++) {
+    if (cz_g1_affine_is_identity(&ext_pts[i])) {
+      g16_msg(msg, msg_len, i < n_in ? "input %zu has an identity IC point"
+                                     : "aux %zu is unconstrained (its L point is the identity)",
+              i < n_in ? i : i - n_in);
+      e = CZ_ERR_INVALID_ARG;
+      goto done;
+    }
+  }
+  e = CZ_ERR_NOMEM;
+  p.n_l = n_aux;
+  p.n_a = na;
+  p.n_b_g1 = p.n_b_g2 = nb;
+  if ((n_aux && !(p.l = g16_big_alloc(n_aux * sizeof *p.l))) ||
+      (na && !(p.a = g16_big_alloc(na * sizeof *p.a))) ||
+      (nb && !(p.b_g1 = g16_big_alloc(nb * sizeof *p.b_g1))) ||
+      (nb && !(p.b_g2 = g16_big_alloc(nb * sizeof *p.b_g2))) ||
+      !(p.vk.ic = malloc(n_in * sizeof *p.vk.ic)))
+    goto done;
+  p.vk.n_ic = n_in;
+  memcpy(p.vk.ic, ext_pts, n_in * sizeof *p.vk.ic);
+  if (n_aux) memcpy(p.l, ext_pts + n_in, n_aux * sizeof *p.l);
+  if ((e = g16_fixed_base_g1(p.a, &CZ_G1_GENERATOR, a_exp, na, n_threads)) != CZ_OK) goto done;
+  if ((e = g16_fixed_base_g1(p.b_g1, &CZ_G1_GENERATOR, b_exp, nb, n_threads)) != CZ_OK) goto done;
+  if ((e = g16_fixed_base_g2(p.b_g2, &CZ_G2_GENERATOR, b_exp, nb, n_threads)) != CZ_OK) goto done;
+
+  /* The verifying key. */
+  cz_g1 g1;
+  cz_g2 g2;
+  cz_g1_from_affine(&g1, &CZ_G1_GENERATOR);
+  cz_g2_from_affine(&g2, &CZ_G2_GENERATOR);
+  cz_g1 j1;
+  cz_g2 j2;
+  cz_g1_mul_fr(&j1, &g1, &t->alpha); cz_g1_to_affine(&p.vk.alpha_g1, &j1);
+  cz_g1_mul_fr(&j1, &g1, &t->beta);  cz_g1_to_affine(&p.vk.beta_g1, &j1);
+  cz_g1_mul_fr(&j1, &g1, &t->delta); cz_g1_to_affine(&p.vk.delta_g1, &j1);
+  cz_g2_mul_fr(&j2, &g2, &t->beta);  cz_g2_to_affine(&p.vk.beta_g2, &j2);
+  cz_g2_mul_fr(&j2, &g2, &t->gamma); cz_g2_to_affine(&p.vk.gamma_g2, &j2);
+  cz_g2_mul_fr(&j2, &g2, &t->delta); cz_g2_to_affine(&p.vk.delta_g2, &j2);
+  e = CZ_OK;
+
+done:
+  free(pw); free(at); free(bt); free(ext); free(a_exp); free(b_exp);
+  free(a_nz); free(b_nz); free(ext_pts);
+  cz_ntt_domain_free(dom);
+  if (e == CZ_OK) *out = p;
+  else cz_groth16_params_free(&p);
+  if (e == CZ_ERR_NOMEM) g16_msg(msg, msg_len, "out of memory");
+  return e;
+}

@@ -1,0 +1,92 @@
+/* Internals shared by the NTT sources (not a public interface). */
+#ifndef CUZK_NTT_IMPL_H
+#define CUZK_NTT_IMPL_H
+#include <stdint.h>
+#include "cuzk/ntt.h"
+#include "cuzk/parallel.h"
+#include "ec/mont.h"
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+struct cz_ntt_domain {
+  unsigned log_n;
+  size_t n, half;      /* half = n / 2 */
+  cz_fr omega, omega_inv, n_inv, g, g_inv;
+  cz_fr *tw;           /* omega^i, i in [0, half] */
+  cz_fr *tw_blk;       /* omega_B^i, i in [0, blk_half], B = min(n, cache block) */
+  size_t blk_half;
+};
+
+/* The budget n_threads, trimmed so that each worker gets at least 2^12
+ * elements of an n-element pass: below that, starting a thread costs more
+ * than it saves. */
+static inline unsigned ntt_threads(size_t n, unsigned n_threads) {
+  unsigned t = cz_parallel_threads(n_threads);
+  size_t cap = n >> 12;
+  if (cap < 1) cap = 1;
+  return t > cap ? (unsigned)cap : t;
+}
+
+/* 64-byte aligned storage for count elements (free with free()). */
+cz_fr *cz_ntt_alloc_fr(size_t count);
+
+/* x[i] *= c * base^e(i), e(i) = i (rev = 0) or rev(i) (rev = 1). With
+ * permute (rev = 0 only) the result is natural: y[i] = x[rev(i)] c base^i. */
+void cz_ntt_scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
+                         int rev, int permute, unsigned n_threads);
+
+/* Fr add and sub for the butterflies. The shared mont_add/mont_sub are
+ * generic in the limb count and compile to slow carry handling here (about
+ * 7 ns against 3.5 ns on x86-64), which the butterflies feel: a butterfly is
+ * one mul and two of these. The carry intrinsics give plain adc/sbb chains. */
+#if defined(__x86_64__)
+/* Written limb by limb, with no arrays: GCC turns array-and-loop versions
+ * into SSE selects that reload the adc results from the stack as 16-byte
+ * words, a store-forwarding stall per add (measured: ~20 ns per butterfly). */
+static inline void ntt_fr_add(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+  const uint64_t *m = CZ_FR_MODULUS;
+  unsigned long long s0, s1, s2, s3, d0, d1, d2, d3;
+  unsigned char c = 0, br = 0;
+  c = _addcarry_u64(c, a->l[0], b->l[0], &s0);
+  c = _addcarry_u64(c, a->l[1], b->l[1], &s1);
+  c = _addcarry_u64(c, a->l[2], b->l[2], &s2);
+  (void)_addcarry_u64(c, a->l[3], b->l[3], &s3); /* no carry out: 2r < 2^256 */
+  br = _subborrow_u64(br, s0, m[0], &d0);
+  br = _subborrow_u64(br, s1, m[1], &d1);
+  br = _subborrow_u64(br, s2, m[2], &d2);
+  br = _subborrow_u64(br, s3, m[3], &d3);
+  /* borrow: a + b < r, keep the sum */
+  r->l[0] = br ? s0 : d0;
+  r->l[1] = br ? s1 : d1;
+  r->l[2] = br ? s2 : d2;
+  r->l[3] = br ? s3 : d3;
+}
+static inline void ntt_fr_sub(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+  const uint64_t *m = CZ_FR_MODULUS;
+  unsigned long long d0, d1, d2, d3;
+  unsigned char c = 0, br = 0;
+  br = _subborrow_u64(br, a->l[0], b->l[0], &d0);
+  br = _subborrow_u64(br, a->l[1], b->l[1], &d1);
+  br = _subborrow_u64(br, a->l[2], b->l[2], &d2);
+  br = _subborrow_u64(br, a->l[3], b->l[3], &d3);
+  uint64_t mask = 0 - (uint64_t)br; /* a < b: add r back */
+  c = _addcarry_u64(c, d0, m[0] & mask, &d0);
+  c = _addcarry_u64(c, d1, m[1] & mask, &d1);
+  c = _addcarry_u64(c, d2, m[2] & mask, &d2);
+  (void)_addcarry_u64(c, d3, m[3] & mask, &d3);
+  r->l[0] = d0;
+  r->l[1] = d1;
+  r->l[2] = d2;
+  r->l[3] = d3;
+}
+#else
+static inline void ntt_fr_add(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+  mont_add(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
+}
+static inline void ntt_fr_sub(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+  mont_sub(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
+}
+#endif
+
+#endif
