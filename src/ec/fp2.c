@@ -1,5 +1,6 @@
 /* Fp2 = Fp[u]/(u^2 + 1). */
 #include "cuzk/fp2.h"
+#include "ec/fp_inline.h"
 
 const cz_fp2 CZ_FP2_ZERO = {{{0}}, {{0}}};
 const cz_fp2 CZ_FP2_ONE = {{{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
@@ -7,72 +8,72 @@ const cz_fp2 CZ_FP2_ONE = {{{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f4
                            {{0}}};
 
 void cz_fp2_add(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
-  cz_fp_add(&r->c0, &a->c0, &b->c0);
-  cz_fp_add(&r->c1, &a->c1, &b->c1);
+  fpi_add(&r->c0, &a->c0, &b->c0);
+  fpi_add(&r->c1, &a->c1, &b->c1);
 }
 void cz_fp2_sub(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
-  cz_fp_sub(&r->c0, &a->c0, &b->c0);
-  cz_fp_sub(&r->c1, &a->c1, &b->c1);
+  fpi_sub(&r->c0, &a->c0, &b->c0);
+  fpi_sub(&r->c1, &a->c1, &b->c1);
 }
 void cz_fp2_neg(cz_fp2 *r, const cz_fp2 *a) {
-  cz_fp_neg(&r->c0, &a->c0);
-  cz_fp_neg(&r->c1, &a->c1);
+  fpi_neg(&r->c0, &a->c0);
+  fpi_neg(&r->c1, &a->c1);
 }
 void cz_fp2_dbl(cz_fp2 *r, const cz_fp2 *a) {
-  cz_fp_dbl(&r->c0, &a->c0);
-  cz_fp_dbl(&r->c1, &a->c1);
+  fpi_dbl(&r->c0, &a->c0);
+  fpi_dbl(&r->c1, &a->c1);
 }
 void cz_fp2_conj(cz_fp2 *r, const cz_fp2 *a) {
   r->c0 = a->c0;
-  cz_fp_neg(&r->c1, &a->c1);
+  fpi_neg(&r->c1, &a->c1);
 }
 
 /* Karatsuba: 3 Fp multiplications. */
 void cz_fp2_mul(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
   cz_fp t0, t1, s0, s1;
-  cz_fp_mul(&t0, &a->c0, &b->c0);
-  cz_fp_mul(&t1, &a->c1, &b->c1);
-  cz_fp_add(&s0, &a->c0, &a->c1);
-  cz_fp_add(&s1, &b->c0, &b->c1);
-  cz_fp_mul(&s0, &s0, &s1);
-  cz_fp_sub(&r->c0, &t0, &t1);
-  cz_fp_sub(&s0, &s0, &t0);
-  cz_fp_sub(&r->c1, &s0, &t1);
+  fpi_mul(&t0, &a->c0, &b->c0);
+  fpi_mul(&t1, &a->c1, &b->c1);
+  fpi_add(&s0, &a->c0, &a->c1);
+  fpi_add(&s1, &b->c0, &b->c1);
+  fpi_mul(&s0, &s0, &s1);
+  fpi_sub(&r->c0, &t0, &t1);
+  fpi_sub(&s0, &s0, &t0);
+  fpi_sub(&r->c1, &s0, &t1);
 }
 
 /* (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 multiplications. */
 void cz_fp2_sqr(cz_fp2 *r, const cz_fp2 *a) {
   cz_fp s, d, m;
-  cz_fp_add(&s, &a->c0, &a->c1);
-  cz_fp_sub(&d, &a->c0, &a->c1);
-  cz_fp_mul(&m, &a->c0, &a->c1);
-  cz_fp_mul(&r->c0, &s, &d);
-  cz_fp_dbl(&r->c1, &m);
+  fpi_add(&s, &a->c0, &a->c1);
+  fpi_sub(&d, &a->c0, &a->c1);
+  fpi_mul(&m, &a->c0, &a->c1);
+  fpi_mul(&r->c0, &s, &d);
+  fpi_dbl(&r->c1, &m);
 }
 
 void cz_fp2_mul_fp(cz_fp2 *r, const cz_fp2 *a, const cz_fp *b) {
-  cz_fp_mul(&r->c0, &a->c0, b);
-  cz_fp_mul(&r->c1, &a->c1, b);
+  fpi_mul(&r->c0, &a->c0, b);
+  fpi_mul(&r->c1, &a->c1, b);
 }
 
 /* (c0 + c1 u)(1 + u) = (c0 - c1) + (c0 + c1) u. */
 void cz_fp2_mul_by_nonresidue(cz_fp2 *r, const cz_fp2 *a) {
   cz_fp t;
-  cz_fp_sub(&t, &a->c0, &a->c1);
-  cz_fp_add(&r->c1, &a->c0, &a->c1);
+  fpi_sub(&t, &a->c0, &a->c1);
+  fpi_add(&r->c1, &a->c0, &a->c1);
   r->c0 = t;
 }
 
 /* 1/(c0 + c1 u) = (c0 - c1 u) / (c0^2 + c1^2). */
 bool cz_fp2_inv(cz_fp2 *r, const cz_fp2 *a) {
   cz_fp n, t;
-  cz_fp_sqr(&n, &a->c0);
-  cz_fp_sqr(&t, &a->c1);
-  cz_fp_add(&n, &n, &t);
+  fpi_sqr(&n, &a->c0);
+  fpi_sqr(&t, &a->c1);
+  fpi_add(&n, &n, &t);
   if (!cz_fp_inv(&n, &n)) { *r = CZ_FP2_ZERO; return false; }
-  cz_fp_mul(&r->c0, &a->c0, &n);
-  cz_fp_mul(&r->c1, &a->c1, &n);
-  cz_fp_neg(&r->c1, &r->c1);
+  fpi_mul(&r->c0, &a->c0, &n);
+  fpi_mul(&r->c1, &a->c1, &n);
+  fpi_neg(&r->c1, &r->c1);
   return true;
 }
 
@@ -89,9 +90,9 @@ void cz_fp2_pow(cz_fp2 *r, const cz_fp2 *a, const uint64_t *e, size_t n) {
 /* a is a square in Fp2 exactly when its norm c0^2 + c1^2 is a square in Fp. */
 bool cz_fp2_is_square(const cz_fp2 *a) {
   cz_fp n, t;
-  cz_fp_sqr(&n, &a->c0);
-  cz_fp_sqr(&t, &a->c1);
-  cz_fp_add(&n, &n, &t);
+  fpi_sqr(&n, &a->c0);
+  fpi_sqr(&t, &a->c1);
+  fpi_add(&n, &n, &t);
   return cz_fp_is_square(&n);
 }
 
@@ -120,7 +121,7 @@ bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a) {
   cz_fp2_mul(&x0, &a1, a);
   cz_fp2_neg(&minus_one, &CZ_FP2_ONE);
   if (cz_fp2_eq(&alpha, &minus_one)) {
-    cz_fp_neg(&x.c0, &x0.c1); /* x = u x0 = -c1 + c0 u */
+    fpi_neg(&x.c0, &x0.c1); /* x = u x0 = -c1 + c0 u */
     x.c1 = x0.c0;
   } else {
     cz_fp2 b;

@@ -13,6 +13,7 @@
  * on Q, which is what cz_g2_prepare stores. */
 #include <stdlib.h>
 #include "cuzk/pairing.h"
+#include "ec/fp_inline.h"
 
 #define BLS_X_ABS 0xd201000000010000ULL
 #define BLS_X_TOP_BIT 63
@@ -37,8 +38,8 @@ static bool g2_is_identity(const cz_g2_affine *q) {
 /* r = k a for a small constant k, by additions. */
 static void fp2_mul3(cz_fp2 *r, const cz_fp2 *a) {
   cz_fp2 t;
-  cz_fp2_dbl(&t, a);
-  cz_fp2_add(r, &t, a);
+  fp2i_dbl(&t, a);
+  fp2i_add(r, &t, a);
 }
 
 /* T = 2T and the tangent line at the old T. With B = Y^2, C = Z^2,
@@ -51,36 +52,36 @@ static void dbl_step(line_coeffs *l, g2_proj *t) {
   cz_fp2_sqr(&xx, &t->x);
   cz_fp2_sqr(&b, &t->y);
   cz_fp2_sqr(&c, &t->z);
-  cz_fp2_mul_by_nonresidue(&e, &c); /* E = 12 xi C */
-  cz_fp2_dbl(&e, &e);
-  cz_fp2_dbl(&e, &e);
+  fp2i_mul_by_nonresidue(&e, &c); /* E = 12 xi C */
+  fp2i_dbl(&e, &e);
+  fp2i_dbl(&e, &e);
   fp2_mul3(&e, &e);
   fp2_mul3(&f, &e);
-  cz_fp2_add(&h, &t->y, &t->z); /* H = (Y + Z)^2 - B - C */
+  fp2i_add(&h, &t->y, &t->z); /* H = (Y + Z)^2 - B - C */
   cz_fp2_sqr(&h, &h);
-  cz_fp2_sub(&h, &h, &b);
-  cz_fp2_sub(&h, &h, &c);
-  cz_fp2_add(&xy2, &t->x, &t->y); /* 2XY = (X + Y)^2 - X^2 - B */
+  fp2i_sub(&h, &h, &b);
+  fp2i_sub(&h, &h, &c);
+  fp2i_add(&xy2, &t->x, &t->y); /* 2XY = (X + Y)^2 - X^2 - B */
   cz_fp2_sqr(&xy2, &xy2);
-  cz_fp2_sub(&xy2, &xy2, &xx);
-  cz_fp2_sub(&xy2, &xy2, &b);
+  fp2i_sub(&xy2, &xy2, &xx);
+  fp2i_sub(&xy2, &xy2, &b);
 
-  cz_fp2_sub(&l->c0, &e, &b);
+  fp2i_sub(&l->c0, &e, &b);
   fp2_mul3(&l->cx, &xx);
-  cz_fp2_neg(&l->cy, &h);
+  fp2i_neg(&l->cy, &h);
 
-  cz_fp2_sub(&s, &b, &f);
+  fp2i_sub(&s, &b, &f);
   cz_fp2_mul(&t->x, &xy2, &s);
-  cz_fp2_add(&s, &b, &f);
+  fp2i_add(&s, &b, &f);
   cz_fp2_sqr(&s, &s);
   cz_fp2_sqr(&e, &e); /* 12 E^2 */
-  cz_fp2_dbl(&e, &e);
-  cz_fp2_dbl(&e, &e);
+  fp2i_dbl(&e, &e);
+  fp2i_dbl(&e, &e);
   fp2_mul3(&e, &e);
-  cz_fp2_sub(&t->y, &s, &e);
+  fp2i_sub(&t->y, &s, &e);
   cz_fp2_mul(&t->z, &b, &h);
-  cz_fp2_dbl(&t->z, &t->z);
-  cz_fp2_dbl(&t->z, &t->z);
+  fp2i_dbl(&t->z, &t->z);
+  fp2i_dbl(&t->z, &t->z);
 }
 
 /* T = T + Q (Q affine) and the line through T and Q. With
@@ -91,14 +92,14 @@ static void dbl_step(line_coeffs *l, g2_proj *t) {
 static void add_step(line_coeffs *l, g2_proj *t, const cz_g2_affine *q) {
   cz_fp2 theta, lambda, d, e, f, g, h, s;
   cz_fp2_mul(&theta, &q->y, &t->z);
-  cz_fp2_sub(&theta, &t->y, &theta);
+  fp2i_sub(&theta, &t->y, &theta);
   cz_fp2_mul(&lambda, &q->x, &t->z);
-  cz_fp2_sub(&lambda, &t->x, &lambda);
+  fp2i_sub(&lambda, &t->x, &lambda);
 
   cz_fp2_mul(&l->c0, &theta, &q->x);
   cz_fp2_mul(&s, &lambda, &q->y);
-  cz_fp2_sub(&l->c0, &l->c0, &s);
-  cz_fp2_neg(&l->cx, &theta);
+  fp2i_sub(&l->c0, &l->c0, &s);
+  fp2i_neg(&l->cx, &theta);
   l->cy = lambda;
 
   cz_fp2_sqr(&d, &lambda);
@@ -106,22 +107,22 @@ static void add_step(line_coeffs *l, g2_proj *t, const cz_g2_affine *q) {
   cz_fp2_sqr(&f, &theta);
   cz_fp2_mul(&f, &f, &t->z);
   cz_fp2_mul(&g, &t->x, &d);
-  cz_fp2_add(&h, &e, &f);
-  cz_fp2_sub(&h, &h, &g);
-  cz_fp2_sub(&h, &h, &g);
+  fp2i_add(&h, &e, &f);
+  fp2i_sub(&h, &h, &g);
+  fp2i_sub(&h, &h, &g);
   cz_fp2_mul(&t->x, &lambda, &h);
-  cz_fp2_sub(&s, &g, &h);
+  fp2i_sub(&s, &g, &h);
   cz_fp2_mul(&s, &s, &theta);
   cz_fp2_mul(&t->y, &t->y, &e);
-  cz_fp2_sub(&t->y, &s, &t->y);
+  fp2i_sub(&t->y, &s, &t->y);
   cz_fp2_mul(&t->z, &t->z, &e);
 }
 
 /* f = f * l(P). */
 static void ell(cz_fp12 *f, const line_coeffs *l, const cz_g1_affine *p) {
   cz_fp2 cx, cy;
-  cz_fp2_mul_fp(&cx, &l->cx, &p->x);
-  cz_fp2_mul_fp(&cy, &l->cy, &p->y);
+  fp2i_mul_fp(&cx, &l->cx, &p->x);
+  fp2i_mul_fp(&cy, &l->cy, &p->y);
   cz_fp12_mul_by_014(f, f, &l->c0, &cx, &cy);
 }
 
@@ -132,8 +133,8 @@ static void mul_line(cz_fp12 *f, bool *one, const line_coeffs *l, const cz_g1_af
   f->c0 = CZ_FP6_ZERO;
   f->c1 = CZ_FP6_ZERO;
   f->c0.c0 = l->c0;
-  cz_fp2_mul_fp(&f->c0.c1, &l->cx, &p->x);
-  cz_fp2_mul_fp(&f->c1.c1, &l->cy, &p->y);
+  fp2i_mul_fp(&f->c0.c1, &l->cx, &p->x);
+  fp2i_mul_fp(&f->c1.c1, &l->cy, &p->y);
   *one = false;
 }
 
