@@ -34,13 +34,13 @@ void cz_fp6_neg(cz_fp6 *r, const cz_fp6 *a) {
 /* Karatsuba over the three coefficients: 6 Fp2 multiplications. */
 void cz_fp6_mul(cz_fp6 *r, const cz_fp6 *a, const cz_fp6 *b) {
   cz_fp2 t0, t1, t2, s, u, c0, c1, c2;
-  cz_fp2_mul(&t0, &a->c0, &b->c0);
-  cz_fp2_mul(&t1, &a->c1, &b->c1);
-  cz_fp2_mul(&t2, &a->c2, &b->c2);
+  fp2i_mul(&t0, &a->c0, &b->c0);
+  fp2i_mul(&t1, &a->c1, &b->c1);
+  fp2i_mul(&t2, &a->c2, &b->c2);
   /* c0 = t0 + xi ((a1 + a2)(b1 + b2) - t1 - t2) */
   fp2i_add(&s, &a->c1, &a->c2);
   fp2i_add(&u, &b->c1, &b->c2);
-  cz_fp2_mul(&s, &s, &u);
+  fp2i_mul(&s, &s, &u);
   fp2i_sub(&s, &s, &t1);
   fp2i_sub(&s, &s, &t2);
   fp2i_mul_by_nonresidue(&s, &s);
@@ -48,7 +48,7 @@ void cz_fp6_mul(cz_fp6 *r, const cz_fp6 *a, const cz_fp6 *b) {
   /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 */
   fp2i_add(&s, &a->c0, &a->c1);
   fp2i_add(&u, &b->c0, &b->c1);
-  cz_fp2_mul(&s, &s, &u);
+  fp2i_mul(&s, &s, &u);
   fp2i_sub(&s, &s, &t0);
   fp2i_sub(&s, &s, &t1);
   fp2i_mul_by_nonresidue(&u, &t2);
@@ -56,7 +56,7 @@ void cz_fp6_mul(cz_fp6 *r, const cz_fp6 *a, const cz_fp6 *b) {
   /* c2 = (a0 + a2)(b0 + b2) - t0 - t2 + t1 */
   fp2i_add(&s, &a->c0, &a->c2);
   fp2i_add(&u, &b->c0, &b->c2);
-  cz_fp2_mul(&s, &s, &u);
+  fp2i_mul(&s, &s, &u);
   fp2i_sub(&s, &s, &t0);
   fp2i_sub(&s, &s, &t2);
   fp2i_add(&c2, &s, &t1);
@@ -68,15 +68,15 @@ void cz_fp6_mul(cz_fp6 *r, const cz_fp6 *a, const cz_fp6 *b) {
 /* Chung-Hasan SQR2: 2 multiplications and 3 squarings in Fp2. */
 void cz_fp6_sqr(cz_fp6 *r, const cz_fp6 *a) {
   cz_fp2 s0, s1, s2, s3, s4, t;
-  cz_fp2_sqr(&s0, &a->c0);
-  cz_fp2_mul(&s1, &a->c0, &a->c1);
+  fp2i_sqr(&s0, &a->c0);
+  fp2i_mul(&s1, &a->c0, &a->c1);
   fp2i_dbl(&s1, &s1);
   fp2i_sub(&s2, &a->c0, &a->c1);
   fp2i_add(&s2, &s2, &a->c2);
-  cz_fp2_sqr(&s2, &s2);
-  cz_fp2_mul(&s3, &a->c1, &a->c2);
+  fp2i_sqr(&s2, &s2);
+  fp2i_mul(&s3, &a->c1, &a->c2);
   fp2i_dbl(&s3, &s3);
-  cz_fp2_sqr(&s4, &a->c2);
+  fp2i_sqr(&s4, &a->c2);
   /* c2 = s1 + s2 + s3 - s0 - s4 (computed before c0, c1 overwrite r) */
   fp2i_add(&t, &s1, &s2);
   fp2i_add(&t, &t, &s3);
@@ -100,20 +100,20 @@ void cz_fp6_mul_by_nonresidue(cz_fp6 *r, const cz_fp6 *a) {
 /* r = a * (b0 + b1 v): 5 Fp2 multiplications. */
 static void fp6_mul_by_01(cz_fp6 *r, const cz_fp6 *a, const cz_fp2 *b0, const cz_fp2 *b1) {
   cz_fp2 t0, t1, s, u, c0, c1, c2;
-  cz_fp2_mul(&t0, &a->c0, b0);
-  cz_fp2_mul(&t1, &a->c1, b1);
+  fp2i_mul(&t0, &a->c0, b0);
+  fp2i_mul(&t1, &a->c1, b1);
   /* c0 = t0 + xi a2 b1 */
-  cz_fp2_mul(&s, &a->c2, b1);
+  fp2i_mul(&s, &a->c2, b1);
   fp2i_mul_by_nonresidue(&s, &s);
   fp2i_add(&c0, &s, &t0);
   /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 */
   fp2i_add(&s, &a->c0, &a->c1);
   fp2i_add(&u, b0, b1);
-  cz_fp2_mul(&s, &s, &u);
+  fp2i_mul(&s, &s, &u);
   fp2i_sub(&s, &s, &t0);
   fp2i_sub(&c1, &s, &t1);
   /* c2 = a2 b0 + t1 */
-  cz_fp2_mul(&s, &a->c2, b0);
+  fp2i_mul(&s, &a->c2, b0);
   fp2i_add(&c2, &s, &t1);
   r->c0 = c0;
   r->c1 = c1;
@@ -123,49 +123,49 @@ static void fp6_mul_by_01(cz_fp6 *r, const cz_fp6 *a, const cz_fp2 *b0, const cz
 /* r = a * (b1 v): 3 Fp2 multiplications. */
 static void fp6_mul_by_1(cz_fp6 *r, const cz_fp6 *a, const cz_fp2 *b1) {
   cz_fp2 c0, c1, c2;
-  cz_fp2_mul(&c0, &a->c2, b1);
+  fp2i_mul(&c0, &a->c2, b1);
   fp2i_mul_by_nonresidue(&c0, &c0);
-  cz_fp2_mul(&c1, &a->c0, b1);
-  cz_fp2_mul(&c2, &a->c1, b1);
+  fp2i_mul(&c1, &a->c0, b1);
+  fp2i_mul(&c2, &a->c1, b1);
   r->c0 = c0;
   r->c1 = c1;
   r->c2 = c2;
 }
 
 static void fp6_mul_fp2(cz_fp6 *r, const cz_fp6 *a, const cz_fp2 *b) {
-  cz_fp2_mul(&r->c0, &a->c0, b);
-  cz_fp2_mul(&r->c1, &a->c1, b);
-  cz_fp2_mul(&r->c2, &a->c2, b);
+  fp2i_mul(&r->c0, &a->c0, b);
+  fp2i_mul(&r->c1, &a->c1, b);
+  fp2i_mul(&r->c2, &a->c2, b);
 }
 
 /* Via the norm to Fp2: 1/a = adj(a) / N(a). */
 bool cz_fp6_inv(cz_fp6 *r, const cz_fp6 *a) {
   cz_fp2 t0, t1, t2, s, n;
   /* t0 = a0^2 - xi a1 a2 */
-  cz_fp2_sqr(&t0, &a->c0);
-  cz_fp2_mul(&s, &a->c1, &a->c2);
+  fp2i_sqr(&t0, &a->c0);
+  fp2i_mul(&s, &a->c1, &a->c2);
   fp2i_mul_by_nonresidue(&s, &s);
   fp2i_sub(&t0, &t0, &s);
   /* t1 = xi a2^2 - a0 a1 */
-  cz_fp2_sqr(&t1, &a->c2);
+  fp2i_sqr(&t1, &a->c2);
   fp2i_mul_by_nonresidue(&t1, &t1);
-  cz_fp2_mul(&s, &a->c0, &a->c1);
+  fp2i_mul(&s, &a->c0, &a->c1);
   fp2i_sub(&t1, &t1, &s);
   /* t2 = a1^2 - a0 a2 */
-  cz_fp2_sqr(&t2, &a->c1);
-  cz_fp2_mul(&s, &a->c0, &a->c2);
+  fp2i_sqr(&t2, &a->c1);
+  fp2i_mul(&s, &a->c0, &a->c2);
   fp2i_sub(&t2, &t2, &s);
   /* n = a0 t0 + xi (a2 t1 + a1 t2) */
-  cz_fp2_mul(&n, &a->c2, &t1);
-  cz_fp2_mul(&s, &a->c1, &t2);
+  fp2i_mul(&n, &a->c2, &t1);
+  fp2i_mul(&s, &a->c1, &t2);
   fp2i_add(&n, &n, &s);
   fp2i_mul_by_nonresidue(&n, &n);
-  cz_fp2_mul(&s, &a->c0, &t0);
+  fp2i_mul(&s, &a->c0, &t0);
   fp2i_add(&n, &n, &s);
   if (!cz_fp2_inv(&n, &n)) { *r = CZ_FP6_ZERO; return false; }
-  cz_fp2_mul(&r->c0, &t0, &n);
-  cz_fp2_mul(&r->c1, &t1, &n);
-  cz_fp2_mul(&r->c2, &t2, &n);
+  fp2i_mul(&r->c0, &t0, &n);
+  fp2i_mul(&r->c1, &t1, &n);
+  fp2i_mul(&r->c2, &t2, &n);
   return true;
 }
 
@@ -217,11 +217,11 @@ static void frob_init(void) {
   w_coef[0] = CZ_FP2_ONE;
   for (unsigned k = 1; k < 12; k++) {
     fp2_frobenius(&t, &g3, k - 1);
-    cz_fp2_mul(&v_coef[k], &v_coef[k - 1], &t);
+    fp2i_mul(&v_coef[k], &v_coef[k - 1], &t);
     fp2_frobenius(&t, &g6, k - 1);
-    cz_fp2_mul(&w_coef[k], &w_coef[k - 1], &t);
+    fp2i_mul(&w_coef[k], &w_coef[k - 1], &t);
   }
-  for (unsigned k = 0; k < 12; k++) cz_fp2_sqr(&v2_coef[k], &v_coef[k]);
+  for (unsigned k = 0; k < 12; k++) fp2i_sqr(&v2_coef[k], &v_coef[k]);
 }
 
 void cz_fp6_frobenius(cz_fp6 *r, const cz_fp6 *a, unsigned power) {
@@ -230,8 +230,8 @@ void cz_fp6_frobenius(cz_fp6 *r, const cz_fp6 *a, unsigned power) {
   fp2_frobenius(&r->c0, &a->c0, k);
   fp2_frobenius(&r->c1, &a->c1, k);
   fp2_frobenius(&r->c2, &a->c2, k);
-  cz_fp2_mul(&r->c1, &r->c1, &v_coef[k]);
-  cz_fp2_mul(&r->c2, &r->c2, &v2_coef[k]);
+  fp2i_mul(&r->c1, &r->c1, &v_coef[k]);
+  fp2i_mul(&r->c2, &r->c2, &v2_coef[k]);
 }
 
 void cz_fp12_frobenius(cz_fp12 *r, const cz_fp12 *a, unsigned power) {
@@ -277,10 +277,10 @@ void cz_fp12_sqr(cz_fp12 *r, const cz_fp12 *a) {
  * with 2ab = (a + b)^2 - a^2 - b^2: 3 Fp2 squarings. */
 static void fp4_sqr(cz_fp2 *r0, cz_fp2 *r1, const cz_fp2 *a, const cz_fp2 *b) {
   cz_fp2 t0, t1, t2;
-  cz_fp2_sqr(&t0, a);
-  cz_fp2_sqr(&t1, b);
+  fp2i_sqr(&t0, a);
+  fp2i_sqr(&t1, b);
   fp2i_add(&t2, a, b);
-  cz_fp2_sqr(&t2, &t2);
+  fp2i_sqr(&t2, &t2);
   fp2i_sub(&t2, &t2, &t0);
   fp2i_sub(r1, &t2, &t1);
   fp2i_mul_by_nonresidue(&t1, &t1);

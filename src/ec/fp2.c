@@ -28,8 +28,11 @@ void cz_fp2_conj(cz_fp2 *r, const cz_fp2 *a) {
   fpi_neg(&r->c1, &a->c1);
 }
 
-/* Karatsuba: 3 Fp multiplications. */
+/* Karatsuba: 3 Fp multiplications. The ADX path reduces lazily. */
 void cz_fp2_mul(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
+#ifdef CZ_MONT_ADX
+  if (cz_mont_use_adx) { cz_fp2_mul_adx(r, a, b); return; }
+#endif
   cz_fp t0, t1, s0, s1;
   fpi_mul(&t0, &a->c0, &b->c0);
   fpi_mul(&t1, &a->c1, &b->c1);
@@ -43,6 +46,9 @@ void cz_fp2_mul(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
 
 /* (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 multiplications. */
 void cz_fp2_sqr(cz_fp2 *r, const cz_fp2 *a) {
+#ifdef CZ_MONT_ADX
+  if (cz_mont_use_adx) { cz_fp2_sqr_adx(r, a); return; }
+#endif
   cz_fp s, d, m;
   fpi_add(&s, &a->c0, &a->c1);
   fpi_sub(&d, &a->c0, &a->c1);

@@ -76,8 +76,23 @@ static inline void fp2i_mul_fp(cz_fp2 *r, const cz_fp2 *a, const cz_fp *b) {
   fpi_mul(&r->c0, &a->c0, b);
   fpi_mul(&r->c1, &a->c1, b);
 }
-static inline void fp2i_mul(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) { cz_fp2_mul(r, a, b); }
-static inline void fp2i_sqr(cz_fp2 *r, const cz_fp2 *a) { cz_fp2_sqr(r, a); }
+/* Fp2 multiplication and squaring with lazy reduction on the ADX path
+ * (mont_adx.c); they need BMI2/ADX (cz_mont_use_adx) and fully reduced
+ * inputs, and return what cz_fp2_mul/cz_fp2_sqr's portable path returns. */
+void cz_fp2_mul_adx(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b);
+void cz_fp2_sqr_adx(cz_fp2 *r, const cz_fp2 *a);
+static inline void fp2i_mul(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
+#ifdef CZ_MONT_ADX
+  if (cz_mont_use_adx) { cz_fp2_mul_adx(r, a, b); return; }
+#endif
+  cz_fp2_mul(r, a, b);
+}
+static inline void fp2i_sqr(cz_fp2 *r, const cz_fp2 *a) {
+#ifdef CZ_MONT_ADX
+  if (cz_mont_use_adx) { cz_fp2_sqr_adx(r, a); return; }
+#endif
+  cz_fp2_sqr(r, a);
+}
 static inline bool fp2i_is_zero(const cz_fp2 *a) {
   return fpi_is_zero(&a->c0) && fpi_is_zero(&a->c1);
 }

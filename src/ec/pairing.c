@@ -49,20 +49,20 @@ static void fp2_mul3(cz_fp2 *r, const cz_fp2 *a) {
  * (Costello-Lange-Naehrig's formulas scaled by 4 to avoid halving). */
 static void dbl_step(line_coeffs *l, g2_proj *t) {
   cz_fp2 xx, b, c, e, f, h, xy2, s;
-  cz_fp2_sqr(&xx, &t->x);
-  cz_fp2_sqr(&b, &t->y);
-  cz_fp2_sqr(&c, &t->z);
+  fp2i_sqr(&xx, &t->x);
+  fp2i_sqr(&b, &t->y);
+  fp2i_sqr(&c, &t->z);
   fp2i_mul_by_nonresidue(&e, &c); /* E = 12 xi C */
   fp2i_dbl(&e, &e);
   fp2i_dbl(&e, &e);
   fp2_mul3(&e, &e);
   fp2_mul3(&f, &e);
   fp2i_add(&h, &t->y, &t->z); /* H = (Y + Z)^2 - B - C */
-  cz_fp2_sqr(&h, &h);
+  fp2i_sqr(&h, &h);
   fp2i_sub(&h, &h, &b);
   fp2i_sub(&h, &h, &c);
   fp2i_add(&xy2, &t->x, &t->y); /* 2XY = (X + Y)^2 - X^2 - B */
-  cz_fp2_sqr(&xy2, &xy2);
+  fp2i_sqr(&xy2, &xy2);
   fp2i_sub(&xy2, &xy2, &xx);
   fp2i_sub(&xy2, &xy2, &b);
 
@@ -71,15 +71,15 @@ static void dbl_step(line_coeffs *l, g2_proj *t) {
   fp2i_neg(&l->cy, &h);
 
   fp2i_sub(&s, &b, &f);
-  cz_fp2_mul(&t->x, &xy2, &s);
+  fp2i_mul(&t->x, &xy2, &s);
   fp2i_add(&s, &b, &f);
-  cz_fp2_sqr(&s, &s);
-  cz_fp2_sqr(&e, &e); /* 12 E^2 */
+  fp2i_sqr(&s, &s);
+  fp2i_sqr(&e, &e); /* 12 E^2 */
   fp2i_dbl(&e, &e);
   fp2i_dbl(&e, &e);
   fp2_mul3(&e, &e);
   fp2i_sub(&t->y, &s, &e);
-  cz_fp2_mul(&t->z, &b, &h);
+  fp2i_mul(&t->z, &b, &h);
   fp2i_dbl(&t->z, &t->z);
   fp2i_dbl(&t->z, &t->z);
 }
@@ -91,31 +91,31 @@ static void dbl_step(line_coeffs *l, g2_proj *t) {
  *   X3 = lambda H, Y3 = theta (G - H) - Y E, Z3 = Z E. */
 static void add_step(line_coeffs *l, g2_proj *t, const cz_g2_affine *q) {
   cz_fp2 theta, lambda, d, e, f, g, h, s;
-  cz_fp2_mul(&theta, &q->y, &t->z);
+  fp2i_mul(&theta, &q->y, &t->z);
   fp2i_sub(&theta, &t->y, &theta);
-  cz_fp2_mul(&lambda, &q->x, &t->z);
+  fp2i_mul(&lambda, &q->x, &t->z);
   fp2i_sub(&lambda, &t->x, &lambda);
 
-  cz_fp2_mul(&l->c0, &theta, &q->x);
-  cz_fp2_mul(&s, &lambda, &q->y);
+  fp2i_mul(&l->c0, &theta, &q->x);
+  fp2i_mul(&s, &lambda, &q->y);
   fp2i_sub(&l->c0, &l->c0, &s);
   fp2i_neg(&l->cx, &theta);
   l->cy = lambda;
 
-  cz_fp2_sqr(&d, &lambda);
-  cz_fp2_mul(&e, &lambda, &d);
-  cz_fp2_sqr(&f, &theta);
-  cz_fp2_mul(&f, &f, &t->z);
-  cz_fp2_mul(&g, &t->x, &d);
+  fp2i_sqr(&d, &lambda);
+  fp2i_mul(&e, &lambda, &d);
+  fp2i_sqr(&f, &theta);
+  fp2i_mul(&f, &f, &t->z);
+  fp2i_mul(&g, &t->x, &d);
   fp2i_add(&h, &e, &f);
   fp2i_sub(&h, &h, &g);
   fp2i_sub(&h, &h, &g);
-  cz_fp2_mul(&t->x, &lambda, &h);
+  fp2i_mul(&t->x, &lambda, &h);
   fp2i_sub(&s, &g, &h);
-  cz_fp2_mul(&s, &s, &theta);
-  cz_fp2_mul(&t->y, &t->y, &e);
+  fp2i_mul(&s, &s, &theta);
+  fp2i_mul(&t->y, &t->y, &e);
   fp2i_sub(&t->y, &s, &t->y);
-  cz_fp2_mul(&t->z, &t->z, &e);
+  fp2i_mul(&t->z, &t->z, &e);
 }
 
 /* f = f * l(P). */
