@@ -98,12 +98,26 @@ void FN(to_bytes_be)(uint8_t out[8 * NL], const F *a) {
   bytes_reverse(out, le, sizeof le);
 }
 
+/* Fixed 4-bit window: for a 381-bit exponent about 380 squarings and 95
+ * multiplications plus 14 for the table, against about 190 multiplications
+ * bit by bit (this is most of a square root, hence of decompression).
+ * Leading zero digits are skipped. */
 void FN(pow)(F *r, const F *a, const uint64_t *e, size_t n) {
-  F acc = ONE_C, base = *a;
+  F tab[16], acc = ONE_C;
+  tab[0] = ONE_C;
+  tab[1] = *a;
+  for (int k = 2; k < 16; k++) FN(mul)(&tab[k], &tab[k - 1], &tab[1]);
+  bool started = false;
   for (size_t i = n; i-- > 0;)
-    for (int bit = 63; bit >= 0; bit--) {
-      FN(sqr)(&acc, &acc);
-      if ((e[i] >> bit) & 1) FN(mul)(&acc, &acc, &base);
+    for (int shift = 60; shift >= 0; shift -= 4) {
+      unsigned d = (unsigned)(e[i] >> shift) & 15;
+      if (started) {
+        for (int k = 0; k < 4; k++) FN(sqr)(&acc, &acc);
+        if (d) FN(mul)(&acc, &acc, &tab[d]);
+      } else if (d) {
+        acc = tab[d];
+        started = true;
+      }
     }
   *r = acc;
 }

@@ -83,12 +83,23 @@ bool cz_fp2_inv(cz_fp2 *r, const cz_fp2 *a) {
   return true;
 }
 
+/* Fixed 4-bit window, as cz_fp_pow. */
 void cz_fp2_pow(cz_fp2 *r, const cz_fp2 *a, const uint64_t *e, size_t n) {
-  cz_fp2 acc = CZ_FP2_ONE, base = *a;
+  cz_fp2 tab[16], acc = CZ_FP2_ONE;
+  tab[0] = CZ_FP2_ONE;
+  tab[1] = *a;
+  for (int k = 2; k < 16; k++) fp2i_mul(&tab[k], &tab[k - 1], &tab[1]);
+  bool started = false;
   for (size_t i = n; i-- > 0;)
-    for (int bit = 63; bit >= 0; bit--) {
-      cz_fp2_sqr(&acc, &acc);
-      if ((e[i] >> bit) & 1) cz_fp2_mul(&acc, &acc, &base);
+    for (int shift = 60; shift >= 0; shift -= 4) {
+      unsigned d = (unsigned)(e[i] >> shift) & 15;
+      if (started) {
+        for (int k = 0; k < 4; k++) fp2i_sqr(&acc, &acc);
+        if (d) fp2i_mul(&acc, &acc, &tab[d]);
+      } else if (d) {
+        acc = tab[d];
+        started = true;
+      }
     }
   *r = acc;
 }
