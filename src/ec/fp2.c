@@ -153,6 +153,63 @@ bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a) {
   return true;
 }
 
+/* r = a / 2: a even -> a >> 1, else (a + p) >> 1 (a + p < 2^382: no carry). */
+static void fp_half(cz_fp *r, const cz_fp *a) {
+  uint64_t t[CZ_FP_LIMBS], mask = 0 - (a->l[0] & 1), c = 0;
+  for (int i = 0; i < CZ_FP_LIMBS; i++) {
+    cz_u128 s = (cz_u128)a->l[i] + (CZ_FP_MODULUS[i] & mask) + c;
+    t[i] = (uint64_t)s;
+    c = (uint64_t)(s >> 64);
+  }
+  for (int i = 0; i < CZ_FP_LIMBS; i++)
+    r->l[i] = (t[i] >> 1) | (i + 1 < CZ_FP_LIMBS ? t[i + 1] << 63 : 0);
+}
+
+/* Via the norm (p = 3 mod 4, u^2 = -1): for a1 != 0, with gamma a square
+ * root of N = a0^2 + a1^2 (a is a square iff N is), exactly one of
+ * d+ = (a0 + gamma)/2 and d- = (a0 - gamma)/2 is a square, since
+ * d+ d- = -a1^2/4. x0 = d+^((p+1)/4) satisfies x0^2 = d+ or -d+; with
+ * x1 = a1 / (2 x0), the root is x0 + x1 u in the first case and x1 + x0 u
+ * in the second (then x1^2 = d-). Two Fp exponentiations and one inversion,
+ * against two Fp2 exponentiations for cz_fp2_sqrt. */
+bool cz_fp2_sqrt_any(cz_fp2 *r, const cz_fp2 *a) {
+  uint64_t e[CZ_FP_LIMBS], carry = 1; /* e = (p + 1) / 4 */
+  for (int i = 0; i < CZ_FP_LIMBS; i++) {
+    e[i] = CZ_FP_MODULUS[i] + carry;
+    carry = e[i] < carry;
+  }
+  for (int i = 0; i < CZ_FP_LIMBS; i++)
+    e[i] = (e[i] >> 2) | (i + 1 < CZ_FP_LIMBS ? e[i + 1] << 62 : 0);
+  cz_fp n, t, gamma, d, x0, x1;
+  if (fpi_is_zero(&a->c1)) { /* a0 or -a0 is a square in Fp (-1 is not) */
+    if (cz_fp_sqrt(&t, &a->c0)) { r->c0 = t; r->c1 = CZ_FP_ZERO; return true; }
+    fpi_neg(&n, &a->c0);
+    if (!cz_fp_sqrt(&t, &n)) return false; /* unreachable */
+    r->c0 = CZ_FP_ZERO;
+    r->c1 = t;
+    return true;
+  }
+  fpi_sqr(&n, &a->c0);
+  fpi_sqr(&t, &a->c1);
+  fpi_add(&n, &n, &t);
+  if (!cz_fp_sqrt(&gamma, &n)) return false;
+  fpi_add(&d, &a->c0, &gamma);
+  fp_half(&d, &d);
+  cz_fp_pow(&x0, &d, e, CZ_FP_LIMBS);
+  fpi_dbl(&t, &x0); /* x0 != 0: d+ d- = -a1^2/4 != 0 */
+  cz_fp_inv(&t, &t);
+  fpi_mul(&x1, &a->c1, &t);
+  fpi_sqr(&t, &x0);
+  cz_fp2 x;
+  if (fpi_eq(&t, &d)) { x.c0 = x0; x.c1 = x1; }
+  else { x.c0 = x1; x.c1 = x0; }
+  cz_fp2 check;
+  fp2i_sqr(&check, &x);
+  if (!cz_fp2_eq(&check, a)) return false; /* unreachable for a square */
+  *r = x;
+  return true;
+}
+
 bool cz_fp2_is_zero(const cz_fp2 *a) { return cz_fp_is_zero(&a->c0) && cz_fp_is_zero(&a->c1); }
 bool cz_fp2_is_one(const cz_fp2 *a) { return cz_fp_is_one(&a->c0) && cz_fp_is_zero(&a->c1); }
 bool cz_fp2_eq(const cz_fp2 *a, const cz_fp2 *b) {

@@ -99,6 +99,11 @@ static inline bool fp2i_is_zero(const cz_fp2 *a) {
 static inline bool fp2i_eq(const cz_fp2 *a, const cz_fp2 *b) {
   return memcmp(a, b, sizeof *a) == 0;
 }
+/* Some square root of a (false when a is not a square), not necessarily the
+ * one cz_fp2_sqrt returns (it may be its negation): for callers that fix
+ * the sign themselves, like point decompression. About 2x cz_fp2_sqrt's
+ * speed. */
+bool cz_fp2_sqrt_any(cz_fp2 *r, const cz_fp2 *a);
 static inline bool fp2i_inv(cz_fp2 *r, const cz_fp2 *a) { return cz_fp2_inv(r, a); }
 static inline bool fp2i_sqrt(cz_fp2 *r, const cz_fp2 *a) { return cz_fp2_sqrt(r, a); }
 static inline bool fp2i_is_lexicographically_largest(const cz_fp2 *a) {

@@ -116,5 +116,7 @@ bool cz_g1_affine_is_in_subgroup(const cz_g1_affine *p) {
 
 #define F_BYTES CZ_FP_BYTES
 #define F_TO_BYTES cz_fp_to_bytes_be
+/* a square root of either sign: decoding picks the sign itself */
+#define F_SQRT_ANY cz_fp_sqrt
 #define F_FROM_BYTES cz_fp_from_bytes_be
 #include "ec/curve_encoding_impl.h"

@@ -138,5 +138,7 @@ static cz_err fp2_from_bytes(cz_fp2 *a, const uint8_t in[2 * CZ_FP_BYTES]) {
 
 #define F_BYTES (2 * CZ_FP_BYTES)
 #define F_TO_BYTES fp2_to_bytes
+/* a square root of either sign: decoding picks the sign itself */
+#define F_SQRT_ANY cz_fp2_sqrt_any
 #define F_FROM_BYTES fp2_from_bytes
 #include "ec/curve_encoding_impl.h"

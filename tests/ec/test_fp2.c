@@ -87,6 +87,36 @@ static void fp2_paths_agree(void) {
   }
 }
 
+/* cz_fp2_sqrt_any (decompression's root): a root of either sign for every
+ * square, agreeing with cz_fp2_sqrt up to sign, false for non-squares;
+ * including real and pure-imaginary inputs (its a1 = 0 branch, and the
+ * d+ / d- branches are both taken over random squares). */
+static void sqrt_any(void) {
+  cz_fp2 nr = {CZ_FP_ONE, CZ_FP_ONE}; /* 1 + u, a non-residue */
+  for (int i = 0; i < 200; i++) {
+    cz_fp2 b = rand_fp2(), a, r, s, t, neg;
+    if (i % 4 == 1) b.c1 = CZ_FP_ZERO; /* a real */
+    if (i % 4 == 2) b.c0 = CZ_FP_ZERO; /* a real (negative) */
+    if (i % 8 == 3) { b.c0 = CZ_FP_ZERO; b.c1 = CZ_FP_ZERO; }
+    cz_fp2_sqr(&a, &b);
+    CHECK(cz_fp2_sqrt_any(&r, &a));
+    cz_fp2_sqr(&t, &r);
+    CHECK(cz_fp2_eq(&t, &a));
+    CHECK(cz_fp2_sqrt(&s, &a));
+    cz_fp2_neg(&neg, &s);
+    CHECK(cz_fp2_eq(&r, &s) || cz_fp2_eq(&r, &neg));
+    if (!cz_fp2_is_zero(&a)) {
+      cz_fp2_mul(&a, &a, &nr);
+      CHECK(!cz_fp2_sqrt_any(&r, &a));
+    }
+    cz_fp2 c = rand_fp2(); /* pure imaginary c u: a square for every c */
+    c.c0 = CZ_FP_ZERO;
+    CHECK(cz_fp2_sqrt_any(&r, &c) == cz_fp2_is_square(&c));
+    cz_fp2_sqr(&t, &r);
+    CHECK(cz_fp2_eq(&t, &c));
+  }
+}
+
 static void axioms(void) {
   for (int i = 0; i < 100; i++) {
     cz_fp2 a = rand_fp2(), b = rand_fp2(), c = rand_fp2(), t1, t2, t3;
@@ -132,6 +162,7 @@ int main(void) {
   for (int pass = 0; pass < 2; pass++) {
     cz_cpu_force_portable(pass == 0);
     axioms();
+    sqrt_any();
   }
   cz_cpu_force_portable(false);
   return check_report("test_fp2");
