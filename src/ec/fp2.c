@@ -83,24 +83,32 @@ bool cz_fp2_inv(cz_fp2 *r, const cz_fp2 *a) {
   return true;
 }
 
-/* Fixed 4-bit window, as cz_fp_pow. */
+/* Sliding window of up to 5 bits over odd powers, as cz_fp_pow. */
+static inline bool exp_bit(const uint64_t *e, int i) { return (e[i / 64] >> (i % 64)) & 1; }
 void cz_fp2_pow(cz_fp2 *r, const cz_fp2 *a, const uint64_t *e, size_t n) {
-  cz_fp2 tab[16], acc = CZ_FP2_ONE;
-  tab[0] = CZ_FP2_ONE;
-  tab[1] = *a;
-  for (int k = 2; k < 16; k++) fp2i_mul(&tab[k], &tab[k - 1], &tab[1]);
+  cz_fp2 tab[16], a2, acc = CZ_FP2_ONE; /* tab[k] = a^(2k+1) */
+  tab[0] = *a;
+  fp2i_sqr(&a2, a);
+  for (int k = 1; k < 16; k++) fp2i_mul(&tab[k], &tab[k - 1], &a2);
   bool started = false;
-  for (size_t i = n; i-- > 0;)
-    for (int shift = 60; shift >= 0; shift -= 4) {
-      unsigned d = (unsigned)(e[i] >> shift) & 15;
-      if (started) {
-        for (int k = 0; k < 4; k++) fp2i_sqr(&acc, &acc);
-        if (d) fp2i_mul(&acc, &acc, &tab[d]);
-      } else if (d) {
-        acc = tab[d];
-        started = true;
-      }
+  for (int i = (int)(64 * n) - 1; i >= 0;) {
+    if (!exp_bit(e, i)) {
+      if (started) fp2i_sqr(&acc, &acc);
+      i--;
+      continue;
     }
+    int low = i - 4 < 0 ? 0 : i - 4; /* window e[i..low], low bit set */
+    while (!exp_bit(e, low)) low++;
+    unsigned d = 0;
+    for (int k = i; k >= low; k--) {
+      d = 2 * d + exp_bit(e, k);
+      if (started) fp2i_sqr(&acc, &acc);
+    }
+    if (started) fp2i_mul(&acc, &acc, &tab[d / 2]);
+    else acc = tab[d / 2];
+    started = true;
+    i = low - 1;
+  }
   *r = acc;
 }
 

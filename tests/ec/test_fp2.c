@@ -117,6 +117,24 @@ static void sqrt_any(void) {
   }
 }
 
+/* cz_fp2_pow's sliding window against bit-by-bit square-and-multiply. */
+static void pow_window(void) {
+  for (int t = 0; t < 200; t++) {
+    uint64_t e[6] = {0};
+    if (t < 40) e[0] = (uint64_t)t;
+    else if (t < 140) e[t % 6] = 1ULL << (t * 7 % 64);
+    else if (t < 150) e[0] = 0x21ULL << (t - 140) * 5;
+    else for (int i = 0; i < 6; i++) e[i] = check_rand64() >> (t % 5) * 13;
+    cz_fp2 a = rand_fp2(), want = CZ_FP2_ONE, have;
+    for (int bit = 383; bit >= 0; bit--) {
+      cz_fp2_sqr(&want, &want);
+      if ((e[bit / 64] >> (bit % 64)) & 1) cz_fp2_mul(&want, &want, &a);
+    }
+    cz_fp2_pow(&have, &a, e, 6);
+    CHECK(cz_fp2_eq(&have, &want));
+  }
+}
+
 static void axioms(void) {
   for (int i = 0; i < 100; i++) {
     cz_fp2 a = rand_fp2(), b = rand_fp2(), c = rand_fp2(), t1, t2, t3;
@@ -158,6 +176,7 @@ static void axioms(void) {
 
 int main(void) {
   fp2_paths_agree();
+  pow_window();
   /* The axioms on the portable path, then on the automatic choice. */
   for (int pass = 0; pass < 2; pass++) {
     cz_cpu_force_portable(pass == 0);
