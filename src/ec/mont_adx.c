@@ -168,7 +168,7 @@ void cz_fp_sqr_adx(cz_fp *r, const cz_fp *a) { cz_fp_mul_adx(r, a, a); }
 /* out = a * b, 12 words; the schoolbook rows of cz_fp_mul_adx without the
  * reduction, the low word of each row stored as it becomes final.
  * a and b below 2^384 (not necessarily reduced). */
-static void mul_384x384_adx(uint64_t out[12], const uint64_t a[6], const uint64_t b[6]) {
+static inline __attribute__((always_inline)) void mul_384x384_adx(uint64_t out[12], const uint64_t a[6], const uint64_t b[6]) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
   const uint64_t *pa = a, *pb = b;
 #define ST(x, off) "movq %[" #x "], " #off "(%[out])\n\t"
@@ -191,7 +191,7 @@ static void mul_384x384_adx(uint64_t out[12], const uint64_t a[6], const uint64_
 /* out = (L + Q p) / 2^384 <= p for the 6-word L, Q chosen so the division
  * is exact: the six reduction rounds of cz_fp_mul_adx with no products
  * between them (the word entering at the top of each round is zero). */
-static void redc_lo_adx(uint64_t out[6], const uint64_t t[6]) {
+static inline __attribute__((always_inline)) void redc_lo_adx(uint64_t out[6], const uint64_t t[6]) {
   uint64_t r0 = t[0], r1 = t[1], r2 = t[2], r3 = t[3], r4 = t[4], r5 = t[5], r6 = 0, lo, hi;
   __asm__(FP_RED(r0, r1, r2, r3, r4, r5, r6)
           FP_RED(r1, r2, r3, r4, r5, r6, r0)
