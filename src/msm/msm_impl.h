@@ -1,13 +1,13 @@
 /* One source for the MSM of G1 and G2. Include after defining:
- *   F, FF(x)         the coordinate field and its function names (cz_fp_##x)
+ *   F, FF(x)         the coordinate field and its function names (fpi_##x)
  *   F_ZERO, F_ONE    its zero and Montgomery one
  *   F_ADD, F_SUB     inline add and subtract (same contract as FF(add/sub))
  *   AFF, JAC, XYZZ   the point types
  *   GN(x)            the group's function names (cz_g1_##x)
  *   SEG              the public segment type (cz_msm_g1_segment)
  *   MSM(x)           the public MSM names (cz_msm_g1##x)
- * Uses only the group's public point functions and the field's public API, so
- * the ADX field path is picked up through the field's dispatch. */
+ * Uses the group's public point functions and the field's inline layer, which
+ * picks the ADX or portable backend at run time. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
