@@ -181,7 +181,73 @@ static void test_num(void) {
   cz_cs_free(cs);
 }
 
+/* Every num gadget in one circuit, so that backends can be compared. */
+static void num_circuit(cz_cs *cs, const cz_fr *xs) {
+  cz_anum a, b, c, d, e, p, q;
+  cz_anum_alloc_input(cs, &a, &xs[0]);
+  cz_anum_alloc(cs, &b, &xs[1]);
+  cz_anum_mul(cs, &c, &a, &b);
+  cz_anum_square(cs, &d, &c);
+  cz_anum_add(cs, &e, &d, &a);
+  cz_anum_inputize(cs, &e);
+  cz_bool bits[CZ_FR_NUM_BITS], bits2[CZ_FR_NUM_BITS];
+  CZ_PUSH_NS(cs, "strict");
+  cz_anum_to_bits_le_strict(cs, bits, &e);
+  CZ_POP_NS(cs);
+  CZ_PUSH_NS(cs, "plain");
+  cz_anum_to_bits_le(cs, bits2, &c);
+  CZ_POP_NS(cs);
+  CZ_PUSH_NS(cs, "swap");
+  cz_anum_conditionally_reverse(cs, &p, &q, &a, &b, &bits[3]);
+  CZ_POP_NS(cs);
+  cz_anum_enforce_equal(cs, &p, &p, "equal");
+  CZ_PUSH_NS(cs, "pack");
+  cz_pack_into_inputs(cs, bits2, 255);
+  CZ_POP_NS(cs);
+}
+
+static cz_cs *run_num(cz_cs_kind kind, const cz_cs_config *cfg, const cz_fr *xs) {
+  cz_cs *cs = cz_cs_new(kind, cfg);
+  num_circuit(cs, xs);
+  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
+  return cs;
+}
+
+/* PROVE = RECORD * WITNESS (cz_r1cs_eval) for every LC layout. */
+static void test_backends(void) {
+  cz_fr xs[2] = {rand_fr(), rand_fr()};
+  cz_cs *t = run_num(CZ_CS_TEST, NULL, xs);
+  CHECK(cz_cs_is_satisfied(t));
+  cz_cs_free(t);
+  cz_cs_config cfgs[] = {{CZ_LC_VEC, 0, 0, 0}, {CZ_LC_INLINE, 2, 0, 0}, {CZ_LC_ARENA, 0, 0, 0}};
+  for (size_t k = 0; k < 3; k++) {
+    cz_assignment p = {0}, w = {0};
+    cz_r1cs m = {0};
+    cz_cs *cs = run_num(CZ_CS_PROVE, &cfgs[k], xs);
+    CHECK_EQ_INT(cz_cs_take_assignment(cs, &p), CZ_OK);
+    cz_cs_free(cs);
+    cs = run_num(CZ_CS_RECORD, &cfgs[k], xs);
+    CHECK_EQ_INT(cz_cs_take_r1cs(cs, &m), CZ_OK);
+    cz_cs_free(cs);
+    cs = run_num(CZ_CS_WITNESS, &cfgs[k], xs);
+    CHECK_EQ_INT(cz_cs_take_assignment(cs, &w), CZ_OK);
+    cz_cs_free(cs);
+    CHECK_EQ_INT(cz_r1cs_eval(&m, &w), CZ_OK);
+    CHECK(p.n_constraints == w.n_constraints && p.n_aux == w.n_aux && p.n_inputs == w.n_inputs);
+    CHECK(!memcmp(p.a, w.a, p.n_constraints * sizeof(cz_fr)));
+    CHECK(!memcmp(p.b, w.b, p.n_constraints * sizeof(cz_fr)));
+    CHECK(!memcmp(p.c, w.c, p.n_constraints * sizeof(cz_fr)));
+    CHECK(!memcmp(p.aux, w.aux, p.n_aux * sizeof(cz_fr)));
+    CHECK(p.a_aux.count == w.a_aux.count && p.b_aux.count == w.b_aux.count &&
+          p.b_input.count == w.b_input.count);
+    cz_assignment_free(&p);
+    cz_assignment_free(&w);
+    cz_r1cs_free(&m);
+  }
+}
+
 int main(void) {
+  test_backends();
   test_arith();
   test_conditional_reversal();
   test_to_bits();
