@@ -62,6 +62,31 @@ static void test_arith(void) {
   }
 }
 
+/* rust-fil-proofs constraint.rs add_constraint / sub_constraint (and the
+ * SDR encode / decode built on them): values, satisfaction, 1 constraint. */
+static void test_constraint_add_sub(void) {
+  for (int op = 0; op < 2; op++) {
+    cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
+    cz_fr x = rand_fr(), y = rand_fr(), want;
+    cz_anum a, b, r;
+    cz_anum_alloc(cs, &a, &x);
+    cz_anum_alloc(cs, &b, &y);
+    CZ_PUSH_NS(cs, "op");
+    if (op) cz_constraint_sub(cs, &r, &a, &b);
+    else cz_constraint_add(cs, &r, &a, &b);
+    CZ_POP_NS(cs);
+    if (op) cz_fr_sub(&want, &x, &y);
+    else cz_fr_add(&want, &x, &y);
+    CHECK(cz_fr_eq(&r.value, &want) && val_is(cs, r.var, &want));
+    CHECK(cz_cs_is_satisfied(cs));
+    CHECK_EQ_INT(cz_cs_num_constraints(cs), 1);
+    corrupt(cs, r.var);
+    const char *u = cz_cs_which_is_unsatisfied(cs, NULL);
+    CHECK(u && !strcmp(u, op ? "op/subtraction constraint" : "op/sum constraint"));
+    cz_cs_free(cs);
+  }
+}
+
 /* test_num_conditional_reversal. */
 static void test_conditional_reversal(void) {
   for (int cond = 0; cond < 2; cond++) {
@@ -201,6 +226,10 @@ static void num_circuit(cz_cs *cs, const cz_fr *xs) {
   cz_anum_conditionally_reverse(cs, &p, &q, &a, &b, &bits[3]);
   CZ_POP_NS(cs);
   cz_anum_enforce_equal(cs, &p, &p, "equal");
+  CZ_PUSH_NS(cs, "encode");
+  cz_constraint_add(cs, &p, &p, &q);
+  cz_constraint_sub(cs, &q, &p, &c);
+  CZ_POP_NS(cs);
   CZ_PUSH_NS(cs, "pack");
   cz_pack_into_inputs(cs, bits2, 255);
   CZ_POP_NS(cs);
@@ -250,6 +279,7 @@ int main(void) {
   test_backends();
   test_arith();
   test_conditional_reversal();
+  test_constraint_add_sub();
   test_to_bits();
   test_num();
   return check_report("test_num");
