@@ -4,8 +4,8 @@
  *   F_BYTES               bytes of one encoded coordinate (48 for Fp, 96 for Fp2)
  *   F_TO_BYTES(out, a)    big-endian coordinate encoding
  *   F_FROM_BYTES(a, in)   its decoding, CZ_ERR_NONCANONICAL when >= p
- * and GN(affine_is_in_subgroup). FF must provide sqrt and
- * is_lexicographically_largest.
+ *   F_SQRT_ANY(r, a)      a square root of either sign, false for non-squares
+ * and GN(affine_is_in_subgroup). FF must provide is_lexicographically_largest.
  *
  * Byte 0 carries three flags in its top bits: */
 #define ENC_COMPRESSED 0x80
@@ -64,7 +64,7 @@ cz_err GN(affine_decompress)(AFF *p, const uint8_t in[F_BYTES], bool check_subgr
   FF(sqr)(&y2, &x);
   FF(mul)(&y2, &y2, &x);
   FF(add)(&y2, &y2, &CURVE_B);
-  if (!FF(sqrt)(&y, &y2)) return CZ_ERR_NOT_ON_CURVE;
+  if (!F_SQRT_ANY(&y, &y2)) return CZ_ERR_NOT_ON_CURVE;
   /* y != 0 here: neither group has a point of order 2 (both orders are
    * odd), so exactly one of y, -y carries the sign bit. */
   if (FF(is_lexicographically_largest)(&y) != ((flags & ENC_SIGN) != 0)) FF(neg)(&y, &y);

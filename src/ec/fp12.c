@@ -1,6 +1,7 @@
 /* The tower Fp6 = Fp2[v]/(v^3 - xi), xi = 1 + u, and Fp12 = Fp6[w]/(w^2 - v). */
 #include <pthread.h>
 #include "cuzk/fp12.h"
+#include "ec/fp_inline.h"
 
 #define FP_ONE_LIMBS                                                                  \
   {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,               \
@@ -15,50 +16,50 @@ const cz_fp12 CZ_FP12_ONE = {FP6_ONE_INIT, {{{{0}}, {{0}}}, {{{0}}, {{0}}}, {{{0
 /* ---------------------------------------------------------------- Fp6 */
 
 void cz_fp6_add(cz_fp6 *r, const cz_fp6 *a, const cz_fp6 *b) {
-  cz_fp2_add(&r->c0, &a->c0, &b->c0);
-  cz_fp2_add(&r->c1, &a->c1, &b->c1);
-  cz_fp2_add(&r->c2, &a->c2, &b->c2);
+  fp2i_add(&r->c0, &a->c0, &b->c0);
+  fp2i_add(&r->c1, &a->c1, &b->c1);
+  fp2i_add(&r->c2, &a->c2, &b->c2);
 }
 void cz_fp6_sub(cz_fp6 *r, const cz_fp6 *a, const cz_fp6 *b) {
-  cz_fp2_sub(&r->c0, &a->c0, &b->c0);
-  cz_fp2_sub(&r->c1, &a->c1, &b->c1);
-  cz_fp2_sub(&r->c2, &a->c2, &b->c2);
+  fp2i_sub(&r->c0, &a->c0, &b->c0);
+  fp2i_sub(&r->c1, &a->c1, &b->c1);
+  fp2i_sub(&r->c2, &a->c2, &b->c2);
 }
 void cz_fp6_neg(cz_fp6 *r, const cz_fp6 *a) {
-  cz_fp2_neg(&r->c0, &a->c0);
-  cz_fp2_neg(&r->c1, &a->c1);
-  cz_fp2_neg(&r->c2, &a->c2);
+  fp2i_neg(&r->c0, &a->c0);
+  fp2i_neg(&r->c1, &a->c1);
+  fp2i_neg(&r->c2, &a->c2);
 }
 
 /* Karatsuba over the three coefficients: 6 Fp2 multiplications. */
 void cz_fp6_mul(cz_fp6 *r, const cz_fp6 *a, const cz_fp6 *b) {
   cz_fp2 t0, t1, t2, s, u, c0, c1, c2;
-  cz_fp2_mul(&t0, &a->c0, &b->c0);
-  cz_fp2_mul(&t1, &a->c1, &b->c1);
-  cz_fp2_mul(&t2, &a->c2, &b->c2);
+  fp2i_mul(&t0, &a->c0, &b->c0);
+  fp2i_mul(&t1, &a->c1, &b->c1);
+  fp2i_mul(&t2, &a->c2, &b->c2);
   /* c0 = t0 + xi ((a1 + a2)(b1 + b2) - t1 - t2) */
-  cz_fp2_add(&s, &a->c1, &a->c2);
-  cz_fp2_add(&u, &b->c1, &b->c2);
-  cz_fp2_mul(&s, &s, &u);
-  cz_fp2_sub(&s, &s, &t1);
-  cz_fp2_sub(&s, &s, &t2);
-  cz_fp2_mul_by_nonresidue(&s, &s);
-  cz_fp2_add(&c0, &s, &t0);
+  fp2i_add(&s, &a->c1, &a->c2);
+  fp2i_add(&u, &b->c1, &b->c2);
+  fp2i_mul(&s, &s, &u);
+  fp2i_sub(&s, &s, &t1);
+  fp2i_sub(&s, &s, &t2);
+  fp2i_mul_by_nonresidue(&s, &s);
+  fp2i_add(&c0, &s, &t0);
   /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 */
-  cz_fp2_add(&s, &a->c0, &a->c1);
-  cz_fp2_add(&u, &b->c0, &b->c1);
-  cz_fp2_mul(&s, &s, &u);
-  cz_fp2_sub(&s, &s, &t0);
-  cz_fp2_sub(&s, &s, &t1);
-  cz_fp2_mul_by_nonresidue(&u, &t2);
-  cz_fp2_add(&c1, &s, &u);
+  fp2i_add(&s, &a->c0, &a->c1);
+  fp2i_add(&u, &b->c0, &b->c1);
+  fp2i_mul(&s, &s, &u);
+  fp2i_sub(&s, &s, &t0);
+  fp2i_sub(&s, &s, &t1);
+  fp2i_mul_by_nonresidue(&u, &t2);
+  fp2i_add(&c1, &s, &u);
   /* c2 = (a0 + a2)(b0 + b2) - t0 - t2 + t1 */
-  cz_fp2_add(&s, &a->c0, &a->c2);
-  cz_fp2_add(&u, &b->c0, &b->c2);
-  cz_fp2_mul(&s, &s, &u);
-  cz_fp2_sub(&s, &s, &t0);
-  cz_fp2_sub(&s, &s, &t2);
-  cz_fp2_add(&c2, &s, &t1);
+  fp2i_add(&s, &a->c0, &a->c2);
+  fp2i_add(&u, &b->c0, &b->c2);
+  fp2i_mul(&s, &s, &u);
+  fp2i_sub(&s, &s, &t0);
+  fp2i_sub(&s, &s, &t2);
+  fp2i_add(&c2, &s, &t1);
   r->c0 = c0;
   r->c1 = c1;
   r->c2 = c2;
@@ -67,30 +68,30 @@ void cz_fp6_mul(cz_fp6 *r, const cz_fp6 *a, const cz_fp6 *b) {
 /* Chung-Hasan SQR2: 2 multiplications and 3 squarings in Fp2. */
 void cz_fp6_sqr(cz_fp6 *r, const cz_fp6 *a) {
   cz_fp2 s0, s1, s2, s3, s4, t;
-  cz_fp2_sqr(&s0, &a->c0);
-  cz_fp2_mul(&s1, &a->c0, &a->c1);
-  cz_fp2_dbl(&s1, &s1);
-  cz_fp2_sub(&s2, &a->c0, &a->c1);
-  cz_fp2_add(&s2, &s2, &a->c2);
-  cz_fp2_sqr(&s2, &s2);
-  cz_fp2_mul(&s3, &a->c1, &a->c2);
-  cz_fp2_dbl(&s3, &s3);
-  cz_fp2_sqr(&s4, &a->c2);
+  fp2i_sqr(&s0, &a->c0);
+  fp2i_mul(&s1, &a->c0, &a->c1);
+  fp2i_dbl(&s1, &s1);
+  fp2i_sub(&s2, &a->c0, &a->c1);
+  fp2i_add(&s2, &s2, &a->c2);
+  fp2i_sqr(&s2, &s2);
+  fp2i_mul(&s3, &a->c1, &a->c2);
+  fp2i_dbl(&s3, &s3);
+  fp2i_sqr(&s4, &a->c2);
   /* c2 = s1 + s2 + s3 - s0 - s4 (computed before c0, c1 overwrite r) */
-  cz_fp2_add(&t, &s1, &s2);
-  cz_fp2_add(&t, &t, &s3);
-  cz_fp2_sub(&t, &t, &s0);
-  cz_fp2_sub(&r->c2, &t, &s4);
-  cz_fp2_mul_by_nonresidue(&s3, &s3);
-  cz_fp2_add(&r->c0, &s3, &s0);
-  cz_fp2_mul_by_nonresidue(&s4, &s4);
-  cz_fp2_add(&r->c1, &s4, &s1);
+  fp2i_add(&t, &s1, &s2);
+  fp2i_add(&t, &t, &s3);
+  fp2i_sub(&t, &t, &s0);
+  fp2i_sub(&r->c2, &t, &s4);
+  fp2i_mul_by_nonresidue(&s3, &s3);
+  fp2i_add(&r->c0, &s3, &s0);
+  fp2i_mul_by_nonresidue(&s4, &s4);
+  fp2i_add(&r->c1, &s4, &s1);
 }
 
 /* (a0 + a1 v + a2 v^2) v = xi a2 + a0 v + a1 v^2. */
 void cz_fp6_mul_by_nonresidue(cz_fp6 *r, const cz_fp6 *a) {
   cz_fp2 t;
-  cz_fp2_mul_by_nonresidue(&t, &a->c2);
+  fp2i_mul_by_nonresidue(&t, &a->c2);
   r->c2 = a->c1;
   r->c1 = a->c0;
   r->c0 = t;
@@ -99,21 +100,21 @@ void cz_fp6_mul_by_nonresidue(cz_fp6 *r, const cz_fp6 *a) {
 /* r = a * (b0 + b1 v): 5 Fp2 multiplications. */
 static void fp6_mul_by_01(cz_fp6 *r, const cz_fp6 *a, const cz_fp2 *b0, const cz_fp2 *b1) {
   cz_fp2 t0, t1, s, u, c0, c1, c2;
-  cz_fp2_mul(&t0, &a->c0, b0);
-  cz_fp2_mul(&t1, &a->c1, b1);
+  fp2i_mul(&t0, &a->c0, b0);
+  fp2i_mul(&t1, &a->c1, b1);
   /* c0 = t0 + xi a2 b1 */
-  cz_fp2_mul(&s, &a->c2, b1);
-  cz_fp2_mul_by_nonresidue(&s, &s);
-  cz_fp2_add(&c0, &s, &t0);
+  fp2i_mul(&s, &a->c2, b1);
+  fp2i_mul_by_nonresidue(&s, &s);
+  fp2i_add(&c0, &s, &t0);
   /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 */
-  cz_fp2_add(&s, &a->c0, &a->c1);
-  cz_fp2_add(&u, b0, b1);
-  cz_fp2_mul(&s, &s, &u);
-  cz_fp2_sub(&s, &s, &t0);
-  cz_fp2_sub(&c1, &s, &t1);
+  fp2i_add(&s, &a->c0, &a->c1);
+  fp2i_add(&u, b0, b1);
+  fp2i_mul(&s, &s, &u);
+  fp2i_sub(&s, &s, &t0);
+  fp2i_sub(&c1, &s, &t1);
   /* c2 = a2 b0 + t1 */
-  cz_fp2_mul(&s, &a->c2, b0);
-  cz_fp2_add(&c2, &s, &t1);
+  fp2i_mul(&s, &a->c2, b0);
+  fp2i_add(&c2, &s, &t1);
   r->c0 = c0;
   r->c1 = c1;
   r->c2 = c2;
@@ -122,49 +123,49 @@ static void fp6_mul_by_01(cz_fp6 *r, const cz_fp6 *a, const cz_fp2 *b0, const cz
 /* r = a * (b1 v): 3 Fp2 multiplications. */
 static void fp6_mul_by_1(cz_fp6 *r, const cz_fp6 *a, const cz_fp2 *b1) {
   cz_fp2 c0, c1, c2;
-  cz_fp2_mul(&c0, &a->c2, b1);
-  cz_fp2_mul_by_nonresidue(&c0, &c0);
-  cz_fp2_mul(&c1, &a->c0, b1);
-  cz_fp2_mul(&c2, &a->c1, b1);
+  fp2i_mul(&c0, &a->c2, b1);
+  fp2i_mul_by_nonresidue(&c0, &c0);
+  fp2i_mul(&c1, &a->c0, b1);
+  fp2i_mul(&c2, &a->c1, b1);
   r->c0 = c0;
   r->c1 = c1;
   r->c2 = c2;
 }
 
 static void fp6_mul_fp2(cz_fp6 *r, const cz_fp6 *a, const cz_fp2 *b) {
-  cz_fp2_mul(&r->c0, &a->c0, b);
-  cz_fp2_mul(&r->c1, &a->c1, b);
-  cz_fp2_mul(&r->c2, &a->c2, b);
+  fp2i_mul(&r->c0, &a->c0, b);
+  fp2i_mul(&r->c1, &a->c1, b);
+  fp2i_mul(&r->c2, &a->c2, b);
 }
 
 /* Via the norm to Fp2: 1/a = adj(a) / N(a). */
 bool cz_fp6_inv(cz_fp6 *r, const cz_fp6 *a) {
   cz_fp2 t0, t1, t2, s, n;
   /* t0 = a0^2 - xi a1 a2 */
-  cz_fp2_sqr(&t0, &a->c0);
-  cz_fp2_mul(&s, &a->c1, &a->c2);
-  cz_fp2_mul_by_nonresidue(&s, &s);
-  cz_fp2_sub(&t0, &t0, &s);
+  fp2i_sqr(&t0, &a->c0);
+  fp2i_mul(&s, &a->c1, &a->c2);
+  fp2i_mul_by_nonresidue(&s, &s);
+  fp2i_sub(&t0, &t0, &s);
   /* t1 = xi a2^2 - a0 a1 */
-  cz_fp2_sqr(&t1, &a->c2);
-  cz_fp2_mul_by_nonresidue(&t1, &t1);
-  cz_fp2_mul(&s, &a->c0, &a->c1);
-  cz_fp2_sub(&t1, &t1, &s);
+  fp2i_sqr(&t1, &a->c2);
+  fp2i_mul_by_nonresidue(&t1, &t1);
+  fp2i_mul(&s, &a->c0, &a->c1);
+  fp2i_sub(&t1, &t1, &s);
   /* t2 = a1^2 - a0 a2 */
-  cz_fp2_sqr(&t2, &a->c1);
-  cz_fp2_mul(&s, &a->c0, &a->c2);
-  cz_fp2_sub(&t2, &t2, &s);
+  fp2i_sqr(&t2, &a->c1);
+  fp2i_mul(&s, &a->c0, &a->c2);
+  fp2i_sub(&t2, &t2, &s);
   /* n = a0 t0 + xi (a2 t1 + a1 t2) */
-  cz_fp2_mul(&n, &a->c2, &t1);
-  cz_fp2_mul(&s, &a->c1, &t2);
-  cz_fp2_add(&n, &n, &s);
-  cz_fp2_mul_by_nonresidue(&n, &n);
-  cz_fp2_mul(&s, &a->c0, &t0);
-  cz_fp2_add(&n, &n, &s);
+  fp2i_mul(&n, &a->c2, &t1);
+  fp2i_mul(&s, &a->c1, &t2);
+  fp2i_add(&n, &n, &s);
+  fp2i_mul_by_nonresidue(&n, &n);
+  fp2i_mul(&s, &a->c0, &t0);
+  fp2i_add(&n, &n, &s);
   if (!cz_fp2_inv(&n, &n)) { *r = CZ_FP6_ZERO; return false; }
-  cz_fp2_mul(&r->c0, &t0, &n);
-  cz_fp2_mul(&r->c1, &t1, &n);
-  cz_fp2_mul(&r->c2, &t2, &n);
+  fp2i_mul(&r->c0, &t0, &n);
+  fp2i_mul(&r->c1, &t1, &n);
+  fp2i_mul(&r->c2, &t2, &n);
   return true;
 }
 
@@ -189,7 +190,7 @@ static pthread_once_t frob_once = PTHREAD_ONCE_INIT;
 
 /* a^(p^k) in Fp2: conjugation for odd k. */
 static void fp2_frobenius(cz_fp2 *r, const cz_fp2 *a, unsigned k) {
-  if (k & 1) cz_fp2_conj(r, a);
+  if (k & 1) fp2i_conj(r, a);
   else *r = *a;
 }
 
@@ -216,11 +217,11 @@ static void frob_init(void) {
   w_coef[0] = CZ_FP2_ONE;
   for (unsigned k = 1; k < 12; k++) {
     fp2_frobenius(&t, &g3, k - 1);
-    cz_fp2_mul(&v_coef[k], &v_coef[k - 1], &t);
+    fp2i_mul(&v_coef[k], &v_coef[k - 1], &t);
     fp2_frobenius(&t, &g6, k - 1);
-    cz_fp2_mul(&w_coef[k], &w_coef[k - 1], &t);
+    fp2i_mul(&w_coef[k], &w_coef[k - 1], &t);
   }
-  for (unsigned k = 0; k < 12; k++) cz_fp2_sqr(&v2_coef[k], &v_coef[k]);
+  for (unsigned k = 0; k < 12; k++) fp2i_sqr(&v2_coef[k], &v_coef[k]);
 }
 
 void cz_fp6_frobenius(cz_fp6 *r, const cz_fp6 *a, unsigned power) {
@@ -229,8 +230,8 @@ void cz_fp6_frobenius(cz_fp6 *r, const cz_fp6 *a, unsigned power) {
   fp2_frobenius(&r->c0, &a->c0, k);
   fp2_frobenius(&r->c1, &a->c1, k);
   fp2_frobenius(&r->c2, &a->c2, k);
-  cz_fp2_mul(&r->c1, &r->c1, &v_coef[k]);
-  cz_fp2_mul(&r->c2, &r->c2, &v2_coef[k]);
+  fp2i_mul(&r->c1, &r->c1, &v_coef[k]);
+  fp2i_mul(&r->c2, &r->c2, &v2_coef[k]);
 }
 
 void cz_fp12_frobenius(cz_fp12 *r, const cz_fp12 *a, unsigned power) {
@@ -276,14 +277,14 @@ void cz_fp12_sqr(cz_fp12 *r, const cz_fp12 *a) {
  * with 2ab = (a + b)^2 - a^2 - b^2: 3 Fp2 squarings. */
 static void fp4_sqr(cz_fp2 *r0, cz_fp2 *r1, const cz_fp2 *a, const cz_fp2 *b) {
   cz_fp2 t0, t1, t2;
-  cz_fp2_sqr(&t0, a);
-  cz_fp2_sqr(&t1, b);
-  cz_fp2_add(&t2, a, b);
-  cz_fp2_sqr(&t2, &t2);
-  cz_fp2_sub(&t2, &t2, &t0);
-  cz_fp2_sub(r1, &t2, &t1);
-  cz_fp2_mul_by_nonresidue(&t1, &t1);
-  cz_fp2_add(r0, &t1, &t0);
+  fp2i_sqr(&t0, a);
+  fp2i_sqr(&t1, b);
+  fp2i_add(&t2, a, b);
+  fp2i_sqr(&t2, &t2);
+  fp2i_sub(&t2, &t2, &t0);
+  fp2i_sub(r1, &t2, &t1);
+  fp2i_mul_by_nonresidue(&t1, &t1);
+  fp2i_add(r0, &t1, &t0);
 }
 
 /* Granger and Scott, "Faster squaring in the cyclotomic subgroup of sixth
@@ -299,30 +300,30 @@ void cz_fp12_cyclotomic_sqr(cz_fp12 *r, const cz_fp12 *a) {
 
   fp4_sqr(&t0, &t1, &z0, &z1);
   /* z0 = 3 t0 - 2 z0, z1 = 3 t1 + 2 z1 */
-  cz_fp2_sub(&z0, &t0, &z0);
-  cz_fp2_dbl(&z0, &z0);
-  cz_fp2_add(&z0, &z0, &t0);
-  cz_fp2_add(&z1, &t1, &z1);
-  cz_fp2_dbl(&z1, &z1);
-  cz_fp2_add(&z1, &z1, &t1);
+  fp2i_sub(&z0, &t0, &z0);
+  fp2i_dbl(&z0, &z0);
+  fp2i_add(&z0, &z0, &t0);
+  fp2i_add(&z1, &t1, &z1);
+  fp2i_dbl(&z1, &z1);
+  fp2i_add(&z1, &z1, &t1);
 
   fp4_sqr(&t0, &t1, &z2, &z3);
   fp4_sqr(&t2, &t3, &z4, &z5);
   /* z4 = 3 t0 - 2 z4, z5 = 3 t1 + 2 z5 */
-  cz_fp2_sub(&z4, &t0, &z4);
-  cz_fp2_dbl(&z4, &z4);
-  cz_fp2_add(&z4, &z4, &t0);
-  cz_fp2_add(&z5, &t1, &z5);
-  cz_fp2_dbl(&z5, &z5);
-  cz_fp2_add(&z5, &z5, &t1);
+  fp2i_sub(&z4, &t0, &z4);
+  fp2i_dbl(&z4, &z4);
+  fp2i_add(&z4, &z4, &t0);
+  fp2i_add(&z5, &t1, &z5);
+  fp2i_dbl(&z5, &z5);
+  fp2i_add(&z5, &z5, &t1);
   /* z2 = 3 xi t3 + 2 z2, z3 = 3 t2 - 2 z3 */
-  cz_fp2_mul_by_nonresidue(&t0, &t3);
-  cz_fp2_add(&z2, &t0, &z2);
-  cz_fp2_dbl(&z2, &z2);
-  cz_fp2_add(&z2, &z2, &t0);
-  cz_fp2_sub(&z3, &t2, &z3);
-  cz_fp2_dbl(&z3, &z3);
-  cz_fp2_add(&z3, &z3, &t2);
+  fp2i_mul_by_nonresidue(&t0, &t3);
+  fp2i_add(&z2, &t0, &z2);
+  fp2i_dbl(&z2, &z2);
+  fp2i_add(&z2, &z2, &t0);
+  fp2i_sub(&z3, &t2, &z3);
+  fp2i_dbl(&z3, &z3);
+  fp2i_add(&z3, &z3, &t2);
 
   r->c0.c0 = z0; r->c0.c1 = z4; r->c0.c2 = z3;
   r->c1.c0 = z2; r->c1.c1 = z1; r->c1.c2 = z5;
@@ -337,7 +338,7 @@ void cz_fp12_mul_by_014(cz_fp12 *r, const cz_fp12 *a,
   cz_fp2 o;
   fp6_mul_by_01(&aa, &a->c0, c0, c1);
   fp6_mul_by_1(&bb, &a->c1, c4);
-  cz_fp2_add(&o, c1, c4);
+  fp2i_add(&o, c1, c4);
   cz_fp6_add(&s, &a->c1, &a->c0);
   fp6_mul_by_01(&s, &s, c0, &o);
   cz_fp6_sub(&s, &s, &aa);

@@ -3,6 +3,7 @@
  * Constants: tests/vectors-gen/curve_consts.py derives and checks them. */
 #include "cuzk/g1.h"
 #include "ec/mont.h"
+#include "ec/fp_inline.h"
 
 const cz_g1_affine CZ_G1_GENERATOR = {
     {{0x5cb38790fd530c16ULL, 0x7817fc679976fff5ULL, 0x154f95c7143ba1c1ULL,
@@ -14,7 +15,7 @@ static const cz_fp G1_B = {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478f
                             0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}};
 
 #define F cz_fp
-#define FF(x) cz_fp_##x
+#define FF(x) fpi_##x
 #define F_ZERO CZ_FP_ZERO
 #define F_ONE CZ_FP_ONE
 #define CURVE_B G1_B
@@ -115,5 +116,7 @@ bool cz_g1_affine_is_in_subgroup(const cz_g1_affine *p) {
 
 #define F_BYTES CZ_FP_BYTES
 #define F_TO_BYTES cz_fp_to_bytes_be
+/* a square root of either sign: decoding picks the sign itself */
+#define F_SQRT_ANY cz_fp_sqrt
 #define F_FROM_BYTES cz_fp_from_bytes_be
 #include "ec/curve_encoding_impl.h"

@@ -4,6 +4,7 @@
  * Constants: tests/vectors-gen/curve_consts.py derives and checks them. */
 #include "cuzk/g2.h"
 #include "ec/mont.h"
+#include "ec/fp_inline.h"
 
 const cz_g2_affine CZ_G2_GENERATOR = {
     {{{0xf5f28fa202940a10ULL, 0xb3f5fb2687b4961aULL, 0xa1a893b53e2ae580ULL,
@@ -23,7 +24,7 @@ static const cz_fp2 G2_B = {
       0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}}};
 
 #define F cz_fp2
-#define FF(x) cz_fp2_##x
+#define FF(x) fp2i_##x
 #define F_ZERO CZ_FP2_ZERO
 #define F_ONE CZ_FP2_ONE
 #define CURVE_B G2_B
@@ -137,5 +138,7 @@ static cz_err fp2_from_bytes(cz_fp2 *a, const uint8_t in[2 * CZ_FP_BYTES]) {
 
 #define F_BYTES (2 * CZ_FP_BYTES)
 #define F_TO_BYTES fp2_to_bytes
+/* a square root of either sign: decoding picks the sign itself */
+#define F_SQRT_ANY cz_fp2_sqrt_any
 #define F_FROM_BYTES fp2_from_bytes
 #include "ec/curve_encoding_impl.h"

@@ -13,6 +13,7 @@
  * on Q, which is what cz_g2_prepare stores. */
 #include <stdlib.h>
 #include "cuzk/pairing.h"
+#include "ec/fp_inline.h"
 
 #define BLS_X_ABS 0xd201000000010000ULL
 #define BLS_X_TOP_BIT 63
@@ -37,8 +38,8 @@ static bool g2_is_identity(const cz_g2_affine *q) {
 /* r = k a for a small constant k, by additions. */
 static void fp2_mul3(cz_fp2 *r, const cz_fp2 *a) {
   cz_fp2 t;
-  cz_fp2_dbl(&t, a);
-  cz_fp2_add(r, &t, a);
+  fp2i_dbl(&t, a);
+  fp2i_add(r, &t, a);
 }
 
 /* T = 2T and the tangent line at the old T. With B = Y^2, C = Z^2,
@@ -48,39 +49,39 @@ static void fp2_mul3(cz_fp2 *r, const cz_fp2 *a) {
  * (Costello-Lange-Naehrig's formulas scaled by 4 to avoid halving). */
 static void dbl_step(line_coeffs *l, g2_proj *t) {
   cz_fp2 xx, b, c, e, f, h, xy2, s;
-  cz_fp2_sqr(&xx, &t->x);
-  cz_fp2_sqr(&b, &t->y);
-  cz_fp2_sqr(&c, &t->z);
-  cz_fp2_mul_by_nonresidue(&e, &c); /* E = 12 xi C */
-  cz_fp2_dbl(&e, &e);
-  cz_fp2_dbl(&e, &e);
+  fp2i_sqr(&xx, &t->x);
+  fp2i_sqr(&b, &t->y);
+  fp2i_sqr(&c, &t->z);
+  fp2i_mul_by_nonresidue(&e, &c); /* E = 12 xi C */
+  fp2i_dbl(&e, &e);
+  fp2i_dbl(&e, &e);
   fp2_mul3(&e, &e);
   fp2_mul3(&f, &e);
-  cz_fp2_add(&h, &t->y, &t->z); /* H = (Y + Z)^2 - B - C */
-  cz_fp2_sqr(&h, &h);
-  cz_fp2_sub(&h, &h, &b);
-  cz_fp2_sub(&h, &h, &c);
-  cz_fp2_add(&xy2, &t->x, &t->y); /* 2XY = (X + Y)^2 - X^2 - B */
-  cz_fp2_sqr(&xy2, &xy2);
-  cz_fp2_sub(&xy2, &xy2, &xx);
-  cz_fp2_sub(&xy2, &xy2, &b);
+  fp2i_add(&h, &t->y, &t->z); /* H = (Y + Z)^2 - B - C */
+  fp2i_sqr(&h, &h);
+  fp2i_sub(&h, &h, &b);
+  fp2i_sub(&h, &h, &c);
+  fp2i_add(&xy2, &t->x, &t->y); /* 2XY = (X + Y)^2 - X^2 - B */
+  fp2i_sqr(&xy2, &xy2);
+  fp2i_sub(&xy2, &xy2, &xx);
+  fp2i_sub(&xy2, &xy2, &b);
 
-  cz_fp2_sub(&l->c0, &e, &b);
+  fp2i_sub(&l->c0, &e, &b);
   fp2_mul3(&l->cx, &xx);
-  cz_fp2_neg(&l->cy, &h);
+  fp2i_neg(&l->cy, &h);
 
-  cz_fp2_sub(&s, &b, &f);
-  cz_fp2_mul(&t->x, &xy2, &s);
-  cz_fp2_add(&s, &b, &f);
-  cz_fp2_sqr(&s, &s);
-  cz_fp2_sqr(&e, &e); /* 12 E^2 */
-  cz_fp2_dbl(&e, &e);
-  cz_fp2_dbl(&e, &e);
+  fp2i_sub(&s, &b, &f);
+  fp2i_mul(&t->x, &xy2, &s);
+  fp2i_add(&s, &b, &f);
+  fp2i_sqr(&s, &s);
+  fp2i_sqr(&e, &e); /* 12 E^2 */
+  fp2i_dbl(&e, &e);
+  fp2i_dbl(&e, &e);
   fp2_mul3(&e, &e);
-  cz_fp2_sub(&t->y, &s, &e);
-  cz_fp2_mul(&t->z, &b, &h);
-  cz_fp2_dbl(&t->z, &t->z);
-  cz_fp2_dbl(&t->z, &t->z);
+  fp2i_sub(&t->y, &s, &e);
+  fp2i_mul(&t->z, &b, &h);
+  fp2i_dbl(&t->z, &t->z);
+  fp2i_dbl(&t->z, &t->z);
 }
 
 /* T = T + Q (Q affine) and the line through T and Q. With
@@ -90,38 +91,38 @@ static void dbl_step(line_coeffs *l, g2_proj *t) {
  *   X3 = lambda H, Y3 = theta (G - H) - Y E, Z3 = Z E. */
 static void add_step(line_coeffs *l, g2_proj *t, const cz_g2_affine *q) {
   cz_fp2 theta, lambda, d, e, f, g, h, s;
-  cz_fp2_mul(&theta, &q->y, &t->z);
-  cz_fp2_sub(&theta, &t->y, &theta);
-  cz_fp2_mul(&lambda, &q->x, &t->z);
-  cz_fp2_sub(&lambda, &t->x, &lambda);
+  fp2i_mul(&theta, &q->y, &t->z);
+  fp2i_sub(&theta, &t->y, &theta);
+  fp2i_mul(&lambda, &q->x, &t->z);
+  fp2i_sub(&lambda, &t->x, &lambda);
 
-  cz_fp2_mul(&l->c0, &theta, &q->x);
-  cz_fp2_mul(&s, &lambda, &q->y);
-  cz_fp2_sub(&l->c0, &l->c0, &s);
-  cz_fp2_neg(&l->cx, &theta);
+  fp2i_mul(&l->c0, &theta, &q->x);
+  fp2i_mul(&s, &lambda, &q->y);
+  fp2i_sub(&l->c0, &l->c0, &s);
+  fp2i_neg(&l->cx, &theta);
   l->cy = lambda;
 
-  cz_fp2_sqr(&d, &lambda);
-  cz_fp2_mul(&e, &lambda, &d);
-  cz_fp2_sqr(&f, &theta);
-  cz_fp2_mul(&f, &f, &t->z);
-  cz_fp2_mul(&g, &t->x, &d);
-  cz_fp2_add(&h, &e, &f);
-  cz_fp2_sub(&h, &h, &g);
-  cz_fp2_sub(&h, &h, &g);
-  cz_fp2_mul(&t->x, &lambda, &h);
-  cz_fp2_sub(&s, &g, &h);
-  cz_fp2_mul(&s, &s, &theta);
-  cz_fp2_mul(&t->y, &t->y, &e);
-  cz_fp2_sub(&t->y, &s, &t->y);
-  cz_fp2_mul(&t->z, &t->z, &e);
+  fp2i_sqr(&d, &lambda);
+  fp2i_mul(&e, &lambda, &d);
+  fp2i_sqr(&f, &theta);
+  fp2i_mul(&f, &f, &t->z);
+  fp2i_mul(&g, &t->x, &d);
+  fp2i_add(&h, &e, &f);
+  fp2i_sub(&h, &h, &g);
+  fp2i_sub(&h, &h, &g);
+  fp2i_mul(&t->x, &lambda, &h);
+  fp2i_sub(&s, &g, &h);
+  fp2i_mul(&s, &s, &theta);
+  fp2i_mul(&t->y, &t->y, &e);
+  fp2i_sub(&t->y, &s, &t->y);
+  fp2i_mul(&t->z, &t->z, &e);
 }
 
 /* f = f * l(P). */
 static void ell(cz_fp12 *f, const line_coeffs *l, const cz_g1_affine *p) {
   cz_fp2 cx, cy;
-  cz_fp2_mul_fp(&cx, &l->cx, &p->x);
-  cz_fp2_mul_fp(&cy, &l->cy, &p->y);
+  fp2i_mul_fp(&cx, &l->cx, &p->x);
+  fp2i_mul_fp(&cy, &l->cy, &p->y);
   cz_fp12_mul_by_014(f, f, &l->c0, &cx, &cy);
 }
 
@@ -132,8 +133,8 @@ static void mul_line(cz_fp12 *f, bool *one, const line_coeffs *l, const cz_g1_af
   f->c0 = CZ_FP6_ZERO;
   f->c1 = CZ_FP6_ZERO;
   f->c0.c0 = l->c0;
-  cz_fp2_mul_fp(&f->c0.c1, &l->cx, &p->x);
-  cz_fp2_mul_fp(&f->c1.c1, &l->cy, &p->y);
+  fp2i_mul_fp(&f->c0.c1, &l->cx, &p->x);
+  fp2i_mul_fp(&f->c1.c1, &l->cy, &p->y);
   *one = false;
 }
 
@@ -230,12 +231,139 @@ void cz_miller_loop_prepared(cz_fp12 *f, const cz_g1_affine *p,
   cz_fp12_conj(f, &acc);
 }
 
-/* r = a^x for a in the cyclotomic subgroup (x < 0: conjugate a^|x|). */
+/* Karabina's compressed squaring ("Squaring in cyclotomic subrings",
+ * Math. Comp. 2013). In the Granger-Scott squaring (cz_fp12_cyclotomic_sqr)
+ * the four coefficients g1 = c0.c1, g2 = c0.c2, g3 = c1.c0, g5 = c1.c2 of
+ * the square depend only on the same four of the input:
+ *   g1' = 3 (g3^2 + xi g2^2) - 2 g1     g2' = 3 (g1^2 + xi g5^2) - 2 g2
+ *   g3' = 6 xi g1 g5 + 2 g3             g5' = 6 g2 g3 + 2 g5
+ * (6 Fp2 squarings instead of 9), and for a cyclotomic element the other
+ * two are recovered from them (decompression, one division):
+ *   g4 = c1.c1 = (xi g5^2 + 3 g1^2 - 2 g2) / (4 g3)   (g3 != 0),
+ *   g0 = c0.c0 = xi (2 g4^2 + g3 g5 - 3 g1 g2) + 1. */
+typedef struct { cz_fp2 g1, g2, g3, g5; } cyc_compressed;
+
+static void cyc_compress(cyc_compressed *c, const cz_fp12 *a) {
+  c->g1 = a->c0.c1;
+  c->g2 = a->c0.c2;
+  c->g3 = a->c1.c0;
+  c->g5 = a->c1.c2;
+}
+
+/* r = 3 s - 2 a or 3 s + 2 a: 2 (s -/+ a) + s. */
+static void three_s_minus_two_a(cz_fp2 *r, const cz_fp2 *s, const cz_fp2 *a) {
+  cz_fp2 t;
+  fp2i_sub(&t, s, a);
+  fp2i_dbl(&t, &t);
+  fp2i_add(r, &t, s);
+}
+static void three_s_plus_two_a(cz_fp2 *r, const cz_fp2 *s, const cz_fp2 *a) {
+  cz_fp2 t;
+  fp2i_add(&t, s, a);
+  fp2i_dbl(&t, &t);
+  fp2i_add(r, &t, s);
+}
+
+static void cyc_compressed_sqr(cyc_compressed *r, const cyc_compressed *a) {
+  cz_fp2 s1, s5, s2, s3, p15, p23, t;
+  fp2i_sqr(&s1, &a->g1);
+  fp2i_sqr(&s5, &a->g5);
+  fp2i_add(&p15, &a->g1, &a->g5); /* 2 g1 g5 = (g1 + g5)^2 - g1^2 - g5^2 */
+  fp2i_sqr(&p15, &p15);
+  fp2i_sub(&p15, &p15, &s1);
+  fp2i_sub(&p15, &p15, &s5);
+  fp2i_sqr(&s2, &a->g2);
+  fp2i_sqr(&s3, &a->g3);
+  fp2i_add(&p23, &a->g2, &a->g3); /* 2 g2 g3 */
+  fp2i_sqr(&p23, &p23);
+  fp2i_sub(&p23, &p23, &s2);
+  fp2i_sub(&p23, &p23, &s3);
+  cyc_compressed o;
+  fp2i_mul_by_nonresidue(&t, &s2);
+  fp2i_add(&t, &t, &s3);
+  three_s_minus_two_a(&o.g1, &t, &a->g1);
+  fp2i_mul_by_nonresidue(&t, &s5);
+  fp2i_add(&t, &t, &s1);
+  three_s_minus_two_a(&o.g2, &t, &a->g2);
+  fp2i_mul_by_nonresidue(&t, &p15);
+  three_s_plus_two_a(&o.g3, &t, &a->g3);
+  three_s_plus_two_a(&o.g5, &p23, &a->g5);
+  *r = o;
+}
+
+#define CYC_MAX 8
+_Static_assert((BLS_X_ABS & 1) == 0, "cyclotomic_exp_x starts from a^2");
+/* out[i] = the cyclotomic element whose compressed form is in[i], with one
+ * Fp2 inversion for all n (Montgomery's trick). False, with out
+ * unspecified, when a denominator is 0 (e.g. for 1); callers then fall
+ * back to uncompressed squarings. */
+static bool cyc_decompress_batch(cz_fp12 *out, const cyc_compressed *in, int n) {
+  cz_fp2 num[CYC_MAX], den[CYC_MAX], prefix[CYC_MAX], acc = CZ_FP2_ONE, t;
+  for (int i = 0; i < n; i++) {
+    const cyc_compressed *c = &in[i];
+    /* g3 = 0 (1, -1, and with negligible probability anything else from
+     * a pairing) takes the caller's uncompressed path rather than
+     * Karabina's second formula, which nothing here could test. */
+    if (fp2i_is_zero(&c->g3)) return false;
+    fp2i_sqr(&t, &c->g1);
+    three_s_minus_two_a(&num[i], &t, &c->g2);
+    fp2i_sqr(&t, &c->g5);
+    fp2i_mul_by_nonresidue(&t, &t);
+    fp2i_add(&num[i], &num[i], &t);
+    fp2i_dbl(&den[i], &c->g3);
+    fp2i_dbl(&den[i], &den[i]);
+    prefix[i] = acc;
+    fp2i_mul(&acc, &acc, &den[i]);
+  }
+  cz_fp2_inv(&acc, &acc);
+  for (int i = n; i-- > 0;) {
+    const cyc_compressed *c = &in[i];
+    cz_fp2 inv, g4, g0, u;
+    fp2i_mul(&inv, &acc, &prefix[i]);
+    fp2i_mul(&acc, &acc, &den[i]);
+    fp2i_mul(&g4, &num[i], &inv);
+    fp2i_sqr(&g0, &g4);
+    fp2i_dbl(&g0, &g0);
+    fp2i_mul(&u, &c->g3, &c->g5);
+    fp2i_add(&g0, &g0, &u);
+    fp2i_mul(&u, &c->g1, &c->g2);
+    fp2i_sub(&g0, &g0, &u);
+    fp2i_dbl(&u, &u);
+    fp2i_sub(&g0, &g0, &u);
+    fp2i_mul_by_nonresidue(&g0, &g0);
+    fp2i_add(&g0, &g0, &CZ_FP2_ONE);
+    out[i].c0.c0 = g0;
+    out[i].c0.c1 = c->g1;
+    out[i].c0.c2 = c->g2;
+    out[i].c1.c0 = c->g3;
+    out[i].c1.c1 = g4;
+    out[i].c1.c2 = c->g5;
+  }
+  return true;
+}
+
+/* r = a^x for a in the cyclotomic subgroup (x < 0: conjugate a^|x|).
+ * a^|x| is the product of a^(2^k) over the set bits k of |x|; the powers
+ * come from 63 compressed squarings, kept compressed at the set bits and
+ * decompressed together. */
 static void cyclotomic_exp_x(cz_fp12 *r, const cz_fp12 *a) {
-  cz_fp12 acc = *a;
-  for (int i = BLS_X_TOP_BIT - 1; i >= 0; i--) {
-    cz_fp12_cyclotomic_sqr(&acc, &acc);
-    if ((BLS_X_ABS >> i) & 1) cz_fp12_mul(&acc, &acc, a);
+  cyc_compressed c, kept[CYC_MAX];
+  cz_fp12 pw[CYC_MAX], acc;
+  int n = 0;
+  cyc_compress(&c, a);
+  for (int k = 1; k <= BLS_X_TOP_BIT; k++) {
+    cyc_compressed_sqr(&c, &c);
+    if ((BLS_X_ABS >> k) & 1) kept[n++] = c;
+  }
+  if (cyc_decompress_batch(pw, kept, n)) {
+    acc = pw[0];
+    for (int i = 1; i < n; i++) cz_fp12_mul(&acc, &acc, &pw[i]);
+  } else { /* a zero denominator: square and multiply in full */
+    acc = *a;
+    for (int i = BLS_X_TOP_BIT - 1; i >= 0; i--) {
+      cz_fp12_cyclotomic_sqr(&acc, &acc);
+      if ((BLS_X_ABS >> i) & 1) cz_fp12_mul(&acc, &acc, a);
+    }
   }
   cz_fp12_conj(r, &acc);
 }

@@ -15,7 +15,11 @@ for c in chain wide; do
     echo "$out" | grep -q "^cs.prove.$c.${l}_vs_vec .* ratio$" || { echo "missing ratio $c $l"; exit 1; }
   done
 done
-"$bench" cs --backend witness --lc arena --constraints 500 --reps 1 | grep -q '^cs.witness.wide.arena_vs_vec '
-"$bench" cs --backend record --lc inline:2 --constraints 500 --reps 1 | grep -q '^cs.record.chain.inline2 '
+# Capture before grepping: grep -q exits at the first match, and under
+# pipefail the writer's SIGPIPE would fail the test at random.
+w=$("$bench" cs --backend witness --lc arena --constraints 500 --reps 1)
+grep -q '^cs.witness.wide.arena_vs_vec ' <<<"$w"
+r=$("$bench" cs --backend record --lc inline:2 --constraints 500 --reps 1)
+grep -q '^cs.record.chain.inline2 ' <<<"$r"
 if "$bench" cs --lc inline:3 >/dev/null 2>&1; then echo "inline:3 accepted"; exit 1; fi
 echo ok

@@ -7,7 +7,10 @@ out=$("$bench" ec --iters 2000 --reps 3) || { echo "cuzk-bench ec failed"; echo 
 pass=0 fail=0
 check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi; }
 for op in fp_mul fp_sqr fp_add fp_sub fp_dbl fp_inv fp_inv_fermat fp_mul_portable \
-          fr_mul fr_sqr fr_add fr_inv fr_mul_portable; do
+          fr_mul fr_sqr fr_add fr_inv fr_mul_portable fp2_mul fp2_sqr \
+          g1_add g1_dbl g1_madd g1_xyzz_madd g2_add g2_dbl g2_madd \
+          g1_decompress g1_decompress_nocheck g2_decompress g2_decompress_nocheck \
+          g1_mul g2_mul miller_loop final_exp pairing; do
   check "$op line" "echo \"\$out\" | grep -Eq '^$op [0-9]+(\\.[0-9]+)? ns/op\$'"
 done
 check "ratio line" "echo \"\$out\" | grep -Eq '^fp_mul_adx_over_portable [0-9]+\\.[0-9]+ ratio\$'"

@@ -320,7 +320,36 @@ static void inv_matches_fermat(void) {
   cz_fp_inv(&b, &a); cz_fp_inv(&a, &a); CHECK(cz_fp_eq(&a, &b));
 }
 
+/* Exponents that exercise the sliding window of cz_fp_pow: 0, 1, small
+ * values, window-boundary bit patterns, single bits anywhere, all ones,
+ * and random words; the reference is bit-by-bit square-and-multiply. */
+static void pow_window(void) {
+  for (int t = 0; t < 600; t++) {
+    uint64_t e[6] = {0};
+    if (t < 64) e[0] = (uint64_t)t;
+    else if (t < 64 + 384) e[(t - 64) / 64] = 1ULL << ((t - 64) % 64);
+    else if (t < 460) e[0] = 0x21ULL << (t - 448); /* 100001: two windows */
+    else if (t < 470) for (int i = 0; i <= t - 460 && i < 6; i++) e[i] = ~0ULL;
+    else for (int i = 0; i < 6; i++) e[i] = check_rand64() >> (t % 7) * 9;
+    cz_fp a = rand_fp(), want = CZ_FP_ONE, have;
+    for (int bit = 383; bit >= 0; bit--) {
+      cz_fp_sqr(&want, &want);
+      if ((e[bit / 64] >> (bit % 64)) & 1) cz_fp_mul(&want, &want, &a);
+    }
+    cz_fp_pow(&have, &a, e, 6);
+    CHECK(cz_fp_eq(&have, &want));
+    cz_fr b = rand_fr(), wr = CZ_FR_ONE, hr;
+    for (int bit = 255; bit >= 0; bit--) {
+      cz_fr_sqr(&wr, &wr);
+      if ((e[bit / 64] >> (bit % 64)) & 1) cz_fr_mul(&wr, &wr, &b);
+    }
+    cz_fr_pow(&hr, &b, e, 4);
+    CHECK(cz_fr_eq(&hr, &wr));
+  }
+}
+
 int main(void) {
+  pow_window();
   for (int pass = 0; pass < 2; pass++) {
     cz_cpu_force_portable(pass == 1);
     fp_axioms();

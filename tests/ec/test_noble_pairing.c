@@ -5,6 +5,7 @@
  * decoder alone, so this test depends on the tower and pairing, not on the
  * G1/G2 codecs (test_noble_curves covers those). */
 #include "check.h"
+#include "cuzk/cpu.h"
 #include "vectors.h"
 #include "cuzk/pairing.h"
 
@@ -81,6 +82,13 @@ int main(void) {
     cz_pairing(&e, &p, &q);
     cz_fp12_to_bytes(have, &e);
     CHECK_MEM(have, want, GT_BYTES);
+
+    /* the portable field path gives the same bits */
+    cz_fp12 e_portable;
+    cz_cpu_force_portable(true);
+    cz_pairing(&e_portable, &p, &q);
+    cz_cpu_force_portable(false);
+    CHECK(cz_fp12_eq(&e_portable, &e));
 
     /* the byte order, both ways */
     CHECK(fp12_from_bytes_by_hand(&expect, want));
