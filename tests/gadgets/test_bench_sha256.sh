@@ -18,7 +18,11 @@ done
 # PROVE backend's one input constraint (ONE).
 echo "$out" | grep -q '^sha256.prove.constraints 45387 constraints$' || { echo "wrong count"; exit 1; }
 echo "$out" | grep -q '^sha256.prove.blocks 2 blocks$' || { echo "wrong blocks"; exit 1; }
-"$bench" sha256-synth --backend witness --lc arena --bytes 10 --reps 1 | grep -q '^sha256.witness.arena_vs_vec '
-"$bench" sha256-synth --backend record --lc inline:2 --bytes 10 --reps 1 | grep -q '^sha256.record.inline2 '
+# Outputs are captured before grep -q: an early grep exit must not
+# SIGPIPE the bench under pipefail.
+w=$("$bench" sha256-synth --backend witness --lc arena --bytes 10 --reps 1)
+echo "$w" | grep -q '^sha256.witness.arena_vs_vec '
+r=$("$bench" sha256-synth --backend record --lc inline:2 --bytes 10 --reps 1)
+echo "$r" | grep -q '^sha256.record.inline2 '
 if "$bench" sha256-synth --lc inline:3 >/dev/null 2>&1; then echo "inline:3 accepted"; exit 1; fi
 echo ok
