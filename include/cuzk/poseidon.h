@@ -24,6 +24,7 @@
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
+#include "cuzk/gadgets.h"
 
 #define CZ_POSEIDON_MAX_ARITY 11
 #define CZ_POSEIDON_MAX_WIDTH (CZ_POSEIDON_MAX_ARITY + 1)
@@ -84,5 +85,13 @@ void cz_poseidon_hash_many(const cz_poseidon_params *p, const cz_fr *inputs, cz_
  * Returns the sticky error of cs (CZ_ERR_INVALID_ARG for a NULL p). */
 cz_err cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_var *inputs,
                           cz_var *out);
+
+/* The same circuit on AllocatedNums, as filecoin-hashers calls it
+ * (neptune::circuit::poseidon_hash(cs, preimage, constants)): inputs are
+ * p->arity AllocatedNums (values used only when cz_cs_needs_values), *out
+ * the allocated hash with its value. Constraints and allocations are
+ * identical to cz_poseidon_gadget's. */
+cz_err cz_poseidon_hash_circuit(cz_cs *cs, const cz_poseidon_params *p, const cz_anum *inputs,
+                                cz_anum *out);
 
 #endif

@@ -255,8 +255,9 @@ static void full_round(gadget *g, unsigned round, const cz_fr **keys, bool first
   product_mds(g, round);
 }
 
-cz_err cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_var *inputs,
-                          cz_var *out) {
+/* The circuit; input values come from in_values when given, else from cs. */
+static cz_err poseidon_circuit(cz_cs *cs, const cz_poseidon_params *p, const cz_var *inputs,
+                               const cz_fr *in_values, cz_var *out, cz_fr *out_value) {
   if (!cs) return CZ_ERR_INVALID_ARG;
   if (!p || !inputs || !out) return CZ_ERR_INVALID_ARG;
   gadget g;
@@ -278,7 +279,10 @@ cz_err cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_var *
   set_const(&g, g.e[0], &p->domain_tag);
   for (unsigned i = 0; i < p->arity; i++) {
     cz_fr v = CZ_FR_ZERO;
-    if (g.values) cz_cs_value(cs, inputs[i], &v);
+    if (g.values) {
+      if (in_values) v = in_values[i];
+      else cz_cs_value(cs, inputs[i], &v);
+    }
     set_alloc(g.e[i + 1], inputs[i], &v);
   }
 
@@ -313,6 +317,7 @@ cz_err cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_var *
   ensure_allocated(&g, g.e[1]);
   CZ_POP_NS(cs);
   *out = g.e[1]->var;
+  if (out_value) *out_value = g.values ? g.e[1]->value : CZ_FR_ZERO;
 
   for (unsigned i = 0; i < t; i++) {
     cz_lc_free(&g.store[0][i].lc);
@@ -322,4 +327,21 @@ cz_err cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_var *
   cz_lc_free(&g.b);
   cz_lc_free(&g.c);
   return cz_cs_error(cs);
+}
+
+cz_err cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_var *inputs,
+                          cz_var *out) {
+  return poseidon_circuit(cs, p, inputs, NULL, out, NULL);
+}
+
+cz_err cz_poseidon_hash_circuit(cz_cs *cs, const cz_poseidon_params *p, const cz_anum *inputs,
+                                cz_anum *out) {
+  if (!cs || !p || !inputs || !out) return CZ_ERR_INVALID_ARG;
+  cz_var vars[CZ_POSEIDON_MAX_ARITY];
+  cz_fr vals[CZ_POSEIDON_MAX_ARITY];
+  for (unsigned i = 0; i < p->arity; i++) {
+    vars[i] = inputs[i].var;
+    vals[i] = inputs[i].value;
+  }
+  return poseidon_circuit(cs, p, vars, vals, &out->var, &out->value);
 }

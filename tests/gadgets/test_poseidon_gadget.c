@@ -167,7 +167,69 @@ static void test_backends(void) {
   }
 }
 
+/* The AllocatedNum entry point (what filecoin-hashers' hash2_circuit and
+ * hash_multi_leaf_circuit call): the [1, 0, 0, 1] binary tree of
+ * ../shared/vectors/poseidon.md built in the circuit reaches the known
+ * root, and the recorded matrices equal those of the cz_var entry point. */
+static void test_anum_merkle(void) {
+  const cz_poseidon_params *p = cz_poseidon_params_get(2);
+  cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
+  cz_anum leaf[4], node[2], root;
+  for (int i = 0; i < 4; i++) {
+    cz_fr v;
+    cz_fr_from_u64(&v, (i == 0 || i == 3) ? 1 : 0);
+    CHECK_EQ_INT(cz_anum_alloc(cs, &leaf[i], &v), CZ_OK);
+  }
+  for (int i = 0; i < 2; i++) {
+    CZ_PUSH_NS(cs, "node %d", i);
+    CHECK_EQ_INT(cz_poseidon_hash_circuit(cs, p, &leaf[2 * i], &node[i]), CZ_OK);
+    CZ_POP_NS(cs);
+  }
+  CZ_PUSH_NS(cs, "root");
+  CHECK_EQ_INT(cz_poseidon_hash_circuit(cs, p, node, &root), CZ_OK);
+  CZ_POP_NS(cs);
+  unsigned char b[32];
+  cz_fr want, got;
+  CHECK(check_hex(b, 32, "1effebb7b26ad9eb30eb6385ae6b74ae77cc72b8cb2b5ad2efbb8be3e291e671") == 32);
+  CHECK(cz_fr_from_bytes_be(&want, b) == CZ_OK);
+  CHECK(cz_fr_eq(&root.value, &want));
+  CHECK(cz_cs_value(cs, root.var, &got) && cz_fr_eq(&got, &want));
+  CHECK(cz_cs_is_satisfied(cs));
+  CHECK_EQ_INT(cz_cs_num_constraints(cs), 3 * 311);
+  cz_cs_free(cs);
+
+  /* Same shape as the cz_var entry point (RECORD, values absent). */
+  cz_r1cs m1, m2;
+  for (int k = 0; k < 2; k++) {
+    cs = cz_cs_new(CZ_CS_RECORD, NULL);
+    cz_anum in[2], out;
+    cz_var vin[2], vout;
+    for (int i = 0; i < 2; i++) {
+      cz_anum_alloc(cs, &in[i], NULL);
+      vin[i] = in[i].var;
+    }
+    if (k == 0) cz_poseidon_hash_circuit(cs, p, in, &out);
+    else cz_poseidon_gadget(cs, p, vin, &vout);
+    CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
+    CHECK_EQ_INT(cz_cs_take_r1cs(cs, k == 0 ? &m1 : &m2), CZ_OK);
+    cz_cs_free(cs);
+  }
+  CHECK_EQ_INT(m1.n_constraints, m2.n_constraints);
+  const cz_spmat *x[3] = {&m1.a, &m1.b, &m1.c}, *y[3] = {&m2.a, &m2.b, &m2.c};
+  for (int t = 0; t < 3; t++) {
+    size_t nnz = x[t]->ptr[x[t]->n_major];
+    CHECK(nnz == y[t]->ptr[y[t]->n_major]);
+    if (nnz != y[t]->ptr[y[t]->n_major]) continue;
+    CHECK_MEM(x[t]->ptr, y[t]->ptr, (x[t]->n_major + 1) * sizeof(uint64_t));
+    CHECK_MEM(x[t]->idx, y[t]->idx, nnz * sizeof(uint32_t));
+    CHECK_MEM(x[t]->val, y[t]->val, nnz * sizeof(cz_fr));
+  }
+  cz_r1cs_free(&m1);
+  cz_r1cs_free(&m2);
+}
+
 int main(void) {
+  test_anum_merkle();
   test_counts_and_satisfaction();
   test_broken_witness();
   test_backends();
