@@ -1,4 +1,5 @@
 /* Native Poseidon: known answers and optimised == textbook. */
+#include <pthread.h>
 #include "check.h"
 #include "cuzk/poseidon.h"
 
@@ -105,7 +106,31 @@ static void test_params_structure(void) {
   CHECK(cz_poseidon_hash(3, in, &out) == CZ_ERR_INVALID_ARG);
 }
 
+/* First use from several threads at once: one parameter set per arity,
+ * every thread gets the same pointer and the same hash. */
+enum { THREADS = 4 };
+static const cz_poseidon_params *thread_params[THREADS];
+static cz_fr thread_out[THREADS];
+static void *thread_main(void *arg) {
+  size_t k = (size_t)arg;
+  cz_fr in[4];
+  for (unsigned i = 0; i < 4; i++) cz_fr_from_u64(&in[i], i + 7);
+  thread_params[k] = cz_poseidon_params_get(4);
+  if (thread_params[k]) cz_poseidon_hash_opt(thread_params[k], in, &thread_out[k]);
+  return NULL;
+}
+static void test_concurrent_first_use(void) {
+  pthread_t th[THREADS];
+  for (size_t k = 0; k < THREADS; k++) CHECK(pthread_create(&th[k], NULL, thread_main, (void *)k) == 0);
+  for (size_t k = 0; k < THREADS; k++) pthread_join(th[k], NULL);
+  for (size_t k = 0; k < THREADS; k++) {
+    CHECK(thread_params[k] != NULL && thread_params[k] == thread_params[0]);
+    CHECK(cz_fr_eq(&thread_out[k], &thread_out[0]));
+  }
+}
+
 int main(void) {
+  test_concurrent_first_use();
   test_known_answers();
   test_merkle_1001();
   test_opt_equals_plain();
