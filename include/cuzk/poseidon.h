@@ -72,6 +72,10 @@ void cz_poseidon_hash_plain(const cz_poseidon_params *p, const cz_fr *inputs, cz
  * range across threads). out must not overlap inputs. */
 void cz_poseidon_hash_many(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out,
                            size_t n);
+/* The same split over n_threads workers (0: all online cores) with
+ * cz_parallel_for; results identical to cz_poseidon_hash_many. */
+void cz_poseidon_hash_many_par(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out,
+                               size_t n, unsigned n_threads);
 
 /* The circuit: neptune v11 `circuit::poseidon_hash` (the "legacy" circuit,
  * which filecoin-hashers' PoseidonFunction::hash2_circuit and

@@ -2,6 +2,7 @@
  * (hash_optimized_static) form. State is a row vector; a matrix is applied
  * as state * M, as neptune does. */
 #include <string.h>
+#include "cuzk/parallel.h"
 #include "cuzk/poseidon.h"
 
 static inline void sbox(cz_fr *x) {
@@ -111,4 +112,22 @@ cz_err cz_poseidon_hash(unsigned arity, const cz_fr *inputs, cz_fr *out) {
 void cz_poseidon_hash_many(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out,
                            size_t n) {
   for (size_t i = 0; i < n; i++) hash_opt(p, inputs + i * p->arity, &out[i]);
+}
+
+typedef struct {
+  const cz_poseidon_params *p;
+  const cz_fr *in;
+  cz_fr *out;
+} many_ctx;
+
+static void many_range(void *ctx, size_t begin, size_t end, unsigned worker) {
+  (void)worker;
+  const many_ctx *c = ctx;
+  cz_poseidon_hash_many(c->p, c->in + begin * c->p->arity, c->out + begin, end - begin);
+}
+
+void cz_poseidon_hash_many_par(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out,
+                               size_t n, unsigned n_threads) {
+  many_ctx c = {p, inputs, out};
+  cz_parallel_for(n, n_threads, many_range, &c);
 }

@@ -76,7 +76,10 @@ static void test_opt_equals_plain(void) {
     enum { N = 5 };
     cz_fr in[N * CZ_POSEIDON_MAX_ARITY], out[N];
     for (unsigned i = 0; i < N * p->arity; i++) rand_fr(&in[i]);
+    cz_fr out_par[N];
     cz_poseidon_hash_many(p, in, out, N);
+    cz_poseidon_hash_many_par(p, in, out_par, N, 3);
+    CHECK_MEM(out, out_par, sizeof out);
     for (unsigned k = 0; k < N; k++) {
       cz_fr one;
       cz_poseidon_hash_plain(p, in + k * p->arity, &one);
