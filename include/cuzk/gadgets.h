@@ -127,6 +127,12 @@ cz_err cz_anum_conditionally_reverse(cz_cs *cs, cz_anum *c, cz_anum *d, const cz
 /* storage-proofs-core gadgets::constraint::equal: "a * 1 = b", one
  * constraint named `name` (in the current namespace). */
 cz_err cz_anum_enforce_equal(cz_cs *cs, const cz_anum *a, const cz_anum *b, const char *name);
+/* storage-proofs-core gadgets::constraint::add (the SDR encode): out = a + b
+ * allocated in namespace "add_num", then "sum constraint" (a + b) * 1 = out.
+ * constraint::sub (decode): out = a - b in "sub_num", then "subtraction
+ * constraint" (out + b) * 1 = a. */
+cz_err cz_constraint_add(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b);
+cz_err cz_constraint_sub(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b);
 
 /* Num: an LC with its value. The LC is a heap vector (CZ_LC_VEC), as a Num
  * lives across constraints. Release with cz_num_free. */

@@ -81,6 +81,44 @@ cz_err cz_anum_enforce_equal(cz_cs *cs, const cz_anum *a, const cz_anum *b, cons
   return cz_cs_error(cs);
 }
 
+/* (x + y) * 1 = z, named name. */
+static void enforce_sum(cz_cs *cs, cz_var x, cz_var y, cz_var z, const char *name) {
+  if (!cz_cs_needs_constraints(cs)) {
+    cz_gadget_enforce_nothing(cs);
+    return;
+  }
+  cz_lc3 l;
+  cz_lc3_init(&l, cs);
+  cz_lc_add(&l.a, x);
+  cz_lc_add(&l.a, y);
+  cz_lc_add(&l.b, CZ_VAR_ONE);
+  cz_lc_add(&l.c, z);
+  CZ_ENFORCE(cs, &l.a, &l.b, &l.c, "%s", name);
+  cz_lc3_free(&l);
+}
+
+cz_err cz_constraint_add(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b) {
+  cz_anum A = *a, B = *b;
+  cz_fr v;
+  cz_fr_add(&v, &A.value, &B.value);
+  CZ_PUSH_NS(cs, "add_num");
+  cz_anum_alloc(cs, out, &v);
+  CZ_POP_NS(cs);
+  enforce_sum(cs, A.var, B.var, out->var, "sum constraint");
+  return cz_cs_error(cs);
+}
+
+cz_err cz_constraint_sub(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b) {
+  cz_anum A = *a, B = *b;
+  cz_fr v;
+  cz_fr_sub(&v, &A.value, &B.value);
+  CZ_PUSH_NS(cs, "sub_num");
+  cz_anum_alloc(cs, out, &v);
+  CZ_POP_NS(cs);
+  enforce_sum(cs, out->var, B.var, A.var, "subtraction constraint");
+  return cz_cs_error(cs);
+}
+
 /* 0 * 0 = sum 2^i bits[i] - v: the "unpacking constraint". bits are LSB
  * first. */
 static void unpacking(cz_cs *cs, const cz_abit *bits, size_t n, cz_var v) {
