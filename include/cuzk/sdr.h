@@ -52,6 +52,12 @@ void cz_sdr_exp_parents(const cz_sdr_graph *g, uint32_t node, uint32_t out[CZ_SD
  * labels of layer L - 1; layer 1 uses only the DRG parents. */
 void cz_sdr_parents(const cz_sdr_graph *g, uint32_t node, uint32_t out[CZ_SDR_DEGREE]);
 
+/* The parents of nodes first .. first+count-1 (all < g->nodes), 14 per node
+ * as cz_sdr_parents lays them out: the rows of rust-fil-proofs' parent cache
+ * (stacked/vanilla/cache.rs, which stores them as u32 little-endian). */
+void cz_sdr_parents_range(const cz_sdr_graph *g, uint32_t first, uint32_t count,
+                          uint32_t *out);
+
 /* porep_id of a registered seal proof: id as u64 LE, nonce as u64 LE, then 16
  * zero bytes (filecoin-proofs-api RegisteredSealProof::porep_id; the nonce is
  * 0 for every registered proof so far). */

@@ -1,11 +1,10 @@
 /* The SDR graph: BucketGraph DRG parents and Feistel expander parents. */
 #include <math.h>
-#include <openssl/evp.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/sdr.h"
 #include "cuzk/sha256.h"
+#include "filecoin/blake2b.h"
 #include "filecoin/chacha8.h"
 
 #define FEISTEL_ROUNDS 3
@@ -87,8 +86,7 @@ static uint64_t feistel_round(uint64_t right, uint64_t key, uint64_t mask) {
     data[i] = (uint8_t)(right >> (56 - 8 * i));
     data[8 + i] = (uint8_t)(key >> (56 - 8 * i));
   }
-  unsigned int n = 0;
-  if (!EVP_Digest(data, sizeof data, hash, &n, EVP_blake2b512(), NULL) || n != 64) abort();
+  cz_blake2b512_short(hash, data, sizeof data);
   uint64_t r = 0;
   for (int i = 0; i < 8; i++) r = r << 8 | hash[i];
   return r & mask;
@@ -126,4 +124,9 @@ void cz_sdr_exp_parents(const cz_sdr_graph *g, uint32_t node, uint32_t out[CZ_SD
 void cz_sdr_parents(const cz_sdr_graph *g, uint32_t node, uint32_t out[CZ_SDR_DEGREE]) {
   cz_sdr_drg_parents(g, node, out);
   cz_sdr_exp_parents(g, node, out + CZ_SDR_BASE_DEGREE);
+}
+
+void cz_sdr_parents_range(const cz_sdr_graph *g, uint32_t first, uint32_t count,
+                          uint32_t *out) {
+  for (uint32_t i = 0; i < count; i++) cz_sdr_parents(g, first + i, out + (size_t)i * CZ_SDR_DEGREE);
 }

@@ -9,7 +9,9 @@
 #include "cuzk/groth16.h"
 #include "cuzk/sdr.h"
 #include "cuzk/sha256.h"
+#include "filecoin/blake2b.h"
 #include "filecoin/chacha8.h"
+#include <openssl/evp.h>
 #include "vectors.h"
 
 #define PR_DIR "../shared/vectors/porep-2kib-v1_1/"
@@ -101,6 +103,27 @@ static void test_chacha8(void) {
   CHECK_MEM(got, want, 192);
 }
 
+/* ---- BLAKE2b (the Feistel round hash) ---------------------------------- */
+
+static void test_blake2b(void) {
+  /* RFC 7693 appendix A: BLAKE2b-512("abc"). */
+  uint8_t want[64], got[64];
+  hex_to(want, 64,
+         "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d1"
+         "7d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923");
+  cz_blake2b512_short(got, (const uint8_t *)"abc", 3);
+  CHECK_MEM(got, want, 64);
+  /* Equal to OpenSSL's BLAKE2b-512 for every length up to one block. */
+  uint8_t msg[CZ_BLAKE2B_BLOCK];
+  for (size_t len = 0; len <= CZ_BLAKE2B_BLOCK; len++) {
+    check_rand_bytes(msg, len);
+    unsigned int n = 0;
+    CHECK(EVP_Digest(msg, len, want, &n, EVP_blake2b512(), NULL) == 1 && n == 64);
+    cz_blake2b512_short(got, msg, len);
+    CHECK_MEM(got, want, 64);
+  }
+}
+
 /* ---- graph properties --------------------------------------------------- */
 
 /* storage-proofs-core drgraph.rs tests::graph_bucket_aux: nodes 0 and 1 have
@@ -179,6 +202,13 @@ static void test_expander_properties(void) {
       for (uint32_t i = 0; i < sizes[s]; i++) bad += count[i] != 8;
       CHECK_EQ_INT(bad, 0);
       free(count);
+      /* A parent-cache range holds the same rows. */
+      uint32_t rows[5 * 14], one[14];
+      cz_sdr_parents_range(&g, (uint32_t)sizes[s] - 5, 5, rows);
+      for (uint32_t r = 0; r < 5; r++) {
+        cz_sdr_parents(&g, (uint32_t)sizes[s] - 5 + r, one);
+        CHECK_MEM(rows + 14 * r, one, sizeof one);
+      }
     }
   }
 }
@@ -411,6 +441,7 @@ static void test_encode(void) {
 int main(void) {
   test_sha256();
   test_chacha8();
+  test_blake2b();
   test_drg_properties();
   test_expander_properties();
   test_porep_vector();
