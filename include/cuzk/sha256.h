@@ -12,8 +12,9 @@
 
 #define CZ_SHA256_BYTES 32
 
-/* One-shot SHA-256 of data[0..len). data may be NULL when len == 0. */
-void cz_sha256(uint8_t out[CZ_SHA256_BYTES], const void *data, size_t len);
+/* One-shot SHA-256 of data[0..len). data may be NULL when len == 0. (Named
+ * _digest: cz_sha256 is the SHA-256 gadget in gadgets.h.) */
+void cz_sha256_digest(uint8_t out[CZ_SHA256_BYTES], const void *data, size_t len);
 
 /* Streaming SHA-256. init must succeed before update/final; final releases the
  * context (also call cz_sha256_free on a context abandoned before final).

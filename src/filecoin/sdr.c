@@ -39,7 +39,7 @@ void cz_sdr_challenges(uint64_t *out, size_t count, uint64_t nodes, const uint8_
   for (size_t i = 0; i < count; i++) {
     uint32_t j = (uint32_t)(count * k + i);
     for (int b = 0; b < 4; b++) buf[64 + b] = (uint8_t)(j >> (8 * b));
-    cz_sha256(h, buf, sizeof buf);
+    cz_sha256_digest(h, buf, sizeof buf);
     uint64_t r = 0;
     for (int b = 31; b >= 0; b--) r = (r * 256 + h[b]) % m; /* LE integer mod m */
     out[i] = r + 1;

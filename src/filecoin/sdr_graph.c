@@ -15,7 +15,7 @@ static void domain_seed(uint8_t out[32], const char *tag, const uint8_t porep_id
   size_t t = strlen(tag);
   memcpy(buf, tag, t);
   memcpy(buf + t, porep_id, 32);
-  cz_sha256(out, buf, t + 32);
+  cz_sha256_digest(out, buf, t + 32);
 }
 
 cz_err cz_sdr_graph_init(cz_sdr_graph *g, uint64_t nodes, const uint8_t porep_id[32],

@@ -5,7 +5,7 @@
 #include <openssl/evp.h>
 #include <stdlib.h>
 
-void cz_sha256(uint8_t out[CZ_SHA256_BYTES], const void *data, size_t len) {
+void cz_sha256_digest(uint8_t out[CZ_SHA256_BYTES], const void *data, size_t len) {
   static const uint8_t empty = 0;
   unsigned int n = 0;
   /* EVP_Digest only fails on allocation failure; treat that as fatal rather
@@ -42,6 +42,6 @@ void cz_sha256_free(cz_sha256_ctx *ctx) {
 void cz_sha256_trim254(uint8_t digest[CZ_SHA256_BYTES]) { digest[31] &= 0x3f; }
 
 void cz_sha256_trimmed(uint8_t out[CZ_SHA256_BYTES], const void *data, size_t len) {
-  cz_sha256(out, data, len);
+  cz_sha256_digest(out, data, len);
   cz_sha256_trim254(out);
 }
