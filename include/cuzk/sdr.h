@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
+#include "cuzk/gadgets.h"
 
 #define CZ_SDR_NODE_BYTES 32
 #define CZ_SDR_BASE_DEGREE 6
@@ -93,6 +94,23 @@ cz_err cz_sdr_label(uint8_t out[32], const cz_sdr_graph *g, const uint8_t replic
 /* All labels of one layer into cur (nodes * 32 bytes), prev as for cz_sdr_label. */
 cz_err cz_sdr_label_layer(const cz_sdr_graph *g, const uint8_t replica_id[32], uint32_t layer,
                           uint8_t *cur, const uint8_t *prev);
+
+/* The label as a gadget: storage-proofs-porep stacked/circuit/create_label.rs
+ * create_label_circuit, constraint for constraint. The SHA-256 message is
+ * replica_id (id_bits Booleans, 32..256, zero-padded to 256), layer (its 32
+ * bits big-endian), node (node_le: 64 bits LSB first, UInt64's order, put
+ * big-endian), zero padding to 512 bits, then each of the 37 parents
+ * (parent_bits[i] Booleans, 1..256, zero-padded to 256). All bits are in
+ * message order (MSB first per byte). SHA-256 runs in namespace "hash"; the
+ * digest's bits, renumbered LSB first per byte, are packed (first 254) into
+ * *out in namespace "result_num". Pushes no namespace of its own: callers
+ * push the one rust-fil-proofs gives ("create_label").
+ * CZ_ERR_INVALID_ARG (nothing done) for lengths outside those ranges. */
+#define CZ_SDR_LABEL_PARENTS 37
+cz_err cz_sdr_label_gadget(cz_cs *cs, cz_anum *out, const cz_bool *replica_id, size_t id_bits,
+                           const cz_bool *const parents[CZ_SDR_LABEL_PARENTS],
+                           const size_t parent_bits[CZ_SDR_LABEL_PARENTS], const cz_u32 *layer,
+                           const cz_bool node_le[64]);
 
 /* The encoding: out = key + data in Fr (both little-endian canonical bytes;
  * CZ_ERR_NONCANONICAL otherwise). */
