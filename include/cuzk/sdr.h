@@ -118,6 +118,16 @@ cz_err cz_sdr_encode(uint8_t out[32], const uint8_t key[32], const uint8_t data[
 /* The decoding: out = replica - key in Fr. */
 cz_err cz_sdr_decode(uint8_t out[32], const uint8_t key[32], const uint8_t replica[32]);
 
+/* The column hash of tree C: Poseidon over the node's labels in every layer
+ * (stacked/vanilla/hash.rs hash_single_column), only for 2 or 11 layers
+ * (arities 2 and 11, the Merkle-tree domain tag); CZ_ERR_INVALID_ARG
+ * otherwise. */
+cz_err cz_sdr_column_hash(cz_fr *out, const cz_fr *column, size_t layers);
+/* comm_r = Poseidon-2(comm_c, comm_r_last) (PoseidonFunction::hash2, as
+ * stacked/vanilla/proof.rs builds it); little-endian Fr bytes,
+ * CZ_ERR_NONCANONICAL for an input >= r. */
+cz_err cz_sdr_comm_r(uint8_t out[32], const uint8_t comm_c[32], const uint8_t comm_r_last[32]);
+
 /* What the public inputs of a PoRep partition depend on. challenges is the
  * number per partition (2 for 2 KiB/8 MiB/512 MiB, 176 for 32/64 GiB with 10
  * partitions in the official configurations). */

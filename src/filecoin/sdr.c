@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/poseidon.h"
 #include "cuzk/sdr.h"
 #include "cuzk/sha256.h"
 
@@ -112,6 +113,21 @@ cz_err cz_sdr_encode(uint8_t out[32], const uint8_t key[32], const uint8_t data[
 
 cz_err cz_sdr_decode(uint8_t out[32], const uint8_t key[32], const uint8_t replica[32]) {
   return add_or_sub(out, key, replica, false);
+}
+
+cz_err cz_sdr_column_hash(cz_fr *out, const cz_fr *column, size_t layers) {
+  if (layers != 2 && layers != 11) return CZ_ERR_INVALID_ARG;
+  return cz_poseidon_hash((unsigned)layers, column, out);
+}
+
+cz_err cz_sdr_comm_r(uint8_t out[32], const uint8_t comm_c[32], const uint8_t comm_r_last[32]) {
+  cz_fr in[2], h;
+  cz_err e = cz_fr_from_bytes_le(&in[0], comm_c);
+  if (e == CZ_OK) e = cz_fr_from_bytes_le(&in[1], comm_r_last);
+  if (e == CZ_OK) e = cz_poseidon_hash(2, in, &h);
+  if (e != CZ_OK) return e;
+  cz_fr_to_bytes_le(out, &h);
+  return CZ_OK;
 }
 
 size_t cz_porep_public_input_count(const cz_porep_config *cfg) {
