@@ -214,6 +214,43 @@ static void test_expander_properties(void) {
   }
 }
 
+/* storage-proofs-porep graph.rs tests::test_graph_distribution_pathology:
+ * with 1.0.0 the u32 truncation keeps every expander parent of the first
+ * 1000 nodes below nodes/2 for 32 GiB (porep_id [3, 0..]) and 64 GiB
+ * ([4, 0..]) sectors; with 1.1.0 and 1.2.0 ([8, 0..], [9, 0..]) some parent
+ * reaches nodes/2. And tests::test_high_parent_bits: 2^31 nodes, porep_id
+ * 5 as u64 LE, 1.2.0: within the first 3 nodes a parent is >= 2^29 (the
+ * first one u32 truncation would lose). */
+static void test_expander_pathology(void) {
+  static const struct { uint8_t id; uint64_t nodes; cz_api_version api; } cases[] = {
+      {3, 1ULL << 30, CZ_API_1_0_0}, {4, 1ULL << 31, CZ_API_1_0_0},
+      {8, 1ULL << 30, CZ_API_1_1_0}, {9, 1ULL << 31, CZ_API_1_1_0},
+      {8, 1ULL << 30, CZ_API_1_2_0}, {9, 1ULL << 31, CZ_API_1_2_0}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    uint8_t porep_id[32] = {cases[c].id};
+    cz_sdr_graph g;
+    CHECK_EQ_INT(cz_sdr_graph_init(&g, cases[c].nodes, porep_id, cases[c].api), CZ_OK);
+    bool large = false;
+    for (uint32_t i = 0; i < 1000 && !large; i++) {
+      uint32_t p[8];
+      cz_sdr_exp_parents(&g, i, p);
+      for (int k = 0; k < 8; k++) large |= p[k] >= cases[c].nodes / 2;
+    }
+    CHECK_EQ_INT(large, cases[c].api != CZ_API_1_0_0);
+  }
+  uint8_t porep_id[32] = {0};
+  cz_porep_id(porep_id, 5, 0);
+  cz_sdr_graph g;
+  CHECK_EQ_INT(cz_sdr_graph_init(&g, 1ULL << 31, porep_id, CZ_API_1_2_0), CZ_OK);
+  bool high = false;
+  for (uint32_t v = 0; v < 3; v++) {
+    uint32_t p[8];
+    cz_sdr_exp_parents(&g, v, p);
+    for (int k = 0; k < 8; k++) high |= p[k] >= (1u << 29);
+  }
+  CHECK(high);
+}
+
 /* ---- the real 2 KiB PoRep vector --------------------------------------- */
 
 static void test_porep_vector(void) {
@@ -473,6 +510,7 @@ int main(void) {
   test_blake2b();
   test_drg_properties();
   test_expander_properties();
+  test_expander_pathology();
   test_porep_vector();
   test_labels_known();
   test_label_layout();
