@@ -60,7 +60,8 @@ void cz_sdr_drg_parents(const cz_sdr_graph *g, uint32_t node, uint32_t out[CZ_SD
 
   const uint64_t m_prime = CZ_SDR_BASE_DEGREE - 1;
   const uint64_t meta = (uint64_t)node * m_prime;
-  /* The reference computes this in f64; keep the same (exact for <= 2^54). */
+  /* The reference computes this in f64; so do we (meta < 2^35, far from any
+   * rounding trouble). */
   const uint64_t n_buckets = (uint64_t)ceil(log2((double)meta));
   /* 1.0.0 fills parents[0..5] and puts the predecessor last; later versions
    * put it first and fill parents[1..6]. */
