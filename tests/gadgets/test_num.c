@@ -2,16 +2,8 @@
  * satisfaction, a broken witness caught, the strict bit decomposition
  * refusing the characteristic (test_into_bits_strict), and the constraint
  * counts of to_bits_le / to_bits_le_strict. */
-#include "check.h"
+#include "rand_field.h"
 #include "cuzk/gadgets.h"
-
-static cz_fr rand_fr(void) {
-  uint8_t b[64];
-  check_rand_bytes(b, sizeof b);
-  cz_fr r;
-  cz_fr_from_wide_le(&r, b);
-  return r;
-}
 
 static void corrupt(cz_cs *cs, cz_var v) {
   cz_fr x;
@@ -30,7 +22,7 @@ static bool val_is(const cz_cs *cs, cz_var v, const cz_fr *want) {
 static void test_arith(void) {
   for (int op = 0; op < 4; op++) {
     cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
-    cz_fr x = rand_fr(), y = rand_fr(), want;
+    cz_fr x = check_rand_fr(), y = check_rand_fr(), want;
     cz_anum a, b, r;
     cz_anum_alloc(cs, &a, &x);
     cz_anum_alloc(cs, &b, &y);
@@ -67,7 +59,7 @@ static void test_arith(void) {
 static void test_constraint_add_sub(void) {
   for (int op = 0; op < 2; op++) {
     cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
-    cz_fr x = rand_fr(), y = rand_fr(), want;
+    cz_fr x = check_rand_fr(), y = check_rand_fr(), want;
     cz_anum a, b, r;
     cz_anum_alloc(cs, &a, &x);
     cz_anum_alloc(cs, &b, &y);
@@ -91,7 +83,7 @@ static void test_constraint_add_sub(void) {
 static void test_conditional_reversal(void) {
   for (int cond = 0; cond < 2; cond++) {
     cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
-    cz_fr x = rand_fr(), y = rand_fr();
+    cz_fr x = check_rand_fr(), y = check_rand_fr();
     cz_anum a, b, c, d;
     cz_anum_alloc(cs, &a, &x);
     cz_anum_alloc(cs, &b, &y);
@@ -127,7 +119,7 @@ static void test_to_bits(void) {
   for (int strict = 0; strict < 2; strict++)
     for (int t = 0; t < 4; t++) {
       cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
-      cz_fr x = rand_fr();
+      cz_fr x = check_rand_fr();
       if (t == 0) cz_fr_neg(&x, &CZ_FR_ONE);
       if (t == 1) x = CZ_FR_ZERO;
       cz_anum a;
@@ -177,7 +169,7 @@ static void test_num(void) {
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   cz_num n, m;
   cz_num_init_zero(&n);
-  cz_fr coeff = rand_fr();
+  cz_fr coeff = check_rand_fr();
   for (int i = 0; i < 8; i++) {
     cz_abit b;
     CZ_PUSH_NS(cs, "b%d", i);
@@ -189,7 +181,7 @@ static void test_num(void) {
     cz_fr_dbl(&coeff, &coeff);
   }
   cz_anum a;
-  cz_fr x = rand_fr(), s = rand_fr();
+  cz_fr x = check_rand_fr(), s = check_rand_fr();
   cz_anum_alloc(cs, &a, &x);
   cz_num_from_anum(&m, &a);
   cz_num_add(&n, &m);
@@ -244,7 +236,7 @@ static cz_cs *run_num(cz_cs_kind kind, const cz_cs_config *cfg, const cz_fr *xs)
 
 /* PROVE = RECORD * WITNESS (cz_r1cs_eval) for every LC layout. */
 static void test_backends(void) {
-  cz_fr xs[2] = {rand_fr(), rand_fr()};
+  cz_fr xs[2] = {check_rand_fr(), check_rand_fr()};
   cz_cs *t = run_num(CZ_CS_TEST, NULL, xs);
   CHECK(cz_cs_is_satisfied(t));
   cz_cs_free(t);
