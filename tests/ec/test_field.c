@@ -1,31 +1,14 @@
 /* Fp and Fr: field axioms, inversion, square roots, byte encodings and
  * roots of unity on random elements, on the portable and ADX paths alike. */
-#include "check.h"
+#include "rand_field.h"
 #include "cuzk/cpu.h"
 #include "cuzk/fp.h"
 #include "cuzk/fr.h"
 #include "ec/mont.h" /* the portable add/sub as the reference */
 
-static cz_fp rand_fp(void) {
-  uint8_t b[48];
-  check_rand_bytes(b, sizeof b);
-  b[0] &= 0x0f; /* below p */
-  cz_fp r;
-  cz_fp_from_bytes_be(&r, b);
-  return r;
-}
-
-static cz_fr rand_fr(void) {
-  uint8_t b[64];
-  check_rand_bytes(b, sizeof b);
-  cz_fr r;
-  cz_fr_from_wide_le(&r, b);
-  return r;
-}
-
 static void fp_axioms(void) {
   for (int i = 0; i < 200; i++) {
-    cz_fp a = rand_fp(), b = rand_fp(), c = rand_fp(), t1, t2, t3;
+    cz_fp a = check_rand_fp(), b = check_rand_fp(), c = check_rand_fp(), t1, t2, t3;
     cz_fp_add(&t1, &a, &b); cz_fp_mul(&t1, &t1, &c);
     cz_fp_mul(&t2, &a, &c); cz_fp_mul(&t3, &b, &c); cz_fp_add(&t2, &t2, &t3);
     CHECK(cz_fp_eq(&t1, &t2));
@@ -54,7 +37,7 @@ static void fp_axioms(void) {
 
 static void fr_axioms(void) {
   for (int i = 0; i < 200; i++) {
-    cz_fr a = rand_fr(), b = rand_fr(), c = rand_fr(), t1, t2, t3;
+    cz_fr a = check_rand_fr(), b = check_rand_fr(), c = check_rand_fr(), t1, t2, t3;
     cz_fr_add(&t1, &a, &b); cz_fr_mul(&t1, &t1, &c);
     cz_fr_mul(&t2, &a, &c); cz_fr_mul(&t3, &b, &c); cz_fr_add(&t2, &t2, &t3);
     CHECK(cz_fr_eq(&t1, &t2));
@@ -72,7 +55,7 @@ static void fr_axioms(void) {
 
 static void batch_inverse(void) {
   cz_fp in[9], out[9];
-  for (int i = 0; i < 9; i++) in[i] = rand_fp();
+  for (int i = 0; i < 9; i++) in[i] = check_rand_fp();
   in[4] = CZ_FP_ZERO;
   cz_fp_batch_inv(out, in, 9);
   for (int i = 0; i < 9; i++) {
@@ -81,7 +64,7 @@ static void batch_inverse(void) {
     CHECK(cz_fp_eq(&t, &out[i]));
   }
   cz_fr fin[5], fout[5];
-  for (int i = 0; i < 5; i++) fin[i] = rand_fr();
+  for (int i = 0; i < 5; i++) fin[i] = check_rand_fr();
   cz_fr_batch_inv(fout, fin, 5);
   for (int i = 0; i < 5; i++) { cz_fr t; cz_fr_mul(&t, &fout[i], &fin[i]); CHECK(cz_fr_is_one(&t)); }
 }
@@ -253,7 +236,7 @@ static void paths_agree(void) {
       cz_fr_sub(&y, &a, &b); CHECK(cz_fr_eq(&x, &y));
     }
   for (int i = 0; i < 20000; i++) {
-    cz_fp a = rand_fp(), b = rand_fp(), x, y;
+    cz_fp a = check_rand_fp(), b = check_rand_fp(), x, y;
     if (i & 1) b = a; /* squares through mul as well */
     cz_fp_mul_portable(&x, &a, &b);
     cz_fp_mul(&y, &a, &b); CHECK(cz_fp_eq(&x, &y));
@@ -263,7 +246,7 @@ static void paths_agree(void) {
     cz_fp_add(&y, &a, &b); CHECK(cz_fp_eq(&x, &y));
     mont_sub(x.l, a.l, b.l, CZ_FP_MODULUS, 6);
     cz_fp_sub(&y, &a, &b); CHECK(cz_fp_eq(&x, &y));
-    cz_fr c = rand_fr(), d = rand_fr(), u, v;
+    cz_fr c = check_rand_fr(), d = check_rand_fr(), u, v;
     cz_fr_mul_portable(&u, &c, &d);
     cz_fr_mul(&v, &c, &d); CHECK(cz_fr_eq(&u, &v));
     cz_fr_sqr_portable(&u, &c);
@@ -274,7 +257,7 @@ static void paths_agree(void) {
     cz_fr_sub(&v, &c, &d); CHECK(cz_fr_eq(&u, &v));
   }
   /* In-place use (r aliasing a and b) gives the same as separate outputs. */
-  cz_fp a = rand_fp(), b = rand_fp(), x;
+  cz_fp a = check_rand_fp(), b = check_rand_fp(), x;
   cz_fp_mul(&x, &a, &b); cz_fp_mul(&a, &a, &b); CHECK(cz_fp_eq(&x, &a));
   cz_fp_mul(&x, &a, &b); cz_fp_mul(&b, &a, &b); CHECK(cz_fp_eq(&x, &b));
   cz_fp_sqr(&x, &a); cz_fp_sqr(&a, &a); CHECK(cz_fp_eq(&x, &a));
@@ -287,7 +270,7 @@ static void inv_matches_fermat(void) {
   static uint64_t efp[40][6], efr[40][6];
   int nfp = edge_limbs(efp, CZ_FP_MODULUS, 6), nfr = edge_limbs(efr, CZ_FR_MODULUS, 4);
   for (int i = 0; i < nfp + 300; i++) {
-    cz_fp a = i < nfp ? (cz_fp){{0}} : rand_fp(), x, y;
+    cz_fp a = i < nfp ? (cz_fp){{0}} : check_rand_fp(), x, y;
     if (i < nfp) memcpy(a.l, efp[i], 48);
     bool ok = cz_fp_inv(&x, &a);
     CHECK(ok == cz_fp_inv_fermat(&y, &a));
@@ -296,7 +279,7 @@ static void inv_matches_fermat(void) {
     CHECK(limbs_lt(x.l, CZ_FP_MODULUS, 6));
   }
   for (int i = 0; i < nfr + 300; i++) {
-    cz_fr a = i < nfr ? (cz_fr){{0}} : rand_fr(), x, y;
+    cz_fr a = i < nfr ? (cz_fr){{0}} : check_rand_fr(), x, y;
     if (i < nfr) memcpy(a.l, efr[i], 32);
     bool ok = cz_fr_inv(&x, &a);
     CHECK(ok == cz_fr_inv_fermat(&y, &a));
@@ -316,7 +299,7 @@ static void inv_matches_fermat(void) {
   CHECK(!cz_fr_inv(&y, &CZ_FR_ZERO) && cz_fr_is_zero(&y));
   CHECK(cz_fr_inv(&y, &fone) && cz_fr_is_one(&y));
   /* In place. */
-  cz_fp a = rand_fp(), b;
+  cz_fp a = check_rand_fp(), b;
   cz_fp_inv(&b, &a); cz_fp_inv(&a, &a); CHECK(cz_fp_eq(&a, &b));
 }
 
@@ -331,14 +314,14 @@ static void pow_window(void) {
     else if (t < 460) e[0] = 0x21ULL << (t - 448); /* 100001: two windows */
     else if (t < 470) for (int i = 0; i <= t - 460 && i < 6; i++) e[i] = ~0ULL;
     else for (int i = 0; i < 6; i++) e[i] = check_rand64() >> (t % 7) * 9;
-    cz_fp a = rand_fp(), want = CZ_FP_ONE, have;
+    cz_fp a = check_rand_fp(), want = CZ_FP_ONE, have;
     for (int bit = 383; bit >= 0; bit--) {
       cz_fp_sqr(&want, &want);
       if ((e[bit / 64] >> (bit % 64)) & 1) cz_fp_mul(&want, &want, &a);
     }
     cz_fp_pow(&have, &a, e, 6);
     CHECK(cz_fp_eq(&have, &want));
-    cz_fr b = rand_fr(), wr = CZ_FR_ONE, hr;
+    cz_fr b = check_rand_fr(), wr = CZ_FR_ONE, hr;
     for (int bit = 255; bit >= 0; bit--) {
       cz_fr_sqr(&wr, &wr);
       if ((e[bit / 64] >> (bit % 64)) & 1) cz_fr_mul(&wr, &wr, &b);

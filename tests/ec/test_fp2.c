@@ -1,16 +1,8 @@
 /* Fp2: field axioms, inversion, square roots and the sign rule. */
-#include "check.h"
+#include "rand_field.h"
 #include "cuzk/cpu.h"
 #include "cuzk/fp2.h"
 #include "ec/fp_inline.h"
-
-static cz_fp2 rand_fp2(void) {
-  uint8_t b[48];
-  cz_fp2 r;
-  check_rand_bytes(b, 48); b[0] &= 0x0f; cz_fp_from_bytes_be(&r.c0, b);
-  check_rand_bytes(b, 48); b[0] &= 0x0f; cz_fp_from_bytes_be(&r.c1, b);
-  return r;
-}
 
 /* Raw Fp limbs (any value below p is a valid Montgomery-form element) at
  * the edges of the lazy-reduction bounds: 0, 1, 2, p-1, p-2, (p-1)/2,
@@ -71,7 +63,7 @@ static void fp2_paths_agree(void) {
 #endif
     }
   for (int i = 0; i < 20000; i++) {
-    cz_fp2 a = rand_fp2(), b = rand_fp2(), x, y;
+    cz_fp2 a = check_rand_fp2(), b = check_rand_fp2(), x, y;
     if (i & 1) b.c0 = e[check_rand64() % n]; /* mixed edge and random */
     cz_cpu_force_portable(true);
     cz_fp2_mul(&x, &a, &b);
@@ -94,7 +86,7 @@ static void fp2_paths_agree(void) {
 static void sqrt_any(void) {
   cz_fp2 nr = {CZ_FP_ONE, CZ_FP_ONE}; /* 1 + u, a non-residue */
   for (int i = 0; i < 200; i++) {
-    cz_fp2 b = rand_fp2(), a, r, s, t, neg;
+    cz_fp2 b = check_rand_fp2(), a, r, s, t, neg;
     if (i % 4 == 1) b.c1 = CZ_FP_ZERO; /* a real */
     if (i % 4 == 2) b.c0 = CZ_FP_ZERO; /* a real (negative) */
     if (i % 8 == 3) { b.c0 = CZ_FP_ZERO; b.c1 = CZ_FP_ZERO; }
@@ -109,7 +101,7 @@ static void sqrt_any(void) {
       cz_fp2_mul(&a, &a, &nr);
       CHECK(!cz_fp2_sqrt_any(&r, &a));
     }
-    cz_fp2 c = rand_fp2(); /* pure imaginary c u: a square for every c */
+    cz_fp2 c = check_rand_fp2(); /* pure imaginary c u: a square for every c */
     c.c0 = CZ_FP_ZERO;
     CHECK(cz_fp2_sqrt_any(&r, &c) == cz_fp2_is_square(&c));
     cz_fp2_sqr(&t, &r);
@@ -125,7 +117,7 @@ static void pow_window(void) {
     else if (t < 140) e[t % 6] = 1ULL << (t * 7 % 64);
     else if (t < 150) e[0] = 0x21ULL << (t - 140) * 5;
     else for (int i = 0; i < 6; i++) e[i] = check_rand64() >> (t % 5) * 13;
-    cz_fp2 a = rand_fp2(), want = CZ_FP2_ONE, have;
+    cz_fp2 a = check_rand_fp2(), want = CZ_FP2_ONE, have;
     for (int bit = 383; bit >= 0; bit--) {
       cz_fp2_sqr(&want, &want);
       if ((e[bit / 64] >> (bit % 64)) & 1) cz_fp2_mul(&want, &want, &a);
@@ -137,7 +129,7 @@ static void pow_window(void) {
 
 static void axioms(void) {
   for (int i = 0; i < 100; i++) {
-    cz_fp2 a = rand_fp2(), b = rand_fp2(), c = rand_fp2(), t1, t2, t3;
+    cz_fp2 a = check_rand_fp2(), b = check_rand_fp2(), c = check_rand_fp2(), t1, t2, t3;
     cz_fp2_add(&t1, &a, &b); cz_fp2_mul(&t1, &t1, &c);
     cz_fp2_mul(&t2, &a, &c); cz_fp2_mul(&t3, &b, &c); cz_fp2_add(&t2, &t2, &t3);
     CHECK(cz_fp2_eq(&t1, &t2));

@@ -3,21 +3,13 @@
  * and the Groth16 H polynomial against schoolbook polynomial arithmetic
  * (A*B - C = H*Z exactly for a satisfied system) and against bellperson's
  * step-by-step recipe for unsatisfied inputs. */
-#include "check.h"
+#include "rand_field.h"
 #include "cuzk/ntt.h"
 #include <stdint.h>
 
-static cz_fr rand_fr(void) {
-  uint8_t b[64];
-  check_rand_bytes(b, sizeof b);
-  cz_fr r;
-  cz_fr_from_wide_le(&r, b);
-  return r;
-}
-
 static cz_fr *rand_vec(size_t n) {
   cz_fr *v = malloc((n ? n : 1) * sizeof *v);
-  for (size_t i = 0; i < n; i++) v[i] = rand_fr();
+  for (size_t i = 0; i < n; i++) v[i] = check_rand_fr();
   return v;
 }
 
@@ -252,8 +244,8 @@ static void satisfied_abc(cz_fr **a, cz_fr **b, cz_fr **c, size_t n, size_t m) {
   *b = calloc(n, sizeof **b);
   *c = calloc(n, sizeof **c);
   for (size_t i = 0; i < m; i++) {
-    (*a)[i] = rand_fr();
-    (*b)[i] = rand_fr();
+    (*a)[i] = check_rand_fr();
+    (*b)[i] = check_rand_fr();
     cz_fr_mul(&(*c)[i], &(*a)[i], &(*b)[i]);
   }
 }
@@ -322,7 +314,7 @@ static void test_h_identity(void) {
     cz_ntt_ifft(d, C, 2);
     cz_ntt_h_poly(d, a, b, c, 2);
     CHECK(cz_fr_is_zero(&a[n - 1]));
-    cz_fr tau = rand_fr(), va, vb, vc, vh, z, lhs, rhs;
+    cz_fr tau = check_rand_fr(), va, vb, vc, vh, z, lhs, rhs;
     poly_eval(&va, A, n, &tau);
     poly_eval(&vb, B, n, &tau);
     poly_eval(&vc, C, n, &tau);

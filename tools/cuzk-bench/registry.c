@@ -9,5 +9,7 @@ const cz_bench_command cz_bench_commands[] = {
     {"verify", cmd_verify, "verify a Groth16 proof against a verifying key"},
     {"ntt", cmd_bench_ntt, "NTT over Fr: time vs butterflies x Fr mul / threads"},
     {"msm", cmd_bench_msm, "multi-scalar multiplication G1/G2: us/point, sparse ratio, scaling"},
+    {"poseidon", cmd_bench_poseidon, "Poseidon native hashes/s and gadget constraints/s per LC layout"},
+    {"sha256-synth", cmd_bench_sha256, "SHA-256 gadget synthesis (20-block label): constraints/s per LC layout"},
     {NULL, NULL, NULL},
 };

@@ -1,0 +1,101 @@
+/* Poseidon over the BLS12-381 scalar field, exactly as neptune v11 computes
+ * it with Strength::Standard and HashType::MerkleTree (what Filecoin's
+ * filecoin-hashers uses for tree C, tree R and comm_r):
+ *
+ *  - width t = arity + 1, x^5 S-box, 8 full rounds, partial rounds 55
+ *    (arity 2), 56 (arity 4), 57 (arity 8 and 11);
+ *  - round constants from the Grain LFSR (field tag 1, S-box tag 1, 255
+ *    bits), generated here at first use, not pasted;
+ *  - MDS = Cauchy matrix M[i][j] = 1/(i + t + j), applied as a row vector
+ *    times M (M is symmetric);
+ *  - state = [2^arity - 1, inputs...], output state[1].
+ *
+ * Two equivalent computations are provided: the textbook one (round
+ * constants added before every round, dense MDS) and neptune's optimised one
+ * ("compressed" round constants, a pre-sparse matrix and one sparse matrix
+ * per partial round), which the circuit follows. Both give the same hash.
+ *
+ * Parameters are built once per arity, thread-safely, on first use, and
+ * never freed (static storage). */
+#ifndef CUZK_POSEIDON_H
+#define CUZK_POSEIDON_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "cuzk/cs.h"
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+#include "cuzk/gadgets.h"
+
+#define CZ_POSEIDON_MAX_ARITY 11
+#define CZ_POSEIDON_MAX_WIDTH (CZ_POSEIDON_MAX_ARITY + 1)
+#define CZ_POSEIDON_FULL_ROUNDS 8
+#define CZ_POSEIDON_MAX_PARTIAL 57
+#define CZ_POSEIDON_MAX_ROUNDS (CZ_POSEIDON_FULL_ROUNDS + CZ_POSEIDON_MAX_PARTIAL)
+
+/* Everything neptune's PoseidonConstants holds for one arity. Read-only
+ * once returned by cz_poseidon_params. Matrices are [row][column]. */
+typedef struct {
+  unsigned arity, width, full_rounds, partial_rounds;
+  cz_fr domain_tag; /* 2^arity - 1 (HashType::MerkleTree) */
+  /* Grain output: (full + partial) * width, round r at [r * width]. */
+  cz_fr round_constants[CZ_POSEIDON_MAX_ROUNDS * CZ_POSEIDON_MAX_WIDTH];
+  /* neptune's compressed_round_constants: full * width + partial. */
+  cz_fr compressed[CZ_POSEIDON_FULL_ROUNDS * CZ_POSEIDON_MAX_WIDTH + CZ_POSEIDON_MAX_PARTIAL];
+  cz_fr mds[CZ_POSEIDON_MAX_WIDTH][CZ_POSEIDON_MAX_WIDTH];
+  cz_fr mds_inv[CZ_POSEIDON_MAX_WIDTH][CZ_POSEIDON_MAX_WIDTH];
+  cz_fr pre_sparse[CZ_POSEIDON_MAX_WIDTH][CZ_POSEIDON_MAX_WIDTH];
+  /* Sparse matrix k (partial round k): first column w_hat[k][0..t) and
+   * first row v_rest[k][0..t-1) (after the corner); identity elsewhere. */
+  cz_fr sparse_w_hat[CZ_POSEIDON_MAX_PARTIAL][CZ_POSEIDON_MAX_WIDTH];
+  cz_fr sparse_v_rest[CZ_POSEIDON_MAX_PARTIAL][CZ_POSEIDON_MAX_WIDTH - 1];
+} cz_poseidon_params;
+
+/* True for the supported arities: 2, 4, 8 and 11. */
+bool cz_poseidon_arity_supported(unsigned arity);
+
+/* The parameters of an arity (built on first call, thread-safe); NULL when
+ * the arity is not supported. */
+const cz_poseidon_params *cz_poseidon_params_get(unsigned arity);
+
+/* out = Poseidon(inputs[0..arity)) with the Merkle-tree domain tag (the
+ * optimised computation). CZ_ERR_INVALID_ARG for an unsupported arity. */
+cz_err cz_poseidon_hash(unsigned arity, const cz_fr *inputs, cz_fr *out);
+
+/* The same with parameters in hand: no lookup, no allocation. inputs has
+ * p->arity elements; out may alias inputs. */
+void cz_poseidon_hash_opt(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out);
+/* The textbook computation (reference for tests; slower). */
+void cz_poseidon_hash_plain(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out);
+
+/* out[i] = Poseidon(inputs[i * arity .. (i+1) * arity)) for i < n: the
+ * tree-building path, allocation-free, single-threaded (callers split the
+ * range across threads). out must not overlap inputs. */
+void cz_poseidon_hash_many(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out,
+                           size_t n);
+/* The same split over n_threads workers (0: all online cores) with
+ * cz_parallel_for; results identical to cz_poseidon_hash_many. */
+void cz_poseidon_hash_many_par(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out,
+                               size_t n, unsigned n_threads);
+
+/* The circuit: neptune v11 `circuit::poseidon_hash` (the "legacy" circuit,
+ * which filecoin-hashers' PoseidonFunction::hash2_circuit and
+ * hash_multi_leaf_circuit call), constraint for constraint and allocation
+ * for allocation: 311, 377, 505 and 598 constraints for arities 2, 4, 8, 11.
+ *
+ * inputs are p->arity already-allocated variables (input or aux); their
+ * values are read from cs when cz_cs_needs_values(cs). *out is the
+ * allocated hash (its value is cz_cs_value(cs, *out)). Constraint names
+ * follow neptune's namespaces under the caller's current namespace.
+ * Returns the sticky error of cs (CZ_ERR_INVALID_ARG for a NULL p). */
+cz_err cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_var *inputs,
+                          cz_var *out);
+
+/* The same circuit on AllocatedNums, as filecoin-hashers calls it
+ * (neptune::circuit::poseidon_hash(cs, preimage, constants)): inputs are
+ * p->arity AllocatedNums (values used only when cz_cs_needs_values), *out
+ * the allocated hash with its value. Constraints and allocations are
+ * identical to cz_poseidon_gadget's. */
+cz_err cz_poseidon_hash_circuit(cz_cs *cs, const cz_poseidon_params *p, const cz_anum *inputs,
+                                cz_anum *out);
+
+#endif

@@ -1,0 +1,57 @@
+/* ChaCha with 8 rounds (4 double rounds), djb layout: 64-bit counter. */
+#include "filecoin/chacha8.h"
+
+static inline uint32_t rotl32(uint32_t x, unsigned n) { return (x << n) | (x >> (32 - n)); }
+
+#define QR(a, b, c, d)                                                         \
+  do {                                                                         \
+    a += b; d ^= a; d = rotl32(d, 16);                                         \
+    c += d; b ^= c; b = rotl32(b, 12);                                         \
+    a += b; d ^= a; d = rotl32(d, 8);                                          \
+    c += d; b ^= c; b = rotl32(b, 7);                                          \
+  } while (0)
+
+static uint32_t load_le32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void cz_chacha8_block(uint32_t out[16], const uint32_t key[8], uint64_t counter) {
+  uint32_t in[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}; /* "expand 32-byte k" */
+  for (int i = 0; i < 8; i++) in[4 + i] = key[i];
+  in[12] = (uint32_t)counter;
+  in[13] = (uint32_t)(counter >> 32);
+  in[14] = in[15] = 0; /* stream id */
+  uint32_t x[16];
+  for (int i = 0; i < 16; i++) x[i] = in[i];
+  for (int r = 0; r < 4; r++) {
+    QR(x[0], x[4], x[8], x[12]);
+    QR(x[1], x[5], x[9], x[13]);
+    QR(x[2], x[6], x[10], x[14]);
+    QR(x[3], x[7], x[11], x[15]);
+    QR(x[0], x[5], x[10], x[15]);
+    QR(x[1], x[6], x[11], x[12]);
+    QR(x[2], x[7], x[8], x[13]);
+    QR(x[3], x[4], x[9], x[14]);
+  }
+  for (int i = 0; i < 16; i++) out[i] = x[i] + in[i];
+}
+
+void cz_chacha8_seed(cz_chacha8_rng *rng, const uint8_t seed[32]) {
+  for (int i = 0; i < 8; i++) rng->key[i] = load_le32(seed + 4 * i);
+  rng->counter = 0;
+  rng->used = 16;
+}
+
+uint32_t cz_chacha8_next_u32(cz_chacha8_rng *rng) {
+  if (rng->used == 16) {
+    cz_chacha8_block(rng->block, rng->key, rng->counter++);
+    rng->used = 0;
+  }
+  return rng->block[rng->used++];
+}
+
+uint64_t cz_chacha8_next_u64(cz_chacha8_rng *rng) {
+  uint64_t lo = cz_chacha8_next_u32(rng);
+  uint64_t hi = cz_chacha8_next_u32(rng);
+  return hi << 32 | lo;
+}

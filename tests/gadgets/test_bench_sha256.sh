@@ -1,0 +1,28 @@
+#!/bin/bash
+# cuzk-bench sha256-synth runs every layout on a short message and prints
+# well-formed "name value unit" lines, with a ratio against vec for each
+# other layout; the constraint count is that of the gadget.
+set -euo pipefail
+bench="$1"
+out=$("$bench" sha256-synth --bytes 64 --reps 1)
+echo "$out"
+bad=$(echo "$out" | awk 'NF != 3 || $2 !~ /^[0-9.]+$/ || $2 <= 0' | wc -l)
+[ "$bad" -eq 0 ] || { echo "malformed lines"; exit 1; }
+for l in vec inline1 inline2 inline4 arena; do
+  echo "$out" | grep -q "^sha256.prove.$l .* constraints/s$" || { echo "missing $l"; exit 1; }
+done
+for l in inline1 inline2 inline4 arena; do
+  echo "$out" | grep -q "^sha256.prove.${l}_vs_vec .* ratio$" || { echo "missing ratio $l"; exit 1; }
+done
+# 512 input bits + bellpepper's 44874 (sha256.rs test_full_hash) + the
+# PROVE backend's one input constraint (ONE).
+echo "$out" | grep -q '^sha256.prove.constraints 45387 constraints$' || { echo "wrong count"; exit 1; }
+echo "$out" | grep -q '^sha256.prove.blocks 2 blocks$' || { echo "wrong blocks"; exit 1; }
+# Outputs are captured before grep -q: an early grep exit must not
+# SIGPIPE the bench under pipefail.
+w=$("$bench" sha256-synth --backend witness --lc arena --bytes 10 --reps 1)
+echo "$w" | grep -q '^sha256.witness.arena_vs_vec '
+r=$("$bench" sha256-synth --backend record --lc inline:2 --bytes 10 --reps 1)
+echo "$r" | grep -q '^sha256.record.inline2 '
+if "$bench" sha256-synth --lc inline:3 >/dev/null 2>&1; then echo "inline:3 accepted"; exit 1; fi
+echo ok

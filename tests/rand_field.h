@@ -1,0 +1,35 @@
+/* Deterministic random field elements for tests, drawn from check.h's
+ * generator so that failures reproduce. */
+#ifndef CUZK_TESTS_RAND_FIELD_H
+#define CUZK_TESTS_RAND_FIELD_H
+#include "check.h"
+#include "cuzk/fp2.h"
+#include "cuzk/fr.h"
+
+/* Uniform enough for tests: 380 random bits are always below p. */
+static inline cz_fp check_rand_fp(void) {
+  uint8_t b[48];
+  check_rand_bytes(b, sizeof b);
+  b[0] &= 0x0f;
+  cz_fp r;
+  cz_fp_from_bytes_be(&r, b);
+  return r;
+}
+
+static inline cz_fp2 check_rand_fp2(void) {
+  cz_fp2 r;
+  r.c0 = check_rand_fp(); /* sequenced: initializer order is unspecified */
+  r.c1 = check_rand_fp();
+  return r;
+}
+
+/* 512 random bits reduced mod r. */
+static inline cz_fr check_rand_fr(void) {
+  uint8_t b[64];
+  check_rand_bytes(b, sizeof b);
+  cz_fr r;
+  cz_fr_from_wide_le(&r, b);
+  return r;
+}
+
+#endif
