@@ -191,8 +191,8 @@ static size_t level_arities(const cz_merkle_shape *s, size_t n_leaves,
 }
 
 /* por.rs SubPath::synthesize over levels [from, to). */
-static void sub_path(cz_cs *cs, const char *ns, size_t from, size_t to, const unsigned *ar,
-                     const cz_merkle_proof *p, bool vals, cz_anum *cur, cz_bool *bits,
+static void sub_path(cz_cs *cs, cz_merkle_hasher hasher, const char *ns, size_t from, size_t to,
+                     const unsigned *ar, const cz_merkle_proof *p, bool vals, cz_anum *cur, cz_bool *bits,
                      size_t *nbits) {
   CZ_PUSH_NS(cs, "%s", ns);
   for (size_t l = from; l < to; l++) {
@@ -215,15 +215,15 @@ static void sub_path(cz_cs *cs, const char *ns, size_t from, size_t to, const un
     }
     cz_insert(cs, ins, cur, ib, nb, sib, a - 1);
     CZ_PUSH_NS(cs, "computation of commitment hash");
-    cz_merkle_hash_circuit(cs, p ? p->shape.hasher : 0, a, ins, cur);
+    cz_merkle_hash_circuit(cs, hasher, a, ins, cur);
     CZ_POP_NS(cs);
     CZ_POP_NS(cs);
   }
   CZ_POP_NS(cs);
 }
 
-static cz_err por(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves, const cz_merkle_proof *p,
-                  bool private_root) {
+cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
+                      const cz_merkle_proof *p, bool private_root) {
   unsigned ar[CZ_MERKLE_MAX_LEVELS];
   size_t n = level_arities(s, n_leaves, ar);
   if (n == 0) return CZ_ERR_INVALID_ARG;
@@ -231,22 +231,16 @@ static cz_err por(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves, const cz
   if (vals && (!p || p->n_levels != n || p->shape.hasher != s->hasher)) return CZ_ERR_INVALID_ARG;
   for (size_t l = 0; vals && l < n; l++)
     if (p->arity[l] != ar[l]) return CZ_ERR_INVALID_ARG;
-  cz_merkle_proof blank; /* hasher and zero values for valueless runs */
-  if (!vals) {
-    memset(&blank.shape, 0, sizeof blank.shape);
-    blank.shape.hasher = s->hasher;
-    p = &blank;
-  }
   cz_anum cur, rt;
   CZ_PUSH_NS(cs, "value");
   cz_anum_alloc(cs, &cur, vals ? &p->leaf : &CZ_FR_ZERO);
   CZ_POP_NS(cs);
   cz_bool bits[CZ_MERKLE_MAX_LEVELS * 3];
   size_t nbits = 0, base = n - (s->sub_arity != 0) - (s->top_arity != 0);
-  sub_path(cs, "base", 0, base, ar, p, vals, &cur, bits, &nbits);
+  sub_path(cs, s->hasher, "base", 0, base, ar, p, vals, &cur, bits, &nbits);
   /* Empty sub / top paths push their namespace and add nothing. */
-  if (s->sub_arity) sub_path(cs, "sub", base, base + 1, ar, p, vals, &cur, bits, &nbits);
-  if (s->top_arity) sub_path(cs, "top", base + 1, base + 2, ar, p, vals, &cur, bits, &nbits);
+  if (s->sub_arity) sub_path(cs, s->hasher, "sub", base, base + 1, ar, p, vals, &cur, bits, &nbits);
+  if (s->top_arity) sub_path(cs, s->hasher, "top", base + 1, base + 2, ar, p, vals, &cur, bits, &nbits);
   CZ_PUSH_NS(cs, "path");
   cz_pack_into_inputs(cs, bits, nbits);
   CZ_POP_NS(cs);
@@ -260,12 +254,6 @@ static cz_err por(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves, const cz
     CZ_POP_NS(cs);
   }
   return cz_cs_error(cs);
-}
-
-cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
-                      const cz_merkle_proof *p, bool private_root) {
-  cz_err e = por(cs, s, n_leaves, p, private_root);
-  return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
 cz_err cz_por_no_challenge_input(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,

@@ -217,7 +217,56 @@ static void test_no_challenge_input(cz_merkle_shape s, size_t n) {
   cz_merkle_tree_free(&t);
 }
 
+static bool dens_eq(const cz_density *a, const cz_density *b) {
+  if (a->n != b->n || a->count != b->count) return false;
+  return memcmp(a->bits, b->bits, (a->n + 63) / 64 * sizeof(uint64_t)) == 0;
+}
+
+/* PROVE == RECORD + WITNESS + cz_r1cs_eval for the PoR circuit (the
+ * witness run skips LCs but must count every constraint), and KEYGEN on
+ * the blank circuit has the same shape. */
+static void test_backends(cz_merkle_shape s, size_t n, size_t c) {
+  cz_merkle_tree t = make_tree(&s, n);
+  cz_merkle_proof p;
+  CHECK_EQ_INT(cz_merkle_prove(&t, c, &p), CZ_OK);
+  cz_assignment pr, w;
+  cz_r1cs m;
+  cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
+  CHECK_EQ_INT(cz_por_circuit(cs, &s, n, &p, false), CZ_OK);
+  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
+  CHECK_EQ_INT(cz_cs_take_assignment(cs, &pr), CZ_OK);
+  cz_cs_free(cs);
+  cs = cz_cs_new(CZ_CS_WITNESS, NULL);
+  CHECK_EQ_INT(cz_por_circuit(cs, &s, n, &p, false), CZ_OK);
+  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
+  CHECK_EQ_INT(cz_cs_take_assignment(cs, &w), CZ_OK);
+  cz_cs_free(cs);
+  cs = cz_cs_new(CZ_CS_RECORD, NULL);
+  CHECK_EQ_INT(cz_por_circuit(cs, &s, n, NULL, false), CZ_OK);
+  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
+  CHECK_EQ_INT(cz_cs_take_r1cs(cs, &m), CZ_OK);
+  cz_cs_free(cs);
+  CHECK_EQ_INT(cz_r1cs_eval(&m, &w), CZ_OK);
+  CHECK_EQ_INT(w.n_constraints, pr.n_constraints);
+  CHECK_EQ_INT(w.n_aux, pr.n_aux);
+  if (w.n_constraints == pr.n_constraints && w.n_aux == pr.n_aux && w.n_inputs == pr.n_inputs) {
+    size_t k = pr.n_constraints;
+    CHECK(!memcmp(pr.inputs, w.inputs, pr.n_inputs * sizeof(cz_fr)));
+    CHECK(!memcmp(pr.aux, w.aux, pr.n_aux * sizeof(cz_fr)));
+    CHECK(!memcmp(pr.a, w.a, k * sizeof(cz_fr)) && !memcmp(pr.b, w.b, k * sizeof(cz_fr)) &&
+          !memcmp(pr.c, w.c, k * sizeof(cz_fr)));
+    CHECK(dens_eq(&pr.a_aux, &w.a_aux) && dens_eq(&pr.b_input, &w.b_input) &&
+          dens_eq(&pr.b_aux, &w.b_aux));
+  }
+  cz_r1cs_free(&m);
+  cz_assignment_free(&pr);
+  cz_assignment_free(&w);
+  cz_merkle_tree_free(&t);
+}
+
 int main(void) {
+  test_backends((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 8, 2}, 1024, 777);
+  test_backends((cz_merkle_shape){CZ_MERKLE_SHA256, 2, 0, 0}, 64, 45);
   test_insert();
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) test_por_case(&cases[i]);
   test_no_challenge_input((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 0, 0}, 64);
