@@ -78,6 +78,45 @@ static void test_shape(cz_merkle_shape s, size_t n, size_t levels, size_t stride
   free(leaves);
 }
 
+/* Known answers: the roots of all-zero SHA-256 binary trees (the "zero
+ * piece commitments", CommD of zero data) for 2^k leaves, k = 1..6 (64
+ * leaves = a 2 KiB sector). Source: the zero-comm table of
+ * filecoin-project/cpp-filecoin (computeUnsealedSectorCid's `comms`, also
+ * go-commp-utils zerocomm.PieceComms), which starts at 4 leaves (skip = 2);
+ * the 2-leaf value is the first sibling of the same table's inclusion-proof
+ * fixtures. Bytes as stored (Fr little-endian). */
+static void test_zero_tree_known_answers(void) {
+  static const char *const zero_roots[] = {
+      "f5a5fd42d16a20302798ef6ed309979b43003d2320d9f0e8ea9831a92759fb0b",
+      "3731bb99ac689f66eef5973e4a94da188f4ddcae580724fc6f3fd60dfd488333",
+      "642a607ef886b004bf2c1978463ae1d4693ac0f410eb2d1b7a47fe205e5e750f",
+      "57a2381a28652bf47f6bef7aca679be4aede5871ab5cf3eb2c08114488cb8526",
+      "1f7ac9595510e09ea41c460b176430bb322cd6fb412ec57cb17d989a4310372f",
+      "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"};
+  cz_fr zeros[64] = {0};
+  cz_merkle_shape s = {CZ_MERKLE_SHA256, 2, 0, 0};
+  for (unsigned k = 1; k <= 6; k++) {
+    cz_merkle_tree t;
+    CHECK_EQ_INT(cz_merkle_tree_build(&t, &s, zeros, (size_t)1 << k), CZ_OK);
+    uint8_t want[32], got[32];
+    CHECK_EQ_INT(check_hex(want, sizeof want, zero_roots[k - 1]), 32);
+    cz_fr_to_bytes_le(got, &t.root);
+    CHECK_MEM(got, want, 32);
+    if (k == 6) {
+      /* Every sibling of a zero tree is the zero root one level down. */
+      cz_merkle_proof p;
+      CHECK_EQ_INT(cz_merkle_prove(&t, 37, &p), CZ_OK);
+      for (unsigned l = 1; l < 6; l++) {
+        CHECK_EQ_INT(check_hex(want, sizeof want, zero_roots[l - 1]), 32);
+        cz_fr_to_bytes_le(got, &p.siblings[l][0]);
+        CHECK_MEM(got, want, 32);
+      }
+      CHECK(cz_merkle_verify(&p));
+    }
+    cz_merkle_tree_free(&t);
+  }
+}
+
 static void test_bad_shapes(void) {
   cz_fr leaves[64] = {0};
   cz_merkle_tree t;
@@ -99,6 +138,7 @@ int main(void) {
   test_shape((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 8, 0}, 512, 3, 7);
   test_shape((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 8, 2}, 1024, 4, 13);
   test_shape((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 4, 2}, 512, 4, 11);
+  test_zero_tree_known_answers();
   test_bad_shapes();
   return check_report("merkle");
 }
