@@ -96,11 +96,22 @@ cz_err cz_merkle_tree_build(cz_merkle_tree *t, const cz_merkle_shape *s, const c
     return CZ_ERR_NOMEM;
   }
   cz_fr roots[CZ_MERKLE_MAX_ARITY * CZ_MERKLE_MAX_ARITY];
+  const cz_poseidon_params *pp =
+      s->hasher == CZ_MERKLE_POSEIDON ? cz_poseidon_params_get(s->base_arity) : NULL;
   for (size_t b = 0; b < t->n_base_trees; b++) {
     cz_fr *level = t->nodes + b * nodes;
     memcpy(level, leaves + b * t->base_leaves, t->base_leaves * sizeof(cz_fr));
     for (size_t w = t->base_leaves; w > 1; w /= s->base_arity) {
       cz_fr *up = level + w;
+      if (pp) {
+        /* A level's groups are contiguous: one batched call, split over
+         * the cores when the level is large enough to pay for threads. */
+        size_t groups = w / s->base_arity;
+        if (groups >= 4096) cz_poseidon_hash_many_par(pp, level, up, groups, 0);
+        else cz_poseidon_hash_many(pp, level, up, groups);
+        level = up;
+        continue;
+      }
       for (size_t i = 0; i < w / s->base_arity; i++) {
         cz_err e = cz_merkle_hash_node(s->hasher, s->base_arity, level + i * s->base_arity, &up[i]);
         if (e != CZ_OK) {

@@ -138,6 +138,8 @@ int main(void) {
   test_shape((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 8, 0}, 512, 3, 7);
   test_shape((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 8, 2}, 1024, 4, 13);
   test_shape((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 4, 2}, 512, 4, 11);
+  /* 8^5 leaves: the first level (4096 groups) takes the multi-threaded path. */
+  test_shape((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 0, 0}, 32768, 5, 4099);
   test_zero_tree_known_answers();
   test_bad_shapes();
   return check_report("merkle");

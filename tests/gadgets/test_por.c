@@ -100,6 +100,15 @@ static void test_por_case(const por_case *pc) {
         bad = cz_cs_which_is_unsatisfied(cs, NULL);
         CHECK(bad != NULL && strcmp(bad, "enforce root is correct") == 0);
       }
+      if (c == 0) {
+        /* The circuit ends as por.rs does: packing of the path bits, the
+         * root check, the root's inputize (bellpepper's names). */
+        size_t k = cz_cs_num_constraints(cs);
+        const char *n1 = cz_cs_constraint_name(cs, k - 2);
+        const char *n2 = cz_cs_constraint_name(cs, k - 1);
+        CHECK(n1 && strcmp(n1, priv ? "path/packing constraint 0" : "enforce root is correct") == 0);
+        CHECK(n2 && strcmp(n2, priv ? "enforce root is correct" : "root/enforce input is correct") == 0);
+      }
       CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
       cz_cs_free(cs);
     }
