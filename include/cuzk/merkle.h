@@ -101,6 +101,12 @@ cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool 
 cz_err cz_merkle_hash_circuit(cz_cs *cs, cz_merkle_hasher h, unsigned arity,
                               const cz_anum *children, cz_anum *out);
 
+/* HashFunction::hash2_circuit: Poseidon: neptune's poseidon_hash of arity
+ * 2; SHA-256: as hash_multi_leaf_circuit of arity 2 but with the bit
+ * decompositions in "a_bits" and "b_bits" (same constraints otherwise). */
+cz_err cz_merkle_hash2_circuit(cz_cs *cs, cz_merkle_hasher h, const cz_anum *a, const cz_anum *b,
+                               cz_anum *out);
+
 /* PoRCircuit::synthesize for a tree of the shape with n_leaves leaves:
  * value in "value", base / sub / top paths in "base", "sub", "top" (per
  * level "merkle tree hash <i>": index bits, "path element <j>", insert,

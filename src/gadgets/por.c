@@ -142,10 +142,13 @@ cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool 
   return cz_cs_error(cs);
 }
 
-static cz_err sha256_multi_leaf(cz_cs *cs, unsigned arity, const cz_anum *children, cz_anum *out) {
+/* hash2 names the decompositions "a_bits" / "b_bits", multi-leaf "<i>_num_into_bits". */
+static cz_err sha256_multi_leaf(cz_cs *cs, unsigned arity, const cz_anum *children, cz_anum *out,
+                                bool hash2_names) {
   cz_bool pre[CZ_MERKLE_MAX_ARITY * 256], leaf[CZ_FR_NUM_BITS];
   for (unsigned i = 0; i < arity; i++) {
-    CZ_PUSH_NS(cs, "%u_num_into_bits", i);
+    if (hash2_names) CZ_PUSH_NS(cs, "%s", i ? "b_bits" : "a_bits");
+    else CZ_PUSH_NS(cs, "%u_num_into_bits", i);
     cz_anum_to_bits_le(cs, leaf, &children[i]);
     CZ_POP_NS(cs);
     /* 255 LE bits padded to 256, then each byte MSB first: the LE bytes. */
@@ -173,7 +176,14 @@ cz_err cz_merkle_hash_circuit(cz_cs *cs, cz_merkle_hasher h, unsigned arity,
     return cz_poseidon_hash_circuit(cs, p, children, out);
   }
   if (h != CZ_MERKLE_SHA256 || arity == 0 || arity > CZ_MERKLE_MAX_ARITY) return CZ_ERR_INVALID_ARG;
-  return sha256_multi_leaf(cs, arity, children, out);
+  return sha256_multi_leaf(cs, arity, children, out, false);
+}
+
+cz_err cz_merkle_hash2_circuit(cz_cs *cs, cz_merkle_hasher h, const cz_anum *a, const cz_anum *b,
+                               cz_anum *out) {
+  const cz_anum kids[2] = {*a, *b};
+  if (h == CZ_MERKLE_SHA256) return sha256_multi_leaf(cs, 2, kids, out, true);
+  return cz_merkle_hash_circuit(cs, h, 2, kids, out);
 }
 
 static unsigned log2u(unsigned a) {

@@ -227,6 +227,40 @@ static void test_no_challenge_input(cz_merkle_shape s, size_t n) {
   cz_merkle_tree_free(&t);
 }
 
+/* hash_multi_leaf_circuit and hash2_circuit of both hashers: the native
+ * node, satisfied, broken by a tampered output. SHA-256 arity 2 costs
+ * (272_295 - 3) / 6 - 3 = 45_379 constraints: the per-level share of
+ * test_por_circuit_sha256_base_2 less its index bit and 2 picks; Poseidon
+ * arity 2 is neptune's 311. hash2 has the same constraints. */
+static void test_hash_circuits(void) {
+  for (int h = 0; h < 2; h++) {
+    for (int two = 0; two < 2; two++) {
+      cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
+      cz_fr v[2] = {check_rand_fr(), check_rand_fr()}, want, got;
+      cz_anum in[2], out;
+      cz_anum_alloc(cs, &in[0], &v[0]);
+      cz_anum_alloc(cs, &in[1], &v[1]);
+      CZ_PUSH_NS(cs, "h");
+      if (two) CHECK_EQ_INT(cz_merkle_hash2_circuit(cs, (cz_merkle_hasher)h, &in[0], &in[1], &out), CZ_OK);
+      else CHECK_EQ_INT(cz_merkle_hash_circuit(cs, (cz_merkle_hasher)h, 2, in, &out), CZ_OK);
+      CZ_POP_NS(cs);
+      CHECK_EQ_INT(cz_cs_num_constraints(cs), h == CZ_MERKLE_SHA256 ? 45379 : 311);
+      CHECK(cz_cs_is_satisfied(cs));
+      CHECK_EQ_INT(cz_merkle_hash_node((cz_merkle_hasher)h, 2, v, &want), CZ_OK);
+      CHECK(cz_cs_value(cs, out.var, &got) && cz_fr_eq(&got, &want));
+      CHECK(cz_fr_eq(&out.value, &want));
+      if (h == CZ_MERKLE_SHA256) {
+        const char *n0 = cz_cs_constraint_name(cs, 0);
+        CHECK(n0 && strncmp(n0, two ? "h/a_bits/" : "h/0_num_into_bits/", two ? 9 : 18) == 0);
+      }
+      cz_fr_add(&got, &got, &CZ_FR_ONE);
+      CHECK(cz_cs_set_value(cs, out.var, &got));
+      CHECK(!cz_cs_is_satisfied(cs));
+      cz_cs_free(cs);
+    }
+  }
+}
+
 static bool dens_eq(const cz_density *a, const cz_density *b) {
   if (a->n != b->n || a->count != b->count) return false;
   return memcmp(a->bits, b->bits, (a->n + 63) / 64 * sizeof(uint64_t)) == 0;
@@ -275,6 +309,7 @@ static void test_backends(cz_merkle_shape s, size_t n, size_t c) {
 }
 
 int main(void) {
+  test_hash_circuits();
   test_backends((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 8, 2}, 1024, 777);
   test_backends((cz_merkle_shape){CZ_MERKLE_POSEIDON, 2, 0, 0}, 64, 45);
   test_insert();
