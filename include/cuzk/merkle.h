@@ -19,6 +19,7 @@
 #define CUZK_MERKLE_H
 #include <stdbool.h>
 #include <stddef.h>
+
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
@@ -93,8 +94,8 @@ cz_err cz_pick(cz_cs *cs, cz_anum *out, const cz_bool *cond, const cz_anum *a, c
  * entries. Sizes 2, 4, 8 use the hand-optimised insert_2/4/8 (2, 8 and 22
  * constraints; insert_8 needs allocated, unnegated bits b0, b1, else
  * CZ_ERR_INVALID_ARG); other sizes the generic select per position. */
-cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool *bits,
-                 size_t nbits, const cz_anum *elements, size_t n);
+cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool *bits, size_t nbits,
+                 const cz_anum *elements, size_t n);
 /* HashFunction::hash_multi_leaf_circuit of the hasher: Poseidon: neptune's
  * poseidon_hash; SHA-256: per leaf to_bits_le in "<i>_num_into_bits", the
  * bytes (LE) hashed in "hash", the first 254 LE bits packed in "pack_le". */

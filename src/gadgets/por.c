@@ -2,6 +2,7 @@
  * hashers' hash_multi_leaf_circuit (filecoin-hashers) and the PoR circuit
  * (gadgets/por.rs), allocation for allocation. */
 #include <string.h>
+
 #include "cuzk/merkle.h"
 #include "cuzk/poseidon.h"
 #include "gadgets/gadget_util.h"
@@ -35,7 +36,8 @@ static void wit(cz_cs *cs, cz_anum *out, const char *name, const cz_bool *cond, 
   CZ_POP_NS(cs);
 }
 
-static void insert_4(cz_cs *cs, cz_anum *o, const cz_anum *A, const cz_bool *bits, const cz_anum *e) {
+static void insert_4(cz_cs *cs, cz_anum *o, const cz_anum *A, const cz_bool *bits,
+                     const cz_anum *e) {
   const cz_bool *b0 = &bits[0], *b1 = &bits[1];
   const cz_anum *b = &e[0], *c = &e[1], *d = &e[2];
   cz_anum t;
@@ -53,8 +55,7 @@ static cz_err insert_8(cz_cs *cs, cz_anum *o, const cz_anum *A, const cz_bool *b
                        const cz_anum *e) {
   const cz_bool *b0 = &bits[0], *b1 = &bits[1], *b2 = &bits[2];
   if (b0->kind != CZ_BOOL_IS || b1->kind != CZ_BOOL_IS) return CZ_ERR_INVALID_ARG;
-  const cz_anum *b = &e[0], *c = &e[1], *d = &e[2], *ee = &e[3], *f = &e[4], *g = &e[5],
-                *h = &e[6];
+  const cz_anum *b = &e[0], *c = &e[1], *d = &e[2], *ee = &e[3], *f = &e[4], *g = &e[5], *h = &e[6];
   cz_abit x0 = {b0->var, b0->value}, x1 = {b1->var, b1->value}, nor, and;
   CZ_PUSH_NS(cs, "b0 nor b1");
   cz_abit_nor(cs, &nor, &x0, &x1);
@@ -111,8 +112,8 @@ static void select_gadget(cz_cs *cs, cz_anum *out, const cz_anum *from, size_t n
   *out = state[0];
 }
 
-cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool *bits,
-                 size_t nbits, const cz_anum *elements, size_t n) {
+cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool *bits, size_t nbits,
+                 const cz_anum *elements, size_t n) {
   size_t size = n + 1;
   if (nbits >= 7 || size != (size_t)1 << nbits) return CZ_ERR_INVALID_ARG;
   cz_anum el = *element; /* out may not alias, but keep element stable */
@@ -147,8 +148,10 @@ static cz_err sha256_multi_leaf(cz_cs *cs, unsigned arity, const cz_anum *childr
                                 bool hash2_names) {
   cz_bool pre[CZ_MERKLE_MAX_ARITY * 256], leaf[CZ_FR_NUM_BITS];
   for (unsigned i = 0; i < arity; i++) {
-    if (hash2_names) CZ_PUSH_NS(cs, "%s", i ? "b_bits" : "a_bits");
-    else CZ_PUSH_NS(cs, "%u_num_into_bits", i);
+    if (hash2_names)
+      CZ_PUSH_NS(cs, "%s", i ? "b_bits" : "a_bits");
+    else
+      CZ_PUSH_NS(cs, "%u_num_into_bits", i);
     cz_anum_to_bits_le(cs, leaf, &children[i]);
     CZ_POP_NS(cs);
     /* 255 LE bits padded to 256, then each byte MSB first: the LE bytes. */
@@ -195,15 +198,17 @@ static unsigned log2u(unsigned a) {
 /* The arities of the proof levels, leaves up; returns the level count. */
 static size_t level_arities(const cz_merkle_shape *s, size_t n_leaves,
                             unsigned ar[CZ_MERKLE_MAX_LEVELS]) {
-  size_t n = cz_merkle_proof_levels(s, n_leaves), base = n - (s->sub_arity != 0) - (s->top_arity != 0);
-  for (size_t l = 0; l < n; l++) ar[l] = l < base ? s->base_arity : l == base ? s->sub_arity : s->top_arity;
+  size_t n = cz_merkle_proof_levels(s, n_leaves),
+         base = n - (s->sub_arity != 0) - (s->top_arity != 0);
+  for (size_t l = 0; l < n; l++)
+    ar[l] = l < base ? s->base_arity : l == base ? s->sub_arity : s->top_arity;
   return n;
 }
 
 /* por.rs SubPath::synthesize over levels [from, to). */
 static void sub_path(cz_cs *cs, cz_merkle_hasher hasher, const char *ns, size_t from, size_t to,
-                     const unsigned *ar, const cz_merkle_proof *p, bool vals, cz_anum *cur, cz_bool *bits,
-                     size_t *nbits) {
+                     const unsigned *ar, const cz_merkle_proof *p, bool vals, cz_anum *cur,
+                     cz_bool *bits, size_t *nbits) {
   CZ_PUSH_NS(cs, "%s", ns);
   for (size_t l = from; l < to; l++) {
     unsigned a = ar[l], nb = log2u(a);
@@ -248,9 +253,11 @@ cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
   cz_bool bits[CZ_MERKLE_MAX_LEVELS * 3];
   size_t nbits = 0, base = n - (s->sub_arity != 0) - (s->top_arity != 0);
   sub_path(cs, s->hasher, "base", 0, base, ar, p, vals, &cur, bits, &nbits);
-  /* Empty sub / top paths push their namespace and add nothing. */
+  /* por.rs always calls the sub and top paths; of arity 0 they add
+   * nothing, so absent ones are skipped. */
   if (s->sub_arity) sub_path(cs, s->hasher, "sub", base, base + 1, ar, p, vals, &cur, bits, &nbits);
-  if (s->top_arity) sub_path(cs, s->hasher, "top", base + 1, base + 2, ar, p, vals, &cur, bits, &nbits);
+  if (s->top_arity)
+    sub_path(cs, s->hasher, "top", base + 1, base + 2, ar, p, vals, &cur, bits, &nbits);
   CZ_PUSH_NS(cs, "path");
   cz_pack_into_inputs(cs, bits, nbits);
   CZ_POP_NS(cs);

@@ -2,11 +2,12 @@
  * every inclusion proof verifies, tampered proofs do not. */
 #include <stdlib.h>
 #include <string.h>
+
 #include "check.h"
-#include "rand_field.h"
 #include "cuzk/merkle.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/sha256.h"
+#include "rand_field.h"
 
 /* SHA-256 node straight from OpenSSL's one-shot digest: the independent
  * definition (filecoin-hashers Sha256Function::node: SHA-256 of the LE
@@ -36,13 +37,15 @@ static cz_fr ref_root(const cz_merkle_shape *s, const cz_fr *leaves, size_t n) {
   if (!s->sub_arity) return rec_root(s->hasher, s->base_arity, leaves, n);
   size_t nb = s->sub_arity * (s->top_arity ? s->top_arity : 1), per = n / nb;
   cz_fr roots[64], subs[8], out;
-  for (size_t b = 0; b < nb; b++) roots[b] = rec_root(s->hasher, s->base_arity, leaves + b * per, per);
+  for (size_t b = 0; b < nb; b++)
+    roots[b] = rec_root(s->hasher, s->base_arity, leaves + b * per, per);
   if (!s->top_arity) {
     CHECK(cz_merkle_hash_node(s->hasher, s->sub_arity, roots, &out) == CZ_OK);
     return out;
   }
   for (unsigned j = 0; j < s->top_arity; j++)
-    CHECK(cz_merkle_hash_node(s->hasher, s->sub_arity, roots + j * s->sub_arity, &subs[j]) == CZ_OK);
+    CHECK(cz_merkle_hash_node(s->hasher, s->sub_arity, roots + j * s->sub_arity, &subs[j]) ==
+          CZ_OK);
   CHECK(cz_merkle_hash_node(s->hasher, s->top_arity, subs, &out) == CZ_OK);
   return out;
 }
@@ -64,12 +67,22 @@ static void test_shape(cz_merkle_shape s, size_t n, size_t levels, size_t stride
     CHECK(cz_fr_eq(&p.root, &t.root));
     CHECK(cz_merkle_verify(&p));
     /* Tampering: leaf, one sibling, one index, the root, the challenge. */
-    q = p; cz_fr_add(&q.leaf, &q.leaf, &CZ_FR_ONE); CHECK(!cz_merkle_verify(&q));
-    q = p; size_t l = c % levels;
-    cz_fr_add(&q.siblings[l][0], &q.siblings[l][0], &CZ_FR_ONE); CHECK(!cz_merkle_verify(&q));
-    q = p; q.index[l] ^= 1; CHECK(!cz_merkle_verify(&q));
-    q = p; cz_fr_add(&q.root, &q.root, &CZ_FR_ONE); CHECK(!cz_merkle_verify(&q));
-    q = p; q.challenge ^= 1; CHECK(!cz_merkle_verify(&q));
+    q = p;
+    cz_fr_add(&q.leaf, &q.leaf, &CZ_FR_ONE);
+    CHECK(!cz_merkle_verify(&q));
+    q = p;
+    size_t l = c % levels;
+    cz_fr_add(&q.siblings[l][0], &q.siblings[l][0], &CZ_FR_ONE);
+    CHECK(!cz_merkle_verify(&q));
+    q = p;
+    q.index[l] ^= 1;
+    CHECK(!cz_merkle_verify(&q));
+    q = p;
+    cz_fr_add(&q.root, &q.root, &CZ_FR_ONE);
+    CHECK(!cz_merkle_verify(&q));
+    q = p;
+    q.challenge ^= 1;
+    CHECK(!cz_merkle_verify(&q));
   }
   cz_merkle_proof p;
   CHECK_EQ_INT(cz_merkle_prove(&t, n, &p), CZ_ERR_INVALID_ARG);
@@ -120,9 +133,10 @@ static void test_zero_tree_known_answers(void) {
 static void test_bad_shapes(void) {
   cz_fr leaves[64] = {0};
   cz_merkle_tree t;
-  cz_merkle_shape bad[] = {
-      {CZ_MERKLE_POSEIDON, 3, 0, 0}, {CZ_MERKLE_POSEIDON, 8, 0, 2}, {CZ_MERKLE_SHA256, 1, 0, 0},
-      {CZ_MERKLE_POSEIDON, 16, 0, 0}};
+  cz_merkle_shape bad[] = {{CZ_MERKLE_POSEIDON, 3, 0, 0},
+                           {CZ_MERKLE_POSEIDON, 8, 0, 2},
+                           {CZ_MERKLE_SHA256, 1, 0, 0},
+                           {CZ_MERKLE_POSEIDON, 16, 0, 0}};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     CHECK_EQ_INT(cz_merkle_tree_build(&t, &bad[i], leaves, 64), CZ_ERR_INVALID_ARG);
   cz_merkle_shape b8 = {CZ_MERKLE_POSEIDON, 8, 0, 0};

@@ -3,9 +3,10 @@
  * broken witnesses. */
 #include <stdlib.h>
 #include <string.h>
+
 #include "check.h"
-#include "rand_field.h"
 #include "cuzk/merkle.h"
+#include "rand_field.h"
 
 typedef struct {
   cz_merkle_shape s;
@@ -33,15 +34,43 @@ typedef struct {
 static const por_case cases[] = {
     {{CZ_MERKLE_SHA256, 2, 0, 0}, 64, 272295, 32, "base/merkle tree hash 0/binary insert 0/pick"},
     {{CZ_MERKLE_SHA256, 4, 0, 0}, 64, 216258, 64, "base/merkle tree hash 0/p0_x0/pick"},
-    {{CZ_MERKLE_SHA256, 8, 0, 0}, 64, 250987, 64, "base/merkle tree hash 0/b0 nor b1/nor constraint"},
+    {{CZ_MERKLE_SHA256, 8, 0, 0},
+     64,
+     250987,
+     64,
+     "base/merkle tree hash 0/b0 nor b1/nor constraint"},
     {{CZ_MERKLE_POSEIDON, 2, 0, 0}, 64, 1887, 1, "base/merkle tree hash 0/binary insert 0/pick"},
     {{CZ_MERKLE_POSEIDON, 4, 0, 0}, 64, 1164, 1, "base/merkle tree hash 0/p0_x0/pick"},
-    {{CZ_MERKLE_POSEIDON, 8, 0, 0}, 64, 1063, 1, "base/merkle tree hash 0/b0 nor b1/nor constraint"},
-    {{CZ_MERKLE_POSEIDON, 8, 2, 0}, 128, 1377, 3, "base/merkle tree hash 0/b0 nor b1/nor constraint"},
-    {{CZ_MERKLE_POSEIDON, 8, 8, 0}, 512, 1593, 7, "base/merkle tree hash 0/b0 nor b1/nor constraint"},
-    {{CZ_MERKLE_POSEIDON, 8, 4, 2}, 512, 1764, 7, "base/merkle tree hash 0/b0 nor b1/nor constraint"},
-    {{CZ_MERKLE_POSEIDON, 8, 8, 2}, 1024, 1907, 13, "base/merkle tree hash 0/b0 nor b1/nor constraint"},
-    {{CZ_MERKLE_POSEIDON, 8, 2, 4}, 512, 1764, 7, "base/merkle tree hash 0/b0 nor b1/nor constraint"},
+    {{CZ_MERKLE_POSEIDON, 8, 0, 0},
+     64,
+     1063,
+     1,
+     "base/merkle tree hash 0/b0 nor b1/nor constraint"},
+    {{CZ_MERKLE_POSEIDON, 8, 2, 0},
+     128,
+     1377,
+     3,
+     "base/merkle tree hash 0/b0 nor b1/nor constraint"},
+    {{CZ_MERKLE_POSEIDON, 8, 8, 0},
+     512,
+     1593,
+     7,
+     "base/merkle tree hash 0/b0 nor b1/nor constraint"},
+    {{CZ_MERKLE_POSEIDON, 8, 4, 2},
+     512,
+     1764,
+     7,
+     "base/merkle tree hash 0/b0 nor b1/nor constraint"},
+    {{CZ_MERKLE_POSEIDON, 8, 8, 2},
+     1024,
+     1907,
+     13,
+     "base/merkle tree hash 0/b0 nor b1/nor constraint"},
+    {{CZ_MERKLE_POSEIDON, 8, 2, 4},
+     512,
+     1764,
+     7,
+     "base/merkle tree hash 0/b0 nor b1/nor constraint"},
 };
 
 static cz_merkle_tree make_tree(const cz_merkle_shape *s, size_t n) {
@@ -106,8 +135,10 @@ static void test_por_case(const por_case *pc) {
         size_t k = cz_cs_num_constraints(cs);
         const char *n1 = cz_cs_constraint_name(cs, k - 2);
         const char *n2 = cz_cs_constraint_name(cs, k - 1);
-        CHECK(n1 && strcmp(n1, priv ? "path/packing constraint 0" : "enforce root is correct") == 0);
-        CHECK(n2 && strcmp(n2, priv ? "enforce root is correct" : "root/enforce input is correct") == 0);
+        CHECK(n1 &&
+              strcmp(n1, priv ? "path/packing constraint 0" : "enforce root is correct") == 0);
+        CHECK(n2 &&
+              strcmp(n2, priv ? "enforce root is correct" : "root/enforce input is correct") == 0);
       }
       CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
       cz_cs_free(cs);
@@ -206,7 +237,8 @@ static void test_no_challenge_input(cz_merkle_shape s, size_t n) {
     }
     size_t m = 0;
     for (size_t l = 0; l < levels; l++)
-      for (unsigned j = 0; j + 1 < p.arity[l]; j++) cz_anum_alloc(cs, &path[m++], &p.siblings[l][j]);
+      for (unsigned j = 0; j + 1 < p.arity[l]; j++)
+        cz_anum_alloc(cs, &path[m++], &p.siblings[l][j]);
     CZ_PUSH_NS(cs, "por (c_index=%d)", k);
     CHECK_EQ_INT(cz_por_no_challenge_input(cs, &s, n, bits, &leaf, path, &root), CZ_OK);
     CZ_POP_NS(cs);
@@ -241,8 +273,10 @@ static void test_hash_circuits(void) {
       cz_anum_alloc(cs, &in[0], &v[0]);
       cz_anum_alloc(cs, &in[1], &v[1]);
       CZ_PUSH_NS(cs, "h");
-      if (two) CHECK_EQ_INT(cz_merkle_hash2_circuit(cs, (cz_merkle_hasher)h, &in[0], &in[1], &out), CZ_OK);
-      else CHECK_EQ_INT(cz_merkle_hash_circuit(cs, (cz_merkle_hasher)h, 2, in, &out), CZ_OK);
+      if (two)
+        CHECK_EQ_INT(cz_merkle_hash2_circuit(cs, (cz_merkle_hasher)h, &in[0], &in[1], &out), CZ_OK);
+      else
+        CHECK_EQ_INT(cz_merkle_hash_circuit(cs, (cz_merkle_hasher)h, 2, in, &out), CZ_OK);
       CZ_POP_NS(cs);
       CHECK_EQ_INT(cz_cs_num_constraints(cs), h == CZ_MERKLE_SHA256 ? 45379 : 311);
       CHECK(cz_cs_is_satisfied(cs));
