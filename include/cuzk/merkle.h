@@ -19,6 +19,7 @@
 #define CUZK_MERKLE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
@@ -41,6 +42,12 @@ typedef struct {
  * needs arity 2, 4, 8 or 11; SHA-256 any arity >= 1. CZ_ERR_INVALID_ARG
  * otherwise. */
 cz_err cz_merkle_hash_node(cz_merkle_hasher h, unsigned arity, const cz_fr *children, cz_fr *out);
+
+/* Leaves from bytes as Filecoin stores them (fr32-padded data, labels):
+ * out[i] = the little-endian Fr of data[32 i .. 32 i + 32), i < n.
+ * CZ_ERR_INVALID_ARG when a chunk is not below r (fr32 data, whose top two
+ * bits are clear, never is); out is then partly written. */
+cz_err cz_merkle_leaves_from_bytes(cz_fr *out, const uint8_t *data, size_t n);
 
 /* A built tree. Base tree b's levels are stored flat at
  * nodes[b * base_tree_nodes ...]: its leaves, then each level up to its

@@ -32,6 +32,12 @@ cz_err cz_merkle_hash_node(cz_merkle_hasher h, unsigned arity, const cz_fr *chil
   return cz_fr_from_bytes_le(out, d); /* < 2^254 < r: never rejected */
 }
 
+cz_err cz_merkle_leaves_from_bytes(cz_fr *out, const uint8_t *data, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (cz_fr_from_bytes_le(&out[i], data + 32 * i) != CZ_OK) return CZ_ERR_INVALID_ARG;
+  return CZ_OK;
+}
+
 /* Levels of a base tree with `leaves` leaves, or -1 when not a power of
  * the arity (at least one level). */
 static int base_levels(unsigned arity, size_t leaves) {

@@ -106,7 +106,9 @@ static void test_zero_tree_known_answers(void) {
       "57a2381a28652bf47f6bef7aca679be4aede5871ab5cf3eb2c08114488cb8526",
       "1f7ac9595510e09ea41c460b176430bb322cd6fb412ec57cb17d989a4310372f",
       "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"};
-  cz_fr zeros[64] = {0};
+  static const uint8_t zero_bytes[64 * 32];
+  cz_fr zeros[64];
+  CHECK_EQ_INT(cz_merkle_leaves_from_bytes(zeros, zero_bytes, 64), CZ_OK);
   cz_merkle_shape s = {CZ_MERKLE_SHA256, 2, 0, 0};
   for (unsigned k = 1; k <= 6; k++) {
     cz_merkle_tree t;
@@ -128,6 +130,21 @@ static void test_zero_tree_known_answers(void) {
     }
     cz_merkle_tree_free(&t);
   }
+}
+
+/* Bytes to leaves: fr32 chunks load; a chunk >= r is rejected. */
+static void test_leaves_from_bytes(void) {
+  uint8_t data[2 * 32];
+  check_rand_bytes(data, sizeof data);
+  data[31] &= 0x3f;
+  data[63] &= 0x3f;
+  cz_fr leaves[2];
+  CHECK_EQ_INT(cz_merkle_leaves_from_bytes(leaves, data, 2), CZ_OK);
+  uint8_t back[32];
+  cz_fr_to_bytes_le(back, &leaves[1]);
+  CHECK_MEM(back, data + 32, 32);
+  data[63] = 0xff;
+  CHECK_EQ_INT(cz_merkle_leaves_from_bytes(leaves, data, 2), CZ_ERR_INVALID_ARG);
 }
 
 static void test_bad_shapes(void) {
@@ -155,6 +172,7 @@ int main(void) {
   /* 8^5 leaves: the first level (4096 groups) takes the multi-threaded path. */
   test_shape((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 0, 0}, 32768, 5, 4099);
   test_zero_tree_known_answers();
+  test_leaves_from_bytes();
   test_bad_shapes();
   return check_report("merkle");
 }
