@@ -3,7 +3,8 @@
 # squaring-chain R1CS over BLS12-381. See README.md in this folder.
 #
 #   bench/snarkjs/run.sh [--runs R] [--log-constraints K] [--n N]
-#                        [--cuzk PATH] [--only snarkjs|cuzk] [--self-test]
+#                        [--cuzk PATH] [--only snarkjs|cuzk] [--ceremony]
+#                        [--self-test]
 #
 # --runs R             timed runs per side (default 5); the median is reported
 # --log-constraints K  passed to `cuzk-bench prove` (default 16)
@@ -11,13 +12,17 @@
 #                      cuzk-bench proves for K, see chain_n_for_log below)
 # --cuzk PATH          the cuzk-bench binary (default build/cuzk-bench)
 # --only SIDE          time one side only
+# --ceremony           make the powers of tau with snarkjs (new, contribute,
+#                      prepare phase2) and contribute to the zkey, instead of
+#                      fast_ptau.mjs's known-toxic-waste file (hours here)
 # --self-test          check the CUZK_TIMING parser and the median on samples
 #
 # Prepares, once, what is missing under bench/snarkjs/.cache (ignored by git):
-# node_modules (npm ci), a BLS12-381 powers of tau (new + 1 contribution +
-# prepare phase2), the R1CS and witness (gen_chain.mjs), the zkey (groth16
-# setup + 1 contribution), the verification key; then proves once with the
-# snarkjs CLI and checks the proof with `snarkjs groth16 verify`.
+# node_modules (npm ci), a BLS12-381 powers of tau (fast_ptau.mjs, or with
+# --ceremony snarkjs's new + 1 contribution + prepare phase2), the R1CS and
+# witness (gen_chain.mjs), the zkey (`snarkjs groth16 setup`, + 1 contribution
+# with --ceremony), the verification key; then proves once with the snarkjs
+# CLI and checks the proof with `snarkjs groth16 verify`.
 #
 # Output: "name value" lines on stdout (progress on stderr):
 #   loadavg_1m_before/after  the 1-minute load average around the timing
@@ -43,6 +48,7 @@ N=
 CUZK="$ROOT/build/cuzk-bench"
 ONLY=
 SELF_TEST=0
+SETUP=fast
 
 log() { echo "run.sh: $*" >&2; }
 die() { log "error: $*"; exit 2; }
@@ -55,6 +61,7 @@ while [ $# -gt 0 ]; do
     --cuzk) CUZK=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
     --self-test) SELF_TEST=1; shift ;;
+    --ceremony) SETUP=ceremony; shift ;;
     *) die "unknown argument $1" ;;
   esac
 done
@@ -104,8 +111,9 @@ self_test() {
 if [ "$SELF_TEST" = 1 ]; then self_test; exit 0; fi
 
 # The chain length cuzk-bench proves for --log-constraints K: K is the log2
-# of the QAP domain, and cz_synthetic_chain adds 2 input constraints (ONE and
-# x), so the chain has 2^K - 2 squarings (include/cuzk/synthetic.h).
+# of the QAP domain and the input constraints (ONE and x) count, so the chain
+# has 2^K - CZ_SYNTHETIC_INPUTS = 2^K - 2 squarings, from x = 3
+# (tools/cuzk-bench/cmd_prove.c, include/cuzk/synthetic.h).
 chain_n_for_log() { echo $(( (1 << $1) - 2 )); }
 [ -n "$N" ] || N=$(chain_n_for_log "$LOGC")
 
@@ -123,38 +131,60 @@ prepare_snarkjs() {
   v=$(node -p 'require(process.argv[1]).version' "$HERE/node_modules/snarkjs/package.json")
   [ "$v" = "0.7.6" ] || die "snarkjs $v installed, 0.7.6 expected (run npm ci in $HERE)"
 
-  # Smallest cached prepared ptau that covers the domain, else make one.
+  # The powers of tau: a cached ceremony-style file covering the domain if
+  # there is one, else (default) the known-toxic-waste file of fast_ptau.mjs
+  # for exactly this domain, else snarkjs's own route (--ceremony).
   PTAU=
-  local p
+  local p t0
   for p in $(seq "$CIR_POWER" 28); do
     if [ -f "$CACHE/pot${p}_final.ptau" ]; then PTAU="$CACHE/pot${p}_final.ptau"; break; fi
   done
+  if [ -z "$PTAU" ] && [ "$SETUP" = fast ]; then
+    PTAU="$CACHE/pot${CIR_POWER}_fast.ptau"
+    if [ ! -f "$PTAU" ]; then
+      log "bench-only powers of tau 2^$CIR_POWER (known toxic waste, fast_ptau.mjs)"
+      t0=$(now_ms)
+      node "$HERE/fast_ptau.mjs" --power "$CIR_POWER" --curve "$CURVE" --out "$PTAU"
+      echo "ptau_fast_${CIR_POWER}_ms $(( $(now_ms) - t0 ))" | tee "$PTAU.time" >&2
+    fi
+  fi
   if [ -z "$PTAU" ]; then
     p=$CIR_POWER
     PTAU="$CACHE/pot${p}_final.ptau"
     log "powers of tau 2^$p for $CURVE: new + contribute + prepare phase2 (slow, once)"
-    local t0; t0=$(now_ms)
+    t0=$(now_ms)
     "$SNARKJS" powersoftau new "$CURVE" "$p" "$CACHE/pot${p}_0000.ptau" >&2
     "$SNARKJS" powersoftau contribute "$CACHE/pot${p}_0000.ptau" "$CACHE/pot${p}_0001.ptau" \
       --name=cuzk-bench -e="cuzk bench $(date +%s%N) $RANDOM" >&2
     "$SNARKJS" powersoftau prepare phase2 "$CACHE/pot${p}_0001.ptau" "$PTAU.tmp" >&2
     mv "$PTAU.tmp" "$PTAU"
     rm -f "$CACHE/pot${p}_0000.ptau" "$CACHE/pot${p}_0001.ptau"
-    echo "ptau_${p}_ms $(( $(now_ms) - t0 ))" | tee "$CACHE/pot${p}.time" >&2
+    echo "ptau_${p}_ms $(( $(now_ms) - t0 ))" | tee "$PTAU.time" >&2
   fi
+  echo "ptau $(basename "$PTAU")"
 
   BASE=$(node "$HERE/gen_chain.mjs" --n "$N" --curve "$CURVE" --out "$CACHE")
   ZKEY="$BASE.zkey"
   VKEY="$BASE.vkey.json"
-  if [ ! -f "$ZKEY" ] || [ ! -f "$VKEY" ]; then
+  # The zkey remembers the ptau it came from; another ptau means a new setup.
+  if [ ! -f "$ZKEY" ] || [ ! -f "$VKEY" ] ||
+     [ "$(cat "$ZKEY.ptau" 2>/dev/null)" != "$(basename "$PTAU")" ]; then
     log "groth16 setup for $N constraints with $(basename "$PTAU")"
-    local t0; t0=$(now_ms)
+    t0=$(now_ms)
+    rm -f "$ZKEY" "$VKEY" "$ZKEY.ptau"
     "$SNARKJS" groth16 setup "$BASE.r1cs" "$PTAU" "$BASE.0.zkey" >&2
-    "$SNARKJS" zkey contribute "$BASE.0.zkey" "$ZKEY.tmp" \
-      --name=cuzk-bench -e="cuzk bench $(date +%s%N) $RANDOM" >&2
-    rm -f "$BASE.0.zkey"
+    if [ "$SETUP" = ceremony ]; then
+      # A phase-2 contribution (delta != G). The fast setup skips it: delta
+      # only changes which points the prover adds, not how many.
+      "$SNARKJS" zkey contribute "$BASE.0.zkey" "$ZKEY.tmp" \
+        --name=cuzk-bench -e="cuzk bench $(date +%s%N) $RANDOM" >&2
+      rm -f "$BASE.0.zkey"
+    else
+      mv "$BASE.0.zkey" "$ZKEY.tmp"
+    fi
     "$SNARKJS" zkey export verificationkey "$ZKEY.tmp" "$VKEY" >&2
     mv "$ZKEY.tmp" "$ZKEY"
+    basename "$PTAU" >"$ZKEY.ptau"
     echo "zkey_setup_ms $(( $(now_ms) - t0 ))" >&2
   fi
 
@@ -191,8 +221,12 @@ time_cuzk() {
     CUZK_MS=NA
     return
   fi
-  log "cuzk: $RUNS x $CUZK prove --synthetic chain --log-constraints $LOGC"
   errlog=$(mktemp)
+  # Untimed warm-up: the first run makes and caches the test parameters.
+  log "cuzk: warm-up (setup or load of the cached test parameters)"
+  "$CUZK" prove --synthetic chain --log-constraints "$LOGC" >&2 2>"$errlog" ||
+    { cat "$errlog" >&2; die "cuzk-bench prove failed"; }
+  log "cuzk: $RUNS x $CUZK prove --synthetic chain --log-constraints $LOGC"
   CUZK_MS=$(
     for i in $(seq "$RUNS"); do
       "$CUZK" prove --synthetic chain --log-constraints "$LOGC" >/dev/null 2>"$errlog" ||
