@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "common/synth_opts.h"
 #include "cuzk/cs.h"
 
 static double now_s(void) {
@@ -129,7 +130,9 @@ static double run_once(int circuit, const layout *l, cz_cs_kind kind, size_t n) 
   double dt = now_s() - t0;
   if (e) fprintf(stderr, "cuzk-bench cs: %s\n", cz_cs_errmsg(cs));
   cz_cs_free(cs);
-  return e ? 0 : dt;
+  /* A tiny run can read a zero CPU-time delta; count it as 1 ns, not as a
+   * failure (0 is reserved for errors). */
+  return e ? 0 : (dt > 0 ? dt : 1e-9);
 }
 
 int cmd_bench_cs(int argc, char **argv) {
@@ -149,10 +152,7 @@ int cmd_bench_cs(int argc, char **argv) {
     }
   }
   cz_cs_kind kind;
-  if (!strcmp(backend, "prove")) kind = CZ_CS_PROVE;
-  else if (!strcmp(backend, "witness")) kind = CZ_CS_WITNESS;
-  else if (!strcmp(backend, "record")) kind = CZ_CS_RECORD;
-  else {
+  if (!cz_bench_parse_backend(backend, &kind)) {
     fprintf(stderr, "cuzk-bench cs: unknown backend '%s'\n", backend);
     return 2;
   }
@@ -160,25 +160,17 @@ int cmd_bench_cs(int argc, char **argv) {
     fprintf(stderr, "cuzk-bench cs: --constraints and --reps must be positive\n");
     return 2;
   }
-  /* vec always runs first: it is the baseline of every ratio. */
-  layout all[] = {
-      {"vec", {CZ_LC_VEC, 0, 0, 0}, false},      {"inline1", {CZ_LC_INLINE, 1, 0, 0}, false},
-      {"inline2", {CZ_LC_INLINE, 2, 0, 0}, false}, {"inline4", {CZ_LC_INLINE, 4, 0, 0}, false},
-      {"arena", {CZ_LC_ARENA, 0, 0, 0}, false},  {"reuse", {CZ_LC_VEC, 0, 0, 0}, true},
-  };
-  bool on[6] = {true, false, false, false, false, false};
-  if (!strcmp(lc, "all")) {
-    for (int i = 0; i < 6; i++) on[i] = true;
-  } else if (!strcmp(lc, "vec")) {
-  } else if (!strcmp(lc, "arena")) {
-    on[4] = true;
-  } else if (!strncmp(lc, "inline:", 7) && (atoi(lc + 7) == 1 || atoi(lc + 7) == 2 || atoi(lc + 7) == 4)) {
-    int k = atoi(lc + 7);
-    on[k == 1 ? 1 : k == 2 ? 2 : 3] = true;
-  } else {
+  /* The shared layouts, plus "reuse": vec LCs cleared and reused. */
+  layout all[CZ_BENCH_N_LAYOUTS + 1];
+  bool on[CZ_BENCH_N_LAYOUTS + 1];
+  for (int i = 0; i < CZ_BENCH_N_LAYOUTS; i++)
+    all[i] = (layout){cz_bench_layouts[i].name, cz_bench_layouts[i].cfg, false};
+  all[CZ_BENCH_N_LAYOUTS] = (layout){"reuse", cz_bench_layouts[0].cfg, true};
+  if (!cz_bench_select_layouts(lc, on)) {
     fprintf(stderr, "cuzk-bench cs: unknown layout '%s'\n", lc);
     return 2;
   }
+  on[CZ_BENCH_N_LAYOUTS] = !strcmp(lc, "all");
   const char *circ[2] = {"chain", "wide"};
   for (int c = 0; c < 2; c++) {
     double best[6] = {0};

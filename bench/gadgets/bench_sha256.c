@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "commands.h"
+#include "common/synth_opts.h"
 #include "cuzk/gadgets.h"
 
 static double cpu_s(void) {
@@ -69,10 +70,7 @@ int cmd_bench_sha256(int argc, char **argv) {
     }
   }
   cz_cs_kind kind;
-  if (!strcmp(backend, "prove")) kind = CZ_CS_PROVE;
-  else if (!strcmp(backend, "witness")) kind = CZ_CS_WITNESS;
-  else if (!strcmp(backend, "record")) kind = CZ_CS_RECORD;
-  else {
+  if (!cz_bench_parse_backend(backend, &kind)) {
     fprintf(stderr, "cuzk-bench sha256-synth: unknown backend '%s'\n", backend);
     return 2;
   }
@@ -80,24 +78,10 @@ int cmd_bench_sha256(int argc, char **argv) {
     fprintf(stderr, "cuzk-bench sha256-synth: --reps must be positive, --bytes at most 1 MiB\n");
     return 2;
   }
-  struct {
-    const char *name;
-    cz_cs_config cfg;
-  } all[] = {
-      {"vec", {CZ_LC_VEC, 0, 0, 0}},       {"inline1", {CZ_LC_INLINE, 1, 0, 0}},
-      {"inline2", {CZ_LC_INLINE, 2, 0, 0}}, {"inline4", {CZ_LC_INLINE, 4, 0, 0}},
-      {"arena", {CZ_LC_ARENA, 0, 0, 0}},
-  };
-  enum { NL = 5 };
-  bool on[NL] = {true, false, false, false, false}; /* vec: the baseline of every ratio */
-  if (!strcmp(lc, "all")) {
-    for (int i = 0; i < NL; i++) on[i] = true;
-  } else if (!strcmp(lc, "vec")) {
-  } else if (!strcmp(lc, "arena")) {
-    on[4] = true;
-  } else if (!strncmp(lc, "inline:", 7) && (!strcmp(lc + 7, "1") || !strcmp(lc + 7, "2") || !strcmp(lc + 7, "4"))) {
-    on[lc[7] == '1' ? 1 : lc[7] == '2' ? 2 : 3] = true;
-  } else {
+  enum { NL = CZ_BENCH_N_LAYOUTS };
+  const cz_bench_layout *all = cz_bench_layouts;
+  bool on[NL];
+  if (!cz_bench_select_layouts(lc, on)) {
     fprintf(stderr, "cuzk-bench sha256-synth: unknown layout '%s'\n", lc);
     return 2;
   }

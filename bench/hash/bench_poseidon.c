@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "args.h"
+#include "common/synth_opts.h"
 #include "cuzk/poseidon.h"
 #include "gadgets/poseidon_internal.h"
 
@@ -99,28 +100,14 @@ int cmd_bench_poseidon(int argc, char **argv) {
     return 2;
   }
   cz_cs_kind kind;
-  if (!strcmp(backend, "prove")) kind = CZ_CS_PROVE;
-  else if (!strcmp(backend, "witness")) kind = CZ_CS_WITNESS;
-  else if (!strcmp(backend, "record")) kind = CZ_CS_RECORD;
-  else {
+  if (!cz_bench_parse_backend(backend, &kind)) {
     fprintf(stderr, "poseidon: unknown backend '%s'\n", backend);
     return 2;
   }
-  struct { const char *name; cz_cs_config cfg; bool on; } lay[] = {
-      {"vec", {CZ_LC_VEC, 0, 0, 0}, true},         {"inline1", {CZ_LC_INLINE, 1, 0, 0}, false},
-      {"inline2", {CZ_LC_INLINE, 2, 0, 0}, false}, {"inline4", {CZ_LC_INLINE, 4, 0, 0}, false},
-      {"arena", {CZ_LC_ARENA, 0, 0, 0}, false},
-  };
-  enum { NL = sizeof lay / sizeof lay[0] };
-  if (!strcmp(lc, "all")) {
-    for (int i = 0; i < NL; i++) lay[i].on = true;
-  } else if (!strcmp(lc, "vec")) {
-  } else if (!strcmp(lc, "arena")) {
-    lay[4].on = true;
-  } else if (!strcmp(lc, "inline:1") || !strcmp(lc, "inline:2") || !strcmp(lc, "inline:4")) {
-    int k = atoi(lc + 7);
-    lay[k == 1 ? 1 : k == 2 ? 2 : 3].on = true;
-  } else {
+  enum { NL = CZ_BENCH_N_LAYOUTS };
+  const cz_bench_layout *lay = cz_bench_layouts;
+  bool on[NL];
+  if (!cz_bench_select_layouts(lc, on)) {
     fprintf(stderr, "poseidon: unknown layout '%s'\n", lc);
     return 2;
   }
@@ -154,7 +141,7 @@ int cmd_bench_poseidon(int argc, char **argv) {
     if (best_plain == 0 || dt < best_plain) best_plain = dt;
     /* Layouts alternate within a round so that noise hits all alike. */
     for (int i = 0; i < NL; i++) {
-      if (!lay[i].on) continue;
+      if (!on[i]) continue;
       dt = gadget_run(p, &lay[i].cfg, kind, in, circuits, &constraints);
       if (dt <= 0) {
         free(in);
@@ -180,7 +167,7 @@ int cmd_bench_poseidon(int argc, char **argv) {
    * constraints (ONE) of PROVE/RECORD are not synthesis work. */
   size_t per = kind == CZ_CS_WITNESS ? constraints : constraints - 1;
   for (int i = 0; i < NL; i++) {
-    if (!lay[i].on) continue;
+    if (!on[i]) continue;
     printf("poseidon.gadget.%s.a%lu.%s %.0f constraints/s\n", backend, arity, lay[i].name,
            (double)per / best[i]);
     if (i) printf("poseidon.gadget.%s.a%lu.%s_vs_vec %.3f ratio\n", backend, arity, lay[i].name,
@@ -188,7 +175,7 @@ int cmd_bench_poseidon(int argc, char **argv) {
   }
   printf("poseidon.gadget.%s.a%lu.generic_vec %.0f constraints/s\n", backend, arity,
          (double)per / best_generic);
-  if (lay[0].on)
+  if (on[0])
     printf("poseidon.gadget.%s.a%lu.vec_vs_generic %.3f ratio\n", backend, arity,
            best_generic / best[0]);
   printf("poseidon.gadget.a%lu.constraints_per_hash %zu constraints\n", arity, per / circuits);

@@ -3,7 +3,7 @@
 # "name value unit" lines, with a ratio against vec for each other layout.
 set -euo pipefail
 bench="$1"
-out=$("$bench" cs --constraints 2000 --reps 1)
+out=$("$bench" cs --constraints 2000 --reps 1 2>&1) || { echo "$out"; echo "cuzk-bench cs failed"; exit 1; }
 echo "$out"
 bad=$(echo "$out" | awk 'NF != 3 || $2 !~ /^[0-9.]+$/ || $2 <= 0' | wc -l)
 [ "$bad" -eq 0 ] || { echo "malformed lines"; exit 1; }
