@@ -170,11 +170,32 @@ static void test_comm_r(void) {
   }
 }
 
+/* Without values (KEYGEN), the same shapes: counts as with the test system. */
+static void test_keygen_shapes(void) {
+  cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
+  CHECK(cs != NULL);
+  cz_anum n[13], out;
+  for (int i = 0; i < 13; i++) CHECK_EQ_INT(cz_anum_alloc(cs, &n[i], NULL), CZ_OK);
+  CHECK_EQ_INT(cz_sdr_encode_gadget(cs, &out, &n[0], &n[1]), CZ_OK);
+  CHECK_EQ_INT(cz_cs_num_constraints(cs), 1);
+  CHECK_EQ_INT(cz_sdr_decode_gadget(cs, &out, &n[0], &n[1]), CZ_OK);
+  CHECK_EQ_INT(cz_cs_num_constraints(cs), 2);
+  CHECK_EQ_INT(cz_sdr_column_hash_gadget(cs, &out, n, 11), CZ_OK);
+  CHECK_EQ_INT(cz_cs_num_constraints(cs), 2 + 598);
+  CHECK_EQ_INT(cz_sdr_column_hash_gadget(cs, &out, n, 2), CZ_OK);
+  CHECK_EQ_INT(cz_cs_num_constraints(cs), 2 + 598 + 311);
+  CHECK_EQ_INT(cz_sdr_comm_r_gadget(cs, &n[11], &n[12], &n[10]), CZ_OK);
+  CHECK_EQ_INT(cz_cs_num_constraints(cs), 2 + 598 + 311 + 312);
+  CHECK_EQ_INT(cz_cs_error(cs), CZ_OK);
+  cz_cs_free(cs);
+}
+
 int main(void) {
   test_encode_decode();
   test_column_hash(11, 598);
   test_column_hash(2, 311);
   test_column_hash_bad_len();
   test_comm_r();
+  test_keygen_shapes();
   return check_report("test_sdr_gadgets");
 }
