@@ -156,4 +156,26 @@ cz_err cz_porep_public_inputs(const cz_porep_config *cfg, uint64_t sector_id,
                               const uint8_t seed[32], const uint8_t comm_d[32],
                               const uint8_t comm_r[32], uint32_t partition, cz_fr *out, size_t *n);
 
+/* ---- The SDR gadgets besides the label (src/filecoin/sdr_gadgets.c) ----- */
+
+/* storage-proofs-core gadgets/encode.rs encode: constraint::add(key, data)
+ * in namespace "encode_add" (out = key + data, 1 variable, 1 constraint);
+ * StackedCircuit's callers push "encode_node". Value: cz_sdr_encode's. */
+cz_err cz_sdr_encode_gadget(cz_cs *cs, cz_anum *out, const cz_anum *key, const cz_anum *data);
+/* encode.rs decode: constraint::sub(replica, key) in "decode_sub"
+ * (out = replica - key, 1 variable, 1 constraint). */
+cz_err cz_sdr_decode_gadget(cz_cs *cs, cz_anum *out, const cz_anum *key, const cz_anum *replica);
+/* stacked/circuit/hash.rs hash_single_column: neptune's poseidon_hash of
+ * arity `layers` (2 or 11; 311 or 598 constraints) over the column, in the
+ * caller's namespace (column.rs pushes none of its own). CZ_ERR_INVALID_ARG
+ * (nothing done) for another length. Value: cz_sdr_column_hash's. */
+cz_err cz_sdr_column_hash_gadget(cz_cs *cs, cz_anum *out, const cz_anum *column, size_t layers);
+/* The comm_r check of StackedCircuit::synthesize (stacked/circuit/proof.rs):
+ * PoseidonFunction::hash2_circuit(comm_c, comm_r_last) in namespace
+ * "H_comm_c_comm_r_last", then constraint::equal "enforce comm_r =
+ * H(comm_c || comm_r_last)" against comm_r: 312 constraints, satisfied iff
+ * comm_r == cz_sdr_comm_r(comm_c, comm_r_last). */
+cz_err cz_sdr_comm_r_gadget(cz_cs *cs, const cz_anum *comm_r, const cz_anum *comm_c,
+                            const cz_anum *comm_r_last);
+
 #endif
