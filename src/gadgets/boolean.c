@@ -34,13 +34,17 @@ void cz_bool_add_to_lc(cz_lc *lc, cz_bool b, const cz_fr *coeff) {
 
 /* ---- AllocatedBit ---------------------------------------------------- */
 
-cz_err cz_abit_alloc(cz_cs *cs, cz_abit *out, bool value) {
+/* (1 - [must_be_false] - out) * out = 0: out is boolean, and not both set
+ * when must_be_false is given (NULL: none). must_be_false->var is read after
+ * out is written, so a caller passing out == must_be_false is unchanged. */
+static cz_err alloc_bit(cz_cs *cs, cz_abit *out, bool value, const cz_abit *must_be_false) {
   cz_cs_alloc(cs, &out->var, cz_bit_fr(value));
   out->value = value;
   if (cz_cs_needs_constraints(cs)) {
     cz_lc3 l;
     cz_lc3_init(&l, cs);
     cz_lc_add(&l.a, CZ_VAR_ONE);
+    if (must_be_false) cz_lc_sub(&l.a, must_be_false->var);
     cz_lc_sub(&l.a, out->var);
     cz_lc_add(&l.b, out->var);
     CZ_ENFORCE(cs, &l.a, &l.b, &l.c, "boolean constraint");
@@ -51,23 +55,13 @@ cz_err cz_abit_alloc(cz_cs *cs, cz_abit *out, bool value) {
   return cz_cs_error(cs);
 }
 
+cz_err cz_abit_alloc(cz_cs *cs, cz_abit *out, bool value) {
+  return alloc_bit(cs, out, value, NULL);
+}
+
 cz_err cz_abit_alloc_conditionally(cz_cs *cs, cz_abit *out, bool value,
                                    const cz_abit *must_be_false) {
-  cz_cs_alloc(cs, &out->var, cz_bit_fr(value));
-  out->value = value;
-  if (cz_cs_needs_constraints(cs)) {
-    cz_lc3 l;
-    cz_lc3_init(&l, cs);
-    cz_lc_add(&l.a, CZ_VAR_ONE);
-    cz_lc_sub(&l.a, must_be_false->var);
-    cz_lc_sub(&l.a, out->var);
-    cz_lc_add(&l.b, out->var);
-    CZ_ENFORCE(cs, &l.a, &l.b, &l.c, "boolean constraint");
-    cz_lc3_free(&l);
-  } else {
-    cz_gadget_enforce_nothing(cs);
-  }
-  return cz_cs_error(cs);
+  return alloc_bit(cs, out, value, must_be_false);
 }
 
 cz_err cz_abit_xor(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b) {

@@ -28,6 +28,22 @@ static void enforce_vars(cz_cs *cs, cz_var x, cz_var y, cz_var z, const char *na
   cz_lc3_free(&l);
 }
 
+/* (x + y) * 1 = z, named name. */
+static void enforce_sum(cz_cs *cs, cz_var x, cz_var y, cz_var z, const char *name) {
+  if (!cz_cs_needs_constraints(cs)) {
+    cz_gadget_enforce_nothing(cs);
+    return;
+  }
+  cz_lc3 l;
+  cz_lc3_init(&l, cs);
+  cz_lc_add(&l.a, x);
+  cz_lc_add(&l.a, y);
+  cz_lc_add(&l.b, CZ_VAR_ONE);
+  cz_lc_add(&l.c, z);
+  CZ_ENFORCE(cs, &l.a, &l.b, &l.c, "%s", name);
+  cz_lc3_free(&l);
+}
+
 cz_err cz_anum_inputize(cz_cs *cs, const cz_anum *a) {
   cz_var in;
   cz_cs_alloc_input(cs, &in, &a->value);
@@ -41,18 +57,7 @@ cz_err cz_anum_add(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b) 
   cz_fr_add(&v, &a->value, &b->value);
   cz_cs_alloc(cs, &out->var, &v);
   out->value = v;
-  if (cz_cs_needs_constraints(cs)) {
-    cz_lc3 l;
-    cz_lc3_init(&l, cs);
-    cz_lc_add(&l.a, av);
-    cz_lc_add(&l.a, bv);
-    cz_lc_add(&l.b, CZ_VAR_ONE);
-    cz_lc_add(&l.c, out->var);
-    CZ_ENFORCE(cs, &l.a, &l.b, &l.c, "addition constraint");
-    cz_lc3_free(&l);
-  } else {
-    cz_gadget_enforce_nothing(cs);
-  }
+  enforce_sum(cs, av, bv, out->var, "addition constraint");
   return cz_cs_error(cs);
 }
 
@@ -79,22 +84,6 @@ cz_err cz_anum_square(cz_cs *cs, cz_anum *out, const cz_anum *a) {
 cz_err cz_anum_enforce_equal(cz_cs *cs, const cz_anum *a, const cz_anum *b, const char *name) {
   enforce_vars(cs, a->var, CZ_VAR_ONE, b->var, name);
   return cz_cs_error(cs);
-}
-
-/* (x + y) * 1 = z, named name. */
-static void enforce_sum(cz_cs *cs, cz_var x, cz_var y, cz_var z, const char *name) {
-  if (!cz_cs_needs_constraints(cs)) {
-    cz_gadget_enforce_nothing(cs);
-    return;
-  }
-  cz_lc3 l;
-  cz_lc3_init(&l, cs);
-  cz_lc_add(&l.a, x);
-  cz_lc_add(&l.a, y);
-  cz_lc_add(&l.b, CZ_VAR_ONE);
-  cz_lc_add(&l.c, z);
-  CZ_ENFORCE(cs, &l.a, &l.b, &l.c, "%s", name);
-  cz_lc3_free(&l);
 }
 
 cz_err cz_constraint_add(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b) {

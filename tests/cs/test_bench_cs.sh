@@ -3,17 +3,12 @@
 # "name value unit" lines, with a ratio against vec for each other layout.
 set -euo pipefail
 bench="$1"
+source "$(dirname "${BASH_SOURCE[0]}")/../bench_lines.sh"
 out=$("$bench" cs --constraints 2000 --reps 1 2>&1) || { echo "$out"; echo "cuzk-bench cs failed"; exit 1; }
 echo "$out"
-bad=$(echo "$out" | awk 'NF != 3 || $2 !~ /^[0-9.]+$/ || $2 <= 0' | wc -l)
-[ "$bad" -eq 0 ] || { echo "malformed lines"; exit 1; }
+bench_lines_well_formed "$out"
 for c in chain wide; do
-  for l in vec inline1 inline2 inline4 arena reuse; do
-    echo "$out" | grep -q "^cs.prove.$c.$l .* constraints/s$" || { echo "missing $c $l"; exit 1; }
-  done
-  for l in inline1 inline2 inline4 arena reuse; do
-    echo "$out" | grep -q "^cs.prove.$c.${l}_vs_vec .* ratio$" || { echo "missing ratio $c $l"; exit 1; }
-  done
+  bench_lines_layouts "$out" "cs.prove.$c" inline1 inline2 inline4 arena reuse
 done
 # Capture before grepping: grep -q exits at the first match, and under
 # pipefail the writer's SIGPIPE would fail the test at random.

@@ -5,6 +5,7 @@
  * giving identical results. */
 #include "check.h"
 #include "cuzk/cs.h"
+#include "cs_eq.h"
 
 static cz_fr fr(uint64_t v) {
   cz_fr r;
@@ -189,24 +190,6 @@ static cz_cs *run(cz_cs_kind kind, const cz_cs_config *cfg, const circuit *c) {
   CHECK_EQ_INT(e, CZ_OK);
   if (e) fprintf(stderr, "  %s\n", cz_cs_errmsg(cs));
   return cs;
-}
-
-static bool dens_eq(const cz_density *x, const cz_density *y) {
-  if (x->n != y->n || x->count != y->count) return false;
-  for (size_t i = 0; i < x->n; i++)
-    if (cz_density_get(x, i) != cz_density_get(y, i)) return false;
-  return true;
-}
-
-static bool assign_eq(const cz_assignment *p, const cz_assignment *q) {
-  return p->n_inputs == q->n_inputs && p->n_aux == q->n_aux &&
-         p->n_constraints == q->n_constraints &&
-         !memcmp(p->inputs, q->inputs, p->n_inputs * sizeof(cz_fr)) &&
-         !memcmp(p->aux, q->aux, p->n_aux * sizeof(cz_fr)) &&
-         !memcmp(p->a, q->a, p->n_constraints * sizeof(cz_fr)) &&
-         !memcmp(p->b, q->b, p->n_constraints * sizeof(cz_fr)) &&
-         !memcmp(p->c, q->c, p->n_constraints * sizeof(cz_fr)) && dens_eq(&p->a_aux, &q->a_aux) &&
-         dens_eq(&p->b_input, &q->b_input) && dens_eq(&p->b_aux, &q->b_aux);
 }
 
 /* sum over columns of entries * w, per row, must equal the evaluations;

@@ -4,16 +4,11 @@
 # other layout; the constraint count is that of the gadget.
 set -euo pipefail
 bench="$1"
+source "$(dirname "${BASH_SOURCE[0]}")/../bench_lines.sh"
 out=$("$bench" sha256-synth --bytes 64 --reps 1)
 echo "$out"
-bad=$(echo "$out" | awk 'NF != 3 || $2 !~ /^[0-9.]+$/ || $2 <= 0' | wc -l)
-[ "$bad" -eq 0 ] || { echo "malformed lines"; exit 1; }
-for l in vec inline1 inline2 inline4 arena; do
-  echo "$out" | grep -q "^sha256.prove.$l .* constraints/s$" || { echo "missing $l"; exit 1; }
-done
-for l in inline1 inline2 inline4 arena; do
-  echo "$out" | grep -q "^sha256.prove.${l}_vs_vec .* ratio$" || { echo "missing ratio $l"; exit 1; }
-done
+bench_lines_well_formed "$out"
+bench_lines_layouts "$out" sha256.prove inline1 inline2 inline4 arena
 # 512 input bits + bellpepper's 44874 (sha256.rs test_full_hash) + the
 # PROVE backend's one input constraint (ONE).
 echo "$out" | grep -q '^sha256.prove.constraints 45387 constraints$' || { echo "wrong count"; exit 1; }

@@ -4,6 +4,7 @@
 #include <openssl/sha.h>
 #include "check.h"
 #include "cuzk/gadgets.h"
+#include "cs_eq.h"
 
 /* Message bytes as allocated bits, MSB first per byte (bellpepper's
  * test_against_vectors, Filecoin's usage), namespaces "input bit i". */
@@ -146,23 +147,6 @@ static cz_cs *run_backend(cz_cs_kind kind, const cz_cs_config *cfg, const uint8_
   return cs;
 }
 
-static bool dens_eq(const cz_density *x, const cz_density *y) {
-  if (x->n != y->n || x->count != y->count) return false;
-  for (size_t i = 0; i < x->n; i++)
-    if (cz_density_get(x, i) != cz_density_get(y, i)) return false;
-  return true;
-}
-
-static bool asg_eq(const cz_assignment *x, const cz_assignment *y) {
-  return x->n_inputs == y->n_inputs && x->n_aux == y->n_aux && x->n_constraints == y->n_constraints &&
-         !memcmp(x->inputs, y->inputs, x->n_inputs * sizeof(cz_fr)) &&
-         !memcmp(x->aux, y->aux, x->n_aux * sizeof(cz_fr)) &&
-         !memcmp(x->a, y->a, x->n_constraints * sizeof(cz_fr)) &&
-         !memcmp(x->b, y->b, x->n_constraints * sizeof(cz_fr)) &&
-         !memcmp(x->c, y->c, x->n_constraints * sizeof(cz_fr)) && dens_eq(&x->a_aux, &y->a_aux) &&
-         dens_eq(&x->b_input, &y->b_input) && dens_eq(&x->b_aux, &y->b_aux);
-}
-
 /* PROVE = RECORD matrices * WITNESS values, for every LC layout; KEYGEN
  * and TEST see the same shape. */
 static void test_backends(void) {
@@ -190,8 +174,8 @@ static void test_backends(void) {
     CHECK_EQ_INT(cz_cs_take_assignment(cs, &w), CZ_OK);
     cz_cs_free(cs);
     CHECK_EQ_INT(cz_r1cs_eval(&m, &w), CZ_OK);
-    CHECK(asg_eq(&ref, &p));
-    CHECK(asg_eq(&ref, &w));
+    CHECK(assign_eq(&ref, &p));
+    CHECK(assign_eq(&ref, &w));
     cz_assignment_free(&p);
     cz_assignment_free(&w);
     cz_r1cs_free(&m);

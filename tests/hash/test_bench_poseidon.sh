@@ -4,19 +4,14 @@
 # gadget's per-hash constraint count (505 for arity 8, neptune's test).
 set -euo pipefail
 bench="$1"
+source "$(dirname "${BASH_SOURCE[0]}")/../bench_lines.sh"
 out=$("$bench" poseidon --hashes 50 --circuits 3 --reps 1)
 echo "$out"
-bad=$(echo "$out" | awk 'NF != 3 || $2 !~ /^[0-9.]+$/ || $2 <= 0' | wc -l)
-[ "$bad" -eq 0 ] || { echo "malformed lines"; exit 1; }
+bench_lines_well_formed "$out"
 for k in opt plain; do
   echo "$out" | grep -q "^poseidon.native.a8.$k .* hashes/s$" || { echo "missing native $k"; exit 1; }
 done
-for l in vec inline1 inline2 inline4 arena; do
-  echo "$out" | grep -q "^poseidon.gadget.prove.a8.$l .* constraints/s$" || { echo "missing $l"; exit 1; }
-done
-for l in inline1 inline2 inline4 arena; do
-  echo "$out" | grep -q "^poseidon.gadget.prove.a8.${l}_vs_vec .* ratio$" || { echo "missing ratio $l"; exit 1; }
-done
+bench_lines_layouts "$out" poseidon.gadget.prove.a8 inline1 inline2 inline4 arena
 echo "$out" | grep -q "^poseidon.gadget.a8.constraints_per_hash 505 constraints$"
 "$bench" poseidon --arity 2 --backend witness --lc arena --hashes 10 --circuits 2 --reps 1 |
   grep -q "^poseidon.gadget.a2.constraints_per_hash 311 constraints$"
