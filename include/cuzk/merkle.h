@@ -36,7 +36,9 @@ typedef struct {
 } cz_merkle_shape;
 
 #define CZ_MERKLE_MAX_ARITY 8
-#define CZ_MERKLE_MAX_LEVELS 64
+/* 64 GiB tree D has 31 levels; 40 leaves room while keeping a proof ~9 KB
+ * (a 32 GiB C1 holds 30k of them). */
+#define CZ_MERKLE_MAX_LEVELS 40
 
 /* One node from `arity` children (the hasher's node function). Poseidon
  * needs arity 2, 4, 8 or 11; SHA-256 any arity >= 1. CZ_ERR_INVALID_ARG

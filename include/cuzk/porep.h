@@ -1,0 +1,190 @@
+/* Filecoin PoRep (interactive StackedDRG) from C1 to C2: the registered seal
+ * proofs, the C1 model (SealCommitPhase1Output: the vanilla proofs),
+ * its JSON, sealing of test sectors, the native vanilla verifier, the
+ * StackedDRG circuit and the parameter file names.
+ *
+ * Module split (one .c each under src/filecoin/):
+ *   porep_kind.c     registered proofs and their configurations
+ *   porep_c1_json.c  C1 JSON (filecoin-proofs serde + Curio's wrapper)
+ *   porep_seal.c     test-sector sealing and the native vanilla verifier
+ *   porep_circuit.c  StackedCircuit (storage-proofs-porep stacked/circuit)
+ *   porep_params.c   v28 parameter names, official / test parameter cache
+ *
+ * Field values are Fr in Montgomery form (cz_fr); byte strings (comm_*,
+ * replica_id, seed, ticket) are the 32-byte little-endian Fr / raw bytes
+ * that filecoin-proofs serialises. */
+#ifndef CUZK_POREP_H
+#define CUZK_POREP_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cs.h"
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+#include "cuzk/merkle.h"
+#include "cuzk/sdr.h"
+
+#define CZ_POREP_MAX_LAYERS 11
+#define CZ_POREP_LABEL_PARENTS 37 /* storage-proofs-porep TOTAL_PARENTS */
+
+/* ---- Registered seal proofs (porep_kind.c) ------------------------------ */
+
+/* What the circuit's shape depends on (not porep_id, not the API version). */
+typedef struct {
+  uint64_t nodes;           /* sector size / 32 */
+  uint32_t layers;          /* SDR layers (2 for small sectors, 11 for 32/64 GiB) */
+  uint32_t challenges;      /* interactive challenges per partition */
+  cz_merkle_shape tree_r;   /* shape of tree C and tree R-last (Poseidon) */
+} cz_porep_shape;
+
+typedef struct {
+  uint32_t id;              /* registered_proof number: 0-4 V1, 5-9 V1_1 */
+  const char *name;         /* "StackedDrg2KiBV1_1" (the C1 JSON string) */
+  const char *vanilla_tag;  /* "StackedDrg2KiBV1": the vanilla_proofs key */
+  const char *size_name;    /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
+  uint64_t sector_size;     /* bytes */
+  uint32_t partitions;
+  cz_porep_shape shape;
+  cz_api_version api;       /* V1: 1.0.0, V1_1: 1.1.0 */
+} cz_porep_kind;
+
+/* The ten registered seal proofs; NULL when unknown. */
+const cz_porep_kind *cz_porep_kind_by_id(uint32_t id);
+const cz_porep_kind *cz_porep_kind_by_name(const char *name);
+/* The V1_1 kind of a sector size ("2KiB", "2048", "32GiB", ... as bytes);
+ * NULL when no official size matches. */
+const cz_porep_kind *cz_porep_kind_by_sector_size(uint64_t sector_size, bool v1_1);
+/* The public-input configuration of kind k (porep_id from its id, nonce 0). */
+void cz_porep_kind_config(const cz_porep_kind *k, cz_porep_config *cfg);
+
+/* ---- The C1 model -------------------------------------------------------- */
+
+/* One opened column of tree C: the node's label in layers 1..layers and the
+ * inclusion proof of its column hash. */
+typedef struct {
+  uint32_t index;
+  cz_fr rows[CZ_POREP_MAX_LAYERS];
+  cz_merkle_proof tree_c;
+} cz_porep_column;
+
+/* LabelingProof / EncodingProof: layer_index, node and the 37 parent labels
+ * as the label hash consumes them (repeated cyclically). */
+typedef struct {
+  uint32_t layer;
+  uint64_t node;
+  cz_fr parents[CZ_POREP_LABEL_PARENTS];
+} cz_porep_labeling;
+
+/* The vanilla proof of one challenge (stacked/vanilla/proof.rs Proof). */
+typedef struct {
+  uint64_t challenge;            /* node index, from tree_d.challenge */
+  cz_merkle_proof tree_d;        /* comm_d_proofs: data leaf in tree D */
+  cz_merkle_proof tree_r_last;   /* comm_r_last_proof: replica leaf */
+  cz_porep_column c_x;           /* replica_column_proofs */
+  cz_porep_column drg[CZ_SDR_BASE_DEGREE];
+  cz_porep_column exp[CZ_SDR_EXP_DEGREE];
+  cz_porep_labeling labeling[CZ_POREP_MAX_LAYERS]; /* layers 1..layers at [0..layers) */
+  cz_porep_labeling encoding;
+} cz_porep_challenge_proof;
+
+/* SealCommitPhase1Output. proofs[p * n_challenges + i] is challenge i of
+ * partition p. sector_num is set only when Curio's wrapper carried it. */
+typedef struct {
+  const cz_porep_kind *kind;
+  uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32];
+  uint32_t n_partitions, n_challenges;
+  cz_porep_challenge_proof *proofs;   /* heap-owned */
+  bool has_sector_num;
+  uint64_t sector_num;
+} cz_porep_c1;
+
+/* Allocates c1->proofs for kind (partitions x challenges, zeroed) and sets
+ * the counts. CZ_ERR_NOMEM. */
+cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_porep_kind *kind);
+void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
+
+/* ---- C1 JSON (porep_c1_json.c) ------------------------------------------- */
+
+/* Parse filecoin-proofs' serde JSON SealCommitPhase1Output, or Curio's
+ * wrapper {"SectorNum":N,"Phase1Out":"<base64 of that JSON>","SectorSize":S}.
+ * Checks everything structural before returning: the registered proof is
+ * known and matches the vanilla_proofs key (and SectorSize); partition,
+ * challenge, layer, parent and path counts and arities fit the kind; every
+ * field element is < r; comm_d, comm_r and seed are not all zero. It does
+ * not verify the proofs (cz_porep_verify_vanilla does). On error *out owns
+ * nothing and msg (when not NULL) holds one line naming what is wrong.
+ * Errors: CZ_ERR_PARSE (syntax, missing/unknown fields, wrong types or
+ * counts), CZ_ERR_NONCANONICAL (a value >= r), CZ_ERR_INVALID_ARG (zero
+ * commitment or seed, unknown proof), CZ_ERR_NOMEM. */
+cz_err cz_porep_c1_parse(cz_porep_c1 *out, const char *json, size_t len, char *msg,
+                         size_t msg_len);
+/* Read and parse a file (CZ_ERR_IO when unreadable). */
+cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg, size_t msg_len);
+/* Serialise c1 as filecoin-proofs' serde JSON (the form filecoin-proofs
+ * itself reads). *out is malloc'd and NUL-terminated, *len excludes the NUL.
+ * CZ_ERR_NOMEM. */
+cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
+
+/* ---- Sealing test sectors and the vanilla verifier (porep_seal.c) ------- */
+
+typedef struct {
+  const cz_porep_kind *kind;
+  uint64_t sector_id;
+  uint8_t prover_id[32], ticket[32], seed[32];
+  /* sector_size bytes of fr32-padded data (each 32-byte chunk < r), or NULL
+   * for the deterministic default data. */
+  const uint8_t *data;
+} cz_porep_seal_input;
+
+/* Seal a sector: tree D over the data (comm_d), replica_id, the SDR layers,
+ * tree C over the column hashes, the encoded replica and tree R-last
+ * (comm_r = Poseidon(comm_c, comm_r_last)), then the vanilla proofs of
+ * every partition's interactive challenges. n_threads 0 = all cores.
+ * Errors: CZ_ERR_INVALID_ARG (bad data chunk, unsupported kind),
+ * CZ_ERR_NOMEM; msg names the cause. */
+cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out, unsigned n_threads,
+                     char *msg, size_t msg_len);
+
+/* The deterministic default data of a sector (sector_size bytes into out):
+ * fr32-valid, different per chunk. */
+void cz_porep_default_data(uint8_t *out, uint64_t sector_size);
+
+/* Verify the vanilla proofs natively, as storage-proofs-porep's
+ * StackedDrg::verify_all_partitions does: challenges derived from
+ * replica_id and seed; per challenge the tree D, R-last and C inclusions
+ * under comm_d / comm_r_last / comm_c, the comm_r relation, the parents'
+ * indices, the labels recomputed from their parents, the encoding. CZ_OK or
+ * CZ_ERR_PROOF_INVALID with msg naming the first failure (partition,
+ * challenge, what). */
+cz_err cz_porep_verify_vanilla(const cz_porep_c1 *c1, char *msg, size_t msg_len);
+
+/* ---- The StackedDRG circuit (porep_circuit.c) ---------------------------- */
+
+/* StackedCircuit::synthesize for one partition, allocation for allocation
+ * as rust-fil-proofs builds it (replica_id, comm_d, comm_r inputs; comm_r_last,
+ * comm_c; the comm_r check; per challenge "challenge_<i>": tree-D
+ * inclusion, the 14 parent columns, the challenge, the labels of every
+ * layer, the encoding, tree-R and tree-C inclusions). c1 supplies the
+ * witness and may be NULL when !cz_cs_needs_values(cs) (keygen, recording);
+ * then shape alone decides the circuit. With c1, shape must be
+ * c1->kind->shape and partition < c1->n_partitions. Errors:
+ * CZ_ERR_INVALID_ARG (shape/partition mismatch), or the cs's error. */
+cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c1 *c1,
+                        uint32_t partition);
+
+/* The public inputs (ONE excluded) of partition `partition` of c1, as
+ * cz_porep_public_inputs orders them, from c1's replica_id, seed, comm_d
+ * and comm_r. *n: capacity in, count out (as cz_porep_public_inputs). */
+cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out,
+                                 size_t *n);
+
+/* ---- Parameters (porep_params.c) ------------------------------------------ */
+
+/* The official parameter base name of kind k, as rust-fil-proofs' parameter
+ * cache names it: "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-
+ * 8-0-0-sha256_hasher-<sha256 hex of the public params identifier>" (append
+ * ".params" / ".vk"). Returns the length; writes at most cap bytes incl. NUL. */
+size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap);
+
+#endif

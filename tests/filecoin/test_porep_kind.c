@@ -1,0 +1,44 @@
+/* The registered seal proofs: numbers, names and configurations as
+ * filecoin-proofs-api and filecoin-proofs' constants define them. */
+#include <string.h>
+
+#include "../check.h"
+#include "cuzk/porep.h"
+
+int main(void) {
+  static const char *sizes[] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
+  for (uint32_t id = 0; id < 10; id++) {
+    const cz_porep_kind *k = cz_porep_kind_by_id(id);
+    CHECK(k != NULL);
+    if (!k) continue;
+    CHECK_EQ_INT(k->id, id);
+    CHECK(cz_porep_kind_by_name(k->name) == k);
+    CHECK(strcmp(k->size_name, sizes[id % 5]) == 0);
+    CHECK(cz_porep_kind_by_sector_size(k->sector_size, id >= 5) == k);
+    CHECK_EQ_INT(k->api, id >= 5 ? CZ_API_1_1_0 : CZ_API_1_0_0);
+    CHECK(k->shape.nodes * 32 == k->sector_size);
+    /* Every tree R shape must fit its node count. */
+    CHECK(cz_merkle_shape_ok(&k->shape.tree_r, (size_t)k->shape.nodes));
+    bool big = id % 5 >= 3;
+    CHECK_EQ_INT(k->shape.layers, big ? 11 : 2);
+    CHECK_EQ_INT(k->shape.challenges, big ? 176 : 2);
+    CHECK_EQ_INT(k->partitions, big ? 10 : 1);
+    cz_porep_config cfg;
+    cz_porep_kind_config(k, &cfg);
+    CHECK_EQ_INT(cfg.porep_id[0], id);
+    CHECK_EQ_INT(cz_porep_public_input_count(&cfg), 3 + 18 * k->shape.challenges);
+  }
+  CHECK(cz_porep_kind_by_id(10) == NULL);
+  CHECK(cz_porep_kind_by_name("StackedDrg2KiBV2") == NULL);
+  CHECK(cz_porep_kind_by_sector_size(4096, true) == NULL);
+  CHECK(strcmp(cz_porep_kind_by_id(8)->vanilla_tag, "StackedDrg32GiBV1") == 0);
+
+  cz_porep_c1 c1;
+  CHECK(cz_porep_c1_alloc(&c1, cz_porep_kind_by_id(3)) == CZ_OK);
+  CHECK_EQ_INT(c1.n_partitions, 10);
+  CHECK_EQ_INT(c1.n_challenges, 176);
+  cz_porep_c1_free(&c1);
+  CHECK(c1.proofs == NULL);
+  cz_porep_c1_free(&c1);
+  return check_report("porep_kind");
+}
