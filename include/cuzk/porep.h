@@ -23,6 +23,8 @@
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
 #include "cuzk/merkle.h"
+#include "cuzk/params.h"
+#include "cuzk/prover.h"
 #include "cuzk/sdr.h"
 
 #define CZ_POREP_MAX_LAYERS 11
@@ -186,5 +188,23 @@ cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_f
  * 8-0-0-sha256_hasher-<sha256 hex of the public params identifier>" (append
  * ".params" / ".vk"). Returns the length; writes at most cap bytes incl. NUL. */
 size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap);
+
+/* ---- C2: C1 -> proofs (porep_c2.c) ---------------------------------------- */
+
+/* Prove every partition of c1 against params (the circuit of c1->kind):
+ * the vanilla proofs are verified natively first (a bad C1 never reaches
+ * synthesis), each partition is synthesized (PROVE cs, reported as the
+ * synthesis phase through timing) and proved with backend (NULL: CPU), and
+ * every proof is verified against params->vk with the public inputs of
+ * cz_porep_c1_public_inputs before it is returned. out receives
+ * n_partitions * 192 bytes, partition after partition; r and s are random.
+ * n_threads 0 = all cores; timing NULL prints CUZK_TIMING lines only.
+ * Errors: CZ_ERR_PROOF_INVALID (vanilla proofs, or a made proof that does
+ * not verify: msg says which),
+ * CZ_ERR_INVALID_ARG (params do not fit the circuit), the synthesis or
+ * prover errors; msg names the cause. */
+cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
+                   const cz_prover_backend *backend, unsigned n_threads,
+                   const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len);
 
 #endif
