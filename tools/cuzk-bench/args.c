@@ -9,6 +9,12 @@ static const cz_opt *find_opt(const cz_opt *opts, const char *name, size_t len) 
   return NULL;
 }
 
+static const cz_opt *find_alias(const cz_opt *opts, char c) {
+  for (const cz_opt *o = opts; o->name; o++)
+    if (o->alias == c) return o;
+  return NULL;
+}
+
 static int set_value(const char *cmd, const cz_opt *o, const char *v) {
   if (o->kind == CZ_OPT_STRING) {
     *(const char **)o->dest = v;
@@ -35,12 +41,18 @@ int cz_opts_parse(int argc, char **argv, const cz_opt *opts, bool *help) {
       *help = true;
       return 0;
     }
-    if (strncmp(a, "--", 2) || !a[2]) {
+    const cz_opt *o = NULL;
+    const char *eq = NULL;
+    if (a[0] == '-' && a[1] && a[1] != '-' && !a[2]) {
+      o = find_alias(opts, a[1]);
+    } else if (!strncmp(a, "--", 2) && a[2]) {
+      const char *name = a + 2;
+      eq = strchr(name, '=');
+      o = find_opt(opts, name, eq ? (size_t)(eq - name) : strlen(name));
+    } else {
       fprintf(stderr, "%s: unexpected argument '%s'\n", cmd, a);
       return 2;
     }
-    const char *name = a + 2, *eq = strchr(name, '=');
-    const cz_opt *o = find_opt(opts, name, eq ? (size_t)(eq - name) : strlen(name));
     if (!o) {
       fprintf(stderr, "%s: unknown option '%s'\n", cmd, a);
       return 2;
@@ -70,8 +82,10 @@ int cz_opts_parse(int argc, char **argv, const cz_opt *opts, bool *help) {
 void cz_opts_usage(FILE *out, const char *cmd, const char *synopsis, const cz_opt *opts) {
   fprintf(out, "usage: cuzk-bench %s %s\n\noptions:\n", cmd, synopsis);
   for (const cz_opt *o = opts; o->name; o++) {
-    char left[64];
-    snprintf(left, sizeof left, "--%s%s%s", o->name, o->value ? " " : "", o->value ? o->value : "");
+    char left[64], alias[8] = "";
+    if (o->alias) snprintf(alias, sizeof alias, "-%c, ", o->alias);
+    snprintf(left, sizeof left, "%s--%s%s%s", alias, o->name, o->value ? " " : "",
+             o->value ? o->value : "");
     fprintf(out, "  %-26s %s\n", left, o->help);
   }
 }

@@ -3,7 +3,8 @@
  * Each subcommand describes its options in a table terminated by a zero
  * entry; cz_opts_parse fills the destinations and reports the first problem
  * as one line on stderr. Options are "--name VALUE", "--name=VALUE" or, for
- * flags, "--name"; positional arguments are refused. */
+ * flags, "--name"; an option with an alias also takes "-x VALUE" / "-x";
+ * positional arguments are refused. */
 #ifndef CUZK_BENCH_ARGS_H
 #define CUZK_BENCH_ARGS_H
 #include <stdbool.h>
@@ -21,6 +22,7 @@ typedef struct {
   void *dest;
   const char *value;  /* name of the value in usage text ("FILE"), NULL for flags */
   const char *help;   /* one line */
+  char alias;         /* optional one-letter form "-x" (0: none) */
 } cz_opt;
 
 /* Parse argv[1..argc) (argv[0] is the subcommand's name, used in messages).
