@@ -174,3 +174,20 @@ out:
   json_decref(root);
   return rc;
 }
+
+int cz_bench_parse_size(const char *text, uint64_t *bytes) {
+  static const struct { const char *suffix; unsigned shift; } units[] = {
+      {"", 0}, {"KiB", 10}, {"K", 10}, {"MiB", 20}, {"M", 20}, {"GiB", 30}, {"G", 30}};
+  if (!text || *text < '0' || *text > '9') return -1;
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(text, &end, 10);
+  if (errno) return -1;
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (strcmp(end, units[i].suffix) != 0) continue;
+    if (n > (UINT64_MAX >> units[i].shift)) return -1;
+    *bytes = (uint64_t)n << units[i].shift;
+    return 0;
+  }
+  return -1;
+}

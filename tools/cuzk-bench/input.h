@@ -29,4 +29,8 @@ cz_err cz_bench_hex_decode(uint8_t **out, size_t *outlen, const uint8_t *text, s
 cz_err cz_bench_load_public_inputs(const char *path, cz_fr **inputs, size_t *n, char *why,
                                    size_t whylen);
 
+/* A sector size: plain bytes ("2048") or a number with KiB, MiB, GiB (or
+ * K, M, G) as powers of 1024. Returns 0 and sets *bytes, or -1. */
+int cz_bench_parse_size(const char *text, uint64_t *bytes);
+
 #endif
