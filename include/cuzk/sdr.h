@@ -129,8 +129,9 @@ cz_err cz_sdr_column_hash(cz_fr *out, const cz_fr *column, size_t layers);
 cz_err cz_sdr_comm_r(uint8_t out[32], const uint8_t comm_c[32], const uint8_t comm_r_last[32]);
 
 /* What the public inputs of a PoRep partition depend on. challenges is the
- * number per partition (2 for 2 KiB/8 MiB/512 MiB, 176 for 32/64 GiB with 10
- * partitions in the official configurations). */
+ * number per partition (2 for 2 KiB/8 MiB/512 MiB; 18 for 32/64 GiB with 10
+ * partitions in the official configurations: filecoin-proofs' minimum of
+ * 176 challenges, div_ceil(176, 10) per partition). */
 typedef struct {
   uint64_t sector_size;   /* bytes, a multiple of 32 */
   uint8_t porep_id[32];

@@ -1,6 +1,10 @@
 /* The registered seal proofs (filecoin-proofs-api RegisteredSealProof) and
  * their configurations (filecoin-proofs constants: LAYERS,
- * POREP_MINIMUM_CHALLENGES, POREP_PARTITIONS, the SectorShape trees). */
+ * POREP_MINIMUM_CHALLENGES, POREP_PARTITIONS, the SectorShape trees).
+ * Challenges are per partition: filecoin-proofs parameters.rs
+ * select_challenges takes div_ceil(minimum total, partitions), so 32/64 GiB
+ * (176 total, 10 partitions) have 18 (MAX_CHALLENGES_PER_PARTITION), which
+ * is also what the official v28 parameter names hash (porep_params.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,17 +24,17 @@ static const cz_porep_kind kinds[] = {
     {2, "StackedDrg512MiBV1", "StackedDrg512MiBV1", "512MiB", 512 * MIB, 1, SMALL(512 * MIB),
      CZ_API_1_0_0},
     {3, "StackedDrg32GiBV1", "StackedDrg32GiBV1", "32GiB", 32 * GIB, 10,
-     {32 * GIB / 32, 11, 176, TREE(8, 0)}, CZ_API_1_0_0},
+     {32 * GIB / 32, 11, 18, TREE(8, 0)}, CZ_API_1_0_0},
     {4, "StackedDrg64GiBV1", "StackedDrg64GiBV1", "64GiB", 64 * GIB, 10,
-     {64 * GIB / 32, 11, 176, TREE(8, 2)}, CZ_API_1_0_0},
+     {64 * GIB / 32, 11, 18, TREE(8, 2)}, CZ_API_1_0_0},
     {5, "StackedDrg2KiBV1_1", "StackedDrg2KiBV1", "2KiB", 2 * KIB, 1, SMALL(2 * KIB), CZ_API_1_1_0},
     {6, "StackedDrg8MiBV1_1", "StackedDrg8MiBV1", "8MiB", 8 * MIB, 1, SMALL(8 * MIB), CZ_API_1_1_0},
     {7, "StackedDrg512MiBV1_1", "StackedDrg512MiBV1", "512MiB", 512 * MIB, 1, SMALL(512 * MIB),
      CZ_API_1_1_0},
     {8, "StackedDrg32GiBV1_1", "StackedDrg32GiBV1", "32GiB", 32 * GIB, 10,
-     {32 * GIB / 32, 11, 176, TREE(8, 0)}, CZ_API_1_1_0},
+     {32 * GIB / 32, 11, 18, TREE(8, 0)}, CZ_API_1_1_0},
     {9, "StackedDrg64GiBV1_1", "StackedDrg64GiBV1", "64GiB", 64 * GIB, 10,
-     {64 * GIB / 32, 11, 176, TREE(8, 2)}, CZ_API_1_1_0},
+     {64 * GIB / 32, 11, 18, TREE(8, 2)}, CZ_API_1_1_0},
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 

@@ -15,7 +15,7 @@ for shape in chain sparse; do
     >"$TMP/out1" 2>"$TMP/err1"
   ok "$shape first run exits 0" "[ $? -eq 0 ]"
   ok "$shape first run runs setup" "grep -q '^setup ' '$TMP/out1'"
-  ok "$shape cache file written" "[ -s '$TMP/synthetic-$shape-5.params' ]"
+  ok "$shape cache file written" "[ -s '$TMP/cuzk-TEST-ONLY-synthetic-$shape-5.params' ]"
   for ph in synthesis ntt_h msm_h msm_l msm_a msm_b_g1 msm_b_g2 batch_add tail_msm total; do
     ok "$shape timing $ph" "[ \$(grep -c '^CUZK_TIMING: ${ph}_ms=[0-9][0-9]*\$' '$TMP/err1') -eq 1 ]"
   done
@@ -27,7 +27,7 @@ for shape in chain sparse; do
 done
 
 # A truncated cache file is reported and replaced.
-f="$TMP/synthetic-chain-5.params"
+f="$TMP/cuzk-TEST-ONLY-synthetic-chain-5.params"
 head -c 2000 "$f" >"$f.cut" && mv "$f.cut" "$f"
 "$BENCH" prove --synthetic chain --log-constraints 5 --cache-dir "$TMP" >"$TMP/out3" 2>"$TMP/err3"
 ok "truncated cache: exit 0" "[ $? -eq 0 ]"

@@ -2,22 +2,21 @@
  * verification of a synthetic circuit, printing the prover's phase times.
  *
  * The parameters are test parameters made here from random toxic waste
- * that is then discarded: cached as <cache>/synthetic-<shape>-<K>.params,
- * where <cache> is --cache-dir, else $XDG_CACHE_HOME/cuzk, else
- * ~/.cache/cuzk. They are never Filecoin's parameters.
+ * that is then discarded, kept by the parameter store (porep.h) as
+ * <cache>/cuzk-TEST-ONLY-synthetic-<shape>-<K>.params, where <cache> is
+ * --cache-dir, else $XDG_CACHE_HOME/cuzk, else ~/.cache/cuzk. They are
+ * never Filecoin's parameters.
  *
  * Output: CUZK_TIMING: lines on stderr (from the prover's hook) and
  * `name value unit` lines on stdout. Exit status 0 when every proof
  * verifies, 1 when one does not, 2 on a usage or setup problem. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "args.h"
 #include "commands.h"
 #include "cuzk/params.h"
+#include "cuzk/porep.h"
 #include "cuzk/prover.h"
 #include "cuzk/synthetic.h"
 
@@ -27,46 +26,21 @@ static const char SYNOPSIS[] =
 
 static double ms_since(uint64_t t0) { return (double)(cz_prove_now_ns() - t0) / 1e6; }
 
-/* mkdir -p */
-static int make_dirs(const char *path) {
-  char buf[4096];
-  if (strlen(path) >= sizeof buf) return -1;
-  strcpy(buf, path);
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = 0;
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
-    *p = '/';
-  }
-  return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
+/* The store's keygen callback: the synthetic circuit's KEYGEN columns. */
+typedef struct {
+  const char *shape;
+  size_t n;
+} synth_keygen;
 
-static int cache_dir(char *out, size_t len, const char *given) {
-  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  int n;
-  if (given) n = snprintf(out, len, "%s", given);
-  else if (xdg && *xdg) n = snprintf(out, len, "%s/cuzk", xdg);
-  else if (home && *home) n = snprintf(out, len, "%s/.cache/cuzk", home);
-  else n = snprintf(out, len, "/tmp/cuzk-cache");
-  return n > 0 && (size_t)n < len ? 0 : -1;
-}
-
-static cz_err make_params(cz_groth16_params *p, const char *shape, size_t n, unsigned threads) {
+static cz_err keygen_synthetic(void *vctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
+  const synth_keygen *ctx = vctx;
   cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
   if (!cs) return CZ_ERR_NOMEM;
-  cz_err e = cz_synthetic_by_name(shape, cs, n, NULL, 1);
+  cz_err e = cz_synthetic_by_name(ctx->shape, cs, ctx->n, NULL, 1);
   if (e == CZ_OK) e = cz_cs_finish(cs);
-  cz_keygen_cols k;
-  if (e == CZ_OK) e = cz_cs_take_keygen(cs, &k);
+  if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
+  if (e != CZ_OK) snprintf(msg, msg_len, "%s", cz_cs_errmsg(cs));
   cz_cs_free(cs);
-  if (e != CZ_OK) return e;
-  cz_groth16_toxic t;
-  char msg[256];
-  if ((e = cz_groth16_toxic_random(&t)) == CZ_OK)
-    e = cz_groth16_setup(p, &k, &t, threads, msg, sizeof msg);
-  memset(&t, 0, sizeof t);
-  if (e != CZ_OK) fprintf(stderr, "prove: setup: %s: %s\n", cz_err_str(e), msg);
-  cz_keygen_cols_free(&k);
   return e;
 }
 
@@ -103,47 +77,29 @@ int cmd_prove(int argc, char **argv) {
   const size_t n = ((size_t)1 << logc) - CZ_SYNTHETIC_INPUTS;
   const unsigned th = (unsigned)threads;
 
-  /* Parameters: from the cache, else setup (and cache them). */
+  /* Parameters: the store's test cache, else setup (and cache them). */
   cz_groth16_params params;
-  char dir[4096], path[4200], tmp[4300], msg[512];
-  bool have = false;
-  if (!no_cache) {
-    if (cache_dir(dir, sizeof dir, dir_opt) != 0) {
-      fprintf(stderr, "prove: cache directory name too long\n");
-      return 2;
-    }
-    snprintf(path, sizeof path, "%s/synthetic-%s-%lu.params", dir, shape, logc);
-    if (access(path, R_OK) == 0) {
-      uint64_t t0 = cz_prove_now_ns();
-      cz_err e = cz_groth16_params_load(&params, path, checked, th, msg, sizeof msg);
-      if (e == CZ_OK) {
-        have = true;
-        printf("load_params %.1f ms\n", ms_since(t0));
-        fprintf(stderr, "prove: using cached test parameters %s\n", path);
-      } else {
-        fprintf(stderr, "prove: cached parameters unusable (%s: %s); running setup again\n",
-                cz_err_str(e), msg);
-      }
-    }
+  char name[64], msg[512];
+  snprintf(name, sizeof name, "synthetic-%s-%lu", shape, logc);
+  synth_keygen kctx = {shape, n};
+  cz_params_store_opts so = {0};
+  so.test_dir = dir_opt;
+  so.no_official = true; /* never Filecoin's: no official file to look for */
+  so.no_test_cache = no_cache;
+  so.checked = checked;
+  so.n_threads = th;
+  so.keygen = keygen_synthetic;
+  so.keygen_ctx = &kctx;
+  so.who = "prove";
+  cz_params_origin org;
+  uint64_t t0 = cz_prove_now_ns();
+  cz_err e = cz_params_store_get(&params, name, CZ_SYNTHETIC_INPUTS, &so, &org, msg, sizeof msg);
+  if (e != CZ_OK) {
+    fprintf(stderr, "prove: parameters: %s\n", msg);
+    return 2;
   }
-  if (!have) {
-    uint64_t t0 = cz_prove_now_ns();
-    if (make_params(&params, shape, n, th) != CZ_OK) return 2;
-    printf("setup %.1f ms\n", ms_since(t0));
-    if (!no_cache) {
-      snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-      if (make_dirs(dir) != 0 || cz_groth16_params_save(&params, tmp) != CZ_OK ||
-          rename(tmp, path) != 0) {
-        fprintf(stderr, "prove: could not cache parameters in %s (continuing)\n", dir);
-        unlink(tmp);
-      } else {
-        fprintf(stderr,
-                "prove: wrote synthetic TEST parameters (random toxic waste, discarded; not "
-                "Filecoin parameters) to %s\n",
-                path);
-      }
-    }
-  }
+  printf("%s %.1f ms\n", org.source == CZ_PARAMS_TEST_CACHED ? "load_params" : "setup",
+         ms_since(t0));
 
   /* Synthesis (timed here, reported through the prover's hook). */
   cz_assignment *as = calloc(count, sizeof *as);
@@ -153,8 +109,7 @@ int cmd_prove(int argc, char **argv) {
     fprintf(stderr, "prove: out of memory\n");
     return 2;
   }
-  uint64_t t0 = cz_prove_now_ns();
-  cz_err e = CZ_OK;
+  t0 = cz_prove_now_ns();
   for (unsigned long i = 0; i < count && e == CZ_OK; i++) {
     cz_fr x;
     cz_fr_from_u64(&x, 3 + i);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include "args.h"
 #include "commands.h"
@@ -19,71 +18,22 @@
 static const char SYNOPSIS[] =
     "--vk FILE [--vk-compressed] [--vk-hex] --public-inputs FILE --proof HEX_OR_FILE";
 
-/* Load the verifying key: raw bytes or hex text, either layout. */
-static int load_vk(cz_groth16_vk *vk, const char *path, bool force_hex, bool force_compressed) {
-  char why[WHY_LEN];
-  uint8_t *raw = NULL, *bytes = NULL;
-  size_t rawlen = 0, len = 0;
-  if (cz_bench_read_file(path, &raw, &rawlen, why, sizeof why) != CZ_OK) {
-    fprintf(stderr, "verify: verifying key: %s\n", why);
-    return 2;
-  }
-  if (force_hex || cz_bench_is_hex_text(raw, rawlen)) {
-    if (cz_bench_hex_decode(&bytes, &len, raw, rawlen, why, sizeof why) != CZ_OK) {
-      fprintf(stderr, "verify: verifying key %s: %s\n", path, why);
-      free(raw);
-      return 2;
-    }
-    free(raw);
-  } else {
-    bytes = raw;
-    len = rawlen;
-  }
-  /* Without --vk-compressed the first point's compression flag decides. */
-  bool compressed = force_compressed || (len > 0 && (bytes[0] & 0x80));
-  cz_err e = cz_groth16_vk_read(vk, bytes, len, compressed, NULL);
-  free(bytes);
-  if (e != CZ_OK) {
-    fprintf(stderr, "verify: verifying key %s (%s layout, %zu bytes): %s\n", path,
-            compressed ? "compressed" : "uncompressed", len, cz_err_str(e));
-    return 2;
-  }
-  return 0;
-}
-
 /* The proof's 192 bytes from hex on the command line or from a file that
  * holds raw bytes or hex text. */
 static int load_proof(uint8_t out[CZ_GROTH16_PROOF_BYTES], const char *arg) {
-  char why[WHY_LEN];
-  struct stat st;
-  uint8_t *raw = NULL, *bytes = NULL;
-  size_t rawlen, len;
-  const char *what = "proof hex";
-  bool is_file = stat(arg, &st) == 0;
-  if (!is_file && cz_bench_is_hex_text((const uint8_t *)arg, strlen(arg))) {
-    raw = (uint8_t *)strdup(arg);
-    rawlen = strlen(arg);
-    if (!raw) { fprintf(stderr, "verify: out of memory\n"); return 2; }
-  } else {
-    if (cz_bench_read_file(arg, &raw, &rawlen, why, sizeof why) != CZ_OK) {
-      fprintf(stderr, "verify: proof: %s (nor is it %d hex digits)\n", why,
-              2 * CZ_GROTH16_PROOF_BYTES);
-      return 2;
-    }
-    what = "proof file";
-    if (rawlen == CZ_GROTH16_PROOF_BYTES && !cz_bench_is_hex_text(raw, rawlen)) {
-      memcpy(out, raw, CZ_GROTH16_PROOF_BYTES);
-      free(raw);
-      return 0;
-    }
-  }
-  if (cz_bench_hex_decode(&bytes, &len, raw, rawlen, why, sizeof why) != CZ_OK) {
-    fprintf(stderr, "verify: %s: %s (expected %d raw bytes or %d hex digits)\n", what, why,
-            CZ_GROTH16_PROOF_BYTES, 2 * CZ_GROTH16_PROOF_BYTES);
-    free(raw);
+  char why[WHY_LEN], what[32];
+  uint8_t *bytes = NULL;
+  size_t len = 0;
+  cz_err e = cz_bench_load_hex_or_file(arg, "proof", &bytes, &len, what, sizeof what, why, sizeof why);
+  if (e == CZ_ERR_IO) {
+    fprintf(stderr, "verify: proof: %s (nor is it %d hex digits)\n", why, 2 * CZ_GROTH16_PROOF_BYTES);
     return 2;
   }
-  free(raw);
+  if (e != CZ_OK) {
+    fprintf(stderr, "verify: %s: %s (expected %d raw bytes or %d hex digits)\n", what, why,
+            CZ_GROTH16_PROOF_BYTES, 2 * CZ_GROTH16_PROOF_BYTES);
+    return 2;
+  }
   if (len != CZ_GROTH16_PROOF_BYTES) {
     fprintf(stderr, "verify: %s holds %zu bytes, a proof is %d (%d hex digits)\n", what, len,
             CZ_GROTH16_PROOF_BYTES, 2 * CZ_GROTH16_PROOF_BYTES);
@@ -131,7 +81,7 @@ int cmd_verify(int argc, char **argv) {
   }
 
   cz_groth16_vk vk;
-  if ((rc = load_vk(&vk, vk_path, vk_hex, vk_compressed)) != 0) return rc;
+  if ((rc = cz_bench_load_vk("verify", &vk, vk_path, vk_hex, vk_compressed)) != 0) return rc;
 
   char why[WHY_LEN];
   cz_fr *inputs = NULL;

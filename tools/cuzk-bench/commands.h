@@ -16,6 +16,7 @@ extern const cz_bench_command cz_bench_commands[];
 int cmd_bench_cs(int argc, char **argv);  /* bench/cs/bench_cs.c */
 int cmd_bench_ec(int argc, char **argv);  /* bench/ec/bench_ec.c */
 int cmd_verify(int argc, char **argv);    /* tools/cuzk-bench/cmd_verify.c */
+int cmd_verify_seal(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_seal.c */
 int cmd_bench_ntt(int argc, char **argv);   /* bench/ntt/bench_ntt.c */
 int cmd_prove(int argc, char **argv);     /* tools/cuzk-bench/cmd_prove.c */
 int cmd_bench_msm(int argc, char **argv); /* bench/msm/bench_msm.c */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void say(char *why, size_t whylen, const char *fmt, ...) {
   if (!why || !whylen) return;
@@ -190,4 +191,79 @@ int cz_bench_parse_size(const char *text, uint64_t *bytes) {
     return 0;
   }
   return -1;
+}
+
+cz_err cz_bench_load_hex_or_file(const char *arg, const char *name, uint8_t **out, size_t *len,
+                                 char *what, size_t whatlen, char *why, size_t whylen) {
+  struct stat st;
+  uint8_t *raw = NULL;
+  size_t rawlen = 0;
+  *out = NULL;
+  *len = 0;
+  cz_err e;
+  if (stat(arg, &st) != 0 && cz_bench_is_hex_text((const uint8_t *)arg, strlen(arg))) {
+    say(what, whatlen, "%s hex", name);
+    return cz_bench_hex_decode(out, len, (const uint8_t *)arg, strlen(arg), why, whylen);
+  }
+  say(what, whatlen, "%s file", name);
+  if ((e = cz_bench_read_file(arg, &raw, &rawlen, why, whylen)) != CZ_OK) return e;
+  if (!cz_bench_is_hex_text(raw, rawlen)) { /* raw bytes */
+    *out = raw;
+    *len = rawlen;
+    return CZ_OK;
+  }
+  e = cz_bench_hex_decode(out, len, raw, rawlen, why, whylen);
+  free(raw);
+  return e;
+}
+
+int cz_bench_hex32(const char *cmd, const char *opt, const char *arg, uint8_t out[32]) {
+  uint8_t *b = NULL;
+  size_t n = 0;
+  char why[128];
+  if (cz_bench_hex_decode(&b, &n, (const uint8_t *)arg, strlen(arg), why, sizeof why) != CZ_OK) {
+    fprintf(stderr, "%s: --%s: %s (expected 64 hex digits)\n", cmd, opt, why);
+    return 2;
+  }
+  if (n != 32) {
+    fprintf(stderr, "%s: --%s holds %zu bytes, expected 32 (64 hex digits)\n", cmd, opt, n);
+    free(b);
+    return 2;
+  }
+  memcpy(out, b, 32);
+  free(b);
+  return 0;
+}
+
+int cz_bench_load_vk(const char *cmd, cz_groth16_vk *vk, const char *path, bool force_hex,
+                     bool force_compressed) {
+  char why[512];
+  uint8_t *raw = NULL, *bytes = NULL;
+  size_t rawlen = 0, len = 0;
+  memset(vk, 0, sizeof *vk);
+  if (cz_bench_read_file(path, &raw, &rawlen, why, sizeof why) != CZ_OK) {
+    fprintf(stderr, "%s: verifying key: %s\n", cmd, why);
+    return 2;
+  }
+  if (force_hex || cz_bench_is_hex_text(raw, rawlen)) {
+    if (cz_bench_hex_decode(&bytes, &len, raw, rawlen, why, sizeof why) != CZ_OK) {
+      fprintf(stderr, "%s: verifying key %s: %s\n", cmd, path, why);
+      free(raw);
+      return 2;
+    }
+    free(raw);
+  } else {
+    bytes = raw;
+    len = rawlen;
+  }
+  /* Without force_compressed the first point's compression flag decides. */
+  bool compressed = force_compressed || (len > 0 && (bytes[0] & 0x80));
+  cz_err e = cz_groth16_vk_read(vk, bytes, len, compressed, NULL);
+  free(bytes);
+  if (e != CZ_OK) {
+    fprintf(stderr, "%s: verifying key %s (%s layout, %zu bytes): %s\n", cmd, path,
+            compressed ? "compressed" : "uncompressed", len, cz_err_str(e));
+    return 2;
+  }
+  return 0;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cuzk/fr.h"
+#include "cuzk/groth16.h"
 
 /* Read a whole file into a fresh heap buffer (NUL-terminated one byte past
  * *len, so text can be treated as a string). CZ_ERR_IO on failure. */
@@ -32,5 +33,22 @@ cz_err cz_bench_load_public_inputs(const char *path, cz_fr **inputs, size_t *n, 
 /* A sector size: plain bytes ("2048") or a number with KiB, MiB, GiB (or
  * K, M, G) as powers of 1024. Returns 0 and sets *bytes, or -1. */
 int cz_bench_parse_size(const char *text, uint64_t *bytes);
+
+/* The bytes named by a command-line argument: hex text on the command line
+ * (when no file of that name exists), else a file of raw bytes or of hex
+ * text. *what says which ("proof hex" / "proof file", with `name` in place
+ * of "proof"). CZ_ERR_IO / CZ_ERR_PARSE / CZ_ERR_NOMEM with why set. */
+cz_err cz_bench_load_hex_or_file(const char *arg, const char *name, uint8_t **out, size_t *len,
+                                 char *what, size_t whatlen, char *why, size_t whylen);
+
+/* Exactly 32 bytes of hex (optional 0x) from option --opt into out; on
+ * failure prints "<cmd>: --<opt>: <reason>" on stderr and returns 2. */
+int cz_bench_hex32(const char *cmd, const char *opt, const char *arg, uint8_t out[32]);
+
+/* Load a verifying key (raw bytes or hex text, either point layout; the
+ * layout from its first byte unless force_compressed) for subcommand cmd.
+ * 0 on success, else 2 after one line "<cmd>: verifying key ..." on stderr. */
+int cz_bench_load_vk(const char *cmd, cz_groth16_vk *vk, const char *path, bool force_hex,
+                     bool force_compressed);
 
 #endif

@@ -1,0 +1,311 @@
+/* Parameter names as rust-fil-proofs computes them, and the parameter store:
+ * official files from the Filecoin parameter cache, else cached or freshly
+ * generated TEST parameters under a name no official file can have.
+ *
+ * The official name (storage-proofs-core parameter_cache.rs):
+ *   "v" VERSION "-" cache_identifier ".params", VERSION = 28, and
+ *   cache_identifier = cache_prefix "-" hex(SHA-256(pub_params.identifier()))
+ * with, for StackedCompound (storage-proofs-porep stacked/circuit/proof.rs),
+ *   cache_prefix = "stacked-proof-of-replication-" Tree::display() "-" G::name()
+ * where Tree::display() = "merkletree-poseidon_hasher-8-<sub>-<top>"
+ * (merkle/tree.rs) and G = Sha256Hasher ("sha256_hasher"). The identifier
+ * strings are built in stacked/vanilla/params.rs (PublicParams),
+ * stacked/vanilla/graph.rs (StackedGraph) and storage-proofs-core
+ * drgraph.rs (BucketGraph, over the tree's hasher, Poseidon). Neither
+ * porep_id nor the API version enters it: V1 and V1_1 share parameters. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuzk/porep.h"
+#include "cuzk/sha256.h"
+
+#define PARAM_VERSION 28 /* parameter_cache.rs VERSION */
+#define TREE_HASHER "poseidon_hasher"
+#define DATA_HASHER "sha256_hasher"
+
+static void say(char *msg, size_t len, const char *fmt, ...) {
+  if (!msg || !len) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, len, fmt, ap);
+  va_end(ap);
+}
+
+/* snprintf's length, or 0 for a formatting error (never happens here). */
+static size_t fmt_len(int n) { return n < 0 ? 0 : (size_t)n; }
+
+size_t cz_porep_param_identifier(const cz_porep_kind *k, char *out, size_t cap) {
+  const cz_porep_shape *s = &k->shape;
+  /* The spacing is rust-fil-proofs' own (no ';' before "base_graph", a space
+   * before the closing braces): the hash is over these exact bytes. */
+  return fmt_len(snprintf(
+      out, cap,
+      "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: %d "
+      "base_graph: drgraph::BucketGraph{size: %llu; degree: %d; hasher: " TREE_HASHER
+      "} }, challenges: LayerChallenges { layers: %u, max_count: %u }, tree: merkletree-" TREE_HASHER
+      "-%u-%u-%u }",
+      CZ_SDR_EXP_DEGREE, (unsigned long long)s->nodes, CZ_SDR_BASE_DEGREE, s->layers, s->challenges,
+      s->tree_r.base_arity, s->tree_r.sub_arity, s->tree_r.top_arity));
+}
+
+size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap) {
+  char id[512];
+  size_t n = cz_porep_param_identifier(k, id, sizeof id);
+  if (n >= sizeof id) n = 0; /* cannot happen for the registered kinds */
+  uint8_t d[CZ_SHA256_BYTES];
+  cz_sha256_digest(d, id, n);
+  char hex[2 * CZ_SHA256_BYTES + 1];
+  for (int i = 0; i < CZ_SHA256_BYTES; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+  const cz_merkle_shape *t = &k->shape.tree_r;
+  return fmt_len(snprintf(out, cap,
+                          "v%d-stacked-proof-of-replication-merkletree-" TREE_HASHER
+                          "-%u-%u-%u-" DATA_HASHER "-%s",
+                          PARAM_VERSION, t->base_arity, t->sub_arity, t->top_arity, hex));
+}
+
+/* ---- Paths --------------------------------------------------------------- */
+
+static bool fits(int n, size_t cap) { return n > 0 && (size_t)n < cap; }
+
+static bool official_dir(char *out, size_t cap, const char *given) {
+  const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
+  /* settings.rs: the default rust-fil-proofs uses when the variable is unset */
+  const char *d = given ? given : env && *env ? env : "/var/tmp/filecoin-proof-parameters";
+  size_t n = strlen(d);
+  while (n > 1 && d[n - 1] == '/') n--; /* the default ends in '/' upstream */
+  return fits(snprintf(out, cap, "%.*s", (int)n, d), cap);
+}
+
+/* The same default as cuzk-bench prove --synthetic always used. */
+static bool test_dir(char *out, size_t cap, const char *given) {
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  int n;
+  if (given) n = snprintf(out, cap, "%s", given);
+  else if (xdg && *xdg) n = snprintf(out, cap, "%s/cuzk", xdg);
+  else if (home && *home) n = snprintf(out, cap, "%s/.cache/cuzk", home);
+  else n = snprintf(out, cap, "/tmp/cuzk-cache");
+  return fits(n, cap);
+}
+
+cz_err cz_params_store_paths(const char *name, const cz_params_store_opts *o,
+                             char official[CZ_PARAMS_PATH_MAX], char test[CZ_PARAMS_PATH_MAX]) {
+  static const cz_params_store_opts none;
+  if (!o) o = &none;
+  if (!name || !*name || strchr(name, '/')) return CZ_ERR_INVALID_ARG;
+  char dir[CZ_PARAMS_PATH_MAX];
+  if (official) {
+    if (!official_dir(dir, sizeof dir, o->official_dir) ||
+        !fits(snprintf(official, CZ_PARAMS_PATH_MAX, "%s/%s.params", dir, name),
+              CZ_PARAMS_PATH_MAX))
+      return CZ_ERR_INVALID_ARG;
+  }
+  if (test) {
+    const char *tag = o->test_tag && *o->test_tag ? o->test_tag : NULL;
+    if (tag && strchr(tag, '/')) return CZ_ERR_INVALID_ARG;
+    if (!test_dir(dir, sizeof dir, o->test_dir) ||
+        !fits(snprintf(test, CZ_PARAMS_PATH_MAX, "%s/" CZ_PARAMS_TEST_PREFIX "%s%s%s.params", dir,
+                       tag ? tag : "", tag ? "-" : "", name),
+              CZ_PARAMS_PATH_MAX))
+      return CZ_ERR_INVALID_ARG;
+  }
+  return CZ_OK;
+}
+
+/* mkdir -p of the directory part of path. */
+static int make_parent_dirs(const char *path) {
+  char buf[CZ_PARAMS_PATH_MAX];
+  snprintf(buf, sizeof buf, "%s", path);
+  char *slash = strrchr(buf, '/');
+  if (!slash || slash == buf) return 0;
+  *slash = 0;
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+    *p = '/';
+  }
+  return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* ---- Loading -------------------------------------------------------------- */
+
+/* Bytes before the IC count in an uncompressed vk (params.h layout): alpha
+ * and beta in G1, beta and gamma in G2, delta in G1 and G2. */
+#define VK_IC_COUNT_OFFSET (3 * CZ_G1_UNCOMPRESSED_BYTES + 3 * CZ_G2_UNCOMPRESSED_BYTES)
+
+/* The IC count announced in a params file's header, without mapping it. */
+static cz_err peek_ic_count(const char *path, size_t *n_ic, char *msg, size_t msg_len) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    say(msg, msg_len, "cannot open %s: %s", path, strerror(errno));
+    return CZ_ERR_IO;
+  }
+  uint8_t b[4];
+  ssize_t got = pread(fd, b, sizeof b, VK_IC_COUNT_OFFSET);
+  close(fd);
+  if (got != (ssize_t)sizeof b) {
+    say(msg, msg_len, "%s: too short for a parameter file header", path);
+    return CZ_ERR_TRUNCATED;
+  }
+  *n_ic = (size_t)b[0] << 24 | (size_t)b[1] << 16 | (size_t)b[2] << 8 | b[3];
+  return CZ_OK;
+}
+
+/* Load path, refusing a file whose vk does not have want_ic IC points (0:
+ * any). The count is checked in the header first and again after loading. */
+static cz_err load_fitting(cz_groth16_params *out, const char *path, size_t want_ic,
+                           const cz_params_store_opts *o, char *msg, size_t msg_len) {
+  size_t have = 0;
+  cz_err e = peek_ic_count(path, &have, msg, msg_len);
+  if (e != CZ_OK) return e;
+  if (want_ic && have != want_ic) {
+    say(msg, msg_len, "%s: the verifying key has %zu IC points, the circuit needs %zu", path, have,
+        want_ic);
+    return CZ_ERR_INVALID_ARG;
+  }
+  char why[384] = "";
+  e = cz_groth16_params_load(out, path, o->checked, o->n_threads, why, sizeof why);
+  if (e != CZ_OK) {
+    say(msg, msg_len, "%s: %s%s%s", path, cz_err_str(e), *why ? ": " : "", why);
+    return e;
+  }
+  if (want_ic && out->vk.n_ic != want_ic) { /* the file changed under us */
+    say(msg, msg_len, "%s: the verifying key has %zu IC points, the circuit needs %zu", path,
+        out->vk.n_ic, want_ic);
+    cz_groth16_params_free(out);
+    return CZ_ERR_INVALID_ARG;
+  }
+  return CZ_OK;
+}
+
+/* ---- Generating ------------------------------------------------------------ */
+
+static cz_err generate(cz_groth16_params *out, size_t want_ic, const cz_params_store_opts *o,
+                       char *msg, size_t msg_len) {
+  cz_keygen_cols cols;
+  memset(&cols, 0, sizeof cols);
+  char why[384] = "";
+  cz_err e = o->keygen(o->keygen_ctx, &cols, why, sizeof why);
+  if (e != CZ_OK) {
+    say(msg, msg_len, "keygen: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
+    cz_keygen_cols_free(&cols);
+    return e;
+  }
+  if (want_ic && cols.n_inputs != want_ic) {
+    say(msg, msg_len, "keygen: the circuit has %zu inputs (ONE included), expected %zu",
+        cols.n_inputs, want_ic);
+    cz_keygen_cols_free(&cols);
+    return CZ_ERR_INVALID_ARG;
+  }
+  cz_groth16_toxic t;
+  e = cz_groth16_toxic_random(&t);
+  if (e == CZ_OK) e = cz_groth16_setup(out, &cols, &t, o->n_threads, why, sizeof why);
+  memset(&t, 0, sizeof t); /* the toxic waste must not outlive setup */
+  if (e != CZ_OK) say(msg, msg_len, "setup: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
+  cz_keygen_cols_free(&cols);
+  return e;
+}
+
+/* Write atomically (temporary name, then rename): a concurrent reader sees
+ * the old file or the whole new one. */
+static bool save_atomic(const cz_groth16_params *p, const char *path) {
+  char tmp[CZ_PARAMS_PATH_MAX + 32];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  if (make_parent_dirs(path) != 0 || cz_groth16_params_save(p, tmp) != CZ_OK ||
+      rename(tmp, path) != 0) {
+    unlink(tmp);
+    return false;
+  }
+  return true;
+}
+
+/* ---- The store --------------------------------------------------------------- */
+
+cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic,
+                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
+                           size_t msg_len) {
+  static const cz_params_store_opts defaults;
+  if (!o) o = &defaults;
+  memset(out, 0, sizeof *out);
+  const char *who = o->who ? o->who : "cuzk";
+  char official[CZ_PARAMS_PATH_MAX], test[CZ_PARAMS_PATH_MAX];
+  if (cz_params_store_paths(name, o, official, test) != CZ_OK) {
+    say(msg, msg_len, "parameter name or directory unusable (too long or holds '/')");
+    return CZ_ERR_INVALID_ARG;
+  }
+  cz_params_origin org;
+  memset(&org, 0, sizeof org);
+  cz_err e;
+
+  if (!o->no_official && access(official, F_OK) == 0) {
+    e = load_fitting(out, official, n_ic, o, msg, msg_len);
+    if (e != CZ_OK) return e;
+    org.source = CZ_PARAMS_OFFICIAL;
+    snprintf(org.path, sizeof org.path, "%s", official);
+    goto done;
+  }
+  if (o->official_only) {
+    say(msg, msg_len, "official parameters %s not found (test parameters refused)", official);
+    return CZ_ERR_IO;
+  }
+  const char *why_test = o->no_official ? "" : " (official file not found)";
+
+  if (!o->no_test_cache && access(test, F_OK) == 0) {
+    char why[512];
+    e = load_fitting(out, test, n_ic, o, why, sizeof why);
+    if (e == CZ_OK) {
+      fprintf(stderr, "%s: using TEST parameters (not Filecoin's) %s%s\n", who, test, why_test);
+      org.source = CZ_PARAMS_TEST_CACHED;
+      snprintf(org.path, sizeof org.path, "%s", test);
+      goto done;
+    }
+    fprintf(stderr, "%s: cached test parameters unusable (%s); generating them again\n", who, why);
+  }
+  if (!o->keygen) {
+    say(msg, msg_len, "no parameters: %s not found and no circuit to generate test parameters",
+        o->no_official ? test : official);
+    return CZ_ERR_IO;
+  }
+  e = generate(out, n_ic, o, msg, msg_len);
+  if (e != CZ_OK) return e;
+  org.source = CZ_PARAMS_TEST_GENERATED;
+  if (o->no_test_cache) {
+    fprintf(stderr, "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's)%s\n",
+            who, why_test);
+  } else if (save_atomic(out, test)) {
+    snprintf(org.path, sizeof org.path, "%s", test);
+    fprintf(stderr,
+            "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's) into "
+            "%s%s\n",
+            who, test, why_test);
+  } else {
+    fprintf(stderr,
+            "%s: generated TEST parameters (not Filecoin's)%s; could not cache them as %s\n", who,
+            why_test, test);
+  }
+done:
+  if (origin) *origin = org;
+  return CZ_OK;
+}
+
+cz_err cz_porep_params_get(cz_groth16_params *out, const cz_porep_kind *k,
+                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
+                           size_t msg_len) {
+  memset(out, 0, sizeof *out);
+  if (!k) {
+    say(msg, msg_len, "no registered proof");
+    return CZ_ERR_INVALID_ARG;
+  }
+  char name[256];
+  if (cz_porep_param_name(k, name, sizeof name) >= sizeof name) return CZ_ERR_INVALID_ARG;
+  cz_porep_config cfg;
+  cz_porep_kind_config(k, &cfg);
+  return cz_params_store_get(out, name, cz_porep_public_input_count(&cfg) + 1, o, origin, msg,
+                             msg_len);
+}

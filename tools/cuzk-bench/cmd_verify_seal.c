@@ -1,0 +1,299 @@
+/* cuzk-bench verify-seal: check a PoRep C2 proof (one 192-byte Groth16
+ * proof per partition, concatenated, as filecoin-proofs' seal_commit_phase2
+ * writes it) as filecoin-proofs' verify_seal does: the public inputs of
+ * every partition from the sector's commitments and randomness, then the
+ * Groth16 checks.
+ *
+ * The configuration is a registered proof (number or name), or explicit
+ * sector size, porep_id and API version: vectors made outside the
+ * registered configurations (the polka-storage 2 KiB one: porep_id zero
+ * with 1.1.0 semantics) need the explicit form.
+ *
+ * Exit status: 0 valid ("valid"), 1 invalid ("invalid: <reason>"; a proof
+ * that does not decode is invalid, as in `verify`), 2 unusable input (one
+ * line on stderr). Like verify_seal, an all-zero or non-canonical comm_r /
+ * comm_d and a proof of the wrong length are unusable input. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "args.h"
+#include "commands.h"
+#include "cuzk/groth16.h"
+#include "cuzk/porep.h"
+#include "input.h"
+
+#define CMD "verify-seal"
+#define WHY_LEN 512
+
+static const char SYNOPSIS[] =
+    "--vk FILE [--vk-compressed] [--vk-hex] (--registered-proof N | --sector-size S "
+    "--porep-id HEX --api-version 1.0.0|1.1.0|1.2.0) --sector-id N --prover-id HEX --ticket HEX "
+    "--seed HEX --comm-r HEX --comm-d HEX --proof HEX_OR_FILE [--partitions N]";
+
+/* What is claimed about the sealed sector: the configuration and the values
+ * the public inputs derive from. Filled from the options; a C1 file
+ * (--c1, once the C1 parser lands) will fill the same fields. */
+typedef struct {
+  cz_porep_config cfg;
+  uint64_t sector_id;
+  uint8_t prover_id[32], ticket[32], seed[32], comm_r[32], comm_d[32];
+} seal_claim;
+
+typedef struct {
+  const char *registered, *sector_size, *porep_id, *api, *sector_id, *prover_id, *ticket, *seed,
+      *comm_r, *comm_d;
+  unsigned long partitions;
+} claim_opts;
+
+/* One line "verify-seal: <reason>" on stderr; the unusable-input status. */
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, CMD ": ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 2;
+}
+
+/* "2048", "2KiB", "8MiB", "32GiB" (suffix case-insensitive). */
+static bool parse_size(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  if (!isdigit((unsigned char)*s)) return false;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno) return false;
+  unsigned shift = 0;
+  if (!strcasecmp(end, "KiB")) shift = 10;
+  else if (!strcasecmp(end, "MiB")) shift = 20;
+  else if (!strcasecmp(end, "GiB")) shift = 30;
+  else if (*end) return false;
+  if (v > (UINT64_MAX >> shift)) return false;
+  *out = (uint64_t)v << shift;
+  return true;
+}
+
+static bool parse_u64(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  if (!isdigit((unsigned char)*s)) return false;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end) return false;
+  *out = v;
+  return true;
+}
+
+static int config_from_options(cz_porep_config *cfg, const claim_opts *o) {
+  const cz_porep_kind *k = NULL;
+  bool explicit_form = o->sector_size || o->porep_id || o->api;
+  if (o->registered && explicit_form)
+    return fail("--registered-proof excludes --sector-size, --porep-id and --api-version");
+  if (o->registered) {
+    uint64_t id;
+    k = parse_u64(o->registered, &id) ? (id < 64 ? cz_porep_kind_by_id((uint32_t)id) : NULL)
+                                       : cz_porep_kind_by_name(o->registered);
+    if (!k)
+      return fail("--registered-proof: unknown seal proof '%s' (0-9 or a name like "
+                  "StackedDrg2KiBV1_1)",
+                  o->registered);
+    cz_porep_kind_config(k, cfg);
+  } else {
+    if (!o->sector_size || !o->porep_id || !o->api)
+      return fail("missing %s (give --registered-proof, or --sector-size, --porep-id and "
+                  "--api-version)",
+                  !o->sector_size ? "--sector-size" : !o->porep_id ? "--porep-id" : "--api-version");
+    uint64_t size;
+    if (!parse_size(o->sector_size, &size))
+      return fail("--sector-size: cannot read '%s' (bytes, or a number with KiB/MiB/GiB)",
+                  o->sector_size);
+    cz_api_version api;
+    if (!strcmp(o->api, "1.0.0")) api = CZ_API_1_0_0;
+    else if (!strcmp(o->api, "1.1.0")) api = CZ_API_1_1_0;
+    else if (!strcmp(o->api, "1.2.0")) api = CZ_API_1_2_0;
+    else return fail("--api-version: '%s' is not 1.0.0, 1.1.0 or 1.2.0", o->api);
+    /* The shape (challenges, partitions) is the official one of that size;
+     * it does not depend on V1 / V1_1. */
+    k = cz_porep_kind_by_sector_size(size, true);
+    if (!k)
+      return fail("--sector-size: %s is not a Filecoin sector size (2KiB, 8MiB, 512MiB, 32GiB, "
+                  "64GiB)",
+                  o->sector_size);
+    cz_porep_kind_config(k, cfg);
+    cfg->api = api;
+    if (cz_bench_hex32(CMD, "porep-id", o->porep_id, cfg->porep_id)) return 2;
+  }
+  if (o->partitions) {
+    if (o->partitions > 1024) return fail("--partitions: at most 1024");
+    cfg->partitions = (uint32_t)o->partitions;
+  }
+  return 0;
+}
+
+/* A 32-byte commitment: canonical Fr and not all zero (verify_seal's
+ * as_safe_commitment and its zero checks). */
+static int commitment(const char *opt, const char *arg, uint8_t out[32]) {
+  if (cz_bench_hex32(CMD, opt, arg, out)) return 2;
+  static const uint8_t zero[32];
+  if (!memcmp(out, zero, 32)) return fail("--%s is all zero (an invalid commitment)", opt);
+  cz_fr x;
+  if (cz_fr_from_bytes_le(&x, out) != CZ_OK)
+    return fail("--%s is not a field element (not below the modulus r)", opt);
+  return 0;
+}
+
+static int claim_from_options(seal_claim *c, const claim_opts *o) {
+  memset(c, 0, sizeof *c);
+  int rc = config_from_options(&c->cfg, o);
+  if (rc) return rc;
+  const char *missing = !o->sector_id ? "--sector-id"
+                        : !o->prover_id ? "--prover-id"
+                        : !o->ticket    ? "--ticket"
+                        : !o->seed      ? "--seed"
+                        : !o->comm_r    ? "--comm-r"
+                        : !o->comm_d    ? "--comm-d"
+                                        : NULL;
+  if (missing) return fail("missing %s (usage: cuzk-bench " CMD " %s)", missing, SYNOPSIS);
+  if (!parse_u64(o->sector_id, &c->sector_id))
+    return fail("--sector-id: '%s' is not a decimal u64", o->sector_id);
+  if (cz_bench_hex32(CMD, "prover-id", o->prover_id, c->prover_id) ||
+      cz_bench_hex32(CMD, "ticket", o->ticket, c->ticket) ||
+      cz_bench_hex32(CMD, "seed", o->seed, c->seed) || commitment("comm-r", o->comm_r, c->comm_r) ||
+      commitment("comm-d", o->comm_d, c->comm_d))
+    return 2;
+  return 0;
+}
+
+/* The public inputs of every partition, partition after partition. */
+static int claim_public_inputs(const seal_claim *c, size_t per, cz_fr *out) {
+  for (uint32_t p = 0; p < c->cfg.partitions; p++) {
+    size_t n = per;
+    cz_err e = cz_porep_public_inputs(&c->cfg, c->sector_id, c->prover_id, c->ticket, c->seed,
+                                      c->comm_d, c->comm_r, p, out + (size_t)p * per, &n);
+    if (e != CZ_OK || n != per)
+      return fail("public inputs of partition %u: %s", p, cz_err_str(e));
+  }
+  return 0;
+}
+
+/* Verify the partitions' proofs: one batch check, and on failure each alone
+ * to name the first that fails. Returns the exit status. */
+static int verify_all(const cz_groth16_vk *vk, const cz_fr *inputs, size_t per,
+                      const uint8_t *bytes, size_t n) {
+  cz_groth16_proof *proofs = calloc(n, sizeof *proofs);
+  if (!proofs) return fail("out of memory");
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    cz_err e = cz_groth16_proof_read(&proofs[i], bytes + i * CZ_GROTH16_PROOF_BYTES);
+    if (e != CZ_OK) {
+      printf("invalid: the proof of partition %zu does not decode: %s\n", i, cz_err_str(e));
+      rc = 1;
+    }
+  }
+  if (!rc) {
+    cz_err e = n == 1 ? cz_groth16_verify(vk, inputs, per, &proofs[0])
+                      : cz_groth16_verify_batch(vk, inputs, per, proofs, n);
+    if (e == CZ_OK) {
+      printf("valid\n");
+    } else if (e == CZ_ERR_PROOF_INVALID) {
+      size_t bad = 0;
+      cz_groth16_pvk *pvk = n > 1 ? cz_groth16_prepare(vk) : NULL;
+      for (size_t i = 0; pvk && i < n; i++)
+        if (cz_groth16_verify_prepared(pvk, inputs + i * per, per, &proofs[i]) != CZ_OK) {
+          bad = i;
+          break;
+        }
+      cz_groth16_pvk_free(pvk);
+      printf("invalid: the pairing check of partition %zu fails\n", bad);
+      rc = 1;
+    } else {
+      fprintf(stderr, CMD ": verification: %s\n", cz_err_str(e));
+      rc = 2;
+    }
+  }
+  free(proofs);
+  return rc;
+}
+
+int cmd_verify_seal(int argc, char **argv) {
+  const char *vk_path = NULL, *proof_arg = NULL;
+  bool vk_compressed = false, vk_hex = false, help = false;
+  claim_opts co = {0};
+  const cz_opt opts[] = {
+      {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (raw bytes or hex text)"},
+      {"vk-compressed", CZ_OPT_FLAG, &vk_compressed, NULL,
+       "the key's points are compressed (else detected from its first byte)"},
+      {"vk-hex", CZ_OPT_FLAG, &vk_hex, NULL, "the key file is hex text (else detected)"},
+      {"registered-proof", CZ_OPT_STRING, &co.registered, "N",
+       "registered seal proof: 0-9 or its name (StackedDrg2KiBV1_1)"},
+      {"sector-size", CZ_OPT_STRING, &co.sector_size, "S", "bytes or 2KiB/8MiB/512MiB/32GiB/64GiB"},
+      {"porep-id", CZ_OPT_STRING, &co.porep_id, "HEX", "32-byte porep_id (with --sector-size)"},
+      {"api-version", CZ_OPT_STRING, &co.api, "V", "1.0.0, 1.1.0 or 1.2.0 (with --sector-size)"},
+      {"sector-id", CZ_OPT_STRING, &co.sector_id, "N", "sector number"},
+      {"prover-id", CZ_OPT_STRING, &co.prover_id, "HEX", "32 bytes"},
+      {"ticket", CZ_OPT_STRING, &co.ticket, "HEX", "32 bytes"},
+      {"seed", CZ_OPT_STRING, &co.seed, "HEX", "32 bytes (interactive randomness)"},
+      {"comm-r", CZ_OPT_STRING, &co.comm_r, "HEX", "32 bytes, little-endian Fr"},
+      {"comm-d", CZ_OPT_STRING, &co.comm_d, "HEX", "32 bytes, little-endian Fr"},
+      {"proof", CZ_OPT_STRING, &proof_arg, "HEX_OR_FILE",
+       "192 bytes per partition: hex, or a file of raw bytes or hex"},
+      {"partitions", CZ_OPT_UINT, &co.partitions, "N",
+       "partitions in the proof (default: the sector size's)"},
+      {NULL, 0, NULL, NULL, NULL},
+  };
+  int rc = cz_opts_parse(argc, argv, opts, &help);
+  if (rc) return rc;
+  if (help) {
+    cz_opts_usage(stdout, CMD, SYNOPSIS, opts);
+    return 0;
+  }
+  if (!vk_path || !proof_arg)
+    return fail("missing %s (usage: cuzk-bench " CMD " %s)", !vk_path ? "--vk" : "--proof",
+                SYNOPSIS);
+  seal_claim claim;
+  if ((rc = claim_from_options(&claim, &co)) != 0) return rc;
+
+  char why[WHY_LEN], what[32];
+  uint8_t *bytes = NULL;
+  size_t len = 0;
+  cz_err e = cz_bench_load_hex_or_file(proof_arg, "proof", &bytes, &len, what, sizeof what, why,
+                                       sizeof why);
+  if (e != CZ_OK) {
+    fprintf(stderr, CMD ": %s: %s\n", e == CZ_ERR_IO ? "proof" : what, why);
+    return 2;
+  }
+  const size_t parts = claim.cfg.partitions;
+  if (len != parts * CZ_GROTH16_PROOF_BYTES) {
+    fprintf(stderr, CMD ": %s holds %zu bytes, expected %zu (%zu partition%s x %d)\n", what, len,
+            parts * CZ_GROTH16_PROOF_BYTES, parts, parts == 1 ? "" : "s", CZ_GROTH16_PROOF_BYTES);
+    free(bytes);
+    return 2;
+  }
+
+  cz_groth16_vk vk;
+  if ((rc = cz_bench_load_vk(CMD, &vk, vk_path, vk_hex, vk_compressed)) != 0) {
+    free(bytes);
+    return rc;
+  }
+  const size_t per = cz_porep_public_input_count(&claim.cfg);
+  cz_fr *inputs = NULL;
+  if (vk.n_ic - 1 != per) {
+    fprintf(stderr,
+            CMD ": the verifying key takes %zu public inputs, a %llu-byte sector's PoRep has %zu\n",
+            vk.n_ic - 1, (unsigned long long)claim.cfg.sector_size, per);
+    rc = 2;
+  } else if (!(inputs = malloc(parts * per * sizeof *inputs))) {
+    rc = fail("out of memory");
+  } else if ((rc = claim_public_inputs(&claim, per, inputs)) == 0) {
+    rc = verify_all(&vk, inputs, per, bytes, parts);
+  }
+  fflush(stdout);
+  free(inputs);
+  free(bytes);
+  cz_groth16_vk_free(&vk);
+  return rc;
+}
