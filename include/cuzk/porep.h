@@ -165,7 +165,10 @@ cz_err cz_porep_verify_vanilla(const cz_porep_c1 *c1, char *msg, size_t msg_len)
  * sectors sealed outside the registered proofs, such as the polka-storage
  * vector (porep_id zero with 1.1.0/1.2.0 graph semantics). cfg's
  * sector_size, challenges and partitions must equal the kind's
- * (CZ_ERR_INVALID_ARG otherwise); cfg NULL means the kind's own. */
+ * (CZ_ERR_INVALID_ARG otherwise); cfg NULL means the kind's own. Both
+ * verifiers return CZ_ERR_INVALID_ARG, not PROOF_INVALID, for a NULL c1,
+ * kind or proofs array and for a kind whose shape they cannot handle.
+ * Sealing works in memory and refuses sectors over 512 MiB. */
 cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config *cfg,
                             cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len);
 cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,

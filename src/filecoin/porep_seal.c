@@ -53,12 +53,12 @@ typedef struct {
   uint32_t layers;
   unsigned n_threads;
   uint8_t replica_id[32];
-  uint32_t *parents;        /* nodes x 14: the parent cache */
-  uint8_t *labels;          /* layers x nodes x 32: layer l (from 1) at (l - 1) */
-  const uint8_t *data;      /* nodes x 32 */
-  cz_fr *leaves;            /* scratch: nodes leaves */
+  uint32_t *parents;   /* nodes x 14: the parent cache */
+  uint8_t *labels;     /* layers x nodes x 32: layer l (from 1) at (l - 1) */
+  const uint8_t *data; /* nodes x 32 */
+  cz_fr *leaves;       /* scratch: nodes leaves */
   cz_merkle_tree tree_d, tree_c, tree_r;
-  cz_err err;               /* first error of a parallel step */
+  cz_err err; /* first error of a parallel step */
 } sealer;
 
 static const uint8_t *label_at(const sealer *s, uint32_t layer, uint64_t node) {
@@ -220,8 +220,8 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   /* Tree D: the binary SHA-256 tree over the data (comm_d). */
   for (uint64_t i = 0; i < s->nodes; i++)
     if (cz_fr_from_bytes_le(&s->leaves[i], s->data + i * NODE) != CZ_OK) {
-      say(msg, msg_len, "data chunk %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 ") is not below r",
-          i, i * NODE, i * NODE + NODE - 1);
+      say(msg, msg_len, "data chunk %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 ") is not below r", i,
+          i * NODE, i * NODE + NODE - 1);
       return CZ_ERR_INVALID_ARG;
     }
   const cz_merkle_shape shape_d = {CZ_MERKLE_SHA256, 2, 0, 0};
@@ -229,8 +229,7 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
     goto tree_fail;
   uint8_t comm_d[32], comm_c[32], comm_r_last[32];
   cz_fr_to_bytes_le(comm_d, &s->tree_d.root);
-  cz_sdr_replica_id(s->replica_id, in->prover_id, in->sector_id, in->ticket, comm_d,
-                    cfg->porep_id);
+  cz_sdr_replica_id(s->replica_id, in->prover_id, in->sector_id, in->ticket, comm_d, cfg->porep_id);
 
   /* The SDR layers from the parent cache (computed once, in parallel). */
   cz_parallel_for((size_t)s->nodes, s->n_threads, parents_range, s);
@@ -323,8 +322,8 @@ cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config
   return e;
 }
 
-cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out, unsigned n_threads,
-                     char *msg, size_t msg_len) {
+cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out, unsigned n_threads, char *msg,
+                     size_t msg_len) {
   return cz_porep_seal_config(in, NULL, out, n_threads, msg, msg_len);
 }
 
@@ -351,8 +350,9 @@ static bool proof_shape_ok(const cz_merkle_proof *p, const cz_merkle_shape *s, u
     return false;
   size_t base = levels - (s->sub_arity != 0) - (s->top_arity != 0);
   for (size_t l = 0; l < levels; l++) {
-    unsigned want = l < base ? s->base_arity : l == base && s->sub_arity ? s->sub_arity
-                                                                         : s->top_arity;
+    unsigned want = l < base                    ? s->base_arity
+                    : l == base && s->sub_arity ? s->sub_arity
+                                                : s->top_arity;
     if (p->arity[l] != want) return false;
   }
   return true;
@@ -368,15 +368,16 @@ static const char *inclusion_fails(const cz_merkle_proof *p, const cz_merkle_sha
   return NULL;
 }
 
-#define FAIL(...)                                        \
-  do {                                                   \
-    snprintf(why, why_len, __VA_ARGS__);                 \
-    return false;                                        \
+#define FAIL(...)                        \
+  do {                                   \
+    snprintf(why, why_len, __VA_ARGS__); \
+    return false;                        \
   } while (0)
 
-static bool column_ok(const verifier *v, const cz_porep_column *c, uint32_t node,
-                      const char *what, const cz_fr *comm_c, char *why, size_t why_len) {
-  if (c->index != node) FAIL("%s column has index %" PRIu32 ", expected %" PRIu32, what, c->index, node);
+static bool column_ok(const verifier *v, const cz_porep_column *c, uint32_t node, const char *what,
+                      const cz_fr *comm_c, char *why, size_t why_len) {
+  if (c->index != node)
+    FAIL("%s column has index %" PRIu32 ", expected %" PRIu32, what, c->index, node);
   const char *f = inclusion_fails(&c->tree_c, &v->c1->kind->shape.tree_r, v->nodes, node, comm_c);
   if (f) FAIL("%s column (node %" PRIu32 "): tree C inclusion proof %s", what, node, f);
   cz_fr h;
@@ -388,7 +389,8 @@ static bool column_ok(const verifier *v, const cz_porep_column *c, uint32_t node
 
 static bool label_ok(const verifier *v, const cz_porep_labeling *lp, uint8_t out[32]) {
   uint8_t parents[CZ_POREP_LABEL_PARENTS][32];
-  for (size_t j = 0; j < CZ_POREP_LABEL_PARENTS; j++) cz_fr_to_bytes_le(parents[j], &lp->parents[j]);
+  for (size_t j = 0; j < CZ_POREP_LABEL_PARENTS; j++)
+    cz_fr_to_bytes_le(parents[j], &lp->parents[j]);
   return cz_sdr_label_from_parents(out, v->c1->replica_id, lp->layer, lp->node,
                                    (const uint8_t(*)[32])parents, CZ_POREP_LABEL_PARENTS) == CZ_OK;
 }
@@ -415,11 +417,11 @@ static bool labeling_ok(const cz_porep_challenge_proof *pr, const cz_porep_label
 }
 
 static bool challenge_ok(const verifier *v, const cz_porep_challenge_proof *pr, uint64_t challenge,
-                         const cz_fr *comm_c, const cz_fr *comm_r_last, char *why,
-                         size_t why_len) {
+                         const cz_fr *comm_c, const cz_fr *comm_r_last, char *why, size_t why_len) {
   const cz_porep_kind *k = v->c1->kind;
   if (pr->challenge != challenge)
-    FAIL("challenge index is %" PRIu64 ", expected %" PRIu64, pr->challenge, challenge);
+    FAIL("challenge index is %" PRIu64 ", expected %" PRIu64 " (derived from replica_id and seed)",
+         pr->challenge, challenge);
   uint32_t node = (uint32_t)challenge;
 
   /* The data leaf under comm_d (Proof::verify checks only the index;
@@ -434,7 +436,8 @@ static bool challenge_ok(const verifier *v, const cz_porep_challenge_proof *pr, 
   cz_sdr_parents(&v->g, node, parents);
   char what[32];
   for (int i = 0; i < CZ_SDR_DEGREE; i++) {
-    const cz_porep_column *c = i < CZ_SDR_BASE_DEGREE ? &pr->drg[i] : &pr->exp[i - CZ_SDR_BASE_DEGREE];
+    const cz_porep_column *c =
+        i < CZ_SDR_BASE_DEGREE ? &pr->drg[i] : &pr->exp[i - CZ_SDR_BASE_DEGREE];
     snprintf(what, sizeof what, i < CZ_SDR_BASE_DEGREE ? "DRG parent %d" : "expander parent %d",
              i < CZ_SDR_BASE_DEGREE ? i : i - CZ_SDR_BASE_DEGREE);
     if (!column_ok(v, c, parents[i], what, comm_c, why, why_len)) return false;
@@ -481,8 +484,8 @@ static void verify_range(void *ctx, size_t begin, size_t end, unsigned worker) {
       snprintf(why, sizeof why, "comm_r_last differs from the partition's first proof");
       ok = false;
     } else {
-      ok = challenge_ok(v, pr, v->challenges[i], &first->c_x.tree_c.root,
-                        &first->tree_r_last.root, why, sizeof why);
+      ok = challenge_ok(v, pr, v->challenges[i], &first->c_x.tree_c.root, &first->tree_r_last.root,
+                        why, sizeof why);
     }
     if (!ok) {
       v->fail_at[worker] = i;
@@ -503,8 +506,8 @@ static cz_err invalid(char *msg, size_t msg_len, const char *fmt, ...) {
   return CZ_ERR_PROOF_INVALID;
 }
 
-cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
-                                      char *msg, size_t msg_len) {
+cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
+                                      size_t msg_len) {
   if (!c1 || !c1->kind || !c1->proofs) {
     say(msg, msg_len, "no C1 to verify");
     return CZ_ERR_INVALID_ARG;
@@ -518,10 +521,10 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
   cz_err e = kind_supported(k, cfg, msg, msg_len);
   if (e != CZ_OK) return e;
   if (c1->n_partitions != k->partitions || c1->n_challenges != k->shape.challenges)
-    return invalid(msg, msg_len, "%s needs %" PRIu32 " partitions of %" PRIu32
-                   " challenges, the C1 has %" PRIu32 " of %" PRIu32,
-                   k->name, k->partitions, k->shape.challenges, c1->n_partitions,
-                   c1->n_challenges);
+    return invalid(msg, msg_len,
+                   "%s needs %" PRIu32 " partitions of %" PRIu32 " challenges, the C1 has %" PRIu32
+                   " of %" PRIu32,
+                   k->name, k->partitions, k->shape.challenges, c1->n_partitions, c1->n_challenges);
   verifier v;
   memset(&v, 0, sizeof v);
   v.c1 = c1;

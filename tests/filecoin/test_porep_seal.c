@@ -75,8 +75,8 @@ static void check_c1_structure(const cz_porep_c1 *c1, const cz_porep_seal_input 
     CHECK(cz_fr_eq(&key, &p->c_x.rows[k->shape.layers - 1]));
     /* Layer 1's first labeling parent is the first DRG parent's row. */
     CHECK(cz_fr_eq(&p->labeling[0].parents[0], &p->drg[0].rows[0]));
-    CHECK(cz_fr_eq(&p->labeling[0].parents[6], &p->drg[0].rows[0])); /* 6 repeat */
-    CHECK(cz_fr_eq(&p->labeling[1].parents[6], &p->exp[0].rows[0])); /* exp from below */
+    CHECK(cz_fr_eq(&p->labeling[0].parents[6], &p->drg[0].rows[0]));  /* 6 repeat */
+    CHECK(cz_fr_eq(&p->labeling[1].parents[6], &p->exp[0].rows[0]));  /* exp from below */
     CHECK(cz_fr_eq(&p->labeling[1].parents[14], &p->drg[0].rows[1])); /* 14 repeat */
     CHECK_EQ_INT(p->encoding.layer, k->shape.layers);
     uint32_t parents[CZ_SDR_DEGREE];
@@ -95,14 +95,16 @@ static void check_c1_structure(const cz_porep_c1 *c1, const cz_porep_seal_input 
 
 typedef void (*tamper_fn)(cz_porep_c1 *c1);
 
-static void t_d_sibling(cz_porep_c1 *c) { cz_fr_add(&c->proofs[1].tree_d.siblings[3][0], &c->proofs[1].tree_d.siblings[3][0], &CZ_FR_ONE); }
-static void t_r_sibling(cz_porep_c1 *c) { cz_fr_add(&c->proofs[0].tree_r_last.siblings[0][5], &c->proofs[0].tree_r_last.siblings[0][5], &CZ_FR_ONE); }
-static void t_c_sibling(cz_porep_c1 *c) { cz_fr_add(&c->proofs[0].exp[2].tree_c.siblings[1][0], &c->proofs[0].exp[2].tree_c.siblings[1][0], &CZ_FR_ONE); }
-static void t_cx_row(cz_porep_c1 *c) { cz_fr_add(&c->proofs[0].c_x.rows[1], &c->proofs[0].c_x.rows[1], &CZ_FR_ONE); }
-static void t_drg_row(cz_porep_c1 *c) { cz_fr_add(&c->proofs[1].drg[4].rows[0], &c->proofs[1].drg[4].rows[0], &CZ_FR_ONE); }
-static void t_label_parent(cz_porep_c1 *c) { cz_fr_add(&c->proofs[0].labeling[1].parents[10], &c->proofs[0].labeling[1].parents[10], &CZ_FR_ONE); }
+static void bump(cz_fr *x) { cz_fr_add(x, x, &CZ_FR_ONE); }
+
+static void t_d_sibling(cz_porep_c1 *c) { bump(&c->proofs[1].tree_d.siblings[3][0]); }
+static void t_r_sibling(cz_porep_c1 *c) { bump(&c->proofs[0].tree_r_last.siblings[0][5]); }
+static void t_c_sibling(cz_porep_c1 *c) { bump(&c->proofs[0].exp[2].tree_c.siblings[1][0]); }
+static void t_cx_row(cz_porep_c1 *c) { bump(&c->proofs[0].c_x.rows[1]); }
+static void t_drg_row(cz_porep_c1 *c) { bump(&c->proofs[1].drg[4].rows[0]); }
+static void t_label_parent(cz_porep_c1 *c) { bump(&c->proofs[0].labeling[1].parents[10]); }
 static void t_label_layer(cz_porep_c1 *c) { c->proofs[0].labeling[0].layer = 2; }
-static void t_enc_parent(cz_porep_c1 *c) { cz_fr_add(&c->proofs[1].encoding.parents[36], &c->proofs[1].encoding.parents[36], &CZ_FR_ONE); }
+static void t_enc_parent(cz_porep_c1 *c) { bump(&c->proofs[1].encoding.parents[36]); }
 static void t_enc_node(cz_porep_c1 *c) { c->proofs[0].encoding.node++; }
 static void t_comm_r(cz_porep_c1 *c) { c->comm_r[0] ^= 1; }
 static void t_comm_d(cz_porep_c1 *c) { c->comm_d[5] ^= 0x10; }
@@ -111,9 +113,9 @@ static void t_replica_id(cz_porep_c1 *c) { c->replica_id[0] ^= 1; }
 static void t_challenge(cz_porep_c1 *c) { c->proofs[1].challenge ^= 1; }
 static void t_d_index(cz_porep_c1 *c) { c->proofs[0].tree_d.challenge ^= 2; }
 static void t_col_index(cz_porep_c1 *c) { c->proofs[0].drg[1].index++; }
-static void t_data_leaf(cz_porep_c1 *c) { cz_fr_add(&c->proofs[0].tree_d.leaf, &c->proofs[0].tree_d.leaf, &CZ_FR_ONE); }
+static void t_data_leaf(cz_porep_c1 *c) { bump(&c->proofs[0].tree_d.leaf); }
 static void t_levels(cz_porep_c1 *c) { c->proofs[0].c_x.tree_c.n_levels--; }
-static void t_comm_c_2nd(cz_porep_c1 *c) { cz_fr_add(&c->proofs[1].c_x.tree_c.root, &c->proofs[1].c_x.tree_c.root, &CZ_FR_ONE); }
+static void t_comm_c_2nd(cz_porep_c1 *c) { bump(&c->proofs[1].c_x.tree_c.root); }
 static void t_counts(cz_porep_c1 *c) { c->n_challenges = 1; }
 
 static const struct {
