@@ -7,6 +7,7 @@
  * 512 MiB), not for production sectors. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@ typedef struct {
   const uint8_t *data; /* nodes x 32 */
   cz_fr *leaves;       /* scratch: nodes leaves */
   cz_merkle_tree tree_d, tree_c, tree_r;
-  cz_err err; /* first error of a parallel step */
+  atomic_int err; /* an error of a parallel step (workers may race to set it) */
 } sealer;
 
 static const uint8_t *label_at(const sealer *s, uint32_t layer, uint64_t node) {
@@ -101,7 +102,8 @@ static void column_hashes(void *ctx, size_t begin, size_t end, unsigned worker) 
   cz_fr rows[CZ_POREP_MAX_LAYERS];
   for (size_t i = begin; i < end; i++) {
     column_of(s, i, rows);
-    if (cz_sdr_column_hash(&s->leaves[i], rows, s->layers) != CZ_OK) s->err = CZ_ERR_INVALID_ARG;
+    if (cz_sdr_column_hash(&s->leaves[i], rows, s->layers) != CZ_OK)
+      atomic_store(&s->err, CZ_ERR_INVALID_ARG);
   }
 }
 
@@ -157,7 +159,7 @@ typedef struct {
   const sealer *s;
   const uint64_t *challenges;
   cz_porep_challenge_proof *proofs;
-  cz_err err;
+  atomic_int err;
 } prove_ctx;
 
 static void prove_range(void *ctx, size_t begin, size_t end, unsigned worker) {
@@ -165,7 +167,7 @@ static void prove_range(void *ctx, size_t begin, size_t end, unsigned worker) {
   prove_ctx *c = ctx;
   for (size_t i = begin; i < end; i++) {
     cz_err e = prove_challenge(c->s, c->challenges[i], &c->proofs[i]);
-    if (e != CZ_OK) c->err = e;
+    if (e != CZ_OK) atomic_store(&c->err, e);
   }
 }
 
@@ -238,7 +240,7 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
 
   /* Tree C over the column hashes, tree R-last over the replica. */
   cz_parallel_for((size_t)s->nodes, s->n_threads, column_hashes, s);
-  if (s->err != CZ_OK) return s->err;
+  if ((e = (cz_err)atomic_load(&s->err)) != CZ_OK) return e;
   if ((e = cz_merkle_tree_build(&s->tree_c, &k->shape.tree_r, s->leaves, (size_t)s->nodes)) !=
       CZ_OK)
     goto tree_fail;
@@ -267,8 +269,9 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   prove_ctx pc = {s, challenges, out->proofs, CZ_OK};
   cz_parallel_for(n, s->n_threads, prove_range, &pc);
   free(challenges);
-  if (pc.err != CZ_OK) say(msg, msg_len, "%s: generating an inclusion proof failed", k->name);
-  return pc.err;
+  if ((e = (cz_err)atomic_load(&pc.err)) != CZ_OK)
+    say(msg, msg_len, "%s: generating an inclusion proof failed", k->name);
+  return e;
 
 nomem:
   say(msg, msg_len, "%s: out of memory sealing %" PRIu64 " nodes", k->name, s->nodes);
