@@ -197,10 +197,10 @@ static bool want_str(const value *v, char *out, size_t cap, const char **why) {
 }
 
 static bool want_size(const value *v, uint64_t *out, bool allow_auto, const char **why) {
-  if (v->type == V_INT && v->i >= 0) return *out = (uint64_t)v->i, true;
-  if (v->type != V_STR) return *why = "expected a size such as \"5GiB\"", false;
-  if (allow_auto && strcmp(v->str, "auto") == 0) return *out = 0, true;
-  if (cz_parse_size(v->str, out) != CZ_OK) return *why = "expected a size such as \"5GiB\"", false;
+  if (v->type == V_INT && v->i >= 0) *out = (uint64_t)v->i;
+  else if (v->type != V_STR) return *why = "expected a size such as \"5GiB\"", false;
+  else if (allow_auto && strcmp(v->str, "auto") == 0) return *out = 0, true;
+  else if (cz_parse_size(v->str, out) != CZ_OK) return *why = "expected a size such as \"5GiB\"", false;
   if (allow_auto && *out == 0) return *why = "a budget of 0 bytes (use \"auto\")", false;
   return true;
 }
