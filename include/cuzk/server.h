@@ -92,6 +92,8 @@ typedef struct cz_server cz_server;
  * thread. CZ_ERR_IO when the address cannot be bound (msg says why). */
 cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *msg,
                        size_t msg_len);
+/* The bound TCP port (the one chosen for host:0); 0 for a unix socket. */
+int cz_server_port(const cz_server *s);
 /* Stop: no new calls; calls in flight are answered (awaiters see the engine
  * shut down first, see cz_engine_shutdown), then everything is freed. */
 void cz_server_stop(cz_server *s);

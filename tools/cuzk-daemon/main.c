@@ -117,7 +117,8 @@ int main(int argc, char **argv) {
   if (!quiet) {
     fprintf(stderr, "cuzk-daemon: listening on %s (%u workers, memory budget %llu bytes, params %s)\n",
             cfg.listen, st.n_workers, (unsigned long long)st.memory_budget, cfg.param_cache);
-    if (http) fprintf(stderr, "cuzk-daemon: status on http://%s/status\n", cfg.status_listen);
+    if (cz_server_port(srv)) fprintf(stderr, "cuzk-daemon: grpc port %d\n", cz_server_port(srv));
+    if (http) fprintf(stderr, "cuzk-daemon: status port %d (GET /status)\n", cz_http_status_port(http));
   }
 
   int sig = 0;

@@ -77,6 +77,7 @@ struct cz_server {
   atomic_int in_flight;      /* calls accepted and not yet freed */
   atomic_int blocking;       /* handler threads alive */
   atomic_bool stopping;
+  int port;
   char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
 
@@ -602,6 +603,7 @@ cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *
     free(s);
     return CZ_ERR_IO;
   }
+  s->port = port;
   grpc_server_start(s->server);
   for (int m = 0; m < M_COUNT; m++) arm(s, m);
   atomic_init(&s->in_flight, 0);
@@ -634,3 +636,5 @@ void cz_server_stop(cz_server *s) {
   grpc_shutdown();
   free(s);
 }
+
+int cz_server_port(const cz_server *s) { return s && !s->unix_path[0] ? s->port : 0; }
