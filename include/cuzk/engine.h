@@ -53,6 +53,8 @@ typedef enum {
   CZ_ENG_UNIMPLEMENTED,  /* no prover for the kind: UNIMPLEMENTED */
   CZ_ENG_UNAVAILABLE,    /* shutting down: UNAVAILABLE */
   CZ_ENG_FAILED,         /* an operation failed (I/O, memory): INTERNAL */
+  CZ_ENG_EXHAUSTED,      /* the memory budget cannot hold the request now:
+                            RESOURCE_EXHAUSTED (retry later) */
 } cz_engine_status;
 
 #define CZ_JOB_ID_MAX 128 /* request ids longer than 127 bytes are refused */
@@ -208,10 +210,12 @@ void cz_engine_destroy(cz_engine *e);
 
 /* Queue a proof. On CZ_ENG_OK job_id holds its id and *queue_pos (when
  * not NULL) the number of queued jobs that run before it. A request_id
- * already in the table returns that job (idempotent). A job whose memory
- * estimate exceeds the budget is accepted and FAILS at once. Otherwise:
- * CZ_ENG_INVALID (bad field, prover's validate), CZ_ENG_UNIMPLEMENTED,
- * CZ_ENG_UNAVAILABLE; msg says why. */
+ * already in the table returns that job (idempotent). The copy of the
+ * request's bytes is charged to the memory budget until the job finishes
+ * (CZ_ENG_EXHAUSTED when the budget cannot hold it now: no waiting here, the
+ * caller retries). A job whose memory estimate exceeds the budget is
+ * accepted and FAILS at once. Otherwise: CZ_ENG_INVALID (bad field,
+ * prover's validate), CZ_ENG_UNIMPLEMENTED, CZ_ENG_UNAVAILABLE; msg says why. */
 cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
                                   char job_id[CZ_JOB_ID_MAX], uint32_t *queue_pos, char *msg,
                                   size_t msg_len);

@@ -17,6 +17,7 @@ struct cz_job {
   char id[CZ_JOB_ID_MAX];
   cz_job_request req;        /* deep copy; its bytes live in blob */
   uint8_t *blob;
+  size_t blob_len;           /* charged to the budget while the job lives */
   cz_bytes *vps;
   cz_priority prio;
   uint64_t seq;
@@ -251,6 +252,7 @@ static cz_err copy_request(cz_job *j, const cz_job_request *r) {
                  r->comm_r_new.len + r->comm_d_new.len;
   for (size_t i = 0; i < r->n_vanilla_proofs; i++) total += r->vanilla_proofs[i].len;
   j->blob = malloc(total ? total : 1);
+  j->blob_len = total;
   j->vps = r->n_vanilla_proofs ? calloc(r->n_vanilla_proofs, sizeof *j->vps) : NULL;
   if (!j->blob || (r->n_vanilla_proofs && !j->vps)) return CZ_ERR_NOMEM;
   uint8_t *p = j->blob;
@@ -333,6 +335,17 @@ static void finish_locked(cz_engine *e, cz_job *j, cz_job_status st, const char 
   }
   j->state = JOB_DONE;
   j->status = st;
+  /* The request's bytes are no longer needed: only the result is kept. */
+  cz_membudget_release(&e->budget, j->blob_len);
+  j->blob_len = 0;
+  free(j->blob);
+  free(j->vps);
+  j->blob = NULL;
+  j->vps = NULL;
+  memset(&j->req.vanilla_proof, 0, sizeof j->req.vanilla_proof);
+  j->req.vanilla_proofs = NULL;
+  j->req.n_vanilla_proofs = 0;
+  j->req.randomness = j->req.comm_r_old = j->req.comm_r_new = j->req.comm_d_new = (cz_bytes){0};
   j->t.total_ms = now - j->submit_ms;
   if (why && why != j->error) snprintf(j->error, sizeof j->error, "%s", why);
   cz_proof_kind k = j->req.kind;
@@ -408,6 +421,13 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     pthread_mutex_unlock(&e->mu);
     job_free(j);
     return CZ_ENG_OK;
+  }
+  if (!cz_membudget_try_reserve(&e->budget, j->blob_len)) {
+    pthread_mutex_unlock(&e->mu);
+    snprintf(msg, msg_len, "the memory budget cannot hold this request's %zu bytes now; retry later",
+             j->blob_len);
+    job_free(j);
+    return CZ_ENG_EXHAUSTED;
   }
   size_t b = hash_id(j->id);
   j->hnext = e->buckets[b];

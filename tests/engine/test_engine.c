@@ -302,7 +302,8 @@ static void test_memory_budget(void) {
     if (s.running[CZ_KIND_POREP_SEAL_COMMIT] == 2) break;
     usleep(1000);
   }
-  CHECK_EQ_INT(s.memory_used, 600);
+  /* a's 600 plus the two 4-byte request copies ("gate"). */
+  CHECK_EQ_INT(s.memory_used, 608);
   pthread_mutex_lock(&D.mu);
   CHECK_EQ_INT(D.entered, 1);
   pthread_mutex_unlock(&D.mu);
@@ -318,11 +319,21 @@ static void test_memory_budget(void) {
   CHECK_EQ_INT(submit(e, "d", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 400, NULL), CZ_ENG_OK);
   wait_entered(2);
   cz_engine_get_stats(e, &s);
-  CHECK_EQ_INT(s.memory_used, 800);
+  CHECK_EQ_INT(s.memory_used, 808);
   gate(true);
   CHECK_EQ_INT(await_status(e, "c", NULL, 0), CZ_JOB_COMPLETED);
   CHECK_EQ_INT(await_status(e, "d", NULL, 0), CZ_JOB_COMPLETED);
   CHECK_EQ_INT(D.max_active, 2);
+  /* A request whose bytes the budget cannot hold now is refused, not queued. */
+  char *big = malloc(1201);
+  memset(big, 'x', 1200);
+  big[1200] = 0;
+  CHECK_EQ_INT(submit(e, "big", CZ_KIND_POREP_SEAL_COMMIT, 0, big, 0, NULL), CZ_ENG_EXHAUSTED);
+  free(big);
+  cz_job_result r;
+  CHECK_EQ_INT(cz_engine_await(e, "big", 1, &r), CZ_ENG_NOT_FOUND);
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.memory_used, 0);
   cz_engine_destroy(e);
 }
 
@@ -485,6 +496,55 @@ static void test_srs(void) {
   CHECK(system(path) == 0);
 }
 
+/* TIMELINE,<ms>,<EVENT>,<job>,<detail> lines on stderr, captured in a file. */
+static void test_timeline(void) {
+  char path[] = "/tmp/cuzk-test-timeline-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fd, 2);
+  dbl_reset(true);
+  cz_engine_config cfg;
+  cz_engine_config_default(&cfg);
+  cfg.n_workers = 1;
+  cfg.memory_budget = 1 << 20;
+  cz_engine *e = NULL;
+  CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
+  cz_engine_prover p = {.name = "double", .prove = dbl_prove};
+  CHECK(cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p) == CZ_OK);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  CHECK_EQ_INT(submit(e, "tl-job", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_status(e, "tl-job", NULL, 0), CZ_JOB_COMPLETED);
+  cz_engine_destroy(e);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  FILE *f = fdopen(fd, "r");
+  rewind(f);
+  char line[256];
+  const char *want[] = {"QUEUED", "START", "PROVE", "SYNTH_END", "END"};
+  int n = 0, bad = 0;
+  unsigned long long last_ms = 0;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long ms;
+    char ev[32], job[64], detail[128] = "";
+    if (sscanf(line, "TIMELINE,%llu,%31[^,],%63[^,],%127[^\n]", &ms, ev, job, detail) < 3) {
+      bad++;
+      continue;
+    }
+    if (n < 5 && strcmp(ev, want[n]) != 0) bad++;
+    if (strcmp(job, "tl-job") != 0 || ms < last_ms) bad++;
+    if (!strcmp(ev, "END")) CHECK(strstr(detail, "status=completed") != NULL);
+    last_ms = ms;
+    n++;
+  }
+  fclose(f);
+  unlink(path);
+  CHECK_EQ_INT(n, 5);
+  CHECK_EQ_INT(bad, 0);
+}
+
 int main(void) {
   test_priorities();
   test_cancel_and_timeout();
@@ -493,5 +553,6 @@ int main(void) {
   test_job_table_stress();
   test_batch();
   test_srs();
+  test_timeline();
   return check_report("test_engine");
 }

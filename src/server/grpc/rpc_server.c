@@ -132,6 +132,7 @@ static grpc_status_code grpc_code(cz_engine_status st) {
   case CZ_ENG_NOT_FOUND: return GRPC_STATUS_NOT_FOUND;
   case CZ_ENG_UNIMPLEMENTED: return GRPC_STATUS_UNIMPLEMENTED;
   case CZ_ENG_UNAVAILABLE: return GRPC_STATUS_UNAVAILABLE;
+  case CZ_ENG_EXHAUSTED: return GRPC_STATUS_RESOURCE_EXHAUSTED;
   default: return GRPC_STATUS_INTERNAL;
   }
 }
