@@ -75,8 +75,8 @@ class Daemon:
         self.err.seek(0)
         raise SystemExit("daemon did not start:\n" + self.err.read())
 
-    def stop(self):
-        self.p.send_signal(signal.SIGTERM)
+    def stop(self, sig=signal.SIGTERM):
+        self.p.send_signal(sig)
         try:
             rc = self.p.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -289,14 +289,36 @@ stale.close()  # leaves the socket file behind, with nobody listening
 check(os.path.exists(sock), "a stale socket is in place")
 d = Daemon("unix://" + sock, None)
 checks("unix://" + sock, None, None, None)
+# A second daemon must not steal a live socket.
+r = subprocess.run([daemon, "-l", "unix://" + sock], stderr=subprocess.PIPE, timeout=30)
+check(r.returncode != 0 and b"another daemon" in r.stderr, "a live socket is not taken over (%r)" % r.stderr[-200:])
+c, _ = code_of(lambda: stub_for("unix://" + sock)[1].GetStatus(pb.GetStatusRequest(), timeout=10))
+check(c == grpc.StatusCode.OK, "the first daemon still answers on its socket")
 rc, log = d.stop()
 check(rc == 0, "unix daemon: clean exit")
 check(not os.path.exists(sock), "unix daemon: socket removed at exit")
 deep = os.path.join(stubs, "a", "b", "c.sock")
 d = Daemon("unix://" + deep, None)
 check(os.path.exists(deep), "the socket's parent directories were created")
-rc, _ = d.stop()
-check(rc == 0, "second unix daemon: clean exit")
+rc, _ = d.stop(signal.SIGINT)
+check(rc == 0, "SIGINT: clean exit")
+
+# Refusals at start-up: exit status, a message, nothing removed.
+plain = os.path.join(stubs, "not-a-socket")
+with open(plain, "w") as f:
+    f.write("keep me")
+r = subprocess.run([daemon, "-l", "unix://" + plain], stderr=subprocess.PIPE, timeout=30)
+check(r.returncode != 0 and b"not a socket" in r.stderr, "a regular file is not replaced by the socket")
+check(open(plain).read() == "keep me", "the regular file is intact")
+r = subprocess.run([daemon, "-l", "256.0.0.1:1"], stderr=subprocess.PIPE, timeout=30)
+check(r.returncode != 0 and b"cannot listen" in r.stderr, "an unusable address is refused")
+badcfg = os.path.join(stubs, "bad.toml")
+with open(badcfg, "w") as f:
+    f.write("[memory]\ntotal_budget = \"plenty\"\n")
+r = subprocess.run([daemon, "-c", badcfg, "-l", "127.0.0.1:0"], stderr=subprocess.PIPE, timeout=30)
+check(r.returncode == 2 and b"line 2" in r.stderr, "a bad config names its line (%r)" % r.stderr[-200:])
+r = subprocess.run([daemon, "--log-level", "loud"], stderr=subprocess.PIPE, timeout=30)
+check(r.returncode == 2, "a bad --log-level is refused")
 
 print("test_daemon: %d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)
