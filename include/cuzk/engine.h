@@ -157,6 +157,34 @@ void cz_job_mem_release(cz_job *job, uint64_t bytes);
  * the mapped file bytes when the circuit has no loader); NULL when none. */
 const void *cz_job_srs(const cz_job *job, size_t *len);
 
+/* ---- The per-job pipeline ------------------------------------------------ */
+
+/* A job's items (PoRep partitions) in two stages: synthesis of the next
+ * items overlaps proving of the current one. Items are proved in order,
+ * 0..n-1; synthesis runs on synthesis_concurrency threads and may finish
+ * out of order. Item k starts synthesis only while fewer than
+ * synthesis_concurrency + max_queue_depth items are synthesized or being
+ * synthesized and not yet proved, which bounds the memory in flight. */
+typedef struct {
+  /* Synthesize item i into *state. */
+  cz_err (*synthesize)(void *ctx, size_t i, void **state, char *msg, size_t msg_len);
+  /* Prove item i from its state; the state is the callee's to free. */
+  cz_err (*prove)(void *ctx, size_t i, void *state, char *msg, size_t msg_len);
+  /* Free a synthesized state that will not be proved (error, cancel). */
+  void (*discard)(void *ctx, size_t i, void *state);
+  void *ctx;
+  unsigned synthesis_concurrency; /* 0 -> 1 */
+  unsigned max_queue_depth;       /* 0 -> 1 */
+} cz_pipeline;
+
+/* Run the pipeline for job, with TIMELINE events SYNTH_START (item=i),
+ * SYNTH_END (item=i,synth_ms=), GPU_QUEUE, GPU_PICKUP, GPU_START, GPU_END
+ * (item=i,gpu_ms=) and the job's synthesis_ms / gpu_compute_ms added up.
+ * Cancellation is checked at every boundary. Returns CZ_OK, the first
+ * stage error (msg from that stage), or CZ_ERR_INVALID_ARG when the job was
+ * cancelled (msg "cancelled"); every state is proved or discarded. */
+cz_err cz_job_pipeline(cz_job *job, const cz_pipeline *p, size_t n, char *msg, size_t msg_len);
+
 /* ---- SRS registration ---------------------------------------------------- */
 
 /* Turns a mapped parameter file into the hot object a prover uses (e.g.
