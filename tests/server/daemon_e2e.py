@@ -184,6 +184,11 @@ def checks(target, status_port, budget, srs_size):
         c, d = code_of(lambda: raw_call(ch, m, b"\xff\xff\xff"))
         check(c == grpc.StatusCode.INVALID_ARGUMENT, "garbage %s: INVALID_ARGUMENT (%s)" % (m, c))
 
+    c, d = code_of(lambda: ch.unary_unary("/cuzk.v1.ProvingEngine/Nope")(b"", timeout=10))
+    check(c == grpc.StatusCode.UNIMPLEMENTED and "Nope" in d, "unknown method: UNIMPLEMENTED (%s %s)" % (c, d))
+    c, d = code_of(lambda: ch.unary_unary("/other.Service/GetStatus")(b"", timeout=10))
+    check(c == grpc.StatusCode.UNIMPLEMENTED, "unknown service: UNIMPLEMENTED (%s)" % c)
+
     # Messages past gRPC's default 4 MiB limit are accepted (the limit is 256 MiB).
     big = pb.SubmitProofRequest(proof_kind=kinds[missing[0]] if missing else 9, vanilla_proof=b"\x00" * (8 * MIB))
     c, d = code_of(lambda: st.SubmitProof(big, timeout=30))

@@ -43,7 +43,15 @@ static const struct {
     [M_EVICT] = {"/cuzk.v1.ProvingEngine/EvictSRS", &cuzk__v1__evict_srsrequest__descriptor},
 };
 
-enum { TAG_NEW, TAG_DONE, TAG_SHUTDOWN };
+enum { TAG_NEW, TAG_DONE, TAG_SHUTDOWN, TAG_UNKNOWN };
+
+/* The pending request for calls to methods nobody registered. */
+typedef struct {
+  int tag_kind;
+  grpc_call *call;
+  grpc_call_details details;
+  grpc_metadata_array md;
+} unknown_slot;
 
 /* A pending request for one method (re-armed after every call). */
 typedef struct {
@@ -72,6 +80,7 @@ struct cz_server {
   cz_engine *e;
   void *handles[M_COUNT];
   slot slots[M_COUNT];
+  unknown_slot unknown;
   pthread_t thread;
   int shutdown_tag;
   atomic_int in_flight;      /* calls accepted and not yet freed */
@@ -431,6 +440,43 @@ static void arm(struct cz_server *s, method m) {
   if (err != GRPC_CALL_OK) fprintf(stderr, "cuzk-daemon: cannot request %s calls (%d)\n", methods[m].path, (int)err);
 }
 
+static void arm_unknown(struct cz_server *s) {
+  unknown_slot *u = &s->unknown;
+  u->tag_kind = TAG_UNKNOWN;
+  u->call = NULL;
+  grpc_call_details_init(&u->details);
+  grpc_metadata_array_init(&u->md);
+  if (grpc_server_request_call(s->server, &u->call, &u->details, &u->md, s->cq, s->cq, u) != GRPC_CALL_OK)
+    fprintf(stderr, "cuzk-daemon: cannot request unregistered calls\n");
+}
+
+/* A method this service does not have: UNIMPLEMENTED, naming it. */
+static void on_unknown_call(struct cz_server *s, int success) {
+  unknown_slot *u = &s->unknown;
+  grpc_call *call = u->call;
+  char why[300];
+  snprintf(why, sizeof why, "unknown method %.*s", (int)GRPC_SLICE_LENGTH(u->details.method),
+           (const char *)GRPC_SLICE_START_PTR(u->details.method));
+  grpc_call_details_destroy(&u->details);
+  grpc_metadata_array_destroy(&u->md);
+  if (!success) {
+    if (call) grpc_call_unref(call);
+    return;
+  }
+  arm_unknown(s);
+  call_ctx *c = calloc(1, sizeof *c);
+  if (!c) {
+    grpc_call_cancel(call, NULL);
+    grpc_call_unref(call);
+    return;
+  }
+  c->s = s;
+  c->m = M_COUNT;
+  c->call = call;
+  atomic_fetch_add(&s->in_flight, 1);
+  respond(c, NULL, GRPC_STATUS_UNIMPLEMENTED, why);
+}
+
 static void on_new_call(struct cz_server *s, slot *sl, int success) {
   grpc_metadata_array_destroy(&sl->md);
   if (!success) { /* the server is shutting down */
@@ -491,6 +537,7 @@ static void *cq_main(void *arg) {
     if (ev.type == GRPC_OP_COMPLETE) {
       int kind = *(int *)ev.tag;
       if (kind == TAG_NEW) on_new_call(s, ev.tag, ev.success);
+      else if (kind == TAG_UNKNOWN) on_unknown_call(s, ev.success);
       else if (kind == TAG_DONE) on_done(ev.tag);
       else if (kind == TAG_SHUTDOWN) shut = true;
     } else if (atomic_load(&s->stopping) && !shut && ++ticks > 50) {
@@ -607,6 +654,7 @@ cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *
   s->port = port;
   grpc_server_start(s->server);
   for (int m = 0; m < M_COUNT; m++) arm(s, m);
+  arm_unknown(s);
   atomic_init(&s->in_flight, 0);
   atomic_init(&s->blocking, 0);
   atomic_init(&s->stopping, false);
