@@ -300,8 +300,11 @@ void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out);
 cz_engine_status cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already,
                                        uint64_t *load_ms, char *msg, size_t msg_len);
 /* Drop a circuit's SRS to cold (unloaded, unmapped). *was_loaded: it was
- * hot or warm; *freed: the bytes released. An SRS in use (ref_count > 0)
- * is left alone (CZ_ENG_FAILED, msg). Unknown id: CZ_ENG_NOT_FOUND. */
+ * hot or warm; *freed: the bytes it held in the memory budget (a hot
+ * entry's; a warm one is only mapped and holds none). An SRS in use
+ * (ref_count > 0) is left alone (CZ_ENG_FAILED, msg). Unknown id:
+ * CZ_ENG_NOT_FOUND. Under budget pressure the engine itself drops idle hot
+ * entries (ref_count 0, idle >= eviction_min_idle) to warm, LRU first. */
 cz_engine_status cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded,
                                      uint64_t *freed, char *msg, size_t msg_len);
 

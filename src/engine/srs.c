@@ -4,7 +4,8 @@
  *   hot:  loaded (the loader's object, or the mapped pages touched in) and
  *         charged to the memory budget.
  * Hot entries nobody uses (ref_count 0) and idle for at least min_idle are
- * evicted, least recently used first, when a reservation runs short. */
+ * dropped to warm, least recently used first, when a reservation runs
+ * short; EvictSRS drops an entry to cold. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -69,16 +70,26 @@ cz_srs_manager *cz_srs_manager_new(cz_membudget *budget, const char *param_cache
   return m;
 }
 
-/* Drop an entry to cold; caller holds m->mu. Returns the bytes it charged. */
-static uint64_t drop_to_cold(cz_srs_manager *m, cz_srs_entry *e) {
+/* Hot -> warm: the loaded object goes (or, without a loader, the resident
+ * pages are let go), the mapping stays. Caller holds m->mu. Returns the
+ * bytes it had charged. */
+static uint64_t drop_to_warm(cz_srs_manager *m, cz_srs_entry *e) {
   uint64_t freed = e->charged;
   if (e->obj && e->has_loader) e->loader.unload(e->loader.self, e->obj);
   e->obj = NULL;
+  if (e->map && !e->has_loader) madvise(e->map, e->map_len, MADV_DONTNEED);
+  if (e->charged) cz_membudget_release(m->budget, e->charged);
+  e->charged = 0;
+  if (e->tier == CZ_SRS_HOT) e->tier = e->map ? CZ_SRS_WARM : CZ_SRS_COLD;
+  return freed;
+}
+
+/* Any tier -> cold (unloaded, unmapped); caller holds m->mu. */
+static uint64_t drop_to_cold(cz_srs_manager *m, cz_srs_entry *e) {
+  uint64_t freed = drop_to_warm(m, e);
   if (e->map) munmap(e->map, e->map_len);
   e->map = NULL;
   e->map_len = 0;
-  if (e->charged) cz_membudget_release(m->budget, e->charged);
-  e->charged = 0;
   e->tier = CZ_SRS_COLD;
   return freed;
 }
@@ -299,7 +310,7 @@ uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted) {
           (!lru || e->last_used_ms < lru->last_used_ms))
         lru = e;
     if (!lru) break;
-    uint64_t f = drop_to_cold(m, lru);
+    uint64_t f = drop_to_warm(m, lru); /* the mapping costs no budget */
     freed += f ? f : 1; /* an entry charging nothing still counts as progress */
   }
   pthread_mutex_unlock(&m->mu);

@@ -459,14 +459,19 @@ static void test_srs(void) {
   CHECK(i1 >= 0 && s.srs[i1].tier == CZ_SRS_HOT && s.srs[i1].size_bytes == 12288);
   CHECK_EQ_INT(cz_engine_srs_preload(e, "t1", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
   CHECK(already);
-  /* t2 does not fit beside t1: the idle t1 is evicted for it. */
+  /* t2 does not fit beside t1: the idle t1 drops to warm (still mapped,
+   * off the budget) for it. */
   CHECK_EQ_INT(cz_engine_srs_preload(e, "t2", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
   cz_engine_get_stats(e, &s);
   CHECK_EQ_INT(s.memory_used, 12288);
   for (size_t i = 0; i < s.n_srs; i++) {
-    if (!strcmp(s.srs[i].circuit_id, "t1")) CHECK(s.srs[i].tier == CZ_SRS_COLD);
+    if (!strcmp(s.srs[i].circuit_id, "t1")) CHECK(s.srs[i].tier == CZ_SRS_WARM);
     if (!strcmp(s.srs[i].circuit_id, "t2")) CHECK(s.srs[i].tier == CZ_SRS_HOT);
   }
+  /* A warm entry is still "loaded" for EvictSRS, which frees no budget. */
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "t1", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
+  CHECK(was);
+  CHECK_EQ_INT(freed, 0);
   CHECK_EQ_INT(cz_engine_srs_evict(e, "t2", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
   CHECK(was);
   CHECK_EQ_INT(freed, 12288);
