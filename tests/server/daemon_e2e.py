@@ -19,7 +19,7 @@ import threading
 import time
 import urllib.request
 
-daemon, stubs = sys.argv[1], sys.argv[2]
+daemon, stubs, bench = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, stubs)
 import grpc  # noqa: E402
 from cuzk.v1 import proving_pb2 as pb  # noqa: E402
@@ -277,6 +277,27 @@ d = Daemon("127.0.0.1:0", config)
 target = "127.0.0.1:%d" % d.port
 missing = checks(target, d.status_port, 1 << 30, srs_size)
 load(target, missing)
+
+# cuzk-bench's client commands against the same daemon.
+def bench_run(*args):
+    return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+
+
+r = bench_run("status", "-a", "http://" + target)
+check(r.returncode == 0 and b"queue porep_c2 pending 0" in r.stdout, "cuzk-bench status")
+r = bench_run("metrics", "-a", target)
+check(r.returncode == 0 and b"cuzk_proofs_completed_total" in r.stdout, "cuzk-bench metrics")
+r = bench_run("preload", "-a", target, "-c", "test-srs")
+check(r.returncode == 0 and b"test-srs already_loaded false" in r.stdout, "cuzk-bench preload (%r)" % r.stdout)
+r = bench_run("evict", "-a", target, "-c", "test-srs")
+check(r.returncode == 0 and (b"freed_bytes %d" % srs_size) in r.stdout, "cuzk-bench evict (%r)" % r.stdout)
+r = bench_run("preload", "-a", target, "-c", "nope")
+check(r.returncode == 1 and b"NOT_FOUND" in r.stderr, "cuzk-bench preload of a missing SRS fails")
+if missing:
+    kind = {"porep_c2": "porep", "snap_update": "snap", "window_post": "wpost", "winning_post": "winning"}[missing[0]]
+    r = bench_run("batch", "-a", target, "-t", kind, "-c", "4", "-j", "2")
+    check(r.returncode == 1 and r.stdout.count(b"UNIMPLEMENTED") == 4 and b"summary proofs 4 completed 0 failed 4" in r.stdout,
+          "cuzk-bench batch: a line per proof and a summary (%r)" % r.stdout[-300:])
 c, _ = code_of(lambda: stub_for(target)[1].GetStatus(pb.GetStatusRequest(), timeout=10))
 check(c == grpc.StatusCode.OK, "the daemon is alive after the load")
 check(d.p.poll() is None, "the daemon process never exited")

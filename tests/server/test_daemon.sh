@@ -23,4 +23,4 @@ tmp=$(mktemp -d /tmp/cuzk-daemon-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 "$py" -m grpc_tools.protoc --proto_path=proto --python_out="$tmp" --grpc_python_out="$tmp" \
   cuzk/v1/proving.proto || { echo "FAIL: grpc_tools.protoc"; exit 1; }
-exec "$py" tests/server/daemon_e2e.py "$daemon" "$tmp"
+exec "$py" tests/server/daemon_e2e.py "$daemon" "$tmp" "$bench"
