@@ -16,6 +16,7 @@ typedef struct {
   int synth_started, synthesized, proved, discarded, outstanding, max_outstanding;
   int order[16];
   bool overlap_seen, blocked;
+  size_t n_items;
   cz_job *job;
 } pl;
 
@@ -47,7 +48,7 @@ static cz_err prove_item(void *ctx, size_t i, void *state, char *msg, size_t msg
   (void)ctx, (void)msg, (void)msg_len;
   size_t v = *(size_t *)state;
   free(state);
-  if (i == 0) { /* the pipeline overlaps: item 1's synthesis starts meanwhile */
+  if (i == 0 && P.n_items > 1) { /* the pipeline overlaps: item 1's synthesis starts meanwhile */
     for (int k = 0; k < 5000; k++) {
       pthread_mutex_lock(&P.mu);
       bool seen = P.synth_started >= 2;
@@ -86,6 +87,7 @@ static cz_err job_prove(void *self, const cz_job_request *req, cz_job *job, uint
                         size_t *len, char *msg, size_t msg_len) {
   (void)self;
   P.job = job;
+  P.n_items = (size_t)req->sector_number;
   cz_pipeline p = {.synthesize = synth, .prove = prove_item, .discard = discard,
                    .synthesis_concurrency = 2, .max_queue_depth = 1};
   cz_err err = cz_job_pipeline(job, &p, (size_t)req->sector_number, msg, msg_len);
