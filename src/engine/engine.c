@@ -790,14 +790,20 @@ cz_err cz_engine_start(cz_engine *e) {
   return CZ_OK;
 }
 
+/* Flag every running job (batch members included) for cancellation. */
+static void cancel_running_locked(cz_engine *e) {
+  for (size_t b = 0; b < N_BUCKETS; b++)
+    for (cz_job *j = e->buckets[b]; j; j = j->hnext)
+      if (j->state == JOB_RUNNING) atomic_store(&j->cancel, true);
+}
+
 void cz_engine_shutdown(cz_engine *e, bool drain) {
   pthread_mutex_lock(&e->mu);
   if (e->stopping) {
     /* A second call (a second signal) turns a drain into a cancel. */
     if (!drain) {
       e->drain = false;
-      for (unsigned i = 0; i < e->n_workers; i++)
-        if (e->workers[i].current) atomic_store(&e->workers[i].current->cancel, true);
+      cancel_running_locked(e);
     }
     pthread_mutex_unlock(&e->mu);
     return;
@@ -809,9 +815,7 @@ void cz_engine_shutdown(cz_engine *e, bool drain) {
     atomic_store(&j->cancel, true);
     finish_locked(e, j, CZ_JOB_CANCELLED, "cancelled: the daemon is shutting down");
   }
-  if (!drain)
-    for (unsigned i = 0; i < e->n_workers; i++)
-      if (e->workers[i].current) atomic_store(&e->workers[i].current->cancel, true);
+  if (!drain) cancel_running_locked(e);
   pthread_cond_broadcast(&e->work_cv);
   bool started = e->started;
   pthread_mutex_unlock(&e->mu);

@@ -501,6 +501,35 @@ static void test_srs(void) {
   CHECK(system(path) == 0);
 }
 
+static void *shutdown_drain(void *arg) {
+  cz_engine_shutdown(arg, true);
+  return NULL;
+}
+
+/* Shutdown: queued jobs are cancelled at once; a drain lets the running job
+ * finish, and a second (cancelling) call stops it at its next phase. */
+static void test_shutdown(void) {
+  for (int second_call = 0; second_call < 2; second_call++) {
+    dbl_reset(false);
+    cz_engine *e = make(1, 1ull << 30, 1, NULL);
+    CHECK(cz_engine_start(e) == CZ_OK);
+    CHECK_EQ_INT(submit(e, "run", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 0, NULL), CZ_ENG_OK);
+    wait_entered(1);
+    CHECK_EQ_INT(submit(e, "q", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+    pthread_t t;
+    pthread_create(&t, NULL, shutdown_drain, e);
+    char err[512];
+    CHECK_EQ_INT(await_status(e, "q", err, sizeof err), CZ_JOB_CANCELLED);
+    CHECK(strstr(err, "shutting down") != NULL);
+    CHECK_EQ_INT(submit(e, "late", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_UNAVAILABLE);
+    if (second_call) cz_engine_shutdown(e, false);
+    else gate(true);
+    pthread_join(t, NULL);
+    CHECK_EQ_INT(await_status(e, "run", NULL, 0), second_call ? CZ_JOB_CANCELLED : CZ_JOB_COMPLETED);
+    cz_engine_destroy(e);
+  }
+}
+
 /* TIMELINE,<ms>,<EVENT>,<job>,<detail> lines on stderr, captured in a file. */
 static void test_timeline(void) {
   char path[] = "/tmp/cuzk-test-timeline-XXXXXX";
@@ -559,5 +588,6 @@ int main(void) {
   test_batch();
   test_srs();
   test_timeline();
+  test_shutdown();
   return check_report("test_engine");
 }
