@@ -10,9 +10,11 @@
  *
  * TIMELINE lines (stderr, flushed at once, when cfg.timeline):
  *   TIMELINE,<ms since engine start>,<EVENT>,<job_id>,<detail>
- * The engine emits QUEUED, START, END (status=..,total_ms=..), CANCELLED,
- * MEM_WAIT, BATCH (size=..); provers emit SYNTH_START, SYNTH_END (synth_ms=),
- * GPU_QUEUE, GPU_PICKUP, GPU_START, GPU_END (gpu_ms=) through cz_job_event. */
+ * The engine emits QUEUED (kind=,priority=), START (worker=), PROVE
+ * (prover name), END (status=..,total_ms=..), CANCELLED, MEM_WAIT (bytes=),
+ * BATCH (size=); provers emit SYNTH_START, SYNTH_END (synth_ms=), GPU_QUEUE,
+ * GPU_PICKUP, GPU_START, GPU_END (gpu_ms=) through cz_job_event, or get them
+ * all from cz_job_pipeline. */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
 #include <stdbool.h>
