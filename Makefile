@@ -2,7 +2,8 @@
 # Each installs the Debian packages it is missing, then builds what it needs.
 BUILD       ?= build
 JOBS        ?= $(shell nproc)
-DEB_PACKAGES = build-essential cmake pkg-config libjansson-dev libssl-dev clang libclang-rt-14-dev
+DEB_PACKAGES = build-essential cmake pkg-config libjansson-dev libssl-dev clang libclang-rt-14-dev \
+               libgrpc-dev libprotobuf-c-dev protobuf-c-compiler python3-grpcio python3-grpc-tools
 
 .PHONY: all deps build test demo test-asan fuzz-smoke bench clean
 

@@ -24,4 +24,13 @@ int cmd_bench_poseidon(int argc, char **argv); /* bench/hash/bench_poseidon.c */
 int cmd_bench_sha256(int argc, char **argv); /* bench/gadgets/bench_sha256.c */
 int cmd_bench_seal(int argc, char **argv); /* bench/filecoin/bench_seal.c */
 
+#ifdef CUZK_HAVE_GRPC /* tools/cuzk-bench/client/cmd_client.c: daemon commands */
+int cmd_client_status(int argc, char **argv);
+int cmd_client_metrics(int argc, char **argv);
+int cmd_client_preload(int argc, char **argv);
+int cmd_client_evict(int argc, char **argv);
+int cmd_client_single(int argc, char **argv);
+int cmd_client_batch(int argc, char **argv);
+#endif
+
 #endif

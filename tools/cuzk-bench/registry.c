@@ -13,5 +13,13 @@ const cz_bench_command cz_bench_commands[] = {
     {"poseidon", cmd_bench_poseidon, "Poseidon native hashes/s and gadget constraints/s per LC layout"},
     {"sha256-synth", cmd_bench_sha256, "SHA-256 gadget synthesis (20-block label): constraints/s per LC layout"},
     {"seal", cmd_bench_seal, "seal a test sector in memory and verify its vanilla proofs; times"},
+#ifdef CUZK_HAVE_GRPC
+    {"status", cmd_client_status, "a running daemon's status (-a ADDR)"},
+    {"metrics", cmd_client_metrics, "a running daemon's Prometheus metrics"},
+    {"preload", cmd_client_preload, "make a circuit's SRS hot in the daemon (-c ID)"},
+    {"evict", cmd_client_evict, "drop a circuit's SRS in the daemon (-c ID)"},
+    {"single", cmd_client_single, "one proof through the daemon's Prove"},
+    {"batch", cmd_client_batch, "N proofs (-c N, -j J at once): per-proof lines, proofs/min"},
+#endif
     {NULL, NULL, NULL},
 };

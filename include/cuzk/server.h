@@ -1,0 +1,101 @@
+/* cuzk-daemon's front end: the TOML config, Prometheus text, the status
+ * JSON and its HTTP server (all in libcuzk), and the cuzk.v1 gRPC server
+ * (built only with libgrpc and protobuf-c, in the cuzk-daemon target).
+ * The wire contract is ../shared/spec/cuzk-interface.md. */
+#ifndef CUZK_SERVER_H
+#define CUZK_SERVER_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+
+/* ---- Config (config.c) ------------------------------------------------------ */
+
+#define CZ_MAX_GPU_DEVICES 16
+
+typedef struct {
+  char listen[256];               /* daemon.listen: unix:///path or host:port */
+  char status_listen[256];        /* daemon.status_listen: "" = no HTTP server */
+  char param_cache[1024];         /* srs.param_cache */
+  uint64_t total_budget;          /* memory.total_budget bytes, 0 = "auto" */
+  uint64_t safety_margin;         /* memory.safety_margin (5 GiB) */
+  uint64_t eviction_min_idle_ms;  /* memory.eviction_min_idle (5 min) */
+  int gpu_devices[CZ_MAX_GPU_DEVICES]; /* gpus.devices ([] = auto) */
+  size_t n_gpu_devices;
+  uint32_t gpu_threads;           /* gpus.gpu_threads (0) */
+  uint32_t gpu_workers_per_device;/* gpus.gpu_workers_per_device (2) */
+  uint32_t max_batch_size;        /* scheduler.max_batch_size (1) */
+  uint64_t max_batch_wait_ms;     /* scheduler.max_batch_wait_ms (10000) */
+  uint32_t synthesis_threads;     /* synthesis.threads (0 = all) */
+  bool pipeline_enabled;          /* pipeline.enabled (true) */
+  uint32_t synthesis_concurrency; /* pipeline.synthesis_concurrency (1) */
+  uint32_t max_parallel_synthesis;/* pipeline.max_parallel_synthesis (18) */
+  uint32_t max_gpu_queue_depth;   /* pipeline.max_gpu_queue_depth (0) */
+  char log_level[16];             /* logging.level (info) */
+  char warning[256];              /* the first unknown key, if any ("" when none) */
+} cz_daemon_config;
+
+/* The spec's defaults. listen: unix:///run/curio/cuzk.sock; param_cache:
+ * $FIL_PROOFS_PARAMETER_CACHE when set, else /data/zk/params. */
+void cz_daemon_config_default(cz_daemon_config *cfg);
+
+/* Parse TOML text (the subset configs use: [table] / [a.b] headers, key =
+ * string / integer / boolean / array of those, # comments) over cfg.
+ * Unknown keys are skipped (cfg->warning names the first). CZ_ERR_PARSE with
+ * msg "line N: why" for bad syntax or a bad value of a known key. */
+cz_err cz_daemon_config_parse(cz_daemon_config *cfg, const char *text, size_t len, char *msg,
+                              size_t msg_len);
+/* Read path and parse it (CZ_ERR_IO when unreadable). */
+cz_err cz_daemon_config_load(cz_daemon_config *cfg, const char *path, char *msg, size_t msg_len);
+
+/* "5GiB", "512 MiB", "2GB", "100MB", "4096", "4096 bytes", "1KiB", "1kB" ->
+ * bytes (binary units are powers of 1024, decimal ones of 1000).
+ * CZ_ERR_PARSE on anything else or overflow. */
+cz_err cz_parse_size(const char *s, uint64_t *bytes);
+/* "5m", "30s", "30 seconds", "2 minutes", "500ms", "1h" -> milliseconds. */
+cz_err cz_parse_duration_ms(const char *s, uint64_t *ms);
+
+/* The engine configuration the daemon config implies (workers =
+ * devices x gpu_workers_per_device, with one device when none is listed). */
+void cz_daemon_engine_config(const cz_daemon_config *cfg, cz_engine_config *out);
+
+/* ---- Metrics and status (metrics.c) ------------------------------------------ */
+
+/* Prometheus text exposition of s (malloc'd, NUL-terminated; NULL on OOM).
+ * Names: cuzk_proofs_completed_total, cuzk_proofs_failed_total,
+ * cuzk_uptime_seconds, cuzk_queue_depth, cuzk_proofs_completed{proof_kind},
+ * cuzk_proofs_failed{proof_kind}, cuzk_proof_duration_seconds (summary per
+ * kind), cuzk_running_jobs, cuzk_gpu_workers, cuzk_memory_used_bytes,
+ * cuzk_memory_budget_bytes. */
+char *cz_metrics_text(const cz_engine_stats *s);
+/* JSON of jobs (per kind), workers, memory and SRS (malloc'd; NULL on OOM). */
+char *cz_status_json(const cz_engine_stats *s);
+
+/* ---- HTTP GET /status (http_status.c) ----------------------------------------- */
+
+typedef struct cz_http_status cz_http_status;
+/* Serve GET /status (JSON above; 404 otherwise) on host:port from a thread.
+ * CZ_ERR_IO when the address cannot be bound (msg says why). */
+cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host_port,
+                            char *msg, size_t msg_len);
+/* The bound port (useful with port 0). */
+int cz_http_status_port(const cz_http_status *h);
+void cz_http_status_stop(cz_http_status *h); /* NULL allowed */
+
+/* ---- The gRPC server (src/server/grpc/, cuzk-daemon only) -------------------- */
+
+typedef struct cz_server cz_server;
+/* Bind listen (unix:///path: the parent directory is created and a stale
+ * socket removed; or host:port), register the cuzk.v1.ProvingEngine methods
+ * with 256 MiB message limits and start serving e from a completion-queue
+ * thread. CZ_ERR_IO when the address cannot be bound (msg says why). */
+cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *msg,
+                       size_t msg_len);
+/* The bound TCP port (the one chosen for host:0); 0 for a unix socket. */
+int cz_server_port(const cz_server *s);
+/* Stop: no new calls; calls in flight are answered (awaiters see the engine
+ * shut down first, see cz_engine_shutdown), then everything is freed. */
+void cz_server_stop(cz_server *s);
+
+#endif

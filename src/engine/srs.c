@@ -1,0 +1,331 @@
+/* The SRS manager: parameter files by circuit id, in three tiers.
+ *   cold: known, on disk only;
+ *   warm: mmap'd (the page cache may hold it; costs no budget);
+ *   hot:  loaded (the loader's object, or the mapped pages touched in) and
+ *         charged to the memory budget.
+ * Hot entries nobody uses (ref_count 0) and idle for at least min_idle are
+ * dropped to warm, least recently used first, when a reservation runs
+ * short; EvictSRS drops an entry to cold. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "engine_internal.h"
+
+struct cz_srs_entry {
+  char id[64];
+  char *path;
+  cz_srs_loader loader;
+  bool has_loader;
+  cz_srs_tier tier;
+  bool loading;
+  uint64_t size_bytes;   /* file size */
+  uint8_t *map;
+  size_t map_len;
+  void *obj;
+  uint64_t charged;      /* bytes reserved in the budget while hot */
+  uint32_t refs;
+  uint64_t last_used_ms;
+  cz_srs_entry *next;
+};
+
+struct cz_srs_manager {
+  pthread_mutex_t mu;
+  pthread_cond_t cv; /* a load finished */
+  cz_membudget *budget;
+  char *param_cache;
+  uint64_t min_idle_ms;
+  cz_srs_entry *entries;
+};
+
+static bool valid_id(const char *id) {
+  size_t n = id ? strlen(id) : 0;
+  if (n == 0 || n >= 64 || id[0] == '.') return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = id[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+          c == '-' || c == '_' || c == '.'))
+      return false;
+  }
+  return true;
+}
+
+cz_srs_manager *cz_srs_manager_new(cz_membudget *budget, const char *param_cache,
+                                   uint64_t min_idle_ms) {
+  cz_srs_manager *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->param_cache = strdup(param_cache ? param_cache : "/data/zk/params");
+  if (!m->param_cache) {
+    free(m);
+    return NULL;
+  }
+  pthread_mutex_init(&m->mu, NULL);
+  pthread_cond_init(&m->cv, NULL);
+  m->budget = budget;
+  m->min_idle_ms = min_idle_ms;
+  return m;
+}
+
+/* Hot -> warm: the loaded object goes (or, without a loader, the resident
+ * pages are let go), the mapping stays. Caller holds m->mu. Returns the
+ * bytes it had charged. */
+static uint64_t drop_to_warm(cz_srs_manager *m, cz_srs_entry *e) {
+  uint64_t freed = e->charged;
+  if (e->obj && e->has_loader) e->loader.unload(e->loader.self, e->obj);
+  e->obj = NULL;
+  if (e->map && !e->has_loader) madvise(e->map, e->map_len, MADV_DONTNEED);
+  if (e->charged) cz_membudget_release(m->budget, e->charged);
+  e->charged = 0;
+  if (e->tier == CZ_SRS_HOT) e->tier = e->map ? CZ_SRS_WARM : CZ_SRS_COLD;
+  return freed;
+}
+
+/* Any tier -> cold (unloaded, unmapped); caller holds m->mu. */
+static uint64_t drop_to_cold(cz_srs_manager *m, cz_srs_entry *e) {
+  uint64_t freed = drop_to_warm(m, e);
+  if (e->map) munmap(e->map, e->map_len);
+  e->map = NULL;
+  e->map_len = 0;
+  e->tier = CZ_SRS_COLD;
+  return freed;
+}
+
+void cz_srs_manager_free(cz_srs_manager *m) {
+  if (!m) return;
+  cz_srs_entry *e = m->entries;
+  while (e) {
+    cz_srs_entry *next = e->next;
+    drop_to_cold(m, e);
+    free(e->path);
+    free(e);
+    e = next;
+  }
+  pthread_mutex_destroy(&m->mu);
+  pthread_cond_destroy(&m->cv);
+  free(m->param_cache);
+  free(m);
+}
+
+static cz_srs_entry *find(cz_srs_manager *m, const char *id) {
+  for (cz_srs_entry *e = m->entries; e; e = e->next)
+    if (strcmp(e->id, id) == 0) return e;
+  return NULL;
+}
+
+static cz_srs_entry *add(cz_srs_manager *m, const char *id, const char *path) {
+  cz_srs_entry *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  e->path = strdup(path);
+  if (!e->path) {
+    free(e);
+    return NULL;
+  }
+  snprintf(e->id, sizeof e->id, "%s", id);
+  e->tier = CZ_SRS_COLD;
+  e->next = m->entries;
+  m->entries = e;
+  return e;
+}
+
+cz_err cz_srs_register(cz_srs_manager *m, const char *circuit_id, const char *path,
+                       const cz_srs_loader *loader) {
+  if (!valid_id(circuit_id) || !path || (loader && (!loader->load || !loader->unload)))
+    return CZ_ERR_INVALID_ARG;
+  pthread_mutex_lock(&m->mu);
+  cz_srs_entry *e = find(m, circuit_id);
+  cz_err err = CZ_OK;
+  if (e) err = CZ_ERR_INVALID_ARG; /* registered twice */
+  else if (!(e = add(m, circuit_id, path))) err = CZ_ERR_NOMEM;
+  else if (loader) e->loader = *loader, e->has_loader = true;
+  pthread_mutex_unlock(&m->mu);
+  return err;
+}
+
+/* Map and load e's file; called with e->loading set and m->mu NOT held. */
+static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg,
+                                   size_t msg_len) {
+  int fd = open(e->path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(msg, msg_len, "SRS %s: %s: %s", e->id, e->path, strerror(errno));
+    return errno == ENOENT ? CZ_ENG_NOT_FOUND : CZ_ENG_FAILED;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+    close(fd);
+    snprintf(msg, msg_len, "SRS %s: %s is empty or unreadable", e->id, e->path);
+    return CZ_ENG_FAILED;
+  }
+  size_t len = (size_t)st.st_size;
+  uint8_t *map = e->map;
+  if (!map) {
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      close(fd);
+      snprintf(msg, msg_len, "SRS %s: mmap: %s", e->id, strerror(errno));
+      return CZ_ENG_FAILED;
+    }
+    map = p;
+  }
+  close(fd);
+  /* Warm now, whatever happens next. */
+  pthread_mutex_lock(&m->mu);
+  e->map = map;
+  e->map_len = len;
+  e->size_bytes = len;
+  e->tier = CZ_SRS_WARM;
+  pthread_mutex_unlock(&m->mu);
+
+  /* The hot object is about the size of the file (uncompressed points). */
+  if (cz_membudget_reserve(m->budget, len, NULL) != CZ_OK) {
+    snprintf(msg, msg_len, "SRS %s: %zu bytes do not fit the memory budget of %llu", e->id,
+             len, (unsigned long long)m->budget->total);
+    return CZ_ENG_FAILED;
+  }
+  uint64_t charged = len;
+  void *obj = NULL;
+  if (e->has_loader) {
+    uint64_t bytes = 0;
+    cz_err err = e->loader.load(e->loader.self, e->id, map, len, &obj, &bytes, msg, msg_len);
+    if (err != CZ_OK) {
+      cz_membudget_release(m->budget, len);
+      if (!msg[0]) snprintf(msg, msg_len, "SRS %s: %s", e->id, cz_err_str(err));
+      return CZ_ENG_FAILED;
+    }
+    /* Charge what the object really holds. */
+    if (bytes < len) cz_membudget_release(m->budget, len - bytes), charged = bytes;
+    else if (bytes > len && cz_membudget_reserve(m->budget, bytes - len, NULL) == CZ_OK)
+      charged = bytes;
+  } else {
+    /* No loader: hot means the pages are resident. */
+    madvise(map, len, MADV_WILLNEED);
+    long page = sysconf(_SC_PAGESIZE);
+    volatile uint8_t sink = 0;
+    for (size_t i = 0; i < len; i += (size_t)page) sink ^= map[i];
+    (void)sink;
+  }
+  pthread_mutex_lock(&m->mu);
+  e->obj = obj;
+  e->charged = charged;
+  e->tier = CZ_SRS_HOT;
+  pthread_mutex_unlock(&m->mu);
+  return CZ_ENG_OK;
+}
+
+cz_engine_status cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool take_ref,
+                                cz_srs_entry **entry, bool *already, uint64_t *load_ms,
+                                char *msg, size_t msg_len) {
+  if (already) *already = false;
+  if (load_ms) *load_ms = 0;
+  if (!valid_id(circuit_id)) {
+    snprintf(msg, msg_len, "malformed circuit id (1-63 of [A-Za-z0-9._-])");
+    return CZ_ENG_INVALID;
+  }
+  pthread_mutex_lock(&m->mu);
+  cz_srs_entry *e = find(m, circuit_id);
+  if (!e) {
+    /* Undeclared: <param_cache>/<id>.params, known only if it exists. */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.params", m->param_cache, circuit_id);
+    if (access(path, R_OK) != 0) {
+      pthread_mutex_unlock(&m->mu);
+      snprintf(msg, msg_len, "no parameter file for circuit %s (%s)", circuit_id, path);
+      return CZ_ENG_NOT_FOUND;
+    }
+    if (!(e = add(m, circuit_id, path))) {
+      pthread_mutex_unlock(&m->mu);
+      snprintf(msg, msg_len, "out of memory");
+      return CZ_ENG_FAILED;
+    }
+  }
+  while (e->loading) pthread_cond_wait(&m->cv, &m->mu);
+  cz_engine_status st = CZ_ENG_OK;
+  if (e->tier == CZ_SRS_HOT) {
+    if (already) *already = true;
+  } else {
+    e->loading = true;
+    pthread_mutex_unlock(&m->mu);
+    uint64_t t0 = cz_engine_now_ms();
+    st = load_entry(m, e, msg, msg_len);
+    if (load_ms) *load_ms = cz_engine_now_ms() - t0;
+    pthread_mutex_lock(&m->mu);
+    e->loading = false;
+    pthread_cond_broadcast(&m->cv);
+  }
+  if (st == CZ_ENG_OK) {
+    if (take_ref) e->refs++;
+    e->last_used_ms = cz_engine_now_ms();
+    if (entry) *entry = e;
+  }
+  pthread_mutex_unlock(&m->mu);
+  return st;
+}
+
+void cz_srs_release(cz_srs_manager *m, cz_srs_entry *e) {
+  if (!e) return;
+  pthread_mutex_lock(&m->mu);
+  if (e->refs) e->refs--;
+  e->last_used_ms = cz_engine_now_ms();
+  pthread_mutex_unlock(&m->mu);
+}
+
+const void *cz_srs_entry_object(const cz_srs_entry *e, size_t *len) {
+  if (!e) return NULL;
+  if (len) *len = e->has_loader ? 0 : e->map_len;
+  return e->has_loader ? e->obj : (const void *)e->map;
+}
+
+cz_engine_status cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded,
+                              uint64_t *freed, char *msg, size_t msg_len) {
+  *was_loaded = false;
+  *freed = 0;
+  pthread_mutex_lock(&m->mu);
+  cz_srs_entry *e = valid_id(circuit_id) ? find(m, circuit_id) : NULL;
+  cz_engine_status st = CZ_ENG_OK;
+  if (!e) {
+    snprintf(msg, msg_len, "circuit %s has no SRS entry", circuit_id ? circuit_id : "");
+    st = CZ_ENG_NOT_FOUND;
+  } else if (e->refs || e->loading) {
+    snprintf(msg, msg_len, "SRS %s is in use by %u proof(s)", e->id, e->refs);
+    st = CZ_ENG_FAILED;
+  } else {
+    *was_loaded = e->tier != CZ_SRS_COLD;
+    *freed = drop_to_cold(m, e);
+  }
+  pthread_mutex_unlock(&m->mu);
+  return st;
+}
+
+uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted) {
+  uint64_t freed = 0, now = cz_engine_now_ms();
+  pthread_mutex_lock(&m->mu);
+  while (freed < wanted) {
+    cz_srs_entry *lru = NULL;
+    for (cz_srs_entry *e = m->entries; e; e = e->next)
+      if (e->tier == CZ_SRS_HOT && !e->refs && !e->loading &&
+          now - e->last_used_ms >= m->min_idle_ms &&
+          (!lru || e->last_used_ms < lru->last_used_ms))
+        lru = e;
+    if (!lru) break;
+    uint64_t f = drop_to_warm(m, lru); /* the mapping costs no budget */
+    freed += f ? f : 1; /* an entry charging nothing still counts as progress */
+  }
+  pthread_mutex_unlock(&m->mu);
+  return freed;
+}
+
+size_t cz_srs_snapshot(cz_srs_manager *m, cz_srs_status *out, size_t cap) {
+  size_t n = 0;
+  pthread_mutex_lock(&m->mu);
+  for (cz_srs_entry *e = m->entries; e && n < cap; e = e->next, n++) {
+    snprintf(out[n].circuit_id, sizeof out[n].circuit_id, "%s", e->id);
+    out[n].tier = e->tier;
+    out[n].size_bytes = e->size_bytes;
+    out[n].ref_count = e->refs;
+  }
+  pthread_mutex_unlock(&m->mu);
+  return n;
+}

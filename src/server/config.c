@@ -1,0 +1,401 @@
+/* The daemon's TOML config: a small parser for the subset cuzk configs use
+ * (Debian ships no C TOML library). Values are parsed into a tagged union
+ * and then applied to the one key they name. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuzk/server.h"
+
+void cz_daemon_config_default(cz_daemon_config *c) {
+  memset(c, 0, sizeof *c);
+  snprintf(c->listen, sizeof c->listen, "unix:///run/curio/cuzk.sock");
+  const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
+  snprintf(c->param_cache, sizeof c->param_cache, "%s", env && env[0] ? env : "/data/zk/params");
+  c->total_budget = 0;
+  c->safety_margin = 5ull << 30;
+  c->eviction_min_idle_ms = 5 * 60 * 1000;
+  c->gpu_workers_per_device = 2;
+  c->max_batch_size = 1;
+  c->max_batch_wait_ms = 10000;
+  c->pipeline_enabled = true;
+  c->synthesis_concurrency = 1;
+  c->max_parallel_synthesis = 18;
+  snprintf(c->log_level, sizeof c->log_level, "info");
+}
+
+static const char *skip_ws(const char *p, const char *end) {
+  while (p < end && (*p == ' ' || *p == '\t')) p++;
+  return p;
+}
+
+cz_err cz_parse_size(const char *s, uint64_t *bytes) {
+  while (isspace((unsigned char)*s)) s++;
+  if (!isdigit((unsigned char)*s)) return CZ_ERR_PARSE;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno) return CZ_ERR_PARSE;
+  double frac = 0;
+  if (*end == '.') { /* "1.5GiB" */
+    char *fend;
+    frac = strtod(end, &fend);
+    end = fend;
+  }
+  while (isspace((unsigned char)*end)) end++;
+  static const struct { const char *unit; uint64_t mul; } units[] = {
+      {"", 1},           {"b", 1},          {"byte", 1},       {"bytes", 1},
+      {"kib", 1ull << 10}, {"mib", 1ull << 20}, {"gib", 1ull << 30}, {"tib", 1ull << 40},
+      {"kb", 1000ull},   {"mb", 1000000ull}, {"gb", 1000000000ull}, {"tb", 1000000000000ull},
+      {"k", 1ull << 10}, {"m", 1ull << 20}, {"g", 1ull << 30}, {"t", 1ull << 40},
+  };
+  char unit[8];
+  size_t n = strlen(end);
+  while (n && isspace((unsigned char)end[n - 1])) n--;
+  if (n >= sizeof unit) return CZ_ERR_PARSE;
+  for (size_t i = 0; i < n; i++) unit[i] = (char)tolower((unsigned char)end[i]);
+  unit[n] = 0;
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (strcmp(unit, units[i].unit) != 0) continue;
+    uint64_t mul = units[i].mul;
+    if (v > UINT64_MAX / mul) return CZ_ERR_PARSE;
+    *bytes = v * mul + (uint64_t)(frac * (double)mul);
+    return CZ_OK;
+  }
+  return CZ_ERR_PARSE;
+}
+
+cz_err cz_parse_duration_ms(const char *s, uint64_t *ms) {
+  while (isspace((unsigned char)*s)) s++;
+  if (!isdigit((unsigned char)*s)) return CZ_ERR_PARSE;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno) return CZ_ERR_PARSE;
+  while (isspace((unsigned char)*end)) end++;
+  static const struct { const char *unit; uint64_t mul; } units[] = {
+      {"ms", 1}, {"msec", 1}, {"milliseconds", 1}, {"s", 1000}, {"sec", 1000},
+      {"second", 1000}, {"seconds", 1000}, {"", 1000}, {"m", 60000}, {"min", 60000},
+      {"minute", 60000}, {"minutes", 60000}, {"h", 3600000}, {"hour", 3600000}, {"hours", 3600000},
+  };
+  size_t n = strlen(end);
+  while (n && isspace((unsigned char)end[n - 1])) n--;
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (strlen(units[i].unit) != n || strncmp(end, units[i].unit, n) != 0) continue;
+    if (v > UINT64_MAX / units[i].mul) return CZ_ERR_PARSE;
+    *ms = v * units[i].mul;
+    return CZ_OK;
+  }
+  return CZ_ERR_PARSE;
+}
+
+/* ---- values --------------------------------------------------------------- */
+
+enum { V_STR, V_INT, V_BOOL, V_ARRAY };
+#define MAX_ARRAY 64
+typedef struct {
+  int type;
+  char str[1024];
+  long long i;
+  bool b;
+  size_t n;               /* array: integers only are kept (gpus.devices) */
+  long long items[MAX_ARRAY];
+  int item_type;
+} value;
+
+/* Parse one scalar at p; sets *next. False on a syntax error. */
+static bool parse_scalar(const char **pp, const char *end, value *v, const char **why) {
+  const char *p = *pp;
+  if (p < end && (*p == '"' || *p == '\'')) {
+    char q = *p++;
+    size_t n = 0;
+    while (p < end && *p != q && *p != '\n') {
+      char c = *p++;
+      if (q == '"' && c == '\\' && p < end) {
+        char e = *p++;
+        c = e == 'n' ? '\n' : e == 't' ? '\t' : e == '\\' ? '\\' : e == '"' ? '"' : 0;
+        if (!c) return *why = "unsupported escape in a string", false;
+      }
+      if (n + 1 >= sizeof v->str) return *why = "string too long", false;
+      v->str[n++] = c;
+    }
+    if (p >= end || *p != q) return *why = "unterminated string", false;
+    v->str[n] = 0;
+    v->type = V_STR;
+    *pp = p + 1;
+    return true;
+  }
+  if (end - p >= 4 && strncmp(p, "true", 4) == 0) {
+    v->type = V_BOOL, v->b = true, *pp = p + 4;
+    return true;
+  }
+  if (end - p >= 5 && strncmp(p, "false", 5) == 0) {
+    v->type = V_BOOL, v->b = false, *pp = p + 5;
+    return true;
+  }
+  char num[32];
+  size_t n = 0;
+  if (p < end && (*p == '-' || *p == '+')) num[n++] = *p++;
+  if (p >= end || !isdigit((unsigned char)*p)) return *why = "expected a string, number, boolean or array", false;
+  while (p < end && (isdigit((unsigned char)*p) || *p == '_')) {
+    if (*p != '_') {
+      if (n + 1 >= sizeof num) return *why = "number too long", false;
+      num[n++] = *p;
+    }
+    p++;
+  }
+  num[n] = 0;
+  errno = 0;
+  v->i = strtoll(num, NULL, 10);
+  if (errno) return *why = "number out of range", false;
+  v->type = V_INT;
+  *pp = p;
+  return true;
+}
+
+static bool parse_value(const char **pp, const char *end, value *v, const char **why) {
+  const char *p = *pp;
+  if (p < end && *p == '[') {
+    p++;
+    v->type = V_ARRAY;
+    v->n = 0;
+    v->item_type = -1;
+    for (;;) {
+      while (p < end && isspace((unsigned char)*p)) p++;
+      if (p < end && *p == ']') break;
+      value item;
+      if (!parse_scalar(&p, end, &item, why)) return false;
+      if (v->n >= MAX_ARRAY) return *why = "array too long", false;
+      v->item_type = item.type;
+      v->items[v->n++] = item.type == V_INT ? item.i : 0;
+      while (p < end && isspace((unsigned char)*p)) p++;
+      if (p < end && *p == ',') p++;
+      else if (p < end && *p == ']') break;
+      else return *why = "expected , or ] in an array", false;
+    }
+    *pp = p + 1;
+    return true;
+  }
+  return parse_scalar(pp, end, v, why);
+}
+
+/* ---- keys ----------------------------------------------------------------- */
+
+static bool want_u32(const value *v, uint32_t *out, const char **why) {
+  if (v->type != V_INT || v->i < 0 || v->i > (long long)UINT32_MAX)
+    return *why = "expected a non-negative integer", false;
+  *out = (uint32_t)v->i;
+  return true;
+}
+
+static bool want_str(const value *v, char *out, size_t cap, const char **why) {
+  if (v->type != V_STR) return *why = "expected a string", false;
+  if (strlen(v->str) >= cap) return *why = "string too long", false;
+  snprintf(out, cap, "%s", v->str);
+  return true;
+}
+
+static bool want_size(const value *v, uint64_t *out, bool allow_auto, const char **why) {
+  if (v->type == V_INT && v->i >= 0) *out = (uint64_t)v->i;
+  else if (v->type != V_STR) return *why = "expected a size such as \"5GiB\"", false;
+  else if (allow_auto && strcmp(v->str, "auto") == 0) return *out = 0, true;
+  else if (cz_parse_size(v->str, out) != CZ_OK) return *why = "expected a size such as \"5GiB\"", false;
+  if (allow_auto && *out == 0) return *why = "a budget of 0 bytes (use \"auto\")", false;
+  return true;
+}
+
+static bool want_duration(const value *v, uint64_t *out, const char **why) {
+  if (v->type == V_INT && v->i >= 0) return *out = (uint64_t)v->i * 1000u, true; /* seconds */
+  if (v->type != V_STR || cz_parse_duration_ms(v->str, out) != CZ_OK)
+    return *why = "expected a duration such as \"5m\" or \"30s\"", false;
+  return true;
+}
+
+/* Apply one key; false with *why on a bad value; *unknown when not ours. */
+static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *unknown,
+                  const char **why) {
+  *unknown = false;
+  if (!strcmp(key, "daemon.listen")) return want_str(v, c->listen, sizeof c->listen, why);
+  if (!strcmp(key, "daemon.status_listen"))
+    return want_str(v, c->status_listen, sizeof c->status_listen, why);
+  if (!strcmp(key, "srs.param_cache")) return want_str(v, c->param_cache, sizeof c->param_cache, why);
+  if (!strcmp(key, "memory.total_budget")) return want_size(v, &c->total_budget, true, why);
+  if (!strcmp(key, "memory.safety_margin")) return want_size(v, &c->safety_margin, false, why);
+  if (!strcmp(key, "memory.eviction_min_idle")) return want_duration(v, &c->eviction_min_idle_ms, why);
+  if (!strcmp(key, "gpus.devices")) {
+    if (v->type != V_ARRAY || (v->n && v->item_type != V_INT))
+      return *why = "expected an array of device ordinals", false;
+    if (v->n > CZ_MAX_GPU_DEVICES) return *why = "too many devices", false;
+    for (size_t i = 0; i < v->n; i++) {
+      if (v->items[i] < 0 || v->items[i] > 1024) return *why = "bad device ordinal", false;
+      c->gpu_devices[i] = (int)v->items[i];
+    }
+    c->n_gpu_devices = v->n;
+    return true;
+  }
+  if (!strcmp(key, "gpus.gpu_threads")) return want_u32(v, &c->gpu_threads, why);
+  if (!strcmp(key, "gpus.gpu_workers_per_device")) return want_u32(v, &c->gpu_workers_per_device, why);
+  if (!strcmp(key, "scheduler.max_batch_size")) return want_u32(v, &c->max_batch_size, why);
+  if (!strcmp(key, "scheduler.max_batch_wait_ms")) {
+    if (v->type != V_INT || v->i < 0) return *why = "expected milliseconds", false;
+    c->max_batch_wait_ms = (uint64_t)v->i;
+    return true;
+  }
+  if (!strcmp(key, "synthesis.threads")) return want_u32(v, &c->synthesis_threads, why);
+  if (!strcmp(key, "pipeline.enabled")) {
+    if (v->type != V_BOOL) return *why = "expected true or false", false;
+    c->pipeline_enabled = v->b;
+    return true;
+  }
+  if (!strcmp(key, "pipeline.synthesis_concurrency")) return want_u32(v, &c->synthesis_concurrency, why);
+  if (!strcmp(key, "pipeline.max_parallel_synthesis")) return want_u32(v, &c->max_parallel_synthesis, why);
+  if (!strcmp(key, "pipeline.max_gpu_queue_depth")) return want_u32(v, &c->max_gpu_queue_depth, why);
+  if (!strcmp(key, "logging.level")) {
+    if (!want_str(v, c->log_level, sizeof c->log_level, why)) return false;
+    static const char *const levels[] = {"trace", "debug", "info", "warn", "error"};
+    for (size_t i = 0; i < 5; i++)
+      if (!strcmp(c->log_level, levels[i])) return true;
+    return *why = "expected trace, debug, info, warn or error", false;
+  }
+  *unknown = true;
+  return true;
+}
+
+static bool bare_key_char(char ch) {
+  return isalnum((unsigned char)ch) || ch == '_' || ch == '-';
+}
+
+/* A dotted bare key ("a.b_c"), into out. */
+static bool parse_key(const char **pp, const char *end, char *out, size_t cap) {
+  const char *p = *pp;
+  size_t n = 0;
+  for (;;) {
+    p = skip_ws(p, end);
+    const char *s = p;
+    while (p < end && bare_key_char(*p)) p++;
+    if (p == s || n + (size_t)(p - s) + 2 >= cap) return false;
+    memcpy(out + n, s, (size_t)(p - s));
+    n += (size_t)(p - s);
+    p = skip_ws(p, end);
+    if (p < end && *p == '.') {
+      out[n++] = '.';
+      p++;
+      continue;
+    }
+    break;
+  }
+  out[n] = 0;
+  *pp = p;
+  return true;
+}
+
+cz_err cz_daemon_config_parse(cz_daemon_config *c, const char *text, size_t len, char *msg,
+                              size_t msg_len) {
+  char table[256] = "";
+  const char *p = text, *end = text + len;
+  int line = 0;
+  while (p < end) {
+    line++;
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    if (!eol) eol = end;
+    const char *why = NULL;
+    const char *q = skip_ws(p, eol);
+    if (q < eol && *q == '\r') q++;
+    if (q == eol || *q == '#') goto next;
+    if (*q == '[') {
+      q++;
+      bool array_table = q < eol && *q == '[';
+      if (array_table) q++;
+      if (!parse_key(&q, eol, table, sizeof table)) {
+        why = "malformed table header";
+        goto bad;
+      }
+      if (q >= eol || *q != ']' || (array_table && (q + 1 >= eol || q[1] != ']'))) {
+        why = "expected ] after a table name";
+        goto bad;
+      }
+      q += array_table ? 2 : 1;
+    } else {
+      char key[256], full[512];
+      if (!parse_key(&q, eol, key, sizeof key)) {
+        why = "expected key = value";
+        goto bad;
+      }
+      if (q >= eol || *q != '=') {
+        why = "expected = after the key";
+        goto bad;
+      }
+      q = skip_ws(q + 1, eol);
+      value v;
+      const char *vend = q;
+      /* Arrays may span lines. */
+      if (!parse_value(&vend, end, &v, &why)) goto bad;
+      for (const char *r = q; r < vend; r++)
+        if (*r == '\n') line++;
+      eol = memchr(vend, '\n', (size_t)(end - vend));
+      if (!eol) eol = end;
+      q = vend;
+      snprintf(full, sizeof full, "%s%s%s", table, table[0] ? "." : "", key);
+      bool unknown;
+      if (!apply(c, full, &v, &unknown, &why)) {
+        snprintf(msg, msg_len, "line %d: %s: %s", line, full, why);
+        return CZ_ERR_PARSE;
+      }
+      if (unknown && !c->warning[0]) snprintf(c->warning, sizeof c->warning, "unknown key %.200s (line %d)", full, line);
+    }
+    q = skip_ws(q, eol);
+    if (q < eol && *q == '\r') q++;
+    if (q < eol && *q != '#') {
+      why = "unexpected text after the value";
+      goto bad;
+    }
+  next:
+    p = eol < end ? eol + 1 : end;
+    continue;
+  bad:
+    if (msg) snprintf(msg, msg_len, "line %d: %s", line, why);
+    return CZ_ERR_PARSE;
+  }
+  return CZ_OK;
+}
+
+cz_err cz_daemon_config_load(cz_daemon_config *c, const char *path, char *msg, size_t msg_len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    if (msg) snprintf(msg, msg_len, "%s: %s", path, strerror(errno));
+    return CZ_ERR_IO;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  size_t r;
+  while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+    n += r;
+    if (n == cap) {
+      char *nb = cap < (1u << 24) ? realloc(buf, cap *= 2) : NULL;
+      if (!nb) free(buf);
+      buf = nb;
+    }
+  }
+  fclose(f);
+  if (!buf) {
+    if (msg) snprintf(msg, msg_len, "%s: too large or out of memory", path);
+    return CZ_ERR_IO;
+  }
+  cz_err err = cz_daemon_config_parse(c, buf, n, msg, msg_len);
+  free(buf);
+  return err;
+}
+
+void cz_daemon_engine_config(const cz_daemon_config *c, cz_engine_config *out) {
+  cz_engine_config_default(out);
+  size_t devices = c->n_gpu_devices ? c->n_gpu_devices : 1;
+  size_t workers = devices * (c->gpu_workers_per_device ? c->gpu_workers_per_device : 1);
+  out->n_workers = (unsigned)(workers > CZ_ENGINE_MAX_WORKERS ? CZ_ENGINE_MAX_WORKERS : workers);
+  out->memory_budget = c->total_budget;
+  out->safety_margin = c->safety_margin;
+  out->eviction_min_idle_ms = c->eviction_min_idle_ms;
+  out->max_batch_size = c->max_batch_size;
+  out->max_batch_wait_ms = c->max_batch_wait_ms;
+  out->param_cache = c->param_cache;
+}

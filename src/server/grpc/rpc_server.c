@@ -1,0 +1,689 @@
+/* The cuzk.v1.ProvingEngine service on gRPC's C core API.
+ *
+ * One thread drives the completion queue. Every method is registered with
+ * its payload read up front, so a new call arrives with its request bytes;
+ * they are decoded with protobuf-c. Quick RPCs are answered on the queue
+ * thread; AwaitProof and Prove block in the engine, so each gets a thread
+ * of its own (bounded: past MAX_BLOCKING the call answers RESOURCE_EXHAUSTED).
+ * An answer is one batch (initial metadata, message, status, close) whose
+ * completion frees the call. */
+#include <errno.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/support/time.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "cuzk/server.h"
+#include "cuzk/v1/proving.pb-c.h"
+
+#define MAX_MESSAGE (256 * 1024 * 1024)
+#define MAX_BLOCKING 512
+
+typedef enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M_COUNT } method;
+
+static const struct {
+  const char *path;
+  const ProtobufCMessageDescriptor *req;
+} methods[M_COUNT] = {
+    [M_SUBMIT] = {"/cuzk.v1.ProvingEngine/SubmitProof", &cuzk__v1__submit_proof_request__descriptor},
+    [M_AWAIT] = {"/cuzk.v1.ProvingEngine/AwaitProof", &cuzk__v1__await_proof_request__descriptor},
+    [M_PROVE] = {"/cuzk.v1.ProvingEngine/Prove", &cuzk__v1__prove_request__descriptor},
+    [M_CANCEL] = {"/cuzk.v1.ProvingEngine/CancelProof", &cuzk__v1__cancel_proof_request__descriptor},
+    [M_STATUS] = {"/cuzk.v1.ProvingEngine/GetStatus", &cuzk__v1__get_status_request__descriptor},
+    [M_METRICS] = {"/cuzk.v1.ProvingEngine/GetMetrics", &cuzk__v1__get_metrics_request__descriptor},
+    [M_PRELOAD] = {"/cuzk.v1.ProvingEngine/PreloadSRS", &cuzk__v1__preload_srsrequest__descriptor},
+    [M_EVICT] = {"/cuzk.v1.ProvingEngine/EvictSRS", &cuzk__v1__evict_srsrequest__descriptor},
+};
+
+enum { TAG_NEW, TAG_DONE, TAG_SHUTDOWN, TAG_UNKNOWN };
+
+/* The pending request for calls to methods nobody registered. */
+typedef struct {
+  int tag_kind;
+  grpc_call *call;
+  grpc_call_details details;
+  grpc_metadata_array md;
+} unknown_slot;
+
+/* A pending request for one method (re-armed after every call). */
+typedef struct {
+  int tag_kind;
+  method m;
+  grpc_call *call;
+  gpr_timespec deadline;
+  grpc_metadata_array md;
+  grpc_byte_buffer *payload;
+} slot;
+
+/* One call being answered. */
+typedef struct {
+  int tag_kind;
+  struct cz_server *s;
+  method m;
+  grpc_call *call;
+  gpr_timespec deadline;
+  grpc_byte_buffer *payload, *response;
+  int cancelled;
+} call_ctx;
+
+struct cz_server {
+  grpc_server *server;
+  grpc_completion_queue *cq;
+  cz_engine *e;
+  void *handles[M_COUNT];
+  slot slots[M_COUNT];
+  unknown_slot unknown;
+  pthread_t thread;
+  int shutdown_tag;
+  atomic_int in_flight;      /* calls accepted and not yet freed */
+  atomic_int blocking;       /* handler threads alive */
+  atomic_bool stopping;
+  int port;
+  char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+};
+
+/* ---- answering ------------------------------------------------------------ */
+
+/* Send msg (NULL for a non-OK status) and status; the DONE completion
+ * frees the call. */
+static void respond(call_ctx *c, const ProtobufCMessage *msg, grpc_status_code code,
+                    const char *details) {
+  grpc_op ops[4];
+  memset(ops, 0, sizeof ops);
+  size_t n = 0;
+  ops[n++].op = GRPC_OP_SEND_INITIAL_METADATA;
+  if (msg && code == GRPC_STATUS_OK) {
+    size_t len = protobuf_c_message_get_packed_size(msg);
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) {
+      code = GRPC_STATUS_RESOURCE_EXHAUSTED;
+      details = "out of memory encoding the response";
+    } else {
+      protobuf_c_message_pack(msg, buf);
+      grpc_slice sl = grpc_slice_new(buf, len, free);
+      c->response = grpc_raw_byte_buffer_create(&sl, 1);
+      grpc_slice_unref(sl);
+      ops[n].op = GRPC_OP_SEND_MESSAGE;
+      ops[n++].data.send_message.send_message = c->response;
+    }
+  }
+  grpc_slice det = grpc_slice_from_copied_string(details ? details : "");
+  ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+  ops[n].data.send_status_from_server.status = code;
+  ops[n++].data.send_status_from_server.status_details = &det;
+  ops[n].op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+  ops[n++].data.recv_close_on_server.cancelled = &c->cancelled;
+  c->tag_kind = TAG_DONE;
+  grpc_call_error err = grpc_call_start_batch(c->call, ops, n, c, NULL);
+  grpc_slice_unref(det);
+  if (err != GRPC_CALL_OK) { /* no completion will come: free here */
+    fprintf(stderr, "cuzk-daemon: start_batch failed (%d)\n", (int)err);
+    if (c->response) grpc_byte_buffer_destroy(c->response);
+    if (c->payload) grpc_byte_buffer_destroy(c->payload);
+    grpc_call_unref(c->call);
+    atomic_fetch_sub(&c->s->in_flight, 1);
+    free(c);
+  }
+}
+
+static grpc_status_code grpc_code(cz_engine_status st) {
+  switch (st) {
+  case CZ_ENG_OK: return GRPC_STATUS_OK;
+  case CZ_ENG_INVALID: return GRPC_STATUS_INVALID_ARGUMENT;
+  case CZ_ENG_NOT_FOUND: return GRPC_STATUS_NOT_FOUND;
+  case CZ_ENG_UNIMPLEMENTED: return GRPC_STATUS_UNIMPLEMENTED;
+  case CZ_ENG_UNAVAILABLE: return GRPC_STATUS_UNAVAILABLE;
+  case CZ_ENG_EXHAUSTED: return GRPC_STATUS_RESOURCE_EXHAUSTED;
+  default: return GRPC_STATUS_INTERNAL;
+  }
+}
+
+/* Milliseconds left before the call's deadline (UINT64_MAX: none). */
+static uint64_t ms_to_deadline(gpr_timespec deadline) {
+  gpr_timespec d = gpr_convert_clock_type(deadline, GPR_CLOCK_MONOTONIC);
+  if (gpr_time_cmp(d, gpr_inf_future(GPR_CLOCK_MONOTONIC)) >= 0) return UINT64_MAX;
+  gpr_timespec now = gpr_now(GPR_CLOCK_MONOTONIC);
+  if (gpr_time_cmp(d, now) <= 0) return 1;
+  gpr_timespec left = gpr_time_sub(d, now);
+  return (uint64_t)left.tv_sec * 1000u + (uint64_t)left.tv_nsec / 1000000u + 1;
+}
+
+static void fill_await(Cuzk__V1__AwaitProofResponse *r, const cz_job_result *res) {
+  r->job_id = (char *)res->job_id;
+  r->status = (Cuzk__V1__AwaitProofResponse__Status)res->status;
+  r->proof.data = res->proof;
+  r->proof.len = res->proof_len;
+  r->error_message = (char *)res->error;
+  r->queue_wait_ms = res->t.queue_wait_ms;
+  r->srs_load_ms = res->t.srs_load_ms;
+  r->synthesis_ms = res->t.synthesis_ms;
+  r->gpu_compute_ms = res->t.gpu_compute_ms;
+  r->total_ms = res->t.total_ms;
+}
+
+/* Wait honouring both the request's timeout and the call's deadline. */
+static cz_engine_status await_job(call_ctx *c, const char *job_id, uint64_t timeout_ms,
+                                  cz_job_result *res) {
+  uint64_t left = ms_to_deadline(c->deadline);
+  if (left != UINT64_MAX && (timeout_ms == 0 || left < timeout_ms)) timeout_ms = left;
+  return cz_engine_await(c->s->e, job_id, timeout_ms, res);
+}
+
+static void to_job_request(const Cuzk__V1__SubmitProofRequest *p, cz_job_request *r, cz_bytes *vps) {
+  memset(r, 0, sizeof *r);
+  r->request_id = p->request_id;
+  r->kind = (cz_proof_kind)p->proof_kind;
+  r->sector_size = p->sector_size;
+  r->registered_proof = p->registered_proof;
+  r->priority = (cz_priority)p->priority;
+  r->vanilla_proof = (cz_bytes){p->vanilla_proof.data, p->vanilla_proof.len};
+  for (size_t i = 0; i < p->n_vanilla_proofs; i++)
+    vps[i] = (cz_bytes){p->vanilla_proofs[i].data, p->vanilla_proofs[i].len};
+  r->vanilla_proofs = vps;
+  r->n_vanilla_proofs = p->n_vanilla_proofs;
+  r->sector_number = p->sector_number;
+  r->miner_id = p->miner_id;
+  r->randomness = (cz_bytes){p->randomness.data, p->randomness.len};
+  r->partition_index = p->partition_index;
+  r->comm_r_old = (cz_bytes){p->comm_r_old.data, p->comm_r_old.len};
+  r->comm_r_new = (cz_bytes){p->comm_r_new.data, p->comm_r_new.len};
+  r->comm_d_new = (cz_bytes){p->comm_d_new.data, p->comm_d_new.len};
+}
+
+static cz_engine_status submit(call_ctx *c, const Cuzk__V1__SubmitProofRequest *p,
+                               char job_id[CZ_JOB_ID_MAX], uint32_t *pos, char *msg, size_t msg_len) {
+  cz_bytes *vps = calloc(p->n_vanilla_proofs ? p->n_vanilla_proofs : 1, sizeof *vps);
+  if (!vps) {
+    snprintf(msg, msg_len, "out of memory");
+    return CZ_ENG_FAILED;
+  }
+  cz_job_request r;
+  to_job_request(p, &r, vps);
+  cz_engine_status st = cz_engine_submit(c->s->e, &r, job_id, pos, msg, msg_len);
+  free(vps);
+  return st;
+}
+
+static void handle(call_ctx *c, const ProtobufCMessage *req) {
+  cz_engine *e = c->s->e;
+  char msg[512] = "";
+  switch (c->m) {
+  case M_SUBMIT: {
+    char id[CZ_JOB_ID_MAX];
+    uint32_t pos = 0;
+    cz_engine_status st = submit(c, (const Cuzk__V1__SubmitProofRequest *)req, id, &pos, msg, sizeof msg);
+    Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+    r.job_id = id;
+    r.queue_position = pos;
+    respond(c, &r.base, grpc_code(st), msg);
+    return;
+  }
+  case M_AWAIT: {
+    const Cuzk__V1__AwaitProofRequest *q = (const Cuzk__V1__AwaitProofRequest *)req;
+    if (!q->job_id[0]) {
+      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
+      return;
+    }
+    cz_job_result res;
+    cz_engine_status st = await_job(c, q->job_id, q->timeout_ms, &res);
+    if (st != CZ_ENG_OK) {
+      snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
+      respond(c, NULL, grpc_code(st), msg);
+      return;
+    }
+    Cuzk__V1__AwaitProofResponse r = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    fill_await(&r, &res);
+    respond(c, &r.base, GRPC_STATUS_OK, NULL);
+    free(res.proof);
+    return;
+  }
+  case M_PROVE: {
+    const Cuzk__V1__ProveRequest *q = (const Cuzk__V1__ProveRequest *)req;
+    if (!q->submit) {
+      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "ProveRequest.submit is missing");
+      return;
+    }
+    char id[CZ_JOB_ID_MAX];
+    cz_engine_status st = submit(c, q->submit, id, NULL, msg, sizeof msg);
+    if (st != CZ_ENG_OK) {
+      respond(c, NULL, grpc_code(st), msg);
+      return;
+    }
+    cz_job_result res;
+    st = await_job(c, id, 0, &res);
+    if (st != CZ_ENG_OK) {
+      respond(c, NULL, GRPC_STATUS_INTERNAL, "the job left the table before its result was read");
+      return;
+    }
+    Cuzk__V1__AwaitProofResponse ar = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    fill_await(&ar, &res);
+    Cuzk__V1__ProveResponse r = CUZK__V1__PROVE_RESPONSE__INIT;
+    r.result = &ar;
+    respond(c, &r.base, GRPC_STATUS_OK, NULL);
+    free(res.proof);
+    return;
+  }
+  case M_CANCEL: {
+    const Cuzk__V1__CancelProofRequest *q = (const Cuzk__V1__CancelProofRequest *)req;
+    if (!q->job_id[0]) {
+      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
+      return;
+    }
+    bool was_running = false;
+    cz_engine_status st = cz_engine_cancel(e, q->job_id, &was_running);
+    if (st != CZ_ENG_OK) snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
+    Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+    r.was_running = was_running;
+    respond(c, &r.base, grpc_code(st), msg);
+    return;
+  }
+  case M_STATUS: {
+    cz_engine_stats *s = malloc(sizeof *s);
+    if (!s) {
+      respond(c, NULL, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      return;
+    }
+    cz_engine_get_stats(e, s);
+    Cuzk__V1__GPUStatus gpus[CZ_ENGINE_MAX_WORKERS], *gp[CZ_ENGINE_MAX_WORKERS];
+    Cuzk__V1__SRSStatus srs[CZ_ENGINE_MAX_SRS], *sp[CZ_ENGINE_MAX_SRS];
+    Cuzk__V1__QueueStatus qs[CZ_KIND_COUNT], *qp[CZ_KIND_COUNT];
+    char names[CZ_ENGINE_MAX_WORKERS][32];
+    Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    /* No GPU backend yet: each proving worker is reported as a device. */
+    for (unsigned i = 0; i < s->n_workers; i++) {
+      cuzk__v1__gpustatus__init(&gpus[i]);
+      snprintf(names[i], sizeof names[i], "cpu-worker-%u", i);
+      gpus[i].ordinal = i;
+      gpus[i].name = names[i];
+      gpus[i].current_job_id = s->workers[i].job_id;
+      gpus[i].current_proof_kind =
+          (char *)(s->workers[i].busy ? cz_proof_kind_label(s->workers[i].kind) : "");
+      gp[i] = &gpus[i];
+    }
+    r.n_gpus = s->n_workers;
+    r.gpus = gp;
+    for (size_t i = 0; i < s->n_srs; i++) {
+      cuzk__v1__srsstatus__init(&srs[i]);
+      srs[i].circuit_id = s->srs[i].circuit_id;
+      srs[i].tier = (Cuzk__V1__SRSStatus__Tier)s->srs[i].tier;
+      srs[i].size_bytes = s->srs[i].size_bytes;
+      srs[i].ref_count = s->srs[i].ref_count;
+      sp[i] = &srs[i];
+    }
+    r.n_loaded_srs = s->n_srs;
+    r.loaded_srs = sp;
+    for (int k = 1; k < CZ_KIND_COUNT; k++) {
+      cuzk__v1__queue_status__init(&qs[k - 1]);
+      qs[k - 1].proof_kind = (char *)cz_proof_kind_label((cz_proof_kind)k);
+      qs[k - 1].pending = s->pending[k];
+      qs[k - 1].in_progress = s->running[k];
+      qp[k - 1] = &qs[k - 1];
+    }
+    r.n_queues = CZ_KIND_COUNT - 1;
+    r.queues = qp;
+    r.total_proofs_completed = s->total_completed;
+    r.total_proofs_failed = s->total_failed;
+    r.uptime_seconds = s->uptime_seconds;
+    r.pinned_memory_bytes = s->memory_used;
+    r.pinned_memory_limit_bytes = s->memory_budget;
+    respond(c, &r.base, GRPC_STATUS_OK, NULL);
+    free(s);
+    return;
+  }
+  case M_METRICS: {
+    cz_engine_stats *s = malloc(sizeof *s);
+    char *text = NULL;
+    if (s) cz_engine_get_stats(e, s), text = cz_metrics_text(s);
+    free(s);
+    if (!text) {
+      respond(c, NULL, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      return;
+    }
+    Cuzk__V1__GetMetricsResponse r = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+    r.prometheus_text = text;
+    respond(c, &r.base, GRPC_STATUS_OK, NULL);
+    free(text);
+    return;
+  }
+  case M_PRELOAD: {
+    const Cuzk__V1__PreloadSRSRequest *q = (const Cuzk__V1__PreloadSRSRequest *)req;
+    if (!q->circuit_id[0]) {
+      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
+      return;
+    }
+    bool already = false;
+    uint64_t ms = 0;
+    cz_engine_status st = cz_engine_srs_preload(e, q->circuit_id, &already, &ms, msg, sizeof msg);
+    Cuzk__V1__PreloadSRSResponse r = CUZK__V1__PRELOAD_SRSRESPONSE__INIT;
+    r.already_loaded = already;
+    r.load_time_ms = ms;
+    respond(c, &r.base, grpc_code(st), msg);
+    return;
+  }
+  case M_EVICT: {
+    const Cuzk__V1__EvictSRSRequest *q = (const Cuzk__V1__EvictSRSRequest *)req;
+    if (!q->circuit_id[0]) {
+      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
+      return;
+    }
+    bool was = false;
+    uint64_t freed = 0;
+    cz_engine_status st = cz_engine_srs_evict(e, q->circuit_id, &was, &freed, msg, sizeof msg);
+    Cuzk__V1__EvictSRSResponse r = CUZK__V1__EVICT_SRSRESPONSE__INIT;
+    r.was_loaded = was;
+    r.freed_bytes = freed;
+    /* An SRS in use cannot be evicted now: the caller may retry. */
+    respond(c, &r.base, st == CZ_ENG_FAILED ? GRPC_STATUS_FAILED_PRECONDITION : grpc_code(st), msg);
+    return;
+  }
+  default:
+    respond(c, NULL, GRPC_STATUS_UNIMPLEMENTED, "unknown method");
+  }
+}
+
+/* Decode the payload and answer. */
+static void dispatch(call_ctx *c) {
+  uint8_t *data = NULL;
+  size_t len = 0;
+  grpc_slice all = grpc_empty_slice();
+  if (c->payload) {
+    grpc_byte_buffer_reader rd;
+    if (!grpc_byte_buffer_reader_init(&rd, c->payload)) {
+      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "unreadable request payload");
+      return;
+    }
+    all = grpc_byte_buffer_reader_readall(&rd);
+    grpc_byte_buffer_reader_destroy(&rd);
+    data = GRPC_SLICE_START_PTR(all);
+    len = GRPC_SLICE_LENGTH(all);
+  }
+  ProtobufCMessage *req = protobuf_c_message_unpack(methods[c->m].req, NULL, len, data);
+  grpc_slice_unref(all);
+  if (!req) {
+    char why[160];
+    snprintf(why, sizeof why, "malformed %s (%zu bytes): not a valid protobuf message",
+             methods[c->m].req->name, len);
+    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, why);
+    return;
+  }
+  handle(c, req);
+  protobuf_c_message_free_unpacked(req, NULL);
+}
+
+static void *blocking_main(void *arg) {
+  call_ctx *c = arg;
+  struct cz_server *s = c->s;
+  dispatch(c);
+  atomic_fetch_sub(&s->blocking, 1);
+  return NULL;
+}
+
+/* ---- the completion queue ----------------------------------------------- */
+
+static void arm(struct cz_server *s, method m) {
+  slot *sl = &s->slots[m];
+  sl->tag_kind = TAG_NEW;
+  sl->m = m;
+  sl->call = NULL;
+  sl->payload = NULL;
+  grpc_metadata_array_init(&sl->md);
+  grpc_call_error err = grpc_server_request_registered_call(
+      s->server, s->handles[m], &sl->call, &sl->deadline, &sl->md, &sl->payload, s->cq, s->cq, sl);
+  if (err != GRPC_CALL_OK) fprintf(stderr, "cuzk-daemon: cannot request %s calls (%d)\n", methods[m].path, (int)err);
+}
+
+static void arm_unknown(struct cz_server *s) {
+  unknown_slot *u = &s->unknown;
+  u->tag_kind = TAG_UNKNOWN;
+  u->call = NULL;
+  grpc_call_details_init(&u->details);
+  grpc_metadata_array_init(&u->md);
+  if (grpc_server_request_call(s->server, &u->call, &u->details, &u->md, s->cq, s->cq, u) != GRPC_CALL_OK)
+    fprintf(stderr, "cuzk-daemon: cannot request unregistered calls\n");
+}
+
+/* A method this service does not have: UNIMPLEMENTED, naming it. */
+static void on_unknown_call(struct cz_server *s, int success) {
+  unknown_slot *u = &s->unknown;
+  grpc_call *call = u->call;
+  char why[300];
+  snprintf(why, sizeof why, "unknown method %.*s", (int)GRPC_SLICE_LENGTH(u->details.method),
+           (const char *)GRPC_SLICE_START_PTR(u->details.method));
+  grpc_call_details_destroy(&u->details);
+  grpc_metadata_array_destroy(&u->md);
+  if (!success) {
+    if (call) grpc_call_unref(call);
+    return;
+  }
+  arm_unknown(s);
+  call_ctx *c = calloc(1, sizeof *c);
+  if (!c) {
+    grpc_call_cancel(call, NULL);
+    grpc_call_unref(call);
+    return;
+  }
+  c->s = s;
+  c->m = M_COUNT;
+  c->call = call;
+  atomic_fetch_add(&s->in_flight, 1);
+  respond(c, NULL, GRPC_STATUS_UNIMPLEMENTED, why);
+}
+
+static void on_new_call(struct cz_server *s, slot *sl, int success) {
+  grpc_metadata_array_destroy(&sl->md);
+  if (!success) { /* the server is shutting down */
+    if (sl->payload) grpc_byte_buffer_destroy(sl->payload);
+    if (sl->call) grpc_call_unref(sl->call);
+    return;
+  }
+  call_ctx *c = calloc(1, sizeof *c);
+  if (!c) {
+    if (sl->payload) grpc_byte_buffer_destroy(sl->payload);
+    grpc_call_cancel(sl->call, NULL);
+    grpc_call_unref(sl->call);
+    arm(s, sl->m);
+    return;
+  }
+  c->s = s;
+  c->m = sl->m;
+  c->call = sl->call;
+  c->deadline = sl->deadline;
+  c->payload = sl->payload;
+  atomic_fetch_add(&s->in_flight, 1);
+  arm(s, sl->m);
+  if (c->m == M_AWAIT || c->m == M_PROVE) {
+    pthread_t t;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    bool started = false;
+    if (atomic_fetch_add(&s->blocking, 1) < MAX_BLOCKING)
+      started = pthread_create(&t, &at, blocking_main, c) == 0;
+    pthread_attr_destroy(&at);
+    if (!started) {
+      atomic_fetch_sub(&s->blocking, 1);
+      respond(c, NULL, GRPC_STATUS_RESOURCE_EXHAUSTED, "too many calls waiting for proofs");
+    }
+  } else {
+    dispatch(c);
+  }
+}
+
+static void on_done(call_ctx *c) {
+  if (c->response) grpc_byte_buffer_destroy(c->response);
+  if (c->payload) grpc_byte_buffer_destroy(c->payload);
+  grpc_call_unref(c->call);
+  atomic_fetch_sub(&c->s->in_flight, 1);
+  free(c);
+}
+
+static void *cq_main(void *arg) {
+  struct cz_server *s = arg;
+  bool shut = false, cq_down = false;
+  unsigned ticks = 0;
+  for (;;) {
+    gpr_timespec tick =
+        gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(200, GPR_TIMESPAN));
+    grpc_event ev = grpc_completion_queue_next(s->cq, tick, NULL);
+    if (ev.type == GRPC_QUEUE_SHUTDOWN) break;
+    if (ev.type == GRPC_OP_COMPLETE) {
+      int kind = *(int *)ev.tag;
+      if (kind == TAG_NEW) on_new_call(s, ev.tag, ev.success);
+      else if (kind == TAG_UNKNOWN) on_unknown_call(s, ev.success);
+      else if (kind == TAG_DONE) on_done(ev.tag);
+      else if (kind == TAG_SHUTDOWN) shut = true;
+    } else if (atomic_load(&s->stopping) && !shut && ++ticks > 50) {
+      /* Calls that outlive a stop by 10 s are cancelled, so stopping ends. */
+      grpc_server_cancel_all_calls(s->server);
+    }
+    if (shut && !cq_down && atomic_load(&s->in_flight) == 0 && atomic_load(&s->blocking) == 0) {
+      grpc_completion_queue_shutdown(s->cq);
+      cq_down = true; /* drain until GRPC_QUEUE_SHUTDOWN */
+    }
+  }
+  return NULL;
+}
+
+/* ---- listening ---------------------------------------------------------------- */
+
+static int mkdir_p(char *dir) {
+  for (char *p = dir + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    int rc = mkdir(dir, 0755);
+    *p = '/';
+    if (rc != 0 && errno != EEXIST) return -1;
+  }
+  return mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* Create the socket's directory and remove a stale socket (one nobody
+ * answers on); a live one or a non-socket file is an error. */
+static cz_err prepare_unix(const char *path, char *msg, size_t msg_len) {
+  struct sockaddr_un sa;
+  if (path[0] != '/' || strlen(path) >= sizeof sa.sun_path) {
+    snprintf(msg, msg_len, "unix socket path must be absolute and shorter than %zu bytes", sizeof sa.sun_path);
+    return CZ_ERR_IO;
+  }
+  char dir[sizeof sa.sun_path];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash && slash != dir) {
+    *slash = 0;
+    if (mkdir_p(dir) != 0) {
+      snprintf(msg, msg_len, "cannot create %s: %s", dir, strerror(errno));
+      return CZ_ERR_IO;
+    }
+  }
+  struct stat st;
+  if (lstat(path, &st) != 0) return CZ_OK;
+  if (!S_ISSOCK(st.st_mode)) {
+    snprintf(msg, msg_len, "%s exists and is not a socket", path);
+    return CZ_ERR_IO;
+  }
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  memset(&sa, 0, sizeof sa);
+  sa.sun_family = AF_UNIX;
+  memcpy(sa.sun_path, path, strlen(path));
+  bool live = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+  if (fd >= 0) close(fd);
+  if (live) {
+    snprintf(msg, msg_len, "%s: another daemon is listening there", path);
+    return CZ_ERR_IO;
+  }
+  if (unlink(path) != 0) {
+    snprintf(msg, msg_len, "cannot remove stale socket %s: %s", path, strerror(errno));
+    return CZ_ERR_IO;
+  }
+  return CZ_OK;
+}
+
+cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *msg, size_t msg_len) {
+  *out = NULL;
+  struct cz_server *s = calloc(1, sizeof *s);
+  if (!s) return CZ_ERR_NOMEM;
+  s->e = e;
+  const char *addr = listen;
+  if (strncmp(addr, "http://", 7) == 0) addr += 7;
+  if (strncmp(addr, "unix://", 7) == 0) {
+    const char *path = addr + 7;
+    cz_err err = prepare_unix(path, msg, msg_len);
+    if (err != CZ_OK) {
+      free(s);
+      return err;
+    }
+    snprintf(s->unix_path, sizeof s->unix_path, "%s", path);
+  }
+  grpc_init();
+  grpc_arg args[2];
+  args[0].type = GRPC_ARG_INTEGER;
+  args[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+  args[0].value.integer = MAX_MESSAGE;
+  args[1].type = GRPC_ARG_INTEGER;
+  args[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+  args[1].value.integer = MAX_MESSAGE;
+  grpc_channel_args ca = {2, args};
+  s->server = grpc_server_create(&ca, NULL);
+  s->cq = grpc_completion_queue_create_for_next(NULL);
+  grpc_server_register_completion_queue(s->server, s->cq, NULL);
+  for (int m = 0; m < M_COUNT; m++)
+    s->handles[m] = grpc_server_register_method(s->server, methods[m].path, NULL,
+                                                GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
+  grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
+  int port = grpc_server_add_http2_port(s->server, addr, creds);
+  grpc_server_credentials_release(creds);
+  if (port == 0) {
+    snprintf(msg, msg_len, "cannot listen on %s", listen);
+    grpc_server_destroy(s->server);
+    grpc_completion_queue_shutdown(s->cq);
+    while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN) {
+    }
+    grpc_completion_queue_destroy(s->cq);
+    grpc_shutdown();
+    free(s);
+    return CZ_ERR_IO;
+  }
+  s->port = port;
+  grpc_server_start(s->server);
+  for (int m = 0; m < M_COUNT; m++) arm(s, m);
+  arm_unknown(s);
+  atomic_init(&s->in_flight, 0);
+  atomic_init(&s->blocking, 0);
+  atomic_init(&s->stopping, false);
+  s->shutdown_tag = TAG_SHUTDOWN;
+  if (pthread_create(&s->thread, NULL, cq_main, s) != 0) {
+    snprintf(msg, msg_len, "cannot start the server thread");
+    grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
+    grpc_server_cancel_all_calls(s->server);
+    cq_main(s);
+    grpc_server_destroy(s->server);
+    grpc_completion_queue_destroy(s->cq);
+    grpc_shutdown();
+    free(s);
+    return CZ_ERR_NOMEM;
+  }
+  *out = s;
+  return CZ_OK;
+}
+
+void cz_server_stop(cz_server *s) {
+  if (!s) return;
+  atomic_store(&s->stopping, true);
+  grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
+  pthread_join(s->thread, NULL);
+  grpc_server_destroy(s->server);
+  grpc_completion_queue_destroy(s->cq);
+  if (s->unix_path[0]) unlink(s->unix_path);
+  grpc_shutdown();
+  free(s);
+}
+
+int cz_server_port(const cz_server *s) { return s && !s->unix_path[0] ? s->port : 0; }

@@ -1,0 +1,140 @@
+/* GET /status over plain HTTP/1.0 from one thread: an operator's curl, not a
+ * web server. Requests are read with a short timeout and answered one at a
+ * time; the JSON is the engine snapshot of cz_status_json. */
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include "cuzk/server.h"
+
+struct cz_http_status {
+  int fd, port;
+  cz_engine *e;
+  atomic_bool stop;
+  pthread_t thread;
+};
+
+static void send_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+    if (w <= 0) return;
+    p += w;
+    n -= (size_t)w;
+  }
+}
+
+static void answer(cz_http_status *h, int fd) {
+  struct timeval tv = {2, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  char req[2048];
+  size_t n = 0;
+  while (n + 1 < sizeof req) {
+    ssize_t r = recv(fd, req + n, sizeof req - 1 - n, 0);
+    if (r <= 0) break;
+    n += (size_t)r;
+    req[n] = 0;
+    if (strstr(req, "\r\n\r\n") || strstr(req, "\n\n")) break;
+  }
+  req[n] = 0;
+  char head[256];
+  if (strncmp(req, "GET /status ", 12) == 0 || strncmp(req, "GET /status?", 12) == 0) {
+    cz_engine_stats s;
+    cz_engine_get_stats(h->e, &s);
+    char *json = cz_status_json(&s);
+    if (json) {
+      int hl = snprintf(head, sizeof head,
+                        "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n"
+                        "Content-Length: %zu\r\nConnection: close\r\n\r\n",
+                        strlen(json));
+      send_all(fd, head, (size_t)hl);
+      send_all(fd, json, strlen(json));
+      free(json);
+      return;
+    }
+  }
+  static const char nf[] = "HTTP/1.0 404 Not Found\r\nContent-Length: 10\r\nConnection: close\r\n\r\nnot found\n";
+  send_all(fd, nf, sizeof nf - 1);
+}
+
+static void *serve(void *arg) {
+  cz_http_status *h = arg;
+  while (!atomic_load(&h->stop)) {
+    struct pollfd p = {h->fd, POLLIN, 0};
+    if (poll(&p, 1, 200) <= 0) continue;
+    int c = accept(h->fd, NULL, NULL);
+    if (c < 0) continue;
+    answer(h, c);
+    close(c);
+  }
+  return NULL;
+}
+
+cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host_port,
+                            char *msg, size_t msg_len) {
+  *out = NULL;
+  char host[256];
+  const char *colon = strrchr(host_port, ':');
+  if (!colon || colon == host_port || (size_t)(colon - host_port) >= sizeof host) {
+    snprintf(msg, msg_len, "status_listen %s: expected host:port", host_port);
+    return CZ_ERR_IO;
+  }
+  memcpy(host, host_port, (size_t)(colon - host_port));
+  host[colon - host_port] = 0;
+  struct addrinfo hints = {0}, *ai = NULL;
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  int rc = getaddrinfo(host, colon + 1, &hints, &ai);
+  if (rc != 0) {
+    snprintf(msg, msg_len, "status_listen %s: %s", host_port, gai_strerror(rc));
+    return CZ_ERR_IO;
+  }
+  int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int one = 1;
+  if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 16) != 0) {
+    snprintf(msg, msg_len, "status_listen %s: %s", host_port, strerror(errno));
+    if (fd >= 0) close(fd);
+    freeaddrinfo(ai);
+    return CZ_ERR_IO;
+  }
+  freeaddrinfo(ai);
+  cz_http_status *h = calloc(1, sizeof *h);
+  if (!h) {
+    close(fd);
+    return CZ_ERR_NOMEM;
+  }
+  struct sockaddr_storage ss;
+  socklen_t sl = sizeof ss;
+  getsockname(fd, (struct sockaddr *)&ss, &sl);
+  h->port = ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+                                     : ntohs(((struct sockaddr_in *)&ss)->sin_port);
+  h->fd = fd;
+  h->e = e;
+  atomic_init(&h->stop, false);
+  if (pthread_create(&h->thread, NULL, serve, h) != 0) {
+    close(fd);
+    free(h);
+    return CZ_ERR_NOMEM;
+  }
+  *out = h;
+  return CZ_OK;
+}
+
+int cz_http_status_port(const cz_http_status *h) { return h ? h->port : 0; }
+
+void cz_http_status_stop(cz_http_status *h) {
+  if (!h) return;
+  atomic_store(&h->stop, true);
+  pthread_join(h->thread, NULL);
+  close(h->fd);
+  free(h);
+}

@@ -1,0 +1,593 @@
+/* The engine with a test-double prover registered only here: its "proof"
+ * is the request id echoed back, so every job's answer can be checked.
+ * Ordering is made deterministic with a gate the prover waits on; nothing
+ * here asserts a wall-clock time. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "check.h"
+#include "cuzk/engine.h"
+
+/* ---- the test double ------------------------------------------------------- */
+
+typedef struct {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool gate_open;
+  int active, max_active, entered;
+  char order[64][CZ_JOB_ID_MAX];
+  int n_order;
+  int batch_sizes[16];
+  int n_batches;
+  int srs_seen;
+} dbl;
+
+static dbl D = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static void dbl_reset(bool gate_open) {
+  pthread_mutex_lock(&D.mu);
+  D.gate_open = gate_open;
+  D.active = D.max_active = D.entered = D.n_order = D.n_batches = D.srs_seen = 0;
+  pthread_mutex_unlock(&D.mu);
+}
+
+static void gate(bool open) {
+  pthread_mutex_lock(&D.mu);
+  D.gate_open = open;
+  pthread_cond_broadcast(&D.cv);
+  pthread_mutex_unlock(&D.mu);
+}
+
+/* vanilla_proof "gate": wait for the gate (watching for cancellation);
+ * "fail": fail; anything else: answer at once. */
+static cz_err dbl_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
+                        size_t *len, char *msg, size_t msg_len) {
+  (void)self;
+  bool gated = req->vanilla_proof.len == 4 && !memcmp(req->vanilla_proof.data, "gate", 4);
+  bool fail = req->vanilla_proof.len == 4 && !memcmp(req->vanilla_proof.data, "fail", 4);
+  if (cz_job_srs(job, NULL)) {
+    pthread_mutex_lock(&D.mu);
+    D.srs_seen++;
+    pthread_mutex_unlock(&D.mu);
+  }
+  pthread_mutex_lock(&D.mu);
+  D.entered++;
+  if (++D.active > D.max_active) D.max_active = D.active;
+  while (gated && !D.gate_open && !cz_job_cancelled(job)) {
+    pthread_mutex_unlock(&D.mu);
+    usleep(2000);
+    pthread_mutex_lock(&D.mu);
+  }
+  D.active--;
+  if (D.n_order < 64) snprintf(D.order[D.n_order++], CZ_JOB_ID_MAX, "%s", cz_job_id(job));
+  pthread_mutex_unlock(&D.mu);
+  if (!cz_job_event(job, "SYNTH_END", "synth_ms=0")) return CZ_ERR_INVALID_ARG; /* cancelled */
+  if (fail) {
+    snprintf(msg, msg_len, "the test double was asked to fail");
+    return CZ_ERR_PROOF_INVALID;
+  }
+  cz_job_add_timing(job, 1, 2);
+  size_t n = strlen(req->request_id);
+  *proof = malloc(n + 1);
+  memcpy(*proof, req->request_id, n);
+  (*proof)[n] = (uint8_t)req->kind;
+  *len = n + 1;
+  return CZ_OK;
+}
+
+static uint64_t dbl_mem(void *self, const cz_job_request *req) {
+  (void)self;
+  return req->sector_size; /* the tests choose the estimate */
+}
+
+static cz_err dbl_validate(void *self, const cz_job_request *req, char *msg, size_t msg_len) {
+  (void)self;
+  if (req->vanilla_proof.len == 3 && !memcmp(req->vanilla_proof.data, "bad", 3)) {
+    snprintf(msg, msg_len, "vanilla_proof is bad");
+    return CZ_ERR_PARSE;
+  }
+  return CZ_OK;
+}
+
+static const char *dbl_circuit(void *self, const cz_job_request *req) {
+  (void)self;
+  return req->registered_proof == 77 ? "t3" : NULL;
+}
+
+static void dbl_batch(void *self, const cz_job_request *const *reqs, cz_job *const *jobs, size_t n,
+                      uint8_t **proofs, size_t *lens, cz_err *errs, char (*msgs)[512]) {
+  pthread_mutex_lock(&D.mu);
+  if (D.n_batches < 16) D.batch_sizes[D.n_batches++] = (int)n;
+  pthread_mutex_unlock(&D.mu);
+  for (size_t i = 0; i < n; i++)
+    errs[i] = dbl_prove(self, reqs[i], jobs[i], &proofs[i], &lens[i], msgs[i], 512);
+}
+
+static cz_engine *make(unsigned workers, uint64_t budget, uint32_t batch, const char *params) {
+  cz_engine_config cfg;
+  cz_engine_config_default(&cfg);
+  cfg.n_workers = workers;
+  cfg.memory_budget = budget;
+  cfg.max_batch_size = batch;
+  cfg.eviction_min_idle_ms = 0;
+  cfg.max_batch_wait_ms = 50; /* a lone job waits this long for partners */
+  cfg.timeline = false;
+  if (params) cfg.param_cache = params;
+  cz_engine *e = NULL;
+  char msg[256];
+  CHECK(cz_engine_create(&e, &cfg, msg, sizeof msg) == CZ_OK);
+  cz_engine_prover p = {.name = "double", .prove = dbl_prove, .mem_estimate = dbl_mem,
+                        .validate = dbl_validate, .circuit_id = dbl_circuit};
+  /* PoRep (and Snap, to block workers with another circuit) get the double;
+   * WindowPoSt stays without a prover. */
+  if (batch > 1) p.prove_batch = dbl_batch;
+  CHECK(cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p) == CZ_OK);
+  CHECK(cz_engine_register_prover(e, CZ_KIND_SNAP_DEALS_UPDATE, &p) == CZ_OK);
+  CHECK(cz_engine_register_prover(e, CZ_KIND_WINNING_POST, &p) == CZ_OK);
+  return e;
+}
+
+static cz_engine_status submit(cz_engine *e, const char *id, cz_proof_kind kind, cz_priority prio,
+                               const char *vanilla, uint64_t mem, uint32_t *pos) {
+  cz_job_request r = {.request_id = id, .kind = kind, .priority = prio, .sector_size = mem};
+  if (vanilla) r.vanilla_proof = (cz_bytes){(const uint8_t *)vanilla, strlen(vanilla)};
+  char job_id[CZ_JOB_ID_MAX], msg[256];
+  return cz_engine_submit(e, &r, job_id, pos, msg, sizeof msg);
+}
+
+/* Spin until the prover has been entered n times (the engine's own
+ * progress, not a clock, decides). */
+static void wait_entered(int n) {
+  for (;;) {
+    pthread_mutex_lock(&D.mu);
+    int k = D.entered;
+    pthread_mutex_unlock(&D.mu);
+    if (k >= n) return;
+    usleep(1000);
+  }
+}
+
+static cz_job_status await_status(cz_engine *e, const char *id, char *err, size_t err_len) {
+  cz_job_result r;
+  if (cz_engine_await(e, id, 0, &r) != CZ_ENG_OK) return CZ_JOB_UNKNOWN;
+  if (err) snprintf(err, err_len, "%s", r.error);
+  free(r.proof);
+  return r.status;
+}
+
+/* ---- tests ------------------------------------------------------------------- */
+
+static void test_priorities(void) {
+  dbl_reset(false);
+  cz_engine *e = make(1, 1ull << 30, 1, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  uint32_t pos = 99;
+  CHECK_EQ_INT(submit(e, "block", CZ_KIND_SNAP_DEALS_UPDATE, 0, "gate", 0, &pos), CZ_ENG_OK);
+  wait_entered(1);
+  CHECK_EQ_INT(submit(e, "n1", CZ_KIND_POREP_SEAL_COMMIT, CZ_PRIO_NORMAL, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(pos, 0);
+  CHECK_EQ_INT(submit(e, "low", CZ_KIND_POREP_SEAL_COMMIT, CZ_PRIO_LOW, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "n2", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(pos, 1); /* behind n1, ahead of low */
+  CHECK_EQ_INT(submit(e, "high", CZ_KIND_POREP_SEAL_COMMIT, CZ_PRIO_HIGH, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(pos, 0);
+  /* WinningPoSt defaults to CRITICAL: ahead of everything queued. */
+  CHECK_EQ_INT(submit(e, "crit", CZ_KIND_WINNING_POST, 0, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(pos, 0);
+  cz_engine_stats s;
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.pending[CZ_KIND_POREP_SEAL_COMMIT], 4);
+  CHECK_EQ_INT(s.running[CZ_KIND_SNAP_DEALS_UPDATE], 1);
+  gate(true);
+  const char *ids[] = {"block", "n1", "low", "n2", "high", "crit"};
+  for (int i = 0; i < 6; i++) CHECK_EQ_INT(await_status(e, ids[i], NULL, 0), CZ_JOB_COMPLETED);
+  const char *want[] = {"block", "crit", "high", "n1", "n2", "low"};
+  CHECK_EQ_INT(D.n_order, 6);
+  for (int i = 0; i < 6 && i < D.n_order; i++) CHECK(strcmp(D.order[i], want[i]) == 0);
+  cz_job_result r;
+  CHECK_EQ_INT(cz_engine_await(e, "crit", 0, &r), CZ_ENG_OK);
+  CHECK_EQ_INT(r.proof_len, 5);
+  CHECK(r.proof_len == 5 && !memcmp(r.proof, "crit", 4) && r.proof[4] == CZ_KIND_WINNING_POST);
+  CHECK_EQ_INT(r.t.synthesis_ms, 1);
+  CHECK_EQ_INT(r.t.gpu_compute_ms, 2);
+  free(r.proof);
+  cz_engine_destroy(e);
+}
+
+static void test_cancel_and_timeout(void) {
+  dbl_reset(false);
+  cz_engine *e = make(1, 1ull << 30, 1, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  CHECK_EQ_INT(submit(e, "run", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 0, NULL), CZ_ENG_OK);
+  wait_entered(1);
+  CHECK_EQ_INT(submit(e, "queued", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+  /* AwaitProof's timeout: the job is still running. */
+  cz_job_result r;
+  CHECK_EQ_INT(cz_engine_await(e, "run", 30, &r), CZ_ENG_OK);
+  CHECK_EQ_INT(r.status, CZ_JOB_TIMEOUT);
+  CHECK(r.proof == NULL);
+  CHECK_EQ_INT(cz_engine_await(e, "nope", 1, &r), CZ_ENG_NOT_FOUND);
+  bool was_running = true;
+  CHECK_EQ_INT(cz_engine_cancel(e, "queued", &was_running), CZ_ENG_OK);
+  CHECK(!was_running);
+  CHECK_EQ_INT(await_status(e, "queued", NULL, 0), CZ_JOB_CANCELLED);
+  CHECK_EQ_INT(cz_engine_cancel(e, "run", &was_running), CZ_ENG_OK);
+  CHECK(was_running);
+  char err[512];
+  CHECK_EQ_INT(await_status(e, "run", err, sizeof err), CZ_JOB_CANCELLED);
+  CHECK(strstr(err, "cancel") != NULL);
+  CHECK_EQ_INT(cz_engine_cancel(e, "nope", &was_running), CZ_ENG_NOT_FOUND);
+  /* Cancelling a finished job changes nothing. */
+  CHECK_EQ_INT(cz_engine_cancel(e, "run", &was_running), CZ_ENG_OK);
+  CHECK(!was_running);
+  CHECK_EQ_INT(await_status(e, "run", NULL, 0), CZ_JOB_CANCELLED);
+  /* Only "run" reached the prover. */
+  CHECK_EQ_INT(D.entered, 1);
+  /* A failing prover: FAILED with its message. */
+  CHECK_EQ_INT(submit(e, "f", CZ_KIND_POREP_SEAL_COMMIT, 0, "fail", 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_status(e, "f", err, sizeof err), CZ_JOB_FAILED);
+  CHECK(strstr(err, "asked to fail") != NULL);
+  cz_engine_stats s;
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.cancelled[CZ_KIND_POREP_SEAL_COMMIT], 2);
+  CHECK_EQ_INT(s.total_failed, 1);
+  cz_engine_destroy(e);
+}
+
+static void test_refusals(void) {
+  dbl_reset(true);
+  cz_engine *e = make(1, 1ull << 30, 1, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  char id[CZ_JOB_ID_MAX], msg[256];
+  cz_job_request r = {.kind = CZ_KIND_WINDOW_POST_PARTITION};
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_UNIMPLEMENTED);
+  CHECK(strstr(msg, "window_post") != NULL);
+  r.kind = CZ_KIND_UNSPECIFIED;
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  r.kind = (cz_proof_kind)9;
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  r.kind = CZ_KIND_POREP_SEAL_COMMIT;
+  r.priority = (cz_priority)7;
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  r.priority = 0;
+  uint8_t five[5] = {0};
+  r.randomness = (cz_bytes){five, 5};
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  r.randomness = (cz_bytes){0};
+  r.request_id = "bad\nid";
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  r.request_id = NULL;
+  r.vanilla_proof = (cz_bytes){(const uint8_t *)"bad", 3};
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK(strstr(msg, "vanilla_proof is bad") != NULL);
+  /* An empty request_id gets a UUID. */
+  r.vanilla_proof = (cz_bytes){0};
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(strlen(id), 36);
+  CHECK(id[14] == '4' && id[8] == '-' && id[23] == '-');
+  CHECK_EQ_INT(await_status(e, id, NULL, 0), CZ_JOB_COMPLETED);
+  /* Idempotent request ids. */
+  CHECK_EQ_INT(submit(e, "same", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "same", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_status(e, "same", NULL, 0), CZ_JOB_COMPLETED);
+  cz_engine_stats s;
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.n_jobs, 2);
+  CHECK_EQ_INT(D.entered, 2);
+  /* After shutdown nothing is accepted. */
+  cz_engine_shutdown(e, true);
+  CHECK_EQ_INT(submit(e, "late", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_UNAVAILABLE);
+  cz_engine_destroy(e);
+}
+
+static void test_memory_budget(void) {
+  dbl_reset(false);
+  cz_engine *e = make(2, 1000, 1, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  /* Larger than the whole budget: accepted, answered FAILED at once. */
+  char err[512];
+  CHECK_EQ_INT(submit(e, "huge", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 2000, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_status(e, "huge", err, sizeof err), CZ_JOB_FAILED);
+  CHECK(strstr(err, "budget") != NULL);
+  /* Two jobs of 600 with two workers: the second waits for the first's
+   * memory instead of running beside it. */
+  CHECK_EQ_INT(submit(e, "a", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 600, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "b", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 600, NULL), CZ_ENG_OK);
+  wait_entered(1);
+  cz_engine_stats s;
+  for (;;) { /* both workers took a job: one proves, one waits for memory */
+    cz_engine_get_stats(e, &s);
+    if (s.running[CZ_KIND_POREP_SEAL_COMMIT] == 2) break;
+    usleep(1000);
+  }
+  /* a's 600 plus the two 4-byte request copies ("gate"). */
+  CHECK_EQ_INT(s.memory_used, 608);
+  pthread_mutex_lock(&D.mu);
+  CHECK_EQ_INT(D.entered, 1);
+  pthread_mutex_unlock(&D.mu);
+  gate(true);
+  CHECK_EQ_INT(await_status(e, "a", NULL, 0), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(await_status(e, "b", NULL, 0), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(D.max_active, 1);
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.memory_used, 0);
+  /* Jobs of 400 fit two at a time. */
+  dbl_reset(false);
+  CHECK_EQ_INT(submit(e, "c", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 400, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "d", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 400, NULL), CZ_ENG_OK);
+  wait_entered(2);
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.memory_used, 808);
+  gate(true);
+  CHECK_EQ_INT(await_status(e, "c", NULL, 0), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(await_status(e, "d", NULL, 0), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(D.max_active, 2);
+  /* A request whose bytes the budget cannot hold now is refused, not queued. */
+  char *big = malloc(1201);
+  memset(big, 'x', 1200);
+  big[1200] = 0;
+  CHECK_EQ_INT(submit(e, "big", CZ_KIND_POREP_SEAL_COMMIT, 0, big, 0, NULL), CZ_ENG_EXHAUSTED);
+  free(big);
+  cz_job_result r;
+  CHECK_EQ_INT(cz_engine_await(e, "big", 1, &r), CZ_ENG_NOT_FOUND);
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.memory_used, 0);
+  cz_engine_destroy(e);
+}
+
+typedef struct {
+  cz_engine *e;
+  int thread;
+  int bad;
+} stress_arg;
+
+#define STRESS_THREADS 8
+#define STRESS_JOBS 400
+
+static void *stress(void *p) {
+  stress_arg *a = p;
+  char id[64];
+  for (int i = 0; i < STRESS_JOBS; i++) {
+    snprintf(id, sizeof id, "t%d-j%d", a->thread, i);
+    if (submit(a->e, id, CZ_KIND_POREP_SEAL_COMMIT, (cz_priority)(1 + i % 4), NULL, 0, NULL) != CZ_ENG_OK)
+      a->bad++;
+  }
+  for (int i = 0; i < STRESS_JOBS; i++) {
+    snprintf(id, sizeof id, "t%d-j%d", a->thread, i);
+    cz_job_result r;
+    if (cz_engine_await(a->e, id, 0, &r) != CZ_ENG_OK || r.status != CZ_JOB_COMPLETED ||
+        r.proof_len != strlen(id) + 1 || memcmp(r.proof, id, strlen(id)) != 0)
+      a->bad++;
+    free(r.proof);
+  }
+  return NULL;
+}
+
+static void test_job_table_stress(void) {
+  dbl_reset(true);
+  cz_engine *e = make(4, 1ull << 30, 1, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  pthread_t t[STRESS_THREADS];
+  stress_arg a[STRESS_THREADS];
+  for (int i = 0; i < STRESS_THREADS; i++) {
+    a[i] = (stress_arg){e, i, 0};
+    pthread_create(&t[i], NULL, stress, &a[i]);
+  }
+  int bad = 0;
+  for (int i = 0; i < STRESS_THREADS; i++) pthread_join(t[i], NULL), bad += a[i].bad;
+  CHECK_EQ_INT(bad, 0);
+  cz_engine_stats s;
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.total_completed, STRESS_THREADS * STRESS_JOBS);
+  CHECK_EQ_INT(s.n_jobs, STRESS_THREADS * STRESS_JOBS);
+  CHECK_EQ_INT(s.pending[CZ_KIND_POREP_SEAL_COMMIT] + s.running[CZ_KIND_POREP_SEAL_COMMIT], 0);
+  cz_engine_destroy(e);
+}
+
+static void test_batch(void) {
+  dbl_reset(false);
+  cz_engine *e = make(1, 1ull << 30, 3, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  CHECK_EQ_INT(submit(e, "blk", CZ_KIND_SNAP_DEALS_UPDATE, 0, "gate", 0, NULL), CZ_ENG_OK);
+  wait_entered(1);
+  const char *ids[] = {"p1", "p2", "p3", "p4"};
+  for (int i = 0; i < 4; i++)
+    CHECK_EQ_INT(submit(e, ids[i], CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+  gate(true);
+  for (int i = 0; i < 4; i++) CHECK_EQ_INT(await_status(e, ids[i], NULL, 0), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(await_status(e, "blk", NULL, 0), CZ_JOB_COMPLETED);
+  /* blk ran alone (the Snap double has no queued partner); p1-p3 were
+   * queued together and form one batch of max_batch_size; p4 is left. */
+  CHECK(D.n_batches >= 1);
+  CHECK_EQ_INT(D.batch_sizes[0], 3);
+  CHECK_EQ_INT(submit(e, "crit", CZ_KIND_WINNING_POST, 0, NULL, 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_status(e, "crit", NULL, 0), CZ_JOB_COMPLETED);
+  cz_engine_destroy(e);
+}
+
+/* ---- SRS --------------------------------------------------------------- */
+
+static int loads, unloads;
+static cz_err t_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
+                     uint64_t *bytes, char *msg, size_t msg_len) {
+  (void)self, (void)id, (void)msg, (void)msg_len;
+  loads++;
+  *obj = malloc(len);
+  memcpy(*obj, file, len);
+  *bytes = len;
+  return CZ_OK;
+}
+static void t_unload(void *self, void *obj) {
+  (void)self;
+  unloads++;
+  free(obj);
+}
+
+static void write_file(const char *path, size_t n) {
+  FILE *f = fopen(path, "wb");
+  for (size_t i = 0; i < n; i++) fputc((int)(i * 7 + 1), f);
+  fclose(f);
+}
+
+static void test_srs(void) {
+  char dir[] = "/tmp/cuzk-test-srs-XXXXXX", path[256];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/t1.params", dir);
+  write_file(path, 12288);
+  snprintf(path, sizeof path, "%s/t2.params", dir);
+  write_file(path, 12288);
+  snprintf(path, sizeof path, "%s/t3-file.bin", dir);
+  write_file(path, 5000);
+  dbl_reset(true);
+  cz_engine *e = make(1, 20000, 1, dir);
+  cz_srs_loader ld = {t_load, t_unload, NULL};
+  CHECK(cz_engine_register_srs(e, "t3", path, &ld) == CZ_OK);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  char msg[256];
+  bool already = true, was = false;
+  uint64_t ms = 0, freed = 0;
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "t1", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
+  CHECK(!already);
+  cz_engine_stats s;
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.memory_used, 12288);
+  int i1 = -1;
+  for (size_t i = 0; i < s.n_srs; i++)
+    if (!strcmp(s.srs[i].circuit_id, "t1")) i1 = (int)i;
+  CHECK(i1 >= 0 && s.srs[i1].tier == CZ_SRS_HOT && s.srs[i1].size_bytes == 12288);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "t1", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
+  CHECK(already);
+  /* t2 does not fit beside t1: the idle t1 drops to warm (still mapped,
+   * off the budget) for it. */
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "t2", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.memory_used, 12288);
+  for (size_t i = 0; i < s.n_srs; i++) {
+    if (!strcmp(s.srs[i].circuit_id, "t1")) CHECK(s.srs[i].tier == CZ_SRS_WARM);
+    if (!strcmp(s.srs[i].circuit_id, "t2")) CHECK(s.srs[i].tier == CZ_SRS_HOT);
+  }
+  /* A warm entry is still "loaded" for EvictSRS, which frees no budget. */
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "t1", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
+  CHECK(was);
+  CHECK_EQ_INT(freed, 0);
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "t2", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
+  CHECK(was);
+  CHECK_EQ_INT(freed, 12288);
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "t2", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
+  CHECK(!was);
+  CHECK_EQ_INT(freed, 0);
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.memory_used, 0);
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "zz", &was, &freed, msg, sizeof msg), CZ_ENG_NOT_FOUND);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "zz", &already, &ms, msg, sizeof msg), CZ_ENG_NOT_FOUND);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "../x", &already, &ms, msg, sizeof msg), CZ_ENG_INVALID);
+  /* A job that needs t3 sees the loader's object. */
+  cz_job_request r = {.request_id = "srsjob", .kind = CZ_KIND_POREP_SEAL_COMMIT, .registered_proof = 77};
+  char id[CZ_JOB_ID_MAX];
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_OK);
+  cz_job_result res;
+  CHECK_EQ_INT(cz_engine_await(e, "srsjob", 0, &res), CZ_ENG_OK);
+  CHECK_EQ_INT(res.status, CZ_JOB_COMPLETED);
+  free(res.proof);
+  CHECK_EQ_INT(D.srs_seen, 1);
+  CHECK_EQ_INT(loads, 1);
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "t3", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
+  CHECK(was && freed == 5000);
+  CHECK_EQ_INT(unloads, 1);
+  cz_engine_destroy(e);
+  snprintf(path, sizeof path, "rm -rf %s", dir);
+  CHECK(system(path) == 0);
+}
+
+static void *shutdown_drain(void *arg) {
+  cz_engine_shutdown(arg, true);
+  return NULL;
+}
+
+/* Shutdown: queued jobs are cancelled at once; a drain lets the running job
+ * finish, and a second (cancelling) call stops it at its next phase. */
+static void test_shutdown(void) {
+  for (int second_call = 0; second_call < 2; second_call++) {
+    dbl_reset(false);
+    cz_engine *e = make(1, 1ull << 30, 1, NULL);
+    CHECK(cz_engine_start(e) == CZ_OK);
+    CHECK_EQ_INT(submit(e, "run", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 0, NULL), CZ_ENG_OK);
+    wait_entered(1);
+    CHECK_EQ_INT(submit(e, "q", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+    pthread_t t;
+    pthread_create(&t, NULL, shutdown_drain, e);
+    char err[512];
+    CHECK_EQ_INT(await_status(e, "q", err, sizeof err), CZ_JOB_CANCELLED);
+    CHECK(strstr(err, "shutting down") != NULL);
+    CHECK_EQ_INT(submit(e, "late", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_UNAVAILABLE);
+    if (second_call) cz_engine_shutdown(e, false);
+    else gate(true);
+    pthread_join(t, NULL);
+    CHECK_EQ_INT(await_status(e, "run", NULL, 0), second_call ? CZ_JOB_CANCELLED : CZ_JOB_COMPLETED);
+    cz_engine_destroy(e);
+  }
+}
+
+/* TIMELINE,<ms>,<EVENT>,<job>,<detail> lines on stderr, captured in a file. */
+static void test_timeline(void) {
+  char path[] = "/tmp/cuzk-test-timeline-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fd, 2);
+  dbl_reset(true);
+  cz_engine_config cfg;
+  cz_engine_config_default(&cfg);
+  cfg.n_workers = 1;
+  cfg.memory_budget = 1 << 20;
+  cz_engine *e = NULL;
+  CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
+  cz_engine_prover p = {.name = "double", .prove = dbl_prove};
+  CHECK(cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p) == CZ_OK);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  CHECK_EQ_INT(submit(e, "tl-job", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_status(e, "tl-job", NULL, 0), CZ_JOB_COMPLETED);
+  cz_engine_destroy(e);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  FILE *f = fdopen(fd, "r");
+  rewind(f);
+  char line[256];
+  const char *want[] = {"QUEUED", "START", "PROVE", "SYNTH_END", "END"};
+  int n = 0, bad = 0;
+  unsigned long long last_ms = 0;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long ms;
+    char ev[32], job[64], detail[128] = "";
+    if (sscanf(line, "TIMELINE,%llu,%31[^,],%63[^,],%127[^\n]", &ms, ev, job, detail) < 3) {
+      bad++;
+      continue;
+    }
+    if (n < 5 && strcmp(ev, want[n]) != 0) bad++;
+    if (strcmp(job, "tl-job") != 0 || ms < last_ms) bad++;
+    if (!strcmp(ev, "END")) CHECK(strstr(detail, "status=completed") != NULL);
+    last_ms = ms;
+    n++;
+  }
+  fclose(f);
+  unlink(path);
+  CHECK_EQ_INT(n, 5);
+  CHECK_EQ_INT(bad, 0);
+}
+
+int main(void) {
+  test_priorities();
+  test_cancel_and_timeout();
+  test_refusals();
+  test_memory_budget();
+  test_job_table_stress();
+  test_batch();
+  test_srs();
+  test_timeline();
+  test_shutdown();
+  return check_report("test_engine");
+}

@@ -1,0 +1,158 @@
+/* The daemon's TOML config: defaults of the spec, every key, sizes and
+ * durations, and errors that name their line. */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "cuzk/server.h"
+
+static cz_err parse(cz_daemon_config *c, const char *text, char *msg) {
+  cz_daemon_config_default(c);
+  return cz_daemon_config_parse(c, text, strlen(text), msg, 256);
+}
+
+static void test_defaults(void) {
+  unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+  cz_daemon_config c;
+  cz_daemon_config_default(&c);
+  CHECK(!strcmp(c.listen, "unix:///run/curio/cuzk.sock"));
+  CHECK(!strcmp(c.status_listen, ""));
+  CHECK(!strcmp(c.param_cache, "/data/zk/params"));
+  CHECK_EQ_INT(c.total_budget, 0); /* auto */
+  CHECK_EQ_INT(c.safety_margin, 5ull << 30);
+  CHECK_EQ_INT(c.eviction_min_idle_ms, 300000);
+  CHECK_EQ_INT(c.n_gpu_devices, 0);
+  CHECK_EQ_INT(c.gpu_threads, 0);
+  CHECK_EQ_INT(c.gpu_workers_per_device, 2);
+  CHECK_EQ_INT(c.max_batch_size, 1);
+  CHECK_EQ_INT(c.max_batch_wait_ms, 10000);
+  CHECK_EQ_INT(c.synthesis_threads, 0);
+  CHECK(c.pipeline_enabled);
+  CHECK_EQ_INT(c.synthesis_concurrency, 1);
+  CHECK_EQ_INT(c.max_parallel_synthesis, 18);
+  CHECK_EQ_INT(c.max_gpu_queue_depth, 0);
+  CHECK(!strcmp(c.log_level, "info"));
+  setenv("FIL_PROOFS_PARAMETER_CACHE", "/var/tmp/filecoin-proof-parameters", 1);
+  cz_daemon_config_default(&c);
+  CHECK(!strcmp(c.param_cache, "/var/tmp/filecoin-proof-parameters"));
+  unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+}
+
+static void test_full(void) {
+  const char *text =
+      "# cuzk example config\n"
+      "[daemon]\n"
+      "listen = \"0.0.0.0:9820\"   # gRPC\n"
+      "status_listen = '0.0.0.0:9821'\n"
+      "\n"
+      "[srs]\nparam_cache = \"/data/zk/params\"\n"
+      "[memory]\n"
+      "total_budget = \"400GiB\"\n"
+      "safety_margin = \"512 MiB\"\n"
+      "eviction_min_idle = \"30s\"\n"
+      "[gpus]\n"
+      "devices = [0, 1,\n  3]\n"
+      "gpu_threads = 16\n"
+      "gpu_workers_per_device = 3\n"
+      "[gpus.affinity]\n"
+      "0 = \"porep-32g\"\n"
+      "[scheduler]\nmax_batch_size = 4\nmax_batch_wait_ms = 2_500\n"
+      "[synthesis]\nthreads = 8\n"
+      "[pipeline]\nenabled = false\nsynthesis_concurrency = 2\nmax_parallel_synthesis = 9\n"
+      "max_gpu_queue_depth = 5\n"
+      "[logging]\nlevel = \"debug\"\n";
+  cz_daemon_config c;
+  char msg[256] = "";
+  CHECK_EQ_INT(parse(&c, text, msg), CZ_OK);
+  if (msg[0]) fprintf(stderr, "%s\n", msg);
+  CHECK(!strcmp(c.listen, "0.0.0.0:9820"));
+  CHECK(!strcmp(c.status_listen, "0.0.0.0:9821"));
+  CHECK_EQ_INT(c.total_budget, 400ull << 30);
+  CHECK_EQ_INT(c.safety_margin, 512ull << 20);
+  CHECK_EQ_INT(c.eviction_min_idle_ms, 30000);
+  CHECK_EQ_INT(c.n_gpu_devices, 3);
+  CHECK(c.gpu_devices[0] == 0 && c.gpu_devices[1] == 1 && c.gpu_devices[2] == 3);
+  CHECK_EQ_INT(c.gpu_threads, 16);
+  CHECK_EQ_INT(c.gpu_workers_per_device, 3);
+  CHECK_EQ_INT(c.max_batch_size, 4);
+  CHECK_EQ_INT(c.max_batch_wait_ms, 2500);
+  CHECK_EQ_INT(c.synthesis_threads, 8);
+  CHECK(!c.pipeline_enabled);
+  CHECK_EQ_INT(c.synthesis_concurrency, 2);
+  CHECK_EQ_INT(c.max_parallel_synthesis, 9);
+  CHECK_EQ_INT(c.max_gpu_queue_depth, 5);
+  CHECK(!strcmp(c.log_level, "debug"));
+  /* [gpus.affinity] is not ours: skipped, and named. */
+  CHECK(strstr(c.warning, "gpus.affinity.0") != NULL);
+  cz_engine_config ec;
+  cz_daemon_engine_config(&c, &ec);
+  CHECK_EQ_INT(ec.n_workers, 9);
+  CHECK_EQ_INT(ec.memory_budget, 400ull << 30);
+  CHECK_EQ_INT(ec.max_batch_size, 4);
+  /* "auto" and dotted keys at top level. */
+  CHECK_EQ_INT(parse(&c, "memory.total_budget = \"auto\"\ndaemon.listen=\"unix:///tmp/x.sock\"", msg), CZ_OK);
+  CHECK_EQ_INT(c.total_budget, 0);
+  CHECK(!strcmp(c.listen, "unix:///tmp/x.sock"));
+}
+
+static void test_units(void) {
+  uint64_t v = 0;
+  CHECK(cz_parse_size("5GiB", &v) == CZ_OK && v == 5ull << 30);
+  CHECK(cz_parse_size("5 gib", &v) == CZ_OK && v == 5ull << 30);
+  CHECK(cz_parse_size("2GB", &v) == CZ_OK && v == 2000000000ull);
+  CHECK(cz_parse_size("100MB", &v) == CZ_OK && v == 100000000ull);
+  CHECK(cz_parse_size("3MiB", &v) == CZ_OK && v == 3ull << 20);
+  CHECK(cz_parse_size("4096", &v) == CZ_OK && v == 4096);
+  CHECK(cz_parse_size("4096 bytes", &v) == CZ_OK && v == 4096);
+  CHECK(cz_parse_size("1.5GiB", &v) == CZ_OK && v == 3ull << 29);
+  CHECK(cz_parse_size("GiB", &v) == CZ_ERR_PARSE);
+  CHECK(cz_parse_size("5 parsecs", &v) == CZ_ERR_PARSE);
+  CHECK(cz_parse_size("99999999999999999999", &v) == CZ_ERR_PARSE);
+  CHECK(cz_parse_size("99999999999TiB", &v) == CZ_ERR_PARSE);
+  CHECK(cz_parse_duration_ms("5m", &v) == CZ_OK && v == 300000);
+  CHECK(cz_parse_duration_ms("30s", &v) == CZ_OK && v == 30000);
+  CHECK(cz_parse_duration_ms("30 seconds", &v) == CZ_OK && v == 30000);
+  CHECK(cz_parse_duration_ms("2 minutes", &v) == CZ_OK && v == 120000);
+  CHECK(cz_parse_duration_ms("250ms", &v) == CZ_OK && v == 250);
+  CHECK(cz_parse_duration_ms("1h", &v) == CZ_OK && v == 3600000);
+  CHECK(cz_parse_duration_ms("soon", &v) == CZ_ERR_PARSE);
+  CHECK(cz_parse_duration_ms("5 fortnights", &v) == CZ_ERR_PARSE);
+}
+
+static void test_errors(void) {
+  cz_daemon_config c;
+  char msg[256];
+  CHECK_EQ_INT(parse(&c, "[daemon]\nlisten = \"x\n", msg), CZ_ERR_PARSE);
+  CHECK(strstr(msg, "line 2") != NULL);
+  CHECK_EQ_INT(parse(&c, "[memory\n", msg), CZ_ERR_PARSE);
+  CHECK(strstr(msg, "line 1") != NULL);
+  CHECK_EQ_INT(parse(&c, "a = 1\n\n[memory]\ntotal_budget = \"lots\"\n", msg), CZ_ERR_PARSE);
+  CHECK(strstr(msg, "line 4") && strstr(msg, "memory.total_budget"));
+  CHECK_EQ_INT(parse(&c, "[memory]\ntotal_budget = 0\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(parse(&c, "[scheduler]\nmax_batch_size = -1\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(parse(&c, "[scheduler]\nmax_batch_size = \"4\"\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(parse(&c, "[pipeline]\nenabled = 1\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(parse(&c, "[logging]\nlevel = \"loud\"\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [0, 1\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [\"a\"]\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(parse(&c, "listen\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(parse(&c, "[daemon]\nlisten = \"a\" \"b\"\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(parse(&c, "[daemon]\nlisten = \"a\\qb\"\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(cz_daemon_config_load(&c, "/nonexistent/cuzk.toml", msg, sizeof msg), CZ_ERR_IO);
+  /* Every byte sequence is answered, never crashes: random garbage. */
+  for (int i = 0; i < 2000; i++) {
+    char buf[64];
+    size_t n = (size_t)(check_rand64() % sizeof buf);
+    for (size_t k = 0; k < n; k++) buf[k] = "[]=\"'#.\n ab1_-,"[check_rand64() % 15];
+    cz_daemon_config_default(&c);
+    cz_err err = cz_daemon_config_parse(&c, buf, n, msg, sizeof msg);
+    CHECK(err == CZ_OK || err == CZ_ERR_PARSE);
+  }
+}
+
+int main(void) {
+  test_defaults();
+  test_full();
+  test_units();
+  test_errors();
+  return check_report("test_config");
+}

@@ -1,0 +1,139 @@
+/* cuzk-daemon: the cuzk.v1 proving service.
+ *   cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--log-level L]
+ *               [--status-listen HOST:PORT]
+ * The first SIGINT/SIGTERM drains (queued jobs are cancelled, running ones
+ * finish); a second one cancels the running jobs at their next phase. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuzk/engine.h"
+#include "cuzk/server.h"
+#include "provers.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--log-level LEVEL]\n"
+          "                   [--status-listen HOST:PORT]\n"
+          "  ADDR: unix:///path/to.sock (default unix:///run/curio/cuzk.sock) or host:port\n"
+          "  LEVEL: trace, debug, info (default), warn, error\n");
+}
+
+static sigset_t stop_signals;
+static cz_engine *the_engine;
+
+/* After the first signal: a second one cancels running jobs. */
+static void *second_signal(void *arg) {
+  (void)arg;
+  int sig;
+  if (sigwait(&stop_signals, &sig) == 0) {
+    fprintf(stderr, "cuzk-daemon: signal %d again: cancelling running jobs\n", sig);
+    cz_engine_shutdown(the_engine, false);
+  }
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  const char *config = NULL, *listen = NULL, *level = NULL, *status = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char **dst = NULL;
+    if (!strcmp(a, "-c") || !strcmp(a, "--config")) dst = &config;
+    else if (!strcmp(a, "-l") || !strcmp(a, "--listen")) dst = &listen;
+    else if (!strcmp(a, "--log-level")) dst = &level;
+    else if (!strcmp(a, "--status-listen")) dst = &status;
+    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    } else {
+      fprintf(stderr, "cuzk-daemon: unknown argument %s\n", a);
+      usage(stderr);
+      return 2;
+    }
+    if (++i >= argc) {
+      fprintf(stderr, "cuzk-daemon: %s needs a value\n", a);
+      return 2;
+    }
+    *dst = argv[i];
+  }
+
+  cz_daemon_config cfg;
+  cz_daemon_config_default(&cfg);
+  char msg[512] = "";
+  if (config && cz_daemon_config_load(&cfg, config, msg, sizeof msg) != CZ_OK) {
+    fprintf(stderr, "cuzk-daemon: config %s: %s\n", config, msg);
+    return 2;
+  }
+  if (cfg.warning[0]) fprintf(stderr, "cuzk-daemon: config: ignoring %s\n", cfg.warning);
+  if (listen) snprintf(cfg.listen, sizeof cfg.listen, "%s", listen);
+  if (status) snprintf(cfg.status_listen, sizeof cfg.status_listen, "%s", status);
+  if (level) {
+    char text[64];
+    snprintf(text, sizeof text, "[logging]\nlevel = \"%.20s\"\n", level);
+    if (cz_daemon_config_parse(&cfg, text, strlen(text), msg, sizeof msg) != CZ_OK) {
+      fprintf(stderr, "cuzk-daemon: --log-level %s: expected trace, debug, info, warn or error\n", level);
+      return 2;
+    }
+  }
+  bool quiet = !strcmp(cfg.log_level, "warn") || !strcmp(cfg.log_level, "error");
+
+  /* Every thread inherits this mask; only sigwait sees the stop signals. */
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  cz_engine_config ec;
+  cz_daemon_engine_config(&cfg, &ec);
+  cz_engine *e = NULL;
+  if (cz_engine_create(&e, &ec, msg, sizeof msg) != CZ_OK) {
+    fprintf(stderr, "cuzk-daemon: engine: %s\n", msg[0] ? msg : "cannot create");
+    return 1;
+  }
+  the_engine = e;
+  if (cz_daemon_register_provers(e, &cfg, msg, sizeof msg) != CZ_OK || cz_engine_start(e) != CZ_OK) {
+    fprintf(stderr, "cuzk-daemon: provers: %s\n", msg[0] ? msg : "cannot start");
+    cz_engine_destroy(e);
+    return 1;
+  }
+  cz_server *srv = NULL;
+  if (cz_server_start(&srv, e, cfg.listen, msg, sizeof msg) != CZ_OK) {
+    fprintf(stderr, "cuzk-daemon: %s\n", msg);
+    cz_engine_destroy(e);
+    return 1;
+  }
+  cz_http_status *http = NULL;
+  if (cfg.status_listen[0] &&
+      cz_http_status_start(&http, e, cfg.status_listen, msg, sizeof msg) != CZ_OK) {
+    fprintf(stderr, "cuzk-daemon: %s\n", msg);
+    cz_server_stop(srv);
+    cz_engine_destroy(e);
+    return 1;
+  }
+  cz_engine_stats st;
+  cz_engine_get_stats(e, &st);
+  if (!quiet) {
+    fprintf(stderr, "cuzk-daemon: listening on %s (%u workers, memory budget %llu bytes, params %s)\n",
+            cfg.listen, st.n_workers, (unsigned long long)st.memory_budget, cfg.param_cache);
+    if (cz_server_port(srv)) fprintf(stderr, "cuzk-daemon: grpc port %d\n", cz_server_port(srv));
+    if (http) fprintf(stderr, "cuzk-daemon: status port %d (GET /status)\n", cz_http_status_port(http));
+  }
+
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  if (!quiet) fprintf(stderr, "cuzk-daemon: signal %d: draining (again to cancel)\n", sig);
+  pthread_t t;
+  bool watcher = pthread_create(&t, NULL, second_signal, NULL) == 0;
+  if (watcher) pthread_detach(t);
+  cz_engine_shutdown(e, true); /* awaiters get their answers */
+  cz_http_status_stop(http);
+  cz_server_stop(srv);
+  cz_engine_get_stats(e, &st);
+  if (!quiet)
+    fprintf(stderr, "cuzk-daemon: stopped (%llu completed, %llu failed)\n",
+            (unsigned long long)st.total_completed, (unsigned long long)st.total_failed);
+  /* The watcher may still wait in sigwait: the engine stays allocated. */
+  return 0;
+}

@@ -1,0 +1,13 @@
+/* The provers cuzk-daemon serves, one per proof kind. */
+#ifndef CUZK_DAEMON_PROVERS_H
+#define CUZK_DAEMON_PROVERS_H
+#include "cuzk/engine.h"
+#include "cuzk/server.h"
+
+/* Register every prover this build has (and the SRS circuits they use)
+ * with e, before cz_engine_start. A kind left unregistered answers
+ * UNIMPLEMENTED. Errors are fatal to the daemon (msg says why). */
+cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, char *msg,
+                                  size_t msg_len);
+
+#endif
