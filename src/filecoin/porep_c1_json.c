@@ -800,6 +800,19 @@ static bool b64_decode(jp *j, const char *s, size_t n, uint8_t *out, size_t *out
   unsigned q = 0, pad = 0;
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
+    /* Fast path: four plain alphabet characters make three bytes. */
+    while (q == 0 && i + 4 <= n) {
+      int a = B64[(unsigned char)s[i]], b = B64[(unsigned char)s[i + 1]],
+          c = B64[(unsigned char)s[i + 2]], d = B64[(unsigned char)s[i + 3]];
+      if ((a | b | c | d) < 0) break;
+      uint32_t v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 | (uint32_t)d;
+      out[k] = (uint8_t)(v >> 16);
+      out[k + 1] = (uint8_t)(v >> 8);
+      out[k + 2] = (uint8_t)v;
+      k += 3;
+      i += 4;
+    }
+    if (i >= n) break;
     unsigned char c = (unsigned char)s[i];
     if (c == '\\') {
       char e = s[++i];

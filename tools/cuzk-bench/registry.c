@@ -13,5 +13,6 @@ const cz_bench_command cz_bench_commands[] = {
     {"poseidon", cmd_bench_poseidon, "Poseidon native hashes/s and gadget constraints/s per LC layout"},
     {"sha256-synth", cmd_bench_sha256, "SHA-256 gadget synthesis (20-block label): constraints/s per LC layout"},
     {"seal", cmd_bench_seal, "seal a test sector in memory and verify its vanilla proofs; times"},
+    {"c1-parse", cmd_c1_parse, "C1 JSON parse time and MB/s on a synthetic C1 of a sector size"},
     {NULL, NULL, NULL},
 };
