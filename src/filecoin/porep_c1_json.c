@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cuzk/porep.h"
 
@@ -82,10 +83,12 @@ static bool fail(jp *j, cz_err e, const char *fmt, ...) {
   if (depth) APPEND(": ");
   va_list ap;
   va_start(ap, fmt);
-  int w = vsnprintf(j->msg + n, cap - n, fmt, ap);
+  vsnprintf(j->msg + n, cap - n, fmt, ap);
   va_end(ap);
-  (void)w;
 #undef APPEND
+  /* One line, whatever a decoded key held. */
+  for (char *c = j->msg; *c; c++)
+    if ((unsigned char)*c < 0x20) *c = '?';
   return false;
 }
 
@@ -942,9 +945,11 @@ cz_err cz_porep_c1_parse(cz_porep_c1 *out, const char *json, size_t len, char *m
 cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg, size_t msg_len) {
   memset(out, 0, sizeof *out);
   if (msg && msg_len) msg[0] = 0;
-  FILE *f = path ? fopen(path, "rb") : NULL;
+  struct stat st;
+  FILE *f = path && stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "rb") : NULL;
   if (!f) {
-    if (msg && msg_len) snprintf(msg, msg_len, "%s: cannot open", path ? path : "(null)");
+    if (msg && msg_len)
+      snprintf(msg, msg_len, "%s: cannot open (not a readable regular file)", path ? path : "(null)");
     return CZ_ERR_IO;
   }
   char *buf = NULL;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../check.h"
 #include "cuzk/porep.h"
@@ -542,5 +543,27 @@ int main(void) {
   char msg[MSG];
   CHECK(cz_porep_c1_load(&c, "/nonexistent/c1.json", msg, sizeof msg) == CZ_ERR_IO);
   CHECK(strstr(msg, "/nonexistent/c1.json") != NULL);
+  CHECK(cz_porep_c1_load(&c, "tests", msg, sizeof msg) == CZ_ERR_IO); /* a directory */
+  CHECK(c.proofs == NULL);
+  /* A file round trip through cz_porep_c1_load. */
+  {
+    cz_porep_c1 a;
+    CHECK(cz_porep_c1_synthetic(&a, cz_porep_kind_by_id(5), 77) == CZ_OK);
+    size_t n;
+    char *j = to_json(&a, &n), path[] = "/tmp/cuzk-test-c1-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    CHECK(f && fwrite(j, 1, n, f) == n);
+    if (f) fclose(f);
+    CHECK(cz_porep_c1_load(&c, path, msg, sizeof msg) == CZ_OK);
+    CHECK(same_c1(&a, &c));
+    cz_porep_c1_free(&c);
+    unlink(path);
+    free(j);
+    cz_porep_c1_free(&a);
+  }
+  /* A key holding a newline still gives a one-line message. */
+  EXPECT_MSG("{\"a\\nb\":1}", CZ_ERR_PARSE, "unknown field `a?b`");
   return check_report("porep_c1_json");
 }
