@@ -283,6 +283,24 @@ static void curio_wrapper(const char *json, const cz_porep_c1 *ref) {
     free(w);
     free(enc);
   }
+  /* Cuts of the wrapper: in its keys, inside the base64 (which then is not
+   * a multiple of 4, or decodes to a cut C1) and at its end. */
+  {
+    char *full = wrapper(json, 5, size, 0);
+    size_t n = strlen(full);
+    bool all = true;
+    for (size_t cut = 0; cut < n; cut += (cut < 200 || cut + 100 > n) ? 1 : 4099) {
+      cz_porep_c1 c;
+      cz_err e = cz_porep_c1_parse(&c, full, cut, msg, sizeof msg);
+      if (e != CZ_ERR_PARSE || c.proofs) {
+        fprintf(stderr, "wrapper cut %zu: %s %s\n", cut, cz_err_str(e), msg);
+        all = false;
+        break;
+      }
+    }
+    CHECK(all);
+    free(full);
+  }
   char *w = wrapper(json, 5, size * 2, 0);
   EXPECT_ERR(w, CZ_ERR_PARSE, "SectorSize 4096 does not match StackedDrg2KiBV1_1 (2048 bytes)");
   free(w);
