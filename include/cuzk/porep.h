@@ -127,6 +127,14 @@ cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg, size_t ms
  * itself reads). *out is malloc'd and NUL-terminated, *len excludes the NUL.
  * CZ_ERR_NOMEM. */
 cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
+/* A structurally valid C1 of kind filled with pseudo-random canonical
+ * values from seed (the same seed gives the same C1); it is NOT a valid
+ * proof. Counts, arities and layers follow the kind; each Merkle path's
+ * indices spell its challenge (tree D and R-last: the challenge, tree C:
+ * the column's index); labeling layers are 1..layers, nodes the
+ * challenge; comm_d, comm_r and seed are non-zero. For JSON tests and
+ * benchmarks. c1 is allocated as cz_porep_c1_alloc does. CZ_ERR_NOMEM. */
+cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_porep_kind *kind, uint64_t seed);
 
 /* ---- Sealing test sectors and the vanilla verifier (porep_seal.c) ------- */
 

@@ -1,0 +1,209 @@
+/* cuzk-bench c1-parse: how fast a C1 JSON of a given sector size parses.
+ *
+ * Writes a structurally valid synthetic C1 (cz_porep_c1_synthetic: random
+ * canonical values, the kind's exact counts and shapes; not a valid proof)
+ * with cz_porep_c1_to_json, to a file, then times cz_porep_c1_parse over
+ * the text in memory and cz_porep_c1_load from the file, each -i times.
+ * With --curio the text is Curio's wrapper (base64 of the C1 JSON).
+ *
+ *   cuzk-bench c1-parse [--sector-size 2KiB|8MiB|512MiB|32GiB|64GiB|BYTES]
+ *                       [--v1] [--curio] [-i|--iterations N] [--out FILE]
+ * Output: "name value unit" lines (medians; MB = 10^6 bytes). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "args.h"
+#include "commands.h"
+#include "cuzk/porep.h"
+
+static double wall_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n) {
+  qsort(v, n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The kind from a size name or byte count. */
+static const cz_porep_kind *kind_from(const char *s, bool v1) {
+  for (uint32_t id = 0; id < 5; id++) {
+    const cz_porep_kind *k = cz_porep_kind_by_id(id);
+    if (strcmp(k->size_name, s) == 0) return cz_porep_kind_by_id(v1 ? id : id + 5);
+  }
+  char *end;
+  unsigned long long b = strtoull(s, &end, 10);
+  return *s && !*end ? cz_porep_kind_by_sector_size(b, !v1) : NULL;
+}
+
+/* Curio's wrapper around json (base64, RFC 4648 standard alphabet). */
+static char *curio_wrap(const char *json, size_t n, uint64_t sector_size, size_t *len) {
+  static const char A[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  char *o = malloc(n / 3 * 4 + 128);
+  if (!o) return NULL;
+  size_t k = (size_t)sprintf(o, "{\"SectorNum\":1,\"Phase1Out\":\"");
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = (uint32_t)(uint8_t)json[i] << 16 |
+                 (i + 1 < n ? (uint32_t)(uint8_t)json[i + 1] << 8 : 0) |
+                 (i + 2 < n ? (uint8_t)json[i + 2] : 0);
+    o[k++] = A[v >> 18 & 63];
+    o[k++] = A[v >> 12 & 63];
+    o[k++] = i + 1 < n ? A[v >> 6 & 63] : '=';
+    o[k++] = i + 2 < n ? A[v & 63] : '=';
+  }
+  k += (size_t)sprintf(o + k, "\",\"SectorSize\":%llu}", (unsigned long long)sector_size);
+  *len = k;
+  return o;
+}
+
+int cmd_c1_parse(int argc, char **argv) {
+  const char *size = "32GiB", *out = NULL;
+  unsigned long iters = 5;
+  bool v1 = false, curio = false, help = false;
+  const cz_opt opts[] = {
+      {"sector-size", CZ_OPT_STRING, &size, "S", "2KiB|8MiB|512MiB|32GiB|64GiB or bytes (default 32GiB)"},
+      {"v1", CZ_OPT_FLAG, &v1, NULL, "the V1 registered proof (default V1_1)"},
+      {"curio", CZ_OPT_FLAG, &curio, NULL, "wrap the C1 in Curio's {SectorNum, Phase1Out base64, SectorSize}"},
+      {"iterations", CZ_OPT_UINT, &iters, "N", "timed parses, also -i N (default 5)"},
+      {"out", CZ_OPT_STRING, &out, "FILE", "keep the C1 file here (default: a temporary file)"},
+      {0},
+  };
+  const char *synopsis = "[--sector-size S] [--v1] [--curio] [-i|--iterations N] [--out FILE]";
+  /* "-i N" is the short form of --iterations. */
+  char **args = malloc(sizeof(char *) * (size_t)(argc + 1));
+  if (!args) return 1;
+  for (int i = 0; i < argc; i++) args[i] = strcmp(argv[i], "-i") ? argv[i] : "--iterations";
+  args[argc] = NULL;
+  int rc = cz_opts_parse(argc, args, opts, &help);
+  free(args);
+  if (rc) return rc;
+  if (help) {
+    cz_opts_usage(stdout, "c1-parse", synopsis, opts);
+    return 0;
+  }
+  const cz_porep_kind *k = kind_from(size, v1);
+  if (!k || iters == 0) {
+    fprintf(stderr, "c1-parse: need a known --sector-size and -i >= 1 (got '%s', %lu)\n", size,
+            iters);
+    return 2;
+  }
+
+  cz_porep_c1 c1;
+  char *json = NULL, msg[512];
+  size_t len = 0;
+  double t0 = wall_s();
+  if (cz_porep_c1_synthetic(&c1, k, 0x5eed) != CZ_OK) {
+    fprintf(stderr, "c1-parse: out of memory\n");
+    return 1;
+  }
+  double t_synth = wall_s() - t0;
+  t0 = wall_s();
+  cz_err e = cz_porep_c1_to_json(&c1, &json, &len);
+  double t_write = wall_s() - t0;
+  if (e != CZ_OK) {
+    fprintf(stderr, "c1-parse: to_json: %s\n", cz_err_str(e));
+    cz_porep_c1_free(&c1);
+    return 1;
+  }
+  if (curio) {
+    size_t wlen;
+    char *w = curio_wrap(json, len, k->sector_size, &wlen);
+    free(json);
+    if (!w) {
+      fprintf(stderr, "c1-parse: out of memory\n");
+      cz_porep_c1_free(&c1);
+      return 1;
+    }
+    json = w;
+    len = wlen;
+  }
+
+  char tmpl[] = "/tmp/cuzk-c1-XXXXXX";
+  const char *path = out;
+  if (!path) {
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+      perror("c1-parse: mkstemp");
+      free(json);
+      cz_porep_c1_free(&c1);
+      return 1;
+    }
+    close(fd);
+    path = tmpl;
+  }
+  FILE *f = fopen(path, "wb");
+  bool wrote = f && fwrite(json, 1, len, f) == len;
+  if (f && fclose(f) != 0) wrote = false;
+  if (!wrote) {
+    fprintf(stderr, "c1-parse: cannot write %s\n", path);
+    if (!out) unlink(tmpl);
+    free(json);
+    cz_porep_c1_free(&c1);
+    return 1;
+  }
+
+  double *cpu = malloc(iters * sizeof(double)), *wall = malloc(iters * sizeof(double)),
+         *load = malloc(iters * sizeof(double));
+  int status = 0;
+  for (unsigned long i = 0; cpu && wall && load && i < iters; i++) {
+    cz_porep_c1 p;
+    double w0 = wall_s(), c0 = cpu_s();
+    e = cz_porep_c1_parse(&p, json, len, msg, sizeof msg);
+    cpu[i] = cpu_s() - c0;
+    wall[i] = wall_s() - w0;
+    /* Check once that the model came back whole. */
+    bool same = e == CZ_OK && p.kind == c1.kind &&
+                memcmp(p.proofs, c1.proofs,
+                       (size_t)c1.n_partitions * c1.n_challenges * sizeof *c1.proofs) == 0;
+    cz_porep_c1_free(&p);
+    if (!same) {
+      fprintf(stderr, "c1-parse: parse failed or differs: %s %s\n", cz_err_str(e), msg);
+      status = 1;
+      break;
+    }
+    w0 = wall_s();
+    e = cz_porep_c1_load(&p, path, msg, sizeof msg);
+    load[i] = wall_s() - w0;
+    cz_porep_c1_free(&p);
+    if (e != CZ_OK) {
+      fprintf(stderr, "c1-parse: load: %s\n", msg);
+      status = 1;
+      break;
+    }
+  }
+  if (!cpu || !wall || !load) status = 1;
+  if (status == 0) {
+    double mc = median(cpu, iters), mw = median(wall, iters), ml = median(load, iters);
+    const char *n = curio ? "c1_parse.curio" : "c1_parse";
+    printf("%s.%s.bytes %zu bytes\n", n, k->size_name, len);
+    printf("%s.%s.challenges %u challenges\n", n, k->size_name, c1.n_partitions * c1.n_challenges);
+    printf("%s.%s.synthetic_ms %.1f ms\n", n, k->size_name, 1e3 * t_synth);
+    printf("%s.%s.to_json_ms %.1f ms\n", n, k->size_name, 1e3 * t_write);
+    printf("%s.%s.parse_cpu_ms %.2f ms\n", n, k->size_name, 1e3 * mc);
+    printf("%s.%s.parse_wall_ms %.2f ms\n", n, k->size_name, 1e3 * mw);
+    printf("%s.%s.parse_rate %.1f MB/s\n", n, k->size_name, (double)len / mc / 1e6);
+    printf("%s.%s.load_wall_ms %.2f ms\n", n, k->size_name, 1e3 * ml);
+  }
+  free(cpu);
+  free(wall);
+  free(load);
+  if (!out) unlink(tmpl);
+  free(json);
+  cz_porep_c1_free(&c1);
+  return status;
+}
