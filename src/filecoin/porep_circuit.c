@@ -130,8 +130,7 @@ static cz_err challenge_circuit(porep_ctx *x, const cz_porep_challenge_proof *p)
 
   cz_anum data_leaf;
   alloc_named(cs, &data_leaf, p ? &p->tree_d.leaf : NULL, "data_leaf");
-  enforce_inclusion(x, "comm_d_inclusion", &TREE_D, p ? &p->tree_d : NULL, &x->comm_d,
-                    &data_leaf);
+  enforce_inclusion(x, "comm_d_inclusion", &TREE_D, p ? &p->tree_d : NULL, &x->comm_d, &data_leaf);
 
   for (int i = 0; i < CZ_SDR_BASE_DEGREE; i++)
     parent_column(x, &x->drg[i], p ? &p->drg[i] : NULL, "drg", i);
@@ -179,9 +178,8 @@ static bool shape_eq(const cz_porep_shape *a, const cz_porep_shape *b) {
 /* The circuit needs column hashes (2 or 11 layers, hash.rs) and trees that
  * fit the node count; rust-fil-proofs panics elsewhere. */
 static bool shape_ok(const cz_porep_shape *s) {
-  return s && (s->layers == 2 || s->layers == 11) && s->challenges > 0 &&
-         s->nodes <= UINT32_MAX && cz_merkle_shape_ok(&TREE_D, s->nodes) &&
-         cz_merkle_shape_ok(&s->tree_r, s->nodes);
+  return s && (s->layers == 2 || s->layers == 11) && s->challenges > 0 && s->nodes <= UINT32_MAX &&
+         cz_merkle_shape_ok(&TREE_D, s->nodes) && cz_merkle_shape_ok(&s->tree_r, s->nodes);
 }
 
 /* The witness values of StackedCircuit's top level: replica_id, comm_d,
@@ -255,8 +253,7 @@ cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c
   return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
-cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out,
-                                 size_t *n) {
+cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out, size_t *n) {
   if (!c1 || !c1->kind || !n) return CZ_ERR_INVALID_ARG;
   cz_porep_config cfg;
   cz_porep_kind_config(c1->kind, &cfg);
