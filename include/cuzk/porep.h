@@ -159,6 +159,21 @@ void cz_porep_default_data(uint8_t *out, uint64_t sector_size);
  * challenge, what). */
 cz_err cz_porep_verify_vanilla(const cz_porep_c1 *c1, char *msg, size_t msg_len);
 
+/* cz_porep_seal and cz_porep_verify_vanilla under an explicit configuration
+ * in place of the kind's (cz_porep_kind_config): its porep_id and API
+ * version drive replica_id, the graph and the challenges. This is for
+ * sectors sealed outside the registered proofs, such as the polka-storage
+ * vector (porep_id zero with 1.1.0/1.2.0 graph semantics). cfg's
+ * sector_size, challenges and partitions must equal the kind's
+ * (CZ_ERR_INVALID_ARG otherwise); cfg NULL means the kind's own. Both
+ * verifiers return CZ_ERR_INVALID_ARG, not PROOF_INVALID, for a NULL c1,
+ * kind or proofs array and for a kind whose shape they cannot handle.
+ * Sealing works in memory and refuses sectors over 512 MiB. */
+cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config *cfg,
+                            cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len);
+cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
+                                      char *msg, size_t msg_len);
+
 /* ---- The StackedDRG circuit (porep_circuit.c) ---------------------------- */
 
 /* StackedCircuit::synthesize for one partition, allocation for allocation

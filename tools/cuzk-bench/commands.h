@@ -21,5 +21,6 @@ int cmd_prove(int argc, char **argv);     /* tools/cuzk-bench/cmd_prove.c */
 int cmd_bench_msm(int argc, char **argv); /* bench/msm/bench_msm.c */
 int cmd_bench_poseidon(int argc, char **argv); /* bench/hash/bench_poseidon.c */
 int cmd_bench_sha256(int argc, char **argv); /* bench/gadgets/bench_sha256.c */
+int cmd_bench_seal(int argc, char **argv); /* bench/filecoin/bench_seal.c */
 
 #endif

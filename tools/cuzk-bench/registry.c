@@ -11,5 +11,6 @@ const cz_bench_command cz_bench_commands[] = {
     {"msm", cmd_bench_msm, "multi-scalar multiplication G1/G2: us/point, sparse ratio, scaling"},
     {"poseidon", cmd_bench_poseidon, "Poseidon native hashes/s and gadget constraints/s per LC layout"},
     {"sha256-synth", cmd_bench_sha256, "SHA-256 gadget synthesis (20-block label): constraints/s per LC layout"},
+    {"seal", cmd_bench_seal, "seal a test sector in memory and verify its vanilla proofs; times"},
     {NULL, NULL, NULL},
 };
