@@ -253,10 +253,18 @@ cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c
   return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
-cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out, size_t *n) {
+cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
+                                        uint32_t partition, cz_fr *out, size_t *n) {
   if (!c1 || !c1->kind || !n) return CZ_ERR_INVALID_ARG;
-  cz_porep_config cfg;
-  cz_porep_kind_config(c1->kind, &cfg);
-  return cz_porep_public_inputs_replica(&cfg, c1->replica_id, c1->seed, c1->comm_d, c1->comm_r,
-                                        partition, out, n);
+  cz_porep_config own;
+  cz_porep_kind_config(c1->kind, &own);
+  if (cfg && (cfg->sector_size != own.sector_size || cfg->challenges != own.challenges ||
+              cfg->partitions != own.partitions))
+    return CZ_ERR_INVALID_ARG;
+  return cz_porep_public_inputs_replica(cfg ? cfg : &own, c1->replica_id, c1->seed, c1->comm_d,
+                                        c1->comm_r, partition, out, n);
+}
+
+cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out, size_t *n) {
+  return cz_porep_c1_public_inputs_config(c1, NULL, partition, out, n);
 }

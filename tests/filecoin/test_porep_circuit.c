@@ -18,8 +18,7 @@
  *
  * Public inputs: ../shared/vectors/porep-2kib-v1_1 (polka-storage's real
  * 2 KiB proof; see its README): porep_id of registered proof 0 with API
- * 1.1.0, which no registered kind has, so the test's C1 names a kind of its
- * own with that pair. */
+ * 1.1.0, which no registered kind has, hence the explicit configuration. */
 #include <stdio.h>
 #include <string.h>
 
@@ -60,21 +59,22 @@ static void test_rust_counts(void) {
   }
 }
 
-/* A kind like StackedDrg2KiBV1_1 but with registered-proof id 0, so that
- * cz_porep_kind_config derives the vector's porep_id (32 zero bytes). */
-static cz_porep_kind polka_kind(void) {
-  cz_porep_kind k = *cz_porep_kind_by_id(5);
-  k.id = 0;
-  k.name = "polka-storage 2KiB (porep_id 0, API 1.1.0)";
-  return k;
+/* The vector's configuration: StackedDrg2KiBV1_1's sizes with porep_id
+ * zero (registered proof 0) and API 1.1.0. */
+static cz_porep_config polka_config(void) {
+  cz_porep_config cfg;
+  cz_porep_kind_config(cz_porep_kind_by_id(5), &cfg);
+  memset(cfg.porep_id, 0, 32);
+  cfg.api = CZ_API_1_1_0;
+  return cfg;
 }
 
 static void test_public_inputs_vector(void) {
   json_t *v = vec_load(PR_DIR "vector.json"), *pi = vec_load(PR_DIR "public_inputs.json");
   json_t *der = v ? vec_path(v, "derived") : NULL, *inputs = pi ? vec_array(pi, "inputs") : NULL;
-  cz_porep_kind kind = polka_kind();
+  const cz_porep_config cfg = polka_config();
   cz_porep_c1 c1;
-  CHECK_EQ_INT(cz_porep_c1_alloc(&c1, &kind), CZ_OK);
+  CHECK_EQ_INT(cz_porep_c1_alloc(&c1, cz_porep_kind_by_id(5)), CZ_OK);
   if (!der || !inputs) goto out;
   bool ok = vec_hex(der, "replica_id_hex", c1.replica_id, 32) &&
             vec_hex(v, "seed_hex", c1.seed, 32) && vec_hex(v, "comm_d_hex", c1.comm_d, 32) &&
@@ -84,10 +84,10 @@ static void test_public_inputs_vector(void) {
 
   cz_fr got[64];
   size_t n = 2; /* too small: the count needed comes back */
-  CHECK_EQ_INT(cz_porep_c1_public_inputs(&c1, 0, got, &n), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_porep_c1_public_inputs_config(&c1, &cfg, 0, got, &n), CZ_ERR_INVALID_ARG);
   CHECK_EQ_INT(n, 39);
   n = 64;
-  CHECK_EQ_INT(cz_porep_c1_public_inputs(&c1, 0, got, &n), CZ_OK);
+  CHECK_EQ_INT(cz_porep_c1_public_inputs_config(&c1, &cfg, 0, got, &n), CZ_OK);
   CHECK_EQ_INT(n, json_array_size(inputs));
   for (size_t i = 0; i < n && i < json_array_size(inputs); i++) {
     uint8_t want[32], have[32];
@@ -98,23 +98,35 @@ static void test_public_inputs_vector(void) {
   }
   /* Partition 1 does not exist for 2 KiB; a changed seed moves the
    * challenges (inputs 3.. change, replica_id / comm_d / comm_r do not). */
-  CHECK_EQ_INT(cz_porep_c1_public_inputs(&c1, 1, got, &n), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_porep_c1_public_inputs_config(&c1, &cfg, 1, got, &n), CZ_ERR_INVALID_ARG);
   cz_fr again[64];
   size_t m = 64;
   c1.seed[0] ^= 1;
-  CHECK_EQ_INT(cz_porep_c1_public_inputs(&c1, 0, again, &m), CZ_OK);
+  CHECK_EQ_INT(cz_porep_c1_public_inputs_config(&c1, &cfg, 0, again, &m), CZ_OK);
   CHECK_MEM(again, got, 3 * sizeof(cz_fr));
   CHECK(memcmp(again + 3, got + 3, (n - 3) * sizeof(cz_fr)) != 0);
-  /* The registered kind (porep_id 5) gives other challenges, hence inputs. */
   c1.seed[0] ^= 1;
-  c1.kind = cz_porep_kind_by_id(5);
+  /* The kind's own configuration (porep_id 5) has other parents, so other
+   * inputs; so has API 1.0.0 (the predecessor moves among the DRG parents). */
   m = 64;
   CHECK_EQ_INT(cz_porep_c1_public_inputs(&c1, 0, again, &m), CZ_OK);
   CHECK(memcmp(again + 3, got + 3, (n - 3) * sizeof(cz_fr)) != 0);
+  cz_porep_config v100 = cfg;
+  v100.api = CZ_API_1_0_0;
+  m = 64;
+  CHECK_EQ_INT(cz_porep_c1_public_inputs_config(&c1, &v100, 0, again, &m), CZ_OK);
+  CHECK(memcmp(again + 3, got + 3, (n - 3) * sizeof(cz_fr)) != 0);
+  /* A configuration of another size or challenge count is refused. */
+  cz_porep_config other = cfg;
+  other.sector_size *= 2;
+  CHECK_EQ_INT(cz_porep_c1_public_inputs_config(&c1, &other, 0, again, &m), CZ_ERR_INVALID_ARG);
+  other = cfg;
+  other.challenges = 3;
+  CHECK_EQ_INT(cz_porep_c1_public_inputs_config(&c1, &other, 0, again, &m), CZ_ERR_INVALID_ARG);
   /* A comm_r >= r is refused. */
   memset(c1.comm_r, 0xff, 32);
   m = 64;
-  CHECK_EQ_INT(cz_porep_c1_public_inputs(&c1, 0, again, &m), CZ_ERR_NONCANONICAL);
+  CHECK_EQ_INT(cz_porep_c1_public_inputs_config(&c1, &cfg, 0, again, &m), CZ_ERR_NONCANONICAL);
 out:
   cz_porep_c1_free(&c1);
   json_decref(v);
