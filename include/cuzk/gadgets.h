@@ -176,6 +176,10 @@ cz_err cz_multieq_finish(cz_multieq *m);
 void cz_u32_const(cz_u32 *out, uint32_t value);
 /* alloc: 32 AllocatedBits in namespaces "allocated bit i". */
 cz_err cz_u32_alloc(cz_cs *cs, cz_u32 *out, uint32_t value);
+/* storage-proofs-core gadgets/uint64.rs UInt64::alloc: 64 AllocatedBits,
+ * least significant first, in namespaces "allocated bit i" (as UInt32's).
+ * UInt64::pack_into_input is cz_pack_into_inputs over these 64 bits. */
+cz_err cz_u64_alloc(cz_cs *cs, cz_bool out[64], uint64_t value);
 /* from_bits_be: bits[0] is the most significant; from_bits: LSB first. */
 void cz_u32_from_bits_be(cz_u32 *out, const cz_bool bits[32]);
 void cz_u32_from_bits_le(cz_u32 *out, const cz_bool bits[32]);

@@ -127,6 +127,18 @@ cz_err cz_merkle_hash2_circuit(cz_cs *cs, cz_merkle_hasher h, const cz_anum *a, 
 cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
                       const cz_merkle_proof *p, bool private_root);
 
+/* PoRCircuit::synthesize with Root::Var leaf and root, as
+ * storage-proofs-porep's enforce_inclusion (stacked/circuit/params.rs)
+ * calls it: the same circuit as cz_por_circuit except that the leaf and
+ * the root are the caller's variables, so "value" and "root_value"
+ * allocate nothing and "enforce root is correct" binds the computed root
+ * to *root. p supplies only the path (index bits, siblings; its leaf and
+ * root are not used) and may be NULL when !cz_cs_needs_values(cs).
+ * leaf or root NULL: CZ_ERR_INVALID_ARG. */
+cz_err cz_por_circuit_allocated(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
+                                const cz_merkle_proof *p, const cz_anum *leaf,
+                                const cz_anum *root, bool private_root);
+
 /* por_no_challenge_input: challenge_bits (LSB first, log2(n_leaves) of
  * them), leaf, path (per level arity - 1 nums, concatenated, levels as
  * cz_merkle_proof_levels) and root already allocated by the caller; per

@@ -204,6 +204,14 @@ cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c
 cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out,
                                  size_t *n);
 
+/* The same under an explicit configuration in place of the kind's, as
+ * cz_porep_seal_config takes one (e.g. the polka-storage vector's porep_id
+ * zero with API 1.1.0): its porep_id and API version derive the graph.
+ * cfg NULL means the kind's own; cfg's sector_size, challenges and
+ * partitions must equal the kind's (CZ_ERR_INVALID_ARG otherwise). */
+cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
+                                        uint32_t partition, cz_fr *out, size_t *n);
+
 /* ---- Parameters (porep_params.c) ------------------------------------------ */
 
 /* The official parameter base name of kind k, as rust-fil-proofs' parameter

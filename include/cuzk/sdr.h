@@ -157,6 +157,14 @@ cz_err cz_porep_public_inputs(const cz_porep_config *cfg, uint64_t sector_id,
                               const uint8_t seed[32], const uint8_t comm_d[32],
                               const uint8_t comm_r[32], uint32_t partition, cz_fr *out, size_t *n);
 
+/* The same from replica_id itself (what a C1 carries) in place of the
+ * sector id, prover id and ticket it is derived from; the same errors, and
+ * CZ_ERR_NONCANONICAL also for a replica_id >= r. */
+cz_err cz_porep_public_inputs_replica(const cz_porep_config *cfg, const uint8_t replica_id[32],
+                                      const uint8_t seed[32], const uint8_t comm_d[32],
+                                      const uint8_t comm_r[32], uint32_t partition, cz_fr *out,
+                                      size_t *n);
+
 /* ---- The SDR gadgets besides the label (src/filecoin/sdr_gadgets.c) ----- */
 
 /* storage-proofs-core gadgets/encode.rs encode: constraint::add(key, data)

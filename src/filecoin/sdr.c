@@ -138,6 +138,16 @@ cz_err cz_porep_public_inputs(const cz_porep_config *cfg, uint64_t sector_id,
                               const uint8_t prover_id[32], const uint8_t ticket[32],
                               const uint8_t seed[32], const uint8_t comm_d[32],
                               const uint8_t comm_r[32], uint32_t partition, cz_fr *out, size_t *n) {
+  if (!cfg) return CZ_ERR_INVALID_ARG;
+  uint8_t replica_id[32];
+  cz_sdr_replica_id(replica_id, prover_id, sector_id, ticket, comm_d, cfg->porep_id);
+  return cz_porep_public_inputs_replica(cfg, replica_id, seed, comm_d, comm_r, partition, out, n);
+}
+
+cz_err cz_porep_public_inputs_replica(const cz_porep_config *cfg, const uint8_t replica_id[32],
+                                      const uint8_t seed[32], const uint8_t comm_d[32],
+                                      const uint8_t comm_r[32], uint32_t partition, cz_fr *out,
+                                      size_t *n) {
   if (!cfg || !n || cfg->sector_size % CZ_SDR_NODE_BYTES || cfg->challenges == 0 ||
       partition >= cfg->partitions)
     return CZ_ERR_INVALID_ARG;
@@ -149,8 +159,6 @@ cz_err cz_porep_public_inputs(const cz_porep_config *cfg, uint64_t sector_id,
     *n = need;
     return CZ_ERR_INVALID_ARG;
   }
-  uint8_t replica_id[32];
-  cz_sdr_replica_id(replica_id, prover_id, sector_id, ticket, comm_d, cfg->porep_id);
   size_t at = 0;
   if ((e = cz_fr_from_bytes_le(&out[at++], replica_id)) != CZ_OK) return e;
   if ((e = cz_fr_from_bytes_le(&out[at++], comm_d)) != CZ_OK) return e;

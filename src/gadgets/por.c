@@ -237,8 +237,12 @@ static void sub_path(cz_cs *cs, cz_merkle_hasher hasher, const char *ns, size_t 
   CZ_POP_NS(cs);
 }
 
-cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
-                      const cz_merkle_proof *p, bool private_root) {
+/* PoRCircuit::synthesize. leaf / root NULL: Root::Val, allocated here from
+ * p in "value" / "root_value"; else Root::Var, the caller's variable
+ * (Root::allocated then only pushes the namespace, which adds nothing). */
+static cz_err por_synthesize(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
+                             const cz_merkle_proof *p, const cz_anum *leaf, const cz_anum *root,
+                             bool private_root) {
   unsigned ar[CZ_MERKLE_MAX_LEVELS];
   size_t n = level_arities(s, n_leaves, ar);
   if (n == 0) return CZ_ERR_INVALID_ARG;
@@ -247,9 +251,13 @@ cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
   for (size_t l = 0; vals && l < n; l++)
     if (p->arity[l] != ar[l]) return CZ_ERR_INVALID_ARG;
   cz_anum cur, rt;
-  CZ_PUSH_NS(cs, "value");
-  cz_anum_alloc(cs, &cur, vals ? &p->leaf : &CZ_FR_ZERO);
-  CZ_POP_NS(cs);
+  if (leaf) {
+    cur = *leaf;
+  } else {
+    CZ_PUSH_NS(cs, "value");
+    cz_anum_alloc(cs, &cur, vals ? &p->leaf : &CZ_FR_ZERO);
+    CZ_POP_NS(cs);
+  }
   cz_bool bits[CZ_MERKLE_MAX_LEVELS * 3];
   size_t nbits = 0, base = n - (s->sub_arity != 0) - (s->top_arity != 0);
   sub_path(cs, s->hasher, "base", 0, base, ar, p, vals, &cur, bits, &nbits);
@@ -261,9 +269,13 @@ cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
   CZ_PUSH_NS(cs, "path");
   cz_pack_into_inputs(cs, bits, nbits);
   CZ_POP_NS(cs);
-  CZ_PUSH_NS(cs, "root_value");
-  cz_anum_alloc(cs, &rt, vals ? &p->root : &CZ_FR_ZERO);
-  CZ_POP_NS(cs);
+  if (root) {
+    rt = *root;
+  } else {
+    CZ_PUSH_NS(cs, "root_value");
+    cz_anum_alloc(cs, &rt, vals ? &p->root : &CZ_FR_ZERO);
+    CZ_POP_NS(cs);
+  }
   cz_anum_enforce_equal(cs, &cur, &rt, "enforce root is correct");
   if (!private_root) {
     CZ_PUSH_NS(cs, "root");
@@ -271,6 +283,18 @@ cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
     CZ_POP_NS(cs);
   }
   return cz_cs_error(cs);
+}
+
+cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
+                      const cz_merkle_proof *p, bool private_root) {
+  return por_synthesize(cs, s, n_leaves, p, NULL, NULL, private_root);
+}
+
+cz_err cz_por_circuit_allocated(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
+                                const cz_merkle_proof *p, const cz_anum *leaf,
+                                const cz_anum *root, bool private_root) {
+  if (!leaf || !root) return CZ_ERR_INVALID_ARG;
+  return por_synthesize(cs, s, n_leaves, p, leaf, root, private_root);
 }
 
 cz_err cz_por_no_challenge_input(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,

@@ -45,16 +45,25 @@ void cz_u32_const(cz_u32 *out, uint32_t value) {
   out->value = value;
 }
 
-cz_err cz_u32_alloc(cz_cs *cs, cz_u32 *out, uint32_t value) {
-  for (int i = 0; i < 32; i++) {
+/* UInt32::alloc and storage-proofs-core's UInt64::alloc allocate alike. */
+static cz_err alloc_bits_le(cz_cs *cs, cz_bool *out, uint64_t value, int n) {
+  for (int i = 0; i < n; i++) {
     cz_abit b;
     CZ_PUSH_NS(cs, "allocated bit %d", i);
     cz_abit_alloc(cs, &b, (value >> i) & 1);
     CZ_POP_NS(cs);
-    out->bits[i] = cz_bool_from_bit(b);
+    out[i] = cz_bool_from_bit(b);
   }
-  out->value = value;
   return cz_cs_error(cs);
+}
+
+cz_err cz_u32_alloc(cz_cs *cs, cz_u32 *out, uint32_t value) {
+  out->value = value;
+  return alloc_bits_le(cs, out->bits, value, 32);
+}
+
+cz_err cz_u64_alloc(cz_cs *cs, cz_bool out[64], uint64_t value) {
+  return alloc_bits_le(cs, out, value, 64);
 }
 
 static uint32_t value_of_le(const cz_bool *bits) {

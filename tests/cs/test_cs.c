@@ -192,42 +192,6 @@ static cz_cs *run(cz_cs_kind kind, const cz_cs_config *cfg, const circuit *c) {
   return cs;
 }
 
-/* sum over columns of entries * w, per row, must equal the evaluations;
- * and a variable's density bit must be "some nonzero entry in its column". */
-static void check_keygen(const cz_keygen_cols *k, const cz_assignment *p) {
-  const cz_spmat *m[3] = {&k->at, &k->bt, &k->ct};
-  const cz_fr *ev[3] = {p->a, p->b, p->c};
-  CHECK_EQ_INT(k->n_constraints, p->n_constraints);
-  CHECK_EQ_INT(k->n_inputs, p->n_inputs);
-  CHECK_EQ_INT(k->n_aux, p->n_aux);
-  size_t n = p->n_constraints;
-  cz_fr *acc = calloc(n ? n : 1, sizeof(cz_fr));
-  for (int t = 0; t < 3; t++) {
-    memset(acc, 0, (n ? n : 1) * sizeof(cz_fr));
-    bool sorted = true, dens_ok = true;
-    for (size_t j = 0; j < m[t]->n_major; j++) {
-      const cz_fr *x = j < p->n_inputs ? &p->inputs[j] : &p->aux[j - p->n_inputs];
-      bool nonzero = false;
-      for (uint64_t q = m[t]->ptr[j]; q < m[t]->ptr[j + 1]; q++) {
-        cz_fr tmp;
-        cz_fr_mul(&tmp, &m[t]->val[q], x);
-        cz_fr_add(&acc[m[t]->idx[q]], &acc[m[t]->idx[q]], &tmp);
-        if (q > m[t]->ptr[j] && m[t]->idx[q] <= m[t]->idx[q - 1]) sorted = false;
-        if (!cz_fr_is_zero(&m[t]->val[q])) nonzero = true;
-      }
-      if (t == 0 && j >= p->n_inputs && nonzero != cz_density_get(&p->a_aux, j - p->n_inputs))
-        dens_ok = false;
-      if (t == 1 && j < p->n_inputs && nonzero != cz_density_get(&p->b_input, j)) dens_ok = false;
-      if (t == 1 && j >= p->n_inputs && nonzero != cz_density_get(&p->b_aux, j - p->n_inputs))
-        dens_ok = false;
-    }
-    CHECK(sorted);
-    CHECK(dens_ok);
-    CHECK_MEM(acc, ev[t], n * sizeof(cz_fr));
-  }
-  free(acc);
-}
-
 /* Every backend on one circuit with one layout; returns the PROVE result
  * (caller frees) for cross-layout comparison. */
 static cz_assignment check_circuit(const circuit *c, const cz_cs_config *cfg) {
@@ -267,7 +231,7 @@ static cz_assignment check_circuit(const circuit *c, const cz_cs_config *cfg) {
   cs = run(CZ_CS_KEYGEN, cfg, c);
   CHECK_EQ_INT(cz_cs_take_keygen(cs, &k), CZ_OK);
   cz_cs_free(cs);
-  check_keygen(&k, &p);
+  CHECK(keygen_eq(&k, &p));
   cz_keygen_cols_free(&k);
 
   cs = run(CZ_CS_TEST, cfg, c);

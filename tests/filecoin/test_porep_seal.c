@@ -10,9 +10,8 @@
 #include "check.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/porep.h"
+#include "polka_sector.h"
 
-#define PR_VECTOR "../shared/vectors/porep-2kib-v1_1/vector.json"
-#define POLKA_CAR "tests/data/polka-storage-test-data-big.car"
 
 static void input_for(cz_porep_seal_input *in, uint32_t kind) {
   memset(in, 0, sizeof *in);
@@ -308,19 +307,6 @@ static void test_bad_input(void) {
 }
 
 /* ---- The polka-storage sector --------------------------------------------- */
-
-/* fr32 padding (filecoin-proofs fr32::write_padded): the bit stream of each
- * 127-byte quantum, LSB first, cut into four 254-bit runs, each followed by
- * two zero bits. */
-static void fr32_pad(uint8_t *out, const uint8_t *in, size_t in_len) {
-  memset(out, 0, in_len / 127 * 128);
-  size_t o = 0;
-  for (size_t i = 0; i < in_len * 8; i++) {
-    if (i % 254 == 0 && i) o += 2;
-    if (in[i / 8] >> (i % 8) & 1) out[o / 8] |= (uint8_t)(1u << (o % 8));
-    o++;
-  }
-}
 
 static bool json_hex(const char *json, const char *key, uint8_t out[32]) {
   const char *p = strstr(json, key);

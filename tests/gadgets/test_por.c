@@ -342,7 +342,48 @@ static void test_backends(cz_merkle_shape s, size_t n, size_t c) {
   cz_merkle_tree_free(&t);
 }
 
+/* enforce_inclusion's PoRCircuit (Root::Var leaf and root, private): the
+ * circuit of cz_por_circuit(private) without the "value" and "root_value"
+ * allocations, bound to the caller's variables. */
+static void test_por_allocated(const cz_merkle_shape *s, size_t n_leaves, size_t challenge) {
+  cz_merkle_tree t = make_tree(s, n_leaves);
+  cz_merkle_proof p;
+  CHECK_EQ_INT(cz_merkle_prove(&t, challenge, &p), CZ_OK);
+  cz_cs *ref = cz_cs_new(CZ_CS_TEST, NULL);
+  CHECK_EQ_INT(cz_por_circuit(ref, s, n_leaves, &p, true), CZ_OK);
+  for (int wrong = 0; wrong < 2; wrong++) {
+    cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
+    cz_anum leaf, root;
+    cz_fr r = t.root;
+    if (wrong) cz_fr_add(&r, &r, &CZ_FR_ONE);
+    CZ_PUSH_NS(cs, "leaf");
+    cz_anum_alloc(cs, &leaf, &p.leaf);
+    CZ_POP_NS(cs);
+    CZ_PUSH_NS(cs, "root");
+    cz_anum_alloc(cs, &root, &r);
+    CZ_POP_NS(cs);
+    CHECK_EQ_INT(cz_por_circuit_allocated(cs, s, n_leaves, &p, &leaf, &root, true), CZ_OK);
+    CHECK_EQ_INT(cz_cs_num_constraints(cs), cz_cs_num_constraints(ref));
+    CHECK_EQ_INT(cz_cs_num_inputs(cs), cz_cs_num_inputs(ref));
+    CHECK_EQ_INT(cz_cs_num_aux(cs), cz_cs_num_aux(ref)); /* 2 allocated outside instead */
+    bool same_names = true;
+    for (size_t i = 0; i < cz_cs_num_constraints(cs); i++)
+      same_names &= strcmp(cz_cs_constraint_name(cs, i), cz_cs_constraint_name(ref, i)) == 0;
+    CHECK(same_names);
+    if (!wrong) CHECK(cz_cs_is_satisfied(cs));
+    const char *bad = cz_cs_which_is_unsatisfied(cs, NULL);
+    if (wrong) CHECK(bad && strcmp(bad, "enforce root is correct") == 0);
+    CHECK_EQ_INT(cz_por_circuit_allocated(cs, s, n_leaves, &p, NULL, &root, true),
+                 CZ_ERR_INVALID_ARG);
+    cz_cs_free(cs);
+  }
+  cz_cs_free(ref);
+  cz_merkle_tree_free(&t);
+}
+
 int main(void) {
+  test_por_allocated(&(cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 4, 2}, 512, 301);
+  test_por_allocated(&(cz_merkle_shape){CZ_MERKLE_SHA256, 2, 0, 0}, 8, 5);
   test_hash_circuits();
   test_backends((cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 8, 2}, 1024, 777);
   test_backends((cz_merkle_shape){CZ_MERKLE_POSEIDON, 2, 0, 0}, 64, 45);

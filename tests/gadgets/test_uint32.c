@@ -2,6 +2,8 @@
  * multipack.rs tests: values, bit order, constant folding, satisfaction,
  * a flipped result bit caught, MultiEq's packing into 254-bit constraints,
  * and packed public inputs equal to compute_multipacking. */
+#include <string.h>
+
 #include "check.h"
 #include "cuzk/gadgets.h"
 
@@ -255,7 +257,42 @@ static void test_multipacking(void) {
   CHECK(le[7] && !le[0] && le[8] && le[9] && !le[15]);
 }
 
+/* storage-proofs-core uint64.rs: UInt64::alloc (64 allocated bits, LSB
+ * first, "allocated bit i") and pack_into_input (one input, the value). */
+static void test_u64_alloc_pack(void) {
+  for (int round = 0; round < 20; round++) {
+    uint64_t v = check_rand64() >> (round % 64);
+    cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
+    cz_bool bits[64];
+    CZ_PUSH_NS(cs, "challenge");
+    CHECK_EQ_INT(cz_u64_alloc(cs, bits, v), CZ_OK);
+    CZ_POP_NS(cs);
+    CHECK_EQ_INT(cz_cs_num_aux(cs), 64);
+    CHECK_EQ_INT(cz_cs_num_constraints(cs), 64);
+    bool ok = true;
+    for (int i = 0; i < 64; i++) {
+      cz_fr f;
+      const cz_fr *want = (v >> i) & 1 ? &CZ_FR_ONE : &CZ_FR_ZERO;
+      ok &= bits[i].kind == CZ_BOOL_IS && bits[i].value == ((v >> i) & 1) &&
+            cz_cs_value(cs, bits[i].var, &f) && cz_fr_eq(&f, want);
+    }
+    CHECK(ok);
+    const char *n = cz_cs_constraint_name(cs, 63);
+    CHECK(n && strcmp(n, "challenge/allocated bit 63/boolean constraint") == 0);
+    CZ_PUSH_NS(cs, "challenge input");
+    CHECK_EQ_INT(cz_pack_into_inputs(cs, bits, 64), CZ_OK);
+    CZ_POP_NS(cs);
+    cz_fr in, want;
+    cz_fr_from_u64(&want, v);
+    CHECK_EQ_INT(cz_cs_num_inputs(cs), 2);
+    CHECK(cz_cs_value(cs, cz_var_input(1), &in) && cz_fr_eq(&in, &want));
+    CHECK(cz_cs_is_satisfied(cs));
+    cz_cs_free(cs);
+  }
+}
+
 int main(void) {
+  test_u64_alloc_pack();
   test_bits_rot();
   test_xor();
   test_addmany();
