@@ -73,7 +73,13 @@ static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
       size_t nl = 0;
       F prod = F_ONE;
       for (size_t i = 0; i < m; i++) {
-        if (i + 8 < m && d[i + 8]) __builtin_prefetch(&T[abs(d[i + 8]) - 1]);
+        /* Table rows reach megabytes: fetch both cache lines of the
+         * point a few scalars ahead. */
+        if (i + FB_PREFETCH < m && d[i + FB_PREFETCH]) {
+          const uint8_t *q = (const uint8_t *)&T[abs(d[i + FB_PREFETCH]) - 1];
+          __builtin_prefetch(q);
+          __builtin_prefetch(q + sizeof(AFF) - 1);
+        }
         int32_t di = d[i];
         if (!di) continue;
         const AFF *p = &T[abs(di) - 1];
