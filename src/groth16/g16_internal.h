@@ -29,6 +29,12 @@ cz_err g16_fixed_base_g1(cz_g1_affine *out, const cz_g1_affine *base, const cz_f
                          size_t n, unsigned n_threads);
 cz_err g16_fixed_base_g2(cz_g2_affine *out, const cz_g2_affine *base, const cz_fr *k,
                          size_t n, unsigned n_threads);
+/* The same with the signed-digit window width w (1..16) given instead of
+ * chosen (for tests of every width); CZ_ERR_INVALID_ARG for other w. */
+cz_err g16_fixed_base_g1_window(cz_g1_affine *out, const cz_g1_affine *base, const cz_fr *k,
+                                size_t n, unsigned w, unsigned n_threads);
+cz_err g16_fixed_base_g2_window(cz_g2_affine *out, const cz_g2_affine *base, const cz_fr *k,
+                                size_t n, unsigned w, unsigned n_threads);
 
 /* One MSM term run, in bellperson's layout: scalars frs[0..n_scalars) and,
  * with density != NULL, bases only for the scalars whose bit is set (the

@@ -176,6 +176,13 @@ static void pre_fill(void *vctx, size_t task, unsigned worker) {
   size_t one = ch->ones_off, t = ch->terms_off;
   for (size_t i = ch->begin; i < ch->end; i++) {
     if (!density_bit(s->density, i)) continue;
+    /* Witnesses are mostly bits: classify Montgomery 0 and 1 before paying
+     * for the conversion to canonical form. */
+    if (s->frs && (cz_fr_is_zero(&s->frs[i]) || cz_fr_is_one(&s->frs[i]))) {
+      if (!cz_fr_is_zero(&s->frs[i])) plan->ones[one++] = base;
+      base += ctx->base_size;
+      continue;
+    }
     uint64_t k[4];
     scalar_get(k, s, i);
     if ((k[1] | k[2] | k[3]) == 0 && k[0] <= 1) {

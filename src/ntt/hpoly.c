@@ -26,7 +26,7 @@ static void combine_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
   const combine_ctx *k = ctx;
   for (size_t i = i0; i < i1; i++) {
     cz_fr t;
-    cz_fr_mul(&t, &k->a[i], &k->b[i]);
+    ntt_fr_mul(&t, &k->a[i], &k->b[i]);
     ntt_fr_sub(&k->a[i], &t, &k->c[i]);
   }
 }
@@ -34,7 +34,7 @@ static void combine_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
 /* evaluations on H -> evaluations on g*H, times s. */
 static void to_coset(const cz_ntt_domain *d, cz_fr *v, const cz_fr *s, unsigned n_threads) {
   cz_fr c;
-  cz_fr_mul(&c, s, &d->n_inv);
+  ntt_fr_mul(&c, s, &d->n_inv);
   cz_ntt_forward_inv_root(d, v, n_threads);
   cz_ntt_scale_powers(d, v, &d->g, &c, 1, 0, n_threads);
   cz_ntt_inverse_fwd_root(d, v, n_threads);

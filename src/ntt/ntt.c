@@ -40,7 +40,7 @@ static cz_fr *power_table(const cz_fr *base, size_t count) {
   cz_fr p = CZ_FR_ONE;
   for (size_t i = 0; i < count; i++) {
     t[i] = p;
-    cz_fr_mul(&p, &p, base);
+    ntt_fr_mul(&p, &p, base);
   }
   return t;
 }
@@ -112,13 +112,13 @@ static inline void bf_dif(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
   if (inv) fr_sub(&d, v, u);
   else fr_sub(&d, u, v);
   fr_add(u, u, v);
-  cz_fr_mul(v, &d, t);
+  ntt_fr_mul(v, &d, t);
 }
 
 /* DIT: (u, v) <- (u + v w, u - v w); with w = -t for the inverse root. */
 static inline void bf_dit(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
   cz_fr m;
-  cz_fr_mul(&m, v, t);
+  ntt_fr_mul(&m, v, t);
   if (inv) { fr_add(v, u, &m); fr_sub(u, u, &m); }
   else { fr_sub(v, u, &m); fr_add(u, u, &m); }
 }
@@ -159,10 +159,10 @@ static void run_radix2(const pass_ctx *c, size_t b0, size_t b1, size_t j0, size_
       const cz_fr *t = twid(c->tw, c->half, j * s, c->inv);
       if (j == 0) {
         bf_one(&u[j], &u[j + h]);
-        if (c->scale) { cz_fr_mul(&u[j], &u[j], c->scale); cz_fr_mul(&u[j + h], &u[j + h], c->scale); }
+        if (c->scale) { ntt_fr_mul(&u[j], &u[j], c->scale); ntt_fr_mul(&u[j + h], &u[j + h], c->scale); }
       } else if (c->dit) {
         bf_dit(&u[j], &u[j + h], t, c->inv);
-        if (c->scale) { cz_fr_mul(&u[j], &u[j], c->scale); cz_fr_mul(&u[j + h], &u[j + h], c->scale); }
+        if (c->scale) { ntt_fr_mul(&u[j], &u[j], c->scale); ntt_fr_mul(&u[j + h], &u[j + h], c->scale); }
       } else {
         bf_dif(&u[j], &u[j + h], t, c->inv);
       }
@@ -187,8 +187,8 @@ static void run_radix4(const pass_ctx *c, size_t b0, size_t b1, size_t j0, size_
           bf_one(p0, p2);
           bf_dit(p1, p3, tb, inv);
           if (c->scale) {
-            cz_fr_mul(p0, p0, c->scale); cz_fr_mul(p1, p1, c->scale);
-            cz_fr_mul(p2, p2, c->scale); cz_fr_mul(p3, p3, c->scale);
+            ntt_fr_mul(p0, p0, c->scale); ntt_fr_mul(p1, p1, c->scale);
+            ntt_fr_mul(p2, p2, c->scale); ntt_fr_mul(p3, p3, c->scale);
           }
         } else {
           bf_one(p0, p2);
@@ -202,8 +202,8 @@ static void run_radix4(const pass_ctx *c, size_t b0, size_t b1, size_t j0, size_
         bf_dit(p0, p2, ta, inv);
         bf_dit(p1, p3, tb, inv);
         if (c->scale) {
-          cz_fr_mul(p0, p0, c->scale); cz_fr_mul(p1, p1, c->scale);
-          cz_fr_mul(p2, p2, c->scale); cz_fr_mul(p3, p3, c->scale);
+          ntt_fr_mul(p0, p0, c->scale); ntt_fr_mul(p1, p1, c->scale);
+          ntt_fr_mul(p2, p2, c->scale); ntt_fr_mul(p3, p3, c->scale);
         }
       } else {
         bf_dif(p0, p2, ta, inv);
@@ -307,7 +307,7 @@ static void transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const 
                       unsigned n_threads) {
   size_t n = d->n;
   if (n == 1) {
-    if (scale) cz_fr_mul(x, x, scale);
+    if (scale) ntt_fr_mul(x, x, scale);
     return;
   }
   unsigned threads = ntt_threads(n, n_threads);
@@ -393,18 +393,18 @@ static cz_err scale_tables(scale_ctx *s, unsigned log_n, const cz_fr *base, cons
   p = *c;
   for (size_t j = 0; j < nlo; j++) {
     s->lo[rev ? rev_bits(j, s->lo_log) : j] = p;
-    cz_fr_mul(&p, &p, &step_lo);
+    ntt_fr_mul(&p, &p, &step_lo);
   }
   p = CZ_FR_ONE;
   for (size_t j = 0; j < nhi; j++) {
     s->hi[rev ? rev_bits(j, hi_log) : j] = p;
-    cz_fr_mul(&p, &p, &step_hi);
+    ntt_fr_mul(&p, &p, &step_hi);
   }
   return CZ_OK;
 }
 
 static inline void factor(cz_fr *f, const scale_ctx *s, size_t i) {
-  cz_fr_mul(f, &s->lo[i & (((size_t)1 << s->lo_log) - 1)], &s->hi[i >> s->lo_log]);
+  ntt_fr_mul(f, &s->lo[i & (((size_t)1 << s->lo_log) - 1)], &s->hi[i >> s->lo_log]);
 }
 
 static void scale_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
@@ -414,7 +414,7 @@ static void scale_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
   if (!s->permute) {
     for (size_t i = i0; i < i1; i++) {
       factor(&f, s, i);
-      cz_fr_mul(&s->x[i], &s->x[i], &f);
+      ntt_fr_mul(&s->x[i], &s->x[i], &f);
     }
     return;
   }
@@ -425,8 +425,8 @@ static void scale_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
     cz_fr xi = s->x[i], xr = s->x[r], fr;
     factor(&f, s, i);
     factor(&fr, s, r);
-    cz_fr_mul(&s->x[i], &xr, &f);
-    if (r != i) cz_fr_mul(&s->x[r], &xi, &fr);
+    ntt_fr_mul(&s->x[i], &xr, &f);
+    if (r != i) ntt_fr_mul(&s->x[r], &xi, &fr);
   }
 }
 
@@ -443,8 +443,8 @@ static void scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, co
       size_t e = rev ? rev_bits(i, d->log_n) : i;
       cz_fr f;
       cz_fr_pow(&f, base, (const uint64_t[]){e}, 1);
-      cz_fr_mul(&f, &f, &p);
-      cz_fr_mul(&x[i], &x[i], &f);
+      ntt_fr_mul(&f, &f, &p);
+      ntt_fr_mul(&x[i], &x[i], &f);
     }
     return;
   }

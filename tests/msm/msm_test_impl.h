@@ -150,6 +150,28 @@ static void GN(t_density)(void) {
     CHECK(GN(eq)(&got, &want));
     CHECK_EQ_INT(o.n_zero + o.n_one + o.n_other, c1 + c2);
   }
+  /* The same with Montgomery-form scalars (the prover's form), which take
+   * the 0/1 classification before the conversion to canonical form. */
+  {
+    cz_fr *f1 = malloc(n1 * sizeof *f1), *f2 = malloc(n2 * sizeof *f2);
+    for (size_t i = 0; i < n1 + n2; i++) {
+      const cz_scalar *src = i < n1 ? &k1[i] : &k2[i - n1];
+      uint8_t wide[64] = {0};
+      for (int l = 0; l < 4; l++)
+        for (int b = 0; b < 8; b++) wide[8 * l + b] = (uint8_t)(src->l[l] >> (8 * b));
+      cz_fr_from_wide_le(i < n1 ? &f1[i] : &f2[i - n1], wide);
+    }
+    SEG fsegs[2] = {{b1, c1, NULL, f1, n1, d1}, {b2, c2, NULL, f2, n2, d2}};
+    cz_msm_opts o = {0}, oc = {0};
+    CHECK_EQ_INT(MSM(_segments)(&got, fsegs, 2, 2, &o), CZ_OK);
+    CHECK(GN(eq)(&got, &want));
+    CHECK_EQ_INT(MSM(_segments)(&got, segs, 2, 1, &oc), CZ_OK);
+    CHECK_EQ_INT(o.n_zero, oc.n_zero);
+    CHECK_EQ_INT(o.n_one, oc.n_one);
+    CHECK(o.n_one > 0 && o.n_zero > 0);
+    free(f1);
+    free(f2);
+  }
   /* A base count that does not match the density is rejected. */
   SEG bad = {b1, c1 + 1, k1, NULL, n1, d1};
   CHECK_EQ_INT(MSM(_segments)(&got, &bad, 1, 1, NULL), CZ_ERR_INVALID_ARG);
