@@ -234,9 +234,32 @@ size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap);
  * not verify: msg says which),
  * CZ_ERR_INVALID_ARG (params do not fit the circuit), the synthesis or
  * prover errors; msg names the cause. */
+/* A cz_params_keygen_fn for the StackedDRG circuit: ctx is the
+ * const cz_porep_kind *; fills *out with the KEYGEN columns of its circuit. */
+cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
+
+/* Part of the test-parameter file name (cz_params_store_opts.test_tag):
+ * bumped whenever the circuit changes, so stale test parameters are never
+ * reused. Official parameters are named by Filecoin's identifier alone. */
+#define CZ_POREP_CIRCUIT_REVISION "porep-r1"
+
 cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
                    const cz_prover_backend *backend, unsigned n_threads,
                    const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len);
+
+/* The steps of cz_porep_c2, for pipelines that overlap them (the daemon):
+ * synthesize partition p into *as (PROVE cs; its public inputs are checked
+ * against cz_porep_c1_public_inputs, CZ_ERR_INVALID_ARG on a mismatch),
+ * then prove it into out (192 bytes) and verify the proof with pvk (made
+ * from the same params) before returning; as is consumed either way.
+ * The caller verifies the vanilla proofs first (cz_porep_verify_vanilla). */
+cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as, char *msg,
+                              size_t msg_len);
+cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
+                                   const cz_groth16_params *params, const cz_groth16_pvk *pvk,
+                                   const cz_prover_backend *backend, unsigned n_threads,
+                                   const cz_prove_timing *timing, uint8_t out[192], char *msg,
+                                   size_t msg_len);
 
 /* The strings that name is derived from (storage-proofs-porep
  * PublicParams::identifier over StackedGraph / BucketGraph identifiers), for

@@ -8,6 +8,8 @@
 
 #include "cuzk/porep.h"
 
+static cz_err fail(char *msg, size_t len, cz_err e, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 static cz_err fail(char *msg, size_t len, cz_err e, const char *fmt, ...) {
   if (msg && len) {
     va_list ap;
@@ -18,29 +20,79 @@ static cz_err fail(char *msg, size_t len, cz_err e, const char *fmt, ...) {
   return e;
 }
 
-/* Synthesize partition p; the circuit's own public inputs must equal the
- * ones the verifier will compute (a cheap guard against a circuit/input
- * generator mismatch, which would otherwise surface as an invalid proof). */
-static cz_err synthesize(const cz_porep_c1 *c1, uint32_t p, const cz_fr *inputs, size_t n_inputs,
-                         cz_assignment *as, char *msg, size_t len) {
+/* The public inputs of partition p in a fresh array of *n. */
+static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, size_t *n,
+                               char *msg, size_t len) {
+  cz_porep_config cfg;
+  cz_porep_kind_config(c1->kind, &cfg);
+  *n = cz_porep_public_input_count(&cfg);
+  if (!(*out = malloc(*n * sizeof **out))) return fail(msg, len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_porep_c1_public_inputs(c1, p, *out, n);
+  if (e != CZ_OK) {
+    free(*out);
+    *out = NULL;
+    return fail(msg, len, e, "partition %u: public inputs: %s", p, cz_err_str(e));
+  }
+  return CZ_OK;
+}
+
+/* The circuit's own public inputs must equal the ones the verifier will
+ * compute: a cheap guard against a circuit / input-generator mismatch,
+ * which would otherwise surface as an invalid proof. */
+cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as, char *msg,
+                              size_t msg_len) {
+  if (!c1 || !c1->kind || !c1->proofs || p >= c1->n_partitions)
+    return fail(msg, msg_len, CZ_ERR_INVALID_ARG, "no partition %u in this C1", p);
+  cz_fr *inputs;
+  size_t n;
+  cz_err e = partition_inputs(c1, p, &inputs, &n, msg, msg_len);
+  if (e != CZ_OK) return e;
   cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
-  if (!cs) return fail(msg, len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_porep_circuit(cs, &c1->kind->shape, c1, p);
+  if (!cs) {
+    free(inputs);
+    return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  }
+  e = cz_porep_circuit(cs, &c1->kind->shape, c1, p);
   if (e == CZ_OK) e = cz_cs_finish(cs);
   if (e == CZ_OK) e = cz_cs_take_assignment(cs, as);
   if (e != CZ_OK) {
     const char *why = cz_cs_errmsg(cs);
-    fail(msg, len, e, "partition %u: synthesis: %s", p, why && *why ? why : cz_err_str(e));
+    fail(msg, msg_len, e, "partition %u: synthesis: %s", p, why && *why ? why : cz_err_str(e));
   }
   cz_cs_free(cs);
-  if (e != CZ_OK) return e;
-  if (as->n_inputs != n_inputs + 1 ||
-      memcmp(as->inputs + 1, inputs, n_inputs * sizeof *inputs) != 0) {
+  if (e == CZ_OK &&
+      (as->n_inputs != n + 1 || memcmp(as->inputs + 1, inputs, n * sizeof *inputs) != 0)) {
     cz_assignment_free(as);
-    return fail(msg, len, CZ_ERR_INVALID_ARG,
-                "partition %u: the circuit's public inputs differ from the verifier's", p);
+    e = fail(msg, msg_len, CZ_ERR_INVALID_ARG,
+             "partition %u: the circuit's public inputs differ from the verifier's", p);
   }
-  return CZ_OK;
+  free(inputs);
+  return e;
+}
+
+cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
+                                   const cz_groth16_params *params, const cz_groth16_pvk *pvk,
+                                   const cz_prover_backend *backend, unsigned n_threads,
+                                   const cz_prove_timing *timing, uint8_t out[192], char *msg,
+                                   size_t msg_len) {
+  cz_fr *inputs;
+  size_t n;
+  cz_err e = partition_inputs(c1, p, &inputs, &n, msg, msg_len);
+  if (e != CZ_OK) {
+    cz_assignment_free(as);
+    return e;
+  }
+  cz_groth16_proof proof;
+  cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
+  e = cz_groth16_prove(backend, params, as, 1, &proof, &po);
+  cz_assignment_free(as);
+  if (e == CZ_OK && cz_groth16_verify_prepared(pvk, inputs, n, &proof) != CZ_OK)
+    e = fail(msg, msg_len, CZ_ERR_PROOF_INVALID,
+             "partition %u: the proof made does not verify (parameters not of this circuit?)",
+             p);
+  if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
+  free(inputs);
+  return e;
 }
 
 cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
@@ -52,45 +104,32 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
   cz_porep_kind_config(c1->kind, &cfg);
   size_t n_inputs = cz_porep_public_input_count(&cfg);
   if (params->vk.n_ic != n_inputs + 1)
-    return fail(msg, msg_len, CZ_ERR_INVALID_ARG,
-                "parameters take %zu public inputs, %s has %zu", params->vk.n_ic - 1,
-                c1->kind->name, n_inputs);
+    return fail(msg, msg_len, CZ_ERR_INVALID_ARG, "parameters take %zu public inputs, %s has %zu",
+                params->vk.n_ic - 1, c1->kind->name, n_inputs);
   cz_err e = cz_porep_verify_vanilla(c1, msg, msg_len);
   if (e != CZ_OK) return e;
-
-  cz_fr *inputs = malloc(n_inputs * sizeof *inputs);
   cz_groth16_pvk *pvk = cz_groth16_prepare(&params->vk);
-  if (!inputs || !pvk) {
-    e = fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-    goto done;
-  }
+  if (!pvk) return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   for (uint32_t p = 0; p < c1->n_partitions && e == CZ_OK; p++) {
-    size_t n = n_inputs;
-    e = cz_porep_c1_public_inputs(c1, p, inputs, &n);
-    if (e != CZ_OK) {
-      fail(msg, msg_len, e, "partition %u: public inputs: %s", p, cz_err_str(e));
-      break;
-    }
     cz_assignment as;
     uint64_t t0 = cz_prove_now_ns();
-    if ((e = synthesize(c1, p, inputs, n_inputs, &as, msg, msg_len)) != CZ_OK) break;
+    if ((e = cz_porep_c2_synthesize(c1, p, &as, msg, msg_len)) != CZ_OK) break;
     cz_prove_timing_emit(timing, CZ_PHASE_SYNTHESIS, cz_prove_now_ns() - t0);
-
-    cz_groth16_proof proof;
-    cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
-    e = cz_groth16_prove(backend, params, &as, 1, &proof, &po);
-    cz_assignment_free(&as);
-    if (e != CZ_OK) break;
-    if (cz_groth16_verify_prepared(pvk, inputs, n_inputs, &proof) != CZ_OK) {
-      e = fail(msg, msg_len, CZ_ERR_PROOF_INVALID,
-               "partition %u: the proof made does not verify (parameters not of this circuit?)",
-               p);
-      break;
-    }
-    cz_groth16_proof_write(out + (size_t)p * CZ_GROTH16_PROOF_BYTES, &proof);
+    e = cz_porep_c2_prove_partition(c1, p, &as, params, pvk, backend, n_threads, timing,
+                                    out + (size_t)p * CZ_GROTH16_PROOF_BYTES, msg, msg_len);
   }
-done:
-  free(inputs);
   cz_groth16_pvk_free(pvk);
+  return e;
+}
+
+cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
+  const cz_porep_kind *k = ctx;
+  cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
+  if (!cs) return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_porep_circuit(cs, &k->shape, NULL, 0);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
+  if (e != CZ_OK) fail(msg, msg_len, e, "%s keygen: %s", k->name, cz_cs_errmsg(cs));
+  cz_cs_free(cs);
   return e;
 }

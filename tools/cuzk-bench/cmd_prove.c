@@ -1,5 +1,6 @@
 /* cuzk-bench prove: setup (cached on disk), synthesis, proof and
- * verification of a synthetic circuit, printing the prover's phase times.
+ * verification of a synthetic circuit, printing the prover's phase times;
+ * with --c1, PoRep C2 of a C1 output (prove_porep.c).
  *
  * The parameters are test parameters made here from random toxic waste
  * that is then discarded, kept by the parameter store (porep.h) as
@@ -19,10 +20,11 @@
 #include "cuzk/porep.h"
 #include "cuzk/prover.h"
 #include "cuzk/synthetic.h"
+#include "prove_porep.h"
 
 static const char SYNOPSIS[] =
-    "--synthetic chain|sparse --log-constraints K [--threads N] [--count N] [--cache-dir DIR] "
-    "[--no-cache] [--checked]";
+    "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
+    "[--out FILE] [--vk-out FILE] [--official-only]) [--threads N] [--cache-dir DIR] [--checked]";
 
 static double ms_since(uint64_t t0) { return (double)(cz_prove_now_ns() - t0) / 1e6; }
 
@@ -45,10 +47,15 @@ static cz_err keygen_synthetic(void *vctx, cz_keygen_cols *out, char *msg, size_
 }
 
 int cmd_prove(int argc, char **argv) {
-  const char *shape = NULL, *dir_opt = NULL;
+  const char *shape = NULL, *dir_opt = NULL, *c1 = NULL, *out = NULL, *vk_out = NULL;
   unsigned long logc = 0, threads = 0, count = 1;
-  bool no_cache = false, checked = false, help = false;
+  bool no_cache = false, checked = false, official_only = false, help = false;
   const cz_opt opts[] = {
+      {"c1", CZ_OPT_STRING, &c1, "FILE", "PoRep C2 of this C1 output (JSON or Curio's wrapper)"},
+      {"out", CZ_OPT_STRING, &out, "FILE", "--c1: write the proof bytes here (default: hex on stdout)"},
+      {"vk-out", CZ_OPT_STRING, &vk_out, "FILE", "--c1: write the verifying key used"},
+      {"official-only", CZ_OPT_FLAG, &official_only, NULL,
+       "--c1: refuse test parameters (need $FIL_PROOFS_PARAMETER_CACHE/v28-...params)"},
       {"synthetic", CZ_OPT_STRING, &shape, "SHAPE", "chain (dense witness) or sparse (0/1 witness)"},
       {"log-constraints", CZ_OPT_UINT, &logc, "K", "2^K constraints, input constraints included"},
       {"threads", CZ_OPT_UINT, &threads, "N", "thread budget (0 = all cores)"},
@@ -65,7 +72,15 @@ int cmd_prove(int argc, char **argv) {
     cz_opts_usage(stdout, "prove", SYNOPSIS, opts);
     return 0;
   }
-  if (!shape || (strcmp(shape, "chain") && strcmp(shape, "sparse"))) {
+  if (c1 && !shape) {
+    if (threads > 1024) {
+      fprintf(stderr, "prove: --threads too large\n");
+      return 2;
+    }
+    cz_bench_porep_args pa = {c1, out, vk_out, dir_opt, official_only, checked, (unsigned)threads};
+    return cz_bench_prove_porep(&pa);
+  }
+  if (!shape || c1 || (strcmp(shape, "chain") && strcmp(shape, "sparse"))) {
     fprintf(stderr, "prove: --synthetic must be chain or sparse (usage: cuzk-bench prove %s)\n",
             SYNOPSIS);
     return 2;

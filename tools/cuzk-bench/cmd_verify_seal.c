@@ -32,11 +32,13 @@
 static const char SYNOPSIS[] =
     "--vk FILE [--vk-compressed] [--vk-hex] (--registered-proof N | --sector-size S "
     "--porep-id HEX --api-version 1.0.0|1.1.0|1.2.0) --sector-id N --prover-id HEX --ticket HEX "
-    "--seed HEX --comm-r HEX --comm-d HEX --proof HEX_OR_FILE [--partitions N]";
+    "--seed HEX --comm-r HEX --comm-d HEX --proof HEX_OR_FILE [--partitions N] (or --c1 FILE in "
+    "place of the configuration, ticket, seed and commitments)";
 
 /* What is claimed about the sealed sector: the configuration and the values
- * the public inputs derive from. Filled from the options; a C1 file
- * (--c1, once the C1 parser lands) will fill the same fields. */
+ * the public inputs derive from. Filled from the options, or from a C1 file
+ * (--c1: kind, commitments, ticket and seed; Curio's wrapper also gives the
+ * sector number) plus --prover-id and --sector-id. */
 typedef struct {
   cz_porep_config cfg;
   uint64_t sector_id;
@@ -45,7 +47,7 @@ typedef struct {
 
 typedef struct {
   const char *registered, *sector_size, *porep_id, *api, *sector_id, *prover_id, *ticket, *seed,
-      *comm_r, *comm_d;
+      *comm_r, *comm_d, *c1;
   unsigned long partitions;
 } claim_opts;
 
@@ -59,23 +61,6 @@ static int fail(const char *fmt, ...) {
   fputc('\n', stderr);
   va_end(ap);
   return 2;
-}
-
-/* "2048", "2KiB", "8MiB", "32GiB" (suffix case-insensitive). */
-static bool parse_size(const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (!isdigit((unsigned char)*s)) return false;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno) return false;
-  unsigned shift = 0;
-  if (!strcasecmp(end, "KiB")) shift = 10;
-  else if (!strcasecmp(end, "MiB")) shift = 20;
-  else if (!strcasecmp(end, "GiB")) shift = 30;
-  else if (*end) return false;
-  if (v > (UINT64_MAX >> shift)) return false;
-  *out = (uint64_t)v << shift;
-  return true;
 }
 
 static bool parse_u64(const char *s, uint64_t *out) {
@@ -108,7 +93,7 @@ static int config_from_options(cz_porep_config *cfg, const claim_opts *o) {
                   "--api-version)",
                   !o->sector_size ? "--sector-size" : !o->porep_id ? "--porep-id" : "--api-version");
     uint64_t size;
-    if (!parse_size(o->sector_size, &size))
+    if (cz_bench_parse_size(o->sector_size, &size) != 0)
       return fail("--sector-size: cannot read '%s' (bytes, or a number with KiB/MiB/GiB)",
                   o->sector_size);
     cz_api_version api;
@@ -146,8 +131,38 @@ static int commitment(const char *opt, const char *arg, uint8_t out[32]) {
   return 0;
 }
 
+/* --c1: the values a C1 output carries. */
+static int claim_from_c1(seal_claim *c, const claim_opts *o) {
+  if (o->ticket || o->seed || o->comm_r || o->comm_d)
+    return fail("--c1 gives the ticket, seed, comm_r and comm_d: drop --%s",
+                o->ticket ? "ticket" : o->seed ? "seed" : o->comm_r ? "comm-r" : "comm-d");
+  if (!o->prover_id) return fail("missing --prover-id (a C1 output does not carry it)");
+  cz_porep_c1 c1;
+  char why[WHY_LEN];
+  if (cz_porep_c1_load(&c1, o->c1, why, sizeof why) != CZ_OK) return fail("%s: %s", o->c1, why);
+  if (!o->registered && !o->sector_size) cz_porep_kind_config(c1.kind, &c->cfg);
+  else if (config_from_options(&c->cfg, o)) {
+    cz_porep_c1_free(&c1);
+    return 2;
+  }
+  memcpy(c->ticket, c1.ticket, 32);
+  memcpy(c->seed, c1.seed, 32);
+  memcpy(c->comm_r, c1.comm_r, 32);
+  memcpy(c->comm_d, c1.comm_d, 32);
+  bool has_num = c1.has_sector_num;
+  c->sector_id = c1.sector_num;
+  cz_porep_c1_free(&c1);
+  if (o->sector_id ? !parse_u64(o->sector_id, &c->sector_id) : !has_num)
+    return fail(o->sector_id ? "--sector-id: '%s' is not a decimal u64"
+                             : "missing --sector-id (only Curio's wrapper carries it)%s",
+                o->sector_id ? o->sector_id : "");
+  if (o->partitions) c->cfg.partitions = (uint32_t)o->partitions;
+  return cz_bench_hex32(CMD, "prover-id", o->prover_id, c->prover_id);
+}
+
 static int claim_from_options(seal_claim *c, const claim_opts *o) {
   memset(c, 0, sizeof *c);
+  if (o->c1) return claim_from_c1(c, o);
   int rc = config_from_options(&c->cfg, o);
   if (rc) return rc;
   const char *missing = !o->sector_id ? "--sector-id"
@@ -241,6 +256,8 @@ int cmd_verify_seal(int argc, char **argv) {
       {"comm-d", CZ_OPT_STRING, &co.comm_d, "HEX", "32 bytes, little-endian Fr"},
       {"proof", CZ_OPT_STRING, &proof_arg, "HEX_OR_FILE",
        "192 bytes per partition: hex, or a file of raw bytes or hex"},
+      {"c1", CZ_OPT_STRING, &co.c1, "FILE",
+       "take kind, ticket, seed, comm_r, comm_d (and a wrapper's sector number) from a C1"},
       {"partitions", CZ_OPT_UINT, &co.partitions, "N",
        "partitions in the proof (default: the sector size's)"},
       {NULL, 0, NULL, NULL, NULL},

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 static void say(char *why, size_t whylen, const char *fmt, ...) {
@@ -185,7 +186,7 @@ int cz_bench_parse_size(const char *text, uint64_t *bytes) {
   unsigned long long n = strtoull(text, &end, 10);
   if (errno) return -1;
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-    if (strcmp(end, units[i].suffix) != 0) continue;
+    if (strcasecmp(end, units[i].suffix) != 0) continue;
     if (n > (UINT64_MAX >> units[i].shift)) return -1;
     *bytes = (uint64_t)n << units[i].shift;
     return 0;

@@ -31,7 +31,7 @@ cz_err cz_bench_load_public_inputs(const char *path, cz_fr **inputs, size_t *n, 
                                    size_t whylen);
 
 /* A sector size: plain bytes ("2048") or a number with KiB, MiB, GiB (or
- * K, M, G) as powers of 1024. Returns 0 and sets *bytes, or -1. */
+ * K, M, G; any case) as powers of 1024. Returns 0 and sets *bytes, or -1. */
 int cz_bench_parse_size(const char *text, uint64_t *bytes);
 
 /* The bytes named by a command-line argument: hex text on the command line

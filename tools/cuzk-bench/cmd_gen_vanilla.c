@@ -1,0 +1,146 @@
+/* cuzk-bench gen-vanilla porep: seal a test sector and write its C1 output
+ * (SealCommitPhase1Output JSON, as filecoin-proofs writes it; with --curio
+ * wrapped as Curio sends it to cuzk). The vanilla proofs are verified
+ * natively before anything is written.
+ *
+ *   cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB [--v1]
+ *       [--data FILE] [--sector-id N] [--prover-id HEX] [--ticket HEX]
+ *       [--seed HEX] [--curio] --out FILE
+ * Defaults: deterministic data, sector 1, prover id 0, ticket 0x0c..,
+ * seed 0x0d... Exit 0 written, 2 on any problem (one line on stderr). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "commands.h"
+#include "cuzk/porep.h"
+#include "cuzk/prover.h"
+#include "input.h"
+
+static const char SYNOPSIS[] =
+    "porep --sector-size 2KiB|8MiB|512MiB [--v1] [--data FILE] [--sector-id N] "
+    "[--prover-id HEX] [--ticket HEX] [--seed HEX] [--curio] --out FILE";
+
+/* Curio's wrapper: {"SectorNum":N,"Phase1Out":"<base64>","SectorSize":S}. */
+static char *curio_wrap(const char *json, size_t len, uint64_t sector, uint64_t size) {
+  static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t b64 = 4 * ((len + 2) / 3), cap = b64 + 128;
+  char *out = malloc(cap);
+  if (!out) return NULL;
+  int h = snprintf(out, cap, "{\"SectorNum\":%llu,\"Phase1Out\":\"", (unsigned long long)sector);
+  char *p = out + h;
+  const uint8_t *in = (const uint8_t *)json;
+  for (size_t i = 0; i < len; i += 3) {
+    uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < len ? (uint32_t)in[i + 1] << 8 : 0) |
+                 (i + 2 < len ? in[i + 2] : 0);
+    *p++ = tbl[v >> 18 & 63];
+    *p++ = tbl[v >> 12 & 63];
+    *p++ = i + 1 < len ? tbl[v >> 6 & 63] : '=';
+    *p++ = i + 2 < len ? tbl[v & 63] : '=';
+  }
+  snprintf(p, cap - (size_t)(p - out), "\",\"SectorSize\":%llu}", (unsigned long long)size);
+  return out;
+}
+
+int cmd_gen_vanilla(int argc, char **argv) {
+  const char *size_s = NULL, *data_path = NULL, *out_path = NULL;
+  const char *prover_s = NULL, *ticket_s = NULL, *seed_s = NULL;
+  unsigned long sector = 1, threads = 0;
+  bool v1 = false, curio = false, help = false;
+  const cz_opt opts[] = {
+      {"sector-size", CZ_OPT_STRING, &size_s, "SIZE", "2KiB, 8MiB or 512MiB (or bytes)"},
+      {"v1", CZ_OPT_FLAG, &v1, NULL, "StackedDrg...V1 (API 1.0.0) instead of V1_1"},
+      {"data", CZ_OPT_STRING, &data_path, "FILE", "sector data, fr32-padded (default: generated)"},
+      {"sector-id", CZ_OPT_UINT, &sector, "N", "sector number (default 1)"},
+      {"prover-id", CZ_OPT_STRING, &prover_s, "HEX", "32-byte prover id (default zero)"},
+      {"ticket", CZ_OPT_STRING, &ticket_s, "HEX", "32-byte ticket (default 0c..0c)"},
+      {"seed", CZ_OPT_STRING, &seed_s, "HEX", "32-byte interactive seed (default 0d..0d)"},
+      {"curio", CZ_OPT_FLAG, &curio, NULL, "wrap as Curio's {SectorNum, Phase1Out, SectorSize}"},
+      {"threads", CZ_OPT_UINT, &threads, "N", "thread budget (0 = all cores)"},
+      {"out", CZ_OPT_STRING, &out_path, "FILE", "where to write the C1 JSON"},
+      {NULL, 0, NULL, NULL, NULL},
+  };
+  if (argc < 2 || argv[1][0] == '-') {
+    bool want_help = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+    cz_opts_usage(want_help ? stdout : stderr, "gen-vanilla", SYNOPSIS, opts);
+    return want_help ? 0 : 2;
+  }
+  if (strcmp(argv[1], "porep") != 0) {
+    fprintf(stderr, "gen-vanilla: '%s': only porep has a circuit so far (%s)\n", argv[1],
+            "winning-post, window-post and snap-prove are not implemented");
+    return 2;
+  }
+  int rc = cz_opts_parse(argc - 1, argv + 1, opts, &help);
+  if (rc) return rc;
+  if (help) {
+    cz_opts_usage(stdout, "gen-vanilla", SYNOPSIS, opts);
+    return 0;
+  }
+  uint64_t size = 0;
+  if (!size_s || cz_bench_parse_size(size_s, &size) != 0 || !out_path) {
+    fprintf(stderr, "gen-vanilla: need --sector-size and --out (usage: gen-vanilla %s)\n",
+            SYNOPSIS);
+    return 2;
+  }
+  cz_porep_seal_input in = {0};
+  in.kind = cz_porep_kind_by_sector_size(size, !v1);
+  in.sector_id = sector;
+  memset(in.ticket, 0x0c, 32);
+  memset(in.seed, 0x0d, 32);
+  if (!in.kind) {
+    fprintf(stderr, "gen-vanilla: %s is not a Filecoin sector size\n", size_s);
+    return 2;
+  }
+  if ((prover_s && (rc = cz_bench_hex32("gen-vanilla", "prover-id", prover_s, in.prover_id))) ||
+      (ticket_s && (rc = cz_bench_hex32("gen-vanilla", "ticket", ticket_s, in.ticket))) ||
+      (seed_s && (rc = cz_bench_hex32("gen-vanilla", "seed", seed_s, in.seed))))
+    return rc;
+  uint8_t *data = NULL;
+  char why[512] = "";
+  if (data_path) {
+    size_t n;
+    if (cz_bench_read_file(data_path, &data, &n, why, sizeof why) != CZ_OK) {
+      fprintf(stderr, "gen-vanilla: %s\n", why);
+      return 2;
+    }
+    if (n != size) {
+      fprintf(stderr, "gen-vanilla: %s holds %zu bytes, the sector %llu\n", data_path, n,
+              (unsigned long long)size);
+      free(data);
+      return 2;
+    }
+    in.data = data;
+  }
+  cz_porep_c1 c1;
+  uint64_t t0 = cz_prove_now_ns();
+  cz_err e = cz_porep_seal(&in, &c1, (unsigned)threads, why, sizeof why);
+  free(data);
+  if (e != CZ_OK) {
+    fprintf(stderr, "gen-vanilla: sealing: %s: %s\n", cz_err_str(e), why);
+    return 2;
+  }
+  printf("seal %.1f ms\n", (double)(cz_prove_now_ns() - t0) / 1e6);
+  if ((e = cz_porep_verify_vanilla(&c1, why, sizeof why)) != CZ_OK) {
+    fprintf(stderr, "gen-vanilla: the vanilla proofs do not verify: %s\n", why);
+    cz_porep_c1_free(&c1);
+    return 2;
+  }
+  char *json = NULL, *wrapped = NULL;
+  size_t len = 0;
+  e = cz_porep_c1_to_json(&c1, &json, &len);
+  cz_porep_c1_free(&c1);
+  if (e == CZ_OK && curio && !(wrapped = curio_wrap(json, len, sector, size))) e = CZ_ERR_NOMEM;
+  const char *text = wrapped ? wrapped : json;
+  FILE *f = e == CZ_OK ? fopen(out_path, "wb") : NULL;
+  bool ok = f && fputs(text, f) >= 0;
+  if (f && fclose(f) != 0) ok = false;
+  free(json);
+  free(wrapped);
+  if (!ok) {
+    fprintf(stderr, "gen-vanilla: cannot write %s\n", out_path);
+    return 2;
+  }
+  printf("c1 %s\n", out_path);
+  return 0;
+}

@@ -1,0 +1,271 @@
+/* cuzk-bench synth-only: in-process synthesis of the PoRep circuit, no
+ * parameters, no proving: the microbenchmark the original cuzk built after
+ * its SmallVec regression. Per iteration it prints wall time, synthesis
+ * time, circuits and constraints; then medians and constraints per
+ * core-second (process CPU time, so other load on the machine counts less).
+ *
+ *   --ab LAYOUT  alternate --lc and LAYOUT every iteration, ratio B/A
+ *   --pce        also the pre-compiled path: record the circuit's CSR once,
+ *                then per iteration a witness-only run plus a/b/c = M w;
+ *                printed beside the plain path with the ratio
+ *   --perf       hardware counters (cycles, instructions, IPC, L1d / LLC /
+ *                branch misses) around each layout's iterations
+ * Without --c1 it seals a 2 KiB sector in process (no outside data). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "args.h"
+#include "commands.h"
+#include "common/synth_opts.h"
+#include "cuzk/parallel.h"
+#include "cuzk/perf_counters.h"
+#include "cuzk/porep.h"
+#include "cuzk/prover.h"
+
+static const char SYNOPSIS[] =
+    "[--c1 FILE] [--partition N] [-i N] [--lc vec|inline:N|arena] [--ab LAYOUT] [--pce] "
+    "[--perf] [--threads N]";
+
+#define MAX_ITERS 1000
+
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n) {
+  qsort(v, n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int layout_index(const char *lc) {
+  bool on[CZ_BENCH_N_LAYOUTS];
+  if (!cz_bench_select_layouts(lc, on) || !strcmp(lc, "all")) return -1;
+  for (int i = CZ_BENCH_N_LAYOUTS - 1; i >= 0; i--)
+    if (on[i]) return i; /* vec is always on: the named one is the last set */
+  return 0;
+}
+
+/* How one iteration synthesizes: plain (PROVE cs) or pre-compiled. */
+typedef struct {
+  const cz_porep_c1 *c1;
+  uint32_t first, count; /* partitions */
+  cz_cs_config cfg;
+  const cz_r1cs *shape;  /* NULL: plain path */
+  cz_err err;
+  size_t constraints;
+} synth_job;
+
+static cz_err synth_one(synth_job *j, uint32_t p, size_t *constraints) {
+  cz_cs *cs = cz_cs_new(j->shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &j->cfg);
+  if (!cs) return CZ_ERR_NOMEM;
+  cz_assignment as;
+  cz_err e = cz_porep_circuit(cs, &j->c1->kind->shape, j->c1, p);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_assignment(cs, &as);
+  cz_cs_free(cs);
+  if (e == CZ_OK && j->shape) e = cz_r1cs_eval(j->shape, &as);
+  if (e == CZ_OK) {
+    *constraints = as.n_constraints;
+    cz_assignment_free(&as);
+  }
+  return e;
+}
+
+static void synth_task(void *ctx, size_t begin, size_t end, unsigned worker) {
+  (void)worker;
+  synth_job *j = ctx;
+  for (size_t i = begin; i < end; i++) {
+    size_t n = 0;
+    cz_err e = synth_one(j, j->first + (uint32_t)i, &n);
+    /* Partitions have equal sizes; any one error is reported (benign race:
+     * every writer stores a valid value). */
+    if (e != CZ_OK) __atomic_store_n(&j->err, e, __ATOMIC_RELAXED);
+    else __atomic_store_n(&j->constraints, n, __ATOMIC_RELAXED);
+  }
+}
+
+/* One iteration: every selected partition, in parallel over partitions. */
+static cz_err iterate(synth_job *j, unsigned threads, double *wall_ms, double *cpu) {
+  double c0 = cpu_s();
+  uint64_t t0 = cz_prove_now_ns();
+  j->err = CZ_OK;
+  cz_parallel_for(j->count, threads, synth_task, j);
+  *wall_ms = (double)(cz_prove_now_ns() - t0) / 1e6;
+  *cpu = cpu_s() - c0;
+  return j->err;
+}
+
+static cz_err record_shape(const cz_porep_c1 *c1, cz_r1cs *shape, double *ms) {
+  uint64_t t0 = cz_prove_now_ns();
+  cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
+  if (!cs) return CZ_ERR_NOMEM;
+  cz_err e = cz_porep_circuit(cs, &c1->kind->shape, NULL, 0);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_r1cs(cs, shape);
+  cz_cs_free(cs);
+  *ms = (double)(cz_prove_now_ns() - t0) / 1e6;
+  return e;
+}
+
+static cz_err load_or_seal(cz_porep_c1 *c1, const char *path, unsigned threads) {
+  char msg[512] = "";
+  cz_err e;
+  if (path) {
+    e = cz_porep_c1_load(c1, path, msg, sizeof msg);
+  } else {
+    cz_porep_seal_input in = {0};
+    in.kind = cz_porep_kind_by_id(5); /* StackedDrg2KiBV1_1 */
+    in.sector_id = 1;
+    memset(in.ticket, 0x0c, 32);
+    memset(in.seed, 0x0d, 32);
+    fprintf(stderr, "synth-only: no --c1: sealing a 2 KiB test sector in process\n");
+    e = cz_porep_seal(&in, c1, threads, msg, sizeof msg);
+  }
+  if (e != CZ_OK) fprintf(stderr, "synth-only: %s: %s\n", cz_err_str(e), msg);
+  return e;
+}
+
+typedef struct {
+  const char *name;
+  double wall[MAX_ITERS], cpu[MAX_ITERS];
+  size_t n;
+  bool perf_on;
+  cz_perf perf;
+  cz_perf_counts acc; /* summed over this series' iterations */
+} series;
+
+static void summary(series *s, size_t constraints) {
+  double wall = median(s->wall, s->n), cpu = median(s->cpu, s->n);
+  printf("%s.synthesis_median %.1f ms\n", s->name, wall);
+  printf("%s.constraints_per_s %.0f constraints/s\n", s->name, (double)constraints / (wall / 1e3));
+  printf("%s.constraints_per_core_s %.0f constraints/core-s\n", s->name,
+         (double)constraints / cpu);
+  if (s->perf_on) {
+    char line[256];
+    cz_perf_format(&s->acc, line, sizeof line);
+    printf("%s.perf %s\n", s->name, line);
+  }
+}
+
+static void perf_accumulate(series *s) {
+  cz_perf_counts c;
+  cz_perf_read(&s->perf, &c);
+  for (int i = 0; i < CZ_PERF_N_EVENTS; i++) {
+    s->acc.value[i] += c.value[i];
+    s->acc.valid[i] = c.valid[i] && (s->n == 0 || s->acc.valid[i]);
+  }
+}
+
+int cmd_synth_only(int argc, char **argv) {
+  const char *c1_path = NULL, *lc = "inline:4", *ab = NULL;
+  unsigned long partition = (unsigned long)-1, iters = 1, threads = 0;
+  bool pce = false, perf = false, help = false;
+  const cz_opt opts[] = {
+      {"c1", CZ_OPT_STRING, &c1_path, "FILE", "C1 output (JSON or Curio wrapper); default: seal 2 KiB"},
+      {"partition", CZ_OPT_UINT, &partition, "N", "synthesize only partition N (default all)"},
+      {"iterations", CZ_OPT_UINT, &iters, "N", "iterations (default 1)", 'i'},
+      {"lc", CZ_OPT_STRING, &lc, "LAYOUT", "vec|inline:1|inline:2|inline:4|arena (default inline:4)"},
+      {"ab", CZ_OPT_STRING, &ab, "LAYOUT", "alternate with this layout; print the ratio"},
+      {"pce", CZ_OPT_FLAG, &pce, NULL, "also the pre-compiled (recorded CSR) path"},
+      {"perf", CZ_OPT_FLAG, &perf, NULL, "read hardware counters (perf_event_open)"},
+      {"threads", CZ_OPT_UINT, &threads, "N", "partitions synthesized at once (0 = all cores)"},
+      {NULL, 0, NULL, NULL, NULL},
+  };
+  int rc = cz_opts_parse(argc, argv, opts, &help);
+  if (rc) return rc;
+  if (help) {
+    cz_opts_usage(stdout, "synth-only", SYNOPSIS, opts);
+    return 0;
+  }
+  int la = layout_index(lc), lb = ab ? layout_index(ab) : -1;
+  if (la < 0 || (ab && lb < 0)) {
+    fprintf(stderr, "synth-only: unknown layout '%s'\n", la < 0 ? lc : ab);
+    return 2;
+  }
+  if (iters < 1 || iters > MAX_ITERS || (ab && pce)) {
+    fprintf(stderr, "synth-only: need 1 <= -i <= %d, and --ab or --pce, not both\n", MAX_ITERS);
+    return 2;
+  }
+  cz_porep_c1 c1;
+  if (load_or_seal(&c1, c1_path, (unsigned)threads) != CZ_OK) return 2;
+  if (partition != (unsigned long)-1 && partition >= c1.n_partitions) {
+    fprintf(stderr, "synth-only: --partition %lu: the C1 has %u partitions\n", partition,
+            c1.n_partitions);
+    cz_porep_c1_free(&c1);
+    return 2;
+  }
+  uint32_t first = partition == (unsigned long)-1 ? 0 : (uint32_t)partition;
+  uint32_t count = partition == (unsigned long)-1 ? c1.n_partitions : 1;
+
+  cz_r1cs shape;
+  bool have_shape = false;
+  if (pce) {
+    double ms;
+    cz_err e = record_shape(&c1, &shape, &ms);
+    if (e != CZ_OK) {
+      fprintf(stderr, "synth-only: recording the circuit: %s\n", cz_err_str(e));
+      cz_porep_c1_free(&c1);
+      return 2;
+    }
+    have_shape = true;
+    printf("pce.record %.1f ms\n", ms);
+  }
+
+  /* Two series: A (--lc, plain) and B (--ab layout, or the pce path). */
+  static series s[2];
+  synth_job job[2];
+  size_t n_series = ab || pce ? 2 : 1;
+  for (size_t k = 0; k < n_series; k++) {
+    const cz_bench_layout *l = &cz_bench_layouts[k == 0 || pce ? la : lb];
+    job[k] = (synth_job){&c1, first, count, l->cfg, k == 1 && pce ? &shape : NULL, CZ_OK, 0};
+    s[k].name = k == 1 && pce ? "pce" : l->name;
+    s[k].n = 0;
+    memset(&s[k].acc, 0, sizeof s[k].acc);
+    s[k].perf_on = false;
+    if (perf) {
+      char why[256] = "";
+      s[k].perf_on = cz_perf_open(&s[k].perf, why, sizeof why) == CZ_OK;
+      if (!s[k].perf_on && k == 0) printf("perf unavailable: %s\n", why);
+    }
+  }
+  printf("kind %s\ncircuits %u count\n", c1.kind->name, count);
+  cz_err e = CZ_OK;
+  for (unsigned long it = 0; it < iters && e == CZ_OK; it++) {
+    for (size_t k = 0; k < n_series && e == CZ_OK; k++) {
+      if (s[k].perf_on) cz_perf_start(&s[k].perf);
+      double wall, cpu;
+      e = iterate(&job[k], (unsigned)threads, &wall, &cpu);
+      if (s[k].perf_on) {
+        cz_perf_stop(&s[k].perf);
+        perf_accumulate(&s[k]);
+      }
+      s[k].wall[s[k].n] = wall;
+      s[k].cpu[s[k].n++] = cpu;
+      printf("iteration %lu %s wall_ms=%.1f synthesis_ms=%.1f circuits=%u constraints=%zu\n", it,
+             s[k].name, wall, wall, count, job[k].constraints);
+    }
+  }
+  if (e != CZ_OK) {
+    fprintf(stderr, "synth-only: synthesis failed: %s\n", cz_err_str(e));
+  } else {
+    size_t total = job[0].constraints * count;
+    printf("constraints %zu count\n", total);
+    for (size_t k = 0; k < n_series; k++) summary(&s[k], total);
+    if (n_series == 2)
+      printf("ratio.%s_over_%s %.3f ratio\n", s[1].name, s[0].name,
+             median(s[1].wall, s[1].n) / median(s[0].wall, s[0].n));
+  }
+  for (size_t k = 0; k < n_series && perf; k++) cz_perf_close(&s[k].perf);
+  if (have_shape) cz_r1cs_free(&shape);
+  cz_porep_c1_free(&c1);
+  return e == CZ_OK ? 0 : 1;
+}
