@@ -18,6 +18,11 @@ typedef struct {
   char listen[256];               /* daemon.listen: unix:///path or host:port */
   char status_listen[256];        /* daemon.status_listen: "" = no HTTP server */
   char param_cache[1024];         /* srs.param_cache */
+  /* cuzk extensions, off by default: without an official file, prove with
+   * TEST parameters (made on first use) cached in test_param_cache ("" =
+   * $XDG_CACHE_HOME/cuzk). Their proofs verify here, never on chain. */
+  bool allow_test_params;         /* srs.allow_test_params (false) */
+  char test_param_cache[1024];    /* srs.test_param_cache ("") */
   uint64_t total_budget;          /* memory.total_budget bytes, 0 = "auto" */
   uint64_t safety_margin;         /* memory.safety_margin (5 GiB) */
   uint64_t eviction_min_idle_ms;  /* memory.eviction_min_idle (5 min) */

@@ -220,6 +220,13 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
   if (!strcmp(key, "daemon.status_listen"))
     return want_str(v, c->status_listen, sizeof c->status_listen, why);
   if (!strcmp(key, "srs.param_cache")) return want_str(v, c->param_cache, sizeof c->param_cache, why);
+  if (!strcmp(key, "srs.test_param_cache"))
+    return want_str(v, c->test_param_cache, sizeof c->test_param_cache, why);
+  if (!strcmp(key, "srs.allow_test_params")) {
+    if (v->type != V_BOOL) return *why = "expected true or false", false;
+    c->allow_test_params = v->b;
+    return true;
+  }
   if (!strcmp(key, "memory.total_budget")) return want_size(v, &c->total_budget, true, why);
   if (!strcmp(key, "memory.safety_margin")) return want_size(v, &c->safety_margin, false, why);
   if (!strcmp(key, "memory.eviction_min_idle")) return want_duration(v, &c->eviction_min_idle_ms, why);

@@ -1,13 +1,11 @@
 """cuzk-daemon end to end, driven by python3-grpcio (see test_daemon.sh).
 
 Starts the daemon on a loopback port and on a unix socket and checks every
-RPC answer the daemon can give without a prover: status, metrics, SRS
+RPC answer the daemon can give without proving: status, metrics, SRS
 preload/evict, NOT_FOUND, UNIMPLEMENTED for kinds without a prover,
 INVALID_ARGUMENT for malformed requests and truncated protobufs, a bounded
 load of 200 requests from 8 clients (a fifth malformed), clean SIGTERM.
-The proof-returning checks (a 2 KiB PoRep through Prove and through
-SubmitProof + AwaitProof, verified) join once the PoRep prover is
-registered in tools/cuzk-daemon/provers.c."""
+The proof-returning checks are in daemon_porep_e2e.py (a slow test)."""
 import json
 import os
 import re
@@ -19,80 +17,10 @@ import threading
 import time
 import urllib.request
 
-daemon, stubs, bench = sys.argv[1], sys.argv[2], sys.argv[3]
-sys.path.insert(0, stubs)
-import grpc  # noqa: E402
-from cuzk.v1 import proving_pb2 as pb  # noqa: E402
-from cuzk.v1 import proving_pb2_grpc as pbg  # noqa: E402
-
-failures = []
-passed = 0
-MIB = 1 << 20
-OPTS = [("grpc.max_send_message_length", 256 * MIB), ("grpc.max_receive_message_length", 256 * MIB)]
-
-
-def check(cond, what):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(what)
-        print("FAIL:", what, flush=True)
-
-
-def code_of(fn):
-    try:
-        fn()
-        return grpc.StatusCode.OK, ""
-    except grpc.RpcError as e:
-        return e.code(), e.details() or ""
-
-
-class Daemon:
-    def __init__(self, listen, config):
-        self.err = open(os.path.join(stubs, "daemon-%d.log" % id(self)), "w+")
-        args = [daemon, "-l", listen]
-        if config:
-            args += ["-c", config]
-        self.p = subprocess.Popen(args, stderr=self.err)
-        self.port = self.status_port = None
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            self.err.seek(0)
-            text = self.err.read()
-            m = re.search(r"grpc port (\d+)", text)
-            if m:
-                self.port = int(m.group(1))
-            m = re.search(r"status port (\d+)", text)
-            if m:
-                self.status_port = int(m.group(1))
-            if "listening on" in text and (self.port or listen.startswith("unix:")):
-                if not config or self.status_port:
-                    return
-            if self.p.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.err.seek(0)
-        raise SystemExit("daemon did not start:\n" + self.err.read())
-
-    def stop(self, sig=signal.SIGTERM):
-        self.p.send_signal(sig)
-        try:
-            rc = self.p.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            rc = "hung"
-        self.err.seek(0)
-        return rc, self.err.read()
-
-
-def stub_for(target):
-    ch = grpc.insecure_channel(target, options=OPTS)
-    return ch, pbg.ProvingEngineStub(ch)
-
-
-def raw_call(ch, method, data):
-    return ch.unary_unary("/cuzk.v1.ProvingEngine/" + method)(data, timeout=10)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_common as e2e  # noqa: E402
+from e2e_common import (MIB, Daemon, bench, check, code_of, daemon, grpc, pb,  # noqa: E402,F401
+                        raw_call, stub_for, stubs)
 
 
 def checks(target, status_port, budget, srs_size):
@@ -119,7 +47,7 @@ def checks(target, status_port, budget, srs_size):
                   "prometheus sample line: " + line)
 
     # Which kinds have a prover: the HTTP status JSON says.
-    provers = {}
+    provers = {"porep_c2": True}
     if status_port:
         with urllib.request.urlopen("http://127.0.0.1:%d/status" % status_port, timeout=10) as r:
             js = json.loads(r.read())
@@ -346,5 +274,4 @@ check(r.returncode == 2 and b"line 2" in r.stderr, "a bad config names its line 
 r = subprocess.run([daemon, "--log-level", "loud"], stderr=subprocess.PIPE, timeout=30)
 check(r.returncode == 2, "a bad --log-level is refused")
 
-print("test_daemon: %d passed, %d failed" % (passed, len(failures)))
-sys.exit(1 if failures else 0)
+e2e.report("test_daemon")

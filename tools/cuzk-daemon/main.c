@@ -1,6 +1,6 @@
 /* cuzk-daemon: the cuzk.v1 proving service.
  *   cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--log-level L]
- *               [--status-listen HOST:PORT]
+ *               [--status-listen HOST:PORT] [--test-params]
  * The first SIGINT/SIGTERM drains (queued jobs are cancelled, running ones
  * finish); a second one cancels the running jobs at their next phase. */
 #include <pthread.h>
@@ -15,9 +15,11 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--log-level LEVEL]\n"
-          "                   [--status-listen HOST:PORT]\n"
+          "                   [--status-listen HOST:PORT] [--test-params]\n"
           "  ADDR: unix:///path/to.sock (default unix:///run/curio/cuzk.sock) or host:port\n"
-          "  LEVEL: trace, debug, info (default), warn, error\n");
+          "  LEVEL: trace, debug, info (default), warn, error\n"
+          "  --test-params: without official v28 parameters, prove with cached TEST\n"
+          "    parameters (srs.allow_test_params): such proofs never verify on chain\n");
 }
 
 static sigset_t stop_signals;
@@ -36,6 +38,7 @@ static void *second_signal(void *arg) {
 
 int main(int argc, char **argv) {
   const char *config = NULL, *listen = NULL, *level = NULL, *status = NULL;
+  bool test_params = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **dst = NULL;
@@ -43,6 +46,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-l") || !strcmp(a, "--listen")) dst = &listen;
     else if (!strcmp(a, "--log-level")) dst = &level;
     else if (!strcmp(a, "--status-listen")) dst = &status;
+    else if (!strcmp(a, "--test-params")) {
+      test_params = true;
+      continue;
+    }
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       usage(stdout);
       return 0;
@@ -68,6 +75,7 @@ int main(int argc, char **argv) {
   if (cfg.warning[0]) fprintf(stderr, "cuzk-daemon: config: ignoring %s\n", cfg.warning);
   if (listen) snprintf(cfg.listen, sizeof cfg.listen, "%s", listen);
   if (status) snprintf(cfg.status_listen, sizeof cfg.status_listen, "%s", status);
+  if (test_params) cfg.allow_test_params = true;
   if (level) {
     char text[64];
     snprintf(text, sizeof text, "[logging]\nlevel = \"%.20s\"\n", level);

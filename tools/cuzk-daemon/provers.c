@@ -1,22 +1,18 @@
-/* Where provers plug into the daemon.
- *
- * THE PoRep C2 PROVER REGISTERS HERE (issue 5), once it exists: fill a
- * cz_engine_prover (validate: parse the C1 JSON and check the sector size
- * against registered_proof; mem_estimate: the synthesis and proving peak;
- * circuit_id: "porep-2k", "porep-32g", ...; prove: synthesize each
- * partition, prove, verify, and call cz_job_event at every phase boundary)
- * and call
- *     cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &porep);
- *     cz_engine_register_srs(e, "porep-32g", "<param_cache>/v28-...params", &loader);
- * The daemon itself never makes up a proof: a kind with no prover answers
- * UNIMPLEMENTED. */
+/* Where provers plug into the daemon: one per proof kind with a circuit.
+ * The daemon itself never makes up a proof: a kind with no prover (WinningPoSt,
+ * WindowPoSt and SnapDeals so far) answers UNIMPLEMENTED. */
 #include "provers.h"
+#include "cuzk/porep_prover.h"
 
 cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, char *msg,
                                   size_t msg_len) {
-  (void)e;
-  (void)cfg;
-  (void)msg;
-  (void)msg_len;
-  return CZ_OK;
+  cz_porep_prover_config pc = {0};
+  pc.official_dir = cfg->param_cache;
+  pc.allow_test_params = cfg->allow_test_params;
+  pc.test_dir = cfg->test_param_cache[0] ? cfg->test_param_cache : NULL;
+  pc.prove_threads = cfg->synthesis_threads;
+  pc.synthesis_concurrency = cfg->pipeline_enabled ? cfg->synthesis_concurrency : 1;
+  /* Without the pipeline a partition is proved before the next is made. */
+  pc.max_queue_depth = cfg->pipeline_enabled ? cfg->max_gpu_queue_depth : 0;
+  return cz_engine_register_porep(e, &pc, msg, msg_len);
 }

@@ -1,0 +1,339 @@
+/* The PoRep C2 prover behind the engine: request checks, SRS files per
+ * sector size (official, or opt-in test parameters made on first use),
+ * vanilla-proof check, then the partitions through the engine's pipeline
+ * (synthesis of partition i+1 overlaps proving of partition i), each proof
+ * verified before the job completes. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/porep.h"
+#include "cuzk/porep_prover.h"
+
+static cz_err fail(char *msg, size_t len, cz_err e, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static cz_err fail(char *msg, size_t len, cz_err e, const char *fmt, ...) {
+  if (msg && len) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, len, fmt, ap);
+    va_end(ap);
+  }
+  return e;
+}
+
+/* One SRS circuit per sector size (V1 and V1_1 share Filecoin's file). */
+typedef struct {
+  const cz_porep_kind *kind; /* the V1_1 kind of the size */
+  const char *circuit_id;
+  char path[CZ_PARAMS_PATH_MAX];
+  bool official;
+} srs_entry;
+
+#define N_SIZES 5
+
+typedef struct {
+  cz_porep_prover_config cfg;
+  char official_dir[CZ_PARAMS_PATH_MAX], test_dir[CZ_PARAMS_PATH_MAX];
+  srs_entry srs[N_SIZES];
+  pthread_mutex_t generate_lock; /* one test-parameter setup at a time */
+} porep_state;
+
+/* The hot SRS object: parameters and the prepared verifying key. */
+typedef struct {
+  cz_groth16_params params;
+  cz_groth16_pvk *pvk;
+} hot_srs;
+
+static srs_entry *entry_for(porep_state *st, uint64_t sector_size) {
+  for (int i = 0; i < N_SIZES; i++)
+    if (st->srs[i].kind->sector_size == sector_size) return &st->srs[i];
+  return NULL;
+}
+
+/* prover_id of a miner: its actor id as unsigned LEB128, zero-padded. */
+static void prover_id_of_miner(uint8_t out[32], uint64_t miner) {
+  memset(out, 0, 32);
+  int i = 0;
+  do {
+    uint8_t b = miner & 0x7f;
+    miner >>= 7;
+    out[i++] = b | (miner ? 0x80 : 0);
+  } while (miner);
+}
+
+/* Parse the request's C1 and check it against the request's own fields. */
+static cz_err parse_request(const cz_job_request *req, cz_porep_c1 *c1, char *msg, size_t len) {
+  if (!req->vanilla_proof.len)
+    return fail(msg, len, CZ_ERR_INVALID_ARG,
+                "vanilla_proof is empty (expected the C1 output JSON or Curio's wrapper)");
+  cz_err e = cz_porep_c1_parse(c1, (const char *)req->vanilla_proof.data, req->vanilla_proof.len,
+                               msg, len);
+  if (e != CZ_OK) return e;
+  const cz_porep_kind *k = c1->kind;
+  const char *bad = NULL;
+  char why[256];
+  if (req->sector_size && req->sector_size != k->sector_size) {
+    snprintf(why, sizeof why, "sector_size %llu does not match the C1's %s",
+             (unsigned long long)req->sector_size, k->name);
+    bad = why;
+  } else if (req->registered_proof && req->registered_proof != k->id) {
+    /* 0 is also the unset value, so only a non-zero mismatch is refused. */
+    snprintf(why, sizeof why, "registered_proof %llu does not match the C1's %s (%u)",
+             (unsigned long long)req->registered_proof, k->name, k->id);
+    bad = why;
+  } else if (c1->has_sector_num && req->sector_number && req->sector_number != c1->sector_num) {
+    snprintf(why, sizeof why, "sector_number %llu differs from the wrapper's SectorNum %llu",
+             (unsigned long long)req->sector_number, (unsigned long long)c1->sector_num);
+    bad = why;
+  } else if (req->miner_id || req->sector_number) {
+    uint8_t prover[32], replica[32];
+    cz_porep_config cfg;
+    cz_porep_kind_config(k, &cfg);
+    prover_id_of_miner(prover, req->miner_id);
+    uint64_t sector = req->sector_number ? req->sector_number : c1->sector_num;
+    cz_sdr_replica_id(replica, prover, sector, c1->ticket, c1->comm_d, cfg.porep_id);
+    if (memcmp(replica, c1->replica_id, 32) != 0) {
+      snprintf(why, sizeof why,
+               "the C1's replica_id is not that of sector %llu of miner f0%llu (wrong sector, "
+               "miner or ticket)",
+               (unsigned long long)sector, (unsigned long long)req->miner_id);
+      bad = why;
+    }
+  }
+  if (bad) {
+    cz_porep_c1_free(c1);
+    return fail(msg, len, CZ_ERR_INVALID_ARG, "%s", bad);
+  }
+  return CZ_OK;
+}
+
+static cz_err porep_validate(void *self, const cz_job_request *req, char *msg, size_t len) {
+  (void)self;
+  cz_porep_c1 c1;
+  cz_err e = parse_request(req, &c1, msg, len);
+  if (e == CZ_OK) cz_porep_c1_free(&c1);
+  return e;
+}
+
+static const cz_porep_kind *request_kind(const cz_job_request *req) {
+  if (req->sector_size) return cz_porep_kind_by_sector_size(req->sector_size, true);
+  cz_porep_c1 c1;
+  if (cz_porep_c1_parse(&c1, (const char *)req->vanilla_proof.data, req->vanilla_proof.len,
+                        NULL, 0) != CZ_OK)
+    return NULL;
+  const cz_porep_kind *k = cz_porep_kind_by_sector_size(c1.kind->sector_size, true);
+  cz_porep_c1_free(&c1);
+  return k;
+}
+
+/* Peak memory of the partitions in flight: a/b/c, values and the
+ * constraint system's own vectors, about 160 bytes per constraint, with
+ * constraints per challenge about 600k per layer plus 250k of Merkle
+ * paths (2 KiB: 2.69 M for 2 challenges). */
+static uint64_t porep_mem(void *self, const cz_job_request *req) {
+  porep_state *st = self;
+  const cz_porep_kind *k = request_kind(req);
+  if (!k) return 0;
+  uint64_t constraints =
+      (uint64_t)k->shape.challenges * ((uint64_t)k->shape.layers * 600000u + 250000u);
+  uint64_t in_flight = (st->cfg.synthesis_concurrency ? st->cfg.synthesis_concurrency : 1) +
+                       (st->cfg.max_queue_depth ? st->cfg.max_queue_depth : 1);
+  if (in_flight > k->partitions) in_flight = k->partitions;
+  return constraints * 160u * in_flight;
+}
+
+/* Test parameters are made on first use, under a lock: a second job of the
+ * same size waits for the first one's setup instead of repeating it. */
+static cz_err ensure_test_params(porep_state *st, srs_entry *s, char *msg, size_t len) {
+  if (s->official || !st->cfg.allow_test_params || access(s->path, R_OK) == 0) return CZ_OK;
+  pthread_mutex_lock(&st->generate_lock);
+  cz_err e = CZ_OK;
+  if (access(s->path, R_OK) != 0) {
+    cz_params_store_opts o = {0};
+    o.test_dir = st->cfg.test_dir;
+    o.test_tag = CZ_POREP_CIRCUIT_REVISION;
+    o.no_official = true;
+    o.n_threads = st->cfg.prove_threads;
+    o.keygen = cz_porep_keygen;
+    o.keygen_ctx = (void *)s->kind;
+    o.who = "cuzk-daemon";
+    cz_groth16_params p;
+    e = cz_porep_params_get(&p, s->kind, &o, NULL, msg, len);
+    if (e == CZ_OK) cz_groth16_params_free(&p);
+  }
+  pthread_mutex_unlock(&st->generate_lock);
+  return e;
+}
+
+static const char *porep_circuit_id(void *self, const cz_job_request *req) {
+  porep_state *st = self;
+  const cz_porep_kind *k = request_kind(req);
+  srs_entry *s = k ? entry_for(st, k->sector_size) : NULL;
+  if (!s) return NULL;
+  char msg[256];
+  if (ensure_test_params(st, s, msg, sizeof msg) != CZ_OK)
+    fprintf(stderr, "cuzk-daemon: test parameters for %s: %s\n", s->circuit_id, msg);
+  return s->circuit_id;
+}
+
+/* ---- Proving through the pipeline ----------------------------------------- */
+
+typedef struct {
+  const cz_porep_c1 *c1;
+  const hot_srs *srs;
+  unsigned threads;
+  uint8_t *out;
+} prove_ctx;
+
+static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, size_t len) {
+  prove_ctx *c = vctx;
+  cz_assignment *as = malloc(sizeof *as);
+  if (!as) return fail(msg, len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_porep_c2_synthesize(c->c1, (uint32_t)i, as, msg, len);
+  if (e != CZ_OK) {
+    free(as);
+    return e;
+  }
+  *state = as;
+  return CZ_OK;
+}
+
+static cz_err stage_prove(void *vctx, size_t i, void *state, char *msg, size_t len) {
+  prove_ctx *c = vctx;
+  cz_assignment *as = state;
+  cz_err e = cz_porep_c2_prove_partition(c->c1, (uint32_t)i, as, &c->srs->params, c->srs->pvk,
+                                         NULL, c->threads, NULL,
+                                         c->out + i * CZ_GROTH16_PROOF_BYTES, msg, len);
+  free(as);
+  return e;
+}
+
+static void stage_discard(void *vctx, size_t i, void *state) {
+  (void)vctx;
+  (void)i;
+  cz_assignment_free(state);
+  free(state);
+}
+
+static cz_err porep_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
+                          size_t *proof_len, char *msg, size_t len) {
+  porep_state *st = self;
+  cz_porep_c1 c1;
+  cz_err e = parse_request(req, &c1, msg, len);
+  if (e != CZ_OK) return e;
+  size_t srs_len;
+  const hot_srs *srs = cz_job_srs(job, &srs_len);
+  uint8_t *out = NULL;
+  cz_porep_config cfg;
+  cz_porep_kind_config(c1.kind, &cfg);
+  if (!srs) {
+    e = fail(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s", c1.kind->name);
+  } else if (srs->params.vk.n_ic != cz_porep_public_input_count(&cfg) + 1) {
+    e = fail(msg, len, CZ_ERR_INVALID_ARG, "the loaded parameters are not %s's circuit",
+             c1.kind->name);
+  } else if (cz_job_event(job, "VANILLA_CHECK", NULL) &&
+             (e = cz_porep_verify_vanilla(&c1, msg, len)) == CZ_OK) {
+    size_t n = (size_t)c1.n_partitions * CZ_GROTH16_PROOF_BYTES;
+    if (!(out = malloc(n))) {
+      e = fail(msg, len, CZ_ERR_NOMEM, "out of memory");
+    } else {
+      prove_ctx ctx = {&c1, srs, st->cfg.prove_threads, out};
+      cz_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
+                        st->cfg.synthesis_concurrency, st->cfg.max_queue_depth};
+      e = cz_job_pipeline(job, &pl, c1.n_partitions, msg, len);
+      if (e == CZ_OK) {
+        *proof = out;
+        *proof_len = n;
+        out = NULL;
+      }
+    }
+  } else if (e == CZ_OK) {
+    e = fail(msg, len, CZ_ERR_INVALID_ARG, "cancelled");
+  }
+  free(out);
+  cz_porep_c1_free(&c1);
+  return e;
+}
+
+/* ---- SRS loader ------------------------------------------------------------ */
+
+static cz_err srs_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
+                       uint64_t *bytes, char *msg, size_t msg_len) {
+  porep_state *st = self;
+  (void)id;
+  hot_srs *h = calloc(1, sizeof *h);
+  if (!h) return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_groth16_params_read(&h->params, file, len, false, st->cfg.prove_threads, msg,
+                                    msg_len);
+  if (e == CZ_OK && !(h->pvk = cz_groth16_prepare(&h->params.vk))) {
+    cz_groth16_params_free(&h->params);
+    e = fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  }
+  if (e != CZ_OK) {
+    free(h);
+    return e;
+  }
+  *obj = h;
+  *bytes = cz_groth16_params_file_size(&h->params);
+  return CZ_OK;
+}
+
+static void srs_unload(void *self, void *obj) {
+  (void)self;
+  hot_srs *h = obj;
+  if (!h) return;
+  cz_groth16_pvk_free(h->pvk);
+  cz_groth16_params_free(&h->params);
+  free(h);
+}
+
+static void copy_str(char *dst, size_t cap, const char *src) {
+  snprintf(dst, cap, "%s", src ? src : "");
+}
+
+cz_err cz_engine_register_porep(cz_engine *e, const cz_porep_prover_config *cfg, char *msg,
+                                size_t msg_len) {
+  static const char *const ids[N_SIZES] = {"porep-2k", "porep-8m", "porep-512m", "porep-32g",
+                                           "porep-64g"};
+  /* The state lives as long as the process: the engine keeps pointers to
+   * it and has no unregister. */
+  porep_state *st = calloc(1, sizeof *st);
+  if (!st) return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  st->cfg = *cfg;
+  copy_str(st->official_dir, sizeof st->official_dir, cfg->official_dir);
+  copy_str(st->test_dir, sizeof st->test_dir, cfg->test_dir);
+  st->cfg.official_dir = cfg->official_dir ? st->official_dir : NULL;
+  st->cfg.test_dir = cfg->test_dir ? st->test_dir : NULL;
+  pthread_mutex_init(&st->generate_lock, NULL);
+
+  cz_srs_loader loader = {srs_load, srs_unload, st};
+  cz_err err = CZ_OK;
+  for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
+    srs_entry *s = &st->srs[i];
+    s->kind = cz_porep_kind_by_id(5 + (uint32_t)i);
+    s->circuit_id = ids[i];
+    char name[512], official[CZ_PARAMS_PATH_MAX], test[CZ_PARAMS_PATH_MAX];
+    cz_porep_param_name(s->kind, name, sizeof name);
+    cz_params_store_opts o = {0};
+    o.official_dir = st->cfg.official_dir;
+    o.test_dir = st->cfg.test_dir;
+    o.test_tag = CZ_POREP_CIRCUIT_REVISION;
+    if ((err = cz_params_store_paths(name, &o, official, test)) != CZ_OK) {
+      fail(msg, msg_len, err, "parameter paths for %s do not fit", s->circuit_id);
+      break;
+    }
+    s->official = access(official, R_OK) == 0 || !cfg->allow_test_params;
+    copy_str(s->path, sizeof s->path, s->official ? official : test);
+    err = cz_engine_register_srs(e, s->circuit_id, s->path, &loader);
+    if (err != CZ_OK) fail(msg, msg_len, err, "cannot declare SRS %s", s->circuit_id);
+  }
+  cz_engine_prover p = {"porep-c2", st,        porep_validate, porep_mem,
+                        porep_circuit_id, porep_prove, NULL};
+  if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p)) != CZ_OK)
+    fail(msg, msg_len, err, "cannot register the PoRep prover");
+  return err;
+}

@@ -1,0 +1,185 @@
+"""cuzk-daemon proving 2 KiB PoRep C2, driven by python3-grpcio (see
+test_daemon_porep.sh): Prove on a loopback port; SubmitProof + AwaitProof on
+a unix socket; a CRITICAL job overtakes queued NORMAL ones; CancelProof of a
+queued and of a running job; AwaitProof's timeout; bad requests answered
+without harm (malformed JSON, wrong sector size, wrong miner, a kind without
+a circuit, a job larger than the memory budget). Every returned proof is
+checked by cuzk-bench verify-seal against the test parameters' key."""
+import glob
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_common as e2e  # noqa: E402
+from e2e_common import Daemon, bench, check, code_of, grpc, pb, stub_for, stubs  # noqa: E402
+
+CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
+MINER, SECTOR = 1000, 42
+PROVER = "e807" + "00" * 30  # miner 1000 as LEB128, zero-padded: Curio's prover id
+LONG = 1800  # the first job may have to make the test parameters
+
+
+def bench_run(*args, timeout=120):
+    return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout)
+
+
+c1 = os.path.join(stubs, "c1.json")
+c1_curio = os.path.join(stubs, "c1-curio.json")
+for path, extra in ((c1, []), (c1_curio, ["--curio"])):
+    r = bench_run("gen-vanilla", "porep", "--sector-size", "2KiB", "--sector-id", str(SECTOR),
+                  "--prover-id", PROVER, "--out", path, *extra)
+    check(r.returncode == 0, "gen-vanilla %s (%r)" % (os.path.basename(path), r.stderr[-200:]))
+curio_bytes = open(c1_curio, "rb").read()
+
+
+def request(rid, priority=pb.PRIORITY_UNSPECIFIED, **kw):
+    fields = dict(request_id=rid, proof_kind=pb.POREP_SEAL_COMMIT, sector_size=2048,
+                  registered_proof=5, vanilla_proof=curio_bytes, sector_number=SECTOR,
+                  miner_id=MINER, priority=priority)
+    fields.update(kw)
+    return pb.SubmitProofRequest(**fields)
+
+
+def vk_file():
+    """The verifying key at the head of the test parameter file (bellperson
+    layout: 6 uncompressed points, a u32 BE IC count, the IC points)."""
+    files = glob.glob(os.path.join(CACHE, "cuzk-TEST-ONLY-porep-*-032d3138*.params"))
+    if not files:
+        return None
+    head = open(files[0], "rb").read(864 + 4 + 64 * 96)
+    n_ic = int.from_bytes(head[864:868], "big")
+    out = os.path.join(stubs, "vk.bin")
+    open(out, "wb").write(head[:868 + 96 * n_ic])
+    return out
+
+
+def verified(proof, what):
+    vk = vk_file()
+    check(vk is not None, "%s: test parameters are in %s" % (what, CACHE))
+    if not vk or len(proof) != 192:
+        check(False, "%s: a 192-byte proof (%d bytes)" % (what, len(proof)))
+        return
+    path = os.path.join(stubs, "proof.bin")
+    open(path, "wb").write(proof)
+    r = bench_run("verify-seal", "--vk", vk, "--c1", c1, "--prover-id", PROVER,
+                  "--sector-id", str(SECTOR), "--proof", path)
+    check(r.returncode == 0, "%s: the proof verifies (%r %r)" % (what, r.stdout[-100:], r.stderr[-200:]))
+
+
+def config(name, budget, extra=""):
+    path = os.path.join(stubs, name + ".toml")
+    with open(path, "w") as f:
+        f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
+                '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
+                '[memory]\ntotal_budget = "%s"\n[gpus]\ngpu_workers_per_device = 1\n%s'
+                % (os.path.join(stubs, "no-official-params"), CACHE, budget, extra))
+    return path
+
+
+def await_status(st, job, timeout_ms):
+    return st.AwaitProof(pb.AwaitProofRequest(job_id=job, timeout_ms=timeout_ms), timeout=LONG)
+
+
+# ---- loopback port: Prove, bad requests, priorities, cancel, timeout -------------
+d = Daemon("127.0.0.1:0", config("tcp", "16GiB"))
+target = "127.0.0.1:%d" % d.port
+ch, st = stub_for(target)
+
+r = st.Prove(pb.ProveRequest(submit=request("prove-1")), timeout=LONG)
+check(r.result.status == pb.AwaitProofResponse.COMPLETED,
+      "Prove: COMPLETED (%s %s)" % (r.result.status, r.result.error_message))
+check(r.result.total_ms > 0 and r.result.synthesis_ms > 0, "Prove: timings reported")
+verified(r.result.proof, "Prove")
+
+bad = [
+    ("malformed JSON", request("bad-json", vanilla_proof=b'{"SectorNum":42,"Phase1Out":'), "json|parse|Phase1Out"),
+    ("wrong sector size", request("bad-size", sector_size=8 << 20), "sector_size"),
+    ("wrong registered proof", request("bad-rp", registered_proof=6), "registered_proof"),
+    ("another miner's sector", request("bad-miner", miner_id=MINER + 1), "replica_id"),
+    ("empty vanilla proof", request("bad-empty", vanilla_proof=b""), "empty"),
+]
+for what, req, pattern in bad:
+    c, detail = code_of(lambda: st.SubmitProof(req, timeout=30))
+    check(c == grpc.StatusCode.INVALID_ARGUMENT and re.search(pattern, detail, re.I),
+          "%s: INVALID_ARGUMENT naming it (%s %r)" % (what, c, detail))
+c, detail = code_of(lambda: st.SubmitProof(
+    pb.SubmitProofRequest(proof_kind=pb.WINNING_POST, randomness=b"\x01" * 32), timeout=30))
+check(c == grpc.StatusCode.UNIMPLEMENTED, "a kind without a circuit: UNIMPLEMENTED (%s)" % c)
+
+# One worker: n1 runs; n2, n3 queue; then a CRITICAL job arrives.
+st.SubmitProof(request("n1", pb.NORMAL), timeout=30)
+deadline = time.time() + 60
+while time.time() < deadline:
+    q = [x for x in st.GetStatus(pb.GetStatusRequest(), timeout=10).queues if x.proof_kind == "porep_c2"]
+    if q and q[0].in_progress == 1:
+        break
+    time.sleep(0.1)
+check(q and q[0].in_progress == 1, "n1 is running")
+for rid in ("n2", "n3"):
+    st.SubmitProof(request(rid, pb.NORMAL), timeout=30)
+s = st.SubmitProof(request("crit", pb.CRITICAL), timeout=30)
+check(s.queue_position == 0, "the CRITICAL job is first in the queue (position %d)" % s.queue_position)
+r = st.CancelProof(pb.CancelProofRequest(job_id="n3"), timeout=10)
+check(not r.was_running, "cancel queued n3: was not running")
+check(await_status(st, "n3", 0).status == pb.AwaitProofResponse.CANCELLED, "n3: CANCELLED")
+t0 = time.time()
+a = await_status(st, "n2", 300)
+check(a.status == pb.AwaitProofResponse.TIMEOUT and time.time() - t0 < 10,
+      "AwaitProof n2 with a 300 ms timeout: TIMEOUT (%s)" % a.status)
+r = st.CancelProof(pb.CancelProofRequest(job_id="n1"), timeout=10)
+check(r.was_running, "cancel running n1: was running")
+check(await_status(st, "n1", 0).status == pb.AwaitProofResponse.CANCELLED, "n1: CANCELLED")
+a = await_status(st, "crit", 0)
+check(a.status == pb.AwaitProofResponse.COMPLETED, "crit: COMPLETED (%s)" % a.error_message)
+check(await_status(st, "n2", 1).status == pb.AwaitProofResponse.TIMEOUT,
+      "n2 had not finished when crit had: CRITICAL went first")
+verified(a.proof, "crit")
+a = await_status(st, "n2", 0)
+check(a.status == pb.AwaitProofResponse.COMPLETED, "n2: COMPLETED (%s)" % a.error_message)
+verified(a.proof, "n2")
+
+text = st.GetMetrics(pb.GetMetricsRequest(), timeout=10).prometheus_text
+m = re.search(r'cuzk_proofs_completed\{proof_kind="porep_c2"\} (\d+)', text)
+check(m and int(m.group(1)) == 3, "metrics: 3 PoRep proofs completed (%s)" % (m and m.group(1)))
+check(d.p.poll() is None, "the daemon is alive")
+rc, log = d.stop()
+check(rc == 0, "SIGTERM: clean exit")
+starts = [m.group(1) for m in re.finditer(r"^TIMELINE,\d+,GPU_START,([^,]+),", log, re.M)]
+check("crit" in starts and "n2" in starts and starts.index("crit") < starts.index("n2"),
+      "TIMELINE: crit proved before n2 (%s)" % starts)
+for ev in ("SYNTH_START", "SYNTH_END", "GPU_QUEUE", "GPU_START", "GPU_END"):
+    check(re.search(r"^TIMELINE,\d+,%s,prove-1," % ev, log, re.M), "TIMELINE %s of prove-1" % ev)
+check("CUZK_TIMING: msm_h_ms=" in log, "CUZK_TIMING lines in the daemon log")
+
+# ---- unix socket: SubmitProof then AwaitProof ----------------------------------
+sock = os.path.join(stubs, "porep.sock")
+d = Daemon("unix://" + sock, config("unix", "16GiB"))
+ch, st = stub_for("unix://" + sock)
+s = st.SubmitProof(request(""), timeout=30)
+check(len(s.job_id) == 36, "an empty request_id gets a UUID (%r)" % s.job_id)
+a = await_status(st, s.job_id, 0)
+check(a.status == pb.AwaitProofResponse.COMPLETED, "unix: COMPLETED (%s)" % a.error_message)
+verified(a.proof, "SubmitProof + AwaitProof on a unix socket")
+rc, _ = d.stop()
+check(rc == 0, "unix daemon: clean exit")
+
+# ---- a job larger than the whole memory budget fails at once, with a reason -----
+d = Daemon("127.0.0.1:0", config("small", "64MiB"))
+ch, st = stub_for("127.0.0.1:%d" % d.port)
+c, detail = code_of(lambda: st.SubmitProof(request("too-big"), timeout=30))
+if c == grpc.StatusCode.OK:
+    a = await_status(st, "too-big", 0)
+    check(a.status == pb.AwaitProofResponse.FAILED and re.search("budget|memory", a.error_message, re.I),
+          "over the budget: FAILED naming the budget (%s %r)" % (a.status, a.error_message))
+else:
+    check(c == grpc.StatusCode.RESOURCE_EXHAUSTED, "over the budget: RESOURCE_EXHAUSTED (%s)" % c)
+c, _ = code_of(lambda: st.GetStatus(pb.GetStatusRequest(), timeout=10))
+check(c == grpc.StatusCode.OK and d.p.poll() is None, "the daemon is alive after it")
+rc, _ = d.stop()
+check(rc == 0, "small daemon: clean exit")
+
+e2e.report("test_daemon_porep")
