@@ -12,14 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "common/bench_clock.h"
 #include "common/synth_opts.h"
 #include "cuzk/cs.h"
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct {
   const char *name;
@@ -123,11 +119,11 @@ static double run_once(int circuit, const layout *l, cz_cs_kind kind, size_t n) 
   cfg.hint_aux = n + 64;
   cz_cs *cs = cz_cs_new(kind, &cfg);
   if (!cs) return 0;
-  double t0 = now_s();
+  double t0 = cz_bench_cpu_s();
   if (circuit == 0) chain(cs, n, l->reuse);
   else wide(cs, n, l->reuse);
   cz_err e = cz_cs_finish(cs);
-  double dt = now_s() - t0;
+  double dt = cz_bench_cpu_s() - t0;
   if (e) fprintf(stderr, "cuzk-bench cs: %s\n", cz_cs_errmsg(cs));
   cz_cs_free(cs);
   /* A tiny run can read a zero CPU-time delta; count it as 1 ns, not as a

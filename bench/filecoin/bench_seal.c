@@ -9,22 +9,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/bench_clock.h"
 #include "args.h"
 #include "commands.h"
 #include "cuzk/parallel.h"
 #include "cuzk/porep.h"
 
-static double wall_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int cmd_bench_seal(int argc, char **argv) {
   unsigned long id = 6, threads = 0, reps = 1;
@@ -56,15 +47,15 @@ int cmd_bench_seal(int argc, char **argv) {
   for (unsigned long r = 0; r < reps; r++) {
     cz_porep_c1 c1;
     char msg[256] = "";
-    double w0 = wall_s(), c0 = cpu_s();
+    double w0 = cz_bench_wall_s(), c0 = cz_bench_cpu_s();
     cz_err e = cz_porep_seal(&in, &c1, (unsigned)threads, msg, sizeof msg);
-    double w1 = wall_s(), c1t = cpu_s();
+    double w1 = cz_bench_wall_s(), c1t = cz_bench_cpu_s();
     if (e != CZ_OK) {
       fprintf(stderr, "seal: %s\n", msg);
       return 1;
     }
     e = cz_porep_verify_vanilla(&c1, msg, sizeof msg);
-    double w2 = wall_s(), c2 = cpu_s();
+    double w2 = cz_bench_wall_s(), c2 = cz_bench_cpu_s();
     cz_porep_c1_free(&c1);
     if (e != CZ_OK) {
       fprintf(stderr, "seal: verification failed: %s\n", msg);

@@ -14,15 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "common/bench_clock.h"
 #include "commands.h"
 #include "common/synth_opts.h"
 #include "cuzk/gadgets.h"
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* One synthesis; returns CPU seconds (0 on error) and the constraint count. */
 static double run_once(const cz_cs_config *base, cz_cs_kind kind, const uint8_t *msg, size_t n,
@@ -37,7 +33,7 @@ static double run_once(const cz_cs_config *base, cz_cs_kind kind, const uint8_t 
     free(bits);
     return 0;
   }
-  double t0 = cpu_s();
+  double t0 = cz_bench_cpu_s();
   for (size_t i = 0; i < 8 * n; i++) {
     cz_abit b;
     cz_abit_alloc(cs, &b, (msg[i / 8] >> (7 - i % 8)) & 1);
@@ -45,7 +41,7 @@ static double run_once(const cz_cs_config *base, cz_cs_kind kind, const uint8_t 
   }
   cz_sha256(cs, out, bits, 8 * n);
   cz_err e = cz_cs_finish(cs);
-  double dt = cpu_s() - t0;
+  double dt = cz_bench_cpu_s() - t0;
   if (e) fprintf(stderr, "cuzk-bench sha256-synth: %s\n", cz_cs_errmsg(cs));
   *n_constraints = cz_cs_num_constraints(cs);
   cz_cs_free(cs);

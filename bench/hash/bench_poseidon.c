@@ -14,16 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "common/bench_clock.h"
 #include "args.h"
 #include "common/synth_opts.h"
 #include "cuzk/poseidon.h"
 #include "gadgets/poseidon_internal.h"
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void fill(cz_fr *v, size_t n) {
   uint64_t s = 0x243f6a8885a308d3ULL;
@@ -42,11 +38,11 @@ static void fill(cz_fr *v, size_t n) {
  * compiler keeps the work. */
 static double native_run(const cz_poseidon_params *p, const cz_fr *in, cz_fr *out, size_t n,
                          bool plain) {
-  double t0 = now_s();
+  double t0 = cz_bench_cpu_s();
   if (plain)
     for (size_t i = 0; i < n; i++) cz_poseidon_hash_plain(p, in + i * p->arity, &out[i]);
   else cz_poseidon_hash_many(p, in, out, n);
-  return now_s() - t0;
+  return cz_bench_cpu_s() - t0;
 }
 
 /* Seconds to synthesize `circuits` hashes into one system (0 on error);
@@ -58,7 +54,7 @@ static double gadget_run(const cz_poseidon_params *p, const cz_cs_config *cfg0, 
   cfg.hint_aux = circuits * 620 + 64;
   cz_cs *cs = cz_cs_new(kind, &cfg);
   if (!cs) return 0;
-  double t0 = now_s();
+  double t0 = cz_bench_cpu_s();
   cz_var vars[CZ_POSEIDON_MAX_ARITY], out;
   for (size_t c = 0; c < circuits; c++) {
     for (unsigned i = 0; i < p->arity; i++) cz_cs_alloc(cs, &vars[i], &in[c * p->arity + i]);
@@ -67,7 +63,7 @@ static double gadget_run(const cz_poseidon_params *p, const cz_cs_config *cfg0, 
     CZ_POP_NS(cs);
   }
   cz_err e = cz_cs_finish(cs);
-  double dt = now_s() - t0;
+  double dt = cz_bench_cpu_s() - t0;
   *constraints = cz_cs_num_constraints(cs);
   if (e) fprintf(stderr, "cuzk-bench poseidon: %s\n", cz_cs_errmsg(cs));
   cz_cs_free(cs);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "common/bench_clock.h"
 #include "commands.h"
 #include "cuzk/cpu.h"
 #include "cuzk/ntt.h"
@@ -15,23 +16,8 @@
 
 int cmd_bench_ntt(int argc, char **argv);
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
-static double thread_cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static uint64_t rng = 0x243f6a8885a308d3ULL;
 static void fill_random(cz_fr *v, size_t n) {
@@ -59,12 +45,12 @@ static double fr_mul_ns(void) {
   double best = 1e30;
   for (int round = 0; round < 3; round++) {
     size_t iters = 0;
-    double t0 = thread_cpu_s(), t;
+    double t0 = cz_bench_thread_s(), t;
     do {
       for (int r = 0; r < 16; r++)
         for (int i = 0; i < N; i++) cz_fr_mul(&x[i], &x[i], &y[i]);
       iters += 16 * N;
-      t = thread_cpu_s() - t0;
+      t = cz_bench_thread_s() - t0;
     } while (t < 0.01);
     if (t * 1e9 / iters < best) best = t * 1e9 / iters;
   }
@@ -73,15 +59,7 @@ static double fr_mul_ns(void) {
   return best;
 }
 
-static int cmp_double(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
 
-static double median(double *v, unsigned n) {
-  qsort(v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static int usage(void) {
   fprintf(stderr, "usage: cuzk-bench ntt --log-n K [--threads T] [--reps R] [--h]\n"
@@ -122,14 +100,14 @@ int cmd_bench_ntt(int argc, char **argv) {
     fill_random(a, n);
     if (with_h) { fill_random(b, n); fill_random(c, n); }
     double m0 = fr_mul_ns();
-    double c0 = cpu_s(), t0 = now_s();
+    double c0 = cz_bench_cpu_s(), t0 = cz_bench_wall_s();
     cz_ntt_forward(d, a, threads);
-    double t1 = now_s(), c1 = cpu_s();
+    double t1 = cz_bench_wall_s(), c1 = cz_bench_cpu_s();
     cz_ntt_inverse(d, a, threads);
-    double t2 = now_s(), th = 0;
+    double t2 = cz_bench_wall_s(), th = 0;
     if (with_h) {
       cz_ntt_h_poly(d, a, b, c, threads);
-      th = now_s() - t2;
+      th = cz_bench_wall_s() - t2;
     }
     double m1 = fr_mul_ns(), m = (m0 + m1) / 2;
     double bound = butterflies * m * 1e-9 / threads;
@@ -150,14 +128,14 @@ int cmd_bench_ntt(int argc, char **argv) {
   printf("ntt_bound %.3f ms\n", butterflies * mul * 1e-6 / threads);
   printf("ntt_forward %.3f ms\n", fwd * 1e3);
   printf("ntt_inverse %.3f ms\n", inv * 1e3);
-  printf("ntt_forward_ratio %.3f x\n", median(rf, reps));
-  printf("ntt_inverse_ratio %.3f x\n", median(ri, reps));
+  printf("ntt_forward_ratio %.3f x\n", cz_bench_median(rf, reps));
+  printf("ntt_inverse_ratio %.3f x\n", cz_bench_median(ri, reps));
   /* CPU time of all threads against the one-thread bound: the work done,
    * insensitive to time lost to other processes on a shared machine. */
-  printf("ntt_forward_cpu_ratio %.3f x\n", median(rc, reps));
+  printf("ntt_forward_cpu_ratio %.3f x\n", cz_bench_median(rc, reps));
   if (with_h) {
     printf("ntt_h_poly %.3f ms\n", h * 1e3);
-    printf("ntt_h_poly_ratio %.3f x\n", median(rh, reps)); /* in bound transforms */
+    printf("ntt_h_poly_ratio %.3f x\n", cz_bench_median(rh, reps)); /* in bound transforms */
   }
   free(rf); free(ri); free(rc); free(rh);
   free(a); free(b); free(c);

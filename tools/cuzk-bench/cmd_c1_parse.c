@@ -14,31 +14,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/bench_clock.h"
 #include "args.h"
 #include "commands.h"
 #include "cuzk/porep.h"
 
-static double wall_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
-static double median(double *v, size_t n) {
-  qsort(v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* The kind from a size name or byte count. */
 static const cz_porep_kind *kind_from(const char *s, bool v1) {
@@ -106,15 +89,15 @@ int cmd_c1_parse(int argc, char **argv) {
   cz_porep_c1 c1;
   char *json = NULL, msg[512];
   size_t len = 0;
-  double t0 = wall_s();
+  double t0 = cz_bench_wall_s();
   if (cz_porep_c1_synthetic(&c1, k, 0x5eed) != CZ_OK) {
     fprintf(stderr, "c1-parse: out of memory\n");
     return 1;
   }
-  double t_synth = wall_s() - t0;
-  t0 = wall_s();
+  double t_synth = cz_bench_wall_s() - t0;
+  t0 = cz_bench_wall_s();
   cz_err e = cz_porep_c1_to_json(&c1, &json, &len);
-  double t_write = wall_s() - t0;
+  double t_write = cz_bench_wall_s() - t0;
   if (e != CZ_OK) {
     fprintf(stderr, "c1-parse: to_json: %s\n", cz_err_str(e));
     cz_porep_c1_free(&c1);
@@ -162,10 +145,10 @@ int cmd_c1_parse(int argc, char **argv) {
   int status = 0;
   for (unsigned long i = 0; cpu && wall && load && i < iters; i++) {
     cz_porep_c1 p;
-    double w0 = wall_s(), c0 = cpu_s();
+    double w0 = cz_bench_wall_s(), c0 = cz_bench_cpu_s();
     e = cz_porep_c1_parse(&p, json, len, msg, sizeof msg);
-    cpu[i] = cpu_s() - c0;
-    wall[i] = wall_s() - w0;
+    cpu[i] = cz_bench_cpu_s() - c0;
+    wall[i] = cz_bench_wall_s() - w0;
     /* Check once that the model came back whole. */
     bool same = e == CZ_OK && p.kind == c1.kind &&
                 memcmp(p.proofs, c1.proofs,
@@ -176,9 +159,9 @@ int cmd_c1_parse(int argc, char **argv) {
       status = 1;
       break;
     }
-    w0 = wall_s();
+    w0 = cz_bench_wall_s();
     e = cz_porep_c1_load(&p, path, msg, sizeof msg);
-    load[i] = wall_s() - w0;
+    load[i] = cz_bench_wall_s() - w0;
     cz_porep_c1_free(&p);
     if (e != CZ_OK) {
       fprintf(stderr, "c1-parse: load: %s\n", msg);
@@ -188,7 +171,7 @@ int cmd_c1_parse(int argc, char **argv) {
   }
   if (!cpu || !wall || !load) status = 1;
   if (status == 0) {
-    double mc = median(cpu, iters), mw = median(wall, iters), ml = median(load, iters);
+    double mc = cz_bench_median(cpu, iters), mw = cz_bench_median(wall, iters), ml = cz_bench_median(load, iters);
     const char *n = curio ? "c1_parse.curio" : "c1_parse";
     printf("%s.%s.bytes %zu bytes\n", n, k->size_name, len);
     printf("%s.%s.challenges %u challenges\n", n, k->size_name, c1.n_partitions * c1.n_challenges);

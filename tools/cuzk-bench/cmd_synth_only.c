@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/bench_clock.h"
 #include "args.h"
 #include "commands.h"
 #include "common/synth_opts.h"
@@ -30,21 +31,8 @@ static const char SYNOPSIS[] =
 
 #define MAX_ITERS 1000
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
-static double median(double *v, size_t n) {
-  qsort(v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static int layout_index(const char *lc) {
   bool on[CZ_BENCH_N_LAYOUTS];
@@ -95,12 +83,12 @@ static void synth_task(void *ctx, size_t begin, size_t end, unsigned worker) {
 
 /* One iteration: every selected partition, in parallel over partitions. */
 static cz_err iterate(synth_job *j, unsigned threads, double *wall_ms, double *cpu) {
-  double c0 = cpu_s();
+  double c0 = cz_bench_cpu_s();
   uint64_t t0 = cz_prove_now_ns();
   j->err = CZ_OK;
   cz_parallel_for(j->count, threads, synth_task, j);
   *wall_ms = (double)(cz_prove_now_ns() - t0) / 1e6;
-  *cpu = cpu_s() - c0;
+  *cpu = cz_bench_cpu_s() - c0;
   return j->err;
 }
 
@@ -144,7 +132,7 @@ typedef struct {
 } series;
 
 static void summary(series *s, size_t constraints) {
-  double wall = median(s->wall, s->n), cpu = median(s->cpu, s->n);
+  double wall = cz_bench_median(s->wall, s->n), cpu = cz_bench_median(s->cpu, s->n);
   printf("%s.synthesis_median %.1f ms\n", s->name, wall);
   printf("%s.constraints_per_s %.0f constraints/s\n", s->name, (double)constraints / (wall / 1e3));
   printf("%s.constraints_per_core_s %.0f constraints/core-s\n", s->name,
@@ -262,7 +250,7 @@ int cmd_synth_only(int argc, char **argv) {
     for (size_t k = 0; k < n_series; k++) summary(&s[k], total);
     if (n_series == 2)
       printf("ratio.%s_over_%s %.3f ratio\n", s[1].name, s[0].name,
-             median(s[1].wall, s[1].n) / median(s[0].wall, s[0].n));
+             cz_bench_median(s[1].wall, s[1].n) / cz_bench_median(s[0].wall, s[0].n));
   }
   for (size_t k = 0; k < n_series && perf; k++) cz_perf_close(&s[k].perf);
   if (have_shape) cz_r1cs_free(&shape);
