@@ -4,7 +4,6 @@
  * (synthesis of partition i+1 overlaps proving of partition i), each proof
  * verified before the job completes. */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +11,8 @@
 
 #include "cuzk/porep.h"
 #include "cuzk/porep_prover.h"
+#include "util/msg.h"
 
-static cz_err fail(char *msg, size_t len, cz_err e, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static cz_err fail(char *msg, size_t len, cz_err e, const char *fmt, ...) {
-  if (msg && len) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-  }
-  return e;
-}
 
 /* One SRS circuit per sector size (V1 and V1_1 share Filecoin's file). */
 typedef struct {
@@ -68,7 +57,7 @@ static void prover_id_of_miner(uint8_t out[32], uint64_t miner) {
 /* Parse the request's C1 and check it against the request's own fields. */
 static cz_err parse_request(const cz_job_request *req, cz_porep_c1 *c1, char *msg, size_t len) {
   if (!req->vanilla_proof.len)
-    return fail(msg, len, CZ_ERR_INVALID_ARG,
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG,
                 "vanilla_proof is empty (expected the C1 output JSON or Curio's wrapper)");
   cz_err e = cz_porep_c1_parse(c1, (const char *)req->vanilla_proof.data, req->vanilla_proof.len,
                                msg, len);
@@ -106,7 +95,7 @@ static cz_err parse_request(const cz_job_request *req, cz_porep_c1 *c1, char *ms
   }
   if (bad) {
     cz_porep_c1_free(c1);
-    return fail(msg, len, CZ_ERR_INVALID_ARG, "%s", bad);
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "%s", bad);
   }
   return CZ_OK;
 }
@@ -192,7 +181,7 @@ typedef struct {
 static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, size_t len) {
   prove_ctx *c = vctx;
   cz_assignment *as = malloc(sizeof *as);
-  if (!as) return fail(msg, len, CZ_ERR_NOMEM, "out of memory");
+  if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = cz_porep_c2_synthesize(c->c1, (uint32_t)i, as, msg, len);
   if (e != CZ_OK) {
     free(as);
@@ -231,15 +220,15 @@ static cz_err porep_prove(void *self, const cz_job_request *req, cz_job *job, ui
   cz_porep_config cfg;
   cz_porep_kind_config(c1.kind, &cfg);
   if (!srs) {
-    e = fail(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s", c1.kind->name);
+    e = cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s", c1.kind->name);
   } else if (srs->params.vk.n_ic != cz_porep_public_input_count(&cfg) + 1) {
-    e = fail(msg, len, CZ_ERR_INVALID_ARG, "the loaded parameters are not %s's circuit",
+    e = cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the loaded parameters are not %s's circuit",
              c1.kind->name);
   } else if (cz_job_event(job, "VANILLA_CHECK", NULL) &&
              (e = cz_porep_verify_vanilla(&c1, msg, len)) == CZ_OK) {
     size_t n = (size_t)c1.n_partitions * CZ_GROTH16_PROOF_BYTES;
     if (!(out = malloc(n))) {
-      e = fail(msg, len, CZ_ERR_NOMEM, "out of memory");
+      e = cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
     } else {
       prove_ctx ctx = {&c1, srs, st->cfg.prove_threads, out};
       cz_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
@@ -252,7 +241,7 @@ static cz_err porep_prove(void *self, const cz_job_request *req, cz_job *job, ui
       }
     }
   } else if (e == CZ_OK) {
-    e = fail(msg, len, CZ_ERR_INVALID_ARG, "cancelled");
+    e = cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "cancelled");
   }
   free(out);
   cz_porep_c1_free(&c1);
@@ -266,12 +255,12 @@ static cz_err srs_load(void *self, const char *id, const uint8_t *file, size_t l
   porep_state *st = self;
   (void)id;
   hot_srs *h = calloc(1, sizeof *h);
-  if (!h) return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  if (!h) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = cz_groth16_params_read(&h->params, file, len, false, st->cfg.prove_threads, msg,
                                     msg_len);
   if (e == CZ_OK && !(h->pvk = cz_groth16_prepare(&h->params.vk))) {
     cz_groth16_params_free(&h->params);
-    e = fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   }
   if (e != CZ_OK) {
     free(h);
@@ -302,7 +291,7 @@ cz_err cz_engine_register_porep(cz_engine *e, const cz_porep_prover_config *cfg,
   /* The state lives as long as the process: the engine keeps pointers to
    * it and has no unregister. */
   porep_state *st = calloc(1, sizeof *st);
-  if (!st) return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   st->cfg = *cfg;
   copy_str(st->official_dir, sizeof st->official_dir, cfg->official_dir);
   copy_str(st->test_dir, sizeof st->test_dir, cfg->test_dir);
@@ -323,17 +312,17 @@ cz_err cz_engine_register_porep(cz_engine *e, const cz_porep_prover_config *cfg,
     o.test_dir = st->cfg.test_dir;
     o.test_tag = CZ_POREP_CIRCUIT_REVISION;
     if ((err = cz_params_store_paths(name, &o, official, test)) != CZ_OK) {
-      fail(msg, msg_len, err, "parameter paths for %s do not fit", s->circuit_id);
+      cz_msg_err(msg, msg_len, err, "parameter paths for %s do not fit", s->circuit_id);
       break;
     }
     s->official = access(official, R_OK) == 0 || !cfg->allow_test_params;
     copy_str(s->path, sizeof s->path, s->official ? official : test);
     err = cz_engine_register_srs(e, s->circuit_id, s->path, &loader);
-    if (err != CZ_OK) fail(msg, msg_len, err, "cannot declare SRS %s", s->circuit_id);
+    if (err != CZ_OK) cz_msg_err(msg, msg_len, err, "cannot declare SRS %s", s->circuit_id);
   }
   cz_engine_prover p = {"porep-c2", st,        porep_validate, porep_mem,
                         porep_circuit_id, porep_prove, NULL};
   if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p)) != CZ_OK)
-    fail(msg, msg_len, err, "cannot register the PoRep prover");
+    cz_msg_err(msg, msg_len, err, "cannot register the PoRep prover");
   return err;
 }

@@ -1,24 +1,13 @@
 /* PoRep C2: C1 in, verified Groth16 proofs out, one partition at a time
  * (a 32 GiB partition's a/b/c alone is ~12 GB, so partitions are never
  * held together). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/porep.h"
+#include "util/msg.h"
 
-static cz_err fail(char *msg, size_t len, cz_err e, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static cz_err fail(char *msg, size_t len, cz_err e, const char *fmt, ...) {
-  if (msg && len) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-  }
-  return e;
-}
 
 /* The public inputs of partition p in a fresh array of *n. */
 static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, size_t *n,
@@ -26,12 +15,12 @@ static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, s
   cz_porep_config cfg;
   cz_porep_kind_config(c1->kind, &cfg);
   *n = cz_porep_public_input_count(&cfg);
-  if (!(*out = malloc(*n * sizeof **out))) return fail(msg, len, CZ_ERR_NOMEM, "out of memory");
+  if (!(*out = malloc(*n * sizeof **out))) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = cz_porep_c1_public_inputs(c1, p, *out, n);
   if (e != CZ_OK) {
     free(*out);
     *out = NULL;
-    return fail(msg, len, e, "partition %u: public inputs: %s", p, cz_err_str(e));
+    return cz_msg_err(msg, len, e, "partition %u: public inputs: %s", p, cz_err_str(e));
   }
   return CZ_OK;
 }
@@ -42,7 +31,7 @@ static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, s
 cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as, char *msg,
                               size_t msg_len) {
   if (!c1 || !c1->kind || !c1->proofs || p >= c1->n_partitions)
-    return fail(msg, msg_len, CZ_ERR_INVALID_ARG, "no partition %u in this C1", p);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no partition %u in this C1", p);
   cz_fr *inputs;
   size_t n;
   cz_err e = partition_inputs(c1, p, &inputs, &n, msg, msg_len);
@@ -50,20 +39,20 @@ cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *
   cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
   if (!cs) {
     free(inputs);
-    return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+    return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   }
   e = cz_porep_circuit(cs, &c1->kind->shape, c1, p);
   if (e == CZ_OK) e = cz_cs_finish(cs);
   if (e == CZ_OK) e = cz_cs_take_assignment(cs, as);
   if (e != CZ_OK) {
     const char *why = cz_cs_errmsg(cs);
-    fail(msg, msg_len, e, "partition %u: synthesis: %s", p, why && *why ? why : cz_err_str(e));
+    cz_msg_err(msg, msg_len, e, "partition %u: synthesis: %s", p, why && *why ? why : cz_err_str(e));
   }
   cz_cs_free(cs);
   if (e == CZ_OK &&
       (as->n_inputs != n + 1 || memcmp(as->inputs + 1, inputs, n * sizeof *inputs) != 0)) {
     cz_assignment_free(as);
-    e = fail(msg, msg_len, CZ_ERR_INVALID_ARG,
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
              "partition %u: the circuit's public inputs differ from the verifier's", p);
   }
   free(inputs);
@@ -87,7 +76,7 @@ cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignm
   e = cz_groth16_prove(backend, params, as, 1, &proof, &po);
   cz_assignment_free(as);
   if (e == CZ_OK && cz_groth16_verify_prepared(pvk, inputs, n, &proof) != CZ_OK)
-    e = fail(msg, msg_len, CZ_ERR_PROOF_INVALID,
+    e = cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
              "partition %u: the proof made does not verify (parameters not of this circuit?)",
              p);
   if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
@@ -99,17 +88,17 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
                    const cz_prover_backend *backend, unsigned n_threads,
                    const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len) {
   if (!c1 || !c1->kind || !c1->proofs || !params || !out)
-    return fail(msg, msg_len, CZ_ERR_INVALID_ARG, "missing C1, parameters or output");
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing C1, parameters or output");
   cz_porep_config cfg;
   cz_porep_kind_config(c1->kind, &cfg);
   size_t n_inputs = cz_porep_public_input_count(&cfg);
   if (params->vk.n_ic != n_inputs + 1)
-    return fail(msg, msg_len, CZ_ERR_INVALID_ARG, "parameters take %zu public inputs, %s has %zu",
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "parameters take %zu public inputs, %s has %zu",
                 params->vk.n_ic - 1, c1->kind->name, n_inputs);
   cz_err e = cz_porep_verify_vanilla(c1, msg, msg_len);
   if (e != CZ_OK) return e;
   cz_groth16_pvk *pvk = cz_groth16_prepare(&params->vk);
-  if (!pvk) return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  if (!pvk) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   for (uint32_t p = 0; p < c1->n_partitions && e == CZ_OK; p++) {
     cz_assignment as;
     uint64_t t0 = cz_prove_now_ns();
@@ -125,11 +114,11 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
 cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
   const cz_porep_kind *k = ctx;
   cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
-  if (!cs) return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = cz_porep_circuit(cs, &k->shape, NULL, 0);
   if (e == CZ_OK) e = cz_cs_finish(cs);
   if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
-  if (e != CZ_OK) fail(msg, msg_len, e, "%s keygen: %s", k->name, cz_cs_errmsg(cs));
+  if (e != CZ_OK) cz_msg_err(msg, msg_len, e, "%s keygen: %s", k->name, cz_cs_errmsg(cs));
   cz_cs_free(cs);
   return e;
 }

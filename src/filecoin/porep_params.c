@@ -15,7 +15,6 @@
  * porep_id nor the API version enters it: V1 and V1_1 share parameters. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,18 +23,12 @@
 
 #include "cuzk/porep.h"
 #include "cuzk/sha256.h"
+#include "util/msg.h"
 
 #define PARAM_VERSION 28 /* parameter_cache.rs VERSION */
 #define TREE_HASHER "poseidon_hasher"
 #define DATA_HASHER "sha256_hasher"
 
-static void say(char *msg, size_t len, const char *fmt, ...) {
-  if (!msg || !len) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, len, fmt, ap);
-  va_end(ap);
-}
 
 /* snprintf's length, or 0 for a formatting error (never happens here). */
 static size_t fmt_len(int n) { return n < 0 ? 0 : (size_t)n; }
@@ -143,14 +136,14 @@ static int make_parent_dirs(const char *path) {
 static cz_err peek_ic_count(const char *path, size_t *n_ic, char *msg, size_t msg_len) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    say(msg, msg_len, "cannot open %s: %s", path, strerror(errno));
+    cz_msg(msg, msg_len, "cannot open %s: %s", path, strerror(errno));
     return CZ_ERR_IO;
   }
   uint8_t b[4];
   ssize_t got = pread(fd, b, sizeof b, VK_IC_COUNT_OFFSET);
   close(fd);
   if (got != (ssize_t)sizeof b) {
-    say(msg, msg_len, "%s: too short for a parameter file header", path);
+    cz_msg(msg, msg_len, "%s: too short for a parameter file header", path);
     return CZ_ERR_TRUNCATED;
   }
   *n_ic = (size_t)b[0] << 24 | (size_t)b[1] << 16 | (size_t)b[2] << 8 | b[3];
@@ -165,18 +158,18 @@ static cz_err load_fitting(cz_groth16_params *out, const char *path, size_t want
   cz_err e = peek_ic_count(path, &have, msg, msg_len);
   if (e != CZ_OK) return e;
   if (want_ic && have != want_ic) {
-    say(msg, msg_len, "%s: the verifying key has %zu IC points, the circuit needs %zu", path, have,
+    cz_msg(msg, msg_len, "%s: the verifying key has %zu IC points, the circuit needs %zu", path, have,
         want_ic);
     return CZ_ERR_INVALID_ARG;
   }
   char why[384] = "";
   e = cz_groth16_params_load(out, path, o->checked, o->n_threads, why, sizeof why);
   if (e != CZ_OK) {
-    say(msg, msg_len, "%s: %s%s%s", path, cz_err_str(e), *why ? ": " : "", why);
+    cz_msg(msg, msg_len, "%s: %s%s%s", path, cz_err_str(e), *why ? ": " : "", why);
     return e;
   }
   if (want_ic && out->vk.n_ic != want_ic) { /* the file changed under us */
-    say(msg, msg_len, "%s: the verifying key has %zu IC points, the circuit needs %zu", path,
+    cz_msg(msg, msg_len, "%s: the verifying key has %zu IC points, the circuit needs %zu", path,
         out->vk.n_ic, want_ic);
     cz_groth16_params_free(out);
     return CZ_ERR_INVALID_ARG;
@@ -193,12 +186,12 @@ static cz_err generate(cz_groth16_params *out, size_t want_ic, const cz_params_s
   char why[384] = "";
   cz_err e = o->keygen(o->keygen_ctx, &cols, why, sizeof why);
   if (e != CZ_OK) {
-    say(msg, msg_len, "keygen: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
+    cz_msg(msg, msg_len, "keygen: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
     cz_keygen_cols_free(&cols);
     return e;
   }
   if (want_ic && cols.n_inputs != want_ic) {
-    say(msg, msg_len, "keygen: the circuit has %zu inputs (ONE included), expected %zu",
+    cz_msg(msg, msg_len, "keygen: the circuit has %zu inputs (ONE included), expected %zu",
         cols.n_inputs, want_ic);
     cz_keygen_cols_free(&cols);
     return CZ_ERR_INVALID_ARG;
@@ -207,7 +200,7 @@ static cz_err generate(cz_groth16_params *out, size_t want_ic, const cz_params_s
   e = cz_groth16_toxic_random(&t);
   if (e == CZ_OK) e = cz_groth16_setup(out, &cols, &t, o->n_threads, why, sizeof why);
   memset(&t, 0, sizeof t); /* the toxic waste must not outlive setup */
-  if (e != CZ_OK) say(msg, msg_len, "setup: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "setup: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
   cz_keygen_cols_free(&cols);
   return e;
 }
@@ -236,7 +229,7 @@ cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic
   const char *who = o->who ? o->who : "cuzk";
   char official[CZ_PARAMS_PATH_MAX], test[CZ_PARAMS_PATH_MAX];
   if (cz_params_store_paths(name, o, official, test) != CZ_OK) {
-    say(msg, msg_len, "parameter name or directory unusable (too long or holds '/')");
+    cz_msg(msg, msg_len, "parameter name or directory unusable (too long or holds '/')");
     return CZ_ERR_INVALID_ARG;
   }
   cz_params_origin org;
@@ -251,7 +244,7 @@ cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic
     goto done;
   }
   if (o->official_only) {
-    say(msg, msg_len, "official parameters %s not found (test parameters refused)", official);
+    cz_msg(msg, msg_len, "official parameters %s not found (test parameters refused)", official);
     return CZ_ERR_IO;
   }
   const char *why_test = o->no_official ? "" : " (official file not found)";
@@ -268,7 +261,7 @@ cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic
     fprintf(stderr, "%s: cached test parameters unusable (%s); generating them again\n", who, why);
   }
   if (!o->keygen) {
-    say(msg, msg_len, "no parameters: %s not found and no circuit to generate test parameters",
+    cz_msg(msg, msg_len, "no parameters: %s not found and no circuit to generate test parameters",
         o->no_official ? test : official);
     return CZ_ERR_IO;
   }
@@ -299,7 +292,7 @@ cz_err cz_porep_params_get(cz_groth16_params *out, const cz_porep_kind *k,
                            size_t msg_len) {
   memset(out, 0, sizeof *out);
   if (!k) {
-    say(msg, msg_len, "no registered proof");
+    cz_msg(msg, msg_len, "no registered proof");
     return CZ_ERR_INVALID_ARG;
   }
   char name[256];

@@ -6,7 +6,6 @@
  * Sealing keeps everything in memory: it is for test sectors (2 KiB to
  * 512 MiB), not for production sectors. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,17 +15,11 @@
 #include "cuzk/porep.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/sha256.h"
+#include "util/msg.h"
 
 #define NODE CZ_SDR_NODE_BYTES
 #define SEAL_MAX_SECTOR (512ull << 20)
 
-static void say(char *msg, size_t len, const char *fmt, ...) {
-  if (!msg || !len) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, len, fmt, ap);
-  va_end(ap);
-}
 
 /* ---- Default data ---------------------------------------------------------- */
 
@@ -185,18 +178,18 @@ static void sealer_free(sealer *s) {
 static cz_err kind_supported(const cz_porep_kind *k, const cz_porep_config *cfg, char *msg,
                              size_t msg_len) {
   if (!k) {
-    say(msg, msg_len, "no registered proof");
+    cz_msg(msg, msg_len, "no registered proof");
     return CZ_ERR_INVALID_ARG;
   }
   if ((k->shape.layers != 2 && k->shape.layers != 11) || k->shape.layers > CZ_POREP_MAX_LAYERS ||
       k->shape.nodes < 2 || k->shape.nodes > UINT32_MAX || k->shape.challenges == 0 ||
       k->partitions == 0 || !cz_merkle_shape_ok(&k->shape.tree_r, (size_t)k->shape.nodes)) {
-    say(msg, msg_len, "%s: unsupported shape", k->name);
+    cz_msg(msg, msg_len, "%s: unsupported shape", k->name);
     return CZ_ERR_INVALID_ARG;
   }
   if (cfg->sector_size != k->sector_size || cfg->challenges != k->shape.challenges ||
       cfg->partitions != k->partitions) {
-    say(msg, msg_len, "%s: configuration does not match the registered proof", k->name);
+    cz_msg(msg, msg_len, "%s: configuration does not match the registered proof", k->name);
     return CZ_ERR_INVALID_ARG;
   }
   return CZ_OK;
@@ -210,7 +203,7 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   s->layers = k->shape.layers;
   cz_err e = cz_sdr_graph_init(&s->g, s->nodes, cfg->porep_id, cfg->api);
   if (e != CZ_OK) {
-    say(msg, msg_len, "%s: cannot build the SDR graph", k->name);
+    cz_msg(msg, msg_len, "%s: cannot build the SDR graph", k->name);
     return e;
   }
   size_t bytes = (size_t)s->nodes * NODE;
@@ -222,7 +215,7 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   /* Tree D: the binary SHA-256 tree over the data (comm_d). */
   for (uint64_t i = 0; i < s->nodes; i++)
     if (cz_fr_from_bytes_le(&s->leaves[i], s->data + i * NODE) != CZ_OK) {
-      say(msg, msg_len, "data chunk %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 ") is not below r", i,
+      cz_msg(msg, msg_len, "data chunk %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 ") is not below r", i,
           i * NODE, i * NODE + NODE - 1);
       return CZ_ERR_INVALID_ARG;
     }
@@ -270,14 +263,14 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   cz_parallel_for(n, s->n_threads, prove_range, &pc);
   free(challenges);
   if ((e = (cz_err)atomic_load(&pc.err)) != CZ_OK)
-    say(msg, msg_len, "%s: generating an inclusion proof failed", k->name);
+    cz_msg(msg, msg_len, "%s: generating an inclusion proof failed", k->name);
   return e;
 
 nomem:
-  say(msg, msg_len, "%s: out of memory sealing %" PRIu64 " nodes", k->name, s->nodes);
+  cz_msg(msg, msg_len, "%s: out of memory sealing %" PRIu64 " nodes", k->name, s->nodes);
   return CZ_ERR_NOMEM;
 tree_fail:
-  say(msg, msg_len, "%s: building a Merkle tree failed", k->name);
+  cz_msg(msg, msg_len, "%s: building a Merkle tree failed", k->name);
   return e;
 }
 
@@ -285,11 +278,11 @@ cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config
                             cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len) {
   if (out) memset(out, 0, sizeof *out);
   if (!in || !out) {
-    say(msg, msg_len, "no input or output");
+    cz_msg(msg, msg_len, "no input or output");
     return CZ_ERR_INVALID_ARG;
   }
   if (!in->kind) {
-    say(msg, msg_len, "no registered proof");
+    cz_msg(msg, msg_len, "no registered proof");
     return CZ_ERR_INVALID_ARG;
   }
   cz_porep_config own;
@@ -300,7 +293,7 @@ cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config
   cz_err e = kind_supported(in->kind, cfg, msg, msg_len);
   if (e != CZ_OK) return e;
   if (in->kind->sector_size > SEAL_MAX_SECTOR) {
-    say(msg, msg_len, "%s: sealing in memory is for test sectors up to 512 MiB", in->kind->name);
+    cz_msg(msg, msg_len, "%s: sealing in memory is for test sectors up to 512 MiB", in->kind->name);
     return CZ_ERR_INVALID_ARG;
   }
   sealer s;
@@ -312,7 +305,7 @@ cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config
   } else {
     own_data = malloc(in->kind->sector_size);
     if (!own_data) {
-      say(msg, msg_len, "%s: out of memory for the default data", in->kind->name);
+      cz_msg(msg, msg_len, "%s: out of memory for the default data", in->kind->name);
       return CZ_ERR_NOMEM;
     }
     cz_porep_default_data(own_data, in->kind->sector_size);
@@ -499,20 +492,11 @@ static void verify_range(void *ctx, size_t begin, size_t end, unsigned worker) {
   }
 }
 
-static cz_err invalid(char *msg, size_t msg_len, const char *fmt, ...) {
-  if (msg && msg_len) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msg_len, fmt, ap);
-    va_end(ap);
-  }
-  return CZ_ERR_PROOF_INVALID;
-}
 
 cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
                                       size_t msg_len) {
   if (!c1 || !c1->kind || !c1->proofs) {
-    say(msg, msg_len, "no C1 to verify");
+    cz_msg(msg, msg_len, "no C1 to verify");
     return CZ_ERR_INVALID_ARG;
   }
   const cz_porep_kind *k = c1->kind;
@@ -524,7 +508,7 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
   cz_err e = kind_supported(k, cfg, msg, msg_len);
   if (e != CZ_OK) return e;
   if (c1->n_partitions != k->partitions || c1->n_challenges != k->shape.challenges)
-    return invalid(msg, msg_len,
+    return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
                    "%s needs %" PRIu32 " partitions of %" PRIu32 " challenges, the C1 has %" PRIu32
                    " of %" PRIu32,
                    k->name, k->partitions, k->shape.challenges, c1->n_partitions, c1->n_challenges);
@@ -534,15 +518,15 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
   v.nodes = k->shape.nodes;
   v.layers = k->shape.layers;
   if (cz_sdr_graph_init(&v.g, v.nodes, cfg->porep_id, cfg->api) != CZ_OK)
-    return invalid(msg, msg_len, "%s: cannot build the SDR graph", k->name);
+    return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "%s: cannot build the SDR graph", k->name);
   cz_fr comm_r;
   if (cz_fr_from_bytes_le(&v.comm_d, c1->comm_d) != CZ_OK)
-    return invalid(msg, msg_len, "comm_d is not a field element");
+    return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "comm_d is not a field element");
   if (cz_fr_from_bytes_le(&comm_r, c1->comm_r) != CZ_OK)
-    return invalid(msg, msg_len, "comm_r is not a field element");
+    return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "comm_r is not a field element");
   cz_fr rid;
   if (cz_fr_from_bytes_le(&rid, c1->replica_id) != CZ_OK)
-    return invalid(msg, msg_len, "replica_id is not a field element");
+    return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "replica_id is not a field element");
 
   /* verify_all_partitions: comm_r = H(comm_c, comm_r_last) of each
    * partition's first proof. */
@@ -550,7 +534,7 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
     const cz_porep_challenge_proof *first = &c1->proofs[(size_t)p * c1->n_challenges];
     cz_fr in[2] = {first->c_x.tree_c.root, first->tree_r_last.root}, h;
     if (cz_poseidon_hash(2, in, &h) != CZ_OK || !cz_fr_eq(&h, &comm_r))
-      return invalid(msg, msg_len, "partition %" PRIu32 ": comm_r is not H(comm_c, comm_r_last)",
+      return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "partition %" PRIu32 ": comm_r is not H(comm_c, comm_r_last)",
                      p);
   }
 
@@ -563,7 +547,7 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
     free(challenges);
     free(v.fail_at);
     free(v.why);
-    say(msg, msg_len, "out of memory verifying the C1");
+    cz_msg(msg, msg_len, "out of memory verifying the C1");
     return CZ_ERR_NOMEM;
   }
   for (uint32_t p = 0; p < c1->n_partitions; p++)
@@ -576,7 +560,7 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
   unsigned worst = 0;
   for (unsigned w = 1; w < workers; w++)
     if (v.fail_at[w] < v.fail_at[worst]) worst = w;
-  e = v.fail_at[worst] == SIZE_MAX ? CZ_OK : invalid(msg, msg_len, "%s", v.why[worst]);
+  e = v.fail_at[worst] == SIZE_MAX ? CZ_OK : cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "%s", v.why[worst]);
   free(challenges);
   free(v.fail_at);
   free(v.why);

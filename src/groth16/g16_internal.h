@@ -7,9 +7,10 @@
 #include "cuzk/fr.h"
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
+#include "util/msg.h"
 
 /* printf into msg when msg is not NULL (always NUL-terminated). */
-void g16_msg(char *msg, size_t msg_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define g16_msg cz_msg /* util/msg.h */
 
 /* n bytes from getrandom; CZ_ERR_IO when the OS generator fails. */
 cz_err g16_random_bytes(void *out, size_t n);

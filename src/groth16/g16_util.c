@@ -7,13 +7,6 @@
 #include <sys/random.h>
 #include "groth16/g16_internal.h"
 
-void g16_msg(char *msg, size_t msg_len, const char *fmt, ...) {
-  if (!msg || !msg_len) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, msg_len, fmt, ap);
-  va_end(ap);
-}
 
 cz_err g16_random_bytes(void *out, size_t n) {
   uint8_t *p = out;
