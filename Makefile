@@ -5,7 +5,7 @@ JOBS        ?= $(shell nproc)
 DEB_PACKAGES = build-essential cmake pkg-config libjansson-dev libssl-dev clang libclang-rt-14-dev \
                libgrpc-dev libprotobuf-c-dev protobuf-c-compiler python3-grpcio python3-grpc-tools
 
-.PHONY: all deps build test demo test-asan fuzz-smoke bench clean
+.PHONY: all deps build test demo test-8mib test-asan fuzz-smoke bench clean
 
 all: build
 
@@ -41,6 +41,11 @@ demo: build
 	@echo "== cuzk demo 3/3: verify the 192-byte proof as a chain verifier would"
 	$(BUILD)/cuzk-bench verify-seal --vk $(DEMO)/vk.bin --c1 $(DEMO)/c1.json \
 	  --prover-id $(DEMO_PROVER) --sector-id 1 --proof $(DEMO)/proof.bin
+
+# The 8 MiB PoRep round trip (seal, test parameters for its circuit, prove,
+# verify): too slow for the suite; its parameters are cached like 2 KiB's.
+test-8mib: build
+	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/test_porep_c2.sh $(BUILD)/cuzk-bench
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-asan: deps

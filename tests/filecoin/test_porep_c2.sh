@@ -2,7 +2,8 @@
 # PoRep end to end for a 2 KiB sector through cuzk-bench: seal -> C1 JSON
 # (also Curio's wrapper) -> C2 -> verify-seal, and bad C1 files rejected
 # with a message before any proving. Test parameters are made once (a few
-# minutes on 2 cores) and cached beside the build.
+# minutes on 2 cores) and cached beside the build. CUZK_SECTOR_SIZE=8MiB
+# runs the same for 8 MiB (`make test-8mib`; not in the suite).
 # ctest-label: slow
 # Usage: test_porep_c2.sh path/to/cuzk-bench   (run from the repo root)
 set -u
@@ -13,11 +14,13 @@ trap 'rm -rf "$TMP"' EXIT
 pass=0 fail=0
 ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi; }
 PROVER=0100000000000000000000000000000000000000000000000000000000000000
+SIZE=${CUZK_SECTOR_SIZE:-2KiB}
+case $SIZE in 2KiB) TAG=2KiB V1=0;; 8MiB) TAG=8MiB V1=1;; *) echo "unsupported size $SIZE"; exit 2;; esac
 
-"$BENCH" gen-vanilla porep --sector-size 2KiB --sector-id 42 --prover-id $PROVER \
+"$BENCH" gen-vanilla porep --sector-size $SIZE --sector-id 42 --prover-id $PROVER \
   --out "$TMP/c1.json" >"$TMP/gen.out" 2>"$TMP/gen.err"
 ok "gen-vanilla exits 0" "[ $? -eq 0 ]"
-"$BENCH" gen-vanilla porep --sector-size 2KiB --sector-id 42 --prover-id $PROVER --curio \
+"$BENCH" gen-vanilla porep --sector-size $SIZE --sector-id 42 --prover-id $PROVER --curio \
   --out "$TMP/c1-curio.json" >/dev/null 2>&1
 ok "gen-vanilla --curio exits 0" "[ $? -eq 0 ]"
 ok "curio wrapper shape" "grep -q '^{\"SectorNum\":42,\"Phase1Out\":\"' '$TMP/c1-curio.json'"
@@ -43,7 +46,7 @@ vs --c1 "$TMP/c1.json" --prover-id $PROVER --sector-id 43 --proof "$TMP/proof.bi
 ok "another sector id: invalid" "[ $? -eq 1 ]"
 vs --c1 "$TMP/c1.json" --prover-id ${PROVER/01/02} --sector-id 42 --proof "$TMP/proof.bin"
 ok "another prover id: invalid" "[ $? -eq 1 ]"
-vs --c1 "$TMP/c1.json" --registered-proof 0 --prover-id $PROVER --sector-id 42 --proof "$TMP/proof.bin"
+vs --c1 "$TMP/c1.json" --registered-proof $V1 --prover-id $PROVER --sector-id 42 --proof "$TMP/proof.bin"
 ok "V1 instead of V1_1: invalid" "[ $? -eq 1 ]"
 
 # The wrapper proves too (same sector, fresh randomness r, s).
@@ -75,7 +78,7 @@ lab["parents"][0][0] ^= 1
 json.dump(c1, open(sys.argv[2], "w"))
 PY
 bad tampered "$TMP/tamper.json" 1 'labeling|parent|vanilla|invalid'
-sed 's/"StackedDrg2KiBV1_1"/"StackedDrg8MiBV1_1"/' "$TMP/c1.json" >"$TMP/kind.json"
+sed "s/\"StackedDrg${TAG}V1_1\"/\"StackedDrg512MiBV1_1\"/" "$TMP/c1.json" >"$TMP/kind.json"
 bad "wrong registered proof" "$TMP/kind.json" 2 'registered|StackedDrg|kind|size'
 bad "missing file" "$TMP/none.json" 2 'none.json'
 
