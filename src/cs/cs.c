@@ -166,7 +166,7 @@ static cz_err alloc_common(cz_cs *cs, cz_var *out, const cz_fr *value, bool inpu
     }
     cz_fr **vals = input ? &cs->inputs : &cs->aux;
     size_t *cap = input ? &cs->cap_inputs : &cs->cap_aux;
-    if (!cz_grow((void **)vals, cap, *n + 1, sizeof(cz_fr))) goto nomem;
+    if (*n >= *cap && !cz_grow((void **)vals, cap, *n + 1, sizeof(cz_fr))) goto nomem;
     (*vals)[*n] = *value;
   }
   if (cs->kind == CZ_CS_PROVE) {

@@ -102,7 +102,9 @@ bool cz_rec_push_row(cz_recorder *r, int mi, const cz_lc *lc, bool *overflow) {
       return false;
     m->cap = c1;
   }
-  if (!cz_grow((void **)&m->ptr, &m->cap_ptr, m->rows + 2, sizeof(uint32_t))) return false;
+  if (m->rows + 2 > m->cap_ptr &&
+      !cz_grow((void **)&m->ptr, &m->cap_ptr, m->rows + 2, sizeof(uint32_t)))
+    return false;
   for (size_t i = 0; i < len; i++) {
     const cz_lc_term *t = &lc->t[i];
     if (fr_is_zero_inl(&t->coeff)) continue; /* nothing to M * w, nor to densities */
