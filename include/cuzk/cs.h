@@ -192,6 +192,46 @@ static inline bool cz_density_get(const cz_density *d, size_t i) {
  * plus the input constraints), else CZ_ERR_INVALID_ARG. */
 cz_err cz_r1cs_eval(const cz_r1cs *m, cz_assignment *w);
 
+/* cz_r1cs_eval on a thread budget (0 = all online cores; 1 is what
+ * cz_r1cs_eval uses). Same result bit for bit for every budget. */
+cz_err cz_r1cs_eval_threads(const cz_r1cs *m, cz_assignment *w, unsigned n_threads);
+
+/* ---- Pre-compiled circuits (cuzk's PCE) ----------------------------------
+ * A recorded shape in compact form, for proofs made as a WITNESS run plus
+ * cz_pce_eval: the RECORD matrices as CSR with 32-bit row offsets and
+ * columns, and per entry a code into one table of the distinct
+ * coefficients (ONE is code 0, -ONE code 1; 16-bit codes while the table
+ * has at most 65536 entries, else 32-bit). Zero coefficients are dropped,
+ * as in cz_r1cs. About 6 bytes per entry where cz_r1cs holds 36. A cz_pce
+ * is immutable: threads may evaluate one at the same time. */
+typedef struct cz_pce cz_pce;
+
+typedef struct {
+  size_t n_inputs, n_aux, n_constraints; /* as cz_r1cs */
+  size_t nnz[3];                         /* entries of A, B, C */
+  size_t n_coeffs;                       /* distinct coefficients, ONE and -ONE included */
+  unsigned code_bytes;                   /* 2 or 4 */
+  size_t bytes;                          /* heap memory held (matrices, table, densities) */
+} cz_pce_info;
+
+/* RECORD: move the recorded shape out in compact form (in place of
+ * cz_cs_take_r1cs: one or the other, once). Errors as cz_cs_take_r1cs,
+ * and CZ_ERR_NOMEM. *out is NULL on error. RECORD itself fails (sticky
+ * CZ_ERR_INVALID_ARG) on circuits with 2^31 or more inputs or aux, or with
+ * 2^32 or more entries in one matrix. */
+cz_err cz_cs_take_pce(cz_cs *cs, cz_pce **out);
+/* The compact form of m. CZ_ERR_INVALID_ARG when m is malformed (offsets
+ * not ascending, a column out of range, 2^32 or more entries). */
+cz_err cz_pce_from_r1cs(const cz_r1cs *m, cz_pce **out);
+void cz_pce_free(cz_pce *p); /* NULL is fine */
+void cz_pce_get_info(const cz_pce *p, cz_pce_info *out);
+
+/* cz_r1cs_eval for the compact form, on a thread budget (0 = all online
+ * cores): completes a WITNESS assignment of the recorded shape with a/b/c
+ * and the densities, equal bit for bit to a PROVE run's. Same checks and
+ * errors as cz_r1cs_eval. */
+cz_err cz_pce_eval(const cz_pce *p, cz_assignment *w, unsigned n_threads);
+
 /* TEST backend. The first unsatisfied constraint's full name (NULL when all
  * hold) and, when index != NULL, its index; unnamed constraints are called
  * "<ns path>/#<index>". */

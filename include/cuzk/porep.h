@@ -261,6 +261,24 @@ cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignm
                                    const cz_prove_timing *timing, uint8_t out[192], char *msg,
                                    size_t msg_len);
 
+/* Pre-compiled synthesis (cuzk's PCE, cs.h's cz_pce). cz_porep_record_shape
+ * records kind k's circuit once (RECORD cs; about a plain synthesis' time;
+ * 2 KiB: 117 MiB, cz_pce_get_info says exactly). The shape is immutable and
+ * may be shared by threads. */
+cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, size_t msg_len);
+/* cz_porep_c2_synthesize through a shape recorded from c1->kind: a WITNESS
+ * run plus cz_pce_eval on n_threads (0 = all cores); the assignment is bit
+ * for bit the plain one's. shape NULL: the plain path. A shape of another
+ * size fails (CZ_ERR_INVALID_ARG); one of another circuit with the same
+ * counts would make proofs that fail cz_porep_c2's verification. */
+cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pce *shape,
+                                  unsigned n_threads, cz_assignment *as, char *msg,
+                                  size_t msg_len);
+/* cz_porep_c2 synthesizing through shape (NULL: plain, as cz_porep_c2). */
+cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_groth16_params *params,
+                       const cz_pce *shape, const cz_prover_backend *backend, unsigned n_threads,
+                       const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len);
+
 /* The strings that name is derived from (storage-proofs-porep
  * PublicParams::identifier over StackedGraph / BucketGraph identifiers), for
  * logs and tests: returns the length, writes at most cap bytes incl. NUL. */

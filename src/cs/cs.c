@@ -4,9 +4,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "cs/cs_internal.h"
 
 #define AUX_KEY_BASE ((uint64_t)CZ_VAR_AUX << 32)
+
+void cz_advise_huge(void *p, size_t bytes) {
+#if defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  if (bytes < 2 * huge) return;
+  uintptr_t b = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
+  if (e > b) madvise((void *)b, e - b, MADV_HUGEPAGE); /* advice: failure is harmless */
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
 
 bool cz_grow(void **p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return true;
@@ -17,6 +30,7 @@ bool cz_grow(void **p, size_t *cap, size_t need, size_t elem) {
   }
   void *q = realloc(*p, ncap * elem);
   if (!q) return false;
+  cz_advise_huge(q, ncap * elem);
   *p = q;
   *cap = ncap;
   return true;
@@ -77,6 +91,7 @@ cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg) {
   }
   if (cs->want_values && c.hint_aux)
     ok = ok && cz_grow((void **)&cs->aux, &cs->cap_aux, c.hint_aux, sizeof(cz_fr));
+  if (kind == CZ_CS_RECORD) ok = ok && cz_rec_init(&cs->rec);
   if (!ok) {
     cz_cs_free(cs);
     return NULL;
@@ -107,6 +122,7 @@ void cz_cs_free(cz_cs *cs) {
   free(cs->b_input.d.bits);
   free(cs->b_aux.d.bits);
   for (int i = 0; i < 3; i++) triplets_free(&cs->mat[i]);
+  cz_rec_free(&cs->rec);
   free(cs->tterms);
   free(cs->toff);
   free(cs->names);
@@ -137,7 +153,8 @@ static cz_err alloc_common(cz_cs *cs, cz_var *out, const cz_fr *value, bool inpu
     cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "alloc after finish");
     return cs->err;
   }
-  if (*n >= UINT32_MAX) {
+  /* RECORD keeps a kind bit in its 32-bit columns (cz_rec_mat). */
+  if (*n >= (cs->kind == CZ_CS_RECORD ? (size_t)REC_INPUT_BIT : (size_t)UINT32_MAX)) {
     cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "too many %s variables", input ? "input" : "aux");
     return cs->err;
   }
@@ -149,7 +166,7 @@ static cz_err alloc_common(cz_cs *cs, cz_var *out, const cz_fr *value, bool inpu
     }
     cz_fr **vals = input ? &cs->inputs : &cs->aux;
     size_t *cap = input ? &cs->cap_inputs : &cs->cap_aux;
-    if (!cz_grow((void **)vals, cap, *n + 1, sizeof(cz_fr))) goto nomem;
+    if (*n >= *cap && !cz_grow((void **)vals, cap, *n + 1, sizeof(cz_fr))) goto nomem;
     (*vals)[*n] = *value;
   }
   if (cs->kind == CZ_CS_PROVE) {
@@ -358,14 +375,10 @@ static bool triplets_push(cz_triplets *t, uint64_t key, uint32_t row, const cz_f
   return true;
 }
 
-/* KEYGEN keeps every term (bellperson pushes zero coefficients too);
- * RECORD drops zero coefficients, which contribute nothing to M * w and
- * nothing to the densities. */
-static bool matrix_push(cz_cs *cs, int m, const cz_lc *lc, uint32_t row, bool drop_zero) {
-  for (uint32_t i = 0; i < lc->len; i++) {
-    if (drop_zero && cz_fr_is_zero(&lc->t[i].coeff)) continue;
+/* KEYGEN keeps every term (bellperson pushes zero coefficients too). */
+static bool matrix_push(cz_cs *cs, int m, const cz_lc *lc, uint32_t row) {
+  for (uint32_t i = 0; i < lc->len; i++)
     if (!triplets_push(&cs->mat[m], lc->t[i].key, row, &lc->t[i].coeff)) return false;
-  }
   return true;
 }
 
@@ -438,17 +451,30 @@ static void enforce_impl(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc 
       goto range;
     break;
   }
-  case CZ_CS_KEYGEN:
+  case CZ_CS_KEYGEN: {
+    if (row >= UINT32_MAX) {
+      cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "too many constraints");
+      return;
+    }
+    if (!lc_in_range(cs, a) || !lc_in_range(cs, b) || !lc_in_range(cs, c)) goto range;
+    if (!matrix_push(cs, 0, a, (uint32_t)row) || !matrix_push(cs, 1, b, (uint32_t)row) ||
+        !matrix_push(cs, 2, c, (uint32_t)row))
+      goto nomem;
+    break;
+  }
   case CZ_CS_RECORD: {
     if (row >= UINT32_MAX) {
       cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "too many constraints");
       return;
     }
     if (!lc_in_range(cs, a) || !lc_in_range(cs, b) || !lc_in_range(cs, c)) goto range;
-    bool drop = cs->kind == CZ_CS_RECORD;
-    if (!matrix_push(cs, 0, a, (uint32_t)row, drop) || !matrix_push(cs, 1, b, (uint32_t)row, drop) ||
-        !matrix_push(cs, 2, c, (uint32_t)row, drop))
-      goto nomem;
+    bool overflow = false;
+    if (!cz_rec_push_row(&cs->rec, 0, a, &overflow) || !cz_rec_push_row(&cs->rec, 1, b, &overflow) ||
+        !cz_rec_push_row(&cs->rec, 2, c, &overflow)) {
+      if (!overflow) goto nomem;
+      cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "constraint %zu: over 2^32 - 1 matrix entries", row);
+      return;
+    }
     break;
   }
   case CZ_CS_TEST: {

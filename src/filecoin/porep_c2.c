@@ -28,15 +28,23 @@ static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, s
 /* The circuit's own public inputs must equal the ones the verifier will
  * compute: a cheap guard against a circuit / input-generator mismatch,
  * which would otherwise surface as an invalid proof. */
-cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as, char *msg,
-                              size_t msg_len) {
+cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pce *shape,
+                                  unsigned n_threads, cz_assignment *as, char *msg,
+                                  size_t msg_len) {
   if (!c1 || !c1->kind || !c1->proofs || p >= c1->n_partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no partition %u in this C1", p);
   cz_fr *inputs;
   size_t n;
   cz_err e = partition_inputs(c1, p, &inputs, &n, msg, msg_len);
   if (e != CZ_OK) return e;
-  cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
+  /* With a shape, the witness run's aux vector is sized once. */
+  cz_cs_config cfg = {CZ_LC_INLINE, 4, 0, 0};
+  if (shape) {
+    cz_pce_info info;
+    cz_pce_get_info(shape, &info);
+    cfg.hint_aux = info.n_aux;
+  }
+  cz_cs *cs = cz_cs_new(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &cfg);
   if (!cs) {
     free(inputs);
     return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
@@ -49,6 +57,12 @@ cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *
     cz_msg_err(msg, msg_len, e, "partition %u: synthesis: %s", p, why && *why ? why : cz_err_str(e));
   }
   cz_cs_free(cs);
+  if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
+    cz_assignment_free(as);
+    if (e == CZ_ERR_NOMEM) fail(msg, msg_len, e, "out of memory");
+    else fail(msg, msg_len, e, "partition %u: the recorded shape is not %s's circuit", p,
+              c1->kind->name);
+  }
   if (e == CZ_OK &&
       (as->n_inputs != n + 1 || memcmp(as->inputs + 1, inputs, n * sizeof *inputs) != 0)) {
     cz_assignment_free(as);
@@ -56,6 +70,24 @@ cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *
              "partition %u: the circuit's public inputs differ from the verifier's", p);
   }
   free(inputs);
+  return e;
+}
+
+cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as, char *msg,
+                              size_t msg_len) {
+  return cz_porep_c2_synthesize_pce(c1, p, NULL, 0, as, msg, msg_len);
+}
+
+cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, size_t msg_len) {
+  *out = NULL;
+  if (!k) return fail(msg, msg_len, CZ_ERR_INVALID_ARG, "no kind");
+  cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
+  if (!cs) return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_porep_circuit(cs, &k->shape, NULL, 0);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_pce(cs, out);
+  if (e != CZ_OK) fail(msg, msg_len, e, "%s: recording the circuit: %s", k->name, cz_cs_errmsg(cs));
+  cz_cs_free(cs);
   return e;
 }
 
@@ -87,6 +119,12 @@ cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignm
 cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
                    const cz_prover_backend *backend, unsigned n_threads,
                    const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len) {
+  return cz_porep_c2_pce(c1, params, NULL, backend, n_threads, timing, out, msg, msg_len);
+}
+
+cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_groth16_params *params,
+                       const cz_pce *shape, const cz_prover_backend *backend, unsigned n_threads,
+                       const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len) {
   if (!c1 || !c1->kind || !c1->proofs || !params || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing C1, parameters or output");
   cz_porep_config cfg;
@@ -102,7 +140,8 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
   for (uint32_t p = 0; p < c1->n_partitions && e == CZ_OK; p++) {
     cz_assignment as;
     uint64_t t0 = cz_prove_now_ns();
-    if ((e = cz_porep_c2_synthesize(c1, p, &as, msg, msg_len)) != CZ_OK) break;
+    if ((e = cz_porep_c2_synthesize_pce(c1, p, shape, n_threads, &as, msg, msg_len)) != CZ_OK)
+      break;
     cz_prove_timing_emit(timing, CZ_PHASE_SYNTHESIS, cz_prove_now_ns() - t0);
     e = cz_porep_c2_prove_partition(c1, p, &as, params, pvk, backend, n_threads, timing,
                                     out + (size_t)p * CZ_GROTH16_PROOF_BYTES, msg, msg_len);

@@ -1,6 +1,6 @@
 /* Constraint-system backends against each other on the same circuits:
  * PROVE a/b/c and densities = RECORD matrices * WITNESS values, bit for
- * bit; KEYGEN columns times the witness = PROVE's a/b/c; TEST satisfied by
+ * bit (cz_r1cs and the compact cz_pce); KEYGEN columns times the witness = PROVE's a/b/c; TEST satisfied by
  * honest witnesses and naming the first broken constraint; every LC layout
  * giving identical results. */
 #include "check.h"
@@ -225,6 +225,19 @@ static cz_assignment check_circuit(const circuit *c, const cz_cs_config *cfg) {
   CHECK_EQ_INT(cz_r1cs_eval(&m, &w), CZ_OK);
   CHECK(assign_eq(&p, &w)); /* recording * witness == proving, bit for bit */
   cz_r1cs_free(&m);
+  cz_assignment_free(&w);
+
+  /* The compact form (cz_pce) on two threads: the same. */
+  cz_pce *pce;
+  cs = run(CZ_CS_RECORD, cfg, c);
+  CHECK_EQ_INT(cz_cs_take_pce(cs, &pce), CZ_OK);
+  cz_cs_free(cs);
+  cs = run(CZ_CS_WITNESS, cfg, c);
+  CHECK_EQ_INT(cz_cs_take_assignment(cs, &w), CZ_OK);
+  cz_cs_free(cs);
+  CHECK_EQ_INT(cz_pce_eval(pce, &w, 2), CZ_OK);
+  CHECK(assign_eq(&p, &w));
+  cz_pce_free(pce);
   cz_assignment_free(&w);
 
   cz_keygen_cols k;

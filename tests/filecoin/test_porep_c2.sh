@@ -56,6 +56,14 @@ ok "prove the Curio wrapper" "[ $? -eq 0 ] && grep -q '^load_params ' '$TMP/prov
 vs --c1 "$TMP/c1.json" --prover-id $PROVER --sector-id 42 --proof "$TMP/proof2.bin"
 ok "its proof verifies" "[ $? -eq 0 ]"
 
+# Pre-compiled synthesis (--pce): the shape is recorded and its size said;
+# the proof verifies like the plain one.
+"$BENCH" prove --c1 "$TMP/c1.json" --cache-dir "$CACHE" --pce --out "$TMP/proof3.bin" \
+  >"$TMP/prove3.out" 2>&1
+ok "prove --pce" "[ $? -eq 0 ] && grep -q '^pce_shape_bytes [0-9]* bytes' '$TMP/prove3.out'"
+vs --c1 "$TMP/c1.json" --prover-id $PROVER --sector-id 42 --proof "$TMP/proof3.bin"
+ok "its proof verifies" "[ $? -eq 0 ]"
+
 # Bad C1 files: rejected with a message, exit 2 (1 for vanilla proofs that do
 # not verify), and never a proof.
 bad() { # name, file, expected status, message regex

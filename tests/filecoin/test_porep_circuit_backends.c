@@ -3,7 +3,8 @@
  * shape): PROVE has rust-fil-proofs' counts and a satisfied a * b = c;
  * KEYGEN's columns have PROVE's counts and densities and, times the
  * witness, give PROVE's a/b/c; RECORD applied to a WITNESS run equals
- * PROVE bit for bit (values, a/b/c, densities). */
+ * PROVE bit for bit (values, a/b/c, densities), as cz_r1cs and as the
+ * compact cz_pce. */
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,22 @@ static void test_backends_agree(const cz_porep_c1 *c1) {
   cz_cs_free(cs);
   CHECK_EQ_INT(cz_r1cs_eval(&m, &w), CZ_OK);
   CHECK(assign_eq(&p, &w)); /* recording x witness == proving, densities too */
+  cz_assignment_free(&w);
+
+  /* The compact form from the same recording, on two threads. */
+  cz_pce *pce;
+  CHECK_EQ_INT(cz_pce_from_r1cs(&m, &pce), CZ_OK);
+  cs = ts_synth(CZ_CS_WITNESS, c1);
+  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
+  CHECK_EQ_INT(cz_cs_take_assignment(cs, &w), CZ_OK);
+  cz_cs_free(cs);
+  CHECK_EQ_INT(cz_pce_eval(pce, &w, 2), CZ_OK);
+  CHECK(assign_eq(&p, &w));
+  cz_pce_info info;
+  cz_pce_get_info(pce, &info);
+  printf("poseidon_base_8 PCE: nnz %zu + %zu + %zu, %zu coefficients, %zu bytes\n", info.nnz[0],
+         info.nnz[1], info.nnz[2], info.n_coeffs, info.bytes);
+  cz_pce_free(pce);
   cz_assignment_free(&w);
   cz_assignment_free(&p);
   cz_r1cs_free(&m);

@@ -24,7 +24,7 @@
 
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
-    "[--out FILE] [--vk-out FILE] [--official-only]) [--threads N] [--cache-dir DIR] [--checked]";
+    "[--out FILE] [--vk-out FILE] [--official-only] [--pce]) [--threads N] [--cache-dir DIR] [--checked]";
 
 static double ms_since(uint64_t t0) { return (double)(cz_prove_now_ns() - t0) / 1e6; }
 
@@ -49,13 +49,15 @@ static cz_err keygen_synthetic(void *vctx, cz_keygen_cols *out, char *msg, size_
 int cmd_prove(int argc, char **argv) {
   const char *shape = NULL, *dir_opt = NULL, *c1 = NULL, *out = NULL, *vk_out = NULL;
   unsigned long logc = 0, threads = 0, count = 1;
-  bool no_cache = false, checked = false, official_only = false, help = false;
+  bool no_cache = false, checked = false, official_only = false, pce = false, help = false;
   const cz_opt opts[] = {
       {"c1", CZ_OPT_STRING, &c1, "FILE", "PoRep C2 of this C1 output (JSON or Curio's wrapper)"},
       {"out", CZ_OPT_STRING, &out, "FILE", "--c1: write the proof bytes here (default: hex on stdout)"},
       {"vk-out", CZ_OPT_STRING, &vk_out, "FILE", "--c1: write the verifying key used"},
       {"official-only", CZ_OPT_FLAG, &official_only, NULL,
        "--c1: refuse test parameters (need $FIL_PROOFS_PARAMETER_CACHE/v28-...params)"},
+      {"pce", CZ_OPT_FLAG, &pce, NULL,
+       "--c1: pre-compiled synthesis (record the circuit once, then witness + M w)"},
       {"synthetic", CZ_OPT_STRING, &shape, "SHAPE", "chain (dense witness) or sparse (0/1 witness)"},
       {"log-constraints", CZ_OPT_UINT, &logc, "K", "2^K constraints, input constraints included"},
       {"threads", CZ_OPT_UINT, &threads, "N", "thread budget (0 = all cores)"},
@@ -77,7 +79,8 @@ int cmd_prove(int argc, char **argv) {
       fprintf(stderr, "prove: --threads too large\n");
       return 2;
     }
-    cz_bench_porep_args pa = {c1, out, vk_out, dir_opt, official_only, checked, (unsigned)threads};
+    cz_bench_porep_args pa = {c1,      out,     vk_out,           dir_opt,
+                              official_only, checked, (unsigned)threads, pce};
     return cz_bench_prove_porep(&pa);
   }
   if (!shape || c1 || (strcmp(shape, "chain") && strcmp(shape, "sparse"))) {

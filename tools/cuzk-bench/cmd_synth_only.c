@@ -5,9 +5,11 @@
  * core-second (process CPU time, so other load on the machine counts less).
  *
  *   --ab LAYOUT  alternate --lc and LAYOUT every iteration, ratio B/A
- *   --pce        also the pre-compiled path: record the circuit's CSR once,
- *                then per iteration a witness-only run plus a/b/c = M w;
- *                printed beside the plain path with the ratio
+ *   --pce        also the pre-compiled path: record the circuit's compact
+ *                CSR (cz_pce) once, then per iteration a witness-only run
+ *                plus a/b/c = M w (cz_pce_eval on the thread budget);
+ *                printed beside the plain path with the ratio, the split
+ *                witness / eval and the recorded shape's memory
  *   --perf       hardware counters (cycles, instructions, IPC, L1d / LLC /
  *                branch misses) around each layout's iterations
  * Without --c1 it seals a 2 KiB sector in process (no outside data). */
@@ -47,20 +49,34 @@ typedef struct {
   const cz_porep_c1 *c1;
   uint32_t first, count; /* partitions */
   cz_cs_config cfg;
-  const cz_r1cs *shape;  /* NULL: plain path */
+  const cz_pce *shape;   /* NULL: plain path */
+  unsigned eval_threads; /* cz_pce_eval's budget per partition */
   cz_err err;
   size_t constraints;
+  uint64_t witness_ns, eval_ns; /* this iteration, summed over partitions */
 } synth_job;
 
 static cz_err synth_one(synth_job *j, uint32_t p, size_t *constraints) {
-  cz_cs *cs = cz_cs_new(j->shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &j->cfg);
+  cz_cs_config cfg = j->cfg;
+  if (j->shape) { /* the shape knows how many aux the witness run makes */
+    cz_pce_info info;
+    cz_pce_get_info(j->shape, &info);
+    cfg.hint_aux = info.n_aux;
+  }
+  uint64_t t0 = cz_prove_now_ns();
+  cz_cs *cs = cz_cs_new(j->shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &cfg);
   if (!cs) return CZ_ERR_NOMEM;
   cz_assignment as;
   cz_err e = cz_porep_circuit(cs, &j->c1->kind->shape, j->c1, p);
   if (e == CZ_OK) e = cz_cs_finish(cs);
   if (e == CZ_OK) e = cz_cs_take_assignment(cs, &as);
   cz_cs_free(cs);
-  if (e == CZ_OK && j->shape) e = cz_r1cs_eval(j->shape, &as);
+  uint64_t t1 = cz_prove_now_ns();
+  if (e == CZ_OK && j->shape) e = cz_pce_eval(j->shape, &as, j->eval_threads);
+  if (j->shape) {
+    __atomic_add_fetch(&j->witness_ns, t1 - t0, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&j->eval_ns, cz_prove_now_ns() - t1, __ATOMIC_RELAXED);
+  }
   if (e == CZ_OK) {
     *constraints = as.n_constraints;
     cz_assignment_free(&as);
@@ -86,19 +102,20 @@ static cz_err iterate(synth_job *j, unsigned threads, double *wall_ms, double *c
   double c0 = cz_bench_cpu_s();
   uint64_t t0 = cz_prove_now_ns();
   j->err = CZ_OK;
+  j->witness_ns = j->eval_ns = 0;
   cz_parallel_for(j->count, threads, synth_task, j);
   *wall_ms = (double)(cz_prove_now_ns() - t0) / 1e6;
   *cpu = cz_bench_cpu_s() - c0;
   return j->err;
 }
 
-static cz_err record_shape(const cz_porep_c1 *c1, cz_r1cs *shape, double *ms) {
+static cz_err record_shape(const cz_porep_c1 *c1, cz_pce **shape, double *ms) {
   uint64_t t0 = cz_prove_now_ns();
   cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
   if (!cs) return CZ_ERR_NOMEM;
   cz_err e = cz_porep_circuit(cs, &c1->kind->shape, NULL, 0);
   if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_r1cs(cs, shape);
+  if (e == CZ_OK) e = cz_cs_take_pce(cs, shape);
   cz_cs_free(cs);
   *ms = (double)(cz_prove_now_ns() - t0) / 1e6;
   return e;
@@ -124,7 +141,7 @@ static cz_err load_or_seal(cz_porep_c1 *c1, const char *path, unsigned threads) 
 
 typedef struct {
   const char *name;
-  double wall[MAX_ITERS], cpu[MAX_ITERS];
+  double wall[MAX_ITERS], cpu[MAX_ITERS], witness[MAX_ITERS], eval[MAX_ITERS];
   size_t n;
   bool perf_on;
   cz_perf perf;
@@ -137,6 +154,10 @@ static void summary(series *s, size_t constraints) {
   printf("%s.constraints_per_s %.0f constraints/s\n", s->name, (double)constraints / (wall / 1e3));
   printf("%s.constraints_per_core_s %.0f constraints/core-s\n", s->name,
          (double)constraints / cpu);
+  if (!strcmp(s->name, "pce")) { /* summed over partitions */
+    printf("pce.witness_median %.1f ms\n", median(s->witness, s->n));
+    printf("pce.eval_median %.1f ms\n", median(s->eval, s->n));
+  }
   if (s->perf_on) {
     char line[256];
     cz_perf_format(&s->acc, line, sizeof line);
@@ -194,8 +215,7 @@ int cmd_synth_only(int argc, char **argv) {
   uint32_t first = partition == (unsigned long)-1 ? 0 : (uint32_t)partition;
   uint32_t count = partition == (unsigned long)-1 ? c1.n_partitions : 1;
 
-  cz_r1cs shape;
-  bool have_shape = false;
+  cz_pce *shape = NULL;
   if (pce) {
     double ms;
     cz_err e = record_shape(&c1, &shape, &ms);
@@ -204,8 +224,12 @@ int cmd_synth_only(int argc, char **argv) {
       cz_porep_c1_free(&c1);
       return 2;
     }
-    have_shape = true;
+    cz_pce_info info;
+    cz_pce_get_info(shape, &info);
     printf("pce.record %.1f ms\n", ms);
+    printf("pce.shape nnz_a=%zu nnz_b=%zu nnz_c=%zu coeffs=%zu code_bytes=%u\n", info.nnz[0],
+           info.nnz[1], info.nnz[2], info.n_coeffs, info.code_bytes);
+    printf("pce.shape_bytes %zu bytes\n", info.bytes);
   }
 
   /* Two series: A (--lc, plain) and B (--ab layout, or the pce path). */
@@ -214,7 +238,10 @@ int cmd_synth_only(int argc, char **argv) {
   size_t n_series = ab || pce ? 2 : 1;
   for (size_t k = 0; k < n_series; k++) {
     const cz_bench_layout *l = &cz_bench_layouts[k == 0 || pce ? la : lb];
-    job[k] = (synth_job){&c1, first, count, l->cfg, k == 1 && pce ? &shape : NULL, CZ_OK, 0};
+    /* The eval's budget: the cores left to each partition run at once. */
+    unsigned per = cz_parallel_threads((unsigned)threads) / cz_parallel_workers(count, (unsigned)threads);
+    job[k] = (synth_job){&c1, first, count, l->cfg, k == 1 && pce ? shape : NULL, per ? per : 1,
+                         CZ_OK, 0, 0, 0};
     s[k].name = k == 1 && pce ? "pce" : l->name;
     s[k].n = 0;
     memset(&s[k].acc, 0, sizeof s[k].acc);
@@ -237,6 +264,8 @@ int cmd_synth_only(int argc, char **argv) {
         perf_accumulate(&s[k]);
       }
       s[k].wall[s[k].n] = wall;
+      s[k].witness[s[k].n] = (double)job[k].witness_ns / 1e6;
+      s[k].eval[s[k].n] = (double)job[k].eval_ns / 1e6;
       s[k].cpu[s[k].n++] = cpu;
       printf("iteration %lu %s wall_ms=%.1f synthesis_ms=%.1f circuits=%u constraints=%zu\n", it,
              s[k].name, wall, wall, count, job[k].constraints);
@@ -253,7 +282,7 @@ int cmd_synth_only(int argc, char **argv) {
              cz_bench_median(s[1].wall, s[1].n) / cz_bench_median(s[0].wall, s[0].n));
   }
   for (size_t k = 0; k < n_series && perf; k++) cz_perf_close(&s[k].perf);
-  if (have_shape) cz_r1cs_free(&shape);
+  cz_pce_free(shape);
   cz_porep_c1_free(&c1);
   return e == CZ_OK ? 0 : 1;
 }

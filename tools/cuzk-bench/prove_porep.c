@@ -1,7 +1,9 @@
 /* cuzk-bench prove --c1: PoRep C2 in process. Parameters come from the
  * store: the official v28 file when $FIL_PROOFS_PARAMETER_CACHE holds it,
  * else cached (or freshly made) test parameters, said on stderr. Every
- * proof is verified before it is written (cz_porep_c2). */
+ * proof is verified before it is written (cz_porep_c2). With --pce the
+ * circuit is recorded once (cz_porep_record_shape, timed and its memory
+ * printed) and every partition is synthesized through it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,12 +65,25 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
     }
   }
 
+  cz_pce *shape = NULL;
+  if (!rc && a->pce) {
+    t0 = cz_prove_now_ns();
+    if (cz_porep_record_shape(c1.kind, &shape, msg, sizeof msg) != CZ_OK) {
+      fprintf(stderr, "prove: %s\n", msg);
+      rc = 2;
+    } else {
+      cz_pce_info info;
+      cz_pce_get_info(shape, &info);
+      printf("record_shape %.1f ms\npce_shape_bytes %zu bytes\n", ms_since(t0), info.bytes);
+    }
+  }
+
   size_t len = (size_t)c1.n_partitions * CZ_GROTH16_PROOF_BYTES;
   uint8_t *proof = malloc(len);
   if (!rc && !proof) rc = 2;
   if (!rc) {
     t0 = cz_prove_now_ns();
-    e = cz_porep_c2(&c1, &params, NULL, a->threads, NULL, proof, msg, sizeof msg);
+    e = cz_porep_c2_pce(&c1, &params, shape, NULL, a->threads, NULL, proof, msg, sizeof msg);
     if (e != CZ_OK) {
       fprintf(stderr, "prove: %s: %s\n", cz_err_str(e), msg);
       rc = e == CZ_ERR_PROOF_INVALID ? 1 : 2;
@@ -83,6 +98,7 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
     }
   }
   free(proof);
+  cz_pce_free(shape);
   cz_groth16_params_free(&params);
   cz_porep_c1_free(&c1);
   return rc;

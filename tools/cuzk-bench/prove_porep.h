@@ -10,6 +10,7 @@ typedef struct {
   const char *cache_dir;   /* test-parameter cache; NULL: the store's default */
   bool official_only, checked;
   unsigned threads;
+  bool pce;                /* record the circuit once, synthesize through it */
 } cz_bench_porep_args;
 
 /* Exit status: 0 proved and verified, 1 a proof did not verify (or the

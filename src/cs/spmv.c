@@ -1,0 +1,307 @@
+/* a/b/c = M * w for a recorded shape (cz_r1cs or the compact cz_pce), on
+ * a thread budget. What makes it cheap on real circuits (the 2 KiB PoRep
+ * circuit: 15 M entries; 98% of aux values are 0 or 1):
+ *  - each variable is classified once per witness as 0, 1 or other (one
+ *    byte each), so an entry whose value is 0 or 1 adds its coefficient
+ *    masked by that bit: no multiplication, no branch on the value, no
+ *    load of the 32-byte value;
+ *  - sums are lazy: 320-bit accumulators, one reduction per row;
+ *  - only "other" values (rare) load the value and multiply, skipping the
+ *    multiplication for coefficient ONE;
+ *  - rows are split between workers by entries, not by rows.
+ * Every step is exact field arithmetic, and each row ends canonical, so the
+ * result equals the prover's bit for bit whatever the order or the split. */
+#include <stdlib.h>
+#include <string.h>
+#include "cs/cs_internal.h"
+#include "cuzk/parallel.h"
+
+enum { CLS_ZERO = 0, CLS_ONE = 1, CLS_OTHER = 2 };
+
+/* Entry weight of a row's own work (reduction, store) when splitting. */
+#define ROW_COST 2
+
+/* Which matrix form the kernel reads (a compile-time constant in each
+ * instantiation). */
+enum { FORM_R1CS, FORM_PCE16, FORM_PCE32 };
+
+typedef struct {
+  /* matrices */
+  const uint64_t *ptr64[3]; /* FORM_R1CS */
+  const uint32_t *ptr32[3]; /* FORM_PCE* */
+  const uint32_t *idx[3];
+  const cz_fr *val[3];      /* FORM_R1CS */
+  const void *code[3];      /* FORM_PCE* */
+  const cz_fr *coeffs;
+  size_t rows;
+  int form;
+  /* witness */
+  const cz_fr *inputs, *aux;
+  size_t n_inputs, n_cols;
+  uint8_t *cls;
+  cz_fr *out[3];
+  uint64_t two_256_mod_r[4];
+  unsigned parts;
+} ev_ctx;
+
+/* ---- 320-bit lazy sums ---------------------------------------------- */
+
+/* (a0..a4) += v & mask, on five scalars so that they stay in registers
+ * across the row loop. On x86-64 one add/adc chain (GCC spills both the
+ * __int128 and the _addcarry_u64 versions to memory). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                   \
+  __asm__("addq %5, %0\n\tadcq %6, %1\n\tadcq %7, %2\n\tadcq %8, %3\n\tadcq $0, %4"          \
+          : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4)                                   \
+          : "r"((v)[0] & (mask)), "r"((v)[1] & (mask)), "r"((v)[2] & (mask)),                \
+            "r"((v)[3] & (mask))                                                             \
+          : "cc")
+#else
+#define ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                   \
+  do {                                                                                         \
+    cz_u128 t_ = (cz_u128)(a0) + ((v)[0] & (mask));                                            \
+    a0 = (uint64_t)t_;                                                                         \
+    t_ = (cz_u128)(a1) + ((v)[1] & (mask)) + (uint64_t)(t_ >> 64);                             \
+    a1 = (uint64_t)t_;                                                                         \
+    t_ = (cz_u128)(a2) + ((v)[2] & (mask)) + (uint64_t)(t_ >> 64);                             \
+    a2 = (uint64_t)t_;                                                                         \
+    t_ = (cz_u128)(a3) + ((v)[3] & (mask)) + (uint64_t)(t_ >> 64);                             \
+    a3 = (uint64_t)t_;                                                                         \
+    a4 += (uint64_t)(t_ >> 64);                                                                \
+  } while (0)
+#endif
+
+/* out = a mod r, canonical. a = hi * 2^256 + lo; folding hi * (2^256 mod r)
+ * into lo shrinks hi by ~10x per round (2^256 mod r < r / 4) until it is
+ * gone; then lo < 2^256 < 3r needs at most two subtractions. (Most rows
+ * end below r with a top limb under r's: the kernel stores those as they
+ * are.) */
+static __attribute__((noinline)) void acc_reduce(cz_fr *out, uint64_t a[5], const uint64_t t[4]) {
+  while (a[4]) {
+    uint64_t hi = a[4], carry = 0;
+    for (int i = 0; i < 4; i++) {
+      cz_u128 x = (cz_u128)hi * t[i] + a[i] + carry;
+      a[i] = (uint64_t)x;
+      carry = (uint64_t)(x >> 64);
+    }
+    a[4] = carry;
+  }
+  mont_reduce_once(a, a, CZ_FR_MODULUS, CZ_FR_LIMBS);
+  mont_reduce_once(out->l, a, CZ_FR_MODULUS, CZ_FR_LIMBS);
+}
+
+/* 2^256 mod r = 2^256 - 2r, since 2r < 2^256 < 3r. */
+static void two_256_mod_r(uint64_t t[4]) {
+  uint64_t borrow = 0;
+  for (int i = 0; i < 4; i++) {
+    uint64_t twice = CZ_FR_MODULUS[i] << 1 | (i ? CZ_FR_MODULUS[i - 1] >> 63 : 0);
+    cz_u128 d = (cz_u128)0 - twice - borrow;
+    t[i] = (uint64_t)d;
+    borrow = (uint64_t)(d >> 64) & 1;
+  }
+}
+
+/* ---- the kernel ----------------------------------------------------- */
+
+/* *t = coeff * x for a value other than 0 and 1 (rare: out of the hot
+ * loop, and the accumulator never leaves registers). */
+static __attribute__((noinline)) void term_other(cz_fr *t, const ev_ctx *c, uint32_t col,
+                                                 const cz_fr *cf, bool coeff_is_one) {
+  const cz_fr *x = col < c->n_inputs ? &c->inputs[col] : &c->aux[col - c->n_inputs];
+  if (coeff_is_one) *t = *x;
+  else cz_fr_mul(t, cf, x);
+}
+
+/* Rows [r0, r1) of matrix mi; form is a constant in each caller. */
+static inline __attribute__((always_inline)) void rows_eval(const ev_ctx *c, int mi, size_t r0,
+                                                            size_t r1, int form) {
+  const uint32_t *idx = c->idx[mi];
+  const uint8_t *cls = c->cls;
+  const cz_fr *coeffs = c->coeffs, *val = c->val[mi];
+  const uint16_t *code16 = c->code[mi];
+  const uint32_t *code32 = c->code[mi];
+  const uint64_t *ptr64 = c->ptr64[mi];
+  const uint32_t *ptr32 = c->ptr32[mi];
+  cz_fr *out = c->out[mi];
+  for (size_t r = r0; r < r1; r++) {
+    uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
+    uint64_t b = form == FORM_R1CS ? ptr64[r] : ptr32[r];
+    uint64_t e = form == FORM_R1CS ? ptr64[r + 1] : ptr32[r + 1];
+    for (uint64_t p = b; p < e; p++) {
+      uint32_t col = idx[p];
+      unsigned k = cls[col];
+      uint32_t code = form == FORM_PCE16 ? code16[p] : form == FORM_PCE32 ? code32[p] : 0;
+      const cz_fr *cf = form == FORM_R1CS ? &val[p] : &coeffs[code];
+      if (__builtin_expect(k == CLS_OTHER, 0)) {
+        cz_fr t;
+        term_other(&t, c, col, cf, form == FORM_R1CS ? fr_is_one_inl(cf) : code == 0);
+        ACC_ADD(a0, a1, a2, a3, a4, t.l, ~(uint64_t)0);
+      } else {
+        ACC_ADD(a0, a1, a2, a3, a4, cf->l, 0 - (uint64_t)k); /* coefficient * 0 or * 1 */
+      }
+    }
+    if (__builtin_expect(a4 == 0 && a3 < CZ_FR_MODULUS[3], 1)) { /* already below r */
+      out[r].l[0] = a0;
+      out[r].l[1] = a1;
+      out[r].l[2] = a2;
+      out[r].l[3] = a3;
+    } else {
+      uint64_t acc[5] = {a0, a1, a2, a3, a4};
+      acc_reduce(&out[r], acc, c->two_256_mod_r);
+    }
+  }
+}
+
+static __attribute__((noinline)) void rows_r1cs(const ev_ctx *c, int mi, size_t r0, size_t r1) {
+  rows_eval(c, mi, r0, r1, FORM_R1CS);
+}
+static __attribute__((noinline)) void rows_pce16(const ev_ctx *c, int mi, size_t r0, size_t r1) {
+  rows_eval(c, mi, r0, r1, FORM_PCE16);
+}
+static __attribute__((noinline)) void rows_pce32(const ev_ctx *c, int mi, size_t r0, size_t r1) {
+  rows_eval(c, mi, r0, r1, FORM_PCE32);
+}
+
+static uint64_t row_ptr(const ev_ctx *c, int mi, size_t r) {
+  return c->form == FORM_R1CS ? c->ptr64[mi][r] : c->ptr32[mi][r];
+}
+
+/* The first row of part `part` of matrix mi: parts hold equal shares of
+ * entries + ROW_COST * rows (cost(r) is increasing in r). */
+static size_t split_row(const ev_ctx *c, int mi, unsigned part) {
+  if (part == 0) return 0;
+  if (part >= c->parts) return c->rows;
+  uint64_t total = row_ptr(c, mi, c->rows) + (uint64_t)ROW_COST * c->rows;
+  uint64_t target = (uint64_t)((cz_u128)total * part / c->parts);
+  size_t lo = 0, hi = c->rows; /* first r with cost(r) >= target */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (row_ptr(c, mi, mid) + (uint64_t)ROW_COST * mid < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static void eval_part(void *ctx, size_t begin, size_t end, unsigned worker) {
+  (void)worker;
+  const ev_ctx *c = ctx;
+  for (size_t part = begin; part < end; part++)
+    for (int mi = 0; mi < 3; mi++) {
+      size_t r0 = split_row(c, mi, (unsigned)part), r1 = split_row(c, mi, (unsigned)part + 1);
+      switch (c->form) {
+      case FORM_R1CS: rows_r1cs(c, mi, r0, r1); break;
+      case FORM_PCE16: rows_pce16(c, mi, r0, r1); break;
+      default: rows_pce32(c, mi, r0, r1); break;
+      }
+    }
+}
+
+static void classify(void *ctx, size_t begin, size_t end, unsigned worker) {
+  (void)worker;
+  ev_ctx *c = ctx;
+  for (size_t i = begin; i < end; i++) {
+    const cz_fr *x = i < c->n_inputs ? &c->inputs[i] : &c->aux[i - c->n_inputs];
+    c->cls[i] = fr_is_zero_inl(x) ? CLS_ZERO : fr_is_one_inl(x) ? CLS_ONE : CLS_OTHER;
+  }
+}
+
+/* ---- entry points --------------------------------------------------- */
+
+static bool dens_copy(cz_density *dst, const cz_density *src) {
+  size_t words = src->n / 64 + 1;
+  dst->bits = malloc(words * sizeof(uint64_t));
+  if (!dst->bits) return false;
+  memcpy(dst->bits, src->bits, words * sizeof(uint64_t));
+  dst->n = src->n;
+  dst->count = src->count;
+  return true;
+}
+
+/* A result vector (freed with free()): large ones 2 MiB aligned so that
+ * all of it can sit on huge pages (see cz_advise_huge). */
+static void *alloc_vec(size_t bytes) {
+  const size_t huge = (size_t)2 << 20;
+  if (bytes < 2 * huge) return malloc(bytes ? bytes : 1);
+  size_t len = (bytes + huge - 1) / huge * huge;
+  void *p = aligned_alloc(huge, len);
+  if (p) cz_advise_huge(p, len);
+  return p;
+}
+
+static void release_abc(cz_assignment *w) {
+  free(w->a);
+  free(w->b);
+  free(w->c);
+  w->a = w->b = w->c = NULL;
+  cz_density_free(&w->a_aux);
+  cz_density_free(&w->b_input);
+  cz_density_free(&w->b_aux);
+}
+
+/* The checks and outputs common to both forms; c has its matrices set. */
+static cz_err eval_common(ev_ctx *c, size_t n_inputs, size_t n_aux, const cz_density *dens[3],
+                          cz_assignment *w, unsigned n_threads) {
+  if (w->n_inputs != n_inputs || w->n_aux != n_aux || w->a || w->b || w->c || w->a_aux.bits ||
+      w->b_input.bits || w->b_aux.bits)
+    return CZ_ERR_INVALID_ARG;
+  if (w->n_constraints + n_inputs != c->rows && w->n_constraints != c->rows)
+    return CZ_ERR_INVALID_ARG;
+  size_t n = c->rows ? c->rows : 1;
+  c->n_inputs = n_inputs;
+  c->n_cols = n_inputs + n_aux;
+  c->inputs = w->inputs;
+  c->aux = w->aux;
+  c->cls = malloc(c->n_cols ? c->n_cols : 1);
+  w->a = alloc_vec(n * sizeof(cz_fr));
+  w->b = alloc_vec(n * sizeof(cz_fr));
+  w->c = alloc_vec(n * sizeof(cz_fr));
+  if (!c->cls || !w->a || !w->b || !w->c || !dens_copy(&w->a_aux, dens[0]) ||
+      !dens_copy(&w->b_input, dens[1]) || !dens_copy(&w->b_aux, dens[2])) {
+    free(c->cls);
+    release_abc(w);
+    return CZ_ERR_NOMEM;
+  }
+  c->out[0] = w->a;
+  c->out[1] = w->b;
+  c->out[2] = w->c;
+  two_256_mod_r(c->two_256_mod_r);
+  /* Classes first: any row may read any column. */
+  cz_parallel_for(c->n_cols, n_threads, classify, c);
+  c->parts = cz_parallel_workers(c->rows, n_threads);
+  cz_parallel_for(c->parts, n_threads, eval_part, c);
+  free(c->cls);
+  w->n_constraints = c->rows;
+  return CZ_OK;
+}
+
+cz_err cz_r1cs_eval_threads(const cz_r1cs *m, cz_assignment *w, unsigned n_threads) {
+  ev_ctx c;
+  memset(&c, 0, sizeof c);
+  const cz_spmat *s[3] = {&m->a, &m->b, &m->c};
+  for (int i = 0; i < 3; i++) {
+    c.ptr64[i] = s[i]->ptr;
+    c.idx[i] = s[i]->idx;
+    c.val[i] = s[i]->val;
+  }
+  c.rows = m->n_constraints;
+  c.form = FORM_R1CS;
+  const cz_density *d[3] = {&m->a_aux, &m->b_input, &m->b_aux};
+  return eval_common(&c, m->n_inputs, m->n_aux, d, w, n_threads);
+}
+
+cz_err cz_r1cs_eval(const cz_r1cs *m, cz_assignment *w) { return cz_r1cs_eval_threads(m, w, 1); }
+
+cz_err cz_pce_eval(const cz_pce *p, cz_assignment *w, unsigned n_threads) {
+  ev_ctx c;
+  memset(&c, 0, sizeof c);
+  for (int i = 0; i < 3; i++) {
+    c.ptr32[i] = p->m[i].ptr;
+    c.idx[i] = p->m[i].idx;
+    c.code[i] = p->m[i].code;
+  }
+  c.coeffs = p->coeffs;
+  c.rows = p->n_constraints;
+  c.form = p->code_bytes == 2 ? FORM_PCE16 : FORM_PCE32;
+  const cz_density *d[3] = {&p->a_aux, &p->b_input, &p->b_aux};
+  return eval_common(&c, p->n_inputs, p->n_aux, d, w, n_threads);
+}
