@@ -59,8 +59,8 @@ cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pc
   cz_cs_free(cs);
   if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
     cz_assignment_free(as);
-    if (e == CZ_ERR_NOMEM) fail(msg, msg_len, e, "out of memory");
-    else fail(msg, msg_len, e, "partition %u: the recorded shape is not %s's circuit", p,
+    if (e == CZ_ERR_NOMEM) cz_msg_err(msg, msg_len, e, "out of memory");
+    else cz_msg_err(msg, msg_len, e, "partition %u: the recorded shape is not %s's circuit", p,
               c1->kind->name);
   }
   if (e == CZ_OK &&
@@ -80,13 +80,13 @@ cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *
 
 cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, size_t msg_len) {
   *out = NULL;
-  if (!k) return fail(msg, msg_len, CZ_ERR_INVALID_ARG, "no kind");
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no kind");
   cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
-  if (!cs) return fail(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = cz_porep_circuit(cs, &k->shape, NULL, 0);
   if (e == CZ_OK) e = cz_cs_finish(cs);
   if (e == CZ_OK) e = cz_cs_take_pce(cs, out);
-  if (e != CZ_OK) fail(msg, msg_len, e, "%s: recording the circuit: %s", k->name, cz_cs_errmsg(cs));
+  if (e != CZ_OK) cz_msg_err(msg, msg_len, e, "%s: recording the circuit: %s", k->name, cz_cs_errmsg(cs));
   cz_cs_free(cs);
   return e;
 }

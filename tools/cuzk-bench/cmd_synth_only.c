@@ -155,8 +155,8 @@ static void summary(series *s, size_t constraints) {
   printf("%s.constraints_per_core_s %.0f constraints/core-s\n", s->name,
          (double)constraints / cpu);
   if (!strcmp(s->name, "pce")) { /* summed over partitions */
-    printf("pce.witness_median %.1f ms\n", median(s->witness, s->n));
-    printf("pce.eval_median %.1f ms\n", median(s->eval, s->n));
+    printf("pce.witness_median %.1f ms\n", cz_bench_median(s->witness, s->n));
+    printf("pce.eval_median %.1f ms\n", cz_bench_median(s->eval, s->n));
   }
   if (s->perf_on) {
     char line[256];
