@@ -20,9 +20,15 @@
 
 #ifdef __CUDACC__
 #define CZG_FN static __device__ __forceinline__
+#define CZG_HFN static __host__ __device__ __forceinline__ /* host planning too */
+/* Field multiplications and point additions are calls on the device: fully
+ * inlined, ptxas needs tens of minutes per architecture. */
+#define CZG_CALL static __device__ __noinline__
 #define CZG_CONST static __device__ __constant__ const
 #else
 #define CZG_FN static inline
+#define CZG_HFN static inline
+#define CZG_CALL static inline
 #define CZG_CONST static const
 #endif
 
@@ -142,7 +148,7 @@ CZG_FN void czg_fp_add(czg_fp *r, const czg_fp *a, const czg_fp *b) {
 CZG_FN void czg_fp_sub(czg_fp *r, const czg_fp *a, const czg_fp *b) {
   czg_mod_sub(r->l, a->l, b->l, CZG_P, CZG_FP_N);
 }
-CZG_FN void czg_fp_mul(czg_fp *r, const czg_fp *a, const czg_fp *b) {
+CZG_CALL void czg_fp_mul(czg_fp *r, const czg_fp *a, const czg_fp *b) {
   czg_mont_mul(r->l, a->l, b->l, CZG_P, CZG_P_INV, CZG_FP_N);
 }
 CZG_FN void czg_fp_sqr(czg_fp *r, const czg_fp *a) { czg_fp_mul(r, a, a); }
@@ -161,7 +167,7 @@ CZG_FN void czg_fr_add(czg_fr *r, const czg_fr *a, const czg_fr *b) {
 CZG_FN void czg_fr_sub(czg_fr *r, const czg_fr *a, const czg_fr *b) {
   czg_mod_sub(r->l, a->l, b->l, CZG_R, CZG_FR_N);
 }
-CZG_FN void czg_fr_mul(czg_fr *r, const czg_fr *a, const czg_fr *b) {
+CZG_CALL void czg_fr_mul(czg_fr *r, const czg_fr *a, const czg_fr *b) {
   czg_mont_mul(r->l, a->l, b->l, CZG_R, CZG_R_INV, CZG_FR_N);
 }
 /* Montgomery form -> the canonical integer (multiply by 1). */
@@ -181,7 +187,7 @@ CZG_FN bool czg_affine_is_identity(const czg_affine *p) {
 }
 
 /* r = 2 (x, y), affine input not the identity (y != 0 on G1). */
-CZG_FN void czg_xyzz_dbl_affine(czg_xyzz *r, const czg_affine *a) {
+CZG_CALL void czg_xyzz_dbl_affine(czg_xyzz *r, const czg_affine *a) {
   czg_fp u, v, w, s, m, t;
   czg_fp_dbl(&u, &a->y);
   czg_fp_sqr(&v, &u);
@@ -201,7 +207,7 @@ CZG_FN void czg_xyzz_dbl_affine(czg_xyzz *r, const czg_affine *a) {
   r->zzz = w;
 }
 
-CZG_FN void czg_xyzz_dbl(czg_xyzz *r, const czg_xyzz *a) {
+CZG_CALL void czg_xyzz_dbl(czg_xyzz *r, const czg_xyzz *a) {
   if (czg_xyzz_is_identity(a)) { *r = *a; return; }
   czg_fp u, v, w, s, m, t, y1 = a->y;
   czg_fp_dbl(&u, &a->y);
@@ -223,7 +229,7 @@ CZG_FN void czg_xyzz_dbl(czg_xyzz *r, const czg_xyzz *a) {
 }
 
 /* acc += b (b negated when neg). Handles every identity and doubling case. */
-CZG_FN void czg_xyzz_add_affine(czg_xyzz *acc, const czg_affine *b, bool neg) {
+CZG_CALL void czg_xyzz_add_affine(czg_xyzz *acc, const czg_affine *b, bool neg) {
   if (czg_affine_is_identity(b)) return;
   czg_affine q = *b;
   if (neg) czg_fp_neg(&q.y, &q.y);
@@ -259,7 +265,7 @@ CZG_FN void czg_xyzz_add_affine(czg_xyzz *acc, const czg_affine *b, bool neg) {
 }
 
 /* acc += b, both XYZZ. */
-CZG_FN void czg_xyzz_add(czg_xyzz *acc, const czg_xyzz *b) {
+CZG_CALL void czg_xyzz_add(czg_xyzz *acc, const czg_xyzz *b) {
   if (czg_xyzz_is_identity(b)) return;
   if (czg_xyzz_is_identity(acc)) { *acc = *b; return; }
   czg_fp u1, u2, s1, s2, p, r, pp, ppp, qq, t;
@@ -307,7 +313,7 @@ CZG_FN void czg_xyzz_mul_small(czg_xyzz *r, const czg_xyzz *p, uint32_t k) {
 
 /* Windows of c bits for 255-bit scalars: the top window holds at most c - 1
  * bits, so the signed recoding never carries out of it. */
-CZG_FN unsigned czg_msm_windows(unsigned c) { return 255 / c + 1; }
+CZG_HFN unsigned czg_msm_windows(unsigned c) { return 255 / c + 1; }
 
 #define CZG_KEY_NONE 0xffffffffu  /* a zero digit: sorted last, never summed */
 #define CZG_NEG_BIT 0x80000000u   /* in a value: the point is subtracted */
@@ -446,7 +452,7 @@ CZG_FN void czg_ntt_butterfly(const czg_ntt_pass *ps, czg_fr *sh, size_t g, unsi
 
 /* The passes of a transform of 2^log_n with radix at most 2^max_k:
  * fills passes[] in execution order, returns how many (<= 32). */
-CZG_FN unsigned czg_ntt_plan(czg_ntt_pass *passes, unsigned log_n, unsigned max_k, bool dif) {
+CZG_HFN unsigned czg_ntt_plan(czg_ntt_pass *passes, unsigned log_n, unsigned max_k, bool dif) {
   if (!log_n) return 0;
   unsigned np = (log_n + max_k - 1) / max_k;
   unsigned done = 0;

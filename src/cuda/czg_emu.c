@@ -185,6 +185,14 @@ static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *
   return ok ? CZ_OK : CZ_ERR_NOMEM;
 }
 
+static cz_err emu_h_read(void *ctx, cz_fr *out) {
+  emu_dev *d = ctx;
+  if (!d->h) return CZ_ERR_INVALID_ARG;
+  size_t n = (size_t)1 << d->log_n;
+  for (size_t i = 0; i < n; i++) memcpy(&out[i], &d->h[czg_rev((uint32_t)i, d->log_n)], sizeof *out);
+  return CZ_OK;
+}
+
 static unsigned emu_window(size_t n) { return n < 64 ? 3 : n < 4096 ? 5 : 8; }
 
 static cz_err emu_msm_h(void *ctx, const cz_g1_affine *bases, size_t first, size_t n, cz_g1 *out) {
@@ -235,6 +243,7 @@ void czg_emu_ops(czg_ops *ops, size_t free_bytes) {
       .host_alloc = emu_alloc,
       .host_free = emu_free,
       .ntt_h = emu_ntt_h,
+      .h_read = emu_h_read,
       .msm_h = emu_msm_h,
       .batch_add = emu_batch_add,
       .msm = emu_msm_ops,

@@ -92,6 +92,8 @@ struct czg_ops {
    * and keep it on the device for msm_h. */
   cz_err (*ntt_h)(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m,
                   unsigned log_n);
+  /* H's 2^log_n coefficients, natural order, Montgomery (for checks). */
+  cz_err (*h_read)(void *ctx, cz_fr *out);
   /* *out = sum_{i < n} h_{first + i} bases[i] (bases staged by the caller). */
   cz_err (*msm_h)(void *ctx, const cz_g1_affine *bases, size_t first, size_t n, cz_g1 *out);
   /* *out = sum_{i < n} pts[i]. */
