@@ -10,6 +10,7 @@ typedef struct {
   const char *cache_dir;   /* test-parameter cache; NULL: the store's default */
   bool official_only, checked;
   unsigned threads;
+  const struct cz_prover_backend *backend; /* NULL: the CPU backend */
 } cz_bench_porep_args;
 
 /* Exit status: 0 proved and verified, 1 a proof did not verify (or the
