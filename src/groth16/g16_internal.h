@@ -8,6 +8,9 @@
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
 #include "util/msg.h"
+#include "cuzk/cs.h"
+#include "cuzk/groth16.h"
+#include "cuzk/params.h"
 
 /* printf into msg when msg is not NULL (always NUL-terminated). */
 #define g16_msg cz_msg /* util/msg.h */
@@ -52,5 +55,15 @@ typedef struct {
  * place the prover calls the MSM. */
 cz_err g16_msm_g1(cz_g1 *out, const g16_msm_seg *segs, size_t n_segs, unsigned n_threads);
 cz_err g16_msm_g2(cz_g2 *out, const g16_msm_seg *segs, size_t n_segs, unsigned n_threads);
+
+/* The prover's pieces every backend shares (prover.c). */
+/* CZ_ERR_INVALID_ARG, with msg saying which count disagrees, when as does
+ * not fit p for a domain of n_dom points. */
+cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom,
+                     char *msg, size_t msg_len);
+/* The proof from the MSM results h, l, a, b1 (G1) and b2 (G2) and r, s. */
+void g16_assemble(const cz_groth16_vk *vk, const cz_fr *r, const cz_fr *s, const cz_g1 *h,
+                  const cz_g1 *l, const cz_g1 *a, const cz_g1 *b1, const cz_g2 *b2,
+                  cz_groth16_proof *proof);
 
 #endif

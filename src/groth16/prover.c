@@ -45,8 +45,8 @@ void cz_prove_timing_emit(const cz_prove_timing *hook, cz_prove_phase phase, uin
 
 /* The checks bellperson's ParameterSource getters and asserts make, with a
  * message saying which count disagrees. */
-static cz_err check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom,
-                        char *msg, size_t msg_len) {
+cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom,
+                     char *msg, size_t msg_len) {
   const char *what = NULL;
   size_t got = 0, want = 0;
 #define FIT(cond, w, g, x) \
@@ -86,6 +86,40 @@ static cz_err compute_h(const cz_ntt_domain *d, cz_assignment *as, unsigned thre
   free(as->c);
   as->b = as->c = NULL;
   return CZ_OK;
+}
+
+/* A, B, C from the MSM results (see the top of this file). */
+void g16_assemble(const cz_groth16_vk *vk, const cz_fr *r, const cz_fr *s, const cz_g1 *h,
+                  const cz_g1 *l, const cz_g1 *a, const cz_g1 *b1, const cz_g2 *b2,
+                  cz_groth16_proof *proof) {
+  cz_g1 ga, gc, x;
+  cz_g2 gb, y;
+  cz_fr rs;
+  cz_fr_mul(&rs, r, s);
+  /* A = alpha + a + r delta */
+  cz_g1_from_affine(&x, &vk->delta_g1);
+  cz_g1_mul_fr(&ga, &x, r);
+  cz_g1_add_affine(&ga, &ga, &vk->alpha_g1);
+  cz_g1_add(&ga, &ga, a);
+  /* B = beta + b2 + s delta */
+  cz_g2_from_affine(&y, &vk->delta_g2);
+  cz_g2_mul_fr(&gb, &y, s);
+  cz_g2_add_affine(&gb, &gb, &vk->beta_g2);
+  cz_g2_add(&gb, &gb, b2);
+  /* C = s a + r b1 + r s delta + s alpha + r beta + h + l
+   *   = s (a + alpha) + r (b1 + beta + s delta) + h + l */
+  cz_g1_add_affine(&gc, a, &vk->alpha_g1);
+  cz_g1_mul_fr(&gc, &gc, s);
+  cz_g1_mul_fr(&x, &x, s);
+  cz_g1_add(&x, &x, b1);
+  cz_g1_add_affine(&x, &x, &vk->beta_g1);
+  cz_g1_mul_fr(&x, &x, r);
+  cz_g1_add(&gc, &gc, &x);
+  cz_g1_add(&gc, &gc, h);
+  cz_g1_add(&gc, &gc, l);
+  cz_g1_to_affine(&proof->a, &ga);
+  cz_g2_to_affine(&proof->b, &gb);
+  cz_g1_to_affine(&proof->c, &gc);
 }
 
 static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_assignment *as,
@@ -129,35 +163,7 @@ static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_a
   if ((e = g16_msm_g2(&b2, seg, 2, th)) != CZ_OK) return e;
   t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_B_G2] += t1 - t0; t0 = t1;
 
-  const cz_groth16_vk *vk = &p->vk;
-  cz_g1 ga, gc, x;
-  cz_g2 gb, y;
-  cz_fr rs;
-  cz_fr_mul(&rs, r, s);
-  /* A = alpha + a + r delta */
-  cz_g1_from_affine(&x, &vk->delta_g1);
-  cz_g1_mul_fr(&ga, &x, r);
-  cz_g1_add_affine(&ga, &ga, &vk->alpha_g1);
-  cz_g1_add(&ga, &ga, &a);
-  /* B = beta + b2 + s delta */
-  cz_g2_from_affine(&y, &vk->delta_g2);
-  cz_g2_mul_fr(&gb, &y, s);
-  cz_g2_add_affine(&gb, &gb, &vk->beta_g2);
-  cz_g2_add(&gb, &gb, &b2);
-  /* C = s a + r b1 + r s delta + s alpha + r beta + h + l
-   *   = s (a + alpha) + r (b1 + beta + s delta) + h + l */
-  cz_g1_add_affine(&gc, &a, &vk->alpha_g1);
-  cz_g1_mul_fr(&gc, &gc, s);
-  cz_g1_mul_fr(&x, &x, s);
-  cz_g1_add(&x, &x, &b1);
-  cz_g1_add_affine(&x, &x, &vk->beta_g1);
-  cz_g1_mul_fr(&x, &x, r);
-  cz_g1_add(&gc, &gc, &x);
-  cz_g1_add(&gc, &gc, &h);
-  cz_g1_add(&gc, &gc, &l);
-  cz_g1_to_affine(&proof->a, &ga);
-  cz_g2_to_affine(&proof->b, &gb);
-  cz_g1_to_affine(&proof->c, &gc);
+  g16_assemble(&p->vk, r, s, &h, &l, &a, &b1, &b2, proof);
   t1 = cz_prove_now_ns(); t[CZ_PHASE_BATCH_ADD] += t1 - t0;
   return CZ_OK;
 }
@@ -185,7 +191,7 @@ static cz_err cpu_prove(const cz_prover_backend *self, const cz_groth16_params *
       e = CZ_ERR_INVALID_ARG;
       break;
     }
-    if ((e = check_fit(params, &as[i], cz_ntt_domain_size(d), opts->msg, opts->msg_len)) != CZ_OK)
+    if ((e = g16_check_fit(params, &as[i], cz_ntt_domain_size(d), opts->msg, opts->msg_len)) != CZ_OK)
       break;
     cz_fr r, s;
     if (opts->r) {

@@ -19,12 +19,14 @@
 #include "cuzk/params.h"
 #include "cuzk/porep.h"
 #include "cuzk/prover.h"
+#include "cuzk/prover_cuda.h"
 #include "cuzk/synthetic.h"
 #include "prove_porep.h"
 
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
-    "[--out FILE] [--vk-out FILE] [--official-only] [--pce]) [--threads N] [--cache-dir DIR] [--checked]";
+    "[--out FILE] [--vk-out FILE] [--official-only] [--pce]) [--threads N] [--cache-dir DIR] "
+    "[--checked] [--backend cpu|cuda|auto]";
 
 static double ms_since(uint64_t t0) { return (double)(cz_prove_now_ns() - t0) / 1e6; }
 
@@ -46,8 +48,21 @@ static cz_err keygen_synthetic(void *vctx, cz_keygen_cols *out, char *msg, size_
   return e;
 }
 
+/* The backend asked for; cuda and auto fall back to the CPU when this build
+ * or machine has no CUDA device, and say so on stderr. NULL: bad name. */
+static const cz_prover_backend *pick_backend(const char *choice) {
+  char why[256] = "";
+  bool fell_back = false;
+  const cz_prover_backend *b = cz_prover_pick(choice, &fell_back, why, sizeof why);
+  if (!b) fprintf(stderr, "prove: --backend: %s\n", why);
+  else if (fell_back) fprintf(stderr, "prove: CUDA backend unavailable (%s); proving on the CPU\n", why);
+  else if (b != cz_prover_cpu()) fprintf(stderr, "prove: backend %s\n", b->name);
+  return b;
+}
+
 int cmd_prove(int argc, char **argv) {
   const char *shape = NULL, *dir_opt = NULL, *c1 = NULL, *out = NULL, *vk_out = NULL;
+  const char *backend_name = "cpu";
   unsigned long logc = 0, threads = 0, count = 1;
   bool no_cache = false, checked = false, official_only = false, pce = false, help = false;
   const cz_opt opts[] = {
@@ -66,6 +81,8 @@ int cmd_prove(int argc, char **argv) {
        "where test parameters are cached (default $XDG_CACHE_HOME/cuzk or ~/.cache/cuzk)"},
       {"no-cache", CZ_OPT_FLAG, &no_cache, NULL, "always run setup; read/write no file"},
       {"checked", CZ_OPT_FLAG, &checked, NULL, "load cached parameters with subgroup checks"},
+      {"backend", CZ_OPT_STRING, &backend_name, "NAME",
+       "cpu (default), cuda, or auto: cuda/auto prove on the GPU when there is one, else on the CPU"},
       {NULL, 0, NULL, NULL, NULL},
   };
   int rc = cz_opts_parse(argc, argv, opts, &help);
@@ -74,13 +91,15 @@ int cmd_prove(int argc, char **argv) {
     cz_opts_usage(stdout, "prove", SYNOPSIS, opts);
     return 0;
   }
+  const cz_prover_backend *backend = pick_backend(backend_name);
+  if (!backend) return 2;
   if (c1 && !shape) {
     if (threads > 1024) {
       fprintf(stderr, "prove: --threads too large\n");
       return 2;
     }
-    cz_bench_porep_args pa = {c1,      out,     vk_out,           dir_opt,
-                              official_only, checked, (unsigned)threads, pce};
+    cz_bench_porep_args pa = {c1,      out,     vk_out,           dir_opt, official_only,
+                              checked, (unsigned)threads, pce, backend};
     return cz_bench_prove_porep(&pa);
   }
   if (!shape || c1 || (strcmp(shape, "chain") && strcmp(shape, "sparse"))) {
@@ -147,7 +166,7 @@ int cmd_prove(int argc, char **argv) {
 
   cz_prove_opts po = {th, NULL, NULL, NULL, msg, sizeof msg};
   t0 = cz_prove_now_ns();
-  e = cz_groth16_prove(NULL, &params, as, count, proofs, &po);
+  e = cz_groth16_prove(backend, &params, as, count, proofs, &po);
   double prove_ms = ms_since(t0);
   for (unsigned long i = 0; i < count; i++) cz_assignment_free(&as[i]);
   free(as);

@@ -83,7 +83,7 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   if (!rc && !proof) rc = 2;
   if (!rc) {
     t0 = cz_prove_now_ns();
-    e = cz_porep_c2_pce(&c1, &params, shape, NULL, a->threads, NULL, proof, msg, sizeof msg);
+    e = cz_porep_c2_pce(&c1, &params, shape, a->backend, a->threads, NULL, proof, msg, sizeof msg);
     if (e != CZ_OK) {
       fprintf(stderr, "prove: %s: %s\n", cz_err_str(e), msg);
       rc = e == CZ_ERR_PROOF_INVALID ? 1 : 2;

@@ -11,6 +11,7 @@ typedef struct {
   bool official_only, checked;
   unsigned threads;
   bool pce;                /* record the circuit once, synthesize through it */
+  const struct cz_prover_backend *backend; /* NULL: the CPU backend */
 } cz_bench_porep_args;
 
 /* Exit status: 0 proved and verified, 1 a proof did not verify (or the

@@ -1,0 +1,35 @@
+/* The CUDA prover backend (src/cuda) and the choice between it and the CPU.
+ *
+ * The CUDA backend implements cz_prover_backend: H (7 NTTs) and its MSM,
+ * the batch addition of the scalar-1 bases and the tail MSM of the other
+ * scalars run on the GPU; prep_msm (the 0 / 1 / other split) and the G2 MSM
+ * run on the CPU at the same time. Its proofs are the CPU backend's, bit for
+ * bit, for the same r and s. It prints CUZK_TIMING lines prep_msm,
+ * ntt_msm_h, b_g2_msm, then ntt_h, msm_h, msm_b_g2, batch_add, tail_msm and
+ * total (the last six through the timing hook).
+ *
+ * It exists only in builds with CUZK_CUDA (CMake option ON, or AUTO with
+ * nvcc found); other builds still have these functions and report why the
+ * backend is absent. */
+#ifndef CUZK_PROVER_CUDA_H
+#define CUZK_PROVER_CUDA_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "cuzk/prover.h"
+
+/* True when this build has the CUDA backend compiled in. */
+bool cz_prover_cuda_built(void);
+
+/* The CUDA backend on device 0, opened on the first call and kept for the
+ * process (thread-safe). NULL when there is none: built without CUDA, no
+ * driver, no device; why (when not NULL) then says which in one line. */
+const cz_prover_backend *cz_prover_cuda(char *why, size_t why_len);
+
+/* The backend for a choice "cpu", "cuda" or "auto". cpu: the CPU backend.
+ * cuda and auto: the CUDA backend when cz_prover_cuda has one, else the CPU
+ * backend with *fell_back = true (when not NULL) and why set. NULL for any
+ * other choice (why says so). */
+const cz_prover_backend *cz_prover_pick(const char *choice, bool *fell_back, char *why,
+                                        size_t why_len);
+
+#endif

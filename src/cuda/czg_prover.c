@@ -1,0 +1,282 @@
+/* The GPU prover's host side, on any device (czg_ops). Per proof:
+ *
+ *   CPU thread 1: prep_msm   split L, A, B_G1 scalars into 0 / 1 / other
+ *   CPU thread 2: b_g2_msm   the G2 MSM (cz_msm), all the way
+ *   this thread:  ntt_msm_h  H on the device, then its MSM with the H bases
+ *                            staged batch by batch through the pinned pool
+ *                 batch_add  (after prep) the sum of the scalar-1 bases
+ *                 tail_msm   the MSM of the other scalars, batch by batch
+ *   then A, B, C as the CPU backend assembles them (g16_assemble).
+ *
+ * Batches are sized to the device's free memory (czg_plan_batch) and staged
+ * through the pool; the parameters are never pinned as a whole. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuda/czg_host.h"
+#include "groth16/g16_internal.h"
+
+static void timing_line(const cz_prove_timing *hook, const char *name, uint64_t ns) {
+  if (hook && hook->quiet) return;
+  fprintf(stderr, "CUZK_TIMING: %s_ms=%llu\n", name, (unsigned long long)((ns + 500000) / 1000000));
+  fflush(stderr);
+}
+
+enum { M_L, M_A, M_B1, M_COUNT };
+
+typedef struct {
+  const cz_groth16_params *p;
+  const cz_assignment *as;
+  bool skip_b1;
+  czg_split split[M_COUNT];
+  cz_err err;
+  uint64_t ns;
+} prep_job;
+
+static void *prep_thread(void *v) {
+  prep_job *j = v;
+  uint64_t t0 = cz_prove_now_ns();
+  const cz_groth16_params *p = j->p;
+  const cz_assignment *as = j->as;
+  const size_t n_in = as->n_inputs, n_aux = as->n_aux, bi = as->b_input.count;
+  cz_msm_g1_segment seg[2];
+  memset(seg, 0, sizeof seg);
+  seg[0] = (cz_msm_g1_segment){p->l, p->n_l, NULL, as->aux, n_aux, NULL};
+  j->err = czg_split_g1(&j->split[M_L], seg, 1);
+  if (j->err == CZ_OK) {
+    seg[0] = (cz_msm_g1_segment){p->a, n_in, NULL, as->inputs, n_in, NULL};
+    seg[1] = (cz_msm_g1_segment){p->a + n_in, p->n_a - n_in, NULL, as->aux, n_aux, as->a_aux.bits};
+    j->err = czg_split_g1(&j->split[M_A], seg, 2);
+  }
+  if (j->err == CZ_OK && !j->skip_b1) {
+    seg[0] = (cz_msm_g1_segment){p->b_g1, bi, NULL, as->inputs, n_in, as->b_input.bits};
+    seg[1] = (cz_msm_g1_segment){p->b_g1 + bi, p->n_b_g1 - bi, NULL, as->aux, n_aux,
+                                 as->b_aux.bits};
+    j->err = czg_split_g1(&j->split[M_B1], seg, 2);
+  }
+  j->ns = cz_prove_now_ns() - t0;
+  return NULL;
+}
+
+typedef struct {
+  const cz_groth16_params *p;
+  const cz_assignment *as;
+  unsigned threads;
+  cz_g2 b2;
+  cz_err err;
+  uint64_t ns;
+} g2_job;
+
+static void *g2_thread(void *v) {
+  g2_job *j = v;
+  uint64_t t0 = cz_prove_now_ns();
+  const cz_groth16_params *p = j->p;
+  const cz_assignment *as = j->as;
+  const size_t bi = as->b_input.count;
+  g16_msm_seg seg[2] = {
+      {p->b_g2, bi, as->inputs, as->n_inputs, as->b_input.bits},
+      {p->b_g2 + bi, p->n_b_g2 - bi, as->aux, as->n_aux, as->b_aux.bits},
+  };
+  j->err = g16_msm_g2(&j->b2, seg, 2, j->threads);
+  j->ns = cz_prove_now_ns() - t0;
+  return NULL;
+}
+
+/* Points per batch for this device now, or 0 (then CZ_ERR_NOMEM). */
+static size_t batch_points(czg_backend_state *st, size_t n, size_t per_point) {
+  size_t free_b = 0;
+  if (st->ops.mem_free(st->ops.ctx, &free_b) != CZ_OK) return 0;
+  /* Leave a tenth of the free memory to the driver and other users. */
+  return czg_plan_batch(n, free_b - free_b / 10, st->ops.msm_reserve_bytes, per_point,
+                        st->max_batch);
+}
+
+static cz_err run_msm_h(czg_backend_state *st, const cz_g1_affine *bases, size_t n, cz_g1 *out) {
+  cz_g1_set_identity(out);
+  size_t bs = batch_points(st, n, st->ops.msm_bytes_per_point);
+  if (n && !bs) return CZ_ERR_NOMEM;
+  for (size_t first = 0; first < n; first += bs) {
+    size_t m = n - first < bs ? n - first : bs;
+    unsigned slot;
+    cz_g1_affine *buf = czg_pool_acquire(&st->pool, m * sizeof *buf, &slot);
+    if (!buf) return CZ_ERR_NOMEM;
+    memcpy(buf, bases + first, m * sizeof *buf);
+    cz_g1 part;
+    cz_err e = st->ops.msm_h(st->ops.ctx, buf, first, m, &part);
+    czg_pool_release(&st->pool, slot);
+    if (e != CZ_OK) return e;
+    cz_g1_add(out, out, &part);
+  }
+  return CZ_OK;
+}
+
+static cz_err run_batch_add(czg_backend_state *st, const czg_split *s, cz_g1 *out) {
+  cz_g1_set_identity(out);
+  size_t bs = batch_points(st, s->n_one, st->ops.add_bytes_per_point);
+  if (s->n_one && !bs) return CZ_ERR_NOMEM;
+  for (size_t first = 0; first < s->n_one; first += bs) {
+    size_t m = s->n_one - first < bs ? s->n_one - first : bs;
+    unsigned slot;
+    cz_g1_affine *buf = czg_pool_acquire(&st->pool, m * sizeof *buf, &slot);
+    if (!buf) return CZ_ERR_NOMEM;
+    for (size_t i = 0; i < m; i++) buf[i] = *s->one[first + i];
+    cz_g1 part;
+    cz_err e = st->ops.batch_add(st->ops.ctx, buf, m, &part);
+    czg_pool_release(&st->pool, slot);
+    if (e != CZ_OK) return e;
+    cz_g1_add(out, out, &part);
+  }
+  return CZ_OK;
+}
+
+static cz_err run_tail(czg_backend_state *st, const czg_split *s, cz_g1 *out) {
+  cz_g1_set_identity(out);
+  size_t bs = batch_points(st, s->n_other, st->ops.msm_bytes_per_point);
+  if (s->n_other && !bs) return CZ_ERR_NOMEM;
+  for (size_t first = 0; first < s->n_other; first += bs) {
+    size_t m = s->n_other - first < bs ? s->n_other - first : bs;
+    unsigned slot;
+    /* one staging buffer: the bases, then their scalars */
+    uint8_t *buf = czg_pool_acquire(&st->pool, m * (sizeof(cz_g1_affine) + sizeof(cz_scalar)),
+                                    &slot);
+    if (!buf) return CZ_ERR_NOMEM;
+    cz_g1_affine *pts = (cz_g1_affine *)buf;
+    cz_scalar *k = (cz_scalar *)(buf + m * sizeof(cz_g1_affine));
+    for (size_t i = 0; i < m; i++) pts[i] = *s->other[first + i];
+    memcpy(k, s->k + first, m * sizeof *k);
+    cz_g1 part;
+    cz_err e = st->ops.msm(st->ops.ctx, pts, k, m, &part);
+    czg_pool_release(&st->pool, slot);
+    if (e != CZ_OK) return e;
+    cz_g1_add(out, out, &part);
+  }
+  return CZ_OK;
+}
+
+/* Phase times of one call, summed over its proofs. */
+typedef struct {
+  uint64_t prep, ntt_h, msm_h, batch_add, tail, b_g2;
+} gpu_times;
+
+static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_assignment *as,
+                        unsigned log_n, const cz_fr *r, const cz_fr *s, cz_groth16_proof *proof,
+                        unsigned th, gpu_times *t) {
+  prep_job pj;
+  g2_job gj;
+  memset(&pj, 0, sizeof pj);
+  memset(&gj, 0, sizeof gj);
+  pj.p = gj.p = p;
+  pj.as = gj.as = as;
+  pj.skip_b1 = cz_fr_is_zero(r); /* as the CPU backend: b1 is unused when r = 0 */
+  gj.threads = th;
+  pthread_t tp, tg;
+  if (pthread_create(&tp, NULL, prep_thread, &pj) != 0) return CZ_ERR_NOMEM;
+  if (pthread_create(&tg, NULL, g2_thread, &gj) != 0) {
+    pthread_join(tp, NULL);
+    for (int m = 0; m < M_COUNT; m++) czg_split_free(&pj.split[m]);
+    return CZ_ERR_NOMEM;
+  }
+  cz_g1 h, g[M_COUNT], part;
+  uint64_t t0 = cz_prove_now_ns(), t1;
+  cz_err e = st->ops.ntt_h(st->ops.ctx, as->a, as->b, as->c, as->n_constraints, log_n);
+  t1 = cz_prove_now_ns(); t->ntt_h += t1 - t0; t0 = t1;
+  if (e == CZ_OK) {
+    /* a, b, c now live on the device: release them as the CPU backend does */
+    free(as->a); free(as->b); free(as->c);
+    as->a = as->b = as->c = NULL;
+    e = run_msm_h(st, p->h, p->n_h, &h);
+  }
+  t1 = cz_prove_now_ns(); t->msm_h += t1 - t0;
+  pthread_join(tp, NULL);
+  if (e == CZ_OK) e = pj.err;
+  t->prep += pj.ns;
+  t0 = cz_prove_now_ns();
+  for (int m = 0; m < M_COUNT && e == CZ_OK; m++) e = run_batch_add(st, &pj.split[m], &g[m]);
+  t1 = cz_prove_now_ns(); t->batch_add += t1 - t0; t0 = t1;
+  for (int m = 0; m < M_COUNT && e == CZ_OK; m++) {
+    e = run_tail(st, &pj.split[m], &part);
+    if (e == CZ_OK) cz_g1_add(&g[m], &g[m], &part);
+  }
+  t1 = cz_prove_now_ns(); t->tail += t1 - t0;
+  for (int m = 0; m < M_COUNT; m++) czg_split_free(&pj.split[m]);
+  pthread_join(tg, NULL);
+  if (e == CZ_OK) e = gj.err;
+  t->b_g2 += gj.ns;
+  if (e != CZ_OK) return e;
+  t0 = cz_prove_now_ns();
+  g16_assemble(&p->vk, r, s, &h, &g[M_L], &g[M_A], &g[M_B1], &gj.b2, proof);
+  t->batch_add += cz_prove_now_ns() - t0;
+  return CZ_OK;
+}
+
+static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *params,
+                        cz_assignment *as, size_t n, cz_groth16_proof *proofs,
+                        const cz_prove_opts *opts) {
+  czg_backend_state *st = self->state;
+  const cz_prove_opts def = {0};
+  if (!opts) opts = &def;
+  if ((opts->r == NULL) != (opts->s == NULL)) return CZ_ERR_INVALID_ARG;
+  if (!n) return CZ_OK;
+  if (!params || !as || !proofs) return CZ_ERR_INVALID_ARG;
+  uint64_t start = cz_prove_now_ns();
+  /* bellperson's domain: the least 2^k >= m, k < 32 */
+  unsigned log_n = 0;
+  while (log_n < 32 && ((size_t)1 << log_n) < as[0].n_constraints) log_n++;
+  if (log_n >= 32) {
+    g16_msg(opts->msg, opts->msg_len, "no domain for %zu constraints", as[0].n_constraints);
+    return CZ_ERR_INVALID_ARG;
+  }
+  gpu_times t = {0};
+  cz_err e = CZ_OK;
+  for (size_t i = 0; i < n && e == CZ_OK; i++) {
+    if (as[i].n_constraints != as[0].n_constraints) {
+      g16_msg(opts->msg, opts->msg_len, "assignment %zu has another constraint count", i);
+      e = CZ_ERR_INVALID_ARG;
+      break;
+    }
+    if ((e = g16_check_fit(params, &as[i], (size_t)1 << log_n, opts->msg, opts->msg_len)) != CZ_OK)
+      break;
+    cz_fr r, s;
+    if (opts->r) {
+      r = opts->r[i];
+      s = opts->s[i];
+    } else if ((e = g16_random_fr(&r)) != CZ_OK || (e = g16_random_fr(&s)) != CZ_OK) {
+      g16_msg(opts->msg, opts->msg_len, "getrandom failed");
+      break;
+    }
+    e = prove_one(st, params, &as[i], log_n, &r, &s, &proofs[i], opts->n_threads, &t);
+    memset(&r, 0, sizeof r);
+    memset(&s, 0, sizeof s);
+    if (e == CZ_ERR_NOMEM) g16_msg(opts->msg, opts->msg_len, "out of memory (host or %s device)", st->ops.name);
+    else if (e != CZ_OK) g16_msg(opts->msg, opts->msg_len, "%s device failed (%s)", st->ops.name, cz_err_str(e));
+  }
+  if (e != CZ_OK) return e;
+  const cz_prove_timing *hook = opts->timing;
+  /* The original cuzk's phase names, then the library's phases (metrics). */
+  timing_line(hook, "prep_msm", t.prep);
+  timing_line(hook, "ntt_msm_h", t.ntt_h + t.msm_h);
+  timing_line(hook, "b_g2_msm", t.b_g2);
+  cz_prove_timing_emit(hook, CZ_PHASE_NTT_H, t.ntt_h);
+  cz_prove_timing_emit(hook, CZ_PHASE_MSM_H, t.msm_h);
+  cz_prove_timing_emit(hook, CZ_PHASE_MSM_B_G2, t.b_g2);
+  cz_prove_timing_emit(hook, CZ_PHASE_BATCH_ADD, t.batch_add);
+  cz_prove_timing_emit(hook, CZ_PHASE_TAIL_MSM, t.tail);
+  cz_prove_timing_emit(hook, CZ_PHASE_TOTAL, cz_prove_now_ns() - start);
+  return CZ_OK;
+}
+
+void czg_backend_init(cz_prover_backend *b, czg_backend_state *st, const czg_ops *ops) {
+  memset(st, 0, sizeof *st);
+  st->ops = *ops;
+  /* two buffers: one being filled while the device reads the other */
+  czg_pool_init(&st->pool, 2, ops->host_alloc, ops->host_free, ops->ctx);
+  b->name = ops->name;
+  b->prove = gpu_prove;
+  b->state = st;
+}
+
+void czg_backend_destroy(czg_backend_state *st) {
+  czg_pool_destroy(&st->pool);
+  if (st->ops.close) st->ops.close(st->ops.ctx);
+  memset(st, 0, sizeof *st);
+}
