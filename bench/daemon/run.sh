@@ -94,18 +94,26 @@ EOF
   "$bench" preload -a "unix://$sock" -c "$circuit" >"$OUTDIR/$tag.preload.txt"
   local load_ms
   load_ms=$(sed -n 's/.*load_time_ms \([0-9]*\).*/\1/p' "$OUTDIR/$tag.preload.txt")
-  rss0=$(awk '/^VmRSS/ {printf "%d", $2 * 1024}' "/proc/$pid/status")
+  rss0=$(awk '/^VmRSS/ {printf "%.0f", $2 * 1024}' "/proc/$pid/status")
   load0=$(load)
+  cpu0=$(cut -d' ' -f14,15 "/proc/$pid/stat")
   say "$tag: batch -c $N -j $conc (load $load0)"
   "$bench" batch -a "unix://$sock" -t porep --c1 "$c1" --sector-num 1 --miner-id 1000 \
     -c "$N" -j "$conc" >"$OUTDIR/$tag.batch.txt" 2>"$OUTDIR/$tag.batch.err" || true
   load1=$(load)
-  hwm=$(awk '/^VmHWM/ {printf "%d", $2 * 1024}' "/proc/$pid/status")
+  hwm=$(awk '/^VmHWM/ {printf "%.0f", $2 * 1024}' "/proc/$pid/status")
+  cpu1=$(cut -d' ' -f14,15 "/proc/$pid/stat")
+  # The daemon's CPU time (user + system) during the batch, per proof: the
+  # cost that does not depend on the share of the cores other processes leave.
+  local cpu
+  cpu=$("$py" -c "import sys; a = [int(x) for x in sys.argv[1:5]]; t = $(getconf CLK_TCK)
+print('%.1f' % ((a[2] + a[3] - a[0] - a[1]) / t))" $cpu0 $cpu1)
   stop_daemon
   cat "$OUTDIR/$tag.batch.txt" >&2
   "$py" "$here/timeline.py" run "$mode" "$OUTDIR/$tag.daemon.log" "$OUTDIR/$tag.batch.txt" \
     "srs_load=$load_ms:ms" "rss_after_preload=$rss0:bytes" "peak_rss=$hwm:bytes" \
     "memory_budget=$budget:bytes" "peak_rss_over_budget=$("$py" -c "print('%.4f' % ($hwm / $budget))"):fraction" \
+    "daemon_cpu=$cpu:s" "daemon_cpu_per_proof=$("$py" -c "print('%.1f' % ($cpu / $N))"):s" \
     "load1_before=${load0%% *}:load" "load1_after=${load1%% *}:load" \
     | tee "$OUTDIR/$tag.fig"
 }

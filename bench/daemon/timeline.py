@@ -172,6 +172,10 @@ def summary(a, b, files):
     ta, tb = med.get((a, "throughput")), med.get((b, "throughput"))
     if ta and tb:
         print("ratio.throughput_%s_over_%s %.3f x" % (b, a, tb / ta))
+    ca, cb = med.get((a, "daemon_cpu_per_proof")), med.get((b, "daemon_cpu_per_proof"))
+    if ca and cb:
+        # Work per proof: above 1 when b spends less CPU per proof than a.
+        print("ratio.cpu_per_proof_%s_over_%s %.3f x" % (a, b, ca / cb))
     # The same ratio per run pair, so its spread is visible too.
     pa, pb = runs.get((a, "throughput"), []), runs.get((b, "throughput"), [])
     pairs = [y / x for x, y in zip(pa, pb) if x and x == x and y == y]
