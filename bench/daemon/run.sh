@@ -60,7 +60,7 @@ stop_daemon() {
 }
 trap stop_daemon EXIT
 
-# one_run MODE ROUND: prints the run's figures into $OUTDIR/MODE-ROUND.txt
+# one_run MODE ROUND: prints the run's figures into $OUTDIR/MODE-ROUND.fig
 one_run() {
   local mode=$1 round=$2 workers pipeline conc
   case $mode in
