@@ -164,6 +164,33 @@ check(len(s.job_id) == 36, "an empty request_id gets a UUID (%r)" % s.job_id)
 a = await_status(st, s.job_id, 0)
 check(a.status == pb.AwaitProofResponse.COMPLETED, "unix: COMPLETED (%s)" % a.error_message)
 verified(a.proof, "SubmitProof + AwaitProof on a unix socket")
+
+# cuzk-bench batch against it: a per-proof line, progress on stderr while the
+# proof runs, the summary in proofs/min, the client's own check of the proof
+# (--verify-vk) and the proof saved where verify-seal can read it.
+vk = vk_file()
+saved = os.path.join(stubs, "saved")
+os.makedirs(saved)
+r = bench_run("batch", "-a", "unix://" + sock, "-t", "porep", "--c1", c1_curio, "--sector-num",
+              str(SECTOR), "--miner-id", str(MINER), "-c", "1", "--progress", "0.5",
+              "--verify-vk", vk or "missing-vk", "--save-proofs", saved, timeout=LONG)
+out, err = r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+check(r.returncode == 0, "cuzk-bench batch: exit 0 (%r %r)" % (out[-300:], err[-300:]))
+check(re.search(r"^proof 0 job \S+ status COMPLETED bytes 192 .* done 1/1 verified valid$", out, re.M),
+      "cuzk-bench batch: the proof's line, verified by the client (%r)" % out[-300:])
+check(re.search(r"^summary proofs 1 completed 1 failed 0 wall_s [0-9.]+ throughput_proofs_per_min [0-9.]+$",
+                out, re.M), "cuzk-bench batch: the summary in proofs/min (%r)" % out[-200:])
+check("verify valid 1 invalid 0" in out, "cuzk-bench batch: the verification summary")
+check(re.search(r"^progress done 0/1 ok 0 failed 0 in_flight 1 elapsed_s [0-9.]+ ", err, re.M),
+      "cuzk-bench batch: progress lines while the proof runs (%r)" % err[-300:])
+path = os.path.join(saved, "proof-0.bin")
+verified(open(path, "rb").read() if os.path.exists(path) else b"", "cuzk-bench batch --save-proofs")
+bad_vk = os.path.join(stubs, "bad-vk.bin")
+open(bad_vk, "wb").write(open(vk, "rb").read()[:500] if vk else b"")
+r = bench_run("single", "-a", "unix://" + sock, "-t", "porep", "--c1", c1_curio, "--sector-num",
+              str(SECTOR), "--miner-id", str(MINER), "--verify-vk", bad_vk)
+check(r.returncode == 2 and b"not a verifying key" in r.stderr,
+      "cuzk-bench single --verify-vk with a truncated key: refused before proving (%r)" % r.stderr[-200:])
 rc, _ = d.stop()
 check(rc == 0, "unix daemon: clean exit")
 

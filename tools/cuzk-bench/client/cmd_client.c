@@ -1,7 +1,10 @@
 /* cuzk-bench's daemon commands: status, metrics, preload, evict, single,
  * batch. Each takes -a/--addr ADDR (default http://127.0.0.1:9820, or
  * unix://PATH). single and batch send Prove requests and print one line per
- * proof; batch ends with a summary in proofs/min. */
+ * proof; batch shows its progress on stderr while proofs run and ends with
+ * a summary in proofs/min. With --verify-vk (PoRep) each returned proof is
+ * checked here too, against the C1's public inputs: the daemon verifies
+ * before it answers, this checks what came over the wire. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,13 +12,17 @@
 #include <string.h>
 #include <time.h>
 #include "commands.h"
+#include "cuzk/groth16.h"
+#include "cuzk/porep.h"
+#include "cuzk/sdr.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "rpc_client.h"
 
 typedef struct {
   const char *addr, *type, *c1, *vanilla, *randomness, *comm_r_old, *comm_r_new, *comm_d_new;
-  const char *circuit, *request_id;
+  const char *circuit, *request_id, *verify_vk, *save_proofs;
   unsigned long long registered_proof, sector_num, miner_id, partition, count, concurrency;
+  double progress_s;
   int priority;
   bool has_registered;
 } opts;
@@ -28,7 +35,12 @@ static int usage(const char *cmd) {
           "  single -t porep|snap|wpost|winning [--c1 FILE | --vanilla FILE] [--registered-proof N]\n"
           "         [--sector-num 1] [--miner-id 1000] [--partition 0] [--randomness HEX]\n"
           "         [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--priority 0-4] [--id ID]\n"
-          "  batch  (single's options) [-c|--count 3] [-j|--concurrency 1]\n",
+          "         [--verify-vk FILE] [--save-proofs DIR]\n"
+          "  batch  (single's options) [-c|--count 3] [-j|--concurrency 1] [--progress SECONDS]\n"
+          "  --verify-vk FILE: check each PoRep proof against the C1 with this verifying key\n"
+          "    (bellperson layout; a .params file works: its key is at its head)\n"
+          "  --save-proofs DIR: write proof I to DIR/proof-I.bin\n"
+          "  --progress S: a progress line on stderr every S seconds (default 10, 0 = none)\n",
           cmd);
   return 2;
 }
@@ -40,6 +52,7 @@ static int parse(int argc, char **argv, opts *o, bool batch) {
   o->count = 3;
   o->concurrency = 1;
   o->type = "porep";
+  o->progress_s = 10;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(argv[0]), 1;
@@ -55,6 +68,14 @@ static int parse(int argc, char **argv, opts *o, bool batch) {
     else if (!strcmp(a, "--comm-r-new")) o->comm_r_new = v;
     else if (!strcmp(a, "--comm-d-new")) o->comm_d_new = v;
     else if (!strcmp(a, "--id")) o->request_id = v;
+    else if (!strcmp(a, "--verify-vk")) o->verify_vk = v;
+    else if (!strcmp(a, "--save-proofs")) o->save_proofs = v;
+    else if (!strcmp(a, "--progress")) {
+      char *end;
+      o->progress_s = strtod(v, &end);
+      if (!*v || *end || o->progress_s < 0)
+        return fprintf(stderr, "%s: --progress: not a number of seconds: %s\n", argv[0], v), 2;
+    }
     else if ((!strcmp(a, "-c") && !batch) || !strcmp(a, "--circuit")) o->circuit = v;
     else if (!strcmp(a, "--registered-proof")) num = &o->registered_proof, o->has_registered = true;
     else if (!strcmp(a, "--sector-num")) num = &o->sector_num;
@@ -211,13 +232,88 @@ static int kind_of(const char *t) {
   return -1;
 }
 
+/* --verify-vk: the key and the C1 the proofs must verify against. */
+typedef struct {
+  cz_groth16_vk vk;
+  cz_porep_c1 c1;
+  size_t n_inputs;
+} local_verifier;
+
+/* The verifying key at the head of path (a key file, or a whole .params
+ * file: only its head is read). */
+static int verifier_open(local_verifier *v, const char *vk_path, const ProtobufCBinaryData *c1) {
+  memset(v, 0, sizeof *v);
+  char msg[512] = "";
+  if (cz_porep_c1_parse(&v->c1, (const char *)c1->data, c1->len, msg, sizeof msg) != CZ_OK)
+    return fprintf(stderr, "--verify-vk needs a PoRep --c1: %s\n", msg), -1;
+  cz_porep_config cfg;
+  cz_porep_kind_config(v->c1.kind, &cfg);
+  v->n_inputs = cz_porep_public_input_count(&cfg);
+  FILE *f = fopen(vk_path, "rb");
+  if (!f) return perror(vk_path), cz_porep_c1_free(&v->c1), -1;
+  size_t cap = 868 + 96 * (v->n_inputs + 1); /* 6 points, the count, the IC */
+  uint8_t *buf = malloc(cap);
+  size_t len = buf ? fread(buf, 1, cap, f) : 0;
+  fclose(f);
+  size_t used;
+  cz_err e = buf ? cz_groth16_vk_read(&v->vk, buf, len, false, &used) : CZ_ERR_NOMEM;
+  free(buf);
+  if (e == CZ_OK && v->vk.n_ic != v->n_inputs + 1) {
+    cz_groth16_vk_free(&v->vk);
+    e = CZ_ERR_INVALID_ARG;
+  }
+  if (e != CZ_OK) {
+    fprintf(stderr, "%s: not a verifying key of %s's circuit (%s)\n", vk_path, v->c1.kind->name,
+            cz_err_str(e));
+    cz_porep_c1_free(&v->c1);
+    return -1;
+  }
+  return 0;
+}
+
+static void verifier_close(local_verifier *v) {
+  cz_groth16_vk_free(&v->vk);
+  cz_porep_c1_free(&v->c1);
+}
+
+/* "valid", or why not. */
+static const char *verifier_check(const local_verifier *v, const uint8_t *proof, size_t len) {
+  if (len != (size_t)v->c1.n_partitions * CZ_GROTH16_PROOF_BYTES) return "invalid:length";
+  cz_fr *in = calloc(v->n_inputs ? v->n_inputs : 1, sizeof *in);
+  if (!in) return "unchecked:nomem";
+  const char *verdict = "valid";
+  for (uint32_t p = 0; p < v->c1.n_partitions && !strcmp(verdict, "valid"); p++) {
+    size_t n = v->n_inputs;
+    cz_groth16_proof pr;
+    if (cz_porep_c1_public_inputs(&v->c1, p, in, &n) != CZ_OK || n != v->n_inputs)
+      verdict = "unchecked:inputs";
+    else if (cz_groth16_proof_read(&pr, proof + (size_t)p * CZ_GROTH16_PROOF_BYTES) != CZ_OK)
+      verdict = "invalid:decode";
+    else if (cz_groth16_verify(&v->vk, in, n, &pr) != CZ_OK)
+      verdict = "invalid:pairing";
+  }
+  free(in);
+  return verdict;
+}
+
 typedef struct {
   const opts *o;
   Cuzk__V1__SubmitProofRequest *base;
+  const local_verifier *verifier; /* NULL: no local check */
   pthread_mutex_t mu;
-  unsigned long long next, ok, failed;
+  pthread_cond_t done_cv;         /* the progress thread waits on it */
+  unsigned long long next, ok, failed, verified_bad;
+  bool finished;
   struct timespec t0;
 } batch_state;
+
+static void save_proof(const char *dir, unsigned long long i, const ProtobufCBinaryData *p) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/proof-%llu.bin", dir, i);
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(p->data, 1, p->len, f) != p->len) perror(path);
+  if (f) fclose(f);
+}
 
 static double since(const struct timespec *t0) {
   struct timespec t;
@@ -251,7 +347,8 @@ static void *prove_worker(void *arg) {
     bool ok = false;
     pthread_mutex_lock(&b->mu);
     if (code != GRPC_STATUS_OK) {
-      printf("proof %llu error %s: %s\n", i, cz_rpc_code_name(code), det);
+      printf("proof %llu error %s: %s done %llu/%llu\n", i, cz_rpc_code_name(code), det,
+             b->ok + b->failed + 1, b->o->count);
     } else {
       const Cuzk__V1__AwaitProofResponse *r = ((Cuzk__V1__ProveResponse *)resp)->result;
       static const char *const st[] = {"UNKNOWN", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT"};
@@ -259,21 +356,57 @@ static void *prove_worker(void *arg) {
         printf("proof %llu error: empty result\n", i);
       } else {
         ok = r->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+        const char *verdict = NULL;
+        if (ok && b->verifier) {
+          verdict = verifier_check(b->verifier, r->proof.data, r->proof.len);
+          if (strcmp(verdict, "valid")) ok = false, b->verified_bad++;
+        }
+        if (ok && b->o->save_proofs) save_proof(b->o->save_proofs, i, &r->proof);
         printf("proof %llu job %s status %s bytes %zu wall_s %.3f queue_ms %llu srs_ms %llu synth_ms %llu "
-               "gpu_ms %llu total_ms %llu%s%s\n",
+               "gpu_ms %llu total_ms %llu done %llu/%llu%s%s%s%s\n",
                i, r->job_id, (unsigned)r->status < 5 ? st[r->status] : "?", r->proof.len, wall,
                (unsigned long long)r->queue_wait_ms, (unsigned long long)r->srs_load_ms,
                (unsigned long long)r->synthesis_ms, (unsigned long long)r->gpu_compute_ms,
-               (unsigned long long)r->total_ms, r->error_message[0] ? " error " : "", r->error_message);
+               (unsigned long long)r->total_ms, b->ok + b->failed + 1, b->o->count,
+               verdict ? " verified " : "", verdict ? verdict : "",
+               r->error_message[0] ? " error " : "", r->error_message);
       }
       protobuf_c_message_free_unpacked(resp, NULL);
     }
     if (ok) b->ok++;
     else b->failed++;
     fflush(stdout);
+    pthread_cond_broadcast(&b->done_cv);
     pthread_mutex_unlock(&b->mu);
   }
   cz_rpc_close(&c);
+  return NULL;
+}
+
+/* Long runs: a line on stderr every progress_s seconds until the batch ends,
+ * so a run of minute-long proofs is never silent. */
+static void *progress_main(void *arg) {
+  batch_state *b = arg;
+  pthread_mutex_lock(&b->mu);
+  for (;;) {
+    struct timespec dl;
+    clock_gettime(CLOCK_MONOTONIC, &dl);
+    double s = b->o->progress_s;
+    dl.tv_sec += (time_t)s;
+    dl.tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
+    if (dl.tv_nsec >= 1000000000L) dl.tv_sec++, dl.tv_nsec -= 1000000000L;
+    while (!b->finished && pthread_cond_timedwait(&b->done_cv, &b->mu, &dl) == 0) {
+    }
+    if (b->finished) break;
+    unsigned long long done = b->ok + b->failed;
+    unsigned long long flight = b->next - done;
+    double el = since(&b->t0);
+    fprintf(stderr,
+            "progress done %llu/%llu ok %llu failed %llu in_flight %llu elapsed_s %.1f "
+            "throughput_proofs_per_min %.3f\n",
+            done, b->o->count, b->ok, b->failed, flight, el, el > 0 ? (double)b->ok * 60.0 / el : 0.0);
+  }
+  pthread_mutex_unlock(&b->mu);
   return NULL;
 }
 
@@ -305,20 +438,52 @@ static int prove_command(int argc, char **argv, bool batch) {
   err |= hex32("--comm-r-old", o.comm_r_old, &sub.comm_r_old);
   err |= hex32("--comm-r-new", o.comm_r_new, &sub.comm_r_new);
   err |= hex32("--comm-d-new", o.comm_d_new, &sub.comm_d_new);
-  batch_state b = {.o = &o, .base = &sub};
+  local_verifier ver;
+  bool verifying = false;
+  if (!err && o.verify_vk) {
+    if (kind != CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT || !sub.vanilla_proof.len ||
+        verifier_open(&ver, o.verify_vk, &sub.vanilla_proof) != 0) {
+      if (kind != CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT || !sub.vanilla_proof.len)
+        fprintf(stderr, "%s: --verify-vk works for -t porep with --c1\n", argv[0]);
+      err = 1;
+    } else {
+      verifying = true;
+    }
+  }
+  batch_state b = {.o = &o, .base = &sub, .verifier = verifying ? &ver : NULL};
   if (!err) {
     pthread_mutex_init(&b.mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&b.done_cv, &ca);
+    pthread_condattr_destroy(&ca);
     clock_gettime(CLOCK_MONOTONIC, &b.t0);
-    unsigned long long n = o.concurrency;
+    pthread_t progress;
+    bool has_progress = batch && o.progress_s > 0 &&
+                        pthread_create(&progress, NULL, progress_main, &b) == 0;
+    unsigned long long n = o.concurrency > o.count ? o.count : o.concurrency;
     pthread_t *th = calloc(n, sizeof *th);
-    for (unsigned long long i = 0; i < n; i++) pthread_create(&th[i], NULL, prove_worker, &b);
-    for (unsigned long long i = 0; i < n; i++) pthread_join(th[i], NULL);
+    unsigned long long started = 0;
+    for (; th && started < n; started++)
+      if (pthread_create(&th[started], NULL, prove_worker, &b) != 0) break;
+    if (!started) prove_worker(&b); /* no thread: run them here */
+    for (unsigned long long i = 0; i < started; i++) pthread_join(th[i], NULL);
     free(th);
+    pthread_mutex_lock(&b.mu);
+    b.finished = true;
+    pthread_cond_broadcast(&b.done_cv);
+    pthread_mutex_unlock(&b.mu);
+    if (has_progress) pthread_join(progress, NULL);
     double wall = since(&b.t0);
     if (batch)
       printf("summary proofs %llu completed %llu failed %llu wall_s %.3f throughput_proofs_per_min %.3f\n",
              o.count, b.ok, b.failed, wall, wall > 0 ? (double)b.ok * 60.0 / wall : 0.0);
+    if (verifying) printf("verify valid %llu invalid %llu\n", b.ok, b.verified_bad);
+    pthread_cond_destroy(&b.done_cv);
+    pthread_mutex_destroy(&b.mu);
   }
+  if (verifying) verifier_close(&ver);
   free(sub.vanilla_proof.data);
   free(vp.data);
   free(sub.randomness.data);
