@@ -37,6 +37,15 @@ static inline bool GN(msm_aff_is_id)(const AFF *p) {
   for (size_t i = 0; i < sizeof(AFF) / 8; i++) acc |= w[i];
   return acc == 0;
 }
+/* An affine point spans two (G1) or more cache lines wherever it starts:
+ * fetch them all, or the second line misses when y is read. */
+static inline void GN(msm_prefetch)(const void *p, int rw) {
+  uintptr_t a = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + sizeof(AFF);
+  for (; a < end; a += 64) {
+    if (rw) __builtin_prefetch((const void *)a, 1);
+    else __builtin_prefetch((const void *)a, 0);
+  }
+}
 static inline void GN(msm_f_neg)(F *r, const F *a) { F_SUB(r, &F_ZERO, a); }
 static inline bool GN(msm_f_eq)(const F *a, const F *b) { return !memcmp(a, b, sizeof(F)); }
 
@@ -61,8 +70,8 @@ static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8
   for (size_t i = 0; i < m; i++) {
     const AFF *a = acc[i], *p = pt[i];
     if (i + 4 < m) {
-      __builtin_prefetch(acc[i + 4]);
-      __builtin_prefetch(pt[i + 4]);
+      GN(msm_prefetch)(acc[i + 4], 1);
+      GN(msm_prefetch)(pt[i + 4], 0);
     }
     if (!regular) {
       if (GN(msm_aff_is_id)(p)) { s->kind[i] = BA_KEEP; continue; }
@@ -296,7 +305,7 @@ static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t
     enum { PF = 8 };
     for (size_t k = k0; k < k1; k++) {
       if (k + PF < k1 && dig[k + PF] != MSM_DIGIT_ZERO)
-        __builtin_prefetch(&A.bk[dig[k + PF] & 0x7fffu], 1);
+        GN(msm_prefetch)(&A.bk[dig[k + PF] & 0x7fffu], 1);
       uint32_t code = dig[k];
       if (code == MSM_DIGIT_ZERO) continue; /* identity bases have only zero digits */
       GN(msm_insert)(&A, code & 0x7fffu, code >> 15, (const AFF *)plan->term_base[k]);
