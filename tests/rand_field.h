@@ -32,4 +32,17 @@ static inline cz_fr check_rand_fr(void) {
   return r;
 }
 
+/* [k]G for a random k: a random point of the G1 subgroup (needs cuzk/g1.h). */
+#ifdef CUZK_G1_H
+static inline cz_g1_affine check_rand_g1_affine(void) {
+  cz_fr k = check_rand_fr();
+  cz_g1 g, p;
+  cz_g1_affine a;
+  cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
+  cz_g1_mul_fr(&p, &g, &k);
+  cz_g1_to_affine(&a, &p);
+  return a;
+}
+#endif
+
 #endif

@@ -11,6 +11,7 @@
 #include "cuzk/cs.h"
 #include "cuzk/groth16.h"
 #include "cuzk/params.h"
+#include "cuzk/prover.h"
 
 /* printf into msg when msg is not NULL (always NUL-terminated). */
 #define g16_msg cz_msg /* util/msg.h */
@@ -19,6 +20,9 @@
 cz_err g16_random_bytes(void *out, size_t n);
 /* A uniform non-zero field element from getrandom. */
 cz_err g16_random_fr(cz_fr *out);
+/* r and s of proof i of a batch: opts->r/s when injected, else getrandom
+ * (CZ_ERR_IO with opts->msg said). Both backends draw them here. */
+cz_err g16_blinding(const cz_prove_opts *opts, size_t i, cz_fr *r, cz_fr *s);
 
 /* Big vectors: anonymous mmap, page aligned; NULL when n == 0 or on
  * failure (check n first). g16_big_free takes the same n. */

@@ -44,3 +44,15 @@ void *g16_big_alloc(size_t n) {
 void g16_big_free(void *p, size_t n) {
   if (p && n) munmap(p, n);
 }
+
+cz_err g16_blinding(const cz_prove_opts *opts, size_t i, cz_fr *r, cz_fr *s) {
+  if (opts->r) {
+    *r = opts->r[i];
+    *s = opts->s[i];
+    return CZ_OK;
+  }
+  cz_err e = g16_random_fr(r);
+  if (e == CZ_OK) e = g16_random_fr(s);
+  if (e != CZ_OK) g16_msg(opts->msg, opts->msg_len, "getrandom failed");
+  return e;
+}

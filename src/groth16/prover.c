@@ -194,13 +194,7 @@ static cz_err cpu_prove(const cz_prover_backend *self, const cz_groth16_params *
     if ((e = g16_check_fit(params, &as[i], cz_ntt_domain_size(d), opts->msg, opts->msg_len)) != CZ_OK)
       break;
     cz_fr r, s;
-    if (opts->r) {
-      r = opts->r[i];
-      s = opts->s[i];
-    } else if ((e = g16_random_fr(&r)) != CZ_OK || (e = g16_random_fr(&s)) != CZ_OK) {
-      g16_msg(opts->msg, opts->msg_len, "getrandom failed");
-      break;
-    }
+    if ((e = g16_blinding(opts, i, &r, &s)) != CZ_OK) break;
     e = prove_one(params, d, &as[i], &r, &s, &proofs[i], opts->n_threads, t);
     memset(&r, 0, sizeof r);
     memset(&s, 0, sizeof s);

@@ -9,15 +9,6 @@
 #include "cuzk/msm.h"
 #include "rand_field.h"
 
-static cz_g1_affine rand_point(void) {
-  cz_fr k = check_rand_fr();
-  cz_g1 g, p;
-  cz_g1_affine a;
-  cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
-  cz_g1_mul_fr(&p, &g, &k);
-  cz_g1_to_affine(&a, &p);
-  return a;
-}
 
 /* sum of one[] plus the MSM of other[] with k[], all on the CPU */
 static void recombine(cz_g1 *out, const czg_split *s) {
@@ -50,7 +41,7 @@ static void test_split(void) {
       frs[i] = r == 0 ? CZ_FR_ZERO : r == 1 ? CZ_FR_ONE : check_rand_fr();
     }
     cz_g1_affine *bases = malloc((n_in + set + 1) * sizeof *bases);
-    for (size_t i = 0; i < n_in + set; i++) bases[i] = rand_point();
+    for (size_t i = 0; i < n_in + set; i++) bases[i] = check_rand_g1_affine();
     cz_msm_g1_segment seg[2] = {
         {bases, n_in, NULL, frs, n_in, NULL},
         {bases + n_in, set, NULL, frs + n_in, n_aux, dens},
@@ -73,7 +64,7 @@ static void test_split(void) {
     free(bases);
   }
   /* canonical scalars are reduced mod r first: r + 1 is a 1, r a 0 */
-  cz_g1_affine b[3] = {rand_point(), rand_point(), rand_point()};
+  cz_g1_affine b[3] = {check_rand_g1_affine(), check_rand_g1_affine(), check_rand_g1_affine()};
   cz_scalar k[3];
   memcpy(k[0].l, CZ_FR_MODULUS, sizeof k[0].l);
   k[1] = k[0];
