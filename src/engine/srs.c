@@ -195,6 +195,10 @@ static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg
       if (!msg[0]) snprintf(msg, msg_len, "SRS %s: %s", e->id, cz_err_str(err));
       return CZ_ENG_FAILED;
     }
+    /* The object holds its own copy: drop the mapping's resident pages (it
+     * stays mapped, warm, and refaults from the file if loaded again), so
+     * the budget's charge below is what the process really holds. */
+    madvise(map, len, MADV_DONTNEED);
     /* Charge what the object really holds. */
     if (bytes < len) cz_membudget_release(m->budget, len - bytes), charged = bytes;
     else if (bytes > len && cz_membudget_reserve(m->budget, bytes - len, NULL) == CZ_OK)
