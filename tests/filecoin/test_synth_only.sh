@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# cuzk-bench synth-only on a 2 KiB sector sealed in process: every iteration
+# line and summary line is there, both paths count the same 2,687,961
+# constraints, --perf reads counters or says in one line why not, and bad
+# options exit 2. Synthesis of 2.7 M constraints is too slow under ASan.
+# ctest-label: slow
+# Usage: test_synth_only.sh path/to/cuzk-bench   (run from the repo root)
+set -u
+BENCH=${1:?usage: $0 path/to/cuzk-bench}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0
+ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi; }
+N='[0-9][0-9.]*'
+
+"$BENCH" synth-only -i 2 --pce --perf >"$TMP/out" 2>"$TMP/err"
+ok "exit 0" "[ $? -eq 0 ]"
+for p in inline4 pce; do
+  ok "$p: 2 iteration lines" "[ \$(grep -c '^iteration [01] $p wall_ms=$N synthesis_ms=$N circuits=1 constraints=2687961\$' '$TMP/out') -eq 2 ]"
+  for f in synthesis_median constraints_per_s constraints_per_core_s; do
+    ok "$p.$f" "grep -q '^$p\\.$f $N ' '$TMP/out'"
+  done
+done
+ok "pce ratio" "grep -q '^ratio.pce_over_inline4 $N ratio\$' '$TMP/out'"
+ok "perf: counters or one line why not" \
+  "grep -q '^perf unavailable: ' '$TMP/out' || grep -q '^inline4.perf cycles=' '$TMP/out'"
+
+"$BENCH" synth-only --lc vec --ab arena >"$TMP/ab" 2>&1
+ok "--ab exit 0" "[ $? -eq 0 ] && grep -q '^ratio.arena_over_vec $N ratio\$' '$TMP/ab'"
+"$BENCH" synth-only --lc nope >/dev/null 2>&1
+ok "unknown layout: exit 2" "[ $? -eq 2 ]"
+"$BENCH" synth-only --partition 3 >/dev/null 2>&1
+ok "no such partition: exit 2" "[ $? -eq 2 ]"
+"$BENCH" synth-only --ab arena --pce >/dev/null 2>&1
+ok "--ab with --pce: exit 2" "[ $? -eq 2 ]"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
