@@ -1,15 +1,21 @@
-/* The Groth16 quotient polynomial H, with bellperson's semantics
- * (groth16/prover: ifft, coset_fft, mul, sub, divide_by_z_on_coset,
- * icoset_fft, drop the top coefficient) but without its permutations:
+/* The Groth16 quotient polynomial H, equal to bellperson's (groth16/prover:
+ * ifft, coset_fft, mul, sub, divide_by_z_on_coset, icoset_fft, drop the top
+ * coefficient) but with six transforms instead of seven and no permutations.
  *
- *   per v in {a, b, c}: DIF with omega^-1    natural evals -> n * coeffs, bit-reversed
- *                       x[p] *= s g^rev(p) / n    (coset shift, s folds 1/Z(g))
- *                       DIT with omega        -> evaluations on g*H, natural
- *   a = a*b - c                               (Z(g)^-1 already folded into a and c)
- *   DIF with omega^-1, then one pass that bit-reverses and multiplies by g^-i / n.
+ * bellperson computes H = icoset(ab_coset - c_coset) / Z(g), where Z(X) = X^n - 1
+ * takes the single value Z(g) = g^n - 1 on the coset g*H. The inverse coset
+ * transform is linear and exact on polynomials of degree < n, so
+ * icoset(c_coset) is C itself: H = (icoset(ab_coset) - C) / Z(g), for any
+ * a, b, c, satisfied or not. C's coefficients need only the first half of
+ * its round trip:
  *
- * Z(X) = X^n - 1 takes the single value g^n - 1 on the coset g*H, so dividing
- * by it is a constant factor; folding it into a and c saves a pass. */
+ *   a, b: DIF with omega^-1    natural evals -> n * coeffs, bit-reversed
+ *         x[p] *= g^rev(p) / n (coset shift)
+ *         DIT with omega       -> evaluations on g*H, natural
+ *   c:    DIF with omega^-1    -> n * C, bit-reversed
+ *   a = a * b
+ *   DIF with omega^-1, then one pass that bit-reverses, multiplies by
+ *   g^-i / (n Z(g)) and subtracts c[rev(i)] / (n Z(g)). */
 #include <stdint.h>
 #include "cuzk/ntt.h"
 #include "cuzk/parallel.h"
@@ -18,40 +24,37 @@
 
 typedef struct {
   cz_fr *a;
-  const cz_fr *b, *c;
-} combine_ctx;
+  const cz_fr *b;
+} mul_ctx;
 
-static void combine_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
+static void mul_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
   (void)worker;
-  const combine_ctx *k = ctx;
-  for (size_t i = i0; i < i1; i++) {
-    cz_fr t;
-    ntt_fr_mul(&t, &k->a[i], &k->b[i]);
-    ntt_fr_sub(&k->a[i], &t, &k->c[i]);
-  }
+  const mul_ctx *k = ctx;
+  for (size_t i = i0; i < i1; i++) ntt_fr_mul(&k->a[i], &k->a[i], &k->b[i]);
 }
 
-/* evaluations on H -> evaluations on g*H, times s. */
-static void to_coset(const cz_ntt_domain *d, cz_fr *v, const cz_fr *s, unsigned n_threads) {
-  cz_fr c;
-  ntt_fr_mul(&c, s, &d->n_inv);
+/* evaluations on H -> evaluations on g*H. */
+static void to_coset(const cz_ntt_domain *d, cz_fr *v, unsigned n_threads) {
   cz_ntt_forward_inv_root(d, v, n_threads);
-  cz_ntt_scale_powers(d, v, &d->g, &c, 1, 0, n_threads);
+  cz_ntt_scale_powers(d, v, &d->g, &d->n_inv, 1, 0, n_threads);
   cz_ntt_inverse_fwd_root(d, v, n_threads);
 }
 
 void cz_ntt_h_poly(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, unsigned n_threads) {
-  /* zinv = 1 / Z(g) = 1 / (g^n - 1); g = 7 is not an n-th root of unity. */
-  cz_fr zinv;
+  /* k = 1 / (n Z(g)), Z(g) = g^n - 1; g = 7 is not an n-th root of unity. */
+  cz_fr k, nf;
   uint64_t e = (uint64_t)d->n; /* n <= 2^32 fits one limb */
-  cz_fr_pow(&zinv, &d->g, &e, 1);
-  cz_fr_sub(&zinv, &zinv, &CZ_FR_ONE);
-  cz_fr_inv(&zinv, &zinv);
+  cz_fr_pow(&k, &d->g, &e, 1);
+  cz_fr_sub(&k, &k, &CZ_FR_ONE);
+  cz_fr_from_u64(&nf, d->n);
+  cz_fr_mul(&k, &k, &nf);
+  cz_fr_inv(&k, &k);
 
-  to_coset(d, a, &zinv, n_threads);
-  to_coset(d, b, &CZ_FR_ONE, n_threads);
-  to_coset(d, c, &zinv, n_threads);
-  combine_ctx k = {a, b, c};
-  cz_parallel_for(d->n, ntt_threads(d->n, n_threads), combine_worker, &k);
-  cz_ntt_icoset_fft(d, a, n_threads);
+  to_coset(d, a, n_threads);
+  to_coset(d, b, n_threads);
+  cz_ntt_forward_inv_root(d, c, n_threads);
+  mul_ctx m = {a, b};
+  cz_parallel_for(d->n, ntt_threads(d->n, n_threads), mul_worker, &m);
+  cz_ntt_forward_inv_root(d, a, n_threads);
+  cz_ntt_permute_scale_sub(d, a, &d->g_inv, &k, c, &k, n_threads);
 }

@@ -373,7 +373,9 @@ typedef struct {
   cz_fr *x;
   unsigned log_n, lo_log;
   cz_fr *lo, *hi;
-  int permute; /* natural result y[i] = x[rev(i)] * factor(i) */
+  int permute;      /* natural result y[i] = x[rev(i)] * factor(i) */
+  const cz_fr *sub; /* permute only: then y[i] -= sub[rev(i)] * sub_k */
+  cz_fr sub_k;
 } scale_ctx;
 
 static cz_err scale_tables(scale_ctx *s, unsigned log_n, const cz_fr *base, const cz_fr *c,
@@ -427,15 +429,25 @@ static void scale_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
     factor(&fr, s, r);
     ntt_fr_mul(&s->x[i], &xr, &f);
     if (r != i) ntt_fr_mul(&s->x[r], &xi, &fr);
+    if (s->sub) {
+      cz_fr t;
+      ntt_fr_mul(&t, &s->sub[r], &s->sub_k);
+      ntt_fr_sub(&s->x[i], &s->x[i], &t);
+      if (r != i) {
+        ntt_fr_mul(&t, &s->sub[i], &s->sub_k);
+        ntt_fr_sub(&s->x[r], &s->x[r], &t);
+      }
+    }
   }
 }
 
 /* x[i] *= c * base^e(i), e(i) = i (rev = 0) or rev(i) (rev = 1); with permute,
  * also x[i] <-> x[rev(i)] first (rev must be 0). Falls back to a serial
  * running power when the small tables cannot be allocated. */
-static void scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
-                         int rev, int permute, unsigned n_threads) {
-  scale_ctx s = {x, 0, 0, NULL, NULL, permute};
+static void scale_powers_sub(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
+                             int rev, int permute, const cz_fr *sub, const cz_fr *sub_k,
+                             unsigned n_threads) {
+  scale_ctx s = {x, 0, 0, NULL, NULL, permute, sub, sub ? *sub_k : CZ_FR_ZERO};
   if (scale_tables(&s, d->log_n, base, c, rev) != CZ_OK) {
     if (permute) cz_ntt_bit_reverse(d, x, 1);
     cz_fr p = *c;
@@ -445,12 +457,26 @@ static void scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, co
       cz_fr_pow(&f, base, (const uint64_t[]){e}, 1);
       ntt_fr_mul(&f, &f, &p);
       ntt_fr_mul(&x[i], &x[i], &f);
+      if (sub) {
+        ntt_fr_mul(&f, &sub[rev_bits(i, d->log_n)], sub_k);
+        ntt_fr_sub(&x[i], &x[i], &f);
+      }
     }
     return;
   }
   cz_parallel_for(d->n, ntt_threads(d->n, n_threads), scale_worker, &s);
   free(s.lo);
   free(s.hi);
+}
+
+static void scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
+                         int rev, int permute, unsigned n_threads) {
+  scale_powers_sub(d, x, base, c, rev, permute, NULL, NULL, n_threads);
+}
+
+void cz_ntt_permute_scale_sub(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
+                              const cz_fr *sub, const cz_fr *k, unsigned n_threads) {
+  scale_powers_sub(d, x, base, c, 0, 1, sub, k, n_threads);
 }
 
 void cz_ntt_scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,

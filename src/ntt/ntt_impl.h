@@ -37,6 +37,13 @@ cz_fr *cz_ntt_alloc_fr(size_t count);
 void cz_ntt_scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
                          int rev, int permute, unsigned n_threads);
 
+/* The permuted scaling with a subtrahend read at the same bit-reversed
+ * positions: y[i] = x[rev(i)] * c * base^i - sub[rev(i)] * k (natural result
+ * in x; sub is not modified and must not alias x). One pass, so that a
+ * second bit-reversed vector costs no pass of its own. */
+void cz_ntt_permute_scale_sub(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
+                              const cz_fr *sub, const cz_fr *k, unsigned n_threads);
+
 /* Fr add and sub for the butterflies. The shared mont_add/mont_sub are
  * generic in the limb count and compile to slow carry handling here (about
  * 7 ns against 3.5 ns on x86-64), which the butterflies feel: a butterfly is
