@@ -480,12 +480,15 @@ CZG_FN void czg_coset_scale(czg_fr *x, uint32_t pos, unsigned log_n, const czg_f
   czg_fr_mul(x, x, &gp);
 }
 
-/* a = (a b - c) zinv */
-CZG_FN void czg_h_pointwise(czg_fr *a, const czg_fr *b, const czg_fr *c, const czg_fr *zinv) {
+/* a = a b */
+CZG_FN void czg_h_product(czg_fr *a, const czg_fr *b) { czg_fr_mul(a, a, b); }
+
+/* a = a - c k: C's coefficients leave H without a transform of their own
+ * (H = (icoset(A B on the coset) - C) / Z(g), see src/ntt/hpoly.c). */
+CZG_FN void czg_h_subtract(czg_fr *a, const czg_fr *c, const czg_fr *k) {
   czg_fr t;
-  czg_fr_mul(&t, a, b);
-  czg_fr_sub(&t, &t, c);
-  czg_fr_mul(a, &t, zinv);
+  czg_fr_mul(&t, c, k);
+  czg_fr_sub(a, a, &t);
 }
 
 #endif

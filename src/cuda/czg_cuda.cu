@@ -3,9 +3,11 @@
 //
 //   ntt_h      a, b, c uploaded and zero-padded; per vector a DIF pass chain
 //              with omega^-1 (natural -> bit-reversed), n^-1 g^rev(pos)
-//              scaling, a DIT chain with omega (bit-reversed -> natural);
-//              (a b - c) / (g^n - 1); DIF with omega^-1 and n^-1 g^-rev(pos)
-//              scaling. H stays on the device in bit-reversed order: the H
+//              scaling, a DIT chain with omega (bit-reversed -> natural),
+//              except for c, which stops after its DIF (n C, bit-reversed);
+//              a b / (g^n - 1); DIF with omega^-1 and n^-1 g^-rev(pos)
+//              scaling; minus c / (n (g^n - 1)): six transforms, as
+//              src/ntt/hpoly.c explains. H stays on the device in bit-reversed order: the H
 //              MSM reads coefficient i at position rev(i), so no permutation
 //              pass is ever made. Passes are radix 2^k with k <= 9 (2^27 in
 //              three), one block of 2^(k-1) threads per group in shared memory.
@@ -61,10 +63,16 @@ __global__ void k_coset_scale(czg_fr *a, size_t n, unsigned log_n, czg_fr scale,
     czg_coset_scale(&a[i], (uint32_t)i, log_n, &scale, lo, hi);
 }
 
-__global__ void k_pointwise(czg_fr *a, const czg_fr *b, const czg_fr *c, size_t n, czg_fr zinv) {
+__global__ void k_product(czg_fr *a, const czg_fr *b, size_t n) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    czg_h_pointwise(&a[i], &b[i], &c[i], &zinv);
+    czg_h_product(&a[i], &b[i]);
+}
+
+__global__ void k_subtract(czg_fr *a, const czg_fr *c, size_t n, czg_fr k) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    czg_h_subtract(&a[i], &c[i], &k);
 }
 
 // Digits of n scalars: canonical k[i], or (from_h) Montgomery H coefficient
@@ -244,7 +252,7 @@ cz_err op_ntt_h(void *, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m
   size_t n = size_t(1) << log_n;
   czg_fr *v[3] = {nullptr, nullptr, nullptr};
   const cz_fr *src[3] = {a, b, c};
-  cz_fr ninv, g, zinv;
+  cz_fr ninv, g, zinv, nzinv;
   unsigned grid = grid_for(n, 256);
   cudaFree(DEV.h);
   DEV.h = nullptr;
@@ -258,17 +266,21 @@ cz_err op_ntt_h(void *, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m
     cz_fr_sub(&zinv, &zinv, &CZ_FR_ONE);
     cz_fr_inv(&zinv, &zinv);
   }
+  cz_fr_mul(&nzinv, &ninv, &zinv);
   for (int i = 0; i < 3; i++) {
     CK(cudaMalloc(&v[i], n * sizeof(czg_fr)));
     CK(cudaMemcpy(v[i], src[i], m * sizeof(czg_fr), cudaMemcpyHostToDevice));
     if (n > m) CK(cudaMemset(v[i] + m, 0, (n - m) * sizeof(czg_fr)));
     ntt_chain(v[i], log_n, 1, true);
-    k_coset_scale<<<grid, 256>>>(v[i], n, log_n, to_dev(ninv), DEV.tw[2][0], DEV.tw[2][1]);
+    if (i == 2) break; /* C: coefficients only */
+    k_coset_scale<<<grid, 256>>>(v[i], n, log_n, to_dev(i ? nzinv : ninv), DEV.tw[2][0],
+                                 DEV.tw[2][1]);
     ntt_chain(v[i], log_n, 0, false);
   }
-  k_pointwise<<<grid, 256>>>(v[0], v[1], v[2], n, to_dev(zinv));
+  k_product<<<grid, 256>>>(v[0], v[1], n);
   ntt_chain(v[0], log_n, 1, true);
   k_coset_scale<<<grid, 256>>>(v[0], n, log_n, to_dev(ninv), DEV.tw[3][0], DEV.tw[3][1]);
+  k_subtract<<<grid, 256>>>(v[0], v[2], n, to_dev(nzinv));
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
   DEV.h = v[0];

@@ -166,16 +166,21 @@ static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *
   bool ok = v[0] && v[1] && v[2] && tw_build(&tw, &w, log_n) && tw_build(&twi, &winv, log_n) &&
             tw_build(&tg, &g, log_n) && tw_build(&tgi, &ginv, log_n);
   if (ok) {
+    cz_fr nzinv;
+    cz_fr_mul(&nzinv, &ninv, &zinv);
     for (int i = 0; i < 3; i++) {
       ntt_run(v[i], log_n, &twi, true, 9); /* interpolate: natural -> bit-reversed */
-      for (size_t p = 0; p < n; p++)
-        czg_coset_scale(&v[i][p], (uint32_t)p, log_n, (const czg_fr *)&ninv, tg.lo, tg.hi);
+      if (i == 2) break;                   /* C: coefficients only */
+      const czg_fr *s = (const czg_fr *)(i ? &nzinv : &ninv);
+      for (size_t p = 0; p < n; p++) czg_coset_scale(&v[i][p], (uint32_t)p, log_n, s, tg.lo, tg.hi);
       ntt_run(v[i], log_n, &tw, false, 9); /* evaluate on the coset: natural order */
     }
-    for (size_t p = 0; p < n; p++) czg_h_pointwise(&v[0][p], &v[1][p], &v[2][p], (const czg_fr *)&zinv);
+    for (size_t p = 0; p < n; p++) czg_h_product(&v[0][p], &v[1][p]);
     ntt_run(v[0], log_n, &twi, true, 9);
-    for (size_t p = 0; p < n; p++)
+    for (size_t p = 0; p < n; p++) {
       czg_coset_scale(&v[0][p], (uint32_t)p, log_n, (const czg_fr *)&ninv, tgi.lo, tgi.hi);
+      czg_h_subtract(&v[0][p], &v[2][p], (const czg_fr *)&nzinv);
+    }
     d->h = v[0];
     d->log_n = log_n;
     v[0] = NULL;

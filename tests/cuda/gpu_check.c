@@ -2,7 +2,7 @@
  * on a machine with a GPU (built only with CUZK_CUDA; run by
  * tests/cuda/gpu_check.sh, not by ctest: CI machines have no GPU).
  *
- *   H (7 NTTs) at 2^min .. 2^min(max, 24), against cz_ntt_h_poly;
+ *   H (6 NTTs) at 2^min .. 2^min(max, 24), against cz_ntt_h_poly;
  *   the G1 MSM at 2^min, 2^(min+2), ... 2^max, against cz_msm_g1, with its
  *     time on both and the ratio;
  *   batch_add at 2^min(max, 24), against the CPU sum;
