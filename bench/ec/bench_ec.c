@@ -20,6 +20,7 @@
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
 #include "cuzk/pairing.h"
+#include "ec/ifma_field.h"
 
 
 
@@ -58,6 +59,54 @@ static void fr_sqr_portable(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fr
 
 /* ---- Fp2 ---- */
 static cz_fp2 fp2_x, fp2_y;
+/* Throughput (ns per element) of the products the NTT and MSM batch:
+ * independent operands, 64 elements in L1, scalar one at a time and 8-lane
+ * IFMA 8 at a time, same data. Each run(n) does n element products. */
+enum { TPUT_N = 64 };
+static cz_fr tr_x[TPUT_N], tr_y[TPUT_N];
+static cz_fp tp_x[TPUT_N], tp_y[TPUT_N];
+static void tput_setup(void) {
+  fr_setup();
+  fp_setup();
+  for (int i = 0; i < TPUT_N; i++) {
+    cz_fr_mul(&tr_x[i], i ? &tr_x[i - 1] : &fr_x, &fr_y);
+    cz_fr_add(&tr_y[i], &tr_x[i], &fr_y);
+    cz_fp_mul(&tp_x[i], i ? &tp_x[i - 1] : &fp_x, &fp_y);
+    cz_fp_add(&tp_y[i], &tp_x[i], &fp_y);
+  }
+}
+static void fr_mul_tput(uint64_t n) {
+  for (uint64_t k = 0; k < n; k += TPUT_N)
+    for (int i = 0; i < TPUT_N; i++) cz_fr_mul(&tr_x[i], &tr_x[i], &tr_y[i]);
+  fr_x = tr_x[0];
+}
+static void fp_mul_tput(uint64_t n) {
+  for (uint64_t k = 0; k < n; k += TPUT_N)
+    for (int i = 0; i < TPUT_N; i++) cz_fp_mul(&tp_x[i], &tp_x[i], &tp_y[i]);
+  fp_x = tp_x[0];
+}
+#ifdef CZ_IFMA
+static CZ_IFMA_TARGET void frv_mul(uint64_t n) {
+  cz_frv x[TPUT_N / 8], y[TPUT_N / 8];
+  for (int i = 0; i < TPUT_N / 8; i++) { cz_frv_load(&x[i], &tr_x[8 * i]); cz_frv_load(&y[i], &tr_y[8 * i]); }
+  for (uint64_t k = 0; k < n; k += TPUT_N)
+    for (int i = 0; i < TPUT_N / 8; i++) cz_frv_mul(&x[i], &x[i], &y[i]);
+  for (int i = 0; i < TPUT_N / 8; i++) cz_frv_store(&tr_x[8 * i], &x[i]);
+  fr_x = tr_x[0];
+}
+static CZ_IFMA_TARGET void fpv_mul(uint64_t n) {
+  cz_fpv x[TPUT_N / 8], y[TPUT_N / 8];
+  for (int i = 0; i < TPUT_N / 8; i++) { cz_fpv_load(&x[i], &tp_x[8 * i]); cz_fpv_load(&y[i], &tp_y[8 * i]); }
+  for (uint64_t k = 0; k < n; k += TPUT_N)
+    for (int i = 0; i < TPUT_N / 8; i++) cz_fpv_mul(&x[i], &x[i], &y[i]);
+  for (int i = 0; i < TPUT_N / 8; i++) cz_fpv_store(&tp_x[8 * i], &x[i]);
+  fp_x = tp_x[0];
+}
+#else
+static void frv_mul(uint64_t n) { (void)n; }
+static void fpv_mul(uint64_t n) { (void)n; }
+#endif
+
 static void fp2_setup(void) {
   fp_setup();
   fp2_x.c0 = fp_x;
@@ -162,6 +211,7 @@ typedef struct {
   void (*setup)(void); /* may be NULL */
   void (*run)(uint64_t n);
   uint64_t div;
+  int needs_ifma; /* skipped (with a # line) when the IFMA path is off */
 } bench_entry;
 
 static const bench_entry ENTRIES[] = {
@@ -181,6 +231,10 @@ static const bench_entry ENTRIES[] = {
     {"fr_inv_fermat", fr_setup, fr_inv_fermat, 300},
     {"fr_mul_portable", fr_setup, fr_mul_portable, 2},
     {"fr_sqr_portable", fr_setup, fr_sqr_portable, 2},
+    {"fr_mul_tput", tput_setup, fr_mul_tput, 1, 0},
+    {"frv_mul", tput_setup, frv_mul, 1, 1},
+    {"fp_mul_tput", tput_setup, fp_mul_tput, 1, 0},
+    {"fpv_mul", tput_setup, fpv_mul, 1, 1},
     {"fp2_mul", fp2_setup, fp2_mul, 3},
     {"fp2_sqr", fp2_setup, fp2_sqr, 2},
     {"g1_add", curve_setup, g1_add, 16},
@@ -208,6 +262,8 @@ static const struct { const char *name, *num, *den; } RATIOS[] = {
     {"fp_sqr_adx_over_portable", "fp_sqr", "fp_sqr_portable"},
     {"fr_mul_adx_over_portable", "fr_mul", "fr_mul_portable"},
     {"fr_sqr_adx_over_portable", "fr_sqr", "fr_sqr_portable"},
+    {"frv_mul_over_fr_mul_tput", "frv_mul", "fr_mul_tput"},
+    {"fpv_mul_over_fp_mul_tput", "fpv_mul", "fp_mul_tput"},
     {"fp_inv_over_fermat", "fp_inv", "fp_inv_fermat"},
     {"fr_inv_over_fermat", "fr_inv", "fr_inv_fermat"},
 };
@@ -267,11 +323,16 @@ int cmd_bench_ec(int argc, char **argv) {
   if (iters == 0 || reps < 1 || reps > 64) return usage();
 
   printf("# adx %d\n", cz_cpu_use_adx() ? 1 : 0);
+  printf("# ifma %d\n", cz_cpu_use_ifma() ? 1 : 0);
   printf("# clock %s\n", bench_clock == CLOCK_MONOTONIC ? "wall" : "thread-cpu");
   double result[N_ENTRIES];
   for (size_t k = 0; k < N_ENTRIES; k++) {
     result[k] = -1;
     if (filter && !strstr(ENTRIES[k].name, filter)) continue;
+    if (ENTRIES[k].needs_ifma && !cz_cpu_use_ifma()) {
+      printf("# %s skipped: the IFMA path is off (CPU or forced portable)\n", ENTRIES[k].name);
+      continue;
+    }
     result[k] = measure(&ENTRIES[k], iters, reps);
     printf("%s %.1f ns/op\n", ENTRIES[k].name, result[k]);
     fflush(stdout);

@@ -11,7 +11,18 @@ bool cz_cpu_has_adx(void);
 /* True when the fast x86-64 field path is currently selected. */
 bool cz_cpu_use_adx(void);
 
+/* True when the CPU offers AVX-512 F, VL, BW and IFMA (cpuid leaf 7) AND the
+ * OS has enabled the opmask and ZMM register state (OSXSAVE set and XCR0
+ * bits 1, 2, 5, 6, 7): what the 8-lane field code (src/ec/ifma_field.h) needs. */
+bool cz_cpu_has_ifma(void);
+
+/* True when the 8-lane IFMA path is currently selected: cz_cpu_has_ifma()
+ * and the portable path not forced. Callers dispatch on this per call (not
+ * cached), so cz_cpu_force_portable switches them too. */
+bool cz_cpu_use_ifma(void);
+
 /* Force the portable C path (true) or return to automatic choice (false).
+ * It switches off both the ADX and the IFMA paths; results are identical.
  * For tests and benchmarks; not thread-safe against concurrent field use. */
 void cz_cpu_force_portable(bool force);
 

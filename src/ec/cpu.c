@@ -1,12 +1,15 @@
 /* CPU feature detection and the field-code dispatch flag. */
 #include "cuzk/cpu.h"
+#include <stdint.h>
 #include "ec/mont.h"
+#include "ec/ifma_field.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
 
 bool cz_mont_use_adx = false;
+bool cz_ifma_use = false;
 static bool forced_portable = false;
 
 bool cz_cpu_has_adx(void) {
@@ -19,7 +22,35 @@ bool cz_cpu_has_adx(void) {
 #endif
 }
 
+#if defined(__x86_64__)
+/* XCR0 without the xgetbv intrinsic, which needs -mxsave. Only called once
+ * cpuid has said OSXSAVE, so the instruction exists and is enabled. */
+static uint64_t read_xcr0(void) {
+  uint32_t lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
+bool cz_cpu_has_ifma(void) {
+#if defined(__x86_64__)
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+  if (!(c & (1u << 27))) return false; /* OSXSAVE: xgetbv usable */
+  /* XCR0: SSE (1), AVX (2), opmask (5), ZMM_Hi256 (6), Hi16_ZMM (7). */
+  const uint64_t need = (1u << 1) | (1u << 2) | (1u << 5) | (1u << 6) | (1u << 7);
+  if ((read_xcr0() & need) != need) return false;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  /* AVX512F (16), AVX512IFMA (21), AVX512BW (30), AVX512VL (31). */
+  const unsigned feats = (1u << 16) | (1u << 21) | (1u << 30) | (1u << 31);
+  return (b & feats) == feats;
+#else
+  return false;
+#endif
+}
+
 static void choose(void) {
+  cz_ifma_use = !forced_portable && cz_cpu_has_ifma();
 #ifdef CZ_MONT_ADX
   cz_mont_use_adx = !forced_portable && cz_cpu_has_adx();
 #else
@@ -31,6 +62,8 @@ static void choose(void) {
 __attribute__((constructor)) static void cz_cpu_init(void) { choose(); }
 
 bool cz_cpu_use_adx(void) { return cz_mont_use_adx; }
+
+bool cz_cpu_use_ifma(void) { return cz_ifma_use; }
 
 void cz_cpu_force_portable(bool force) {
   forced_portable = force;
