@@ -119,35 +119,45 @@ typedef struct {
   size_t bad[CZ_PARALLEL_MAX_THREADS];
 } decode_ctx;
 
-static cz_err decode_one(const decode_ctx *c, size_t i) {
+/* Points [i, i + n) of the vector; *bad = the first failing index. The
+ * parameter layout has no place for the point at infinity: it is refused. */
+static cz_err decode_run(const decode_ctx *c, size_t i, size_t n, size_t *bad) {
   cz_err e;
-  bool inf;
   if (c->v == V_B_G2) {
     cz_g2_affine *q = (cz_g2_affine *)c->dst + i;
-    e = cz_g2_affine_deserialize(q, c->src + i * CZ_G2_UNCOMPRESSED_BYTES, c->checked);
-    inf = e == CZ_OK && cz_g2_affine_is_identity(q);
+    e = cz_g2_affine_deserialize_many(q, c->src + i * CZ_G2_UNCOMPRESSED_BYTES, n, c->checked,
+                                      bad);
+    for (size_t j = 0; e == CZ_OK && j < n; j++)
+      if (cz_g2_affine_is_identity(&q[j])) { *bad = j; e = CZ_ERR_BAD_FLAGS; }
   } else {
     cz_g1_affine *q = (cz_g1_affine *)c->dst + i;
-    e = cz_g1_affine_deserialize(q, c->src + i * CZ_G1_UNCOMPRESSED_BYTES, c->checked);
-    inf = e == CZ_OK && cz_g1_affine_is_identity(q);
+    e = cz_g1_affine_deserialize_many(q, c->src + i * CZ_G1_UNCOMPRESSED_BYTES, n, c->checked,
+                                      bad);
+    for (size_t j = 0; e == CZ_OK && j < n; j++)
+      if (cz_g1_affine_is_identity(&q[j])) { *bad = j; e = CZ_ERR_BAD_FLAGS; }
   }
-  return inf ? CZ_ERR_BAD_FLAGS : e;
+  *bad += i;
+  return e;
 }
+
+/* Runs of this many points between checks for an earlier failure. */
+#define DECODE_RUN 256
 
 static void decode_worker(void *vctx, size_t begin, size_t end, unsigned worker) {
   decode_ctx *c = vctx;
   c->errs[worker] = CZ_OK;
   c->bad[worker] = SIZE_MAX;
-  for (size_t i = begin; i < end; i++) {
+  for (size_t i = begin; i < end; i += DECODE_RUN) {
     /* Stop early once an earlier point is known bad: only the first error
      * is reported, and a corrupt file should fail fast. */
-    if ((i & 255) == 0 && atomic_load_explicit(&c->first_bad, memory_order_relaxed) < i) return;
-    cz_err e = decode_one(c, i);
+    if (atomic_load_explicit(&c->first_bad, memory_order_relaxed) < i) return;
+    size_t bad = 0, n = end - i < DECODE_RUN ? end - i : DECODE_RUN;
+    cz_err e = decode_run(c, i, n, &bad);
     if (e != CZ_OK) {
       c->errs[worker] = e;
-      c->bad[worker] = i;
+      c->bad[worker] = bad;
       size_t cur = atomic_load(&c->first_bad);
-      while (i < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, i)) {}
+      while (bad < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, bad)) {}
       return;
     }
   }
