@@ -1,6 +1,10 @@
 /* Run-time CPU feature detection and the dispatch switch for the field code.
- * The x86-64 MULX/ADCX/ADOX path is used when the CPU has BMI2 and ADX and
- * the portable path has not been forced; both give identical results. */
+ * The x86-64 MULX/ADCX/ADOX path is used when the CPU has BMI2 and ADX, the
+ * 8-lane AVX-512 IFMA path where the CPU and OS offer it, unless the portable
+ * path is forced; all give identical results. The environment variable
+ * CUZK_CPU, read once at start-up, narrows the choice for a whole process
+ * (to compare paths, or to rule one out): "portable" = neither, "no-avx512" =
+ * ADX but not IFMA; anything else (or unset) = automatic. */
 #ifndef CUZK_CPU_H
 #define CUZK_CPU_H
 #include <stdbool.h>

@@ -1,6 +1,8 @@
 /* CPU feature detection and the field-code dispatch flag. */
 #include "cuzk/cpu.h"
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "ec/mont.h"
 #include "ec/ifma_field.h"
 
@@ -11,6 +13,7 @@
 bool cz_mont_use_adx = false;
 bool cz_ifma_use = false;
 static bool forced_portable = false;
+static bool env_portable = false, env_no_ifma = false; /* CUZK_CPU */
 
 bool cz_cpu_has_adx(void) {
 #if defined(__x86_64__)
@@ -50,16 +53,22 @@ bool cz_cpu_has_ifma(void) {
 }
 
 static void choose(void) {
-  cz_ifma_use = !forced_portable && cz_cpu_has_ifma();
+  bool portable = forced_portable || env_portable;
+  cz_ifma_use = !portable && !env_no_ifma && cz_cpu_has_ifma();
 #ifdef CZ_MONT_ADX
-  cz_mont_use_adx = !forced_portable && cz_cpu_has_adx();
+  cz_mont_use_adx = !portable && cz_cpu_has_adx();
 #else
   cz_mont_use_adx = false;
 #endif
 }
 
 /* Runs before main so every field operation sees the final choice. */
-__attribute__((constructor)) static void cz_cpu_init(void) { choose(); }
+__attribute__((constructor)) static void cz_cpu_init(void) {
+  const char *env = getenv("CUZK_CPU");
+  if (env && strcmp(env, "portable") == 0) env_portable = true;
+  if (env && strcmp(env, "no-avx512") == 0) env_no_ifma = true;
+  choose();
+}
 
 bool cz_cpu_use_adx(void) { return cz_mont_use_adx; }
 

@@ -18,6 +18,14 @@ check "only name value unit or # lines" \
   "! echo \"\$out\" | grep -Ev '^(# .*|[a-z0-9_]+ [0-9]+(\\.[0-9]+)? [a-z/]+)\$' | grep -q ."
 f=$("$bench" ec --iters 2000 --reps 1 --filter fr_mul | grep -v '^#')
 check "--filter keeps only matches" "! echo \"\$f\" | grep -v '^fr_mul' | grep -q ."
+# CUZK_CPU narrows the field paths for the whole process (src/ec/cpu.c).
+p=$(CUZK_CPU=portable "$bench" ec --iters 200 --reps 1 --filter fp_mul)
+check "CUZK_CPU=portable: no ADX" "echo \"\$p\" | grep -qx '# adx 0'"
+check "CUZK_CPU=portable: no IFMA" "echo \"\$p\" | grep -qx '# ifma 0'"
+p=$(CUZK_CPU=no-avx512 "$bench" ec --iters 200 --reps 1 --filter fp_mul)
+check "CUZK_CPU=no-avx512: no IFMA" "echo \"\$p\" | grep -qx '# ifma 0'"
+check "CUZK_CPU=no-avx512: ADX as detected" \
+  "[ \"\$(echo \"\$p\" | grep '^# adx')\" = \"\$(echo \"\$out\" | grep '^# adx')\" ]"
 check "bad option is refused" "! \"\$bench\" ec --bogus >/dev/null 2>&1"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
