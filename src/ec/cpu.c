@@ -10,7 +10,7 @@
 
 bool cz_mont_use_adx = false;
 bool cz_ifma_use = false;
-static bool forced_portable = false;
+static bool forced_portable = false, ifma_off = false;
 
 bool cz_cpu_has_adx(void) {
 #if defined(__x86_64__)
@@ -50,7 +50,7 @@ bool cz_cpu_has_ifma(void) {
 }
 
 static void choose(void) {
-  cz_ifma_use = !forced_portable && cz_cpu_has_ifma();
+  cz_ifma_use = !forced_portable && !ifma_off && cz_cpu_has_ifma();
 #ifdef CZ_MONT_ADX
   cz_mont_use_adx = !forced_portable && cz_cpu_has_adx();
 #else
@@ -64,6 +64,11 @@ __attribute__((constructor)) static void cz_cpu_init(void) { choose(); }
 bool cz_cpu_use_adx(void) { return cz_mont_use_adx; }
 
 bool cz_cpu_use_ifma(void) { return cz_ifma_use; }
+
+void cz_cpu_disable_ifma(bool off) {
+  ifma_off = off;
+  choose();
+}
 
 void cz_cpu_force_portable(bool force) {
   forced_portable = force;

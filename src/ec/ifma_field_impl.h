@@ -54,6 +54,38 @@ static inline CZ_IFMA_TARGET void IVN(to_words_)(__m512i *w, const IV *a) {
   }
 }
 
+#if IW == 4
+/* Contiguous x[0..7] -> lanes 0..7 for 4-word elements: four plain loads
+ * (two elements each) and a 4x8 transpose by unpack and two-source permute,
+ * cheaper than gathers, and scatters are slower still on the store side. */
+static inline CZ_IFMA_TARGET void IVN(load)(IV *r, const IS x[8]) {
+  const __m512i *p = (const __m512i *)(const void *)x;
+  __m512i v0 = _mm512_loadu_si512(p), v1 = _mm512_loadu_si512(p + 1);
+  __m512i v2 = _mm512_loadu_si512(p + 2), v3 = _mm512_loadu_si512(p + 3);
+  /* t0 = e0.0 e2.0 e0.2 e2.2 e1.0 e3.0 e1.2 e3.2, t1 the same for words 1, 3. */
+  __m512i t0 = _mm512_unpacklo_epi64(v0, v1), t1 = _mm512_unpackhi_epi64(v0, v1);
+  __m512i t2 = _mm512_unpacklo_epi64(v2, v3), t3 = _mm512_unpackhi_epi64(v2, v3);
+  const __m512i lo = _mm512_setr_epi64(0, 4, 1, 5, 8, 12, 9, 13);
+  const __m512i hi = _mm512_setr_epi64(2, 6, 3, 7, 10, 14, 11, 15);
+  __m512i w[4] = {_mm512_permutex2var_epi64(t0, lo, t2), _mm512_permutex2var_epi64(t1, lo, t3),
+                  _mm512_permutex2var_epi64(t0, hi, t2), _mm512_permutex2var_epi64(t1, hi, t3)};
+  IVN(from_words_)(r, w);
+}
+
+static inline CZ_IFMA_TARGET void IVN(store)(IS out[8], const IV *a) {
+  __m512i w[4];
+  IVN(to_words_)(w, a);
+  const __m512i lo = _mm512_setr_epi64(0, 2, 8, 10, 1, 3, 9, 11);
+  const __m512i hi = _mm512_setr_epi64(4, 6, 12, 14, 5, 7, 13, 15);
+  __m512i t0 = _mm512_permutex2var_epi64(w[0], lo, w[2]), t2 = _mm512_permutex2var_epi64(w[0], hi, w[2]);
+  __m512i t1 = _mm512_permutex2var_epi64(w[1], lo, w[3]), t3 = _mm512_permutex2var_epi64(w[1], hi, w[3]);
+  __m512i *p = (__m512i *)(void *)out;
+  _mm512_storeu_si512(p, _mm512_unpacklo_epi64(t0, t1));
+  _mm512_storeu_si512(p + 1, _mm512_unpackhi_epi64(t0, t1));
+  _mm512_storeu_si512(p + 2, _mm512_unpacklo_epi64(t2, t3));
+  _mm512_storeu_si512(p + 3, _mm512_unpackhi_epi64(t2, t3));
+}
+#else
 /* Contiguous x[0..7] -> lanes 0..7: one gather per 64-bit word. */
 static inline CZ_IFMA_TARGET void IVN(load)(IV *r, const IS x[8]) {
   const __m512i idx = _mm512_setr_epi64(0, IW, 2 * IW, 3 * IW, 4 * IW, 5 * IW, 6 * IW, 7 * IW);
@@ -70,6 +102,7 @@ static inline CZ_IFMA_TARGET void IVN(store)(IS out[8], const IV *a) {
   CZ_IFMA_UNROLL
   for (int i = 0; i < IW; i++) _mm512_i64scatter_epi64((void *)&out[0].l[i], idx, w[i], 8);
 }
+#endif
 
 /* Gather/scatter through 8 pointers (any may repeat; for to_mont a repeated
  * pointer receives its highest lane's value). */

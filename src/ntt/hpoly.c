@@ -24,6 +24,10 @@ typedef struct {
 static void combine_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
   (void)worker;
   const combine_ctx *k = ctx;
+  if (ntt_use_ifma()) {
+    cz_ntt_ifma_combine(k->a, k->b, k->c, i0, i1);
+    return;
+  }
   for (size_t i = i0; i < i1; i++) {
     cz_fr t;
     ntt_fr_mul(&t, &k->a[i], &k->b[i]);

@@ -312,6 +312,10 @@ static void transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const 
   }
   unsigned threads = ntt_threads(n, n_threads);
   size_t bsize = pick_block(d, threads);
+  if (ntt_use_ifma() && bsize >= 64) {
+    cz_ntt_ifma_transform(d, x, dit, inv, scale, bsize, threads);
+    return;
+  }
   unsigned outer = d->log_n;
   for (size_t b = bsize; b > 1; b /= 2) outer--; /* stages with half-size >= bsize */
   block_ctx bc = {x, bsize, d->tw_blk, d->blk_half, inv, dit, outer == 0 ? scale : NULL};
@@ -412,6 +416,10 @@ static void scale_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
   const scale_ctx *s = ctx;
   cz_fr f;
   if (!s->permute) {
+    if (ntt_use_ifma()) {
+      cz_ntt_ifma_scale(s->x, s->lo, s->hi, s->lo_log, i0, i1);
+      return;
+    }
     for (size_t i = i0; i < i1; i++) {
       factor(&f, s, i);
       ntt_fr_mul(&s->x[i], &s->x[i], &f);

@@ -6,6 +6,7 @@
 #include "cuzk/parallel.h"
 #include "ec/mont.h"
 #include "ec/mont_adx_asm.h"
+#include "ec/ifma_field.h"
 #if defined(__x86_64__)
 #include <x86intrin.h>
 #endif
@@ -36,6 +37,25 @@ cz_fr *cz_ntt_alloc_fr(size_t count);
  * permute (rev = 0 only) the result is natural: y[i] = x[rev(i)] c base^i. */
 void cz_ntt_scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
                          int rev, int permute, unsigned n_threads);
+
+/* The 8-lane IFMA path (ntt_ifma.c): the same results as the scalar code,
+ * taken when ntt_use_ifma() is true. Only call these then. */
+static inline int ntt_use_ifma(void) {
+#ifdef CZ_IFMA
+  return cz_ifma_use;
+#else
+  return 0;
+#endif
+}
+/* The whole transform as ntt.c's transform() with blocks of bsize >= 64
+ * elements (n >= bsize) and the given thread count. */
+void cz_ntt_ifma_transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const cz_fr *scale,
+                           size_t bsize, unsigned threads);
+/* a[i] = a[i] b[i] - c[i] for i in [i0, i1). */
+void cz_ntt_ifma_combine(cz_fr *a, const cz_fr *b, const cz_fr *c, size_t i0, size_t i1);
+/* x[i] *= lo[i & (2^lo_log - 1)] * hi[i >> lo_log] for i in [i0, i1). */
+void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log, size_t i0,
+                       size_t i1);
 
 /* Fr add and sub for the butterflies. The shared mont_add/mont_sub are
  * generic in the limb count and compile to slow carry handling here (about
