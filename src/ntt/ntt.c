@@ -17,6 +17,7 @@
 #include "cuzk/ntt.h"
 #include <stdint.h>
 #include <stdlib.h>
+#include "cuzk/cpu.h"
 #include "cuzk/parallel.h"
 #include "ec/mont.h"
 #include "ntt/ntt_impl.h"
@@ -67,6 +68,7 @@ cz_err cz_ntt_domain_new(cz_ntt_domain **out, unsigned log_n) {
   if (!d->tw || !d->tw_blk) { cz_ntt_domain_free(d); return CZ_ERR_NOMEM; }
   size_t stride = d->half ? d->half / (d->blk_half ? d->blk_half : 1) : 0;
   for (size_t i = 0; i <= d->blk_half; i++) d->tw_blk[i] = d->tw[i * stride];
+  if (cz_cpu_has_ifma()) cz_ntt_ifma_domain_init(d);
   *out = d;
   return CZ_OK;
 }
@@ -84,6 +86,7 @@ void cz_ntt_domain_free(cz_ntt_domain *d) {
   if (!d) return;
   free(d->tw);
   free(d->tw_blk);
+  cz_ntt_ifma_domain_free(d);
   free(d);
 }
 
@@ -312,7 +315,7 @@ static void transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const 
   }
   unsigned threads = ntt_threads(n, n_threads);
   size_t bsize = pick_block(d, threads);
-  if (ntt_use_ifma() && bsize >= 64) {
+  if (ntt_use_ifma() && bsize >= 64 && d->vtw_fwd) {
     cz_ntt_ifma_transform(d, x, dit, inv, scale, bsize, threads);
     return;
   }

@@ -30,7 +30,7 @@
 /* tp = prepared vector of the twiddles for exponents e0 + k step, k < 8,
  * from the scalar table tw (half + 1 entries), with twid()'s convention:
  * entry half - e for the inverse root. */
-static inline CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_fr *tw, size_t half, size_t e0,
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_fr *tw, size_t half, size_t e0,
                                            size_t step, int inv) {
   const __m512i k = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
   /* e0 + k step (exponents are < 2^32: madd52lo is exact, and needs no DQ) */
@@ -48,7 +48,7 @@ static inline CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_fr *tw, size_t h
 /* ---- butterflies ----------------------------------------------------------- */
 
 /* DIF: (u, v) <- (u + v, (u - v) w); w = -t for the inverse root. */
-static inline CZ_IFMA_TARGET void vbf_dif(cz_frv *u, cz_frv *v, const cz_frv *tp, int inv) {
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_dif(cz_frv *u, cz_frv *v, const cz_frv *tp, int inv) {
   cz_frv d;
   if (inv) cz_frv_sub(&d, v, u);
   else cz_frv_sub(&d, u, v);
@@ -57,7 +57,7 @@ static inline CZ_IFMA_TARGET void vbf_dif(cz_frv *u, cz_frv *v, const cz_frv *tp
 }
 
 /* DIT: (u, v) <- (u + v w, u - v w); w = -t for the inverse root. */
-static inline CZ_IFMA_TARGET void vbf_dit(cz_frv *u, cz_frv *v, const cz_frv *tp, int inv) {
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_dit(cz_frv *u, cz_frv *v, const cz_frv *tp, int inv) {
   cz_frv m;
   cz_frv_mul_prepared(&m, v, tp);
   if (inv) { cz_frv_add(v, u, &m); cz_frv_sub(u, u, &m); }
@@ -156,7 +156,7 @@ static const long long TAIL_YI[3][8] = {{4, 5, 6, 7, 12, 13, 14, 15},
                                         {4, 5, 12, 13, 6, 7, 14, 15},
                                         {4, 12, 5, 13, 6, 14, 7, 15}};
 
-static inline CZ_IFMA_TARGET void vperm(cz_frv *r, const cz_frv *a, __m512i idx, const cz_frv *b) {
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vperm(cz_frv *r, const cz_frv *a, __m512i idx, const cz_frv *b) {
   for (int k = 0; k < 5; k++) r->l[k] = _mm512_permutex2var_epi64(a->l[k], idx, b->l[k]);
 }
 
@@ -203,6 +203,133 @@ static CZ_IFMA_TARGET void vtail_run(const vtail *t, cz_fr *x, size_t len, int d
   }
 }
 
+/* ---- blocks held in cz_frv form ---------------------------------------------
+ * A block's elements are converted once into a buffer of cz_frv groups
+ * (group i = elements 8i..8i+7), all its stages run there, and it is
+ * converted back: no transposes between its stages. Stage twiddles come
+ * ready (prepared, grouped by 8 columns) from the domain's vtw tables. */
+
+typedef struct {
+  cz_frv *B;
+  size_t len;          /* elements */
+  const cz_frv *tw;    /* vtw_fwd or vtw_inv */
+  int inv, dit;
+  const cz_frv *scale; /* last DIT stage (or NULL) */
+} spass;
+
+static inline const cz_frv *stage_tw(const cz_frv *tw, size_t h) { return tw + (h / 8 - 1); }
+
+static CZ_IFMA_TARGET void srun_radix2(const spass *c, size_t h) {
+  size_t hg = h / 8;
+  const cz_frv *t = stage_tw(c->tw, h);
+  for (size_t base = 0; base < c->len / 8; base += 2 * hg)
+    for (size_t jg = 0; jg < hg; jg++) {
+      cz_frv *u = &c->B[base + jg], *v = u + hg;
+      if (c->dit) {
+        vbf_dit(u, v, &t[jg], c->inv);
+        if (c->scale) { cz_frv_mul_prepared(u, u, c->scale); cz_frv_mul_prepared(v, v, c->scale); }
+      } else {
+        vbf_dif(u, v, &t[jg], c->inv);
+      }
+    }
+}
+
+static CZ_IFMA_TARGET void srun_radix4(const spass *c, size_t g) {
+  size_t gg = g / 8;
+  const cz_frv *t2 = stage_tw(c->tw, 2 * g), *t1 = stage_tw(c->tw, g);
+  int inv = c->inv;
+  for (size_t base = 0; base < c->len / 8; base += 4 * gg)
+    for (size_t jg = 0; jg < gg; jg++) {
+      cz_frv *A = &c->B[base + jg], *B = A + gg, *C = B + gg, *D = C + gg;
+      const cz_frv *ta = &t2[jg], *tb = &t2[jg + gg], *tc = &t1[jg];
+      if (c->dit) {
+        vbf_dit(A, B, tc, inv);
+        vbf_dit(C, D, tc, inv);
+        vbf_dit(A, C, ta, inv);
+        vbf_dit(B, D, tb, inv);
+        if (c->scale) {
+          cz_frv_mul_prepared(A, A, c->scale); cz_frv_mul_prepared(B, B, c->scale);
+          cz_frv_mul_prepared(C, C, c->scale); cz_frv_mul_prepared(D, D, c->scale);
+        }
+      } else {
+        vbf_dif(A, C, ta, inv);
+        vbf_dif(B, D, tb, inv);
+        vbf_dif(A, B, tc, inv);
+        vbf_dif(C, D, tc, inv);
+      }
+    }
+}
+
+/* The stages h = 4, 2, 1 on groups (2i, 2i + 1). */
+static CZ_IFMA_TARGET void stail_run(const vtail *t, cz_frv *B, size_t groups, int dit, int inv) {
+  for (size_t i = 0; i < groups; i += 2) {
+    cz_frv U, V;
+    for (int k = 0; k < 3; k++) {
+      int s = dit ? 2 - k : k;
+      vperm(&U, &B[i], t->ui[s], &B[i + 1]);
+      vperm(&V, &B[i], t->vi[s], &B[i + 1]);
+      if (dit) vbf_dit(&U, &V, &t->tw[s], inv);
+      else vbf_dif(&U, &V, &t->tw[s], inv);
+      vperm(&B[i], &U, t->xi[s], &V);
+      vperm(&B[i + 1], &U, t->yi[s], &V);
+    }
+  }
+}
+
+static CZ_IFMA_TARGET void srun_block(const spass *c0, const vtail *t, cz_fr *x, cz_frv *B) {
+  size_t len = c0->len, groups = len / 8;
+  for (size_t i = 0; i < groups; i++) cz_frv_load(&B[i], x + 8 * i);
+  spass c = *c0;
+  c.B = B;
+  c.scale = NULL;
+  unsigned big = 0; /* stages with h >= 8 */
+  while (((size_t)16 << big) <= len) big++;
+  if (!c.dit) {
+    size_t h = len / 2;
+    for (; big >= 2; big -= 2, h /= 4) srun_radix4(&c, h / 2);
+    if (big) srun_radix2(&c, h);
+    stail_run(t, B, groups, 0, c.inv);
+  } else {
+    stail_run(t, B, groups, 1, c.inv);
+    size_t h = 8;
+    if (big & 1) {
+      c.scale = big == 1 ? c0->scale : NULL;
+      srun_radix2(&c, h);
+      h = 16; big--;
+    }
+    for (; big >= 2; big -= 2, h *= 4) {
+      c.scale = big == 2 ? c0->scale : NULL;
+      srun_radix4(&c, h);
+    }
+  }
+  for (size_t i = 0; i < groups; i++) cz_frv_store(x + 8 * i, &B[i]);
+}
+
+static CZ_IFMA_TARGET void build_vtw(cz_frv *out, const cz_fr *tw, size_t half, int inv) {
+  for (size_t h = 8; h <= half; h *= 2) {
+    cz_frv *t = out + (h / 8 - 1);
+    size_t s = half / h;
+    for (size_t jg = 0; jg < h / 8; jg++) tw_fetch(&t[jg], tw, half, jg * 8 * s, s, inv);
+  }
+}
+
+void cz_ntt_ifma_domain_init(cz_ntt_domain *d) {
+  d->vtw_fwd = d->vtw_inv = NULL;
+  if (d->blk_half < 8) return;
+  size_t groups = 2 * d->blk_half / 8; /* stages 8..blk_half: (2 blk_half - 8) / 8 < this */
+  d->vtw_fwd = aligned_alloc(64, groups * sizeof(cz_frv));
+  d->vtw_inv = aligned_alloc(64, groups * sizeof(cz_frv));
+  if (!d->vtw_fwd || !d->vtw_inv) { cz_ntt_ifma_domain_free(d); return; }
+  build_vtw(d->vtw_fwd, d->tw_blk, d->blk_half, 0);
+  build_vtw(d->vtw_inv, d->tw_blk, d->blk_half, 1);
+}
+
+void cz_ntt_ifma_domain_free(cz_ntt_domain *d) {
+  free(d->vtw_fwd);
+  free(d->vtw_inv);
+  d->vtw_fwd = d->vtw_inv = NULL;
+}
+
 /* ---- blocks and the whole transform ----------------------------------------- */
 
 typedef struct {
@@ -212,6 +339,7 @@ typedef struct {
   size_t half;
   int inv, dit;
   const cz_frv *scale; /* for the last DIT stage when the block is everything */
+  const cz_frv *vtw;   /* the domain's vtw_fwd or vtw_inv */
 } vblock;
 
 /* All stages of one block of len >= 16 elements: the stages h >= 8 as
@@ -247,7 +375,14 @@ static CZ_IFMA_TARGET void vblock_worker(void *ctx, size_t b0, size_t b1, unsign
   const vblock *b = ctx;
   vtail t;
   vtail_init(&t, b->tw, b->half, b->inv);
-  for (size_t i = b0; i < b1; i++) vrun_block(b, &t, b->x + i * b->bsize);
+  cz_frv *buf = aligned_alloc(64, b->bsize / 8 * sizeof *buf);
+  if (!buf) { /* no room for the buffer: the same stages, transposing per stage */
+    for (size_t i = b0; i < b1; i++) vrun_block(b, &t, b->x + i * b->bsize);
+    return;
+  }
+  spass c = {NULL, b->bsize, b->vtw, b->inv, b->dit, b->scale};
+  for (size_t i = b0; i < b1; i++) srun_block(&c, &t, b->x + i * b->bsize, buf);
+  free(buf);
 }
 
 /* Outer passes, split by chunks of VCOLS columns as in ntt.c. */
@@ -286,7 +421,8 @@ CZ_IFMA_TARGET void cz_ntt_ifma_transform(const cz_ntt_domain *d, cz_fr *x, int 
   for (size_t b = bsize; b > 1; b /= 2) outer--; /* stages with half-size >= bsize */
   cz_frv svec, *sv = NULL;
   if (scale) { prepare_scalar(&svec, scale); sv = &svec; }
-  vblock bc = {x, bsize, d->tw_blk, d->blk_half, inv, dit, outer == 0 ? sv : NULL};
+  vblock bc = {x, bsize, d->tw_blk, d->blk_half, inv, dit, outer == 0 ? sv : NULL,
+                inv ? d->vtw_inv : d->vtw_fwd};
   vpass c = {x, 0, d->tw, d->half, inv, dit, 0, NULL};
   if (!dit) {
     size_t h = n / 2;
@@ -339,6 +475,7 @@ CZ_IFMA_TARGET void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi
   }
   size_t cur = SIZE_MAX;
   cz_frv H;
+  cz_frv_zero(&H); /* set before use (cur starts invalid); quiets -Wmaybe-uninitialized */
   for (; i + 8 <= i1; i += 8) {
     if (i >> lo_log != cur) {
       cur = i >> lo_log;
@@ -356,6 +493,22 @@ CZ_IFMA_TARGET void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi
     ntt_fr_mul(&f, &lo[i & mask], &hi[i >> lo_log]);
     ntt_fr_mul(&x[i], &x[i], &f);
   }
+}
+
+#else /* no IFMA in this build: ntt.c never takes the path, but links these */
+
+void cz_ntt_ifma_domain_init(cz_ntt_domain *d) { d->vtw_fwd = d->vtw_inv = NULL; }
+void cz_ntt_ifma_domain_free(cz_ntt_domain *d) { (void)d; }
+void cz_ntt_ifma_transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const cz_fr *scale,
+                           size_t bsize, unsigned threads) {
+  (void)d; (void)x; (void)dit; (void)inv; (void)scale; (void)bsize; (void)threads;
+}
+void cz_ntt_ifma_combine(cz_fr *a, const cz_fr *b, const cz_fr *c, size_t i0, size_t i1) {
+  (void)a; (void)b; (void)c; (void)i0; (void)i1;
+}
+void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log, size_t i0,
+                       size_t i1) {
+  (void)x; (void)lo; (void)hi; (void)lo_log; (void)i0; (void)i1;
 }
 
 #endif
