@@ -430,6 +430,10 @@ static void scale_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
     return;
   }
   /* Each swap pair {i, rev(i)} belongs to the worker that owns its smaller index. */
+  if (ntt_use_ifma()) {
+    cz_ntt_ifma_scale_permute(s->x, s->lo, s->hi, s->lo_log, s->log_n, i0, i1);
+    return;
+  }
   for (size_t i = i0; i < i1; i++) {
     size_t r = rev_bits(i, s->log_n);
     if (r < i) continue;

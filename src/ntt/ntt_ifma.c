@@ -33,6 +33,18 @@
 static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_fr *tw, size_t half, size_t e0,
                                            size_t step, int inv) {
   const __m512i k = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  if (step == 1) { /* 8 consecutive entries: plain loads (reversed for inv) */
+    cz_frv t;
+    if (!inv) {
+      cz_frv_load(&t, tw + e0);
+    } else { /* entries half - e0 - 7 .. half - e0, lane k takes half - e0 - k */
+      cz_frv_load(&t, tw + (half - e0 - 7));
+      const __m512i rev = _mm512_setr_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+      for (int i = 0; i < 5; i++) t.l[i] = _mm512_permutexvar_epi64(rev, t.l[i]);
+    }
+    cz_frv_mul_prepare(tp, &t);
+    return;
+  }
   /* e0 + k step (exponents are < 2^32: madd52lo is exact, and needs no DQ) */
   __m512i e = _mm512_madd52lo_epu64(_mm512_set1_epi64((long long)e0), k,
                                     _mm512_set1_epi64((long long)step));
@@ -495,6 +507,97 @@ CZ_IFMA_TARGET void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi
   }
 }
 
+static inline size_t rev_bits_v(size_t i, unsigned k) {
+  if (k == 0) return 0;
+  uint64_t v = i;
+  v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
+  v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
+  v = ((v >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((v & 0x0f0f0f0f0f0f0f0fULL) << 4);
+  v = __builtin_bswap64(v);
+  return (size_t)(v >> (64 - k));
+}
+
+/* Lanes of m: r = x[idx_k] (idx in elements), other lanes 0; only the
+ * lanes of m are read. */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void gather_fr(cz_frv *r, const cz_fr *x, __m512i idx,
+                                                           __mmask8 m) {
+  __m512i w[4], q = _mm512_slli_epi64(idx, 2);
+  for (int i = 0; i < 4; i++)
+    w[i] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), m, q, (const void *)&x[0].l[i], 8);
+  cz_frv_from_words_(r, w);
+}
+
+/* x[idx_k] = lane k of a for the lanes of m; nothing else is written. */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void scatter_fr(cz_fr *x, __m512i idx, __mmask8 m,
+                                                            const cz_frv *a) {
+  __m512i w[4], q = _mm512_slli_epi64(idx, 2);
+  cz_frv_to_words_(w, a);
+  for (int i = 0; i < 4; i++) _mm512_mask_i64scatter_epi64((void *)&x[0].l[i], m, q, w[i], 8);
+}
+
+/* The permuting scale: for each pair {i, r = rev_log_n(i)} whose smaller
+ * index i lies in [i0, i1): x[i], x[r] = x[r] f(i), x[i] f(r), with
+ * f(e) = lo[e & (2^lo_log - 1)] hi[e >> lo_log]. Lanes are 8 consecutive
+ * i; a lane whose pair belongs to a smaller index is masked off (no read,
+ * no write: that pair may be another worker's). */
+CZ_IFMA_TARGET void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const cz_fr *hi,
+                                              unsigned lo_log, unsigned log_n, size_t i0,
+                                              size_t i1) {
+  size_t mask = ((size_t)1 << lo_log) - 1, i = i0;
+  const __m512i lmask = _mm512_set1_epi64((long long)mask);
+  for (; i < i1; i++) {
+    if (!(i & 7) && lo_log >= 3 && i + 8 <= i1) break;
+    size_t r = rev_bits_v(i, log_n);
+    if (r < i) continue;
+    cz_fr xi = x[i], xr = x[r], f, fr;
+    ntt_fr_mul(&f, &lo[i & mask], &hi[i >> lo_log]);
+    ntt_fr_mul(&fr, &lo[r & mask], &hi[r >> lo_log]);
+    ntt_fr_mul(&x[i], &xr, &f);
+    if (r != i) ntt_fr_mul(&x[r], &xi, &fr);
+  }
+  size_t cur = SIZE_MAX;
+  cz_frv H;
+  cz_frv_zero(&H);
+  for (; i + 8 <= i1 && lo_log >= 3; i += 8) {
+    long long rr[8];
+    __mmask8 m = 0;
+    for (int k = 0; k < 8; k++) {
+      size_t r = rev_bits_v(i + (size_t)k, log_n);
+      rr[k] = (long long)r;
+      if (r >= i + (size_t)k) m |= (__mmask8)(1u << k);
+    }
+    if (!m) continue;
+    __m512i ridx = _mm512_loadu_si512((const void *)rr);
+    __m512i iidx = _mm512_add_epi64(_mm512_set1_epi64((long long)i),
+                                    _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
+    if (i >> lo_log != cur) {
+      cur = i >> lo_log;
+      prepare_scalar(&H, &hi[cur]);
+    }
+    cz_frv fi, fr, fh, xi, xr;
+    cz_frv_load(&fi, lo + (i & mask)); /* f(i) = lo[i & mask .. + 7] hi[i >> lo_log] */
+    cz_frv_mul_prepared(&fi, &fi, &H);
+    gather_fr(&fr, lo, _mm512_and_si512(ridx, lmask), m);
+    gather_fr(&fh, hi, _mm512_srli_epi64(ridx, lo_log), m);
+    cz_frv_mul(&fr, &fr, &fh);
+    gather_fr(&xi, x, iidx, m);
+    gather_fr(&xr, x, ridx, m);
+    cz_frv_mul(&xr, &xr, &fi); /* new x[i] */
+    cz_frv_mul(&xi, &xi, &fr); /* new x[r] */
+    scatter_fr(x, ridx, m, &xi); /* for r == i both write the same value */
+    scatter_fr(x, iidx, m, &xr);
+  }
+  for (; i < i1; i++) {
+    size_t r = rev_bits_v(i, log_n);
+    if (r < i) continue;
+    cz_fr xi = x[i], xr = x[r], f, fr;
+    ntt_fr_mul(&f, &lo[i & mask], &hi[i >> lo_log]);
+    ntt_fr_mul(&fr, &lo[r & mask], &hi[r >> lo_log]);
+    ntt_fr_mul(&x[i], &xr, &f);
+    if (r != i) ntt_fr_mul(&x[r], &xi, &fr);
+  }
+}
+
 #else /* no IFMA in this build: ntt.c never takes the path, but links these */
 
 void cz_ntt_ifma_domain_init(cz_ntt_domain *d) { d->vtw_fwd = d->vtw_inv = NULL; }
@@ -509,6 +612,10 @@ void cz_ntt_ifma_combine(cz_fr *a, const cz_fr *b, const cz_fr *c, size_t i0, si
 void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log, size_t i0,
                        size_t i1) {
   (void)x; (void)lo; (void)hi; (void)lo_log; (void)i0; (void)i1;
+}
+void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log,
+                               unsigned log_n, size_t i0, size_t i1) {
+  (void)x; (void)lo; (void)hi; (void)lo_log; (void)log_n; (void)i0; (void)i1;
 }
 
 #endif

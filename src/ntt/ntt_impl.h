@@ -65,6 +65,11 @@ void cz_ntt_ifma_combine(cz_fr *a, const cz_fr *b, const cz_fr *c, size_t i0, si
 /* x[i] *= lo[i & (2^lo_log - 1)] * hi[i >> lo_log] for i in [i0, i1). */
 void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log, size_t i0,
                        size_t i1);
+/* The permuting form: for each pair {i, rev(i)} (k = log_n bits) whose
+ * smaller index i is in [i0, i1), swap the two and multiply each by the
+ * factor of its new index (scale_worker's permute case). */
+void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log,
+                               unsigned log_n, size_t i0, size_t i1);
 
 /* Fr add and sub for the butterflies. The shared mont_add/mont_sub are
  * generic in the limb count and compile to slow carry handling here (about
