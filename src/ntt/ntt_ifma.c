@@ -420,6 +420,81 @@ static void vouter_pass(const vpass *c, size_t n, unsigned threads) {
   cz_parallel_for((c->h + VCOLS - 1) / VCOLS, threads, vouter_worker, &o);
 }
 
+/* ---- all outer stages at once, on panels of columns --------------------------
+ * With R = n / bsize rows of bsize elements, the outer stages (half-sizes
+ * bsize .. n/2) pair rows r and r + m (m = h / bsize) column by column. A
+ * panel of PG * 8 columns across all R rows is loaded once in cz_frv form,
+ * runs every outer stage radix-2 in cache, and is stored once: one pass
+ * over memory instead of one per stage pair. Used while a panel fits in
+ * L2 (R <= PANEL_MAX_ROWS); larger transforms keep the per-pass code. */
+#define PG 2
+#define PANEL_MAX_ROWS 1024
+
+typedef struct {
+  cz_fr *x;
+  size_t bsize, rows;
+  const cz_fr *tw;
+  size_t half;
+  int inv, dit;
+  const cz_frv *scale; /* DIT: after the last stage (or NULL) */
+  cz_frv *buf;         /* one panel (rows * PG groups) per worker */
+} vpanel;
+
+static CZ_IFMA_TARGET void panel_stage(const vpanel *p, cz_frv *P, size_t c0, size_t m, int last) {
+  size_t h = m * p->bsize, s = p->half / h;
+  int inv = p->inv;
+  for (size_t rr = 0; rr < m; rr++)
+    for (size_t g = 0; g < PG; g++) {
+      cz_frv t;
+      tw_fetch(&t, p->tw, p->half, (rr * p->bsize + c0 + 8 * g) * s, s, inv);
+      for (size_t base = 0; base < p->rows; base += 2 * m) {
+        cz_frv *u = &P[(base + rr) * PG + g], *v = &P[(base + rr + m) * PG + g];
+        if (p->dit) {
+          vbf_dit(u, v, &t, inv);
+          if (last && p->scale) {
+            cz_frv_mul_prepared(u, u, p->scale);
+            cz_frv_mul_prepared(v, v, p->scale);
+          }
+        } else {
+          vbf_dif(u, v, &t, inv);
+        }
+      }
+    }
+}
+
+static CZ_IFMA_TARGET void vpanel_worker(void *ctx, size_t c0, size_t c1, unsigned worker) {
+  (void)worker;
+  const vpanel *p = ctx;
+  size_t R = p->rows;
+  cz_frv *P = p->buf + (size_t)worker * R * PG;
+  for (size_t c = c0; c < c1; c++) {
+    size_t col = c * 8 * PG;
+    for (size_t r = 0; r < R; r++)
+      for (size_t g = 0; g < PG; g++) cz_frv_load(&P[r * PG + g], p->x + r * p->bsize + col + 8 * g);
+    if (!p->dit)
+      for (size_t m = R / 2; m >= 1; m /= 2) panel_stage(p, P, col, m, 0);
+    else
+      for (size_t m = 1; m < R; m *= 2) panel_stage(p, P, col, m, m == R / 2);
+    for (size_t r = 0; r < R; r++)
+      for (size_t g = 0; g < PG; g++) cz_frv_store(p->x + r * p->bsize + col + 8 * g, &P[r * PG + g]);
+  }
+}
+
+/* Runs the outer stages by panels; false (nothing done) when it does not
+ * apply or the panels cannot be allocated. */
+static int vpanel_pass(const cz_ntt_domain *d, cz_fr *x, size_t bsize, int dit, int inv,
+                       const cz_frv *scale, unsigned threads) {
+  size_t rows = d->n / bsize, chunks = bsize / (8 * PG);
+  if (rows < 2 || rows > PANEL_MAX_ROWS || chunks < 1) return 0;
+  unsigned workers = cz_parallel_workers(chunks, threads);
+  cz_frv *buf = aligned_alloc(64, (size_t)workers * rows * PG * sizeof *buf);
+  if (!buf) return 0;
+  vpanel p = {x, bsize, rows, d->tw, d->half, inv, dit, scale, buf};
+  cz_parallel_for(chunks, threads, vpanel_worker, &p);
+  free(buf);
+  return 1;
+}
+
 static CZ_IFMA_TARGET void prepare_scalar(cz_frv *r, const cz_fr *s) {
   cz_frv v;
   cz_frv_set1(&v, s);
@@ -437,12 +512,14 @@ CZ_IFMA_TARGET void cz_ntt_ifma_transform(const cz_ntt_domain *d, cz_fr *x, int 
                 inv ? d->vtw_inv : d->vtw_fwd};
   vpass c = {x, 0, d->tw, d->half, inv, dit, 0, NULL};
   if (!dit) {
+    if (outer && vpanel_pass(d, x, bsize, dit, inv, NULL, threads)) outer = 0;
     size_t h = n / 2;
     for (; outer >= 2; outer -= 2, h /= 4) { c.h = h / 2; c.radix4 = 1; vouter_pass(&c, n, threads); }
     if (outer) { c.h = h; c.radix4 = 0; vouter_pass(&c, n, threads); }
     cz_parallel_for(n / bsize, threads, vblock_worker, &bc);
   } else {
     cz_parallel_for(n / bsize, threads, vblock_worker, &bc);
+    if (outer && vpanel_pass(d, x, bsize, dit, inv, sv, threads)) return;
     size_t h = bsize;
     if (outer & 1) {
       c.h = h; c.radix4 = 0; c.scale = outer == 1 ? sv : NULL;
