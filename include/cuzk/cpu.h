@@ -25,6 +25,11 @@ bool cz_cpu_has_ifma(void);
  * cached), so cz_cpu_force_portable switches them too. */
 bool cz_cpu_use_ifma(void);
 
+/* Switch off (true) or back on (false) only the IFMA path, keeping ADX: to
+ * compare the 8-lane code with the scalar fast path in tests and benchmarks.
+ * Not thread-safe against concurrent field use. */
+void cz_cpu_disable_ifma(bool off);
+
 /* Force the portable C path (true) or return to automatic choice (false).
  * It switches off both the ADX and the IFMA paths; results are identical.
  * For tests and benchmarks; not thread-safe against concurrent field use. */

@@ -12,7 +12,7 @@
 
 bool cz_mont_use_adx = false;
 bool cz_ifma_use = false;
-static bool forced_portable = false;
+static bool forced_portable = false, ifma_off = false;
 static bool env_portable = false, env_no_ifma = false; /* CUZK_CPU */
 
 bool cz_cpu_has_adx(void) {
@@ -54,7 +54,7 @@ bool cz_cpu_has_ifma(void) {
 
 static void choose(void) {
   bool portable = forced_portable || env_portable;
-  cz_ifma_use = !portable && !env_no_ifma && cz_cpu_has_ifma();
+  cz_ifma_use = !portable && !ifma_off && !env_no_ifma && cz_cpu_has_ifma();
 #ifdef CZ_MONT_ADX
   cz_mont_use_adx = !portable && cz_cpu_has_adx();
 #else
@@ -73,6 +73,11 @@ __attribute__((constructor)) static void cz_cpu_init(void) {
 bool cz_cpu_use_adx(void) { return cz_mont_use_adx; }
 
 bool cz_cpu_use_ifma(void) { return cz_ifma_use; }
+
+void cz_cpu_disable_ifma(bool off) {
+  ifma_off = off;
+  choose();
+}
 
 void cz_cpu_force_portable(bool force) {
   forced_portable = force;

@@ -63,6 +63,9 @@ extern bool cz_ifma_use;
 #include <immintrin.h>
 
 #define CZ_IFMA_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512ifma")))
+/* Forced inlining for the hot small functions: GCC otherwise keeps some
+ * (e.g. a butterfly's product) out of line and spills the limbs at the call. */
+#define CZ_IFMA_INLINE __attribute__((always_inline))
 #define CZ_IFMA_MASK52 0xfffffffffffffULL
 /* The limb loops must unroll so the limbs stay in registers (also at -O2). */
 #if defined(__clang__)

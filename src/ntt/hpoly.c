@@ -30,6 +30,10 @@ typedef struct {
 static void mul_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
   (void)worker;
   const mul_ctx *k = ctx;
+  if (ntt_use_ifma()) {
+    cz_ntt_ifma_product(k->a, k->b, i0, i1);
+    return;
+  }
   for (size_t i = i0; i < i1; i++) ntt_fr_mul(&k->a[i], &k->a[i], &k->b[i]);
 }
 

@@ -17,6 +17,7 @@
 #include "cuzk/ntt.h"
 #include <stdint.h>
 #include <stdlib.h>
+#include "cuzk/cpu.h"
 #include "cuzk/parallel.h"
 #include "ec/mont.h"
 #include "ntt/ntt_impl.h"
@@ -67,6 +68,7 @@ cz_err cz_ntt_domain_new(cz_ntt_domain **out, unsigned log_n) {
   if (!d->tw || !d->tw_blk) { cz_ntt_domain_free(d); return CZ_ERR_NOMEM; }
   size_t stride = d->half ? d->half / (d->blk_half ? d->blk_half : 1) : 0;
   for (size_t i = 0; i <= d->blk_half; i++) d->tw_blk[i] = d->tw[i * stride];
+  if (cz_cpu_has_ifma()) cz_ntt_ifma_domain_init(d);
   *out = d;
   return CZ_OK;
 }
@@ -84,6 +86,7 @@ void cz_ntt_domain_free(cz_ntt_domain *d) {
   if (!d) return;
   free(d->tw);
   free(d->tw_blk);
+  cz_ntt_ifma_domain_free(d);
   free(d);
 }
 
@@ -312,6 +315,10 @@ static void transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const 
   }
   unsigned threads = ntt_threads(n, n_threads);
   size_t bsize = pick_block(d, threads);
+  if (ntt_use_ifma() && bsize >= 64 && d->vtw_fwd) {
+    cz_ntt_ifma_transform(d, x, dit, inv, scale, bsize, threads);
+    return;
+  }
   unsigned outer = d->log_n;
   for (size_t b = bsize; b > 1; b /= 2) outer--; /* stages with half-size >= bsize */
   block_ctx bc = {x, bsize, d->tw_blk, d->blk_half, inv, dit, outer == 0 ? scale : NULL};
@@ -414,6 +421,10 @@ static void scale_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
   const scale_ctx *s = ctx;
   cz_fr f;
   if (!s->permute) {
+    if (ntt_use_ifma()) {
+      cz_ntt_ifma_scale(s->x, s->lo, s->hi, s->lo_log, i0, i1);
+      return;
+    }
     for (size_t i = i0; i < i1; i++) {
       factor(&f, s, i);
       ntt_fr_mul(&s->x[i], &s->x[i], &f);
@@ -421,6 +432,11 @@ static void scale_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
     return;
   }
   /* Each swap pair {i, rev(i)} belongs to the worker that owns its smaller index. */
+  if (ntt_use_ifma()) {
+    cz_ntt_ifma_scale_permute(s->x, s->lo, s->hi, s->lo_log, s->log_n, i0, i1, s->sub,
+                              &s->sub_k);
+    return;
+  }
   for (size_t i = i0; i < i1; i++) {
     size_t r = rev_bits(i, s->log_n);
     if (r < i) continue;

@@ -6,6 +6,7 @@
 #include "cuzk/parallel.h"
 #include "ec/mont.h"
 #include "ec/mont_adx_asm.h"
+#include "ec/ifma_field.h"
 #if defined(__x86_64__)
 #include <x86intrin.h>
 #endif
@@ -17,6 +18,11 @@ struct cz_ntt_domain {
   cz_fr *tw;           /* omega^i, i in [0, half] */
   cz_fr *tw_blk;       /* omega_B^i, i in [0, blk_half], B = min(n, cache block) */
   size_t blk_half;
+  /* The IFMA path's block twiddles, built when the CPU has IFMA (else NULL):
+   * per stage h = 8, 16, ..., blk_half, the h/8 cz_frv (prepared, 8 columns
+   * each) of omega_2h^j, j < h, at group offset h/8 - 1; vtw_inv the same
+   * with twid()'s inverse-root convention. */
+  void *vtw_fwd, *vtw_inv;
 };
 
 /* The budget n_threads, trimmed so that each worker gets at least 2^12
@@ -43,6 +49,36 @@ void cz_ntt_scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, co
  * second bit-reversed vector costs no pass of its own. */
 void cz_ntt_permute_scale_sub(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
                               const cz_fr *sub, const cz_fr *k, unsigned n_threads);
+
+/* The 8-lane IFMA path (ntt_ifma.c): the same results as the scalar code,
+ * taken when ntt_use_ifma() is true. Only call these then. */
+static inline int ntt_use_ifma(void) {
+  /* (the transforms also need the domain's vector twiddles: see ntt.c) */
+#ifdef CZ_IFMA
+  return cz_ifma_use;
+#else
+  return 0;
+#endif
+}
+/* The whole transform as ntt.c's transform() with blocks of bsize >= 64
+ * elements (n >= bsize) and the given thread count. */
+void cz_ntt_ifma_transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const cz_fr *scale,
+                           size_t bsize, unsigned threads);
+/* Build / free d->vtw_fwd and d->vtw_inv (left NULL when it cannot). */
+void cz_ntt_ifma_domain_init(cz_ntt_domain *d);
+void cz_ntt_ifma_domain_free(cz_ntt_domain *d);
+/* a[i] *= b[i] for i in [i0, i1). */
+void cz_ntt_ifma_product(cz_fr *a, const cz_fr *b, size_t i0, size_t i1);
+/* x[i] *= lo[i & (2^lo_log - 1)] * hi[i >> lo_log] for i in [i0, i1). */
+void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log, size_t i0,
+                       size_t i1);
+/* The permuting form: for each pair {i, rev(i)} (k = log_n bits) whose
+ * smaller index i is in [i0, i1), swap the two and multiply each by the
+ * factor of its new index (scale_worker's permute case); with sub, then
+ * also x[i] -= sub[rev(i)] * k for both (cz_ntt_permute_scale_sub). */
+void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log,
+                               unsigned log_n, size_t i0, size_t i1, const cz_fr *sub,
+                               const cz_fr *k);
 
 /* Fr add and sub for the butterflies. The shared mont_add/mont_sub are
  * generic in the limb count and compile to slow carry handling here (about

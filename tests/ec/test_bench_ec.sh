@@ -13,6 +13,16 @@ for op in fp_mul fp_sqr fp_add fp_sub fp_dbl fp_inv fp_inv_fermat fp_mul_portabl
           g1_mul g2_mul miller_loop final_exp pairing; do
   check "$op line" "echo \"\$out\" | grep -Eq '^$op [0-9]+(\\.[0-9]+)? ns/op\$'"
 done
+for op in fr_mul_tput fp_mul_tput; do
+  check "$op line" "echo \"\$out\" | grep -Eq '^$op [0-9]+(\\.[0-9]+)? ns/op\$'"
+done
+# The 8-lane lines exist exactly when the IFMA path is on.
+if echo "$out" | grep -q '^# ifma 1$'; then
+  check "frv_mul line" "echo \"\$out\" | grep -Eq '^frv_mul [0-9]+(\\.[0-9]+)? ns/op\$'"
+  check "fpv_mul ratio line" "echo \"\$out\" | grep -Eq '^fpv_mul_over_fp_mul_tput [0-9]+\\.[0-9]+ ratio\$'"
+else
+  check "no frv_mul line without IFMA" "! echo \"\$out\" | grep -q '^frv_mul '"
+fi
 check "ratio line" "echo \"\$out\" | grep -Eq '^fp_mul_adx_over_portable [0-9]+\\.[0-9]+ ratio\$'"
 check "only name value unit or # lines" \
   "! echo \"\$out\" | grep -Ev '^(# .*|[a-z0-9_]+ [0-9]+(\\.[0-9]+)? [a-z/]+)\$' | grep -q ."

@@ -208,6 +208,10 @@ int main(void) {
   CHECK(!cz_cpu_use_ifma());
   cz_cpu_force_portable(false);
   CHECK(cz_cpu_use_ifma() == has);
+  cz_cpu_disable_ifma(true);
+  CHECK(!cz_cpu_use_ifma() && cz_cpu_use_adx() == cz_cpu_has_adx());
+  cz_cpu_disable_ifma(false);
+  CHECK(cz_cpu_use_ifma() == has);
 
   /* The edge generator itself (used by both paths' reference values). */
   uint64_t ev[64][6];

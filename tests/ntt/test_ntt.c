@@ -4,6 +4,7 @@
  * (A*B - C = H*Z exactly for a satisfied system) and against bellperson's
  * step-by-step recipe for unsatisfied inputs. */
 #include "rand_field.h"
+#include "cuzk/cpu.h"
 #include "cuzk/ntt.h"
 #include <stdint.h>
 
@@ -382,8 +383,48 @@ static void test_args(void) {
   cz_ntt_domain_free(NULL);
 }
 
-int main(void) {
-  test_args();
+/* Every transform and pointwise pass gives the same bits on the IFMA path
+ * as on the portable path (forced with cz_cpu_force_portable), at sizes that
+ * use only blocks (2^6..2^13), add radix-2 and radix-4 outer passes, with
+ * block sizes shrunk by the thread count, and odd ranges for the workers. */
+typedef void (*transform_fn)(const cz_ntt_domain *, cz_fr *, unsigned);
+static void test_paths(void) {
+  static const unsigned logs[] = {6, 7, 9, 13, 14, 16};
+  static const transform_fn fns[] = {cz_ntt_forward, cz_ntt_inverse, cz_ntt_forward_inv_root,
+                                     cz_ntt_inverse_fwd_root, cz_ntt_fft, cz_ntt_ifft,
+                                     cz_ntt_coset_fft, cz_ntt_icoset_fft};
+  for (size_t t = 0; t < sizeof logs / sizeof *logs; t++) {
+    cz_ntt_domain *d;
+    CHECK(cz_ntt_domain_new(&d, logs[t]) == CZ_OK);
+    size_t n = cz_ntt_domain_size(d);
+    unsigned threads = (unsigned)(t % 3 + 1);
+    cz_fr *x = rand_vec(n), *p = malloc(n * sizeof *p), *v = malloc(n * sizeof *v);
+    for (size_t f = 0; f < sizeof fns / sizeof *fns; f++) {
+      memcpy(p, x, n * sizeof *p);
+      memcpy(v, x, n * sizeof *v);
+      cz_cpu_force_portable(true);
+      fns[f](d, p, threads);
+      cz_cpu_force_portable(false);
+      fns[f](d, v, threads);
+      CHECK_MEM(p, v, n * sizeof *p);
+    }
+    if (logs[t] <= 14) { /* the H polynomial: transforms plus the combine pass */
+      cz_fr *b = rand_vec(n), *c = rand_vec(n), *b2 = copy_vec(b, n), *c2 = copy_vec(c, n);
+      memcpy(p, x, n * sizeof *p);
+      memcpy(v, x, n * sizeof *v);
+      cz_cpu_force_portable(true);
+      cz_ntt_h_poly(d, p, b, c, threads);
+      cz_cpu_force_portable(false);
+      cz_ntt_h_poly(d, v, b2, c2, threads);
+      CHECK_MEM(p, v, n * sizeof *p);
+      free(b); free(c); free(b2); free(c2);
+    }
+    free(x); free(p); free(v);
+    cz_ntt_domain_free(d);
+  }
+}
+
+static void run_all(void) {
   test_naive();
   test_roundtrip();
   test_large_spot();
@@ -391,5 +432,23 @@ int main(void) {
   test_h_naive();
   test_h_identity();
   test_h_recipe();
+}
+
+int main(void) {
+  test_args();
+  if (!cz_cpu_use_ifma())
+    printf("test_ntt: no AVX-512 IFMA here: the vector path is untested, "
+           "both runs below take the scalar path\n");
+  run_all(); /* the automatic choice: IFMA where the CPU has it */
+  /* The scalar paths against the definition too (test_paths below compares
+   * them with the vector path on larger sizes). */
+  cz_cpu_disable_ifma(true);
+  test_naive(); /* the scalar fast path (ADX where the CPU has it) */
+  test_h_naive();
+  cz_cpu_disable_ifma(false);
+  cz_cpu_force_portable(true);
+  test_naive(); /* and the portable C path */
+  cz_cpu_force_portable(false);
+  test_paths();
   return check_report("test_ntt");
 }
