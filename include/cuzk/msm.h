@@ -73,10 +73,14 @@ typedef struct {
   unsigned window_bits;         /* 1..16, 0 = choose */
   cz_msm_accumulate accumulate;
   unsigned point_chunks;        /* split of the non-trivial scalars, 0 = choose */
+  /* Keep to the scalar field code even where the 8-lane AVX-512 IFMA path
+   * is available (for tests and benchmarks; the result is the same). */
+  bool no_ifma;
   /* out, set on success */
   unsigned used_window_bits;
   unsigned used_point_chunks;
   bool used_batch_affine;
+  bool used_ifma;               /* batched additions ran 8 lanes at a time */
   size_t n_zero, n_one, n_other; /* scalars by class (after density selection) */
   /* The call's critical path in thread CPU time: the caller's own CPU time
    * plus, for each parallel phase, how much longer its busiest worker ran.
