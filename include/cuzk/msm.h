@@ -8,7 +8,10 @@
  * inversion (Montgomery's trick) when the window is large, or XYZZ points when
  * batching does not pay. The window width c, the bucket representation and
  * the split of the points into chunks are chosen per call by a cost model
- * from the number of non-trivial scalars and the thread budget.
+ * from the number of non-trivial scalars and the thread budget. Where the
+ * CPU has AVX-512 IFMA (cz_cpu_use_ifma), the batched affine additions run 8
+ * at a time on the 8-lane field (src/msm/msm_vec_impl.h); the window choice
+ * does not depend on it, and the result is the same bits either way.
  *
  * Bases are affine, the identity written (0, 0); they are read in place, never
  * copied, and may be any points on the curve. Scalars are any 256-bit
