@@ -22,7 +22,6 @@
 #define MSM_VEC 1
 #define VF cz_fpv
 #define VF_TARGET CZ_IFMA_TARGET
-#define VF_ADD cz_fpv_add
 #define VF_SUB cz_fpv_sub
 #define VF_MUL cz_fpv_mul
 #define VF_SQR cz_fpv_sqr

@@ -24,10 +24,6 @@ typedef struct {
   cz_fpv c0, c1;
 } msm_fp2v;
 
-CZ_IFMA_TARGET static inline void msm_fp2v_add(msm_fp2v *r, const msm_fp2v *a, const msm_fp2v *b) {
-  cz_fpv_add(&r->c0, &a->c0, &b->c0);
-  cz_fpv_add(&r->c1, &a->c1, &b->c1);
-}
 CZ_IFMA_TARGET static inline void msm_fp2v_sub(msm_fp2v *r, const msm_fp2v *a, const msm_fp2v *b) {
   cz_fpv_sub(&r->c0, &a->c0, &b->c0);
   cz_fpv_sub(&r->c1, &a->c1, &b->c1);
@@ -90,7 +86,6 @@ CZ_IFMA_TARGET static inline void msm_fp2v_scatter(cz_fp2 *p[8], const msm_fp2v 
 #define MSM_VEC 1
 #define VF msm_fp2v
 #define VF_TARGET CZ_IFMA_TARGET
-#define VF_ADD msm_fp2v_add
 #define VF_SUB msm_fp2v_sub
 #define VF_MUL msm_fp2v_mul
 #define VF_SQR msm_fp2v_sqr

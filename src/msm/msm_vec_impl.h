@@ -1,7 +1,7 @@
 /* Batched affine additions 8 at a time (AVX-512 IFMA), included by
  * msm_impl.h when MSM_VEC is defined, with the group's 8-lane field:
  *   VF                       8 field elements, one per lane
- *   VF_ADD/SUB/MUL(r, a, b)  VF_SQR(r, a)   lane-wise, r may alias
+ *   VF_SUB/MUL(r, a, b)      VF_SQR(r, a)   lane-wise, r may alias
  *   VF_ZERO(r), VF_ONE(r)    0 and Montgomery one in every lane
  *   VF_IS_ZERO(a)            __mmask8 of the lanes equal to 0
  *   VF_SELECT(r, m, a, b)    lane l = bit l of m ? a : b
