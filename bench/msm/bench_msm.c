@@ -2,7 +2,7 @@
  * median of --reps calls) for G1 or G2 at 2^K points.
  *
  *   cuzk-bench msm --group g1|g2 --log-n K [--threads T] [--density dense|sparse01]
- *                  [--reps R] [--scaling] [--window C] [--acc auto|xyzz|affine]
+ *                  [--reps R] [--scaling] [--vs-scalar] [--window C] [--acc auto|xyzz|affine]
  *
  * Wall time is what --threads speeds up; process CPU time (cpu_per_point) is
  * steadier on a shared machine and equals wall time at one thread when idle.
@@ -12,7 +12,9 @@
  * sparse/dense time ratio. --scaling also times 1 thread in the same run
  * (speedup_vs_t1 = wall time(1 thread) / wall time(T threads), and
  * speedup_cpu_bound = CPU time(1 thread) / critical path(T threads), which
- * holds on a machine shared with other work).
+ * holds on a machine shared with other work). --vs-scalar also times the
+ * scalar field code (cz_msm_opts.no_ifma) in the same run: ifma_vs_scalar is
+ * the wall-time ratio, ifma_vs_scalar_cpu the ratio of critical paths.
  * Output: "name value unit" lines. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@ typedef struct {
   const char *group;
   unsigned log_n, threads, window;
   int reps;
-  bool sparse, scaling;
+  bool sparse, scaling, vs_scalar;
   cz_msm_accumulate acc;
 } bench_args;
 
@@ -102,7 +104,7 @@ static cz_fr *bench_scalars(size_t n, bool sparse) {
 #include "msm/bench_msm_impl.h"
 
 int cmd_bench_msm(int argc, char **argv) {
-  bench_args a = {"g1", 16, 1, 0, 3, false, false, CZ_MSM_ACC_AUTO};
+  bench_args a = {"g1", 16, 1, 0, 3, false, false, false, CZ_MSM_ACC_AUTO};
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--group") && v) a.group = argv[++i];
@@ -120,6 +122,7 @@ int cmd_bench_msm(int argc, char **argv) {
       else if (!strcmp(v, "affine")) a.acc = CZ_MSM_ACC_BATCH_AFFINE;
       else if (strcmp(v, "auto")) goto usage;
     } else if (!strcmp(argv[i], "--scaling")) a.scaling = true;
+    else if (!strcmp(argv[i], "--vs-scalar")) a.vs_scalar = true;
     else goto usage;
   }
   if ((strcmp(a.group, "g1") && strcmp(a.group, "g2")) || a.log_n > 26 || a.reps < 1 ||
@@ -131,6 +134,7 @@ usage:
   fprintf(stderr,
           "usage: cuzk-bench msm --group g1|g2 --log-n K [--threads T] "
           "[--density dense|sparse01]\n"
-          "                      [--reps R] [--scaling] [--window C] [--acc auto|xyzz|affine]\n");
+          "                      [--reps R] [--scaling] [--vs-scalar] [--window C]\n"
+          "                      [--acc auto|xyzz|affine]\n");
   return 2;
 }

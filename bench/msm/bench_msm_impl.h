@@ -39,15 +39,17 @@ static int GN(bench_run)(const bench_args *a) {
     fprintf(stderr, "cuzk-bench msm: out of memory\n");
     return 1;
   }
-  /* Configurations: [0] dense at T threads, [1] sparse at T, [2] dense at 1. */
-  bool on[3] = {true, a->sparse, a->scaling && a->threads != 1};
-  double ms[3][BENCH_MAX_REPS], cpu[3][BENCH_MAX_REPS], crit[3][BENCH_MAX_REPS];
-  cz_msm_opts used[3];
+  /* Configurations: [0] dense at T threads, [1] sparse at T, [2] dense at 1,
+   * [3] dense at T on the scalar field code (no IFMA). */
+  enum { NC = 4 };
+  bool on[NC] = {true, a->sparse, a->scaling && a->threads != 1, a->vs_scalar};
+  double ms[NC][BENCH_MAX_REPS], cpu[NC][BENCH_MAX_REPS], crit[NC][BENCH_MAX_REPS];
+  cz_msm_opts used[NC];
   for (int r = 0; r < a->reps; r++)
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < NC; c++) {
       if (!on[c]) continue;
       SEG s = {bases, n, NULL, c == 1 ? sparse : dense, n, NULL};
-      cz_msm_opts o = {.window_bits = a->window, .accumulate = a->acc};
+      cz_msm_opts o = {.window_bits = a->window, .accumulate = a->acc, .no_ifma = c == 3};
       JAC out;
       double t0 = bench_now_ms(), c0 = bench_cpu_ms();
       cz_err e = MSM(_segments)(&out, &s, 1, c == 2 ? 1 : a->threads, &o);
@@ -65,9 +67,9 @@ static int GN(bench_run)(const bench_args *a) {
     }
   char name[96];
   snprintf(name, sizeof name, "msm.%s.2^%u.t%u", a->group, a->log_n, a->threads);
-  double med[3];
-  static const char *label[3] = {"dense", "sparse01", "dense_t1"};
-  for (int c = 0; c < 3; c++) {
+  double med[NC];
+  static const char *label[NC] = {"dense", "sparse01", "dense_t1", "dense_scalar"};
+  for (int c = 0; c < NC; c++) {
     if (!on[c]) continue;
     med[c] = bench_median(ms[c], a->reps);
     const char *lb = label[c];
@@ -78,6 +80,13 @@ static int GN(bench_run)(const bench_args *a) {
     if (used[c].n_other)
       printf("%s.%s.window %u bits\n", name, lb, used[c].used_window_bits);
     printf("%s.%s.batch_affine %d bool\n", name, lb, used[c].used_batch_affine ? 1 : 0);
+    printf("%s.%s.ifma %d bool\n", name, lb, used[c].used_ifma ? 1 : 0);
+  }
+  if (on[3]) {
+    /* Same run, alternating: wall and the load-independent critical path. */
+    printf("%s.ifma_vs_scalar %.4f ratio\n", name, med[0] / med[3]);
+    printf("%s.ifma_vs_scalar_cpu %.4f ratio\n", name,
+           bench_median(crit[0], a->reps) / bench_median(crit[3], a->reps));
   }
   if (on[1]) printf("%s.sparse01_vs_dense %.4f ratio\n", name, med[1] / med[0]);
   if (on[2]) {

@@ -8,7 +8,10 @@
  * inversion (Montgomery's trick) when the window is large, or XYZZ points when
  * batching does not pay. The window width c, the bucket representation and
  * the split of the points into chunks are chosen per call by a cost model
- * from the number of non-trivial scalars and the thread budget.
+ * from the number of non-trivial scalars and the thread budget. Where the
+ * CPU has AVX-512 IFMA (cz_cpu_use_ifma), the batched affine additions run 8
+ * at a time on the 8-lane field (src/msm/msm_vec_impl.h); the window choice
+ * does not depend on it, and the result is the same bits either way.
  *
  * Bases are affine, the identity written (0, 0); they are read in place, never
  * copied, and may be any points on the curve. Scalars are any 256-bit
@@ -73,10 +76,14 @@ typedef struct {
   unsigned window_bits;         /* 1..16, 0 = choose */
   cz_msm_accumulate accumulate;
   unsigned point_chunks;        /* split of the non-trivial scalars, 0 = choose */
+  /* Keep to the scalar field code even where the 8-lane AVX-512 IFMA path
+   * is available (for tests and benchmarks; the result is the same). */
+  bool no_ifma;
   /* out, set on success */
   unsigned used_window_bits;
   unsigned used_point_chunks;
   bool used_batch_affine;
+  bool used_ifma;               /* batched additions ran 8 lanes at a time */
   size_t n_zero, n_one, n_other; /* scalars by class (after density selection) */
   /* The call's critical path in thread CPU time: the caller's own CPU time
    * plus, for each parallel phase, how much longer its busiest worker ran.

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cuzk/cpu.h"
 #include "msm/msm_internal.h"
 
 /* ---- task pool --------------------------------------------------------- */
@@ -331,6 +332,10 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
   plan->n_one = ones;
   plan->n_terms = terms;
   choose_window(plan, opts, costs);
+  /* Not an input of the window model: both paths must pick the same
+   * windows, so that their results are the same bits. cz_cpu_use_ifma is
+   * false where the 8-lane code is not built (CZ_IFMA undefined). */
+  plan->vec = !(opts && opts->no_ifma) && cz_cpu_use_ifma();
 
   plan->term_base = malloc((terms ? terms : 1) * sizeof *plan->term_base);
   plan->digits = malloc((terms ? terms : 1) * plan->n_windows * sizeof *plan->digits);

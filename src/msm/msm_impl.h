@@ -56,6 +56,7 @@ enum { BA_ADD, BA_DBL, BA_ZERO, BA_COPY, BA_KEEP };
 typedef struct {
   F *den, *pre;
   uint8_t *kind;
+  void *vec; /* GN(msm_vscratch) when the 8-lane path is on, else NULL */
 } GN(msm_batch_scratch);
 
 /* *acc[i] += (neg[i] ? -*pt[i] : *pt[i]) for i < m, sharing one inversion
@@ -63,8 +64,8 @@ typedef struct {
  * when doubling. No two acc[i] may be the same point, and no acc[i] may be a
  * pt[j]; either side may be the identity unless regular, which promises
  * neither is (the bucket loop knows). neg may be NULL. */
-static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg,
-                              size_t m, const GN(msm_batch_scratch) *s, bool regular) {
+static void GN(msm_batch_add_scalar)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg,
+                                     size_t m, const GN(msm_batch_scratch) *s, bool regular) {
   F prod = F_ONE;
   bool first = true;
   for (size_t i = 0; i < m; i++) {
@@ -150,6 +151,51 @@ static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8
     a->x = t;
     F_SUB(&a->y, &dx, &a->y);          /* y3 = lambda (x1 - x3) - y1 */
   }
+}
+
+#ifdef MSM_VEC
+#include "msm/msm_vec_impl.h"
+#endif
+
+/* Batches this small do not amortise the 8-lane path's per-batch cost (the
+ * lane products' scalar inversion and a partly idle last group). */
+#define MSM_VEC_MIN_BATCH 16
+
+/* msm_batch_add_scalar's contract; the 8-lane path when the scratch has it. */
+static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg,
+                              size_t m, const GN(msm_batch_scratch) *s, bool regular) {
+#ifdef MSM_VEC
+  if (s->vec && m >= MSM_VEC_MIN_BATCH) {
+    GN(msm_batch_add_vec)(acc, pt, neg, m, s, regular);
+    return;
+  }
+#endif
+  GN(msm_batch_add_scalar)(acc, pt, neg, m, s, regular);
+}
+
+/* Scratch for batches of up to cap additions; vec asks for the 8-lane path. */
+static bool GN(msm_scratch_init)(GN(msm_batch_scratch) *s, size_t cap, bool vec) {
+  s->den = malloc(cap * sizeof(F));
+  s->pre = malloc(cap * sizeof(F));
+  s->kind = malloc(cap);
+  s->vec = NULL;
+  bool ok = s->den && s->pre && s->kind;
+#ifdef MSM_VEC
+  if (ok && vec) ok = (s->vec = GN(msm_vscratch_new)(cap)) != NULL;
+#else
+  (void)vec;
+#endif
+  return ok;
+}
+
+static void GN(msm_scratch_free)(GN(msm_batch_scratch) *s) {
+  free(s->den);
+  free(s->pre);
+  free(s->kind);
+#ifdef MSM_VEC
+  GN(msm_vscratch_free)(s->vec);
+#endif
+  memset(s, 0, sizeof *s);
 }
 
 /* ---- bucket tasks ------------------------------------------------------- */
@@ -295,11 +341,8 @@ static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t
   A.neg = malloc(A.batch);
   A.bidx = malloc(A.batch * sizeof *A.bidx);
   A.q = malloc(A.qcap * sizeof *A.q);
-  A.s.den = malloc(A.batch * sizeof(F));
-  A.s.pre = malloc(A.batch * sizeof(F));
-  A.s.kind = malloc(A.batch);
-  bool ok = A.bk && A.state && A.acc && A.pt && A.neg && A.bidx && A.q && A.s.den && A.s.pre &&
-            A.s.kind;
+  bool ok = GN(msm_scratch_init)(&A.s, A.batch, plan->vec);
+  ok = ok && A.bk && A.state && A.acc && A.pt && A.neg && A.bidx && A.q;
   if (ok) {
     /* Buckets are hit at random: fetch the one a few points ahead. */
     enum { PF = 8 };
@@ -323,9 +366,7 @@ static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t
   free(A.neg);
   free(A.bidx);
   free(A.q);
-  free(A.s.den);
-  free(A.s.pre);
-  free(A.s.kind);
+  GN(msm_scratch_free)(&A.s);
   return ok;
 }
 
@@ -350,13 +391,14 @@ static bool GN(msm_window_xyzz)(JAC *out, const msm_plan *plan, const uint16_t *
 
 /* out = sum of the points, by pairwise batched affine additions (a tree per
  * block of MSM_ONES_BLOCK), the last few of each block added in XYZZ. */
-static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n) {
+static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n, bool vec) {
   enum { HALF = MSM_ONES_BLOCK / 2 };
   AFF *s = malloc((HALF + 1) * sizeof *s);
   AFF **acc = malloc(HALF * sizeof *acc);
   const AFF **pt = malloc(HALF * sizeof *pt);
-  GN(msm_batch_scratch) sc = {malloc(HALF * sizeof(F)), malloc(HALF * sizeof(F)), malloc(HALF)};
-  bool ok = s && acc && pt && sc.den && sc.pre && sc.kind;
+  GN(msm_batch_scratch) sc;
+  bool ok = GN(msm_scratch_init)(&sc, HALF, vec);
+  ok = ok && s && acc && pt;
   XYZZ total;
   GN(xyzz_set_identity)(&total);
   for (size_t b = 0; ok && b < n; b += MSM_ONES_BLOCK) {
@@ -388,9 +430,7 @@ static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n) {
   free(s);
   free(acc);
   free(pt);
-  free(sc.den);
-  free(sc.pre);
-  free(sc.kind);
+  GN(msm_scratch_free)(&sc);
   return ok;
 }
 
@@ -426,7 +466,8 @@ static void GN(msm_task)(void *vctx, size_t task, unsigned worker) {
   } else {
     size_t j = task - ctx->window_tasks, P = ctx->ones_parts;
     size_t a = plan->n_one * j / P, b = plan->n_one * (j + 1) / P;
-    ok = GN(msm_sum_points)(&ctx->partial[task], (const AFF *const *)(plan->ones + a), b - a);
+    ok = GN(msm_sum_points)(&ctx->partial[task], (const AFF *const *)(plan->ones + a), b - a,
+                            plan->vec);
   }
   if (!ok) atomic_store(&ctx->failed, 1);
 }
@@ -475,6 +516,7 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
     opts->used_window_bits = plan.n_terms ? plan.c : 0;
     opts->used_point_chunks = plan.n_terms ? plan.chunks : 0;
     opts->used_batch_affine = plan.n_terms && plan.affine;
+    opts->used_ifma = plan.vec;
     opts->n_zero = plan.n_zero;
     opts->n_one = plan.n_one;
     opts->n_other = plan.n_terms;

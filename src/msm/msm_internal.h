@@ -53,6 +53,7 @@ typedef struct {
   const uint8_t **ones;
   unsigned c, n_windows, chunks;
   bool affine;
+  bool vec; /* batched affine additions 8 lanes at a time (AVX-512 IFMA) */
   unsigned threads;
   double extra_critical_ms; /* msm_run_tasks results of the planning passes */
 } msm_plan;

@@ -18,6 +18,12 @@ for g in g1 g2; do
 done
 "$bench" msm --group g1 --log-n 8 --reps 1 --acc xyzz --window 6 | grep -q '^msm.g1.2^8.t1.dense.window 6 bits$'
 "$bench" msm --group g1 --log-n 8 --reps 1 --acc affine --window 10 | grep -q '^msm.g1.2^8.t1.dense.batch_affine 1 bool$'
+# The IFMA / scalar-field comparison in one run (both ratios; on a CPU
+# without IFMA both sides are the scalar code).
+out=$("$bench" msm --group g1 --log-n 9 --reps 1 --vs-scalar)
+echo "$out" | grep -q '^msm.g1.2^9.t1.ifma_vs_scalar [0-9.]* ratio$' || { echo "missing ifma_vs_scalar"; exit 1; }
+echo "$out" | grep -q '^msm.g1.2^9.t1.ifma_vs_scalar_cpu [0-9.]* ratio$' || { echo "missing cpu ratio"; exit 1; }
+echo "$out" | grep -q '^msm.g1.2^9.t1.dense_scalar.ifma 0 bool$' || { echo "scalar side used ifma"; exit 1; }
 if "$bench" msm --group g3 >/dev/null 2>&1; then echo "g3 accepted"; exit 1; fi
 if "$bench" msm --window 17 >/dev/null 2>&1; then echo "window 17 accepted"; exit 1; fi
 echo ok

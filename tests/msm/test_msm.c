@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "cuzk/cpu.h"
 #include "cuzk/msm.h"
 
 #define AFF cz_g1_affine
@@ -30,7 +31,9 @@
 int main(void) {
   cz_g1_t_modes("g1");
   cz_g1_t_density();
+  cz_g1_t_paths();
   cz_g2_t_modes("g2");
   cz_g2_t_density();
+  cz_g2_t_paths();
   return check_report("test_msm");
 }
