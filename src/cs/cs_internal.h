@@ -151,9 +151,14 @@ static inline void fr_add_inl(cz_fr *r, const cz_fr *a, const cz_fr *b) {
 /* Set the sticky error (first one wins). */
 void cz_cs_fail(cz_cs *cs, cz_err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Grow *p (elements of size elem, capacity *cap) to hold at least need.
- * Buffers of 4 MiB and more are advised onto transparent huge pages. */
+/* Grow *p (elements of size elem, capacity *cap) to hold at least need,
+ * doubling. Buffers of 4 MiB and more are 2 MiB-aligned blocks advised
+ * onto transparent huge pages before their contents are copied in (see
+ * grow_to in cs.c); all stay free()-able. False: out of memory (*p and
+ * *cap unchanged). */
 bool cz_grow(void **p, size_t *cap, size_t need, size_t elem);
+/* The same to exactly n elements (a size hint), when *cap < n. */
+bool cz_reserve(void **p, size_t *cap, size_t n, size_t elem);
 
 /* Ask for transparent huge pages over the 2 MiB-aligned part of [p, p +
  * bytes) (no-op under 4 MiB or without MADV_HUGEPAGE). Where the kernel
