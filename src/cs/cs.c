@@ -83,12 +83,9 @@ static bool dens_add(cz_dens_buf *b) {
 }
 
 static inline void dens_inc(cz_dens_buf *b, uint64_t i) {
-  uint64_t m = (uint64_t)1 << (i & 63);
-  uint64_t *w = &b->d.bits[i >> 6];
-  if (!(*w & m)) {
-    *w |= m;
-    b->d.count++;
-  }
+  uint64_t *w = &b->d.bits[i >> 6], bit = (*w >> (i & 63)) & 1;
+  *w |= (uint64_t)1 << (i & 63);
+  b->d.count += bit ^ 1; /* no branch: whether a bit is new is data */
 }
 
 cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg) {
@@ -107,6 +104,7 @@ cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg) {
   cs->cfg = c;
   cs->want_values = kind == CZ_CS_PROVE || kind == CZ_CS_TEST || kind == CZ_CS_WITNESS;
   cs->want_names = kind == CZ_CS_TEST;
+  cz_two_256_mod_r(cs->two_256_mod_r);
   bool ok = true;
   /* Hints reserve exactly: a right one means no buffer ever moves. */
   if (kind == CZ_CS_PROVE && c.hint_constraints) {
@@ -345,11 +343,15 @@ void cz_cs_pop_ns(cz_cs *cs) {
 /* ---- enforce -------------------------------------------------------- */
 
 /* PROVE: evaluate one LC as bellperson's eval_with_trackers: zero
- * coefficients are skipped (no value, no density), coefficient one skips
- * the multiplication (same value either way). din / daux may be NULL. */
+ * coefficients are skipped (no value, no density). The sum is lazy (320
+ * bits, one reduction at the end) and most terms multiply nothing: with
+ * coefficient one the value is added, and the values 0 and 1 (most of a
+ * circuit's values are bits) add the coefficient masked by the bit. Exact
+ * arithmetic and a canonical end: the same result bit for bit as summing
+ * coefficient * value term by term. din / daux may be NULL. */
 static inline bool prove_eval(cz_cs *cs, cz_fr *out, const cz_lc *lc, cz_dens_buf *din,
                               cz_dens_buf *daux) {
-  cz_fr acc = CZ_FR_ZERO, tmp;
+  uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
   const uint64_t n_in = cs->n_inputs, n_aux = cs->n_aux;
   for (uint32_t i = 0, n = lc->len; i < n; i++) {
     const cz_lc_term *t = &lc->t[i];
@@ -368,13 +370,19 @@ static inline bool prove_eval(cz_cs *cs, cz_fr *out, const cz_lc *lc, cz_dens_bu
       return false;
     }
     if (fr_is_one_inl(&t->coeff)) {
-      fr_add_inl(&acc, &acc, x);
+      CZ_ACC_ADD(a0, a1, a2, a3, a4, x->l, ~(uint64_t)0);
     } else {
-      cz_fr_mul(&tmp, &t->coeff, x);
-      fr_add_inl(&acc, &acc, &tmp);
+      uint64_t is_one = fr_is_one_inl(x);
+      if (__builtin_expect(is_one | fr_is_zero_inl(x), 1)) {
+        CZ_ACC_ADD(a0, a1, a2, a3, a4, t->coeff.l, 0 - is_one);
+      } else {
+        cz_fr tmp;
+        cz_fr_mul(&tmp, &t->coeff, x);
+        CZ_ACC_ADD(a0, a1, a2, a3, a4, tmp.l, ~(uint64_t)0);
+      }
     }
   }
-  *out = acc;
+  cz_acc_store(out, a0, a1, a2, a3, a4, cs->two_256_mod_r);
   return true;
 }
 

@@ -133,6 +133,7 @@ struct cz_cs {
   size_t *ns_marks, ns_marks_cap;
 
   struct cz_lc_arena arena;
+  uint64_t two_256_mod_r[4]; /* for cz_acc_reduce */
 };
 
 /* Inline field helpers for the evaluation loop (the library's versions
@@ -166,5 +167,52 @@ bool cz_reserve(void **p, size_t *cap, size_t n, size_t elem);
  * page fault per 4 KiB, which dominated the evaluation (measured: 258 MB
  * of a/b/c took 1.2 s of faults against 0.03 s with huge pages). */
 void cz_advise_huge(void *p, size_t bytes);
+
+/* ---- 320-bit lazy sums (the prover's evaluation and spmv.c) ----------- */
+
+/* (a0..a4) += v & mask, on five scalars so that they stay in registers
+ * across a row. On x86-64 one add/adc chain (GCC spills both the __int128
+ * and the _addcarry_u64 versions to memory). Each addend is below 2^256,
+ * so 2^64 of them cannot overflow. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CZ_ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                \
+  __asm__("addq %5, %0\n\tadcq %6, %1\n\tadcq %7, %2\n\tadcq %8, %3\n\tadcq $0, %4"          \
+          : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4)                                   \
+          : "r"((v)[0] & (mask)), "r"((v)[1] & (mask)), "r"((v)[2] & (mask)),                \
+            "r"((v)[3] & (mask))                                                             \
+          : "cc")
+#else
+#define CZ_ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                \
+  do {                                                                                         \
+    cz_u128 t_ = (cz_u128)(a0) + ((v)[0] & (mask));                                            \
+    a0 = (uint64_t)t_;                                                                         \
+    t_ = (cz_u128)(a1) + ((v)[1] & (mask)) + (uint64_t)(t_ >> 64);                             \
+    a1 = (uint64_t)t_;                                                                         \
+    t_ = (cz_u128)(a2) + ((v)[2] & (mask)) + (uint64_t)(t_ >> 64);                             \
+    a2 = (uint64_t)t_;                                                                         \
+    t_ = (cz_u128)(a3) + ((v)[3] & (mask)) + (uint64_t)(t_ >> 64);                             \
+    a3 = (uint64_t)t_;                                                                         \
+    a4 += (uint64_t)(t_ >> 64);                                                                \
+  } while (0)
+#endif
+
+/* out = a mod r, canonical (a[] is clobbered); t = 2^256 mod r from
+ * cz_two_256_mod_r. */
+void cz_acc_reduce(cz_fr *out, uint64_t a[5], const uint64_t t[4]);
+void cz_two_256_mod_r(uint64_t t[4]);
+
+/* out = (a0..a4) mod r: stored as is when already below r (most sums). */
+static inline void cz_acc_store(cz_fr *out, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+                                uint64_t a4, const uint64_t t[4]) {
+  if (__builtin_expect(a4 == 0 && a3 < CZ_FR_MODULUS[3], 1)) {
+    out->l[0] = a0;
+    out->l[1] = a1;
+    out->l[2] = a2;
+    out->l[3] = a3;
+  } else {
+    uint64_t acc[5] = {a0, a1, a2, a3, a4};
+    cz_acc_reduce(out, acc, t);
+  }
+}
 
 #endif

@@ -44,39 +44,14 @@ typedef struct {
   unsigned parts;
 } ev_ctx;
 
-/* ---- 320-bit lazy sums ---------------------------------------------- */
-
-/* (a0..a4) += v & mask, on five scalars so that they stay in registers
- * across the row loop. On x86-64 one add/adc chain (GCC spills both the
- * __int128 and the _addcarry_u64 versions to memory). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                   \
-  __asm__("addq %5, %0\n\tadcq %6, %1\n\tadcq %7, %2\n\tadcq %8, %3\n\tadcq $0, %4"          \
-          : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4)                                   \
-          : "r"((v)[0] & (mask)), "r"((v)[1] & (mask)), "r"((v)[2] & (mask)),                \
-            "r"((v)[3] & (mask))                                                             \
-          : "cc")
-#else
-#define ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                   \
-  do {                                                                                         \
-    cz_u128 t_ = (cz_u128)(a0) + ((v)[0] & (mask));                                            \
-    a0 = (uint64_t)t_;                                                                         \
-    t_ = (cz_u128)(a1) + ((v)[1] & (mask)) + (uint64_t)(t_ >> 64);                             \
-    a1 = (uint64_t)t_;                                                                         \
-    t_ = (cz_u128)(a2) + ((v)[2] & (mask)) + (uint64_t)(t_ >> 64);                             \
-    a2 = (uint64_t)t_;                                                                         \
-    t_ = (cz_u128)(a3) + ((v)[3] & (mask)) + (uint64_t)(t_ >> 64);                             \
-    a3 = (uint64_t)t_;                                                                         \
-    a4 += (uint64_t)(t_ >> 64);                                                                \
-  } while (0)
-#endif
+/* ---- 320-bit lazy sums (CZ_ACC_ADD: cs_internal.h) ------------------- */
 
 /* out = a mod r, canonical. a = hi * 2^256 + lo; folding hi * (2^256 mod r)
  * into lo shrinks hi by ~10x per round (2^256 mod r < r / 4) until it is
  * gone; then lo < 2^256 < 3r needs at most two subtractions. (Most rows
  * end below r with a top limb under r's: the kernel stores those as they
  * are.) */
-static __attribute__((noinline)) void acc_reduce(cz_fr *out, uint64_t a[5], const uint64_t t[4]) {
+__attribute__((noinline)) void cz_acc_reduce(cz_fr *out, uint64_t a[5], const uint64_t t[4]) {
   while (a[4]) {
     uint64_t hi = a[4], carry = 0;
     for (int i = 0; i < 4; i++) {
@@ -91,7 +66,7 @@ static __attribute__((noinline)) void acc_reduce(cz_fr *out, uint64_t a[5], cons
 }
 
 /* 2^256 mod r = 2^256 - 2r, since 2r < 2^256 < 3r. */
-static void two_256_mod_r(uint64_t t[4]) {
+void cz_two_256_mod_r(uint64_t t[4]) {
   uint64_t borrow = 0;
   for (int i = 0; i < 4; i++) {
     uint64_t twice = CZ_FR_MODULUS[i] << 1 | (i ? CZ_FR_MODULUS[i - 1] >> 63 : 0);
@@ -135,20 +110,12 @@ static inline __attribute__((always_inline)) void rows_eval(const ev_ctx *c, int
       if (__builtin_expect(k == CLS_OTHER, 0)) {
         cz_fr t;
         term_other(&t, c, col, cf, form == FORM_R1CS ? fr_is_one_inl(cf) : code == 0);
-        ACC_ADD(a0, a1, a2, a3, a4, t.l, ~(uint64_t)0);
+        CZ_ACC_ADD(a0, a1, a2, a3, a4, t.l, ~(uint64_t)0);
       } else {
-        ACC_ADD(a0, a1, a2, a3, a4, cf->l, 0 - (uint64_t)k); /* coefficient * 0 or * 1 */
+        CZ_ACC_ADD(a0, a1, a2, a3, a4, cf->l, 0 - (uint64_t)k); /* coefficient * 0 or * 1 */
       }
     }
-    if (__builtin_expect(a4 == 0 && a3 < CZ_FR_MODULUS[3], 1)) { /* already below r */
-      out[r].l[0] = a0;
-      out[r].l[1] = a1;
-      out[r].l[2] = a2;
-      out[r].l[3] = a3;
-    } else {
-      uint64_t acc[5] = {a0, a1, a2, a3, a4};
-      acc_reduce(&out[r], acc, c->two_256_mod_r);
-    }
+    cz_acc_store(&out[r], a0, a1, a2, a3, a4, c->two_256_mod_r);
   }
 }
 
@@ -264,7 +231,7 @@ static cz_err eval_common(ev_ctx *c, size_t n_inputs, size_t n_aux, const cz_den
   c->out[0] = w->a;
   c->out[1] = w->b;
   c->out[2] = w->c;
-  two_256_mod_r(c->two_256_mod_r);
+  cz_two_256_mod_r(c->two_256_mod_r);
   /* Classes first: any row may read any column. */
   cz_parallel_for(c->n_cols, n_threads, classify, c);
   c->parts = cz_parallel_workers(c->rows, n_threads);
