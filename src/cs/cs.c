@@ -116,6 +116,8 @@ cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg) {
   }
   if (cs->want_values && c.hint_aux)
     ok = ok && cz_reserve((void **)&cs->aux, &cs->cap_aux, c.hint_aux, sizeof(cz_fr));
+  if (kind == CZ_CS_PROVE && c.hint_aux)
+    ok = ok && cz_reserve((void **)&cs->cls_aux, &cs->cap_cls_aux, c.hint_aux, 1);
   if (kind == CZ_CS_RECORD) ok = ok && cz_rec_init(&cs->rec);
   if (!ok) {
     cz_cs_free(cs);
@@ -143,6 +145,8 @@ void cz_cs_free(cz_cs *cs) {
   free(cs->a);
   free(cs->b);
   free(cs->c);
+  free(cs->cls_in);
+  free(cs->cls_aux);
   free(cs->a_aux.d.bits);
   free(cs->b_input.d.bits);
   free(cs->b_aux.d.bits);
@@ -198,6 +202,10 @@ static cz_err alloc_common(cz_cs *cs, cz_var *out, const cz_fr *value, bool inpu
     if (input ? !dens_add(&cs->b_input)
               : !(dens_add(&cs->a_aux) && dens_add(&cs->b_aux)))
       goto nomem;
+    uint8_t **cls = input ? &cs->cls_in : &cs->cls_aux;
+    size_t *cap = input ? &cs->cap_cls_in : &cs->cap_cls_aux;
+    if (*n >= *cap && !cz_grow((void **)cls, cap, *n + 1, 1)) goto nomem;
+    (*cls)[*n] = cz_fr_class(value);
   }
   (*n)++;
   return CZ_OK;
@@ -344,42 +352,44 @@ void cz_cs_pop_ns(cz_cs *cs) {
 
 /* PROVE: evaluate one LC as bellperson's eval_with_trackers: zero
  * coefficients are skipped (no value, no density). The sum is lazy (320
- * bits, one reduction at the end) and most terms multiply nothing: with
- * coefficient one the value is added, and the values 0 and 1 (most of a
- * circuit's values are bits) add the coefficient masked by the bit. Exact
- * arithmetic and a canonical end: the same result bit for bit as summing
- * coefficient * value term by term. din / daux may be NULL. */
+ * bits, one reduction at the end), and most terms multiply nothing: a
+ * value of class 0 or 1 (most of a circuit's values are bits) adds the
+ * coefficient masked by its class without loading the value; other values
+ * with coefficient one are added as they are. Exact arithmetic and a
+ * canonical end: the same result bit for bit as summing coefficient *
+ * value term by term. din / daux may be NULL. */
 static inline bool prove_eval(cz_cs *cs, cz_fr *out, const cz_lc *lc, cz_dens_buf *din,
                               cz_dens_buf *daux) {
   uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
   const uint64_t n_in = cs->n_inputs, n_aux = cs->n_aux;
-  for (uint32_t i = 0, n = lc->len; i < n; i++) {
-    const cz_lc_term *t = &lc->t[i];
+  const cz_lc_term *t = lc->t, *end = t + lc->len;
+  const uint8_t *cls_in = cs->cls_in, *cls_aux = cs->cls_aux;
+  for (; t < end; t++) {
     uint64_t k = t->key;
+    unsigned cls;
     const cz_fr *x;
     if (k < n_in) {
       if (fr_is_zero_inl(&t->coeff)) continue;
+      cls = cls_in[k];
       x = &cs->inputs[k];
       if (din) dens_inc(din, k);
     } else if (k - AUX_KEY_BASE < n_aux) {
       if (fr_is_zero_inl(&t->coeff)) continue;
       k -= AUX_KEY_BASE;
+      cls = cls_aux[k];
       x = &cs->aux[k];
       if (daux) dens_inc(daux, k);
     } else {
       return false;
     }
-    if (fr_is_one_inl(&t->coeff)) {
+    if (__builtin_expect(cls != CZ_CLS_OTHER, 1)) {
+      CZ_ACC_ADD(a0, a1, a2, a3, a4, t->coeff.l, 0 - (uint64_t)cls);
+    } else if (fr_is_one_inl(&t->coeff)) {
       CZ_ACC_ADD(a0, a1, a2, a3, a4, x->l, ~(uint64_t)0);
     } else {
-      uint64_t is_one = fr_is_one_inl(x);
-      if (__builtin_expect(is_one | fr_is_zero_inl(x), 1)) {
-        CZ_ACC_ADD(a0, a1, a2, a3, a4, t->coeff.l, 0 - is_one);
-      } else {
-        cz_fr tmp;
-        cz_fr_mul(&tmp, &t->coeff, x);
-        CZ_ACC_ADD(a0, a1, a2, a3, a4, tmp.l, ~(uint64_t)0);
-      }
+      cz_fr tmp;
+      cz_fr_mul(&tmp, &t->coeff, x);
+      CZ_ACC_ADD(a0, a1, a2, a3, a4, tmp.l, ~(uint64_t)0);
     }
   }
   cz_acc_store(out, a0, a1, a2, a3, a4, cs->two_256_mod_r);

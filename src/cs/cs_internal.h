@@ -103,6 +103,11 @@ struct cz_cs {
   cz_fr *inputs, *aux;
   size_t cap_inputs, cap_aux;
 
+  /* PROVE: the class of every value (CZ_CLS_*), set once at allocation
+   * so that evaluation never loads a 0 or 1 value to find out. */
+  uint8_t *cls_in, *cls_aux;
+  size_t cap_cls_in, cap_cls_aux;
+
   /* PROVE: evaluations and densities. */
   cz_fr *a, *b, *c;
   size_t cap_abc;
@@ -147,6 +152,13 @@ static inline bool fr_is_one_inl(const cz_fr *a) {
 }
 static inline void fr_add_inl(cz_fr *r, const cz_fr *a, const cz_fr *b) {
   mont_add(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
+}
+
+/* Classes of values: a term whose value is 0 or 1 adds its coefficient
+ * masked by the class, with no multiplication. */
+enum { CZ_CLS_ZERO = 0, CZ_CLS_ONE = 1, CZ_CLS_OTHER = 2 };
+static inline uint8_t cz_fr_class(const cz_fr *x) {
+  return fr_is_zero_inl(x) ? CZ_CLS_ZERO : fr_is_one_inl(x) ? CZ_CLS_ONE : CZ_CLS_OTHER;
 }
 
 /* Set the sticky error (first one wins). */

@@ -16,7 +16,6 @@
 #include "cs/cs_internal.h"
 #include "cuzk/parallel.h"
 
-enum { CLS_ZERO = 0, CLS_ONE = 1, CLS_OTHER = 2 };
 
 /* Entry weight of a row's own work (reduction, store) when splitting. */
 #define ROW_COST 2
@@ -107,7 +106,7 @@ static inline __attribute__((always_inline)) void rows_eval(const ev_ctx *c, int
       unsigned k = cls[col];
       uint32_t code = form == FORM_PCE16 ? code16[p] : form == FORM_PCE32 ? code32[p] : 0;
       const cz_fr *cf = form == FORM_R1CS ? &val[p] : &coeffs[code];
-      if (__builtin_expect(k == CLS_OTHER, 0)) {
+      if (__builtin_expect(k == CZ_CLS_OTHER, 0)) {
         cz_fr t;
         term_other(&t, c, col, cf, form == FORM_R1CS ? fr_is_one_inl(cf) : code == 0);
         CZ_ACC_ADD(a0, a1, a2, a3, a4, t.l, ~(uint64_t)0);
@@ -168,7 +167,7 @@ static void classify(void *ctx, size_t begin, size_t end, unsigned worker) {
   ev_ctx *c = ctx;
   for (size_t i = begin; i < end; i++) {
     const cz_fr *x = i < c->n_inputs ? &c->inputs[i] : &c->aux[i - c->n_inputs];
-    c->cls[i] = fr_is_zero_inl(x) ? CLS_ZERO : fr_is_one_inl(x) ? CLS_ONE : CLS_OTHER;
+    c->cls[i] = cz_fr_class(x);
   }
 }
 
