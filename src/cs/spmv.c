@@ -60,8 +60,29 @@ __attribute__((noinline)) void cz_acc_reduce(cz_fr *out, uint64_t a[5], const ui
     }
     a[4] = carry;
   }
-  mont_reduce_once(a, a, CZ_FR_MODULUS, CZ_FR_LIMBS);
-  mont_reduce_once(out->l, a, CZ_FR_MODULUS, CZ_FR_LIMBS);
+  /* Scalars, not mont_reduce_once's arrays: this runs for every sum that
+   * reaches r (any term with a negative coefficient), and GCC keeps these
+   * in registers. */
+  uint64_t x0 = a[0], x1 = a[1], x2 = a[2], x3 = a[3];
+  const uint64_t *m = CZ_FR_MODULUS;
+  for (int pass = 0; pass < 2; pass++) {
+    cz_u128 d = (cz_u128)x0 - m[0];
+    uint64_t d0 = (uint64_t)d;
+    d = (cz_u128)x1 - m[1] - (uint64_t)(d >> 127);
+    uint64_t d1 = (uint64_t)d;
+    d = (cz_u128)x2 - m[2] - (uint64_t)(d >> 127);
+    uint64_t d2 = (uint64_t)d;
+    d = (cz_u128)x3 - m[3] - (uint64_t)(d >> 127);
+    uint64_t d3 = (uint64_t)d, keep = 0 - (uint64_t)(d >> 127); /* borrow: x < r */
+    x0 = (x0 & keep) | (d0 & ~keep);
+    x1 = (x1 & keep) | (d1 & ~keep);
+    x2 = (x2 & keep) | (d2 & ~keep);
+    x3 = (x3 & keep) | (d3 & ~keep);
+  }
+  out->l[0] = x0;
+  out->l[1] = x1;
+  out->l[2] = x2;
+  out->l[3] = x3;
 }
 
 /* 2^256 mod r = 2^256 - 2r, since 2r < 2^256 < 3r. */
