@@ -197,7 +197,7 @@ void cz_lc_add(cz_lc *lc, cz_var v) { lc_insert(lc, cz_var_key(v), &CZ_FR_ONE); 
 
 void cz_lc_sub(cz_lc *lc, cz_var v) {
   cz_fr m;
-  mont_sub(m.l, CZ_FR_ZERO.l, CZ_FR_ONE.l, CZ_FR_MODULUS, CZ_FR_LIMBS); /* -ONE, inline */
+  cz_fr_neg(&m, &CZ_FR_ONE);
   lc_insert(lc, cz_var_key(v), &m);
 }
 
