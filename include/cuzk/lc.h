@@ -110,6 +110,12 @@ void cz_lc_sub_lc(cz_lc *lc, const cz_lc *other);
 /* lc += coeff * other and lc -= coeff * other. */
 void cz_lc_add_scaled(cz_lc *lc, const cz_fr *coeff, const cz_lc *other);
 void cz_lc_sub_scaled(cz_lc *lc, const cz_fr *coeff, const cz_lc *other);
+/* lc += sum of terms[i].coeff * (the variable of terms[i].key), for n
+ * terms in any order, duplicates allowed: the same LC as cz_lc_add_term
+ * on each in turn (sums are exact), in O(len + n log n) where terms out of
+ * key order cost cz_lc_add_term O(len) each. terms is used as scratch
+ * (reordered, merged). */
+void cz_lc_add_terms(cz_lc *lc, cz_lc_term *terms, size_t n);
 /* dst = src; dst must be initialised (its layout is kept). */
 void cz_lc_copy(cz_lc *dst, const cz_lc *src);
 

@@ -261,6 +261,18 @@ cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignm
                                    const cz_prove_timing *timing, uint8_t out[192], char *msg,
                                    size_t msg_len);
 
+/* Size hints for synthesizing one partition of kind k: hint_constraints
+ * and hint_aux of *cfg become the sizes the last synthesis of k noted in
+ * this process (cz_porep_note_size), or 0 before any. A PROVE or WITNESS
+ * system made with them reserves its buffers once and never moves them
+ * (moving 300 MB of a/b/c and aux as they double is a large part of a
+ * plain 2 KiB synthesis). cz_porep_c2_synthesize(_pce) use and feed
+ * them. Thread-safe. */
+void cz_porep_size_hint(const cz_porep_kind *k, cz_cs_config *cfg);
+/* Note what a synthesis of one partition of kind k made: n_constraints
+ * (the assignment's, input constraints included) and n_aux. Thread-safe. */
+void cz_porep_note_size(const cz_porep_kind *k, size_t n_constraints, size_t n_aux);
+
 /* Pre-compiled synthesis (cuzk's PCE, cs.h's cz_pce). cz_porep_record_shape
  * records kind k's circuit once (RECORD cs; about a plain synthesis' time;
  * 2 KiB: 117 MiB, cz_pce_get_info says exactly). The shape is immutable and

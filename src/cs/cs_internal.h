@@ -103,6 +103,11 @@ struct cz_cs {
   cz_fr *inputs, *aux;
   size_t cap_inputs, cap_aux;
 
+  /* PROVE: the class of every value (CZ_CLS_*), set once at allocation
+   * so that evaluation never loads a 0 or 1 value to find out. */
+  uint8_t *cls_in, *cls_aux;
+  size_t cap_cls_in, cap_cls_aux;
+
   /* PROVE: evaluations and densities. */
   cz_fr *a, *b, *c;
   size_t cap_abc;
@@ -133,6 +138,7 @@ struct cz_cs {
   size_t *ns_marks, ns_marks_cap;
 
   struct cz_lc_arena arena;
+  uint64_t two_256_mod_r[4]; /* for cz_acc_reduce */
 };
 
 /* Inline field helpers for the evaluation loop (the library's versions
@@ -148,12 +154,24 @@ static inline void fr_add_inl(cz_fr *r, const cz_fr *a, const cz_fr *b) {
   mont_add(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
 }
 
+/* Classes of values: a term whose value is 0 or 1 adds its coefficient
+ * masked by the class, with no multiplication. */
+enum { CZ_CLS_ZERO = 0, CZ_CLS_ONE = 1, CZ_CLS_OTHER = 2 };
+static inline uint8_t cz_fr_class(const cz_fr *x) {
+  return fr_is_zero_inl(x) ? CZ_CLS_ZERO : fr_is_one_inl(x) ? CZ_CLS_ONE : CZ_CLS_OTHER;
+}
+
 /* Set the sticky error (first one wins). */
 void cz_cs_fail(cz_cs *cs, cz_err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Grow *p (elements of size elem, capacity *cap) to hold at least need.
- * Buffers of 4 MiB and more are advised onto transparent huge pages. */
+/* Grow *p (elements of size elem, capacity *cap) to hold at least need,
+ * doubling. Buffers of 4 MiB and more are 2 MiB-aligned blocks advised
+ * onto transparent huge pages before their contents are copied in (see
+ * grow_to in cs.c); all stay free()-able. False: out of memory (*p and
+ * *cap unchanged). */
 bool cz_grow(void **p, size_t *cap, size_t need, size_t elem);
+/* The same to exactly n elements (a size hint), when *cap < n. */
+bool cz_reserve(void **p, size_t *cap, size_t n, size_t elem);
 
 /* Ask for transparent huge pages over the 2 MiB-aligned part of [p, p +
  * bytes) (no-op under 4 MiB or without MADV_HUGEPAGE). Where the kernel
@@ -161,5 +179,52 @@ bool cz_grow(void **p, size_t *cap, size_t need, size_t elem);
  * page fault per 4 KiB, which dominated the evaluation (measured: 258 MB
  * of a/b/c took 1.2 s of faults against 0.03 s with huge pages). */
 void cz_advise_huge(void *p, size_t bytes);
+
+/* ---- 320-bit lazy sums (the prover's evaluation and spmv.c) ----------- */
+
+/* (a0..a4) += v & mask, on five scalars so that they stay in registers
+ * across a row. On x86-64 one add/adc chain (GCC spills both the __int128
+ * and the _addcarry_u64 versions to memory). Each addend is below 2^256,
+ * so 2^64 of them cannot overflow. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CZ_ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                \
+  __asm__("addq %5, %0\n\tadcq %6, %1\n\tadcq %7, %2\n\tadcq %8, %3\n\tadcq $0, %4"          \
+          : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4)                                   \
+          : "r"((v)[0] & (mask)), "r"((v)[1] & (mask)), "r"((v)[2] & (mask)),                \
+            "r"((v)[3] & (mask))                                                             \
+          : "cc")
+#else
+#define CZ_ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                \
+  do {                                                                                         \
+    cz_u128 t_ = (cz_u128)(a0) + ((v)[0] & (mask));                                            \
+    a0 = (uint64_t)t_;                                                                         \
+    t_ = (cz_u128)(a1) + ((v)[1] & (mask)) + (uint64_t)(t_ >> 64);                             \
+    a1 = (uint64_t)t_;                                                                         \
+    t_ = (cz_u128)(a2) + ((v)[2] & (mask)) + (uint64_t)(t_ >> 64);                             \
+    a2 = (uint64_t)t_;                                                                         \
+    t_ = (cz_u128)(a3) + ((v)[3] & (mask)) + (uint64_t)(t_ >> 64);                             \
+    a3 = (uint64_t)t_;                                                                         \
+    a4 += (uint64_t)(t_ >> 64);                                                                \
+  } while (0)
+#endif
+
+/* out = a mod r, canonical (a[] is clobbered); t = 2^256 mod r from
+ * cz_two_256_mod_r. */
+void cz_acc_reduce(cz_fr *out, uint64_t a[5], const uint64_t t[4]);
+void cz_two_256_mod_r(uint64_t t[4]);
+
+/* out = (a0..a4) mod r: stored as is when already below r (most sums). */
+static inline void cz_acc_store(cz_fr *out, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+                                uint64_t a4, const uint64_t t[4]) {
+  if (__builtin_expect(a4 == 0 && a3 < CZ_FR_MODULUS[3], 1)) {
+    out->l[0] = a0;
+    out->l[1] = a1;
+    out->l[2] = a2;
+    out->l[3] = a3;
+  } else {
+    uint64_t acc[5] = {a0, a1, a2, a3, a4};
+    cz_acc_reduce(out, acc, t);
+  }
+}
 
 #endif

@@ -241,6 +241,76 @@ void cz_lc_sub_scaled(cz_lc *lc, const cz_fr *coeff, const cz_lc *other) {
   }
 }
 
+/* ---- many terms at once ---------------------------------------------- */
+
+/* Sort t[0..n) by key (stable merge sort through scratch w, n terms). */
+static void terms_sort(cz_lc_term *t, cz_lc_term *w, size_t n) {
+  if (n <= 16) { /* insertion sort: small runs are common and mostly sorted */
+    for (size_t i = 1; i < n; i++) {
+      cz_lc_term x = t[i];
+      size_t j = i;
+      for (; j && t[j - 1].key > x.key; j--) t[j] = t[j - 1];
+      t[j] = x;
+    }
+    return;
+  }
+  size_t h = n / 2;
+  terms_sort(t, w, h);
+  terms_sort(t + h, w, n - h);
+  if (t[h - 1].key <= t[h].key) return; /* already in order */
+  memcpy(w, t, h * sizeof *t);
+  size_t i = 0, j = h, k = 0;
+  while (i < h && j < n) t[k++] = t[j].key < w[i].key ? t[j++] : w[i++];
+  while (i < h) t[k++] = w[i++];
+}
+
+void cz_lc_add_terms(cz_lc *lc, cz_lc_term *terms, size_t n) {
+  if (lc->failed || n == 0) return;
+  cz_lc_term stack[512], *w = stack;
+  if (n / 2 + 1 > sizeof stack / sizeof *stack && !(w = malloc((n / 2 + 1) * sizeof *w))) {
+    for (size_t i = 0; i < n; i++) lc_insert(lc, terms[i].key, &terms[i].coeff); /* slow, exact */
+    return;
+  }
+  terms_sort(terms, w, n);
+  if (w != stack) free(w);
+  /* One term per key: sums of the duplicates (exact, so in any order). */
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (m && terms[m - 1].key == terms[i].key) cz_fr_add(&terms[m - 1].coeff, &terms[m - 1].coeff, &terms[i].coeff);
+    else terms[m++] = terms[i];
+  }
+  /* Keys already in lc take their sum in place; the others are new. */
+  uint32_t len = lc->len;
+  size_t fresh = 0;
+  for (size_t i = 0, j = 0; i < m; i++) {
+    while (j < len && lc->t[j].key < terms[i].key) j++;
+    if (j < len && lc->t[j].key == terms[i].key) {
+      cz_fr_add(&lc->t[j].coeff, &lc->t[j].coeff, &terms[i].coeff);
+      terms[i].key = UINT64_MAX; /* done (no variable has this key) */
+    } else {
+      fresh++;
+    }
+  }
+  if (!fresh) return;
+  if ((uint64_t)len + fresh > UINT32_MAX / 2) {
+    lc->failed = 1;
+    return;
+  }
+  if (len + fresh > lc->cap && !lc_grow(lc, (uint32_t)(len + fresh))) return;
+  /* Merge the new keys in from the back: nothing moves twice. */
+  size_t k = len + fresh, i = m, j = len;
+  while (i > 0) {
+    if (terms[i - 1].key == UINT64_MAX) {
+      i--;
+    } else if (j > 0 && lc->t[j - 1].key > terms[i - 1].key) {
+      lc->t[--k] = lc->t[--j];
+    } else {
+      lc->t[--k] = terms[--i];
+    }
+  }
+  lc->len = (uint32_t)(len + fresh);
+}
+
 void cz_lc_copy(cz_lc *dst, const cz_lc *src) {
   if (dst == src) return;
   dst->len = 0;

@@ -16,7 +16,6 @@
 #include "cs/cs_internal.h"
 #include "cuzk/parallel.h"
 
-enum { CLS_ZERO = 0, CLS_ONE = 1, CLS_OTHER = 2 };
 
 /* Entry weight of a row's own work (reduction, store) when splitting. */
 #define ROW_COST 2
@@ -44,39 +43,14 @@ typedef struct {
   unsigned parts;
 } ev_ctx;
 
-/* ---- 320-bit lazy sums ---------------------------------------------- */
-
-/* (a0..a4) += v & mask, on five scalars so that they stay in registers
- * across the row loop. On x86-64 one add/adc chain (GCC spills both the
- * __int128 and the _addcarry_u64 versions to memory). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                   \
-  __asm__("addq %5, %0\n\tadcq %6, %1\n\tadcq %7, %2\n\tadcq %8, %3\n\tadcq $0, %4"          \
-          : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4)                                   \
-          : "r"((v)[0] & (mask)), "r"((v)[1] & (mask)), "r"((v)[2] & (mask)),                \
-            "r"((v)[3] & (mask))                                                             \
-          : "cc")
-#else
-#define ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                   \
-  do {                                                                                         \
-    cz_u128 t_ = (cz_u128)(a0) + ((v)[0] & (mask));                                            \
-    a0 = (uint64_t)t_;                                                                         \
-    t_ = (cz_u128)(a1) + ((v)[1] & (mask)) + (uint64_t)(t_ >> 64);                             \
-    a1 = (uint64_t)t_;                                                                         \
-    t_ = (cz_u128)(a2) + ((v)[2] & (mask)) + (uint64_t)(t_ >> 64);                             \
-    a2 = (uint64_t)t_;                                                                         \
-    t_ = (cz_u128)(a3) + ((v)[3] & (mask)) + (uint64_t)(t_ >> 64);                             \
-    a3 = (uint64_t)t_;                                                                         \
-    a4 += (uint64_t)(t_ >> 64);                                                                \
-  } while (0)
-#endif
+/* ---- 320-bit lazy sums (CZ_ACC_ADD: cs_internal.h) ------------------- */
 
 /* out = a mod r, canonical. a = hi * 2^256 + lo; folding hi * (2^256 mod r)
  * into lo shrinks hi by ~10x per round (2^256 mod r < r / 4) until it is
  * gone; then lo < 2^256 < 3r needs at most two subtractions. (Most rows
  * end below r with a top limb under r's: the kernel stores those as they
  * are.) */
-static __attribute__((noinline)) void acc_reduce(cz_fr *out, uint64_t a[5], const uint64_t t[4]) {
+__attribute__((noinline)) void cz_acc_reduce(cz_fr *out, uint64_t a[5], const uint64_t t[4]) {
   while (a[4]) {
     uint64_t hi = a[4], carry = 0;
     for (int i = 0; i < 4; i++) {
@@ -86,12 +60,33 @@ static __attribute__((noinline)) void acc_reduce(cz_fr *out, uint64_t a[5], cons
     }
     a[4] = carry;
   }
-  mont_reduce_once(a, a, CZ_FR_MODULUS, CZ_FR_LIMBS);
-  mont_reduce_once(out->l, a, CZ_FR_MODULUS, CZ_FR_LIMBS);
+  /* Scalars, not mont_reduce_once's arrays: this runs for every sum that
+   * reaches r (any term with a negative coefficient), and GCC keeps these
+   * in registers. */
+  uint64_t x0 = a[0], x1 = a[1], x2 = a[2], x3 = a[3];
+  const uint64_t *m = CZ_FR_MODULUS;
+  for (int pass = 0; pass < 2; pass++) {
+    cz_u128 d = (cz_u128)x0 - m[0];
+    uint64_t d0 = (uint64_t)d;
+    d = (cz_u128)x1 - m[1] - (uint64_t)(d >> 127);
+    uint64_t d1 = (uint64_t)d;
+    d = (cz_u128)x2 - m[2] - (uint64_t)(d >> 127);
+    uint64_t d2 = (uint64_t)d;
+    d = (cz_u128)x3 - m[3] - (uint64_t)(d >> 127);
+    uint64_t d3 = (uint64_t)d, keep = 0 - (uint64_t)(d >> 127); /* borrow: x < r */
+    x0 = (x0 & keep) | (d0 & ~keep);
+    x1 = (x1 & keep) | (d1 & ~keep);
+    x2 = (x2 & keep) | (d2 & ~keep);
+    x3 = (x3 & keep) | (d3 & ~keep);
+  }
+  out->l[0] = x0;
+  out->l[1] = x1;
+  out->l[2] = x2;
+  out->l[3] = x3;
 }
 
 /* 2^256 mod r = 2^256 - 2r, since 2r < 2^256 < 3r. */
-static void two_256_mod_r(uint64_t t[4]) {
+void cz_two_256_mod_r(uint64_t t[4]) {
   uint64_t borrow = 0;
   for (int i = 0; i < 4; i++) {
     uint64_t twice = CZ_FR_MODULUS[i] << 1 | (i ? CZ_FR_MODULUS[i - 1] >> 63 : 0);
@@ -132,23 +127,15 @@ static inline __attribute__((always_inline)) void rows_eval(const ev_ctx *c, int
       unsigned k = cls[col];
       uint32_t code = form == FORM_PCE16 ? code16[p] : form == FORM_PCE32 ? code32[p] : 0;
       const cz_fr *cf = form == FORM_R1CS ? &val[p] : &coeffs[code];
-      if (__builtin_expect(k == CLS_OTHER, 0)) {
+      if (__builtin_expect(k == CZ_CLS_OTHER, 0)) {
         cz_fr t;
         term_other(&t, c, col, cf, form == FORM_R1CS ? fr_is_one_inl(cf) : code == 0);
-        ACC_ADD(a0, a1, a2, a3, a4, t.l, ~(uint64_t)0);
+        CZ_ACC_ADD(a0, a1, a2, a3, a4, t.l, ~(uint64_t)0);
       } else {
-        ACC_ADD(a0, a1, a2, a3, a4, cf->l, 0 - (uint64_t)k); /* coefficient * 0 or * 1 */
+        CZ_ACC_ADD(a0, a1, a2, a3, a4, cf->l, 0 - (uint64_t)k); /* coefficient * 0 or * 1 */
       }
     }
-    if (__builtin_expect(a4 == 0 && a3 < CZ_FR_MODULUS[3], 1)) { /* already below r */
-      out[r].l[0] = a0;
-      out[r].l[1] = a1;
-      out[r].l[2] = a2;
-      out[r].l[3] = a3;
-    } else {
-      uint64_t acc[5] = {a0, a1, a2, a3, a4};
-      acc_reduce(&out[r], acc, c->two_256_mod_r);
-    }
+    cz_acc_store(&out[r], a0, a1, a2, a3, a4, c->two_256_mod_r);
   }
 }
 
@@ -201,7 +188,7 @@ static void classify(void *ctx, size_t begin, size_t end, unsigned worker) {
   ev_ctx *c = ctx;
   for (size_t i = begin; i < end; i++) {
     const cz_fr *x = i < c->n_inputs ? &c->inputs[i] : &c->aux[i - c->n_inputs];
-    c->cls[i] = fr_is_zero_inl(x) ? CLS_ZERO : fr_is_one_inl(x) ? CLS_ONE : CLS_OTHER;
+    c->cls[i] = cz_fr_class(x);
   }
 }
 
@@ -264,7 +251,7 @@ static cz_err eval_common(ev_ctx *c, size_t n_inputs, size_t n_aux, const cz_den
   c->out[0] = w->a;
   c->out[1] = w->b;
   c->out[2] = w->c;
-  two_256_mod_r(c->two_256_mod_r);
+  cz_two_256_mod_r(c->two_256_mod_r);
   /* Classes first: any row may read any column. */
   cz_parallel_for(c->n_cols, n_threads, classify, c);
   c->parts = cz_parallel_workers(c->rows, n_threads);

@@ -7,13 +7,19 @@
 static cz_fr pow2_table[256];
 static pthread_once_t pow2_once = PTHREAD_ONCE_INIT;
 
+static bool pow2_ready; /* set (release) once the table is built */
+
 static void pow2_build(void) {
   pow2_table[0] = CZ_FR_ONE;
   for (unsigned k = 1; k < 256; k++) cz_fr_dbl(&pow2_table[k], &pow2_table[k - 1]);
+  __atomic_store_n(&pow2_ready, true, __ATOMIC_RELEASE);
 }
 
+/* An acquire load on the hot path (SHA-256's additions ask for millions of
+ * powers); pthread_once only until the table exists. */
 const cz_fr *cz_gadget_pow2(unsigned k) {
-  pthread_once(&pow2_once, pow2_build);
+  if (__builtin_expect(!__atomic_load_n(&pow2_ready, __ATOMIC_ACQUIRE), 0))
+    pthread_once(&pow2_once, pow2_build);
   return &pow2_table[k & 255];
 }
 

@@ -184,9 +184,31 @@ cz_err cz_u32_addmany(cz_multieq *m, cz_u32 *out, const cz_u32 *ops, size_t n) {
    * as bellpepper's lhs + (2^used, lc). */
   if (CZ_FR_CAPACITY <= m->bits_used + nbits) multieq_accumulate(m);
   if (cz_cs_needs_constraints(cs)) {
+    /* The operands' terms in one batch: their variables come in no useful
+     * order, and one by one each would shift the sorted lhs (hundreds of
+     * terms). Same terms and sums as cz_bool_add_to_lc on each bit. */
+    cz_lc_term batch[10 * 32 * 2];
+    size_t nt = 0;
     unsigned sh = (unsigned)m->bits_used;
     for (size_t k = 0; k < n; k++)
-      for (unsigned i = 0; i < 32; i++) cz_bool_add_to_lc(&m->lhs, ops[k].bits[i], cz_gadget_pow2(sh + i));
+      for (unsigned i = 0; i < 32; i++) {
+        cz_bool b = ops[k].bits[i];
+        const cz_fr *cf = cz_gadget_pow2(sh + i);
+        switch (b.kind) {
+        case CZ_BOOL_CONST:
+          if (b.value) batch[nt++] = (cz_lc_term){*cf, cz_var_key(CZ_VAR_ONE)};
+          break;
+        case CZ_BOOL_IS:
+          batch[nt++] = (cz_lc_term){*cf, cz_var_key(b.var)};
+          break;
+        default: /* Not(v): coeff * ONE - coeff * v */
+          batch[nt++] = (cz_lc_term){*cf, cz_var_key(CZ_VAR_ONE)};
+          batch[nt].key = cz_var_key(b.var);
+          cz_fr_neg(&batch[nt++].coeff, cf);
+          break;
+        }
+      }
+    cz_lc_add_terms(&m->lhs, batch, nt);
     for (unsigned i = 0; i < nbits; i++) cz_lc_add_term(&m->rhs, res[i].var, cz_gadget_pow2(sh + i));
   }
   m->bits_used += nbits;

@@ -62,7 +62,7 @@ static void random_ops(cz_cs *cs, unsigned rounds) {
     int i = (int)(check_rand64() % NV);
     cz_fr c = rnd_fr(), neg;
     cz_fr_neg(&neg, &c);
-    switch (check_rand64() % 9) {
+    switch (check_rand64() % 10) {
     case 0: cz_lc_add_term(&lc, var_of(i), &c); model_add(&m, i, &c); break;
     case 1: cz_lc_sub_term(&lc, var_of(i), &c); model_add(&m, i, &neg); break;
     case 2: cz_lc_add(&lc, var_of(i)); model_add(&m, i, &CZ_FR_ONE); break;
@@ -98,6 +98,17 @@ static void random_ops(cz_cs *cs, unsigned rounds) {
       else if (op == 1) cz_lc_sub_lc(&lc, &other);
       else if (op == 2) cz_lc_add_scaled(&lc, &c, &other);
       else cz_lc_sub_scaled(&lc, &c, &other);
+      break;
+    }
+    case 8: { /* a batch in random order, duplicates and present keys included */
+      cz_lc_term batch[40];
+      size_t n = (size_t)(check_rand64() % 41);
+      for (size_t j = 0; j < n; j++) {
+        int v = (int)(check_rand64() % NV);
+        batch[j] = (cz_lc_term){rnd_fr(), cz_var_key(var_of(v))};
+        model_add(&m, v, &batch[j].coeff);
+      }
+      cz_lc_add_terms(&lc, batch, n);
       break;
     }
     default:
@@ -145,6 +156,36 @@ static void test_random_all_layouts(void) {
     cz_cs *cs = cz_cs_new(CZ_CS_WITNESS, &cfgs[i]);
     for (int rep = 0; rep < 20; rep++) random_ops(cs, 400);
     cz_cs_free(cs);
+  }
+}
+
+/* cz_lc_add_terms on big batches (past its stack scratch) over many
+ * variables equals cz_lc_add_term term by term, starting from an LC that
+ * already holds some of the keys; sorted and reversed batches too. */
+static void test_add_terms_big(void) {
+  for (int shape = 0; shape < 4; shape++) {
+    cz_lc a, b;
+    cz_lc_init(&a, NULL);
+    cz_lc_init(&b, NULL);
+    for (uint32_t i = 0; i < 300; i += 3) {
+      cz_fr c = rnd_fr();
+      cz_lc_add_term(&a, cz_var_aux(i), &c);
+      cz_lc_add_term(&b, cz_var_aux(i), &c);
+    }
+    enum { N = 3000 };
+    static cz_lc_term batch[N];
+    for (size_t j = 0; j < N; j++) {
+      uint64_t v = shape == 0 ? check_rand64() % 2000 : shape == 1 ? j : shape == 2 ? N - j : j % 7;
+      cz_var var = v % 5 == 4 ? cz_var_input((uint32_t)v) : cz_var_aux((uint32_t)v);
+      batch[j] = (cz_lc_term){rnd_fr(), cz_var_key(var)};
+      cz_lc_add_term(&b, var, &batch[j].coeff);
+    }
+    cz_lc_add_terms(&a, batch, N);
+    CHECK_EQ_INT(a.len, b.len);
+    CHECK(a.len == b.len && !memcmp(a.t, b.t, a.len * sizeof *a.t));
+    CHECK(!cz_lc_failed(&a));
+    cz_lc_free(&a);
+    cz_lc_free(&b);
   }
 }
 
@@ -232,5 +273,6 @@ int main(void) {
   test_inline_spill();
   test_arena();
   test_random_all_layouts();
+  test_add_terms_big();
   return check_report("test_lc");
 }

@@ -2,7 +2,9 @@
  * default data): cz_porep_c2_synthesize_pce through the shape of
  * cz_porep_record_shape gives the plain cz_porep_c2_synthesize assignment
  * bit for bit (values, a/b/c, densities) on 1 and 2 threads, and a shape
- * of another circuit is refused. The shape's size is printed. */
+ * of another circuit is refused. The shape's size is printed. The plain
+ * path notes its sizes (cz_porep_size_hint) and, sized by them, makes the
+ * same assignment again. */
 #include <stdio.h>
 #include <string.h>
 
@@ -31,14 +33,23 @@ int main(void) {
          info.code_bytes, info.bytes);
 
   cz_assignment plain, pce;
+  cz_cs_config hint;
+  cz_porep_size_hint(c1.kind, &hint); /* nothing synthesized yet */
+  CHECK_EQ_INT(hint.hint_constraints, 0);
+  CHECK_EQ_INT(hint.hint_aux, 0);
   CHECK_EQ_INT(cz_porep_c2_synthesize(&c1, 0, &plain, msg, sizeof msg), CZ_OK);
   CHECK_EQ_INT(info.n_constraints, plain.n_constraints);
+  cz_porep_size_hint(c1.kind, &hint);
+  CHECK_EQ_INT(hint.hint_constraints, plain.n_constraints);
+  CHECK_EQ_INT(hint.hint_aux, plain.n_aux);
+  cz_porep_size_hint(cz_porep_kind_by_id(0), &hint); /* another kind: none */
+  CHECK_EQ_INT(hint.hint_constraints, 0);
   for (unsigned threads = 1; threads <= 2; threads++) {
     CHECK_EQ_INT(cz_porep_c2_synthesize_pce(&c1, 0, shape, threads, &pce, msg, sizeof msg), CZ_OK);
     CHECK(assign_eq(&plain, &pce));
     cz_assignment_free(&pce);
   }
-  /* NULL shape: the plain path. */
+  /* NULL shape: the plain path, now sized by the hint. */
   CHECK_EQ_INT(cz_porep_c2_synthesize_pce(&c1, 0, NULL, 1, &pce, msg, sizeof msg), CZ_OK);
   CHECK(assign_eq(&plain, &pce));
   cz_assignment_free(&pce);

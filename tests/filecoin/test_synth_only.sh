@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cuzk-bench synth-only on a 2 KiB sector sealed in process: every iteration
 # line and summary line is there, both paths count the same 2,687,961
-# constraints, --perf reads counters or says in one line why not, and bad
-# options exit 2. Synthesis of 2.7 M constraints is too slow under ASan.
+# constraints, --perf reads counters or says in one line why not, --no-hint
+# runs, and bad options exit 2. Synthesis of 2.7 M constraints is too slow under ASan.
 # ctest-label: slow
 # Usage: test_synth_only.sh path/to/cuzk-bench   (run from the repo root)
 set -u
@@ -25,8 +25,9 @@ ok "pce ratio" "grep -q '^ratio.pce_over_inline4 $N ratio\$' '$TMP/out'"
 ok "perf: counters or one line why not" \
   "grep -q '^perf unavailable: ' '$TMP/out' || grep -q '^inline4.perf cycles=' '$TMP/out'"
 
-"$BENCH" synth-only --lc vec --ab arena >"$TMP/ab" 2>&1
-ok "--ab exit 0" "[ $? -eq 0 ] && grep -q '^ratio.arena_over_vec $N ratio\$' '$TMP/ab'"
+"$BENCH" synth-only --lc vec --ab arena --no-hint >"$TMP/ab" 2>&1
+ok "--ab --no-hint exit 0" "[ $? -eq 0 ] && grep -q '^ratio.arena_over_vec $N ratio\$' '$TMP/ab'"
+ok "--no-hint: same constraints" "grep -q '^constraints 2687961 count\$' '$TMP/ab'"
 "$BENCH" synth-only --lc nope >/dev/null 2>&1
 ok "unknown layout: exit 2" "[ $? -eq 2 ]"
 "$BENCH" synth-only --partition 3 >/dev/null 2>&1

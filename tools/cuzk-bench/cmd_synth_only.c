@@ -12,6 +12,10 @@
  *                witness / eval and the recorded shape's memory
  *   --perf       hardware counters (cycles, instructions, IPC, L1d / LLC /
  *                branch misses) around each layout's iterations
+ *   --no-hint    the plain path reserves nothing: by default, as
+ *                cz_porep_c2_synthesize, it sizes its buffers from the
+ *                previous run (cz_porep_size_hint), so iteration 0 is the
+ *                cold case and later ones the steady state
  * Without --c1 it seals a 2 KiB sector in process (no outside data). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +33,7 @@
 
 static const char SYNOPSIS[] =
     "[--c1 FILE] [--partition N] [-i N] [--lc vec|inline:N|arena] [--ab LAYOUT] [--pce] "
-    "[--perf] [--threads N]";
+    "[--perf] [--no-hint] [--threads N]";
 
 #define MAX_ITERS 1000
 
@@ -51,6 +55,7 @@ typedef struct {
   cz_cs_config cfg;
   const cz_pce *shape;   /* NULL: plain path */
   unsigned eval_threads; /* cz_pce_eval's budget per partition */
+  bool hint;             /* plain path: size the buffers from the last run */
   cz_err err;
   size_t constraints;
   /* This iteration, summed over partitions: the witness run and a/b/c
@@ -64,6 +69,8 @@ static cz_err synth_one(synth_job *j, uint32_t p, size_t *constraints) {
     cz_pce_info info;
     cz_pce_get_info(j->shape, &info);
     cfg.hint_aux = info.n_aux;
+  } else if (j->hint) { /* what the last plain run made, as cz_porep_c2 does */
+    cz_porep_size_hint(j->c1->kind, &cfg);
   }
   uint64_t t0 = cz_prove_now_ns();
   cz_cs *cs = cz_cs_new(j->shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &cfg);
@@ -72,6 +79,7 @@ static cz_err synth_one(synth_job *j, uint32_t p, size_t *constraints) {
   cz_err e = cz_porep_circuit(cs, &j->c1->kind->shape, j->c1, p);
   if (e == CZ_OK) e = cz_cs_finish(cs);
   if (e == CZ_OK) e = cz_cs_take_assignment(cs, &as);
+  if (e == CZ_OK && !j->shape) cz_porep_note_size(j->c1->kind, as.n_constraints, as.n_aux);
   cz_cs_free(cs);
   uint64_t t1 = cz_prove_now_ns();
   if (e == CZ_OK && j->shape) e = cz_pce_eval(j->shape, &as, j->eval_threads);
@@ -180,7 +188,7 @@ static void perf_accumulate(series *s) {
 int cmd_synth_only(int argc, char **argv) {
   const char *c1_path = NULL, *lc = "inline:4", *ab = NULL;
   unsigned long partition = (unsigned long)-1, iters = 1, threads = 0;
-  bool pce = false, perf = false, help = false;
+  bool pce = false, perf = false, no_hint = false, help = false;
   const cz_opt opts[] = {
       {"c1", CZ_OPT_STRING, &c1_path, "FILE", "C1 output (JSON or Curio wrapper); default: seal 2 KiB"},
       {"partition", CZ_OPT_UINT, &partition, "N", "synthesize only partition N (default all)"},
@@ -189,6 +197,8 @@ int cmd_synth_only(int argc, char **argv) {
       {"ab", CZ_OPT_STRING, &ab, "LAYOUT", "alternate with this layout; print the ratio"},
       {"pce", CZ_OPT_FLAG, &pce, NULL, "also the pre-compiled (recorded CSR) path"},
       {"perf", CZ_OPT_FLAG, &perf, NULL, "read hardware counters (perf_event_open)"},
+      {"no-hint", CZ_OPT_FLAG, &no_hint, NULL,
+       "plain path: never size buffers from the last run (they grow as they fill)"},
       {"threads", CZ_OPT_UINT, &threads, "N", "partitions synthesized at once (0 = all cores)"},
       {NULL, 0, NULL, NULL, NULL},
   };
@@ -244,7 +254,7 @@ int cmd_synth_only(int argc, char **argv) {
     /* The eval's budget: the cores left to each partition run at once. */
     unsigned per = cz_parallel_threads((unsigned)threads) / cz_parallel_workers(count, (unsigned)threads);
     job[k] = (synth_job){&c1, first, count, l->cfg, k == 1 && pce ? shape : NULL, per ? per : 1,
-                         CZ_OK, 0, 0, 0};
+                         !no_hint, CZ_OK, 0, 0, 0};
     s[k].name = k == 1 && pce ? "pce" : l->name;
     s[k].n = 0;
     memset(&s[k].acc, 0, sizeof s[k].acc);
