@@ -215,10 +215,20 @@ typedef struct {
   void *ctx;
   unsigned synthesis_concurrency; /* 0 -> 1 */
   unsigned max_queue_depth;       /* 0 -> 1 */
+  /* Optional: job j is over (its last item proved or skipped), called once
+   * from the calling thread with errs[j] / msgs[j] as they stand, while the
+   * other jobs go on: the place to answer it early (cz_job_finish). */
+  void (*job_done)(void *ctx, size_t job, cz_err err, const char *msg);
 } cz_batch_pipeline;
 
 void cz_jobs_pipeline(cz_job *const *jobs, size_t n_jobs, const size_t *n_items,
                       const cz_batch_pipeline *p, cz_err *errs, char (*msgs)[512]);
+
+/* Inside prove_batch: answer a job of the batch now, as prove would (the
+ * proof, malloc'd, is taken over), so that it does not wait for the rest
+ * of the batch; its memory and SRS references are released, and its slot
+ * in prove_batch's results is ignored. A second call only frees proof. */
+void cz_job_finish(cz_job *job, cz_err err, uint8_t *proof, size_t proof_len, const char *msg);
 
 /* Take another SRS reference for the job (held until the job ends): a
  * prover that needs a second resident object (a pre-compiled shape, see

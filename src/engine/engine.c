@@ -41,6 +41,7 @@ struct cz_job {
   cz_partition_status *items; /* the pipeline's items (under e->mu) */
   size_t n_items;
   uint32_t batch_size;
+  bool answered;             /* a batch member answered early (cz_job_finish) */
   unsigned waiters;          /* awaiters holding a pointer: never pruned */
   cz_engine *e;
   cz_job *qnext, *hnext, *fnext;
@@ -824,6 +825,15 @@ static void complete(cz_engine *e, cz_job *j, cz_err err, uint8_t *proof, size_t
   pthread_mutex_unlock(&e->mu);
 }
 
+void cz_job_finish(cz_job *job, cz_err err, uint8_t *proof, size_t proof_len, const char *msg) {
+  if (job->answered) {
+    free(proof);
+    return;
+  }
+  job->answered = true; /* only the batch's worker thread touches it */
+  complete(job->e, job, err, proof, proof_len, msg);
+}
+
 static void run_one(cz_engine *e, cz_job *j) {
   const cz_engine_prover *pv = &e->provers[j->req.kind];
   if (!prepare(e, j, pv)) return;
@@ -857,8 +867,20 @@ static void run_batch(cz_engine *e, cz_job **batch, size_t n) {
     for (size_t i = 0; i < m; i++) complete(e, batch[i], CZ_ERR_NOMEM, NULL, 0, "out of memory");
   } else {
     for (size_t i = 0; i < m; i++) reqs[i] = &batch[i]->req, errs[i] = CZ_ERR_INVALID_ARG;
+    /* Pinned: a job answered early (cz_job_finish) stays in the table while
+     * the batch still holds its pointer. */
+    pthread_mutex_lock(&e->mu);
+    for (size_t i = 0; i < m; i++) batch[i]->waiters++;
+    pthread_mutex_unlock(&e->mu);
     pv->prove_batch(pv->self, reqs, batch, m, proofs, lens, errs, msgs);
-    for (size_t i = 0; i < m; i++) complete(e, batch[i], errs[i], proofs[i], lens[i], msgs[i]);
+    for (size_t i = 0; i < m; i++) {
+      if (batch[i]->answered) free(proofs[i]);
+      else complete(e, batch[i], errs[i], proofs[i], lens[i], msgs[i]);
+    }
+    pthread_mutex_lock(&e->mu);
+    for (size_t i = 0; i < m; i++) batch[i]->waiters--;
+    prune_finished(e);
+    pthread_mutex_unlock(&e->mu);
   }
   free(reqs);
   free(proofs);

@@ -15,6 +15,7 @@ typedef struct {
   size_t n;           /* items of all jobs */
   size_t *job_of;     /* item -> job */
   size_t *local;      /* item -> its index within the job */
+  const size_t *n_items;
   cz_err *errs;       /* per job */
   char (*msgs)[512];
   bool *dead;         /* per job: failed or cancelled, skip its items */
@@ -144,7 +145,11 @@ static void run(pipe_run *r, unsigned conc) {
     r->proved = k + 1;
     if (err != CZ_OK || !go) job_fail_locked(r, j, go ? err : CZ_ERR_INVALID_ARG, go ? m : "cancelled");
     pthread_cond_broadcast(&r->cv);
+    bool last = i + 1 == r->n_items[j];
+    cz_err job_err = r->errs[j];
     pthread_mutex_unlock(&r->mu);
+    /* errs[j] / msgs[j] are final: no other item of job j is left. */
+    if (last && p->job_done) p->job_done(p->ctx, j, job_err, r->msgs[j]);
   }
   for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
   for (size_t k = 0; k < r->n; k++)
@@ -174,7 +179,7 @@ void cz_jobs_pipeline(cz_job *const *jobs, size_t n_jobs, const size_t *n_items,
   unsigned conc = p->synthesis_concurrency ? p->synthesis_concurrency : 1;
   unsigned depth = p->max_queue_depth ? p->max_queue_depth : 1;
   if (conc > n) conc = (unsigned)n;
-  pipe_run r = {.jobs = jobs, .p = p, .n = n, .errs = errs, .msgs = msgs,
+  pipe_run r = {.jobs = jobs, .p = p, .n = n, .n_items = n_items, .errs = errs, .msgs = msgs,
                 .window = (size_t)conc + depth};
   r.job_of = calloc(n, sizeof *r.job_of);
   r.local = calloc(n, sizeof *r.local);
@@ -222,7 +227,7 @@ cz_err cz_job_pipeline(cz_job *job, const cz_pipeline *p, size_t n, char *msg, s
   if (!p || !p->synthesize || !p->prove || !p->discard) return CZ_ERR_INVALID_ARG;
   if (n == 0) return CZ_OK;
   cz_batch_pipeline bp = {one_synthesize, one_prove, one_discard, (void *)p,
-                          p->synthesis_concurrency, p->max_queue_depth};
+                          p->synthesis_concurrency, p->max_queue_depth, NULL};
   cz_err err = CZ_OK;
   char m[1][512] = {""};
   cz_jobs_pipeline(&job, 1, &n, &bp, &err, m);

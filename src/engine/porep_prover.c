@@ -198,7 +198,17 @@ typedef struct {
 typedef struct {
   porep_state *st;
   job_ctx *jobs;
+  cz_job *const *batch; /* prove_batch: answer each job once it is over */
 } prove_ctx;
+
+static void batch_job_done(void *vctx, size_t j, cz_err err, const char *msg) {
+  prove_ctx *c = vctx;
+  job_ctx *jc = &c->jobs[j];
+  uint8_t *proof = err == CZ_OK ? jc->out : NULL;
+  if (proof) jc->out = NULL;
+  cz_job_finish(c->batch[j], err, proof,
+                proof ? (size_t)jc->c1->n_partitions * CZ_GROTH16_PROOF_BYTES : 0, msg);
+}
 
 static cz_err stage_synthesize(void *vctx, size_t j, size_t i, void **state, char *msg,
                                size_t len) {
@@ -278,9 +288,9 @@ static cz_err porep_prove(void *self, const cz_job_request *req, cz_job *job, ui
   job_ctx jc;
   cz_err e = job_setup(st, req, job, &jc, msg, len);
   if (e == CZ_OK) {
-    prove_ctx ctx = {st, &jc};
+    prove_ctx ctx = {st, &jc, NULL};
     cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
-                            st->cfg.synthesis_concurrency, st->cfg.max_queue_depth};
+                            st->cfg.synthesis_concurrency, st->cfg.max_queue_depth, NULL};
     size_t n = jc.c1->n_partitions;
     char m[1][512] = {""};
     cz_jobs_pipeline(&job, 1, &n, &pl, &e, m);
@@ -316,9 +326,13 @@ static void porep_prove_batch(void *self, const cz_job_request *const *reqs, cz_
     errs[i] = job_setup(st, reqs[i], jobs[i], &jc[i], msgs[i], 512);
     if (errs[i] == CZ_OK) items[i] = jc[i].c1->n_partitions;
   }
-  prove_ctx ctx = {st, jc};
+  /* A job that failed its setup is answered at once; the others as soon as
+   * their last partition is proved, not at the end of the batch. */
+  for (size_t i = 0; i < n; i++)
+    if (errs[i] != CZ_OK) cz_job_finish(jobs[i], errs[i], NULL, 0, msgs[i]);
+  prove_ctx ctx = {st, jc, jobs};
   cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
-                          st->cfg.synthesis_concurrency, st->cfg.max_queue_depth};
+                          st->cfg.synthesis_concurrency, st->cfg.max_queue_depth, batch_job_done};
   cz_jobs_pipeline(jobs, n, items, &pl, errs, msgs);
   for (size_t i = 0; i < n; i++) {
     if (errs[i] == CZ_OK && items[i]) {

@@ -26,6 +26,7 @@ typedef struct {
   int order[32];     /* global item order: job * 10 + item */
   int synth_job_max; /* highest job index whose synthesis started */
   bool overlap_seen, blocked, status_seen;
+  bool early_seen; /* A was answered while C was still being proved */
   bool want_shape; /* m_batch takes a reference to the computed entry "shape-x" */
   int shape_ok, loads, unloads;
   cz_job *blocked_job;
@@ -66,6 +67,17 @@ typedef struct {
   cz_job *const *jobs;
   const model **models;
 } bctx;
+
+/* Each job is answered as soon as it is over, with its own tag. */
+static void b_done(void *ctx, size_t j, cz_err err, const char *msg) {
+  bctx *c = ctx;
+  uint8_t *proof = NULL;
+  if (err == CZ_OK) {
+    proof = malloc(8);
+    memcpy(proof, &c->models[j]->tag, 8);
+  }
+  cz_job_finish(c->jobs[j], err, proof, proof ? 8 : 0, msg);
+}
 
 static cz_err b_synth(void *ctx, size_t j, size_t i, void **st, char *msg, size_t msg_len) {
   bctx *c = ctx;
@@ -119,6 +131,13 @@ static cz_err b_prove(void *ctx, size_t j, size_t i, void *st, char *msg, size_t
         info.partitions[0].synth_start_ms > 0 && info.partitions[1].prove_start_ms > 0)
       S.status_seen = info.batch_size == 3;
   }
+  if (j == 2 && i + 1 == m->items && m->tag == 3002) {
+    cz_job_result res;
+    if (cz_engine_await(S.e, "A", 1, &res) == CZ_ENG_OK && res.status == CZ_JOB_COMPLETED &&
+        res.proof_len == 8)
+      S.early_seen = true;
+    free(res.proof);
+  }
   if (m->block_at == i + 1) {
     pthread_mutex_lock(&S.mu);
     S.blocked = true;
@@ -157,9 +176,11 @@ static void m_batch(void *self, const cz_job_request *const *reqs, cz_job *const
     if (obj && !strcmp(obj, "shape")) S.shape_ok++;
   }
   bctx c = {jobs, models};
-  cz_batch_pipeline p = {b_synth, b_prove, b_discard, &c, 2, 1};
+  /* The first batch answers early (job_done); the others at the end. */
+  cz_batch_pipeline p = {b_synth, b_prove, b_discard, &c, 2, 1,
+                         models[0]->tag == 1003 ? b_done : NULL};
   cz_jobs_pipeline(jobs, n, items, &p, errs, msgs);
-  for (size_t j = 0; j < n; j++) {
+  for (size_t j = 0; j < n && !p.job_done; j++) {
     if (errs[j] != CZ_OK) continue;
     proofs[j] = malloc(8); /* the job's own answer: its tag */
     memcpy(proofs[j], &models[j]->tag, 8);
@@ -317,6 +338,7 @@ int main(void) {
   CHECK_EQ_INT(tag, 3002);
   CHECK(S.overlap_seen);
   CHECK(S.status_seen);
+  CHECK(S.early_seen);
   /* A's three items, then (B's item 0 at most) C's two, in order. */
   CHECK(S.proved == 5 || S.proved == 6);
   for (int k = 1; k < S.proved; k++) CHECK(S.order[k] > S.order[k - 1]);

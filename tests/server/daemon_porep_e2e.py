@@ -244,6 +244,11 @@ b2_synth = [t for t, e, j in ev if e == "SYNTH_START" and j == "b2"]
 b1_end = [t for t, e, j in ev if e == "GPU_END" and j == "b1"]
 check(b2_synth and b1_end and b2_synth[0] <= b1_end[0],
       "TIMELINE: b2's synthesis overlaps b1's proving (%s)" % ev)
+# Each job is answered once its own partitions are done, not at the batch's end.
+ends = {m.group(2): int(m.group(1)) for m in re.finditer(r"^TIMELINE,(\d+),END,(b1|b2),status=completed", log, re.M)}
+b2_end = [t for t, e, j in ev if e == "GPU_END" and j == "b2"]
+check("b1" in ends and b2_end and ends["b1"] <= b2_end[0],
+      "TIMELINE: b1 answered before b2's proof was done (%s %s)" % (ends, b2_end))
 
 # ---- the plain path (synthesis.pce = false) still proves ---------------------------
 d = Daemon("127.0.0.1:0", config("plain", "16GiB", "[synthesis]\npce = false\n"))
