@@ -138,7 +138,20 @@ struct cz_engine_prover {
   void (*prove_batch)(void *self, const cz_job_request *const *reqs, cz_job *const *jobs,
                       size_t n, uint8_t **proofs, size_t *proof_lens, cz_err *errs,
                       char (*msgs)[512]);
+  /* Optional: parse the request once, at submit, before validate (which
+   * then only sees parsed requests). CZ_OK: *model (may be NULL) is kept
+   * with the job until it ends, *model_bytes charged to the memory budget
+   * with the request's bytes, and every later hook reads it through
+   * cz_request_model(req); free_model releases it. Otherwise msg says what
+   * is wrong and the submit answers CZ_ENG_INVALID. */
+  cz_err (*parse)(void *self, const cz_job_request *req, void **model, uint64_t *model_bytes,
+                  char *msg, size_t msg_len);
+  void (*free_model)(void *self, void *model);
 };
+
+/* The model the prover's parse made for req, NULL when none. req must be a
+ * request the engine handed to a hook (the job's own copy). */
+void *cz_request_model(const cz_job_request *req);
 
 /* Emit a TIMELINE event for the job (detail may be NULL) and report
  * whether it should go on: false once the job has been cancelled (or the
@@ -187,6 +200,42 @@ typedef struct {
  * cancelled (msg "cancelled"); every state is proved or discarded. */
 cz_err cz_job_pipeline(cz_job *job, const cz_pipeline *p, size_t n, char *msg, size_t msg_len);
 
+/* Several jobs' items through one pipeline (the batch collector's unit):
+ * items run job by job, 0..n_items[j]-1 each, so synthesis of one job's
+ * items overlaps proving of the previous job's. Callbacks as cz_pipeline's
+ * with the job's index. A stage error or a cancellation ends that job
+ * alone: its remaining items are skipped, the other jobs go on. errs[j]:
+ * CZ_OK, the job's first error (msgs[j] says why), or CZ_ERR_INVALID_ARG
+ * when it was cancelled (msgs[j] "cancelled"). n_items[j] == 0: nothing to
+ * do for that job (errs[j] is left alone, e.g. to keep an earlier error). */
+typedef struct {
+  cz_err (*synthesize)(void *ctx, size_t job, size_t i, void **state, char *msg, size_t msg_len);
+  cz_err (*prove)(void *ctx, size_t job, size_t i, void *state, char *msg, size_t msg_len);
+  void (*discard)(void *ctx, size_t job, size_t i, void *state);
+  void *ctx;
+  unsigned synthesis_concurrency; /* 0 -> 1 */
+  unsigned max_queue_depth;       /* 0 -> 1 */
+  /* Optional: job j is over (its last item proved or skipped), called once
+   * from the calling thread with errs[j] / msgs[j] as they stand, while the
+   * other jobs go on: the place to answer it early (cz_job_finish). */
+  void (*job_done)(void *ctx, size_t job, cz_err err, const char *msg);
+} cz_batch_pipeline;
+
+void cz_jobs_pipeline(cz_job *const *jobs, size_t n_jobs, const size_t *n_items,
+                      const cz_batch_pipeline *p, cz_err *errs, char (*msgs)[512]);
+
+/* Inside prove_batch: answer a job of the batch now, as prove would (the
+ * proof, malloc'd, is taken over), so that it does not wait for the rest
+ * of the batch; its memory and SRS references are released, and its slot
+ * in prove_batch's results is ignored. A second call only frees proof. */
+void cz_job_finish(cz_job *job, cz_err err, uint8_t *proof, size_t proof_len, const char *msg);
+
+/* Take another SRS reference for the job (held until the job ends): a
+ * prover that needs a second resident object (a pre-compiled shape, see
+ * cz_engine_register_computed_srs) besides the circuit's parameters. NULL
+ * when it cannot be made hot (msg says why). At most 4 per job. */
+const void *cz_job_acquire_srs(cz_job *job, const char *circuit_id, char *msg, size_t msg_len);
+
 /* ---- SRS registration ---------------------------------------------------- */
 
 /* Turns a mapped parameter file into the hot object a prover uses (e.g.
@@ -229,6 +278,15 @@ cz_err cz_engine_register_prover(cz_engine *e, cz_proof_kind kind, const cz_engi
  * and is kept as mapped bytes. */
 cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *path,
                               const cz_srs_loader *loader);
+/* Declare a computed SRS entry: an object made by loader->load (called
+ * with file NULL, len 0) instead of read from a file, e.g. a recorded
+ * circuit shape. estimate_bytes is reserved before load runs (then the
+ * charge becomes what load reports). It is hot or cold (no warm tier: an
+ * eviction under pressure or EvictSRS drops it, the next use makes it
+ * again); otherwise it is an SRS entry like the others (status, preload,
+ * idle eviction, refs). */
+cz_err cz_engine_register_computed_srs(cz_engine *e, const char *circuit_id,
+                                       uint64_t estimate_bytes, const cz_srs_loader *loader);
 /* Start the worker threads. */
 cz_err cz_engine_start(cz_engine *e);
 /* Stop accepting work (submits answer CZ_ENG_UNAVAILABLE), cancel every
@@ -309,6 +367,51 @@ cz_engine_status cz_engine_srs_preload(cz_engine *e, const char *circuit_id, boo
  * entries (ref_count 0, idle >= eviction_min_idle) to warm, LRU first. */
 cz_engine_status cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded,
                                      uint64_t *freed, char *msg, size_t msg_len);
+
+/* ---- Jobs and partitions (GET /status) -------------------------------------- */
+
+typedef enum {
+  CZ_PART_QUEUED = 0,       /* not started */
+  CZ_PART_SYNTHESIZING,
+  CZ_PART_SYNTHESIZED,      /* waiting for the prover */
+  CZ_PART_PROVING,
+  CZ_PART_DONE,
+  CZ_PART_FAILED,           /* failed, skipped or cancelled */
+} cz_partition_state;
+
+/* "queued", "synthesizing", "synthesized", "proving", "done", "failed". */
+const char *cz_partition_state_label(cz_partition_state s);
+
+typedef struct {
+  uint32_t index;
+  cz_partition_state state;
+  /* ms since the job started running (0 = not yet), and durations. */
+  uint64_t synth_start_ms, synth_ms, prove_start_ms, prove_ms;
+} cz_partition_status;
+
+#define CZ_ENGINE_MAX_PARTITIONS 16
+
+typedef struct {
+  char job_id[CZ_JOB_ID_MAX];
+  cz_proof_kind kind;
+  cz_priority priority;
+  bool running;             /* else queued */
+  uint32_t batch_size;      /* jobs proved together with it (1 = alone) */
+  uint64_t age_ms;          /* since submit */
+  uint64_t running_ms;      /* since it started (0 while queued) */
+  size_t n_partitions;      /* known once its pipeline started */
+  cz_partition_status partitions[CZ_ENGINE_MAX_PARTITIONS]; /* the first 16 */
+} cz_job_info;
+
+/* The running jobs, then the queued ones in the order they will run, at
+ * most cap of them; returns how many were written. */
+size_t cz_engine_list_jobs(cz_engine *e, cz_job_info *out, size_t cap);
+
+/* The proving backend the daemon uses, for status: name ("cpu", "cuda")
+ * and a note (why a requested backend fell back; "" when none). */
+void cz_engine_set_backend_info(cz_engine *e, const char *name, const char *note);
+void cz_engine_get_backend_info(cz_engine *e, char *name, size_t name_len, char *note,
+                                size_t note_len);
 
 /* The auto budget of a machine: MemTotal (from /proc/meminfo) minus margin;
  * 0 when it cannot be read or the margin is larger. */

@@ -39,6 +39,9 @@ typedef struct {
   uint32_t max_gpu_queue_depth;   /* pipeline.max_gpu_queue_depth (0) */
   char log_level[16];             /* logging.level (info) */
   char warning[256];              /* the first unknown key, if any ("" when none) */
+  /* cuzk extensions: */
+  bool pce;                       /* synthesis.pce (true): pre-compiled synthesis */
+  char backend[8];                /* gpus.backend (auto): cpu, cuda or auto */
 } cz_daemon_config;
 
 /* The spec's defaults. listen: unix:///run/curio/cuzk.sock; param_cache:
@@ -76,6 +79,11 @@ void cz_daemon_engine_config(const cz_daemon_config *cfg, cz_engine_config *out)
 char *cz_metrics_text(const cz_engine_stats *s);
 /* JSON of jobs (per kind), workers, memory and SRS (malloc'd; NULL on OOM). */
 char *cz_status_json(const cz_engine_stats *s);
+/* cz_status_json plus "jobs.list": the given jobs (cz_engine_list_jobs)
+ * with their partitions (index, state, synth_start_ms, synth_ms,
+ * prove_start_ms, prove_ms), and "backend": {name, note}. */
+char *cz_status_json_full(const cz_engine_stats *s, const cz_job_info *jobs, size_t n_jobs,
+                          const char *backend, const char *backend_note);
 
 /* ---- HTTP GET /status (http_status.c) ----------------------------------------- */
 

@@ -2,6 +2,7 @@
  * One mutex guards the table, the queue and the counters: every critical
  * section is short (no proving, loading or waiting happens under it). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,16 @@ struct cz_job {
   atomic_bool cancel;
   uint64_t mem_reserved;
   cz_srs_entry *srs;
+  cz_srs_entry *extra_srs[4]; /* cz_job_acquire_srs */
+  unsigned n_extra_srs;
+  void *model;               /* the prover's parse of req (cz_request_model) */
+  uint64_t model_bytes;      /* charged to the budget with blob_len */
+  void (*free_model)(void *self, void *model);
+  void *model_self;
+  cz_partition_status *items; /* the pipeline's items (under e->mu) */
+  size_t n_items;
+  uint32_t batch_size;
+  bool answered;             /* a batch member answered early (cz_job_finish) */
   unsigned waiters;          /* awaiters holding a pointer: never pruned */
   cz_engine *e;
   cz_job *qnext, *hnext, *fnext;
@@ -60,6 +71,7 @@ struct cz_engine {
   cz_membudget budget;
   cz_srs_manager *srs;
   uint64_t start_ms;
+  char backend[32], backend_note[256]; /* under mu */
   /* counters (under mu) */
   uint32_t pending[CZ_KIND_COUNT], running[CZ_KIND_COUNT];
   uint64_t completed[CZ_KIND_COUNT], failed[CZ_KIND_COUNT], cancelled[CZ_KIND_COUNT];
@@ -198,7 +210,14 @@ static cz_job *lookup(cz_engine *e, const char *id) {
   return NULL;
 }
 
+static void job_drop_model(cz_job *j) {
+  if (j->model && j->free_model) j->free_model(j->model_self, j->model);
+  j->model = NULL;
+}
+
 static void job_free(cz_job *j) {
+  job_drop_model(j);
+  free(j->items);
   free(j->proof);
   free(j->blob);
   free(j->vps);
@@ -335,9 +354,12 @@ static void finish_locked(cz_engine *e, cz_job *j, cz_job_status st, const char 
   }
   j->state = JOB_DONE;
   j->status = st;
-  /* The request's bytes are no longer needed: only the result is kept. */
-  cz_membudget_release(&e->budget, j->blob_len);
+  /* The request's bytes and its model are no longer needed: only the
+   * result is kept. */
+  cz_membudget_release(&e->budget, j->blob_len + j->model_bytes);
   j->blob_len = 0;
+  j->model_bytes = 0;
+  job_drop_model(j);
   free(j->blob);
   free(j->vps);
   j->blob = NULL;
@@ -383,11 +405,6 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
   cz_engine_status st = check_request(e, req, msg, msg_len);
   if (st != CZ_ENG_OK) return st;
   const cz_engine_prover *pv = &e->provers[req->kind];
-  if (pv->validate && pv->validate(pv->self, req, msg, msg_len) != CZ_OK) {
-    if (!msg[0]) snprintf(msg, msg_len, "the %s prover refused the request", pv->name);
-    return CZ_ENG_INVALID;
-  }
-  uint64_t need = pv->mem_estimate ? pv->mem_estimate(pv->self, req) : 0;
 
   cz_job *j = calloc(1, sizeof *j);
   if (!j) {
@@ -401,6 +418,23 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     snprintf(msg, msg_len, "out of memory copying the request");
     return CZ_ENG_FAILED;
   }
+  /* Hooks see the job's own copy, so that cz_request_model finds the model
+   * the parse made (one parse per job). */
+  if (pv->parse) {
+    j->free_model = pv->free_model;
+    j->model_self = pv->self;
+    if (pv->parse(pv->self, &j->req, &j->model, &j->model_bytes, msg, msg_len) != CZ_OK) {
+      if (!msg[0]) snprintf(msg, msg_len, "the %s prover refused the request", pv->name);
+      job_free(j);
+      return CZ_ENG_INVALID;
+    }
+  }
+  if (pv->validate && pv->validate(pv->self, &j->req, msg, msg_len) != CZ_OK) {
+    if (!msg[0]) snprintf(msg, msg_len, "the %s prover refused the request", pv->name);
+    job_free(j);
+    return CZ_ENG_INVALID;
+  }
+  uint64_t need = pv->mem_estimate ? pv->mem_estimate(pv->self, &j->req) : 0;
   j->e = e;
   j->prio = req->priority == CZ_PRIO_UNSPECIFIED ? cz_proof_kind_default_priority(req->kind)
                                                  : req->priority;
@@ -422,10 +456,11 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     job_free(j);
     return CZ_ENG_OK;
   }
-  if (!cz_membudget_try_reserve(&e->budget, j->blob_len)) {
+  if (!cz_membudget_try_reserve(&e->budget, j->blob_len + j->model_bytes)) {
     pthread_mutex_unlock(&e->mu);
-    snprintf(msg, msg_len, "the memory budget cannot hold this request's %zu bytes now; retry later",
-             j->blob_len);
+    snprintf(msg, msg_len,
+             "the memory budget cannot hold this request's %llu bytes (and its parse) now; retry later",
+             (unsigned long long)(j->blob_len + j->model_bytes));
     job_free(j);
     return CZ_ENG_EXHAUSTED;
   }
@@ -575,6 +610,104 @@ void cz_job_mem_release(cz_job *job, uint64_t bytes) {
   cz_membudget_release(&job->e->budget, bytes);
 }
 
+void *cz_request_model(const cz_job_request *req) {
+  if (!req) return NULL;
+  const cz_job *j = (const cz_job *)(const void *)((const char *)req - offsetof(cz_job, req));
+  return j->model;
+}
+
+const void *cz_job_acquire_srs(cz_job *job, const char *circuit_id, char *msg, size_t msg_len) {
+  if (job->n_extra_srs >= sizeof job->extra_srs / sizeof job->extra_srs[0]) {
+    snprintf(msg, msg_len, "a job holds at most 4 extra SRS references");
+    return NULL;
+  }
+  cz_srs_entry *en = NULL;
+  if (cz_srs_acquire(job->e->srs, circuit_id, true, &en, NULL, NULL, msg, msg_len) != CZ_ENG_OK)
+    return NULL;
+  job->extra_srs[job->n_extra_srs++] = en; /* only the job's own thread touches it */
+  return cz_srs_entry_object(en, NULL);
+}
+
+cz_err cz_engine_register_computed_srs(cz_engine *e, const char *circuit_id,
+                                       uint64_t estimate_bytes, const cz_srs_loader *loader) {
+  return cz_srs_register_computed(e->srs, circuit_id, estimate_bytes, loader);
+}
+
+/* ---- item (partition) states, from the pipeline ---------------------------- */
+
+void cz_job_items_begin(cz_job *job, size_t n) {
+  cz_partition_status *it = calloc(n ? n : 1, sizeof *it);
+  pthread_mutex_lock(&job->e->mu);
+  free(job->items);
+  job->items = it;
+  job->n_items = it ? n : 0;
+  for (size_t i = 0; i < job->n_items; i++) it[i].index = (uint32_t)i;
+  pthread_mutex_unlock(&job->e->mu);
+}
+
+void cz_job_item_state(cz_job *job, size_t i, cz_partition_state st, uint64_t ms) {
+  cz_engine *e = job->e;
+  pthread_mutex_lock(&e->mu);
+  if (i < job->n_items) {
+    cz_partition_status *it = &job->items[i];
+    uint64_t since = cz_engine_now_ms() - job->start_ms;
+    it->state = st;
+    if (st == CZ_PART_SYNTHESIZING) it->synth_start_ms = since ? since : 1;
+    else if (st == CZ_PART_SYNTHESIZED) it->synth_ms = ms;
+    else if (st == CZ_PART_PROVING) it->prove_start_ms = since ? since : 1;
+    else if (st == CZ_PART_DONE) it->prove_ms = ms;
+  }
+  pthread_mutex_unlock(&e->mu);
+}
+
+const char *cz_partition_state_label(cz_partition_state s) {
+  static const char *const names[] = {"queued", "synthesizing", "synthesized",
+                                      "proving", "done", "failed"};
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
+}
+
+static void job_info_locked(const cz_job *j, uint64_t now, cz_job_info *o) {
+  memset(o, 0, sizeof *o);
+  snprintf(o->job_id, sizeof o->job_id, "%s", j->id);
+  o->kind = j->req.kind;
+  o->priority = j->prio;
+  o->running = j->state == JOB_RUNNING;
+  o->batch_size = j->batch_size ? j->batch_size : 1;
+  o->age_ms = now - j->submit_ms;
+  o->running_ms = o->running ? now - j->start_ms : 0;
+  o->n_partitions = j->n_items;
+  size_t n = j->n_items < CZ_ENGINE_MAX_PARTITIONS ? j->n_items : CZ_ENGINE_MAX_PARTITIONS;
+  if (n) memcpy(o->partitions, j->items, n * sizeof *o->partitions);
+}
+
+size_t cz_engine_list_jobs(cz_engine *e, cz_job_info *out, size_t cap) {
+  size_t n = 0;
+  uint64_t now = cz_engine_now_ms();
+  pthread_mutex_lock(&e->mu);
+  for (size_t b = 0; b < N_BUCKETS && n < cap; b++)
+    for (cz_job *j = e->buckets[b]; j && n < cap; j = j->hnext)
+      if (j->state == JOB_RUNNING) job_info_locked(j, now, &out[n++]);
+  for (int p = CZ_PRIO_CRITICAL; p > CZ_PRIO_UNSPECIFIED && n < cap; p--)
+    for (cz_job *j = e->qhead[p]; j && n < cap; j = j->qnext) job_info_locked(j, now, &out[n++]);
+  pthread_mutex_unlock(&e->mu);
+  return n;
+}
+
+void cz_engine_set_backend_info(cz_engine *e, const char *name, const char *note) {
+  pthread_mutex_lock(&e->mu);
+  snprintf(e->backend, sizeof e->backend, "%s", name ? name : "");
+  snprintf(e->backend_note, sizeof e->backend_note, "%s", note ? note : "");
+  pthread_mutex_unlock(&e->mu);
+}
+
+void cz_engine_get_backend_info(cz_engine *e, char *name, size_t name_len, char *note,
+                                size_t note_len) {
+  pthread_mutex_lock(&e->mu);
+  if (name && name_len) snprintf(name, name_len, "%s", e->backend[0] ? e->backend : "cpu");
+  if (note && note_len) snprintf(note, note_len, "%s", e->backend_note);
+  pthread_mutex_unlock(&e->mu);
+}
+
 const void *cz_job_srs(const cz_job *job, size_t *len) {
   if (len) *len = 0;
   return job->srs ? cz_srs_entry_object(job->srs, len) : NULL;
@@ -670,6 +803,8 @@ static void complete(cz_engine *e, cz_job *j, cz_err err, uint8_t *proof, size_t
                      const char *msg) {
   cz_job_mem_release(j, j->mem_reserved);
   if (j->srs) cz_srs_release(e->srs, j->srs), j->srs = NULL;
+  for (unsigned i = 0; i < j->n_extra_srs; i++) cz_srs_release(e->srs, j->extra_srs[i]);
+  j->n_extra_srs = 0;
   pthread_mutex_lock(&e->mu);
   if (atomic_load(&j->cancel)) {
     free(proof);
@@ -690,6 +825,15 @@ static void complete(cz_engine *e, cz_job *j, cz_err err, uint8_t *proof, size_t
   pthread_mutex_unlock(&e->mu);
 }
 
+void cz_job_finish(cz_job *job, cz_err err, uint8_t *proof, size_t proof_len, const char *msg) {
+  if (job->answered) {
+    free(proof);
+    return;
+  }
+  job->answered = true; /* only the batch's worker thread touches it */
+  complete(job->e, job, err, proof, proof_len, msg);
+}
+
 static void run_one(cz_engine *e, cz_job *j) {
   const cz_engine_prover *pv = &e->provers[j->req.kind];
   if (!prepare(e, j, pv)) return;
@@ -707,6 +851,9 @@ static void run_batch(cz_engine *e, cz_job **batch, size_t n) {
   char d[32];
   snprintf(d, sizeof d, "size=%zu", n);
   timeline(e, "BATCH", batch[0]->id, d);
+  pthread_mutex_lock(&e->mu);
+  for (size_t i = 0; i < n; i++) batch[i]->batch_size = (uint32_t)n;
+  pthread_mutex_unlock(&e->mu);
   size_t m = 0; /* the jobs that got their memory and SRS */
   for (size_t i = 0; i < n; i++)
     if (prepare(e, batch[i], pv)) batch[m++] = batch[i];
@@ -720,8 +867,20 @@ static void run_batch(cz_engine *e, cz_job **batch, size_t n) {
     for (size_t i = 0; i < m; i++) complete(e, batch[i], CZ_ERR_NOMEM, NULL, 0, "out of memory");
   } else {
     for (size_t i = 0; i < m; i++) reqs[i] = &batch[i]->req, errs[i] = CZ_ERR_INVALID_ARG;
+    /* Pinned: a job answered early (cz_job_finish) stays in the table while
+     * the batch still holds its pointer. */
+    pthread_mutex_lock(&e->mu);
+    for (size_t i = 0; i < m; i++) batch[i]->waiters++;
+    pthread_mutex_unlock(&e->mu);
     pv->prove_batch(pv->self, reqs, batch, m, proofs, lens, errs, msgs);
-    for (size_t i = 0; i < m; i++) complete(e, batch[i], errs[i], proofs[i], lens[i], msgs[i]);
+    for (size_t i = 0; i < m; i++) {
+      if (batch[i]->answered) free(proofs[i]);
+      else complete(e, batch[i], errs[i], proofs[i], lens[i], msgs[i]);
+    }
+    pthread_mutex_lock(&e->mu);
+    for (size_t i = 0; i < m; i++) batch[i]->waiters--;
+    prune_finished(e);
+    pthread_mutex_unlock(&e->mu);
   }
   free(reqs);
   free(proofs);

@@ -40,6 +40,10 @@ cz_srs_manager *cz_srs_manager_new(cz_membudget *budget, const char *param_cache
 void cz_srs_manager_free(cz_srs_manager *m);
 cz_err cz_srs_register(cz_srs_manager *m, const char *circuit_id, const char *path,
                        const cz_srs_loader *loader);
+/* An entry made by loader->load(file NULL, len 0): see
+ * cz_engine_register_computed_srs. */
+cz_err cz_srs_register_computed(cz_srs_manager *m, const char *circuit_id,
+                                uint64_t estimate_bytes, const cz_srs_loader *loader);
 /* Make the circuit hot and take a reference (acquire) or just make it hot
  * (preload). Statuses as cz_engine_srs_preload. */
 cz_engine_status cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool take_ref,
@@ -53,6 +57,14 @@ cz_engine_status cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *w
  * until at least wanted bytes are freed; returns the bytes freed. */
 uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted);
 size_t cz_srs_snapshot(cz_srs_manager *m, cz_srs_status *out, size_t cap);
+
+/* ---- Partition states (engine.c, fed by pipeline.c) ------------------------ */
+
+/* The job's pipeline has n items, all queued. */
+void cz_job_items_begin(cz_job *job, size_t n);
+/* Item i entered state st; ms: the synthesis (SYNTHESIZED) or proving
+ * (DONE) time. */
+void cz_job_item_state(cz_job *job, size_t i, cz_partition_state st, uint64_t ms);
 
 /* Milliseconds on the monotonic clock. */
 uint64_t cz_engine_now_ms(void);

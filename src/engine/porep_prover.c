@@ -1,8 +1,11 @@
-/* The PoRep C2 prover behind the engine: request checks, SRS files per
- * sector size (official, or opt-in test parameters made on first use),
+/* The PoRep C2 prover behind the engine: the C1 parsed once at submit and
+ * kept with the job, SRS files per sector size (official, or opt-in test
+ * parameters made on first use), a recorded circuit shape per size (the
+ * pre-compiled synthesis path, resident as a computed SRS entry), the
  * vanilla-proof check, then the partitions through the engine's pipeline
- * (synthesis of partition i+1 overlaps proving of partition i), each proof
- * verified before the job completes. */
+ * (synthesis of partition i+1 overlaps proving of partition i; in a batch,
+ * of the next job's partitions too), each proof verified before the job
+ * completes. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 typedef struct {
   const cz_porep_kind *kind; /* the V1_1 kind of the size */
   const char *circuit_id;
+  const char *pce_id;        /* its recorded shape's computed SRS entry */
   char path[CZ_PARAMS_PATH_MAX];
   bool official;
 } srs_entry;
@@ -100,39 +104,51 @@ static cz_err parse_request(const cz_job_request *req, cz_porep_c1 *c1, char *ms
   return CZ_OK;
 }
 
-static cz_err porep_validate(void *self, const cz_job_request *req, char *msg, size_t len) {
+/* The model kept with the job: its parsed C1 (one parse per job). */
+static cz_err porep_parse(void *self, const cz_job_request *req, void **model,
+                          uint64_t *model_bytes, char *msg, size_t len) {
   (void)self;
-  cz_porep_c1 c1;
-  cz_err e = parse_request(req, &c1, msg, len);
-  if (e == CZ_OK) cz_porep_c1_free(&c1);
-  return e;
+  cz_porep_c1 *c1 = calloc(1, sizeof *c1);
+  if (!c1) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = parse_request(req, c1, msg, len);
+  if (e != CZ_OK) {
+    free(c1);
+    return e;
+  }
+  *model = c1;
+  *model_bytes = sizeof *c1 + (uint64_t)c1->n_partitions * c1->n_challenges *
+                                  sizeof(cz_porep_challenge_proof);
+  return CZ_OK;
+}
+
+static void porep_free_model(void *self, void *model) {
+  (void)self;
+  cz_porep_c1_free(model);
+  free(model);
 }
 
 static const cz_porep_kind *request_kind(const cz_job_request *req) {
-  if (req->sector_size) return cz_porep_kind_by_sector_size(req->sector_size, true);
-  cz_porep_c1 c1;
-  if (cz_porep_c1_parse(&c1, (const char *)req->vanilla_proof.data, req->vanilla_proof.len,
-                        NULL, 0) != CZ_OK)
-    return NULL;
-  const cz_porep_kind *k = cz_porep_kind_by_sector_size(c1.kind->sector_size, true);
-  cz_porep_c1_free(&c1);
-  return k;
+  const cz_porep_c1 *c1 = cz_request_model(req);
+  if (c1) return cz_porep_kind_by_sector_size(c1->kind->sector_size, true);
+  return req->sector_size ? cz_porep_kind_by_sector_size(req->sector_size, true) : NULL;
+}
+
+/* Constraints of one partition's circuit: about 600k per layer plus 250k
+ * of Merkle paths per challenge (2 KiB: 2.69 M for 2 challenges). */
+static uint64_t partition_constraints(const cz_porep_kind *k) {
+  return (uint64_t)k->shape.challenges * ((uint64_t)k->shape.layers * 600000u + 250000u);
 }
 
 /* Peak memory of the partitions in flight: a/b/c, values and the
- * constraint system's own vectors, about 160 bytes per constraint, with
- * constraints per challenge about 600k per layer plus 250k of Merkle
- * paths (2 KiB: 2.69 M for 2 challenges). */
+ * constraint system's own vectors, about 160 bytes per constraint. */
 static uint64_t porep_mem(void *self, const cz_job_request *req) {
   porep_state *st = self;
   const cz_porep_kind *k = request_kind(req);
   if (!k) return 0;
-  uint64_t constraints =
-      (uint64_t)k->shape.challenges * ((uint64_t)k->shape.layers * 600000u + 250000u);
   uint64_t in_flight = (st->cfg.synthesis_concurrency ? st->cfg.synthesis_concurrency : 1) +
                        (st->cfg.max_queue_depth ? st->cfg.max_queue_depth : 1);
   if (in_flight > k->partitions) in_flight = k->partitions;
-  return constraints * 160u * in_flight;
+  return partition_constraints(k) * 160u * in_flight;
 }
 
 /* Test parameters are made on first use, under a lock: a second job of the
@@ -171,18 +187,38 @@ static const char *porep_circuit_id(void *self, const cz_job_request *req) {
 
 /* ---- Proving through the pipeline ----------------------------------------- */
 
+/* One job of a batch (or the only one). */
 typedef struct {
   const cz_porep_c1 *c1;
   const hot_srs *srs;
-  unsigned threads;
-  uint8_t *out;
+  const cz_pce *shape; /* NULL: plain synthesis */
+  uint8_t *out;        /* n_partitions x 192 bytes */
+} job_ctx;
+
+typedef struct {
+  porep_state *st;
+  job_ctx *jobs;
+  cz_job *const *batch; /* prove_batch: answer each job once it is over */
 } prove_ctx;
 
-static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, size_t len) {
+static void batch_job_done(void *vctx, size_t j, cz_err err, const char *msg) {
   prove_ctx *c = vctx;
+  job_ctx *jc = &c->jobs[j];
+  uint8_t *proof = err == CZ_OK ? jc->out : NULL;
+  if (proof) jc->out = NULL;
+  cz_job_finish(c->batch[j], err, proof,
+                proof ? (size_t)jc->c1->n_partitions * CZ_GROTH16_PROOF_BYTES : 0, msg);
+}
+
+static cz_err stage_synthesize(void *vctx, size_t j, size_t i, void **state, char *msg,
+                               size_t len) {
+  prove_ctx *c = vctx;
+  const job_ctx *jc = &c->jobs[j];
   cz_assignment *as = malloc(sizeof *as);
   if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_porep_c2_synthesize(c->c1, (uint32_t)i, as, msg, len);
+  cz_err e = jc->shape ? cz_porep_c2_synthesize_pce(jc->c1, (uint32_t)i, jc->shape,
+                                                    c->st->cfg.prove_threads, as, msg, len)
+                       : cz_porep_c2_synthesize(jc->c1, (uint32_t)i, as, msg, len);
   if (e != CZ_OK) {
     free(as);
     return e;
@@ -191,61 +227,151 @@ static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, si
   return CZ_OK;
 }
 
-static cz_err stage_prove(void *vctx, size_t i, void *state, char *msg, size_t len) {
+static cz_err stage_prove(void *vctx, size_t j, size_t i, void *state, char *msg, size_t len) {
   prove_ctx *c = vctx;
+  const job_ctx *jc = &c->jobs[j];
   cz_assignment *as = state;
-  cz_err e = cz_porep_c2_prove_partition(c->c1, (uint32_t)i, as, &c->srs->params, c->srs->pvk,
-                                         NULL, c->threads, NULL,
-                                         c->out + i * CZ_GROTH16_PROOF_BYTES, msg, len);
+  cz_err e = cz_porep_c2_prove_partition(jc->c1, (uint32_t)i, as, &jc->srs->params, jc->srs->pvk,
+                                         c->st->cfg.backend, c->st->cfg.prove_threads, NULL,
+                                         jc->out + i * CZ_GROTH16_PROOF_BYTES, msg, len);
   free(as);
   return e;
 }
 
-static void stage_discard(void *vctx, size_t i, void *state) {
+static void stage_discard(void *vctx, size_t j, size_t i, void *state) {
   (void)vctx;
+  (void)j;
   (void)i;
   cz_assignment_free(state);
   free(state);
 }
 
+/* Everything a job needs before its partitions run: the parameters match,
+ * the vanilla proofs verify, the output buffer, the recorded shape (when
+ * on; without it the plain path is taken). On error msg says why. */
+static cz_err job_setup(porep_state *st, const cz_job_request *req, cz_job *job, job_ctx *jc,
+                        char *msg, size_t len) {
+  memset(jc, 0, sizeof *jc);
+  const cz_porep_c1 *c1 = cz_request_model(req);
+  if (!c1) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the request was not parsed");
+  jc->c1 = c1;
+  size_t srs_len;
+  jc->srs = cz_job_srs(job, &srs_len);
+  cz_porep_config cfg;
+  cz_porep_kind_config(c1->kind, &cfg);
+  if (!jc->srs)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s",
+                      c1->kind->name);
+  if (jc->srs->params.vk.n_ic != cz_porep_public_input_count(&cfg) + 1)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the loaded parameters are not %s's circuit",
+                      c1->kind->name);
+  if (!cz_job_event(job, "VANILLA_CHECK", NULL))
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "cancelled");
+  cz_err e = cz_porep_verify_vanilla(c1, msg, len);
+  if (e != CZ_OK) return e;
+  if (!(jc->out = malloc((size_t)c1->n_partitions * CZ_GROTH16_PROOF_BYTES)))
+    return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  srs_entry *s = st->cfg.pce ? entry_for(st, c1->kind->sector_size) : NULL;
+  if (s) {
+    char why[256] = "";
+    jc->shape = cz_job_acquire_srs(job, s->pce_id, why, sizeof why);
+    char d[320];
+    snprintf(d, sizeof d, "%s%s", jc->shape ? "shape=" : "plain,why=", jc->shape ? s->pce_id : why);
+    cz_job_event(job, "PCE", d);
+  }
+  return CZ_OK;
+}
+
 static cz_err porep_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
                           size_t *proof_len, char *msg, size_t len) {
   porep_state *st = self;
-  cz_porep_c1 c1;
-  cz_err e = parse_request(req, &c1, msg, len);
-  if (e != CZ_OK) return e;
-  size_t srs_len;
-  const hot_srs *srs = cz_job_srs(job, &srs_len);
-  uint8_t *out = NULL;
-  cz_porep_config cfg;
-  cz_porep_kind_config(c1.kind, &cfg);
-  if (!srs) {
-    e = cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s", c1.kind->name);
-  } else if (srs->params.vk.n_ic != cz_porep_public_input_count(&cfg) + 1) {
-    e = cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the loaded parameters are not %s's circuit",
-             c1.kind->name);
-  } else if (cz_job_event(job, "VANILLA_CHECK", NULL) &&
-             (e = cz_porep_verify_vanilla(&c1, msg, len)) == CZ_OK) {
-    size_t n = (size_t)c1.n_partitions * CZ_GROTH16_PROOF_BYTES;
-    if (!(out = malloc(n))) {
-      e = cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  job_ctx jc;
+  cz_err e = job_setup(st, req, job, &jc, msg, len);
+  if (e == CZ_OK) {
+    prove_ctx ctx = {st, &jc, NULL};
+    cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
+                            st->cfg.synthesis_concurrency, st->cfg.max_queue_depth, NULL};
+    size_t n = jc.c1->n_partitions;
+    char m[1][512] = {""};
+    cz_jobs_pipeline(&job, 1, &n, &pl, &e, m);
+    if (e == CZ_OK) {
+      *proof = jc.out;
+      *proof_len = n * CZ_GROTH16_PROOF_BYTES;
+      jc.out = NULL;
     } else {
-      prove_ctx ctx = {&c1, srs, st->cfg.prove_threads, out};
-      cz_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
-                        st->cfg.synthesis_concurrency, st->cfg.max_queue_depth};
-      e = cz_job_pipeline(job, &pl, c1.n_partitions, msg, len);
-      if (e == CZ_OK) {
-        *proof = out;
-        *proof_len = n;
-        out = NULL;
-      }
+      snprintf(msg, len, "%s", m[0]);
     }
-  } else if (e == CZ_OK) {
-    e = cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "cancelled");
   }
-  free(out);
-  cz_porep_c1_free(&c1);
+  free(jc.out);
   return e;
+}
+
+/* A batch of same-size jobs: each is set up alone (a bad one fails alone),
+ * then all their partitions go through one pipeline, job after job, on the
+ * one hot parameter object they all reference. */
+static void porep_prove_batch(void *self, const cz_job_request *const *reqs, cz_job *const *jobs,
+                              size_t n, uint8_t **proofs, size_t *proof_lens, cz_err *errs,
+                              char (*msgs)[512]) {
+  porep_state *st = self;
+  job_ctx *jc = calloc(n, sizeof *jc);
+  size_t *items = calloc(n, sizeof *items);
+  if (!jc || !items) {
+    for (size_t i = 0; i < n; i++)
+      errs[i] = CZ_ERR_NOMEM, snprintf(msgs[i], 512, "out of memory");
+    free(jc), free(items);
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    proofs[i] = NULL, proof_lens[i] = 0, msgs[i][0] = 0;
+    errs[i] = job_setup(st, reqs[i], jobs[i], &jc[i], msgs[i], 512);
+    if (errs[i] == CZ_OK) items[i] = jc[i].c1->n_partitions;
+  }
+  /* A job that failed its setup is answered at once; the others as soon as
+   * their last partition is proved, not at the end of the batch. */
+  for (size_t i = 0; i < n; i++)
+    if (errs[i] != CZ_OK) cz_job_finish(jobs[i], errs[i], NULL, 0, msgs[i]);
+  prove_ctx ctx = {st, jc, jobs};
+  cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
+                          st->cfg.synthesis_concurrency, st->cfg.max_queue_depth, batch_job_done};
+  cz_jobs_pipeline(jobs, n, items, &pl, errs, msgs);
+  for (size_t i = 0; i < n; i++) {
+    if (errs[i] == CZ_OK && items[i]) {
+      proofs[i] = jc[i].out;
+      proof_lens[i] = items[i] * CZ_GROTH16_PROOF_BYTES;
+      jc[i].out = NULL;
+    } else if (errs[i] == CZ_OK) {
+      errs[i] = CZ_ERR_INVALID_ARG;
+      snprintf(msgs[i], 512, "no partitions");
+    }
+    free(jc[i].out);
+  }
+  free(jc);
+  free(items);
+}
+
+/* ---- The recorded shapes (computed SRS entries pce-porep-*) ------------------ */
+
+static cz_err shape_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
+                         uint64_t *bytes, char *msg, size_t msg_len) {
+  porep_state *st = self;
+  (void)file, (void)len;
+  for (int i = 0; i < N_SIZES; i++) {
+    if (strcmp(st->srs[i].pce_id, id) != 0) continue;
+    cz_pce *shape = NULL;
+    cz_err e = cz_porep_record_shape(st->srs[i].kind, &shape, msg, msg_len);
+    if (e != CZ_OK) return e;
+    cz_pce_info info;
+    cz_pce_get_info(shape, &info);
+    *obj = shape;
+    *bytes = info.bytes;
+    return CZ_OK;
+  }
+  return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no PoRep shape named %s", id);
+}
+
+static void shape_unload(void *self, void *obj) {
+  (void)self;
+  cz_pce_free(obj);
 }
 
 /* ---- SRS loader ------------------------------------------------------------ */
@@ -288,6 +414,8 @@ cz_err cz_engine_register_porep(cz_engine *e, const cz_porep_prover_config *cfg,
                                 size_t msg_len) {
   static const char *const ids[N_SIZES] = {"porep-2k", "porep-8m", "porep-512m", "porep-32g",
                                            "porep-64g"};
+  static const char *const pce_ids[N_SIZES] = {"pce-porep-2k", "pce-porep-8m", "pce-porep-512m",
+                                               "pce-porep-32g", "pce-porep-64g"};
   /* The state lives as long as the process: the engine keeps pointers to
    * it and has no unregister. */
   porep_state *st = calloc(1, sizeof *st);
@@ -305,6 +433,7 @@ cz_err cz_engine_register_porep(cz_engine *e, const cz_porep_prover_config *cfg,
     srs_entry *s = &st->srs[i];
     s->kind = cz_porep_kind_by_id(5 + (uint32_t)i);
     s->circuit_id = ids[i];
+    s->pce_id = pce_ids[i];
     char name[512], official[CZ_PARAMS_PATH_MAX], test[CZ_PARAMS_PATH_MAX];
     cz_porep_param_name(s->kind, name, sizeof name);
     cz_params_store_opts o = {0};
@@ -319,9 +448,22 @@ cz_err cz_engine_register_porep(cz_engine *e, const cz_porep_prover_config *cfg,
     copy_str(s->path, sizeof s->path, s->official ? official : test);
     err = cz_engine_register_srs(e, s->circuit_id, s->path, &loader);
     if (err != CZ_OK) cz_msg_err(msg, msg_len, err, "cannot declare SRS %s", s->circuit_id);
+    /* The compact shape holds about 46 bytes per constraint (2 KiB:
+     * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
+    cz_srs_loader shapes = {shape_load, shape_unload, st};
+    if (err == CZ_OK && cfg->pce &&
+        (err = cz_engine_register_computed_srs(e, s->pce_id, partition_constraints(s->kind) * 46u,
+                                               &shapes)) != CZ_OK)
+      cz_msg_err(msg, msg_len, err, "cannot declare the shape %s", s->pce_id);
   }
-  cz_engine_prover p = {"porep-c2", st,        porep_validate, porep_mem,
-                        porep_circuit_id, porep_prove, NULL};
+  cz_engine_prover p = {.name = "porep-c2",
+                        .self = st,
+                        .parse = porep_parse,
+                        .free_model = porep_free_model,
+                        .mem_estimate = porep_mem,
+                        .circuit_id = porep_circuit_id,
+                        .prove = porep_prove,
+                        .prove_batch = porep_prove_batch};
   if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p)) != CZ_OK)
     cz_msg_err(msg, msg_len, err, "cannot register the PoRep prover");
   return err;

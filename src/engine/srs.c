@@ -21,6 +21,8 @@ struct cz_srs_entry {
   char *path;
   cz_srs_loader loader;
   bool has_loader;
+  bool computed;         /* made by the loader, no file: hot or cold */
+  uint64_t estimate;     /* computed: reserved before the loader runs */
   cz_srs_tier tier;
   bool loading;
   uint64_t size_bytes;   /* file size */
@@ -145,9 +147,61 @@ cz_err cz_srs_register(cz_srs_manager *m, const char *circuit_id, const char *pa
   return err;
 }
 
+cz_err cz_srs_register_computed(cz_srs_manager *m, const char *circuit_id,
+                                uint64_t estimate_bytes, const cz_srs_loader *loader) {
+  if (!loader || !loader->load || !loader->unload) return CZ_ERR_INVALID_ARG;
+  cz_err err = cz_srs_register(m, circuit_id, "", loader);
+  if (err != CZ_OK) return err;
+  pthread_mutex_lock(&m->mu);
+  cz_srs_entry *e = find(m, circuit_id);
+  e->computed = true;
+  e->estimate = estimate_bytes;
+  e->size_bytes = estimate_bytes;
+  pthread_mutex_unlock(&m->mu);
+  return CZ_OK;
+}
+
+/* Make a computed entry's object; called as load_entry. */
+static cz_engine_status compute_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg,
+                                      size_t msg_len) {
+  /* No waiting here: the caller has a fallback (plain synthesis), and a
+   * job that waited for the budget while holding its own reservation could
+   * wait for itself. Idle entries are evicted first. */
+  bool fits = cz_membudget_try_reserve(m->budget, e->estimate);
+  if (!fits && m->budget->pressure) {
+    m->budget->pressure(m->budget->pressure_ctx, e->estimate);
+    fits = cz_membudget_try_reserve(m->budget, e->estimate);
+  }
+  if (!fits) {
+    snprintf(msg, msg_len, "SRS %s: %llu bytes do not fit the memory budget (%llu of %llu used)",
+             e->id, (unsigned long long)e->estimate,
+             (unsigned long long)cz_membudget_used(m->budget), (unsigned long long)m->budget->total);
+    return CZ_ENG_FAILED;
+  }
+  void *obj = NULL;
+  uint64_t bytes = 0, charged = e->estimate;
+  cz_err err = e->loader.load(e->loader.self, e->id, NULL, 0, &obj, &bytes, msg, msg_len);
+  if (err != CZ_OK) {
+    cz_membudget_release(m->budget, e->estimate);
+    if (!msg[0]) snprintf(msg, msg_len, "SRS %s: %s", e->id, cz_err_str(err));
+    return CZ_ENG_FAILED;
+  }
+  if (bytes < charged) cz_membudget_release(m->budget, charged - bytes), charged = bytes;
+  else if (bytes > charged && cz_membudget_try_reserve(m->budget, bytes - charged))
+    charged = bytes;
+  pthread_mutex_lock(&m->mu);
+  e->obj = obj;
+  e->charged = charged;
+  e->size_bytes = bytes;
+  e->tier = CZ_SRS_HOT;
+  pthread_mutex_unlock(&m->mu);
+  return CZ_ENG_OK;
+}
+
 /* Map and load e's file; called with e->loading set and m->mu NOT held. */
 static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg,
                                    size_t msg_len) {
+  if (e->computed) return compute_entry(m, e, msg, msg_len);
   int fd = open(e->path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     snprintf(msg, msg_len, "SRS %s: %s: %s", e->id, e->path, strerror(errno));

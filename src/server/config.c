@@ -23,6 +23,8 @@ void cz_daemon_config_default(cz_daemon_config *c) {
   c->synthesis_concurrency = 1;
   c->max_parallel_synthesis = 18;
   snprintf(c->log_level, sizeof c->log_level, "info");
+  c->pce = true;
+  snprintf(c->backend, sizeof c->backend, "auto");
 }
 
 static const char *skip_ws(const char *p, const char *end) {
@@ -250,6 +252,17 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
     return true;
   }
   if (!strcmp(key, "synthesis.threads")) return want_u32(v, &c->synthesis_threads, why);
+  if (!strcmp(key, "synthesis.pce")) {
+    if (v->type != V_BOOL) return *why = "expected true or false", false;
+    c->pce = v->b;
+    return true;
+  }
+  if (!strcmp(key, "gpus.backend")) {
+    if (!want_str(v, c->backend, sizeof c->backend, why)) return false;
+    if (!strcmp(c->backend, "cpu") || !strcmp(c->backend, "cuda") || !strcmp(c->backend, "auto"))
+      return true;
+    return *why = "expected cpu, cuda or auto", false;
+  }
   if (!strcmp(key, "pipeline.enabled")) {
     if (v->type != V_BOOL) return *why = "expected true or false", false;
     c->pipeline_enabled = v->b;

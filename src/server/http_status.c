@@ -48,7 +48,13 @@ static void answer(cz_http_status *h, int fd) {
   if (strncmp(req, "GET /status ", 12) == 0 || strncmp(req, "GET /status?", 12) == 0) {
     cz_engine_stats s;
     cz_engine_get_stats(h->e, &s);
-    char *json = cz_status_json(&s);
+    enum { MAX_JOBS = 64 };
+    cz_job_info *jobs = malloc(MAX_JOBS * sizeof *jobs);
+    size_t n = jobs ? cz_engine_list_jobs(h->e, jobs, MAX_JOBS) : 0;
+    char backend[32], note[256];
+    cz_engine_get_backend_info(h->e, backend, sizeof backend, note, sizeof note);
+    char *json = cz_status_json_full(&s, jobs, n, backend, note);
+    free(jobs);
     if (json) {
       int hl = snprintf(head, sizeof head,
                         "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n"

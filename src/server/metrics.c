@@ -92,7 +92,7 @@ char *cz_metrics_text(const cz_engine_stats *s) {
   return b.buf;
 }
 
-char *cz_status_json(const cz_engine_stats *s) {
+static json_t *status_object(const cz_engine_stats *s) {
   static const char *const tiers[] = {"hot", "warm", "cold"};
   json_t *root = json_object(), *queues = json_array(), *workers = json_array(),
          *srs = json_array();
@@ -124,7 +124,50 @@ char *cz_status_json(const cz_engine_stats *s) {
                                          (json_int_t)s->srs[i].size_bytes, "ref_count",
                                          (int)s->srs[i].ref_count));
   json_object_set_new(root, "srs", srs);
+  return root;
+}
+
+static char *dump(json_t *root) {
+  if (!root) return NULL;
   char *out = json_dumps(root, JSON_COMPACT);
   json_decref(root);
   return out;
+}
+
+char *cz_status_json(const cz_engine_stats *s) { return dump(status_object(s)); }
+
+static json_t *job_object(const cz_job_info *j) {
+  json_t *parts = json_array();
+  size_t n = j->n_partitions < CZ_ENGINE_MAX_PARTITIONS ? j->n_partitions : CZ_ENGINE_MAX_PARTITIONS;
+  for (size_t i = 0; parts && i < n; i++) {
+    const cz_partition_status *p = &j->partitions[i];
+    json_array_append_new(
+        parts, json_pack("{s:i, s:s, s:I, s:I, s:I, s:I}", "index", (int)p->index, "state",
+                         cz_partition_state_label(p->state), "synth_start_ms",
+                         (json_int_t)p->synth_start_ms, "synth_ms", (json_int_t)p->synth_ms,
+                         "prove_start_ms", (json_int_t)p->prove_start_ms, "prove_ms",
+                         (json_int_t)p->prove_ms));
+  }
+  return json_pack("{s:s, s:s, s:i, s:s, s:i, s:I, s:I, s:I, s:o*}", "job_id", j->job_id,
+                   "proof_kind", cz_proof_kind_label(j->kind), "priority", (int)j->priority,
+                   "state", j->running ? "running" : "queued", "batch_size", (int)j->batch_size,
+                   "age_ms", (json_int_t)j->age_ms, "running_ms", (json_int_t)j->running_ms,
+                   "n_partitions", (json_int_t)j->n_partitions, "partitions", parts);
+}
+
+char *cz_status_json_full(const cz_engine_stats *s, const cz_job_info *jobs, size_t n_jobs,
+                          const char *backend, const char *backend_note) {
+  json_t *root = status_object(s);
+  if (!root) return NULL;
+  json_t *list = json_array();
+  for (size_t i = 0; list && i < n_jobs; i++) json_array_append_new(list, job_object(&jobs[i]));
+  json_t *js = json_object_get(root, "jobs");
+  if (!list || !js || json_object_set_new(js, "list", list) != 0 ||
+      json_object_set_new(root, "backend",
+                          json_pack("{s:s, s:s}", "name", backend ? backend : "cpu", "note",
+                                    backend_note ? backend_note : "")) != 0) {
+    json_decref(root);
+    return NULL;
+  }
+  return dump(root);
 }

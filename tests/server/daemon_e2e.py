@@ -53,6 +53,10 @@ def checks(target, status_port, budget, srs_size):
             js = json.loads(r.read())
         check("workers" in js and "memory" in js and "jobs" in js, "GET /status JSON has jobs, workers, memory")
         provers = {q["proof_kind"]: q["has_prover"] for q in js["jobs"]["queues"]}
+        check(isinstance(js["jobs"].get("list"), list), "GET /status lists the jobs (%s)" % js["jobs"].get("list"))
+        b = js.get("backend", {})
+        check(b.get("name") in ("cpu", "cuda") and isinstance(b.get("note"), str),
+              "GET /status names the backend (%s)" % b)
         try:
             urllib.request.urlopen("http://127.0.0.1:%d/nothing" % status_port, timeout=10)
             check(False, "GET /nothing answers 404")
@@ -273,5 +277,7 @@ r = subprocess.run([daemon, "-c", badcfg, "-l", "127.0.0.1:0"], stderr=subproces
 check(r.returncode == 2 and b"line 2" in r.stderr, "a bad config names its line (%r)" % r.stderr[-200:])
 r = subprocess.run([daemon, "--log-level", "loud"], stderr=subprocess.PIPE, timeout=30)
 check(r.returncode == 2, "a bad --log-level is refused")
+r = subprocess.run([daemon, "--backend", "opencl"], stderr=subprocess.PIPE, timeout=30)
+check(r.returncode == 2 and b"cpu, cuda or auto" in r.stderr, "a bad --backend is refused (%r)" % r.stderr[-200:])
 
 e2e.report("test_daemon")

@@ -194,6 +194,74 @@ check(r.returncode == 2 and b"not a verifying key" in r.stderr,
 rc, _ = d.stop()
 check(rc == 0, "unix daemon: clean exit")
 
+# ---- the batch collector: two jobs submitted together are proved as one batch ---
+# (max_batch_size 2): one BATCH event of size 2, the jobs listed in GET /status
+# with batch_size 2 and their partitions, both proofs verify. The recorded
+# shape (synthesis.pce, on by default) is resident as pce-porep-2k.
+import json  # noqa: E402
+import urllib.request  # noqa: E402
+
+d = Daemon("127.0.0.1:0", config("batch", "16GiB",
+                                 "[scheduler]\nmax_batch_size = 2\nmax_batch_wait_ms = 60000\n"))
+ch, st = stub_for("127.0.0.1:%d" % d.port)
+for rid in ("b1", "b2"):
+    st.SubmitProof(request(rid), timeout=30)
+seen = None
+deadline = time.time() + LONG
+while time.time() < deadline and not seen:
+    doc = json.loads(urllib.request.urlopen("http://127.0.0.1:%d/status" % d.status_port,
+                                            timeout=10).read())
+    jobs = {j["job_id"]: j for j in doc["jobs"]["list"]}
+    if (all(jobs.get(r, {}).get("state") == "running" for r in ("b1", "b2"))
+            and jobs["b1"]["n_partitions"] == 1 and jobs["b1"]["partitions"]):
+        seen = jobs
+    elif "b1" not in jobs and "b2" not in jobs:
+        break
+    time.sleep(0.05)
+check(seen and seen["b1"]["batch_size"] == 2 and seen["b2"]["batch_size"] == 2,
+      "GET /status: b1 and b2 run as one batch (%s)" % (seen and list(seen.values())))
+check(seen and seen["b1"]["partitions"][0]["index"] == 0
+      and seen["b1"]["partitions"][0]["state"] in ("queued", "synthesizing", "synthesized", "proving", "done"),
+      "GET /status: b1's partition 0 with its state")
+check("backend" in doc and doc["backend"]["name"] == "cpu", "GET /status: the backend (%s)" % doc.get("backend"))
+for rid in ("b1", "b2"):
+    a = await_status(st, rid, 0)
+    check(a.status == pb.AwaitProofResponse.COMPLETED, "%s: COMPLETED (%s)" % (rid, a.error_message))
+    verified(a.proof, rid + " (batched)")
+srs = {x.circuit_id: x for x in st.GetStatus(pb.GetStatusRequest(), timeout=10).loaded_srs}
+check("pce-porep-2k" in srs and srs["pce-porep-2k"].tier == 0 and srs["pce-porep-2k"].size_bytes > (64 << 20),
+      "GetStatus: the recorded 2 KiB shape is hot (%s)" % srs.get("pce-porep-2k"))
+rc, log = d.stop()
+check(rc == 0, "batch daemon: clean exit")
+batches = re.findall(r"^TIMELINE,\d+,BATCH,(b1|b2),size=(\d+)$", log, re.M)
+check(batches == [("b1", "2")], "TIMELINE: one BATCH of size 2 (%s)" % batches)
+check(re.search(r"^TIMELINE,\d+,PCE,b1,shape=pce-porep-2k$", log, re.M),
+      "TIMELINE: b1 synthesized through the recorded shape")
+# b2's synthesis starts before b1's proof is done: the pipeline spans the batch.
+ev = [(int(m.group(1)), m.group(2), m.group(3)) for m in
+      re.finditer(r"^TIMELINE,(\d+),(SYNTH_START|GPU_END),(b1|b2),", log, re.M)]
+b2_synth = [t for t, e, j in ev if e == "SYNTH_START" and j == "b2"]
+b1_end = [t for t, e, j in ev if e == "GPU_END" and j == "b1"]
+check(b2_synth and b1_end and b2_synth[0] <= b1_end[0],
+      "TIMELINE: b2's synthesis overlaps b1's proving (%s)" % ev)
+# Each job is answered once its own partitions are done, not at the batch's end.
+ends = {m.group(2): int(m.group(1)) for m in re.finditer(r"^TIMELINE,(\d+),END,(b1|b2),status=completed", log, re.M)}
+b2_end = [t for t, e, j in ev if e == "GPU_END" and j == "b2"]
+check("b1" in ends and b2_end and ends["b1"] <= b2_end[0],
+      "TIMELINE: b1 answered before b2's proof was done (%s %s)" % (ends, b2_end))
+
+# ---- the plain path (synthesis.pce = false) still proves ---------------------------
+d = Daemon("127.0.0.1:0", config("plain", "16GiB", "[synthesis]\npce = false\n"))
+ch, st = stub_for("127.0.0.1:%d" % d.port)
+r = st.Prove(pb.ProveRequest(submit=request("plain-1")), timeout=LONG)
+check(r.result.status == pb.AwaitProofResponse.COMPLETED,
+      "pce off: COMPLETED (%s)" % r.result.error_message)
+verified(r.result.proof, "pce off")
+srs = [x.circuit_id for x in st.GetStatus(pb.GetStatusRequest(), timeout=10).loaded_srs]
+check("pce-porep-2k" not in srs, "pce off: no shape entry (%s)" % srs)
+rc, log = d.stop()
+check(rc == 0 and not re.search(r"^TIMELINE,\d+,PCE,", log, re.M), "pce off: no PCE event, clean exit")
+
 # ---- a job larger than the whole memory budget fails at once, with a reason -----
 d = Daemon("127.0.0.1:0", config("small", "64MiB"))
 ch, st = stub_for("127.0.0.1:%d" % d.port)

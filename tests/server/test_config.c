@@ -31,6 +31,8 @@ static void test_defaults(void) {
   CHECK_EQ_INT(c.max_parallel_synthesis, 18);
   CHECK_EQ_INT(c.max_gpu_queue_depth, 0);
   CHECK(!strcmp(c.log_level, "info"));
+  CHECK(c.pce);
+  CHECK(!strcmp(c.backend, "auto"));
   setenv("FIL_PROOFS_PARAMETER_CACHE", "/var/tmp/filecoin-proof-parameters", 1);
   cz_daemon_config_default(&c);
   CHECK(!strcmp(c.param_cache, "/var/tmp/filecoin-proof-parameters"));
@@ -132,6 +134,9 @@ static void test_errors(void) {
   CHECK_EQ_INT(parse(&c, "[scheduler]\nmax_batch_size = \"4\"\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[pipeline]\nenabled = 1\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[logging]\nlevel = \"loud\"\n", msg), CZ_ERR_PARSE);
+  CHECK_EQ_INT(parse(&c, "[gpus]\nbackend = \"opencl\"\n", msg), CZ_ERR_PARSE);
+  CHECK(strstr(msg, "cpu, cuda or auto") != NULL);
+  CHECK_EQ_INT(parse(&c, "[synthesis]\npce = \"no\"\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [0, 1\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [\"a\"]\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "listen\n", msg), CZ_ERR_PARSE);
@@ -149,8 +154,34 @@ static void test_errors(void) {
   }
 }
 
+/* The sample config parses with no unknown key and holds the defaults. */
+static void test_example(void) {
+  cz_daemon_config c, d;
+  char msg[256] = "";
+  unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+  cz_daemon_config_default(&d);
+  cz_daemon_config_default(&c);
+  c.pce = false;
+  snprintf(c.backend, sizeof c.backend, "cpu");
+  CHECK_EQ_INT(cz_daemon_config_load(&c, "tools/cuzk-daemon/cuzk.example.toml", msg, sizeof msg),
+               CZ_OK);
+  CHECK(!strcmp(c.warning, ""));
+  CHECK(c.pce);
+  CHECK(!strcmp(c.backend, "auto"));
+  CHECK(!strcmp(c.listen, d.listen) && !strcmp(c.param_cache, d.param_cache));
+  CHECK_EQ_INT(c.total_budget, d.total_budget);
+  CHECK_EQ_INT(c.safety_margin, d.safety_margin);
+  CHECK_EQ_INT(c.eviction_min_idle_ms, d.eviction_min_idle_ms);
+  CHECK_EQ_INT(c.max_batch_size, d.max_batch_size);
+  CHECK_EQ_INT(c.max_gpu_queue_depth, d.max_gpu_queue_depth);
+  CHECK_EQ_INT(parse(&c, "[synthesis]\npce = false\n[gpus]\nbackend = \"cuda\"\n", msg), CZ_OK);
+  CHECK(!c.pce);
+  CHECK(!strcmp(c.backend, "cuda"));
+}
+
 int main(void) {
   test_defaults();
+  test_example();
   test_full();
   test_units();
   test_errors();

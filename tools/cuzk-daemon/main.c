@@ -1,6 +1,7 @@
 /* cuzk-daemon: the cuzk.v1 proving service.
  *   cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--log-level L]
- *               [--status-listen HOST:PORT] [--test-params]
+ *               [--status-listen HOST:PORT] [--test-params] [--backend B]
+ *               [--no-pce]
  * The first SIGINT/SIGTERM drains (queued jobs are cancelled, running ones
  * finish); a second one cancels the running jobs at their next phase. */
 #include <pthread.h>
@@ -16,10 +17,14 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--log-level LEVEL]\n"
           "                   [--status-listen HOST:PORT] [--test-params]\n"
+          "                   [--backend cpu|cuda|auto] [--no-pce]\n"
           "  ADDR: unix:///path/to.sock (default unix:///run/curio/cuzk.sock) or host:port\n"
           "  LEVEL: trace, debug, info (default), warn, error\n"
           "  --test-params: without official v28 parameters, prove with cached TEST\n"
-          "    parameters (srs.allow_test_params): such proofs never verify on chain\n");
+          "    parameters (srs.allow_test_params): such proofs never verify on chain\n"
+          "  --backend: the Groth16 backend (gpus.backend, default auto: CUDA when a\n"
+          "    device is there, else the CPU)\n"
+          "  --no-pce: plain synthesis only, no recorded circuit shapes (synthesis.pce)\n");
 }
 
 static sigset_t stop_signals;
@@ -37,8 +42,8 @@ static void *second_signal(void *arg) {
 }
 
 int main(int argc, char **argv) {
-  const char *config = NULL, *listen = NULL, *level = NULL, *status = NULL;
-  bool test_params = false;
+  const char *config = NULL, *listen = NULL, *level = NULL, *status = NULL, *backend = NULL;
+  bool test_params = false, no_pce = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **dst = NULL;
@@ -46,6 +51,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-l") || !strcmp(a, "--listen")) dst = &listen;
     else if (!strcmp(a, "--log-level")) dst = &level;
     else if (!strcmp(a, "--status-listen")) dst = &status;
+    else if (!strcmp(a, "--backend")) dst = &backend;
+    else if (!strcmp(a, "--no-pce")) {
+      no_pce = true;
+      continue;
+    }
     else if (!strcmp(a, "--test-params")) {
       test_params = true;
       continue;
@@ -76,6 +86,15 @@ int main(int argc, char **argv) {
   if (listen) snprintf(cfg.listen, sizeof cfg.listen, "%s", listen);
   if (status) snprintf(cfg.status_listen, sizeof cfg.status_listen, "%s", status);
   if (test_params) cfg.allow_test_params = true;
+  if (no_pce) cfg.pce = false;
+  if (backend) {
+    char text[64];
+    snprintf(text, sizeof text, "[gpus]\nbackend = \"%.20s\"\n", backend);
+    if (cz_daemon_config_parse(&cfg, text, strlen(text), msg, sizeof msg) != CZ_OK) {
+      fprintf(stderr, "cuzk-daemon: --backend %s: expected cpu, cuda or auto\n", backend);
+      return 2;
+    }
+  }
   if (level) {
     char text[64];
     snprintf(text, sizeof text, "[logging]\nlevel = \"%.20s\"\n", level);

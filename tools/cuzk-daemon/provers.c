@@ -1,11 +1,28 @@
 /* Where provers plug into the daemon: one per proof kind with a circuit.
  * The daemon itself never makes up a proof: a kind with no prover (WinningPoSt,
  * WindowPoSt and SnapDeals so far) answers UNIMPLEMENTED. */
+#include <stdio.h>
 #include "provers.h"
 #include "cuzk/porep_prover.h"
+#include "cuzk/prover_cuda.h"
 
 cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, char *msg,
                                   size_t msg_len) {
+  /* The backend is chosen once: a fallback is said once, here and in status. */
+  bool fell_back = false;
+  char why[256] = "";
+  const cz_prover_backend *backend = cz_prover_pick(cfg->backend, &fell_back, why, sizeof why);
+  if (!backend) {
+    snprintf(msg, msg_len, "gpus.backend %s: %s", cfg->backend, why);
+    return CZ_ERR_INVALID_ARG;
+  }
+  char note[256] = "";
+  if (fell_back) {
+    snprintf(note, sizeof note, "backend %s requested; proving on the CPU: %s", cfg->backend, why);
+    fprintf(stderr, "cuzk-daemon: %s\n", note);
+  }
+  cz_engine_set_backend_info(e, backend->name ? backend->name : "cpu", note);
+
   cz_porep_prover_config pc = {0};
   pc.official_dir = cfg->param_cache;
   pc.allow_test_params = cfg->allow_test_params;
@@ -14,5 +31,7 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   pc.synthesis_concurrency = cfg->pipeline_enabled ? cfg->synthesis_concurrency : 1;
   /* Without the pipeline a partition is proved before the next is made. */
   pc.max_queue_depth = cfg->pipeline_enabled ? cfg->max_gpu_queue_depth : 0;
+  pc.backend = backend;
+  pc.pce = cfg->pce;
   return cz_engine_register_porep(e, &pc, msg, msg_len);
 }

@@ -295,12 +295,15 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
     Cuzk__V1__GPUStatus gpus[CZ_ENGINE_MAX_WORKERS], *gp[CZ_ENGINE_MAX_WORKERS];
     Cuzk__V1__SRSStatus srs[CZ_ENGINE_MAX_SRS], *sp[CZ_ENGINE_MAX_SRS];
     Cuzk__V1__QueueStatus qs[CZ_KIND_COUNT], *qp[CZ_KIND_COUNT];
-    char names[CZ_ENGINE_MAX_WORKERS][32];
+    char names[CZ_ENGINE_MAX_WORKERS][48];
     Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-    /* No GPU backend yet: each proving worker is reported as a device. */
+    /* Each proving worker is reported as a device, named after the backend
+     * it proves on ("cpu-worker-0", "cuda-worker-0"). */
+    char backend[16];
+    cz_engine_get_backend_info(e, backend, sizeof backend, NULL, 0);
     for (unsigned i = 0; i < s->n_workers; i++) {
       cuzk__v1__gpustatus__init(&gpus[i]);
-      snprintf(names[i], sizeof names[i], "cpu-worker-%u", i);
+      snprintf(names[i], sizeof names[i], "%s-worker-%u", backend, i);
       gpus[i].ordinal = i;
       gpus[i].name = names[i];
       gpus[i].current_job_id = s->workers[i].job_id;
