@@ -83,7 +83,9 @@ typedef struct {
   unsigned used_window_bits;
   unsigned used_point_chunks;
   bool used_batch_affine;
-  bool used_ifma;               /* batched additions ran 8 lanes at a time */
+  /* The 8-lane IFMA path was on for this call: its batched affine additions
+   * (batches of 16 or more) ran 8 at a time. */
+  bool used_ifma;
   size_t n_zero, n_one, n_other; /* scalars by class (after density selection) */
   /* The call's critical path in thread CPU time: the caller's own CPU time
    * plus, for each parallel phase, how much longer its busiest worker ran.
