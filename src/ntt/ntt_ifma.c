@@ -387,7 +387,7 @@ static CZ_IFMA_TARGET void vblock_worker(void *ctx, size_t b0, size_t b1, unsign
   const vblock *b = ctx;
   vtail t;
   vtail_init(&t, b->tw, b->half, b->inv);
-  cz_frv *buf = aligned_alloc(64, b->bsize / 8 * sizeof *buf);
+  cz_frv *buf = cz_ntt_ifma_block_buffers ? aligned_alloc(64, b->bsize / 8 * sizeof *buf) : NULL;
   if (!buf) { /* no room for the buffer: the same stages, transposing per stage */
     for (size_t i = b0; i < b1; i++) vrun_block(b, &t, b->x + i * b->bsize);
     return;
@@ -426,9 +426,12 @@ static void vouter_pass(const vpass *c, size_t n, unsigned threads) {
  * panel of PG * 8 columns across all R rows is loaded once in cz_frv form,
  * runs every outer stage radix-2 in cache, and is stored once: one pass
  * over memory instead of one per stage pair. Used while a panel fits in
- * L2 (R <= PANEL_MAX_ROWS); larger transforms keep the per-pass code. */
+ * L2 (R <= cz_ntt_ifma_panel_max_rows); larger transforms keep the
+ * per-pass code. */
 #define PG 2
-#define PANEL_MAX_ROWS 1024
+
+size_t cz_ntt_ifma_panel_max_rows = 1024;
+int cz_ntt_ifma_block_buffers = 1;
 
 typedef struct {
   cz_fr *x;
@@ -485,7 +488,7 @@ static CZ_IFMA_TARGET void vpanel_worker(void *ctx, size_t c0, size_t c1, unsign
 static int vpanel_pass(const cz_ntt_domain *d, cz_fr *x, size_t bsize, int dit, int inv,
                        const cz_frv *scale, unsigned threads) {
   size_t rows = d->n / bsize, chunks = bsize / (8 * PG);
-  if (rows < 2 || rows > PANEL_MAX_ROWS || chunks < 1) return 0;
+  if (rows < 2 || rows > cz_ntt_ifma_panel_max_rows || chunks < 1) return 0;
   unsigned workers = cz_parallel_workers(chunks, threads);
   cz_frv *buf = aligned_alloc(64, (size_t)workers * rows * PG * sizeof *buf);
   if (!buf) return 0;
@@ -691,6 +694,9 @@ CZ_IFMA_TARGET void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const c
 }
 
 #else /* no IFMA in this build: ntt.c never takes the path, but links these */
+
+size_t cz_ntt_ifma_panel_max_rows = 1024;
+int cz_ntt_ifma_block_buffers = 1;
 
 void cz_ntt_ifma_domain_init(cz_ntt_domain *d) { d->vtw_fwd = d->vtw_inv = NULL; }
 void cz_ntt_ifma_domain_free(cz_ntt_domain *d) { (void)d; }

@@ -64,6 +64,12 @@ static inline int ntt_use_ifma(void) {
  * elements (n >= bsize) and the given thread count. */
 void cz_ntt_ifma_transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const cz_fr *scale,
                            size_t bsize, unsigned threads);
+/* Knobs for tests, so that every IFMA code path runs (not thread-safe):
+ * the outer stages use column panels while n / bsize <= panel_max_rows
+ * (default 1024), else per-pass radix-4; blocks run in a cz_frv buffer
+ * unless block_buffers is 0 (or the buffer cannot be allocated). */
+extern size_t cz_ntt_ifma_panel_max_rows;
+extern int cz_ntt_ifma_block_buffers;
 /* Build / free d->vtw_fwd and d->vtw_inv (left NULL when it cannot). */
 void cz_ntt_ifma_domain_init(cz_ntt_domain *d);
 void cz_ntt_ifma_domain_free(cz_ntt_domain *d);

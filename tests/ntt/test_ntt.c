@@ -6,6 +6,7 @@
 #include "rand_field.h"
 #include "cuzk/cpu.h"
 #include "cuzk/ntt.h"
+#include "ntt/ntt_impl.h" /* the IFMA path's test knobs */
 #include <stdint.h>
 
 static cz_fr *rand_vec(size_t n) {
@@ -450,5 +451,12 @@ int main(void) {
   test_naive(); /* and the portable C path */
   cz_cpu_force_portable(false);
   test_paths();
+  /* Again with the IFMA path's fallbacks: per-pass outer stages (as for
+   * n > 2^23) and blocks transposed per stage (no block buffer). */
+  cz_ntt_ifma_panel_max_rows = 0;
+  cz_ntt_ifma_block_buffers = 0;
+  test_paths();
+  cz_ntt_ifma_panel_max_rows = 1024;
+  cz_ntt_ifma_block_buffers = 1;
   return check_report("test_ntt");
 }
