@@ -4,63 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "cs/cs_internal.h"
 
 #define AUX_KEY_BASE ((uint64_t)CZ_VAR_AUX << 32)
-
-void cz_advise_huge(void *p, size_t bytes) {
-#if defined(MADV_HUGEPAGE)
-  const uintptr_t huge = (uintptr_t)2 << 20;
-  if (bytes < 2 * huge) return;
-  uintptr_t b = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
-  if (e > b) madvise((void *)b, e - b, MADV_HUGEPAGE); /* advice: failure is harmless */
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
-
-/* Big buffers move to a fresh 2 MiB-aligned block, advised onto huge pages
- * BEFORE the old contents are copied in, so that every page of the new
- * block faults once as a huge page. realloc would copy into 4 KiB pages
- * (the advice coming too late) or mremap a huge-page region to an address
- * that splits it: measured on the 2 KiB PoRep circuit (cuzk-bench
- * synth-only, plain path, process CPU time) 0.66 M constraints per
- * core-second with realloc + advice, 1.2 M with realloc alone, 2.5 M this
- * way. The block stays malloc's: free() releases it. */
-static bool grow_to(void **p, size_t *cap, size_t ncap, size_t elem) {
-  const size_t huge = (size_t)2 << 20, bytes = ncap * elem;
-  void *q;
-  if (bytes >= 2 * huge) {
-    size_t len = (bytes + huge - 1) / huge * huge;
-    if (!(q = aligned_alloc(huge, len))) return false;
-    cz_advise_huge(q, len);
-    if (*cap) memcpy(q, *p, *cap * elem);
-    free(*p);
-  } else if (!(q = realloc(*p, bytes ? bytes : 1))) {
-    return false;
-  }
-  *p = q;
-  *cap = ncap;
-  return true;
-}
-
-bool cz_grow(void **p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return true;
-  size_t ncap = *cap ? *cap : 16;
-  while (ncap < need) {
-    if (ncap > SIZE_MAX / 2 / elem) return false;
-    ncap *= 2;
-  }
-  return grow_to(p, cap, ncap, elem);
-}
-
-bool cz_reserve(void **p, size_t *cap, size_t n, size_t elem) {
-  if (n <= *cap) return true;
-  if (n > SIZE_MAX / elem) return false;
-  return grow_to(p, cap, n, elem);
-}
 
 void cz_cs_fail(cz_cs *cs, cz_err e, const char *fmt, ...) {
   if (cs->err != CZ_OK) return;
@@ -106,9 +52,10 @@ cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg) {
   cs->want_names = kind == CZ_CS_TEST;
   cz_two_256_mod_r(cs->two_256_mod_r);
   bool ok = true;
-  /* Hints reserve exactly: a right one means no buffer ever moves. */
+  /* A right hint means no buffer ever moves (a/b/c get the H domain's room). */
   if (kind == CZ_CS_PROVE && c.hint_constraints) {
-    ok = cz_reserve((void **)&cs->a, &cs->cap_abc, c.hint_constraints, sizeof(cz_fr));
+    ok = cz_reserve((void **)&cs->a, &cs->cap_abc, cz_abc_room(c.hint_constraints),
+                    sizeof(cz_fr));
     size_t cap = 0;
     ok = ok && cz_reserve((void **)&cs->b, &cap, cs->cap_abc, sizeof(cz_fr));
     cap = 0;

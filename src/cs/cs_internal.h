@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "cuzk/cs.h"
 #include "ec/mont.h"
+#include "util/bigbuf.h"
 
 /* Bump arena for CZ_LC_ARENA terms: a list of chunks, rewound to the first
  * one whenever no arena LC is alive. Chunks are kept for reuse. */
@@ -161,24 +162,19 @@ static inline uint8_t cz_fr_class(const cz_fr *x) {
   return fr_is_zero_inl(x) ? CZ_CLS_ZERO : fr_is_one_inl(x) ? CZ_CLS_ONE : CZ_CLS_OTHER;
 }
 
+/* Capacity for a proving assignment's a/b/c of m rows: the prover's H
+ * transform grows them to its domain, the power of two >= m, and with this
+ * room it does so in place (a moving realloc would split their huge pages
+ * and double the transforms' time). Only the first m rows are touched
+ * before then. */
+static inline size_t cz_abc_room(size_t m) {
+  size_t n = 1;
+  while (n < m) n <<= 1;
+  return n;
+}
+
 /* Set the sticky error (first one wins). */
 void cz_cs_fail(cz_cs *cs, cz_err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* Grow *p (elements of size elem, capacity *cap) to hold at least need,
- * doubling. Buffers of 4 MiB and more are 2 MiB-aligned blocks advised
- * onto transparent huge pages before their contents are copied in (see
- * grow_to in cs.c); all stay free()-able. False: out of memory (*p and
- * *cap unchanged). */
-bool cz_grow(void **p, size_t *cap, size_t need, size_t elem);
-/* The same to exactly n elements (a size hint), when *cap < n. */
-bool cz_reserve(void **p, size_t *cap, size_t n, size_t elem);
-
-/* Ask for transparent huge pages over the 2 MiB-aligned part of [p, p +
- * bytes) (no-op under 4 MiB or without MADV_HUGEPAGE). Where the kernel
- * leaves THP to madvise, first touches of big buffers otherwise cost one
- * page fault per 4 KiB, which dominated the evaluation (measured: 258 MB
- * of a/b/c took 1.2 s of faults against 0.03 s with huge pages). */
-void cz_advise_huge(void *p, size_t bytes);
 
 /* ---- 320-bit lazy sums (the prover's evaluation and spmv.c) ----------- */
 

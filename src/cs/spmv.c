@@ -204,17 +204,6 @@ static bool dens_copy(cz_density *dst, const cz_density *src) {
   return true;
 }
 
-/* A result vector (freed with free()): large ones 2 MiB aligned so that
- * all of it can sit on huge pages (see cz_advise_huge). */
-static void *alloc_vec(size_t bytes) {
-  const size_t huge = (size_t)2 << 20;
-  if (bytes < 2 * huge) return malloc(bytes ? bytes : 1);
-  size_t len = (bytes + huge - 1) / huge * huge;
-  void *p = aligned_alloc(huge, len);
-  if (p) cz_advise_huge(p, len);
-  return p;
-}
-
 static void release_abc(cz_assignment *w) {
   free(w->a);
   free(w->b);
@@ -239,9 +228,9 @@ static cz_err eval_common(ev_ctx *c, size_t n_inputs, size_t n_aux, const cz_den
   c->inputs = w->inputs;
   c->aux = w->aux;
   c->cls = malloc(c->n_cols ? c->n_cols : 1);
-  w->a = alloc_vec(n * sizeof(cz_fr));
-  w->b = alloc_vec(n * sizeof(cz_fr));
-  w->c = alloc_vec(n * sizeof(cz_fr));
+  w->a = cz_huge_alloc(cz_abc_room(n) * sizeof(cz_fr));
+  w->b = cz_huge_alloc(cz_abc_room(n) * sizeof(cz_fr));
+  w->c = cz_huge_alloc(cz_abc_room(n) * sizeof(cz_fr));
   if (!c->cls || !w->a || !w->b || !w->c || !dens_copy(&w->a_aux, dens[0]) ||
       !dens_copy(&w->b_input, dens[1]) || !dens_copy(&w->b_aux, dens[2])) {
     free(c->cls);

@@ -7,6 +7,7 @@
  *   A = alpha + a + r delta,  B = beta + b2 + s delta,
  *   C = s a + r b1 + r s delta + s alpha + r beta + h + l
  * which is s A + r B1 - r s delta + h + l with the r s delta terms folded. */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "cuzk/ntt.h"
 #include "cuzk/prover.h"
 #include "groth16/g16_internal.h"
+#include "util/bigbuf.h"
 
 static const char *const PHASE_NAMES[CZ_PHASE_COUNT] = {
     "synthesis", "ntt_h",    "msm_h",     "msm_l",    "msm_a",
@@ -74,12 +76,14 @@ static cz_err compute_h(const cz_ntt_domain *d, cz_assignment *as, unsigned thre
   size_t n = cz_ntt_domain_size(d), m = as->n_constraints;
   cz_fr **v[3] = {&as->a, &as->b, &as->c};
   for (int i = 0; i < 3; i++) {
-    if (n != m) {
-      cz_fr *g = realloc(*v[i], n * sizeof *g);
-      if (!g) return CZ_ERR_NOMEM;
-      memset(g + m, 0, (n - m) * sizeof *g);
-      *v[i] = g;
-    }
+    if (n == m) continue;
+    /* In place when the producer left room (see cz_abc_room), else moved
+     * onto fresh huge pages: a moving realloc would split them. */
+    size_t cap = m;
+    if (malloc_usable_size(*v[i]) < n * sizeof(cz_fr) &&
+        !cz_reserve((void **)v[i], &cap, n, sizeof(cz_fr)))
+      return CZ_ERR_NOMEM;
+    memset(*v[i] + m, 0, (n - m) * sizeof(cz_fr));
   }
   cz_ntt_h_poly(d, as->a, as->b, as->c, threads);
   free(as->b);
