@@ -54,7 +54,13 @@ bool cz_cpu_has_ifma(void) {
 
 static void choose(void) {
   bool portable = forced_portable || env_portable;
+#ifdef CZ_IFMA
   cz_ifma_use = !portable && !ifma_off && !env_no_ifma && cz_cpu_has_ifma();
+#else
+  cz_ifma_use = false; /* the vector code is not in this build */
+  (void)ifma_off;
+  (void)env_no_ifma;
+#endif
 #ifdef CZ_MONT_ADX
   cz_mont_use_adx = !portable && cz_cpu_has_adx();
 #else

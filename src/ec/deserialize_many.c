@@ -12,6 +12,7 @@
 #include "cuzk/g2.h"
 #include "ec/ifma_field.h"
 
+#ifdef CZ_IFMA
 /* A big-endian 48-byte field element as little-endian limbs; true when it is
  * below p (the canonical form). */
 static bool be48_canonical(uint64_t t[CZ_FP_LIMBS], const uint8_t in[CZ_FP_BYTES]) {
@@ -28,7 +29,6 @@ static bool be48_canonical(uint64_t t[CZ_FP_LIMBS], const uint8_t in[CZ_FP_BYTES
 /* The top three bits of byte 0 are the zcash flags; plain points have none. */
 #define ENC_FLAGS 0xe0
 
-#ifdef CZ_IFMA
 /* r = R^2 mod p as a cz_fp: the Montgomery form of the element 2^384. */
 static void fp_r2(cz_fp *r) {
   cz_fp two;

@@ -64,7 +64,9 @@
 /* Set by cpu.c: cz_cpu_use_ifma(), readable inline in hot loops. */
 extern bool cz_ifma_use;
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* CZ_NO_IFMA compiles the vector code out (the fuzz build: clang's
+ * sanitizers take tens of minutes over these always-inline kernels). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CZ_NO_IFMA)
 #define CZ_IFMA 1
 #include <immintrin.h>
 
