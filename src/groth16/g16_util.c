@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include "groth16/g16_internal.h"
+#include "util/bigbuf.h"
 
 
 cz_err g16_random_bytes(void *out, size_t n) {
@@ -39,11 +40,9 @@ void *g16_big_alloc(size_t n) {
   if (!n) return NULL;
   void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
   /* Fixed-size vectors (the parameters) filled once and read by every MSM:
    * 2 MiB pages take 1/512 of the faults (slow on VMs) and of the TLB misses. */
-  madvise(p, n, MADV_HUGEPAGE); /* advice: failure is harmless */
-#endif
+  cz_advise_huge(p, n);
   return p;
 }
 

@@ -362,16 +362,6 @@ void cz_ntt_inverse_fwd_root(const cz_ntt_domain *d, cz_fr *a, unsigned n_thread
 
 /* ---- permutation and power scaling --------------------------------------- */
 
-static inline size_t rev_bits(size_t i, unsigned k) {
-  if (k == 0) return 0;
-  uint64_t v = i;
-  v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
-  v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
-  v = ((v >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((v & 0x0f0f0f0f0f0f0f0fULL) << 4);
-  v = __builtin_bswap64(v);
-  return (size_t)(v >> (64 - k));
-}
-
 /* factor(i) = lo[i & mask] * hi[i >> lo_log]: base^i (times a constant folded
  * into lo) from two tables of about sqrt(n) entries each. With rev set the
  * exponent is rev(i) instead of i, built from the reversed halves:
@@ -401,12 +391,12 @@ static cz_err scale_tables(scale_ctx *s, unsigned log_n, const cz_fr *base, cons
   for (unsigned i = 0; i < (rev ? 0 : s->lo_log); i++) cz_fr_sqr(&step_hi, &step_hi);
   p = *c;
   for (size_t j = 0; j < nlo; j++) {
-    s->lo[rev ? rev_bits(j, s->lo_log) : j] = p;
+    s->lo[rev ? ntt_rev_bits(j, s->lo_log) : j] = p;
     ntt_fr_mul(&p, &p, &step_lo);
   }
   p = CZ_FR_ONE;
   for (size_t j = 0; j < nhi; j++) {
-    s->hi[rev ? rev_bits(j, hi_log) : j] = p;
+    s->hi[rev ? ntt_rev_bits(j, hi_log) : j] = p;
     ntt_fr_mul(&p, &p, &step_hi);
   }
   return CZ_OK;
@@ -438,22 +428,8 @@ static void scale_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
     return;
   }
   for (size_t i = i0; i < i1; i++) {
-    size_t r = rev_bits(i, s->log_n);
-    if (r < i) continue;
-    cz_fr xi = s->x[i], xr = s->x[r], fr;
-    factor(&f, s, i);
-    factor(&fr, s, r);
-    ntt_fr_mul(&s->x[i], &xr, &f);
-    if (r != i) ntt_fr_mul(&s->x[r], &xi, &fr);
-    if (s->sub) {
-      cz_fr t;
-      ntt_fr_mul(&t, &s->sub[r], &s->sub_k);
-      ntt_fr_sub(&s->x[i], &s->x[i], &t);
-      if (r != i) {
-        ntt_fr_mul(&t, &s->sub[i], &s->sub_k);
-        ntt_fr_sub(&s->x[r], &s->x[r], &t);
-      }
-    }
+    size_t r = ntt_rev_bits(i, s->log_n);
+    if (r >= i) ntt_scale_permute_pair(s->x, s->lo, s->hi, s->lo_log, i, r, s->sub, &s->sub_k);
   }
 }
 
@@ -468,13 +444,13 @@ static void scale_powers_sub(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base
     if (permute) cz_ntt_bit_reverse(d, x, 1);
     cz_fr p = *c;
     for (size_t i = 0; i < d->n; i++) {
-      size_t e = rev ? rev_bits(i, d->log_n) : i;
+      size_t e = rev ? ntt_rev_bits(i, d->log_n) : i;
       cz_fr f;
       cz_fr_pow(&f, base, (const uint64_t[]){e}, 1);
       ntt_fr_mul(&f, &f, &p);
       ntt_fr_mul(&x[i], &x[i], &f);
       if (sub) {
-        ntt_fr_mul(&f, &sub[rev_bits(i, d->log_n)], sub_k);
+        ntt_fr_mul(&f, &sub[ntt_rev_bits(i, d->log_n)], sub_k);
         ntt_fr_sub(&x[i], &x[i], &f);
       }
     }
@@ -509,7 +485,7 @@ static void rev_worker(void *ctx, size_t i0, size_t i1, unsigned worker) {
   (void)worker;
   const rev_ctx *r = ctx;
   for (size_t i = i0; i < i1; i++) {
-    size_t j = rev_bits(i, r->log_n);
+    size_t j = ntt_rev_bits(i, r->log_n);
     if (i < j) { cz_fr t = r->x[i]; r->x[i] = r->x[j]; r->x[j] = t; }
   }
 }

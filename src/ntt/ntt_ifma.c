@@ -584,16 +584,6 @@ CZ_IFMA_TARGET void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi
   }
 }
 
-static inline size_t rev_bits_v(size_t i, unsigned k) {
-  if (k == 0) return 0;
-  uint64_t v = i;
-  v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
-  v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
-  v = ((v >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((v & 0x0f0f0f0f0f0f0f0fULL) << 4);
-  v = __builtin_bswap64(v);
-  return (size_t)(v >> (64 - k));
-}
-
 /* Lanes of m: r = x[idx_k] (idx in elements), other lanes 0; only the
  * lanes of m are read. */
 static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void gather_fr(cz_frv *r, const cz_fr *x, __m512i idx,
@@ -617,23 +607,6 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void scatter_fr(cz_fr *x, __m512i id
  * f(e) = lo[e & (2^lo_log - 1)] hi[e >> lo_log]. Lanes are 8 consecutive
  * i; a lane whose pair belongs to a smaller index is masked off (no read,
  * no write: that pair may be another worker's). */
-/* One pair {i, r = rev(i)}, r >= i, in scalar code (the unaligned ends). */
-static inline void scale_permute_pair(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log,
-                                      size_t i, size_t r, const cz_fr *sub, const cz_fr *k) {
-  size_t mask = ((size_t)1 << lo_log) - 1;
-  cz_fr xi = x[i], xr = x[r], f, fr, t;
-  ntt_fr_mul(&f, &lo[i & mask], &hi[i >> lo_log]);
-  ntt_fr_mul(&fr, &lo[r & mask], &hi[r >> lo_log]);
-  ntt_fr_mul(&x[i], &xr, &f);
-  if (r != i) ntt_fr_mul(&x[r], &xi, &fr);
-  if (!sub) return;
-  ntt_fr_mul(&t, &sub[r], k);
-  ntt_fr_sub(&x[i], &x[i], &t);
-  if (r == i) return;
-  ntt_fr_mul(&t, &sub[i], k);
-  ntt_fr_sub(&x[r], &x[r], &t);
-}
-
 CZ_IFMA_TARGET void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const cz_fr *hi,
                                               unsigned lo_log, unsigned log_n, size_t i0,
                                               size_t i1, const cz_fr *sub, const cz_fr *k) {
@@ -641,8 +614,8 @@ CZ_IFMA_TARGET void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const c
   const __m512i lmask = _mm512_set1_epi64((long long)mask);
   for (; i < i1; i++) {
     if (!(i & 7) && lo_log >= 3 && i + 8 <= i1) break;
-    size_t r = rev_bits_v(i, log_n);
-    if (r >= i) scale_permute_pair(x, lo, hi, lo_log, i, r, sub, k);
+    size_t r = ntt_rev_bits(i, log_n);
+    if (r >= i) ntt_scale_permute_pair(x, lo, hi, lo_log, i, r, sub, k);
   }
   size_t cur = SIZE_MAX;
   cz_frv H, K;
@@ -653,7 +626,7 @@ CZ_IFMA_TARGET void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const c
     long long rr[8];
     __mmask8 m = 0;
     for (int j = 0; j < 8; j++) {
-      size_t r = rev_bits_v(i + (size_t)j, log_n);
+      size_t r = ntt_rev_bits(i + (size_t)j, log_n);
       rr[j] = (long long)r;
       if (r >= i + (size_t)j) m |= (__mmask8)(1u << j);
     }
@@ -688,8 +661,8 @@ CZ_IFMA_TARGET void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const c
     scatter_fr(x, iidx, m, &xr);
   }
   for (; i < i1; i++) {
-    size_t r = rev_bits_v(i, log_n);
-    if (r >= i) scale_permute_pair(x, lo, hi, lo_log, i, r, sub, k);
+    size_t r = ntt_rev_bits(i, log_n);
+    if (r >= i) ntt_scale_permute_pair(x, lo, hi, lo_log, i, r, sub, k);
   }
 }
 

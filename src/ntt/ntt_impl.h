@@ -151,4 +151,35 @@ static inline void ntt_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b) {
   cz_fr_mul(r, a, b);
 }
 
+/* i with its low k bits reversed (k = 0: 0). */
+static inline size_t ntt_rev_bits(size_t i, unsigned k) {
+  if (k == 0) return 0;
+  uint64_t v = i;
+  v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
+  v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
+  v = ((v >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((v & 0x0f0f0f0f0f0f0f0fULL) << 4);
+  v = __builtin_bswap64(v);
+  return (size_t)(v >> (64 - k));
+}
+
+/* One pair {i, r = rev(i)}, r >= i, of the permuting scale: swap, multiply
+ * each by the factor of its new index, f(e) = lo[e & (2^lo_log - 1)]
+ * hi[e >> lo_log]; with sub, also subtract sub[the other index] * k. */
+static inline void ntt_scale_permute_pair(cz_fr *x, const cz_fr *lo, const cz_fr *hi,
+                                          unsigned lo_log, size_t i, size_t r, const cz_fr *sub,
+                                          const cz_fr *k) {
+  size_t mask = ((size_t)1 << lo_log) - 1;
+  cz_fr xi = x[i], xr = x[r], f, fr, t;
+  ntt_fr_mul(&f, &lo[i & mask], &hi[i >> lo_log]);
+  ntt_fr_mul(&fr, &lo[r & mask], &hi[r >> lo_log]);
+  ntt_fr_mul(&x[i], &xr, &f);
+  if (r != i) ntt_fr_mul(&x[r], &xi, &fr);
+  if (!sub) return;
+  ntt_fr_mul(&t, &sub[r], k);
+  ntt_fr_sub(&x[i], &x[i], &t);
+  if (r == i) return;
+  ntt_fr_mul(&t, &sub[i], k);
+  ntt_fr_sub(&x[r], &x[r], &t);
+}
+
 #endif
