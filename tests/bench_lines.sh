@@ -14,9 +14,9 @@ bench_lines_layouts() {
   local out=$1 prefix=$2 l
   shift 2
   for l in vec "$@"; do
-    echo "$out" | grep -q "^$prefix.$l .* constraints/s$" || { echo "missing $prefix.$l"; exit 1; }
+    grep -q "^$prefix.$l .* constraints/s$" <<<"$out" || { echo "missing $prefix.$l"; exit 1; }
   done
   for l in "$@"; do
-    echo "$out" | grep -q "^$prefix.${l}_vs_vec .* ratio$" || { echo "missing ratio $prefix.$l"; exit 1; }
+    grep -q "^$prefix.${l}_vs_vec .* ratio$" <<<"$out" || { echo "missing ratio $prefix.$l"; exit 1; }
   done
 }

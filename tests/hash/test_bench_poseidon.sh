@@ -9,10 +9,10 @@ out=$("$bench" poseidon --hashes 50 --circuits 3 --reps 1)
 echo "$out"
 bench_lines_well_formed "$out"
 for k in opt plain; do
-  echo "$out" | grep -q "^poseidon.native.a8.$k .* hashes/s$" || { echo "missing native $k"; exit 1; }
+  grep -q "^poseidon.native.a8.$k .* hashes/s$" <<<"$out" || { echo "missing native $k"; exit 1; }
 done
 bench_lines_layouts "$out" poseidon.gadget.prove.a8 inline1 inline2 inline4 arena
-echo "$out" | grep -q "^poseidon.gadget.a8.constraints_per_hash 505 constraints$"
+grep -q "^poseidon.gadget.a8.constraints_per_hash 505 constraints$" <<<"$out"
 "$bench" poseidon --arity 2 --backend witness --lc arena --hashes 10 --circuits 2 --reps 1 |
   grep -q "^poseidon.gadget.a2.constraints_per_hash 311 constraints$"
 "$bench" poseidon --arity 11 --backend record --lc inline:2 --hashes 10 --circuits 2 --reps 1 |
