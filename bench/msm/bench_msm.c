@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 #include "cuzk/msm.h"
+#include "util/bigbuf.h"
 
 #define BENCH_MAX_REPS 64
 
@@ -61,8 +62,9 @@ static uint64_t bench_rand(void) { /* xorshift64*: fixed seed, reproducible */
   return bench_rng * 0x2545f4914f6cdd1dULL;
 }
 
+/* On huge pages, as the prover's witness and H coefficients are. */
 static cz_fr *bench_scalars(size_t n, bool sparse) {
-  cz_fr *k = malloc(n * sizeof *k);
+  cz_fr *k = cz_huge_alloc(n * sizeof *k);
   if (!k) return NULL;
   for (size_t i = 0; i < n; i++) {
     unsigned r = sparse ? (unsigned)(bench_rand() % 100) : 99;

@@ -2,9 +2,10 @@
  * AFF, JAC, GN(x), SEG, MSM(x), GEN defined. */
 
 /* n points P_{i+1} = P_i + [5] G from P_0 = [7] G, converted to affine in
- * blocks so the Jacobian scratch stays small. */
+ * blocks so the Jacobian scratch stays small. On huge pages, as the prover's
+ * parameters are. */
 static AFF *GN(bench_points)(size_t n) {
-  AFF *out = malloc(n * sizeof *out);
+  AFF *out = cz_huge_alloc(n * sizeof *out);
   enum { BLK = 4096 };
   JAC *blk = malloc(BLK * sizeof *blk);
   if (!out || !blk) {

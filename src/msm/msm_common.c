@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cuzk/cpu.h"
 #include "msm/msm_internal.h"
+#include "util/bigbuf.h"
 
 /* ---- task pool --------------------------------------------------------- */
 
@@ -173,10 +174,12 @@ static void pre_fill(void *vctx, size_t task, unsigned worker) {
   msm_plan *plan = ctx->plan;
   const unsigned c = plan->c, nw = plan->n_windows;
   const unsigned half = 1u << (c - 1), full = 1u << c;
+  const size_t stride = plan->n_terms;
   const uint8_t *base = s->bases + ch->base_off * ctx->base_size;
   size_t one = ch->ones_off, t = ch->terms_off;
   for (size_t i = ch->begin; i < ch->end; i++) {
     if (!density_bit(s->density, i)) continue;
+    __builtin_prefetch(base + 8 * ctx->base_size); /* the identity check below */
     /* Witnesses are mostly bits: classify Montgomery 0 and 1 before paying
      * for the conversion to canonical form. */
     if (s->frs && (cz_fr_is_zero(&s->frs[i]) || cz_fr_is_one(&s->frs[i]))) {
@@ -197,21 +200,17 @@ static void pre_fill(void *vctx, size_t task, unsigned worker) {
     bool id_base = true;
     for (size_t j = 0; j < ctx->base_size && id_base; j++) id_base = base[j] == 0;
     if (id_base) memset(k, 0, sizeof k);
+    /* Branch-free (random digits would mispredict half the branches): with
+     * neg = d > half and mask = -neg, the magnitude is d or 2^c - d. One of
+     * 0 (d = 0, or d = 2^c with a carry out) wraps to MSM_DIGIT_ZERO. */
+    uint16_t *dst = plan->digits + t;
     unsigned carry = 0;
-    for (unsigned w = 0; w < nw; w++) {
+    for (unsigned w = 0; w < nw; w++, dst += stride) {
       unsigned d = scalar_bits(k, w * c, c) + carry;
-      uint16_t code;
-      if (d == 0) {
-        code = MSM_DIGIT_ZERO;
-        carry = 0;
-      } else if (d <= half) {
-        code = (uint16_t)(d - 1);
-        carry = 0;
-      } else {
-        code = (uint16_t)((full - d - 1) | 0x8000u);
-        carry = 1;
-      }
-      plan->digits[(size_t)w * plan->n_terms + t] = code;
+      unsigned neg = (half - d) >> 31, mask = 0u - neg;
+      unsigned mag = (d ^ mask) + ((full + 1) & mask);
+      *dst = (uint16_t)((mag - 1) | (neg << 15));
+      carry = neg;
     }
     t++;
     base += ctx->base_size;
@@ -272,10 +271,14 @@ static void choose_window(msm_plan *plan, const cz_msm_opts *opts, const msm_cos
 
 /* ---- plan -------------------------------------------------------------- */
 
+/* Sizes of the plan's arrays (n or 1 entries: never a zero-byte block). */
+static size_t plan_terms(const msm_plan *p) { return p->n_terms ? p->n_terms : 1; }
+static size_t plan_ones(const msm_plan *p) { return p->n_one ? p->n_one : 1; }
+
 void msm_plan_free(msm_plan *plan) {
-  free(plan->term_base);
-  free(plan->digits);
-  free(plan->ones);
+  cz_scratch_give(plan->term_base, plan_terms(plan) * sizeof *plan->term_base);
+  cz_scratch_give(plan->digits, plan_terms(plan) * plan->n_windows * sizeof *plan->digits);
+  cz_scratch_give(plan->ones, plan_ones(plan) * sizeof *plan->ones);
   memset(plan, 0, sizeof *plan);
 }
 
@@ -337,9 +340,9 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
    * false where the 8-lane code is not built (CZ_IFMA undefined). */
   plan->vec = !(opts && opts->no_ifma) && cz_cpu_use_ifma();
 
-  plan->term_base = malloc((terms ? terms : 1) * sizeof *plan->term_base);
-  plan->digits = malloc((terms ? terms : 1) * plan->n_windows * sizeof *plan->digits);
-  plan->ones = malloc((ones ? ones : 1) * sizeof *plan->ones);
+  plan->term_base = cz_scratch_take(plan_terms(plan) * sizeof *plan->term_base);
+  plan->digits = cz_scratch_take(plan_terms(plan) * plan->n_windows * sizeof *plan->digits);
+  plan->ones = cz_scratch_take(plan_ones(plan) * sizeof *plan->ones);
   if (!plan->term_base || !plan->digits || !plan->ones) {
     free(chunks);
     msm_plan_free(plan);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "msm/msm_internal.h"
+#include "util/bigbuf.h"
 
 /* Inversion cost in field multiplications (safegcd: ~40 Fp muls), for the
  * window model. */
@@ -215,6 +216,7 @@ enum { BK_EMPTY, BK_FILLED, BK_IN_BATCH };
 typedef struct {
   AFF *bk;
   uint8_t *state;
+  size_t cap; /* room in the batch arrays and the scratch */
   size_t batch, n, qcap, qn;
   AFF **acc;
   const AFF **pt;
@@ -329,45 +331,89 @@ static void GN(msm_reduce_xyzz)(JAC *out, const XYZZ *bk, size_t nb) {
   GN(xyzz_to_jacobian)(out, &sum);
 }
 
-static bool GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t *dig,
-                                  size_t k0, size_t k1, size_t nb) {
-  GN(msm_acc) A = {0};
-  A.batch = msm_batch_size(nb);
-  A.qcap = A.batch;
-  A.bk = calloc(nb, sizeof *A.bk);      /* all (0, 0): empty */
-  A.state = calloc(nb, 1);
-  A.acc = malloc(A.batch * sizeof *A.acc);
-  A.pt = malloc(A.batch * sizeof *A.pt);
-  A.neg = malloc(A.batch);
-  A.bidx = malloc(A.batch * sizeof *A.bidx);
-  A.q = malloc(A.qcap * sizeof *A.q);
-  bool ok = GN(msm_scratch_init)(&A.s, A.batch, plan->vec);
-  ok = ok && A.bk && A.state && A.acc && A.pt && A.neg && A.bidx && A.q;
-  if (ok) {
-    /* Buckets are hit at random: fetch the one a few points ahead. */
-    enum { PF = 8 };
-    for (size_t k = k0; k < k1; k++) {
-      if (k + PF < k1 && dig[k + PF] != MSM_DIGIT_ZERO)
-        GN(msm_prefetch)(&A.bk[dig[k + PF] & 0x7fffu], 1);
-      uint32_t code = dig[k];
-      if (code == MSM_DIGIT_ZERO) continue; /* identity bases have only zero digits */
-      GN(msm_insert)(&A, code & 0x7fffu, code >> 15, (const AFF *)plan->term_base[k]);
-    }
-    while (A.n || A.qn) {
-      GN(msm_flush)(&A);
-      GN(msm_drain)(&A);
-    }
-    GN(msm_reduce_affine)(out, A.bk, nb, &A);
-  }
-  free(A.bk);
-  free(A.state);
-  free(A.acc);
-  free(A.pt);
-  free(A.neg);
-  free(A.bidx);
-  free(A.q);
-  GN(msm_scratch_free)(&A.s);
+static void GN(msm_acc_free)(GN(msm_acc) *A) {
+  free(A->state);
+  free(A->acc);
+  free(A->pt);
+  free(A->neg);
+  free(A->bidx);
+  free(A->q);
+  GN(msm_scratch_free)(&A->s);
+  memset(A, 0, sizeof *A);
+}
+
+/* Working state for windows of up to nb buckets, kept by one worker for all
+ * its windows; bk is that worker's share of the MSM's bucket block. */
+static bool GN(msm_acc_init)(GN(msm_acc) *A, AFF *bk, size_t nb, bool vec) {
+  memset(A, 0, sizeof *A);
+  A->bk = bk;
+  A->cap = A->batch = msm_batch_size(nb);
+  A->qcap = A->batch;
+  A->state = malloc(nb);
+  A->acc = malloc(A->batch * sizeof *A->acc);
+  A->pt = malloc(A->batch * sizeof *A->pt);
+  A->neg = malloc(A->batch);
+  A->bidx = malloc(A->batch * sizeof *A->bidx);
+  A->q = malloc(A->qcap * sizeof *A->q);
+  bool ok = GN(msm_scratch_init)(&A->s, A->batch, vec);
+  ok = ok && A->state && A->acc && A->pt && A->neg && A->bidx && A->q;
+  if (!ok) GN(msm_acc_free)(A);
   return ok;
+}
+
+/* sum_b (b + 1) bk[b] for a few affine buckets, in XYZZ. */
+static void GN(msm_reduce_small)(JAC *out, const AFF *bk, size_t nb) {
+  XYZZ run, sum;
+  GN(xyzz_set_identity)(&run);
+  GN(xyzz_set_identity)(&sum);
+  for (size_t b = nb; b-- > 0;) {
+    GN(xyzz_add_affine)(&run, &run, &bk[b]);
+    GN(xyzz_add)(&sum, &sum, &run);
+  }
+  GN(xyzz_to_jacobian)(out, &sum);
+}
+
+/* The window's sum over nb buckets, accumulated in rep copies of them (rep a
+ * power of two; term k goes to copy k mod rep). A window with few buckets,
+ * such as the top one, would otherwise need batches so small that their
+ * inversions and collisions cost more than the additions: it took 12 ms
+ * where the others took 7.5 (G1, 2^16 points, c = 13). */
+static void GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t *dig,
+                                  size_t k0, size_t k1, size_t nb, size_t rep,
+                                  GN(msm_acc) *A) {
+  const size_t nbr = nb * rep, rmask = rep - 1;
+  memset(A->bk, 0, nbr * sizeof *A->bk); /* all (0, 0): empty */
+  memset(A->state, BK_EMPTY, nbr);
+  A->batch = msm_batch_size(nbr);
+  A->qcap = A->batch;
+  A->n = A->qn = 0;
+  /* Buckets are hit at random: fetch the one a few points ahead. */
+  enum { PF = 8 };
+  for (size_t k = k0; k < k1; k++) {
+    if (k + PF < k1 && dig[k + PF] != MSM_DIGIT_ZERO)
+      GN(msm_prefetch)(&A->bk[(dig[k + PF] & 0x7fffu) + nb * ((k + PF) & rmask)], 1);
+    uint32_t code = dig[k];
+    if (code == MSM_DIGIT_ZERO) continue; /* identity bases have only zero digits */
+    uint32_t b = (code & 0x7fffu) + (uint32_t)(nb * (k & rmask));
+    GN(msm_insert)(A, b, code >> 15, (const AFF *)plan->term_base[k]);
+  }
+  while (A->n || A->qn) {
+    GN(msm_flush)(A);
+    GN(msm_drain)(A);
+  }
+  /* Fold the copies: bk[i] += bk[i + h], halving h down to nb. Copies may
+   * be empty (the identity), so the additions are not regular. */
+  for (size_t h = nbr / 2; h >= nb && rep > 1; h /= 2)
+    for (size_t i = 0; i < h; i += A->cap) {
+      size_t m = h - i < A->cap ? h - i : A->cap;
+      for (size_t j = 0; j < m; j++) {
+        A->acc[j] = &A->bk[i + j];
+        A->pt[j] = &A->bk[i + j + h];
+      }
+      GN(msm_batch_add)(A->acc, A->pt, NULL, m, &A->s, false);
+    }
+  if (nb >= MSM_MIN_AFFINE_BUCKETS) GN(msm_reduce_affine)(out, A->bk, nb, A);
+  else GN(msm_reduce_small)(out, A->bk, nb);
 }
 
 static bool GN(msm_window_xyzz)(JAC *out, const msm_plan *plan, const uint16_t *dig, size_t k0,
@@ -436,15 +482,33 @@ static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n, bool v
 
 /* ---- driver ------------------------------------------------------------- */
 
+/* One worker's affine-bucket state, set up by its first affine window; a
+ * cache line of its own, as its counters change with every point. */
+typedef struct {
+  _Alignas(64) GN(msm_acc) acc;
+  bool ready;
+} GN(msm_worker);
+
 typedef struct {
   const msm_plan *plan;
   size_t window_tasks, ones_parts;
   JAC *partial;       /* window_tasks window partials, then ones_parts sums */
+  GN(msm_worker) *workers;
+  AFF *buckets;       /* bucket_stride buckets per worker */
+  size_t bucket_stride;
   atomic_int failed;
 } GN(msm_ctx);
 
+/* Copies of a window's nb buckets for t terms (see msm_window_affine): up to
+ * the worker's bucket room, and at most one bucket per 16 terms, so that
+ * folding the copies stays cheap against the terms' own additions. */
+static size_t GN(msm_copies)(size_t nb, size_t t, size_t room) {
+  size_t rep = 1;
+  while (nb * rep * 2 <= room && nb * rep * 2 * 16 <= t) rep *= 2;
+  return rep;
+}
+
 static void GN(msm_task)(void *vctx, size_t task, unsigned worker) {
-  (void)worker;
   GN(msm_ctx) *ctx = vctx;
   const msm_plan *plan = ctx->plan;
   bool ok;
@@ -459,9 +523,15 @@ static void GN(msm_task)(void *vctx, size_t task, unsigned worker) {
       if (((size_t)1 << top_bits) < nb) nb = (size_t)1 << top_bits;
     }
     const uint16_t *dig = plan->digits + (size_t)w * plan->n_terms;
-    if (plan->affine && nb >= MSM_MIN_AFFINE_BUCKETS)
-      ok = GN(msm_window_affine)(&ctx->partial[task], plan, dig, k0, k1, nb);
-    else
+    GN(msm_worker) *wk = &ctx->workers[worker];
+    size_t rep = GN(msm_copies)(nb, k1 - k0, ctx->bucket_stride);
+    if (plan->affine && nb * rep >= MSM_MIN_AFFINE_BUCKETS) {
+      if (!wk->ready)
+        wk->ready = GN(msm_acc_init)(&wk->acc, ctx->buckets + worker * ctx->bucket_stride,
+                                     ctx->bucket_stride, plan->vec);
+      ok = wk->ready;
+      if (ok) GN(msm_window_affine)(&ctx->partial[task], plan, dig, k0, k1, nb, rep, &wk->acc);
+    } else
       ok = GN(msm_window_xyzz)(&ctx->partial[task], plan, dig, k0, k1, nb);
   } else {
     size_t j = task - ctx->window_tasks, P = ctx->ones_parts;
@@ -480,19 +550,33 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
   msm_costs costs = {MSM_INV_COST};
   cz_err err = msm_plan_build(&plan, segs, n_segs, sizeof(AFF), n_threads, opts, &costs);
   if (err) return err;
-  GN(msm_ctx) ctx = {&plan, 0, 0, NULL, 0};
+  GN(msm_ctx) ctx = {&plan, 0, 0, NULL, NULL, NULL, 0, 0};
   if (plan.n_terms) ctx.window_tasks = (size_t)plan.n_windows * plan.chunks;
+  /* Every worker reuses one bucket set, all of them in one scratch block:
+   * fresh pages per window cost more in faults than the window's additions
+   * on these VMs, and the faults do not run in parallel. */
+  size_t nb_max = (size_t)1 << (plan.c - 1);
+  if (plan.affine && ctx.window_tasks) {
+    ctx.bucket_stride = nb_max;
+    ctx.buckets = cz_scratch_take((size_t)plan.threads * nb_max * sizeof(AFF));
+  }
+  ctx.workers = aligned_alloc(64, plan.threads * sizeof *ctx.workers);
+  if (ctx.workers) memset(ctx.workers, 0, plan.threads * sizeof *ctx.workers);
   if (plan.n_one) {
     size_t parts = (plan.n_one + 4 * MSM_ONES_BLOCK - 1) / (4 * MSM_ONES_BLOCK);
     ctx.ones_parts = parts < 2 * plan.threads ? parts : 2 * plan.threads;
   }
   size_t tasks = ctx.window_tasks + ctx.ones_parts;
   ctx.partial = malloc((tasks ? tasks : 1) * sizeof *ctx.partial);
-  if (!ctx.partial) {
-    msm_plan_free(&plan);
-    return CZ_ERR_NOMEM;
-  }
-  double extra = msm_run_tasks(tasks, plan.threads, GN(msm_task), &ctx);
+  double extra = 0;
+  if (ctx.partial && ctx.workers && (ctx.buckets || !ctx.bucket_stride))
+    extra = msm_run_tasks(tasks, plan.threads, GN(msm_task), &ctx);
+  else
+    atomic_store(&ctx.failed, 1);
+  if (ctx.workers)
+    for (unsigned i = 0; i < plan.threads; i++) GN(msm_acc_free)(&ctx.workers[i].acc);
+  free(ctx.workers);
+  cz_scratch_give(ctx.buckets, (size_t)plan.threads * ctx.bucket_stride * sizeof(AFF));
   if (atomic_load(&ctx.failed)) {
     free(ctx.partial);
     msm_plan_free(&plan);

@@ -28,4 +28,24 @@ bool cz_grow(void **p, size_t *cap, size_t need, size_t elem);
 /* The same to exactly n elements (a size hint), when *cap < n. */
 bool cz_reserve(void **p, size_t *cap, size_t n, size_t elem);
 
+/* Scratch blocks kept between calls. Returning big blocks to the kernel and
+ * faulting fresh ones in again is slow on these VMs and does not run in
+ * parallel: it was 200 of the 250 ms that a 2^20-point MSM spent on its
+ * plan, on one thread or two. So a scratch block goes back to a
+ * process-wide cache, which keeps up to 1/16 of physical memory (at most
+ * 4 GiB) in at most 32 blocks, dropping the oldest first; take() reuses the
+ * smallest cached block that fits and is at most twice the request.
+ * Thread-safe. Blocks under 256 KiB are plain malloc. */
+
+/* At least bytes of uninitialised memory, huge-page advised from 4 MiB.
+ * NULL: out of memory. Return it with cz_scratch_give and the same bytes. */
+void *cz_scratch_take(size_t bytes);
+
+/* Gives back a block from cz_scratch_take(bytes) (NULL is a no-op): cached,
+ * or freed when it does not fit the cache. */
+void cz_scratch_give(void *p, size_t bytes);
+
+/* Frees every cached block (tests, and callers done with big work). */
+void cz_scratch_trim(void);
+
 #endif

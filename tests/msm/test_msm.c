@@ -32,8 +32,10 @@ int main(void) {
   cz_g1_t_modes("g1");
   cz_g1_t_density();
   cz_g1_t_paths();
+  cz_g1_t_copies();
   cz_g2_t_modes("g2");
   cz_g2_t_density();
   cz_g2_t_paths();
+  cz_g2_t_copies();
   return check_report("test_msm");
 }
