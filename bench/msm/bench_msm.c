@@ -12,10 +12,16 @@
  * sparse/dense time ratio. --scaling also times 1 thread in the same run
  * (speedup_vs_t1 = wall time(1 thread) / wall time(T threads), and
  * speedup_cpu_bound = CPU time(1 thread) / critical path(T threads), which
- * holds on a machine shared with other work). --vs-scalar also times the
+ * holds on a machine shared with other work). It also times 1 thread pinned
+ * to each of the T CPUs, which on a VM are not always equally fast:
+ * speedup_ideal = wall time(1 thread) x the sum of the pinned runs' speeds
+ * is the best T threads could do on them, and parallel_efficiency =
+ * speedup_vs_t1 / speedup_ideal. --vs-scalar also times the
  * scalar field code (cz_msm_opts.no_ifma) in the same run: ifma_vs_scalar is
  * the wall-time ratio, ifma_vs_scalar_cpu the ratio of critical paths.
  * Output: "name value unit" lines. */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +30,7 @@
 #include "util/bigbuf.h"
 
 #define BENCH_MAX_REPS 64
+#define BENCH_MAX_CPUS 8
 
 typedef struct {
   const char *group;
@@ -44,6 +51,27 @@ static double bench_now_ms(void) { return bench_clock_ms(CLOCK_MONOTONIC); }
 /* Process CPU time (all threads): on a shared machine the one-thread figures
  * compare better by CPU time than by wall time. */
 static double bench_cpu_ms(void) { return bench_clock_ms(CLOCK_PROCESS_CPUTIME_ID); }
+
+/* The first `want` CPUs this process may run on (at most BENCH_MAX_CPUS);
+ * also remembers the whole set for bench_pin(-1). */
+static cpu_set_t bench_all_cpus;
+static int bench_cpus(int *out, int want) {
+  if (sched_getaffinity(0, sizeof bench_all_cpus, &bench_all_cpus)) return 0;
+  int n = 0;
+  for (int c = 0; c < CPU_SETSIZE && n < want && n < BENCH_MAX_CPUS; c++)
+    if (CPU_ISSET(c, &bench_all_cpus)) out[n++] = c;
+  return n;
+}
+/* Runs the calling thread (and the MSM workers it starts) on one CPU, or on
+ * all of them again for cpu < 0. Nonzero: the kernel refused. */
+static int bench_pin(int cpu) {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  if (cpu >= 0) CPU_SET(cpu, &one);
+  int e = sched_setaffinity(0, sizeof one, cpu >= 0 ? &one : &bench_all_cpus);
+  if (e) perror("cuzk-bench msm: sched_setaffinity");
+  return e;
+}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;

@@ -41,9 +41,13 @@ static int GN(bench_run)(const bench_args *a) {
     return 1;
   }
   /* Configurations: [0] dense at T threads, [1] sparse at T, [2] dense at 1,
-   * [3] dense at T on the scalar field code (no IFMA). */
-  enum { NC = 4 };
+   * [3] dense at T on the scalar field code (no IFMA), [4 + i] dense at 1
+   * pinned to the i-th CPU this process may use (--scaling). */
+  int cpus[BENCH_MAX_CPUS];
+  int n_cpus = a->scaling && a->threads > 1 ? bench_cpus(cpus, (int)a->threads) : 0;
+  enum { NC = 4 + BENCH_MAX_CPUS };
   bool on[NC] = {true, a->sparse, a->scaling && a->threads != 1, a->vs_scalar};
+  for (int i = 0; i < n_cpus; i++) on[4 + i] = true;
   double ms[NC][BENCH_MAX_REPS], cpu[NC][BENCH_MAX_REPS], crit[NC][BENCH_MAX_REPS];
   cz_msm_opts used[NC];
   for (int r = 0; r < a->reps; r++)
@@ -52,11 +56,13 @@ static int GN(bench_run)(const bench_args *a) {
       SEG s = {bases, n, NULL, c == 1 ? sparse : dense, n, NULL};
       cz_msm_opts o = {.window_bits = a->window, .accumulate = a->acc, .no_ifma = c == 3};
       JAC out;
+      if (c >= 4 && bench_pin(cpus[c - 4])) return 1;
       double t0 = bench_now_ms(), c0 = bench_cpu_ms();
-      cz_err e = MSM(_segments)(&out, &s, 1, c == 2 ? 1 : a->threads, &o);
+      cz_err e = MSM(_segments)(&out, &s, 1, c == 2 || c >= 4 ? 1 : a->threads, &o);
       ms[c][r] = bench_now_ms() - t0;
       cpu[c][r] = bench_cpu_ms() - c0;
       crit[c][r] = o.cpu_critical_ms;
+      if (c >= 4 && bench_pin(-1)) return 1;
       if (e) {
         fprintf(stderr, "cuzk-bench msm: %s\n", cz_err_str(e));
         return 1;
@@ -69,11 +75,13 @@ static int GN(bench_run)(const bench_args *a) {
   char name[96];
   snprintf(name, sizeof name, "msm.%s.2^%u.t%u", a->group, a->log_n, a->threads);
   double med[NC];
-  static const char *label[NC] = {"dense", "sparse01", "dense_t1", "dense_scalar"};
+  static const char *label[4] = {"dense", "sparse01", "dense_t1", "dense_scalar"};
   for (int c = 0; c < NC; c++) {
     if (!on[c]) continue;
     med[c] = bench_median(ms[c], a->reps);
-    const char *lb = label[c];
+    char lb[32];
+    if (c < 4) snprintf(lb, sizeof lb, "%s", label[c]);
+    else snprintf(lb, sizeof lb, "dense_t1_cpu%d", cpus[c - 4]);
     printf("%s.%s.total %.3f ms\n", name, lb, med[c]);
     printf("%s.%s.per_point %.4f us/point\n", name, lb, 1e3 * med[c] / (double)n);
     printf("%s.%s.cpu_per_point %.4f us/point\n", name, lb,
@@ -96,6 +104,15 @@ static int GN(bench_run)(const bench_args *a) {
      * critical path (cz_msm_opts.cpu_critical_ms). */
     printf("%s.speedup_cpu_bound %.3f ratio\n", name,
            bench_median(cpu[2], a->reps) / bench_median(crit[0], a->reps));
+  }
+  if (on[2] && n_cpus == (int)a->threads) {
+    /* What the same CPUs give at best, each at the speed it ran one thread
+     * pinned in this run: on a VM whose vCPUs are not equally fast (the
+     * host's other load), 2 threads cannot reach twice the faster one. */
+    double capacity = 0;
+    for (int i = 0; i < n_cpus; i++) capacity += 1.0 / med[4 + i];
+    printf("%s.speedup_ideal %.3f ratio\n", name, med[2] * capacity);
+    printf("%s.parallel_efficiency %.3f ratio\n", name, 1.0 / (med[0] * capacity));
   }
   free(bases);
   free(dense);

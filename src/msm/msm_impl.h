@@ -60,6 +60,12 @@ typedef struct {
   void *vec; /* GN(msm_vscratch) when the 8-lane path is on, else NULL */
 } GN(msm_batch_scratch);
 
+/* A scratch block (util/bigbuf.h) and its size, carved by msm_carve. */
+typedef struct {
+  void *p;
+  size_t bytes;
+} GN(msm_block);
+
 /* *acc[i] += (neg[i] ? -*pt[i] : *pt[i]) for i < m, sharing one inversion
  * (Montgomery's trick): lambda_i = num_i / den_i with den_i = x2 - x1, or 2 y1
  * when doubling. No two acc[i] may be the same point, and no acc[i] may be a
@@ -174,29 +180,38 @@ static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8
   GN(msm_batch_add_scalar)(acc, pt, neg, m, s, regular);
 }
 
-/* Scratch for batches of up to cap additions; vec asks for the 8-lane path. */
-static bool GN(msm_scratch_init)(GN(msm_batch_scratch) *s, size_t cap, bool vec) {
-  s->den = malloc(cap * sizeof(F));
-  s->pre = malloc(cap * sizeof(F));
-  s->kind = malloc(cap);
+/* Lays out scratch for batches of up to cap additions (see msm_carve); vec
+ * asks for the 8-lane path. */
+static void GN(msm_scratch_carve)(GN(msm_batch_scratch) *s, size_t cap, bool vec,
+                                  msm_carve *c) {
+  s->den = msm_carve_take(c, cap * sizeof(F));
+  s->pre = msm_carve_take(c, cap * sizeof(F));
+  s->kind = msm_carve_take(c, cap);
   s->vec = NULL;
-  bool ok = s->den && s->pre && s->kind;
 #ifdef MSM_VEC
-  if (ok && vec) ok = (s->vec = GN(msm_vscratch_new)(cap)) != NULL;
+  if (vec) s->vec = GN(msm_vscratch_carve)(cap, c);
 #else
   (void)vec;
 #endif
-  return ok;
 }
 
-static void GN(msm_scratch_free)(GN(msm_batch_scratch) *s) {
-  free(s->den);
-  free(s->pre);
-  free(s->kind);
-#ifdef MSM_VEC
-  GN(msm_vscratch_free)(s->vec);
-#endif
-  memset(s, 0, sizeof *s);
+/* Takes a block for what lay(obj, c) carves and carves it. False: out of
+ * memory (blk->p NULL). */
+#define MSM_BLOCK_INIT(blk, lay)                                   \
+  do {                                                             \
+    msm_carve c_ = {NULL, 0};                                      \
+    lay;                                                           \
+    (blk)->bytes = c_.used + MSM_CARVE_SLACK;                      \
+    (blk)->p = cz_scratch_take((blk)->bytes);                      \
+    if ((blk)->p) {                                                \
+      c_ = (msm_carve){(uint8_t *)(blk)->p, 0};                    \
+      lay;                                                         \
+    }                                                              \
+  } while (0)
+
+static void GN(msm_block_free)(GN(msm_block) *b) {
+  cz_scratch_give(b->p, b->bytes);
+  b->p = NULL;
 }
 
 /* ---- bucket tasks ------------------------------------------------------- */
@@ -224,6 +239,7 @@ typedef struct {
   uint32_t *bidx;
   GN(msm_entry) *q;
   GN(msm_batch_scratch) s;
+  GN(msm_block) mem; /* all of the above but bk */
 } GN(msm_acc);
 
 static void GN(msm_flush)(GN(msm_acc) *A) {
@@ -332,33 +348,30 @@ static void GN(msm_reduce_xyzz)(JAC *out, const XYZZ *bk, size_t nb) {
 }
 
 static void GN(msm_acc_free)(GN(msm_acc) *A) {
-  free(A->state);
-  free(A->acc);
-  free(A->pt);
-  free(A->neg);
-  free(A->bidx);
-  free(A->q);
-  GN(msm_scratch_free)(&A->s);
+  GN(msm_block_free)(&A->mem);
   memset(A, 0, sizeof *A);
+}
+
+/* Lays out the working state for windows of up to nb buckets. */
+static void GN(msm_acc_carve)(GN(msm_acc) *A, size_t nb, bool vec, msm_carve *c) {
+  A->cap = A->batch = msm_batch_size(nb);
+  A->qcap = A->batch;
+  A->state = msm_carve_take(c, nb);
+  A->acc = msm_carve_take(c, A->batch * sizeof *A->acc);
+  A->pt = msm_carve_take(c, A->batch * sizeof *A->pt);
+  A->neg = msm_carve_take(c, A->batch);
+  A->bidx = msm_carve_take(c, A->batch * sizeof *A->bidx);
+  A->q = msm_carve_take(c, A->qcap * sizeof *A->q);
+  GN(msm_scratch_carve)(&A->s, A->batch, vec, c);
 }
 
 /* Working state for windows of up to nb buckets, kept by one worker for all
  * its windows; bk is that worker's share of the MSM's bucket block. */
 static bool GN(msm_acc_init)(GN(msm_acc) *A, AFF *bk, size_t nb, bool vec) {
   memset(A, 0, sizeof *A);
+  MSM_BLOCK_INIT(&A->mem, GN(msm_acc_carve)(A, nb, vec, &c_));
   A->bk = bk;
-  A->cap = A->batch = msm_batch_size(nb);
-  A->qcap = A->batch;
-  A->state = malloc(nb);
-  A->acc = malloc(A->batch * sizeof *A->acc);
-  A->pt = malloc(A->batch * sizeof *A->pt);
-  A->neg = malloc(A->batch);
-  A->bidx = malloc(A->batch * sizeof *A->bidx);
-  A->q = malloc(A->qcap * sizeof *A->q);
-  bool ok = GN(msm_scratch_init)(&A->s, A->batch, vec);
-  ok = ok && A->state && A->acc && A->pt && A->neg && A->bidx && A->q;
-  if (!ok) GN(msm_acc_free)(A);
-  return ok;
+  return A->mem.p != NULL;
 }
 
 /* sum_b (b + 1) bk[b] for a few affine buckets, in XYZZ. */
@@ -437,14 +450,23 @@ static bool GN(msm_window_xyzz)(JAC *out, const msm_plan *plan, const uint16_t *
 
 /* out = sum of the points, by pairwise batched affine additions (a tree per
  * block of MSM_ONES_BLOCK), the last few of each block added in XYZZ. */
+/* Lays out msm_sum_points' working arrays. */
+static void GN(msm_sum_carve)(AFF **s, AFF ***acc, const AFF ***pt, GN(msm_batch_scratch) *sc,
+                              size_t half, bool vec, msm_carve *c) {
+  *s = msm_carve_take(c, (half + 1) * sizeof **s);
+  *acc = msm_carve_take(c, half * sizeof **acc);
+  *pt = msm_carve_take(c, half * sizeof **pt);
+  GN(msm_scratch_carve)(sc, half, vec, c);
+}
+
 static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n, bool vec) {
   enum { HALF = MSM_ONES_BLOCK / 2 };
-  AFF *s = malloc((HALF + 1) * sizeof *s);
-  AFF **acc = malloc(HALF * sizeof *acc);
-  const AFF **pt = malloc(HALF * sizeof *pt);
+  AFF *s, **acc;
+  const AFF **pt;
   GN(msm_batch_scratch) sc;
-  bool ok = GN(msm_scratch_init)(&sc, HALF, vec);
-  ok = ok && s && acc && pt;
+  GN(msm_block) mem;
+  MSM_BLOCK_INIT(&mem, GN(msm_sum_carve)(&s, &acc, &pt, &sc, HALF, vec, &c_));
+  bool ok = mem.p != NULL;
   XYZZ total;
   GN(xyzz_set_identity)(&total);
   for (size_t b = 0; ok && b < n; b += MSM_ONES_BLOCK) {
@@ -473,10 +495,7 @@ static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n, bool v
     for (size_t i = 0; i < cnt; i++) GN(xyzz_add_affine)(&total, &total, &s[i]);
   }
   GN(xyzz_to_jacobian)(out, &total);
-  free(s);
-  free(acc);
-  free(pt);
-  GN(msm_scratch_free)(&sc);
+  GN(msm_block_free)(&mem);
   return ok;
 }
 

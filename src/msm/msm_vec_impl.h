@@ -31,40 +31,23 @@ typedef struct {
   AFF sink;            /* where skipped lanes' results go */
 } GN(msm_vscratch);
 
-static void GN(msm_vscratch_free)(void *p) {
-  GN(msm_vscratch) *v = p;
-  if (!v) return;
-  free(v->grp);
-  free(v->skip);
-  free(v->idx);
-  free(v->acc);
-  free(v->pt);
-  free(v->neg);
-  free(v->fb.den);
-  free(v->fb.pre);
-  free(v->fb.kind);
-  free(v);
-}
-
-static void *GN(msm_vscratch_new)(size_t cap) {
-  GN(msm_vscratch) *v = calloc(1, sizeof *v);
-  if (!v) return NULL;
+/* Lays out a vscratch for batches of up to cap additions (see msm_carve):
+ * the struct itself when carving for real, NULL when counting. */
+static void *GN(msm_vscratch_carve)(size_t cap, msm_carve *c) {
+  GN(msm_vscratch) counting, *real = msm_carve_take(c, sizeof *real);
+  GN(msm_vscratch) *v = real ? real : &counting;
   size_t ng = (cap + 7) / 8 + 1;
-  v->grp = aligned_alloc(64, ng * sizeof *v->grp); /* sizeof is a multiple of 64 */
-  v->skip = malloc(ng);
-  v->idx = malloc(cap * sizeof *v->idx);
-  v->acc = malloc(cap * sizeof *v->acc);
-  v->pt = malloc(cap * sizeof *v->pt);
-  v->neg = malloc(cap);
-  v->fb.den = malloc(cap * sizeof(F));
-  v->fb.pre = malloc(cap * sizeof(F));
-  v->fb.kind = malloc(cap);
-  if (!v->grp || !v->skip || !v->idx || !v->acc || !v->pt || !v->neg || !v->fb.den ||
-      !v->fb.pre || !v->fb.kind) {
-    GN(msm_vscratch_free)(v);
-    return NULL;
-  }
-  return v;
+  v->grp = msm_carve_take(c, ng * sizeof *v->grp); /* sizeof is a multiple of 64 */
+  v->skip = msm_carve_take(c, ng);
+  v->idx = msm_carve_take(c, cap * sizeof *v->idx);
+  v->acc = msm_carve_take(c, cap * sizeof *v->acc);
+  v->pt = msm_carve_take(c, cap * sizeof *v->pt);
+  v->neg = msm_carve_take(c, cap);
+  v->fb.den = msm_carve_take(c, cap * sizeof(F));
+  v->fb.pre = msm_carve_take(c, cap * sizeof(F));
+  v->fb.kind = msm_carve_take(c, cap);
+  v->fb.vec = NULL;
+  return real;
 }
 
 /* msm_batch_add_scalar's contract, the additions done 8 lanes at a time:

@@ -18,6 +18,13 @@ for g in g1 g2; do
   grep -q "^msm.$g.2^9.t2.sparse01_vs_dense .* ratio$" <<<"$out" || { echo "missing ratio"; exit 1; }
   grep -q "^msm.$g.2^9.t2.speedup_vs_t1 .* ratio$" <<<"$out" || { echo "missing speedup"; exit 1; }
   grep -q "^msm.$g.2^9.t2.speedup_cpu_bound .* ratio$" <<<"$out" || { echo "missing cpu bound"; exit 1; }
+  # One thread pinned to each of the 2 CPUs, and what they allow together.
+  if [ "$(nproc)" -ge 2 ]; then
+    [ "$(grep -c "^msm.$g.2^9.t2.dense_t1_cpu[0-9]*.total .* ms$" <<<"$out")" -eq 2 ] ||
+      { echo "missing pinned runs"; exit 1; }
+    grep -q "^msm.$g.2^9.t2.speedup_ideal .* ratio$" <<<"$out" || { echo "missing ideal"; exit 1; }
+    grep -q "^msm.$g.2^9.t2.parallel_efficiency .* ratio$" <<<"$out" || { echo "missing efficiency"; exit 1; }
+  fi
 done
 out=$("$bench" msm --group g1 --log-n 8 --reps 1 --acc xyzz --window 6)
 grep -q '^msm.g1.2^8.t1.dense.window 6 bits$' <<<"$out"
