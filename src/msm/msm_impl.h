@@ -336,12 +336,15 @@ static void GN(msm_reduce_affine)(JAC *out, const AFF *bk, size_t nb, GN(msm_acc
   GN(xyzz_to_jacobian)(out, &total);
 }
 
-static void GN(msm_reduce_xyzz)(JAC *out, const XYZZ *bk, size_t nb) {
+/* sum_b (b + 1) B_b by running sums in XYZZ, over nb buckets held in XYZZ
+ * (xz) or, when there are few of them, affine (af). */
+static void GN(msm_reduce_running)(JAC *out, const XYZZ *xz, const AFF *af, size_t nb) {
   XYZZ run, sum;
   GN(xyzz_set_identity)(&run);
   GN(xyzz_set_identity)(&sum);
   for (size_t b = nb; b-- > 0;) {
-    GN(xyzz_add)(&run, &run, &bk[b]);
+    if (af) GN(xyzz_add_affine)(&run, &run, &af[b]);
+    else GN(xyzz_add)(&run, &run, &xz[b]);
     GN(xyzz_add)(&sum, &sum, &run);
   }
   GN(xyzz_to_jacobian)(out, &sum);
@@ -372,18 +375,6 @@ static bool GN(msm_acc_init)(GN(msm_acc) *A, AFF *bk, size_t nb, bool vec) {
   MSM_BLOCK_INIT(&A->mem, GN(msm_acc_carve)(A, nb, vec, &c_));
   A->bk = bk;
   return A->mem.p != NULL;
-}
-
-/* sum_b (b + 1) bk[b] for a few affine buckets, in XYZZ. */
-static void GN(msm_reduce_small)(JAC *out, const AFF *bk, size_t nb) {
-  XYZZ run, sum;
-  GN(xyzz_set_identity)(&run);
-  GN(xyzz_set_identity)(&sum);
-  for (size_t b = nb; b-- > 0;) {
-    GN(xyzz_add_affine)(&run, &run, &bk[b]);
-    GN(xyzz_add)(&sum, &sum, &run);
-  }
-  GN(xyzz_to_jacobian)(out, &sum);
 }
 
 /* The window's sum over nb buckets, accumulated in rep copies of them (rep a
@@ -426,7 +417,7 @@ static void GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t
       GN(msm_batch_add)(A->acc, A->pt, NULL, m, &A->s, false);
     }
   if (nb >= MSM_MIN_AFFINE_BUCKETS) GN(msm_reduce_affine)(out, A->bk, nb, A);
-  else GN(msm_reduce_small)(out, A->bk, nb);
+  else GN(msm_reduce_running)(out, NULL, A->bk, nb);
 }
 
 static bool GN(msm_window_xyzz)(JAC *out, const msm_plan *plan, const uint16_t *dig, size_t k0,
@@ -441,7 +432,7 @@ static bool GN(msm_window_xyzz)(JAC *out, const msm_plan *plan, const uint16_t *
     if (code >> 15) GN(xyzz_sub_affine)(b, b, p);
     else GN(xyzz_add_affine)(b, b, p);
   }
-  GN(msm_reduce_xyzz)(out, bk, nb);
+  GN(msm_reduce_running)(out, bk, NULL, nb);
   free(bk);
   return true;
 }
