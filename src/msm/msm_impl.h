@@ -195,8 +195,9 @@ static void GN(msm_scratch_carve)(GN(msm_batch_scratch) *s, size_t cap, bool vec
 #endif
 }
 
-/* Takes a block for what lay(obj, c) carves and carves it. False: out of
- * memory (blk->p NULL). */
+/* Sizes, takes and carves blk for `lay`, a statement that carves through
+ * the msm_carve c_ (run twice: counting, then for real). blk->p NULL: out
+ * of memory. */
 #define MSM_BLOCK_INIT(blk, lay)                                   \
   do {                                                             \
     msm_carve c_ = {NULL, 0};                                      \
@@ -439,8 +440,6 @@ static bool GN(msm_window_xyzz)(JAC *out, const msm_plan *plan, const uint16_t *
 
 /* ---- scalars equal to 1 ------------------------------------------------- */
 
-/* out = sum of the points, by pairwise batched affine additions (a tree per
- * block of MSM_ONES_BLOCK), the last few of each block added in XYZZ. */
 /* Lays out msm_sum_points' working arrays. */
 static void GN(msm_sum_carve)(AFF **s, AFF ***acc, const AFF ***pt, GN(msm_batch_scratch) *sc,
                               size_t half, bool vec, msm_carve *c) {
@@ -450,6 +449,8 @@ static void GN(msm_sum_carve)(AFF **s, AFF ***acc, const AFF ***pt, GN(msm_batch
   GN(msm_scratch_carve)(sc, half, vec, c);
 }
 
+/* out = sum of the points, by pairwise batched affine additions (a tree per
+ * block of MSM_ONES_BLOCK), the last few of each block added in XYZZ. */
 static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n, bool vec) {
   enum { HALF = MSM_ONES_BLOCK / 2 };
   AFF *s, **acc;
