@@ -76,6 +76,42 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_dit(cz_frv *u, cz_frv *v, c
   else { cz_frv_sub(v, u, &m); cz_frv_add(u, u, &m); }
 }
 
+/* One radix-2 step on (u, v): DIT (then times the prepared scale, when
+ * given) or DIF. */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf2(cz_frv *u, cz_frv *v, const cz_frv *t,
+                                                      int inv, int dit, const cz_frv *scale) {
+  if (dit) {
+    vbf_dit(u, v, t, inv);
+    if (scale) { cz_frv_mul_prepared(u, u, scale); cz_frv_mul_prepared(v, v, scale); }
+  } else {
+    vbf_dif(u, v, t, inv);
+  }
+}
+
+/* One radix-4 step on (A, B, C, D) = columns j, j + g, j + 2g, j + 3g with
+ * ta = omega_4g^j, tb = omega_4g^(j+g), tc = omega_2g^j: two radix-2 stages,
+ * in DIT or DIF order. */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf4(cz_frv *A, cz_frv *B, cz_frv *C, cz_frv *D,
+                                                      const cz_frv *ta, const cz_frv *tb,
+                                                      const cz_frv *tc, int inv, int dit,
+                                                      const cz_frv *scale) {
+  if (dit) {
+    vbf_dit(A, B, tc, inv);
+    vbf_dit(C, D, tc, inv);
+    vbf_dit(A, C, ta, inv);
+    vbf_dit(B, D, tb, inv);
+    if (scale) {
+      cz_frv_mul_prepared(A, A, scale); cz_frv_mul_prepared(B, B, scale);
+      cz_frv_mul_prepared(C, C, scale); cz_frv_mul_prepared(D, D, scale);
+    }
+  } else {
+    vbf_dif(A, C, ta, inv);
+    vbf_dif(B, D, tb, inv);
+    vbf_dif(A, B, tc, inv);
+    vbf_dif(C, D, tc, inv);
+  }
+}
+
 /* ---- passes over stages with half-size >= 8 -------------------------------- */
 
 typedef struct {
@@ -98,12 +134,7 @@ static CZ_IFMA_TARGET void vrun_radix2(const vpass *c, size_t b0, size_t b1, siz
       cz_frv U, V;
       cz_frv_load(&U, u);
       cz_frv_load(&V, u + h);
-      if (c->dit) {
-        vbf_dit(&U, &V, &t, c->inv);
-        if (c->scale) { cz_frv_mul_prepared(&U, &U, c->scale); cz_frv_mul_prepared(&V, &V, c->scale); }
-      } else {
-        vbf_dif(&U, &V, &t, c->inv);
-      }
+      vbf2(&U, &V, &t, c->inv, c->dit, c->scale);
       cz_frv_store(u, &U);
       cz_frv_store(u + h, &V);
     }
@@ -125,21 +156,7 @@ static CZ_IFMA_TARGET void vrun_radix4(const vpass *c, size_t b0, size_t b1, siz
       cz_frv_load(&B, p1);
       cz_frv_load(&C, p2);
       cz_frv_load(&D, p3);
-      if (c->dit) {
-        vbf_dit(&A, &B, &tc, inv);
-        vbf_dit(&C, &D, &tc, inv);
-        vbf_dit(&A, &C, &ta, inv);
-        vbf_dit(&B, &D, &tb, inv);
-        if (c->scale) {
-          cz_frv_mul_prepared(&A, &A, c->scale); cz_frv_mul_prepared(&B, &B, c->scale);
-          cz_frv_mul_prepared(&C, &C, c->scale); cz_frv_mul_prepared(&D, &D, c->scale);
-        }
-      } else {
-        vbf_dif(&A, &C, &ta, inv);
-        vbf_dif(&B, &D, &tb, inv);
-        vbf_dif(&A, &B, &tc, inv);
-        vbf_dif(&C, &D, &tc, inv);
-      }
+      vbf4(&A, &B, &C, &D, &ta, &tb, &tc, inv, c->dit, c->scale);
       cz_frv_store(p0, &A);
       cz_frv_store(p1, &B);
       cz_frv_store(p2, &C);
@@ -237,12 +254,7 @@ static CZ_IFMA_TARGET void srun_radix2(const spass *c, size_t h) {
   for (size_t base = 0; base < c->len / 8; base += 2 * hg)
     for (size_t jg = 0; jg < hg; jg++) {
       cz_frv *u = &c->B[base + jg], *v = u + hg;
-      if (c->dit) {
-        vbf_dit(u, v, &t[jg], c->inv);
-        if (c->scale) { cz_frv_mul_prepared(u, u, c->scale); cz_frv_mul_prepared(v, v, c->scale); }
-      } else {
-        vbf_dif(u, v, &t[jg], c->inv);
-      }
+      vbf2(u, v, &t[jg], c->inv, c->dit, c->scale);
     }
 }
 
@@ -254,21 +266,7 @@ static CZ_IFMA_TARGET void srun_radix4(const spass *c, size_t g) {
     for (size_t jg = 0; jg < gg; jg++) {
       cz_frv *A = &c->B[base + jg], *B = A + gg, *C = B + gg, *D = C + gg;
       const cz_frv *ta = &t2[jg], *tb = &t2[jg + gg], *tc = &t1[jg];
-      if (c->dit) {
-        vbf_dit(A, B, tc, inv);
-        vbf_dit(C, D, tc, inv);
-        vbf_dit(A, C, ta, inv);
-        vbf_dit(B, D, tb, inv);
-        if (c->scale) {
-          cz_frv_mul_prepared(A, A, c->scale); cz_frv_mul_prepared(B, B, c->scale);
-          cz_frv_mul_prepared(C, C, c->scale); cz_frv_mul_prepared(D, D, c->scale);
-        }
-      } else {
-        vbf_dif(A, C, ta, inv);
-        vbf_dif(B, D, tb, inv);
-        vbf_dif(A, B, tc, inv);
-        vbf_dif(C, D, tc, inv);
-      }
+      vbf4(A, B, C, D, ta, tb, tc, inv, c->dit, c->scale);
     }
 }
 
