@@ -45,4 +45,17 @@ static inline cz_g1_affine check_rand_g1_affine(void) {
 }
 #endif
 
+/* The same in G2 (needs cuzk/g2.h). */
+#ifdef CUZK_G2_H
+static inline cz_g2_affine check_rand_g2_affine(void) {
+  cz_fr k = check_rand_fr();
+  cz_g2 g, p;
+  cz_g2_affine a;
+  cz_g2_from_affine(&g, &CZ_G2_GENERATOR);
+  cz_g2_mul_fr(&p, &g, &k);
+  cz_g2_to_affine(&a, &p);
+  return a;
+}
+#endif
+
 #endif
