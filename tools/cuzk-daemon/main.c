@@ -41,6 +41,18 @@ static void *second_signal(void *arg) {
   return NULL;
 }
 
+/* Sets [section] key = "value" from a command-line option, through the
+ * config parser so that its checks apply; false (said on stderr) when the
+ * value is not one of `expected`. */
+static bool set_option(cz_daemon_config *cfg, const char *section, const char *key,
+                       const char *value, const char *option, const char *expected) {
+  char text[96], msg[256];
+  snprintf(text, sizeof text, "[%s]\n%s = \"%.20s\"\n", section, key, value);
+  if (cz_daemon_config_parse(cfg, text, strlen(text), msg, sizeof msg) == CZ_OK) return true;
+  fprintf(stderr, "cuzk-daemon: %s %s: expected %s\n", option, value, expected);
+  return false;
+}
+
 int main(int argc, char **argv) {
   const char *config = NULL, *listen = NULL, *level = NULL, *status = NULL, *backend = NULL;
   bool test_params = false, no_pce = false;
@@ -87,22 +99,11 @@ int main(int argc, char **argv) {
   if (status) snprintf(cfg.status_listen, sizeof cfg.status_listen, "%s", status);
   if (test_params) cfg.allow_test_params = true;
   if (no_pce) cfg.pce = false;
-  if (backend) {
-    char text[64];
-    snprintf(text, sizeof text, "[gpus]\nbackend = \"%.20s\"\n", backend);
-    if (cz_daemon_config_parse(&cfg, text, strlen(text), msg, sizeof msg) != CZ_OK) {
-      fprintf(stderr, "cuzk-daemon: --backend %s: expected cpu, cuda or auto\n", backend);
-      return 2;
-    }
-  }
-  if (level) {
-    char text[64];
-    snprintf(text, sizeof text, "[logging]\nlevel = \"%.20s\"\n", level);
-    if (cz_daemon_config_parse(&cfg, text, strlen(text), msg, sizeof msg) != CZ_OK) {
-      fprintf(stderr, "cuzk-daemon: --log-level %s: expected trace, debug, info, warn or error\n", level);
-      return 2;
-    }
-  }
+  if ((backend && !set_option(&cfg, "gpus", "backend", backend, "--backend",
+                              "cpu, cuda or auto")) ||
+      (level && !set_option(&cfg, "logging", "level", level, "--log-level",
+                            "trace, debug, info, warn or error")))
+    return 2;
   bool quiet = !strcmp(cfg.log_level, "warn") || !strcmp(cfg.log_level, "error");
 
   /* Every thread inherits this mask; only sigwait sees the stop signals. */
