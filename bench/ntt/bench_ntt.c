@@ -35,57 +35,62 @@ static void fill_random(cz_fr *v, size_t n) {
   }
 }
 
-/* Throughput of cz_fr_mul on independent operands in L1: the unit cost
- * the bound uses: best of a few rounds of ~10 ms of this thread's CPU time
- * (time the scheduler gives to other processes does not count). */
-static double fr_mul_ns(void) {
-  enum { N = 512 };
-  static cz_fr x[N], y[N];
-  fill_random(x, N);
-  fill_random(y, N);
+/* Best of a few rounds of ~10 ms of this thread's CPU time (time the
+ * scheduler gives to other processes does not count): ns per operation,
+ * where each call of sweep(ctx) does ops of them. */
+static double best_ns_per_op(void (*sweep)(void *), void *ctx, size_t ops) {
   double best = 1e30;
   for (int round = 0; round < 3; round++) {
     size_t iters = 0;
     double t0 = cz_bench_thread_s(), t;
     do {
-      for (int r = 0; r < 16; r++)
-        for (int i = 0; i < N; i++) cz_fr_mul(&x[i], &x[i], &y[i]);
-      iters += 16 * N;
+      sweep(ctx);
+      iters += ops;
       t = cz_bench_thread_s() - t0;
     } while (t < 0.01);
     if (t * 1e9 / iters < best) best = t * 1e9 / iters;
   }
-  volatile uint64_t sink = x[0].l[0];
-  (void)sink;
   return best;
+}
+
+enum { MUL_N = 512, MUL_REPS = 16 };
+
+static void fr_mul_sweep(void *ctx) {
+  cz_fr *x = ctx, *y = x + MUL_N;
+  for (int r = 0; r < MUL_REPS; r++)
+    for (int i = 0; i < MUL_N; i++) cz_fr_mul(&x[i], &x[i], &y[i]);
+}
+
+/* Throughput of cz_fr_mul on independent operands in L1: the unit cost
+ * the bound uses. */
+static double fr_mul_ns(void) {
+  static cz_fr xy[2 * MUL_N];
+  fill_random(xy, 2 * MUL_N);
+  double ns = best_ns_per_op(fr_mul_sweep, xy, MUL_REPS * MUL_N);
+  volatile uint64_t sink = xy[0].l[0];
+  (void)sink;
+  return ns;
 }
 
 /* The same for the 8-lane IFMA product: ns per element (8 per vector
  * product), on the same kind of operands; 0 when the IFMA path is off. */
 #ifdef CZ_IFMA
+static CZ_IFMA_TARGET void frv_mul_sweep(void *ctx) {
+  cz_frv *x = ctx, *y = x + MUL_N / 8;
+  for (int r = 0; r < MUL_REPS; r++)
+    for (int i = 0; i < MUL_N / 8; i++) cz_frv_mul(&x[i], &x[i], &y[i]);
+}
+
 static CZ_IFMA_TARGET double frv_mul_ns_on(void) {
-  enum { N = 512 };
-  static cz_fr x[N], y[N];
-  fill_random(x, N);
-  fill_random(y, N);
-  cz_frv vx[N / 8], vy[N / 8];
-  for (int i = 0; i < N / 8; i++) { cz_frv_load(&vx[i], &x[8 * i]); cz_frv_load(&vy[i], &y[8 * i]); }
-  double best = 1e30;
-  for (int round = 0; round < 3; round++) {
-    size_t iters = 0;
-    double t0 = cz_bench_thread_s(), t;
-    do {
-      for (int r = 0; r < 16; r++)
-        for (int i = 0; i < N / 8; i++) cz_frv_mul(&vx[i], &vx[i], &vy[i]);
-      iters += 16 * N;
-      t = cz_bench_thread_s() - t0;
-    } while (t < 0.01);
-    if (t * 1e9 / iters < best) best = t * 1e9 / iters;
-  }
-  cz_frv_store(x, &vx[0]);
-  volatile uint64_t sink = x[0].l[0];
+  static cz_fr xy[2 * MUL_N];
+  fill_random(xy, 2 * MUL_N);
+  cz_frv v[2 * MUL_N / 8];
+  for (int i = 0; i < 2 * MUL_N / 8; i++) cz_frv_load(&v[i], &xy[8 * i]);
+  double ns = best_ns_per_op(frv_mul_sweep, v, MUL_REPS * MUL_N);
+  cz_frv_store(xy, &v[0]);
+  volatile uint64_t sink = xy[0].l[0];
   (void)sink;
-  return best;
+  return ns;
 }
 #endif
 static double frv_mul_ns(void) {
