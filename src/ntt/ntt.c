@@ -304,6 +304,21 @@ static size_t pick_block(const cz_ntt_domain *d, unsigned threads) {
   return bsize;
 }
 
+typedef struct {
+  pass_ctx c;
+  const cz_fr *scale; /* for the DIT's last pass */
+  size_t n;
+  unsigned threads;
+} outer_stages;
+
+static void outer_stage(void *ctx, size_t h, int radix4, int last) {
+  outer_stages *s = ctx;
+  s->c.h = h;
+  s->c.radix4 = radix4;
+  s->c.scale = last ? s->scale : NULL;
+  outer_pass(&s->c, s->n, s->threads);
+}
+
 /* The whole transform: DIF (dit = 0) or DIT (dit = 1), root omega or omega^-1
  * (inv), outputs multiplied by *scale when not NULL (DIT only). */
 static void transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const cz_fr *scale,
@@ -319,32 +334,12 @@ static void transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const 
     cz_ntt_ifma_transform(d, x, dit, inv, scale, bsize, threads);
     return;
   }
-  unsigned outer = d->log_n;
-  for (size_t b = bsize; b > 1; b /= 2) outer--; /* stages with half-size >= bsize */
+  unsigned outer = ntt_outer_count(d->log_n, bsize);
   block_ctx bc = {x, bsize, d->tw_blk, d->blk_half, inv, dit, outer == 0 ? scale : NULL};
-  pass_ctx c = {x, 0, d->tw, d->half, inv, dit, 0, NULL};
-
-  if (!dit) {
-    size_t h = n / 2;
-    for (; outer >= 2; outer -= 2, h /= 4) {
-      c.h = h / 2; c.radix4 = 1;
-      outer_pass(&c, n, threads);
-    }
-    if (outer) { c.h = h; c.radix4 = 0; outer_pass(&c, n, threads); }
-    cz_parallel_for(n / bsize, threads, block_worker, &bc);
-  } else {
-    cz_parallel_for(n / bsize, threads, block_worker, &bc);
-    size_t h = bsize;
-    if (outer & 1) {
-      c.h = h; c.radix4 = 0; c.scale = outer == 1 ? scale : NULL;
-      outer_pass(&c, n, threads);
-      h *= 2; outer--;
-    }
-    for (; outer >= 2; outer -= 2, h *= 4) {
-      c.h = h; c.radix4 = 1; c.scale = outer == 2 ? scale : NULL;
-      outer_pass(&c, n, threads);
-    }
-  }
+  outer_stages st = {{x, 0, d->tw, d->half, inv, dit, 0, NULL}, scale, n, threads};
+  if (!dit) ntt_outer_stages(n, bsize, outer, dit, outer_stage, &st);
+  cz_parallel_for(n / bsize, threads, block_worker, &bc);
+  if (dit) ntt_outer_stages(n, bsize, outer, dit, outer_stage, &st);
 }
 
 void cz_ntt_forward(const cz_ntt_domain *d, cz_fr *a, unsigned n_threads) {

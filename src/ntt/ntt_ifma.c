@@ -502,35 +502,39 @@ static CZ_IFMA_TARGET void prepare_scalar(cz_frv *r, const cz_fr *s) {
   cz_frv_mul_prepare(r, &v);
 }
 
+typedef struct {
+  vpass c;
+  const cz_frv *scale; /* for the DIT's last pass */
+  size_t n;
+  unsigned threads;
+} vouter_stages;
+
+static void vouter_stage(void *ctx, size_t h, int radix4, int last) {
+  vouter_stages *s = ctx;
+  s->c.h = h;
+  s->c.radix4 = radix4;
+  s->c.scale = last ? s->scale : NULL;
+  vouter_pass(&s->c, s->n, s->threads);
+}
+
 CZ_IFMA_TARGET void cz_ntt_ifma_transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv,
                                           const cz_fr *scale, size_t bsize, unsigned threads) {
   size_t n = d->n;
-  unsigned outer = d->log_n;
-  for (size_t b = bsize; b > 1; b /= 2) outer--; /* stages with half-size >= bsize */
+  unsigned outer = ntt_outer_count(d->log_n, bsize);
   cz_frv svec, *sv = NULL;
   if (scale) { prepare_scalar(&svec, scale); sv = &svec; }
   vblock bc = {x, bsize, d->tw_blk, d->blk_half, inv, dit, outer == 0 ? sv : NULL,
                 inv ? d->vtw_inv : d->vtw_fwd};
-  vpass c = {x, 0, d->tw, d->half, inv, dit, 0, NULL};
+  vouter_stages st = {{x, 0, d->tw, d->half, inv, dit, 0, NULL}, sv, n, threads};
+  /* The panels run all outer stages in one pass where they apply. */
   if (!dit) {
-    if (outer && vpanel_pass(d, x, bsize, dit, inv, NULL, threads)) outer = 0;
-    size_t h = n / 2;
-    for (; outer >= 2; outer -= 2, h /= 4) { c.h = h / 2; c.radix4 = 1; vouter_pass(&c, n, threads); }
-    if (outer) { c.h = h; c.radix4 = 0; vouter_pass(&c, n, threads); }
+    if (!(outer && vpanel_pass(d, x, bsize, dit, inv, NULL, threads)))
+      ntt_outer_stages(n, bsize, outer, dit, vouter_stage, &st);
     cz_parallel_for(n / bsize, threads, vblock_worker, &bc);
   } else {
     cz_parallel_for(n / bsize, threads, vblock_worker, &bc);
-    if (outer && vpanel_pass(d, x, bsize, dit, inv, sv, threads)) return;
-    size_t h = bsize;
-    if (outer & 1) {
-      c.h = h; c.radix4 = 0; c.scale = outer == 1 ? sv : NULL;
-      vouter_pass(&c, n, threads);
-      h *= 2; outer--;
-    }
-    for (; outer >= 2; outer -= 2, h *= 4) {
-      c.h = h; c.radix4 = 1; c.scale = outer == 2 ? sv : NULL;
-      vouter_pass(&c, n, threads);
-    }
+    if (!(outer && vpanel_pass(d, x, bsize, dit, inv, sv, threads)))
+      ntt_outer_stages(n, bsize, outer, dit, vouter_stage, &st);
   }
 }
 

@@ -182,4 +182,35 @@ static inline void ntt_scale_permute_pair(cz_fr *x, const cz_fr *lo, const cz_fr
   ntt_fr_sub(&x[r], &x[r], &t);
 }
 
+/* The stages with half-size >= bsize (outside the cache blocks) of a
+ * transform of log_n stages. */
+static inline unsigned ntt_outer_count(unsigned log_n, size_t bsize) {
+  unsigned outer = log_n;
+  for (size_t b = bsize; b > 1; b /= 2) outer--;
+  return outer;
+}
+
+/* The outer stages in the order both paths run them, one call of
+ * stage(ctx, h, radix4, last) per pass (h: the half-size, or g for a
+ * radix-4 pass). DIF goes from the top in radix-4 pairs, then one radix-2
+ * stage when the count is odd; DIT goes up from bsize, the odd radix-2
+ * stage first. last marks the DIT's final pass, which scales the outputs. */
+typedef void (*ntt_stage_fn)(void *ctx, size_t h, int radix4, int last);
+static inline void ntt_outer_stages(size_t n, size_t bsize, unsigned outer, int dit,
+                                    ntt_stage_fn stage, void *ctx) {
+  if (!dit) {
+    size_t h = n / 2;
+    for (; outer >= 2; outer -= 2, h /= 4) stage(ctx, h / 2, 1, 0);
+    if (outer) stage(ctx, h, 0, 0);
+    return;
+  }
+  size_t h = bsize;
+  if (outer & 1) {
+    stage(ctx, h, 0, outer == 1);
+    h *= 2;
+    outer--;
+  }
+  for (; outer >= 2; outer -= 2, h *= 4) stage(ctx, h, 1, outer == 2);
+}
+
 #endif
