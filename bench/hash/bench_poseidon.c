@@ -17,7 +17,7 @@
 #include "common/bench_clock.h"
 #include "args.h"
 #include "common/synth_opts.h"
-#include "cuzk/poseidon.h"
+#include "cuzk/poseidon_gadget.h"
 #include "gadgets/poseidon_internal.h"
 
 

@@ -1,6 +1,6 @@
-/* Merkle trees, inclusion proofs and the proof-of-retrievability (PoR)
- * circuit, as rust-fil-proofs builds them (storage-proofs-core merkle/ on
- * the merkletree crate; gadgets/por.rs, gadgets/insertion.rs).
+/* Native Merkle trees and inclusion proofs, as rust-fil-proofs builds them
+ * (storage-proofs-core merkle/ on the merkletree crate). The circuits over
+ * them (PoR, insert, pick) are in cuzk/por.h.
  *
  * Shapes: a base tree of arity base_arity over its leaves; optionally
  * sub_arity base trees whose roots are hashed by one sub_arity-ary node
@@ -21,10 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/cs.h"
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
-#include "cuzk/gadgets.h"
 
 typedef enum { CZ_MERKLE_SHA256 = 0, CZ_MERKLE_POSEIDON = 1 } cz_merkle_hasher;
 
@@ -92,60 +90,5 @@ cz_err cz_merkle_prove(const cz_merkle_tree *t, size_t challenge, cz_merkle_proo
 /* Recompute the root from leaf and path; true when it equals p->root and
  * the indices agree with p->challenge. */
 bool cz_merkle_verify(const cz_merkle_proof *p);
-
-/* ---- Circuits ----------------------------------------------------------- */
-
-/* insertion.rs pick: c = cond ? a : b, namespace "pick result" for c and
- * one constraint "pick": (b - a) * cond = (b - c). */
-cz_err cz_pick(cz_cs *cs, cz_anum *out, const cz_bool *cond, const cz_anum *a, const cz_anum *b);
-/* insertion.rs insert: element inserted among elements[0..n) at the
- * position given by bits (LSB first; n + 1 == 1 << nbits), out has n + 1
- * entries. Sizes 2, 4, 8 use the hand-optimised insert_2/4/8 (2, 8 and 22
- * constraints; insert_8 needs allocated, unnegated bits b0, b1, else
- * CZ_ERR_INVALID_ARG); other sizes the generic select per position. */
-cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool *bits, size_t nbits,
-                 const cz_anum *elements, size_t n);
-/* HashFunction::hash_multi_leaf_circuit of the hasher: Poseidon: neptune's
- * poseidon_hash; SHA-256: per leaf to_bits_le in "<i>_num_into_bits", the
- * bytes (LE) hashed in "hash", the first 254 LE bits packed in "pack_le". */
-cz_err cz_merkle_hash_circuit(cz_cs *cs, cz_merkle_hasher h, unsigned arity,
-                              const cz_anum *children, cz_anum *out);
-
-/* HashFunction::hash2_circuit: Poseidon: neptune's poseidon_hash of arity
- * 2; SHA-256: as hash_multi_leaf_circuit of arity 2 but with the bit
- * decompositions in "a_bits" and "b_bits" (same constraints otherwise). */
-cz_err cz_merkle_hash2_circuit(cz_cs *cs, cz_merkle_hasher h, const cz_anum *a, const cz_anum *b,
-                               cz_anum *out);
-
-/* PoRCircuit::synthesize for a tree of the shape with n_leaves leaves:
- * value in "value", base / sub / top paths in "base", "sub", "top" (per
- * level "merkle tree hash <i>": index bits, "path element <j>", insert,
- * hash in "computation of commitment hash"), the packed index bits as
- * inputs in "path", the root in "root_value", "enforce root is correct",
- * and unless private_root the root inputized in "root". p supplies the
- * witness; it may be NULL when !cz_cs_needs_values(cs). */
-cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
-                      const cz_merkle_proof *p, bool private_root);
-
-/* PoRCircuit::synthesize with Root::Var leaf and root, as
- * storage-proofs-porep's enforce_inclusion (stacked/circuit/params.rs)
- * calls it: the same circuit as cz_por_circuit except that the leaf and
- * the root are the caller's variables, so "value" and "root_value"
- * allocate nothing and "enforce root is correct" binds the computed root
- * to *root. p supplies only the path (index bits, siblings; its leaf and
- * root are not used) and may be NULL when !cz_cs_needs_values(cs).
- * leaf or root NULL: CZ_ERR_INVALID_ARG. */
-cz_err cz_por_circuit_allocated(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
-                                const cz_merkle_proof *p, const cz_anum *leaf,
-                                const cz_anum *root, bool private_root);
-
-/* por_no_challenge_input: challenge_bits (LSB first, log2(n_leaves) of
- * them), leaf, path (per level arity - 1 nums, concatenated, levels as
- * cz_merkle_proof_levels) and root already allocated by the caller; per
- * level "merkle proof insert (height=h)" and "merkle proof hash
- * (height=h)", then "calculated root == provided root". */
-cz_err cz_por_no_challenge_input(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
-                                 const cz_abit *challenge_bits, const cz_anum *leaf,
-                                 const cz_anum *path, const cz_anum *root);
 
 #endif

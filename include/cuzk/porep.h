@@ -3,12 +3,15 @@
  * its JSON, sealing of test sectors, the native vanilla verifier, the
  * StackedDRG circuit and the parameter file names.
  *
- * Module split (one .c each under src/filecoin/):
- *   porep_kind.c     registered proofs and their configurations
- *   porep_c1_json.c  C1 JSON (filecoin-proofs serde + Curio's wrapper)
+ * Module split (under src/filecoin/porep/; the registered proofs and the
+ * v28 names are in cuzk/registry.h, the parameter store in
+ * cuzk/params_store.h):
+ *   porep_c1_*.c     C1 JSON read / write (filecoin-proofs serde + Curio's
+ *                    wrapper) and the synthetic C1 generator
  *   porep_seal.c     test-sector sealing and the native vanilla verifier
  *   porep_circuit.c  StackedCircuit (storage-proofs-porep stacked/circuit)
- *   porep_params.c   v28 parameter names, official / test parameter cache
+ *   porep_c2.c       C2: synthesis, proving and verification of partitions
+ *   porep_params.c   the StackedDRG circuit's parameters from the store
  *
  * Field values are Fr in Montgomery form (cz_fr); byte strings (comm_*,
  * replica_id, seed, ticket) are the 32-byte little-endian Fr / raw bytes
@@ -24,41 +27,12 @@
 #include "cuzk/fr.h"
 #include "cuzk/merkle.h"
 #include "cuzk/params.h"
+#include "cuzk/params_store.h"
 #include "cuzk/prover.h"
+#include "cuzk/registry.h"
 #include "cuzk/sdr.h"
 
-#define CZ_POREP_MAX_LAYERS 11
 #define CZ_POREP_LABEL_PARENTS 37 /* storage-proofs-porep TOTAL_PARENTS */
-
-/* ---- Registered seal proofs (porep_kind.c) ------------------------------ */
-
-/* What the circuit's shape depends on (not porep_id, not the API version). */
-typedef struct {
-  uint64_t nodes;           /* sector size / 32 */
-  uint32_t layers;          /* SDR layers (2 for small sectors, 11 for 32/64 GiB) */
-  uint32_t challenges;      /* interactive challenges per partition */
-  cz_merkle_shape tree_r;   /* shape of tree C and tree R-last (Poseidon) */
-} cz_porep_shape;
-
-typedef struct {
-  uint32_t id;              /* registered_proof number: 0-4 V1, 5-9 V1_1 */
-  const char *name;         /* "StackedDrg2KiBV1_1" (the C1 JSON string) */
-  const char *vanilla_tag;  /* "StackedDrg2KiBV1": the vanilla_proofs key */
-  const char *size_name;    /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
-  uint64_t sector_size;     /* bytes */
-  uint32_t partitions;
-  cz_porep_shape shape;
-  cz_api_version api;       /* V1: 1.0.0, V1_1: 1.1.0 */
-} cz_porep_kind;
-
-/* The ten registered seal proofs; NULL when unknown. */
-const cz_porep_kind *cz_porep_kind_by_id(uint32_t id);
-const cz_porep_kind *cz_porep_kind_by_name(const char *name);
-/* The V1_1 kind of a sector size ("2KiB", "2048", "32GiB", ... as bytes);
- * NULL when no official size matches. */
-const cz_porep_kind *cz_porep_kind_by_sector_size(uint64_t sector_size, bool v1_1);
-/* The public-input configuration of kind k (porep_id from its id, nonce 0). */
-void cz_porep_kind_config(const cz_porep_kind *k, cz_porep_config *cfg);
 
 /* ---- The C1 model -------------------------------------------------------- */
 
@@ -212,13 +186,16 @@ cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_f
 cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
                                         uint32_t partition, cz_fr *out, size_t *n);
 
-/* ---- Parameters (porep_params.c) ------------------------------------------ */
+/* ---- Keys ---------------------------------------------------------------- */
 
-/* The official parameter base name of kind k, as rust-fil-proofs' parameter
- * cache names it: "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-
- * 8-0-0-sha256_hasher-<sha256 hex of the public params identifier>" (append
- * ".params" / ".vk"). Returns the length; writes at most cap bytes incl. NUL. */
-size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap);
+/* A cz_params_keygen_fn for the StackedDRG circuit: ctx is the
+ * const cz_porep_kind *; fills *out with the KEYGEN columns of its circuit. */
+cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
+
+/* Part of the test-parameter file name (cz_params_store_opts.test_tag):
+ * bumped whenever the circuit changes, so stale test parameters are never
+ * reused. Official parameters are named by Filecoin's identifier alone. */
+#define CZ_POREP_CIRCUIT_REVISION "porep-r1"
 
 /* ---- C2: C1 -> proofs (porep_c2.c) ---------------------------------------- */
 
@@ -234,15 +211,6 @@ size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap);
  * not verify: msg says which),
  * CZ_ERR_INVALID_ARG (params do not fit the circuit), the synthesis or
  * prover errors; msg names the cause. */
-/* A cz_params_keygen_fn for the StackedDRG circuit: ctx is the
- * const cz_porep_kind *; fills *out with the KEYGEN columns of its circuit. */
-cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
-
-/* Part of the test-parameter file name (cz_params_store_opts.test_tag):
- * bumped whenever the circuit changes, so stale test parameters are never
- * reused. Official parameters are named by Filecoin's identifier alone. */
-#define CZ_POREP_CIRCUIT_REVISION "porep-r1"
-
 cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
                    const cz_prover_backend *backend, unsigned n_threads,
                    const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len);
@@ -291,77 +259,7 @@ cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_groth16_params *params,
                        const cz_pce *shape, const cz_prover_backend *backend, unsigned n_threads,
                        const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len);
 
-/* The strings that name is derived from (storage-proofs-porep
- * PublicParams::identifier over StackedGraph / BucketGraph identifiers), for
- * logs and tests: returns the length, writes at most cap bytes incl. NUL. */
-size_t cz_porep_param_identifier(const cz_porep_kind *k, char *out, size_t cap);
-
-/* ---- Parameter store (porep_params.c) ------------------------------------
- * Official parameters: <official dir>/<name>.params, memory-mapped.
- * Otherwise TEST parameters (random toxic waste, discarded), cached as
- * <test dir>/cuzk-TEST-ONLY-[<tag>-]<name>.params: a name no official file
- * has, so test parameters are never mistaken for Filecoin's. */
-
-#define CZ_PARAMS_TEST_PREFIX "cuzk-TEST-ONLY-"
-#define CZ_PARAMS_PATH_MAX 4096
-
-/* Fills *out with the KEYGEN columns of the circuit (cz_cs_take_keygen after
- * cz_cs_finish). msg names a failure. */
-typedef cz_err (*cz_params_keygen_fn)(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
-
-typedef struct {
-  const char *official_dir; /* NULL: $FIL_PROOFS_PARAMETER_CACHE, else
-                               /var/tmp/filecoin-proof-parameters */
-  const char *test_dir;     /* NULL: $XDG_CACHE_HOME/cuzk, else ~/.cache/cuzk,
-                               else /tmp/cuzk-cache */
-  const char *test_tag;     /* NULL or a circuit revision, part of the test
-                               file name so a changed circuit gets new params */
-  bool no_official;         /* skip the official lookup (synthetic circuits) */
-  bool official_only;       /* never use test parameters */
-  bool no_test_cache;       /* generate test parameters, read/write no file */
-  bool checked;             /* subgroup-check every point on load (slow) */
-  unsigned n_threads;       /* 0 = all cores */
-  cz_params_keygen_fn keygen; /* NULL: test parameters only from the cache */
-  void *keygen_ctx;
-  const char *who;          /* prefix of stderr lines; NULL: "cuzk" */
-} cz_params_store_opts;
-
-typedef enum {
-  CZ_PARAMS_OFFICIAL = 1,   /* <official dir>/<name>.params */
-  CZ_PARAMS_TEST_CACHED,    /* a cached test file */
-  CZ_PARAMS_TEST_GENERATED  /* made now (and cached unless no_test_cache) */
-} cz_params_source;
-
-typedef struct {
-  cz_params_source source;
-  char path[CZ_PARAMS_PATH_MAX]; /* file loaded or written ("" if none) */
-} cz_params_origin;
-
-/* The two candidate paths for parameter set `name` under opts (either may
- * be NULL). CZ_ERR_INVALID_ARG when a path does not fit CZ_PARAMS_PATH_MAX
- * or name holds '/'. */
-cz_err cz_params_store_paths(const char *name, const cz_params_store_opts *o,
-                             char official[CZ_PARAMS_PATH_MAX], char test[CZ_PARAMS_PATH_MAX]);
-
-/* Parameters for circuit `name` whose vk must have n_ic IC points (public
- * inputs + ONE; 0 = any). In order:
- *  1. unless no_official: the official file, when it exists. Its vk's IC
- *     count is read from the header first, so a file for another circuit is
- *     refused before its vectors are mapped. An official file that exists
- *     but does not load or fit is an error (CZ_ERR_INVALID_ARG for a wrong
- *     count, else the loader's), never a silent fall-back to test params.
- *  2. unless official_only or no_test_cache: the cached test file; one that
- *     does not load or fit is reported on stderr and replaced.
- *  3. unless official_only or keygen is NULL: keygen, cz_groth16_setup from
- *     fresh random toxic waste, then (unless no_test_cache) an atomic write
- *     of the test file (a failed write is reported, not an error).
- * Using or generating test parameters prints one stderr line that says so.
- * Errors: CZ_ERR_IO (nothing usable found: msg names the official path),
- * CZ_ERR_INVALID_ARG (a count does not fit), keygen's, setup's, loader's.
- * On error *out is zeroed; origin (may be NULL) is set on success. */
-cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic,
-                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
-                           size_t msg_len);
+/* ---- Parameters (porep_params.c) ----------------------------------------- */
 
 /* cz_params_store_get for the StackedDRG circuit of kind k: name from
  * cz_porep_param_name, n_ic from cz_porep_public_input_count + 1. */

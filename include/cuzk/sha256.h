@@ -1,4 +1,4 @@
-/* Native SHA-256 (through OpenSSL) and Filecoin's "trim to 254 bits" rule.
+/* Native SHA-256 (one-shot through OpenSSL, streaming in portable C) and Filecoin's "trim to 254 bits" rule.
  *
  * Filecoin stores SHA-256 outputs (tree-D nodes, SDR labels, replica ids) as
  * BLS12-381 Fr elements in little-endian bytes; it makes any digest a valid
@@ -16,14 +16,21 @@
  * _digest: cz_sha256 is the SHA-256 gadget in gadgets.h.) */
 void cz_sha256_digest(uint8_t out[CZ_SHA256_BYTES], const void *data, size_t len);
 
-/* Streaming SHA-256. init must succeed before update/final; final releases the
- * context (also call cz_sha256_free on a context abandoned before final).
- * init returns CZ_ERR_NOMEM when OpenSSL cannot allocate its context. */
-typedef struct { void *evp; } cz_sha256_ctx;
+/* Streaming SHA-256, portable C, no allocation: init always returns CZ_OK
+ * (the cz_err is kept for callers written against a fallible init); final
+ * writes the digest, after which the context must be initialised again.
+ * cz_sha256_free only clears the context. For hashing many short messages
+ * cz_sha256_digest is faster (SHA-NI through OpenSSL). One thread per
+ * context. */
+typedef struct {
+  uint32_t h[8];
+  uint8_t buf[64];
+  uint64_t total; /* bytes hashed so far */
+} cz_sha256_ctx;
 cz_err cz_sha256_init(cz_sha256_ctx *ctx);
 void cz_sha256_update(cz_sha256_ctx *ctx, const void *data, size_t len);
 void cz_sha256_final(cz_sha256_ctx *ctx, uint8_t out[CZ_SHA256_BYTES]);
-void cz_sha256_free(cz_sha256_ctx *ctx); /* idempotent; ctx->evp may be NULL */
+void cz_sha256_free(cz_sha256_ctx *ctx); /* idempotent */
 
 /* Clears the two most significant bits of byte 31 (little-endian Fr view). */
 void cz_sha256_trim254(uint8_t digest[CZ_SHA256_BYTES]);

@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "cuzk/merkle.h"
-#include "cuzk/poseidon.h"
+#include "cuzk/por.h"
+#include "cuzk/poseidon_gadget.h"
 #include "gadgets/gadget_util.h"
 
 cz_err cz_pick(cz_cs *cs, cz_anum *out, const cz_bool *cond, const cz_anum *a, const cz_anum *b) {

@@ -21,7 +21,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cuzk/poseidon.h"
+#include "cuzk/poseidon_gadget.h"
 #include "gadgets/poseidon_internal.h"
 
 enum { W = CZ_POSEIDON_MAX_WIDTH };

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "cuzk/merkle.h"
+#include "cuzk/por.h"
 #include "rand_field.h"
 
 typedef struct {

@@ -3,7 +3,7 @@
  * same assignment on every backend and LC layout. */
 #include <string.h>
 #include "check.h"
-#include "cuzk/poseidon.h"
+#include "cuzk/poseidon_gadget.h"
 #include "gadgets/poseidon_internal.h"
 
 static void rand_fr(cz_fr *r) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/por.h"
 #include "cuzk/porep.h"
 
 /* Tree D: BinaryMerkleTree<Sha256Hasher>. */

@@ -1,7 +1,8 @@
 /* The SDR encoding, column hash and comm_r check as gadgets, with the
  * namespaces rust-fil-proofs gives them (so constraint names match). */
 #include "cuzk/merkle.h"
-#include "cuzk/poseidon.h"
+#include "cuzk/por.h"
+#include "cuzk/poseidon_gadget.h"
 #include "cuzk/sdr.h"
 
 cz_err cz_sdr_encode_gadget(cz_cs *cs, cz_anum *out, const cz_anum *key, const cz_anum *data) {

@@ -1,5 +1,5 @@
 /* ChaCha with 8 rounds (4 double rounds), djb layout: 64-bit counter. */
-#include "filecoin/chacha8.h"
+#include "cuzk/chacha8.h"
 
 static inline uint32_t rotl32(uint32_t x, unsigned n) { return (x << n) | (x >> (32 - n)); }
 

@@ -1,4 +1,4 @@
-/* ChaCha8 keystream as rand_chacha's ChaCha8Rng yields it (internal).
+/* ChaCha8 keystream as rand_chacha's ChaCha8Rng yields it. Used by the SDR expander graph.
  *
  * ChaCha8Rng::from_seed(seed) uses the 32-byte seed as key, a 64-bit block
  * counter in state words 12..13 starting at 0 and a 64-bit stream id (0) in
@@ -6,8 +6,8 @@
  * gen::<u64>() on a fresh generator reads two consecutive words, low first.
  * (rand_core's BlockRng only straddles a refill for an odd word index, which
  * never happens when only u64s are drawn.) */
-#ifndef CUZK_FILECOIN_CHACHA8_H
-#define CUZK_FILECOIN_CHACHA8_H
+#ifndef CUZK_CHACHA8_H
+#define CUZK_CHACHA8_H
 #include <stdint.h>
 
 typedef struct {

@@ -1,5 +1,5 @@
 /* BLAKE2b (RFC 7693) restricted to single-block messages. */
-#include "filecoin/blake2b.h"
+#include "cuzk/blake2b.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* BLAKE2b-512 of a message of at most one block (128 bytes), unkeyed
- * (internal). The Feistel round function hashes 16 bytes per call, millions
+ *. The Feistel round function hashes 16 bytes per call, millions
  * of times per sector; OpenSSL's EVP path costs more in context setup than
  * the single compression does. */
-#ifndef CUZK_FILECOIN_BLAKE2B_H
-#define CUZK_FILECOIN_BLAKE2B_H
+#ifndef CUZK_BLAKE2B_H
+#define CUZK_BLAKE2B_H
 #include <stddef.h>
 #include <stdint.h>
 

@@ -4,8 +4,8 @@
 
 #include "cuzk/sdr.h"
 #include "cuzk/sha256.h"
-#include "filecoin/blake2b.h"
-#include "filecoin/chacha8.h"
+#include "cuzk/blake2b.h"
+#include "cuzk/chacha8.h"
 
 #define FEISTEL_ROUNDS 3
 

@@ -1,18 +1,6 @@
-/* Parameter names as rust-fil-proofs computes them, and the parameter store:
- * official files from the Filecoin parameter cache, else cached or freshly
- * generated TEST parameters under a name no official file can have.
- *
- * The official name (storage-proofs-core parameter_cache.rs):
- *   "v" VERSION "-" cache_identifier ".params", VERSION = 28, and
- *   cache_identifier = cache_prefix "-" hex(SHA-256(pub_params.identifier()))
- * with, for StackedCompound (storage-proofs-porep stacked/circuit/proof.rs),
- *   cache_prefix = "stacked-proof-of-replication-" Tree::display() "-" G::name()
- * where Tree::display() = "merkletree-poseidon_hasher-8-<sub>-<top>"
- * (merkle/tree.rs) and G = Sha256Hasher ("sha256_hasher"). The identifier
- * strings are built in stacked/vanilla/params.rs (PublicParams),
- * stacked/vanilla/graph.rs (StackedGraph) and storage-proofs-core
- * drgraph.rs (BucketGraph, over the tree's hasher, Poseidon). Neither
- * porep_id nor the API version enters it: V1 and V1_1 share parameters. */
+/* The parameter store: official files from the Filecoin parameter cache,
+ * else cached or freshly generated TEST parameters under a name no official
+ * file can have (cuzk/params_store.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,46 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cuzk/porep.h"
-#include "cuzk/sha256.h"
+#include "cuzk/params_store.h"
 #include "util/msg.h"
-
-#define PARAM_VERSION 28 /* parameter_cache.rs VERSION */
-#define TREE_HASHER "poseidon_hasher"
-#define DATA_HASHER "sha256_hasher"
-
-
-/* snprintf's length, or 0 for a formatting error (never happens here). */
-static size_t fmt_len(int n) { return n < 0 ? 0 : (size_t)n; }
-
-size_t cz_porep_param_identifier(const cz_porep_kind *k, char *out, size_t cap) {
-  const cz_porep_shape *s = &k->shape;
-  /* The spacing is rust-fil-proofs' own (no ';' before "base_graph", a space
-   * before the closing braces): the hash is over these exact bytes. */
-  return fmt_len(snprintf(
-      out, cap,
-      "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: %d "
-      "base_graph: drgraph::BucketGraph{size: %llu; degree: %d; hasher: " TREE_HASHER
-      "} }, challenges: LayerChallenges { layers: %u, max_count: %u }, tree: merkletree-" TREE_HASHER
-      "-%u-%u-%u }",
-      CZ_SDR_EXP_DEGREE, (unsigned long long)s->nodes, CZ_SDR_BASE_DEGREE, s->layers, s->challenges,
-      s->tree_r.base_arity, s->tree_r.sub_arity, s->tree_r.top_arity));
-}
-
-size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap) {
-  char id[512];
-  size_t n = cz_porep_param_identifier(k, id, sizeof id);
-  if (n >= sizeof id) n = 0; /* cannot happen for the registered kinds */
-  uint8_t d[CZ_SHA256_BYTES];
-  cz_sha256_digest(d, id, n);
-  char hex[2 * CZ_SHA256_BYTES + 1];
-  for (int i = 0; i < CZ_SHA256_BYTES; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
-  const cz_merkle_shape *t = &k->shape.tree_r;
-  return fmt_len(snprintf(out, cap,
-                          "v%d-stacked-proof-of-replication-merkletree-" TREE_HASHER
-                          "-%u-%u-%u-" DATA_HASHER "-%s",
-                          PARAM_VERSION, t->base_arity, t->sub_arity, t->top_arity, hex));
-}
 
 /* ---- Paths --------------------------------------------------------------- */
 
@@ -287,18 +237,3 @@ done:
   return CZ_OK;
 }
 
-cz_err cz_porep_params_get(cz_groth16_params *out, const cz_porep_kind *k,
-                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
-                           size_t msg_len) {
-  memset(out, 0, sizeof *out);
-  if (!k) {
-    cz_msg(msg, msg_len, "no registered proof");
-    return CZ_ERR_INVALID_ARG;
-  }
-  char name[256];
-  if (cz_porep_param_name(k, name, sizeof name) >= sizeof name) return CZ_ERR_INVALID_ARG;
-  cz_porep_config cfg;
-  cz_porep_kind_config(k, &cfg);
-  return cz_params_store_get(out, name, cz_porep_public_input_count(&cfg) + 1, o, origin, msg,
-                             msg_len);
-}

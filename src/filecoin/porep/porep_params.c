@@ -1,0 +1,23 @@
+/* PoRep parameters from the store: the StackedDRG circuit's v28 name and
+ * its public-input count. */
+#include <string.h>
+
+#include "cuzk/params_store.h"
+#include "cuzk/porep.h"
+#include "util/msg.h"
+
+cz_err cz_porep_params_get(cz_groth16_params *out, const cz_porep_kind *k,
+                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
+                           size_t msg_len) {
+  memset(out, 0, sizeof *out);
+  if (!k) {
+    cz_msg(msg, msg_len, "no registered proof");
+    return CZ_ERR_INVALID_ARG;
+  }
+  char name[256];
+  if (cz_porep_param_name(k, name, sizeof name) >= sizeof name) return CZ_ERR_INVALID_ARG;
+  cz_porep_config cfg;
+  cz_porep_kind_config(k, &cfg);
+  return cz_params_store_get(out, name, cz_porep_public_input_count(&cfg) + 1, o, origin, msg,
+                             msg_len);
+}
