@@ -45,7 +45,7 @@ demo: build
 # The 8 MiB PoRep round trip (seal, test parameters for its circuit, prove,
 # verify): too slow for the suite; its parameters are cached like 2 KiB's.
 test-8mib: build
-	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/test_porep_c2.sh $(BUILD)/cuzk-bench
+	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/porep/test_porep_c2.sh $(BUILD)/cuzk-bench
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-asan: deps

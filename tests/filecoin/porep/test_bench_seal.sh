@@ -3,7 +3,7 @@
 # "name value unit" lines with its times; an unknown proof is refused.
 set -euo pipefail
 bench="$1"
-source "$(dirname "${BASH_SOURCE[0]}")/../bench_lines.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../../bench_lines.sh"
 out=$("$bench" seal --registered-proof 5 --threads 2 --reps 2)
 echo "$out"
 bench_lines_well_formed "$out"

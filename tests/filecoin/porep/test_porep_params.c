@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../check.h"
+#include "check.h"
 #include "cuzk/porep.h"
 #include "cuzk/prover.h"
 #include "cuzk/synthetic.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../check.h"
+#include "check.h"
 #include "cuzk/porep.h"
 
 #define MSG 512

@@ -4,7 +4,7 @@
 # unknown sector sizes are refused with status 2.
 set -euo pipefail
 bench="$1"
-source "$(dirname "${BASH_SOURCE[0]}")/../bench_lines.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../../bench_lines.sh"
 out=$("$bench" c1-parse --sector-size 2KiB -i 3)
 echo "$out"
 bench_lines_well_formed "$out"

@@ -2,7 +2,7 @@
  * filecoin-proofs-api and filecoin-proofs' constants define them. */
 #include <string.h>
 
-#include "../check.h"
+#include "check.h"
 #include "cuzk/porep.h"
 
 int main(void) {
