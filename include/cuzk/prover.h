@@ -56,8 +56,6 @@ typedef struct {
 /* Report one phase through hook (hook NULL: print only). */
 void cz_prove_timing_emit(const cz_prove_timing *hook, cz_prove_phase phase, uint64_t ns);
 
-/* A monotonic clock in nanoseconds, for callers timing their own phases. */
-uint64_t cz_prove_now_ns(void);
 
 typedef struct {
   unsigned n_threads;        /* thread budget, 0 = all online cores */

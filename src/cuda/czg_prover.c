@@ -11,6 +11,7 @@
  * Batches are sized to the device's free memory (czg_plan_batch) and staged
  * through the pool; the parameters are never pinned as a whole. */
 #include <stdio.h>
+#include "cuzk/clock.h"
 #include <stdlib.h>
 #include <string.h>
 #include "cuda/czg_host.h"
@@ -35,7 +36,7 @@ typedef struct {
 
 static void *prep_thread(void *v) {
   prep_job *j = v;
-  uint64_t t0 = cz_prove_now_ns();
+  uint64_t t0 = cz_now_ns();
   const cz_groth16_params *p = j->p;
   const cz_assignment *as = j->as;
   const size_t n_in = as->n_inputs, n_aux = as->n_aux, bi = as->b_input.count;
@@ -54,7 +55,7 @@ static void *prep_thread(void *v) {
                                  as->b_aux.bits};
     j->err = czg_split_g1(&j->split[M_B1], seg, 2);
   }
-  j->ns = cz_prove_now_ns() - t0;
+  j->ns = cz_now_ns() - t0;
   return NULL;
 }
 
@@ -69,7 +70,7 @@ typedef struct {
 
 static void *g2_thread(void *v) {
   g2_job *j = v;
-  uint64_t t0 = cz_prove_now_ns();
+  uint64_t t0 = cz_now_ns();
   const cz_groth16_params *p = j->p;
   const cz_assignment *as = j->as;
   const size_t bi = as->b_input.count;
@@ -78,7 +79,7 @@ static void *g2_thread(void *v) {
       {p->b_g2 + bi, p->n_b_g2 - bi, as->aux, as->n_aux, as->b_aux.bits},
   };
   j->err = g16_msm_g2(&j->b2, seg, 2, j->threads);
-  j->ns = cz_prove_now_ns() - t0;
+  j->ns = cz_now_ns() - t0;
   return NULL;
 }
 
@@ -177,35 +178,35 @@ static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_as
     return CZ_ERR_NOMEM;
   }
   cz_g1 h, g[M_COUNT], part;
-  uint64_t t0 = cz_prove_now_ns(), t1;
+  uint64_t t0 = cz_now_ns(), t1;
   cz_err e = st->ops.ntt_h(st->ops.ctx, as->a, as->b, as->c, as->n_constraints, log_n);
-  t1 = cz_prove_now_ns(); t->ntt_h += t1 - t0; t0 = t1;
+  t1 = cz_now_ns(); t->ntt_h += t1 - t0; t0 = t1;
   if (e == CZ_OK) {
     /* a, b, c now live on the device: release them as the CPU backend does */
     free(as->a); free(as->b); free(as->c);
     as->a = as->b = as->c = NULL;
     e = run_msm_h(st, p->h, p->n_h, &h);
   }
-  t1 = cz_prove_now_ns(); t->msm_h += t1 - t0;
+  t1 = cz_now_ns(); t->msm_h += t1 - t0;
   pthread_join(tp, NULL);
   if (e == CZ_OK) e = pj.err;
   t->prep += pj.ns;
-  t0 = cz_prove_now_ns();
+  t0 = cz_now_ns();
   for (int m = 0; m < M_COUNT && e == CZ_OK; m++) e = run_batch_add(st, &pj.split[m], &g[m]);
-  t1 = cz_prove_now_ns(); t->batch_add += t1 - t0; t0 = t1;
+  t1 = cz_now_ns(); t->batch_add += t1 - t0; t0 = t1;
   for (int m = 0; m < M_COUNT && e == CZ_OK; m++) {
     e = run_tail(st, &pj.split[m], &part);
     if (e == CZ_OK) cz_g1_add(&g[m], &g[m], &part);
   }
-  t1 = cz_prove_now_ns(); t->tail += t1 - t0;
+  t1 = cz_now_ns(); t->tail += t1 - t0;
   for (int m = 0; m < M_COUNT; m++) czg_split_free(&pj.split[m]);
   pthread_join(tg, NULL);
   if (e == CZ_OK) e = gj.err;
   t->b_g2 += gj.ns;
   if (e != CZ_OK) return e;
-  t0 = cz_prove_now_ns();
+  t0 = cz_now_ns();
   g16_assemble(&p->vk, r, s, &h, &g[M_L], &g[M_A], &g[M_B1], &gj.b2, proof);
-  t->batch_add += cz_prove_now_ns() - t0;
+  t->batch_add += cz_now_ns() - t0;
   return CZ_OK;
 }
 
@@ -218,7 +219,7 @@ static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *
   if ((opts->r == NULL) != (opts->s == NULL)) return CZ_ERR_INVALID_ARG;
   if (!n) return CZ_OK;
   if (!params || !as || !proofs) return CZ_ERR_INVALID_ARG;
-  uint64_t start = cz_prove_now_ns();
+  uint64_t start = cz_now_ns();
   /* bellperson's domain: the least 2^k >= m, k < 32 */
   unsigned log_n = 0;
   while (log_n < 32 && ((size_t)1 << log_n) < as[0].n_constraints) log_n++;
@@ -255,7 +256,7 @@ static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *
   cz_prove_timing_emit(hook, CZ_PHASE_MSM_B_G2, t.b_g2);
   cz_prove_timing_emit(hook, CZ_PHASE_BATCH_ADD, t.batch_add);
   cz_prove_timing_emit(hook, CZ_PHASE_TAIL_MSM, t.tail);
-  cz_prove_timing_emit(hook, CZ_PHASE_TOTAL, cz_prove_now_ns() - start);
+  cz_prove_timing_emit(hook, CZ_PHASE_TOTAL, cz_now_ns() - start);
   return CZ_OK;
 }
 

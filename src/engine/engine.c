@@ -8,7 +8,8 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
-#include "engine_internal.h"
+#include "cuzk/clock.h"
+#include "engine/engine_internal.h"
 
 #define N_BUCKETS 4096
 
@@ -78,12 +79,6 @@ struct cz_engine {
   uint64_t dur_sum[CZ_KIND_COUNT], dur_count[CZ_KIND_COUNT];
 };
 
-uint64_t cz_engine_now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 const char *cz_proof_kind_label(cz_proof_kind k) {
   static const char *const names[CZ_KIND_COUNT] = {"unspecified", "porep_c2", "snap_update",
                                                    "window_post", "winning_post"};
@@ -124,7 +119,7 @@ uint64_t cz_engine_auto_budget(uint64_t safety_margin) {
 static void timeline(cz_engine *e, const char *event, const char *job, const char *detail) {
   if (!e->cfg.timeline) return;
   fprintf(stderr, "TIMELINE,%llu,%s,%s,%s\n",
-          (unsigned long long)(cz_engine_now_ms() - e->start_ms), event, job ? job : "",
+          (unsigned long long)(cz_now_ms() - e->start_ms), event, job ? job : "",
           detail ? detail : "");
   fflush(stderr);
 }
@@ -176,7 +171,7 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   pthread_cond_destroy(&e->work_cv);
   pthread_cond_init(&e->work_cv, &ca); /* the batch collector waits with a deadline */
   pthread_condattr_destroy(&ca);
-  e->start_ms = cz_engine_now_ms();
+  e->start_ms = cz_now_ms();
   *out = e;
   return CZ_OK;
 }
@@ -255,7 +250,7 @@ static void random_uuid(char out[37]) {
   uint8_t b[16];
   if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
     /* Unique within the process is all a job id needs. */
-    uint64_t x = atomic_fetch_add(&fallback, 1) ^ cz_engine_now_ms() << 20;
+    uint64_t x = atomic_fetch_add(&fallback, 1) ^ cz_now_ms() << 20;
     for (int i = 0; i < 16; i++) b[i] = (uint8_t)(x >> (8 * (i % 8))) ^ (uint8_t)i;
   }
   b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);
@@ -345,7 +340,7 @@ static uint32_t queue_position(cz_engine *e, const cz_job *j) {
 }
 
 static void finish_locked(cz_engine *e, cz_job *j, cz_job_status st, const char *why) {
-  uint64_t now = cz_engine_now_ms();
+  uint64_t now = cz_now_ms();
   if (j->state == JOB_QUEUED) {
     e->pending[j->req.kind]--;
     j->t.queue_wait_ms = now - j->submit_ms;
@@ -469,7 +464,7 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
   e->buckets[b] = j;
   e->n_jobs++;
   j->seq = e->seq++;
-  j->submit_ms = cz_engine_now_ms();
+  j->submit_ms = cz_now_ms();
   j->state = JOB_QUEUED;
   e->pending[j->req.kind]++;
   snprintf(job_id, CZ_JOB_ID_MAX, "%s", j->id);
@@ -650,7 +645,7 @@ void cz_job_item_state(cz_job *job, size_t i, cz_partition_state st, uint64_t ms
   pthread_mutex_lock(&e->mu);
   if (i < job->n_items) {
     cz_partition_status *it = &job->items[i];
-    uint64_t since = cz_engine_now_ms() - job->start_ms;
+    uint64_t since = cz_now_ms() - job->start_ms;
     it->state = st;
     if (st == CZ_PART_SYNTHESIZING) it->synth_start_ms = since ? since : 1;
     else if (st == CZ_PART_SYNTHESIZED) it->synth_ms = ms;
@@ -682,7 +677,7 @@ static void job_info_locked(const cz_job *j, uint64_t now, cz_job_info *o) {
 
 size_t cz_engine_list_jobs(cz_engine *e, cz_job_info *out, size_t cap) {
   size_t n = 0;
-  uint64_t now = cz_engine_now_ms();
+  uint64_t now = cz_now_ms();
   pthread_mutex_lock(&e->mu);
   for (size_t b = 0; b < N_BUCKETS && n < cap; b++)
     for (cz_job *j = e->buckets[b]; j && n < cap; j = j->hnext)
@@ -727,7 +722,7 @@ static cz_job *pop_locked(cz_engine *e) {
 }
 
 static void mark_running_locked(cz_engine *e, worker *w, cz_job *j) {
-  uint64_t now = cz_engine_now_ms();
+  uint64_t now = cz_now_ms();
   j->state = JOB_RUNNING;
   j->start_ms = now;
   j->t.queue_wait_ms = now - j->submit_ms;
@@ -1032,7 +1027,7 @@ void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out) {
     }
   }
   pthread_mutex_unlock(&e->mu);
-  out->uptime_seconds = (cz_engine_now_ms() - e->start_ms) / 1000;
+  out->uptime_seconds = (cz_now_ms() - e->start_ms) / 1000;
   out->memory_used = cz_membudget_used(&e->budget);
   out->memory_budget = e->budget.total;
   out->n_srs = cz_srs_snapshot(e->srs, out->srs, CZ_ENGINE_MAX_SRS);

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "cuzk/engine.h"
+#include "cuzk/engine_prover.h"
 
 /* ---- Memory budget (membudget.c) ---------------------------------------- */
 
@@ -66,7 +67,5 @@ void cz_job_items_begin(cz_job *job, size_t n);
  * (DONE) time. */
 void cz_job_item_state(cz_job *job, size_t i, cz_partition_state st, uint64_t ms);
 
-/* Milliseconds on the monotonic clock. */
-uint64_t cz_engine_now_ms(void);
 
 #endif

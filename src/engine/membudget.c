@@ -3,7 +3,7 @@
  * machine out of memory. */
 #include <errno.h>
 #include <time.h>
-#include "engine_internal.h"
+#include "engine/engine_internal.h"
 
 void cz_membudget_init(cz_membudget *b, uint64_t total) {
   pthread_mutex_init(&b->mu, NULL);

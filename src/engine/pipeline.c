@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "engine_internal.h"
+#include "cuzk/clock.h"
+#include "engine/engine_internal.h"
 
 typedef struct {
   cz_job *const *jobs;
@@ -60,10 +61,10 @@ static void *synth_main(void *arg) {
     snprintf(d, sizeof d, "item=%zu", i);
     bool go = cz_job_event(job, "SYNTH_START", d);
     if (go) cz_job_item_state(job, i, CZ_PART_SYNTHESIZING, 0);
-    uint64_t t0 = cz_engine_now_ms();
+    uint64_t t0 = cz_now_ms();
     void *st = NULL;
     cz_err err = go ? p->synthesize(p->ctx, j, i, &st, msg, sizeof msg) : CZ_ERR_INVALID_ARG;
-    uint64_t ms = cz_engine_now_ms() - t0;
+    uint64_t ms = cz_now_ms() - t0;
     if (go && err == CZ_OK) {
       snprintf(d, sizeof d, "item=%zu,synth_ms=%llu", i, (unsigned long long)ms);
       go = cz_job_event(job, "SYNTH_END", d);
@@ -126,10 +127,10 @@ static void run(pipe_run *r, unsigned conc) {
       snprintf(d, sizeof d, "item=%zu", i);
       go = cz_job_event(job, "GPU_PICKUP", d) && cz_job_event(job, "GPU_START", d);
       if (go) cz_job_item_state(job, i, CZ_PART_PROVING, 0);
-      uint64_t t0 = cz_engine_now_ms();
+      uint64_t t0 = cz_now_ms();
       if (go) err = p->prove(p->ctx, j, i, st, m, sizeof m);
       else p->discard(p->ctx, j, i, st);
-      uint64_t ms = cz_engine_now_ms() - t0;
+      uint64_t ms = cz_now_ms() - t0;
       if (go && err == CZ_OK) {
         snprintf(d, sizeof d, "item=%zu,gpu_ms=%llu", i, (unsigned long long)ms);
         go = cz_job_event(job, "GPU_END", d);

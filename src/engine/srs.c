@@ -14,7 +14,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "engine_internal.h"
+#include "cuzk/clock.h"
+#include "engine/engine_internal.h"
 
 struct cz_srs_entry {
   char id[64];
@@ -306,16 +307,16 @@ cz_engine_status cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool 
   } else {
     e->loading = true;
     pthread_mutex_unlock(&m->mu);
-    uint64_t t0 = cz_engine_now_ms();
+    uint64_t t0 = cz_now_ms();
     st = load_entry(m, e, msg, msg_len);
-    if (load_ms) *load_ms = cz_engine_now_ms() - t0;
+    if (load_ms) *load_ms = cz_now_ms() - t0;
     pthread_mutex_lock(&m->mu);
     e->loading = false;
     pthread_cond_broadcast(&m->cv);
   }
   if (st == CZ_ENG_OK) {
     if (take_ref) e->refs++;
-    e->last_used_ms = cz_engine_now_ms();
+    e->last_used_ms = cz_now_ms();
     if (entry) *entry = e;
   }
   pthread_mutex_unlock(&m->mu);
@@ -326,7 +327,7 @@ void cz_srs_release(cz_srs_manager *m, cz_srs_entry *e) {
   if (!e) return;
   pthread_mutex_lock(&m->mu);
   if (e->refs) e->refs--;
-  e->last_used_ms = cz_engine_now_ms();
+  e->last_used_ms = cz_now_ms();
   pthread_mutex_unlock(&m->mu);
 }
 
@@ -358,7 +359,7 @@ cz_engine_status cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *w
 }
 
 uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted) {
-  uint64_t freed = 0, now = cz_engine_now_ms();
+  uint64_t freed = 0, now = cz_now_ms();
   pthread_mutex_lock(&m->mu);
   while (freed < wanted) {
     cz_srs_entry *lru = NULL;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cuzk/clock.h"
 #include "cuzk/ntt.h"
 #include "cuzk/prover.h"
 #include "groth16/g16_internal.h"
@@ -24,12 +25,6 @@ static const char *const PHASE_NAMES[CZ_PHASE_COUNT] = {
 
 const char *cz_prove_phase_name(cz_prove_phase p) {
   return (unsigned)p < CZ_PHASE_COUNT ? PHASE_NAMES[p] : NULL;
-}
-
-uint64_t cz_prove_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 void cz_prove_timing_emit(const cz_prove_timing *hook, cz_prove_phase phase, uint64_t ns) {
@@ -129,10 +124,10 @@ void g16_assemble(const cz_groth16_vk *vk, const cz_fr *r, const cz_fr *s, const
 static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_assignment *as,
                         const cz_fr *r, const cz_fr *s, cz_groth16_proof *proof, unsigned th,
                         uint64_t *t) {
-  uint64_t t0 = cz_prove_now_ns(), t1;
+  uint64_t t0 = cz_now_ns(), t1;
   cz_err e = compute_h(d, as, th);
   if (e != CZ_OK) return e;
-  t1 = cz_prove_now_ns(); t[CZ_PHASE_NTT_H] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns(); t[CZ_PHASE_NTT_H] += t1 - t0; t0 = t1;
 
   const size_t n_in = as->n_inputs, n_aux = as->n_aux;
   cz_g1 h, l, a, b1;
@@ -142,33 +137,33 @@ static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_a
   if ((e = g16_msm_g1(&h, seg, 1, th)) != CZ_OK) return e;
   free(as->a);
   as->a = NULL;
-  t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_H] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns(); t[CZ_PHASE_MSM_H] += t1 - t0; t0 = t1;
 
   seg[0] = (g16_msm_seg){p->l, p->n_l, as->aux, n_aux, NULL};
   if ((e = g16_msm_g1(&l, seg, 1, th)) != CZ_OK) return e;
-  t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_L] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns(); t[CZ_PHASE_MSM_L] += t1 - t0; t0 = t1;
 
   /* a: the input part of the a query is dense (every input has its input
    * constraint in A), aux follow the a_aux density. */
   seg[0] = (g16_msm_seg){p->a, n_in, as->inputs, n_in, NULL};
   seg[1] = (g16_msm_seg){p->a + n_in, p->n_a - n_in, as->aux, n_aux, as->a_aux.bits};
   if ((e = g16_msm_g1(&a, seg, 2, th)) != CZ_OK) return e;
-  t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_A] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns(); t[CZ_PHASE_MSM_A] += t1 - t0; t0 = t1;
 
   const size_t bi = as->b_input.count;
   seg[0] = (g16_msm_seg){p->b_g1, bi, as->inputs, n_in, as->b_input.bits};
   seg[1] = (g16_msm_seg){p->b_g1 + bi, p->n_b_g1 - bi, as->aux, n_aux, as->b_aux.bits};
   cz_g1_set_identity(&b1);
   if (!cz_fr_is_zero(r) && (e = g16_msm_g1(&b1, seg, 2, th)) != CZ_OK) return e;
-  t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_B_G1] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns(); t[CZ_PHASE_MSM_B_G1] += t1 - t0; t0 = t1;
 
   seg[0] = (g16_msm_seg){p->b_g2, bi, as->inputs, n_in, as->b_input.bits};
   seg[1] = (g16_msm_seg){p->b_g2 + bi, p->n_b_g2 - bi, as->aux, n_aux, as->b_aux.bits};
   if ((e = g16_msm_g2(&b2, seg, 2, th)) != CZ_OK) return e;
-  t1 = cz_prove_now_ns(); t[CZ_PHASE_MSM_B_G2] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns(); t[CZ_PHASE_MSM_B_G2] += t1 - t0; t0 = t1;
 
   g16_assemble(&p->vk, r, s, &h, &l, &a, &b1, &b2, proof);
-  t1 = cz_prove_now_ns(); t[CZ_PHASE_BATCH_ADD] += t1 - t0;
+  t1 = cz_now_ns(); t[CZ_PHASE_BATCH_ADD] += t1 - t0;
   return CZ_OK;
 }
 
@@ -182,7 +177,7 @@ static cz_err cpu_prove(const cz_prover_backend *self, const cz_groth16_params *
   if (!n) return CZ_OK;
   if (!params || !as || !proofs) return CZ_ERR_INVALID_ARG;
   uint64_t t[CZ_PHASE_COUNT] = {0};
-  uint64_t start = cz_prove_now_ns();
+  uint64_t start = cz_now_ns();
   cz_ntt_domain *d = NULL;
   cz_err e = cz_ntt_domain_for_size(&d, as[0].n_constraints);
   if (e != CZ_OK) {
@@ -207,7 +202,7 @@ static cz_err cpu_prove(const cz_prover_backend *self, const cz_groth16_params *
   }
   cz_ntt_domain_free(d);
   if (e != CZ_OK) return e;
-  t[CZ_PHASE_TOTAL] = cz_prove_now_ns() - start;
+  t[CZ_PHASE_TOTAL] = cz_now_ns() - start;
   for (int ph = CZ_PHASE_NTT_H; ph < CZ_PHASE_COUNT; ph++)
     cz_prove_timing_emit(opts->timing, (cz_prove_phase)ph, t[ph]);
   return CZ_OK;

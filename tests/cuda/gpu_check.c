@@ -16,6 +16,7 @@
 #include <string.h>
 #include "cuda/czg_cuda.h"
 #include "cuda/czg_host.h"
+#include "cuzk/clock.h"
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
 #include "cuzk/params.h"
@@ -44,7 +45,7 @@ static cz_fr rand_fr(void) {
   return r;
 }
 
-static double ms(uint64_t t0) { return (double)(cz_prove_now_ns() - t0) / 1e6; }
+static double ms(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
 
 static void verdict(const char *what, bool ok) {
   printf("%s %s\n", what, ok ? "match" : "MISMATCH");
@@ -59,7 +60,7 @@ static void check_h(czg_ops *ops, unsigned lo, unsigned hi) {
     if (!a || !b || !c || !h) { puts("ntt: out of host memory"); failures++; return; }
     for (size_t i = 0; i < n; i++) { a[i] = rand_fr(); b[i] = rand_fr(); c[i] = rand_fr(); }
     size_t m = n - n / 5; /* padded on the device, as for a real circuit */
-    uint64_t t0 = cz_prove_now_ns();
+    uint64_t t0 = cz_now_ns();
     cz_err e = ops->ntt_h(ops->ctx, a, b, c, m, k);
     double g = ms(t0);
     if (e == CZ_OK) e = ops->h_read(ops->ctx, h);
@@ -68,7 +69,7 @@ static void check_h(czg_ops *ops, unsigned lo, unsigned hi) {
     memset(c + m, 0, (n - m) * sizeof *c);
     cz_ntt_domain *d;
     cz_ntt_domain_new(&d, k);
-    t0 = cz_prove_now_ns();
+    t0 = cz_now_ns();
     cz_ntt_h_poly(d, a, b, c, 0);
     double cpu = ms(t0);
     char what[64];
@@ -88,7 +89,7 @@ static void check_msm(czg_ops *ops, unsigned lo, unsigned hi) {
   cz_scalar *k = malloc(nmax * sizeof *k);
   if (!pool || !bases || !kf || !k) { puts("msm: out of host memory"); failures++; return; }
   for (size_t i = 0; i < pool_n; i++) kf[i] = rand_fr();
-  uint64_t t0 = cz_prove_now_ns();
+  uint64_t t0 = cz_now_ns();
   if (g16_fixed_base_g1(pool, &CZ_G1_GENERATOR, kf, pool_n, 0) != CZ_OK) {
     puts("msm: base generation failed");
     failures++;
@@ -104,10 +105,10 @@ static void check_msm(czg_ops *ops, unsigned lo, unsigned hi) {
   for (unsigned lg = lo; lg <= hi; lg += 2) {
     size_t n = (size_t)1 << lg;
     cz_g1 g, c;
-    t0 = cz_prove_now_ns();
+    t0 = cz_now_ns();
     cz_err e = ops->msm(ops->ctx, bases, k, n, &g);
     double tg = ms(t0);
-    t0 = cz_prove_now_ns();
+    t0 = cz_now_ns();
     cz_msm_g1(&c, bases, k, n, 0);
     double tc = ms(t0);
     char what[64];
@@ -120,10 +121,10 @@ static void check_msm(czg_ops *ops, unsigned lo, unsigned hi) {
   size_t n = (size_t)1 << (hi < 24 ? hi : 24);
   for (size_t i = 0; i < n; i++) k[i] = (cz_scalar){{1, 0, 0, 0}};
   cz_g1 g, c;
-  t0 = cz_prove_now_ns();
+  t0 = cz_now_ns();
   cz_err e = ops->batch_add(ops->ctx, bases, n, &g);
   double tg = ms(t0);
-  t0 = cz_prove_now_ns();
+  t0 = cz_now_ns();
   cz_msm_g1(&c, bases, k, n, 0);
   double tc = ms(t0);
   char what[64];
@@ -161,7 +162,7 @@ static void check_proofs(const cz_prover_backend *gpu, unsigned lg) {
     cz_groth16_toxic t = {rand_fr(), rand_fr(), rand_fr(), rand_fr(), rand_fr()};
     cz_groth16_params p;
     char msg[256] = "";
-    uint64_t t0 = cz_prove_now_ns();
+    uint64_t t0 = cz_now_ns();
     if (cz_groth16_setup(&p, &cols, &t, 0, msg, sizeof msg) != CZ_OK) {
       printf("setup failed: %s\n", msg);
       failures++;
@@ -176,11 +177,11 @@ static void check_proofs(const cz_prover_backend *gpu, unsigned lg) {
     cz_assignment a1 = synth(sparse, n, 5), a2 = synth(sparse, n, 5);
     cz_groth16_proof p1, p2;
     fprintf(stderr, "-- %s 2^%u on the CPU\n", shape, lg);
-    t0 = cz_prove_now_ns();
+    t0 = cz_now_ns();
     cz_err e1 = cz_groth16_prove(cz_prover_cpu(), &p, &a1, 1, &p1, &o);
     double tc = ms(t0);
     fprintf(stderr, "-- %s 2^%u on the GPU\n", shape, lg);
-    t0 = cz_prove_now_ns();
+    t0 = cz_now_ns();
     cz_err e2 = cz_groth16_prove(gpu, &p, &a2, 1, &p2, &o);
     double tg = ms(t0);
     if (e2 != CZ_OK) printf("gpu prove: %s\n", msg);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "cuzk/engine.h"
+#include "cuzk/engine_prover.h"
 
 typedef struct {
   uint64_t items, fail_at, block_at; /* fail_at / block_at: item + 1, 0 = none */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "cuzk/engine.h"
+#include "cuzk/engine_prover.h"
 
 /* ---- the test double ------------------------------------------------------- */
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "cuzk/engine.h"
+#include "cuzk/engine_prover.h"
 
 typedef struct {
   pthread_mutex_t mu;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "args.h"
 #include "commands.h"
+#include "cuzk/clock.h"
 #include "cuzk/params.h"
 #include "cuzk/porep.h"
 #include "cuzk/prover.h"
@@ -28,7 +29,7 @@ static const char SYNOPSIS[] =
     "[--out FILE] [--vk-out FILE] [--official-only] [--pce]) [--threads N] [--cache-dir DIR] "
     "[--checked] [--backend cpu|cuda|auto]";
 
-static double ms_since(uint64_t t0) { return (double)(cz_prove_now_ns() - t0) / 1e6; }
+static double ms_since(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
 
 /* The store's keygen callback: the synthetic circuit's KEYGEN columns. */
 typedef struct {
@@ -129,7 +130,7 @@ int cmd_prove(int argc, char **argv) {
   so.keygen_ctx = &kctx;
   so.who = "prove";
   cz_params_origin org;
-  uint64_t t0 = cz_prove_now_ns();
+  uint64_t t0 = cz_now_ns();
   cz_err e = cz_params_store_get(&params, name, CZ_SYNTHETIC_INPUTS, &so, &org, msg, sizeof msg);
   if (e != CZ_OK) {
     fprintf(stderr, "prove: parameters: %s\n", msg);
@@ -146,7 +147,7 @@ int cmd_prove(int argc, char **argv) {
     fprintf(stderr, "prove: out of memory\n");
     return 2;
   }
-  t0 = cz_prove_now_ns();
+  t0 = cz_now_ns();
   for (unsigned long i = 0; i < count && e == CZ_OK; i++) {
     cz_fr x;
     cz_fr_from_u64(&x, 3 + i);
@@ -162,10 +163,10 @@ int cmd_prove(int argc, char **argv) {
     fprintf(stderr, "prove: synthesis: %s\n", cz_err_str(e));
     return 2;
   }
-  cz_prove_timing_emit(NULL, CZ_PHASE_SYNTHESIS, cz_prove_now_ns() - t0);
+  cz_prove_timing_emit(NULL, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
 
   cz_prove_opts po = {th, NULL, NULL, NULL, msg, sizeof msg};
-  t0 = cz_prove_now_ns();
+  t0 = cz_now_ns();
   e = cz_groth16_prove(backend, &params, as, count, proofs, &po);
   double prove_ms = ms_since(t0);
   for (unsigned long i = 0; i < count; i++) cz_assignment_free(&as[i]);
@@ -177,7 +178,7 @@ int cmd_prove(int argc, char **argv) {
   printf("constraints %zu count\n", (size_t)1 << logc);
   printf("prove %.1f ms\n", prove_ms / (double)count);
 
-  t0 = cz_prove_now_ns();
+  t0 = cz_now_ns();
   int bad = 0;
   for (unsigned long i = 0; i < count; i++)
     if (cz_groth16_verify(&params.vk, &inputs[i], 1, &proofs[i]) != CZ_OK) bad++;

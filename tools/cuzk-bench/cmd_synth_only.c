@@ -26,6 +26,7 @@
 #include "args.h"
 #include "commands.h"
 #include "common/synth_opts.h"
+#include "cuzk/clock.h"
 #include "cuzk/parallel.h"
 #include "cuzk/perf_counters.h"
 #include "cuzk/porep.h"
@@ -72,7 +73,7 @@ static cz_err synth_one(synth_job *j, uint32_t p, size_t *constraints) {
   } else if (j->hint) { /* what the last plain run made, as cz_porep_c2 does */
     cz_porep_size_hint(j->c1->kind, &cfg);
   }
-  uint64_t t0 = cz_prove_now_ns();
+  uint64_t t0 = cz_now_ns();
   cz_cs *cs = cz_cs_new(j->shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &cfg);
   if (!cs) return CZ_ERR_NOMEM;
   cz_assignment as;
@@ -81,13 +82,13 @@ static cz_err synth_one(synth_job *j, uint32_t p, size_t *constraints) {
   if (e == CZ_OK) e = cz_cs_take_assignment(cs, &as);
   if (e == CZ_OK && !j->shape) cz_porep_note_size(j->c1->kind, as.n_constraints, as.n_aux);
   cz_cs_free(cs);
-  uint64_t t1 = cz_prove_now_ns();
+  uint64_t t1 = cz_now_ns();
   if (e == CZ_OK && j->shape) e = cz_pce_eval(j->shape, &as, j->eval_threads);
   if (j->shape) {
     __atomic_add_fetch(&j->witness_ns, t1 - t0, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&j->eval_ns, cz_prove_now_ns() - t1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&j->eval_ns, cz_now_ns() - t1, __ATOMIC_RELAXED);
   }
-  __atomic_add_fetch(&j->synth_ns, cz_prove_now_ns() - t0, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&j->synth_ns, cz_now_ns() - t0, __ATOMIC_RELAXED);
   if (e == CZ_OK) {
     *constraints = as.n_constraints;
     cz_assignment_free(&as);
@@ -111,24 +112,24 @@ static void synth_task(void *ctx, size_t begin, size_t end, unsigned worker) {
 /* One iteration: every selected partition, in parallel over partitions. */
 static cz_err iterate(synth_job *j, unsigned threads, double *wall_ms, double *cpu) {
   double c0 = cz_bench_cpu_s();
-  uint64_t t0 = cz_prove_now_ns();
+  uint64_t t0 = cz_now_ns();
   j->err = CZ_OK;
   j->witness_ns = j->eval_ns = j->synth_ns = 0;
   cz_parallel_for(j->count, threads, synth_task, j);
-  *wall_ms = (double)(cz_prove_now_ns() - t0) / 1e6;
+  *wall_ms = (double)(cz_now_ns() - t0) / 1e6;
   *cpu = cz_bench_cpu_s() - c0;
   return j->err;
 }
 
 static cz_err record_shape(const cz_porep_c1 *c1, cz_pce **shape, double *ms) {
-  uint64_t t0 = cz_prove_now_ns();
+  uint64_t t0 = cz_now_ns();
   cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
   if (!cs) return CZ_ERR_NOMEM;
   cz_err e = cz_porep_circuit(cs, &c1->kind->shape, NULL, 0);
   if (e == CZ_OK) e = cz_cs_finish(cs);
   if (e == CZ_OK) e = cz_cs_take_pce(cs, shape);
   cz_cs_free(cs);
-  *ms = (double)(cz_prove_now_ns() - t0) / 1e6;
+  *ms = (double)(cz_now_ns() - t0) / 1e6;
   return e;
 }
 

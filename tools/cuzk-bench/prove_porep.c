@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/clock.h"
 #include "cuzk/porep.h"
 #include "cuzk/prover.h"
 #include "prove_porep.h"
 
-static double ms_since(uint64_t t0) { return (double)(cz_prove_now_ns() - t0) / 1e6; }
+static double ms_since(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
 
 static int write_file(const char *path, const uint8_t *buf, size_t len) {
   FILE *f = fopen(path, "wb");
@@ -25,7 +26,7 @@ static int write_file(const char *path, const uint8_t *buf, size_t len) {
 int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   char msg[512] = "";
   cz_porep_c1 c1;
-  uint64_t t0 = cz_prove_now_ns();
+  uint64_t t0 = cz_now_ns();
   cz_err e = cz_porep_c1_load(&c1, a->c1_path, msg, sizeof msg);
   if (e != CZ_OK) {
     fprintf(stderr, "prove: %s: %s\n", a->c1_path, msg);
@@ -44,7 +45,7 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   so.who = "prove";
   cz_groth16_params params;
   cz_params_origin org;
-  t0 = cz_prove_now_ns();
+  t0 = cz_now_ns();
   if ((e = cz_porep_params_get(&params, c1.kind, &so, &org, msg, sizeof msg)) != CZ_OK) {
     fprintf(stderr, "prove: parameters: %s\n", msg);
     cz_porep_c1_free(&c1);
@@ -67,7 +68,7 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
 
   cz_pce *shape = NULL;
   if (!rc && a->pce) {
-    t0 = cz_prove_now_ns();
+    t0 = cz_now_ns();
     if (cz_porep_record_shape(c1.kind, &shape, msg, sizeof msg) != CZ_OK) {
       fprintf(stderr, "prove: %s\n", msg);
       rc = 2;
@@ -82,7 +83,7 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   uint8_t *proof = malloc(len);
   if (!rc && !proof) rc = 2;
   if (!rc) {
-    t0 = cz_prove_now_ns();
+    t0 = cz_now_ns();
     e = cz_porep_c2_pce(&c1, &params, shape, a->backend, a->threads, NULL, proof, msg, sizeof msg);
     if (e != CZ_OK) {
       fprintf(stderr, "prove: %s: %s\n", cz_err_str(e), msg);

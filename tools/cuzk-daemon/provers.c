@@ -1,9 +1,8 @@
-/* Where provers plug into the daemon: one per proof kind with a circuit.
- * The daemon itself never makes up a proof: a kind with no prover (WinningPoSt,
- * WindowPoSt and SnapDeals so far) answers UNIMPLEMENTED. */
+/* The daemon's use of the prover table (src/provers/): its config mapped
+ * onto cz_provers_config, the backend picked once, every row registered. */
 #include <stdio.h>
 #include "provers.h"
-#include "cuzk/porep_prover.h"
+#include "cuzk/provers.h"
 #include "cuzk/prover_cuda.h"
 
 cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, char *msg,
@@ -23,7 +22,7 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   }
   cz_engine_set_backend_info(e, backend->name ? backend->name : "cpu", note);
 
-  cz_porep_prover_config pc = {0};
+  cz_provers_config pc = {0};
   pc.official_dir = cfg->param_cache;
   pc.allow_test_params = cfg->allow_test_params;
   pc.test_dir = cfg->test_param_cache[0] ? cfg->test_param_cache : NULL;
@@ -33,5 +32,5 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   pc.max_queue_depth = cfg->pipeline_enabled ? cfg->max_gpu_queue_depth : 0;
   pc.backend = backend;
   pc.pce = cfg->pce;
-  return cz_engine_register_porep(e, &pc, msg, msg_len);
+  return cz_provers_register_all(e, &pc, msg, msg_len);
 }

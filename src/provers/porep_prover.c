@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include "cuzk/porep.h"
-#include "cuzk/porep_prover.h"
+#include "cuzk/engine_prover.h"
+#include "cuzk/provers.h"
 #include "util/msg.h"
 
 
@@ -29,7 +30,7 @@ typedef struct {
 #define N_SIZES 5
 
 typedef struct {
-  cz_porep_prover_config cfg;
+  cz_provers_config cfg;
   char official_dir[CZ_PARAMS_PATH_MAX], test_dir[CZ_PARAMS_PATH_MAX];
   srs_entry srs[N_SIZES];
   pthread_mutex_t generate_lock; /* one test-parameter setup at a time */
@@ -410,7 +411,7 @@ static void copy_str(char *dst, size_t cap, const char *src) {
   snprintf(dst, cap, "%s", src ? src : "");
 }
 
-cz_err cz_engine_register_porep(cz_engine *e, const cz_porep_prover_config *cfg, char *msg,
+cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                 size_t msg_len) {
   static const char *const ids[N_SIZES] = {"porep-2k", "porep-8m", "porep-512m", "porep-32g",
                                            "porep-64g"};

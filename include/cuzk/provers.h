@@ -1,14 +1,18 @@
-/* The engine's PoRep C2 prover (POREP_SEAL_COMMIT jobs): Curio's request
- * (vanilla_proof = C1 JSON or Curio's wrapper) in, verified 192-byte
- * proofs (one per partition) out, through the engine's SRS manager (one
- * circuit id per sector size: porep-2k, porep-8m, porep-512m, porep-32g,
- * porep-64g) and its synthesis / proving pipeline. */
-#ifndef CUZK_POREP_PROVER_H
-#define CUZK_POREP_PROVER_H
+/* The provers: one per proof kind, each a cz_engine_prover
+ * (cuzk/engine_prover.h) over a Filecoin circuit, listed in one table
+ * (src/provers/provers.c). The daemon registers the table; a kind without
+ * a row answers UNIMPLEMENTED. */
+#ifndef CUZK_PROVERS_H
+#define CUZK_PROVERS_H
 #include <stdbool.h>
+#include <stddef.h>
+
 #include "cuzk/engine.h"
+#include "cuzk/err.h"
 #include "cuzk/prover.h"
 
+/* What every prover is configured with (the daemon's [srs], [synthesis],
+ * [pipeline] and [gpus] settings). */
 typedef struct {
   /* Where official v28-...params files are looked for (srs.param_cache). */
   const char *official_dir;
@@ -28,9 +32,33 @@ typedef struct {
    * computed SRS entry charged to the memory budget and evicted with the
    * SRS tiers under pressure. When it cannot be made, the plain path. */
   bool pce;
-} cz_porep_prover_config;
+} cz_provers_config;
 
-/* Register the PoRep prover and its SRS circuits with e (before
+/* One row of the table: the kind, its name in logs, and the function that
+ * registers its prover and SRS circuits with an engine (before
+ * cz_engine_start; errors as that function's). */
+typedef struct {
+  cz_proof_kind kind;
+  const char *name;
+  cz_err (*register_fn)(cz_engine *e, const cz_provers_config *cfg, char *msg, size_t msg_len);
+} cz_prover_entry;
+
+/* The table, in registration order; *n its length. Static storage. */
+const cz_prover_entry *cz_provers_table(size_t *n);
+
+/* Register every row with e, in order; the first error stops and is
+ * returned with msg naming the prover. */
+cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char *msg,
+                               size_t msg_len);
+
+/* ---- PoRep C2 (porep_prover.c) --------------------------------------------
+ * POREP_SEAL_COMMIT jobs: Curio's request (vanilla_proof = C1 JSON or
+ * Curio's wrapper) in, verified 192-byte proofs (one per partition) out,
+ * through the engine's SRS manager (one circuit id per sector size:
+ * porep-2k, porep-8m, porep-512m, porep-32g, porep-64g) and its synthesis /
+ * proving pipeline.
+ *
+ * Register the PoRep prover and its SRS circuits with e (before
  * cz_engine_start); with cfg->pce, its shapes as computed SRS entries
  * pce-porep-2k, pce-porep-8m, ... It proves batches (prove_batch). For each sector size the SRS file is the official one
  * when it exists, else (allow_test_params) the test file. The prover
@@ -38,7 +66,7 @@ typedef struct {
  * with it; with sector_number / miner_id, the C1's replica_id must be that
  * sector's; the parsed C1 stays with the job), verifies the vanilla proofs before synthesis, and verifies
  * every proof before returning it. Errors: CZ_ERR_INVALID_ARG, NOMEM. */
-cz_err cz_engine_register_porep(cz_engine *e, const cz_porep_prover_config *cfg, char *msg,
+cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                 size_t msg_len);
 
 #endif
