@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "commands.h"
+#include "common/bench_commands.h"
 #include "cuzk/cpu.h"
 #include "cuzk/fp.h"
 #include "cuzk/fr.h"

@@ -10,8 +10,8 @@
 #include <time.h>
 
 #include "common/bench_clock.h"
-#include "args.h"
-#include "commands.h"
+#include "common/args.h"
+#include "common/bench_commands.h"
 #include "cuzk/parallel.h"
 #include "cuzk/porep.h"
 

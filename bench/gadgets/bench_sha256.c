@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "common/bench_clock.h"
-#include "commands.h"
+#include "common/bench_commands.h"
 #include "common/synth_opts.h"
 #include "cuzk/gadgets.h"
 

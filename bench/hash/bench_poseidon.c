@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "common/bench_clock.h"
-#include "args.h"
+#include "common/args.h"
 #include "common/synth_opts.h"
 #include "cuzk/poseidon_gadget.h"
 #include "gadgets/poseidon_internal.h"

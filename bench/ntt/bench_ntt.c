@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "common/bench_clock.h"
-#include "commands.h"
+#include "common/bench_commands.h"
 #include "cuzk/cpu.h"
 #include "cuzk/ntt.h"
 #include "cuzk/parallel.h"

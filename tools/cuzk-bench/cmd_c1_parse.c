@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "common/bench_clock.h"
-#include "args.h"
+#include "common/args.h"
 #include "commands.h"
 #include "cuzk/porep.h"
 

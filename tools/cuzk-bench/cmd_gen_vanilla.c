@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
+#include "common/args.h"
 #include "commands.h"
 #include "cuzk/clock.h"
 #include "cuzk/porep.h"

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "args.h"
+#include "common/args.h"
 #include "commands.h"
 #include "cuzk/clock.h"
 #include "cuzk/params.h"

@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "common/bench_clock.h"
-#include "args.h"
+#include "common/args.h"
 #include "commands.h"
 #include "common/synth_opts.h"
 #include "cuzk/clock.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "args.h"
+#include "common/args.h"
 #include "commands.h"
 #include "cuzk/groth16.h"
 #include "input.h"

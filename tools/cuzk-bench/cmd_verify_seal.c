@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "args.h"
+#include "common/args.h"
 #include "commands.h"
 #include "cuzk/groth16.h"
 #include "cuzk/porep.h"

@@ -1,7 +1,8 @@
 /* cuzk-bench subcommands: each takes the arguments after its own name
  * (argv[0] is the subcommand) and returns the process exit status. */
-#ifndef CUZK_BENCH_COMMANDS_H
-#define CUZK_BENCH_COMMANDS_H
+#ifndef CUZK_TOOLS_BENCH_COMMANDS_H
+#define CUZK_TOOLS_BENCH_COMMANDS_H
+#include "common/bench_commands.h"
 
 typedef struct {
   const char *name;
@@ -12,19 +13,13 @@ typedef struct {
 /* The registry, terminated by a zero entry (main.c). */
 extern const cz_bench_command cz_bench_commands[];
 
-/* The subcommands, one per tools/cuzk-bench or bench/ source. */
-int cmd_bench_cs(int argc, char **argv);  /* bench/cs/bench_cs.c */
-int cmd_bench_ec(int argc, char **argv);  /* bench/ec/bench_ec.c */
+/* The subcommands of tools/cuzk-bench (bench/common/bench_commands.h has
+ * the benchmarks). */
 int cmd_verify(int argc, char **argv);    /* tools/cuzk-bench/cmd_verify.c */
 int cmd_gen_vanilla(int argc, char **argv); /* tools/cuzk-bench/cmd_gen_vanilla.c */
 int cmd_synth_only(int argc, char **argv); /* tools/cuzk-bench/cmd_synth_only.c */
 int cmd_verify_seal(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_seal.c */
-int cmd_bench_ntt(int argc, char **argv);   /* bench/ntt/bench_ntt.c */
 int cmd_prove(int argc, char **argv);     /* tools/cuzk-bench/cmd_prove.c */
-int cmd_bench_msm(int argc, char **argv); /* bench/msm/bench_msm.c */
-int cmd_bench_poseidon(int argc, char **argv); /* bench/hash/bench_poseidon.c */
-int cmd_bench_sha256(int argc, char **argv); /* bench/gadgets/bench_sha256.c */
-int cmd_bench_seal(int argc, char **argv); /* bench/filecoin/bench_seal.c */
 int cmd_c1_parse(int argc, char **argv);   /* tools/cuzk-bench/cmd_c1_parse.c */
 
 #ifdef CUZK_HAVE_GRPC /* tools/cuzk-bench/client/cmd_client.c: daemon commands */

@@ -1,4 +1,4 @@
-#include "args.h"
+#include "common/args.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The layer check: no file under src/ includes a header of a higher layer.
+#
+# The order is written here and nowhere else (docs/ARCHITECTURE.md points
+# here). Layers on one line separated by commas are siblings: neither may
+# include the other.
+#   util < ec < ntt, msm < cs < groth16 < cuda < hash < gadgets < filecoin
+#        < engine < provers < server < tools
+# A header's layer: src/<layer>/... for internal headers; for the public
+# headers in include/cuzk/, the table below. A new public header must be
+# added to the table (the check fails on an unknown one).
+# An internal header (src/<layer>/x.h) is its layer's own: other layers may
+# include it only when it is listed in EXPORTED below, with the reason.
+# Usage: test_layers.sh [ignored]   (run from the repository root)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+ORDER=(util ec "ntt,msm" cs groth16 cuda hash gadgets filecoin engine provers server tools)
+
+declare -A HEADER=(
+  [err.h]=util [parallel.h]=util [perf_counters.h]=util [clock.h]=util
+  [cpu.h]=ec [fp.h]=ec [fp2.h]=ec [fp12.h]=ec [fr.h]=ec [g1.h]=ec [g2.h]=ec [pairing.h]=ec
+  [ntt.h]=ntt [msm.h]=msm
+  [cs.h]=cs [lc.h]=cs
+  [groth16.h]=groth16 [params.h]=groth16 [params_store.h]=groth16 [prover.h]=groth16
+  [synthetic.h]=groth16
+  [prover_cuda.h]=cuda
+  [sha256.h]=hash [blake2b.h]=hash [chacha8.h]=hash [poseidon.h]=hash [merkle.h]=hash
+  [gadgets.h]=gadgets [poseidon_gadget.h]=gadgets [por.h]=gadgets
+  [registry.h]=filecoin [sdr.h]=filecoin [porep.h]=filecoin [post.h]=filecoin
+  [post_circuit.h]=filecoin [snap.h]=filecoin
+  [engine.h]=engine [engine_prover.h]=engine
+  [provers.h]=provers
+  [server.h]=server
+)
+
+# Internal headers other layers may include, and why.
+declare -A EXPORTED=(
+  [util/msg.h]="the one message helper"
+  [util/bigbuf.h]="huge-page buffers and the scratch cache"
+  [util/errpath.h]="field paths in input errors"
+  [util/json_scan.h]="the streaming JSON scanner"
+  [util/base64.h]="base64 of Curio's JSON"
+  [ec/mont.h]="Montgomery limbs for the NTT, MSM and cs hot loops"
+  [ec/fp_inline.h]="inline Fp for curve code in msm and groth16"
+  [ec/ifma_field.h]="8-lane IFMA field for msm and ntt"
+  [ec/mont_adx_asm.h]="ADX multiply for the NTT"
+  [groth16/g16_internal.h]="the prover's internals, shared with its CUDA backend"
+)
+
+rank_of() { # layer name -> its position in ORDER
+  local i
+  for i in "${!ORDER[@]}"; do
+    [[ ",${ORDER[$i]}," == *",$1,"* ]] && { echo "$i"; return; }
+  done
+  echo -1
+}
+
+fail=0
+checked=0
+while IFS= read -r -d '' f; do
+  rel=${f#src/}
+  layer=${rel%%/*}
+  me=$(rank_of "$layer")
+  if [ "$me" -lt 0 ]; then
+    echo "test_layers: $f: folder src/$layer is not in the layer order"; fail=1; continue
+  fi
+  while IFS= read -r inc; do
+    checked=$((checked + 1))
+    if [[ $inc == cuzk/v1/*.pb-c.h ]]; then
+      hl=server # the protobuf-c code generated from proto/cuzk/v1
+    elif [[ $inc == cuzk/* ]]; then
+      h=${inc#cuzk/}
+      hl=${HEADER[$h]:-}
+      if [ -z "$hl" ]; then
+        echo "test_layers: $f includes $inc, which has no layer in the table"; fail=1; continue
+      fi
+    elif [[ $inc == */* ]]; then
+      hl=${inc%%/*}
+      if [ "$hl" != "$layer" ] && [ -z "${EXPORTED[$inc]:-}" ]; then
+        echo "test_layers: $f includes $inc, an internal header of $hl"; fail=1; continue
+      fi
+    else
+      continue # same folder
+    fi
+    them=$(rank_of "$hl")
+    if [ "$hl" != "$layer" ] && [ "$them" -ge "$me" ]; then
+      echo "test_layers: $f ($layer) includes $inc ($hl): not a lower layer"; fail=1
+    fi
+  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done < <(find src -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) -print0 | sort -z)
+
+# Every public header has a layer.
+for h in include/cuzk/*.h; do
+  b=${h#include/cuzk/}
+  [ -n "${HEADER[$b]:-}" ] || { echo "test_layers: $h has no layer in the table"; fail=1; }
+done
+
+# Public headers include only their own or lower layers' headers.
+for h in include/cuzk/*.h; do
+  b=${h#include/cuzk/}
+  me=$(rank_of "${HEADER[$b]:-none}")
+  while IFS= read -r inc; do
+    hl=${HEADER[${inc#cuzk/}]:-}
+    [ -n "$hl" ] || continue
+    them=$(rank_of "$hl")
+    if [ "$hl" != "${HEADER[$b]}" ] && [ "$them" -ge "$me" ]; then
+      echo "test_layers: $h (${HEADER[$b]}) includes $inc ($hl): not a lower layer"; fail=1
+    fi
+  done < <(sed -n 's/^#include "\(cuzk\/[^"]*\)".*/\1/p' "$h")
+done
+
+if [ "$fail" -ne 0 ]; then
+  exit 1
+fi
+echo "test_layers: $checked includes under src/ respect the order ${ORDER[*]}"
