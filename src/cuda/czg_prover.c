@@ -16,6 +16,7 @@
 #include <string.h>
 #include "cuda/czg_host.h"
 #include "groth16/g16_internal.h"
+#include "util/msg.h"
 
 static void timing_line(const cz_prove_timing *hook, const char *name, uint64_t ns) {
   if (hook && hook->quiet) return;
@@ -224,14 +225,14 @@ static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *
   unsigned log_n = 0;
   while (log_n < 32 && ((size_t)1 << log_n) < as[0].n_constraints) log_n++;
   if (log_n >= 32) {
-    g16_msg(opts->msg, opts->msg_len, "no domain for %zu constraints", as[0].n_constraints);
+    cz_msg(opts->msg, opts->msg_len, "no domain for %zu constraints", as[0].n_constraints);
     return CZ_ERR_INVALID_ARG;
   }
   gpu_times t = {0};
   cz_err e = CZ_OK;
   for (size_t i = 0; i < n && e == CZ_OK; i++) {
     if (as[i].n_constraints != as[0].n_constraints) {
-      g16_msg(opts->msg, opts->msg_len, "assignment %zu has another constraint count", i);
+      cz_msg(opts->msg, opts->msg_len, "assignment %zu has another constraint count", i);
       e = CZ_ERR_INVALID_ARG;
       break;
     }
@@ -242,8 +243,8 @@ static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *
     e = prove_one(st, params, &as[i], log_n, &r, &s, &proofs[i], opts->n_threads, &t);
     memset(&r, 0, sizeof r);
     memset(&s, 0, sizeof s);
-    if (e == CZ_ERR_NOMEM) g16_msg(opts->msg, opts->msg_len, "out of memory (host or %s device)", st->ops.name);
-    else if (e != CZ_OK) g16_msg(opts->msg, opts->msg_len, "%s device failed (%s)", st->ops.name, cz_err_str(e));
+    if (e == CZ_ERR_NOMEM) cz_msg(opts->msg, opts->msg_len, "out of memory (host or %s device)", st->ops.name);
+    else if (e != CZ_OK) cz_msg(opts->msg, opts->msg_len, "%s device failed (%s)", st->ops.name, cz_err_str(e));
   }
   if (e != CZ_OK) return e;
   const cz_prove_timing *hook = opts->timing;

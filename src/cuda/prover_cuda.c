@@ -8,10 +8,11 @@
 #include "cuzk/prover_cuda.h"
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/czg_cuda.h"
+#include "util/msg.h"
 #endif
 
 static void say(char *why, size_t why_len, const char *s) {
-  if (why && why_len) snprintf(why, why_len, "%s", s);
+  if (why && why_len) cz_msg(why, why_len, "%s", s);
 }
 
 bool cz_prover_cuda_built(void) {

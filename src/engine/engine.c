@@ -10,6 +10,7 @@
 #include <time.h>
 #include "cuzk/clock.h"
 #include "engine/engine_internal.h"
+#include "util/msg.h"
 
 #define N_BUCKETS 4096
 
@@ -139,7 +140,7 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   if (cfg.max_finished_jobs == 0) cfg.max_finished_jobs = 10000;
   uint64_t budget = cfg.memory_budget ? cfg.memory_budget : cz_engine_auto_budget(cfg.safety_margin);
   if (budget == 0) {
-    if (msg) snprintf(msg, msg_len, "auto memory budget: MemTotal unreadable or below the safety margin");
+    if (msg) cz_msg(msg, msg_len, "auto memory budget: MemTotal unreadable or below the safety margin");
     return CZ_ERR_INVALID_ARG;
   }
   cz_engine *e = calloc(1, sizeof *e);
@@ -297,34 +298,34 @@ static cz_engine_status check_request(const cz_engine *e, const cz_job_request *
   if (r->request_id) {
     size_t n = strlen(r->request_id);
     if (n >= CZ_JOB_ID_MAX) {
-      snprintf(msg, msg_len, "request_id is %zu bytes long (at most %d)", n, CZ_JOB_ID_MAX - 1);
+      cz_msg(msg, msg_len, "request_id is %zu bytes long (at most %d)", n, CZ_JOB_ID_MAX - 1);
       return CZ_ENG_INVALID;
     }
     for (size_t i = 0; i < n; i++)
       if ((unsigned char)r->request_id[i] < 0x20 || r->request_id[i] == 0x7f) {
-        snprintf(msg, msg_len, "request_id holds a control character");
+        cz_msg(msg, msg_len, "request_id holds a control character");
         return CZ_ENG_INVALID;
       }
   }
   if (r->kind == CZ_KIND_UNSPECIFIED) {
-    snprintf(msg, msg_len, "proof_kind is unset");
+    cz_msg(msg, msg_len, "proof_kind is unset");
     return CZ_ENG_INVALID;
   }
   if ((unsigned)r->kind >= CZ_KIND_COUNT) {
-    snprintf(msg, msg_len, "unknown proof_kind %u", (unsigned)r->kind);
+    cz_msg(msg, msg_len, "unknown proof_kind %u", (unsigned)r->kind);
     return CZ_ENG_INVALID;
   }
   if ((unsigned)r->priority >= CZ_PRIO_COUNT) {
-    snprintf(msg, msg_len, "unknown priority %u", (unsigned)r->priority);
+    cz_msg(msg, msg_len, "unknown priority %u", (unsigned)r->priority);
     return CZ_ENG_INVALID;
   }
   if (!optional32(r->randomness) || !optional32(r->comm_r_old) || !optional32(r->comm_r_new) ||
       !optional32(r->comm_d_new)) {
-    snprintf(msg, msg_len, "randomness and comm_r_old/comm_r_new/comm_d_new must be 32 bytes");
+    cz_msg(msg, msg_len, "randomness and comm_r_old/comm_r_new/comm_d_new must be 32 bytes");
     return CZ_ENG_INVALID;
   }
   if (!e->has_prover[r->kind]) {
-    snprintf(msg, msg_len, "no prover for proof kind %s in this build",
+    cz_msg(msg, msg_len, "no prover for proof kind %s in this build",
              cz_proof_kind_label(r->kind));
     return CZ_ENG_UNIMPLEMENTED;
   }
@@ -403,14 +404,14 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
 
   cz_job *j = calloc(1, sizeof *j);
   if (!j) {
-    snprintf(msg, msg_len, "out of memory");
+    cz_msg(msg, msg_len, "out of memory");
     return CZ_ENG_FAILED;
   }
   if (req->request_id && req->request_id[0]) snprintf(j->id, sizeof j->id, "%s", req->request_id);
   else random_uuid(j->id);
   if (copy_request(j, req) != CZ_OK) {
     job_free(j);
-    snprintf(msg, msg_len, "out of memory copying the request");
+    cz_msg(msg, msg_len, "out of memory copying the request");
     return CZ_ENG_FAILED;
   }
   /* Hooks see the job's own copy, so that cz_request_model finds the model
@@ -419,13 +420,13 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     j->free_model = pv->free_model;
     j->model_self = pv->self;
     if (pv->parse(pv->self, &j->req, &j->model, &j->model_bytes, msg, msg_len) != CZ_OK) {
-      if (!msg[0]) snprintf(msg, msg_len, "the %s prover refused the request", pv->name);
+      if (!msg[0]) cz_msg(msg, msg_len, "the %s prover refused the request", pv->name);
       job_free(j);
       return CZ_ENG_INVALID;
     }
   }
   if (pv->validate && pv->validate(pv->self, &j->req, msg, msg_len) != CZ_OK) {
-    if (!msg[0]) snprintf(msg, msg_len, "the %s prover refused the request", pv->name);
+    if (!msg[0]) cz_msg(msg, msg_len, "the %s prover refused the request", pv->name);
     job_free(j);
     return CZ_ENG_INVALID;
   }
@@ -440,7 +441,7 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
   if (e->stopping) {
     pthread_mutex_unlock(&e->mu);
     job_free(j);
-    snprintf(msg, msg_len, "the engine is shutting down");
+    cz_msg(msg, msg_len, "the engine is shutting down");
     return CZ_ENG_UNAVAILABLE;
   }
   cz_job *old = lookup(e, j->id);
@@ -453,7 +454,7 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
   }
   if (!cz_membudget_try_reserve(&e->budget, j->blob_len + j->model_bytes)) {
     pthread_mutex_unlock(&e->mu);
-    snprintf(msg, msg_len,
+    cz_msg(msg, msg_len,
              "the memory budget cannot hold this request's %llu bytes (and its parse) now; retry later",
              (unsigned long long)(j->blob_len + j->model_bytes));
     job_free(j);
@@ -613,7 +614,7 @@ void *cz_request_model(const cz_job_request *req) {
 
 const void *cz_job_acquire_srs(cz_job *job, const char *circuit_id, char *msg, size_t msg_len) {
   if (job->n_extra_srs >= sizeof job->extra_srs / sizeof job->extra_srs[0]) {
-    snprintf(msg, msg_len, "a job holds at most 4 extra SRS references");
+    cz_msg(msg, msg_len, "a job holds at most 4 extra SRS references");
     return NULL;
   }
   cz_srs_entry *en = NULL;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cuzk/clock.h"
 #include "engine/engine_internal.h"
+#include "util/msg.h"
 
 typedef struct {
   cz_job *const *jobs;
@@ -232,6 +233,6 @@ cz_err cz_job_pipeline(cz_job *job, const cz_pipeline *p, size_t n, char *msg, s
   cz_err err = CZ_OK;
   char m[1][512] = {""};
   cz_jobs_pipeline(&job, 1, &n, &bp, &err, m);
-  if (err != CZ_OK && msg) snprintf(msg, msg_len, "%s", m[0]);
+  if (err != CZ_OK && msg) cz_msg(msg, msg_len, "%s", m[0]);
   return err;
 }

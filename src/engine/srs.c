@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "cuzk/clock.h"
 #include "engine/engine_internal.h"
+#include "util/msg.h"
 
 struct cz_srs_entry {
   char id[64];
@@ -174,7 +175,7 @@ static cz_engine_status compute_entry(cz_srs_manager *m, cz_srs_entry *e, char *
     fits = cz_membudget_try_reserve(m->budget, e->estimate);
   }
   if (!fits) {
-    snprintf(msg, msg_len, "SRS %s: %llu bytes do not fit the memory budget (%llu of %llu used)",
+    cz_msg(msg, msg_len, "SRS %s: %llu bytes do not fit the memory budget (%llu of %llu used)",
              e->id, (unsigned long long)e->estimate,
              (unsigned long long)cz_membudget_used(m->budget), (unsigned long long)m->budget->total);
     return CZ_ENG_FAILED;
@@ -184,7 +185,7 @@ static cz_engine_status compute_entry(cz_srs_manager *m, cz_srs_entry *e, char *
   cz_err err = e->loader.load(e->loader.self, e->id, NULL, 0, &obj, &bytes, msg, msg_len);
   if (err != CZ_OK) {
     cz_membudget_release(m->budget, e->estimate);
-    if (!msg[0]) snprintf(msg, msg_len, "SRS %s: %s", e->id, cz_err_str(err));
+    if (!msg[0]) cz_msg(msg, msg_len, "SRS %s: %s", e->id, cz_err_str(err));
     return CZ_ENG_FAILED;
   }
   if (bytes < charged) cz_membudget_release(m->budget, charged - bytes), charged = bytes;
@@ -205,13 +206,13 @@ static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg
   if (e->computed) return compute_entry(m, e, msg, msg_len);
   int fd = open(e->path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    snprintf(msg, msg_len, "SRS %s: %s: %s", e->id, e->path, strerror(errno));
+    cz_msg(msg, msg_len, "SRS %s: %s: %s", e->id, e->path, strerror(errno));
     return errno == ENOENT ? CZ_ENG_NOT_FOUND : CZ_ENG_FAILED;
   }
   struct stat st;
   if (fstat(fd, &st) != 0 || st.st_size <= 0) {
     close(fd);
-    snprintf(msg, msg_len, "SRS %s: %s is empty or unreadable", e->id, e->path);
+    cz_msg(msg, msg_len, "SRS %s: %s is empty or unreadable", e->id, e->path);
     return CZ_ENG_FAILED;
   }
   size_t len = (size_t)st.st_size;
@@ -220,7 +221,7 @@ static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg
     void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {
       close(fd);
-      snprintf(msg, msg_len, "SRS %s: mmap: %s", e->id, strerror(errno));
+      cz_msg(msg, msg_len, "SRS %s: mmap: %s", e->id, strerror(errno));
       return CZ_ENG_FAILED;
     }
     map = p;
@@ -236,7 +237,7 @@ static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg
 
   /* The hot object is about the size of the file (uncompressed points). */
   if (cz_membudget_reserve(m->budget, len, NULL) != CZ_OK) {
-    snprintf(msg, msg_len, "SRS %s: %zu bytes do not fit the memory budget of %llu", e->id,
+    cz_msg(msg, msg_len, "SRS %s: %zu bytes do not fit the memory budget of %llu", e->id,
              len, (unsigned long long)m->budget->total);
     return CZ_ENG_FAILED;
   }
@@ -247,7 +248,7 @@ static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg
     cz_err err = e->loader.load(e->loader.self, e->id, map, len, &obj, &bytes, msg, msg_len);
     if (err != CZ_OK) {
       cz_membudget_release(m->budget, len);
-      if (!msg[0]) snprintf(msg, msg_len, "SRS %s: %s", e->id, cz_err_str(err));
+      if (!msg[0]) cz_msg(msg, msg_len, "SRS %s: %s", e->id, cz_err_str(err));
       return CZ_ENG_FAILED;
     }
     /* The object holds its own copy: drop the mapping's resident pages (it
@@ -280,7 +281,7 @@ cz_engine_status cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool 
   if (already) *already = false;
   if (load_ms) *load_ms = 0;
   if (!valid_id(circuit_id)) {
-    snprintf(msg, msg_len, "malformed circuit id (1-63 of [A-Za-z0-9._-])");
+    cz_msg(msg, msg_len, "malformed circuit id (1-63 of [A-Za-z0-9._-])");
     return CZ_ENG_INVALID;
   }
   pthread_mutex_lock(&m->mu);
@@ -291,12 +292,12 @@ cz_engine_status cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool 
     snprintf(path, sizeof path, "%s/%s.params", m->param_cache, circuit_id);
     if (access(path, R_OK) != 0) {
       pthread_mutex_unlock(&m->mu);
-      snprintf(msg, msg_len, "no parameter file for circuit %s (%s)", circuit_id, path);
+      cz_msg(msg, msg_len, "no parameter file for circuit %s (%s)", circuit_id, path);
       return CZ_ENG_NOT_FOUND;
     }
     if (!(e = add(m, circuit_id, path))) {
       pthread_mutex_unlock(&m->mu);
-      snprintf(msg, msg_len, "out of memory");
+      cz_msg(msg, msg_len, "out of memory");
       return CZ_ENG_FAILED;
     }
   }
@@ -345,10 +346,10 @@ cz_engine_status cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *w
   cz_srs_entry *e = valid_id(circuit_id) ? find(m, circuit_id) : NULL;
   cz_engine_status st = CZ_ENG_OK;
   if (!e) {
-    snprintf(msg, msg_len, "circuit %s has no SRS entry", circuit_id ? circuit_id : "");
+    cz_msg(msg, msg_len, "circuit %s has no SRS entry", circuit_id ? circuit_id : "");
     st = CZ_ENG_NOT_FOUND;
   } else if (e->refs || e->loading) {
-    snprintf(msg, msg_len, "SRS %s is in use by %u proof(s)", e->id, e->refs);
+    cz_msg(msg, msg_len, "SRS %s is in use by %u proof(s)", e->id, e->refs);
     st = CZ_ENG_FAILED;
   } else {
     *was_loaded = e->tier != CZ_SRS_COLD;

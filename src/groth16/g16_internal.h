@@ -14,7 +14,6 @@
 #include "cuzk/prover.h"
 
 /* printf into msg when msg is not NULL (always NUL-terminated). */
-#define g16_msg cz_msg /* util/msg.h */
 
 /* n bytes from getrandom; CZ_ERR_IO when the OS generator fails. */
 cz_err g16_random_bytes(void *out, size_t n);

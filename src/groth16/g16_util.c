@@ -7,6 +7,7 @@
 #include <sys/random.h>
 #include "groth16/g16_internal.h"
 #include "util/bigbuf.h"
+#include "util/msg.h"
 
 
 cz_err g16_random_bytes(void *out, size_t n) {
@@ -58,6 +59,6 @@ cz_err g16_blinding(const cz_prove_opts *opts, size_t i, cz_fr *r, cz_fr *s) {
   }
   cz_err e = g16_random_fr(r);
   if (e == CZ_OK) e = g16_random_fr(s);
-  if (e != CZ_OK) g16_msg(opts->msg, opts->msg_len, "getrandom failed");
+  if (e != CZ_OK) cz_msg(opts->msg, opts->msg_len, "getrandom failed");
   return e;
 }

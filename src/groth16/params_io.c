@@ -17,6 +17,7 @@
 #include "cuzk/params.h"
 #include "cuzk/parallel.h"
 #include "groth16/g16_internal.h"
+#include "util/msg.h"
 
 enum { V_H, V_L, V_A, V_B_G1, V_B_G2, V_COUNT };
 static const char *const VNAME[V_COUNT] = {"h", "l", "a", "b_g1", "b_g2"};
@@ -166,12 +167,12 @@ static void decode_worker(void *vctx, size_t begin, size_t end, unsigned worker)
 cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len,
                               bool checked, unsigned n_threads, char *msg, size_t msg_len) {
   memset(p, 0, sizeof *p);
-  g16_msg(msg, msg_len, "%s", "");
+  cz_msg(msg, msg_len, "%s", "");
   if (!buf && len) return CZ_ERR_INVALID_ARG;
   size_t off = 0;
   cz_err e = cz_groth16_vk_read(&p->vk, buf, len, false, &off);
   if (e != CZ_OK) {
-    g16_msg(msg, msg_len, "verifying key at offset 0: %s (file is %zu bytes)", cz_err_str(e),
+    cz_msg(msg, msg_len, "verifying key at offset 0: %s (file is %zu bytes)", cz_err_str(e),
             len);
     return e;
   }
@@ -179,7 +180,7 @@ cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t l
   size_t start[V_COUNT];
   for (int v = 0; v < V_COUNT; v++) {
     if (len - off < 4) {
-      g16_msg(msg, msg_len, "%s count at offset %zu: file ends at %zu", VNAME[v], off, len);
+      cz_msg(msg, msg_len, "%s count at offset %zu: file ends at %zu", VNAME[v], off, len);
       cz_groth16_params_free(p);
       return CZ_ERR_TRUNCATED;
     }
@@ -187,7 +188,7 @@ cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t l
     size_t n = (size_t)c[0] << 24 | (size_t)c[1] << 16 | (size_t)c[2] << 8 | c[3];
     off += 4;
     if (n > (len - off) / enc_size(v)) {
-      g16_msg(msg, msg_len, "%s: %zu points of %zu bytes from offset %zu run past the end (%zu)",
+      cz_msg(msg, msg_len, "%s: %zu points of %zu bytes from offset %zu run past the end (%zu)",
               VNAME[v], n, enc_size(v), off, len);
       cz_groth16_params_free(p);
       return CZ_ERR_TRUNCATED;
@@ -197,7 +198,7 @@ cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t l
     off += n * enc_size(v);
   }
   if (off != len) {
-    g16_msg(msg, msg_len, "%zu trailing bytes after b_g2 at offset %zu", len - off, off);
+    cz_msg(msg, msg_len, "%zu trailing bytes after b_g2 at offset %zu", len - off, off);
     for (int v = 0; v < V_COUNT; v++) *count_of(p, v) = 0;
     cz_groth16_params_free(p);
     return CZ_ERR_TRAILING;
@@ -210,7 +211,7 @@ cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t l
     if (!dst) {
       for (int u = v; u < V_COUNT; u++) *count_of(p, u) = 0;
       cz_groth16_params_free(p);
-      g16_msg(msg, msg_len, "%s: cannot allocate %zu points", VNAME[v], n);
+      cz_msg(msg, msg_len, "%s: cannot allocate %zu points", VNAME[v], n);
       return CZ_ERR_NOMEM;
     }
     *vec_of(p, v) = dst;
@@ -233,7 +234,7 @@ cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t l
       if (c->bad[w] < bad) { bad = c->bad[w]; err = c->errs[w]; }
     free(c);
     if (bad != SIZE_MAX) {
-      g16_msg(msg, msg_len, "%s point %zu at offset %zu: %s%s", VNAME[v], bad,
+      cz_msg(msg, msg_len, "%s point %zu at offset %zu: %s%s", VNAME[v], bad,
               start[v] + bad * enc_size(v), cz_err_str(err),
               err == CZ_ERR_BAD_FLAGS ? " (or the point at infinity)" : "");
       cz_groth16_params_free(p);
@@ -248,12 +249,12 @@ cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool check
   memset(p, 0, sizeof *p);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    g16_msg(msg, msg_len, "%s: %s", path, strerror(errno));
+    cz_msg(msg, msg_len, "%s: %s", path, strerror(errno));
     return CZ_ERR_IO;
   }
   struct stat st;
   if (fstat(fd, &st) != 0) {
-    g16_msg(msg, msg_len, "%s: %s", path, strerror(errno));
+    cz_msg(msg, msg_len, "%s: %s", path, strerror(errno));
     close(fd);
     return CZ_ERR_IO;
   }
@@ -262,7 +263,7 @@ cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool check
   if (len) {
     void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     if (m == MAP_FAILED) {
-      g16_msg(msg, msg_len, "%s: mmap: %s", path, strerror(errno));
+      cz_msg(msg, msg_len, "%s: mmap: %s", path, strerror(errno));
       close(fd);
       return CZ_ERR_IO;
     }
@@ -273,7 +274,7 @@ cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool check
   close(fd);
   char detail[256];
   cz_err e = cz_groth16_params_read(p, map, len, checked, n_threads, detail, sizeof detail);
-  if (e != CZ_OK) g16_msg(msg, msg_len, "%s: %s", path, detail);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "%s: %s", path, detail);
   if (map) munmap((void *)map, len);
   return e;
 }

@@ -17,6 +17,7 @@
 #include "cuzk/prover.h"
 #include "groth16/g16_internal.h"
 #include "util/bigbuf.h"
+#include "util/msg.h"
 
 static const char *const PHASE_NAMES[CZ_PHASE_COUNT] = {
     "synthesis", "ntt_h",    "msm_h",     "msm_l",    "msm_a",
@@ -61,7 +62,7 @@ cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t
   FIT(p->n_b_g1 == p->n_b_g2, "b_g1 vs b_g2 points", p->n_b_g1, p->n_b_g2);
 #undef FIT
   if (!what) return CZ_OK;
-  g16_msg(msg, msg_len, "assignment does not fit the parameters: %s (%zu, expected %zu)", what,
+  cz_msg(msg, msg_len, "assignment does not fit the parameters: %s (%zu, expected %zu)", what,
           got, want);
   return CZ_ERR_INVALID_ARG;
 }
@@ -181,12 +182,12 @@ static cz_err cpu_prove(const cz_prover_backend *self, const cz_groth16_params *
   cz_ntt_domain *d = NULL;
   cz_err e = cz_ntt_domain_for_size(&d, as[0].n_constraints);
   if (e != CZ_OK) {
-    g16_msg(opts->msg, opts->msg_len, "no domain for %zu constraints", as[0].n_constraints);
+    cz_msg(opts->msg, opts->msg_len, "no domain for %zu constraints", as[0].n_constraints);
     return e;
   }
   for (size_t i = 0; i < n && e == CZ_OK; i++) {
     if (as[i].n_constraints != as[0].n_constraints) {
-      g16_msg(opts->msg, opts->msg_len, "assignment %zu has another constraint count", i);
+      cz_msg(opts->msg, opts->msg_len, "assignment %zu has another constraint count", i);
       e = CZ_ERR_INVALID_ARG;
       break;
     }
@@ -197,8 +198,8 @@ static cz_err cpu_prove(const cz_prover_backend *self, const cz_groth16_params *
     e = prove_one(params, d, &as[i], &r, &s, &proofs[i], opts->n_threads, t);
     memset(&r, 0, sizeof r);
     memset(&s, 0, sizeof s);
-    if (e == CZ_ERR_NOMEM) g16_msg(opts->msg, opts->msg_len, "out of memory");
-    else if (e != CZ_OK) g16_msg(opts->msg, opts->msg_len, "MSM refused its input");
+    if (e == CZ_ERR_NOMEM) cz_msg(opts->msg, opts->msg_len, "out of memory");
+    else if (e != CZ_OK) cz_msg(opts->msg, opts->msg_len, "MSM refused its input");
   }
   cz_ntt_domain_free(d);
   if (e != CZ_OK) return e;

@@ -16,6 +16,7 @@
 #include "cuzk/params.h"
 #include "cuzk/parallel.h"
 #include "groth16/g16_internal.h"
+#include "util/msg.h"
 
 cz_err cz_groth16_toxic_random(cz_groth16_toxic *t) {
   cz_err e;
@@ -107,26 +108,26 @@ static bool cols_valid(const cz_keygen_cols *k) {
 cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
                         const cz_groth16_toxic *t, unsigned n_threads, char *msg, size_t msg_len) {
   memset(out, 0, sizeof *out);
-  g16_msg(msg, msg_len, "%s", "");
+  cz_msg(msg, msg_len, "%s", "");
   if (!cols_valid(cols)) {
-    g16_msg(msg, msg_len, "keygen columns are malformed");
+    cz_msg(msg, msg_len, "keygen columns are malformed");
     return CZ_ERR_INVALID_ARG;
   }
   cz_fr gamma_inv, delta_inv;
   if (!cz_fr_inv(&gamma_inv, &t->gamma) || !cz_fr_inv(&delta_inv, &t->delta)) {
-    g16_msg(msg, msg_len, "gamma and delta must be non-zero");
+    cz_msg(msg, msg_len, "gamma and delta must be non-zero");
     return CZ_ERR_INVALID_ARG;
   }
   if (cz_fr_is_zero(&t->alpha) || cz_fr_is_zero(&t->beta)) {
     /* alpha_g1 / beta_g2 would be the identity, which no reader accepts. */
-    g16_msg(msg, msg_len, "alpha and beta must be non-zero");
+    cz_msg(msg, msg_len, "alpha and beta must be non-zero");
     return CZ_ERR_INVALID_ARG;
   }
   const size_t n_in = cols->n_inputs, n_aux = cols->n_aux, nv = n_in + n_aux;
   cz_ntt_domain *dom = NULL;
   cz_err e = cz_ntt_domain_for_size(&dom, cols->n_constraints);
   if (e != CZ_OK) {
-    g16_msg(msg, msg_len, "no evaluation domain for %zu constraints", cols->n_constraints);
+    cz_msg(msg, msg_len, "no evaluation domain for %zu constraints", cols->n_constraints);
     return e;
   }
   const size_t n = cz_ntt_domain_size(dom);
@@ -138,7 +139,7 @@ cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
   cz_fr_sub(&zt, &zt, &CZ_FR_ONE);
   if (cz_fr_is_zero(&zt)) {
     cz_ntt_domain_free(dom);
-    g16_msg(msg, msg_len, "tau lies in the evaluation domain (Z(tau) = 0)");
+    cz_msg(msg, msg_len, "tau lies in the evaluation domain (Z(tau) = 0)");
     return CZ_ERR_INVALID_ARG;
   }
 
@@ -180,7 +181,7 @@ cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
   for (size_t i = 0; i < nv; i++) {
     bool az = cz_fr_is_zero(&at[i]), bz = cz_fr_is_zero(&bt[i]);
     if ((i < n_in && az) || (a_nz[i] && az) || (b_nz[i] && bz)) {
-      g16_msg(msg, msg_len,
+      cz_msg(msg, msg_len,
               "%s %zu: its %s column evaluates to zero at tau (degenerate toxic waste)",
               i < n_in ? "input" : "aux", i < n_in ? i : i - n_in, az ? "A" : "B");
       e = CZ_ERR_INVALID_ARG;
@@ -193,7 +194,7 @@ cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
   if ((e = g16_fixed_base_g1(ext_pts, &CZ_G1_GENERATOR, ext, nv, n_threads)) != CZ_OK) goto done;
   for (size_t i = 0; i < nv; i++) {
     if (cz_g1_affine_is_identity(&ext_pts[i])) {
-      g16_msg(msg, msg_len, i < n_in ? "input %zu has an identity IC point"
+      cz_msg(msg, msg_len, i < n_in ? "input %zu has an identity IC point"
                                      : "aux %zu is unconstrained (its L point is the identity)",
               i < n_in ? i : i - n_in);
       e = CZ_ERR_INVALID_ARG;
@@ -238,6 +239,6 @@ done:
   cz_ntt_domain_free(dom);
   if (e == CZ_OK) *out = p;
   else cz_groth16_params_free(&p);
-  if (e == CZ_ERR_NOMEM) g16_msg(msg, msg_len, "out of memory");
+  if (e == CZ_ERR_NOMEM) cz_msg(msg, msg_len, "out of memory");
   return e;
 }

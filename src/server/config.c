@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cuzk/server.h"
+#include "util/msg.h"
 
 void cz_daemon_config_default(cz_daemon_config *c) {
   memset(c, 0, sizeof *c);
@@ -359,7 +360,7 @@ cz_err cz_daemon_config_parse(cz_daemon_config *c, const char *text, size_t len,
       snprintf(full, sizeof full, "%s%s%s", table, table[0] ? "." : "", key);
       bool unknown;
       if (!apply(c, full, &v, &unknown, &why)) {
-        snprintf(msg, msg_len, "line %d: %s: %s", line, full, why);
+        cz_msg(msg, msg_len, "line %d: %s: %s", line, full, why);
         return CZ_ERR_PARSE;
       }
       if (unknown && !c->warning[0]) snprintf(c->warning, sizeof c->warning, "unknown key %.200s (line %d)", full, line);
@@ -374,7 +375,7 @@ cz_err cz_daemon_config_parse(cz_daemon_config *c, const char *text, size_t len,
     p = eol < end ? eol + 1 : end;
     continue;
   bad:
-    if (msg) snprintf(msg, msg_len, "line %d: %s", line, why);
+    if (msg) cz_msg(msg, msg_len, "line %d: %s", line, why);
     return CZ_ERR_PARSE;
   }
   return CZ_OK;
@@ -383,7 +384,7 @@ cz_err cz_daemon_config_parse(cz_daemon_config *c, const char *text, size_t len,
 cz_err cz_daemon_config_load(cz_daemon_config *c, const char *path, char *msg, size_t msg_len) {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    if (msg) snprintf(msg, msg_len, "%s: %s", path, strerror(errno));
+    if (msg) cz_msg(msg, msg_len, "%s: %s", path, strerror(errno));
     return CZ_ERR_IO;
   }
   size_t cap = 1 << 16, n = 0;
@@ -399,7 +400,7 @@ cz_err cz_daemon_config_load(cz_daemon_config *c, const char *path, char *msg, s
   }
   fclose(f);
   if (!buf) {
-    if (msg) snprintf(msg, msg_len, "%s: too large or out of memory", path);
+    if (msg) cz_msg(msg, msg_len, "%s: too large or out of memory", path);
     return CZ_ERR_IO;
   }
   cz_err err = cz_daemon_config_parse(c, buf, n, msg, msg_len);

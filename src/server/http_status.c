@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <netinet/in.h>
 #include "cuzk/server.h"
+#include "util/msg.h"
 
 struct cz_http_status {
   int fd, port;
@@ -89,7 +90,7 @@ cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host
   char host[256];
   const char *colon = strrchr(host_port, ':');
   if (!colon || colon == host_port || (size_t)(colon - host_port) >= sizeof host) {
-    snprintf(msg, msg_len, "status_listen %s: expected host:port", host_port);
+    cz_msg(msg, msg_len, "status_listen %s: expected host:port", host_port);
     return CZ_ERR_IO;
   }
   memcpy(host, host_port, (size_t)(colon - host_port));
@@ -100,14 +101,14 @@ cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host
   hints.ai_flags = AI_PASSIVE;
   int rc = getaddrinfo(host, colon + 1, &hints, &ai);
   if (rc != 0) {
-    snprintf(msg, msg_len, "status_listen %s: %s", host_port, gai_strerror(rc));
+    cz_msg(msg, msg_len, "status_listen %s: %s", host_port, gai_strerror(rc));
     return CZ_ERR_IO;
   }
   int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   int one = 1;
   if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 16) != 0) {
-    snprintf(msg, msg_len, "status_listen %s: %s", host_port, strerror(errno));
+    cz_msg(msg, msg_len, "status_listen %s: %s", host_port, strerror(errno));
     if (fd >= 0) close(fd);
     freeaddrinfo(ai);
     return CZ_ERR_IO;

@@ -7,6 +7,7 @@
  * would include the first one's workers. */
 #define _GNU_SOURCE
 #include "cuzk/perf_counters.h"
+#include "util/msg.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -96,7 +97,7 @@ cz_err cz_perf_open(cz_perf *p, char *why, size_t why_len) {
     }
   }
   if (p->n_open) return CZ_OK;
-  if (why && why_len) snprintf(why, why_len, "%s", p->reason);
+  if (why && why_len) cz_msg(why, why_len, "%s", p->reason);
   return CZ_ERR_IO;
 }
 

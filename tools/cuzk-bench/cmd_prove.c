@@ -23,6 +23,7 @@
 #include "cuzk/prover_cuda.h"
 #include "cuzk/synthetic.h"
 #include "prove_porep.h"
+#include "util/msg.h"
 
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
@@ -44,7 +45,7 @@ static cz_err keygen_synthetic(void *vctx, cz_keygen_cols *out, char *msg, size_
   cz_err e = cz_synthetic_by_name(ctx->shape, cs, ctx->n, NULL, 1);
   if (e == CZ_OK) e = cz_cs_finish(cs);
   if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
-  if (e != CZ_OK) snprintf(msg, msg_len, "%s", cz_cs_errmsg(cs));
+  if (e != CZ_OK) cz_msg(msg, msg_len, "%s", cz_cs_errmsg(cs));
   cz_cs_free(cs);
   return e;
 }

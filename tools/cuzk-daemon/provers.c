@@ -4,6 +4,7 @@
 #include "provers.h"
 #include "cuzk/provers.h"
 #include "cuzk/prover_cuda.h"
+#include "util/msg.h"
 
 cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, char *msg,
                                   size_t msg_len) {
@@ -12,7 +13,7 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   char why[256] = "";
   const cz_prover_backend *backend = cz_prover_pick(cfg->backend, &fell_back, why, sizeof why);
   if (!backend) {
-    snprintf(msg, msg_len, "gpus.backend %s: %s", cfg->backend, why);
+    cz_msg(msg, msg_len, "gpus.backend %s: %s", cfg->backend, why);
     return CZ_ERR_INVALID_ARG;
   }
   char note[256] = "";

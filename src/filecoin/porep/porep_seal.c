@@ -366,7 +366,7 @@ static const char *inclusion_fails(const cz_merkle_proof *p, const cz_merkle_sha
 
 #define FAIL(...)                        \
   do {                                   \
-    snprintf(why, why_len, __VA_ARGS__); \
+    cz_msg(why, why_len, __VA_ARGS__); \
     return false;                        \
   } while (0)
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "cuzk/server.h"
 #include "cuzk/v1/proving.pb-c.h"
+#include "util/msg.h"
 
 #define MAX_MESSAGE (256 * 1024 * 1024)
 #define MAX_BLOCKING 512
@@ -202,7 +203,7 @@ static cz_engine_status submit(call_ctx *c, const Cuzk__V1__SubmitProofRequest *
                                char job_id[CZ_JOB_ID_MAX], uint32_t *pos, char *msg, size_t msg_len) {
   cz_bytes *vps = calloc(p->n_vanilla_proofs ? p->n_vanilla_proofs : 1, sizeof *vps);
   if (!vps) {
-    snprintf(msg, msg_len, "out of memory");
+    cz_msg(msg, msg_len, "out of memory");
     return CZ_ENG_FAILED;
   }
   cz_job_request r;
@@ -573,7 +574,7 @@ static int mkdir_p(char *dir) {
 static cz_err prepare_unix(const char *path, char *msg, size_t msg_len) {
   struct sockaddr_un sa;
   if (path[0] != '/' || strlen(path) >= sizeof sa.sun_path) {
-    snprintf(msg, msg_len, "unix socket path must be absolute and shorter than %zu bytes", sizeof sa.sun_path);
+    cz_msg(msg, msg_len, "unix socket path must be absolute and shorter than %zu bytes", sizeof sa.sun_path);
     return CZ_ERR_IO;
   }
   char dir[sizeof sa.sun_path];
@@ -582,14 +583,14 @@ static cz_err prepare_unix(const char *path, char *msg, size_t msg_len) {
   if (slash && slash != dir) {
     *slash = 0;
     if (mkdir_p(dir) != 0) {
-      snprintf(msg, msg_len, "cannot create %s: %s", dir, strerror(errno));
+      cz_msg(msg, msg_len, "cannot create %s: %s", dir, strerror(errno));
       return CZ_ERR_IO;
     }
   }
   struct stat st;
   if (lstat(path, &st) != 0) return CZ_OK;
   if (!S_ISSOCK(st.st_mode)) {
-    snprintf(msg, msg_len, "%s exists and is not a socket", path);
+    cz_msg(msg, msg_len, "%s exists and is not a socket", path);
     return CZ_ERR_IO;
   }
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -599,11 +600,11 @@ static cz_err prepare_unix(const char *path, char *msg, size_t msg_len) {
   bool live = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
   if (fd >= 0) close(fd);
   if (live) {
-    snprintf(msg, msg_len, "%s: another daemon is listening there", path);
+    cz_msg(msg, msg_len, "%s: another daemon is listening there", path);
     return CZ_ERR_IO;
   }
   if (unlink(path) != 0) {
-    snprintf(msg, msg_len, "cannot remove stale socket %s: %s", path, strerror(errno));
+    cz_msg(msg, msg_len, "cannot remove stale socket %s: %s", path, strerror(errno));
     return CZ_ERR_IO;
   }
   return CZ_OK;
@@ -644,7 +645,7 @@ cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *
   int port = grpc_server_add_http2_port(s->server, addr, creds);
   grpc_server_credentials_release(creds);
   if (port == 0) {
-    snprintf(msg, msg_len, "cannot listen on %s", listen);
+    cz_msg(msg, msg_len, "cannot listen on %s", listen);
     grpc_server_destroy(s->server);
     grpc_completion_queue_shutdown(s->cq);
     while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN) {
@@ -663,7 +664,7 @@ cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *
   atomic_init(&s->stopping, false);
   s->shutdown_tag = TAG_SHUTDOWN;
   if (pthread_create(&s->thread, NULL, cq_main, s) != 0) {
-    snprintf(msg, msg_len, "cannot start the server thread");
+    cz_msg(msg, msg_len, "cannot start the server thread");
     grpc_server_shutdown_and_notify(s->server, s->cq, &s->shutdown_tag);
     grpc_server_cancel_all_calls(s->server);
     cq_main(s);
