@@ -165,7 +165,7 @@ cz_err cz_porep_public_inputs_replica(const cz_porep_config *cfg, const uint8_t 
                                       const uint8_t comm_r[32], uint32_t partition, cz_fr *out,
                                       size_t *n);
 
-/* ---- The SDR gadgets besides the label (src/filecoin/sdr_gadgets.c) ----- */
+/* ---- The SDR gadgets besides the label (src/filecoin/sdr/sdr_gadgets.c) ----- */
 
 /* storage-proofs-core gadgets/encode.rs encode: constraint::add(key, data)
  * in namespace "encode_add" (out = key + data, 1 variable, 1 constraint);

@@ -4,7 +4,7 @@
  * Challenges are per partition: filecoin-proofs parameters.rs
  * select_challenges takes div_ceil(minimum total, partitions), so 32/64 GiB
  * (176 total, 10 partitions) have 18 (MAX_CHALLENGES_PER_PARTITION), which
- * is also what the official v28 parameter names hash (porep_params.c). */
+ * is also what the official v28 parameter names hash (registry/param_name.c). */
 #include <stdlib.h>
 #include <string.h>
 
