@@ -123,6 +123,17 @@ typedef struct {
   const char *param_cache;       /* directory of <name>.params files */
   size_t max_finished_jobs;      /* results kept for AwaitProof (0 -> 10000) */
   bool timeline;                 /* print TIMELINE lines on stderr */
+  /* Workers beyond n_workers that take only HIGH and CRITICAL jobs
+   * (WindowPoSt, WinningPoSt), so that such a job never waits for a
+   * running PoRep to end (default 0; the daemon uses 1). */
+  unsigned urgent_workers;
+  /* Nice increment of every thread of a NORMAL or LOW job (0: none; the
+   * daemon uses 10). Such a job runs in a thread of its own at that
+   * niceness, and every thread it starts inherits it, so that a HIGH or
+   * CRITICAL job proving at the same time gets the cores first: at nice
+   * 10 the kernel weights a PoRep thread 110 against a PoSt thread's 1024.
+   * Linux only; elsewhere, or when the kernel refuses, jobs run as before. */
+  int background_nice;
 } cz_engine_config;
 
 /* Defaults of the spec (auto budget, 5 GiB margin, 5 min idle, batch 1 /

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <time.h>
 #include "cuzk/clock.h"
 #include "engine/engine_internal.h"
@@ -52,6 +55,7 @@ struct cz_job {
 typedef struct {
   pthread_t thread;
   unsigned index;
+  cz_priority min_prio;      /* the lowest priority it takes (urgent workers: HIGH) */
   cz_job *current;
 } worker;
 
@@ -137,6 +141,8 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   else cz_engine_config_default(&cfg);
   if (cfg.n_workers == 0) cfg.n_workers = 2;
   if (cfg.n_workers > CZ_ENGINE_MAX_WORKERS) cfg.n_workers = CZ_ENGINE_MAX_WORKERS;
+  if (cfg.urgent_workers > CZ_ENGINE_MAX_WORKERS - cfg.n_workers)
+    cfg.urgent_workers = CZ_ENGINE_MAX_WORKERS - cfg.n_workers;
   if (cfg.max_finished_jobs == 0) cfg.max_finished_jobs = 10000;
   uint64_t budget = cfg.memory_budget ? cfg.memory_budget : cz_engine_auto_budget(cfg.safety_margin);
   if (budget == 0) {
@@ -146,7 +152,7 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   cz_engine *e = calloc(1, sizeof *e);
   if (!e) return CZ_ERR_NOMEM;
   e->param_cache = strdup(cfg.param_cache ? cfg.param_cache : "/data/zk/params");
-  e->workers = calloc(cfg.n_workers, sizeof *e->workers);
+  e->workers = calloc(cfg.n_workers + cfg.urgent_workers, sizeof *e->workers);
   cz_membudget_init(&e->budget, budget);
   e->srs = cz_srs_manager_new(&e->budget, e->param_cache, cfg.eviction_min_idle_ms);
   if (!e->param_cache || !e->workers || !e->srs) {
@@ -160,7 +166,9 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   cfg.param_cache = e->param_cache;
   cfg.memory_budget = budget;
   e->cfg = cfg;
-  e->n_workers = cfg.n_workers;
+  e->n_workers = cfg.n_workers + cfg.urgent_workers;
+  for (unsigned i = 0; i < e->n_workers; i++)
+    e->workers[i].min_prio = i < cfg.n_workers ? CZ_PRIO_LOW : CZ_PRIO_HIGH;
   e->budget.pressure = srs_pressure;
   e->budget.pressure_ctx = e;
   pthread_mutex_init(&e->mu, NULL);
@@ -484,7 +492,9 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     else e->qhead[j->prio] = j;
     e->qtail[j->prio] = j;
     if (queue_pos) *queue_pos = queue_position(e, j);
-    pthread_cond_signal(&e->work_cv);
+    /* Broadcast: a worker that takes only urgent jobs must not be the
+     * only one woken for a NORMAL job. */
+    pthread_cond_broadcast(&e->work_cv);
   }
   pthread_mutex_unlock(&e->mu);
   return CZ_ENG_OK;
@@ -711,8 +721,8 @@ const void *cz_job_srs(const cz_job *job, size_t *len) {
 
 /* ---- workers --------------------------------------------------------------- */
 
-static cz_job *pop_locked(cz_engine *e) {
-  for (int p = CZ_PRIO_CRITICAL; p > CZ_PRIO_UNSPECIFIED; p--) {
+static cz_job *pop_locked(cz_engine *e, cz_priority min_prio) {
+  for (int p = CZ_PRIO_CRITICAL; p >= (int)min_prio; p--) {
     cz_job *j = e->qhead[p];
     if (j) {
       unqueue(e, j);
@@ -885,6 +895,48 @@ static void run_batch(cz_engine *e, cz_job **batch, size_t n) {
   free(msgs);
 }
 
+static void run_now(cz_engine *e, cz_job **batch, size_t n) {
+  if (n > 1) run_batch(e, batch, n);
+  else run_one(e, batch[0]);
+}
+
+typedef struct {
+  cz_engine *e;
+  cz_job **batch;
+  size_t n;
+  int nice;
+} background_run;
+
+/* On Linux the nice value belongs to the thread, and threads inherit it
+ * from the one that creates them: set here, it covers every thread the
+ * job starts (synthesis, pipeline, parallel kernels). */
+static void *background_main(void *arg) {
+  background_run *r = arg;
+  id_t tid = (id_t)syscall(SYS_gettid);
+  errno = 0;
+  int now = getpriority(PRIO_PROCESS, tid);
+  if (errno == 0) {
+    int want = now + r->nice > 19 ? 19 : now + r->nice;
+    (void)setpriority(PRIO_PROCESS, tid, want); /* refused: run as before */
+  }
+  run_now(r->e, r->batch, r->n);
+  return NULL;
+}
+
+/* NORMAL and LOW jobs run in a thread of their own at the background
+ * niceness; HIGH and CRITICAL ones in the worker itself. */
+static void run_jobs(cz_engine *e, cz_job **batch, size_t n) {
+  if (e->cfg.background_nice > 0 && batch[0]->prio < CZ_PRIO_HIGH) {
+    background_run r = {e, batch, n, e->cfg.background_nice};
+    pthread_t t;
+    if (pthread_create(&t, NULL, background_main, &r) == 0) {
+      pthread_join(t, NULL);
+      return;
+    }
+  }
+  run_now(e, batch, n);
+}
+
 typedef struct {
   cz_engine *e;
   worker *w;
@@ -899,7 +951,7 @@ static void *worker_loop(void *arg) {
   cz_job **batch = calloc(cap, sizeof *batch);
   pthread_mutex_lock(&e->mu);
   for (;;) {
-    cz_job *j = pop_locked(e);
+    cz_job *j = pop_locked(e, w->min_prio);
     if (!j) {
       if (e->stopping) break;
       pthread_cond_wait(&e->work_cv, &e->mu);
@@ -912,8 +964,7 @@ static void *worker_loop(void *arg) {
     if (batch && cap > 1 && e->provers[j->req.kind].prove_batch)
       n = collect_batch(e, w, batch, cap);
     pthread_mutex_unlock(&e->mu);
-    if (n > 1) run_batch(e, batch, n);
-    else run_one(e, j);
+    run_jobs(e, batch, n);
     pthread_mutex_lock(&e->mu);
     w->current = NULL;
   }
@@ -966,7 +1017,7 @@ void cz_engine_shutdown(cz_engine *e, bool drain) {
   e->stopping = true;
   e->drain = drain;
   cz_job *j;
-  while ((j = pop_locked(e))) {
+  while ((j = pop_locked(e, CZ_PRIO_LOW))) {
     atomic_store(&j->cancel, true);
     finish_locked(e, j, CZ_JOB_CANCELLED, "cancelled: the daemon is shutting down");
   }

@@ -419,4 +419,7 @@ void cz_daemon_engine_config(const cz_daemon_config *c, cz_engine_config *out) {
   out->max_batch_size = c->max_batch_size;
   out->max_batch_wait_ms = c->max_batch_wait_ms;
   out->param_cache = c->param_cache;
+  /* A PoSt never waits for a free worker, and proves ahead of PoRep. */
+  out->urgent_workers = 1;
+  out->background_nice = 10;
 }

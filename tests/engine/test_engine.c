@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "check.h"
 #include "cuzk/engine.h"
@@ -23,6 +26,7 @@ typedef struct {
   int batch_sizes[16];
   int n_batches;
   int srs_seen;
+  int nice[64]; /* the thread's nice value as each job entered, by order of entry */
 } dbl;
 
 static dbl D = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
@@ -53,7 +57,10 @@ static cz_err dbl_prove(void *self, const cz_job_request *req, cz_job *job, uint
     D.srs_seen++;
     pthread_mutex_unlock(&D.mu);
   }
+  errno = 0;
+  int nice = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
   pthread_mutex_lock(&D.mu);
+  if (D.entered < 64) D.nice[D.entered] = errno ? -100 : nice;
   D.entered++;
   if (++D.active > D.max_active) D.max_active = D.active;
   while (gated && !D.gate_open && !cz_job_cancelled(job)) {
@@ -106,9 +113,12 @@ static void dbl_batch(void *self, const cz_job_request *const *reqs, cz_job *con
     errs[i] = dbl_prove(self, reqs[i], jobs[i], &proofs[i], &lens[i], msgs[i], 512);
 }
 
-static cz_engine *make(unsigned workers, uint64_t budget, uint32_t batch, const char *params) {
+static cz_engine *make_cfg(unsigned workers, uint64_t budget, uint32_t batch, const char *params,
+                           unsigned urgent, int nice) {
   cz_engine_config cfg;
   cz_engine_config_default(&cfg);
+  cfg.urgent_workers = urgent;
+  cfg.background_nice = nice;
   cfg.n_workers = workers;
   cfg.memory_budget = budget;
   cfg.max_batch_size = batch;
@@ -128,6 +138,10 @@ static cz_engine *make(unsigned workers, uint64_t budget, uint32_t batch, const 
   CHECK(cz_engine_register_prover(e, CZ_KIND_SNAP_DEALS_UPDATE, &p) == CZ_OK);
   CHECK(cz_engine_register_prover(e, CZ_KIND_WINNING_POST, &p) == CZ_OK);
   return e;
+}
+
+static cz_engine *make(unsigned workers, uint64_t budget, uint32_t batch, const char *params) {
+  return make_cfg(workers, budget, batch, params, 0, 0);
 }
 
 static cz_engine_status submit(cz_engine *e, const char *id, cz_proof_kind kind, cz_priority prio,
@@ -194,6 +208,39 @@ static void test_priorities(void) {
   CHECK_EQ_INT(r.t.synthesis_ms, 1);
   CHECK_EQ_INT(r.t.gpu_compute_ms, 2);
   free(r.proof);
+  cz_engine_destroy(e);
+}
+
+/* An urgent worker takes a WinningPoSt while the only ordinary worker is
+ * busy, and never a NORMAL job; NORMAL jobs run at the background nice. */
+static void test_urgent(void) {
+  dbl_reset(false);
+  cz_engine *e = make_cfg(1, 1ull << 30, 1, NULL, 1, 10);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  errno = 0;
+  int base = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+  CHECK_EQ_INT(errno, 0);
+  uint32_t pos = 99;
+  CHECK_EQ_INT(submit(e, "block", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 0, &pos), CZ_ENG_OK);
+  wait_entered(1);
+  CHECK_EQ_INT(submit(e, "n2", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(pos, 0);
+  CHECK_EQ_INT(submit(e, "crit", CZ_KIND_WINNING_POST, 0, NULL, 0, &pos), CZ_ENG_OK);
+  /* Answered while "block" still holds the ordinary worker at the gate. */
+  CHECK_EQ_INT(await_status(e, "crit", NULL, 0), CZ_JOB_COMPLETED);
+  cz_engine_stats s;
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.n_workers, 2);
+  CHECK_EQ_INT(s.running[CZ_KIND_POREP_SEAL_COMMIT], 1);
+  CHECK_EQ_INT(s.pending[CZ_KIND_POREP_SEAL_COMMIT], 1); /* the urgent worker left n2 alone */
+  gate(true);
+  CHECK_EQ_INT(await_status(e, "block", NULL, 0), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(await_status(e, "n2", NULL, 0), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(D.entered, 3);
+  int want_bg = base + 10 > 19 ? 19 : base + 10;
+  CHECK_EQ_INT(D.nice[0], want_bg); /* block */
+  CHECK_EQ_INT(D.nice[1], base);    /* crit */
+  CHECK_EQ_INT(D.nice[2], want_bg); /* n2 */
   cz_engine_destroy(e);
 }
 
@@ -582,6 +629,7 @@ static void test_timeline(void) {
 
 int main(void) {
   test_priorities();
+  test_urgent();
   test_cancel_and_timeout();
   test_refusals();
   test_memory_budget();
