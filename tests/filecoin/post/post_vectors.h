@@ -14,7 +14,7 @@
 
 /* The whole file in an exactly-sized heap buffer (so that the sanitizer
  * sees a read past its end); NULL and a failed check when unreadable. */
-static uint8_t *post_read_file(const char *path, size_t *len) {
+static inline uint8_t *post_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     check_failed++;
@@ -41,7 +41,7 @@ static uint8_t *post_read_file(const char *path, size_t *len) {
 
 /* RFC 4648 base32, lower case, no padding (multibase prefix 'b' already
  * stripped). Returns the byte count, or -1 for a character outside it. */
-static long post_base32_decode(uint8_t *out, size_t cap, const char *s) {
+static inline long post_base32_decode(uint8_t *out, size_t cap, const char *s) {
   uint64_t acc = 0;
   int bits = 0;
   size_t n = 0;
@@ -63,7 +63,7 @@ static long post_base32_decode(uint8_t *out, size_t cap, const char *s) {
  * fil-commitment-sealed (0xf102), multihash poseidon-bls12_381-a2-fc1
  * (0xb401) of 32 bytes: the digest is the CID's last 32 bytes. Also checks
  * that prefix, so a wrong decoding cannot pass. */
-static bool post_cid_comm_r(uint8_t comm_r[32], const char *cid) {
+static inline bool post_cid_comm_r(uint8_t comm_r[32], const char *cid) {
   static const uint8_t prefix[] = {0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20};
   uint8_t b[64];
   if (cid[0] != 'b') return false;
