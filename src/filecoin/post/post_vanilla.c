@@ -129,10 +129,8 @@ static cz_err get_len(rd *r, size_t min_elem, uint64_t *n) {
   *n = le64(b);
   if (*n > r->left / min_elem)
     return fail(r, CZ_ERR_TRUNCATED,
-                "unexpected end of input (length %llu needs at least %llu bytes, %zu left)",
-                (unsigned long long)*n,
-                *n > UINT64_MAX / min_elem ? UINT64_MAX : (unsigned long long)(*n * min_elem),
-                r->left);
+                "unexpected end of input (length %llu of at least %zu bytes each, %zu left)",
+                (unsigned long long)*n, min_elem, r->left);
   return CZ_OK;
 }
 
