@@ -1,0 +1,264 @@
+/* Filecoin fallback PoSt (WinningPoSt and WindowPoSt), the native half: the
+ * registered PoSt proofs, their v28 parameter names, the bincode vanilla
+ * proofs (FallbackPoStSectorProof), challenge derivation, the public inputs
+ * of one partition's circuit, and the native vanilla verifier, as
+ * rust-fil-proofs computes them (storage-proofs-post fallback/{vanilla.rs,
+ * utils.rs, compound.rs}; filecoin-proofs api/{post_util.rs,
+ * winning_post.rs, window_post.rs}, parameters.rs, constants.rs).
+ *
+ * Module split (one .c each under src/filecoin/post/):
+ *   post_kind.c       registered proofs, parameter names, prover id, partitions
+ *   post_vanilla.c    bincode 1 reader and writer of FallbackPoStSectorProof
+ *   post_challenge.c  sector and leaf challenges, public inputs
+ *   post_verify.c     the native vanilla verifier
+ *
+ * Byte strings (randomness, prover_id, comm_r) are 32-byte little-endian Fr
+ * encodings, as filecoin-proofs takes them; parsed field values are cz_fr in
+ * Montgomery form. Every function here is reentrant: it touches only its
+ * arguments (and the read-only tables and Poseidon constants), so any number
+ * of threads may call them at once on distinct outputs. None aborts. */
+#ifndef CUZK_POST_H
+#define CUZK_POST_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+#include "cuzk/merkle.h"
+#include "cuzk/sdr.h" /* cz_api_version */
+
+/* ---- Registered PoSt proofs (post_kind.c) ------------------------------- */
+
+typedef enum { CZ_POST_WINNING = 0, CZ_POST_WINDOW = 1 } cz_post_type;
+
+/* One registered PoSt proof, numbered as filecoin-ffi (and the Go actors)
+ * number RegisteredPoStProof:
+ *   0-4   StackedDrgWinning{2KiB,8MiB,512MiB,32GiB,64GiB}V1, ApiVersion 1.0.0
+ *   5-9   StackedDrgWindow{...}V1,   ApiVersion 1.0.0
+ *   10-14 StackedDrgWindow{...}V1_1, ApiVersion 1.2.0: filecoin-proofs-api
+ *         calls these StackedDrgWindow*V1_2 (filecoin-ffi
+ *         rust/src/proofs/types.rs maps V1_1 <-> V1_2).
+ *
+ * Two pairs of counts. config_*: filecoin-proofs' PoStConfig, the view of
+ * the vanilla proofs (Winning: 66 challenges in 1 sector; Window: 10
+ * challenges per sector, 2 / 2349 / 2300 sectors). challenge_count and
+ * sector_count: fallback::PublicParams, the circuit's view. For Window they
+ * are the config's. For Winning, parameters.rs winning_post_setup_params
+ * swaps them ("parameter swap"): the circuit has 66 sector slots of 1
+ * challenge each, all slots holding the one challenged sector, slot i
+ * taking challenge n = 0 with sector_index i. The parameter identifier (and
+ * so the parameter file) is over the swapped counts. */
+typedef struct {
+  uint32_t id;                /* RegisteredPoStProof number, 0-14 */
+  const char *name;           /* "StackedDrgWinning2KiBV1", "StackedDrgWindow32GiBV1_1" */
+  cz_post_type type;
+  const char *size_name;      /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
+  uint64_t sector_size;       /* bytes; the tree has sector_size / 32 leaves */
+  cz_merkle_shape tree_r;     /* Poseidon 8-0-0 (2KiB..512MiB), 8-8-0 (32GiB), 8-8-2 (64GiB) */
+  cz_api_version api;
+  uint32_t config_challenge_count; /* PoStConfig: 66 Winning, 10 Window */
+  uint32_t config_sector_count;    /* PoStConfig: 1 Winning, 2 / 2349 / 2300 Window */
+  uint32_t challenge_count;   /* PublicParams: challenges per sector slot (1 Winning) */
+  uint32_t sector_count;      /* PublicParams: sector slots per partition (66 Winning) */
+} cz_post_kind;
+
+#define CZ_POST_N_KINDS 15
+
+/* The registered proof numbered id, or NULL when unknown (id >= 15). */
+const cz_post_kind *cz_post_kind_by_id(uint32_t id);
+/* By filecoin-ffi name ("StackedDrgWindow32GiBV1_1"); NULL when unknown. */
+const cz_post_kind *cz_post_kind_by_name(const char *name);
+
+/* The parameter identifier of k's circuit, exactly as rust-fil-proofs
+ * formats fallback::PublicParams::identifier (ParameterSetMetadata):
+ * "FallbackPoSt::PublicParams{sector_size: 2048, challenge_count: 1,
+ * sector_count: 66}". Returns its length; writes at most cap bytes including
+ * the NUL (snprintf's contract: a return >= cap means truncated). */
+size_t cz_post_param_identifier(const cz_post_kind *k, char *out, size_t cap);
+/* The official parameter base name (storage-proofs-core parameter_cache.rs
+ * with FallbackPoStCompound::cache_prefix):
+ * "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-<base>-<sub>-
+ * <top>-<hex SHA-256 of the identifier>"; append ".params" / ".vk". The API
+ * version does not enter it: Window V1 and V1_1 share parameters. Returns
+ * the length as cz_post_param_identifier does. */
+size_t cz_post_param_name(const cz_post_kind *k, char *out, size_t cap);
+
+/* Public inputs of one partition's circuit, excluding ONE:
+ * sector_count * (1 + challenge_count) (Winning: 132; 32 GiB Window 25839). */
+size_t cz_post_public_input_count(const cz_post_kind *k);
+
+/* Partitions of a PoSt over n_sectors sectors: Winning 1; Window
+ * ceil(n_sectors / sector_count), at least 1 (post_util.rs
+ * get_num_partition_for_fallback_post). */
+size_t cz_post_partitions(const cz_post_kind *k, size_t n_sectors);
+
+/* prover_id of a miner: its actor id as unsigned LEB128, zero-padded to 32
+ * bytes (what Lotus passes as ProverId). */
+void cz_post_prover_id(uint8_t out[32], uint64_t miner_id);
+
+/* ---- Vanilla proofs: bincode FallbackPoStSectorProof (post_vanilla.c) ---- */
+
+/* One MerkleProof (storage-proofs-core merkle/proof.rs). variant is the
+ * ProofData enum index: 0 Single {root, leaf, path}, 1 Sub {base_proof,
+ * sub_proof, root, leaf}, 2 Top {base_proof, sub_proof, top_proof, root,
+ * leaf}. n_base, n_sub, n_top count the PathElements of each InclusionPath
+ * (n_sub = 0 for Single, n_top = 0 unless Top). proof holds them as one
+ * cz_merkle_proof: levels [0, n_base) the base path, then the sub, then the
+ * top; per level arity = hashes + 1 and index; leaf and root; challenge =
+ * the leaf index the path spells (merkle/proof.rs path_index: sum of
+ * index[l] times the product of the arities below l); shape = Poseidon with
+ * the arities of each path's first level (0 when absent). */
+typedef struct {
+  uint32_t variant;
+  uint32_t n_base, n_sub, n_top;
+  cz_merkle_proof proof;
+} cz_post_inclusion;
+
+/* fallback::SectorProof: one inclusion proof per challenge, comm_c,
+ * comm_r_last. */
+typedef struct {
+  cz_post_inclusion *inclusions; /* heap-owned, n_inclusions */
+  size_t n_inclusions;
+  cz_fr comm_c, comm_r_last;
+} cz_post_sector_proof;
+
+/* filecoin-proofs FallbackPoStSectorProof: what generate_single_vanilla_proof
+ * returns for one sector (vanilla_proof.sectors holds one SectorProof). */
+typedef struct {
+  uint64_t sector_id;
+  cz_fr comm_r;
+  cz_post_sector_proof *sectors; /* heap-owned, n_sectors (vanilla_proof.sectors) */
+  size_t n_sectors;
+} cz_post_vanilla;
+
+/* Parse one bincode 1 (serde default options: little-endian fixint, u64
+ * lengths and usize, u32 enum indices, [u8; 32] raw, no tags)
+ * FallbackPoStSectorProof from in[0..len), exactly: trailing bytes are an
+ * error. It is a format check, not a proof check: any sector id, any counts;
+ * cz_post_verify_vanilla checks the rest. Beyond serde, it requires what a
+ * cz_merkle_proof can hold, which every real proof satisfies: each field
+ * value < r; each PathElement with 1, 3 or 7 hashes (arity 2, 4, 8) and
+ * index < arity; at most CZ_MERKLE_MAX_LEVELS levels in all; a path index
+ * below 2^64. A length is checked against the bytes left (at the smallest
+ * encoding of one element) before anything is allocated, so a length of
+ * 2^63 costs nothing. Memory: sizeof(cz_post_inclusion) (about 9.4 KB: a
+ * cz_merkle_proof has room for CZ_MERKLE_MAX_LEVELS levels) per inclusion
+ * proof, about 3.8 times the 2,484 bincode bytes of a 32 GiB one: 94 KB
+ * for a WindowPoSt sector's 10, 620 KB for WinningPoSt's 66.
+ *   index: the proof's position, for messages only: they read
+ *     "vanilla_proofs[<index>].sectors[0].inclusion_proofs[3].sub_proof.
+ *      path[1].hashes: unexpected end of input".
+ * Errors: CZ_ERR_TRUNCATED (input or a length runs past the end),
+ * CZ_ERR_TRAILING, CZ_ERR_PARSE (unknown variant, bad hash count or index,
+ * too many levels), CZ_ERR_NONCANONICAL (a value >= r), CZ_ERR_NOMEM,
+ * CZ_ERR_INVALID_ARG (NULL out, or NULL in with len > 0). On error *out is
+ * zeroed and owns nothing, and msg names the field. On success the caller
+ * owns *out: release it with cz_post_vanilla_free. */
+cz_err cz_post_vanilla_parse(cz_post_vanilla *out, const uint8_t *in, size_t len, size_t index,
+                             char *msg, size_t msg_len);
+
+/* The bincode encoding of v, as rust-fil-proofs' bincode::serialize writes
+ * it: byte-identical to the input of cz_post_vanilla_parse for a value it
+ * produced. Writes into out (which needs cz_post_vanilla_write(NULL, v)
+ * bytes) and returns the byte count; out NULL: only the count. v must
+ * satisfy what the parser guarantees (variant consistent with n_base /
+ * n_sub / n_top, n_levels their sum, each arity a power of two <= 8);
+ * otherwise it returns 0 and writes nothing. */
+size_t cz_post_vanilla_write(uint8_t *out, const cz_post_vanilla *v);
+
+/* Release what v owns and zero it; idempotent on a zeroed value. */
+void cz_post_vanilla_free(cz_post_vanilla *v);
+
+/* ---- Challenges and public inputs (post_challenge.c) -------------------- */
+
+/* fallback::utils get_challenge_index: sector_index * challenge_count + n
+ * for ApiVersion 1.0.0 and 1.1.0; just n for 1.2.0 (the fix that stops a
+ * prover grinding the sector order). challenge_count is per sector, in the
+ * view the caller's sector_index counts in. */
+uint64_t cz_post_challenge_index(cz_api_version api, uint64_t sector_index,
+                                 uint64_t challenge_count, uint64_t n);
+
+/* vanilla.rs generate_leaf_challenge: the leaf
+ * LE_u64(SHA-256(randomness || sector_id u64 LE || challenge_index u64 LE)
+ * [0..8]) mod (sector_size / 32). randomness is taken as given (see
+ * cz_post_sector_challenges for the check). The prover id is not hashed. */
+uint64_t cz_post_leaf_challenge(const cz_post_kind *k, const uint8_t randomness[32],
+                                uint64_t sector_id, uint64_t challenge_index);
+
+/* post_util.rs generate_fallback_sector_challenges for one sector: the
+ * k->config_challenge_count leaves its vanilla proof must open, into out.
+ * sector_index is the sector's position in the whole PoSt: Window
+ * partition * sector_count + i for the i-th sector of a partition; Winning 0
+ * (one sector). Errors: CZ_ERR_NONCANONICAL when randomness is not a
+ * canonical Fr (filecoin-proofs as_safe_commitment rejects it; Lotus clears
+ * the top two bits of byte 31 before calling), CZ_ERR_INVALID_ARG (NULL k
+ * or out). */
+cz_err cz_post_sector_challenges(const cz_post_kind *k, const uint8_t randomness[32],
+                                 uint64_t sector_index, uint64_t sector_id, uint64_t *out,
+                                 char *msg, size_t msg_len);
+
+/* winning_post.rs generate_winning_post_sector_challenge (vanilla.rs
+ * generate_sector_challenge): the k->config_sector_count (1) indices into
+ * the prover's sector set, n-th = LE_u64(SHA-256(prover_id || randomness ||
+ * n u64 LE)[0..8]) mod sector_set_len, into out. Errors:
+ * CZ_ERR_INVALID_ARG (k not Winning, sector_set_len 0, NULL argument),
+ * CZ_ERR_NONCANONICAL (randomness or prover_id not a canonical Fr). */
+cz_err cz_post_winning_sectors(const cz_post_kind *k, const uint8_t randomness[32],
+                               const uint8_t prover_id[32], uint64_t sector_set_len,
+                               uint64_t *out, char *msg, size_t msg_len);
+
+/* A challenged sector as the verifier knows it (fallback::PublicSector):
+ * its number and its comm_r (the sealed CID's 32-byte digest). */
+typedef struct {
+  uint64_t sector_id;
+  uint8_t comm_r[32];
+} cz_post_sector;
+
+/* FallbackPoStCompound::generate_public_inputs for partition `partition`,
+ * as verify_winning_post / verify_window_post build them:
+ *   Winning: sectors is the n = 1 challenged sector; it fills all 66
+ *     slots, slot i taking sector_index i; partition must be 0.
+ *   Window: sectors are this partition's sectors, 1 <= n <= sector_count;
+ *     the i-th has sector_index partition * sector_count + i.
+ * Per slot: comm_r, then its challenge_count leaf indices as Fr; a short
+ * last partition repeats the last slot's inputs up to sector_count slots.
+ * out receives cz_post_public_input_count(k) values (ONE excluded), which
+ * out_cap must allow. Errors: CZ_ERR_INVALID_ARG (a count, the partition or
+ * out_cap), CZ_ERR_NONCANONICAL (randomness or a comm_r not a canonical
+ * Fr); msg says which. */
+cz_err cz_post_public_inputs(const cz_post_kind *k, const uint8_t randomness[32],
+                             uint32_t partition, const cz_post_sector *sectors, size_t n,
+                             cz_fr *out, size_t out_cap, char *msg, size_t msg_len);
+
+/* ---- The native vanilla verifier (post_verify.c) ------------------------ */
+
+/* Verify the vanilla proofs of one partition natively, as fallback
+ * vanilla.rs FallbackPoSt::verify does, with the checks the circuit also
+ * makes. proofs[i] is sectors[i]'s FallbackPoStSectorProof; n as for
+ * cz_post_public_inputs (Winning 1, Window 1..sector_count; the padding
+ * slots repeat a checked sector and are not checked again). For each:
+ *   - its sector_id and comm_r equal sectors[i]'s;
+ *   - it holds one SectorProof with k->config_challenge_count inclusions;
+ *   - comm_r == Poseidon-2(comm_c, comm_r_last);
+ *   - each inclusion has the variant and the level count and arities of
+ *     k->tree_r over sector_size / 32 leaves (merkle/proof.rs expected_len);
+ *   - the leaf index it spells equals the derived challenge
+ *     (cz_post_sector_challenges);
+ *   - its root equals comm_r_last (rust-fil-proofs compares against the
+ *     first inclusion's root; the SectorProof's own comm_r_last, which the
+ *     circuit uses, must be that same value) and the path hashes up to it
+ *     (cz_merkle_verify).
+ * prover_id does not enter the leaf challenges; it is checked canonical, as
+ * filecoin-proofs does. Returns CZ_OK, or CZ_ERR_PROOF_INVALID with msg
+ * naming the first failure ("vanilla_proofs[0].sectors[0].inclusion_proofs
+ * [3]: leaf index 12 is not the challenge 707914199"); CZ_ERR_INVALID_ARG
+ * for wrong counts, a wrong partition or a tree of the wrong shape (proofs
+ * made for another registered proof), CZ_ERR_NONCANONICAL for randomness,
+ * prover_id or a public comm_r not a canonical Fr. */
+cz_err cz_post_verify_vanilla(const cz_post_kind *k, const uint8_t randomness[32],
+                              const uint8_t prover_id[32], uint32_t partition,
+                              const cz_post_sector *sectors, const cz_post_vanilla *proofs,
+                              size_t n, char *msg, size_t msg_len);
+
+#endif
