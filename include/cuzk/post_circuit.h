@@ -1,0 +1,108 @@
+/* The Filecoin fallback PoSt circuit, which WinningPoSt and WindowPoSt
+ * share: storage-proofs-post fallback/circuit.rs (FallbackPoStCircuit,
+ * Sector::synthesize) and its public inputs (fallback/compound.rs,
+ * generate_public_inputs), allocation for allocation.
+ *
+ * One partition has n_sectors sector slots. Per slot, in this order:
+ * comm_r_last and comm_c (private), comm_r (allocated, then inputized),
+ * comm_r == Poseidon-2(comm_c, comm_r_last) (hash2_circuit of the tree
+ * hasher), then n_challenges PoR inclusions of a leaf of tree R_last:
+ * the leaf allocated inside the PoR ("value"), the path, the root bound
+ * to the slot's comm_r_last, private root (the path bits are packed into
+ * one public input, the root is not inputized). Allocation order is a
+ * compatibility contract with the parameter files. Names are those of
+ * bellperson's TestConstraintSystem on synthesize_default:
+ * "outer namespace/sector_<i>/..." (the prover's synthesize_extendable
+ * numbers sectors per chunk instead; only names differ).
+ *
+ * A partition with fewer real sectors than slots repeats its last sector
+ * (FallbackPoStCompound::circuit and generate_public_inputs); the caller
+ * fills the slots so. Every slot needs the same tree shape and the same
+ * challenge count, so the sizes below decide the circuit.
+ *
+ * Threading: nothing here keeps state; calls on different constraint
+ * systems may run on several threads at once (a cz_cs itself is used by
+ * one thread at a time). Synthesis is serial within one call: the
+ * constraint system has no way to merge per-thread sub-systems (what
+ * bellperson's synthesize_extendable does); see post_circuit.c. */
+#ifndef CUZK_POST_CIRCUIT_H
+#define CUZK_POST_CIRCUIT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cs.h"
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+#include "cuzk/merkle.h"
+
+/* The witness of one sector slot. comm_r, comm_c and comm_r_last are Fr
+ * in Montgomery form; proofs points at n_challenges inclusion proofs in
+ * tree R_last (each its challenged leaf, its path and the challenge, the
+ * leaf index within the sector). Owned by the caller; read only. */
+typedef struct {
+  cz_fr comm_r, comm_c, comm_r_last;
+  const cz_merkle_proof *proofs;
+} cz_post_sector;
+
+/* A registered PoSt circuit: what filecoin-proofs' winning_post_setup_params
+ * / window_post_setup_params give for a sector size (constants.rs:
+ * WinningPoSt 66 challenges over 1 sector become 66 slots x 1 challenge;
+ * WindowPoSt 10 challenges per sector, WINDOW_POST_SECTOR_COUNT slots). */
+typedef struct {
+  uint64_t sector_size;  /* bytes */
+  cz_merkle_shape tree;  /* tree R_last: Poseidon 8-0-0, 8-8-0 or 8-8-2 */
+  size_t sector_leaves;  /* sector_size / 32 */
+  size_t n_sectors;      /* sector slots per partition */
+  size_t n_challenges;   /* challenges per slot */
+} cz_post_config;
+
+/* The configuration of WindowPoSt (window true) or WinningPoSt for one of
+ * the official sector sizes (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB).
+ * Returns CZ_OK, or CZ_ERR_INVALID_ARG for another size or out NULL (*out
+ * is then untouched). Thread-safe. */
+cz_err cz_post_config_get(bool window, uint64_t sector_size, cz_post_config *out);
+
+/* The circuit's public inputs, ONE excluded: n_sectors * (1 + n_challenges)
+ * (0 when that overflows). ONE included, the circuit has one more. */
+size_t cz_post_num_public_inputs(size_t n_sectors, size_t n_challenges);
+
+/* Check a witness against the sizes: tree valid for sector_leaves leaves
+ * (cz_merkle_shape_ok), n_sectors and n_challenges > 0, sectors and every
+ * slot's proofs non-NULL, and each proof of the tree's shape (hasher,
+ * arities, level count), its challenge below sector_leaves and its path
+ * indices the digits of that challenge (so that the circuit's packed path
+ * equals the public input). The proofs' hashes are not checked: a wrong
+ * sibling or root makes the circuit unsatisfied, not invalid.
+ * Returns CZ_OK or CZ_ERR_INVALID_ARG with the first fault in msg (NULL or
+ * msg_len 0: no message), e.g. "sectors[3].proofs[1].challenge: 70 is not
+ * below the sector's 64 leaves". Thread-safe. */
+cz_err cz_post_check_sectors(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
+                             size_t n_challenges, const cz_post_sector *sectors, char *msg,
+                             size_t msg_len);
+
+/* FallbackPoStCircuit::synthesize on cs for n_sectors slots of
+ * n_challenges challenges over sectors of sector_leaves leaves in trees of
+ * shape tree. sectors supplies the witness; it may be NULL when
+ * !cz_cs_needs_values(cs) (KEYGEN, RECORD, COUNT), and is then ignored.
+ * Returns CZ_OK or the cs's sticky error; CZ_ERR_INVALID_ARG (the cs left
+ * untouched) for cs NULL, bad sizes, or a witness that
+ * cz_post_check_sectors rejects (call it for the message). The caller
+ * still calls cz_cs_finish. Allocates nothing that outlives the call
+ * beyond what cs keeps. */
+cz_err cz_post_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t sector_leaves,
+                       size_t n_sectors, size_t n_challenges, const cz_post_sector *sectors);
+
+/* The public inputs, ONE excluded, as FallbackPoStCompound's
+ * generate_public_inputs orders them: per slot comm_r, then each
+ * challenge's packed path, which is the challenged leaf index as an Fr.
+ * They equal inputs 1.. of a PROVE or TEST run of cz_post_circuit on the
+ * same witness. *n: capacity of out in, count written out. Returns CZ_OK;
+ * CZ_ERR_INVALID_ARG when the witness fails cz_post_check_sectors (message
+ * in msg) or the capacity is below cz_post_num_public_inputs (*n then
+ * holds the count needed, out untouched). Thread-safe. */
+cz_err cz_post_public_inputs(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
+                             size_t n_challenges, const cz_post_sector *sectors, cz_fr *out,
+                             size_t *n, char *msg, size_t msg_len);
+
+#endif
