@@ -25,6 +25,7 @@ int cmd_bench_msm(int argc, char **argv); /* bench/msm/bench_msm.c */
 int cmd_bench_poseidon(int argc, char **argv); /* bench/hash/bench_poseidon.c */
 int cmd_bench_sha256(int argc, char **argv); /* bench/gadgets/bench_sha256.c */
 int cmd_bench_seal(int argc, char **argv); /* bench/filecoin/bench_seal.c */
+int cmd_bench_post_count(int argc, char **argv); /* bench/filecoin/bench_post_count.c */
 int cmd_c1_parse(int argc, char **argv);   /* tools/cuzk-bench/cmd_c1_parse.c */
 
 #ifdef CUZK_HAVE_GRPC /* tools/cuzk-bench/client/cmd_client.c: daemon commands */

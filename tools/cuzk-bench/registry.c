@@ -15,6 +15,7 @@ const cz_bench_command cz_bench_commands[] = {
     {"gen-vanilla", cmd_gen_vanilla, "seal a test sector and write its C1 output (porep)"},
     {"synth-only", cmd_synth_only, "in-process PoRep synthesis: time, constraints/core-s, --ab, --pce, --perf"},
     {"seal", cmd_bench_seal, "seal a test sector in memory and verify its vanilla proofs; times"},
+    {"post-count", cmd_bench_post_count, "count a PoSt partition circuit (COUNT cs): constraints, inputs, aux; time, RSS"},
 #ifdef CUZK_HAVE_GRPC
     {"status", cmd_client_status, "a running daemon's status (-a ADDR)"},
     {"metrics", cmd_client_metrics, "a running daemon's Prometheus metrics"},
