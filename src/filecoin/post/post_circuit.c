@@ -6,12 +6,14 @@
  * chunks of sectors into fresh systems and appends them with
  * ConstraintSystem::extend (inputs after the chunk's "temp ONE", aux and
  * constraints in order). Every slot allocates the same number of inputs
- * and aux, so a chunk's variables land at fixed offsets; what cz_cs lacks
- * is the append: for WITNESS it is concatenating value arrays, for PROVE
- * also the a/b/c rows and the density bitmaps (inputs shifted past ONE),
- * for RECORD the CSR rows with columns renumbered, for TEST the names.
- * Until cz_cs has it, one call is serial: the 32 GiB partition counts
- * (COUNT) in the time measured by cuzk-bench post-count. */
+ * and aux, so a chunk's variables land at fixed offsets. cz_cs has no
+ * append; a WITNESS append is concatenating values, which
+ * cz_post_witness (post_witness.c) does. PROVE would need the a/b/c rows
+ * and the density bitmaps appended (inputs shifted past ONE), RECORD the
+ * CSR rows with columns renumbered, TEST the names; until then PROVE,
+ * TEST, KEYGEN and RECORD runs are serial, and COUNT needs no more (the
+ * 32 GiB partition counts in 3.5 s, cuzk-bench post-count).
+ */
 #include <stdlib.h>
 #include <string.h>
 

@@ -353,6 +353,77 @@ static void test_checks(void) {
   witness_free(&w);
 }
 
+static bool dens_eq(const cz_density *a, const cz_density *b) {
+  if (a->n != b->n || a->count != b->count) return false;
+  return a->n == 0 || memcmp(a->bits, b->bits, (a->n + 63) / 64 * sizeof(uint64_t)) == 0;
+}
+
+/* cz_post_witness equals a serial WITNESS run for every thread budget
+ * (chunks of unequal sizes, several chunks per worker), and completed by
+ * the recorded shape it equals PROVE. A consistency check between our own
+ * backends, not a count from rust-fil-proofs. */
+static void test_parallel_witness(cz_merkle_shape tree, size_t leaves, size_t n_sectors,
+                                  size_t n_ch, bool with_pce) {
+  witness w;
+  witness_make(&w, tree, leaves, n_sectors, n_ch);
+  cz_cs *cs = cz_cs_new(CZ_CS_WITNESS, NULL);
+  CHECK_EQ_INT(run(cs, &w, true), CZ_OK);
+  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
+  cz_assignment ser;
+  CHECK_EQ_INT(cz_cs_take_assignment(cs, &ser), CZ_OK);
+  cz_cs_free(cs);
+  static const unsigned budgets[] = {1, 2, 3, 0};
+  char msg[160];
+  for (size_t b = 0; b < 4; b++) {
+    cz_assignment par;
+    CHECK_EQ_INT(cz_post_witness(&w.tree, leaves, n_sectors, n_ch, w.sectors, budgets[b], &par,
+                                 msg, sizeof msg),
+                 CZ_OK);
+    CHECK_EQ_INT(par.n_inputs, ser.n_inputs);
+    CHECK_EQ_INT(par.n_aux, ser.n_aux);
+    CHECK_EQ_INT(par.n_constraints, ser.n_constraints);
+    if (par.n_inputs == ser.n_inputs && par.n_aux == ser.n_aux) {
+      CHECK(!memcmp(par.inputs, ser.inputs, ser.n_inputs * sizeof(cz_fr)));
+      CHECK(!memcmp(par.aux, ser.aux, ser.n_aux * sizeof(cz_fr)));
+    }
+    CHECK(par.a == NULL && par.b == NULL && par.c == NULL);
+    if (with_pce && budgets[b] == 2) {
+      cz_cs *rec = cz_cs_new(CZ_CS_RECORD, NULL), *pr = cz_cs_new(CZ_CS_PROVE, NULL);
+      cz_pce *pce = NULL;
+      cz_assignment want;
+      CHECK_EQ_INT(run(rec, &w, false), CZ_OK);
+      CHECK_EQ_INT(cz_cs_finish(rec), CZ_OK);
+      CHECK_EQ_INT(cz_cs_take_pce(rec, &pce), CZ_OK);
+      CHECK_EQ_INT(run(pr, &w, true), CZ_OK);
+      CHECK_EQ_INT(cz_cs_finish(pr), CZ_OK);
+      CHECK_EQ_INT(cz_cs_take_assignment(pr, &want), CZ_OK);
+      CHECK_EQ_INT(cz_pce_eval(pce, &par, 2), CZ_OK);
+      size_t k = want.n_constraints;
+      CHECK_EQ_INT(par.n_constraints, k);
+      if (par.n_constraints == k)
+        CHECK(!memcmp(par.a, want.a, k * sizeof(cz_fr)) && !memcmp(par.b, want.b, k * sizeof(cz_fr)) &&
+              !memcmp(par.c, want.c, k * sizeof(cz_fr)));
+      CHECK(dens_eq(&par.a_aux, &want.a_aux) && dens_eq(&par.b_input, &want.b_input) &&
+            dens_eq(&par.b_aux, &want.b_aux));
+      cz_assignment_free(&want);
+      cz_pce_free(pce);
+      cz_cs_free(rec);
+      cz_cs_free(pr);
+    }
+    cz_assignment_free(&par);
+  }
+  /* A rejected witness: the message, and *out zeroed. */
+  cz_assignment par;
+  w.proofs[0].challenge = leaves;
+  CHECK_EQ_INT(cz_post_witness(&w.tree, leaves, n_sectors, n_ch, w.sectors, 2, &par, msg,
+                               sizeof msg),
+               CZ_ERR_INVALID_ARG);
+  CHECK(msg_has(msg, "sectors[0].proofs[0].challenge"));
+  CHECK(par.inputs == NULL && par.aux == NULL && par.n_aux == 0);
+  cz_assignment_free(&ser);
+  witness_free(&w);
+}
+
 int main(void) {
   for (size_t i = 0; i < sizeof rust_cases / sizeof rust_cases[0]; i++)
     test_rust_case(&rust_cases[i]);
@@ -362,5 +433,7 @@ int main(void) {
   test_winning();
   test_configs();
   test_checks();
+  test_parallel_witness((cz_merkle_shape)P8(4, 2), 512, 7, 3, true);
+  test_parallel_witness((cz_merkle_shape)P8(0, 0), 64, 40, 1, false);
   return check_report("post_circuit");
 }
