@@ -9,7 +9,7 @@
  *  - cz_cs_finish ends synthesis. The PROVE, KEYGEN and RECORD backends then
  *    append one constraint  input_i * 0 = 0  per input (ONE included), as
  *    bellperson's prover and generator do, so that real parameters fit.
- *    TEST and WITNESS do not (bellpepper's TestConstraintSystem does not).
+ *    TEST, WITNESS and COUNT do not (bellpepper's TestConstraintSystem does not).
  *
  * Backends:
  *  - CZ_CS_PROVE:   bellperson's ProvingAssignment: input/aux values, the
@@ -31,6 +31,17 @@
  *                   once per circuit shape, so that later proofs get a/b/c =
  *                   M * w from a WITNESS run (cz_r1cs_eval), bit-identical to
  *                   PROVE. Values are ignored (may be NULL).
+ *  - CZ_CS_COUNT:   bellperson's BenchCS: only the numbers of inputs, aux
+ *                   and constraints. Values are ignored (may be NULL) and
+ *                   never computed, LCs are neither built nor stored
+ *                   (cz_cs_needs_constraints and cz_cs_needs_values are
+ *                   both false, so gadgets take their WITNESS path, which
+ *                   must count every constraint anyway for cz_r1cs_eval).
+ *                   Memory is constant in the circuit's size. finish
+ *                   appends no input constraints (as TEST and BenchCS):
+ *                   the count a PROVE / KEYGEN / RECORD run reports after
+ *                   finish is num_constraints + num_inputs. enforce does
+ *                   not read its LCs (no range check).
  *
  * Errors never abort: a failed call sets a sticky error (the first one
  * wins) that cz_cs_error / cz_cs_finish return; calls after an error are
@@ -52,6 +63,7 @@ typedef enum {
   CZ_CS_TEST,
   CZ_CS_WITNESS,
   CZ_CS_RECORD,
+  CZ_CS_COUNT,
   CZ_CS_KIND_COUNT
 } cz_cs_kind;
 
@@ -112,7 +124,7 @@ cz_cs_kind cz_cs_get_kind(const cz_cs *cs);
 
 /* Allocate an aux / input variable with the given value. PROVE, TEST and
  * WITNESS need value != NULL (else sticky CZ_ERR_INVALID_ARG, "assignment
- * missing"); KEYGEN and RECORD ignore it. *out is always set. Returns the
+ * missing"); KEYGEN, RECORD and COUNT ignore it. *out is always set. Returns the
  * sticky error (CZ_OK when none). */
 cz_err cz_cs_alloc(cz_cs *cs, cz_var *out, const cz_fr *value);
 cz_err cz_cs_alloc_input(cz_cs *cs, cz_var *out, const cz_fr *value);
@@ -147,8 +159,9 @@ void cz_cs_push_ns_anon(cz_cs *cs);
 #endif
 #define CZ_POP_NS(cs) cz_cs_pop_ns(cs)
 
-/* True when enforce does something (all but WITNESS): gadgets may skip
- * building LCs when it is false. */
+/* True when enforce does something with its LCs (all but WITNESS and
+ * COUNT): gadgets may skip building LCs when it is false, but must still
+ * call enforce once per constraint. */
 bool cz_cs_needs_constraints(const cz_cs *cs);
 /* True when alloc uses values (PROVE, TEST, WITNESS): gadgets may skip
  * computing witnesses when it is false. */

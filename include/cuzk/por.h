@@ -55,6 +55,18 @@ cz_err cz_por_circuit_allocated(cz_cs *cs, const cz_merkle_shape *s, size_t n_le
                                 const cz_merkle_proof *p, const cz_anum *leaf,
                                 const cz_anum *root, bool private_root);
 
+/* PoRCircuit::synthesize with a Root::Val leaf and a Root::Var root, as
+ * storage-proofs-post's fallback circuit (fallback/circuit.rs,
+ * Sector::synthesize) calls it: the leaf is allocated from p->leaf in
+ * "value" as in cz_por_circuit, the root is the caller's variable, so
+ * "root_value" allocates nothing and "enforce root is correct" binds the
+ * computed root to *root. p supplies the leaf and the path (its root is not
+ * used) and may be NULL when !cz_cs_needs_values(cs). Returns the sticky
+ * error; CZ_ERR_INVALID_ARG for root NULL, a bad shape, or a proof whose
+ * levels, arities or hasher do not match the shape. */
+cz_err cz_por_circuit_var_root(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
+                               const cz_merkle_proof *p, const cz_anum *root, bool private_root);
+
 /* por_no_challenge_input: challenge_bits (LSB first, log2(n_leaves) of
  * them), leaf, path (per level arity - 1 nums, concatenated, levels as
  * cz_merkle_proof_levels) and root already allocated by the caller; per

@@ -111,7 +111,9 @@ void cz_cs_free(cz_cs *cs) {
 }
 
 cz_cs_kind cz_cs_get_kind(const cz_cs *cs) { return cs->kind; }
-bool cz_cs_needs_constraints(const cz_cs *cs) { return cs->kind != CZ_CS_WITNESS; }
+bool cz_cs_needs_constraints(const cz_cs *cs) {
+  return cs->kind != CZ_CS_WITNESS && cs->kind != CZ_CS_COUNT;
+}
 bool cz_cs_needs_values(const cz_cs *cs) { return cs->want_values; }
 size_t cz_cs_num_inputs(const cz_cs *cs) { return cs->n_inputs; }
 size_t cz_cs_num_aux(const cz_cs *cs) { return cs->n_aux; }
@@ -483,6 +485,7 @@ static void enforce_impl(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc 
     break;
   }
   case CZ_CS_WITNESS:
+  case CZ_CS_COUNT: /* the count below is all either keeps */
   default:
     break;
   }

@@ -298,6 +298,12 @@ cz_err cz_por_circuit_allocated(cz_cs *cs, const cz_merkle_shape *s, size_t n_le
   return por_synthesize(cs, s, n_leaves, p, leaf, root, private_root);
 }
 
+cz_err cz_por_circuit_var_root(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
+                               const cz_merkle_proof *p, const cz_anum *root, bool private_root) {
+  if (!root) return CZ_ERR_INVALID_ARG;
+  return por_synthesize(cs, s, n_leaves, p, NULL, root, private_root);
+}
+
 cz_err cz_por_no_challenge_input(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
                                  const cz_abit *challenge_bits, const cz_anum *leaf,
                                  const cz_anum *path, const cz_anum *root) {

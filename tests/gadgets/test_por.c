@@ -382,7 +382,51 @@ static void test_por_allocated(const cz_merkle_shape *s, size_t n_leaves, size_t
   cz_merkle_tree_free(&t);
 }
 
+/* The fallback PoSt's PoRCircuit (Root::Val leaf, Root::Var root,
+ * private): cz_por_circuit(private) less the "root_value" allocation, the
+ * leaf still in "value". For the base-8 tree of 64 leaves that is
+ * test_por_circuit_poseidon_base_8_private_root's 1_062 constraints
+ * (storage-proofs-core/tests/por_circuit.rs), 2 inputs. */
+static void test_por_var_root(const cz_merkle_shape *s, size_t n_leaves, size_t challenge,
+                              size_t want_constraints) {
+  cz_merkle_tree t = make_tree(s, n_leaves);
+  cz_merkle_proof p;
+  CHECK_EQ_INT(cz_merkle_prove(&t, challenge, &p), CZ_OK);
+  cz_cs *ref = cz_cs_new(CZ_CS_TEST, NULL);
+  CHECK_EQ_INT(cz_por_circuit(ref, s, n_leaves, &p, true), CZ_OK);
+  for (int wrong = 0; wrong < 2; wrong++) {
+    cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
+    cz_anum root;
+    cz_fr r = t.root;
+    if (wrong) cz_fr_add(&r, &r, &CZ_FR_ONE);
+    CZ_PUSH_NS(cs, "root");
+    cz_anum_alloc(cs, &root, &r);
+    CZ_POP_NS(cs);
+    CHECK_EQ_INT(cz_por_circuit_var_root(cs, s, n_leaves, &p, &root, true), CZ_OK);
+    if (want_constraints) CHECK_EQ_INT(cz_cs_num_constraints(cs), want_constraints);
+    CHECK_EQ_INT(cz_cs_num_constraints(cs), cz_cs_num_constraints(ref));
+    CHECK_EQ_INT(cz_cs_num_inputs(cs), 2);
+    CHECK_EQ_INT(cz_cs_num_aux(cs), cz_cs_num_aux(ref)); /* the root allocated outside instead */
+    /* The leaf is the first aux after the caller's root, in "value". */
+    cz_fr v;
+    CHECK(cz_cs_value(cs, cz_var_aux(1), &v) && cz_fr_eq(&v, &p.leaf));
+    bool same_names = true;
+    for (size_t i = 0; i < cz_cs_num_constraints(cs); i++)
+      same_names &= strcmp(cz_cs_constraint_name(cs, i), cz_cs_constraint_name(ref, i)) == 0;
+    CHECK(same_names);
+    if (!wrong) CHECK(cz_cs_is_satisfied(cs));
+    const char *bad = cz_cs_which_is_unsatisfied(cs, NULL);
+    if (wrong) CHECK(bad && strcmp(bad, "enforce root is correct") == 0);
+    CHECK_EQ_INT(cz_por_circuit_var_root(cs, s, n_leaves, &p, NULL, true), CZ_ERR_INVALID_ARG);
+    cz_cs_free(cs);
+  }
+  cz_cs_free(ref);
+  cz_merkle_tree_free(&t);
+}
+
 int main(void) {
+  test_por_var_root(&(cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 0, 0}, 64, 37, 1062);
+  test_por_var_root(&(cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 4, 2}, 512, 301, 0);
   test_por_allocated(&(cz_merkle_shape){CZ_MERKLE_POSEIDON, 8, 4, 2}, 512, 301);
   test_por_allocated(&(cz_merkle_shape){CZ_MERKLE_SHA256, 2, 0, 0}, 8, 5);
   test_hash_circuits();

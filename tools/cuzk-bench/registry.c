@@ -23,6 +23,7 @@ const cz_bench_command cz_bench_commands[] = {
     {"single", cmd_client_single, "one proof through the daemon's Prove"},
     {"batch", cmd_client_batch, "N proofs (-c N, -j J at once): per-proof lines, proofs/min"},
 #endif
+    {"circuit-info", cmd_circuit_info, "count a registered circuit (porep, winning-post, window-post): constraints, inputs, aux"},
     {"c1-parse", cmd_c1_parse, "C1 JSON parse time and MB/s on a synthetic C1 of a sector size"},
     {NULL, NULL, NULL},
 };

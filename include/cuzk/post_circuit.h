@@ -1,0 +1,110 @@
+/* The Filecoin fallback PoSt circuit, which WinningPoSt and WindowPoSt
+ * share: storage-proofs-post fallback/circuit.rs (FallbackPoStCircuit,
+ * Sector::synthesize) and its public inputs (fallback/compound.rs,
+ * generate_public_inputs), allocation for allocation.
+ *
+ * One partition has n_sectors sector slots. Per slot, in this order:
+ * comm_r_last and comm_c (private), comm_r (allocated, then inputized),
+ * comm_r == Poseidon-2(comm_c, comm_r_last) (hash2_circuit of the tree
+ * hasher), then n_challenges PoR inclusions of a leaf of tree R_last:
+ * the leaf allocated inside the PoR ("value"), the path, the root bound
+ * to the slot's comm_r_last, private root (the path bits are packed into
+ * one public input, the root is not inputized). Allocation order is a
+ * compatibility contract with the parameter files. Names are those of
+ * bellperson's TestConstraintSystem on synthesize_default:
+ * "outer namespace/sector_<i>/..." (the prover's synthesize_extendable
+ * numbers sectors per chunk instead; only names differ).
+ *
+ * A partition with fewer real sectors than slots repeats its last sector
+ * (FallbackPoStCompound::circuit and generate_public_inputs); the caller
+ * fills the slots so. Every slot needs the same tree shape and the same
+ * challenge count, so the sizes below decide the circuit. The registered
+ * sizes (tree shape, slots, challenges per slot) are cz_post_kind's
+ * (cuzk/post.h): tree_r, sector_count, challenge_count.
+ *
+ * Threading: nothing here keeps state; calls on different constraint
+ * systems may run on several threads at once (a cz_cs itself is used by
+ * one thread at a time). cz_post_circuit is serial: cz_cs cannot merge
+ * per-thread sub-systems (bellperson's ConstraintSystem::extend, which
+ * synthesize_extendable uses). cz_post_witness synthesizes slots in
+ * parallel for the case that needs no merge, a WITNESS run (then
+ * cz_pce_eval with the recorded shape gives what PROVE would). */
+#ifndef CUZK_POST_CIRCUIT_H
+#define CUZK_POST_CIRCUIT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cs.h"
+#include "cuzk/err.h"
+#include "cuzk/fr.h"
+#include "cuzk/merkle.h"
+
+/* The witness of one sector slot. comm_r, comm_c and comm_r_last are Fr
+ * in Montgomery form; proofs points at n_challenges inclusion proofs in
+ * tree R_last (each its challenged leaf, its path and the challenge, the
+ * leaf index within the sector). Owned by the caller; read only. */
+typedef struct {
+  cz_fr comm_r, comm_c, comm_r_last;
+  const cz_merkle_proof *proofs;
+} cz_post_slot;
+
+/* The circuit's public inputs, ONE excluded: n_sectors * (1 + n_challenges)
+ * (0 when that overflows). ONE included, the circuit has one more. */
+size_t cz_post_circuit_input_count(size_t n_sectors, size_t n_challenges);
+
+/* Check a witness against the sizes: tree valid for sector_leaves leaves
+ * (cz_merkle_shape_ok), n_sectors and n_challenges > 0, sectors and every
+ * slot's proofs non-NULL, and each proof of the tree's shape (hasher,
+ * arities, level count), its challenge below sector_leaves and its path
+ * indices the digits of that challenge (so that the circuit's packed path
+ * equals the public input). The proofs' hashes are not checked: a wrong
+ * sibling or root makes the circuit unsatisfied, not invalid.
+ * Returns CZ_OK or CZ_ERR_INVALID_ARG with the first fault in msg (NULL or
+ * msg_len 0: no message), e.g. "sectors[3].proofs[1].challenge: 70 is not
+ * below the sector's 64 leaves". Thread-safe. */
+cz_err cz_post_check_sectors(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
+                             size_t n_challenges, const cz_post_slot *sectors, char *msg,
+                             size_t msg_len);
+
+/* FallbackPoStCircuit::synthesize on cs for n_sectors slots of
+ * n_challenges challenges over sectors of sector_leaves leaves in trees of
+ * shape tree. sectors supplies the witness; it may be NULL when
+ * !cz_cs_needs_values(cs) (KEYGEN, RECORD, COUNT), and is then ignored.
+ * Returns CZ_OK or the cs's sticky error; CZ_ERR_INVALID_ARG (the cs left
+ * untouched) for cs NULL, bad sizes, or a witness that
+ * cz_post_check_sectors rejects (call it for the message). The caller
+ * still calls cz_cs_finish. Allocates nothing that outlives the call
+ * beyond what cs keeps. */
+cz_err cz_post_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t sector_leaves,
+                       size_t n_sectors, size_t n_challenges, const cz_post_slot *sectors);
+
+/* The public inputs, ONE excluded, as FallbackPoStCompound's
+ * generate_public_inputs orders them: per slot comm_r, then each
+ * challenge's packed path, which is the challenged leaf index as an Fr.
+ * They equal inputs 1.. of a PROVE or TEST run of cz_post_circuit on the
+ * same witness. *n: capacity of out in, count written out. Returns CZ_OK;
+ * CZ_ERR_INVALID_ARG when the witness fails cz_post_check_sectors (message
+ * in msg) or the capacity is below cz_post_circuit_input_count (*n then
+ * holds the count needed, out untouched). Thread-safe. */
+cz_err cz_post_circuit_inputs(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
+                             size_t n_challenges, const cz_post_slot *sectors, cz_fr *out,
+                             size_t *n, char *msg, size_t msg_len);
+
+/* cz_post_circuit on a WITNESS system, the slots synthesized in chunks on
+ * n_threads threads (0: all online cores). *out receives, bit for bit,
+ * the assignment a serial WITNESS run of cz_post_circuit takes after
+ * cz_cs_finish: inputs (ONE first), aux and n_constraints, no a/b/c or
+ * densities, ready for cz_pce_eval / cz_r1cs_eval with the circuit's
+ * recorded shape. The caller owns *out (cz_assignment_free).
+ * Working memory: the result, 32 bytes per input and aux (4.1 GB for
+ * the 32 GiB WindowPoSt partition), plus per thread one chunk of at most
+ * 16 slots and about 3 MiB of values (one 32 GiB slot is 1.7 MB).
+ * Returns CZ_OK; CZ_ERR_INVALID_ARG with msg when cz_post_check_sectors
+ * rejects the witness (or out is NULL); CZ_ERR_NOMEM. *out is zeroed on
+ * error. Thread-safe; the witness is only read. */
+cz_err cz_post_witness(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
+                       size_t n_challenges, const cz_post_slot *sectors, unsigned n_threads,
+                       cz_assignment *out, char *msg, size_t msg_len);
+
+#endif

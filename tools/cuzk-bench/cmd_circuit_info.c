@@ -1,0 +1,199 @@
+/* cuzk-bench circuit-info: the size of a registered circuit (one partition)
+ * counted on a COUNT system (constraints, inputs, aux) without storing
+ * matrices or values, and what counting cost:
+ *
+ *   cuzk-bench circuit-info --kind porep|winning-post|window-post
+ *       [--registered-proof N | --sector-size S] [--sectors N] [--challenges N]
+ *       [--witness] [--threads N]
+ * --registered-proof is in the kind's numbering (seal 0-9, PoSt 0-14); a
+ * sector size picks PoRep V1_1, Winning V1 or Window V1_1. --sectors and
+ * --challenges change a PoSt circuit's slots and challenges per slot. With
+ * --witness (PoSt), also cz_post_witness over random paths on --threads:
+ * not a satisfying witness, but the same work (hashing, bits, inserts), as
+ * a synthesis rate in constraints per core-second.
+ * Output: "name value unit" lines. Constraints are as TestConstraintSystem
+ * (and rust-fil-proofs' tests) count them; a PROVE or KEYGEN run holds
+ * circuit.inputs more. Exit 0, 1 when synthesis fails, 2 for bad options. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "commands.h"
+#include "common/args.h"
+#include "common/bench_clock.h"
+#include "cuzk/parallel.h"
+#include "cuzk/porep.h"
+#include "cuzk/post.h"
+#include "cuzk/post_circuit.h"
+#include "input.h"
+
+/* What the PoSt witness timing needs of a circuit. */
+typedef struct {
+  cz_merkle_shape tree;
+  size_t sector_leaves, n_sectors, n_challenges;
+} post_size;
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rand64(void) {
+  uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+static cz_fr rand_fr(void) {
+  cz_fr r;
+  cz_fr_from_u64(&r, rand64());
+  return r;
+}
+
+/* A random path to a random leaf: right indices, random nodes. */
+static void fake_proof(const post_size *cfg, cz_merkle_proof *p) {
+  size_t levels = cz_merkle_proof_levels(&cfg->tree, cfg->sector_leaves);
+  size_t base = levels - (cfg->tree.sub_arity != 0) - (cfg->tree.top_arity != 0);
+  p->shape = cfg->tree;
+  p->n_levels = levels;
+  p->challenge = (size_t)(rand64() % cfg->sector_leaves);
+  p->leaf = rand_fr();
+  p->root = rand_fr();
+  size_t rest = p->challenge;
+  for (size_t l = 0; l < levels; l++) {
+    unsigned a = l < base ? cfg->tree.base_arity : l == base ? cfg->tree.sub_arity : cfg->tree.top_arity;
+    p->arity[l] = a;
+    p->index[l] = (unsigned)(rest % a);
+    rest /= a;
+    for (unsigned j = 0; j + 1 < a; j++) p->siblings[l][j] = rand_fr();
+  }
+}
+
+static int time_witness(const post_size *cfg, unsigned threads, size_t n_constraints) {
+  size_t n = cfg->n_sectors * cfg->n_challenges;
+  cz_merkle_proof *proofs = malloc(n * sizeof *proofs);
+  cz_post_slot *sec = malloc(cfg->n_sectors * sizeof *sec);
+  if (!proofs || !sec) {
+    free(proofs);
+    free(sec);
+    fprintf(stderr, "circuit-info: out of memory\n");
+    return 1;
+  }
+  for (size_t i = 0; i < n; i++) fake_proof(cfg, &proofs[i]);
+  for (size_t s = 0; s < cfg->n_sectors; s++)
+    sec[s] = (cz_post_slot){rand_fr(), rand_fr(), rand_fr(), &proofs[s * cfg->n_challenges]};
+  cz_assignment as;
+  char msg[200] = "";
+  double w0 = cz_bench_wall_s(), c0 = cz_bench_cpu_s();
+  cz_err e = cz_post_witness(&cfg->tree, cfg->sector_leaves, cfg->n_sectors, cfg->n_challenges,
+                             sec, threads, &as, msg, sizeof msg);
+  double w1 = cz_bench_wall_s(), c1 = cz_bench_cpu_s();
+  free(proofs);
+  free(sec);
+  if (e != CZ_OK) {
+    fprintf(stderr, "circuit-info: witness: %s\n", msg);
+    return 1;
+  }
+  cz_assignment_free(&as);
+  printf("witness.threads %u threads\nwitness.wall %.3f s\nwitness.cpu %.3f s\n",
+         cz_parallel_threads(threads), w1 - w0, c1 - c0);
+  if (c1 > c0)
+    printf("witness.rate %.0f constraints_per_core_s\n", (double)n_constraints / (c1 - c0));
+  return 0;
+}
+
+/* Synthesize the chosen circuit on cs (values not needed). */
+static cz_err count(cz_cs *cs, const cz_porep_kind *pk, const post_size *ps) {
+  if (pk) return cz_porep_circuit(cs, &pk->shape, NULL, 0);
+  return cz_post_circuit(cs, &ps->tree, ps->sector_leaves, ps->n_sectors, ps->n_challenges, NULL);
+}
+
+int cmd_circuit_info(int argc, char **argv) {
+  const char *kind = NULL, *size = NULL;
+  unsigned long reg = ~0ul, sectors = 0, challenges = 0, threads = 0;
+  bool help = false, witness = false;
+  const cz_opt opts[] = {
+      {"kind", CZ_OPT_STRING, &kind, "K", "porep, winning-post or window-post"},
+      {"registered-proof", CZ_OPT_UINT, &reg, "N", "registered proof in the kind's numbering"},
+      {"sector-size", CZ_OPT_STRING, &size, "S", "sector size (2KiB ... 64GiB)"},
+      {"sectors", CZ_OPT_UINT, &sectors, "N", "PoSt sector slots (default: the registered count)"},
+      {"challenges", CZ_OPT_UINT, &challenges, "N", "PoSt challenges per slot (default: registered)"},
+      {"witness", CZ_OPT_FLAG, &witness, NULL, "PoSt: also time cz_post_witness on random paths"},
+      {"threads", CZ_OPT_UINT, &threads, "N", "thread budget of --witness (default 0: all cores)"},
+      {NULL, 0, NULL, NULL, NULL},
+  };
+  int rc = cz_opts_parse(argc, argv, opts, &help);
+  if (rc) return rc;
+  if (help) {
+    cz_opts_usage(stdout, "circuit-info", "--kind K [options]", opts);
+    return 0;
+  }
+  bool porep = kind && !strcmp(kind, "porep"), winning = kind && !strcmp(kind, "winning-post"),
+       window = kind && !strcmp(kind, "window-post");
+  if (!porep && !winning && !window) {
+    fprintf(stderr, "circuit-info: --kind must be porep, winning-post or window-post\n");
+    return 2;
+  }
+  if ((reg != ~0ul) == (size != NULL)) {
+    fprintf(stderr, "circuit-info: give one of --registered-proof and --sector-size\n");
+    return 2;
+  }
+  uint64_t bytes = 0;
+  if (size && cz_bench_parse_size(size, &bytes) != 0) {
+    fprintf(stderr, "circuit-info: --sector-size %s: not a size\n", size);
+    return 2;
+  }
+  const cz_porep_kind *pk = NULL;
+  const cz_post_kind *qk = NULL;
+  if (porep) {
+    pk = size ? cz_porep_kind_by_sector_size(bytes, true) : cz_porep_kind_by_id((uint32_t)reg);
+  } else if (size) {
+    for (uint32_t id = winning ? 0 : 10; id < (winning ? 5u : 15u) && !qk; id++)
+      if (cz_post_kind_by_id(id)->sector_size == bytes) qk = cz_post_kind_by_id(id);
+  } else if (reg < CZ_POST_N_KINDS) {
+    qk = cz_post_kind_by_id((uint32_t)reg);
+    if (qk->type != (winning ? CZ_POST_WINNING : CZ_POST_WINDOW)) qk = NULL;
+  }
+  if (!pk && !qk) {
+    fprintf(stderr, "circuit-info: no registered %s proof %s %s\n", kind,
+            size ? "of sector size" : "numbered", size ? size : "(see --help)");
+    return 2;
+  }
+  post_size ps = {0};
+  if (qk) {
+    ps = (post_size){qk->tree_r, (size_t)(qk->sector_size / 32),
+                     sectors ? sectors : qk->sector_count,
+                     challenges ? challenges : qk->challenge_count};
+  } else if (sectors || challenges || witness) {
+    fprintf(stderr, "circuit-info: --sectors, --challenges and --witness are for PoSt\n");
+    return 2;
+  }
+  cz_cs *cs = cz_cs_new(CZ_CS_COUNT, NULL);
+  if (!cs) {
+    fprintf(stderr, "circuit-info: out of memory\n");
+    return 1;
+  }
+  double w0 = cz_bench_wall_s(), c0 = cz_bench_cpu_s();
+  cz_err e = count(cs, pk, &ps);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  double w1 = cz_bench_wall_s(), c1 = cz_bench_cpu_s();
+  if (e != CZ_OK) {
+    fprintf(stderr, "circuit-info: %s %s\n", cz_err_str(e), cz_cs_errmsg(cs));
+    cz_cs_free(cs);
+    return 1;
+  }
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  const cz_merkle_shape *t = pk ? &pk->shape.tree_r : &qk->tree_r;
+  printf("circuit.name %s registered_proof\ncircuit.id %u registered_proof_id\n",
+         pk ? pk->name : qk->name, pk ? pk->id : qk->id);
+  printf("circuit.sector_bytes %llu B\ncircuit.tree %u-%u-%u shape\n",
+         (unsigned long long)(pk ? pk->sector_size : qk->sector_size), t->base_arity,
+         t->sub_arity, t->top_arity);
+  if (qk) printf("circuit.sectors %zu slots\ncircuit.challenges %zu per_slot\n", ps.n_sectors,
+                 ps.n_challenges);
+  size_t n = cz_cs_num_constraints(cs);
+  printf("circuit.constraints %zu constraints\ncircuit.inputs %zu inputs\ncircuit.aux %zu aux\n", n,
+         cz_cs_num_inputs(cs), cz_cs_num_aux(cs));
+  printf("circuit.wall %.3f s\ncircuit.cpu %.3f s\ncircuit.max_rss %ld KiB\n", w1 - w0, c1 - c0,
+         ru.ru_maxrss);
+  cz_cs_free(cs);
+  return witness ? time_witness(&ps, (unsigned)threads, n) : 0;
+}
