@@ -43,11 +43,14 @@ typedef struct {
   cz_err (*register_fn)(cz_engine *e, const cz_provers_config *cfg, char *msg, size_t msg_len);
 } cz_prover_entry;
 
-/* The table, in registration order; *n its length. Static storage. */
+/* The table, in registration order; *n its length. Static storage; any
+ * thread. */
 const cz_prover_entry *cz_provers_table(size_t *n);
 
-/* Register every row with e, in order; the first error stops and is
- * returned with msg naming the prover. */
+/* Register every row with e, in order (before cz_engine_start); the first
+ * error stops and is returned with msg naming the prover. cfg is copied,
+ * its strings included; only the backend it points to must outlive e (the
+ * built-in ones are static). */
 cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                size_t msg_len);
 
