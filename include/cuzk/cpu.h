@@ -1,10 +1,11 @@
 /* Run-time CPU feature detection and the dispatch switch for the field code
- * (src/ec/cpu.c). The x86-64 MULX/ADCX/ADOX path is used when the CPU has BMI2 and ADX, the
- * 8-lane AVX-512 IFMA path where the CPU and OS offer it, unless the portable
- * path is forced; all give identical results. The environment variable
- * CUZK_CPU, read once at start-up, narrows the choice for a whole process
- * (to compare paths, or to rule one out): "portable" = neither, "no-avx512" =
- * ADX but not IFMA; anything else (or unset) = automatic. A build without
+ * (src/ec/cpu.c). The x86-64 MULX/ADCX/ADOX path is used when the CPU has
+ * BMI2 and ADX, the 8-lane AVX-512 IFMA path where the CPU and OS offer it,
+ * unless the portable path is forced; all give identical results. The
+ * environment variable CUZK_CPU, read once at start-up, narrows the choice
+ * for a whole process (to compare paths, or to rule one out): "portable" =
+ * neither, "no-avx512" = ADX but not IFMA; anything else (or unset) =
+ * automatic. A build without
  * the ADX or IFMA code (CZ_MONT_ADX / CZ_IFMA unset) never selects that path,
  * whatever the CPU has. The has_ and use_ queries may be called from any
  * thread. */

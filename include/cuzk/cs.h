@@ -1,6 +1,7 @@
 /* The R1CS constraint-system API: circuits are written once against it and
- * run on every backend (src/cs/: cs.c, cs_results.c, pce.c, spmv.c). Semantics are bellpepper-core's ConstraintSystem as
- * driven by bellperson 0.26/0.27 (Filecoin's prover):
+ * run on every backend (src/cs/: cs.c, cs_results.c, pce.c, spmv.c).
+ * Semantics are bellpepper-core's ConstraintSystem as driven by bellperson
+ * 0.26/0.27 (Filecoin's prover):
  *
  *  - Every system starts with input 0 = ONE (value 1). alloc / alloc_input
  *    number aux / input variables in call order: allocation order is a

@@ -226,8 +226,9 @@ cz_engine_status cz_engine_srs_preload(cz_engine *e, const char *circuit_id, boo
  * hot or warm; *freed: the bytes it held in the memory budget (a hot
  * entry's; a warm one is only mapped and holds none). An SRS in use
  * (ref_count > 0) or being loaded is left alone (CZ_ENG_FAILED, msg).
- * Unknown id: CZ_ENG_NOT_FOUND. was_loaded and freed must not be NULL. Under budget pressure the engine itself drops idle hot
- * entries (ref_count 0, idle >= eviction_min_idle) to warm, LRU first. */
+ * Unknown id: CZ_ENG_NOT_FOUND. was_loaded and freed must not be NULL.
+ * Under budget pressure the engine itself drops idle hot entries
+ * (ref_count 0, idle >= eviction_min_idle) to warm, LRU first. */
 cz_engine_status cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded,
                                      uint64_t *freed, char *msg, size_t msg_len);
 

@@ -69,8 +69,9 @@ bool cz_g2_affine_is_on_curve(const cz_g2_affine *p); /* infinity counts as on t
  * the identity is in the subgroup. */
 bool cz_g2_affine_is_in_subgroup(const cz_g2_affine *p);
 
-/* zcash encoding: 96-byte compressed / 192-byte uncompressed; each Fp2 coordinate is c1 then c0, big-endian
- * (then y), top three bits of byte 0 = compressed, infinity, y-sign. */
+/* zcash encoding: 96-byte compressed / 192-byte uncompressed; x (then y),
+ * each Fp2 coordinate c1 then c0, big-endian; top three bits of byte 0 =
+ * compressed, infinity, y-sign. */
 void cz_g2_affine_compress(uint8_t out[CZ_G2_COMPRESSED_BYTES], const cz_g2_affine *p);
 void cz_g2_affine_serialize(uint8_t out[CZ_G2_UNCOMPRESSED_BYTES], const cz_g2_affine *p);
 /* Decoding checks flags, canonical coordinates, the curve equation and,

@@ -1,7 +1,7 @@
 /* Variables and linear combinations of the R1CS constraint-system API
- * (src/cs/lc.c), with
- * bellpepper-core 0.2 semantics (the LinearCombination/Indexer pair used by
- * bellperson 0.26/0.27, Filecoin's prover):
+ * (src/cs/lc.c), with bellpepper-core 0.2 semantics (the
+ * LinearCombination/Indexer pair used by bellperson 0.26/0.27, Filecoin's
+ * prover):
  *
  *  - A variable is an input (public; input 0 is the constant ONE) or an aux
  *    (private) variable, each numbered from 0 in allocation order.

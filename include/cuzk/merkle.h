@@ -75,8 +75,8 @@ size_t cz_merkle_proof_levels(const cz_merkle_shape *s, size_t n_leaves);
  * afterwards). t owns about n_leaves * base_arity / (base_arity - 1) * 32
  * bytes; free it with cz_merkle_tree_free. CZ_ERR_INVALID_ARG for a bad
  * shape or NULL leaves, CZ_ERR_NOMEM when allocation fails; on error t is
- * left empty (zeroed). Poseidon levels of 4096 or more nodes are hashed on
- * every online core (no thread budget). */
+ * left empty (zeroed). A Poseidon level of 4096 or more nodes is hashed on
+ * every online core (there is no thread budget). */
 cz_err cz_merkle_tree_build(cz_merkle_tree *t, const cz_merkle_shape *s, const cz_fr *leaves,
                             size_t n_leaves);
 void cz_merkle_tree_free(cz_merkle_tree *t); /* idempotent on a zeroed tree */

@@ -1,8 +1,9 @@
 /* A minimal data-parallel loop on pthreads (src/util/parallel.c), shared by
- * the NTT, MSM and other kernels. Every parallel kernel takes a thread budget (n_threads) so that
- * synthesis and proving can share the machine without oversubscription;
- * n_threads = 0 means "all online cores". No state is shared between
- * calls: any thread may call any function, concurrently. */
+ * the NTT, MSM and other kernels. Every parallel kernel takes a thread
+ * budget (n_threads) so that synthesis and proving can share the machine
+ * without oversubscription; n_threads = 0 means "all online cores". No
+ * state is shared between calls: any thread may call any function,
+ * concurrently. */
 #ifndef CUZK_PARALLEL_H
 #define CUZK_PARALLEL_H
 #include <stddef.h>

@@ -57,9 +57,9 @@ cz_err cz_groth16_toxic_random(cz_groth16_toxic *t);
  * (the prover's densities would then not match the filtered vectors);
  * alpha or beta zero; malformed columns (no input or constraint, offsets
  * not ascending, an entry past the constraint count); no evaluation domain
- * (more than 2^31 constraints). CZ_ERR_NOMEM
- * when memory runs out. On error *out is zeroed. The caller owns *out and
- * frees it with cz_groth16_params_free. n_threads: 0 = all online cores. */
+ * (more than 2^31 constraints). CZ_ERR_NOMEM when memory runs out. On
+ * error *out is zeroed. The caller owns *out and frees it with
+ * cz_groth16_params_free. n_threads: 0 = all online cores. */
 cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
                         const cz_groth16_toxic *t, unsigned n_threads, char *msg, size_t msg_len);
 

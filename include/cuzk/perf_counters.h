@@ -1,8 +1,8 @@
 /* Hardware performance counters through perf_event_open(2)
- * (src/util/perf_counters.c): cycles,
- * instructions, L1d read misses, LLC misses and branch misses of the
- * calling thread and of the threads it creates after cz_perf_open (inherit;
- * cz_parallel_for starts its workers per call, so they are counted).
+ * (src/util/perf_counters.c): cycles, instructions, L1d read misses, LLC
+ * misses and branch misses of the calling thread and of the threads it
+ * creates after cz_perf_open (inherit; cz_parallel_for starts its workers
+ * per call, so they are counted).
  * User space only (exclude_kernel), so kernel.perf_event_paranoid = 2 is
  * enough. Each counter is opened on its own: a kernel or VM that lacks one
  * event still gives the others. When the kernel offers none (no PMU in the

@@ -22,10 +22,9 @@ cz_err cz_pick(cz_cs *cs, cz_anum *out, const cz_bool *cond, const cz_anum *a, c
 /* insertion.rs insert: element inserted among elements[0..n) at the
  * position given by bits (LSB first; n + 1 == 1 << nbits), out has n + 1
  * entries, n + 1 <= 64 (else CZ_ERR_INVALID_ARG); out must not overlap
- * elements. Sizes 2, 4, 8 use the
- * hand-optimised insert_2/4/8 (2, 8 and 22 constraints; insert_8 needs
- * allocated, unnegated bits b0, b1, else CZ_ERR_INVALID_ARG); other sizes
- * the generic select per position. */
+ * elements. Sizes 2, 4, 8 use the hand-optimised insert_2/4/8 (2, 8 and 22
+ * constraints; insert_8 needs allocated, unnegated bits b0, b1, else
+ * CZ_ERR_INVALID_ARG); other sizes the generic select per position. */
 cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool *bits, size_t nbits,
                  const cz_anum *elements, size_t n);
 /* HashFunction::hash_multi_leaf_circuit of the hasher: Poseidon: neptune's
