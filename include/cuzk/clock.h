@@ -1,5 +1,5 @@
-/* The monotonic clock every layer times itself with (CLOCK_MONOTONIC:
- * never jumps with wall-clock changes). Any thread. */
+/* The monotonic clock every layer times itself with (src/util/clock.c;
+ * CLOCK_MONOTONIC: never jumps with wall-clock changes). Any thread. */
 #ifndef CUZK_CLOCK_H
 #define CUZK_CLOCK_H
 #include <stdint.h>

@@ -1,6 +1,7 @@
 /* The R1CS constraint-system API: circuits are written once against it and
- * run on every backend. Semantics are bellpepper-core's ConstraintSystem as
- * driven by bellperson 0.26/0.27 (Filecoin's prover):
+ * run on every backend (src/cs/: cs.c, cs_results.c, pce.c, spmv.c).
+ * Semantics are bellpepper-core's ConstraintSystem as driven by bellperson
+ * 0.26/0.27 (Filecoin's prover):
  *
  *  - Every system starts with input 0 = ONE (value 1). alloc / alloc_input
  *    number aux / input variables in call order: allocation order is a
@@ -45,8 +46,9 @@
  *
  * Errors never abort: a failed call sets a sticky error (the first one
  * wins) that cz_cs_error / cz_cs_finish return; calls after an error are
- * ignored but still hand out variables, so synthesis code may check once at
- * the end. A constraint system is used by one thread at a time. */
+ * ignored but still hand out variables (all the same unused index), so
+ * synthesis code may check once at the end. A constraint system is used by
+ * one thread at a time; its results, once taken, are plain data. */
 #ifndef CUZK_CS_H
 #define CUZK_CS_H
 #include <stdarg.h>
@@ -117,7 +119,9 @@ typedef struct {
 
 /* A new system of the given kind with ONE allocated; cfg NULL = defaults
  * (CZ_LC_INLINE with N = 4, the fastest safe layout measured by cuzk-bench
- * cs). Returns NULL when out of memory or cfg is invalid. */
+ * cs). Returns NULL when out of memory, kind is out of range or cfg is
+ * invalid. Free with cz_cs_free (NULL is allowed), which also frees
+ * whatever results were not taken. */
 cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg);
 void cz_cs_free(cz_cs *cs);
 cz_cs_kind cz_cs_get_kind(const cz_cs *cs);
@@ -171,7 +175,8 @@ size_t cz_cs_num_inputs(const cz_cs *cs);      /* ONE included */
 size_t cz_cs_num_aux(const cz_cs *cs);
 size_t cz_cs_num_constraints(const cz_cs *cs); /* input constraints included after finish */
 
-/* The sticky error and its message ("" when none). */
+/* The sticky error and its message ("" when none; the string lives in cs
+ * until cz_cs_free). */
 cz_err cz_cs_error(const cz_cs *cs);
 const char *cz_cs_errmsg(const cz_cs *cs);
 
@@ -180,17 +185,22 @@ const char *cz_cs_errmsg(const cz_cs *cs);
  * Calling it twice is an error. */
 cz_err cz_cs_finish(cz_cs *cs);
 
-/* Value of a variable (PROVE, TEST, WITNESS); false when out of range. */
+/* Value of a variable (PROVE, TEST, WITNESS); false when out of range, for
+ * KEYGEN and RECORD, and after the values were taken. */
 bool cz_cs_value(const cz_cs *cs, cz_var v, cz_fr *out);
 
 /* Move the results out of a finished system (the system keeps counts but
  * no buffers). PROVE and WITNESS: cz_cs_take_assignment. RECORD:
- * cz_cs_take_r1cs. KEYGEN: cz_cs_take_keygen. Wrong kind, unfinished, or a
- * sticky error: CZ_ERR_INVALID_ARG. */
+ * cz_cs_take_r1cs. KEYGEN: cz_cs_take_keygen. Wrong kind, unfinished, a
+ * sticky error, or already taken: CZ_ERR_INVALID_ARG. CZ_ERR_NOMEM when a
+ * result cannot be assembled; the system's buffers may be gone then too
+ * (do not retry). On error *out is zeroed and owns nothing. The caller owns
+ * *out and frees it with the matching _free below. */
 cz_err cz_cs_take_assignment(cz_cs *cs, cz_assignment *out);
 cz_err cz_cs_take_r1cs(cz_cs *cs, cz_r1cs *out);
 cz_err cz_cs_take_keygen(cz_cs *cs, cz_keygen_cols *out);
 
+/* Free the buffers and zero the struct (a zeroed struct is fine). */
 void cz_assignment_free(cz_assignment *as);
 void cz_r1cs_free(cz_r1cs *m);
 void cz_keygen_cols_free(cz_keygen_cols *k);
@@ -201,8 +211,10 @@ static inline bool cz_density_get(const cz_density *d, size_t i) {
 
 /* Complete a WITNESS assignment with a/b/c = M * w and the recorded
  * densities, so that it equals a PROVE run's. The assignment's counts
- * must match the shape (inputs, aux; n_constraints of the witness run
- * plus the input constraints), else CZ_ERR_INVALID_ARG. */
+ * must match the shape (inputs, aux; n_constraints of the witness run, or
+ * that plus the input constraints) and it must not hold a/b/c or densities
+ * yet, else CZ_ERR_INVALID_ARG; CZ_ERR_NOMEM. On error w is as it was. m is
+ * only read: threads may evaluate one shape at the same time. */
 cz_err cz_r1cs_eval(const cz_r1cs *m, cz_assignment *w);
 
 /* cz_r1cs_eval on a thread budget (0 = all online cores; 1 is what
@@ -246,10 +258,11 @@ void cz_pce_get_info(const cz_pce *p, cz_pce_info *out);
 cz_err cz_pce_eval(const cz_pce *p, cz_assignment *w, unsigned n_threads);
 
 /* TEST backend. The first unsatisfied constraint's full name (NULL when all
- * hold) and, when index != NULL, its index; unnamed constraints are called
- * "<ns path>/#<index>". */
+ * hold, and for other kinds) and, when index != NULL, its index; unnamed
+ * constraints are called "<ns path>/#<index>". The string lives in cs. */
 const char *cz_cs_which_is_unsatisfied(const cz_cs *cs, size_t *index);
-/* True when every constraint holds and no sticky error is set. */
+/* True when every constraint holds and no sticky error is set (TEST only;
+ * false for other kinds). */
 bool cz_cs_is_satisfied(const cz_cs *cs);
 /* Name of constraint i (TEST only; NULL otherwise or out of range). */
 const char *cz_cs_constraint_name(const cz_cs *cs, size_t i);

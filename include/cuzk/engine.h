@@ -8,7 +8,9 @@
  * anything itself: each proof kind is served by a prover
  * (cuzk/engine_prover.h) registered before cz_engine_start. A kind without
  * a prover is refused with CZ_ENG_UNIMPLEMENTED. All functions are thread
- * safe once the engine is started.
+ * safe once the engine is started (create, registration and destroy
+ * excepted: one thread, no other call in flight). Sources:
+ * src/engine/engine.c, srs.c (SRS manager), membudget.c, pipeline.c.
  *
  * TIMELINE lines (stderr, flushed at once, when cfg.timeline):
  *   TIMELINE,<ms since engine start>,<EVENT>,<job_id>,<detail>
@@ -140,36 +142,49 @@ typedef struct {
  * 10000 ms, /data/zk/params, timeline on). */
 void cz_engine_config_default(cz_engine_config *cfg);
 
-/* Create an engine (not yet running). CZ_ERR_INVALID_ARG when the auto
- * budget cannot be computed or is not positive (msg says why); NOMEM. */
+/* Create an engine (not yet running); cfg NULL = the defaults, n_workers
+ * capped at CZ_ENGINE_MAX_WORKERS. CZ_ERR_INVALID_ARG when the auto budget
+ * cannot be computed or is not positive (msg says why); NOMEM. *out is NULL
+ * on error; free the engine with cz_engine_destroy. */
 cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *msg, size_t msg_len);
-/* Start the worker threads. */
+/* Start the worker threads. CZ_ERR_INVALID_ARG when already started;
+ * CZ_ERR_NOMEM when not one worker could start (when some did, CZ_OK with
+ * fewer workers). */
 cz_err cz_engine_start(cz_engine *e);
 /* Stop accepting work (submits answer CZ_ENG_UNAVAILABLE), cancel every
  * queued job, then either let running jobs finish (drain) or cancel them
- * at their next phase boundary, and join the workers. Idempotent. */
+ * at their next phase boundary, and join the workers. A second call
+ * returns at once without joining; with drain false it turns a drain in
+ * progress into a cancel (a second signal). */
 void cz_engine_shutdown(cz_engine *e, bool drain);
 /* Shutdown (cancelling) if needed, then free everything. NULL is allowed. */
 void cz_engine_destroy(cz_engine *e);
 
 /* Queue a proof. On CZ_ENG_OK job_id holds its id and *queue_pos (when
  * not NULL) the number of queued jobs that run before it. A request_id
- * already in the table returns that job (idempotent). The copy of the
+ * already in the table returns that job (idempotent; the new request is
+ * not compared with it, but it is parsed and validated first). The copy of the
  * request's bytes is charged to the memory budget until the job finishes
  * (CZ_ENG_EXHAUSTED when the budget cannot hold it now: no waiting here, the
  * caller retries). A job whose memory estimate exceeds the budget is
  * accepted and FAILS at once. Otherwise: CZ_ENG_INVALID (bad field,
- * prover's validate), CZ_ENG_UNIMPLEMENTED, CZ_ENG_UNAVAILABLE; msg says why. */
+ * prover's parse or validate), CZ_ENG_UNIMPLEMENTED, CZ_ENG_UNAVAILABLE,
+ * CZ_ENG_FAILED (out of memory); msg says why. req is only read: the caller
+ * keeps it. */
 cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
                                   char job_id[CZ_JOB_ID_MAX], uint32_t *queue_pos, char *msg,
                                   size_t msg_len);
 /* Wait for a job (timeout_ms 0 = forever). CZ_ENG_OK with out->status
  * COMPLETED / FAILED / CANCELLED, or TIMEOUT while still unfinished;
- * CZ_ENG_NOT_FOUND for an unknown id. out->proof is the caller's to free. */
+ * CZ_ENG_NOT_FOUND for an unknown id (also once a finished job has aged out
+ * of the max_finished_jobs kept). out->proof is the caller's to free; a
+ * proof that cannot be copied turns the answer into FAILED. Any number of
+ * threads may await one job. */
 cz_engine_status cz_engine_await(cz_engine *e, const char *job_id, uint64_t timeout_ms,
                                  cz_job_result *out);
 /* Cancel: a queued job at once, a running one at its next phase boundary
- * (*was_running true). A finished job is left as it is. NOT_FOUND. */
+ * (*was_running true; was_running must not be NULL). A finished job is left
+ * as it is. NOT_FOUND. */
 cz_engine_status cz_engine_cancel(cz_engine *e, const char *job_id, bool *was_running);
 
 /* ---- Status ---------------------------------------------------------------- */
@@ -207,20 +222,24 @@ typedef struct {
   bool has_prover[CZ_KIND_COUNT];
 } cz_engine_stats;
 
+/* A snapshot of the counters, workers and SRS entries (the first
+ * CZ_ENGINE_MAX_SRS). */
 void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out);
 
 /* Make a circuit's SRS hot (load time in *load_ms, *already when it was
  * hot). CZ_ENG_NOT_FOUND when its file is missing, CZ_ENG_INVALID for a
  * malformed id, CZ_ENG_FAILED when loading fails or does not fit the
- * budget; msg says why. */
+ * budget; msg says why. already and load_ms may be NULL. A load in progress
+ * for the same id is waited for, not repeated. */
 cz_engine_status cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already,
                                        uint64_t *load_ms, char *msg, size_t msg_len);
 /* Drop a circuit's SRS to cold (unloaded, unmapped). *was_loaded: it was
  * hot or warm; *freed: the bytes it held in the memory budget (a hot
  * entry's; a warm one is only mapped and holds none). An SRS in use
- * (ref_count > 0) is left alone (CZ_ENG_FAILED, msg). Unknown id:
- * CZ_ENG_NOT_FOUND. Under budget pressure the engine itself drops idle hot
- * entries (ref_count 0, idle >= eviction_min_idle) to warm, LRU first. */
+ * (ref_count > 0) or being loaded is left alone (CZ_ENG_FAILED, msg).
+ * Unknown id: CZ_ENG_NOT_FOUND. was_loaded and freed must not be NULL.
+ * Under budget pressure the engine itself drops idle hot entries
+ * (ref_count 0, idle >= eviction_min_idle) to warm, LRU first. */
 cz_engine_status cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded,
                                      uint64_t *freed, char *msg, size_t msg_len);
 
@@ -235,7 +254,8 @@ typedef enum {
   CZ_PART_FAILED,           /* failed, skipped or cancelled */
 } cz_partition_state;
 
-/* "queued", "synthesizing", "synthesized", "proving", "done", "failed". */
+/* "queued", "synthesizing", "synthesized", "proving", "done", "failed";
+ * "unknown" out of range. */
 const char *cz_partition_state_label(cz_partition_state s);
 
 typedef struct {
@@ -264,7 +284,9 @@ typedef struct {
 size_t cz_engine_list_jobs(cz_engine *e, cz_job_info *out, size_t cap);
 
 /* The proving backend the daemon uses, for status: name ("cpu", "cuda")
- * and a note (why a requested backend fell back; "" when none). */
+ * and a note (why a requested backend fell back; "" when none). Both are
+ * copied (NULL = ""); get answers "cpu" until set, and either output may
+ * be NULL. */
 void cz_engine_set_backend_info(cz_engine *e, const char *name, const char *note);
 void cz_engine_get_backend_info(cz_engine *e, char *name, size_t name_len, char *note,
                                 size_t note_len);

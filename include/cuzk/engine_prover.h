@@ -2,7 +2,16 @@
  * (cz_engine_prover), what it may call on its running job (events,
  * timings, memory, SRS), the per-job and batch pipelines, and how provers
  * and SRS circuits are registered before cz_engine_start. The engine
- * calls provers only through these tables, so it knows no proof kind. */
+ * calls provers only through these tables, so it knows no proof kind.
+ * Sources: src/engine/engine.c, pipeline.c, srs.c.
+ *
+ * Threads: the engine may call a prover's hooks for different jobs at the
+ * same time (one worker per job; validate and parse on the submitting
+ * thread). Of the cz_job_ calls, cz_job_event, cz_job_cancelled, cz_job_id,
+ * cz_job_add_timing and cz_job_srs may come from any thread (pipeline
+ * stages included); cz_job_mem_reserve / release, cz_job_acquire_srs and
+ * cz_job_finish only from the thread the engine called prove or
+ * prove_batch on. */
 #ifndef CUZK_ENGINE_PROVER_H
 #define CUZK_ENGINE_PROVER_H
 #include <stdbool.h>
@@ -72,8 +81,10 @@ void cz_job_add_timing(cz_job *job, uint64_t synthesis_ms, uint64_t gpu_compute_
 /* Reserve bytes of the memory budget for this job, blocking while the
  * budget is short (backpressure), released when the job ends (or earlier
  * with cz_job_mem_release). CZ_ERR_NOMEM when bytes exceed the whole
- * budget or the job is cancelled while waiting. */
+ * budget or the job is cancelled while waiting. Idle hot SRS entries are
+ * evicted before it waits. */
 cz_err cz_job_mem_reserve(cz_job *job, uint64_t bytes);
+/* Release part of this job's reservations early (clamped to what it holds). */
 void cz_job_mem_release(cz_job *job, uint64_t bytes);
 /* The SRS object the engine made hot for the job (its loader's object, or
  * the mapped file bytes when the circuit has no loader); NULL when none. */
@@ -107,14 +118,8 @@ typedef struct {
  * cancelled (msg "cancelled"); every state is proved or discarded. */
 cz_err cz_job_pipeline(cz_job *job, const cz_pipeline *p, size_t n, char *msg, size_t msg_len);
 
-/* Several jobs' items through one pipeline (the batch collector's unit):
- * items run job by job, 0..n_items[j]-1 each, so synthesis of one job's
- * items overlaps proving of the previous job's. Callbacks as cz_pipeline's
- * with the job's index. A stage error or a cancellation ends that job
- * alone: its remaining items are skipped, the other jobs go on. errs[j]:
- * CZ_OK, the job's first error (msgs[j] says why), or CZ_ERR_INVALID_ARG
- * when it was cancelled (msgs[j] "cancelled"). n_items[j] == 0: nothing to
- * do for that job (errs[j] is left alone, e.g. to keep an earlier error). */
+/* The callbacks of cz_jobs_pipeline: as cz_pipeline's, with the job's
+ * index. */
 typedef struct {
   cz_err (*synthesize)(void *ctx, size_t job, size_t i, void **state, char *msg, size_t msg_len);
   cz_err (*prove)(void *ctx, size_t job, size_t i, void *state, char *msg, size_t msg_len);
@@ -128,6 +133,15 @@ typedef struct {
   void (*job_done)(void *ctx, size_t job, cz_err err, const char *msg);
 } cz_batch_pipeline;
 
+/* Several jobs' items through one pipeline (the batch collector's unit):
+ * items run job by job, 0..n_items[j]-1 each, so synthesis of one job's
+ * items overlaps proving of the previous job's. A stage error or a
+ * cancellation ends that job alone: its remaining items are skipped, the
+ * other jobs go on. errs[j]: CZ_OK, the job's first error (msgs[j] says
+ * why), or CZ_ERR_INVALID_ARG when it was cancelled (msgs[j] "cancelled").
+ * n_items[j] == 0: nothing to do for that job (errs[j] is left alone, e.g.
+ * to keep an earlier error). prove runs on the calling thread, synthesize
+ * on the pipeline's own threads. */
 void cz_jobs_pipeline(cz_job *const *jobs, size_t n_jobs, const size_t *n_items,
                       const cz_batch_pipeline *p, cz_err *errs, char (*msgs)[512]);
 
@@ -156,12 +170,15 @@ typedef struct {
 
 /* ---- Registration (before cz_engine_start) ------------------------------- */
 
-/* Register the prover of a kind (copied), before cz_engine_start.
- * CZ_ERR_INVALID_ARG for a bad kind, a missing prove, or after start. */
+/* Register the prover of a kind (copied; a second registration replaces
+ * the first), before cz_engine_start. CZ_ERR_INVALID_ARG for a bad kind, a
+ * missing prove, or after start. */
 cz_err cz_engine_register_prover(cz_engine *e, cz_proof_kind kind, const cz_engine_prover *p);
-/* Declare an SRS circuit: its parameter file and (optional) loader. A
- * circuit id that was never declared resolves to <param_cache>/<id>.params
- * and is kept as mapped bytes. */
+/* Declare an SRS circuit: its parameter file and (optional) loader, both
+ * copied. A circuit id that was never declared resolves to
+ * <param_cache>/<id>.params and is kept as mapped bytes. CZ_ERR_INVALID_ARG
+ * for an id that is not 1-63 of [A-Za-z0-9._-], a NULL path, a loader
+ * without load or unload, or an id declared twice; CZ_ERR_NOMEM. */
 cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *path,
                               const cz_srs_loader *loader);
 /* Declare a computed SRS entry: an object made by loader->load (called
@@ -170,7 +187,8 @@ cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *
  * charge becomes what load reports). It is hot or cold (no warm tier: an
  * eviction under pressure or EvictSRS drops it, the next use makes it
  * again); otherwise it is an SRS entry like the others (status, preload,
- * idle eviction, refs). */
+ * idle eviction, refs). Errors as cz_engine_register_srs's (loader is
+ * required). */
 cz_err cz_engine_register_computed_srs(cz_engine *e, const char *circuit_id,
                                        uint64_t estimate_bytes, const cz_srs_loader *loader);
 #endif

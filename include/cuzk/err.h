@@ -1,4 +1,4 @@
-/* Error values shared by every cuzk module.
+/* Error values shared by every cuzk module (src/util/err.c).
  * Every function that reads outside data returns a cz_err; none aborts. */
 #ifndef CUZK_ERR_H
 #define CUZK_ERR_H
@@ -19,7 +19,8 @@ typedef enum {
   CZ_ERR_COUNT
 } cz_err;
 
-/* A short, static, human-readable description of e (never NULL). */
+/* A short, static, human-readable description of e (never NULL; "unknown
+ * error" out of range). Any thread. */
 const char *cz_err_str(cz_err e);
 
 #endif

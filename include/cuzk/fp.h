@@ -3,7 +3,11 @@
  *
  * Elements are kept in Montgomery form (a*R mod p, R = 2^384) in six
  * little-endian 64-bit limbs and are always fully reduced (< p). All
- * operations accept aliased arguments (r may equal a or b). */
+ * operations accept aliased arguments (r may equal a or b). Nothing keeps
+ * state (the ADX / portable choice is cuzk/cpu.h's): any thread,
+ * concurrently. Only cz_fp_batch_inv allocates. Inputs must be reduced
+ * elements; nothing checks it. Source: src/ec/fp.c over the Fp/Fr template
+ * src/ec/field_impl.h. */
 #ifndef CUZK_FP_H
 #define CUZK_FP_H
 #include <stdbool.h>
@@ -27,13 +31,15 @@ void cz_fp_dbl(cz_fp *r, const cz_fp *a);
 void cz_fp_mul(cz_fp *r, const cz_fp *a, const cz_fp *b);
 void cz_fp_sqr(cz_fp *r, const cz_fp *a);
 /* The two implementations behind cz_fp_mul/sqr, for tests and benchmarks.
- * The _adx ones must only be called when cz_cpu_has_adx() is true. */
+ * The _adx ones must only be called when cz_cpu_has_adx() is true, and
+ * exist only in x86-64 builds (src/ec/mont_adx.c is empty elsewhere). */
 void cz_fp_mul_portable(cz_fp *r, const cz_fp *a, const cz_fp *b);
 void cz_fp_sqr_portable(cz_fp *r, const cz_fp *a);
 void cz_fp_mul_adx(cz_fp *r, const cz_fp *a, const cz_fp *b);
 void cz_fp_sqr_adx(cz_fp *r, const cz_fp *a);
 
-/* r = a^e, e given as n little-endian 64-bit limbs (not secret: variable time). */
+/* r = a^e, e given as n little-endian 64-bit limbs (not secret: variable
+ * time); n = 0 or e = 0 gives 1. */
 void cz_fp_pow(cz_fp *r, const cz_fp *a, const uint64_t *e, size_t n);
 /* r = 1/a. Returns false (and r = 0) when a = 0.
  * Variable time (binary GCD): for public values only. */
@@ -43,7 +49,9 @@ bool cz_fp_inv(cz_fp *r, const cz_fp *a);
  * oracle for cz_fp_inv. */
 bool cz_fp_inv_fermat(cz_fp *r, const cz_fp *a);
 /* out[i] = 1/in[i] for n elements with one inversion (Montgomery's trick);
- * zero inputs give zero outputs. out may equal in. */
+ * zero inputs give zero outputs. out may equal in (not partly overlap it).
+ * Allocates n elements of scratch; when that fails it falls back to one
+ * cz_fp_inv per element (same result). */
 void cz_fp_batch_inv(cz_fp *out, const cz_fp *in, size_t n);
 /* r = a square root of a. Returns false (r unchanged) when a is not a square. */
 bool cz_fp_sqrt(cz_fp *r, const cz_fp *a);

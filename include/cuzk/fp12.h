@@ -1,5 +1,7 @@
 /* The tower Fp6 = Fp2[v]/(v^3 - (1+u)) and Fp12 = Fp6[w]/(w^2 - v),
- * the target group of the BLS12-381 pairing. Aliasing is allowed. */
+ * the target group of the BLS12-381 pairing. Aliasing is allowed; nothing
+ * allocates, and the Frobenius constants are built once, thread-safely, on
+ * first use: any thread. Source: src/ec/fp12.c. */
 #ifndef CUZK_FP12_H
 #define CUZK_FP12_H
 #include "cuzk/fp2.h"

@@ -1,5 +1,6 @@
 /* Fp2 = Fp[u]/(u^2 + 1): the field G2's coordinates live in.
- * An element is c0 + c1*u, both in Montgomery form. Aliasing is allowed. */
+ * An element is c0 + c1*u, both in Montgomery form. Aliasing is allowed;
+ * nothing allocates or keeps state (any thread). Source: src/ec/fp2.c. */
 #ifndef CUZK_FP2_H
 #define CUZK_FP2_H
 #include "cuzk/fp.h"
@@ -21,7 +22,7 @@ void cz_fp2_mul_by_nonresidue(cz_fp2 *r, const cz_fp2 *a);
 /* r = conjugate of a = a^p (the Frobenius map of Fp2). */
 void cz_fp2_conj(cz_fp2 *r, const cz_fp2 *a);
 bool cz_fp2_inv(cz_fp2 *r, const cz_fp2 *a);     /* false (r = 0) when a = 0 */
-bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a);    /* false when a is not a square */
+bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a);    /* false (r unchanged) for a non-square */
 bool cz_fp2_is_square(const cz_fp2 *a);
 void cz_fp2_pow(cz_fp2 *r, const cz_fp2 *a, const uint64_t *e, size_t n);
 

@@ -3,7 +3,10 @@
  *
  * Elements are kept in Montgomery form (a*R mod r, R = 2^256) in four
  * little-endian 64-bit limbs, fully reduced. Aliased arguments are allowed.
- * The field has 2-adicity 32 and multiplicative generator 7. */
+ * The field has 2-adicity 32 and multiplicative generator 7. The functions
+ * without a comment behave as their cz_fp_ namesakes in cuzk/fp.h (thread
+ * safety, _adx needing ADX, pow and batch_inv included). Source:
+ * src/ec/fr.c over src/ec/field_impl.h. */
 #ifndef CUZK_FR_H
 #define CUZK_FR_H
 #include <stdbool.h>
@@ -43,7 +46,8 @@ bool cz_fr_inv(cz_fr *r, const cz_fr *a);
 /* 1/a as a^(r-2): timing independent of a (secrets), and the test oracle. */
 bool cz_fr_inv_fermat(cz_fr *r, const cz_fr *a);
 void cz_fr_batch_inv(cz_fr *out, const cz_fr *in, size_t n);
-bool cz_fr_sqrt(cz_fr *r, const cz_fr *a);             /* false when non-square */
+/* Tonelli-Shanks, variable time; false (r unchanged) when non-square. */
+bool cz_fr_sqrt(cz_fr *r, const cz_fr *a);
 bool cz_fr_is_square(const cz_fr *a);
 
 bool cz_fr_is_zero(const cz_fr *a);
@@ -61,8 +65,9 @@ void cz_fr_to_bytes_be(uint8_t out[CZ_FR_BYTES], const cz_fr *a);
 /* Reduce 64 little-endian bytes modulo r (for hashing to the field). */
 void cz_fr_from_wide_le(cz_fr *r, const uint8_t in[64]);
 
-/* r = a primitive 2^log_n-th root of unity (log_n <= 32), the one bellperson
- * uses: ROOT_OF_UNITY = 7^((r-1)/2^32) squared 32-log_n times. */
+/* r = a primitive 2^log_n-th root of unity (log_n <= 32, not checked: a
+ * larger log_n gives the 2^32-th root), the one bellperson uses:
+ * ROOT_OF_UNITY = 7^((r-1)/2^32) squared 32-log_n times. */
 void cz_fr_root_of_unity(cz_fr *r, unsigned log_n);
 
 #endif

@@ -6,9 +6,12 @@
  *   cz_g1         Jacobian (X, Y, Z) = (X/Z^2, Y/Z^3); Z = 0 is infinity.
  *   cz_g1_xyzz    (X, Y, ZZ, ZZZ) = (X/ZZ, Y/ZZZ), ZZ^3 = ZZZ^2; ZZ = 0 is
  *                 infinity. Cheapest for MSM bucket accumulation.
- * All coordinates are Montgomery-form Fp. Aliased arguments are allowed.
- * Functions here are variable time: they are for public data (proving keys,
- * proofs); secret scalars in Groth16 are blinded by the protocol itself. */
+ * All coordinates are Montgomery-form Fp. Aliased arguments are allowed
+ * (except in cz_g1_batch_to_affine). Functions here are variable time: they
+ * are for public data (proving keys, proofs); secret scalars in Groth16 are
+ * blinded by the protocol itself. Nothing allocates or keeps state: any
+ * thread, concurrently. Source: src/ec/g1.c over src/ec/curve_impl.h and
+ * curve_encoding_impl.h; deserialize_many in src/ec/deserialize_many.c. */
 #ifndef CUZK_G1_H
 #define CUZK_G1_H
 #include "cuzk/fp.h"
@@ -32,7 +35,8 @@ bool cz_g1_affine_eq(const cz_g1_affine *a, const cz_g1_affine *b);
 void cz_g1_from_affine(cz_g1 *r, const cz_g1_affine *a);
 void cz_g1_to_affine(cz_g1_affine *r, const cz_g1 *p);
 /* out[i] = affine form of in[i] with one field inversion in total
- * (identity -> (0, 0)); out and in must not overlap. */
+ * (identity -> (0, 0)); out and in must not overlap (out[i].x holds a
+ * running product meanwhile). No allocation. */
 void cz_g1_batch_to_affine(cz_g1_affine *out, const cz_g1 *in, size_t n);
 
 void cz_g1_add(cz_g1 *r, const cz_g1 *a, const cz_g1 *b);
@@ -61,7 +65,9 @@ void cz_g1_mul_fr(cz_g1 *r, const cz_g1 *p, const cz_fr *k);
 void cz_g1_mul_plain(cz_g1 *r, const cz_g1 *p, const cz_scalar *k);
 
 bool cz_g1_affine_is_on_curve(const cz_g1_affine *p); /* infinity counts as on the curve */
-bool cz_g1_affine_is_in_subgroup(const cz_g1_affine *p); /* endomorphism test; needs on-curve */
+/* Endomorphism test, valid only for a point on the curve (not checked);
+ * the identity is in the subgroup. */
+bool cz_g1_affine_is_in_subgroup(const cz_g1_affine *p);
 
 /* zcash encoding: 48-byte compressed / 96-byte uncompressed, big-endian x
  * (then y), top three bits of byte 0 = compressed, infinity, y-sign. */
@@ -70,7 +76,8 @@ void cz_g1_affine_serialize(uint8_t out[CZ_G1_UNCOMPRESSED_BYTES], const cz_g1_a
 /* Decoding checks flags, canonical coordinates, the curve equation and,
  * when check_subgroup, subgroup membership, each with its own error:
  * CZ_ERR_BAD_FLAGS, CZ_ERR_NONCANONICAL, CZ_ERR_NOT_ON_CURVE,
- * CZ_ERR_NOT_IN_SUBGROUP. On error *p is left unspecified. */
+ * CZ_ERR_NOT_IN_SUBGROUP. On error *p is left unspecified (for
+ * CZ_ERR_NOT_IN_SUBGROUP it holds the decoded point). */
 cz_err cz_g1_affine_decompress(cz_g1_affine *p, const uint8_t in[CZ_G1_COMPRESSED_BYTES],
                                bool check_subgroup);
 cz_err cz_g1_affine_deserialize(cz_g1_affine *p, const uint8_t in[CZ_G1_UNCOMPRESSED_BYTES],
@@ -79,7 +86,8 @@ cz_err cz_g1_affine_deserialize(cz_g1_affine *p, const uint8_t in[CZ_G1_UNCOMPRE
  * each with exactly cz_g1_affine_deserialize's result; faster (8 points at a
  * time where the CPU has AVX-512 IFMA). On error returns the first bad
  * point's error and sets *bad (if not NULL) to its index; out[0..*bad) are
- * decoded, the rest unspecified. */
+ * decoded, the rest unspecified. Single-threaded: callers split a vector
+ * across threads themselves (cz_groth16_params_read does). */
 cz_err cz_g1_affine_deserialize_many(cz_g1_affine *out, const uint8_t *in, size_t n,
                                      bool check_subgroup, size_t *bad);
 

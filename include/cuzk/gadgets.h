@@ -3,11 +3,14 @@
  * uint32.rs / multieq.rs / multipack.rs / sha256.rs), which Filecoin's
  * circuits are built from. Allocation order, constraint order, LC contents
  * (zero coefficients included) and constant folding follow bellpepper, so
- * that circuits built on them fit the real parameter files.
+ * that circuits built on them fit the real parameter files. Sources:
+ * src/gadgets/boolean.c, num.c, uint32.c, multipack.c, sha256.c.
  *
  * Conventions:
  *  - Every function that touches the constraint system returns its sticky
- *    error (cz_cs_error), CZ_OK when none.
+ *    error (cz_cs_error), CZ_OK when none. The argument errors a gadget
+ *    checks itself (CZ_ERR_INVALID_ARG, "nothing done" below) are returned
+ *    without touching cs: they are not sticky, so check those returns.
  *  - Witness values (the `value` fields and arguments) are meaningful only
  *    when cz_cs_needs_values(cs); KEYGEN and RECORD runs carry arbitrary
  *    values through, which never change the circuit's shape.
@@ -185,7 +188,8 @@ void cz_u32_from_bits_be(cz_u32 *out, const cz_bool bits[32]);
 void cz_u32_from_bits_le(cz_u32 *out, const cz_bool bits[32]);
 void cz_u32_into_bits_be(const cz_u32 *a, cz_bool out[32]);
 void cz_u32_into_bits_le(const cz_u32 *a, cz_bool out[32]);
-/* rotr / shr: rewiring only, no constraint (shr fills constant false). */
+/* rotr / shr: rewiring only, no constraint (shr fills constant false).
+ * by is taken mod 32, as bellpepper does (shr by 32 is the identity). */
 void cz_u32_rotr(cz_u32 *out, const cz_u32 *a, unsigned by);
 void cz_u32_shr(cz_u32 *out, const cz_u32 *a, unsigned by);
 /* xor: Boolean::xor per bit in namespaces "xor of bit i". */
@@ -207,13 +211,14 @@ cz_err cz_u32_addmany(cz_multieq *m, cz_u32 *out, const cz_u32 *ops, size_t n);
 void cz_bytes_to_bits(bool *out, const uint8_t *bytes, size_t n);
 void cz_bytes_to_bits_le(bool *out, const uint8_t *bytes, size_t n);
 /* compute_multipacking: chunks of 254 bits, each little-endian into one
- * field element. Writes ceil(n / 254) elements and returns that count. */
+ * field element. Writes ceil(n / 254) elements and returns that count. No
+ * constraint system: pure. */
 size_t cz_compute_multipacking(cz_fr *out, const bool *bits, size_t n);
 /* pack_into_inputs: per chunk of 254 bits one input "input i" and
  * "packing constraint i"  sum * 1 = input. */
 cz_err cz_pack_into_inputs(cz_cs *cs, const cz_bool *bits, size_t n);
-/* pack_bits: the first 254 bits into one AllocatedNum (namespace "input")
- * and "packing constraint". */
+/* pack_bits: the first min(n, 254) bits into one AllocatedNum (namespace
+ * "input") and "packing constraint". */
 cz_err cz_pack_bits(cz_cs *cs, cz_anum *out, const cz_bool *bits, size_t n);
 
 /* ---- SHA-256 (bellpepper gadgets/sha256.rs) ---------------------------- */

@@ -1,5 +1,8 @@
 /* Groth16 over BLS12-381 in bellperson's byte layouts: verifying keys,
- * 192-byte proofs (A G1 | B G2 | C G1, compressed) and verification. */
+ * 192-byte proofs (A G1 | B G2 | C G1, compressed) and verification
+ * (src/groth16/vk.c, proof.c, verify.c, batch_verify.c). Nothing here keeps
+ * state: any thread may read, write or verify at the same time; the
+ * verifiers run on the calling thread only. */
 #ifndef CUZK_GROTH16_H
 #define CUZK_GROTH16_H
 #include "cuzk/fr.h"
@@ -37,20 +40,24 @@ typedef struct {
 cz_err cz_groth16_vk_read(cz_groth16_vk *vk, const uint8_t *buf, size_t len,
                           bool compressed, size_t *used);
 /* Same, from a file that holds exactly one key (raw bytes; CZ_ERR_IO when it
- * cannot be read). */
+ * cannot be opened or read, CZ_ERR_NOMEM). */
 cz_err cz_groth16_vk_load(cz_groth16_vk *vk, const char *path, bool compressed);
 /* Serialise in the same layouts; returns the byte count written, or the count
- * needed when out is NULL. vk->n_ic must fit the u32 count field. */
+ * needed when out is NULL. vk->n_ic must fit the u32 count field (not
+ * checked: the count is truncated). */
 size_t cz_groth16_vk_write(uint8_t *out, const cz_groth16_vk *vk, bool compressed);
+/* Frees vk->ic and clears the count; NULL and a zeroed vk are fine. */
 void cz_groth16_vk_free(cz_groth16_vk *vk);
 
 /* Decode / encode a 192-byte proof; decoding checks every point fully and,
- * like bellperson, refuses a point at infinity (CZ_ERR_BAD_FLAGS). */
+ * like bellperson, refuses a point at infinity (CZ_ERR_BAD_FLAGS). On error
+ * *proof is untouched. */
 cz_err cz_groth16_proof_read(cz_groth16_proof *proof, const uint8_t in[CZ_GROTH16_PROOF_BYTES]);
 void cz_groth16_proof_write(uint8_t out[CZ_GROTH16_PROOF_BYTES], const cz_groth16_proof *proof);
 
 /* Verify e(A,B) = e(alpha,beta) e(IC0 + sum x_i IC_i, gamma) e(C,delta).
- * n_inputs must equal vk->n_ic - 1 (else CZ_ERR_INVALID_ARG).
+ * n_inputs must equal vk->n_ic - 1 (else CZ_ERR_INVALID_ARG, as for a NULL
+ * vk, proof, vk->ic, or inputs with n_inputs > 0).
  * Returns CZ_OK for a valid proof, CZ_ERR_PROOF_INVALID for an invalid one.
  * vk and proof must hold checked points (as the readers above produce); the
  * check is one multi-Miller loop and one final exponentiation. */
@@ -63,7 +70,8 @@ cz_err cz_groth16_verify(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_
  * and is read-only once made, so threads may share it. */
 typedef struct cz_groth16_pvk cz_groth16_pvk;
 
-/* NULL when vk has no IC points or an allocation fails. */
+/* NULL when vk has no IC points or an allocation fails. The caller frees
+ * the result with cz_groth16_pvk_free. */
 cz_groth16_pvk *cz_groth16_prepare(const cz_groth16_vk *vk);
 void cz_groth16_pvk_free(cz_groth16_pvk *pvk);   /* NULL is allowed */
 /* Same contract and verdicts as cz_groth16_verify, plus CZ_ERR_NOMEM when
@@ -80,7 +88,8 @@ cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs
  * proofs verify; CZ_ERR_PROOF_INVALID when at least one does not (except
  * with probability about 2^-128); CZ_ERR_INVALID_ARG when n_inputs !=
  * vk->n_ic - 1; CZ_ERR_NOMEM; CZ_ERR_IO when getrandom fails. n = 0 is OK.
- * Points must be checked ones, as for cz_groth16_verify. */
+ * Points must be checked ones, as for cz_groth16_verify. Working memory
+ * about 600 bytes per proof plus two MSMs'; single-threaded. */
 cz_err cz_groth16_verify_batch(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_inputs,
                                const cz_groth16_proof *proofs, size_t n);
 

@@ -1,6 +1,7 @@
-/* Variables and linear combinations of the R1CS constraint-system API, with
- * bellpepper-core 0.2 semantics (the LinearCombination/Indexer pair used by
- * bellperson 0.26/0.27, Filecoin's prover):
+/* Variables and linear combinations of the R1CS constraint-system API
+ * (src/cs/lc.c), with bellpepper-core 0.2 semantics (the
+ * LinearCombination/Indexer pair used by bellperson 0.26/0.27, Filecoin's
+ * prover):
  *
  *  - A variable is an input (public; input 0 is the constant ONE) or an aux
  *    (private) variable, each numbered from 0 in allocation order.
@@ -29,9 +30,12 @@
  *
  * A cz_lc may point into itself: never copy one by assignment (use
  * cz_lc_copy), and release every initialised LC with cz_lc_free. Allocation
- * failure never aborts: the LC is marked failed (cz_lc_failed), later adds
- * are ignored, and enforcing a failed LC sets the constraint system's sticky
- * error. LCs are not thread-safe; one constraint system per thread. */
+ * failure never aborts: the LC is marked failed (cz_lc_failed), its contents
+ * are incomplete from then on (adds that need no room still land, the rest
+ * are dropped), and enforcing a failed LC sets the constraint system's
+ * sticky error. An LC holds at most 2^30 terms. In every function taking
+ * two LCs, other may be lc itself. LCs are not thread-safe; one constraint
+ * system per thread. */
 #ifndef CUZK_LC_H
 #define CUZK_LC_H
 #include <stdbool.h>
@@ -90,9 +94,10 @@ void cz_lc_init(cz_lc *lc, struct cz_cs *cs);
  * CZ_LC_INLINE only; CZ_LC_ARENA takes the arena of cs and falls back to
  * CZ_LC_VEC when cs is NULL. */
 void cz_lc_init_layout(cz_lc *lc, cz_lc_layout layout, unsigned inline_n, struct cz_cs *cs);
-/* Release the LC's memory; it must be initialised again before reuse. */
+/* Release the LC's memory; it must be initialised again before reuse. A
+ * second cz_lc_free is harmless. */
 void cz_lc_free(cz_lc *lc);
-/* Remove every term, keeping the storage. */
+/* Remove every term, keeping the storage, and clear the failed mark. */
 void cz_lc_clear(cz_lc *lc);
 
 /* lc += coeff * v (merging with an existing term of v). */
@@ -114,9 +119,10 @@ void cz_lc_sub_scaled(cz_lc *lc, const cz_fr *coeff, const cz_lc *other);
  * terms in any order, duplicates allowed: the same LC as cz_lc_add_term
  * on each in turn (sums are exact), in O(len + n log n) where terms out of
  * key order cost cz_lc_add_term O(len) each. terms is used as scratch
- * (reordered, merged). */
+ * (reordered, merged); it must not point into lc. */
 void cz_lc_add_terms(cz_lc *lc, cz_lc_term *terms, size_t n);
-/* dst = src; dst must be initialised (its layout is kept). */
+/* dst = src, including src's failed mark; dst must be initialised (its
+ * layout is kept). dst == src does nothing. */
 void cz_lc_copy(cz_lc *dst, const cz_lc *src);
 
 static inline size_t cz_lc_len(const cz_lc *lc) { return lc->len; }

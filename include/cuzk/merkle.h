@@ -1,6 +1,6 @@
 /* Native Merkle trees and inclusion proofs, as rust-fil-proofs builds them
- * (storage-proofs-core merkle/ on the merkletree crate). The circuits over
- * them (PoR, insert, pick) are in cuzk/por.h.
+ * (storage-proofs-core merkle/ on the merkletree crate; src/hash/merkle.c).
+ * The circuits over them (PoR, insert, pick) are in cuzk/por.h.
  *
  * Shapes: a base tree of arity base_arity over its leaves; optionally
  * sub_arity base trees whose roots are hashed by one sub_arity-ary node
@@ -14,7 +14,10 @@
  * node = Poseidon_arity(children) (neptune, Merkle-tree domain tag). Leaves
  * are not hashed (merkletree's try_from_iter), they are the Fr values.
  * Everything here holds Fr in Montgomery form; SHA-256 nodes are canonical
- * below 2^254 by construction. */
+ * below 2^254 by construction.
+ *
+ * Threads: a built tree is read-only, so any number of threads may prove
+ * from it at once; every other function keeps no state. */
 #ifndef CUZK_MERKLE_H
 #define CUZK_MERKLE_H
 #include <stdbool.h>
@@ -28,9 +31,9 @@ typedef enum { CZ_MERKLE_SHA256 = 0, CZ_MERKLE_POSEIDON = 1 } cz_merkle_hasher;
 
 typedef struct {
   cz_merkle_hasher hasher;
-  unsigned base_arity; /* 2, 4 or 8 (any power of two >= 2 for SHA-256) */
-  unsigned sub_arity;  /* 0 (none) or a power of two >= 2 */
-  unsigned top_arity;  /* 0 (none) or a power of two >= 2; needs sub */
+  unsigned base_arity; /* 2, 4 or 8, for either hasher */
+  unsigned sub_arity;  /* 0 (none), 2, 4 or 8 */
+  unsigned top_arity;  /* 0 (none), 2, 4 or 8; needs sub */
 } cz_merkle_shape;
 
 #define CZ_MERKLE_MAX_ARITY 8
@@ -39,8 +42,8 @@ typedef struct {
 #define CZ_MERKLE_MAX_LEVELS 40
 
 /* One node from `arity` children (the hasher's node function). Poseidon
- * needs arity 2, 4, 8 or 11; SHA-256 any arity >= 1. CZ_ERR_INVALID_ARG
- * otherwise. */
+ * needs arity 2, 4, 8 or 11; SHA-256 any arity >= 1 (tree shapes allow only
+ * 2, 4 and 8). CZ_ERR_INVALID_ARG otherwise. out may alias children. */
 cz_err cz_merkle_hash_node(cz_merkle_hasher h, unsigned arity, const cz_fr *children, cz_fr *out);
 
 /* Leaves from bytes as Filecoin stores them (fr32-padded data, labels):
@@ -61,14 +64,19 @@ typedef struct {
 } cz_merkle_tree;
 
 /* True when the shape is valid for n_leaves leaves: arities as above, each
- * base tree has base_arity^k leaves (k >= 1). */
+ * base tree has base_arity^k leaves (k >= 1), and the proof fits
+ * CZ_MERKLE_MAX_LEVELS. False for s NULL. */
 bool cz_merkle_shape_ok(const cz_merkle_shape *s, size_t n_leaves);
 /* Number of proof levels: base levels, plus one for sub, plus one for top
  * (0 when the shape is invalid). */
 size_t cz_merkle_proof_levels(const cz_merkle_shape *s, size_t n_leaves);
 
-/* Build the tree over leaves[0..n_leaves). CZ_ERR_INVALID_ARG for a bad
- * shape, CZ_ERR_NOMEM when allocation fails (t is then left empty). */
+/* Build the tree over leaves[0..n_leaves) (copied: leaves may be freed
+ * afterwards). t owns about n_leaves * base_arity / (base_arity - 1) * 32
+ * bytes; free it with cz_merkle_tree_free. CZ_ERR_INVALID_ARG for a bad
+ * shape or NULL leaves, CZ_ERR_NOMEM when allocation fails; on error t is
+ * left empty (zeroed). A Poseidon level of 4096 or more nodes is hashed on
+ * every online core (there is no thread budget). */
 cz_err cz_merkle_tree_build(cz_merkle_tree *t, const cz_merkle_shape *s, const cz_fr *leaves,
                             size_t n_leaves);
 void cz_merkle_tree_free(cz_merkle_tree *t); /* idempotent on a zeroed tree */
@@ -85,7 +93,8 @@ typedef struct {
   cz_fr siblings[CZ_MERKLE_MAX_LEVELS][CZ_MERKLE_MAX_ARITY - 1];
 } cz_merkle_proof;
 
-/* Proof for leaf `challenge` (< n_leaves, else CZ_ERR_INVALID_ARG). */
+/* Proof for leaf `challenge` (< n_leaves, else CZ_ERR_INVALID_ARG, also for
+ * an empty tree; *p is then untouched). */
 cz_err cz_merkle_prove(const cz_merkle_tree *t, size_t challenge, cz_merkle_proof *p);
 /* Recompute the root from leaf and path; true when it equals p->root and
  * the indices agree with p->challenge. */

@@ -1,5 +1,8 @@
 /* The optimal ate pairing on BLS12-381, e: G1 x G2 -> GT (a subgroup of Fp12*),
- * x = -0xd201000000010000. Results match zkcrypto/blst/noble bit for bit. */
+ * x = -0xd201000000010000. Results match zkcrypto/blst/noble bit for bit.
+ * Source: src/ec/pairing.c. Only cz_g2_prepare allocates; the loops keep
+ * their state on the stack (pairs in chunks of 16), so nothing else can
+ * fail. Any thread; a prepared point is read-only and may be shared. */
 #ifndef CUZK_PAIRING_H
 #define CUZK_PAIRING_H
 #include "cuzk/fp12.h"
@@ -11,7 +14,9 @@
 typedef struct cz_g2_prepared cz_g2_prepared;
 
 /* Allocates and fills a prepared form of q (NULL on allocation failure);
- * an identity q is allowed and contributes 1 to the loops below. */
+ * an identity q is allowed and contributes 1 to the loops below. q is
+ * copied. The caller frees the result with cz_g2_prepared_free (NULL is
+ * allowed there). */
 cz_g2_prepared *cz_g2_prepare(const cz_g2_affine *q);
 void cz_g2_prepared_free(cz_g2_prepared *pq);
 

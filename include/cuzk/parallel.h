@@ -1,7 +1,9 @@
-/* A minimal data-parallel loop on pthreads, shared by the NTT, MSM and other
- * kernels. Every parallel kernel takes a thread budget (n_threads) so that
- * synthesis and proving can share the machine without oversubscription;
- * n_threads = 0 means "all online cores". */
+/* A minimal data-parallel loop on pthreads (src/util/parallel.c), shared by
+ * the NTT, MSM and other kernels. Every parallel kernel takes a thread
+ * budget (n_threads) so that synthesis and proving can share the machine
+ * without oversubscription; n_threads = 0 means "all online cores". No
+ * state is shared between calls: any thread may call any function,
+ * concurrently. */
 #ifndef CUZK_PARALLEL_H
 #define CUZK_PARALLEL_H
 #include <stddef.h>
@@ -26,7 +28,9 @@ unsigned cz_parallel_workers(size_t n_items, unsigned n_threads);
  * equal size (in worker order) and run fn on each, the caller's thread taking
  * worker 0; returns when all are done. A worker that cannot be started runs
  * on the caller's thread instead, so fn always covers every item exactly once.
- * fn must not call cz_parallel_for with a budget that would oversubscribe. */
+ * Threads are created per call (no pool), and fn's calls run concurrently:
+ * fn must not write shared data without its own synchronisation, and must
+ * not call cz_parallel_for with a budget that would oversubscribe. */
 void cz_parallel_for(size_t n_items, unsigned n_threads, cz_parallel_fn fn, void *ctx);
 
 #endif

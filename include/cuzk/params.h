@@ -15,7 +15,10 @@
  * infinity: the generator filters zero evaluations out of a/b and refuses
  * unconstrained aux (l), and a real h never holds it.
  *
- * Vectors are allocated with mmap (page aligned, released with the params). */
+ * Vectors are allocated with mmap (page aligned, released with the params).
+ * Sources: src/groth16/params_io.c (files), setup.c and fixed_base.c
+ * (setup). A loaded cz_groth16_params is read-only to the provers: any
+ * number of proofs may use one at the same time. */
 #ifndef CUZK_PARAMS_H
 #define CUZK_PARAMS_H
 #include <stdbool.h>
@@ -51,8 +54,12 @@ cz_err cz_groth16_toxic_random(cz_groth16_toxic *t);
  * no constraint uses (bellperson's UnconstrainedVariable: its l point would
  * be the identity); an input whose IC point is the identity; toxic waste so
  * unlucky that a column with a non-zero coefficient evaluates to zero at tau
- * (the prover's densities would then not match the filtered vectors).
- * CZ_ERR_NOMEM when memory runs out. On error *out is zeroed. */
+ * (the prover's densities would then not match the filtered vectors);
+ * alpha or beta zero; malformed columns (no input or constraint, offsets
+ * not ascending, an entry past the constraint count); no evaluation domain
+ * (more than 2^31 constraints). CZ_ERR_NOMEM when memory runs out. On
+ * error *out is zeroed. The caller owns *out and frees it with
+ * cz_groth16_params_free. n_threads: 0 = all online cores. */
 cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
                         const cz_groth16_toxic *t, unsigned n_threads, char *msg, size_t msg_len);
 
@@ -64,8 +71,9 @@ size_t cz_groth16_params_file_size(const cz_groth16_params *p);
  * small parameter sets: large ones go to disk through cz_groth16_params_save. */
 size_t cz_groth16_params_write(uint8_t *out, const cz_groth16_params *p);
 
-/* Write p to path in the layout above (CZ_ERR_IO when it cannot be written;
- * a partial file may be left: callers that need atomicity write to a
+/* Write p to path in the layout above (CZ_ERR_IO when it cannot be written
+ * or a count exceeds the u32 field, CZ_ERR_NOMEM for the 64 KiB buffer; a
+ * partial file may be left: callers that need atomicity write to a
  * temporary name and rename). */
 cz_err cz_groth16_params_save(const cz_groth16_params *p, const char *path);
 
@@ -81,8 +89,10 @@ cz_err cz_groth16_params_save(const cz_groth16_params *p, const char *path);
  * end), CZ_ERR_TRAILING (bytes after b_g2: bellperson's readers ignore them,
  * we refuse them, since neither writer produces them and a longer file is
  * not the one its digest was computed for), or the point decoder's error;
- * msg (when not NULL) names the vector, the point index and its byte offset.
- * On error *p is zeroed and owns nothing. */
+ * msg (when not NULL) names the vector, the point index and its byte offset
+ * ("" on success); CZ_ERR_NOMEM; CZ_ERR_INVALID_ARG for buf NULL with len
+ * > 0. On error *p is zeroed and owns nothing; on success the caller frees
+ * it with cz_groth16_params_free. buf is not referenced afterwards. */
 cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len,
                               bool checked, unsigned n_threads, char *msg, size_t msg_len);
 

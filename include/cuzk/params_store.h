@@ -3,7 +3,12 @@
  * Official parameters: <official dir>/<name>.params, memory-mapped.
  * Otherwise TEST parameters (random toxic waste, discarded), cached as
  * <test dir>/cuzk-TEST-ONLY-[<tag>-]<name>.params: a name no official file
- * has, so test parameters are never mistaken for Filecoin's. */
+ * has, so test parameters are never mistaken for Filecoin's.
+ *
+ * Both functions take o NULL as all defaults. They may be called from
+ * several threads (or processes) at once; nothing is locked, so two calls
+ * that miss the same test file both generate it, and the atomic rename
+ * keeps the file whole. */
 #ifndef CUZK_PARAMS_STORE_H
 #define CUZK_PARAMS_STORE_H
 #include <stdbool.h>
@@ -48,9 +53,10 @@ typedef struct {
   char path[CZ_PARAMS_PATH_MAX]; /* file loaded or written ("" if none) */
 } cz_params_origin;
 
-/* The two candidate paths for parameter set `name` under opts (either may
- * be NULL). CZ_ERR_INVALID_ARG when a path does not fit CZ_PARAMS_PATH_MAX
- * or name holds '/'. */
+/* The two candidate paths for parameter set `name` under opts (either
+ * output may be NULL). CZ_ERR_INVALID_ARG when a path does not fit
+ * CZ_PARAMS_PATH_MAX, name is NULL or empty, or name or test_tag holds
+ * '/'. */
 cz_err cz_params_store_paths(const char *name, const cz_params_store_opts *o,
                              char official[CZ_PARAMS_PATH_MAX], char test[CZ_PARAMS_PATH_MAX]);
 
@@ -67,9 +73,11 @@ cz_err cz_params_store_paths(const char *name, const cz_params_store_opts *o,
  *     fresh random toxic waste, then (unless no_test_cache) an atomic write
  *     of the test file (a failed write is reported, not an error).
  * Using or generating test parameters prints one stderr line that says so.
- * Errors: CZ_ERR_IO (nothing usable found: msg names the official path),
+ * Errors: CZ_ERR_IO (nothing usable found: msg names the official path, or
+ * the test path under no_official),
  * CZ_ERR_INVALID_ARG (a count does not fit), keygen's, setup's, loader's.
- * On error *out is zeroed; origin (may be NULL) is set on success. */
+ * On error *out is zeroed; origin (may be NULL) is set on success. The
+ * caller frees *out with cz_groth16_params_free. */
 cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic,
                            const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
                            size_t msg_len);

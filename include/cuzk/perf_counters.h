@@ -1,13 +1,15 @@
-/* Hardware performance counters through perf_event_open(2): cycles,
- * instructions, L1d read misses, LLC misses and branch misses of the
- * calling thread and of the threads it creates after cz_perf_open (inherit;
- * cz_parallel_for starts its workers per call, so they are counted).
+/* Hardware performance counters through perf_event_open(2)
+ * (src/util/perf_counters.c): cycles, instructions, L1d read misses, LLC
+ * misses and branch misses of the calling thread and of the threads it
+ * creates after cz_perf_open (inherit; cz_parallel_for starts its workers
+ * per call, so they are counted).
  * User space only (exclude_kernel), so kernel.perf_event_paranoid = 2 is
  * enough. Each counter is opened on its own: a kernel or VM that lacks one
  * event still gives the others. When the kernel offers none (no PMU in the
  * VM, perf_event_paranoid 3, seccomp), cz_perf_open says why in one line
  * and every other call is a harmless no-op. Values are scaled by
- * time_enabled / time_running when the kernel multiplexed a counter. */
+ * time_enabled / time_running when the kernel multiplexed a counter.
+ * A cz_perf is used by one thread at a time. */
 #ifndef CUZK_PERF_COUNTERS_H
 #define CUZK_PERF_COUNTERS_H
 #include <stdbool.h>
@@ -48,11 +50,13 @@ const char *cz_perf_event_name(cz_perf_event e);
 cz_err cz_perf_open(cz_perf *p, char *why, size_t why_len);
 bool cz_perf_available(const cz_perf *p); /* at least one counter open */
 
-/* Reset to zero and start counting / stop counting. No-ops when closed. */
+/* Start counting from zero (a new baseline: counts of earlier, exited
+ * workers are not included) / stop counting. No-ops when closed. */
 void cz_perf_start(cz_perf *p);
 void cz_perf_stop(cz_perf *p);
 
-/* The counts since the last start (all invalid when unavailable). */
+/* The counts since the last start, also while still counting (all invalid
+ * when unavailable). */
 void cz_perf_read(const cz_perf *p, cz_perf_counts *out);
 
 /* instructions / cycles; a negative value when either is invalid or

@@ -1,6 +1,11 @@
 /* The proof-of-retrievability (PoR) circuit and its parts, as
  * rust-fil-proofs builds them (storage-proofs-core gadgets/por.rs,
- * gadgets/insertion.rs), over the shapes and proofs of cuzk/merkle.h. */
+ * gadgets/insertion.rs), over the shapes and proofs of cuzk/merkle.h
+ * (src/gadgets/por.c).
+ *
+ * Every function returns the sticky error of cs, except that the argument
+ * checks named below return CZ_ERR_INVALID_ARG without touching cs (not
+ * sticky: check the return, not only cz_cs_error). */
 #ifndef CUZK_POR_H
 #define CUZK_POR_H
 #include <stdbool.h>
@@ -12,18 +17,20 @@
 #include "cuzk/merkle.h"
 
 /* insertion.rs pick: c = cond ? a : b, namespace "pick result" for c and
- * one constraint "pick": (b - a) * cond = (b - c). */
+ * one constraint "pick": (b - a) * cond = (b - c). out may alias a or b. */
 cz_err cz_pick(cz_cs *cs, cz_anum *out, const cz_bool *cond, const cz_anum *a, const cz_anum *b);
 /* insertion.rs insert: element inserted among elements[0..n) at the
  * position given by bits (LSB first; n + 1 == 1 << nbits), out has n + 1
- * entries. Sizes 2, 4, 8 use the hand-optimised insert_2/4/8 (2, 8 and 22
+ * entries, n + 1 <= 64 (else CZ_ERR_INVALID_ARG); out must not overlap
+ * elements. Sizes 2, 4, 8 use the hand-optimised insert_2/4/8 (2, 8 and 22
  * constraints; insert_8 needs allocated, unnegated bits b0, b1, else
  * CZ_ERR_INVALID_ARG); other sizes the generic select per position. */
 cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool *bits, size_t nbits,
                  const cz_anum *elements, size_t n);
 /* HashFunction::hash_multi_leaf_circuit of the hasher: Poseidon: neptune's
  * poseidon_hash; SHA-256: per leaf to_bits_le in "<i>_num_into_bits", the
- * bytes (LE) hashed in "hash", the first 254 LE bits packed in "pack_le". */
+ * bytes (LE) hashed in "hash", the first 254 LE bits packed in "pack_le".
+ * arity: Poseidon 2, 4, 8 or 11, SHA-256 1..8; else CZ_ERR_INVALID_ARG. */
 cz_err cz_merkle_hash_circuit(cz_cs *cs, cz_merkle_hasher h, unsigned arity,
                               const cz_anum *children, cz_anum *out);
 
@@ -39,7 +46,9 @@ cz_err cz_merkle_hash2_circuit(cz_cs *cs, cz_merkle_hasher h, const cz_anum *a, 
  * hash in "computation of commitment hash"), the packed index bits as
  * inputs in "path", the root in "root_value", "enforce root is correct",
  * and unless private_root the root inputized in "root". p supplies the
- * witness; it may be NULL when !cz_cs_needs_values(cs). */
+ * witness; it may be NULL when !cz_cs_needs_values(cs). CZ_ERR_INVALID_ARG
+ * for a shape not valid for n_leaves, or (with values) a missing p or one
+ * whose hasher, level count or arities differ from the shape's. */
 cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
                       const cz_merkle_proof *p, bool private_root);
 
@@ -50,7 +59,8 @@ cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
  * allocate nothing and "enforce root is correct" binds the computed root
  * to *root. p supplies only the path (index bits, siblings; its leaf and
  * root are not used) and may be NULL when !cz_cs_needs_values(cs).
- * leaf or root NULL: CZ_ERR_INVALID_ARG. */
+ * Errors as cz_por_circuit's, and CZ_ERR_INVALID_ARG for a NULL leaf or
+ * root. */
 cz_err cz_por_circuit_allocated(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
                                 const cz_merkle_proof *p, const cz_anum *leaf,
                                 const cz_anum *root, bool private_root);
@@ -71,7 +81,8 @@ cz_err cz_por_circuit_var_root(cz_cs *cs, const cz_merkle_shape *s, size_t n_lea
  * them), leaf, path (per level arity - 1 nums, concatenated, levels as
  * cz_merkle_proof_levels) and root already allocated by the caller; per
  * level "merkle proof insert (height=h)" and "merkle proof hash
- * (height=h)", then "calculated root == provided root". */
+ * (height=h)", then "calculated root == provided root". CZ_ERR_INVALID_ARG
+ * for a shape not valid for n_leaves. */
 cz_err cz_por_no_challenge_input(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
                                  const cz_abit *challenge_bits, const cz_anum *leaf,
                                  const cz_anum *path, const cz_anum *root);

@@ -1,21 +1,30 @@
-/* Filecoin PoRep (interactive StackedDRG) from C1 to C2: the registered seal
- * proofs, the C1 model (SealCommitPhase1Output: the vanilla proofs),
- * its JSON, sealing of test sectors, the native vanilla verifier, the
- * StackedDRG circuit and the parameter file names.
+/* Filecoin PoRep (interactive StackedDRG) from C1 to C2: the C1 model
+ * (SealCommitPhase1Output: the vanilla proofs), its JSON, sealing of test
+ * sectors, the native vanilla verifier, the StackedDRG circuit, C2 and its
+ * parameters.
  *
  * Module split (under src/filecoin/porep/; the registered proofs and the
  * v28 names are in cuzk/registry.h, the parameter store in
  * cuzk/params_store.h):
- *   porep_c1_*.c     C1 JSON read / write (filecoin-proofs serde + Curio's
+ *   porep_c1_json.c  C1 JSON read / write (filecoin-proofs serde + Curio's
  *                    wrapper) and the synthetic C1 generator
  *   porep_seal.c     test-sector sealing and the native vanilla verifier
  *   porep_circuit.c  StackedCircuit (storage-proofs-porep stacked/circuit)
- *   porep_c2.c       C2: synthesis, proving and verification of partitions
+ *                    and the partitions' public inputs
+ *   porep_c2.c       C2: synthesis, proving and verification of partitions;
+ *                    keygen, size hints, recorded shapes
  *   porep_params.c   the StackedDRG circuit's parameters from the store
+ * (cz_porep_c1_alloc / free live with the kinds, in
+ * src/filecoin/registry/porep_kind.c.)
  *
  * Field values are Fr in Montgomery form (cz_fr); byte strings (comm_*,
  * replica_id, seed, ticket) are the 32-byte little-endian Fr / raw bytes
- * that filecoin-proofs serialises. */
+ * that filecoin-proofs serialises.
+ *
+ * Threads: nothing here keeps state except the size hints (atomic); a C1,
+ * parameters and a recorded shape are only read, so any number of threads
+ * may seal, verify, synthesize and prove at once, each with its own cs and
+ * assignment. */
 #ifndef CUZK_POREP_H
 #define CUZK_POREP_H
 #include <stdbool.h>
@@ -75,8 +84,9 @@ typedef struct {
   uint64_t sector_num;
 } cz_porep_c1;
 
-/* Allocates c1->proofs for kind (partitions x challenges, zeroed) and sets
- * the counts. CZ_ERR_NOMEM. */
+/* Allocates c1->proofs for kind (partitions x challenges, zeroed; 175 KiB
+ * per challenge) and sets the counts; c1 is zeroed first. Free with
+ * cz_porep_c1_free. CZ_ERR_NOMEM. */
 cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_porep_kind *kind);
 void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
 
@@ -88,14 +98,16 @@ void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
  * known and matches the vanilla_proofs key (and SectorSize); partition,
  * challenge, layer, parent and path counts and arities fit the kind; every
  * field element is < r; comm_d, comm_r and seed are not all zero. It does
- * not verify the proofs (cz_porep_verify_vanilla does). On error *out owns
- * nothing and msg (when not NULL) holds one line naming what is wrong.
+ * not verify the proofs (cz_porep_verify_vanilla does). On success the
+ * caller frees *out with cz_porep_c1_free. On error *out owns nothing and
+ * msg (when not NULL) holds one line naming what is wrong.
  * Errors: CZ_ERR_PARSE (syntax, missing/unknown fields, wrong types or
  * counts), CZ_ERR_NONCANONICAL (a value >= r), CZ_ERR_INVALID_ARG (zero
  * commitment or seed, unknown proof), CZ_ERR_NOMEM. */
 cz_err cz_porep_c1_parse(cz_porep_c1 *out, const char *json, size_t len, char *msg,
                          size_t msg_len);
-/* Read and parse a file (CZ_ERR_IO when unreadable). */
+/* Read (mmap) and parse a file (CZ_ERR_IO when not a readable regular
+ * file). */
 cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg, size_t msg_len);
 /* Serialise c1 as filecoin-proofs' serde JSON (the form filecoin-proofs
  * itself reads). *out is malloc'd and NUL-terminated, *len excludes the NUL.
@@ -125,8 +137,9 @@ typedef struct {
  * tree C over the column hashes, the encoded replica and tree R-last
  * (comm_r = Poseidon(comm_c, comm_r_last)), then the vanilla proofs of
  * every partition's interactive challenges. n_threads 0 = all cores.
- * Errors: CZ_ERR_INVALID_ARG (bad data chunk, unsupported kind),
- * CZ_ERR_NOMEM; msg names the cause. */
+ * Errors: CZ_ERR_INVALID_ARG (bad data chunk, unsupported kind, over
+ * 512 MiB: see cz_porep_seal_config), CZ_ERR_NOMEM; msg names the cause.
+ * The caller frees *out with cz_porep_c1_free. */
 cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out, unsigned n_threads,
                      char *msg, size_t msg_len);
 
@@ -168,7 +181,8 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
  * witness and may be NULL when !cz_cs_needs_values(cs) (keygen, recording);
  * then shape alone decides the circuit. With c1, shape must be
  * c1->kind->shape and partition < c1->n_partitions. Errors:
- * CZ_ERR_INVALID_ARG (shape/partition mismatch), or the cs's error. */
+ * CZ_ERR_INVALID_ARG (NULL cs, shape/partition mismatch; not sticky),
+ * CZ_ERR_NOMEM, or the cs's error. */
 cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c1 *c1,
                         uint32_t partition);
 
@@ -189,7 +203,8 @@ cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_co
 /* ---- Keys ---------------------------------------------------------------- */
 
 /* A cz_params_keygen_fn for the StackedDRG circuit: ctx is the
- * const cz_porep_kind *; fills *out with the KEYGEN columns of its circuit. */
+ * const cz_porep_kind *; fills *out with the KEYGEN columns of its circuit
+ * (the caller frees them with cz_keygen_cols_free). */
 cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
 
 /* Part of the test-parameter file name (cz_params_store_opts.test_tag):
@@ -209,8 +224,9 @@ cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len
  * n_threads 0 = all cores; timing NULL prints CUZK_TIMING lines only.
  * Errors: CZ_ERR_PROOF_INVALID (vanilla proofs, or a made proof that does
  * not verify: msg says which),
- * CZ_ERR_INVALID_ARG (params do not fit the circuit), the synthesis or
- * prover errors; msg names the cause. */
+ * CZ_ERR_INVALID_ARG (a NULL argument, params do not fit the circuit), the
+ * synthesis or prover errors; msg names the cause. On error the partitions
+ * before the failing one are already in out. */
 cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
                    const cz_prover_backend *backend, unsigned n_threads,
                    const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len);
@@ -220,7 +236,10 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
  * against cz_porep_c1_public_inputs, CZ_ERR_INVALID_ARG on a mismatch),
  * then prove it into out (192 bytes) and verify the proof with pvk (made
  * from the same params) before returning; as is consumed either way.
- * The caller verifies the vanilla proofs first (cz_porep_verify_vanilla). */
+ * The caller verifies the vanilla proofs first (cz_porep_verify_vanilla).
+ * synthesize: on success the caller owns *as (cz_assignment_free); on error
+ * there is nothing to free, but *as may not have been written at all (do
+ * not cz_assignment_free it unless you zeroed it first). */
 cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as, char *msg,
                               size_t msg_len);
 cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,

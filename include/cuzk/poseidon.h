@@ -16,7 +16,9 @@
  * per partial round), which the circuit follows. Both give the same hash.
  *
  * Parameters are built once per arity, thread-safely, on first use, and
- * never freed (static storage). */
+ * never freed (static storage). The hashes allocate nothing and keep no
+ * state: any thread, concurrently. Sources: src/hash/poseidon.c (hashes),
+ * src/hash/poseidon_params.c (constants). */
 #ifndef CUZK_POSEIDON_H
 #define CUZK_POSEIDON_H
 #include <stdbool.h>
@@ -31,7 +33,7 @@
 #define CZ_POSEIDON_MAX_ROUNDS (CZ_POSEIDON_FULL_ROUNDS + CZ_POSEIDON_MAX_PARTIAL)
 
 /* Everything neptune's PoseidonConstants holds for one arity. Read-only
- * once returned by cz_poseidon_params. Matrices are [row][column]. */
+ * once returned by cz_poseidon_params_get. Matrices are [row][column]. */
 typedef struct {
   unsigned arity, width, full_rounds, partial_rounds;
   cz_fr domain_tag; /* 2^arity - 1 (HashType::MerkleTree) */
@@ -56,13 +58,15 @@ bool cz_poseidon_arity_supported(unsigned arity);
 const cz_poseidon_params *cz_poseidon_params_get(unsigned arity);
 
 /* out = Poseidon(inputs[0..arity)) with the Merkle-tree domain tag (the
- * optimised computation). CZ_ERR_INVALID_ARG for an unsupported arity. */
+ * optimised computation). CZ_ERR_INVALID_ARG for an unsupported arity or a
+ * NULL inputs / out (out untouched). out may alias inputs. */
 cz_err cz_poseidon_hash(unsigned arity, const cz_fr *inputs, cz_fr *out);
 
 /* The same with parameters in hand: no lookup, no allocation. inputs has
  * p->arity elements; out may alias inputs. */
 void cz_poseidon_hash_opt(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out);
-/* The textbook computation (reference for tests; slower). */
+/* The textbook computation (reference for tests; slower). out may alias
+ * inputs. */
 void cz_poseidon_hash_plain(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out);
 
 /* out[i] = Poseidon(inputs[i * arity .. (i+1) * arity)) for i < n: the

@@ -1,5 +1,9 @@
 /* The Poseidon circuit (neptune v11), over the native parameters of
- * cuzk/poseidon.h. */
+ * cuzk/poseidon.h (src/gadgets/poseidon_gadget.c). PROVE, KEYGEN and RECORD
+ * replay a per-arity template of the circuit, built once, thread-safely, on
+ * first use (for the parameters of cz_poseidon_params_get); TEST and WITNESS
+ * run the circuit code itself. Same constraints either way. Any number of
+ * threads may synthesize at once, each on its own cs. */
 #ifndef CUZK_POSEIDON_GADGET_H
 #define CUZK_POSEIDON_GADGET_H
 #include "cuzk/cs.h"
@@ -16,15 +20,16 @@
  * values are read from cs when cz_cs_needs_values(cs). *out is the
  * allocated hash (its value is cz_cs_value(cs, *out)). Constraint names
  * follow neptune's namespaces under the caller's current namespace.
- * Returns the sticky error of cs (CZ_ERR_INVALID_ARG for a NULL p). */
+ * Returns the sticky error of cs, or CZ_ERR_INVALID_ARG (not sticky, nothing
+ * done) when cs, p, inputs or out is NULL. */
 cz_err cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_var *inputs,
                           cz_var *out);
 
 /* The same circuit on AllocatedNums, as filecoin-hashers calls it
  * (neptune::circuit::poseidon_hash(cs, preimage, constants)): inputs are
  * p->arity AllocatedNums (values used only when cz_cs_needs_values), *out
- * the allocated hash with its value. Constraints and allocations are
- * identical to cz_poseidon_gadget's. */
+ * the allocated hash with its value. Constraints, allocations and errors
+ * are cz_poseidon_gadget's. */
 cz_err cz_poseidon_hash_circuit(cz_cs *cs, const cz_poseidon_params *p, const cz_anum *inputs,
                                 cz_anum *out);
 

@@ -10,7 +10,9 @@
  * where the h_j are the n - 1 coefficients of bellperson's H polynomial
  * (cz_ntt_h_poly) and the a/b sums follow the densities (bellperson's
  * prover: a over all inputs then the a_aux aux, b over b_input inputs then
- * b_aux aux). */
+ * b_aux aux). Source: src/groth16/prover.c, prover_msm.c. The CPU backend
+ * keeps no state: several threads may prove at once with the same params
+ * (each with its own assignments and proofs). */
 #ifndef CUZK_PROVER_H
 #define CUZK_PROVER_H
 #include <stddef.h>
@@ -53,7 +55,8 @@ typedef struct {
   bool quiet;
 } cz_prove_timing;
 
-/* Report one phase through hook (hook NULL: print only). */
+/* Report one phase through hook (hook NULL: print only); a phase out of
+ * range is ignored. on_phase runs on the calling thread. */
 void cz_prove_timing_emit(const cz_prove_timing *hook, cz_prove_phase phase, uint64_t ns);
 
 
@@ -74,8 +77,12 @@ struct cz_prover_backend {
    * proofs[0..n). The backend may consume each assignment's a, b and c
    * (they are freed and set to NULL); values and densities are left as
    * they were. Errors: CZ_ERR_INVALID_ARG when an assignment does not fit
-   * params (counts, densities, H size: opts->msg says which), CZ_ERR_NOMEM,
-   * CZ_ERR_IO when getrandom fails. */
+   * params (counts, densities, H size, a/b/c already consumed: opts->msg
+   * says which), when the assignments differ in constraint count, when
+   * only one of r and s is given, or params, as or proofs is NULL with
+   * n > 0; CZ_ERR_NOMEM; CZ_ERR_IO when getrandom fails. Proofs are made in
+   * order: on error proofs[0..i) before the failing one are written and
+   * their assignments consumed, and no timing is reported. */
   cz_err (*prove)(const cz_prover_backend *self, const cz_groth16_params *params,
                   cz_assignment *as, size_t n, cz_groth16_proof *proofs,
                   const cz_prove_opts *opts);
@@ -92,7 +99,10 @@ cz_err cz_groth16_prove(const cz_prover_backend *backend, const cz_groth16_param
                         const cz_prove_opts *opts);
 
 /* Prove one circuit from a recorded shape and a WITNESS assignment: completes
- * w with cz_r1cs_eval (its errors pass through), then proves. */
+ * w with cz_r1cs_eval (its errors pass through), then proves. Note that
+ * the evaluation runs on one thread whatever opts->n_threads says (use
+ * cz_r1cs_eval_threads or cz_pce_eval, then cz_groth16_prove, to spread
+ * it). */
 cz_err cz_groth16_prove_recorded(const cz_prover_backend *backend,
                                  const cz_groth16_params *params, const cz_r1cs *shape,
                                  cz_assignment *w, cz_groth16_proof *proof,

@@ -10,7 +10,9 @@
  *
  * It exists only in builds with CUZK_CUDA (CMake option ON, or AUTO with
  * nvcc found); other builds still have these functions and report why the
- * backend is absent. */
+ * backend is absent. Its prove has the CPU backend's contract
+ * (cuzk/prover.h). Backends returned here are static: never freed. All
+ * three functions may be called from any thread. */
 #ifndef CUZK_PROVER_CUDA_H
 #define CUZK_PROVER_CUDA_H
 #include <stdbool.h>
@@ -28,7 +30,7 @@ const cz_prover_backend *cz_prover_cuda(char *why, size_t why_len);
 /* The backend for a choice "cpu", "cuda" or "auto". cpu: the CPU backend.
  * cuda and auto: the CUDA backend when cz_prover_cuda has one, else the CPU
  * backend with *fell_back = true (when not NULL) and why set. NULL for any
- * other choice (why says so). */
+ * other choice, NULL included (why says so). */
 const cz_prover_backend *cz_prover_pick(const char *choice, bool *fell_back, char *why,
                                         size_t why_len);
 

@@ -43,11 +43,14 @@ typedef struct {
   cz_err (*register_fn)(cz_engine *e, const cz_provers_config *cfg, char *msg, size_t msg_len);
 } cz_prover_entry;
 
-/* The table, in registration order; *n its length. Static storage. */
+/* The table, in registration order; *n its length. Static storage; any
+ * thread. */
 const cz_prover_entry *cz_provers_table(size_t *n);
 
-/* Register every row with e, in order; the first error stops and is
- * returned with msg naming the prover. */
+/* Register every row with e, in order (before cz_engine_start); the first
+ * error stops and is returned with msg naming the prover. cfg is copied,
+ * its strings included; only the backend it points to must outlive e (the
+ * built-in ones are static). */
 cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                size_t msg_len);
 
@@ -60,12 +63,14 @@ cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char 
  *
  * Register the PoRep prover and its SRS circuits with e (before
  * cz_engine_start); with cfg->pce, its shapes as computed SRS entries
- * pce-porep-2k, pce-porep-8m, ... It proves batches (prove_batch). For each sector size the SRS file is the official one
- * when it exists, else (allow_test_params) the test file. The prover
- * validates at submit (C1 parses; sector size and registered proof agree
- * with it; with sector_number / miner_id, the C1's replica_id must be that
- * sector's; the parsed C1 stays with the job), verifies the vanilla proofs before synthesis, and verifies
- * every proof before returning it. Errors: CZ_ERR_INVALID_ARG, NOMEM. */
+ * pce-porep-2k, pce-porep-8m, ... It proves batches (prove_batch). For
+ * each sector size the SRS file is the official one when it exists, else
+ * (allow_test_params) the test file. The prover validates at submit (C1
+ * parses; sector size and registered proof agree with it; with
+ * sector_number / miner_id, the C1's replica_id must be that sector's; the
+ * parsed C1 stays with the job), verifies the vanilla proofs before
+ * synthesis, and verifies every proof before returning it. Errors:
+ * CZ_ERR_INVALID_ARG, NOMEM. */
 cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                 size_t msg_len);
 

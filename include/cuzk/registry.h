@@ -1,7 +1,8 @@
 /* The registered proofs of every Filecoin proof kind and their v28
  * parameter names (src/filecoin/registry/). Each family's tables live
  * here, so that the daemon, the bench tool and the circuits agree on what
- * a registered_proof number means. */
+ * a registered_proof number means. The tables are static and read-only:
+ * every function here is pure and may be called from any thread. */
 #ifndef CUZK_REGISTRY_H
 #define CUZK_REGISTRY_H
 #include <stdbool.h>
@@ -41,11 +42,12 @@ typedef struct {
   cz_api_version api;       /* V1: 1.0.0, V1_1: 1.1.0 */
 } cz_porep_kind;
 
-/* The ten registered seal proofs; NULL when unknown. */
+/* The ten registered seal proofs (static storage); NULL when unknown or
+ * name is NULL. */
 const cz_porep_kind *cz_porep_kind_by_id(uint32_t id);
 const cz_porep_kind *cz_porep_kind_by_name(const char *name);
-/* The V1_1 kind of a sector size ("2KiB", "2048", "32GiB", ... as bytes);
- * NULL when no official size matches. */
+/* The kind of a sector size in bytes (2048, 8 MiB, 512 MiB, 32 GiB,
+ * 64 GiB), V1_1 when v1_1 else V1; NULL when no official size matches. */
 const cz_porep_kind *cz_porep_kind_by_sector_size(uint64_t sector_size, bool v1_1);
 /* The public-input configuration of kind k (porep_id from its id, nonce 0). */
 void cz_porep_kind_config(const cz_porep_kind *k, cz_porep_config *cfg);

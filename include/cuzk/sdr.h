@@ -6,7 +6,10 @@
  * inputs of one PoRep partition (StackedCompound::generate_public_inputs).
  *
  * Nodes are 32 bytes; labels, replica ids and commitments are little-endian
- * Fr bytes. Layers are numbered from 1. */
+ * Fr bytes. Layers are numbered from 1. Sources: src/filecoin/sdr/ (sdr.c,
+ * sdr_graph.c, sdr_label_gadget.c, sdr_gadgets.c). Nothing here keeps
+ * state: any thread (the gadgets on their own cs). Node indices passed to
+ * the graph functions are not range-checked. */
 #ifndef CUZK_SDR_H
 #define CUZK_SDR_H
 #include <stdbool.h>
@@ -86,12 +89,15 @@ cz_err cz_sdr_label_from_parents(uint8_t out[32], const uint8_t replica_id[32], 
                                  size_t n_parents);
 
 /* Label of `node` in `layer`: cur holds the labels of this layer for nodes
- * < node (at least), prev the whole previous layer (ignored, may be NULL, for
- * layer 1). CZ_ERR_INVALID_ARG for layer 0, node >= nodes or a missing prev. */
+ * < node (at least; may be NULL for node 0), prev the whole previous layer
+ * (ignored, may be NULL, for layer 1). CZ_ERR_INVALID_ARG for layer 0,
+ * node >= nodes or a missing cur / prev. */
 cz_err cz_sdr_label(uint8_t out[32], const cz_sdr_graph *g, const uint8_t replica_id[32],
                     uint32_t layer, uint32_t node, const uint8_t *cur, const uint8_t *prev);
 
-/* All labels of one layer into cur (nodes * 32 bytes), prev as for cz_sdr_label. */
+/* All labels of one layer into cur (nodes * 32 bytes), prev as for
+ * cz_sdr_label; one thread, node by node (each label needs the previous
+ * ones). On error cur is partly written. */
 cz_err cz_sdr_label_layer(const cz_sdr_graph *g, const uint8_t replica_id[32], uint32_t layer,
                           uint8_t *cur, const uint8_t *prev);
 
@@ -105,7 +111,9 @@ cz_err cz_sdr_label_layer(const cz_sdr_graph *g, const uint8_t replica_id[32], u
  * digest's bits, renumbered LSB first per byte, are packed (first 254) into
  * *out in namespace "result_num". Pushes no namespace of its own: callers
  * push the one rust-fil-proofs gives ("create_label").
- * CZ_ERR_INVALID_ARG (nothing done) for lengths outside those ranges. */
+ * CZ_ERR_INVALID_ARG (not sticky, nothing done) for lengths outside those
+ * ranges or a NULL parent; CZ_ERR_NOMEM (not sticky) for its message
+ * bits (about 120 KiB). Otherwise the sticky error of cs. */
 #define CZ_SDR_LABEL_PARENTS 37
 cz_err cz_sdr_label_gadget(cz_cs *cs, cz_anum *out, const cz_bool *replica_id, size_t id_bits,
                            const cz_bool *const parents[CZ_SDR_LABEL_PARENTS],
@@ -121,7 +129,7 @@ cz_err cz_sdr_decode(uint8_t out[32], const uint8_t key[32], const uint8_t repli
 /* The column hash of tree C: Poseidon over the node's labels in every layer
  * (stacked/vanilla/hash.rs hash_single_column), only for 2 or 11 layers
  * (arities 2 and 11, the Merkle-tree domain tag); CZ_ERR_INVALID_ARG
- * otherwise. */
+ * otherwise (out untouched). */
 cz_err cz_sdr_column_hash(cz_fr *out, const cz_fr *column, size_t layers);
 /* comm_r = Poseidon-2(comm_c, comm_r_last) (PoseidonFunction::hash2, as
  * stacked/vanilla/proof.rs builds it); little-endian Fr bytes,
@@ -151,7 +159,8 @@ size_t cz_porep_public_input_count(const cz_porep_config *cfg);
  * *n: capacity of out on entry, inputs written on return. Errors:
  * CZ_ERR_INVALID_ARG (bad config, partition >= partitions, capacity too
  * small: then *n is set to the count needed), CZ_ERR_NONCANONICAL (comm_d or
- * comm_r not a canonical Fr). */
+ * comm_r not a canonical Fr), CZ_ERR_NOMEM. On error out is partly
+ * written. */
 cz_err cz_porep_public_inputs(const cz_porep_config *cfg, uint64_t sector_id,
                               const uint8_t prover_id[32], const uint8_t ticket[32],
                               const uint8_t seed[32], const uint8_t comm_d[32],
@@ -165,7 +174,7 @@ cz_err cz_porep_public_inputs_replica(const cz_porep_config *cfg, const uint8_t 
                                       const uint8_t comm_r[32], uint32_t partition, cz_fr *out,
                                       size_t *n);
 
-/* ---- The SDR gadgets besides the label (src/filecoin/sdr/sdr_gadgets.c) ----- */
+/* ---- The SDR gadgets besides the label (src/filecoin/sdr/sdr_gadgets.c) - */
 
 /* storage-proofs-core gadgets/encode.rs encode: constraint::add(key, data)
  * in namespace "encode_add" (out = key + data, 1 variable, 1 constraint);

@@ -1,7 +1,10 @@
 /* cuzk-daemon's front end: the TOML config, Prometheus text, the status
  * JSON and its HTTP server (all in libcuzk), and the cuzk.v1 gRPC server
  * (built only with libgrpc and protobuf-c, in the cuzk-daemon target).
- * The wire contract is ../shared/spec/cuzk-interface.md. */
+ * Sources: src/server/ (config.c, metrics.c, http_status.c, grpc/).
+ * The wire contract is ../shared/spec/cuzk-interface.md. The config and
+ * text functions keep no state (any thread); a server must not outlive
+ * the engine it serves. */
 #ifndef CUZK_SERVER_H
 #define CUZK_SERVER_H
 #include <stdbool.h>
@@ -51,17 +54,23 @@ void cz_daemon_config_default(cz_daemon_config *cfg);
 /* Parse TOML text (the subset configs use: [table] / [a.b] headers, key =
  * string / integer / boolean / array of those, # comments) over cfg.
  * Unknown keys are skipped (cfg->warning names the first). CZ_ERR_PARSE with
- * msg "line N: why" for bad syntax or a bad value of a known key. */
+ * msg "line N: why" for bad syntax or a bad value of a known key; cfg then
+ * holds the keys before that line. */
 cz_err cz_daemon_config_parse(cz_daemon_config *cfg, const char *text, size_t len, char *msg,
                               size_t msg_len);
-/* Read path and parse it (CZ_ERR_IO when unreadable). */
+/* Read path and parse it (CZ_ERR_IO when unreadable, over 16 MiB or out of
+ * memory). */
 cz_err cz_daemon_config_load(cz_daemon_config *cfg, const char *path, char *msg, size_t msg_len);
 
 /* "5GiB", "512 MiB", "2GB", "100MB", "4096", "4096 bytes", "1KiB", "1kB" ->
- * bytes (binary units are powers of 1024, decimal ones of 1000).
- * CZ_ERR_PARSE on anything else or overflow. */
+ * bytes (binary units are powers of 1024, decimal ones of 1000; units are
+ * case-insensitive, and a bare "k", "m", "g", "t" is binary). A fraction
+ * ("1.5GiB") is allowed. CZ_ERR_PARSE on anything else or overflow;
+ * *bytes is set only on success. */
 cz_err cz_parse_size(const char *s, uint64_t *bytes);
-/* "5m", "30s", "30 seconds", "2 minutes", "500ms", "1h" -> milliseconds. */
+/* "5m", "30s", "30 seconds", "2 minutes", "500ms", "1h" -> milliseconds.
+ * A bare number is seconds; units are case-sensitive ("5M" is refused).
+ * CZ_ERR_PARSE otherwise or on overflow; *ms is set only on success. */
 cz_err cz_parse_duration_ms(const char *s, uint64_t *ms);
 
 /* The engine configuration the daemon config implies (workers =
@@ -70,7 +79,8 @@ void cz_daemon_engine_config(const cz_daemon_config *cfg, cz_engine_config *out)
 
 /* ---- Metrics and status (metrics.c) ------------------------------------------ */
 
-/* Prometheus text exposition of s (malloc'd, NUL-terminated; NULL on OOM).
+/* Prometheus text exposition of s (malloc'd, NUL-terminated, the caller
+ * frees it; NULL on OOM).
  * Names: cuzk_proofs_completed_total, cuzk_proofs_failed_total,
  * cuzk_uptime_seconds, cuzk_queue_depth, cuzk_proofs_completed{proof_kind},
  * cuzk_proofs_failed{proof_kind}, cuzk_proof_duration_seconds (summary per
@@ -88,13 +98,15 @@ char *cz_status_json_full(const cz_engine_stats *s, const cz_job_info *jobs, siz
 /* ---- HTTP GET /status (http_status.c) ----------------------------------------- */
 
 typedef struct cz_http_status cz_http_status;
-/* Serve GET /status (JSON above; 404 otherwise) on host:port from a thread.
- * CZ_ERR_IO when the address cannot be bound (msg says why). */
+/* Serve GET /status (JSON above; 404 otherwise) on host:port from a thread,
+ * one connection at a time. CZ_ERR_IO when host_port is not host:port or
+ * cannot be bound (msg says why), CZ_ERR_NOMEM; *out is NULL on error. */
 cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host_port,
                             char *msg, size_t msg_len);
-/* The bound port (useful with port 0). */
+/* The bound port (useful with port 0); 0 for NULL. */
 int cz_http_status_port(const cz_http_status *h);
-void cz_http_status_stop(cz_http_status *h); /* NULL allowed */
+/* Stop the thread (within 200 ms), close the socket, free h. NULL allowed. */
+void cz_http_status_stop(cz_http_status *h);
 
 /* ---- The gRPC server (src/server/grpc/, cuzk-daemon only) -------------------- */
 
@@ -102,13 +114,15 @@ typedef struct cz_server cz_server;
 /* Bind listen (unix:///path: the parent directory is created and a stale
  * socket removed; or host:port), register the cuzk.v1.ProvingEngine methods
  * with 256 MiB message limits and start serving e from a completion-queue
- * thread. CZ_ERR_IO when the address cannot be bound (msg says why). */
+ * thread. CZ_ERR_IO when the address cannot be bound (msg says why),
+ * CZ_ERR_NOMEM. */
 cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *msg,
                        size_t msg_len);
 /* The bound TCP port (the one chosen for host:0); 0 for a unix socket. */
 int cz_server_port(const cz_server *s);
 /* Stop: no new calls; calls in flight are answered (awaiters see the engine
- * shut down first, see cz_engine_shutdown), then everything is freed. */
+ * shut down first, see cz_engine_shutdown), then everything is freed (a
+ * unix socket file is removed). NULL allowed. */
 void cz_server_stop(cz_server *s);
 
 #endif

@@ -1,9 +1,14 @@
-/* Native SHA-256 (one-shot through OpenSSL, streaming in portable C) and Filecoin's "trim to 254 bits" rule.
+/* Native SHA-256 (one-shot through OpenSSL, streaming in portable C) and
+ * Filecoin's "trim to 254 bits" rule (src/hash/sha256.c).
  *
  * Filecoin stores SHA-256 outputs (tree-D nodes, SDR labels, replica ids) as
  * BLS12-381 Fr elements in little-endian bytes; it makes any digest a valid
  * element by clearing the two top bits of the last byte (fr32's
- * bytes_into_fr_repr_safe). Since 2^254 < r, the result is always canonical. */
+ * bytes_into_fr_repr_safe). Since 2^254 < r, the result is always canonical.
+ *
+ * Nothing here fails or aborts: when OpenSSL cannot allocate, the one-shot
+ * functions fall back to the portable code. They keep no state and may be
+ * called from any thread. */
 #ifndef CUZK_SHA256_H
 #define CUZK_SHA256_H
 #include <stddef.h>

@@ -1,6 +1,7 @@
-/* Synthetic circuits for tests and benchmarks (cuzk-bench prove). Both run
- * on every constraint-system backend; values are computed only when the
- * backend needs them (then x must not be NULL).
+/* Synthetic circuits for tests and benchmarks (cuzk-bench prove;
+ * src/groth16/synthetic.c). Both run on every constraint-system backend;
+ * values are computed only when the backend needs them (then x must not be
+ * NULL: CZ_ERR_INVALID_ARG, not sticky, nothing done).
  *
  *  chain:  public input x; aux x_1 .. x_n with x_1 = x * x and
  *          x_{i+1} = x_i * x_i: n constraints, a dense witness.
@@ -8,7 +9,8 @@
  *          b_i * (1 - b_i) = 0, each 1 with probability 1/4 (from seed):
  *          n constraints, a witness of mostly 0/1 values.
  * Either adds 1 input (2 with ONE), so after cz_cs_finish the system has
- * n + 2 constraints; pass n = 2^k - 2 for a domain of exactly 2^k.
+ * n + 2 constraints; pass n = 2^k - 2 for a domain of exactly 2^k. (sparse
+ * with n = 0 adds nothing at all, not even x.)
  * Returns the constraint system's sticky error. */
 #ifndef CUZK_SYNTHETIC_H
 #define CUZK_SYNTHETIC_H
