@@ -11,6 +11,9 @@
  *   post_vanilla.c    bincode 1 reader and writer of FallbackPoStSectorProof
  *   post_challenge.c  sector and leaf challenges, public inputs
  *   post_verify.c     the native vanilla verifier
+ *   post_prove.c      one partition: parse, verify, synthesize, prove, verify;
+ *                     the circuit's keys and parameters
+ * (The circuit itself is cuzk/post_circuit.h.)
  *
  * Byte strings (randomness, prover_id, comm_r) are 32-byte little-endian Fr
  * encodings, as filecoin-proofs takes them; parsed field values are cz_fr in
@@ -26,6 +29,8 @@
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
 #include "cuzk/merkle.h"
+#include "cuzk/params_store.h"
+#include "cuzk/prover.h"
 #include "cuzk/sdr.h" /* cz_api_version */
 
 /* ---- Registered PoSt proofs (post_kind.c) ------------------------------- */
@@ -260,5 +265,78 @@ cz_err cz_post_verify_vanilla(const cz_post_kind *k, const uint8_t randomness[32
                               const uint8_t prover_id[32], uint32_t partition,
                               const cz_post_sector *sectors, const cz_post_vanilla *proofs,
                               size_t n, char *msg, size_t msg_len);
+
+/* ---- Proving one partition (post_prove.c) -------------------------------- */
+
+/* One partition's request as the prover takes it: what Curio sends for a
+ * WinningPoSt or one WindowPoSt partition, parsed. sectors[i] is the
+ * sector proofs[i] claims (its id and comm_r): the request carries no other
+ * sector list, so the public inputs are computed from these. */
+typedef struct {
+  const cz_post_kind *kind;
+  uint8_t randomness[32], prover_id[32];
+  uint32_t partition;
+  size_t n;                  /* vanilla proofs: Winning 1, Window 1..sector_count */
+  cz_post_sector *sectors;   /* heap-owned, n */
+  cz_post_vanilla *proofs;   /* heap-owned, n */
+} cz_post_partition;
+
+/* Parse the n bincode vanilla proofs vanilla[i][0..lens[i]) of partition
+ * `partition` of a kind-k PoSt (cz_post_vanilla_parse each, messages name
+ * vanilla_proofs[i]). Checks the count (Winning exactly 1, partition 0;
+ * Window 1..sector_count) and that randomness is a canonical Fr; it does
+ * not verify the proofs (cz_post_partition_verify). On success the caller
+ * owns *out (cz_post_partition_free); on error *out owns nothing and msg
+ * says why: CZ_ERR_INVALID_ARG (counts, partition, NULL), the parser's
+ * errors, CZ_ERR_NONCANONICAL, CZ_ERR_NOMEM. Reentrant. */
+cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_kind *k,
+                               const uint8_t randomness[32], const uint8_t prover_id[32],
+                               uint32_t partition, const uint8_t *const *vanilla,
+                               const size_t *lens, size_t n, char *msg, size_t msg_len);
+/* Release what p owns and zero it; idempotent on a zeroed value. */
+void cz_post_partition_free(cz_post_partition *p);
+
+/* cz_post_verify_vanilla over the partition (its errors). */
+cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t msg_len);
+
+/* Synthesize the partition's circuit into *as (PROVE cs, serial): the
+ * sector slots filled as rust-fil-proofs fills them (Winning: the one
+ * sector in all 66 slots, slot i opening challenge i; Window: sector i in
+ * slot i, the last repeated). The circuit's public inputs are checked
+ * against cz_post_public_inputs (CZ_ERR_INVALID_ARG on a mismatch). The
+ * caller verifies the vanilla proofs first; unverified paths make an
+ * unsatisfied circuit, not an error. On success the caller owns *as
+ * (cz_assignment_free); on error *as is zeroed. */
+cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *msg,
+                          size_t msg_len);
+
+/* The whole partition: cz_post_partition_verify, cz_post_synthesize
+ * (reported as the synthesis phase through timing), Groth16 with backend
+ * (NULL: CPU) on n_threads (0: all cores), and verification of the proof
+ * against pvk (NULL: prepared here from params->vk) with the verifier's
+ * public inputs before the 192 bytes are written to out. Errors:
+ * CZ_ERR_INVALID_ARG (params for another circuit: IC count), the
+ * verifier's, synthesis' or prover's errors, CZ_ERR_PROOF_INVALID when the
+ * proof made does not verify; msg says which. out is written only on
+ * success. Reentrant (params and pvk are only read). */
+cz_err cz_post_prove(const cz_post_partition *p, const cz_groth16_params *params,
+                     const cz_groth16_pvk *pvk, const cz_prover_backend *backend,
+                     unsigned n_threads, const cz_prove_timing *timing,
+                     uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
+
+/* A cz_params_keygen_fn for the PoSt circuit of ctx (a const cz_post_kind
+ * *): its KEYGEN columns. */
+cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
+
+/* Part of the test-parameter file name (cz_params_store_opts.test_tag),
+ * bumped whenever the circuit changes. */
+#define CZ_POST_CIRCUIT_REVISION "post-r1"
+
+/* cz_params_store_get for k's circuit: name cz_post_param_name, IC count
+ * cz_post_public_input_count + 1. The caller's opts choose the keygen
+ * (cz_post_keygen with ctx k) and test tag (CZ_POST_CIRCUIT_REVISION). */
+cz_err cz_post_params_get(cz_groth16_params *out, const cz_post_kind *k,
+                          const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
+                          size_t msg_len);
 
 #endif

@@ -1,0 +1,204 @@
+/* One PoSt partition from vanilla proofs to a verified Groth16 proof:
+ * parse, verify natively, fill the circuit's sector slots, synthesize,
+ * prove, verify. Also the circuit's keys and parameters. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/clock.h"
+#include "cuzk/post.h"
+#include "cuzk/post_circuit.h"
+#include "filecoin/post/post_internal.h"
+#include "util/msg.h"
+
+void cz_post_partition_free(cz_post_partition *p) {
+  if (!p) return;
+  for (size_t i = 0; p->proofs && i < p->n; i++) cz_post_vanilla_free(&p->proofs[i]);
+  free(p->proofs);
+  free(p->sectors);
+  memset(p, 0, sizeof *p);
+}
+
+cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_kind *k,
+                               const uint8_t randomness[32], const uint8_t prover_id[32],
+                               uint32_t partition, const uint8_t *const *vanilla,
+                               const size_t *lens, size_t n, char *msg, size_t msg_len) {
+  memset(out, 0, sizeof *out);
+  if (!k || !randomness || !prover_id || (n && (!vanilla || !lens)))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: NULL argument");
+  size_t slots;
+  cz_err e = cz_post_partition_slots(k, partition, n, &slots, msg, msg_len);
+  if (e != CZ_OK) return e;
+  if ((e = cz_post_check_fr(randomness, "randomness", NULL, msg, msg_len)) != CZ_OK) return e;
+  out->proofs = calloc(n, sizeof *out->proofs);
+  out->sectors = calloc(n, sizeof *out->sectors);
+  if (!out->proofs || !out->sectors) {
+    cz_post_partition_free(out);
+    return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  }
+  out->kind = k;
+  out->partition = partition;
+  memcpy(out->randomness, randomness, 32);
+  memcpy(out->prover_id, prover_id, 32);
+  for (size_t i = 0; i < n; i++) {
+    if ((e = cz_post_vanilla_parse(&out->proofs[i], vanilla[i], lens[i], i, msg, msg_len)) !=
+        CZ_OK) {
+      cz_post_partition_free(out);
+      return e;
+    }
+    out->n = i + 1;
+    /* The verifier's view of each sector is what its proof claims: the
+     * request carries no other sector list. */
+    out->sectors[i].sector_id = out->proofs[i].sector_id;
+    cz_fr_to_bytes_le(out->sectors[i].comm_r, &out->proofs[i].comm_r);
+  }
+  return CZ_OK;
+}
+
+cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t msg_len) {
+  if (!p || !p->kind)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: not parsed");
+  return cz_post_verify_vanilla(p->kind, p->randomness, p->prover_id, p->partition, p->sectors,
+                                p->proofs, p->n, msg, msg_len);
+}
+
+/* The circuit's slots over the partition's (verified) proofs: Winning's
+ * one sector fills every slot, slot i opening challenge i; Window's slot i
+ * is sector i, its last sector repeated up to sector_count. The paths are
+ * copied into one array (*paths, the caller frees), challenge_count per
+ * slot for the real ones. */
+static cz_err fill_slots(const cz_post_partition *p, cz_post_slot **slots_out,
+                         cz_merkle_proof **paths, char *msg, size_t msg_len) {
+  const cz_post_kind *k = p->kind;
+  size_t slots = k->sector_count, per = k->challenge_count;
+  size_t real = k->type == CZ_POST_WINNING ? slots : p->n;
+  cz_post_slot *s = calloc(slots, sizeof *s);
+  cz_merkle_proof *mp = calloc(real * per, sizeof *mp);
+  if (!s || !mp) {
+    free(s);
+    free(mp);
+    return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < real; i++) {
+    const cz_post_vanilla *v = &p->proofs[k->type == CZ_POST_WINNING ? 0 : i];
+    const cz_post_sector_proof *sp = &v->sectors[0];
+    size_t first = k->type == CZ_POST_WINNING ? i : 0;
+    for (size_t c = 0; c < per; c++) mp[i * per + c] = sp->inclusions[first + c].proof;
+    s[i] = (cz_post_slot){v->comm_r, sp->comm_c, sp->comm_r_last, &mp[i * per]};
+  }
+  for (size_t i = real; i < slots; i++) s[i] = s[real - 1];
+  *slots_out = s;
+  *paths = mp;
+  return CZ_OK;
+}
+
+cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *msg,
+                          size_t msg_len) {
+  memset(as, 0, sizeof *as);
+  if (!p || !p->kind)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: not parsed");
+  const cz_post_kind *k = p->kind;
+  size_t n_inputs = cz_post_public_input_count(k);
+  cz_fr *want = malloc(n_inputs * sizeof *want);
+  if (!want) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_post_public_inputs(k, p->randomness, p->partition, p->sectors, p->n, want,
+                                   n_inputs, msg, msg_len);
+  cz_post_slot *slots = NULL;
+  cz_merkle_proof *paths = NULL;
+  if (e == CZ_OK) e = fill_slots(p, &slots, &paths, msg, msg_len);
+  size_t leaves = (size_t)(k->sector_size / 32);
+  if (e == CZ_OK &&
+      (e = cz_post_check_sectors(&k->tree_r, leaves, k->sector_count, k->challenge_count, slots,
+                                 msg, msg_len)) == CZ_OK) {
+    cz_cs_config cfg = {CZ_LC_INLINE, 4, 0, 0};
+    cz_cs *cs = cz_cs_new(CZ_CS_PROVE, &cfg);
+    if (!cs) {
+      e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+    } else {
+      e = cz_post_circuit(cs, &k->tree_r, leaves, k->sector_count, k->challenge_count, slots);
+      if (e == CZ_OK) e = cz_cs_finish(cs);
+      if (e == CZ_OK) e = cz_cs_take_assignment(cs, as);
+      if (e != CZ_OK) cz_msg(msg, msg_len, "%s: synthesis: %s", k->name, cz_cs_errmsg(cs));
+      cz_cs_free(cs);
+    }
+  }
+  /* The circuit's inputs must be the verifier's: a cheap guard against a
+   * circuit / input-generator mismatch, which would otherwise surface as
+   * an invalid proof. */
+  if (e == CZ_OK && (as->n_inputs != n_inputs + 1 ||
+                     memcmp(as->inputs + 1, want, n_inputs * sizeof *want) != 0)) {
+    cz_assignment_free(as);
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                   "%s: the circuit's public inputs differ from the verifier's", k->name);
+  }
+  free(slots);
+  free(paths);
+  free(want);
+  return e;
+}
+
+cz_err cz_post_prove(const cz_post_partition *p, const cz_groth16_params *params,
+                     const cz_groth16_pvk *pvk, const cz_prover_backend *backend,
+                     unsigned n_threads, const cz_prove_timing *timing,
+                     uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
+  if (!p || !p->kind || !params || !out)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
+  const cz_post_kind *k = p->kind;
+  size_t n_inputs = cz_post_public_input_count(k);
+  if (params->vk.n_ic != n_inputs + 1)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "parameters take %zu public inputs, %s has %zu", params->vk.n_ic - 1,
+                      k->name, n_inputs);
+  cz_err e = cz_post_partition_verify(p, msg, msg_len);
+  if (e != CZ_OK) return e;
+  cz_fr *inputs = malloc(n_inputs * sizeof *inputs);
+  if (!inputs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  e = cz_post_public_inputs(k, p->randomness, p->partition, p->sectors, p->n, inputs, n_inputs,
+                            msg, msg_len);
+  cz_assignment as;
+  memset(&as, 0, sizeof as);
+  uint64_t t0 = cz_now_ns();
+  if (e == CZ_OK) e = cz_post_synthesize(p, &as, msg, msg_len);
+  if (e == CZ_OK) cz_prove_timing_emit(timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
+  cz_groth16_pvk *own = NULL;
+  if (e == CZ_OK && !pvk && !(pvk = own = cz_groth16_prepare(&params->vk)))
+    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_groth16_proof proof;
+  if (e == CZ_OK) {
+    cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
+    e = cz_groth16_prove(backend, params, &as, 1, &proof, &po);
+  }
+  /* Curio uses PoSt proofs unverified: this check is the only one. */
+  if (e == CZ_OK && cz_groth16_verify_prepared(pvk, inputs, n_inputs, &proof) != CZ_OK)
+    e = cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
+                   "%s: the proof made does not verify (parameters not of this circuit?)",
+                   k->name);
+  if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
+  cz_assignment_free(&as);
+  cz_groth16_pvk_free(own);
+  free(inputs);
+  return e;
+}
+
+cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
+  const cz_post_kind *k = ctx;
+  cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
+  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_post_circuit(cs, &k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
+                             k->challenge_count, NULL);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "%s keygen: %s", k->name, cz_cs_errmsg(cs));
+  cz_cs_free(cs);
+  return e;
+}
+
+cz_err cz_post_params_get(cz_groth16_params *out, const cz_post_kind *k,
+                          const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
+                          size_t msg_len) {
+  memset(out, 0, sizeof *out);
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered PoSt proof");
+  char name[256];
+  if (cz_post_param_name(k, name, sizeof name) >= sizeof name) return CZ_ERR_INVALID_ARG;
+  return cz_params_store_get(out, name, cz_post_public_input_count(k) + 1, o, origin, msg,
+                             msg_len);
+}
