@@ -324,6 +324,17 @@ cz_err cz_post_prove(const cz_post_partition *p, const cz_groth16_params *params
                      unsigned n_threads, const cz_prove_timing *timing,
                      uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
 
+/* The second half of cz_post_prove, for pipelines that synthesize apart:
+ * prove *as (from cz_post_synthesize of the same partition; consumed
+ * either way) and verify the proof with pvk (NULL: prepared here) and the
+ * verifier's public inputs before writing it to out. Errors as
+ * cz_post_prove's. */
+cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
+                                const cz_groth16_params *params, const cz_groth16_pvk *pvk,
+                                const cz_prover_backend *backend, unsigned n_threads,
+                                const cz_prove_timing *timing, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                char *msg, size_t msg_len);
+
 /* A cz_params_keygen_fn for the PoSt circuit of ctx (a const cz_post_kind
  * *): its KEYGEN columns. */
 cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);

@@ -74,4 +74,21 @@ cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char 
 cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                 size_t msg_len);
 
+/* ---- WinningPoSt and WindowPoSt (post_prover.c) ---------------------------
+ * WINNING_POST and WINDOW_POST_PARTITION jobs: registered_proof in the PoSt
+ * numbering (Winning 0-4, Window 5-14), vanilla_proofs one bincode
+ * FallbackPoStSectorProof per sector (Winning 1, Window 1..sector_count of
+ * the partition), randomness (32 bytes, a canonical Fr), miner_id (the
+ * prover id is its LEB128), partition_index (Window). At submit the
+ * request is parsed and its vanilla proofs verified natively: a bad one is
+ * INVALID_ARGUMENT with the reason, before it is queued. One 192-byte
+ * proof per job, verified before it is returned. SRS circuit ids
+ * winning-2k|8m|512m|32g|64g and wpost-2k|8m|512m|32g|64g (Window V1 and
+ * V1_1 share Filecoin's file), official or (allow_test_params) test
+ * parameters made on first use. Errors: CZ_ERR_INVALID_ARG, NOMEM. */
+cz_err cz_winning_post_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
+                                       size_t msg_len);
+cz_err cz_window_post_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
+                                      size_t msg_len);
+
 #endif

@@ -15,16 +15,15 @@
 #include "cuzk/porep.h"
 #include "cuzk/engine_prover.h"
 #include "cuzk/provers.h"
+#include "provers/provers_internal.h"
 #include "util/msg.h"
 
 
 /* One SRS circuit per sector size (V1 and V1_1 share Filecoin's file). */
 typedef struct {
   const cz_porep_kind *kind; /* the V1_1 kind of the size */
-  const char *circuit_id;
+  cz_prover_srs srs;
   const char *pce_id;        /* its recorded shape's computed SRS entry */
-  char path[CZ_PARAMS_PATH_MAX];
-  bool official;
 } srs_entry;
 
 #define N_SIZES 5
@@ -35,12 +34,6 @@ typedef struct {
   srs_entry srs[N_SIZES];
   pthread_mutex_t generate_lock; /* one test-parameter setup at a time */
 } porep_state;
-
-/* The hot SRS object: parameters and the prepared verifying key. */
-typedef struct {
-  cz_groth16_params params;
-  cz_groth16_pvk *pvk;
-} hot_srs;
 
 static srs_entry *entry_for(porep_state *st, uint64_t sector_size) {
   for (int i = 0; i < N_SIZES; i++)
@@ -152,38 +145,15 @@ static uint64_t porep_mem(void *self, const cz_job_request *req) {
   return partition_constraints(k) * 160u * in_flight;
 }
 
-/* Test parameters are made on first use, under a lock: a second job of the
- * same size waits for the first one's setup instead of repeating it. */
-static cz_err ensure_test_params(porep_state *st, srs_entry *s, char *msg, size_t len) {
-  if (s->official || !st->cfg.allow_test_params || access(s->path, R_OK) == 0) return CZ_OK;
-  pthread_mutex_lock(&st->generate_lock);
-  cz_err e = CZ_OK;
-  if (access(s->path, R_OK) != 0) {
-    cz_params_store_opts o = {0};
-    o.test_dir = st->cfg.test_dir;
-    o.test_tag = CZ_POREP_CIRCUIT_REVISION;
-    o.no_official = true;
-    o.n_threads = st->cfg.prove_threads;
-    o.keygen = cz_porep_keygen;
-    o.keygen_ctx = (void *)s->kind;
-    o.who = "cuzk-daemon";
-    cz_groth16_params p;
-    e = cz_porep_params_get(&p, s->kind, &o, NULL, msg, len);
-    if (e == CZ_OK) cz_groth16_params_free(&p);
-  }
-  pthread_mutex_unlock(&st->generate_lock);
-  return e;
-}
-
 static const char *porep_circuit_id(void *self, const cz_job_request *req) {
   porep_state *st = self;
   const cz_porep_kind *k = request_kind(req);
   srs_entry *s = k ? entry_for(st, k->sector_size) : NULL;
   if (!s) return NULL;
   char msg[256];
-  if (ensure_test_params(st, s, msg, sizeof msg) != CZ_OK)
-    fprintf(stderr, "cuzk-daemon: test parameters for %s: %s\n", s->circuit_id, msg);
-  return s->circuit_id;
+  if (cz_prover_srs_ensure(&st->cfg, &st->generate_lock, &s->srs, msg, sizeof msg) != CZ_OK)
+    fprintf(stderr, "cuzk-daemon: test parameters for %s: %s\n", s->srs.circuit_id, msg);
+  return s->srs.circuit_id;
 }
 
 /* ---- Proving through the pipeline ----------------------------------------- */
@@ -191,7 +161,7 @@ static const char *porep_circuit_id(void *self, const cz_job_request *req) {
 /* One job of a batch (or the only one). */
 typedef struct {
   const cz_porep_c1 *c1;
-  const hot_srs *srs;
+  const cz_hot_srs *srs;
   const cz_pce *shape; /* NULL: plain synthesis */
   uint8_t *out;        /* n_partitions x 192 bytes */
 } job_ctx;
@@ -375,42 +345,6 @@ static void shape_unload(void *self, void *obj) {
   cz_pce_free(obj);
 }
 
-/* ---- SRS loader ------------------------------------------------------------ */
-
-static cz_err srs_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
-                       uint64_t *bytes, char *msg, size_t msg_len) {
-  porep_state *st = self;
-  (void)id;
-  hot_srs *h = calloc(1, sizeof *h);
-  if (!h) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_groth16_params_read(&h->params, file, len, false, st->cfg.prove_threads, msg,
-                                    msg_len);
-  if (e == CZ_OK && !(h->pvk = cz_groth16_prepare(&h->params.vk))) {
-    cz_groth16_params_free(&h->params);
-    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  }
-  if (e != CZ_OK) {
-    free(h);
-    return e;
-  }
-  *obj = h;
-  *bytes = cz_groth16_params_file_size(&h->params);
-  return CZ_OK;
-}
-
-static void srs_unload(void *self, void *obj) {
-  (void)self;
-  hot_srs *h = obj;
-  if (!h) return;
-  cz_groth16_pvk_free(h->pvk);
-  cz_groth16_params_free(&h->params);
-  free(h);
-}
-
-static void copy_str(char *dst, size_t cap, const char *src) {
-  snprintf(dst, cap, "%s", src ? src : "");
-}
-
 cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                 size_t msg_len) {
   static const char *const ids[N_SIZES] = {"porep-2k", "porep-8m", "porep-512m", "porep-32g",
@@ -422,33 +356,26 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
   porep_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   st->cfg = *cfg;
-  copy_str(st->official_dir, sizeof st->official_dir, cfg->official_dir);
-  copy_str(st->test_dir, sizeof st->test_dir, cfg->test_dir);
+  cz_provers_copy_str(st->official_dir, sizeof st->official_dir, cfg->official_dir);
+  cz_provers_copy_str(st->test_dir, sizeof st->test_dir, cfg->test_dir);
   st->cfg.official_dir = cfg->official_dir ? st->official_dir : NULL;
   st->cfg.test_dir = cfg->test_dir ? st->test_dir : NULL;
   pthread_mutex_init(&st->generate_lock, NULL);
 
-  cz_srs_loader loader = {srs_load, srs_unload, st};
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     srs_entry *s = &st->srs[i];
     s->kind = cz_porep_kind_by_id(5 + (uint32_t)i);
-    s->circuit_id = ids[i];
     s->pce_id = pce_ids[i];
-    char name[512], official[CZ_PARAMS_PATH_MAX], test[CZ_PARAMS_PATH_MAX];
-    cz_porep_param_name(s->kind, name, sizeof name);
-    cz_params_store_opts o = {0};
-    o.official_dir = st->cfg.official_dir;
-    o.test_dir = st->cfg.test_dir;
-    o.test_tag = CZ_POREP_CIRCUIT_REVISION;
-    if ((err = cz_params_store_paths(name, &o, official, test)) != CZ_OK) {
-      cz_msg_err(msg, msg_len, err, "parameter paths for %s do not fit", s->circuit_id);
-      break;
-    }
-    s->official = access(official, R_OK) == 0 || !cfg->allow_test_params;
-    copy_str(s->path, sizeof s->path, s->official ? official : test);
-    err = cz_engine_register_srs(e, s->circuit_id, s->path, &loader);
-    if (err != CZ_OK) cz_msg_err(msg, msg_len, err, "cannot declare SRS %s", s->circuit_id);
+    cz_porep_config pc;
+    cz_porep_kind_config(s->kind, &pc);
+    s->srs = (cz_prover_srs){.circuit_id = ids[i],
+                             .test_tag = CZ_POREP_CIRCUIT_REVISION,
+                             .n_ic = cz_porep_public_input_count(&pc) + 1,
+                             .keygen = cz_porep_keygen,
+                             .keygen_ctx = (void *)s->kind};
+    cz_porep_param_name(s->kind, s->srs.name, sizeof s->srs.name);
+    err = cz_prover_srs_declare(e, &st->cfg, &s->srs, msg, msg_len);
     /* The compact shape holds about 46 bytes per constraint (2 KiB:
      * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
     cz_srs_loader shapes = {shape_load, shape_unload, st};

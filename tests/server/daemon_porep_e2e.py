@@ -107,7 +107,7 @@ for what, req, pattern in bad:
     check(c == grpc.StatusCode.INVALID_ARGUMENT and re.search(pattern, detail, re.I),
           "%s: INVALID_ARGUMENT naming it (%s %r)" % (what, c, detail))
 c, detail = code_of(lambda: st.SubmitProof(
-    pb.SubmitProofRequest(proof_kind=pb.WINNING_POST, randomness=b"\x01" * 32), timeout=30))
+    pb.SubmitProofRequest(proof_kind=pb.SNAP_DEALS_UPDATE, randomness=b"\x01" * 32), timeout=30))
 check(c == grpc.StatusCode.UNIMPLEMENTED, "a kind without a circuit: UNIMPLEMENTED (%s)" % c)
 
 # One worker: n1 runs; n2, n3 queue; then a CRITICAL job arrives.

@@ -10,6 +10,17 @@
 #include "filecoin/post/post_internal.h"
 #include "util/msg.h"
 
+/* The verifier's inputs of the partition in a fresh array of
+ * cz_post_public_input_count(kind). */
+static cz_err verifier_inputs(const cz_post_partition *p, cz_fr **out, char *msg, size_t msg_len) {
+  size_t n = cz_post_public_input_count(p->kind);
+  if (!(*out = malloc(n * sizeof **out))) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_post_public_inputs(p->kind, p->randomness, p->partition, p->sectors, p->n, *out, n,
+                                   msg, msg_len);
+  if (e != CZ_OK) free(*out), *out = NULL;
+  return e;
+}
+
 void cz_post_partition_free(cz_post_partition *p) {
   if (!p) return;
   for (size_t i = 0; p->proofs && i < p->n; i++) cz_post_vanilla_free(&p->proofs[i]);
@@ -98,10 +109,8 @@ cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *m
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: not parsed");
   const cz_post_kind *k = p->kind;
   size_t n_inputs = cz_post_public_input_count(k);
-  cz_fr *want = malloc(n_inputs * sizeof *want);
-  if (!want) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_post_public_inputs(k, p->randomness, p->partition, p->sectors, p->n, want,
-                                   n_inputs, msg, msg_len);
+  cz_fr *want = NULL;
+  cz_err e = verifier_inputs(p, &want, msg, msg_len);
   cz_post_slot *slots = NULL;
   cz_merkle_proof *paths = NULL;
   if (e == CZ_OK) e = fill_slots(p, &slots, &paths, msg, msg_len);
@@ -136,47 +145,57 @@ cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *m
   return e;
 }
 
+cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
+                                const cz_groth16_params *params, const cz_groth16_pvk *pvk,
+                                const cz_prover_backend *backend, unsigned n_threads,
+                                const cz_prove_timing *timing, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                char *msg, size_t msg_len) {
+  cz_fr *inputs = NULL;
+  cz_groth16_pvk *own = NULL;
+  cz_err e = CZ_OK;
+  if (!p || !p->kind || !params || !out)
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
+  size_t n_inputs = e == CZ_OK ? cz_post_public_input_count(p->kind) : 0;
+  if (e == CZ_OK && params->vk.n_ic != n_inputs + 1)
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "parameters take %zu public inputs, %s has %zu",
+                   params->vk.n_ic - 1, p->kind->name, n_inputs);
+  if (e == CZ_OK) e = verifier_inputs(p, &inputs, msg, msg_len);
+  if (e == CZ_OK && !pvk && !(pvk = own = cz_groth16_prepare(&params->vk)))
+    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_groth16_proof proof;
+  if (e == CZ_OK) {
+    cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
+    e = cz_groth16_prove(backend, params, as, 1, &proof, &po);
+  }
+  /* Curio uses PoSt proofs unverified: this check is the only one. */
+  if (e == CZ_OK && cz_groth16_verify_prepared(pvk, inputs, n_inputs, &proof) != CZ_OK)
+    e = cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
+                   "%s: the proof made does not verify (parameters not of this circuit?)",
+                   p->kind->name);
+  if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
+  cz_assignment_free(as);
+  cz_groth16_pvk_free(own);
+  free(inputs);
+  return e;
+}
+
 cz_err cz_post_prove(const cz_post_partition *p, const cz_groth16_params *params,
                      const cz_groth16_pvk *pvk, const cz_prover_backend *backend,
                      unsigned n_threads, const cz_prove_timing *timing,
                      uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
   if (!p || !p->kind || !params || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
-  const cz_post_kind *k = p->kind;
-  size_t n_inputs = cz_post_public_input_count(k);
-  if (params->vk.n_ic != n_inputs + 1)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "parameters take %zu public inputs, %s has %zu", params->vk.n_ic - 1,
-                      k->name, n_inputs);
+  if (params->vk.n_ic != cz_post_public_input_count(p->kind) + 1)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "parameters take %zu public inputs, %s has %zu",
+                      params->vk.n_ic - 1, p->kind->name, cz_post_public_input_count(p->kind));
   cz_err e = cz_post_partition_verify(p, msg, msg_len);
   if (e != CZ_OK) return e;
-  cz_fr *inputs = malloc(n_inputs * sizeof *inputs);
-  if (!inputs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  e = cz_post_public_inputs(k, p->randomness, p->partition, p->sectors, p->n, inputs, n_inputs,
-                            msg, msg_len);
   cz_assignment as;
-  memset(&as, 0, sizeof as);
   uint64_t t0 = cz_now_ns();
-  if (e == CZ_OK) e = cz_post_synthesize(p, &as, msg, msg_len);
-  if (e == CZ_OK) cz_prove_timing_emit(timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-  cz_groth16_pvk *own = NULL;
-  if (e == CZ_OK && !pvk && !(pvk = own = cz_groth16_prepare(&params->vk)))
-    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_groth16_proof proof;
-  if (e == CZ_OK) {
-    cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
-    e = cz_groth16_prove(backend, params, &as, 1, &proof, &po);
-  }
-  /* Curio uses PoSt proofs unverified: this check is the only one. */
-  if (e == CZ_OK && cz_groth16_verify_prepared(pvk, inputs, n_inputs, &proof) != CZ_OK)
-    e = cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
-                   "%s: the proof made does not verify (parameters not of this circuit?)",
-                   k->name);
-  if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
-  cz_assignment_free(&as);
-  cz_groth16_pvk_free(own);
-  free(inputs);
-  return e;
+  if ((e = cz_post_synthesize(p, &as, msg, msg_len)) != CZ_OK) return e;
+  cz_prove_timing_emit(timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
+  return cz_post_prove_assignment(p, &as, params, pvk, backend, n_threads, timing, out, msg,
+                                  msg_len);
 }
 
 cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {

@@ -1,0 +1,254 @@
+/* The WinningPoSt and WindowPoSt provers behind the engine: Curio's
+ * request (bincode vanilla proofs, randomness, miner id, partition) parsed
+ * and verified natively at submit, so a bad input is refused before it is
+ * queued; one SRS circuit per kind and sector size (official, or opt-in
+ * test parameters made on first use); the partition through the engine's
+ * pipeline (one item: TIMELINE phases as for PoRep); the proof verified
+ * before it is returned, since Curio uses PoSt proofs unverified. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/engine_prover.h"
+#include "cuzk/post.h"
+#include "cuzk/provers.h"
+#include "provers/provers_internal.h"
+#include "util/msg.h"
+
+#define N_SIZES 5
+
+typedef struct {
+  cz_provers_config cfg;
+  char official_dir[CZ_PARAMS_PATH_MAX], test_dir[CZ_PARAMS_PATH_MAX];
+  cz_post_type type;
+  cz_proof_kind job_kind;
+  /* One circuit per sector size: Window V1 and V1_1 share Filecoin's file. */
+  cz_prover_srs srs[N_SIZES];
+  const cz_post_kind *srs_kind[N_SIZES];
+  pthread_mutex_t generate_lock;
+} post_state;
+
+static cz_prover_srs *srs_for(post_state *st, const cz_post_kind *k) {
+  for (int i = 0; i < N_SIZES; i++)
+    if (st->srs_kind[i]->sector_size == k->sector_size) return &st->srs[i];
+  return NULL;
+}
+
+/* The request's registered proof, which must be of this prover's type. */
+static const cz_post_kind *request_kind(const post_state *st, const cz_job_request *req,
+                                        char *msg, size_t len) {
+  const cz_post_kind *k = req->registered_proof < CZ_POST_N_KINDS
+                              ? cz_post_kind_by_id((uint32_t)req->registered_proof)
+                              : NULL;
+  const char *want = st->type == CZ_POST_WINNING ? "WinningPoSt (0-4)" : "WindowPoSt (5-14)";
+  if (!k || k->type != st->type) {
+    cz_msg(msg, len, "registered_proof %llu is not a %s registered proof",
+           (unsigned long long)req->registered_proof, want);
+    return NULL;
+  }
+  if (req->sector_size && req->sector_size != k->sector_size) {
+    cz_msg(msg, len, "sector_size %llu does not match registered_proof %s",
+           (unsigned long long)req->sector_size, k->name);
+    return NULL;
+  }
+  return k;
+}
+
+/* Parse and verify at submit: the model is the checked partition. */
+static cz_err post_parse(void *self, const cz_job_request *req, void **model,
+                         uint64_t *model_bytes, char *msg, size_t len) {
+  post_state *st = self;
+  const cz_post_kind *k = request_kind(st, req, msg, len);
+  if (!k) return CZ_ERR_INVALID_ARG;
+  if (req->randomness.len != 32)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "randomness: %zu bytes, expected 32",
+                      req->randomness.len);
+  if (st->type == CZ_POST_WINNING && req->partition_index != 0)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG,
+                      "partition_index %u: a WinningPoSt has one partition",
+                      req->partition_index);
+  size_t n = req->n_vanilla_proofs;
+  if (n == 0)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG,
+                      "vanilla_proofs is empty (expected one bincode FallbackPoStSectorProof "
+                      "per sector)");
+  const uint8_t **vp = calloc(n, sizeof *vp);
+  size_t *lens = calloc(n, sizeof *lens);
+  cz_post_partition *p = calloc(1, sizeof *p);
+  cz_err e = CZ_OK;
+  if (!vp || !lens || !p) e = cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; e == CZ_OK && i < n; i++)
+    vp[i] = req->vanilla_proofs[i].data, lens[i] = req->vanilla_proofs[i].len;
+  uint8_t prover_id[32];
+  cz_post_prover_id(prover_id, req->miner_id);
+  if (e == CZ_OK)
+    e = cz_post_partition_parse(p, k, req->randomness.data, prover_id, req->partition_index, vp,
+                                lens, n, msg, len);
+  if (e == CZ_OK && (e = cz_post_partition_verify(p, msg, len)) != CZ_OK) cz_post_partition_free(p);
+  free(vp);
+  free(lens);
+  if (e != CZ_OK) {
+    free(p);
+    /* A proof that does not verify is the caller's input: INVALID_ARGUMENT. */
+    return e == CZ_ERR_PROOF_INVALID ? CZ_ERR_INVALID_ARG : e;
+  }
+  *model = p;
+  uint64_t bytes = sizeof *p + n * (sizeof *p->sectors + sizeof *p->proofs);
+  for (size_t i = 0; i < n; i++)
+    for (size_t s = 0; s < p->proofs[i].n_sectors; s++)
+      bytes += p->proofs[i].sectors[s].n_inclusions * sizeof(cz_post_inclusion);
+  *model_bytes = bytes;
+  return CZ_OK;
+}
+
+static void post_free_model(void *self, void *model) {
+  (void)self;
+  cz_post_partition_free(model);
+  free(model);
+}
+
+/* Constraints of the partition's circuit: per slot the comm_r check (311),
+ * per challenge a PoR of about 540 per path level (2 KiB Winning: 90,750;
+ * 32 GiB Window: 125.3 M for 23,490 paths of 11 levels). */
+static uint64_t circuit_constraints(const cz_post_kind *k) {
+  uint64_t levels = cz_merkle_proof_levels(&k->tree_r, (size_t)(k->sector_size / 32));
+  return (uint64_t)k->sector_count * (311u + k->challenge_count * (540u * levels + 100u));
+}
+
+/* a/b/c, values and the constraint system's vectors (about 160 bytes per
+ * constraint), plus the slots' copied paths. */
+static uint64_t post_mem(void *self, const cz_job_request *req) {
+  post_state *st = self;
+  char msg[8];
+  const cz_post_kind *k = request_kind(st, req, msg, sizeof msg);
+  if (!k) return 0;
+  return circuit_constraints(k) * 160u +
+         (uint64_t)k->sector_count * k->challenge_count * sizeof(cz_merkle_proof);
+}
+
+static const char *post_circuit_id(void *self, const cz_job_request *req) {
+  post_state *st = self;
+  char msg[256];
+  const cz_post_kind *k = request_kind(st, req, msg, sizeof msg);
+  cz_prover_srs *s = k ? srs_for(st, k) : NULL;
+  if (!s) return NULL;
+  if (cz_prover_srs_ensure(&st->cfg, &st->generate_lock, s, msg, sizeof msg) != CZ_OK)
+    fprintf(stderr, "cuzk-daemon: test parameters for %s: %s\n", s->circuit_id, msg);
+  return s->circuit_id;
+}
+
+/* ---- Proving through the pipeline (one item) ------------------------------ */
+
+typedef struct {
+  post_state *st;
+  const cz_post_partition *p;
+  const cz_hot_srs *srs;
+  uint8_t out[CZ_GROTH16_PROOF_BYTES];
+} prove_ctx;
+
+static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, size_t len) {
+  prove_ctx *c = vctx;
+  (void)i;
+  cz_assignment *as = malloc(sizeof *as);
+  if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_post_synthesize(c->p, as, msg, len);
+  if (e != CZ_OK) {
+    free(as);
+    return e;
+  }
+  *state = as;
+  return CZ_OK;
+}
+
+static cz_err stage_prove(void *vctx, size_t i, void *state, char *msg, size_t len) {
+  prove_ctx *c = vctx;
+  (void)i;
+  cz_assignment *as = state;
+  cz_err e = cz_post_prove_assignment(c->p, as, &c->srs->params, c->srs->pvk, c->st->cfg.backend,
+                                      c->st->cfg.prove_threads, NULL, c->out, msg, len);
+  free(as);
+  return e;
+}
+
+static void stage_discard(void *vctx, size_t i, void *state) {
+  (void)vctx;
+  (void)i;
+  cz_assignment_free(state);
+  free(state);
+}
+
+static cz_err post_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
+                         size_t *proof_len, char *msg, size_t len) {
+  post_state *st = self;
+  prove_ctx c = {st, cz_request_model(req), NULL, {0}};
+  if (!c.p) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the request was not parsed");
+  size_t srs_len;
+  c.srs = cz_job_srs(job, &srs_len);
+  if (!c.srs)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s",
+                      c.p->kind->name);
+  cz_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &c, 1, 1};
+  cz_err e = cz_job_pipeline(job, &pl, 1, msg, len);
+  if (e != CZ_OK) return e;
+  if (!(*proof = malloc(CZ_GROTH16_PROOF_BYTES)))
+    return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  memcpy(*proof, c.out, CZ_GROTH16_PROOF_BYTES);
+  *proof_len = CZ_GROTH16_PROOF_BYTES;
+  return CZ_OK;
+}
+
+/* ---- Registration ------------------------------------------------------------ */
+
+static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_type type,
+                            char *msg, size_t msg_len) {
+  static const char *const winning_ids[N_SIZES] = {"winning-2k", "winning-8m", "winning-512m",
+                                                   "winning-32g", "winning-64g"};
+  static const char *const window_ids[N_SIZES] = {"wpost-2k", "wpost-8m", "wpost-512m",
+                                                  "wpost-32g", "wpost-64g"};
+  /* Lives as long as the process: the engine keeps pointers to it. */
+  post_state *st = calloc(1, sizeof *st);
+  if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  st->cfg = *cfg;
+  cz_provers_copy_str(st->official_dir, sizeof st->official_dir, cfg->official_dir);
+  cz_provers_copy_str(st->test_dir, sizeof st->test_dir, cfg->test_dir);
+  st->cfg.official_dir = cfg->official_dir ? st->official_dir : NULL;
+  st->cfg.test_dir = cfg->test_dir ? st->test_dir : NULL;
+  st->type = type;
+  st->job_kind = type == CZ_POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST_PARTITION;
+  pthread_mutex_init(&st->generate_lock, NULL);
+  cz_err err = CZ_OK;
+  for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
+    /* Winning 0-4; Window V1 5-9 (V1_1 10-14 has the same circuit). */
+    const cz_post_kind *k = cz_post_kind_by_id((uint32_t)(type == CZ_POST_WINNING ? i : 5 + i));
+    st->srs_kind[i] = k;
+    cz_prover_srs *s = &st->srs[i];
+    *s = (cz_prover_srs){.circuit_id = type == CZ_POST_WINNING ? winning_ids[i] : window_ids[i],
+                         .test_tag = CZ_POST_CIRCUIT_REVISION,
+                         .n_ic = cz_post_public_input_count(k) + 1,
+                         .keygen = cz_post_keygen,
+                         .keygen_ctx = (void *)k};
+    cz_post_param_name(k, s->name, sizeof s->name);
+    err = cz_prover_srs_declare(e, &st->cfg, s, msg, msg_len);
+  }
+  cz_engine_prover p = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
+                        .self = st,
+                        .parse = post_parse,
+                        .free_model = post_free_model,
+                        .mem_estimate = post_mem,
+                        .circuit_id = post_circuit_id,
+                        .prove = post_prove};
+  if (err == CZ_OK && (err = cz_engine_register_prover(e, st->job_kind, &p)) != CZ_OK)
+    cz_msg(msg, msg_len, "cannot register the %s prover", p.name);
+  return err;
+}
+
+cz_err cz_winning_post_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
+                                       size_t msg_len) {
+  return register_type(e, cfg, CZ_POST_WINNING, msg, msg_len);
+}
+
+cz_err cz_window_post_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
+                                      size_t msg_len) {
+  return register_type(e, cfg, CZ_POST_WINDOW, msg, msg_len);
+}

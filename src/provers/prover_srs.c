@@ -1,0 +1,89 @@
+/* The parameters every Groth16 prover keeps hot in the engine: where the
+ * file is, test parameters made on first use, and the loader. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "provers/provers_internal.h"
+#include "util/msg.h"
+
+static cz_err hot_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
+                       uint64_t *bytes, char *msg, size_t msg_len) {
+  const cz_provers_config *cfg = self;
+  (void)id;
+  cz_hot_srs *h = calloc(1, sizeof *h);
+  if (!h) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_groth16_params_read(&h->params, file, len, false, cfg->prove_threads, msg,
+                                    msg_len);
+  if (e == CZ_OK && !(h->pvk = cz_groth16_prepare(&h->params.vk))) {
+    cz_groth16_params_free(&h->params);
+    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  }
+  if (e != CZ_OK) {
+    free(h);
+    return e;
+  }
+  *obj = h;
+  *bytes = cz_groth16_params_file_size(&h->params);
+  return CZ_OK;
+}
+
+static void hot_unload(void *self, void *obj) {
+  (void)self;
+  cz_hot_srs *h = obj;
+  if (!h) return;
+  cz_groth16_pvk_free(h->pvk);
+  cz_groth16_params_free(&h->params);
+  free(h);
+}
+
+cz_srs_loader cz_hot_srs_loader(const cz_provers_config *cfg) {
+  return (cz_srs_loader){hot_load, hot_unload, (void *)cfg};
+}
+
+static cz_params_store_opts store_opts(const cz_provers_config *cfg, const cz_prover_srs *s) {
+  cz_params_store_opts o = {0};
+  o.official_dir = cfg->official_dir;
+  o.test_dir = cfg->test_dir;
+  o.test_tag = s->test_tag;
+  o.n_threads = cfg->prove_threads;
+  o.keygen = s->keygen;
+  o.keygen_ctx = s->keygen_ctx;
+  o.who = "cuzk-daemon";
+  return o;
+}
+
+cz_err cz_prover_srs_declare(cz_engine *e, const cz_provers_config *cfg, cz_prover_srs *s,
+                             char *msg, size_t msg_len) {
+  char official[CZ_PARAMS_PATH_MAX], test[CZ_PARAMS_PATH_MAX];
+  cz_params_store_opts o = store_opts(cfg, s);
+  if (cz_params_store_paths(s->name, &o, official, test) != CZ_OK)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "parameter paths for %s do not fit",
+                      s->circuit_id);
+  s->official = access(official, R_OK) == 0 || !cfg->allow_test_params;
+  cz_provers_copy_str(s->path, sizeof s->path, s->official ? official : test);
+  cz_srs_loader loader = cz_hot_srs_loader(cfg);
+  cz_err err = cz_engine_register_srs(e, s->circuit_id, s->path, &loader);
+  if (err != CZ_OK) cz_msg(msg, msg_len, "cannot declare SRS %s", s->circuit_id);
+  return err;
+}
+
+cz_err cz_prover_srs_ensure(const cz_provers_config *cfg, pthread_mutex_t *lock,
+                            const cz_prover_srs *s, char *msg, size_t msg_len) {
+  if (s->official || !cfg->allow_test_params || access(s->path, R_OK) == 0) return CZ_OK;
+  pthread_mutex_lock(lock);
+  cz_err e = CZ_OK;
+  if (access(s->path, R_OK) != 0) {
+    cz_params_store_opts o = store_opts(cfg, s);
+    o.no_official = true;
+    cz_groth16_params p;
+    e = cz_params_store_get(&p, s->name, s->n_ic, &o, NULL, msg, msg_len);
+    if (e == CZ_OK) cz_groth16_params_free(&p);
+  }
+  pthread_mutex_unlock(lock);
+  return e;
+}
+
+void cz_provers_copy_str(char *dst, size_t cap, const char *src) {
+  snprintf(dst, cap, "%s", src ? src : "");
+}

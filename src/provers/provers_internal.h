@@ -1,0 +1,52 @@
+/* What the provers share: the hot parameter object every Groth16 prover
+ * keeps in the engine's SRS manager, where its file is, and test
+ * parameters made on first use. */
+#ifndef CUZK_PROVERS_INTERNAL_H
+#define CUZK_PROVERS_INTERNAL_H
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "cuzk/engine_prover.h"
+#include "cuzk/params_store.h"
+#include "cuzk/provers.h"
+
+/* The hot SRS object: the parameters and their prepared verifying key. */
+typedef struct {
+  cz_groth16_params params;
+  cz_groth16_pvk *pvk;
+} cz_hot_srs;
+
+/* A cz_srs_loader whose self is the prover's cz_provers_config (its
+ * prove_threads read the file): cz_groth16_params_read of the mapped file
+ * into a cz_hot_srs, charged at the file's size. */
+cz_srs_loader cz_hot_srs_loader(const cz_provers_config *cfg);
+
+/* One circuit's parameter file as a prover declares it to the engine. */
+typedef struct {
+  const char *circuit_id;          /* "porep-2k", "winning-2k", ... */
+  char name[256];                  /* v28 base name */
+  const char *test_tag;            /* its circuit revision */
+  size_t n_ic;                     /* public inputs + ONE */
+  cz_params_keygen_fn keygen;      /* for test parameters */
+  void *keygen_ctx;
+  char path[CZ_PARAMS_PATH_MAX];   /* the file the engine maps */
+  bool official;                   /* path is the official file (or test
+                                      parameters are not allowed) */
+} cz_prover_srs;
+
+/* Fill s->path and s->official from cfg (the official file when it exists
+ * or test parameters are off, else the test file) and declare the SRS
+ * with the engine. CZ_ERR_INVALID_ARG when a path does not fit (msg). */
+cz_err cz_prover_srs_declare(cz_engine *e, const cz_provers_config *cfg, cz_prover_srs *s,
+                             char *msg, size_t msg_len);
+
+/* Make s's test parameters when they are wanted and not yet cached, under
+ * lock: a second job of the same circuit waits for the first one's setup
+ * instead of repeating it. CZ_OK when nothing was needed. */
+cz_err cz_prover_srs_ensure(const cz_provers_config *cfg, pthread_mutex_t *lock,
+                            const cz_prover_srs *s, char *msg, size_t msg_len);
+
+/* snprintf(dst, cap, "%s", src or ""). */
+void cz_provers_copy_str(char *dst, size_t cap, const char *src);
+
+#endif
