@@ -434,7 +434,7 @@ cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg, size_t ms
                       path ? path : "(null)");
   }
   size_t size = (size_t)st.st_size;
-  /* Map the file (a 32 GiB C1 is ~50 MB: no copy, pages read ahead in
+  /* Map the file (a 32 GiB C1 is ~39 MB: no copy, pages read ahead in
    * bulk); read it when it cannot be mapped (empty files, odd filesystems). */
   void *map = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0) : MAP_FAILED;
   if (map != MAP_FAILED) {
