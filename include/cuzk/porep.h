@@ -6,14 +6,17 @@
  * Module split (under src/filecoin/porep/; the registered proofs and the
  * v28 names are in cuzk/registry.h, the parameter store in
  * cuzk/params_store.h):
- *   porep_c1_json.c  C1 JSON read / write (filecoin-proofs serde + Curio's
- *                    wrapper) and the synthetic C1 generator
- *   porep_seal.c     test-sector sealing and the native vanilla verifier
- *   porep_circuit.c  StackedCircuit (storage-proofs-porep stacked/circuit)
- *                    and the partitions' public inputs
- *   porep_c2.c       C2: synthesis, proving and verification of partitions;
- *                    keygen, size hints, recorded shapes
- *   porep_params.c   the StackedDRG circuit's parameters from the store
+ *   porep_c1_read.c       C1 JSON in: filecoin-proofs' serde JSON, plain
+ *                         or in Curio's base64 wrapper, from memory or a
+ *                         file (on the scanner src/util/json_scan.h)
+ *   porep_c1_write.c      C1 JSON out
+ *   porep_c1_synthetic.c  the synthetic C1 (tests, benchmarks)
+ *   porep_seal.c          test-sector sealing and the native vanilla verifier
+ *   porep_circuit.c       StackedCircuit (storage-proofs-porep stacked/circuit)
+ *                         and the partitions' public inputs
+ *   porep_c2.c            C2: synthesis, proving and verification of
+ *                         partitions; keygen, size hints, recorded shapes
+ *   porep_params.c        the StackedDRG circuit's parameters from the store
  * (cz_porep_c1_alloc / free live with the kinds, in
  * src/filecoin/registry/porep_kind.c.)
  *
@@ -90,7 +93,7 @@ typedef struct {
 cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_porep_kind *kind);
 void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
 
-/* ---- C1 JSON (porep_c1_json.c) ------------------------------------------- */
+/* ---- C1 JSON (porep_c1_read.c, _write.c, _synthetic.c) ------------------ */
 
 /* Parse filecoin-proofs' serde JSON SealCommitPhase1Output, or Curio's
  * wrapper {"SectorNum":N,"Phase1Out":"<base64 of that JSON>","SectorSize":S}.
