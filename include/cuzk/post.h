@@ -98,6 +98,11 @@ size_t cz_post_public_input_count(const cz_post_kind *k);
  * get_num_partition_for_fallback_post). */
 size_t cz_post_partitions(const cz_post_kind *k, size_t n_sectors);
 
+/* filecoin-proofs as_safe_commitment: CZ_OK when b is a canonical
+ * little-endian Fr, else CZ_ERR_NONCANONICAL with msg "<what>: ...". */
+cz_err cz_post_check_commitment(const uint8_t b[32], const char *what, char *msg,
+                                size_t msg_len);
+
 /* prover_id of a miner: its actor id as unsigned LEB128, zero-padded to 32
  * bytes (what Lotus passes as ProverId). */
 void cz_post_prover_id(uint8_t out[32], uint64_t miner_id);

@@ -150,3 +150,8 @@ cz_err cz_post_public_inputs(const cz_post_kind *k, const uint8_t randomness[32]
     memcpy(out + i * per, out + (slots - 1) * per, per * sizeof *out);
   return CZ_OK;
 }
+
+cz_err cz_post_check_commitment(const uint8_t b[32], const char *what, char *msg,
+                                size_t msg_len) {
+  return cz_post_check_fr(b, what, NULL, msg, msg_len);
+}

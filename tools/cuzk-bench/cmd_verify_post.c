@@ -1,0 +1,154 @@
+/* cuzk-bench verify-post: check a WinningPoSt or WindowPoSt partition proof
+ * (192 bytes) as filecoin-proofs' verify_winning_post / verify_window_post
+ * do: the public inputs from the registered proof, the randomness and the
+ * challenged sectors (computed here, cz_post_public_inputs), then Groth16.
+ *
+ *   cuzk-bench verify-post --vk FILE --registered-proof N --randomness HEX
+ *       --prover-id HEX --sectors ID:COMM_R[,ID:COMM_R...] [--partition K]
+ *       --proof HEX_OR_FILE [--vk-compressed] [--vk-hex]
+ *
+ * --sectors lists the partition's sectors in order (Winning: the one
+ * challenged sector); COMM_R is 64 hex digits, the little-endian Fr (the
+ * sealed CID's digest). The prover id is checked canonical, as
+ * filecoin-proofs does, but does not enter the inputs.
+ * Exit status: 0 valid ("valid"), 1 invalid ("invalid: <reason>"), 2
+ * unusable input (one line on stderr). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common/args.h"
+#include "cuzk/groth16.h"
+#include "cuzk/post.h"
+#include "input.h"
+
+#define CMD "verify-post"
+#define MAX_SECTORS 4096
+
+static const char SYNOPSIS[] =
+    "--vk FILE --registered-proof N --randomness HEX --prover-id HEX --sectors ID:COMM_R,... "
+    "[--partition K] --proof HEX_OR_FILE";
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, CMD ": ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 2;
+}
+
+/* "ID:HEX,ID:HEX,..." into sectors (at most cap); 0 or 2 after a line. */
+static int parse_sectors(const char *arg, cz_post_sector *sectors, size_t cap, size_t *n) {
+  *n = 0;
+  for (const char *p = arg; *p;) {
+    if (*n == cap) return fail("--sectors: more than %zu sectors", cap);
+    char *end;
+    errno = 0;
+    unsigned long long id = strtoull(p, &end, 10);
+    if (end == p || errno || *end != ':')
+      return fail("--sectors: entry %zu: expected SECTOR_ID:COMM_R", *n);
+    const char *hex = end + 1, *stop = strchr(hex, ',');
+    size_t len = stop ? (size_t)(stop - hex) : strlen(hex);
+    char buf[80];
+    if (len >= sizeof buf) return fail("--sectors: entry %zu: comm_r is not 64 hex digits", *n);
+    memcpy(buf, hex, len);
+    buf[len] = 0;
+    char opt[40];
+    snprintf(opt, sizeof opt, "sectors[%zu] comm_r", *n);
+    if (cz_bench_hex32(CMD, opt, buf, sectors[*n].comm_r) != 0) return 2;
+    sectors[(*n)++].sector_id = id;
+    p = stop ? stop + 1 : hex + len;
+    if (stop && !*p) return fail("--sectors: a trailing ','");
+  }
+  return *n ? 0 : fail("--sectors: no sector given");
+}
+
+int cmd_verify_post(int argc, char **argv) {
+  const char *vk_path = NULL, *proof_arg = NULL, *rand_hex = NULL, *prover_hex = NULL,
+             *sectors_arg = NULL;
+  unsigned long reg = ~0ul, partition = 0;
+  bool help = false, vk_hex = false, vk_compressed = false;
+  const cz_opt opts[] = {
+      {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (bellperson layout, raw or hex)"},
+      {"vk-compressed", CZ_OPT_FLAG, &vk_compressed, NULL, "the key's points are compressed"},
+      {"vk-hex", CZ_OPT_FLAG, &vk_hex, NULL, "the key file is hex text"},
+      {"registered-proof", CZ_OPT_UINT, &reg, "N", "RegisteredPoStProof 0-14"},
+      {"randomness", CZ_OPT_STRING, &rand_hex, "HEX", "32 bytes, a canonical little-endian Fr"},
+      {"prover-id", CZ_OPT_STRING, &prover_hex, "HEX", "32 bytes (LEB128 miner id, padded)"},
+      {"sectors", CZ_OPT_STRING, &sectors_arg, "ID:COMM_R,...", "the partition's sectors"},
+      {"partition", CZ_OPT_UINT, &partition, "K", "WindowPoSt partition index (default 0)"},
+      {"proof", CZ_OPT_STRING, &proof_arg, "HEX_OR_FILE", "the 192-byte proof"},
+      {NULL, 0, NULL, NULL, NULL},
+  };
+  int rc = cz_opts_parse(argc, argv, opts, &help);
+  if (rc) return rc;
+  if (help) {
+    cz_opts_usage(stdout, CMD, SYNOPSIS, opts);
+    return 0;
+  }
+  if (!vk_path || !proof_arg || !rand_hex || !prover_hex || !sectors_arg || reg == ~0ul)
+    return fail("missing options (usage: cuzk-bench " CMD " %s)", SYNOPSIS);
+  const cz_post_kind *k = reg < CZ_POST_N_KINDS ? cz_post_kind_by_id((uint32_t)reg) : NULL;
+  if (!k) return fail("--registered-proof %lu: not a registered PoSt proof (0-14)", reg);
+  if (partition > UINT32_MAX) return fail("--partition %lu is out of range", partition);
+  uint8_t randomness[32], prover_id[32];
+  if (cz_bench_hex32(CMD, "randomness", rand_hex, randomness) ||
+      cz_bench_hex32(CMD, "prover-id", prover_hex, prover_id))
+    return 2;
+  cz_post_sector *sectors = calloc(MAX_SECTORS, sizeof *sectors);
+  if (!sectors) return fail("out of memory");
+  size_t n = 0;
+  if ((rc = parse_sectors(sectors_arg, sectors, MAX_SECTORS, &n)) != 0) {
+    free(sectors);
+    return rc;
+  }
+  char why[512], what[32];
+  uint8_t *bytes = NULL;
+  size_t len = 0;
+  cz_err e = cz_bench_load_hex_or_file(proof_arg, "proof", &bytes, &len, what, sizeof what, why,
+                                       sizeof why);
+  if (e != CZ_OK) {
+    free(sectors);
+    return fail("%s: %s", e == CZ_ERR_IO ? "proof" : what, why);
+  }
+  cz_groth16_vk vk;
+  memset(&vk, 0, sizeof vk);
+  cz_fr *inputs = NULL;
+  size_t per = cz_post_public_input_count(k);
+  if (len != CZ_GROTH16_PROOF_BYTES) {
+    rc = fail("%s holds %zu bytes, expected %d", what, len, CZ_GROTH16_PROOF_BYTES);
+  } else if ((rc = cz_bench_load_vk(CMD, &vk, vk_path, vk_hex, vk_compressed)) != 0) {
+  } else if (vk.n_ic != per + 1) {
+    rc = fail("the verifying key takes %zu public inputs, %s has %zu", vk.n_ic - 1, k->name, per);
+  } else if (!(inputs = malloc(per * sizeof *inputs))) {
+    rc = fail("out of memory");
+  } else if ((e = cz_post_check_commitment(prover_id, "prover-id", why, sizeof why)) != CZ_OK ||
+             (e = cz_post_public_inputs(k, randomness, (uint32_t)partition, sectors, n, inputs,
+                                        per, why, sizeof why)) != CZ_OK) {
+    rc = fail("%s", why);
+  } else {
+    cz_groth16_proof proof;
+    if ((e = cz_groth16_proof_read(&proof, bytes)) != CZ_OK) {
+      printf("invalid: the proof does not decode: %s\n", cz_err_str(e));
+      rc = 1;
+    } else if ((e = cz_groth16_verify(&vk, inputs, per, &proof)) == CZ_OK) {
+      printf("valid\n");
+    } else {
+      printf("invalid: %s\n", e == CZ_ERR_PROOF_INVALID ? "the pairing check fails"
+                                                         : cz_err_str(e));
+      rc = 1;
+    }
+  }
+  fflush(stdout);
+  free(inputs);
+  free(bytes);
+  free(sectors);
+  cz_groth16_vk_free(&vk);
+  return rc;
+}
