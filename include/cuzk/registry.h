@@ -21,6 +21,10 @@
 size_t cz_param_name_v28(const char *prefix, const char *identifier, size_t id_len, char *out,
                          size_t cap);
 
+/* prover_id of a miner: its actor id as unsigned LEB128, zero-padded to 32
+ * bytes (what Lotus and Curio pass as ProverId, for seals and PoSts). */
+void cz_prover_id_of_miner(uint8_t out[32], uint64_t miner_id);
+
 /* ---- Registered seal proofs (registry/porep_kind.c) ---------------------- */
 
 /* What the circuit's shape depends on (not porep_id, not the API version). */
@@ -64,5 +68,70 @@ size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap);
  * PublicParams::identifier over StackedGraph / BucketGraph identifiers), for
  * logs and tests: returns the length, writes at most cap bytes incl. NUL. */
 size_t cz_porep_param_identifier(const cz_porep_kind *k, char *out, size_t cap);
+
+/* ---- Registered PoSt proofs (registry/post_kind.c) ------------------------------- */
+
+typedef enum { CZ_POST_WINNING = 0, CZ_POST_WINDOW = 1 } cz_post_type;
+
+/* One registered PoSt proof, numbered as filecoin-ffi (and the Go actors)
+ * number RegisteredPoStProof:
+ *   0-4   StackedDrgWinning{2KiB,8MiB,512MiB,32GiB,64GiB}V1, ApiVersion 1.0.0
+ *   5-9   StackedDrgWindow{...}V1,   ApiVersion 1.0.0
+ *   10-14 StackedDrgWindow{...}V1_1, ApiVersion 1.2.0: filecoin-proofs-api
+ *         calls these StackedDrgWindow*V1_2 (filecoin-ffi
+ *         rust/src/proofs/types.rs maps V1_1 <-> V1_2).
+ *
+ * Two pairs of counts. config_*: filecoin-proofs' PoStConfig, the view of
+ * the vanilla proofs (Winning: 66 challenges in 1 sector; Window: 10
+ * challenges per sector, 2 / 2349 / 2300 sectors). challenge_count and
+ * sector_count: fallback::PublicParams, the circuit's view. For Window they
+ * are the config's. For Winning, parameters.rs winning_post_setup_params
+ * swaps them ("parameter swap"): the circuit has 66 sector slots of 1
+ * challenge each, all slots holding the one challenged sector, slot i
+ * taking challenge n = 0 with sector_index i. The parameter identifier (and
+ * so the parameter file) is over the swapped counts. */
+typedef struct {
+  uint32_t id;                /* RegisteredPoStProof number, 0-14 */
+  const char *name;           /* "StackedDrgWinning2KiBV1", "StackedDrgWindow32GiBV1_1" */
+  cz_post_type type;
+  const char *size_name;      /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
+  uint64_t sector_size;       /* bytes; the tree has sector_size / 32 leaves */
+  cz_merkle_shape tree_r;     /* Poseidon 8-0-0 (2KiB..512MiB), 8-8-0 (32GiB), 8-8-2 (64GiB) */
+  cz_api_version api;
+  uint32_t config_challenge_count; /* PoStConfig: 66 Winning, 10 Window */
+  uint32_t config_sector_count;    /* PoStConfig: 1 Winning, 2 / 2349 / 2300 Window */
+  uint32_t challenge_count;   /* PublicParams: challenges per sector slot (1 Winning) */
+  uint32_t sector_count;      /* PublicParams: sector slots per partition (66 Winning) */
+} cz_post_kind;
+
+#define CZ_POST_N_KINDS 15
+
+/* The registered proof numbered id, or NULL when unknown (id >= 15). */
+const cz_post_kind *cz_post_kind_by_id(uint32_t id);
+/* By filecoin-ffi name ("StackedDrgWindow32GiBV1_1"); NULL when unknown. */
+const cz_post_kind *cz_post_kind_by_name(const char *name);
+
+/* The parameter identifier of k's circuit, exactly as rust-fil-proofs
+ * formats fallback::PublicParams::identifier (ParameterSetMetadata):
+ * "FallbackPoSt::PublicParams{sector_size: 2048, challenge_count: 1,
+ * sector_count: 66}". Returns its length; writes at most cap bytes including
+ * the NUL (snprintf's contract: a return >= cap means truncated). */
+size_t cz_post_param_identifier(const cz_post_kind *k, char *out, size_t cap);
+/* The official parameter base name (storage-proofs-core parameter_cache.rs
+ * with FallbackPoStCompound::cache_prefix):
+ * "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-<base>-<sub>-
+ * <top>-<hex SHA-256 of the identifier>"; append ".params" / ".vk". The API
+ * version does not enter it: Window V1 and V1_1 share parameters. Returns
+ * the length as cz_post_param_identifier does. */
+size_t cz_post_param_name(const cz_post_kind *k, char *out, size_t cap);
+
+/* Public inputs of one partition's circuit, excluding ONE:
+ * sector_count * (1 + challenge_count) (Winning: 132; 32 GiB Window 25839). */
+size_t cz_post_public_input_count(const cz_post_kind *k);
+
+/* Partitions of a PoSt over n_sectors sectors: Winning 1; Window
+ * ceil(n_sectors / sector_count), at least 1 (post_util.rs
+ * get_num_partition_for_fallback_post). */
+size_t cz_post_partitions(const cz_post_kind *k, size_t n_sectors);
 
 #endif

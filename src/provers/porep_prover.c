@@ -29,8 +29,7 @@ typedef struct {
 #define N_SIZES 5
 
 typedef struct {
-  cz_provers_config cfg;
-  char official_dir[CZ_PARAMS_PATH_MAX], test_dir[CZ_PARAMS_PATH_MAX];
+  cz_provers_kept_config kept;
   srs_entry srs[N_SIZES];
   pthread_mutex_t generate_lock; /* one test-parameter setup at a time */
 } porep_state;
@@ -39,17 +38,6 @@ static srs_entry *entry_for(porep_state *st, uint64_t sector_size) {
   for (int i = 0; i < N_SIZES; i++)
     if (st->srs[i].kind->sector_size == sector_size) return &st->srs[i];
   return NULL;
-}
-
-/* prover_id of a miner: its actor id as unsigned LEB128, zero-padded. */
-static void prover_id_of_miner(uint8_t out[32], uint64_t miner) {
-  memset(out, 0, 32);
-  int i = 0;
-  do {
-    uint8_t b = miner & 0x7f;
-    miner >>= 7;
-    out[i++] = b | (miner ? 0x80 : 0);
-  } while (miner);
 }
 
 /* Parse the request's C1 and check it against the request's own fields. */
@@ -80,7 +68,7 @@ static cz_err parse_request(const cz_job_request *req, cz_porep_c1 *c1, char *ms
     uint8_t prover[32], replica[32];
     cz_porep_config cfg;
     cz_porep_kind_config(k, &cfg);
-    prover_id_of_miner(prover, req->miner_id);
+    cz_prover_id_of_miner(prover, req->miner_id);
     uint64_t sector = req->sector_number ? req->sector_number : c1->sector_num;
     cz_sdr_replica_id(replica, prover, sector, c1->ticket, c1->comm_d, cfg.porep_id);
     if (memcmp(replica, c1->replica_id, 32) != 0) {
@@ -139,8 +127,8 @@ static uint64_t porep_mem(void *self, const cz_job_request *req) {
   porep_state *st = self;
   const cz_porep_kind *k = request_kind(req);
   if (!k) return 0;
-  uint64_t in_flight = (st->cfg.synthesis_concurrency ? st->cfg.synthesis_concurrency : 1) +
-                       (st->cfg.max_queue_depth ? st->cfg.max_queue_depth : 1);
+  uint64_t in_flight = (st->kept.cfg.synthesis_concurrency ? st->kept.cfg.synthesis_concurrency : 1) +
+                       (st->kept.cfg.max_queue_depth ? st->kept.cfg.max_queue_depth : 1);
   if (in_flight > k->partitions) in_flight = k->partitions;
   return partition_constraints(k) * 160u * in_flight;
 }
@@ -151,7 +139,7 @@ static const char *porep_circuit_id(void *self, const cz_job_request *req) {
   srs_entry *s = k ? entry_for(st, k->sector_size) : NULL;
   if (!s) return NULL;
   char msg[256];
-  if (cz_prover_srs_ensure(&st->cfg, &st->generate_lock, &s->srs, msg, sizeof msg) != CZ_OK)
+  if (cz_prover_srs_ensure(&st->kept.cfg, &st->generate_lock, &s->srs, msg, sizeof msg) != CZ_OK)
     fprintf(stderr, "cuzk-daemon: test parameters for %s: %s\n", s->srs.circuit_id, msg);
   return s->srs.circuit_id;
 }
@@ -188,7 +176,7 @@ static cz_err stage_synthesize(void *vctx, size_t j, size_t i, void **state, cha
   cz_assignment *as = malloc(sizeof *as);
   if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = jc->shape ? cz_porep_c2_synthesize_pce(jc->c1, (uint32_t)i, jc->shape,
-                                                    c->st->cfg.prove_threads, as, msg, len)
+                                                    c->st->kept.cfg.prove_threads, as, msg, len)
                        : cz_porep_c2_synthesize(jc->c1, (uint32_t)i, as, msg, len);
   if (e != CZ_OK) {
     free(as);
@@ -203,7 +191,7 @@ static cz_err stage_prove(void *vctx, size_t j, size_t i, void *state, char *msg
   const job_ctx *jc = &c->jobs[j];
   cz_assignment *as = state;
   cz_err e = cz_porep_c2_prove_partition(jc->c1, (uint32_t)i, as, &jc->srs->params, jc->srs->pvk,
-                                         c->st->cfg.backend, c->st->cfg.prove_threads, NULL,
+                                         c->st->kept.cfg.backend, c->st->kept.cfg.prove_threads, NULL,
                                          jc->out + i * CZ_GROTH16_PROOF_BYTES, msg, len);
   free(as);
   return e;
@@ -242,7 +230,7 @@ static cz_err job_setup(porep_state *st, const cz_job_request *req, cz_job *job,
   if (e != CZ_OK) return e;
   if (!(jc->out = malloc((size_t)c1->n_partitions * CZ_GROTH16_PROOF_BYTES)))
     return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  srs_entry *s = st->cfg.pce ? entry_for(st, c1->kind->sector_size) : NULL;
+  srs_entry *s = st->kept.cfg.pce ? entry_for(st, c1->kind->sector_size) : NULL;
   if (s) {
     char why[256] = "";
     jc->shape = cz_job_acquire_srs(job, s->pce_id, why, sizeof why);
@@ -261,7 +249,7 @@ static cz_err porep_prove(void *self, const cz_job_request *req, cz_job *job, ui
   if (e == CZ_OK) {
     prove_ctx ctx = {st, &jc, NULL};
     cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
-                            st->cfg.synthesis_concurrency, st->cfg.max_queue_depth, NULL};
+                            st->kept.cfg.synthesis_concurrency, st->kept.cfg.max_queue_depth, NULL};
     size_t n = jc.c1->n_partitions;
     char m[1][512] = {""};
     cz_jobs_pipeline(&job, 1, &n, &pl, &e, m);
@@ -303,7 +291,7 @@ static void porep_prove_batch(void *self, const cz_job_request *const *reqs, cz_
     if (errs[i] != CZ_OK) cz_job_finish(jobs[i], errs[i], NULL, 0, msgs[i]);
   prove_ctx ctx = {st, jc, jobs};
   cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
-                          st->cfg.synthesis_concurrency, st->cfg.max_queue_depth, batch_job_done};
+                          st->kept.cfg.synthesis_concurrency, st->kept.cfg.max_queue_depth, batch_job_done};
   cz_jobs_pipeline(jobs, n, items, &pl, errs, msgs);
   for (size_t i = 0; i < n; i++) {
     if (errs[i] == CZ_OK && items[i]) {
@@ -355,11 +343,7 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
    * it and has no unregister. */
   porep_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  st->cfg = *cfg;
-  cz_provers_copy_str(st->official_dir, sizeof st->official_dir, cfg->official_dir);
-  cz_provers_copy_str(st->test_dir, sizeof st->test_dir, cfg->test_dir);
-  st->cfg.official_dir = cfg->official_dir ? st->official_dir : NULL;
-  st->cfg.test_dir = cfg->test_dir ? st->test_dir : NULL;
+  cz_provers_config_keep(&st->kept, cfg);
   pthread_mutex_init(&st->generate_lock, NULL);
 
   cz_err err = CZ_OK;
@@ -375,7 +359,7 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
                              .keygen = cz_porep_keygen,
                              .keygen_ctx = (void *)s->kind};
     cz_porep_param_name(s->kind, s->srs.name, sizeof s->srs.name);
-    err = cz_prover_srs_declare(e, &st->cfg, &s->srs, msg, msg_len);
+    err = cz_prover_srs_declare(e, &st->kept.cfg, &s->srs, msg, msg_len);
     /* The compact shape holds about 46 bytes per constraint (2 KiB:
      * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
     cz_srs_loader shapes = {shape_load, shape_unload, st};

@@ -19,8 +19,7 @@
 #define N_SIZES 5
 
 typedef struct {
-  cz_provers_config cfg;
-  char official_dir[CZ_PARAMS_PATH_MAX], test_dir[CZ_PARAMS_PATH_MAX];
+  cz_provers_kept_config kept;
   cz_post_type type;
   cz_proof_kind job_kind;
   /* One circuit per sector size: Window V1 and V1_1 share Filecoin's file. */
@@ -81,7 +80,7 @@ static cz_err post_parse(void *self, const cz_job_request *req, void **model,
   for (size_t i = 0; e == CZ_OK && i < n; i++)
     vp[i] = req->vanilla_proofs[i].data, lens[i] = req->vanilla_proofs[i].len;
   uint8_t prover_id[32];
-  cz_post_prover_id(prover_id, req->miner_id);
+  cz_prover_id_of_miner(prover_id, req->miner_id);
   if (e == CZ_OK)
     e = cz_post_partition_parse(p, k, req->randomness.data, prover_id, req->partition_index, vp,
                                 lens, n, msg, len);
@@ -133,7 +132,7 @@ static const char *post_circuit_id(void *self, const cz_job_request *req) {
   const cz_post_kind *k = request_kind(st, req, msg, sizeof msg);
   cz_prover_srs *s = k ? srs_for(st, k) : NULL;
   if (!s) return NULL;
-  if (cz_prover_srs_ensure(&st->cfg, &st->generate_lock, s, msg, sizeof msg) != CZ_OK)
+  if (cz_prover_srs_ensure(&st->kept.cfg, &st->generate_lock, s, msg, sizeof msg) != CZ_OK)
     fprintf(stderr, "cuzk-daemon: test parameters for %s: %s\n", s->circuit_id, msg);
   return s->circuit_id;
 }
@@ -165,8 +164,8 @@ static cz_err stage_prove(void *vctx, size_t i, void *state, char *msg, size_t l
   prove_ctx *c = vctx;
   (void)i;
   cz_assignment *as = state;
-  cz_err e = cz_post_prove_assignment(c->p, as, &c->srs->params, c->srs->pvk, c->st->cfg.backend,
-                                      c->st->cfg.prove_threads, NULL, c->out, msg, len);
+  cz_err e = cz_post_prove_assignment(c->p, as, &c->srs->params, c->srs->pvk, c->st->kept.cfg.backend,
+                                      c->st->kept.cfg.prove_threads, NULL, c->out, msg, len);
   free(as);
   return e;
 }
@@ -209,11 +208,7 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
   /* Lives as long as the process: the engine keeps pointers to it. */
   post_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  st->cfg = *cfg;
-  cz_provers_copy_str(st->official_dir, sizeof st->official_dir, cfg->official_dir);
-  cz_provers_copy_str(st->test_dir, sizeof st->test_dir, cfg->test_dir);
-  st->cfg.official_dir = cfg->official_dir ? st->official_dir : NULL;
-  st->cfg.test_dir = cfg->test_dir ? st->test_dir : NULL;
+  cz_provers_config_keep(&st->kept, cfg);
   st->type = type;
   st->job_kind = type == CZ_POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST_PARTITION;
   pthread_mutex_init(&st->generate_lock, NULL);
@@ -229,7 +224,7 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
                          .keygen = cz_post_keygen,
                          .keygen_ctx = (void *)k};
     cz_post_param_name(k, s->name, sizeof s->name);
-    err = cz_prover_srs_declare(e, &st->cfg, s, msg, msg_len);
+    err = cz_prover_srs_declare(e, &st->kept.cfg, s, msg, msg_len);
   }
   cz_engine_prover p = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
                         .self = st,

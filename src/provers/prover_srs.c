@@ -61,7 +61,7 @@ cz_err cz_prover_srs_declare(cz_engine *e, const cz_provers_config *cfg, cz_prov
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "parameter paths for %s do not fit",
                       s->circuit_id);
   s->official = access(official, R_OK) == 0 || !cfg->allow_test_params;
-  cz_provers_copy_str(s->path, sizeof s->path, s->official ? official : test);
+  snprintf(s->path, sizeof s->path, "%s", s->official ? official : test);
   cz_srs_loader loader = cz_hot_srs_loader(cfg);
   cz_err err = cz_engine_register_srs(e, s->circuit_id, s->path, &loader);
   if (err != CZ_OK) cz_msg(msg, msg_len, "cannot declare SRS %s", s->circuit_id);
@@ -84,6 +84,10 @@ cz_err cz_prover_srs_ensure(const cz_provers_config *cfg, pthread_mutex_t *lock,
   return e;
 }
 
-void cz_provers_copy_str(char *dst, size_t cap, const char *src) {
-  snprintf(dst, cap, "%s", src ? src : "");
+void cz_provers_config_keep(cz_provers_kept_config *k, const cz_provers_config *cfg) {
+  k->cfg = *cfg;
+  snprintf(k->official_dir, sizeof k->official_dir, "%s", cfg->official_dir ? cfg->official_dir : "");
+  snprintf(k->test_dir, sizeof k->test_dir, "%s", cfg->test_dir ? cfg->test_dir : "");
+  k->cfg.official_dir = cfg->official_dir ? k->official_dir : NULL;
+  k->cfg.test_dir = cfg->test_dir ? k->test_dir : NULL;
 }

@@ -46,7 +46,13 @@ cz_err cz_prover_srs_declare(cz_engine *e, const cz_provers_config *cfg, cz_prov
 cz_err cz_prover_srs_ensure(const cz_provers_config *cfg, pthread_mutex_t *lock,
                             const cz_prover_srs *s, char *msg, size_t msg_len);
 
-/* snprintf(dst, cap, "%s", src or ""). */
-void cz_provers_copy_str(char *dst, size_t cap, const char *src);
+/* A prover's own copy of its configuration: the engine keeps pointers to
+ * prover state for the process' life, longer than the caller's strings. */
+typedef struct {
+  cz_provers_config cfg; /* its official_dir / test_dir point into the arrays */
+  char official_dir[CZ_PARAMS_PATH_MAX], test_dir[CZ_PARAMS_PATH_MAX];
+} cz_provers_kept_config;
+
+void cz_provers_config_keep(cz_provers_kept_config *k, const cz_provers_config *cfg);
 
 #endif

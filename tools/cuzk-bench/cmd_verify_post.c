@@ -26,22 +26,13 @@
 #include "input.h"
 
 #define CMD "verify-post"
+/* One line "<CMD>: <reason>" on stderr; the unusable-input status. */
+#define fail(...) cz_bench_unusable(CMD, __VA_ARGS__)
 #define MAX_SECTORS 4096
 
 static const char SYNOPSIS[] =
     "--vk FILE --registered-proof N --randomness HEX --prover-id HEX --sectors ID:COMM_R,... "
     "[--partition K] --proof HEX_OR_FILE";
-
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, CMD ": ");
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return 2;
-}
 
 /* "ID:HEX,ID:HEX,..." into sectors (at most cap); 0 or 2 after a line. */
 static int parse_sectors(const char *arg, cz_post_sector *sectors, size_t cap, size_t *n) {

@@ -27,6 +27,8 @@
 #include "input.h"
 
 #define CMD "verify-seal"
+/* One line "<CMD>: <reason>" on stderr; the unusable-input status. */
+#define fail(...) cz_bench_unusable(CMD, __VA_ARGS__)
 #define WHY_LEN 512
 
 static const char SYNOPSIS[] =
@@ -50,18 +52,6 @@ typedef struct {
       *comm_r, *comm_d, *c1;
   unsigned long partitions;
 } claim_opts;
-
-/* One line "verify-seal: <reason>" on stderr; the unusable-input status. */
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, CMD ": ");
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return 2;
-}
 
 static bool parse_u64(const char *s, uint64_t *out) {
   char *end;

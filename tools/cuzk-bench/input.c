@@ -268,3 +268,13 @@ int cz_bench_load_vk(const char *cmd, cz_groth16_vk *vk, const char *path, bool 
   }
   return 0;
 }
+
+int cz_bench_unusable(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: ", cmd);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 2;
+}

@@ -51,4 +51,8 @@ int cz_bench_hex32(const char *cmd, const char *opt, const char *arg, uint8_t ou
 int cz_bench_load_vk(const char *cmd, cz_groth16_vk *vk, const char *path, bool force_hex,
                      bool force_compressed);
 
+/* One line "<cmd>: <message>" on stderr; returns 2, the unusable-input
+ * exit status: `return cz_bench_unusable(CMD, "...", ...)`. */
+int cz_bench_unusable(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -10,7 +10,11 @@
  * strings are built in stacked/vanilla/params.rs (PublicParams),
  * stacked/vanilla/graph.rs (StackedGraph) and storage-proofs-core
  * drgraph.rs (BucketGraph, over the tree's hasher, Poseidon). Neither
- * porep_id nor the API version enters it: V1 and V1_1 share parameters. */
+ * porep_id nor the API version enters it: V1 and V1_1 share parameters.
+ *
+ * PoSt (FallbackPoStCompound, storage-proofs-post fallback/compound.rs):
+ *   cache_prefix = "proof-of-spacetime-fallback-" Tree::display()
+ * and the identifier is fallback::PublicParams' (vanilla.rs). */
 #include <stdio.h>
 
 #include "cuzk/registry.h"
@@ -53,6 +57,26 @@ size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap) {
   const cz_merkle_shape *t = &k->shape.tree_r;
   snprintf(prefix, sizeof prefix,
            "stacked-proof-of-replication-merkletree-" TREE_HASHER "-%u-%u-%u-" DATA_HASHER,
+           t->base_arity, t->sub_arity, t->top_arity);
+  return cz_param_name_v28(prefix, id, n, out, cap);
+}
+
+size_t cz_post_param_identifier(const cz_post_kind *k, char *out, size_t cap) {
+  /* vanilla.rs ParameterSetMetadata::identifier: no api_version, and the
+   * counts are the PublicParams' (Winning after the swap). */
+  return fmt_len(snprintf(out, cap,
+                          "FallbackPoSt::PublicParams{sector_size: %llu, challenge_count: %u, "
+                          "sector_count: %u}",
+                          (unsigned long long)k->sector_size, k->challenge_count,
+                          k->sector_count));
+}
+
+size_t cz_post_param_name(const cz_post_kind *k, char *out, size_t cap) {
+  char id[160], prefix[96];
+  size_t n = cz_post_param_identifier(k, id, sizeof id);
+  if (n >= sizeof id) n = 0; /* cannot happen: the longest is 86 bytes */
+  const cz_merkle_shape *t = &k->tree_r;
+  snprintf(prefix, sizeof prefix, "proof-of-spacetime-fallback-merkletree-" TREE_HASHER "-%u-%u-%u",
            t->base_arity, t->sub_arity, t->top_arity);
   return cz_param_name_v28(prefix, id, n, out, cap);
 }

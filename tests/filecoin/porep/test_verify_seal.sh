@@ -14,7 +14,7 @@ for f in $V/vk.hex $V/vector.json $WPVK; do
 done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/../../expect_exit.sh"
 
 field() { sed -n "s/.*\"$1\": *\"\{0,1\}\([0-9a-fA-F.]*\)\"\{0,1\},\{0,1\}$/\1/p" $V/vector.json | head -1; }
 PROOF=$(field proof_hex)
@@ -41,25 +41,6 @@ run() {
     --comm-r "$cr" --comm-d "$cd" --proof "$pf" "$@"
 }
 
-# expect CODE DESCRIPTION PATTERN COMMAND...: exit status and output pattern;
-# exit 2 must come with exactly one line.
-expect() {
-  local want=$1 desc=$2 pattern=$3
-  shift 3
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: $desc: exit $rc, expected $want; output: $out"; fail=$((fail + 1)); return
-  fi
-  if [ -n "$pattern" ] && ! grep -q -- "$pattern" <<<"$out"; then
-    echo "FAIL: $desc: output lacks '$pattern': $out"; fail=$((fail + 1)); return
-  fi
-  if [ "$want" -ne 0 ] && [ "$(wc -l <<<"$out")" -ne 1 ]; then
-    echo "FAIL: $desc: expected one line, got: $out"; fail=$((fail + 1)); return
-  fi
-  pass=$((pass + 1))
-}
 
 # Change the hex digit at position $2 of $1 (0 <-> 1, anything else -> 0).
 flip() { local s=$1 i=$2 c=${1:$2:1}; [ "$c" = 0 ] && c=1 || c=0; echo "${s:0:i}$c${s:i+1}"; }
@@ -136,5 +117,4 @@ expect 2 "unknown option" 'unknown option' run -- --c2 x
 if "$BENCH" verify-seal --help | grep -q -- '--porep-id'; then pass=$((pass + 1)); else
   echo "FAIL: --help"; fail=$((fail + 1)); fi
 
-echo "test_verify_seal: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+expect_report test_verify_seal

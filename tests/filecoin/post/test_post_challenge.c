@@ -55,7 +55,7 @@ static bool load_vector(winning_vector *w) {
   const char *b32 = json_string_value(json_object_get(j, "sealed_cid"));
   ok = ok && b32 && post_cid_comm_r(from_b32, b32) && !memcmp(from_b32, w->sector.comm_r, 32);
   w->sector.sector_id = (uint64_t)json_integer_value(json_object_get(j, "sector_number"));
-  cz_post_prover_id(w->prover_id, (uint64_t)json_integer_value(json_object_get(j, "miner_id")));
+  cz_prover_id_of_miner(w->prover_id, (uint64_t)json_integer_value(json_object_get(j, "miner_id")));
   json_decref(j);
   return ok;
 }

@@ -71,7 +71,7 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
                             const uint8_t randomness[32], uint32_t partition, sector *s,
                             size_t n) {
   uint8_t prover_id[32];
-  cz_post_prover_id(prover_id, 1000);
+  cz_prover_id_of_miner(prover_id, 1000);
   const uint8_t *vp[8];
   size_t lens[8];
   for (size_t i = 0; i < n; i++) vp[i] = s[i].bytes, lens[i] = s[i].len;
@@ -122,7 +122,7 @@ static void test_winning(const uint8_t randomness[32]) {
   prove_and_check(k, &params, randomness, 0, &s, 1);
   /* Two vanilla proofs for a WinningPoSt: one clear line, nothing proved. */
   uint8_t prover_id[32];
-  cz_post_prover_id(prover_id, 1000);
+  cz_prover_id_of_miner(prover_id, 1000);
   const uint8_t *vp[2] = {s.bytes, s.bytes};
   size_t lens[2] = {s.len, s.len};
   cz_post_partition p;
@@ -152,7 +152,7 @@ static void test_window(const uint8_t randomness[32]) {
    * challenges of a sector past the first. */
   const cz_post_kind *v1 = cz_post_kind_by_id(5);
   uint8_t prover_id[32];
-  cz_post_prover_id(prover_id, 1000);
+  cz_prover_id_of_miner(prover_id, 1000);
   const uint8_t *vp[2] = {s[0].bytes, s[1].bytes};
   size_t lens[2] = {s[0].len, s[1].len};
   cz_post_partition p;

@@ -57,7 +57,7 @@ static bool load(window_vector *w) {
   ok = ok && w->sector.sector_id == 1 &&
        json_integer_value(json_object_get(
            json_array_get(json_object_get(j, "Proofs"), 0), "PoStProof")) == 8;
-  cz_post_prover_id(w->prover_id, (uint64_t)json_integer_value(json_object_get(j, "Prover")));
+  cz_prover_id_of_miner(w->prover_id, (uint64_t)json_integer_value(json_object_get(j, "Prover")));
   json_decref(j);
   return ok;
 }
@@ -215,7 +215,7 @@ static void test_winning_synthetic(void) {
   const cz_post_kind *k = cz_post_kind_by_id(0);
   static const cz_merkle_shape shape = {CZ_MERKLE_POSEIDON, 8, 0, 0};
   uint8_t randomness[32] = {0x2a, 0x07}, prover_id[32];
-  cz_post_prover_id(prover_id, 1000);
+  cz_prover_id_of_miner(prover_id, 1000);
   cz_fr leaves[64];
   for (int i = 0; i < 64; i++) cz_fr_from_u64(&leaves[i], 0x1234567 * (uint64_t)(i + 1));
   cz_merkle_tree t;

@@ -12,7 +12,7 @@ V=../shared/vectors/winningpost-2kib
 for f in $V/vector.json $V/winning-post-2kib.vk; do
   [ -f "$f" ] || { echo "missing vector file $f"; exit 1; }
 done
-pass=0 fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/../../expect_exit.sh"
 field() { sed -n "s/.*\"$1\": *\"\{0,1\}\([0-9a-fA-F]*\)\"\{0,1\},\{0,1\}$/\1/p" $V/vector.json | head -1; }
 PROOF=$(field proof_bytes_hex)
 RAND=$(field randomness_hex)
@@ -31,23 +31,6 @@ run() {
   [ "${1:-}" = -- ] && shift
   "$BENCH" verify-post --vk "$vk" --registered-proof "$rp" --randomness "$rd" --prover-id "$pv" \
     --sectors "$sc" --proof "$pf" "$@"
-}
-expect() {
-  local want=$1 desc=$2 pattern=$3
-  shift 3
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: $desc: exit $rc, expected $want; output: $out"; fail=$((fail + 1)); return
-  fi
-  if [ -n "$pattern" ] && ! grep -q -- "$pattern" <<<"$out"; then
-    echo "FAIL: $desc: output lacks '$pattern': $out"; fail=$((fail + 1)); return
-  fi
-  if [ "$want" -ne 0 ] && [ "$(wc -l <<<"$out")" -ne 1 ]; then
-    echo "FAIL: $desc: expected one line, got: $out"; fail=$((fail + 1)); return
-  fi
-  pass=$((pass + 1))
 }
 # flip HEX POS: HEX with the hex digit at POS changed
 flip() { local h=$1 p=$2 c=${1:$2:1}; local n; n=$(printf '%x' $(( (16#$c + 1) % 16 ))); echo "${h:0:$p}$n${h:$((p + 1))}"; }
@@ -69,5 +52,4 @@ expect 2 "partition 1 of a WinningPoSt" "partition" run -- --partition 1
 expect 2 "two sectors for a WinningPoSt" "" run sc="$SECTOR:$COMM_R,$SECTOR:$COMM_R"
 expect 2 "no --proof" "missing" "$BENCH" verify-post --vk $V/winning-post-2kib.vk
 
-echo "test_verify_post: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+expect_report test_verify_post

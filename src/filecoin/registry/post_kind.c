@@ -2,27 +2,17 @@
  * actors' numbering), their configurations (filecoin-proofs constants.rs:
  * WINNING_POST_CHALLENGE_COUNT 66, WINNING_POST_SECTOR_COUNT 1,
  * WINDOW_POST_CHALLENGE_COUNT 10, WINDOW_POST_SECTOR_COUNT; the SectorShape
- * trees) and the v28 parameter names.
- *
- * The name (storage-proofs-core parameter_cache.rs, as porep_params.c):
- *   "v28-" cache_prefix "-" hex(SHA-256(PublicParams::identifier()))
- * with FallbackPoStCompound::cache_prefix =
- *   "proof-of-spacetime-fallback-" Tree::display()
- * (storage-proofs-post fallback/compound.rs) and the identifier from
- * fallback/vanilla.rs. Checked against rust-fil-proofs' parameters.json in
- * tests/filecoin/post/test_post_kind.c (2 KiB Winning: ...-8-0-0-3ea05428). */
+ * trees). Their v28 parameter names are made in param_name.c and checked
+ * against rust-fil-proofs' parameters.json in
+ * tests/filecoin/registry/test_post_kind.c (2 KiB Winning: ...-8-0-0-3ea05428). */
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/post.h"
-#include "cuzk/sha256.h"
+#include "cuzk/registry.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * KIB)
 #define GIB (1024ull * MIB)
-
-#define PARAM_VERSION 28 /* parameter_cache.rs VERSION */
-#define TREE_HASHER "poseidon_hasher"
 
 /* tree R-last: LCTree<PoseidonHasher, U8, sub, top> (filecoin-proofs
  * SectorShape2KiB ... SectorShape64GiB). */
@@ -70,33 +60,6 @@ const cz_post_kind *cz_post_kind_by_name(const char *name) {
   return NULL;
 }
 
-/* snprintf's length, or 0 for a formatting error (never happens here). */
-static size_t fmt_len(int n) { return n < 0 ? 0 : (size_t)n; }
-
-size_t cz_post_param_identifier(const cz_post_kind *k, char *out, size_t cap) {
-  /* vanilla.rs ParameterSetMetadata::identifier: no api_version, and the
-   * counts are the PublicParams' (Winning after the swap). */
-  return fmt_len(snprintf(out, cap,
-                          "FallbackPoSt::PublicParams{sector_size: %llu, challenge_count: %u, "
-                          "sector_count: %u}",
-                          (unsigned long long)k->sector_size, k->challenge_count,
-                          k->sector_count));
-}
-
-size_t cz_post_param_name(const cz_post_kind *k, char *out, size_t cap) {
-  char id[160];
-  size_t n = cz_post_param_identifier(k, id, sizeof id);
-  if (n >= sizeof id) n = 0; /* cannot happen: the longest is 86 bytes */
-  uint8_t d[CZ_SHA256_BYTES];
-  cz_sha256_digest(d, id, n);
-  char hex[2 * CZ_SHA256_BYTES + 1];
-  for (int i = 0; i < CZ_SHA256_BYTES; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
-  const cz_merkle_shape *t = &k->tree_r;
-  return fmt_len(snprintf(out, cap,
-                          "v%d-proof-of-spacetime-fallback-merkletree-" TREE_HASHER "-%u-%u-%u-%s",
-                          PARAM_VERSION, t->base_arity, t->sub_arity, t->top_arity, hex));
-}
-
 size_t cz_post_public_input_count(const cz_post_kind *k) {
   return (size_t)k->sector_count * (1 + (size_t)k->challenge_count);
 }
@@ -107,13 +70,3 @@ size_t cz_post_partitions(const cz_post_kind *k, size_t n_sectors) {
   return p ? p : 1;
 }
 
-void cz_post_prover_id(uint8_t out[32], uint64_t miner_id) {
-  /* A u64 takes at most 10 LEB128 bytes. */
-  memset(out, 0, 32);
-  int i = 0;
-  do {
-    uint8_t b = miner_id & 0x7f;
-    miner_id >>= 7;
-    out[i++] = b | (miner_id ? 0x80 : 0);
-  } while (miner_id);
-}

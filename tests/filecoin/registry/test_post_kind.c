@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/post.h"
+#include "cuzk/registry.h"
 
 #define NAME(tree, hash) "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-" tree "-" hash
 
@@ -129,7 +129,7 @@ static void test_prover_id(void) {
     uint8_t out[32], want[32] = {0};
     memset(out, 0xaa, sizeof out);
     memcpy(want, cases[i].bytes, cases[i].n);
-    cz_post_prover_id(out, cases[i].miner);
+    cz_prover_id_of_miner(out, cases[i].miner);
     CHECK_MEM(out, want, 32);
   }
 }
