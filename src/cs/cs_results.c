@@ -80,6 +80,7 @@ cz_err cz_cs_take_assignment(cz_cs *cs, cz_assignment *out) {
     out->b_aux = take_dens(&cs->b_aux);
     if (!out->a_aux.bits || !out->b_input.bits || !out->b_aux.bits) {
       cz_assignment_free(out);
+      cs->taken = true; /* its buffers are gone: a second take must fail, not return NULLs */
       return CZ_ERR_NOMEM;
     }
   }
