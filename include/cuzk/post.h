@@ -250,6 +250,18 @@ cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t ms
 cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *msg,
                           size_t msg_len);
 
+/* Pre-compiled synthesis (cs.h's cz_pce): cz_post_record_shape records
+ * k's circuit once (RECORD cs; about 46 bytes per constraint: 2 KiB
+ * Winning 4 MiB, 32 GiB Window 5.8 GB); cz_post_synthesize_pce then makes
+ * the assignment as a WITNESS run with the sector slots synthesized in
+ * parallel on n_threads (0: all cores, cz_post_witness) plus cz_pce_eval,
+ * bit for bit what cz_post_synthesize makes. shape NULL: the plain path.
+ * A shape of another circuit fails (CZ_ERR_INVALID_ARG). The shape is
+ * immutable and may be shared by threads. */
+cz_err cz_post_record_shape(const cz_post_kind *k, cz_pce **out, char *msg, size_t msg_len);
+cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape,
+                              unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
+
 /* The whole partition: cz_post_partition_verify, cz_post_synthesize
  * (reported as the synthesis phase through timing), Groth16 with backend
  * (NULL: CPU) on n_threads (0: all cores), and verification of the proof

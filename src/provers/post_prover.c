@@ -25,6 +25,7 @@ typedef struct {
   /* One circuit per sector size: Window V1 and V1_1 share Filecoin's file. */
   cz_prover_srs srs[N_SIZES];
   const cz_post_kind *srs_kind[N_SIZES];
+  char pce_id[N_SIZES][32];  /* the recorded shape's computed SRS entry */
   pthread_mutex_t generate_lock;
 } post_state;
 
@@ -143,6 +144,7 @@ typedef struct {
   post_state *st;
   const cz_post_partition *p;
   const cz_hot_srs *srs;
+  const cz_pce *shape; /* NULL: plain synthesis */
   uint8_t out[CZ_GROTH16_PROOF_BYTES];
 } prove_ctx;
 
@@ -151,7 +153,7 @@ static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, si
   (void)i;
   cz_assignment *as = malloc(sizeof *as);
   if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_post_synthesize(c->p, as, msg, len);
+  cz_err e = cz_post_synthesize_pce(c->p, c->shape, c->st->kept.cfg.prove_threads, as, msg, len);
   if (e != CZ_OK) {
     free(as);
     return e;
@@ -180,13 +182,20 @@ static void stage_discard(void *vctx, size_t i, void *state) {
 static cz_err post_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
                          size_t *proof_len, char *msg, size_t len) {
   post_state *st = self;
-  prove_ctx c = {st, cz_request_model(req), NULL, {0}};
+  prove_ctx c = {st, cz_request_model(req), NULL, NULL, {0}};
   if (!c.p) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the request was not parsed");
   size_t srs_len;
   c.srs = cz_job_srs(job, &srs_len);
   if (!c.srs)
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s",
                       c.p->kind->name);
+  if (st->kept.cfg.pce) {
+    int i = (int)(srs_for(st, c.p->kind) - st->srs);
+    char why[256] = "", d[320];
+    c.shape = cz_job_acquire_srs(job, st->pce_id[i], why, sizeof why);
+    snprintf(d, sizeof d, "%s%s", c.shape ? "shape=" : "plain,why=", c.shape ? st->pce_id[i] : why);
+    cz_job_event(job, "PCE", d);
+  }
   cz_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &c, 1, 1};
   cz_err e = cz_job_pipeline(job, &pl, 1, msg, len);
   if (e != CZ_OK) return e;
@@ -195,6 +204,31 @@ static cz_err post_prove(void *self, const cz_job_request *req, cz_job *job, uin
   memcpy(*proof, c.out, CZ_GROTH16_PROOF_BYTES);
   *proof_len = CZ_GROTH16_PROOF_BYTES;
   return CZ_OK;
+}
+
+/* ---- The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*) -- */
+
+static cz_err shape_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
+                         uint64_t *bytes, char *msg, size_t msg_len) {
+  post_state *st = self;
+  (void)file, (void)len;
+  for (int i = 0; i < N_SIZES; i++) {
+    if (strcmp(st->pce_id[i], id) != 0) continue;
+    cz_pce *shape = NULL;
+    cz_err e = cz_post_record_shape(st->srs_kind[i], &shape, msg, msg_len);
+    if (e != CZ_OK) return e;
+    cz_pce_info info;
+    cz_pce_get_info(shape, &info);
+    *obj = shape;
+    *bytes = info.bytes;
+    return CZ_OK;
+  }
+  return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no PoSt shape named %s", id);
+}
+
+static void shape_unload(void *self, void *obj) {
+  (void)self;
+  cz_pce_free(obj);
 }
 
 /* ---- Registration ------------------------------------------------------------ */
@@ -225,6 +259,14 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
                          .keygen_ctx = (void *)k};
     cz_post_param_name(k, s->name, sizeof s->name);
     err = cz_prover_srs_declare(e, &st->kept.cfg, s, msg, msg_len);
+    /* A shape holds about 46 bytes per constraint; the exact size replaces
+     * this estimate once recorded. */
+    snprintf(st->pce_id[i], sizeof st->pce_id[i], "pce-%s", s->circuit_id);
+    cz_srs_loader shapes = {shape_load, shape_unload, st};
+    if (err == CZ_OK && cfg->pce &&
+        (err = cz_engine_register_computed_srs(e, st->pce_id[i], circuit_constraints(k) * 46u,
+                                               &shapes)) != CZ_OK)
+      cz_msg(msg, msg_len, "cannot declare the shape %s", st->pce_id[i]);
   }
   cz_engine_prover p = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
                         .self = st,

@@ -102,8 +102,37 @@ static cz_err fill_slots(const cz_post_partition *p, cz_post_slot **slots_out,
   return CZ_OK;
 }
 
-cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *msg,
-                          size_t msg_len) {
+/* A WITNESS run over the slots in parallel, completed by the recorded
+ * shape (a PROVE assignment bit for bit); without a shape, a serial PROVE
+ * run. */
+static cz_err synthesize_slots(const cz_post_kind *k, const cz_post_slot *slots,
+                               const cz_pce *shape, unsigned n_threads, cz_assignment *as,
+                               char *msg, size_t msg_len) {
+  size_t leaves = (size_t)(k->sector_size / 32);
+  if (shape) {
+    cz_err e = cz_post_witness(&k->tree_r, leaves, k->sector_count, k->challenge_count, slots,
+                               n_threads, as, msg, msg_len);
+    if (e == CZ_OK && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
+      cz_assignment_free(as);
+      cz_msg(msg, msg_len, e == CZ_ERR_NOMEM ? "out of memory"
+                                              : "%s: the recorded shape is not this circuit's",
+             k->name);
+    }
+    return e;
+  }
+  cz_cs_config cfg = {CZ_LC_INLINE, 4, 0, 0};
+  cz_cs *cs = cz_cs_new(CZ_CS_PROVE, &cfg);
+  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_post_circuit(cs, &k->tree_r, leaves, k->sector_count, k->challenge_count, slots);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_assignment(cs, as);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "%s: synthesis: %s", k->name, cz_cs_errmsg(cs));
+  cz_cs_free(cs);
+  return e;
+}
+
+cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape,
+                              unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len) {
   memset(as, 0, sizeof *as);
   if (!p || !p->kind)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: not parsed");
@@ -114,22 +143,10 @@ cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *m
   cz_post_slot *slots = NULL;
   cz_merkle_proof *paths = NULL;
   if (e == CZ_OK) e = fill_slots(p, &slots, &paths, msg, msg_len);
-  size_t leaves = (size_t)(k->sector_size / 32);
-  if (e == CZ_OK &&
-      (e = cz_post_check_sectors(&k->tree_r, leaves, k->sector_count, k->challenge_count, slots,
-                                 msg, msg_len)) == CZ_OK) {
-    cz_cs_config cfg = {CZ_LC_INLINE, 4, 0, 0};
-    cz_cs *cs = cz_cs_new(CZ_CS_PROVE, &cfg);
-    if (!cs) {
-      e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-    } else {
-      e = cz_post_circuit(cs, &k->tree_r, leaves, k->sector_count, k->challenge_count, slots);
-      if (e == CZ_OK) e = cz_cs_finish(cs);
-      if (e == CZ_OK) e = cz_cs_take_assignment(cs, as);
-      if (e != CZ_OK) cz_msg(msg, msg_len, "%s: synthesis: %s", k->name, cz_cs_errmsg(cs));
-      cz_cs_free(cs);
-    }
-  }
+  if (e == CZ_OK)
+    e = cz_post_check_sectors(&k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
+                              k->challenge_count, slots, msg, msg_len);
+  if (e == CZ_OK) e = synthesize_slots(k, slots, shape, n_threads, as, msg, msg_len);
   /* The circuit's inputs must be the verifier's: a cheap guard against a
    * circuit / input-generator mismatch, which would otherwise surface as
    * an invalid proof. */
@@ -142,6 +159,25 @@ cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *m
   free(slots);
   free(paths);
   free(want);
+  return e;
+}
+
+cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *msg,
+                          size_t msg_len) {
+  return cz_post_synthesize_pce(p, NULL, 0, as, msg, msg_len);
+}
+
+cz_err cz_post_record_shape(const cz_post_kind *k, cz_pce **out, char *msg, size_t msg_len) {
+  *out = NULL;
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered PoSt proof");
+  cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
+  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_post_circuit(cs, &k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
+                             k->challenge_count, NULL);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_pce(cs, out);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "%s: recording the circuit: %s", k->name, cz_cs_errmsg(cs));
+  cz_cs_free(cs);
   return e;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cs_eq.h"
 #include "cuzk/groth16.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/post.h"
@@ -80,6 +81,17 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
   CHECK_EQ_INT(cz_post_partition_parse(&p, k, randomness, prover_id, partition, vp, lens, n, msg,
                                        sizeof msg),
                CZ_OK);
+  /* The recorded-shape path (slots in parallel) makes the plain path's
+   * assignment bit for bit. */
+  cz_pce *shape = NULL;
+  CHECK_EQ_INT(cz_post_record_shape(k, &shape, msg, sizeof msg), CZ_OK);
+  cz_assignment plain, pce;
+  CHECK_EQ_INT(cz_post_synthesize(&p, &plain, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(cz_post_synthesize_pce(&p, shape, 2, &pce, msg, sizeof msg), CZ_OK);
+  CHECK(assign_eq(&plain, &pce));
+  cz_assignment_free(&plain);
+  cz_assignment_free(&pce);
+  cz_pce_free(shape);
   uint8_t out[CZ_GROTH16_PROOF_BYTES];
   cz_prove_timing quiet = {.quiet = true};
   cz_err e = cz_post_prove(&p, params, NULL, NULL, 0, &quiet, out, msg, sizeof msg);
