@@ -6,9 +6,9 @@
 #include <string.h>
 #include "cuda/czg_host.h"
 #include "cuzk/prover_cuda.h"
+#include "util/msg.h"
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/czg_cuda.h"
-#include "util/msg.h"
 #endif
 
 static void say(char *why, size_t why_len, const char *s) {
