@@ -174,6 +174,28 @@ cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config
 cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
                                       char *msg, size_t msg_len);
 
+/* What a PoSt over a sealed sector needs, as filecoin-proofs'
+ * PrivateReplicaInfo holds it (the replica's tree R-last from the cache
+ * directory, comm_c and comm_r_last from its persistent aux). */
+typedef struct {
+  cz_merkle_tree tree_r_last; /* the kind's tree_r shape over its nodes */
+  cz_fr comm_c;               /* tree C's root */
+  cz_fr comm_r_last;          /* tree_r_last.root */
+  uint8_t comm_r[32];         /* Poseidon-2(comm_c, comm_r_last), as the C1's comm_r */
+} cz_porep_replica;
+
+/* cz_porep_seal_config that also hands back the sector's replica: with
+ * replica NULL it is exactly cz_porep_seal_config. Otherwise, on success,
+ * *replica owns tree R-last (which sealing would have freed; about
+ * 1.15 x 32 bytes per node for an 8-ary tree: 9.6 MB at 8 MiB) and the
+ * caller releases it with cz_porep_replica_free; on error *replica is
+ * zeroed and owns nothing. Errors as cz_porep_seal_config. */
+cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_config *cfg,
+                             cz_porep_c1 *out, cz_porep_replica *replica, unsigned n_threads,
+                             char *msg, size_t msg_len);
+/* Release what r owns and zero it; idempotent on a zeroed value. */
+void cz_porep_replica_free(cz_porep_replica *r);
+
 /* ---- The StackedDRG circuit (porep_circuit.c) ---------------------------- */
 
 /* StackedCircuit::synthesize for one partition, allocation for allocation

@@ -12,6 +12,7 @@
  *   post_verify.c     the native vanilla verifier
  *   post_prove.c      one partition: parse, verify, synthesize, prove, verify;
  *                     the circuit's keys and parameters
+ *   post_generate.c   the native vanilla prover (over an in-memory tree R-last)
  * (The circuit itself is cuzk/post_circuit.h.)
  *
  * Byte strings (randomness, prover_id, comm_r) are 32-byte little-endian Fr
@@ -301,5 +302,45 @@ cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len)
 cz_err cz_post_params_get(cz_groth16_params *out, const cz_post_kind *k,
                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
                           size_t msg_len);
+
+/* ---- The native vanilla prover (post_generate.c) ------------------------ */
+
+/* One MerkleProof of leaf `challenge` of tree t, as merkle/proof.rs builds
+ * it from the tree's type: variant 0 Single (base tree alone), 1 Sub (with
+ * a sub tree), 2 Top (with a top tree); n_base = the base tree's levels,
+ * n_sub = 1 with a sub tree, n_top = 1 with a top tree; proof as
+ * cz_merkle_prove writes it (the levels in that order, shape = t's).
+ * Errors: CZ_ERR_INVALID_ARG (NULL, an empty tree, a SHA-256 tree, an arity
+ * other than 2, 4 or 8, challenge >= t->n_leaves); *out is then zeroed.
+ * Reentrant (t is only read). */
+cz_err cz_post_inclusion_prove(const cz_merkle_tree *t, uint64_t challenge,
+                               cz_post_inclusion *out);
+
+/* filecoin-proofs generate_single_vanilla_proof (fallback vanilla.rs
+ * vanilla_proof): the FallbackPoStSectorProof of sector sector_id, whose
+ * replica is tree_r_last (tree R-last: k->tree_r over k->sector_size / 32
+ * leaves), comm_c and comm_r_last, for the challenged leaves
+ * challenges[0..n_challenges) in that order (cz_post_sector_challenges:
+ * k->config_challenge_count of them is what cz_post_verify_vanilla takes;
+ * any count >= 1 is made). *out: sector_id, comm_r, one SectorProof with
+ * one inclusion per challenge (cz_post_inclusion_prove), comm_c and
+ * comm_r_last; cz_post_vanilla_write then encodes it byte for byte as
+ * bincode::serialize does. Each inclusion is verified against its leaf
+ * and comm_r_last before it is kept (vanilla_proof's ensure).
+ * Beyond rust-fil-proofs, which leaves it to the verifier, comm_r must be
+ * Poseidon-2(comm_c, comm_r_last).
+ * Errors: CZ_ERR_INVALID_ARG (a NULL argument, no challenges, a challenge
+ * >= the leaf count, a tree not of k's shape and size, comm_r_last not the
+ * tree's root, comm_r not Poseidon-2(comm_c, comm_r_last)),
+ * CZ_ERR_NONCANONICAL (comm_r not a canonical Fr), CZ_ERR_NOMEM; msg
+ * names the argument. On error *out is zeroed and owns nothing; on success
+ * the caller owns it (cz_post_vanilla_free). Memory: about 9.4 KB per
+ * challenge (sizeof(cz_post_inclusion)). Reentrant: tree_r_last is only
+ * read, so threads may prove sectors (or one sector) at once. */
+cz_err cz_post_generate_vanilla(const cz_post_kind *k, uint64_t sector_id,
+                                const uint8_t comm_r[32], const cz_fr *comm_c,
+                                const cz_fr *comm_r_last, const cz_merkle_tree *tree_r_last,
+                                const uint64_t *challenges, size_t n_challenges,
+                                cz_post_vanilla *out, char *msg, size_t msg_len);
 
 #endif

@@ -1,7 +1,8 @@
 /* cuzk-bench gen-vanilla porep: seal a test sector and write its C1 output
  * (SealCommitPhase1Output JSON, as filecoin-proofs writes it; with --curio
  * wrapped as Curio sends it to cuzk). The vanilla proofs are verified
- * natively before anything is written.
+ * natively before anything is written. gen-vanilla winning-post and
+ * window-post are in cmd_gen_vanilla_post.c.
  *
  *   cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB [--v1]
  *       [--data FILE] [--sector-id N] [--prover-id HEX] [--ticket HEX]
@@ -17,29 +18,22 @@
 #include "cuzk/clock.h"
 #include "cuzk/porep.h"
 #include "cuzk/prover.h"
+#include "base64.h"
 #include "input.h"
 
 static const char SYNOPSIS[] =
     "porep --sector-size 2KiB|8MiB|512MiB [--v1] [--data FILE] [--sector-id N] "
-    "[--prover-id HEX] [--ticket HEX] [--seed HEX] [--curio] --out FILE";
+    "[--prover-id HEX] [--ticket HEX] [--seed HEX] [--curio] --out FILE\n"
+    "       cuzk-bench gen-vanilla winning-post|window-post --help (PoSt vanilla proofs)";
 
 /* Curio's wrapper: {"SectorNum":N,"Phase1Out":"<base64>","SectorSize":S}. */
 static char *curio_wrap(const char *json, size_t len, uint64_t sector, uint64_t size) {
-  static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t b64 = 4 * ((len + 2) / 3), cap = b64 + 128;
+  size_t cap = cz_bench_base64_len(len) + 128;
   char *out = malloc(cap);
   if (!out) return NULL;
   int h = snprintf(out, cap, "{\"SectorNum\":%llu,\"Phase1Out\":\"", (unsigned long long)sector);
   char *p = out + h;
-  const uint8_t *in = (const uint8_t *)json;
-  for (size_t i = 0; i < len; i += 3) {
-    uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < len ? (uint32_t)in[i + 1] << 8 : 0) |
-                 (i + 2 < len ? in[i + 2] : 0);
-    *p++ = tbl[v >> 18 & 63];
-    *p++ = tbl[v >> 12 & 63];
-    *p++ = i + 1 < len ? tbl[v >> 6 & 63] : '=';
-    *p++ = i + 2 < len ? tbl[v & 63] : '=';
-  }
+  p += cz_bench_base64_encode(p, (const uint8_t *)json, len);
   snprintf(p, cap - (size_t)(p - out), "\",\"SectorSize\":%llu}", (unsigned long long)size);
   return out;
 }
@@ -67,9 +61,11 @@ int cmd_gen_vanilla(int argc, char **argv) {
     cz_opts_usage(want_help ? stdout : stderr, "gen-vanilla", SYNOPSIS, opts);
     return want_help ? 0 : 2;
   }
+  if (!strcmp(argv[1], "winning-post") || !strcmp(argv[1], "window-post"))
+    return cmd_gen_vanilla_post(argc - 1, argv + 1);
   if (strcmp(argv[1], "porep") != 0) {
-    fprintf(stderr, "gen-vanilla: '%s': only porep has a circuit so far (%s)\n", argv[1],
-            "winning-post, window-post and snap-prove are not implemented");
+    fprintf(stderr, "gen-vanilla: '%s': expected porep, winning-post or window-post (%s)\n",
+            argv[1], "snap-prove is not implemented");
     return 2;
   }
   int rc = cz_opts_parse(argc - 1, argv + 1, opts, &help);

@@ -17,6 +17,9 @@ extern const cz_bench_command cz_bench_commands[];
  * the benchmarks). */
 int cmd_verify(int argc, char **argv);    /* tools/cuzk-bench/cmd_verify.c */
 int cmd_gen_vanilla(int argc, char **argv); /* tools/cuzk-bench/cmd_gen_vanilla.c */
+/* gen-vanilla winning-post|window-post (argv[0] is the kind). */
+int cmd_gen_vanilla_post(int argc, char **argv); /* tools/cuzk-bench/cmd_gen_vanilla_post.c */
+int cmd_verify_vanilla(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_vanilla.c */
 int cmd_synth_only(int argc, char **argv); /* tools/cuzk-bench/cmd_synth_only.c */
 int cmd_verify_seal(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_seal.c */
 int cmd_prove(int argc, char **argv);     /* tools/cuzk-bench/cmd_prove.c */

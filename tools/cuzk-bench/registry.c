@@ -13,7 +13,8 @@ const cz_bench_command cz_bench_commands[] = {
     {"msm", cmd_bench_msm, "multi-scalar multiplication G1/G2: us/point, sparse ratio, scaling"},
     {"poseidon", cmd_bench_poseidon, "Poseidon native hashes/s and gadget constraints/s per LC layout"},
     {"sha256-synth", cmd_bench_sha256, "SHA-256 gadget synthesis (20-block label): constraints/s per LC layout"},
-    {"gen-vanilla", cmd_gen_vanilla, "seal a test sector and write its C1 output (porep)"},
+    {"gen-vanilla", cmd_gen_vanilla, "seal test sectors; write a C1 (porep) or PoSt vanilla proofs (winning-post, window-post)"},
+    {"verify-vanilla", cmd_verify_vanilla, "verify PoSt vanilla proofs (bincode or vanilla.json) natively"},
     {"synth-only", cmd_synth_only, "in-process PoRep synthesis: time, constraints/core-s, --ab, --pce, --perf"},
     {"seal", cmd_bench_seal, "seal a test sector in memory and verify its vanilla proofs; times"},
 #ifdef CUZK_HAVE_GRPC

@@ -274,8 +274,10 @@ tree_fail:
   return e;
 }
 
-cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config *cfg,
-                            cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len) {
+cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_config *cfg,
+                             cz_porep_c1 *out, cz_porep_replica *replica, unsigned n_threads,
+                             char *msg, size_t msg_len) {
+  if (replica) memset(replica, 0, sizeof *replica);
   if (out) memset(out, 0, sizeof *out);
   if (!in || !out) {
     cz_msg(msg, msg_len, "no input or output");
@@ -312,10 +314,29 @@ cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config
     s.data = own_data;
   }
   e = seal_sector(&s, in, cfg, out, msg, msg_len);
+  if (e == CZ_OK && replica) {
+    /* Hand tree R-last over instead of freeing it with the sealer. */
+    replica->tree_r_last = s.tree_r;
+    memset(&s.tree_r, 0, sizeof s.tree_r);
+    replica->comm_c = s.tree_c.root;
+    replica->comm_r_last = replica->tree_r_last.root;
+    memcpy(replica->comm_r, out->comm_r, 32);
+  }
   sealer_free(&s);
   free(own_data);
   if (e != CZ_OK) cz_porep_c1_free(out);
   return e;
+}
+
+cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config *cfg,
+                            cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len) {
+  return cz_porep_seal_replica(in, cfg, out, NULL, n_threads, msg, msg_len);
+}
+
+void cz_porep_replica_free(cz_porep_replica *r) {
+  if (!r) return;
+  cz_merkle_tree_free(&r->tree_r_last);
+  memset(r, 0, sizeof *r);
 }
 
 cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out, unsigned n_threads, char *msg,
