@@ -40,7 +40,6 @@ declare -A EXPORTED=(
   [util/bigbuf.h]="huge-page buffers and the scratch cache"
   [util/errpath.h]="field paths in input errors"
   [util/json_scan.h]="the streaming JSON scanner"
-  [util/base64.h]="base64 of Curio's JSON"
   [ec/mont.h]="Montgomery limbs for the NTT, MSM and cs hot loops"
   [ec/fp_inline.h]="inline Fp for curve code in msm and groth16"
   [ec/ifma_field.h]="8-lane IFMA field for msm and ntt"

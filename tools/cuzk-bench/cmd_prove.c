@@ -1,6 +1,7 @@
 /* cuzk-bench prove: setup (cached on disk), synthesis, proof and
  * verification of a synthetic circuit, printing the prover's phase times;
- * with --c1, PoRep C2 of a C1 output (prove_porep.c).
+ * with --c1, PoRep C2 of a C1 output (prove_porep.c); with --request (or
+ * --vanilla), a WinningPoSt or WindowPoSt partition (prove_post.c).
  *
  * The parameters are test parameters made here from random toxic waste
  * that is then discarded, kept by the parameter store (porep.h) as
@@ -22,13 +23,16 @@
 #include "cuzk/prover.h"
 #include "cuzk/prover_cuda.h"
 #include "cuzk/synthetic.h"
+#include "input.h"
 #include "prove_porep.h"
+#include "prove_post.h"
 #include "util/msg.h"
 
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
-    "[--out FILE] [--vk-out FILE] [--official-only] [--pce]) [--threads N] [--cache-dir DIR] "
-    "[--checked] [--backend cpu|cuda|auto]";
+    "[--out FILE] [--vk-out FILE] [--official-only] [--pce] | --request FILE [--repeat N] | "
+    "--vanilla FILE --registered-proof N --randomness HEX --miner-id N [--partition K]) "
+    "[--threads N] [--cache-dir DIR] [--checked] [--backend cpu|cuda|auto]";
 
 static double ms_since(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
 
@@ -64,8 +68,9 @@ static const cz_prover_backend *pick_backend(const char *choice) {
 
 int cmd_prove(int argc, char **argv) {
   const char *shape = NULL, *dir_opt = NULL, *c1 = NULL, *out = NULL, *vk_out = NULL;
-  const char *backend_name = "cpu";
-  unsigned long logc = 0, threads = 0, count = 1;
+  const char *backend_name = "cpu", *request = NULL, *vanilla = NULL, *reg = NULL,
+             *rand_hex = NULL;
+  unsigned long logc = 0, threads = 0, count = 1, repeat = 1, miner = ~0ul, partition = ~0ul;
   bool no_cache = false, checked = false, official_only = false, pce = false, help = false;
   const cz_opt opts[] = {
       {"c1", CZ_OPT_STRING, &c1, "FILE", "PoRep C2 of this C1 output (JSON or Curio's wrapper)"},
@@ -75,6 +80,15 @@ int cmd_prove(int argc, char **argv) {
        "--c1: refuse test parameters (need $FIL_PROOFS_PARAMETER_CACHE/v28-...params)"},
       {"pce", CZ_OPT_FLAG, &pce, NULL,
        "--c1: pre-compiled synthesis (record the circuit once, then witness + M w)"},
+      {"request", CZ_OPT_STRING, &request, "FILE",
+       "a PoSt partition: request.json (or vanilla.json) as gen-vanilla writes it"},
+      {"vanilla", CZ_OPT_STRING, &vanilla, "FILE",
+       "a PoSt partition: vanilla.json (a JSON array of base64 bincode proofs)"},
+      {"registered-proof", CZ_OPT_STRING, &reg, "N", "--vanilla: RegisteredPoStProof 0-14 or name"},
+      {"randomness", CZ_OPT_STRING, &rand_hex, "HEX", "--vanilla: 32 bytes"},
+      {"miner-id", CZ_OPT_UINT, &miner, "N", "--vanilla: the miner (prover id = LEB128)"},
+      {"partition", CZ_OPT_UINT, &partition, "K", "--vanilla: WindowPoSt partition (default 0)"},
+      {"repeat", CZ_OPT_UINT, &repeat, "N", "PoSt: prove N times with hot parameters (latency)"},
       {"synthetic", CZ_OPT_STRING, &shape, "SHAPE", "chain (dense witness) or sparse (0/1 witness)"},
       {"log-constraints", CZ_OPT_UINT, &logc, "K", "2^K constraints, input constraints included"},
       {"threads", CZ_OPT_UINT, &threads, "N", "thread budget (0 = all cores)"},
@@ -95,6 +109,32 @@ int cmd_prove(int argc, char **argv) {
   }
   const cz_prover_backend *backend = pick_backend(backend_name);
   if (!backend) return 2;
+  if (request || vanilla) {
+    if (c1 || shape || (request && vanilla) || threads > 1024 || repeat < 1 || repeat > 1000) {
+      fprintf(stderr, "prove: give one of --c1, --request, --vanilla, --synthetic "
+                      "(and 1 <= --repeat <= 1000)\n");
+      return 2;
+    }
+    uint8_t rnd[32], prover[32];
+    cz_bench_post_args pa = {request ? request : vanilla, {0}, out, vk_out, dir_opt,
+                             official_only, checked, (unsigned)threads, pce, (unsigned)repeat,
+                             backend};
+    if (vanilla) {
+      pa.opt.kind = reg ? cz_bench_post_kind_arg(reg) : NULL;
+      if (!pa.opt.kind || !rand_hex || miner == ~0ul) {
+        fprintf(stderr, "prove: --vanilla needs --registered-proof (0-14), --randomness and "
+                        "--miner-id\n");
+        return 2;
+      }
+      if (cz_bench_hex32("prove", "randomness", rand_hex, rnd)) return 2;
+      cz_prover_id_of_miner(prover, miner);
+      pa.opt.randomness = rnd;
+      pa.opt.prover_id = prover;
+      pa.opt.has_partition = partition != ~0ul;
+      pa.opt.partition = partition == ~0ul ? 0 : (uint32_t)partition;
+    }
+    return cz_bench_prove_post(&pa);
+  }
   if (c1 && !shape) {
     if (threads > 1024) {
       fprintf(stderr, "prove: --threads too large\n");

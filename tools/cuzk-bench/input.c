@@ -278,3 +278,11 @@ int cz_bench_unusable(const char *cmd, const char *fmt, ...) {
   va_end(ap);
   return 2;
 }
+
+int cz_bench_write_file(const char *cmd, const char *path, const uint8_t *buf, size_t len) {
+  FILE *f = fopen(path, "wb");
+  bool ok = f && fwrite(buf, 1, len, f) == len;
+  if (f && fclose(f) != 0) ok = false;
+  if (!ok) fprintf(stderr, "%s: cannot write %s\n", cmd, path);
+  return ok ? 0 : 2;
+}

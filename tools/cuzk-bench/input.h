@@ -55,4 +55,8 @@ int cz_bench_load_vk(const char *cmd, cz_groth16_vk *vk, const char *path, bool 
  * exit status: `return cz_bench_unusable(CMD, "...", ...)`. */
 int cz_bench_unusable(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Write buf[0..len) to path (created or truncated); 0, or 2 after one
+ * line "<cmd>: cannot write <path>" on stderr. */
+int cz_bench_write_file(const char *cmd, const char *path, const uint8_t *buf, size_t len);
+
 #endif

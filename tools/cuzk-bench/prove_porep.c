@@ -11,17 +11,10 @@
 #include "cuzk/clock.h"
 #include "cuzk/porep.h"
 #include "cuzk/prover.h"
+#include "input.h"
 #include "prove_porep.h"
 
 static double ms_since(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
-
-static int write_file(const char *path, const uint8_t *buf, size_t len) {
-  FILE *f = fopen(path, "wb");
-  bool ok = f && fwrite(buf, 1, len, f) == len;
-  if (f && fclose(f) != 0) ok = false;
-  if (!ok) fprintf(stderr, "prove: cannot write %s\n", path);
-  return ok ? 0 : 2;
-}
 
 int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   char msg[512] = "";
@@ -61,7 +54,7 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
     if (!vk) rc = 2;
     else {
       cz_groth16_vk_write(vk, &params.vk, false);
-      rc = write_file(a->vk_out, vk, n);
+      rc = cz_bench_write_file("prove", a->vk_out, vk, n);
       free(vk);
     }
   }
@@ -91,7 +84,7 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
     } else {
       printf("c2 %.1f ms\npartitions %u count\nverified yes\n", ms_since(t0), c1.n_partitions);
       if (a->out) {
-        rc = write_file(a->out, proof, len);
+        rc = cz_bench_write_file("prove", a->out, proof, len);
       } else {
         for (size_t i = 0; i < len; i++) printf("%02x", proof[i]);
         printf("\n");

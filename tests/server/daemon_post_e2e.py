@@ -1,0 +1,198 @@
+"""cuzk-daemon proving WinningPoSt and WindowPoSt 2 KiB, driven by
+python3-grpcio (see test_daemon_post.sh). Vanilla proofs come from
+cuzk-bench gen-vanilla (sealed test sectors); the requests carry them as
+Curio does (vanilla_proofs = bincode FallbackPoStSectorProofs, randomness,
+miner_id, registered_proof, partition_index). Every returned proof is
+checked by cuzk-bench verify-post against the test parameters' key, which
+computes the public inputs itself. Bad requests get INVALID_ARGUMENT with
+the reason at submit and nothing is queued."""
+import base64
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_common as e2e  # noqa: E402
+from e2e_common import Daemon, bench, check, code_of, grpc, pb, stub_for, stubs  # noqa: E402
+
+CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
+LONG = 600  # the first job of a kind makes its test parameters
+R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001  # BLS12-381 r
+
+
+def bench_run(*args, timeout=300):
+    return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout)
+
+
+def gen(kind, sectors, partition, name):
+    out = os.path.join(stubs, name)
+    r = bench_run("gen-vanilla", kind, "--sector-size", "2KiB", "--sectors", str(sectors),
+                  "--partition", str(partition), "--out", out)
+    check(r.returncode == 0, "gen-vanilla %s (%r)" % (name, r.stderr[-300:]))
+    req = json.load(open(os.path.join(out, "request.json")))
+    req["vanilla_bytes"] = [base64.b64decode(v) for v in
+                            json.load(open(os.path.join(out, req["vanilla"])))]
+    req["path"] = os.path.join(out, "request.json")
+    return req
+
+
+def submit(req, rid, **kw):
+    fields = dict(request_id=rid,
+                  proof_kind=pb.WINNING_POST if req["proof_kind"] == "winning-post"
+                  else pb.WINDOW_POST_PARTITION,
+                  registered_proof=req["registered_proof"], vanilla_proofs=req["vanilla_bytes"],
+                  randomness=bytes.fromhex(req["randomness"]), miner_id=req["miner_id"],
+                  partition_index=req["partition"])
+    fields.update(kw)
+    return pb.SubmitProofRequest(**fields)
+
+
+def vk_for(n_ic):
+    """The verifying key at the head of the test parameter file with n_ic IC
+    points (bellperson layout: 6 uncompressed points, a u32 BE count, the IC
+    points)."""
+    for f in glob.glob(os.path.join(CACHE, "cuzk-TEST-ONLY-post-*proof-of-spacetime*.params")):
+        head = open(f, "rb").read(868)
+        if len(head) == 868 and int.from_bytes(head[864:868], "big") == n_ic:
+            out = os.path.join(stubs, "vk-%d.bin" % n_ic)
+            open(out, "wb").write(open(f, "rb").read(868 + 96 * n_ic))
+            return out
+    return None
+
+
+def verified(proof, req, n_ic, what):
+    vk = vk_for(n_ic)
+    check(vk is not None, "%s: test parameters with %d IC points are in %s" % (what, n_ic, CACHE))
+    if not vk or len(proof) != 192:
+        check(False, "%s: a 192-byte proof (%d bytes)" % (what, len(proof)))
+        return
+    path = os.path.join(stubs, "proof.bin")
+    open(path, "wb").write(proof)
+    prover = leb128(req["miner_id"]).hex()
+    sectors = ",".join("%d:%s" % (s["sector_id"], s["comm_r"]) for s in req["sectors"])
+    args = ["verify-post", "--vk", vk, "--registered-proof", str(req["registered_proof"]),
+            "--randomness", req["randomness"], "--prover-id", prover.ljust(64, "0"),
+            "--sectors", sectors, "--partition", str(req["partition"]), "--proof", path]
+    r = bench_run(*args)
+    check(r.returncode == 0, "%s: the proof verifies (%r %r)" % (what, r.stdout[-100:], r.stderr[-200:]))
+    # The same proof under other randomness does not.
+    other = bytearray(bytes.fromhex(req["randomness"]))
+    other[0] ^= 1
+    args[args.index("--randomness") + 1] = other.hex()
+    r = bench_run(*args)
+    check(r.returncode == 1, "%s: refused under other randomness (%d)" % (what, r.returncode))
+
+
+def leb128(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def config(name, budget="16GiB"):
+    path = os.path.join(stubs, name + ".toml")
+    with open(path, "w") as f:
+        f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
+                '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
+                '[memory]\ntotal_budget = "%s"\n[gpus]\ngpu_workers_per_device = 1\n'
+                % (os.path.join(stubs, "no-official-params"), CACHE, budget))
+    return path
+
+
+winning = gen("winning-post", 3, 0, "winning")
+window2 = gen("window-post", 2, 0, "window2")
+window3 = [gen("window-post", 3, p, "window3-p%d" % p) for p in (0, 1)]
+check(len(winning["vanilla_bytes"]) == 1, "WinningPoSt: one vanilla proof")
+check(len(window2["vanilla_bytes"]) == 2, "WindowPoSt of 2 sectors: two vanilla proofs")
+check([len(w["vanilla_bytes"]) for w in window3] == [2, 1],
+      "WindowPoSt of 3 sectors: 2 + 1 vanilla proofs (the second partition padded)")
+
+d = Daemon("127.0.0.1:0", config("post"))
+target = "127.0.0.1:%d" % d.port
+ch, st = stub_for(target)
+
+# ---- round trips -------------------------------------------------------------------
+for req, n_ic, what in ((winning, 133, "WinningPoSt"), (window2, 23, "WindowPoSt 2 sectors"),
+                        (window3[0], 23, "WindowPoSt 3 sectors, partition 0"),
+                        (window3[1], 23, "WindowPoSt 3 sectors, partition 1 (padded)")):
+    r = st.Prove(pb.ProveRequest(submit=submit(req, "ok-" + what)), timeout=LONG)
+    check(r.result.status == pb.AwaitProofResponse.COMPLETED,
+          "%s: COMPLETED (%s %s)" % (what, r.result.status, r.result.error_message))
+    check(len(r.result.proof) == 192, "%s: one 192-byte proof" % what)
+    verified(r.result.proof, req, n_ic, what)
+
+# Default priorities: Winning CRITICAL, Window HIGH (TIMELINE QUEUED lines).
+status = st.GetStatus(pb.GetStatusRequest(), timeout=10)
+loaded = {s.circuit_id for s in status.loaded_srs}
+check({"winning-2k", "wpost-2k"} <= loaded, "SRS winning-2k and wpost-2k are loaded (%s)" % loaded)
+check(status.total_proofs_completed == 4, "4 proofs completed (%d)" % status.total_proofs_completed)
+
+# ---- bad requests: INVALID_ARGUMENT with the reason, at submit -------------------------
+wb = winning["vanilla_bytes"][0]
+tampered_path = bytearray(wb)
+tampered_path[200] ^= 1  # a path hash of the first inclusion proof
+wrong_comm_r = bytearray(wb)
+wrong_comm_r[8] ^= 1  # comm_r, the bytes after sector_id
+huge_len = bytearray(wb)
+huge_len[40:48] = (1 << 63).to_bytes(8, "little")  # the length of vanilla_proof.sectors
+bad = [
+    ("truncated bincode", submit(winning, "b1", vanilla_proofs=[wb[:-1]]), "end of input|truncat"),
+    ("a length of 2^63", submit(winning, "b2", vanilla_proofs=[bytes(huge_len)]), "sectors"),
+    ("the wrong sector size", submit(winning, "b3", sector_size=8 << 20), "sector_size"),
+    ("a tampered path element", submit(winning, "b4", vanilla_proofs=[bytes(tampered_path)]),
+     "inclusion_proofs|root|leaf"),
+    ("a wrong comm_r", submit(winning, "b5", vanilla_proofs=[bytes(wrong_comm_r)]), "comm_r"),
+    ("randomness >= r", submit(winning, "b6", randomness=(R + 5).to_bytes(32, "little")),
+     "randomness"),
+    ("short randomness", submit(winning, "b7", randomness=b"\x01" * 31), "randomness"),
+    ("two vanilla proofs for a WinningPoSt", submit(winning, "b8", vanilla_proofs=[wb, wb]),
+     "1|one|count"),
+    ("three for a 2-sector WindowPoSt partition",
+     submit(window2, "b9", vanilla_proofs=window2["vanilla_bytes"] + window3[1]["vanilla_bytes"]),
+     "sector"),
+    ("a Window registered proof for a WinningPoSt", submit(winning, "b10", registered_proof=10),
+     "registered_proof"),
+    ("a Winning registered proof for a WindowPoSt", submit(window2, "b11", registered_proof=0),
+     "registered_proof"),
+    ("no vanilla proofs", submit(winning, "b12", vanilla_proofs=[]), "empty"),
+    ("partition 1 of a WinningPoSt", submit(winning, "b13", partition_index=1), "partition"),
+    # Under ApiVersion 1.0.0 (Window V1, 5) a challenge depends on the sector's
+    # index in the whole PoSt: these V1_1 proofs of partition 1 no longer fit.
+    ("V1_1 proofs sent as V1", submit(window3[1], "b14", registered_proof=5), "challenge"),
+]
+for what, req, pattern in bad:
+    c, detail = code_of(lambda: st.SubmitProof(req, timeout=30))
+    check(c == grpc.StatusCode.INVALID_ARGUMENT and re.search(pattern, detail, re.I)
+          and "\n" not in detail,
+          "%s: INVALID_ARGUMENT naming it (%s %r)" % (what, c, detail))
+status = st.GetStatus(pb.GetStatusRequest(), timeout=10)
+check(all(q.pending == 0 and q.in_progress == 0 for q in status.queues),
+      "nothing was queued by the bad requests")
+check(status.total_proofs_completed == 4 and status.total_proofs_failed == 0,
+      "no job was made of them (%d completed, %d failed)"
+      % (status.total_proofs_completed, status.total_proofs_failed))
+
+# ---- SRS management ----------------------------------------------------------------
+r = st.EvictSRS(pb.EvictSRSRequest(circuit_id="winning-2k"), timeout=30)
+check(r.was_loaded, "EvictSRS winning-2k: was loaded")
+r = st.PreloadSRS(pb.PreloadSRSRequest(circuit_id="winning-2k"), timeout=LONG)
+check(not r.already_loaded, "PreloadSRS winning-2k: loaded again")
+r = st.Prove(pb.ProveRequest(submit=submit(winning, "after-preload")), timeout=LONG)
+check(r.result.status == pb.AwaitProofResponse.COMPLETED and r.result.srs_load_ms == 0,
+      "WinningPoSt on preloaded parameters: no SRS load (%d ms)" % r.result.srs_load_ms)
+
+rc, log = d.stop()
+check(rc == 0, "the daemon exits 0 on SIGTERM (%s)" % rc)
+m = re.findall(r"TIMELINE,\d+,QUEUED,ok-([^,]+),kind=(\w+),priority=(\d)", log)
+prios = {kind: prio for _, kind, prio in m}
+check(prios.get("winning_post") == "4" and prios.get("window_post") == "3",
+      "default priorities: Winning CRITICAL (4), Window HIGH (3) (%s)" % prios)
+e2e.report("test_daemon_post")

@@ -1,0 +1,161 @@
+/* cuzk-bench prove --request: WinningPoSt or a WindowPoSt partition in
+ * process. Parameters come from the store: the official v28 file when
+ * $FIL_PROOFS_PARAMETER_CACHE holds it, else cached (or freshly made) test
+ * parameters, said on stderr. The proof is verified before it is written
+ * (cz_post_prove). --repeat N proves the same partition N times with hot
+ * parameters: the figure a WinningPoSt's deadline depends on. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/clock.h"
+#include "cuzk/post.h"
+#include "input.h"
+#include "prove_post.h"
+
+static double ms_since(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
+
+/* The timing hook: synthesis and the prover's total, summed over repeats. */
+typedef struct {
+  uint64_t synthesis_ns, prove_ns;
+} phase_sums;
+
+static void on_phase(void *ctx, cz_prove_phase phase, uint64_t ns) {
+  phase_sums *s = ctx;
+  if (phase == CZ_PHASE_SYNTHESIS) s->synthesis_ns += ns;
+  else if (phase == CZ_PHASE_TOTAL) s->prove_ns += ns;
+}
+
+static int load_partition(const cz_bench_post_args *a, cz_post_partition *p) {
+  char why[512] = "";
+  cz_bench_post_request r;
+  uint64_t t0 = cz_now_ns();
+  cz_err e = cz_bench_post_request_read(a->request, &a->opt, &r, why, sizeof why);
+  if (e != CZ_OK) {
+    fprintf(stderr, "prove: %s\n", why);
+    return 2;
+  }
+  const uint8_t **vp = calloc(r.n_vanilla ? r.n_vanilla : 1, sizeof *vp);
+  size_t *lens = calloc(r.n_vanilla ? r.n_vanilla : 1, sizeof *lens);
+  if (!vp || !lens) e = CZ_ERR_NOMEM;
+  for (size_t i = 0; e == CZ_OK && i < r.n_vanilla; i++)
+    vp[i] = r.vanilla[i].bytes, lens[i] = r.vanilla[i].len;
+  if (e == CZ_OK)
+    e = cz_post_partition_parse(p, r.kind, r.randomness, r.prover_id, r.partition, vp, lens,
+                                r.n_vanilla, why, sizeof why);
+  /* A request names its sectors: each proof must be its sector's. */
+  for (size_t i = 0; e == CZ_OK && r.sectors && i < r.n_sectors; i++)
+    if (p->sectors[i].sector_id != r.sectors[i].sector_id ||
+        memcmp(p->sectors[i].comm_r, r.sectors[i].comm_r, 32) != 0) {
+      snprintf(why, sizeof why, "vanilla_proofs[%zu] is sector %llu's, the request names %llu", i,
+               (unsigned long long)p->sectors[i].sector_id,
+               (unsigned long long)r.sectors[i].sector_id);
+      cz_post_partition_free(p);
+      e = CZ_ERR_INVALID_ARG;
+    }
+  free(vp);
+  free(lens);
+  cz_bench_post_request_free(&r);
+  if (e != CZ_OK) {
+    fprintf(stderr, "prove: %s: %s\n", a->request, e == CZ_ERR_NOMEM ? "out of memory" : why);
+    return 2;
+  }
+  printf("kind %s\npartition %u index\nsectors %zu count\nload_vanilla %.1f ms\n",
+         p->kind->name, p->partition, p->n, ms_since(t0));
+  return 0;
+}
+
+int cz_bench_prove_post(const cz_bench_post_args *a) {
+  cz_post_partition p;
+  int rc = load_partition(a, &p);
+  if (rc) return rc;
+  char msg[512] = "";
+  uint64_t t0 = cz_now_ns();
+  cz_err e = cz_post_partition_verify(&p, msg, sizeof msg);
+  printf("verify_vanilla %.1f ms\n", ms_since(t0));
+  if (e != CZ_OK) {
+    fprintf(stderr, "prove: vanilla proofs: %s\n", msg);
+    cz_post_partition_free(&p);
+    return e == CZ_ERR_PROOF_INVALID ? 1 : 2;
+  }
+  cz_params_store_opts so = {0};
+  so.test_dir = a->cache_dir;
+  so.test_tag = CZ_POST_CIRCUIT_REVISION;
+  so.official_only = a->official_only;
+  so.checked = a->checked;
+  so.n_threads = a->threads;
+  so.keygen = cz_post_keygen;
+  so.keygen_ctx = (void *)p.kind;
+  so.who = "prove";
+  cz_groth16_params params;
+  cz_params_origin org;
+  t0 = cz_now_ns();
+  if ((e = cz_post_params_get(&params, p.kind, &so, &org, msg, sizeof msg)) != CZ_OK) {
+    fprintf(stderr, "prove: parameters: %s\n", msg);
+    cz_post_partition_free(&p);
+    return 2;
+  }
+  printf("%s %.1f ms\n", org.source == CZ_PARAMS_TEST_GENERATED ? "setup" : "load_params",
+         ms_since(t0));
+  if (a->vk_out) {
+    size_t n = cz_groth16_vk_write(NULL, &params.vk, false);
+    uint8_t *vk = malloc(n);
+    if (!vk) rc = 2;
+    else {
+      cz_groth16_vk_write(vk, &params.vk, false);
+      rc = cz_bench_write_file("prove", a->vk_out, vk, n);
+      free(vk);
+    }
+  }
+  cz_pce *shape = NULL;
+  if (!rc && a->pce) {
+    t0 = cz_now_ns();
+    if (cz_post_record_shape(p.kind, &shape, msg, sizeof msg) != CZ_OK) {
+      fprintf(stderr, "prove: %s\n", msg);
+      rc = 2;
+    } else {
+      cz_pce_info info;
+      cz_pce_get_info(shape, &info);
+      printf("record_shape %.1f ms\npce_shape_bytes %zu bytes\n", ms_since(t0), info.bytes);
+    }
+  }
+  cz_groth16_pvk *pvk = rc ? NULL : cz_groth16_prepare(&params.vk);
+  if (!rc && !pvk) rc = 2;
+  uint8_t proof[CZ_GROTH16_PROOF_BYTES];
+  phase_sums sums = {0, 0};
+  cz_prove_timing hook = {on_phase, &sums, false};
+  unsigned n = a->repeat ? a->repeat : 1;
+  double last_ms = 0;
+  for (unsigned i = 0; !rc && i < n; i++) {
+    /* One latency: what a daemon with hot parameters does per request. */
+    t0 = cz_now_ns();
+    cz_assignment as;
+    uint64_t s0 = cz_now_ns();
+    e = cz_post_synthesize_pce(&p, shape, a->threads, &as, msg, sizeof msg);
+    if (e == CZ_OK) {
+      cz_prove_timing_emit(&hook, CZ_PHASE_SYNTHESIS, cz_now_ns() - s0);
+      e = cz_post_prove_assignment(&p, &as, &params, pvk, a->backend, a->threads, &hook, proof,
+                                   msg, sizeof msg);
+    }
+    last_ms = ms_since(t0);
+    if (e != CZ_OK) {
+      fprintf(stderr, "prove: %s: %s\n", cz_err_str(e), msg);
+      rc = e == CZ_ERR_PROOF_INVALID ? 1 : 2;
+    }
+  }
+  if (!rc) {
+    printf("synthesis %.1f ms\nprove %.1f ms\nlatency %.1f ms\nproofs %u count\nverified yes\n",
+           (double)sums.synthesis_ns / 1e6 / n, (double)sums.prove_ns / 1e6 / n, last_ms, n);
+    if (a->out) {
+      rc = cz_bench_write_file("prove", a->out, proof, sizeof proof);
+    } else {
+      for (size_t i = 0; i < sizeof proof; i++) printf("%02x", proof[i]);
+      printf("\n");
+    }
+  }
+  cz_groth16_pvk_free(pvk);
+  cz_pce_free(shape);
+  cz_groth16_params_free(&params);
+  cz_post_partition_free(&p);
+  return rc;
+}

@@ -1,0 +1,30 @@
+/* The PoSt side of `cuzk-bench prove` (--request / --vanilla). */
+#ifndef CUZK_BENCH_PROVE_POST_H
+#define CUZK_BENCH_PROVE_POST_H
+#include <stdbool.h>
+
+#include "post_request.h"
+
+typedef struct {
+  const char *request;     /* request.json, or a bare vanilla.json */
+  cz_bench_post_options opt; /* kind, randomness, prover id, partition for a bare one */
+  const char *out;         /* raw proof bytes here; NULL: hex on stdout */
+  const char *vk_out;      /* also write the verifying key used (bellperson layout) */
+  const char *cache_dir;   /* test-parameter cache; NULL: the store's default */
+  bool official_only, checked;
+  unsigned threads;
+  bool pce;                /* record the circuit once, synthesize through it */
+  unsigned repeat;         /* prove the same partition this many times (>= 1) */
+  const struct cz_prover_backend *backend; /* NULL: the CPU backend */
+} cz_bench_post_args;
+
+/* WinningPoSt or one WindowPoSt partition in process: parse and verify the
+ * vanilla proofs, parameters from the store (official, else test ones,
+ * said on stderr), synthesis, proof, verification. Prints `name value
+ * unit` lines (load, params, verify_vanilla, synthesis, prove per proof,
+ * latency of the last) and CUZK_TIMING lines on stderr. Exit status: 0
+ * proved and verified, 1 the vanilla proofs or the proof do not verify, 2
+ * unusable input or parameters (one line on stderr). */
+int cz_bench_prove_post(const cz_bench_post_args *a);
+
+#endif
