@@ -189,6 +189,21 @@ r = st.Prove(pb.ProveRequest(submit=submit(winning, "after-preload")), timeout=L
 check(r.result.status == pb.AwaitProofResponse.COMPLETED and r.result.srs_load_ms == 0,
       "WinningPoSt on preloaded parameters: no SRS load (%d ms)" % r.result.srs_load_ms)
 
+# ---- cuzk-bench single and batch --------------------------------------------------------
+r = bench_run("single", "-a", target, "--request", winning["path"], timeout=LONG)
+check(r.returncode == 0 and b"COMPLETED" in r.stdout,
+      "cuzk-bench single --request (%r %r)" % (r.stdout[-200:], r.stderr[-200:]))
+vj = os.path.join(os.path.dirname(window2["path"]), "vanilla.json")
+r = bench_run("batch", "-a", target, "-t", "windowpost", "--vanilla", vj, "--registered-proof",
+              str(window2["registered_proof"]), "--randomness", window2["randomness"],
+              "--miner-id", str(window2["miner_id"]), "-c", "2", "-j", "2", timeout=LONG)
+check(r.returncode == 0 and b"summary proofs 2 completed 2 failed 0" in r.stdout,
+      "cuzk-bench batch -t windowpost --vanilla (%r %r)" % (r.stdout[-300:], r.stderr[-200:]))
+r = bench_run("single", "-a", target, "-t", "winning-post", "--vanilla", vj, "--randomness",
+              winning["randomness"], timeout=LONG)
+check(r.returncode == 1 and b"INVALID_ARGUMENT" in r.stdout + r.stderr,
+      "cuzk-bench single: two WindowPoSt proofs sent as a WinningPoSt fail (%r)" % r.stdout[-200:])
+
 rc, log = d.stop()
 check(rc == 0, "the daemon exits 0 on SIGTERM (%s)" % rc)
 m = re.findall(r"TIMELINE,\d+,QUEUED,ok-([^,]+),kind=(\w+),priority=(\d)", log)

@@ -14,12 +14,14 @@
 #include "commands.h"
 #include "cuzk/groth16.h"
 #include "cuzk/porep.h"
+#include "post_request.h"
 #include "cuzk/sdr.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "rpc_client.h"
 
 typedef struct {
-  const char *addr, *type, *c1, *vanilla, *randomness, *comm_r_old, *comm_r_new, *comm_d_new;
+  const char *addr, *type, *c1, *vanilla, *request, *randomness, *comm_r_old, *comm_r_new,
+      *comm_d_new;
   const char *circuit, *request_id, *verify_vk, *save_proofs;
   unsigned long long registered_proof, sector_num, miner_id, partition, count, concurrency;
   double progress_s;
@@ -32,11 +34,15 @@ static int usage(const char *cmd) {
           "usage: cuzk-bench %s [-a|--addr ADDR] ...\n"
           "  status | metrics\n"
           "  preload -c|--circuit ID      evict -c|--circuit ID\n"
-          "  single -t porep|snap|wpost|winning [--c1 FILE | --vanilla FILE] [--registered-proof N]\n"
-          "         [--sector-num 1] [--miner-id 1000] [--partition 0] [--randomness HEX]\n"
+          "  single -t porep|snap|wpost|winning [--c1 FILE | --vanilla FILE | --request FILE]\n"
+          "         [--registered-proof N] [--sector-num 1] [--miner-id 1000] [--partition 0]\n"
+          "         [--randomness HEX]\n"
           "         [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--priority 0-4] [--id ID]\n"
           "         [--verify-vk FILE] [--save-proofs DIR]\n"
           "  batch  (single's options) [-c|--count 3] [-j|--concurrency 1] [--progress SECONDS]\n"
+          "  --vanilla FILE: PoSt: a JSON array of base64 bincode vanilla proofs (or one raw\n"
+          "    bincode file); --request FILE: a gen-vanilla request.json (kind, registered proof,\n"
+          "    randomness, miner, partition and its vanilla.json)\n"
           "  --verify-vk FILE: check each PoRep proof against the C1 with this verifying key\n"
           "    (bellperson layout; a .params file works: its key is at its head)\n"
           "  --save-proofs DIR: write proof I to DIR/proof-I.bin\n"
@@ -63,6 +69,7 @@ static int parse(int argc, char **argv, opts *o, bool batch) {
     else if (!strcmp(a, "-t") || !strcmp(a, "--type")) o->type = v;
     else if (!strcmp(a, "--c1")) o->c1 = v;
     else if (!strcmp(a, "--vanilla")) o->vanilla = v;
+    else if (!strcmp(a, "--request")) o->request = v;
     else if (!strcmp(a, "--randomness")) o->randomness = v;
     else if (!strcmp(a, "--comm-r-old")) o->comm_r_old = v;
     else if (!strcmp(a, "--comm-r-new")) o->comm_r_new = v;
@@ -227,8 +234,11 @@ static int hex32(const char *name, const char *hex, ProtobufCBinaryData *out) {
 static int kind_of(const char *t) {
   if (!strcmp(t, "porep") || !strcmp(t, "porep-c2") || !strcmp(t, "c2")) return CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
   if (!strcmp(t, "snap") || !strcmp(t, "snap-deals") || !strcmp(t, "update")) return CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE;
-  if (!strcmp(t, "wpost") || !strcmp(t, "window-post") || !strcmp(t, "window")) return CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
-  if (!strcmp(t, "winning") || !strcmp(t, "winning-post")) return CUZK__V1__PROOF_KIND__WINNING_POST;
+  if (!strcmp(t, "wpost") || !strcmp(t, "window-post") || !strcmp(t, "windowpost") ||
+      !strcmp(t, "window"))
+    return CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
+  if (!strcmp(t, "winning") || !strcmp(t, "winning-post") || !strcmp(t, "winningpost"))
+    return CUZK__V1__PROOF_KIND__WINNING_POST;
   return -1;
 }
 
@@ -410,6 +420,26 @@ static void *progress_main(void *arg) {
   return NULL;
 }
 
+/* --request FILE: the kind, registered proof, randomness, miner,
+ * partition and vanilla proofs of a gen-vanilla request.json (the request
+ * keeps the proofs; sub points at them). 0, or 1 after one line. */
+static int post_request(opts *o, cz_bench_post_request *r, Cuzk__V1__SubmitProofRequest *sub) {
+  char why[512];
+  if (cz_bench_post_request_read(o->request, NULL, r, why, sizeof why) != CZ_OK)
+    return fprintf(stderr, "--request: %s\n", why), 1;
+  if (o->vanilla || o->randomness || o->c1)
+    return fprintf(stderr, "--request carries the vanilla proofs and the randomness\n"), 1;
+  sub->proof_kind = r->kind->type == CZ_POST_WINNING ? CUZK__V1__PROOF_KIND__WINNING_POST
+                                                     : CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
+  sub->registered_proof = r->kind->id;
+  sub->miner_id = r->miner_id;
+  sub->partition_index = r->partition;
+  if (!(sub->randomness.data = malloc(32))) return 1;
+  memcpy(sub->randomness.data, r->randomness, 32);
+  sub->randomness.len = 32;
+  return 0;
+}
+
 static int prove_command(int argc, char **argv, bool batch) {
   opts o;
   int rc = parse(argc, argv, &o, batch);
@@ -427,14 +457,29 @@ static int prove_command(int argc, char **argv, bool batch) {
   sub.miner_id = o.miner_id;
   sub.partition_index = (uint32_t)o.partition;
   int err = 0;
+  bool post = kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
+              kind == CUZK__V1__PROOF_KIND__WINNING_POST;
+  cz_bench_post_request preq;
+  memset(&preq, 0, sizeof preq);
+  ProtobufCBinaryData *vps = NULL;
   if (o.c1) err |= read_file(o.c1, &sub.vanilla_proof);
-  if (o.vanilla && kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT) err |= read_file(o.vanilla, &sub.vanilla_proof);
-  else if (o.vanilla) {
-    err |= read_file(o.vanilla, &vp);
-    sub.n_vanilla_proofs = 1;
-    sub.vanilla_proofs = &vp;
+  if (o.request) {
+    err |= post_request(&o, &preq, &sub);
+  } else if (o.vanilla && !post) {
+    err |= read_file(o.vanilla, &sub.vanilla_proof);
+  } else if (o.vanilla) {
+    char why[512];
+    if (cz_bench_vanilla_load(o.vanilla, &preq.vanilla, &preq.n_vanilla, why, sizeof why) != CZ_OK)
+      err |= fprintf(stderr, "%s: %s\n", argv[0], why) > 0;
   }
-  err |= hex32("--randomness", o.randomness, &sub.randomness);
+  if (!err && preq.n_vanilla) {
+    if (!(vps = calloc(preq.n_vanilla, sizeof *vps))) err = 1;
+    for (size_t i = 0; vps && i < preq.n_vanilla; i++)
+      vps[i] = (ProtobufCBinaryData){preq.vanilla[i].len, preq.vanilla[i].bytes};
+    sub.n_vanilla_proofs = preq.n_vanilla;
+    sub.vanilla_proofs = vps;
+  }
+  if (!o.request) err |= hex32("--randomness", o.randomness, &sub.randomness);
   err |= hex32("--comm-r-old", o.comm_r_old, &sub.comm_r_old);
   err |= hex32("--comm-r-new", o.comm_r_new, &sub.comm_r_new);
   err |= hex32("--comm-d-new", o.comm_d_new, &sub.comm_d_new);
@@ -486,6 +531,8 @@ static int prove_command(int argc, char **argv, bool batch) {
   if (verifying) verifier_close(&ver);
   free(sub.vanilla_proof.data);
   free(vp.data);
+  free(vps);
+  cz_bench_post_request_free(&preq);
   free(sub.randomness.data);
   free(sub.comm_r_old.data);
   free(sub.comm_r_new.data);
