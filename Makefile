@@ -42,10 +42,12 @@ demo: build
 	$(BUILD)/cuzk-bench verify-seal --vk $(DEMO)/vk.bin --c1 $(DEMO)/c1.json \
 	  --prover-id $(DEMO_PROVER) --sector-id 1 --proof $(DEMO)/proof.bin
 
-# The 8 MiB PoRep round trip (seal, test parameters for its circuit, prove,
-# verify): too slow for the suite; its parameters are cached like 2 KiB's.
+# The 8 MiB round trips (seal, test parameters for each circuit, prove,
+# verify) of PoRep, WinningPoSt and WindowPoSt: too slow for the suite;
+# their parameters are cached like 2 KiB's.
 test-8mib: build
 	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/porep/test_porep_c2.sh $(BUILD)/cuzk-bench
+	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/post/test_post_roundtrip.sh $(BUILD)/cuzk-bench
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-asan: deps
