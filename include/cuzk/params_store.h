@@ -72,6 +72,9 @@ cz_err cz_params_store_paths(const char *name, const cz_params_store_opts *o,
  *  3. unless official_only or keygen is NULL: keygen, cz_groth16_setup from
  *     fresh random toxic waste, then (unless no_test_cache) an atomic write
  *     of the test file (a failed write is reported, not an error).
+ * Steps 2 and 3 run under an exclusive flock of <test file>.lock (left in
+ * the cache, empty), so processes sharing a cache make a missing file once:
+ * the others wait, then load it.
  * Using or generating test parameters prints one stderr line that says so.
  * Errors: CZ_ERR_IO (nothing usable found: msg names the official path, or
  * the test path under no_official),

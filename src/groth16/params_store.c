@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -168,7 +169,35 @@ static bool save_atomic(const cz_groth16_params *p, const char *path) {
   return true;
 }
 
+/* Hold <test>.lock (flock, exclusive) while the cached test file is looked
+ * up and, when missing, made: two processes sharing a cache (a daemon and
+ * a bench run, two tests) otherwise each make their own random parameters
+ * and the last rename wins, leaving one of them proving against a key the
+ * file no longer holds. -1 (no lock, as before) when the lock file cannot
+ * be made. The lock file stays; it is empty. */
+static int lock_test_cache(const char *test) {
+  char path[CZ_PARAMS_PATH_MAX + 8];
+  snprintf(path, sizeof path, "%s.lock", test);
+  if (make_parent_dirs(path) != 0) return -1;
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  while (flock(fd, LOCK_EX) != 0)
+    if (errno != EINTR) {
+      close(fd);
+      return -1;
+    }
+  return fd;
+}
+
+static void unlock_test_cache(int fd) {
+  if (fd >= 0) close(fd); /* releases the flock */
+}
+
 /* ---- The store --------------------------------------------------------------- */
+
+static cz_err test_params(cz_groth16_params *out, const char *test, const char *official,
+                          size_t n_ic, const cz_params_store_opts *o, cz_params_origin *org,
+                          char *msg, size_t msg_len);
 
 cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic,
                            const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
@@ -176,7 +205,6 @@ cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic
   static const cz_params_store_opts defaults;
   if (!o) o = &defaults;
   memset(out, 0, sizeof *out);
-  const char *who = o->who ? o->who : "cuzk";
   char official[CZ_PARAMS_PATH_MAX], test[CZ_PARAMS_PATH_MAX];
   if (cz_params_store_paths(name, o, official, test) != CZ_OK) {
     cz_msg(msg, msg_len, "parameter name or directory unusable (too long or holds '/')");
@@ -197,16 +225,31 @@ cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic
     cz_msg(msg, msg_len, "official parameters %s not found (test parameters refused)", official);
     return CZ_ERR_IO;
   }
+  int lock = o->no_test_cache ? -1 : lock_test_cache(test);
+  e = test_params(out, test, official, n_ic, o, &org, msg, msg_len);
+  unlock_test_cache(lock);
+  if (e != CZ_OK) return e;
+done:
+  if (origin) *origin = org;
+  return CZ_OK;
+}
+
+/* The cached test file, else new test parameters (cached unless
+ * no_test_cache); the caller holds the cache lock. */
+static cz_err test_params(cz_groth16_params *out, const char *test, const char *official,
+                          size_t n_ic, const cz_params_store_opts *o, cz_params_origin *org,
+                          char *msg, size_t msg_len) {
+  const char *who = o->who ? o->who : "cuzk";
   const char *why_test = o->no_official ? "" : " (official file not found)";
 
   if (!o->no_test_cache && access(test, F_OK) == 0) {
     char why[512];
-    e = load_fitting(out, test, n_ic, o, why, sizeof why);
+    cz_err e = load_fitting(out, test, n_ic, o, why, sizeof why);
     if (e == CZ_OK) {
       fprintf(stderr, "%s: using TEST parameters (not Filecoin's) %s%s\n", who, test, why_test);
-      org.source = CZ_PARAMS_TEST_CACHED;
-      snprintf(org.path, sizeof org.path, "%s", test);
-      goto done;
+      org->source = CZ_PARAMS_TEST_CACHED;
+      snprintf(org->path, sizeof org->path, "%s", test);
+      return CZ_OK;
     }
     fprintf(stderr, "%s: cached test parameters unusable (%s); generating them again\n", who, why);
   }
@@ -215,14 +258,14 @@ cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic
         o->no_official ? test : official);
     return CZ_ERR_IO;
   }
-  e = generate(out, n_ic, o, msg, msg_len);
+  cz_err e = generate(out, n_ic, o, msg, msg_len);
   if (e != CZ_OK) return e;
-  org.source = CZ_PARAMS_TEST_GENERATED;
+  org->source = CZ_PARAMS_TEST_GENERATED;
   if (o->no_test_cache) {
     fprintf(stderr, "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's)%s\n",
             who, why_test);
   } else if (save_atomic(out, test)) {
-    snprintf(org.path, sizeof org.path, "%s", test);
+    snprintf(org->path, sizeof org->path, "%s", test);
     fprintf(stderr,
             "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's) into "
             "%s%s\n",
@@ -232,8 +275,5 @@ cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic
             "%s: generated TEST parameters (not Filecoin's)%s; could not cache them as %s\n", who,
             why_test, test);
   }
-done:
-  if (origin) *origin = org;
   return CZ_OK;
 }
-
