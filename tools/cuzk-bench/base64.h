@@ -15,11 +15,11 @@ size_t cz_bench_base64_len(size_t n);
 size_t cz_bench_base64_encode(char *out, const uint8_t *in, size_t n);
 
 /* Decode text[0..len) into out (which needs 3 * (len / 4) bytes) as Go's
- * StdEncoding.Decode does: '\r' and '\n' are skipped, the rest must be
- * groups of four alphabet characters, the last with one or two '=' as
- * needed and nothing after; unused low bits of the last group are
- * ignored. Returns true and *out_len, or false with why (one line: the
- * offending character and its position). */
+ * encoding/json decodes a []byte (cz_json_base64, util/json_scan.h): groups
+ * of four alphabet characters, the last with one or two '=' as needed and
+ * nothing after; unused low bits of the last group are ignored. Returns
+ * true and *out_len, or false with why (one line: "bad base64: ..." with
+ * the offending character's position). */
 bool cz_bench_base64_decode(uint8_t *out, size_t *out_len, const char *text, size_t len,
                             char *why, size_t whylen);
 

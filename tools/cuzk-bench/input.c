@@ -286,3 +286,16 @@ int cz_bench_write_file(const char *cmd, const char *path, const uint8_t *buf, s
   if (!ok) fprintf(stderr, "%s: cannot write %s\n", cmd, path);
   return ok ? 0 : 2;
 }
+
+int cz_bench_write_vk(const char *cmd, const char *path, const cz_groth16_vk *vk) {
+  size_t n = cz_groth16_vk_write(NULL, vk, false);
+  uint8_t *buf = malloc(n);
+  if (!buf) {
+    fprintf(stderr, "%s: out of memory\n", cmd);
+    return 2;
+  }
+  cz_groth16_vk_write(buf, vk, false);
+  int rc = cz_bench_write_file(cmd, path, buf, n);
+  free(buf);
+  return rc;
+}

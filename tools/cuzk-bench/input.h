@@ -59,4 +59,8 @@ int cz_bench_unusable(const char *cmd, const char *fmt, ...) __attribute__((form
  * line "<cmd>: cannot write <path>" on stderr. */
 int cz_bench_write_file(const char *cmd, const char *path, const uint8_t *buf, size_t len);
 
+/* Write vk (bellperson layout, uncompressed) to path: 0, or 2 after one
+ * line on stderr. */
+int cz_bench_write_vk(const char *cmd, const char *path, const cz_groth16_vk *vk);
+
 #endif

@@ -97,16 +97,7 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
   }
   printf("%s %.1f ms\n", org.source == CZ_PARAMS_TEST_GENERATED ? "setup" : "load_params",
          ms_since(t0));
-  if (a->vk_out) {
-    size_t n = cz_groth16_vk_write(NULL, &params.vk, false);
-    uint8_t *vk = malloc(n);
-    if (!vk) rc = 2;
-    else {
-      cz_groth16_vk_write(vk, &params.vk, false);
-      rc = cz_bench_write_file("prove", a->vk_out, vk, n);
-      free(vk);
-    }
-  }
+  if (a->vk_out) rc = cz_bench_write_vk("prove", a->vk_out, &params.vk);
   cz_pce *shape = NULL;
   if (!rc && a->pce) {
     t0 = cz_now_ns();

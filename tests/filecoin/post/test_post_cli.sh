@@ -20,27 +20,8 @@ VEC=../shared/vectors/windowpost-32gib-vanilla/sector1.vproof
 [ -f "$VEC" ] || { echo "missing vector file $VEC"; exit 1; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/../../expect_exit.sh"
 
-# expect CODE DESCRIPTION PATTERN COMMAND...: exit status and output
-# pattern; a failure (exit 1 or 2) must come with exactly one line.
-expect() {
-  local want=$1 desc=$2 pattern=$3
-  shift 3
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: $desc: exit $rc, expected $want; output: $out"; fail=$((fail + 1)); return
-  fi
-  if [ -n "$pattern" ] && ! grep -q -- "$pattern" <<<"$out"; then
-    echo "FAIL: $desc: output lacks '$pattern': $out"; fail=$((fail + 1)); return
-  fi
-  if [ "$want" -ne 0 ] && [ "$(wc -l <<<"$out")" -ne 1 ]; then
-    echo "FAIL: $desc: expected one line, got: $out"; fail=$((fail + 1)); return
-  fi
-  pass=$((pass + 1))
-}
 ok() { # ok DESCRIPTION COMMAND...: the command must succeed (quietly)
   local desc=$1
   shift
