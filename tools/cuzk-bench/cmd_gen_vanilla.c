@@ -129,13 +129,12 @@ int cmd_gen_vanilla(int argc, char **argv) {
   cz_porep_c1_free(&c1);
   if (e == CZ_OK && curio && !(wrapped = curio_wrap(json, len, sector, size))) e = CZ_ERR_NOMEM;
   const char *text = wrapped ? wrapped : json;
-  FILE *f = e == CZ_OK ? fopen(out_path, "wb") : NULL;
-  bool ok = f && fputs(text, f) >= 0;
-  if (f && fclose(f) != 0) ok = false;
+  char werr[4400] = "out of memory";
+  if (e == CZ_OK) e = cz_bench_write_atomic(out_path, text, strlen(text), werr, sizeof werr);
   free(json);
   free(wrapped);
-  if (!ok) {
-    fprintf(stderr, "gen-vanilla: cannot write %s\n", out_path);
+  if (e != CZ_OK) {
+    fprintf(stderr, "gen-vanilla: %s\n", werr);
     return 2;
   }
   printf("c1 %s\n", out_path);

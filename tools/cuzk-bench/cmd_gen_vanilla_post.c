@@ -163,10 +163,9 @@ static int write_bincode(const char *dir, const cz_bench_post_request *r) {
   for (size_t i = 0; i < r->n_vanilla; i++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/sector-%" PRIu64 ".vproof", dir, r->sectors[i].sector_id);
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(r->vanilla[i].bytes, 1, r->vanilla[i].len, f) == r->vanilla[i].len;
-    if (f && fclose(f) != 0) ok = false;
-    if (!ok) return fail("cannot write %s", path);
+    char why[4400];
+    if (cz_bench_write_atomic(path, r->vanilla[i].bytes, r->vanilla[i].len, why, sizeof why))
+      return fail("%s", why);
   }
   return 0;
 }

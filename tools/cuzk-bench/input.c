@@ -1,3 +1,6 @@
+#include "util/msg.h"
+#include <unistd.h>
+#include <fcntl.h>
 #include "input.h"
 #include <ctype.h>
 #include <errno.h>
@@ -279,12 +282,37 @@ int cz_bench_unusable(const char *cmd, const char *fmt, ...) {
   return 2;
 }
 
+cz_err cz_bench_write_atomic(const char *path, const void *buf, size_t len, char *why,
+                            size_t whylen) {
+  char tmp[4200];
+  if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
+    return cz_msg_err(why, whylen, CZ_ERR_IO, "%s: path too long", path);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return cz_msg_err(why, whylen, CZ_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
+  const uint8_t *p = buf;
+  size_t done = 0;
+  while (done < len) {
+    ssize_t w = write(fd, p + done, len - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) break;
+    done += (size_t)w;
+  }
+  int err = done == len ? 0 : errno ? errno : EIO;
+  if (!err && fsync(fd) != 0) err = errno;
+  if (close(fd) != 0 && !err) err = errno;
+  if (!err && rename(tmp, path) != 0) err = errno;
+  if (err) {
+    unlink(tmp);
+    return cz_msg_err(why, whylen, CZ_ERR_IO, "cannot write %s: %s", path, strerror(err));
+  }
+  return CZ_OK;
+}
+
 int cz_bench_write_file(const char *cmd, const char *path, const uint8_t *buf, size_t len) {
-  FILE *f = fopen(path, "wb");
-  bool ok = f && fwrite(buf, 1, len, f) == len;
-  if (f && fclose(f) != 0) ok = false;
-  if (!ok) fprintf(stderr, "%s: cannot write %s\n", cmd, path);
-  return ok ? 0 : 2;
+  char why[4400];
+  if (cz_bench_write_atomic(path, buf, len, why, sizeof why) == CZ_OK) return 0;
+  fprintf(stderr, "%s: %s\n", cmd, why);
+  return 2;
 }
 
 int cz_bench_write_vk(const char *cmd, const char *path, const cz_groth16_vk *vk) {

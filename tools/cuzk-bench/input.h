@@ -55,8 +55,14 @@ int cz_bench_load_vk(const char *cmd, cz_groth16_vk *vk, const char *path, bool 
  * exit status: `return cz_bench_unusable(CMD, "...", ...)`. */
 int cz_bench_unusable(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Write buf[0..len) to path (created or truncated); 0, or 2 after one
- * line "<cmd>: cannot write <path>" on stderr. */
+/* Write buf[0..len) to path atomically: a temporary file in the same
+ * directory (path.tmp.<pid>), fsynced, then renamed over path, so a reader
+ * sees the old file or the whole new one and a failed write leaves no
+ * partial file. CZ_ERR_IO with why ("cannot write <path>: <strerror>"). */
+cz_err cz_bench_write_atomic(const char *path, const void *buf, size_t len, char *why,
+                             size_t whylen);
+
+/* cz_bench_write_atomic; 0, or 2 after one line "<cmd>: <why>" on stderr. */
 int cz_bench_write_file(const char *cmd, const char *path, const uint8_t *buf, size_t len);
 
 /* Write vk (bellperson layout, uncompressed) to path: 0, or 2 after one

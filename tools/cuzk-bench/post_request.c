@@ -340,11 +340,7 @@ static cz_err write_text(const char *dir, const char *name, const char *text, si
   char path[4096];
   if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
     return say(CZ_ERR_IO, why, whylen, "%s/%s: path too long", dir, name);
-  FILE *f = fopen(path, "wb");
-  if (!f) return say(CZ_ERR_IO, why, whylen, "cannot create %s: %s", path, strerror(errno));
-  bool ok = fwrite(text, 1, len, f) == len;
-  if (fclose(f) != 0) ok = false;
-  return ok ? CZ_OK : say(CZ_ERR_IO, why, whylen, "cannot write %s", path);
+  return cz_bench_write_atomic(path, text, len, why, whylen);
 }
 
 static json_t *request_json(const cz_bench_post_request *r) {

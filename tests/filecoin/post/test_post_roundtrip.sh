@@ -38,6 +38,13 @@ roundtrip() { # KIND SECTORS PARTITION
 }
 
 roundtrip winning-post 3 0
+# Outputs are written whole or not at all: a failed write names the reason
+# and leaves no file behind.
+out=$("$BENCH" prove --request "$TMP/winning-post-3-0/request.json" --cache-dir "$CACHE" \
+  --out "$TMP/missing/proof.bin" 2>&1)
+if [ $? -eq 2 ] && grep -q "^prove: cannot create .*No such file or directory" <<<"$out" &&
+  [ ! -e "$TMP/missing" ]; then pass=$((pass + 1))
+else echo "FAIL: prove --out into a missing directory: $out"; fail=$((fail + 1)); fi
 roundtrip window-post 3 0
 roundtrip window-post 3 1
 expect_report test_post_roundtrip

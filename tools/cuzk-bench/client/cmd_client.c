@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "cuzk/groth16.h"
 #include "cuzk/porep.h"
+#include "input.h"
 #include "post_request.h"
 #include "cuzk/sdr.h"
 #include "cuzk/v1/proving.pb-c.h"
@@ -320,9 +321,9 @@ typedef struct {
 static void save_proof(const char *dir, unsigned long long i, const ProtobufCBinaryData *p) {
   char path[4096];
   snprintf(path, sizeof path, "%s/proof-%llu.bin", dir, i);
-  FILE *f = fopen(path, "wb");
-  if (!f || fwrite(p->data, 1, p->len, f) != p->len) perror(path);
-  if (f) fclose(f);
+  char why[4400];
+  if (cz_bench_write_atomic(path, p->data, p->len, why, sizeof why) != CZ_OK)
+    fprintf(stderr, "--save-proofs: %s\n", why);
 }
 
 static double since(const struct timespec *t0) {
