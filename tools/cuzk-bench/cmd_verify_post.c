@@ -8,11 +8,15 @@
  *       --proof HEX_OR_FILE [--vk-compressed] [--vk-hex]
  *
  * --sectors lists the partition's sectors in order (Winning: the one
- * challenged sector); COMM_R is 64 hex digits, the little-endian Fr (the
+ * challenged sector), or @FILE holds that list; COMM_R is 64 hex digits, the little-endian Fr (the
  * sealed CID's digest). The prover id is checked canonical, as
  * filecoin-proofs does, but does not enter the inputs.
  * Exit status: 0 valid ("valid"), 1 invalid ("invalid: <reason>"), 2
- * unusable input (one line on stderr). */
+ * unusable input (one line on stderr).
+ *
+ * cuzk-bench post-inputs (the same options less --vk and --proof) prints
+ * the public inputs instead, one 64-hex-digit little-endian Fr per line,
+ * ONE excluded: what tests/reference/ compares with its own derivation. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,7 +64,31 @@ static int parse_sectors(const char *arg, cz_post_sector *sectors, size_t cap, s
   return *n ? 0 : fail("--sectors: no sector given");
 }
 
-int cmd_verify_post(int argc, char **argv) {
+/* post-inputs: the inputs, one hex line each. */
+static int print_inputs(const cz_post_kind *k, const uint8_t randomness[32],
+                        const uint8_t prover_id[32], uint32_t partition,
+                        const cz_post_sector *sectors, size_t n) {
+  size_t per = cz_post_public_input_count(k);
+  cz_fr *in = malloc(per * sizeof *in);
+  char why[512];
+  if (!in) return fail("out of memory");
+  if (cz_post_check_commitment(prover_id, "prover-id", why, sizeof why) != CZ_OK ||
+      cz_post_public_inputs(k, randomness, partition, sectors, n, in, per, why, sizeof why) !=
+          CZ_OK) {
+    free(in);
+    return fail("%s", why);
+  }
+  for (size_t i = 0; i < per; i++) {
+    uint8_t b[32];
+    cz_fr_to_bytes_le(b, &in[i]);
+    for (int j = 0; j < 32; j++) printf("%02x", b[j]);
+    putchar('\n');
+  }
+  free(in);
+  return 0;
+}
+
+static int run(int argc, char **argv, bool print_only) {
   const char *vk_path = NULL, *proof_arg = NULL, *rand_hex = NULL, *prover_hex = NULL,
              *sectors_arg = NULL;
   unsigned long reg = ~0ul, partition = 0;
@@ -72,7 +100,8 @@ int cmd_verify_post(int argc, char **argv) {
       {"registered-proof", CZ_OPT_UINT, &reg, "N", "RegisteredPoStProof 0-14"},
       {"randomness", CZ_OPT_STRING, &rand_hex, "HEX", "32 bytes, a canonical little-endian Fr"},
       {"prover-id", CZ_OPT_STRING, &prover_hex, "HEX", "32 bytes (LEB128 miner id, padded)"},
-      {"sectors", CZ_OPT_STRING, &sectors_arg, "ID:COMM_R,...", "the partition's sectors"},
+      {"sectors", CZ_OPT_STRING, &sectors_arg, "ID:COMM_R,...",
+       "the partition's sectors (or @FILE holding the list)"},
       {"partition", CZ_OPT_UINT, &partition, "K", "WindowPoSt partition index (default 0)"},
       {"proof", CZ_OPT_STRING, &proof_arg, "HEX_OR_FILE", "the 192-byte proof"},
       {NULL, 0, NULL, NULL, NULL},
@@ -83,7 +112,8 @@ int cmd_verify_post(int argc, char **argv) {
     cz_opts_usage(stdout, CMD, SYNOPSIS, opts);
     return 0;
   }
-  if (!vk_path || !proof_arg || !rand_hex || !prover_hex || !sectors_arg || reg == ~0ul)
+  if ((!print_only && (!vk_path || !proof_arg)) || !rand_hex || !prover_hex || !sectors_arg ||
+      reg == ~0ul)
     return fail("missing options (usage: cuzk-bench " CMD " %s)", SYNOPSIS);
   const cz_post_kind *k = reg < CZ_POST_N_KINDS ? cz_post_kind_by_id((uint32_t)reg) : NULL;
   if (!k) return fail("--registered-proof %lu: not a registered PoSt proof (0-14)", reg);
@@ -95,13 +125,34 @@ int cmd_verify_post(int argc, char **argv) {
   cz_post_sector *sectors = calloc(MAX_SECTORS, sizeof *sectors);
   if (!sectors) return fail("out of memory");
   size_t n = 0;
-  if ((rc = parse_sectors(sectors_arg, sectors, MAX_SECTORS, &n)) != 0) {
+  /* "@FILE": the list is the file's text (a 32 GiB partition's 2349
+   * sectors do not fit one command-line argument). */
+  uint8_t *list = NULL;
+  size_t list_len = 0;
+  char lwhy[512];
+  if (sectors_arg[0] == '@') {
+    if (cz_bench_read_file(sectors_arg + 1, &list, &list_len, lwhy, sizeof lwhy) != CZ_OK) {
+      free(sectors);
+      return fail("--sectors: %s", lwhy);
+    }
+    while (list_len && (list[list_len - 1] == '\n' || list[list_len - 1] == ' '))
+      list[--list_len] = 0;
+    sectors_arg = (const char *)list;
+  }
+  rc = parse_sectors(sectors_arg, sectors, MAX_SECTORS, &n);
+  free(list);
+  if (rc != 0) {
     free(sectors);
     return rc;
   }
   char why[512], what[32];
   uint8_t *bytes = NULL;
   size_t len = 0;
+  if (print_only) {
+    rc = print_inputs(k, randomness, prover_id, (uint32_t)partition, sectors, n);
+    free(sectors);
+    return rc;
+  }
   cz_err e = cz_bench_load_hex_or_file(proof_arg, "proof", &bytes, &len, what, sizeof what, why,
                                        sizeof why);
   if (e != CZ_OK) {
@@ -143,3 +194,6 @@ int cmd_verify_post(int argc, char **argv) {
   cz_groth16_vk_free(&vk);
   return rc;
 }
+
+int cmd_verify_post(int argc, char **argv) { return run(argc, argv, false); }
+int cmd_post_inputs(int argc, char **argv) { return run(argc, argv, true); }
