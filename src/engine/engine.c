@@ -314,7 +314,8 @@ static void put_u64(cz_sha256_ctx *c, uint64_t v) {
 
 /* What decides the proof, as SHA-256 over every field and every byte
  * length, then the digest of the copied bytes (one contiguous blob, hashed
- * one-shot through OpenSSL: a 32 GiB PoRep C1 is ~50 MB). Priority is left
+ * one-shot: SHA-NI through OpenSSL, where the streaming code is portable C
+ * and a PoRep C1 is megabytes). Priority is left
  * out: it orders the queue and does not change the proof, so a retry that
  * raises it joins the job instead of restarting it. request_id is the key
  * the digest is compared under, not part of it. */
