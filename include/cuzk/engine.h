@@ -161,12 +161,35 @@ void cz_engine_shutdown(cz_engine *e, bool drain);
 void cz_engine_destroy(cz_engine *e);
 
 /* Queue a proof. On CZ_ENG_OK job_id holds its id and *queue_pos (when
- * not NULL) the number of queued jobs that run before it. A request_id
- * already in the table returns that job (idempotent; the new request is
- * not compared with it, but it is parsed and validated first). The copy of the
- * request's bytes is charged to the memory budget until the job finishes
- * (CZ_ENG_EXHAUSTED when the budget cannot hold it now: no waiting here, the
- * caller retries). A job whose memory estimate exceeds the budget is
+ * not NULL) the number of queued jobs that run before it.
+ *
+ * request_id names the newest job submitted under it. The request is
+ * parsed and validated first, then compared with that job by its input: a
+ * SHA-256 over every field but request_id and priority (kind, sector_size,
+ * registered_proof, sector_number, miner_id, partition_index, randomness,
+ * comm_r_old / comm_r_new / comm_d_new, vanilla_proof, each vanilla_proofs
+ * entry with its length). Priority is left out because it orders the queue
+ * and does not change the proof: a retry at another priority joins, and the
+ * job keeps the priority it was queued with.
+ *  1. same input, job queued or running: the submit joins it (CZ_ENG_OK
+ *     with that job, no second job); a job being cancelled is not joined
+ *     (rule 3 applies);
+ *  2. same input, job COMPLETED: the same (its stored proof is the answer);
+ *  3. job FAILED or CANCELLED: a new job runs and takes the id;
+ *  4. different input: a new job takes the id. The old one, if queued or
+ *     running with no cz_engine_await waiting on it, is cancelled (a queued
+ *     one at once, a running one at its next phase boundary); if awaited it
+ *     runs on and answers those awaiters only.
+ * An id no longer names a job it gave up: await, cancel and later submits
+ * under the id reach the new job, and the old one ages out of the table
+ * like any finished job (it counts in n_jobs until then). Rules 2-4 hold
+ * while the old job is kept (max_finished_jobs); one that aged out is
+ * forgotten and the id starts afresh. When the budget refuses the new job
+ * (CZ_ENG_EXHAUSTED) the old one is left as it was.
+ *
+ * The copy of the request's bytes is charged to the memory budget until
+ * the job finishes (CZ_ENG_EXHAUSTED when the budget cannot hold it now: no
+ * waiting here, the caller retries). A job whose memory estimate exceeds the budget is
  * accepted and FAILS at once. Otherwise: CZ_ENG_INVALID (bad field,
  * prover's parse or validate), CZ_ENG_UNIMPLEMENTED, CZ_ENG_UNAVAILABLE,
  * CZ_ENG_FAILED (out of memory); msg says why. req is only read: the caller

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <time.h>
 #include "cuzk/clock.h"
+#include "cuzk/sha256.h"
 #include "engine/engine_internal.h"
 #include "util/msg.h"
 
@@ -47,7 +48,10 @@ struct cz_job {
   size_t n_items;
   uint32_t batch_size;
   bool answered;             /* a batch member answered early (cz_job_finish) */
-  unsigned waiters;          /* awaiters holding a pointer: never pruned */
+  unsigned waiters;          /* cz_engine_await calls holding a pointer */
+  unsigned pins;             /* run_batch holding a pointer */
+  uint8_t input[CZ_SHA256_BYTES]; /* input_digest of req, kept after DONE */
+  bool superseded;           /* its request_id now names a newer job */
   cz_engine *e;
   cz_job *qnext, *hnext, *fnext;
 };
@@ -208,9 +212,12 @@ static size_t hash_id(const char *s) {
   return (size_t)(h % N_BUCKETS);
 }
 
+/* The job a request_id names now: a superseded one stays in the table (a
+ * worker or an awaiter may still hold it, shutdown must still see it) until
+ * it ages out, but no id reaches it. */
 static cz_job *lookup(cz_engine *e, const char *id) {
   for (cz_job *j = e->buckets[hash_id(id)]; j; j = j->hnext)
-    if (strcmp(j->id, id) == 0) return j;
+    if (!j->superseded && strcmp(j->id, id) == 0) return j;
   return NULL;
 }
 
@@ -236,12 +243,12 @@ static void unlink_job(cz_engine *e, cz_job *j) {
 }
 
 /* Drop the oldest finished jobs beyond the retention limit (never one an
- * awaiter still holds). */
+ * awaiter or a batch still holds). */
 static void prune_finished(cz_engine *e) {
   cz_job **pp = &e->fin_head, *prev = NULL;
   while (e->n_finished > e->cfg.max_finished_jobs && *pp) {
     cz_job *j = *pp;
-    if (j->waiters) {
+    if (j->waiters || j->pins) {
       prev = j;
       pp = &j->fnext;
       continue;
@@ -297,6 +304,43 @@ static cz_err copy_request(cz_job *j, const cz_job_request *r) {
 #undef COPY
   j->req.vanilla_proofs = j->vps;
   return CZ_OK;
+}
+
+static void put_u64(cz_sha256_ctx *c, uint64_t v) {
+  uint8_t b[8];
+  for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
+  cz_sha256_update(c, b, sizeof b);
+}
+
+/* What decides the proof, as SHA-256 over every field and every byte
+ * length, then the digest of the copied bytes (one contiguous blob, hashed
+ * one-shot: SHA-NI through OpenSSL, where the streaming code is portable C
+ * and a PoRep C1 is megabytes). Priority is left
+ * out: it orders the queue and does not change the proof, so a retry that
+ * raises it joins the job instead of restarting it. request_id is the key
+ * the digest is compared under, not part of it. */
+static void input_digest(cz_job *j) {
+  const cz_job_request *r = &j->req;
+  uint8_t blob[CZ_SHA256_BYTES];
+  cz_sha256_digest(blob, j->blob, j->blob_len);
+  cz_sha256_ctx c;
+  cz_sha256_init(&c);
+  cz_sha256_update(&c, "cuzk-job-input-v1", 17);
+  put_u64(&c, (uint64_t)r->kind);
+  put_u64(&c, r->sector_size);
+  put_u64(&c, r->registered_proof);
+  put_u64(&c, r->sector_number);
+  put_u64(&c, r->miner_id);
+  put_u64(&c, r->partition_index);
+  put_u64(&c, r->vanilla_proof.len);
+  put_u64(&c, r->randomness.len);
+  put_u64(&c, r->comm_r_old.len);
+  put_u64(&c, r->comm_r_new.len);
+  put_u64(&c, r->comm_d_new.len);
+  put_u64(&c, r->n_vanilla_proofs);
+  for (size_t i = 0; i < r->n_vanilla_proofs; i++) put_u64(&c, r->vanilla_proofs[i].len);
+  cz_sha256_update(&c, blob, sizeof blob);
+  cz_sha256_final(&c, j->input);
 }
 
 static bool optional32(cz_bytes b) { return b.len == 0 || b.len == 32; }
@@ -398,6 +442,36 @@ static void finish_locked(cz_engine *e, cz_job *j, cz_job_status st, const char 
   prune_finished(e);
 }
 
+static void unqueue(cz_engine *e, cz_job *j);
+
+/* Whether a new submit under old's request_id gets old back: the same
+ * input while old is queued or running (and not being cancelled), or once
+ * it COMPLETED (its proof is the answer). A FAILED or CANCELLED job is run
+ * again: Curio retries a sector under the same id, and a failure may have
+ * been this machine's (memory, a cancelled drain), not the input's. */
+static bool reuse(const cz_job *old, const cz_job *j) {
+  if (memcmp(old->input, j->input, sizeof j->input) != 0) return false;
+  if (old->state == JOB_DONE) return old->status == CZ_JOB_COMPLETED;
+  return !atomic_load(&old->cancel);
+}
+
+/* old's request_id now names a newer job (caller holds mu). An unfinished
+ * old job that no AwaitProof waits for is cancelled: its proof answers an
+ * input nobody asks about any more (after a reorg, a stale seed). One that
+ * is awaited runs on and answers its awaiters only. */
+static void supersede_locked(cz_engine *e, cz_job *old) {
+  old->superseded = true;
+  if (old->state == JOB_DONE || old->waiters) return;
+  atomic_store(&old->cancel, true);
+  if (old->state == JOB_QUEUED) {
+    unqueue(e, old);
+    timeline(e, "CANCELLED", old->id, "superseded");
+    finish_locked(e, old, CZ_JOB_CANCELLED, "cancelled: its request_id was resubmitted with another input");
+  } else {
+    timeline(e, "CANCELLED", old->id, "superseded");
+  }
+}
+
 cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
                                   char job_id[CZ_JOB_ID_MAX], uint32_t *queue_pos, char *msg,
                                   size_t msg_len) {
@@ -422,6 +496,7 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     cz_msg(msg, msg_len, "out of memory copying the request");
     return CZ_ENG_FAILED;
   }
+  input_digest(j);
   /* Hooks see the job's own copy, so that cz_request_model finds the model
    * the parse made (one parse per job). */
   if (pv->parse) {
@@ -453,7 +528,7 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     return CZ_ENG_UNAVAILABLE;
   }
   cz_job *old = lookup(e, j->id);
-  if (old) { /* request_id is the caller's idempotency key */
+  if (old && reuse(old, j)) {
     snprintf(job_id, CZ_JOB_ID_MAX, "%s", old->id);
     if (queue_pos && old->state == JOB_QUEUED) *queue_pos = queue_position(e, old);
     pthread_mutex_unlock(&e->mu);
@@ -468,6 +543,7 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     job_free(j);
     return CZ_ENG_EXHAUSTED;
   }
+  if (old) supersede_locked(e, old); /* may free old */
   size_t b = hash_id(j->id);
   j->hnext = e->buckets[b];
   e->buckets[b] = j;
@@ -876,7 +952,7 @@ static void run_batch(cz_engine *e, cz_job **batch, size_t n) {
     /* Pinned: a job answered early (cz_job_finish) stays in the table while
      * the batch still holds its pointer. */
     pthread_mutex_lock(&e->mu);
-    for (size_t i = 0; i < m; i++) batch[i]->waiters++;
+    for (size_t i = 0; i < m; i++) batch[i]->pins++;
     pthread_mutex_unlock(&e->mu);
     pv->prove_batch(pv->self, reqs, batch, m, proofs, lens, errs, msgs);
     for (size_t i = 0; i < m; i++) {
@@ -884,7 +960,7 @@ static void run_batch(cz_engine *e, cz_job **batch, size_t n) {
       else complete(e, batch[i], errs[i], proofs[i], lens[i], msgs[i]);
     }
     pthread_mutex_lock(&e->mu);
-    for (size_t i = 0; i < m; i++) batch[i]->waiters--;
+    for (size_t i = 0; i < m; i++) batch[i]->pins--;
     prune_finished(e);
     pthread_mutex_unlock(&e->mu);
   }

@@ -1,5 +1,6 @@
 /* The engine with a test-double prover registered only here: its "proof"
- * is the request id echoed back, so every job's answer can be checked.
+ * is the request id echoed back (then the kind, then the first byte of the
+ * randomness when there is one), so every job's answer can be checked.
  * Ordering is made deterministic with a gate the prover waits on; nothing
  * here asserts a wall-clock time. */
 #include <pthread.h>
@@ -78,10 +79,11 @@ static cz_err dbl_prove(void *self, const cz_job_request *req, cz_job *job, uint
   }
   cz_job_add_timing(job, 1, 2);
   size_t n = strlen(req->request_id);
-  *proof = malloc(n + 1);
+  *proof = malloc(n + 2);
   memcpy(*proof, req->request_id, n);
   (*proof)[n] = (uint8_t)req->kind;
   *len = n + 1;
+  if (req->randomness.len) (*proof)[(*len)++] = req->randomness.data[0];
   return CZ_OK;
 }
 
@@ -148,6 +150,19 @@ static cz_engine_status submit(cz_engine *e, const char *id, cz_proof_kind kind,
                                const char *vanilla, uint64_t mem, uint32_t *pos) {
   cz_job_request r = {.request_id = id, .kind = kind, .priority = prio, .sector_size = mem};
   if (vanilla) r.vanilla_proof = (cz_bytes){(const uint8_t *)vanilla, strlen(vanilla)};
+  char job_id[CZ_JOB_ID_MAX], msg[256];
+  return cz_engine_submit(e, &r, job_id, pos, msg, sizeof msg);
+}
+
+/* A request whose randomness is 32 bytes of seed (0: none), as a reorg
+ * changes a PoRep's seed under the same request_id. */
+static cz_engine_status submit_seed(cz_engine *e, const char *id, cz_priority prio,
+                                    const char *vanilla, uint8_t seed, uint32_t *pos) {
+  uint8_t rnd[32];
+  memset(rnd, seed, sizeof rnd);
+  cz_job_request r = {.request_id = id, .kind = CZ_KIND_POREP_SEAL_COMMIT, .priority = prio};
+  if (vanilla) r.vanilla_proof = (cz_bytes){(const uint8_t *)vanilla, strlen(vanilla)};
+  if (seed) r.randomness = (cz_bytes){rnd, sizeof rnd};
   char job_id[CZ_JOB_ID_MAX], msg[256];
   return cz_engine_submit(e, &r, job_id, pos, msg, sizeof msg);
 }
@@ -327,6 +342,155 @@ static void test_refusals(void) {
   /* After shutdown nothing is accepted. */
   cz_engine_shutdown(e, true);
   CHECK_EQ_INT(submit(e, "late", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_UNAVAILABLE);
+  cz_engine_destroy(e);
+}
+
+/* ---- request_id semantics (cz_engine_submit's rules 1-4) -------------------- */
+
+/* The job an id names now: its status, and the seed byte of its proof (-1:
+ * none). */
+static cz_job_status await_seed(cz_engine *e, const char *id, int *seed) {
+  cz_job_result r;
+  *seed = -1;
+  if (cz_engine_await(e, id, 0, &r) != CZ_ENG_OK) return CZ_JOB_UNKNOWN;
+  if (r.proof_len == strlen(id) + 2) *seed = r.proof[r.proof_len - 1];
+  free(r.proof);
+  return r.status;
+}
+
+static size_t n_jobs(cz_engine *e) {
+  cz_engine_stats s;
+  cz_engine_get_stats(e, &s);
+  return s.n_jobs;
+}
+
+/* Rule 1: the same id and input joins a queued or running job, whatever
+ * the priority of the retry. */
+static void test_reqid_join(void) {
+  dbl_reset(false);
+  cz_engine *e = make(1, 1ull << 30, 1, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  CHECK_EQ_INT(submit_seed(e, "run", 0, "gate", 1, NULL), CZ_ENG_OK);
+  wait_entered(1);
+  CHECK_EQ_INT(submit_seed(e, "run", CZ_PRIO_HIGH, "gate", 1, NULL), CZ_ENG_OK);
+  uint32_t pos = 99;
+  CHECK_EQ_INT(submit_seed(e, "a", 0, NULL, 2, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "q", 0, NULL, 3, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(pos, 1);
+  CHECK_EQ_INT(submit_seed(e, "q", CZ_PRIO_LOW, NULL, 3, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(pos, 1); /* the joined job's place, not a new one behind it */
+  CHECK_EQ_INT(n_jobs(e), 3);
+  cz_engine_stats s;
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.pending[CZ_KIND_POREP_SEAL_COMMIT], 2);
+  CHECK_EQ_INT(s.cancelled[CZ_KIND_POREP_SEAL_COMMIT], 0);
+  gate(true);
+  int seed;
+  CHECK_EQ_INT(await_seed(e, "run", &seed), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(seed, 1);
+  CHECK_EQ_INT(await_seed(e, "q", &seed), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(seed, 3);
+  CHECK_EQ_INT(await_seed(e, "a", &seed), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(D.entered, 3);
+  cz_engine_destroy(e);
+}
+
+/* Rule 2: after COMPLETED the same input gets the stored proof; another
+ * input (rule 4) is proved anew. */
+static void test_reqid_completed(void) {
+  dbl_reset(true);
+  cz_engine *e = make(1, 1ull << 30, 1, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  int seed;
+  CHECK_EQ_INT(submit_seed(e, "c", 0, NULL, 5, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_seed(e, "c", &seed), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(submit_seed(e, "c", CZ_PRIO_HIGH, NULL, 5, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_seed(e, "c", &seed), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(seed, 5);
+  CHECK_EQ_INT(D.entered, 1);
+  CHECK_EQ_INT(n_jobs(e), 1);
+  /* A new seed (a reorg): proved again, and the id answers the new proof. */
+  CHECK_EQ_INT(submit_seed(e, "c", 0, NULL, 6, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_seed(e, "c", &seed), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(seed, 6);
+  CHECK_EQ_INT(D.entered, 2);
+  /* Every other field counts too: the vanilla proof bytes, one case. */
+  CHECK_EQ_INT(submit_seed(e, "c", 0, "v", 6, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_seed(e, "c", &seed), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(D.entered, 3);
+  cz_engine_destroy(e);
+}
+
+/* Rule 3: a FAILED job's id runs again with the same input. */
+static void test_reqid_rerun_failed(void) {
+  dbl_reset(true);
+  cz_engine *e = make(1, 1ull << 30, 1, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  int seed;
+  CHECK_EQ_INT(submit_seed(e, "f", 0, "fail", 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_seed(e, "f", &seed), CZ_JOB_FAILED);
+  CHECK_EQ_INT(submit_seed(e, "f", 0, "fail", 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_seed(e, "f", &seed), CZ_JOB_FAILED);
+  CHECK_EQ_INT(D.entered, 2);
+  cz_engine_stats s;
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.failed[CZ_KIND_POREP_SEAL_COMMIT], 2);
+  cz_engine_destroy(e);
+}
+
+/* Rule 3: a CANCELLED job's id runs again with the same input. */
+static void test_reqid_rerun_cancelled(void) {
+  dbl_reset(false);
+  cz_engine *e = make(1, 1ull << 30, 1, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  int seed;
+  CHECK_EQ_INT(submit_seed(e, "x", 0, "gate", 1, NULL), CZ_ENG_OK);
+  wait_entered(1);
+  bool was_running;
+  CHECK_EQ_INT(cz_engine_cancel(e, "x", &was_running), CZ_ENG_OK);
+  CHECK(was_running);
+  CHECK_EQ_INT(await_seed(e, "x", &seed), CZ_JOB_CANCELLED);
+  gate(true);
+  CHECK_EQ_INT(submit_seed(e, "x", 0, "gate", 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(await_seed(e, "x", &seed), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(seed, 1);
+  CHECK_EQ_INT(D.entered, 2);
+  cz_engine_destroy(e);
+}
+
+/* Rule 4: another input under a queued or running job's id is a new job,
+ * and the old one, awaited by nobody, is cancelled. */
+static void test_reqid_new_input(void) {
+  dbl_reset(false);
+  cz_engine *e = make(1, 1ull << 30, 1, NULL);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  int seed;
+  cz_engine_stats s;
+  /* Queued: cancelled at once. */
+  CHECK_EQ_INT(submit(e, "blk", CZ_KIND_SNAP_DEALS_UPDATE, 0, "gate", 0, NULL), CZ_ENG_OK);
+  wait_entered(1);
+  CHECK_EQ_INT(submit_seed(e, "s", 0, NULL, 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "s", 0, NULL, 2, NULL), CZ_ENG_OK);
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.cancelled[CZ_KIND_POREP_SEAL_COMMIT], 1);
+  CHECK_EQ_INT(s.pending[CZ_KIND_POREP_SEAL_COMMIT], 1);
+  gate(true);
+  CHECK_EQ_INT(await_seed(e, "s", &seed), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(seed, 2);
+  CHECK_EQ_INT(await_status(e, "blk", NULL, 0), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(D.entered, 2); /* blk and the new s */
+  /* Running: cancelled at its next phase; with one worker the new job can
+   * only start once the old one, held by the closed gate, has given up. */
+  dbl_reset(false);
+  CHECK_EQ_INT(submit_seed(e, "r", 0, "gate", 1, NULL), CZ_ENG_OK);
+  wait_entered(1);
+  CHECK_EQ_INT(submit_seed(e, "r", 0, "gate", 2, NULL), CZ_ENG_OK);
+  wait_entered(2);
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.cancelled[CZ_KIND_POREP_SEAL_COMMIT], 2);
+  gate(true);
+  CHECK_EQ_INT(await_seed(e, "r", &seed), CZ_JOB_COMPLETED);
+  CHECK_EQ_INT(seed, 2);
   cz_engine_destroy(e);
 }
 
@@ -632,6 +796,11 @@ int main(void) {
   test_urgent();
   test_cancel_and_timeout();
   test_refusals();
+  test_reqid_join();
+  test_reqid_completed();
+  test_reqid_rerun_failed();
+  test_reqid_rerun_cancelled();
+  test_reqid_new_input();
   test_memory_budget();
   test_job_table_stress();
   test_batch();
