@@ -20,6 +20,9 @@
 typedef struct {
   char listen[256];               /* daemon.listen: unix:///path or host:port */
   char status_listen[256];        /* daemon.status_listen: "" = no HTTP server */
+  /* cuzk extensions, applied to a unix socket once it is bound: */
+  uint32_t socket_mode;           /* daemon.socket_mode ("0660"), an octal string <= 0777 */
+  char socket_group[64];          /* daemon.socket_group (""): a group name, "" = unchanged */
   char param_cache[1024];         /* srs.param_cache */
   /* cuzk extensions, off by default: without an official file, prove with
    * TEST parameters (made on first use) cached in test_param_cache ("" =
@@ -61,6 +64,23 @@ cz_err cz_daemon_config_parse(cz_daemon_config *cfg, const char *text, size_t le
 /* Read path and parse it (CZ_ERR_IO when unreadable, over 16 MiB or out of
  * memory). */
 cz_err cz_daemon_config_load(cz_daemon_config *cfg, const char *path, char *msg, size_t msg_len);
+
+/* A listen address, split (cz_listen_parse). */
+typedef struct {
+  bool is_unix;
+  char path[256];  /* unix:///path: the path ("" for tcp) */
+  char host[256];  /* host:port or [v6]:port: the host, without brackets */
+  int port;        /* 0..65535; 0 = an ephemeral port */
+  bool loopback;   /* tcp: 127.0.0.0/8, ::1 (also v4-mapped) or "localhost" */
+} cz_listen_addr;
+
+/* Split listen (unix:///path, host:port or [IPv6]:port; an http:// prefix
+ * is dropped). The port is 1 to 5 digits, at most 65535 (never wrapped);
+ * a bare IPv6 address without brackets, an empty host, a bracketed host
+ * that is not an IPv6 literal and an empty unix path are refused. Names
+ * are not resolved. CZ_ERR_PARSE with a one-line msg naming the address;
+ * *out is zeroed on error. Any thread. */
+cz_err cz_listen_parse(const char *listen, cz_listen_addr *out, char *msg, size_t msg_len);
 
 /* "5GiB", "512 MiB", "2GB", "100MB", "4096", "4096 bytes", "1KiB", "1kB" ->
  * bytes (binary units are powers of 1024, decimal ones of 1000; units are
@@ -111,13 +131,16 @@ void cz_http_status_stop(cz_http_status *h);
 /* ---- The gRPC server (src/server/grpc/, cuzk-daemon only) -------------------- */
 
 typedef struct cz_server cz_server;
-/* Bind listen (unix:///path: the parent directory is created and a stale
- * socket removed; or host:port), register the cuzk.v1.ProvingEngine methods
+/* Bind listen (cz_listen_parse; unix:///path: the parent directory is
+ * created, a stale socket removed, and the new one given socket_mode and,
+ * when socket_gid >= 0, that group; host:port without SO_REUSEPORT, so a
+ * port another process holds is refused, not shared), register the cuzk.v1.ProvingEngine methods
  * with 256 MiB message limits and start serving e from a completion-queue
- * thread. CZ_ERR_IO when the address cannot be bound (msg says why),
- * CZ_ERR_NOMEM. */
-cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *msg,
-                       size_t msg_len);
+ * thread. CZ_ERR_PARSE for a malformed address, CZ_ERR_IO when it cannot
+ * be bound or the socket's mode or group cannot be set (msg says why, in
+ * one line: "... address already in use" for a held port), CZ_ERR_NOMEM. */
+cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, unsigned socket_mode,
+                       long socket_gid, char *msg, size_t msg_len);
 /* The bound TCP port (the one chosen for host:0); 0 for a unix socket. */
 int cz_server_port(const cz_server *s);
 /* Stop: no new calls; calls in flight are answered (awaiters see the engine

@@ -2,6 +2,7 @@
  * (Debian ships no C TOML library). Values are parsed into a tagged union
  * and then applied to the one key they name. */
 #include <ctype.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 void cz_daemon_config_default(cz_daemon_config *c) {
   memset(c, 0, sizeof *c);
   snprintf(c->listen, sizeof c->listen, "unix:///run/curio/cuzk.sock");
+  c->socket_mode = 0660;
   const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
   snprintf(c->param_cache, sizeof c->param_cache, "%s", env && env[0] ? env : "/data/zk/params");
   c->total_budget = 0;
@@ -222,6 +224,17 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
   if (!strcmp(key, "daemon.listen")) return want_str(v, c->listen, sizeof c->listen, why);
   if (!strcmp(key, "daemon.status_listen"))
     return want_str(v, c->status_listen, sizeof c->status_listen, why);
+  if (!strcmp(key, "daemon.socket_mode")) {
+    /* A string, as TOML has no 0660: a bare integer 660 would be decimal. */
+    char *end;
+    if (v->type != V_STR || !v->str[0] || strspn(v->str, "01234567") != strlen(v->str) ||
+        strlen(v->str) > 4 || strtoul(v->str, &end, 8) > 0777)
+      return *why = "expected an octal mode string such as \"0660\"", false;
+    c->socket_mode = (uint32_t)strtoul(v->str, &end, 8);
+    return true;
+  }
+  if (!strcmp(key, "daemon.socket_group"))
+    return want_str(v, c->socket_group, sizeof c->socket_group, why);
   if (!strcmp(key, "srs.param_cache")) return want_str(v, c->param_cache, sizeof c->param_cache, why);
   if (!strcmp(key, "srs.test_param_cache"))
     return want_str(v, c->test_param_cache, sizeof c->test_param_cache, why);
@@ -406,6 +419,76 @@ cz_err cz_daemon_config_load(cz_daemon_config *c, const char *path, char *msg, s
   cz_err err = cz_daemon_config_parse(c, buf, n, msg, msg_len);
   free(buf);
   return err;
+}
+
+/* ---- listen addresses ------------------------------------------------------ */
+
+static bool is_loopback(const char *host) {
+  unsigned char a[16];
+  if (!strcmp(host, "localhost")) return true;
+  if (inet_pton(AF_INET, host, a) == 1) return a[0] == 127;
+  if (inet_pton(AF_INET6, host, a) != 1) return false;
+  static const unsigned char v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+  if (!memcmp(a, v4mapped, 12)) return a[12] == 127;
+  for (int i = 0; i < 15; i++)
+    if (a[i]) return false;
+  return a[15] == 1;
+}
+
+cz_err cz_listen_parse(const char *listen, cz_listen_addr *out, char *msg, size_t msg_len) {
+  memset(out, 0, sizeof *out);
+  const char *a = listen;
+  if (!strncmp(a, "http://", 7)) a += 7;
+  if (!strncmp(a, "unix://", 7)) {
+    if (!a[7] || strlen(a + 7) >= sizeof out->path)
+      return cz_msg_err(msg, msg_len, CZ_ERR_PARSE, "listen %.300s: expected unix:///path", listen);
+    out->is_unix = true;
+    snprintf(out->path, sizeof out->path, "%s", a + 7);
+    return CZ_OK;
+  }
+  const char *colon;
+  size_t hlen;
+  bool bracketed = a[0] == '[';
+  if (bracketed) {
+    const char *close = strchr(a, ']');
+    if (!close || close[1] != ':')
+      return cz_msg_err(msg, msg_len, CZ_ERR_PARSE, "listen %.300s: expected [IPv6]:port", listen);
+    hlen = (size_t)(close - a - 1);
+    colon = close + 1;
+    a++;
+  } else {
+    colon = strrchr(a, ':');
+    if (!colon)
+      return cz_msg_err(msg, msg_len, CZ_ERR_PARSE,
+                        "listen %.300s: expected unix:///path, host:port or [IPv6]:port", listen);
+    hlen = (size_t)(colon - a);
+    if (memchr(a, ':', hlen))
+      return cz_msg_err(msg, msg_len, CZ_ERR_PARSE,
+                        "listen %.300s: an IPv6 address needs brackets, as in [::1]:9820", listen);
+  }
+  if (hlen == 0 || hlen >= sizeof out->host)
+    return cz_msg_err(msg, msg_len, CZ_ERR_PARSE,
+                      "listen %.300s: no host (0.0.0.0 or [::] for every interface)", listen);
+  memcpy(out->host, a, hlen);
+  out->host[hlen] = 0;
+  unsigned char v6[16];
+  if (bracketed && inet_pton(AF_INET6, out->host, v6) != 1) {
+    cz_msg(msg, msg_len, "listen %.300s: %.256s is not an IPv6 address", listen, out->host);
+    memset(out, 0, sizeof *out);
+    return CZ_ERR_PARSE;
+  }
+  const char *port = colon + 1;
+  size_t plen = strlen(port);
+  long v = plen ? strtol(port, NULL, 10) : -1;
+  if (plen == 0 || plen > 5 || strspn(port, "0123456789") != plen || v > 65535) {
+    cz_msg(msg, msg_len, "listen %.300s: port %.20s is not 1-65535 (or 0 for any free port)", listen,
+           port);
+    memset(out, 0, sizeof *out);
+    return CZ_ERR_PARSE;
+  }
+  out->port = (int)v;
+  out->loopback = is_loopback(out->host);
+  return CZ_OK;
 }
 
 void cz_daemon_engine_config(const cz_daemon_config *c, cz_engine_config *out) {

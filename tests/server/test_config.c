@@ -16,6 +16,8 @@ static void test_defaults(void) {
   cz_daemon_config_default(&c);
   CHECK(!strcmp(c.listen, "unix:///run/curio/cuzk.sock"));
   CHECK(!strcmp(c.status_listen, ""));
+  CHECK_EQ_INT(c.socket_mode, 0660);
+  CHECK(!strcmp(c.socket_group, ""));
   CHECK(!strcmp(c.param_cache, "/data/zk/params"));
   CHECK_EQ_INT(c.total_budget, 0); /* auto */
   CHECK_EQ_INT(c.safety_margin, 5ull << 30);
@@ -45,6 +47,7 @@ static void test_full(void) {
       "[daemon]\n"
       "listen = \"0.0.0.0:9820\"   # gRPC\n"
       "status_listen = '0.0.0.0:9821'\n"
+      "socket_mode = \"0600\"\nsocket_group = \"curio\"\n"
       "\n"
       "[srs]\nparam_cache = \"/data/zk/params\"\n"
       "[memory]\n"
@@ -68,6 +71,8 @@ static void test_full(void) {
   if (msg[0]) fprintf(stderr, "%s\n", msg);
   CHECK(!strcmp(c.listen, "0.0.0.0:9820"));
   CHECK(!strcmp(c.status_listen, "0.0.0.0:9821"));
+  CHECK_EQ_INT(c.socket_mode, 0600);
+  CHECK(!strcmp(c.socket_group, "curio"));
   CHECK_EQ_INT(c.total_budget, 400ull << 30);
   CHECK_EQ_INT(c.safety_margin, 512ull << 20);
   CHECK_EQ_INT(c.eviction_min_idle_ms, 30000);
@@ -142,6 +147,18 @@ static void test_errors(void) {
   CHECK_EQ_INT(parse(&c, "listen\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[daemon]\nlisten = \"a\" \"b\"\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[daemon]\nlisten = \"a\\qb\"\n", msg), CZ_ERR_PARSE);
+  /* socket_mode: an octal string, at most 0777. */
+  static const char *const bad_modes[] = {"660", "\"\"", "\"0999\"", "\"01777\"", "\"rw-rw----\"",
+                                          "\"0660 \"", "\"-660\""};
+  for (size_t i = 0; i < sizeof bad_modes / sizeof bad_modes[0]; i++) {
+    char text[64];
+    snprintf(text, sizeof text, "[daemon]\nsocket_mode = %s\n", bad_modes[i]);
+    CHECK_EQ_INT(parse(&c, text, msg), CZ_ERR_PARSE);
+    CHECK(strstr(msg, "line 2: daemon.socket_mode: expected an octal mode") != NULL);
+  }
+  CHECK_EQ_INT(parse(&c, "daemon.socket_mode = \"755\"\n", msg), CZ_OK);
+  CHECK_EQ_INT(c.socket_mode, 0755);
+  CHECK_EQ_INT(parse(&c, "[daemon]\nsocket_group = 5\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(cz_daemon_config_load(&c, "/nonexistent/cuzk.toml", msg, sizeof msg), CZ_ERR_IO);
   /* Every byte sequence is answered, never crashes: random garbage. */
   for (int i = 0; i < 2000; i++) {
@@ -152,6 +169,42 @@ static void test_errors(void) {
     cz_err err = cz_daemon_config_parse(&c, buf, n, msg, sizeof msg);
     CHECK(err == CZ_OK || err == CZ_ERR_PARSE);
   }
+}
+
+/* Listen addresses: ports are never wrapped, IPv6 needs brackets. */
+static void test_listen(void) {
+  cz_listen_addr a;
+  char msg[256];
+  CHECK_EQ_INT(cz_listen_parse("unix:///run/curio/cuzk.sock", &a, msg, sizeof msg), CZ_OK);
+  CHECK(a.is_unix && !strcmp(a.path, "/run/curio/cuzk.sock"));
+  CHECK_EQ_INT(cz_listen_parse("127.0.0.1:9820", &a, msg, sizeof msg), CZ_OK);
+  CHECK(!a.is_unix && !strcmp(a.host, "127.0.0.1") && a.port == 9820 && a.loopback);
+  CHECK_EQ_INT(cz_listen_parse("http://127.3.4.5:0", &a, msg, sizeof msg), CZ_OK);
+  CHECK(a.port == 0 && a.loopback);
+  CHECK_EQ_INT(cz_listen_parse("[::1]:9821", &a, msg, sizeof msg), CZ_OK);
+  CHECK(!strcmp(a.host, "::1") && a.port == 9821 && a.loopback);
+  CHECK_EQ_INT(cz_listen_parse("[::ffff:127.0.0.1]:65535", &a, msg, sizeof msg), CZ_OK);
+  CHECK(a.port == 65535 && a.loopback);
+  CHECK_EQ_INT(cz_listen_parse("localhost:1", &a, msg, sizeof msg), CZ_OK);
+  CHECK(a.loopback);
+  static const char *const open_hosts[] = {"0.0.0.0:9820", "[::]:9820", "10.0.0.1:9820",
+                                           "prover.example:9820", "[::2]:1"};
+  for (size_t i = 0; i < sizeof open_hosts / sizeof open_hosts[0]; i++) {
+    CHECK_EQ_INT(cz_listen_parse(open_hosts[i], &a, msg, sizeof msg), CZ_OK);
+    CHECK(!a.loopback);
+  }
+  static const char *const bad[] = {"127.0.0.1:99999", "127.0.0.1:65536", "127.0.0.1:4294967297",
+                                    "127.0.0.1:-1",    "127.0.0.1:",      "127.0.0.1:80x",
+                                    "127.0.0.1",       ":9820",           "::1:9820",
+                                    "[::1]9820",       "[::1:9820",       "[nope]:9820",
+                                    "unix://",         "127.0.0.1:+80",   "127.0.0.1: 80"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    CHECK_EQ_INT(cz_listen_parse(bad[i], &a, msg, sizeof msg), CZ_ERR_PARSE);
+    CHECK(strstr(msg, bad[i]) != NULL && !strchr(msg, '\n'));
+    CHECK(!a.is_unix && a.port == 0 && !a.host[0]);
+  }
+  CHECK(cz_listen_parse("127.0.0.1:99999", &a, msg, sizeof msg) == CZ_ERR_PARSE &&
+        strstr(msg, "port 99999 is not 1-65535") != NULL);
 }
 
 /* The sample config parses with no unknown key and holds the defaults. */
@@ -174,6 +227,8 @@ static void test_example(void) {
   CHECK_EQ_INT(c.eviction_min_idle_ms, d.eviction_min_idle_ms);
   CHECK_EQ_INT(c.max_batch_size, d.max_batch_size);
   CHECK_EQ_INT(c.max_gpu_queue_depth, d.max_gpu_queue_depth);
+  CHECK_EQ_INT(c.socket_mode, d.socket_mode);
+  CHECK(!strcmp(c.socket_group, d.socket_group));
   CHECK_EQ_INT(parse(&c, "[synthesis]\npce = false\n[gpus]\nbackend = \"cuda\"\n", msg), CZ_OK);
   CHECK(!c.pce);
   CHECK(!strcmp(c.backend, "cuda"));
@@ -184,6 +239,7 @@ int main(void) {
   test_example();
   test_full();
   test_units();
+  test_listen();
   test_errors();
   return check_report("test_config");
 }

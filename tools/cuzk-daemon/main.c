@@ -3,7 +3,10 @@
  *               [--status-listen HOST:PORT] [--test-params] [--backend B]
  *               [--no-pce]
  * The first SIGINT/SIGTERM drains (queued jobs are cancelled, running ones
- * finish); a second one cancels the running jobs at their next phase. */
+ * finish); a second one cancels the running jobs at their next phase.
+ * SIGHUP re-reads logging.level from the config file (never stops the
+ * daemon); SIGPIPE is ignored. */
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,14 +30,53 @@ static void usage(FILE *f) {
           "  --no-pce: plain synthesis only, no recorded circuit shapes (synthesis.pce)\n");
 }
 
+/* SIGINT, SIGTERM and SIGHUP: blocked in every thread, taken by sigwait. */
 static sigset_t stop_signals;
 static cz_engine *the_engine;
+static const char *config_path; /* -c, or NULL */
+static const char *level_option; /* --log-level, or NULL */
+static _Atomic bool quiet;
+
+static bool is_quiet(const char *level) { return !strcmp(level, "warn") || !strcmp(level, "error"); }
+
+/* SIGHUP: logging.level from the config file again; --log-level still wins
+ * over it, as it does at start. A bad file changes nothing. */
+static void reload(void) {
+  if (!config_path) {
+    fprintf(stderr, "cuzk-daemon: SIGHUP: no config file (-c), nothing to re-read\n");
+    return;
+  }
+  cz_daemon_config cfg;
+  cz_daemon_config_default(&cfg);
+  char msg[512] = "";
+  if (cz_daemon_config_load(&cfg, config_path, msg, sizeof msg) != CZ_OK) {
+    fprintf(stderr, "cuzk-daemon: SIGHUP: config %s: %s (nothing changed)\n", config_path, msg);
+    return;
+  }
+  if (level_option) {
+    fprintf(stderr, "cuzk-daemon: SIGHUP: logging.level stays %s (--log-level overrides %s)\n",
+            level_option, config_path);
+    return;
+  }
+  quiet = is_quiet(cfg.log_level);
+  fprintf(stderr, "cuzk-daemon: SIGHUP: logging.level %s (from %s)\n", cfg.log_level, config_path);
+}
+
+/* The next stop signal; a SIGHUP on the way is a reload. */
+static int wait_stop(void) {
+  for (;;) {
+    int sig = 0;
+    if (sigwait(&stop_signals, &sig) != 0) return 0;
+    if (sig != SIGHUP) return sig;
+    reload();
+  }
+}
 
 /* After the first signal: a second one cancels running jobs. */
 static void *second_signal(void *arg) {
   (void)arg;
-  int sig;
-  if (sigwait(&stop_signals, &sig) == 0) {
+  int sig = wait_stop();
+  if (sig) {
     fprintf(stderr, "cuzk-daemon: signal %d again: cancelling running jobs\n", sig);
     cz_engine_shutdown(the_engine, false);
   }
@@ -104,12 +146,29 @@ int main(int argc, char **argv) {
       (level && !set_option(&cfg, "logging", "level", level, "--log-level",
                             "trace, debug, info, warn or error")))
     return 2;
-  bool quiet = !strcmp(cfg.log_level, "warn") || !strcmp(cfg.log_level, "error");
+  quiet = is_quiet(cfg.log_level);
+  config_path = config;
+  level_option = level;
+  cz_listen_addr la;
+  if (cz_listen_parse(cfg.listen, &la, msg, sizeof msg) != CZ_OK) {
+    fprintf(stderr, "cuzk-daemon: %s\n", msg);
+    return 2;
+  }
+  long gid = -1;
+  if (la.is_unix && cfg.socket_group[0]) {
+    struct group *g = getgrnam(cfg.socket_group);
+    if (!g) {
+      fprintf(stderr, "cuzk-daemon: daemon.socket_group %s: no such group\n", cfg.socket_group);
+      return 2;
+    }
+    gid = (long)g->gr_gid;
+  }
 
-  /* Every thread inherits this mask; only sigwait sees the stop signals. */
+  /* Every thread inherits this mask; only sigwait sees these signals. */
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
   signal(SIGPIPE, SIG_IGN);
 
@@ -127,7 +186,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   cz_server *srv = NULL;
-  if (cz_server_start(&srv, e, cfg.listen, msg, sizeof msg) != CZ_OK) {
+  if (cz_server_start(&srv, e, cfg.listen, cfg.socket_mode, gid, msg, sizeof msg) != CZ_OK) {
     fprintf(stderr, "cuzk-daemon: %s\n", msg);
     cz_engine_destroy(e);
     return 1;
@@ -140,6 +199,11 @@ int main(int argc, char **argv) {
     cz_engine_destroy(e);
     return 1;
   }
+  if (!la.is_unix && !la.loopback)
+    fprintf(stderr,
+            "cuzk-daemon: warning: %s is not a loopback address and the cuzk.v1 API has no "
+            "authentication: whoever reaches it can submit and cancel proofs\n",
+            cfg.listen);
   cz_engine_stats st;
   cz_engine_get_stats(e, &st);
   if (!quiet) {
@@ -149,8 +213,7 @@ int main(int argc, char **argv) {
     if (http) fprintf(stderr, "cuzk-daemon: status port %d (GET /status)\n", cz_http_status_port(http));
   }
 
-  int sig = 0;
-  sigwait(&stop_signals, &sig);
+  int sig = wait_stop();
   if (!quiet) fprintf(stderr, "cuzk-daemon: signal %d: draining (again to cancel)\n", sig);
   pthread_t t;
   bool watcher = pthread_create(&t, NULL, second_signal, NULL) == 0;

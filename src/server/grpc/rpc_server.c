@@ -7,6 +7,7 @@
  * of its own (bounded: past MAX_BLOCKING the call answers RESOURCE_EXHAUSTED).
  * An answer is one batch (initial metadata, message, status, close) whose
  * completion frees the call. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <netinet/in.h>
 #include <sys/un.h>
 #include <unistd.h>
 #include "cuzk/server.h"
@@ -610,31 +612,90 @@ static cz_err prepare_unix(const char *path, char *msg, size_t msg_len) {
   return CZ_OK;
 }
 
-cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *msg, size_t msg_len) {
+/* Bind a numeric host:port ourselves first, as gRPC does (SO_REUSEADDR,
+ * no SO_REUSEPORT), so that a held port is refused in one line with its
+ * errno: gRPC's own refusal is "cannot listen" after several log lines.
+ * Names are left to gRPC (they may resolve to several addresses). */
+static cz_err probe_tcp(const cz_listen_addr *la, const char *listen, char *msg, size_t msg_len) {
+  struct sockaddr_in6 s6 = {0};
+  struct sockaddr_in s4 = {0};
+  struct sockaddr *sa;
+  socklen_t len;
+  if (inet_pton(AF_INET, la->host, &s4.sin_addr) == 1) {
+    s4.sin_family = AF_INET;
+    s4.sin_port = htons((uint16_t)la->port);
+    sa = (struct sockaddr *)&s4;
+    len = sizeof s4;
+  } else if (inet_pton(AF_INET6, la->host, &s6.sin6_addr) == 1) {
+    s6.sin6_family = AF_INET6;
+    s6.sin6_port = htons((uint16_t)la->port);
+    sa = (struct sockaddr *)&s6;
+    len = sizeof s6;
+  } else {
+    return CZ_OK;
+  }
+  int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return CZ_OK; /* gRPC will say */
+  int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (sa->sa_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+  int rc = bind(fd, sa, len), err = errno;
+  close(fd);
+  if (rc == 0) return CZ_OK;
+  cz_msg(msg, msg_len, "cannot listen on %s: %s%s", listen, strerror(err),
+         err == EADDRINUSE ? " (another daemon on this port?)" : "");
+  return CZ_ERR_IO;
+}
+
+/* Give the bound socket its mode and group. The socket exists with the
+ * umask's mode for the moment before; connecting needs write permission,
+ * which the usual umask 022 withholds from group and others. */
+static cz_err set_socket_perms(const char *path, unsigned mode, long gid, char *msg, size_t msg_len) {
+  if (gid >= 0 && chown(path, (uid_t)-1, (gid_t)gid) != 0)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot give %s group %ld: %s", path, gid, strerror(errno));
+  if (chmod(path, (mode_t)mode) != 0)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot chmod %s to %04o: %s", path, mode, strerror(errno));
+  return CZ_OK;
+}
+
+static void destroy_unstarted(struct cz_server *s) {
+  grpc_server_destroy(s->server);
+  grpc_completion_queue_shutdown(s->cq);
+  while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN) {
+  }
+  grpc_completion_queue_destroy(s->cq);
+  if (s->unix_path[0]) unlink(s->unix_path);
+  grpc_shutdown();
+  free(s);
+}
+
+cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, unsigned socket_mode,
+                       long socket_gid, char *msg, size_t msg_len) {
   *out = NULL;
+  cz_listen_addr la;
+  cz_err err = cz_listen_parse(listen, &la, msg, msg_len);
+  if (err != CZ_OK) return err;
+  err = la.is_unix ? prepare_unix(la.path, msg, msg_len) : probe_tcp(&la, listen, msg, msg_len);
+  if (err != CZ_OK) return err;
   struct cz_server *s = calloc(1, sizeof *s);
   if (!s) return CZ_ERR_NOMEM;
   s->e = e;
   const char *addr = listen;
   if (strncmp(addr, "http://", 7) == 0) addr += 7;
-  if (strncmp(addr, "unix://", 7) == 0) {
-    const char *path = addr + 7;
-    cz_err err = prepare_unix(path, msg, msg_len);
-    if (err != CZ_OK) {
-      free(s);
-      return err;
-    }
-    snprintf(s->unix_path, sizeof s->unix_path, "%s", path);
-  }
   grpc_init();
-  grpc_arg args[2];
+  grpc_arg args[3];
   args[0].type = GRPC_ARG_INTEGER;
   args[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
   args[0].value.integer = MAX_MESSAGE;
   args[1].type = GRPC_ARG_INTEGER;
   args[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
   args[1].value.integer = MAX_MESSAGE;
-  grpc_channel_args ca = {2, args};
+  /* gRPC's default (1) lets a second daemon bind the same port and take
+   * half of the connections. */
+  args[2].type = GRPC_ARG_INTEGER;
+  args[2].key = (char *)GRPC_ARG_ALLOW_REUSEPORT;
+  args[2].value.integer = 0;
+  grpc_channel_args ca = {3, args};
   s->server = grpc_server_create(&ca, NULL);
   s->cq = grpc_completion_queue_create_for_next(NULL);
   grpc_server_register_completion_queue(s->server, s->cq, NULL);
@@ -646,14 +707,16 @@ cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, char *
   grpc_server_credentials_release(creds);
   if (port == 0) {
     cz_msg(msg, msg_len, "cannot listen on %s", listen);
-    grpc_server_destroy(s->server);
-    grpc_completion_queue_shutdown(s->cq);
-    while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN) {
-    }
-    grpc_completion_queue_destroy(s->cq);
-    grpc_shutdown();
-    free(s);
+    destroy_unstarted(s);
     return CZ_ERR_IO;
+  }
+  if (la.is_unix) {
+    snprintf(s->unix_path, sizeof s->unix_path, "%s", la.path);
+    err = set_socket_perms(la.path, socket_mode, socket_gid, msg, msg_len);
+    if (err != CZ_OK) {
+      destroy_unstarted(s);
+      return err;
+    }
   }
   s->port = port;
   grpc_server_start(s->server);
