@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <time.h>
 #include "cuzk/clock.h"
+#include "cuzk/log.h"
 #include "cuzk/sha256.h"
 #include "engine/engine_internal.h"
 #include "util/msg.h"
@@ -125,11 +126,17 @@ uint64_t cz_engine_auto_budget(uint64_t safety_margin) {
   return total > safety_margin ? total - safety_margin : 0;
 }
 
+/* TIMELINE,<ms since start>,<EVENT>,<job>,<detail>,ts=<RFC 3339 UTC>: the
+ * wall-clock time is the last key=value of the detail, so that readers which
+ * split on ',' at fixed positions (bench/daemon/timeline.py, post_latency.sh,
+ * test_engine) keep their fields; readers anchored at the end of the detail
+ * (daemon_porep_e2e.py) allow the ts= field. One fprintf: lines never mix. */
 static void timeline(cz_engine *e, const char *event, const char *job, const char *detail) {
   if (!e->cfg.timeline) return;
-  fprintf(stderr, "TIMELINE,%llu,%s,%s,%s\n",
+  char ts[25];
+  fprintf(stderr, "TIMELINE,%llu,%s,%s,%s%sts=%s\n",
           (unsigned long long)(cz_now_ms() - e->start_ms), event, job ? job : "",
-          detail ? detail : "");
+          detail ? detail : "", detail && detail[0] ? "," : "", cz_log_timestamp(ts));
   fflush(stderr);
 }
 

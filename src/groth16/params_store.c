@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cuzk/params_store.h"
+#include "cuzk/log.h"
 #include "util/msg.h"
 
 /* ---- Paths --------------------------------------------------------------- */
@@ -246,12 +247,12 @@ static cz_err test_params(cz_groth16_params *out, const char *test, const char *
     char why[512];
     cz_err e = load_fitting(out, test, n_ic, o, why, sizeof why);
     if (e == CZ_OK) {
-      fprintf(stderr, "%s: using TEST parameters (not Filecoin's) %s%s\n", who, test, why_test);
+      cz_log(CZ_LOG_INFO, "params", "%s: using TEST parameters (not Filecoin's) %s%s", who, test, why_test);
       org->source = CZ_PARAMS_TEST_CACHED;
       snprintf(org->path, sizeof org->path, "%s", test);
       return CZ_OK;
     }
-    fprintf(stderr, "%s: cached test parameters unusable (%s); generating them again\n", who, why);
+    cz_log(CZ_LOG_WARN, "params", "%s: cached test parameters unusable (%s); generating them again", who, why);
   }
   if (!o->keygen) {
     cz_msg(msg, msg_len, "no parameters: %s not found and no circuit to generate test parameters",
@@ -262,17 +263,17 @@ static cz_err test_params(cz_groth16_params *out, const char *test, const char *
   if (e != CZ_OK) return e;
   org->source = CZ_PARAMS_TEST_GENERATED;
   if (o->no_test_cache) {
-    fprintf(stderr, "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's)%s\n",
+    cz_log(CZ_LOG_INFO, "params", "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's)%s",
             who, why_test);
   } else if (save_atomic(out, test)) {
     snprintf(org->path, sizeof org->path, "%s", test);
-    fprintf(stderr,
+    cz_log(CZ_LOG_INFO, "params",
             "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's) into "
-            "%s%s\n",
+            "%s%s",
             who, test, why_test);
   } else {
-    fprintf(stderr,
-            "%s: generated TEST parameters (not Filecoin's)%s; could not cache them as %s\n", who,
+    cz_log(CZ_LOG_WARN, "params",
+            "%s: generated TEST parameters (not Filecoin's)%s; could not cache them as %s", who,
             why_test, test);
   }
   return CZ_OK;

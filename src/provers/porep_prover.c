@@ -16,6 +16,7 @@
 #include "cuzk/engine_prover.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
+#include "cuzk/log.h"
 #include "util/msg.h"
 
 
@@ -140,7 +141,7 @@ static const char *porep_circuit_id(void *self, const cz_job_request *req) {
   if (!s) return NULL;
   char msg[256];
   if (cz_prover_srs_ensure(&st->kept.cfg, &st->generate_lock, &s->srs, msg, sizeof msg) != CZ_OK)
-    fprintf(stderr, "cuzk-daemon: test parameters for %s: %s\n", s->srs.circuit_id, msg);
+    cz_log(CZ_LOG_WARN, "prover", "test parameters for %s: %s", s->srs.circuit_id, msg);
   return s->srs.circuit_id;
 }
 

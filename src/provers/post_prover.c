@@ -14,6 +14,7 @@
 #include "cuzk/post.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
+#include "cuzk/log.h"
 #include "util/msg.h"
 
 #define N_SIZES 5
@@ -134,7 +135,7 @@ static const char *post_circuit_id(void *self, const cz_job_request *req) {
   cz_prover_srs *s = k ? srs_for(st, k) : NULL;
   if (!s) return NULL;
   if (cz_prover_srs_ensure(&st->kept.cfg, &st->generate_lock, s, msg, sizeof msg) != CZ_OK)
-    fprintf(stderr, "cuzk-daemon: test parameters for %s: %s\n", s->circuit_id, msg);
+    cz_log(CZ_LOG_WARN, "prover", "test parameters for %s: %s", s->circuit_id, msg);
   return s->circuit_id;
 }
 

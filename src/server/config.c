@@ -26,6 +26,7 @@ void cz_daemon_config_default(cz_daemon_config *c) {
   c->synthesis_concurrency = 1;
   c->max_parallel_synthesis = 18;
   snprintf(c->log_level, sizeof c->log_level, "info");
+  snprintf(c->log_format, sizeof c->log_format, "text");
   c->pce = true;
   snprintf(c->backend, sizeof c->backend, "auto");
 }
@@ -291,6 +292,11 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
     for (size_t i = 0; i < 5; i++)
       if (!strcmp(c->log_level, levels[i])) return true;
     return *why = "expected trace, debug, info, warn or error", false;
+  }
+  if (!strcmp(key, "logging.format")) {
+    if (!want_str(v, c->log_format, sizeof c->log_format, why)) return false;
+    if (!strcmp(c->log_format, "text") || !strcmp(c->log_format, "json")) return true;
+    return *why = "expected text or json", false;
   }
   *unknown = true;
   return true;

@@ -1,6 +1,7 @@
 /* GET /status over plain HTTP/1.0 from one thread: an operator's curl, not a
  * web server. Requests are read with a short timeout and answered one at a
  * time; the JSON is the engine snapshot of cz_status_json. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -13,6 +14,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 #include <netinet/in.h>
+#include "cuzk/log.h"
 #include "cuzk/server.h"
 #include "util/msg.h"
 
@@ -32,7 +34,7 @@ static void send_all(int fd, const char *p, size_t n) {
   }
 }
 
-static void answer(cz_http_status *h, int fd) {
+static void answer(cz_http_status *h, int fd, const char *peer) {
   struct timeval tv = {2, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   char req[2048];
@@ -64,9 +66,13 @@ static void answer(cz_http_status *h, int fd) {
       send_all(fd, head, (size_t)hl);
       send_all(fd, json, strlen(json));
       free(json);
+      cz_log(CZ_LOG_DEBUG, "http", "GET /status peer=%s: 200", peer);
       return;
     }
   }
+  size_t line = strcspn(req, "\r\n");
+  cz_log(CZ_LOG_WARN, "http", "refused (404) peer=%s: %.*s", peer, (int)(line < 120 ? line : 120),
+         n ? req : "(no request line)");
   static const char nf[] = "HTTP/1.0 404 Not Found\r\nContent-Length: 10\r\nConnection: close\r\n\r\nnot found\n";
   send_all(fd, nf, sizeof nf - 1);
 }
@@ -76,9 +82,24 @@ static void *serve(void *arg) {
   while (!atomic_load(&h->stop)) {
     struct pollfd p = {h->fd, POLLIN, 0};
     if (poll(&p, 1, 200) <= 0) continue;
-    int c = accept(h->fd, NULL, NULL);
+    struct sockaddr_storage sa;
+    socklen_t sl = sizeof sa;
+    int c = accept(h->fd, (struct sockaddr *)&sa, &sl);
     if (c < 0) continue;
-    answer(h, c);
+    char host[INET6_ADDRSTRLEN] = "?", peer[INET6_ADDRSTRLEN + 16];
+    int port = 0;
+    if (sa.ss_family == AF_INET) {
+      inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr, host, sizeof host);
+      port = ntohs(((struct sockaddr_in *)&sa)->sin_port);
+      snprintf(peer, sizeof peer, "ipv4:%s:%d", host, port);
+    } else if (sa.ss_family == AF_INET6) {
+      inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr, host, sizeof host);
+      port = ntohs(((struct sockaddr_in6 *)&sa)->sin6_port);
+      snprintf(peer, sizeof peer, "ipv6:[%s]:%d", host, port);
+    } else {
+      snprintf(peer, sizeof peer, "?");
+    }
+    answer(h, c, peer);
     close(c);
   }
   return NULL;

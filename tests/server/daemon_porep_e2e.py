@@ -233,9 +233,9 @@ check("pce-porep-2k" in srs and srs["pce-porep-2k"].tier == 0 and srs["pce-porep
       "GetStatus: the recorded 2 KiB shape is hot (%s)" % srs.get("pce-porep-2k"))
 rc, log = d.stop()
 check(rc == 0, "batch daemon: clean exit")
-batches = re.findall(r"^TIMELINE,\d+,BATCH,(b1|b2),size=(\d+)$", log, re.M)
+batches = re.findall(r"^TIMELINE,\d+,BATCH,(b1|b2),size=(\d+),ts=\S+$", log, re.M)
 check(batches == [("b1", "2")], "TIMELINE: one BATCH of size 2 (%s)" % batches)
-check(re.search(r"^TIMELINE,\d+,PCE,b1,shape=pce-porep-2k$", log, re.M),
+check(re.search(r"^TIMELINE,\d+,PCE,b1,shape=pce-porep-2k,ts=\S+$", log, re.M),
       "TIMELINE: b1 synthesized through the recorded shape")
 # b2's synthesis starts before b1's proof is done: the pipeline spans the batch.
 ev = [(int(m.group(1)), m.group(2), m.group(3)) for m in

@@ -23,6 +23,9 @@
 #include <netinet/in.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <grpc/support/alloc.h>
+#include <grpc/support/log.h>
+#include "cuzk/log.h"
 #include "cuzk/server.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "util/msg.h"
@@ -75,6 +78,8 @@ typedef struct {
   gpr_timespec deadline;
   grpc_byte_buffer *payload, *response;
   int cancelled;
+  char job_id[CZ_JOB_ID_MAX]; /* for the log line, when the call names a job */
+  const char *method_name;    /* an unregistered method's name (M_COUNT) */
 } call_ctx;
 
 struct cz_server {
@@ -95,10 +100,37 @@ struct cz_server {
 
 /* ---- answering ------------------------------------------------------------ */
 
+static const char *code_name(grpc_status_code code) {
+  static const char *const names[] = {
+      "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+      "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+      "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+      "UNAUTHENTICATED"};
+  return (unsigned)code < sizeof names / sizeof names[0] ? names[code] : "UNKNOWN";
+}
+
+/* One line per answered call: a refusal (any status but OK) at warn with its
+ * reason and the peer, every call at debug. */
+static void log_call(const call_ctx *c, grpc_status_code code, const char *details) {
+  cz_log_level lv = code == GRPC_STATUS_OK ? CZ_LOG_DEBUG : CZ_LOG_WARN;
+  if (!cz_log_enabled(lv)) return;
+  const char *name = c->m < M_COUNT ? strrchr(methods[c->m].path, '/') + 1
+                                    : (c->method_name ? c->method_name : "?");
+  char *peer = grpc_call_get_peer(c->call);
+  if (code == GRPC_STATUS_OK)
+    cz_log(lv, "grpc", "%s peer=%s job=%s: OK", name, peer ? peer : "?",
+           c->job_id[0] ? c->job_id : "-");
+  else
+    cz_log(lv, "grpc", "%s refused (%s) peer=%s job=%s: %s", name, code_name(code),
+           peer ? peer : "?", c->job_id[0] ? c->job_id : "-", details && details[0] ? details : "-");
+  gpr_free(peer);
+}
+
 /* Send msg (NULL for a non-OK status) and status; the DONE completion
  * frees the call. */
 static void respond(call_ctx *c, const ProtobufCMessage *msg, grpc_status_code code,
                     const char *details) {
+  log_call(c, code, details);
   grpc_op ops[4];
   memset(ops, 0, sizeof ops);
   size_t n = 0;
@@ -128,7 +160,7 @@ static void respond(call_ctx *c, const ProtobufCMessage *msg, grpc_status_code c
   grpc_call_error err = grpc_call_start_batch(c->call, ops, n, c, NULL);
   grpc_slice_unref(det);
   if (err != GRPC_CALL_OK) { /* no completion will come: free here */
-    fprintf(stderr, "cuzk-daemon: start_batch failed (%d)\n", (int)err);
+    cz_log(CZ_LOG_ERROR, "grpc", "start_batch failed (%d)", (int)err);
     if (c->response) grpc_byte_buffer_destroy(c->response);
     if (c->payload) grpc_byte_buffer_destroy(c->payload);
     grpc_call_unref(c->call);
@@ -223,6 +255,7 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
     char id[CZ_JOB_ID_MAX];
     uint32_t pos = 0;
     cz_engine_status st = submit(c, (const Cuzk__V1__SubmitProofRequest *)req, id, &pos, msg, sizeof msg);
+    if (st == CZ_ENG_OK) snprintf(c->job_id, sizeof c->job_id, "%s", id);
     Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
     r.job_id = id;
     r.queue_position = pos;
@@ -231,6 +264,7 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
   }
   case M_AWAIT: {
     const Cuzk__V1__AwaitProofRequest *q = (const Cuzk__V1__AwaitProofRequest *)req;
+    snprintf(c->job_id, sizeof c->job_id, "%s", q->job_id);
     if (!q->job_id[0]) {
       respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
       return;
@@ -256,6 +290,7 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
     }
     char id[CZ_JOB_ID_MAX];
     cz_engine_status st = submit(c, q->submit, id, NULL, msg, sizeof msg);
+    if (st == CZ_ENG_OK) snprintf(c->job_id, sizeof c->job_id, "%s", id);
     if (st != CZ_ENG_OK) {
       respond(c, NULL, grpc_code(st), msg);
       return;
@@ -276,6 +311,7 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
   }
   case M_CANCEL: {
     const Cuzk__V1__CancelProofRequest *q = (const Cuzk__V1__CancelProofRequest *)req;
+    snprintf(c->job_id, sizeof c->job_id, "%s", q->job_id);
     if (!q->job_id[0]) {
       respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
       return;
@@ -443,7 +479,7 @@ static void arm(struct cz_server *s, method m) {
   grpc_metadata_array_init(&sl->md);
   grpc_call_error err = grpc_server_request_registered_call(
       s->server, s->handles[m], &sl->call, &sl->deadline, &sl->md, &sl->payload, s->cq, s->cq, sl);
-  if (err != GRPC_CALL_OK) fprintf(stderr, "cuzk-daemon: cannot request %s calls (%d)\n", methods[m].path, (int)err);
+  if (err != GRPC_CALL_OK) cz_log(CZ_LOG_ERROR, "grpc", "cannot request %s calls (%d)", methods[m].path, (int)err);
 }
 
 static void arm_unknown(struct cz_server *s) {
@@ -453,7 +489,7 @@ static void arm_unknown(struct cz_server *s) {
   grpc_call_details_init(&u->details);
   grpc_metadata_array_init(&u->md);
   if (grpc_server_request_call(s->server, &u->call, &u->details, &u->md, s->cq, s->cq, u) != GRPC_CALL_OK)
-    fprintf(stderr, "cuzk-daemon: cannot request unregistered calls\n");
+    cz_log(CZ_LOG_ERROR, "grpc", "cannot request unregistered calls");
 }
 
 /* A method this service does not have: UNIMPLEMENTED, naming it. */
@@ -478,6 +514,7 @@ static void on_unknown_call(struct cz_server *s, int success) {
   }
   c->s = s;
   c->m = M_COUNT;
+  c->method_name = "(unregistered method)";
   c->call = call;
   atomic_fetch_add(&s->in_flight, 1);
   respond(c, NULL, GRPC_STATUS_UNIMPLEMENTED, why);
@@ -658,6 +695,16 @@ static cz_err set_socket_perms(const char *path, unsigned mode, long gid, char *
   return CZ_OK;
 }
 
+/* gRPC's own lines (the "E1201 ... chttp2_server.cc" ones) through the
+ * logger: its errors as errors, the rest at debug; below debug gRPC is told
+ * to keep only errors. */
+static void grpc_log_line(gpr_log_func_args *a) {
+  const char *file = a->file ? strrchr(a->file, '/') : NULL;
+  file = file ? file + 1 : (a->file ? a->file : "?");
+  cz_log(a->severity == GPR_LOG_SEVERITY_ERROR ? CZ_LOG_ERROR : CZ_LOG_DEBUG, "grpc", "%s:%d: %s",
+         file, a->line, a->message ? a->message : "");
+}
+
 static void destroy_unstarted(struct cz_server *s) {
   grpc_server_destroy(s->server);
   grpc_completion_queue_shutdown(s->cq);
@@ -682,6 +729,8 @@ cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, unsign
   s->e = e;
   const char *addr = listen;
   if (strncmp(addr, "http://", 7) == 0) addr += 7;
+  gpr_set_log_function(grpc_log_line);
+  gpr_set_log_verbosity(cz_log_enabled(CZ_LOG_DEBUG) ? GPR_LOG_SEVERITY_DEBUG : GPR_LOG_SEVERITY_ERROR);
   grpc_init();
   grpc_arg args[3];
   args[0].type = GRPC_ARG_INTEGER;
