@@ -2,6 +2,7 @@
  * onto cz_provers_config, the backend picked once, every row registered. */
 #include <stdio.h>
 #include "provers.h"
+#include "cuzk/log.h"
 #include "cuzk/provers.h"
 #include "cuzk/prover_cuda.h"
 #include "util/msg.h"
@@ -19,7 +20,7 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   char note[256] = "";
   if (fell_back) {
     snprintf(note, sizeof note, "backend %s requested; proving on the CPU: %s", cfg->backend, why);
-    fprintf(stderr, "cuzk-daemon: %s\n", note);
+    cz_log(CZ_LOG_INFO, "daemon", "%s", note);
   }
   cz_engine_set_backend_info(e, backend->name ? backend->name : "cpu", note);
 
