@@ -5,7 +5,7 @@ JOBS        ?= $(shell nproc)
 DEB_PACKAGES = build-essential cmake pkg-config libjansson-dev libssl-dev clang libclang-rt-14-dev \
                libgrpc-dev libprotobuf-c-dev protobuf-c-compiler python3-grpcio python3-grpc-tools
 
-.PHONY: all deps build test demo test-8mib test-asan fuzz-smoke bench clean
+.PHONY: all deps build test demo test-8mib test-asan fuzz-smoke bench install package clean
 
 all: build
 
@@ -72,6 +72,16 @@ fuzz-smoke: deps
 
 bench: build
 	$(BUILD)/cuzk-bench ec
+
+# `make install [PREFIX=/usr] [DESTDIR=/tmp/stage]`: binaries, layer archives,
+# headers, cuzk.pc, the unit, the example config (docs/operating.md).
+PREFIX      ?= /usr/local
+install: build
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+
+# `make package`: cuzk_<version>_<arch>.deb in $(BUILD) (cpack -G DEB).
+package: build
+	cd $(BUILD) && cpack -G DEB
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz
