@@ -44,6 +44,7 @@ typedef struct {
   uint32_t max_parallel_synthesis;/* pipeline.max_parallel_synthesis (18) */
   uint32_t max_gpu_queue_depth;   /* pipeline.max_gpu_queue_depth (0) */
   char log_level[16];             /* logging.level (info) */
+  char log_format[8];             /* logging.format (text): text or json, one object a line */
   char warning[256];              /* the first unknown key, if any ("" when none) */
   /* cuzk extensions: */
   bool pce;                       /* synthesis.pce (true): pre-compiled synthesis */
