@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cuzk/err.h"
+#include "cuzk/histogram.h"
 
 /* cuzk.v1 ProofKind and Priority, with the wire values. */
 typedef enum {
@@ -234,6 +235,8 @@ typedef struct {
   uint32_t pending[CZ_KIND_COUNT], running[CZ_KIND_COUNT];
   uint64_t completed[CZ_KIND_COUNT], failed[CZ_KIND_COUNT], cancelled[CZ_KIND_COUNT];
   uint64_t duration_sum_ms[CZ_KIND_COUNT], duration_count[CZ_KIND_COUNT];
+  /* The same completed jobs in cz_hist_bounds_proof buckets. */
+  cz_histogram_snap duration_hist[CZ_KIND_COUNT];
   uint64_t total_completed, total_failed;
   uint64_t uptime_seconds;
   uint64_t memory_used, memory_budget;
@@ -243,6 +246,7 @@ typedef struct {
   unsigned n_workers;
   cz_worker_status workers[CZ_ENGINE_MAX_WORKERS];
   bool has_prover[CZ_KIND_COUNT];
+  bool accepting;                /* started and not shutting down (readiness) */
 } cz_engine_stats;
 
 /* A snapshot of the counters, workers and SRS entries (the first

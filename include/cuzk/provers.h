@@ -9,6 +9,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
+#include "cuzk/histogram.h"
 #include "cuzk/prover.h"
 
 /* What every prover is configured with (the daemon's [srs], [synthesis],
@@ -90,5 +91,22 @@ cz_err cz_winning_post_prover_register(cz_engine *e, const cz_provers_config *cf
                                        size_t msg_len);
 cz_err cz_window_post_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                       size_t msg_len);
+
+/* ---- Prover phase metrics (prover_metrics.c) -------------------------------
+ * Process-wide histograms (cz_hist_bounds_phase) of every cz_prove_phase the
+ * provers run, whatever engine or kind they serve: the phases are groth16's
+ * (cz_prove_timing), below the engine, which knows no phase; the provers
+ * are the lowest layer that both runs them and is above groth16. They pass
+ * cz_provers_timing() where they passed NULL, which prints the same
+ * CUZK_TIMING lines as before, and time synthesis (the pipeline's
+ * synthesize stage) into CZ_PHASE_SYNTHESIS without a line. Any thread. */
+
+/* The hook: CUZK_TIMING lines on stderr, plus an observation per phase
+ * (static; never freed). */
+const cz_prove_timing *cz_provers_timing(void);
+/* Count one phase (no line); a phase out of range is ignored. */
+void cz_provers_phase_observe(cz_prove_phase phase, uint64_t ns);
+/* Copy the histograms: out[p] for each phase p < CZ_PHASE_COUNT. */
+void cz_provers_phase_snapshot(cz_histogram_snap out[CZ_PHASE_COUNT]);
 
 #endif

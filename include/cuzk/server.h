@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
+#include "cuzk/histogram.h"
+#include "cuzk/prover.h"
 
 /* ---- Config (config.c) ------------------------------------------------------ */
 
@@ -98,16 +100,56 @@ cz_err cz_parse_duration_ms(const char *s, uint64_t *ms);
  * devices x gpu_workers_per_device, with one device when none is listed). */
 void cz_daemon_engine_config(const cz_daemon_config *cfg, cz_engine_config *out);
 
+/* ---- The Prometheus text writer (prom_text.c) --------------------------------
+ * Text exposition format 0.0.4 into a growing buffer. Names and label names
+ * are the caller's (written as given: [a-zA-Z_:][a-zA-Z0-9_:]*); label
+ * values are escaped (\\, \", newline), as is HELP text (\\, newline).
+ * Labels are a NULL-terminated list of name, value pairs (NULL: none). An
+ * allocation failure is sticky: every later call does nothing and
+ * cz_prom_finish returns NULL. One thread per cz_prom. */
+
+typedef struct {
+  char *buf;
+  size_t len, cap;
+  bool oom;
+} cz_prom;
+
+void cz_prom_init(cz_prom *p);
+/* "# HELP name help" and "# TYPE name type" (counter, gauge, histogram,
+ * summary, untyped). */
+void cz_prom_family(cz_prom *p, const char *name, const char *type, const char *help);
+/* "name{labels} v": an integral v below 2^53 as digits, else the shortest %g that reads back, NaN
+ * and +Inf / -Inf as the format spells them. */
+void cz_prom_sample(cz_prom *p, const char *name, const char *const *labels, double v);
+/* name_bucket{labels,le="b"} for each bound (cumulative), le="+Inf" (the
+ * count), name_sum and name_count. */
+void cz_prom_histogram(cz_prom *p, const char *name, const char *const *labels,
+                       const cz_histogram_snap *h);
+/* The text (malloc'd, NUL-terminated, the caller's; NULL after an
+ * allocation failure). p holds nothing afterwards. */
+char *cz_prom_finish(cz_prom *p);
+
 /* ---- Metrics and status (metrics.c) ------------------------------------------ */
 
 /* Prometheus text exposition of s (malloc'd, NUL-terminated, the caller
- * frees it; NULL on OOM).
- * Names: cuzk_proofs_completed_total, cuzk_proofs_failed_total,
+ * frees it; NULL on OOM); GetMetrics and GET /metrics answer it.
+ * The spec's names: cuzk_proofs_completed_total, cuzk_proofs_failed_total,
  * cuzk_uptime_seconds, cuzk_queue_depth, cuzk_proofs_completed{proof_kind},
  * cuzk_proofs_failed{proof_kind}, cuzk_proof_duration_seconds (summary per
- * kind), cuzk_running_jobs, cuzk_gpu_workers, cuzk_memory_used_bytes,
- * cuzk_memory_budget_bytes. */
+ * kind), cuzk_running_jobs, cuzk_gpu_workers; then cuzk's:
+ * cuzk_memory_used_bytes, cuzk_memory_budget_bytes,
+ * cuzk_proof_latency_seconds{proof_kind} (histogram, 0.1 s .. 1 h),
+ * cuzk_prove_phase_seconds{phase} (histogram, 1 ms .. 10 min, from
+ * cz_provers_phase_snapshot), cuzk_queue_pending{proof_kind},
+ * cuzk_jobs_running{proof_kind}, cuzk_srs_tier_bytes{tier},
+ * cuzk_srs_tier_entries{tier}, cuzk_srs_bytes{circuit_id,tier},
+ * cuzk_ready (1 while accepting work). */
 char *cz_metrics_text(const cz_engine_stats *s);
+/* The same with the given phase histograms (tests). */
+char *cz_metrics_text_with(const cz_engine_stats *s, const cz_histogram_snap phases[CZ_PHASE_COUNT]);
+/* GET /readyz: {"ready":accepting,"hot_circuits":[ids of HOT SRS]}
+ * (malloc'd; NULL on OOM). */
+char *cz_ready_json(const cz_engine_stats *s);
 /* JSON of jobs (per kind), workers, memory and SRS (malloc'd; NULL on OOM). */
 char *cz_status_json(const cz_engine_stats *s);
 /* cz_status_json plus "jobs.list": the given jobs (cz_engine_list_jobs)
@@ -116,11 +158,16 @@ char *cz_status_json(const cz_engine_stats *s);
 char *cz_status_json_full(const cz_engine_stats *s, const cz_job_info *jobs, size_t n_jobs,
                           const char *backend, const char *backend_note);
 
-/* ---- HTTP GET /status (http_status.c) ----------------------------------------- */
+/* ---- HTTP status server (http_status.c) ----------------------------------------- */
 
 typedef struct cz_http_status cz_http_status;
-/* Serve GET /status (JSON above; 404 otherwise) on host:port from a thread,
- * one connection at a time. CZ_ERR_IO when host_port is not host:port or
+/* Serve on host:port from a thread, one connection at a time:
+ *   GET /status   cz_status_json_full (application/json)
+ *   GET /metrics  cz_metrics_text (text/plain; version=0.0.4)
+ *   GET /healthz  200 "ok" while the process serves
+ *   GET /readyz   cz_ready_json: 200 while the engine accepts work, 503
+ *                 once it is draining or shutting down
+ * and 404 otherwise (a query string is ignored). CZ_ERR_IO when host_port is not host:port or
  * cannot be bound (msg says why), CZ_ERR_NOMEM; *out is NULL on error. */
 cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host_port,
                             char *msg, size_t msg_len);

@@ -87,6 +87,7 @@ struct cz_engine {
   uint32_t pending[CZ_KIND_COUNT], running[CZ_KIND_COUNT];
   uint64_t completed[CZ_KIND_COUNT], failed[CZ_KIND_COUNT], cancelled[CZ_KIND_COUNT];
   uint64_t dur_sum[CZ_KIND_COUNT], dur_count[CZ_KIND_COUNT];
+  cz_histogram dur_hist[CZ_KIND_COUNT]; /* submit-to-result of completed jobs */
 };
 
 const char *cz_proof_kind_label(cz_proof_kind k) {
@@ -176,6 +177,8 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   }
   cfg.param_cache = e->param_cache;
   cfg.memory_budget = budget;
+  for (int k = 0; k < CZ_KIND_COUNT; k++)
+    cz_histogram_init(&e->dur_hist[k], cz_hist_bounds_proof, cz_hist_bounds_proof_n);
   e->cfg = cfg;
   e->n_workers = cfg.n_workers + cfg.urgent_workers;
   for (unsigned i = 0; i < e->n_workers; i++)
@@ -430,6 +433,7 @@ static void finish_locked(cz_engine *e, cz_job *j, cz_job_status st, const char 
     e->completed[k]++;
     e->dur_sum[k] += j->t.total_ms;
     e->dur_count[k]++;
+    cz_histogram_observe(&e->dur_hist[k], (now - j->submit_ms) * 1000000u);
   } else if (st == CZ_JOB_FAILED) {
     e->failed[k]++;
   } else {
@@ -1147,11 +1151,13 @@ void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out) {
     out->cancelled[k] = e->cancelled[k];
     out->duration_sum_ms[k] = e->dur_sum[k];
     out->duration_count[k] = e->dur_count[k];
+    cz_histogram_snapshot(&e->dur_hist[k], &out->duration_hist[k]);
     out->total_completed += e->completed[k];
     out->total_failed += e->failed[k];
     out->has_prover[k] = e->has_prover[k];
   }
   out->n_jobs = e->n_jobs;
+  out->accepting = e->started && !e->stopping;
   out->n_workers = e->n_workers;
   for (unsigned i = 0; i < e->n_workers; i++) {
     const cz_job *j = e->workers[i].current;

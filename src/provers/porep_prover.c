@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cuzk/porep.h"
+#include "cuzk/clock.h"
 #include "cuzk/engine_prover.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
@@ -176,6 +177,7 @@ static cz_err stage_synthesize(void *vctx, size_t j, size_t i, void **state, cha
   const job_ctx *jc = &c->jobs[j];
   cz_assignment *as = malloc(sizeof *as);
   if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  uint64_t t0 = cz_now_ns();
   cz_err e = jc->shape ? cz_porep_c2_synthesize_pce(jc->c1, (uint32_t)i, jc->shape,
                                                     c->st->kept.cfg.prove_threads, as, msg, len)
                        : cz_porep_c2_synthesize(jc->c1, (uint32_t)i, as, msg, len);
@@ -183,6 +185,7 @@ static cz_err stage_synthesize(void *vctx, size_t j, size_t i, void **state, cha
     free(as);
     return e;
   }
+  cz_provers_phase_observe(CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
   *state = as;
   return CZ_OK;
 }
@@ -192,7 +195,7 @@ static cz_err stage_prove(void *vctx, size_t j, size_t i, void *state, char *msg
   const job_ctx *jc = &c->jobs[j];
   cz_assignment *as = state;
   cz_err e = cz_porep_c2_prove_partition(jc->c1, (uint32_t)i, as, &jc->srs->params, jc->srs->pvk,
-                                         c->st->kept.cfg.backend, c->st->kept.cfg.prove_threads, NULL,
+                                         c->st->kept.cfg.backend, c->st->kept.cfg.prove_threads, cz_provers_timing(),
                                          jc->out + i * CZ_GROTH16_PROOF_BYTES, msg, len);
   free(as);
   return e;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/clock.h"
 #include "cuzk/engine_prover.h"
 #include "cuzk/post.h"
 #include "cuzk/provers.h"
@@ -154,11 +155,13 @@ static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, si
   (void)i;
   cz_assignment *as = malloc(sizeof *as);
   if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  uint64_t t0 = cz_now_ns();
   cz_err e = cz_post_synthesize_pce(c->p, c->shape, c->st->kept.cfg.prove_threads, as, msg, len);
   if (e != CZ_OK) {
     free(as);
     return e;
   }
+  cz_provers_phase_observe(CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
   *state = as;
   return CZ_OK;
 }
@@ -168,7 +171,7 @@ static cz_err stage_prove(void *vctx, size_t i, void *state, char *msg, size_t l
   (void)i;
   cz_assignment *as = state;
   cz_err e = cz_post_prove_assignment(c->p, as, &c->srs->params, c->srs->pvk, c->st->kept.cfg.backend,
-                                      c->st->kept.cfg.prove_threads, NULL, c->out, msg, len);
+                                      c->st->kept.cfg.prove_threads, cz_provers_timing(), c->out, msg, len);
   free(as);
   return e;
 }

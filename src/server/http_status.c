@@ -1,18 +1,21 @@
-/* GET /status over plain HTTP/1.0 from one thread: an operator's curl, not a
- * web server. Requests are read with a short timeout and answered one at a
- * time; the JSON is the engine snapshot of cz_status_json. */
+/* GET /status, /metrics, /healthz and /readyz over plain HTTP/1.0 from one
+ * thread: an operator's curl or a Prometheus scrape, not a web server.
+ * Requests are read with a short timeout and answered one at a time, each
+ * from one engine snapshot (cz_engine_get_stats). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
+#include <netinet/in.h>
 #include <netinet/in.h>
 #include "cuzk/log.h"
 #include "cuzk/server.h"
@@ -34,6 +37,28 @@ static void send_all(int fd, const char *p, size_t n) {
   }
 }
 
+static void respond(int fd, const char *status, const char *type, const char *body) {
+  char head[256];
+  int hl = snprintf(head, sizeof head,
+                    "HTTP/1.0 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+                    "Connection: close\r\n\r\n",
+                    status, type, strlen(body));
+  send_all(fd, head, (size_t)hl);
+  send_all(fd, body, strlen(body));
+}
+
+/* "GET /path[?query] HTTP/..." -> path; false for another method or a path
+ * that does not fit. */
+static bool request_path(const char *req, char *path, size_t cap) {
+  if (strncmp(req, "GET /", 5) != 0) return false;
+  const char *p = req + 4;
+  size_t n = strcspn(p, " ?\r\n");
+  if (n >= cap) return false;
+  memcpy(path, p, n);
+  path[n] = 0;
+  return true;
+}
+
 static void answer(cz_http_status *h, int fd, const char *peer) {
   struct timeval tv = {2, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -47,34 +72,47 @@ static void answer(cz_http_status *h, int fd, const char *peer) {
     if (strstr(req, "\r\n\r\n") || strstr(req, "\n\n")) break;
   }
   req[n] = 0;
-  char head[256];
-  if (strncmp(req, "GET /status ", 12) == 0 || strncmp(req, "GET /status?", 12) == 0) {
-    cz_engine_stats s;
+  char path[64];
+  size_t line = strcspn(req, "\r\n");
+  if (!request_path(req, path, sizeof path)) {
+    cz_log(CZ_LOG_WARN, "http", "refused (404) peer=%s: %.*s", peer,
+           (int)(line < 120 ? line : 120), n ? req : "(no request line)");
+    respond(fd, "404 Not Found", "text/plain", "not found\n");
+    return;
+  }
+  cz_log(CZ_LOG_DEBUG, "http", "GET %s peer=%s", path, peer);
+  cz_engine_stats s;
+  if (strcmp(path, "/healthz") == 0) {
+    respond(fd, "200 OK", "text/plain", "ok\n");
+  } else if (strcmp(path, "/readyz") == 0) {
+    cz_engine_get_stats(h->e, &s);
+    char *json = cz_ready_json(&s);
+    if (json) respond(fd, s.accepting ? "200 OK" : "503 Service Unavailable", "application/json", json);
+    else respond(fd, "500 Internal Server Error", "text/plain", "out of memory\n");
+    free(json);
+  } else if (strcmp(path, "/metrics") == 0) {
+    cz_engine_get_stats(h->e, &s);
+    char *text = cz_metrics_text(&s);
+    if (text) respond(fd, "200 OK", "text/plain; version=0.0.4; charset=utf-8", text);
+    else respond(fd, "500 Internal Server Error", "text/plain", "out of memory\n");
+    free(text);
+  } else if (strcmp(path, "/status") == 0) {
     cz_engine_get_stats(h->e, &s);
     enum { MAX_JOBS = 64 };
     cz_job_info *jobs = malloc(MAX_JOBS * sizeof *jobs);
-    size_t n = jobs ? cz_engine_list_jobs(h->e, jobs, MAX_JOBS) : 0;
+    size_t nj = jobs ? cz_engine_list_jobs(h->e, jobs, MAX_JOBS) : 0;
     char backend[32], note[256];
     cz_engine_get_backend_info(h->e, backend, sizeof backend, note, sizeof note);
-    char *json = cz_status_json_full(&s, jobs, n, backend, note);
+    char *json = cz_status_json_full(&s, jobs, nj, backend, note);
     free(jobs);
-    if (json) {
-      int hl = snprintf(head, sizeof head,
-                        "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n"
-                        "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-                        strlen(json));
-      send_all(fd, head, (size_t)hl);
-      send_all(fd, json, strlen(json));
-      free(json);
-      cz_log(CZ_LOG_DEBUG, "http", "GET /status peer=%s: 200", peer);
-      return;
-    }
+    if (json) respond(fd, "200 OK", "application/json", json);
+    else respond(fd, "500 Internal Server Error", "text/plain", "out of memory\n");
+    free(json);
+  } else {
+    cz_log(CZ_LOG_WARN, "http", "refused (404) peer=%s: %.*s", peer,
+           (int)(line < 120 ? line : 120), req);
+    respond(fd, "404 Not Found", "text/plain", "not found\n");
   }
-  size_t line = strcspn(req, "\r\n");
-  cz_log(CZ_LOG_WARN, "http", "refused (404) peer=%s: %.*s", peer, (int)(line < 120 ? line : 120),
-         n ? req : "(no request line)");
-  static const char nf[] = "HTTP/1.0 404 Not Found\r\nContent-Length: 10\r\nConnection: close\r\n\r\nnot found\n";
-  send_all(fd, nf, sizeof nf - 1);
 }
 
 static void *serve(void *arg) {

@@ -1,99 +1,128 @@
 /* Prometheus text and the status JSON, both from one engine snapshot. */
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cuzk/provers.h"
 #include "cuzk/server.h"
 
-typedef struct {
-  char *buf;
-  size_t len, cap;
-  bool oom;
-} sbuf;
+static const char *const tier_names[] = {"hot", "warm", "cold"};
 
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-  if (b->oom) return;
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-      b->oom = true;
-      return;
-    }
-    if ((size_t)n < b->cap - b->len) {
-      b->len += (size_t)n;
-      return;
-    }
-    size_t cap = b->cap * 2 + (size_t)n;
-    char *nb = realloc(b->buf, cap);
-    if (!nb) {
-      b->oom = true;
-      return;
-    }
-    b->buf = nb;
-    b->cap = cap;
+static void counter_total(cz_prom *p, const char *name, const char *type, const char *help,
+                          double v) {
+  cz_prom_family(p, name, type, help);
+  cz_prom_sample(p, name, NULL, v);
+}
+
+static void per_kind(cz_prom *p, const char *name, const char *type, const char *help,
+                     const uint64_t *v) {
+  cz_prom_family(p, name, type, help);
+  for (int k = 1; k < CZ_KIND_COUNT; k++) {
+    const char *l[] = {"proof_kind", cz_proof_kind_label(k), NULL};
+    cz_prom_sample(p, name, l, (double)v[k]);
   }
+}
+
+/* The spec's names (cuzk-interface.md), in the order they always had. */
+static void spec_metrics(cz_prom *p, const cz_engine_stats *s) {
+  uint64_t depth = 0, running = 0;
+  for (int k = 1; k < CZ_KIND_COUNT; k++) depth += s->pending[k], running += s->running[k];
+  counter_total(p, "cuzk_proofs_completed_total", "counter", "Proofs completed since start.",
+                (double)s->total_completed);
+  counter_total(p, "cuzk_proofs_failed_total", "counter", "Proofs failed since start.",
+                (double)s->total_failed);
+  counter_total(p, "cuzk_uptime_seconds", "gauge", "Seconds since the daemon started.",
+                (double)s->uptime_seconds);
+  counter_total(p, "cuzk_queue_depth", "gauge", "Jobs waiting in the queue.", (double)depth);
+  per_kind(p, "cuzk_proofs_completed", "counter", "Proofs completed per kind.", s->completed);
+  per_kind(p, "cuzk_proofs_failed", "counter", "Proofs failed per kind.", s->failed);
+  cz_prom_family(p, "cuzk_proof_duration_seconds", "summary",
+                 "Submit-to-result time of completed proofs.");
+  for (int k = 1; k < CZ_KIND_COUNT; k++) {
+    const char *l[] = {"proof_kind", cz_proof_kind_label(k), NULL};
+    cz_prom_sample(p, "cuzk_proof_duration_seconds_sum", l, (double)s->duration_sum_ms[k] / 1000.0);
+    cz_prom_sample(p, "cuzk_proof_duration_seconds_count", l, (double)s->duration_count[k]);
+  }
+  counter_total(p, "cuzk_running_jobs", "gauge", "Jobs being proved now.", (double)running);
+  counter_total(p, "cuzk_gpu_workers", "gauge", "Proving workers.", (double)s->n_workers);
+  counter_total(p, "cuzk_memory_used_bytes", "gauge", "Bytes reserved in the memory budget.",
+                (double)s->memory_used);
+  counter_total(p, "cuzk_memory_budget_bytes", "gauge", "The memory budget.",
+                (double)s->memory_budget);
+}
+
+/* cuzk's own: histograms, queues per kind, SRS residency, readiness. */
+static void more_metrics(cz_prom *p, const cz_engine_stats *s,
+                         const cz_histogram_snap phases[CZ_PHASE_COUNT]) {
+  cz_prom_family(p, "cuzk_proof_latency_seconds", "histogram",
+                 "Submit-to-result time of completed proofs (the summary "
+                 "cuzk_proof_duration_seconds in buckets).");
+  for (int k = 1; k < CZ_KIND_COUNT; k++) {
+    const char *l[] = {"proof_kind", cz_proof_kind_label(k), NULL};
+    cz_prom_histogram(p, "cuzk_proof_latency_seconds", l, &s->duration_hist[k]);
+  }
+  cz_prom_family(p, "cuzk_prove_phase_seconds", "histogram",
+                 "Prover phases (the CUZK_TIMING phases), per call, all kinds together.");
+  for (int ph = 0; ph < CZ_PHASE_COUNT; ph++) {
+    const char *l[] = {"phase", cz_prove_phase_name((cz_prove_phase)ph), NULL};
+    cz_prom_histogram(p, "cuzk_prove_phase_seconds", l, &phases[ph]);
+  }
+  uint64_t pending[CZ_KIND_COUNT], running[CZ_KIND_COUNT];
+  for (int k = 0; k < CZ_KIND_COUNT; k++) pending[k] = s->pending[k], running[k] = s->running[k];
+  per_kind(p, "cuzk_queue_pending", "gauge", "Jobs waiting in the queue per kind.", pending);
+  per_kind(p, "cuzk_jobs_running", "gauge", "Jobs being proved now per kind.", running);
+  uint64_t tier_bytes[3] = {0}, tier_n[3] = {0};
+  for (size_t i = 0; i < s->n_srs; i++) {
+    tier_bytes[s->srs[i].tier] += s->srs[i].size_bytes;
+    tier_n[s->srs[i].tier]++;
+  }
+  cz_prom_family(p, "cuzk_srs_tier_bytes", "gauge",
+                 "Bytes of SRS per tier (hot: loaded and charged to the budget; warm: mapped).");
+  for (int t = 0; t < 3; t++) {
+    const char *l[] = {"tier", tier_names[t], NULL};
+    cz_prom_sample(p, "cuzk_srs_tier_bytes", l, (double)tier_bytes[t]);
+  }
+  cz_prom_family(p, "cuzk_srs_tier_entries", "gauge", "SRS entries per tier.");
+  for (int t = 0; t < 3; t++) {
+    const char *l[] = {"tier", tier_names[t], NULL};
+    cz_prom_sample(p, "cuzk_srs_tier_entries", l, (double)tier_n[t]);
+  }
+  cz_prom_family(p, "cuzk_srs_bytes", "gauge", "Size of each known SRS, with its tier.");
+  for (size_t i = 0; i < s->n_srs; i++) {
+    const char *l[] = {"circuit_id", s->srs[i].circuit_id, "tier", tier_names[s->srs[i].tier], NULL};
+    cz_prom_sample(p, "cuzk_srs_bytes", l, (double)s->srs[i].size_bytes);
+  }
+  counter_total(p, "cuzk_ready", "gauge", "1 while the engine accepts work (GET /readyz).",
+                s->accepting ? 1 : 0);
+}
+
+char *cz_metrics_text_with(const cz_engine_stats *s, const cz_histogram_snap phases[CZ_PHASE_COUNT]) {
+  cz_prom p;
+  cz_prom_init(&p);
+  spec_metrics(&p, s);
+  more_metrics(&p, s, phases);
+  return cz_prom_finish(&p);
 }
 
 char *cz_metrics_text(const cz_engine_stats *s) {
-  sbuf b = {malloc(4096), 0, 4096, false};
-  if (!b.buf) return NULL;
-  b.buf[0] = 0;
-  uint64_t depth = 0, running = 0;
-  for (int k = 1; k < CZ_KIND_COUNT; k++) depth += s->pending[k], running += s->running[k];
-  sb_printf(&b, "# HELP cuzk_proofs_completed_total Proofs completed since start.\n"
-                "# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total %llu\n",
-            (unsigned long long)s->total_completed);
-  sb_printf(&b, "# HELP cuzk_proofs_failed_total Proofs failed since start.\n"
-                "# TYPE cuzk_proofs_failed_total counter\ncuzk_proofs_failed_total %llu\n",
-            (unsigned long long)s->total_failed);
-  sb_printf(&b, "# HELP cuzk_uptime_seconds Seconds since the daemon started.\n"
-                "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %llu\n",
-            (unsigned long long)s->uptime_seconds);
-  sb_printf(&b, "# HELP cuzk_queue_depth Jobs waiting in the queue.\n"
-                "# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth %llu\n",
-            (unsigned long long)depth);
-  sb_printf(&b, "# HELP cuzk_proofs_completed Proofs completed per kind.\n"
-                "# TYPE cuzk_proofs_completed counter\n");
-  for (int k = 1; k < CZ_KIND_COUNT; k++)
-    sb_printf(&b, "cuzk_proofs_completed{proof_kind=\"%s\"} %llu\n", cz_proof_kind_label(k),
-              (unsigned long long)s->completed[k]);
-  sb_printf(&b, "# HELP cuzk_proofs_failed Proofs failed per kind.\n"
-                "# TYPE cuzk_proofs_failed counter\n");
-  for (int k = 1; k < CZ_KIND_COUNT; k++)
-    sb_printf(&b, "cuzk_proofs_failed{proof_kind=\"%s\"} %llu\n", cz_proof_kind_label(k),
-              (unsigned long long)s->failed[k]);
-  sb_printf(&b, "# HELP cuzk_proof_duration_seconds Submit-to-result time of completed proofs.\n"
-                "# TYPE cuzk_proof_duration_seconds summary\n");
-  for (int k = 1; k < CZ_KIND_COUNT; k++) {
-    sb_printf(&b, "cuzk_proof_duration_seconds_sum{proof_kind=\"%s\"} %.3f\n",
-              cz_proof_kind_label(k), (double)s->duration_sum_ms[k] / 1000.0);
-    sb_printf(&b, "cuzk_proof_duration_seconds_count{proof_kind=\"%s\"} %llu\n",
-              cz_proof_kind_label(k), (unsigned long long)s->duration_count[k]);
-  }
-  sb_printf(&b, "# HELP cuzk_running_jobs Jobs being proved now.\n"
-                "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %llu\n",
-            (unsigned long long)running);
-  sb_printf(&b, "# HELP cuzk_gpu_workers Proving workers.\n"
-                "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers %u\n", s->n_workers);
-  sb_printf(&b, "# HELP cuzk_memory_used_bytes Bytes reserved in the memory budget.\n"
-                "# TYPE cuzk_memory_used_bytes gauge\ncuzk_memory_used_bytes %llu\n",
-            (unsigned long long)s->memory_used);
-  sb_printf(&b, "# HELP cuzk_memory_budget_bytes The memory budget.\n"
-                "# TYPE cuzk_memory_budget_bytes gauge\ncuzk_memory_budget_bytes %llu\n",
-            (unsigned long long)s->memory_budget);
-  if (b.oom) {
-    free(b.buf);
-    return NULL;
-  }
-  return b.buf;
+  cz_histogram_snap phases[CZ_PHASE_COUNT];
+  cz_provers_phase_snapshot(phases);
+  return cz_metrics_text_with(s, phases);
+}
+
+char *cz_ready_json(const cz_engine_stats *s) {
+  json_t *hot = json_array();
+  for (size_t i = 0; hot && i < s->n_srs; i++)
+    if (s->srs[i].tier == CZ_SRS_HOT) json_array_append_new(hot, json_string(s->srs[i].circuit_id));
+  json_t *root = hot ? json_pack("{s:b, s:o}", "ready", s->accepting, "hot_circuits", hot) : NULL;
+  if (!root) return NULL;
+  char *out = json_dumps(root, JSON_COMPACT);
+  json_decref(root);
+  return out;
 }
 
 static json_t *status_object(const cz_engine_stats *s) {
-  static const char *const tiers[] = {"hot", "warm", "cold"};
+  const char *const *tiers = tier_names;
   json_t *root = json_object(), *queues = json_array(), *workers = json_array(),
          *srs = json_array();
   if (!root || !queues || !workers || !srs) {

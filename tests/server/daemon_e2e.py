@@ -23,6 +23,44 @@ from e2e_common import (MIB, Daemon, bench, check, code_of, daemon, grpc, pb,  #
                         raw_call, stub_for, stubs)
 
 
+def http_metrics(status_port, grpc_text):
+    """GET /metrics, /healthz, /readyz; Prometheus's own parser reads /metrics."""
+    base = "http://127.0.0.1:%d" % status_port
+    with urllib.request.urlopen(base + "/metrics", timeout=10) as r:
+        ctype, body = r.headers.get("Content-Type", ""), r.read().decode()
+    check(r.status == 200 and ctype.startswith("text/plain; version=0.0.4"), "GET /metrics: 200 %s" % ctype)
+    strip = lambda t: [ln for ln in t.splitlines() if not ln.startswith("cuzk_uptime_seconds ")]  # noqa: E731
+    check(strip(body) == strip(grpc_text), "GET /metrics answers the GetMetrics text")
+    try:
+        from prometheus_client.parser import text_string_to_metric_families
+    except ImportError:
+        print("SKIP: python3-prometheus-client not installed: /metrics not parsed by Prometheus's parser")
+    else:
+        fams = {f.name: f for f in text_string_to_metric_families(body)}
+        want = {"cuzk_proof_latency_seconds": "histogram", "cuzk_prove_phase_seconds": "histogram",
+                "cuzk_proof_duration_seconds": "summary", "cuzk_memory_used_bytes": "gauge",
+                "cuzk_memory_budget_bytes": "gauge", "cuzk_srs_tier_bytes": "gauge",
+                "cuzk_queue_pending": "gauge", "cuzk_ready": "gauge"}
+        for name, typ in want.items():
+            check(name in fams and fams[name].type == typ, "prometheus_client parses %s as a %s (%s)"
+                  % (name, typ, fams[name].type if name in fams else "absent"))
+        lat = fams.get("cuzk_proof_latency_seconds")
+        kinds = {s.labels.get("proof_kind") for s in lat.samples} if lat else set()
+        check(kinds == {"porep_c2", "snap_update", "window_post", "winning_post"}, "latency histogram per kind")
+        phases = {s.labels.get("phase") for s in fams["cuzk_prove_phase_seconds"].samples} \
+            if "cuzk_prove_phase_seconds" in fams else set()
+        check({"synthesis", "ntt_h", "msm_h", "msm_l", "msm_a", "msm_b_g2", "total"} <= phases,
+              "phase histogram per phase (%s)" % sorted(x for x in phases if x))
+        inf = [s for s in lat.samples if s.name.endswith("_bucket") and s.labels.get("le") in ("+Inf", "inf")] if lat else []
+        check(len(inf) == 4, "each latency histogram ends with le=+Inf")
+    with urllib.request.urlopen(base + "/healthz", timeout=10) as r:
+        check(r.status == 200 and r.read() == b"ok\n", "GET /healthz: 200 ok")
+    with urllib.request.urlopen(base + "/readyz", timeout=10) as r:
+        js = json.loads(r.read())
+    check(r.status == 200 and js.get("ready") is True and isinstance(js.get("hot_circuits"), list),
+          "GET /readyz: 200 ready (%s)" % js)
+
+
 def checks(target, status_port, budget, srs_size):
     ch, st = stub_for(target)
     s = st.GetStatus(pb.GetStatusRequest(), timeout=10)
@@ -41,9 +79,10 @@ def checks(target, status_port, budget, srs_size):
                  'cuzk_proof_duration_seconds_count{proof_kind="window_post"}',
                  "# TYPE cuzk_proof_duration_seconds summary", "cuzk_running_jobs", "cuzk_gpu_workers"]:
         check(name in text, "metric " + name)
+    label = r'[a-z_]+="([^"\\\n]|\\[\\"n])*"'
     for line in text.splitlines():
         if line and not line.startswith("#"):
-            check(re.fullmatch(r"[a-z_]+(\{[a-z_]+=\"[a-z0-9_]+\"\})? [0-9.]+", line) is not None,
+            check(re.fullmatch(r"[a-z_]+(\{%s(,%s)*\})? ([0-9.e+-]+|\+Inf)" % (label, label), line) is not None,
                   "prometheus sample line: " + line)
 
     # Which kinds have a prover: the HTTP status JSON says.
@@ -57,6 +96,7 @@ def checks(target, status_port, budget, srs_size):
         b = js.get("backend", {})
         check(b.get("name") in ("cpu", "cuda") and isinstance(b.get("note"), str),
               "GET /status names the backend (%s)" % b)
+        http_metrics(status_port, text)
         try:
             urllib.request.urlopen("http://127.0.0.1:%d/nothing" % status_port, timeout=10)
             check(False, "GET /nothing answers 404")
@@ -137,6 +177,14 @@ def checks(target, status_port, budget, srs_size):
         check(len(e) == 1 and e[0].tier == pb.SRSStatus.HOT and e[0].size_bytes == srs_size,
               "GetStatus shows test-srs HOT with its size")
         check(s.pinned_memory_bytes == srs_size, "the hot SRS is charged to the budget")
+        if status_port:
+            with urllib.request.urlopen("http://127.0.0.1:%d/readyz" % status_port, timeout=10) as r:
+                check("test-srs" in json.loads(r.read())["hot_circuits"], "GET /readyz lists the hot SRS")
+            with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % status_port, timeout=10) as r:
+                m = r.read().decode()
+            check(('cuzk_srs_tier_bytes{tier="hot"} %d\n' % srs_size) in m
+                  and ('cuzk_srs_bytes{circuit_id="test-srs",tier="hot"} %d\n' % srs_size) in m,
+                  "GET /metrics: the hot SRS bytes per tier and per circuit")
         r = st.EvictSRS(pb.EvictSRSRequest(circuit_id="test-srs"), timeout=10)
         check(r.was_loaded and r.freed_bytes == srs_size, "EvictSRS frees the SRS (%s)" % r)
         s = st.GetStatus(pb.GetStatusRequest(), timeout=10)
