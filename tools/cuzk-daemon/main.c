@@ -158,6 +158,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       usage(stdout);
       return 0;
+    } else if (!strcmp(a, "--version")) {
+      printf("cuzk-daemon %s (git %s)\n", CUZK_VERSION, CUZK_GIT_COMMIT);
+      return 0;
     } else {
       cz_log(CZ_LOG_ERROR, "daemon", "unknown argument %s", a);
       usage(stderr);
@@ -253,6 +256,7 @@ int main(int argc, char **argv) {
   cz_engine_get_stats(e, &st);
   /* srs.param_cache in the file wins; else $FIL_PROOFS_PARAMETER_CACHE
    * (cz_daemon_config_default); else /data/zk/params. */
+  cz_log(CZ_LOG_INFO, "daemon", "cuzk-daemon %s (git %s)", CUZK_VERSION, CUZK_GIT_COMMIT);
   if (config) cz_log(CZ_LOG_INFO, "daemon", "config %s%s", config, default_config ? " (the default path)" : "");
   else cz_log(CZ_LOG_INFO, "daemon", "no config file at %s (the default path): using defaults", DEFAULT_CONFIG);
   const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");

@@ -7,6 +7,7 @@
  * before it answers, this checks what came over the wire. */
 #include <pthread.h>
 #include <stdbool.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,15 +24,15 @@
 typedef struct {
   const char *addr, *type, *c1, *vanilla, *request, *randomness, *comm_r_old, *comm_r_new,
       *comm_d_new;
-  const char *circuit, *request_id, *verify_vk, *save_proofs;
-  unsigned long long registered_proof, sector_num, miner_id, partition, count, concurrency;
+  const char *circuit, *request_id, *verify_vk, *save_proofs, *log_level, *progress;
+  unsigned long long registered_proof, sector_num, miner_id, partition, count, concurrency,
+      priority;
   double progress_s;
-  int priority;
   bool has_registered;
 } opts;
 
-static int usage(const char *cmd) {
-  fprintf(stderr,
+static int usage(const char *cmd, FILE *out) {
+  fprintf(out,
           "usage: cuzk-bench %s [-a|--addr ADDR] ...\n"
           "  status | metrics\n"
           "  preload -c|--circuit ID      evict -c|--circuit ID\n"
@@ -47,11 +48,27 @@ static int usage(const char *cmd) {
           "  --verify-vk FILE: check each PoRep proof against the C1 with this verifying key\n"
           "    (bellperson layout; a .params file works: its key is at its head)\n"
           "  --save-proofs DIR: write proof I to DIR/proof-I.bin\n"
-          "  --progress S: a progress line on stderr every S seconds (default 10, 0 = none)\n",
+          "  --progress S: a progress line on stderr every S seconds (default 10, 0 = none)\n"
+          "  options also as --name=VALUE; -a/--addr may stand before the command\n"
+          "  exit status: 0 ok, 1 a proof or call failed, 2 usage or unusable input\n",
           cmd);
   return 2;
 }
 
+/* A decimal number of at most max; no sign, no wrap. */
+static bool parse_number(const char *v, unsigned long long max, unsigned long long *out) {
+  if (!*v || strspn(v, "0123456789") != strlen(v)) return false;
+  errno = 0;
+  char *end;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (errno || *end || n > max) return false;
+  *out = n;
+  return true;
+}
+
+/* Options as "--name VALUE", "--name=VALUE" or "-x VALUE"; an unknown one
+ * is named as unknown before its value is looked for. Every number is
+ * range-checked. Returns 0, 1 after --help (exit 0), or 2 after one line. */
 static int parse(int argc, char **argv, opts *o, bool batch) {
   memset(o, 0, sizeof *o);
   o->sector_num = 1;
@@ -61,44 +78,56 @@ static int parse(int argc, char **argv, opts *o, bool batch) {
   o->type = "porep";
   o->progress_s = 10;
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(argv[0]), 1;
-    if (i + 1 >= argc) return fprintf(stderr, "%s: %s needs a value\n", argv[0], a), 2;
-    const char *v = argv[++i];
-    unsigned long long *num = NULL;
-    if (!strcmp(a, "-a") || !strcmp(a, "--addr")) o->addr = v;
-    else if (!strcmp(a, "-t") || !strcmp(a, "--type")) o->type = v;
-    else if (!strcmp(a, "--c1")) o->c1 = v;
-    else if (!strcmp(a, "--vanilla")) o->vanilla = v;
-    else if (!strcmp(a, "--request")) o->request = v;
-    else if (!strcmp(a, "--randomness")) o->randomness = v;
-    else if (!strcmp(a, "--comm-r-old")) o->comm_r_old = v;
-    else if (!strcmp(a, "--comm-r-new")) o->comm_r_new = v;
-    else if (!strcmp(a, "--comm-d-new")) o->comm_d_new = v;
-    else if (!strcmp(a, "--id")) o->request_id = v;
-    else if (!strcmp(a, "--verify-vk")) o->verify_vk = v;
-    else if (!strcmp(a, "--save-proofs")) o->save_proofs = v;
-    else if (!strcmp(a, "--progress")) {
-      char *end;
-      o->progress_s = strtod(v, &end);
-      if (!*v || *end || o->progress_s < 0)
-        return fprintf(stderr, "%s: --progress: not a number of seconds: %s\n", argv[0], v), 2;
-    }
-    else if ((!strcmp(a, "-c") && !batch) || !strcmp(a, "--circuit")) o->circuit = v;
+    const char *arg = argv[i];
+    if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) return usage(argv[0], stdout), 1;
+    char name[64];
+    const char *eq = !strncmp(arg, "--", 2) ? strchr(arg, '=') : NULL;
+    size_t nl = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (nl >= sizeof name) return fprintf(stderr, "%s: unknown option %.40s...\n", argv[0], arg), 2;
+    memcpy(name, arg, nl);
+    name[nl] = 0;
+    const char *a = name, **str = NULL;
+    unsigned long long *num = NULL, max = UINT64_MAX;
+    if (!strcmp(a, "-a") || !strcmp(a, "--addr")) str = &o->addr;
+    else if (!strcmp(a, "-t") || !strcmp(a, "--type")) str = &o->type;
+    else if (!strcmp(a, "--c1")) str = &o->c1;
+    else if (!strcmp(a, "--vanilla")) str = &o->vanilla;
+    else if (!strcmp(a, "--request")) str = &o->request;
+    else if (!strcmp(a, "--randomness")) str = &o->randomness;
+    else if (!strcmp(a, "--comm-r-old")) str = &o->comm_r_old;
+    else if (!strcmp(a, "--comm-r-new")) str = &o->comm_r_new;
+    else if (!strcmp(a, "--comm-d-new")) str = &o->comm_d_new;
+    else if (!strcmp(a, "--id")) str = &o->request_id;
+    else if (!strcmp(a, "--verify-vk")) str = &o->verify_vk;
+    else if (!strcmp(a, "--save-proofs")) str = &o->save_proofs;
+    else if (!strcmp(a, "--log-level")) str = &o->log_level;
+    else if (!strcmp(a, "--progress")) str = &o->progress;
+    else if ((!strcmp(a, "-c") && !batch) || !strcmp(a, "--circuit")) str = &o->circuit;
     else if (!strcmp(a, "--registered-proof")) num = &o->registered_proof, o->has_registered = true;
     else if (!strcmp(a, "--sector-num")) num = &o->sector_num;
     else if (!strcmp(a, "--miner-id")) num = &o->miner_id;
-    else if (!strcmp(a, "--partition")) num = &o->partition;
-    else if (!strcmp(a, "-c") || !strcmp(a, "--count")) num = &o->count;
-    else if (!strcmp(a, "-j") || !strcmp(a, "--concurrency")) num = &o->concurrency;
-    else if (!strcmp(a, "--priority")) {
-      o->priority = atoi(v);
-    } else return fprintf(stderr, "%s: unknown option %s\n", argv[0], a), 2;
-    if (num) {
-      char *end;
-      *num = strtoull(v, &end, 10);
-      if (!*v || *end) return fprintf(stderr, "%s: %s: not a number: %s\n", argv[0], a, v), 2;
+    else if (!strcmp(a, "--partition")) num = &o->partition, max = UINT32_MAX;
+    else if (!strcmp(a, "-c") || !strcmp(a, "--count")) num = &o->count, max = 1000000;
+    else if (!strcmp(a, "-j") || !strcmp(a, "--concurrency")) num = &o->concurrency, max = 1024;
+    else if (!strcmp(a, "--priority")) num = &o->priority, max = 4;
+    else return fprintf(stderr, "%s: unknown option %s\n", argv[0], a), 2;
+    const char *v = eq ? eq + 1 : NULL;
+    if (!v) {
+      if (i + 1 >= argc) return fprintf(stderr, "%s: %s needs a value\n", argv[0], a), 2;
+      v = argv[++i];
     }
+    if (str) {
+      *str = v;
+    } else if (!parse_number(v, max, num)) {
+      return fprintf(stderr, "%s: %s: expected a whole number 0..%llu, got '%s'\n", argv[0], a,
+                     max, v), 2;
+    }
+  }
+  if (o->progress) {
+    char *end;
+    o->progress_s = strtod(o->progress, &end);
+    if (!*o->progress || *end || !(o->progress_s >= 0))
+      return fprintf(stderr, "%s: --progress: not a number of seconds: %s\n", argv[0], o->progress), 2;
   }
   return 0;
 }
@@ -206,15 +235,15 @@ int cmd_client_evict(int argc, char **argv) { return srs_command(argc, argv, fal
 
 /* ---- single / batch ---------------------------------------------------------- */
 
+/* A whole file ("-": standard input; pipes are read to their end). */
 static int read_file(const char *path, ProtobufCBinaryData *out) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return perror(path), -1;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  rewind(f);
-  out->data = malloc(n > 0 ? (size_t)n : 1);
-  out->len = n > 0 && fread(out->data, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
-  fclose(f);
+  char why[512];
+  uint8_t *b;
+  size_t n;
+  if (cz_bench_read_file(path, &b, &n, why, sizeof why) != CZ_OK)
+    return fprintf(stderr, "%s\n", why), -1;
+  out->data = b;
+  out->len = n;
   return 0;
 }
 
