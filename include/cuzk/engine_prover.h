@@ -63,6 +63,10 @@ struct cz_engine_prover {
   cz_err (*parse)(void *self, const cz_job_request *req, void **model, uint64_t *model_bytes,
                   char *msg, size_t msg_len);
   void (*free_model)(void *self, void *model);
+  /* Optional: release self. cz_engine_destroy calls it once per distinct
+   * self, last (after every job and SRS entry is gone, since SRS loaders
+   * may point into it). */
+  void (*destroy)(void *self);
 };
 
 /* The model the prover's parse made for req, NULL when none. req must be a

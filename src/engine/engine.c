@@ -1131,6 +1131,12 @@ void cz_engine_destroy(cz_engine *e) {
     }
   }
   cz_srs_manager_free(e->srs);
+  for (int k = 0; k < CZ_KIND_COUNT; k++) {
+    const cz_engine_prover *p = &e->provers[k];
+    bool first = p->destroy != NULL;
+    for (int q = 0; q < k && first; q++) first = e->provers[q].self != p->self;
+    if (e->has_prover[k] && first) p->destroy(p->self);
+  }
   cz_membudget_destroy(&e->budget);
   pthread_mutex_destroy(&e->mu);
   pthread_cond_destroy(&e->work_cv);

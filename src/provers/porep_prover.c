@@ -337,14 +337,20 @@ static void shape_unload(void *self, void *obj) {
   cz_pce_free(obj);
 }
 
+static void porep_destroy(void *self) {
+  porep_state *st = self;
+  pthread_mutex_destroy(&st->generate_lock);
+  free(st);
+}
+
 cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                 size_t msg_len) {
   static const char *const ids[N_SIZES] = {"porep-2k", "porep-8m", "porep-512m", "porep-32g",
                                            "porep-64g"};
   static const char *const pce_ids[N_SIZES] = {"pce-porep-2k", "pce-porep-8m", "pce-porep-512m",
                                                "pce-porep-32g", "pce-porep-64g"};
-  /* The state lives as long as the process: the engine keeps pointers to
-   * it and has no unregister. */
+  /* The engine keeps pointers to the state and frees it (destroy) when it
+   * is destroyed. */
   porep_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_provers_config_keep(&st->kept, cfg);
@@ -379,7 +385,8 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
                         .mem_estimate = porep_mem,
                         .circuit_id = porep_circuit_id,
                         .prove = porep_prove,
-                        .prove_batch = porep_prove_batch};
+                        .prove_batch = porep_prove_batch,
+                        .destroy = porep_destroy};
   if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p)) != CZ_OK)
     cz_msg_err(msg, msg_len, err, "cannot register the PoRep prover");
   return err;

@@ -237,13 +237,19 @@ static void shape_unload(void *self, void *obj) {
 
 /* ---- Registration ------------------------------------------------------------ */
 
+static void post_destroy(void *self) {
+  post_state *st = self;
+  pthread_mutex_destroy(&st->generate_lock);
+  free(st);
+}
+
 static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_type type,
                             char *msg, size_t msg_len) {
   static const char *const winning_ids[N_SIZES] = {"winning-2k", "winning-8m", "winning-512m",
                                                    "winning-32g", "winning-64g"};
   static const char *const window_ids[N_SIZES] = {"wpost-2k", "wpost-8m", "wpost-512m",
                                                   "wpost-32g", "wpost-64g"};
-  /* Lives as long as the process: the engine keeps pointers to it. */
+  /* The engine keeps pointers to it and frees it (destroy). */
   post_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_provers_config_keep(&st->kept, cfg);
@@ -278,7 +284,8 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
                         .free_model = post_free_model,
                         .mem_estimate = post_mem,
                         .circuit_id = post_circuit_id,
-                        .prove = post_prove};
+                        .prove = post_prove,
+                        .destroy = post_destroy};
   if (err == CZ_OK && (err = cz_engine_register_prover(e, st->job_kind, &p)) != CZ_OK)
     cz_msg(msg, msg_len, "cannot register the %s prover", p.name);
   return err;

@@ -50,12 +50,15 @@ int main(void) {
 }
 C
 export PKG_CONFIG_PATH=$root/lib/pkgconfig
+# A sanitizer build's archives need the sanitizer runtimes at link time.
+san=
+grep -q '^CUZK_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null && san="-fsanitize=address,undefined"
 if ! flags=$(pkg-config --cflags --libs cuzk 2>&1); then
   bad "pkg-config --cflags --libs cuzk: $flags"
 else
   echo "test_install: pkg-config: $flags"
   # shellcheck disable=SC2086 # the flags are words
-  if ! cc -std=c11 -o "$tmp/inv2" "$tmp/inv2.c" $flags 2>"$tmp/cc.log"; then
+  if ! cc -std=c11 $san -o "$tmp/inv2" "$tmp/inv2.c" $flags 2>"$tmp/cc.log"; then
     cat "$tmp/cc.log"; bad "compile and link against the installed cuzk"
   elif ! out=$("$tmp/inv2"); then
     bad "installed-library program: $out"
