@@ -1,6 +1,7 @@
 #include "util/msg.h"
 #include <unistd.h>
 #include <fcntl.h>
+#include "cuzk/clock.h"
 #include "input.h"
 #include <ctype.h>
 #include <errno.h>
@@ -326,4 +327,28 @@ int cz_bench_write_vk(const char *cmd, const char *path, const cz_groth16_vk *vk
   int rc = cz_bench_write_file(cmd, path, buf, n);
   free(buf);
   return rc;
+}
+
+int cz_bench_prove_params(cz_groth16_params *out, const char *name, size_t n_ic,
+                          const char *cache_dir, const char *tag, bool official_only,
+                          bool checked, unsigned threads, cz_params_keygen_fn keygen, void *ctx) {
+  cz_params_store_opts so = {0};
+  so.test_dir = cache_dir;
+  so.test_tag = tag;
+  so.official_only = official_only;
+  so.checked = checked;
+  so.n_threads = threads;
+  so.keygen = keygen;
+  so.keygen_ctx = ctx;
+  so.who = "prove";
+  cz_params_origin org;
+  char msg[512] = "";
+  uint64_t t0 = cz_now_ns();
+  if (cz_params_store_get(out, name, n_ic, &so, &org, msg, sizeof msg) != CZ_OK) {
+    fprintf(stderr, "prove: parameters: %s\n", msg);
+    return 2;
+  }
+  printf("%s %.1f ms\n", org.source == CZ_PARAMS_TEST_GENERATED ? "setup" : "load_params",
+         (double)(cz_now_ns() - t0) / 1e6);
+  return 0;
 }

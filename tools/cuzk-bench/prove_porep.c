@@ -27,25 +27,17 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   }
   printf("kind %s\nload_c1 %.1f ms\n", c1.kind->name, ms_since(t0));
 
-  cz_params_store_opts so = {0};
-  so.test_dir = a->cache_dir;
-  so.test_tag = CZ_POREP_CIRCUIT_REVISION;
-  so.official_only = a->official_only;
-  so.checked = a->checked;
-  so.n_threads = a->threads;
-  so.keygen = cz_porep_keygen;
-  so.keygen_ctx = (void *)c1.kind;
-  so.who = "prove";
+  char name[256];
+  cz_porep_param_name(c1.kind, name, sizeof name);
+  cz_porep_config cfg;
+  cz_porep_kind_config(c1.kind, &cfg);
   cz_groth16_params params;
-  cz_params_origin org;
-  t0 = cz_now_ns();
-  if ((e = cz_porep_params_get(&params, c1.kind, &so, &org, msg, sizeof msg)) != CZ_OK) {
-    fprintf(stderr, "prove: parameters: %s\n", msg);
+  if (cz_bench_prove_params(&params, name, cz_porep_public_input_count(&cfg) + 1, a->cache_dir,
+                            CZ_POREP_CIRCUIT_REVISION, a->official_only, a->checked, a->threads,
+                            cz_porep_keygen, (void *)c1.kind)) {
     cz_porep_c1_free(&c1);
     return 2;
   }
-  printf("%s %.1f ms\n", org.source == CZ_PARAMS_TEST_GENERATED ? "setup" : "load_params",
-         ms_since(t0));
 
   int rc = 0;
   if (a->vk_out) rc = cz_bench_write_vk("prove", a->vk_out, &params.vk);

@@ -78,25 +78,15 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
     cz_post_partition_free(&p);
     return e == CZ_ERR_PROOF_INVALID ? 1 : 2;
   }
-  cz_params_store_opts so = {0};
-  so.test_dir = a->cache_dir;
-  so.test_tag = CZ_POST_CIRCUIT_REVISION;
-  so.official_only = a->official_only;
-  so.checked = a->checked;
-  so.n_threads = a->threads;
-  so.keygen = cz_post_keygen;
-  so.keygen_ctx = (void *)p.kind;
-  so.who = "prove";
+  char name[256];
+  cz_post_param_name(p.kind, name, sizeof name);
   cz_groth16_params params;
-  cz_params_origin org;
-  t0 = cz_now_ns();
-  if ((e = cz_post_params_get(&params, p.kind, &so, &org, msg, sizeof msg)) != CZ_OK) {
-    fprintf(stderr, "prove: parameters: %s\n", msg);
+  if (cz_bench_prove_params(&params, name, cz_post_public_input_count(p.kind) + 1, a->cache_dir,
+                            CZ_POST_CIRCUIT_REVISION, a->official_only, a->checked, a->threads,
+                            cz_post_keygen, (void *)p.kind)) {
     cz_post_partition_free(&p);
     return 2;
   }
-  printf("%s %.1f ms\n", org.source == CZ_PARAMS_TEST_GENERATED ? "setup" : "load_params",
-         ms_since(t0));
   if (a->vk_out) rc = cz_bench_write_vk("prove", a->vk_out, &params.vk);
   cz_pce *shape = NULL;
   if (!rc && a->pce) {
