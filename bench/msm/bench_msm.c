@@ -3,6 +3,7 @@
  *
  *   cuzk-bench msm --group g1|g2 --log-n K [--threads T] [--density dense|sparse01]
  *                  [--reps R] [--scaling] [--vs-scalar] [--window C] [--acc auto|xyzz|affine]
+ *                  [--equal D]
  *
  * Wall time is what --threads speeds up; process CPU time (cpu_per_point) is
  * steadier on a shared machine and equals wall time at one thread when idle.
@@ -19,6 +20,9 @@
  * speedup_vs_t1 / speedup_ideal. --vs-scalar also times the
  * scalar field code (cz_msm_opts.no_ifma) in the same run: ifma_vs_scalar is
  * the wall-time ratio, ifma_vs_scalar_cpu the ratio of critical paths.
+ * --equal D also times scalars drawn from D random values (as a PoSt
+ * witness repeats values), grouped and with grouping off
+ * (cz_msm_opts.no_grouping), alternately: grouped_vs_plain is the ratio.
  * Output: "name value unit" lines. */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include <sched.h>
@@ -38,6 +42,7 @@ typedef struct {
   int reps;
   bool sparse, scaling, vs_scalar;
   cz_msm_accumulate acc;
+  unsigned equal; /* --equal D: 0 = off */
 } bench_args;
 
 static volatile uint64_t bench_sink;
@@ -90,10 +95,21 @@ static uint64_t bench_rand(void) { /* xorshift64*: fixed seed, reproducible */
   return bench_rng * 0x2545f4914f6cdd1dULL;
 }
 
-/* On huge pages, as the prover's witness and H coefficients are. */
-static cz_fr *bench_scalars(size_t n, bool sparse) {
+/* On huge pages, as the prover's witness and H coefficients are. equal > 0:
+ * n draws from the first `equal` random values instead. */
+static cz_fr *bench_scalars(size_t n, bool sparse, unsigned equal) {
   cz_fr *k = cz_huge_alloc(n * sizeof *k);
   if (!k) return NULL;
+  if (equal) {
+    cz_fr *pool = bench_scalars(equal, false, 0);
+    if (!pool) {
+      free(k);
+      return NULL;
+    }
+    for (size_t i = 0; i < n; i++) k[i] = pool[bench_rand() % equal];
+    free(pool);
+    return k;
+  }
   for (size_t i = 0; i < n; i++) {
     unsigned r = sparse ? (unsigned)(bench_rand() % 100) : 99;
     if (r < 50) {
@@ -134,7 +150,7 @@ static cz_fr *bench_scalars(size_t n, bool sparse) {
 #include "msm/bench_msm_impl.h"
 
 int cmd_bench_msm(int argc, char **argv) {
-  bench_args a = {"g1", 16, 1, 0, 3, false, false, false, CZ_MSM_ACC_AUTO};
+  bench_args a = {"g1", 16, 1, 0, 3, false, false, false, CZ_MSM_ACC_AUTO, 0};
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--group") && v) a.group = argv[++i];
@@ -153,7 +169,11 @@ int cmd_bench_msm(int argc, char **argv) {
       else if (strcmp(v, "auto")) goto usage;
     } else if (!strcmp(argv[i], "--scaling")) a.scaling = true;
     else if (!strcmp(argv[i], "--vs-scalar")) a.vs_scalar = true;
-    else goto usage;
+    else if (!strcmp(argv[i], "--equal") && v) {
+      long d = atol(argv[++i]);
+      if (d < 1 || d > (1L << 24)) goto usage;
+      a.equal = (unsigned)d;
+    } else goto usage;
   }
   if ((strcmp(a.group, "g1") && strcmp(a.group, "g2")) || a.log_n > 26 || a.reps < 1 ||
       a.reps > BENCH_MAX_REPS || a.window > 16)
@@ -165,6 +185,6 @@ usage:
           "usage: cuzk-bench msm --group g1|g2 --log-n K [--threads T] "
           "[--density dense|sparse01]\n"
           "                      [--reps R] [--scaling] [--vs-scalar] [--window C]\n"
-          "                      [--acc auto|xyzz|affine]\n");
+          "                      [--acc auto|xyzz|affine] [--equal D]\n");
   return 2;
 }

@@ -35,34 +35,37 @@ static AFF *GN(bench_points)(size_t n) {
 static int GN(bench_run)(const bench_args *a) {
   size_t n = (size_t)1 << a->log_n;
   AFF *bases = GN(bench_points)(n);
-  cz_fr *dense = bench_scalars(n, false), *sparse = a->sparse ? bench_scalars(n, true) : NULL;
-  if (!bases || !dense || (a->sparse && !sparse)) {
+  cz_fr *dense = bench_scalars(n, false, 0), *sparse = a->sparse ? bench_scalars(n, true, 0) : NULL;
+  cz_fr *equal = a->equal ? bench_scalars(n, false, a->equal) : NULL;
+  if (!bases || !dense || (a->sparse && !sparse) || (a->equal && !equal)) {
     fprintf(stderr, "cuzk-bench msm: out of memory\n");
     return 1;
   }
   /* Configurations: [0] dense at T threads, [1] sparse at T, [2] dense at 1,
-   * [3] dense at T on the scalar field code (no IFMA), [4 + i] dense at 1
-   * pinned to the i-th CPU this process may use (--scaling). */
+   * [3] dense at T on the scalar field code (no IFMA), [4] and [5] the
+   * --equal scalars at T grouped and not, [PIN + i] dense at 1 pinned to the
+   * i-th CPU this process may use (--scaling). */
   int cpus[BENCH_MAX_CPUS];
   int n_cpus = a->scaling && a->threads > 1 ? bench_cpus(cpus, (int)a->threads) : 0;
-  enum { NC = 4 + BENCH_MAX_CPUS };
-  bool on[NC] = {true, a->sparse, a->scaling && a->threads != 1, a->vs_scalar};
-  for (int i = 0; i < n_cpus; i++) on[4 + i] = true;
+  enum { PIN = 6, NC = PIN + BENCH_MAX_CPUS };
+  bool on[NC] = {true, a->sparse, a->scaling && a->threads != 1, a->vs_scalar, a->equal, a->equal};
+  for (int i = 0; i < n_cpus; i++) on[PIN + i] = true;
   double ms[NC][BENCH_MAX_REPS], cpu[NC][BENCH_MAX_REPS], crit[NC][BENCH_MAX_REPS];
   cz_msm_opts used[NC];
   for (int r = 0; r < a->reps; r++)
     for (int c = 0; c < NC; c++) {
       if (!on[c]) continue;
-      SEG s = {bases, n, NULL, c == 1 ? sparse : dense, n, NULL};
-      cz_msm_opts o = {.window_bits = a->window, .accumulate = a->acc, .no_ifma = c == 3};
+      SEG s = {bases, n, NULL, c == 1 ? sparse : c == 4 || c == 5 ? equal : dense, n, NULL};
+      cz_msm_opts o = {.window_bits = a->window, .accumulate = a->acc, .no_ifma = c == 3,
+                       .no_grouping = c == 5};
       JAC out;
-      if (c >= 4 && bench_pin(cpus[c - 4])) return 1;
+      if (c >= PIN && bench_pin(cpus[c - PIN])) return 1;
       double t0 = bench_now_ms(), c0 = bench_cpu_ms();
-      cz_err e = MSM(_segments)(&out, &s, 1, c == 2 || c >= 4 ? 1 : a->threads, &o);
+      cz_err e = MSM(_segments)(&out, &s, 1, c == 2 || c >= PIN ? 1 : a->threads, &o);
       ms[c][r] = bench_now_ms() - t0;
       cpu[c][r] = bench_cpu_ms() - c0;
       crit[c][r] = o.cpu_critical_ms;
-      if (c >= 4 && bench_pin(-1)) return 1;
+      if (c >= PIN && bench_pin(-1)) return 1;
       if (e) {
         fprintf(stderr, "cuzk-bench msm: %s\n", cz_err_str(e));
         return 1;
@@ -75,13 +78,14 @@ static int GN(bench_run)(const bench_args *a) {
   char name[96];
   snprintf(name, sizeof name, "msm.%s.2^%u.t%u", a->group, a->log_n, a->threads);
   double med[NC];
-  static const char *label[4] = {"dense", "sparse01", "dense_t1", "dense_scalar"};
+  static const char *label[PIN] = {"dense",        "sparse01",    "dense_t1",
+                                   "dense_scalar", "equal",       "equal_plain"};
   for (int c = 0; c < NC; c++) {
     if (!on[c]) continue;
     med[c] = bench_median(ms[c], a->reps);
     char lb[32];
-    if (c < 4) snprintf(lb, sizeof lb, "%s", label[c]);
-    else snprintf(lb, sizeof lb, "dense_t1_cpu%d", cpus[c - 4]);
+    if (c < PIN) snprintf(lb, sizeof lb, "%s", label[c]);
+    else snprintf(lb, sizeof lb, "dense_t1_cpu%d", cpus[c - PIN]);
     printf("%s.%s.total %.3f ms\n", name, lb, med[c]);
     printf("%s.%s.per_point %.4f us/point\n", name, lb, 1e3 * med[c] / (double)n);
     printf("%s.%s.cpu_per_point %.4f us/point\n", name, lb,
@@ -90,7 +94,9 @@ static int GN(bench_run)(const bench_args *a) {
       printf("%s.%s.window %u bits\n", name, lb, used[c].used_window_bits);
     printf("%s.%s.batch_affine %d bool\n", name, lb, used[c].used_batch_affine ? 1 : 0);
     printf("%s.%s.ifma %d bool\n", name, lb, used[c].used_ifma ? 1 : 0);
+    if (c == 4 || c == 5) printf("%s.%s.distinct %zu scalars\n", name, lb, used[c].n_distinct);
   }
+  if (on[4]) printf("%s.grouped_vs_plain %.4f ratio\n", name, med[4] / med[5]);
   if (on[3]) {
     /* Same run, alternating: wall and the load-independent critical path. */
     printf("%s.ifma_vs_scalar %.4f ratio\n", name, med[0] / med[3]);
@@ -110,12 +116,13 @@ static int GN(bench_run)(const bench_args *a) {
      * pinned in this run: on a VM whose vCPUs are not equally fast (the
      * host's other load), 2 threads cannot reach twice the faster one. */
     double capacity = 0;
-    for (int i = 0; i < n_cpus; i++) capacity += 1.0 / med[4 + i];
+    for (int i = 0; i < n_cpus; i++) capacity += 1.0 / med[PIN + i];
     printf("%s.speedup_ideal %.3f ratio\n", name, med[2] * capacity);
     printf("%s.parallel_efficiency %.3f ratio\n", name, 1.0 / (med[0] * capacity));
   }
   free(bases);
   free(dense);
   free(sparse);
+  free(equal);
   return 0;
 }

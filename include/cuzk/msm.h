@@ -4,6 +4,10 @@
  * Algorithm (src/msm/msm_impl.h, one source for both groups): scalars equal
  * to 0 are dropped, scalars equal to 1 are summed by batched affine addition,
  * the rest go through Pippenger's bucket method with signed c-bit digits.
+ * Where many of those are equal (PoSt witnesses repeat values across sector
+ * slots), the bases of each equal scalar are first summed by batched affine
+ * addition and the sum takes its place: one addition per base instead of
+ * one per window (src/msm/msm_group.c; tried on 2^10..2^22 such scalars).
  * Buckets are affine and filled by batched affine additions sharing one field
  * inversion (Montgomery's trick) when the window is large, or XYZZ points when
  * batching does not pay. The window width c, the bucket representation and
@@ -22,7 +26,9 @@
  *
  * Thread budget: n_threads workers at most, 0 = one per online core.
  * Working memory: 2 (floor(255/c) + 1) + 8 bytes per non-trivial scalar plus
- * 8 bytes per scalar equal to 1, and one bucket array per worker. */
+ * 8 bytes per scalar equal to 1, and one bucket array per worker; where
+ * equal scalars are looked for, 44 more bytes per non-trivial scalar while
+ * planning, and a copy of every base whose scalar is repeated. */
 #ifndef CUZK_MSM_H
 #define CUZK_MSM_H
 #include <stdbool.h>
@@ -79,6 +85,8 @@ typedef struct {
   /* Keep to the scalar field code even where the 8-lane AVX-512 IFMA path
    * is available (for tests and benchmarks; the result is the same). */
   bool no_ifma;
+  /* Never group equal scalars (for tests and benchmarks; same result). */
+  bool no_grouping;
   /* out, set on success */
   unsigned used_window_bits;
   unsigned used_point_chunks;
@@ -87,6 +95,9 @@ typedef struct {
    * (batches of 16 or more) ran 8 at a time. */
   bool used_ifma;
   size_t n_zero, n_one, n_other; /* scalars by class (after density selection) */
+  /* Distinct non-trivial scalars bucketed (n_other when not grouped) and how
+   * many of them stand for several bases. */
+  size_t n_distinct, n_multi;
   /* The call's critical path in thread CPU time: the caller's own CPU time
    * plus, for each parallel phase, how much longer its busiest worker ran.
    * About the wall time on otherwise idle cores, so thread scaling can be

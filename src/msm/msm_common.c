@@ -147,6 +147,7 @@ typedef struct {
   pre_chunk *chunks;
   size_t base_size;
   msm_plan *plan;
+  uint64_t (*kv)[4]; /* non-NULL: pre_fill keeps the scalars here, unrecoded */
 } pre_ctx;
 
 static void pre_count(void *vctx, size_t task, unsigned worker) {
@@ -163,18 +164,33 @@ static void pre_count(void *vctx, size_t task, unsigned worker) {
   ch->used = cnt[0] + cnt[1] + cnt[2];
 }
 
-/* Signed digits: d_w = bits_w + carry, and d_w > 2^(c-1) becomes
- * d_w - 2^c with a carry into the next window. k < r < 2^255 and
- * n_windows = floor(255/c) + 1 leave the top window at most 2^(c-1). */
+/* Signed digits of k into dst[w * stride]: d_w = bits_w + carry, and
+ * d_w > 2^(c-1) becomes d_w - 2^c with a carry into the next window.
+ * k < r < 2^255 and n_windows = floor(255/c) + 1 leave the top window at
+ * most 2^(c-1). Branch-free (random digits would mispredict half the
+ * branches): with neg = d > half and mask = -neg, the magnitude is d or
+ * 2^c - d. One of 0 (d = 0, or d = 2^c with a carry out) wraps to
+ * MSM_DIGIT_ZERO. */
+static void recode(uint16_t *dst, size_t stride, const uint64_t k[4], unsigned c, unsigned nw) {
+  const unsigned half = 1u << (c - 1), full = 1u << c;
+  unsigned carry = 0;
+  for (unsigned w = 0; w < nw; w++, dst += stride) {
+    unsigned d = scalar_bits(k, w * c, c) + carry;
+    unsigned neg = (half - d) >> 31, mask = 0u - neg;
+    unsigned mag = (d ^ mask) + ((full + 1) & mask);
+    *dst = (uint16_t)((mag - 1) | (neg << 15));
+    carry = neg;
+  }
+}
+
+/* Sorts a chunk's scalars into the plan's ones and terms, recoding each
+ * term (or keeping its scalar in ctx->kv, to be grouped first). */
 static void pre_fill(void *vctx, size_t task, unsigned worker) {
   (void)worker;
   pre_ctx *ctx = vctx;
   pre_chunk *ch = &ctx->chunks[task];
   const msm_seg *s = &ctx->segs[ch->seg];
   msm_plan *plan = ctx->plan;
-  const unsigned c = plan->c, nw = plan->n_windows;
-  const unsigned half = 1u << (c - 1), full = 1u << c;
-  const size_t stride = plan->n_terms;
   const uint8_t *base = s->bases + ch->base_off * ctx->base_size;
   size_t one = ch->ones_off, t = ch->terms_off;
   for (size_t i = ch->begin; i < ch->end; i++) {
@@ -200,18 +216,8 @@ static void pre_fill(void *vctx, size_t task, unsigned worker) {
     bool id_base = true;
     for (size_t j = 0; j < ctx->base_size && id_base; j++) id_base = base[j] == 0;
     if (id_base) memset(k, 0, sizeof k);
-    /* Branch-free (random digits would mispredict half the branches): with
-     * neg = d > half and mask = -neg, the magnitude is d or 2^c - d. One of
-     * 0 (d = 0, or d = 2^c with a carry out) wraps to MSM_DIGIT_ZERO. */
-    uint16_t *dst = plan->digits + t;
-    unsigned carry = 0;
-    for (unsigned w = 0; w < nw; w++, dst += stride) {
-      unsigned d = scalar_bits(k, w * c, c) + carry;
-      unsigned neg = (half - d) >> 31, mask = 0u - neg;
-      unsigned mag = (d ^ mask) + ((full + 1) & mask);
-      *dst = (uint16_t)((mag - 1) | (neg << 15));
-      carry = neg;
-    }
+    if (ctx->kv) memcpy(ctx->kv[t], k, sizeof k);
+    else recode(plan->digits + t, plan->n_terms, k, plan->c, plan->n_windows);
     t++;
     base += ctx->base_size;
   }
@@ -271,15 +277,49 @@ static void choose_window(msm_plan *plan, const cz_msm_opts *opts, const msm_cos
 
 /* ---- plan -------------------------------------------------------------- */
 
-/* Sizes of the plan's arrays (n or 1 entries: never a zero-byte block). */
-static size_t plan_terms(const msm_plan *p) { return p->n_terms ? p->n_terms : 1; }
-static size_t plan_ones(const msm_plan *p) { return p->n_one ? p->n_one : 1; }
+/* Sizes of the plan's arrays (n or 1 entries: never a zero-byte block).
+ * term_base is sized for the scalars before grouping, digits after. */
+static size_t at_least_1(size_t n) { return n ? n : 1; }
 
 void msm_plan_free(msm_plan *plan) {
-  cz_scratch_give(plan->term_base, plan_terms(plan) * sizeof *plan->term_base);
-  cz_scratch_give(plan->digits, plan_terms(plan) * plan->n_windows * sizeof *plan->digits);
-  cz_scratch_give(plan->ones, plan_ones(plan) * sizeof *plan->ones);
+  cz_scratch_give(plan->term_base, at_least_1(plan->n_other) * sizeof *plan->term_base);
+  cz_scratch_give(plan->digits, at_least_1(plan->n_terms) * plan->n_windows * sizeof *plan->digits);
+  cz_scratch_give(plan->ones, at_least_1(plan->n_one) * sizeof *plan->ones);
+  if (plan->multi_off) {
+    cz_scratch_give(plan->multi_off, (plan->n_multi + 1) * sizeof *plan->multi_off);
+    cz_scratch_give(plan->multi_term, at_least_1(plan->n_multi) * sizeof *plan->multi_term);
+    cz_scratch_give(plan->multi_base, at_least_1(plan->n_members) * sizeof *plan->multi_base);
+  }
   memset(plan, 0, sizeof *plan);
+}
+
+/* Whether the first MSM_GROUP_PROBE non-trivial scalars hold an equal pair. */
+static bool probe_equal(const msm_seg *segs, size_t n_segs) {
+  uint64_t (*kv)[4] = malloc(MSM_GROUP_PROBE * sizeof *kv);
+  if (!kv) return false;
+  size_t m = 0;
+  for (size_t s = 0; s < n_segs && m < MSM_GROUP_PROBE; s++)
+    for (size_t i = 0; i < segs[s].n_scalars && m < MSM_GROUP_PROBE; i++)
+      if (density_bit(segs[s].density, i) && scalar_class(&segs[s], i) == CLS_OTHER)
+        scalar_get(kv[m++], &segs[s], i);
+  bool eq = msm_group_any_equal(kv, m);
+  free(kv);
+  return eq;
+}
+
+/* Recodes the grouped terms' scalars, in chunks of PRE_CHUNK. */
+typedef struct {
+  msm_plan *plan;
+  uint64_t (*kv)[4];
+} recode_ctx;
+
+static void recode_chunk(void *vctx, size_t task, unsigned worker) {
+  (void)worker;
+  recode_ctx *r = vctx;
+  msm_plan *p = r->plan;
+  size_t end = (task + 1) * PRE_CHUNK < p->n_terms ? (task + 1) * PRE_CHUNK : p->n_terms;
+  for (size_t t = task * PRE_CHUNK; t < end; t++)
+    recode(p->digits + t, p->n_terms, r->kv[t], p->c, p->n_windows);
 }
 
 cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t base_size,
@@ -307,7 +347,7 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
       chunks[k].end = b + PRE_CHUNK < segs[s].n_scalars ? b + PRE_CHUNK : segs[s].n_scalars;
       k++;
     }
-  pre_ctx ctx = {segs, chunks, base_size, plan};
+  pre_ctx ctx = {segs, chunks, base_size, plan, NULL};
   plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_count, &ctx);
 
   /* Prefix sums; each segment's used count must match its bases. */
@@ -333,22 +373,35 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
     return err;
   }
   plan->n_one = ones;
-  plan->n_terms = terms;
-  choose_window(plan, opts, costs);
+  plan->n_terms = plan->n_other = terms;
   /* Not an input of the window model: both paths must pick the same
    * windows, so that their results are the same bits. cz_cpu_use_ifma is
    * false where the 8-lane code is not built (CZ_IFMA undefined). */
   plan->vec = !(opts && opts->no_ifma) && cz_cpu_use_ifma();
-
-  plan->term_base = cz_scratch_take(plan_terms(plan) * sizeof *plan->term_base);
-  plan->digits = cz_scratch_take(plan_terms(plan) * plan->n_windows * sizeof *plan->digits);
-  plan->ones = cz_scratch_take(plan_ones(plan) * sizeof *plan->ones);
-  if (!plan->term_base || !plan->digits || !plan->ones) {
-    free(chunks);
-    msm_plan_free(plan);
-    return CZ_ERR_NOMEM;
+  plan->term_base = cz_scratch_take(at_least_1(terms) * sizeof *plan->term_base);
+  plan->ones = cz_scratch_take(at_least_1(ones) * sizeof *plan->ones);
+  bool group = !(opts && opts->no_grouping) && terms >= MSM_GROUP_MIN &&
+               terms <= MSM_GROUP_MAX && probe_equal(segs, n_segs);
+  if (group) ctx.kv = cz_scratch_take(terms * sizeof *ctx.kv);
+  if (!plan->term_base || !plan->ones) err = CZ_ERR_NOMEM;
+  if (!err && ctx.kv) {
+    /* Collect, group, then choose the window for the terms that are left. */
+    plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
+    err = msm_group(plan, ctx.kv);
   }
-  plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
+  if (!err) {
+    choose_window(plan, opts, costs);
+    plan->digits = cz_scratch_take(at_least_1(plan->n_terms) * plan->n_windows * sizeof *plan->digits);
+    if (!plan->digits) err = CZ_ERR_NOMEM;
+  }
+  if (!err && ctx.kv) {
+    recode_ctx r = {plan, ctx.kv};
+    plan->extra_critical_ms +=
+        msm_run_tasks((plan->n_terms + PRE_CHUNK - 1) / PRE_CHUNK, plan->threads, recode_chunk, &r);
+  } else if (!err)
+    plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
+  if (ctx.kv) cz_scratch_give(ctx.kv, terms * sizeof *ctx.kv);
   free(chunks);
-  return CZ_OK;
+  if (err) msm_plan_free(plan);
+  return err;
 }

@@ -491,6 +491,102 @@ static bool GN(msm_sum_points)(JAC *out, const AFF *const *pts, size_t n, bool v
   return ok;
 }
 
+/* ---- equal scalars ------------------------------------------------------ */
+
+/* Pairs per batched addition when summing the groups. */
+#define MSM_GROUP_BATCH 1024
+
+typedef struct {
+  const msm_plan *plan;
+  AFF *w; /* the members' points, group by group; each sum ends at its first */
+  size_t parts;
+  atomic_int failed;
+} GN(msm_gsum_ctx);
+
+static void GN(msm_gsum_carve)(AFF ***acc, const AFF ***pt, GN(msm_batch_scratch) *sc, bool vec,
+                               msm_carve *c) {
+  *acc = msm_carve_take(c, MSM_GROUP_BATCH * sizeof **acc);
+  *pt = msm_carve_take(c, MSM_GROUP_BATCH * sizeof **pt);
+  GN(msm_scratch_carve)(sc, MSM_GROUP_BATCH, vec, c);
+}
+
+/* The first multi group whose members start at or after member m. */
+static size_t GN(msm_group_at)(const msm_plan *plan, size_t m) {
+  size_t lo = 0, hi = plan->n_multi;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (plan->multi_off[mid] < m) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Sums part `task` of the multi groups (split by members) in place: round r
+ * adds each element 2^r past a multiple of 2^(r+1) into that one, for all
+ * the part's groups in shared batches. Sums may cancel to the identity and
+ * bases may repeat, so the additions are not regular. */
+static void GN(msm_gsum_task)(void *vctx, size_t task, unsigned worker) {
+  (void)worker;
+  GN(msm_gsum_ctx) *ctx = vctx;
+  const msm_plan *plan = ctx->plan;
+  const size_t *off = plan->multi_off;
+  size_t g0 = GN(msm_group_at)(plan, plan->n_members * task / ctx->parts);
+  size_t g1 = GN(msm_group_at)(plan, plan->n_members * (task + 1) / ctx->parts);
+  if (g0 == g1) return;
+  for (size_t i = off[g0]; i < off[g1]; i++) ctx->w[i] = *(const AFF *)plan->multi_base[i];
+  AFF **acc;
+  const AFF **pt;
+  GN(msm_batch_scratch) sc;
+  GN(msm_block) mem;
+  MSM_BLOCK_INIT(&mem, GN(msm_gsum_carve)(&acc, &pt, &sc, plan->vec, &c_));
+  if (!mem.p) {
+    atomic_store(&ctx->failed, 1);
+    return;
+  }
+  for (size_t step = 1, more = 1; more; step *= 2) {
+    size_t m = 0;
+    more = 0;
+    for (size_t g = g0; g < g1; g++) {
+      size_t o = off[g], len = off[g + 1] - o;
+      for (size_t j = 0; j + step < len; j += 2 * step) {
+        acc[m] = &ctx->w[o + j];
+        pt[m] = &ctx->w[o + j + step];
+        if (++m == MSM_GROUP_BATCH) {
+          GN(msm_batch_add)(acc, pt, NULL, m, &sc, false);
+          m = 0;
+        }
+      }
+      more |= 2 * step < len;
+    }
+    if (m) GN(msm_batch_add)(acc, pt, NULL, m, &sc, false);
+  }
+  GN(msm_block_free)(&mem);
+}
+
+/* Replaces each multi group's base by the sum of its members (in *w, to be
+ * given back with n_members points); a sum that is the identity gets zero
+ * digits, as identity bases do. */
+static bool GN(msm_group_sums)(msm_plan *plan, AFF **w) {
+  *w = NULL;
+  if (!plan->n_multi) return true;
+  *w = cz_scratch_take(plan->n_members * sizeof(AFF));
+  if (!*w) return false;
+  size_t parts = plan->n_members / 4096 + 1;
+  if (parts > 4 * (size_t)plan->threads) parts = 4 * (size_t)plan->threads;
+  GN(msm_gsum_ctx) ctx = {plan, *w, parts, 0};
+  plan->extra_critical_ms += msm_run_tasks(parts, plan->threads, GN(msm_gsum_task), &ctx);
+  if (atomic_load(&ctx.failed)) return false;
+  for (size_t g = 0; g < plan->n_multi; g++) {
+    const AFF *sum = &(*w)[plan->multi_off[g]];
+    size_t t = plan->multi_term[g];
+    plan->term_base[t] = (const uint8_t *)sum;
+    if (GN(msm_aff_is_id)(sum))
+      for (unsigned k = 0; k < plan->n_windows; k++)
+        plan->digits[(size_t)k * plan->n_terms + t] = MSM_DIGIT_ZERO;
+  }
+  return true;
+}
+
 /* ---- driver ------------------------------------------------------------- */
 
 /* One worker's affine-bucket state, set up by its first affine window; a
@@ -561,6 +657,12 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
   msm_costs costs = {MSM_INV_COST};
   cz_err err = msm_plan_build(&plan, segs, n_segs, sizeof(AFF), n_threads, opts, &costs);
   if (err) return err;
+  AFF *group_pts;
+  if (!GN(msm_group_sums)(&plan, &group_pts)) {
+    cz_scratch_give(group_pts, plan.n_members * sizeof(AFF));
+    msm_plan_free(&plan);
+    return CZ_ERR_NOMEM;
+  }
   GN(msm_ctx) ctx = {&plan, 0, 0, NULL, NULL, NULL, 0, 0};
   if (plan.n_terms) ctx.window_tasks = (size_t)plan.n_windows * plan.chunks;
   /* Every worker reuses one bucket set, all of them in one scratch block:
@@ -590,6 +692,7 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
   cz_scratch_give(ctx.buckets, (size_t)plan.threads * ctx.bucket_stride * sizeof(AFF));
   if (atomic_load(&ctx.failed)) {
     free(ctx.partial);
+    cz_scratch_give(group_pts, plan.n_members * sizeof(AFF));
     msm_plan_free(&plan);
     return CZ_ERR_NOMEM;
   }
@@ -614,10 +717,13 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
     opts->used_ifma = plan.vec;
     opts->n_zero = plan.n_zero;
     opts->n_one = plan.n_one;
-    opts->n_other = plan.n_terms;
+    opts->n_other = plan.n_other;
+    opts->n_distinct = plan.n_terms;
+    opts->n_multi = plan.n_multi;
     opts->cpu_critical_ms = msm_thread_cpu_ms() - cpu0 + plan.extra_critical_ms + extra;
   }
   free(ctx.partial);
+  cz_scratch_give(group_pts, plan.n_members * sizeof(AFF));
   msm_plan_free(&plan);
   return CZ_OK;
 }

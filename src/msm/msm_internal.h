@@ -56,14 +56,45 @@ typedef struct {
   bool vec; /* batched affine additions 8 lanes at a time (AVX-512 IFMA) */
   unsigned threads;
   double extra_critical_ms; /* msm_run_tasks results of the planning passes */
+  /* Equal scalars (msm_group.c): n_other non-trivial scalars came in, and
+   * n_terms distinct ones are left. Each of the n_multi terms that stands
+   * for several bases, multi_term[g], has its bases in multi_base[
+   * multi_off[g] .. multi_off[g + 1]); the group's code sums them and points
+   * term_base at the sum before the bucket phase. */
+  size_t n_other, n_multi, n_members;
+  size_t *multi_off, *multi_term;
+  const uint8_t **multi_base;
 } msm_plan;
 
-/* Validates the segments, classifies and recodes the scalars (in parallel)
- * and fixes c, chunks and the bucket form (opts' inputs override the cost
- * model). base_size is sizeof the affine point type. */
+/* Validates the segments, classifies and recodes the scalars (in parallel),
+ * groups equal scalars where that pays (msm_group below) and fixes c,
+ * chunks and the bucket form (opts' inputs override the cost model).
+ * base_size is sizeof the affine point type. */
 cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t base_size,
                       unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs);
 void msm_plan_free(msm_plan *plan);
+
+/* Grouping equal scalars: sum_i k P_i = k (sum_i P_i), so bases that share a
+ * scalar cost one addition each instead of one per window. PoSt witnesses
+ * repeat many values (WinningPoSt proves one sector 66 times: the same
+ * comm_c, comm_r_last and top-of-tree hashes in every slot). Tried on MSMs of
+ * MSM_GROUP_MIN..MSM_GROUP_MAX non-trivial scalars, where its table costs
+ * 44 bytes a scalar, and only when the first MSM_GROUP_PROBE of them hold
+ * an equal pair (so random scalars, such as H's, pay for the probe alone);
+ * given up when fewer than 1/16 fold away. */
+#define MSM_GROUP_MIN ((size_t)1 << 10)
+#define MSM_GROUP_MAX ((size_t)1 << 22)
+#define MSM_GROUP_PROBE ((size_t)1 << 12)
+
+/* kv[t] is term t's scalar (canonical, 0 for an identity base, which is
+ * then dropped) and plan->term_base[t] its base, for t < plan->n_terms. On
+ * success with grouping, term_base and kv are compacted to the distinct
+ * scalars, n_terms lowered and the multi_* arrays filled; without, the plan
+ * is left as it was. CZ_ERR_NOMEM only when the result arrays cannot be
+ * had (a table that cannot be had just means no grouping). */
+cz_err msm_group(msm_plan *plan, uint64_t (*kv)[4]);
+/* Whether two of kv[0..n) are equal (false also when out of memory). */
+bool msm_group_any_equal(uint64_t (*kv)[4], size_t n);
 
 /* Lays a worker's many small arrays out in one block: a pass with base NULL
  * counts the bytes (MSM_CARVE_SLACK included), then a pass over the block

@@ -291,3 +291,79 @@ static void GN(t_copies)(void) {
   free(b);
   free(k);
 }
+
+/* Grouped equal scalars against the naive sum and the ungrouped call, on 1
+ * and 2 threads. `pool` > 0 draws the non-trivial scalars from that many
+ * values (some 0 and 1 mixed in); `distinct_head` makes the first scalars
+ * all different first. want_grouped says whether grouping must happen. */
+static void GN(t_group_case)(const char *label, AFF *b, cz_scalar *k, size_t n,
+                             bool want_grouped) {
+  JAC want, got, plain;
+  GN(t_naive)(&want, b, k, n);
+  SEG s = {b, n, k, NULL, n, NULL};
+  cz_msm_opts op = {.no_grouping = true};
+  CHECK_EQ_INT(MSM(_segments)(&plain, &s, 1, 2, &op), CZ_OK);
+  CHECK(GN(eq)(&plain, &want));
+  CHECK_EQ_INT(op.n_distinct, op.n_other);
+  for (unsigned threads = 1; threads <= 2; threads++) {
+    cz_msm_opts o = {0};
+    CHECK_EQ_INT(MSM(_segments)(&got, &s, 1, threads, &o), CZ_OK);
+    bool right = GN(eq)(&got, &want);
+    if (!right || (o.n_distinct < o.n_other) != want_grouped)
+      fprintf(stderr, "  %s threads=%u: right=%d other=%zu distinct=%zu multi=%zu\n", label,
+              threads, right, o.n_other, o.n_distinct, o.n_multi);
+    CHECK(right);
+    CHECK_EQ_INT(o.n_other, op.n_other);
+    CHECK_EQ_INT(o.n_distinct < o.n_other, want_grouped);
+    CHECK_EQ_INT(o.n_multi > 0, want_grouped);
+  }
+}
+
+static void GN(t_pool_scalars)(cz_scalar *k, size_t n, size_t pool, size_t distinct_head) {
+  cz_scalar vals[64];
+  GN(t_scalars)(vals, 64, 0);
+  GN(t_scalars)(k, n, 0);
+  for (size_t i = distinct_head; i < n; i++) {
+    unsigned r = (unsigned)(check_rand64() % 32);
+    if (r == 0) memset(&k[i], 0, sizeof k[i]);
+    else if (r == 1) k[i] = (cz_scalar){{1, 0, 0, 0}};
+    else k[i] = vals[check_rand64() % pool];
+  }
+}
+
+static void GN(t_groups)(void) {
+  const bool g1 = sizeof(AFF) == sizeof(cz_g1_affine);
+  const size_t n = g1 ? 6000 : 2500;
+  AFF *b = malloc(n * sizeof *b);
+  cz_scalar *k = malloc(n * sizeof *k);
+  /* Bases with planted repeats (doublings inside a group), negations and
+   * identities; scalars from 40 values: big groups, many rounds. */
+  GN(t_points)(b, n, 2024);
+  GN(t_pool_scalars)(k, n, 40, 0);
+  GN(t_group_case)("pool of 40", b, k, n, true);
+  /* Every group is pairs P, -P: each sum cancels to the identity. */
+  GN(t_points)(b, n / 2, 909);
+  for (size_t i = 0; i < n / 2; i++) {
+    GN(affine_neg)(&b[n / 2 + i], &b[i]);
+    k[i] = k[n / 2 + i];
+  }
+  GN(t_group_case)("P, -P in each group", b, k, n, true);
+  /* Mostly singletons with some pairs: groups of 2 among many of 1. */
+  GN(t_points)(b, n, 31337);
+  GN(t_scalars)(k, n, 0);
+  for (size_t i = 1; i < n; i += 5) k[i] = k[i - 1];
+  GN(t_group_case)("pairs", b, k, n, true);
+  /* Under 1/16 folded away: no grouping. */
+  GN(t_scalars)(k, n, 0);
+  for (size_t i = 1; i < n; i += 40) k[i] = k[i - 1];
+  GN(t_group_case)("few equal", b, k, n, false);
+  /* Fewer than 2^10 non-trivial scalars: not tried. */
+  GN(t_pool_scalars)(k, 900, 3, 0);
+  GN(t_group_case)("small", b, k, 900, false);
+  if (g1) { /* the probe: the first 4096 all different, then a pool */
+    GN(t_pool_scalars)(k, n, 5, 4200);
+    GN(t_group_case)("distinct head", b, k, n, false);
+  }
+  free(b);
+  free(k);
+}

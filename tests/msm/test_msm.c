@@ -1,5 +1,6 @@
 /* MSM against naive summation for G1 and G2: random, 0/1-heavy and small
- * scalars, every window width path, both bucket forms, threads, densities. */
+ * scalars, every window width path, both bucket forms, threads, densities,
+ * grouped equal scalars. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -33,9 +34,11 @@ int main(void) {
   cz_g1_t_density();
   cz_g1_t_paths();
   cz_g1_t_copies();
+  cz_g1_t_groups();
   cz_g2_t_modes("g2");
   cz_g2_t_density();
   cz_g2_t_paths();
   cz_g2_t_copies();
+  cz_g2_t_groups();
   return check_report("test_msm");
 }
