@@ -240,16 +240,17 @@ void cz_post_partition_free(cz_post_partition *p);
 /* cz_post_verify_vanilla over the partition (its errors). */
 cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t msg_len);
 
-/* Synthesize the partition's circuit into *as (PROVE cs, serial): the
- * sector slots filled as rust-fil-proofs fills them (Winning: the one
+/* Synthesize the partition's circuit into *as (a PROVE assignment, the
+ * slots synthesized in parallel on n_threads, 0: all cores, by
+ * cz_post_witness): the sector slots filled as rust-fil-proofs fills them (Winning: the one
  * sector in all 66 slots, slot i opening challenge i; Window: sector i in
  * slot i, the last repeated). The circuit's public inputs are checked
  * against cz_post_public_inputs (CZ_ERR_INVALID_ARG on a mismatch). The
  * caller verifies the vanilla proofs first; unverified paths make an
  * unsatisfied circuit, not an error. On success the caller owns *as
  * (cz_assignment_free); on error *as is zeroed. */
-cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *msg,
-                          size_t msg_len);
+cz_err cz_post_synthesize(const cz_post_partition *p, unsigned n_threads, cz_assignment *as,
+                          char *msg, size_t msg_len);
 
 /* Pre-compiled synthesis (cs.h's cz_pce): cz_post_record_shape records
  * k's circuit once (RECORD cs; about 46 bytes per constraint: 2 KiB

@@ -24,11 +24,12 @@
  *
  * Threading: nothing here keeps state; calls on different constraint
  * systems may run on several threads at once (a cz_cs itself is used by
- * one thread at a time). cz_post_circuit is serial: cz_cs cannot merge
- * per-thread sub-systems (bellperson's ConstraintSystem::extend, which
- * synthesize_extendable uses). cz_post_witness synthesizes slots in
- * parallel for the case that needs no merge, a WITNESS run (then
- * cz_pce_eval with the recorded shape gives what PROVE would). */
+ * one thread at a time). cz_post_circuit itself is serial;
+ * cz_post_witness synthesizes the slots in parallel, each chunk of slots
+ * in a system of its own, and merges the chunks' results at fixed offsets
+ * (what bellperson's synthesize_extendable and ConstraintSystem::extend
+ * do): a WITNESS run, for cz_pce_eval with the recorded shape, or a whole
+ * PROVE run. */
 #ifndef CUZK_POST_CIRCUIT_H
 #define CUZK_POST_CIRCUIT_H
 #include <stdbool.h>
@@ -91,20 +92,23 @@ cz_err cz_post_circuit_inputs(const cz_merkle_shape *tree, size_t sector_leaves,
                              size_t n_challenges, const cz_post_slot *sectors, cz_fr *out,
                              size_t *n, char *msg, size_t msg_len);
 
-/* cz_post_circuit on a WITNESS system, the slots synthesized in chunks on
- * n_threads threads (0: all online cores). *out receives, bit for bit,
- * the assignment a serial WITNESS run of cz_post_circuit takes after
- * cz_cs_finish: inputs (ONE first), aux and n_constraints, no a/b/c or
- * densities, ready for cz_pce_eval / cz_r1cs_eval with the circuit's
- * recorded shape. The caller owns *out (cz_assignment_free).
- * Working memory: the result, 32 bytes per input and aux (4.1 GB for
- * the 32 GiB WindowPoSt partition), plus per thread one chunk of at most
- * 16 slots and about 3 MiB of values (one 32 GiB slot is 1.7 MB).
- * Returns CZ_OK; CZ_ERR_INVALID_ARG with msg when cz_post_check_sectors
- * rejects the witness (or out is NULL); CZ_ERR_NOMEM. *out is zeroed on
- * error. Thread-safe; the witness is only read. */
+/* cz_post_circuit on a system of `kind`, CZ_CS_WITNESS or CZ_CS_PROVE,
+ * the slots synthesized in chunks on n_threads threads (0: all online
+ * cores). *out receives, bit for bit, the assignment a serial run of that
+ * kind takes after cz_cs_finish. WITNESS: inputs (ONE first), aux and
+ * n_constraints, no a/b/c or densities, ready for cz_pce_eval /
+ * cz_r1cs_eval with the circuit's recorded shape. PROVE: also a/b/c
+ * (input constraints included) and the densities, ready for the prover.
+ * The caller owns *out (cz_assignment_free).
+ * Working memory: the result, 32 bytes per input and aux (4.1 GB for the
+ * 32 GiB WindowPoSt partition) and for PROVE 96 bytes per constraint, plus
+ * per thread one chunk of at most 16 slots and about 3 MiB (one 32 GiB
+ * slot's values are 1.7 MB). Returns CZ_OK; CZ_ERR_INVALID_ARG with msg
+ * when cz_post_check_sectors rejects the witness, out is NULL or kind is
+ * another; CZ_ERR_NOMEM. *out is zeroed on error. Thread-safe; the
+ * witness is only read. */
 cz_err cz_post_witness(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
-                       size_t n_challenges, const cz_post_slot *sectors, unsigned n_threads,
-                       cz_assignment *out, char *msg, size_t msg_len);
+                       size_t n_challenges, const cz_post_slot *sectors, cz_cs_kind kind,
+                       unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len);
 
 #endif

@@ -4,13 +4,15 @@
  *
  *   cuzk-bench circuit-info --kind porep|winning-post|window-post
  *       [--registered-proof N | --sector-size S] [--sectors N] [--challenges N]
- *       [--witness] [--threads N]
+ *       [--witness | --prove] [--threads N]
  * --registered-proof is in the kind's numbering (seal 0-9, PoSt 0-14); a
  * sector size picks PoRep V1_1, Winning V1 or Window V1_1. --sectors and
  * --challenges change a PoSt circuit's slots and challenges per slot. With
  * --witness (PoSt), also cz_post_witness over random paths on --threads:
  * not a satisfying witness, but the same work (hashing, bits, inserts), as
- * a synthesis rate in constraints per core-second.
+ * a synthesis rate in constraints per core-second; --prove times the same
+ * as the prover's plain path runs it, a PROVE synthesis (a/b/c rows and
+ * densities too), as prove.* lines.
  * Output: "name value unit" lines. Constraints are as TestConstraintSystem
  * (and rust-fil-proofs' tests) count them; a PROVE or KEYGEN run holds
  * circuit.inputs more. Exit 0, 1 when synthesis fails, 2 for bad options. */
@@ -66,7 +68,9 @@ static void fake_proof(const post_size *cfg, cz_merkle_proof *p) {
   }
 }
 
-static int time_witness(const post_size *cfg, unsigned threads, size_t n_constraints) {
+/* cz_post_witness of `kind` over random paths; its lines start with `tag`. */
+static int time_witness(const post_size *cfg, cz_cs_kind kind, const char *tag, unsigned threads,
+                        size_t n_constraints) {
   size_t n = cfg->n_sectors * cfg->n_challenges;
   cz_merkle_proof *proofs = malloc(n * sizeof *proofs);
   cz_post_slot *sec = malloc(cfg->n_sectors * sizeof *sec);
@@ -83,19 +87,19 @@ static int time_witness(const post_size *cfg, unsigned threads, size_t n_constra
   char msg[200] = "";
   double w0 = cz_bench_wall_s(), c0 = cz_bench_cpu_s();
   cz_err e = cz_post_witness(&cfg->tree, cfg->sector_leaves, cfg->n_sectors, cfg->n_challenges,
-                             sec, threads, &as, msg, sizeof msg);
+                             sec, kind, threads, &as, msg, sizeof msg);
   double w1 = cz_bench_wall_s(), c1 = cz_bench_cpu_s();
   free(proofs);
   free(sec);
   if (e != CZ_OK) {
-    fprintf(stderr, "circuit-info: witness: %s\n", msg);
+    fprintf(stderr, "circuit-info: %s: %s\n", tag, msg);
     return 1;
   }
   cz_assignment_free(&as);
-  printf("witness.threads %u threads\nwitness.wall %.3f s\nwitness.cpu %.3f s\n",
-         cz_parallel_threads(threads), w1 - w0, c1 - c0);
+  printf("%s.threads %u threads\n%s.wall %.3f s\n%s.cpu %.3f s\n", tag,
+         cz_parallel_threads(threads), tag, w1 - w0, tag, c1 - c0);
   if (c1 > c0)
-    printf("witness.rate %.0f constraints_per_core_s\n", (double)n_constraints / (c1 - c0));
+    printf("%s.rate %.0f constraints_per_core_s\n", tag, (double)n_constraints / (c1 - c0));
   return 0;
 }
 
@@ -108,7 +112,7 @@ static cz_err count(cz_cs *cs, const cz_porep_kind *pk, const post_size *ps) {
 int cmd_circuit_info(int argc, char **argv) {
   const char *kind = NULL, *size = NULL;
   unsigned long reg = ~0ul, sectors = 0, challenges = 0, threads = 0;
-  bool help = false, witness = false;
+  bool help = false, witness = false, prove = false;
   const cz_opt opts[] = {
       {"kind", CZ_OPT_STRING, &kind, "K", "porep, winning-post or window-post"},
       {"registered-proof", CZ_OPT_UINT, &reg, "N", "registered proof in the kind's numbering"},
@@ -116,7 +120,8 @@ int cmd_circuit_info(int argc, char **argv) {
       {"sectors", CZ_OPT_UINT, &sectors, "N", "PoSt sector slots (default: the registered count)"},
       {"challenges", CZ_OPT_UINT, &challenges, "N", "PoSt challenges per slot (default: registered)"},
       {"witness", CZ_OPT_FLAG, &witness, NULL, "PoSt: also time cz_post_witness on random paths"},
-      {"threads", CZ_OPT_UINT, &threads, "N", "thread budget of --witness (default 0: all cores)"},
+      {"prove", CZ_OPT_FLAG, &prove, NULL, "PoSt: also time a PROVE synthesis (a/b/c too)"},
+      {"threads", CZ_OPT_UINT, &threads, "N", "thread budget of --witness/--prove (default 0: all)"},
       {NULL, 0, NULL, NULL, NULL},
   };
   int rc = cz_opts_parse(argc, argv, opts, &help);
@@ -161,8 +166,8 @@ int cmd_circuit_info(int argc, char **argv) {
     ps = (post_size){qk->tree_r, (size_t)(qk->sector_size / 32),
                      sectors ? sectors : qk->sector_count,
                      challenges ? challenges : qk->challenge_count};
-  } else if (sectors || challenges || witness) {
-    fprintf(stderr, "circuit-info: --sectors, --challenges and --witness are for PoSt\n");
+  } else if (sectors || challenges || witness || prove) {
+    fprintf(stderr, "circuit-info: --sectors, --challenges, --witness and --prove are for PoSt\n");
     return 2;
   }
   cz_cs *cs = cz_cs_new(CZ_CS_COUNT, NULL);
@@ -195,5 +200,7 @@ int cmd_circuit_info(int argc, char **argv) {
   printf("circuit.wall %.3f s\ncircuit.cpu %.3f s\ncircuit.max_rss %ld KiB\n", w1 - w0, c1 - c0,
          ru.ru_maxrss);
   cz_cs_free(cs);
-  return witness ? time_witness(&ps, (unsigned)threads, n) : 0;
+  int r = witness ? time_witness(&ps, CZ_CS_WITNESS, "witness", (unsigned)threads, n) : 0;
+  if (r == 0 && prove) r = time_witness(&ps, CZ_CS_PROVE, "prove", (unsigned)threads, n);
+  return r;
 }

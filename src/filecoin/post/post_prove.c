@@ -1,6 +1,7 @@
 /* One PoSt partition from vanilla proofs to a verified Groth16 proof:
  * parse, verify natively, fill the circuit's sector slots, synthesize,
  * prove, verify. Also the circuit's keys and parameters. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,32 +103,26 @@ static cz_err fill_slots(const cz_post_partition *p, cz_post_slot **slots_out,
   return CZ_OK;
 }
 
-/* A WITNESS run over the slots in parallel, completed by the recorded
- * shape (a PROVE assignment bit for bit); without a shape, a serial PROVE
- * run. */
+/* The slots synthesized in parallel: a WITNESS run completed by the
+ * recorded shape (a PROVE assignment bit for bit), or without a shape a
+ * PROVE run. */
 static cz_err synthesize_slots(const cz_post_kind *k, const cz_post_slot *slots,
                                const cz_pce *shape, unsigned n_threads, cz_assignment *as,
                                char *msg, size_t msg_len) {
   size_t leaves = (size_t)(k->sector_size / 32);
-  if (shape) {
-    cz_err e = cz_post_witness(&k->tree_r, leaves, k->sector_count, k->challenge_count, slots,
-                               n_threads, as, msg, msg_len);
-    if (e == CZ_OK && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
-      cz_assignment_free(as);
-      cz_msg(msg, msg_len, e == CZ_ERR_NOMEM ? "out of memory"
-                                              : "%s: the recorded shape is not this circuit's",
-             k->name);
-    }
-    return e;
+  cz_err e = cz_post_witness(&k->tree_r, leaves, k->sector_count, k->challenge_count, slots,
+                             shape ? CZ_CS_WITNESS : CZ_CS_PROVE, n_threads, as, msg, msg_len);
+  if (e != CZ_OK) {
+    char why[160];
+    snprintf(why, sizeof why, "%s", msg);
+    cz_msg(msg, msg_len, "%s: synthesis: %s", k->name, why);
   }
-  cz_cs_config cfg = {CZ_LC_INLINE, 4, 0, 0};
-  cz_cs *cs = cz_cs_new(CZ_CS_PROVE, &cfg);
-  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_post_circuit(cs, &k->tree_r, leaves, k->sector_count, k->challenge_count, slots);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_assignment(cs, as);
-  if (e != CZ_OK) cz_msg(msg, msg_len, "%s: synthesis: %s", k->name, cz_cs_errmsg(cs));
-  cz_cs_free(cs);
+  if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
+    cz_assignment_free(as);
+    cz_msg(msg, msg_len, e == CZ_ERR_NOMEM ? "out of memory"
+                                            : "%s: the recorded shape is not this circuit's",
+           k->name);
+  }
   return e;
 }
 
@@ -162,9 +157,9 @@ cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape,
   return e;
 }
 
-cz_err cz_post_synthesize(const cz_post_partition *p, cz_assignment *as, char *msg,
-                          size_t msg_len) {
-  return cz_post_synthesize_pce(p, NULL, 0, as, msg, msg_len);
+cz_err cz_post_synthesize(const cz_post_partition *p, unsigned n_threads, cz_assignment *as,
+                          char *msg, size_t msg_len) {
+  return cz_post_synthesize_pce(p, NULL, n_threads, as, msg, msg_len);
 }
 
 cz_err cz_post_record_shape(const cz_post_kind *k, cz_pce **out, char *msg, size_t msg_len) {
@@ -228,7 +223,7 @@ cz_err cz_post_prove(const cz_post_partition *p, const cz_groth16_params *params
   if (e != CZ_OK) return e;
   cz_assignment as;
   uint64_t t0 = cz_now_ns();
-  if ((e = cz_post_synthesize(p, &as, msg, msg_len)) != CZ_OK) return e;
+  if ((e = cz_post_synthesize(p, n_threads, &as, msg, msg_len)) != CZ_OK) return e;
   cz_prove_timing_emit(timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
   return cz_post_prove_assignment(p, &as, params, pvk, backend, n_threads, timing, out, msg,
                                   msg_len);

@@ -354,26 +354,53 @@ static bool dens_eq(const cz_density *a, const cz_density *b) {
   return a->n == 0 || memcmp(a->bits, b->bits, (a->n + 63) / 64 * sizeof(uint64_t)) == 0;
 }
 
-/* cz_post_witness equals a serial WITNESS run for every thread budget
- * (chunks of unequal sizes, several chunks per worker), and completed by
- * the recorded shape it equals PROVE. A consistency check between our own
- * backends, not a count from rust-fil-proofs. */
+/* a/b/c and the densities of two PROVE assignments. */
+static bool prove_rows_eq(const cz_assignment *x, const cz_assignment *y) {
+  size_t k = y->n_constraints;
+  if (x->n_constraints != k || !x->a || !x->b || !x->c) return false;
+  return !memcmp(x->a, y->a, k * sizeof(cz_fr)) && !memcmp(x->b, y->b, k * sizeof(cz_fr)) &&
+         !memcmp(x->c, y->c, k * sizeof(cz_fr)) && dens_eq(&x->a_aux, &y->a_aux) &&
+         dens_eq(&x->b_input, &y->b_input) && dens_eq(&x->b_aux, &y->b_aux);
+}
+
+static void take_serial(cz_cs_kind kind, witness *w, cz_assignment *out) {
+  cz_cs *cs = cz_cs_new(kind, NULL);
+  CHECK_EQ_INT(run(cs, w, true), CZ_OK);
+  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
+  CHECK_EQ_INT(cz_cs_take_assignment(cs, out), CZ_OK);
+  cz_cs_free(cs);
+}
+
+/* cz_post_witness equals a serial run of the same kind for every thread
+ * budget (chunks of unequal sizes, several chunks per worker, chunk edges
+ * inside density words): WITNESS, and PROVE with its a/b/c rows and
+ * densities; WITNESS completed by the recorded shape equals PROVE too. A
+ * consistency check between our own backends, not a count from
+ * rust-fil-proofs. */
 static void test_parallel_witness(cz_merkle_shape tree, size_t leaves, size_t n_sectors,
                                   size_t n_ch, bool with_pce) {
   witness w;
   witness_make(&w, tree, leaves, n_sectors, n_ch);
-  cz_cs *cs = cz_cs_new(CZ_CS_WITNESS, NULL);
-  CHECK_EQ_INT(run(cs, &w, true), CZ_OK);
-  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
-  cz_assignment ser;
-  CHECK_EQ_INT(cz_cs_take_assignment(cs, &ser), CZ_OK);
-  cz_cs_free(cs);
+  cz_assignment ser, want;
+  take_serial(CZ_CS_WITNESS, &w, &ser);
+  take_serial(CZ_CS_PROVE, &w, &want);
   static const unsigned budgets[] = {1, 2, 3, 0};
   char msg[160];
   for (size_t b = 0; b < 4; b++) {
-    cz_assignment par;
-    CHECK_EQ_INT(cz_post_witness(&w.tree, leaves, n_sectors, n_ch, w.sectors, budgets[b], &par,
-                                 msg, sizeof msg),
+    cz_assignment par, pp;
+    CHECK_EQ_INT(cz_post_witness(&w.tree, leaves, n_sectors, n_ch, w.sectors, CZ_CS_PROVE,
+                                 budgets[b], &pp, msg, sizeof msg),
+                 CZ_OK);
+    CHECK_EQ_INT(pp.n_inputs, want.n_inputs);
+    CHECK_EQ_INT(pp.n_aux, want.n_aux);
+    if (pp.n_inputs == want.n_inputs && pp.n_aux == want.n_aux) {
+      CHECK(!memcmp(pp.inputs, want.inputs, want.n_inputs * sizeof(cz_fr)));
+      CHECK(!memcmp(pp.aux, want.aux, want.n_aux * sizeof(cz_fr)));
+    }
+    CHECK(prove_rows_eq(&pp, &want));
+    cz_assignment_free(&pp);
+    CHECK_EQ_INT(cz_post_witness(&w.tree, leaves, n_sectors, n_ch, w.sectors, CZ_CS_WITNESS,
+                                 budgets[b], &par, msg, sizeof msg),
                  CZ_OK);
     CHECK_EQ_INT(par.n_inputs, ser.n_inputs);
     CHECK_EQ_INT(par.n_aux, ser.n_aux);
@@ -384,39 +411,28 @@ static void test_parallel_witness(cz_merkle_shape tree, size_t leaves, size_t n_
     }
     CHECK(par.a == NULL && par.b == NULL && par.c == NULL);
     if (with_pce && budgets[b] == 2) {
-      cz_cs *rec = cz_cs_new(CZ_CS_RECORD, NULL), *pr = cz_cs_new(CZ_CS_PROVE, NULL);
+      cz_cs *rec = cz_cs_new(CZ_CS_RECORD, NULL);
       cz_pce *pce = NULL;
-      cz_assignment want;
       CHECK_EQ_INT(run(rec, &w, false), CZ_OK);
       CHECK_EQ_INT(cz_cs_finish(rec), CZ_OK);
       CHECK_EQ_INT(cz_cs_take_pce(rec, &pce), CZ_OK);
-      CHECK_EQ_INT(run(pr, &w, true), CZ_OK);
-      CHECK_EQ_INT(cz_cs_finish(pr), CZ_OK);
-      CHECK_EQ_INT(cz_cs_take_assignment(pr, &want), CZ_OK);
       CHECK_EQ_INT(cz_pce_eval(pce, &par, 2), CZ_OK);
-      size_t k = want.n_constraints;
-      CHECK_EQ_INT(par.n_constraints, k);
-      if (par.n_constraints == k)
-        CHECK(!memcmp(par.a, want.a, k * sizeof(cz_fr)) && !memcmp(par.b, want.b, k * sizeof(cz_fr)) &&
-              !memcmp(par.c, want.c, k * sizeof(cz_fr)));
-      CHECK(dens_eq(&par.a_aux, &want.a_aux) && dens_eq(&par.b_input, &want.b_input) &&
-            dens_eq(&par.b_aux, &want.b_aux));
-      cz_assignment_free(&want);
+      CHECK(prove_rows_eq(&par, &want));
       cz_pce_free(pce);
       cz_cs_free(rec);
-      cz_cs_free(pr);
     }
     cz_assignment_free(&par);
   }
   /* A rejected witness: the message, and *out zeroed. */
   cz_assignment par;
   w.proofs[0].challenge = leaves;
-  CHECK_EQ_INT(cz_post_witness(&w.tree, leaves, n_sectors, n_ch, w.sectors, 2, &par, msg,
-                               sizeof msg),
+  CHECK_EQ_INT(cz_post_witness(&w.tree, leaves, n_sectors, n_ch, w.sectors, CZ_CS_PROVE, 2, &par,
+                               msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
   CHECK(msg_has(msg, "sectors[0].proofs[0].challenge"));
   CHECK(par.inputs == NULL && par.aux == NULL && par.n_aux == 0);
   cz_assignment_free(&ser);
+  cz_assignment_free(&want);
   witness_free(&w);
 }
 

@@ -81,12 +81,13 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
   CHECK_EQ_INT(cz_post_partition_parse(&p, k, randomness, prover_id, partition, vp, lens, n, msg,
                                        sizeof msg),
                CZ_OK);
-  /* The recorded-shape path (slots in parallel) makes the plain path's
-   * assignment bit for bit. */
+  /* The recorded-shape path makes the plain path's assignment bit for bit
+   * (both with the slots in parallel; test_post_circuit holds them to a
+   * serial run). */
   cz_pce *shape = NULL;
   CHECK_EQ_INT(cz_post_record_shape(k, &shape, msg, sizeof msg), CZ_OK);
   cz_assignment plain, pce;
-  CHECK_EQ_INT(cz_post_synthesize(&p, &plain, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(cz_post_synthesize(&p, 2, &plain, msg, sizeof msg), CZ_OK);
   CHECK_EQ_INT(cz_post_synthesize_pce(&p, shape, 2, &pce, msg, sizeof msg), CZ_OK);
   CHECK(assign_eq(&plain, &pce));
   cz_assignment_free(&plain);
