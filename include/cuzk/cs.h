@@ -251,6 +251,35 @@ cz_err cz_pce_from_r1cs(const cz_r1cs *m, cz_pce **out);
 void cz_pce_free(cz_pce *p); /* NULL is fine */
 void cz_pce_get_info(const cz_pce *p, cz_pce_info *out);
 
+/* The recorded shape on disk (src/cs/pce_file.c): one file holding the
+ * compact form, a caller's 32-byte key naming the circuit it was recorded
+ * from, and a CRC-32C of the whole. cz_pce_save writes it atomically
+ * (a temporary file in the same directory, fsync, rename): a reader sees
+ * the old file or the whole new one. CZ_ERR_IO with strerror in msg.
+ *
+ * cz_pce_load maps a file and checks, in this order: the magic, the format
+ * version and the key (else STALE), the size the header's counts imply, the
+ * checksum, and what evaluation relies on (ascending row offsets, columns
+ * and codes in range, a reduced coefficient table, densities that match
+ * their counts); any failure is CORRUPT, so a flipped byte or a truncated
+ * file never becomes a shape. OK: *out is a shape whose arrays live in the
+ * read-only mapping (cz_pce_free unmaps it), equal to the one saved.
+ * Anything else leaves *out NULL with the reason in msg. Loading costs one
+ * pass over the file. */
+#define CZ_PCE_KEY_BYTES 32
+#define CZ_PCE_FORMAT_VERSION 1
+typedef enum {
+  CZ_PCE_FILE_OK = 0,
+  CZ_PCE_FILE_MISSING,    /* no such file */
+  CZ_PCE_FILE_UNREADABLE, /* cannot open or map it, or out of memory */
+  CZ_PCE_FILE_STALE,      /* another key or format version */
+  CZ_PCE_FILE_CORRUPT,    /* truncated, checksum mismatch or malformed */
+} cz_pce_file_status;
+cz_err cz_pce_save(const cz_pce *p, const char *path, const uint8_t key[CZ_PCE_KEY_BYTES],
+                   char *msg, size_t msg_len);
+cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BYTES],
+                               cz_pce **out, char *msg, size_t msg_len);
+
 /* cz_r1cs_eval for the compact form, on a thread budget (0 = all online
  * cores): completes a WITNESS assignment of the recorded shape with a/b/c
  * and the densities, equal bit for bit to a PROVE run's. Same checks and

@@ -89,6 +89,10 @@ struct cz_pce {
   size_t n_coeffs;
   unsigned code_bytes;
   cz_density a_aux, b_input, b_aux;
+  /* Loaded from a file (pce_file.c): every array above points into this
+   * read-only mapping, which cz_pce_free unmaps instead of freeing them. */
+  void *map;
+  size_t map_len;
 };
 
 struct cz_cs {

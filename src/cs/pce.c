@@ -4,6 +4,7 @@
  * in spmv.c. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "cs/cs_internal.h"
 
 #define AUX_KEY_BASE ((uint64_t)CZ_VAR_AUX << 32)
@@ -125,6 +126,11 @@ bool cz_rec_push_row(cz_recorder *r, int mi, const cz_lc *lc, bool *overflow) {
 
 void cz_pce_free(cz_pce *p) {
   if (!p) return;
+  if (p->map) {
+    munmap(p->map, p->map_len);
+    free(p);
+    return;
+  }
   for (int i = 0; i < 3; i++) {
     free(p->m[i].ptr);
     free(p->m[i].idx);
