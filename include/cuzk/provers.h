@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cuzk/cs.h"
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/histogram.h"
@@ -28,10 +29,12 @@ typedef struct {
   unsigned max_queue_depth;        /* synthesized partitions waiting (0 -> 1) */
   /* The Groth16 backend (NULL = the CPU one; see cz_prover_pick). */
   const cz_prover_backend *backend;
-  /* Pre-compiled synthesis: one recorded shape per sector size, made on
-   * first use (or by PreloadSRS of pce-porep-2k, ...), resident as a
-   * computed SRS entry charged to the memory budget and evicted with the
-   * SRS tiers under pressure. When it cannot be made, the plain path. */
+  /* Pre-compiled synthesis: one recorded shape per sector size, loaded
+   * from official_dir (or recorded there: cz_prover_shape_get) on first
+   * use or by PreloadSRS of pce-porep-2k, ..., resident as a computed SRS
+   * entry charged to the memory budget and evicted with the SRS tiers
+   * under pressure (the file stays). When it cannot be made, the plain
+   * path. */
   bool pce;
 } cz_provers_config;
 
@@ -54,6 +57,43 @@ const cz_prover_entry *cz_provers_table(size_t *n);
  * built-in ones are static). */
 cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                size_t msg_len);
+
+/* The daemon's SRS circuit id of a family ("porep", "winning", "wpost") at
+ * a registered sector size: "<family>-2k|8m|512m|32g|64g". False for any
+ * other size or when out is too small. */
+bool cz_provers_circuit_id(char *out, size_t out_len, const char *family, uint64_t sector_size);
+
+/* ---- Recorded shapes on disk (prover_shape.c) ------------------------------
+ * A circuit's recorded shape (cs.h's cz_pce) is kept in
+ * <dir>/pce-<circuit id>-<16 hex digits>.bin, dir being the parameter
+ * cache (srs.param_cache), and loaded from there at disk speed instead of
+ * being recorded again. The key names what the shape was recorded from:
+ * SHA-256 of "cuzk pce", the file format version, the circuit's parameter
+ * name and its revision tag (CZ_POREP_CIRCUIT_REVISION, ...); the file
+ * name carries its first 8 bytes. */
+typedef cz_err (*cz_shape_record_fn)(const void *ctx, cz_pce **out, char *msg, size_t msg_len);
+
+typedef enum {
+  CZ_SHAPE_LOADED,   /* read from the file */
+  CZ_SHAPE_RECORDED, /* recorded; saved to the file */
+  CZ_SHAPE_UNSAVED,  /* recorded; the file could not be written (warned) */
+} cz_shape_origin;
+
+void cz_prover_shape_key(const char *param_name, const char *revision,
+                         uint8_t key[CZ_PCE_KEY_BYTES]);
+/* The file's path into out; false when it does not fit. */
+bool cz_prover_shape_path(char *out, size_t out_len, const char *dir, const char *circuit_id,
+                          const uint8_t key[CZ_PCE_KEY_BYTES]);
+
+/* The shape: loaded from its file when that holds this key and passes
+ * cz_pce_load's checks; else recorded by record(ctx) and saved in its
+ * place (atomically; with a warning in the log naming the reason a file
+ * that was there was not used, and another when the save fails, which
+ * does not fail the call). dir NULL: no file, always recorded. *origin
+ * (may be NULL) says which. Errors: record's. */
+cz_err cz_prover_shape_get(const char *dir, const char *circuit_id, const char *param_name,
+                           const char *revision, cz_shape_record_fn record, const void *ctx,
+                           cz_pce **out, cz_shape_origin *origin, char *msg, size_t msg_len);
 
 /* ---- PoRep C2 (porep_prover.c) --------------------------------------------
  * POREP_SEAL_COMMIT jobs: Curio's request (vanilla_proof = C1 JSON or

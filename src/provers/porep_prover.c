@@ -25,7 +25,7 @@
 typedef struct {
   const cz_porep_kind *kind; /* the V1_1 kind of the size */
   cz_prover_srs srs;
-  const char *pce_id;        /* its recorded shape's computed SRS entry */
+  cz_prover_shape shape;     /* its recorded shape's computed SRS entry */
 } srs_entry;
 
 #define N_SIZES 5
@@ -237,9 +237,9 @@ static cz_err job_setup(porep_state *st, const cz_job_request *req, cz_job *job,
   srs_entry *s = st->kept.cfg.pce ? entry_for(st, c1->kind->sector_size) : NULL;
   if (s) {
     char why[256] = "";
-    jc->shape = cz_job_acquire_srs(job, s->pce_id, why, sizeof why);
+    jc->shape = cz_job_acquire_srs(job, s->shape.id, why, sizeof why);
     char d[320];
-    snprintf(d, sizeof d, "%s%s", jc->shape ? "shape=" : "plain,why=", jc->shape ? s->pce_id : why);
+    snprintf(d, sizeof d, "%s%s", jc->shape ? "shape=" : "plain,why=", jc->shape ? s->shape.id : why);
     cz_job_event(job, "PCE", d);
   }
   return CZ_OK;
@@ -312,29 +312,9 @@ static void porep_prove_batch(void *self, const cz_job_request *const *reqs, cz_
   free(items);
 }
 
-/* ---- The recorded shapes (computed SRS entries pce-porep-*) ------------------ */
-
-static cz_err shape_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
-                         uint64_t *bytes, char *msg, size_t msg_len) {
-  porep_state *st = self;
-  (void)file, (void)len;
-  for (int i = 0; i < N_SIZES; i++) {
-    if (strcmp(st->srs[i].pce_id, id) != 0) continue;
-    cz_pce *shape = NULL;
-    cz_err e = cz_porep_record_shape(st->srs[i].kind, &shape, msg, msg_len);
-    if (e != CZ_OK) return e;
-    cz_pce_info info;
-    cz_pce_get_info(shape, &info);
-    *obj = shape;
-    *bytes = info.bytes;
-    return CZ_OK;
-  }
-  return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no PoRep shape named %s", id);
-}
-
-static void shape_unload(void *self, void *obj) {
-  (void)self;
-  cz_pce_free(obj);
+/* The recorded shapes (computed SRS entries pce-porep-*, prover_shape.c). */
+static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg_len) {
+  return cz_porep_record_shape(kind, out, msg, msg_len);
 }
 
 static void porep_destroy(void *self) {
@@ -345,10 +325,6 @@ static void porep_destroy(void *self) {
 
 cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                 size_t msg_len) {
-  static const char *const ids[N_SIZES] = {"porep-2k", "porep-8m", "porep-512m", "porep-32g",
-                                           "porep-64g"};
-  static const char *const pce_ids[N_SIZES] = {"pce-porep-2k", "pce-porep-8m", "pce-porep-512m",
-                                               "pce-porep-32g", "pce-porep-64g"};
   /* The engine keeps pointers to the state and frees it (destroy) when it
    * is destroyed. */
   porep_state *st = calloc(1, sizeof *st);
@@ -360,23 +336,20 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     srs_entry *s = &st->srs[i];
     s->kind = cz_porep_kind_by_id(5 + (uint32_t)i);
-    s->pce_id = pce_ids[i];
     cz_porep_config pc;
     cz_porep_kind_config(s->kind, &pc);
-    s->srs = (cz_prover_srs){.circuit_id = ids[i],
-                             .test_tag = CZ_POREP_CIRCUIT_REVISION,
+    s->srs = (cz_prover_srs){.test_tag = CZ_POREP_CIRCUIT_REVISION,
                              .n_ic = cz_porep_public_input_count(&pc) + 1,
                              .keygen = cz_porep_keygen,
                              .keygen_ctx = (void *)s->kind};
     cz_porep_param_name(s->kind, s->srs.name, sizeof s->srs.name);
+    cz_provers_circuit_id(s->srs.circuit_id, sizeof s->srs.circuit_id, "porep", s->kind->sector_size);
     err = cz_prover_srs_declare(e, &st->kept.cfg, &s->srs, msg, msg_len);
     /* The compact shape holds about 46 bytes per constraint (2 KiB:
      * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
-    cz_srs_loader shapes = {shape_load, shape_unload, st};
-    if (err == CZ_OK && cfg->pce &&
-        (err = cz_engine_register_computed_srs(e, s->pce_id, partition_constraints(s->kind) * 46u,
-                                               &shapes)) != CZ_OK)
-      cz_msg_err(msg, msg_len, err, "cannot declare the shape %s", s->pce_id);
+    if (err == CZ_OK && cfg->pce)
+      err = cz_prover_shape_declare(e, &s->shape, &s->srs, st->kept.cfg.official_dir, record_shape,
+                                    s->kind, partition_constraints(s->kind) * 46u, msg, msg_len);
   }
   cz_engine_prover p = {.name = "porep-c2",
                         .self = st,

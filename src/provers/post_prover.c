@@ -27,7 +27,7 @@ typedef struct {
   /* One circuit per sector size: Window V1 and V1_1 share Filecoin's file. */
   cz_prover_srs srs[N_SIZES];
   const cz_post_kind *srs_kind[N_SIZES];
-  char pce_id[N_SIZES][32];  /* the recorded shape's computed SRS entry */
+  cz_prover_shape shape[N_SIZES]; /* the recorded shapes' computed SRS entries */
   pthread_mutex_t generate_lock;
 } post_state;
 
@@ -196,8 +196,8 @@ static cz_err post_prove(void *self, const cz_job_request *req, cz_job *job, uin
   if (st->kept.cfg.pce) {
     int i = (int)(srs_for(st, c.p->kind) - st->srs);
     char why[256] = "", d[320];
-    c.shape = cz_job_acquire_srs(job, st->pce_id[i], why, sizeof why);
-    snprintf(d, sizeof d, "%s%s", c.shape ? "shape=" : "plain,why=", c.shape ? st->pce_id[i] : why);
+    c.shape = cz_job_acquire_srs(job, st->shape[i].id, why, sizeof why);
+    snprintf(d, sizeof d, "%s%s", c.shape ? "shape=" : "plain,why=", c.shape ? st->shape[i].id : why);
     cz_job_event(job, "PCE", d);
   }
   cz_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &c, 1, 1};
@@ -210,29 +210,10 @@ static cz_err post_prove(void *self, const cz_job_request *req, cz_job *job, uin
   return CZ_OK;
 }
 
-/* ---- The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*) -- */
-
-static cz_err shape_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
-                         uint64_t *bytes, char *msg, size_t msg_len) {
-  post_state *st = self;
-  (void)file, (void)len;
-  for (int i = 0; i < N_SIZES; i++) {
-    if (strcmp(st->pce_id[i], id) != 0) continue;
-    cz_pce *shape = NULL;
-    cz_err e = cz_post_record_shape(st->srs_kind[i], &shape, msg, msg_len);
-    if (e != CZ_OK) return e;
-    cz_pce_info info;
-    cz_pce_get_info(shape, &info);
-    *obj = shape;
-    *bytes = info.bytes;
-    return CZ_OK;
-  }
-  return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no PoSt shape named %s", id);
-}
-
-static void shape_unload(void *self, void *obj) {
-  (void)self;
-  cz_pce_free(obj);
+/* The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*,
+ * prover_shape.c). */
+static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg_len) {
+  return cz_post_record_shape(kind, out, msg, msg_len);
 }
 
 /* ---- Registration ------------------------------------------------------------ */
@@ -245,10 +226,6 @@ static void post_destroy(void *self) {
 
 static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_type type,
                             char *msg, size_t msg_len) {
-  static const char *const winning_ids[N_SIZES] = {"winning-2k", "winning-8m", "winning-512m",
-                                                   "winning-32g", "winning-64g"};
-  static const char *const window_ids[N_SIZES] = {"wpost-2k", "wpost-8m", "wpost-512m",
-                                                  "wpost-32g", "wpost-64g"};
   /* The engine keeps pointers to it and frees it (destroy). */
   post_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
@@ -262,21 +239,19 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
     const cz_post_kind *k = cz_post_kind_by_id((uint32_t)(type == CZ_POST_WINNING ? i : 5 + i));
     st->srs_kind[i] = k;
     cz_prover_srs *s = &st->srs[i];
-    *s = (cz_prover_srs){.circuit_id = type == CZ_POST_WINNING ? winning_ids[i] : window_ids[i],
-                         .test_tag = CZ_POST_CIRCUIT_REVISION,
+    *s = (cz_prover_srs){.test_tag = CZ_POST_CIRCUIT_REVISION,
                          .n_ic = cz_post_public_input_count(k) + 1,
                          .keygen = cz_post_keygen,
                          .keygen_ctx = (void *)k};
     cz_post_param_name(k, s->name, sizeof s->name);
+    cz_provers_circuit_id(s->circuit_id, sizeof s->circuit_id,
+                          type == CZ_POST_WINNING ? "winning" : "wpost", k->sector_size);
     err = cz_prover_srs_declare(e, &st->kept.cfg, s, msg, msg_len);
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
-    snprintf(st->pce_id[i], sizeof st->pce_id[i], "pce-%s", s->circuit_id);
-    cz_srs_loader shapes = {shape_load, shape_unload, st};
-    if (err == CZ_OK && cfg->pce &&
-        (err = cz_engine_register_computed_srs(e, st->pce_id[i], circuit_constraints(k) * 46u,
-                                               &shapes)) != CZ_OK)
-      cz_msg(msg, msg_len, "cannot declare the shape %s", st->pce_id[i]);
+    if (err == CZ_OK && cfg->pce)
+      err = cz_prover_shape_declare(e, &st->shape[i], s, st->kept.cfg.official_dir, record_shape, k,
+                                    circuit_constraints(k) * 46u, msg, msg_len);
   }
   cz_engine_prover p = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
                         .self = st,

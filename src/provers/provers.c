@@ -2,6 +2,8 @@
  * row answers UNIMPLEMENTED; the daemon never makes up a proof. */
 #include "cuzk/provers.h"
 
+#include <stdio.h>
+
 #include "util/msg.h"
 
 static const cz_prover_entry table[] = {
@@ -23,4 +25,21 @@ cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char 
     if (err != CZ_OK) return cz_msg_err(msg, msg_len, err, "%s prover: %s", table[i].name, why);
   }
   return CZ_OK;
+}
+
+bool cz_provers_circuit_id(char *out, size_t out_len, const char *family, uint64_t sector_size) {
+  static const struct {
+    uint64_t bytes;
+    const char *tag;
+  } sizes[] = {{2048, "2k"},
+               {8ull << 20, "8m"},
+               {512ull << 20, "512m"},
+               {32ull << 30, "32g"},
+               {64ull << 30, "64g"}};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    if (sizes[i].bytes == sector_size) {
+      int n = snprintf(out, out_len, "%s-%s", family, sizes[i].tag);
+      return n > 0 && (size_t)n < out_len;
+    }
+  return false;
 }

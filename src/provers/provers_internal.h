@@ -23,7 +23,7 @@ cz_srs_loader cz_hot_srs_loader(const cz_provers_config *cfg);
 
 /* One circuit's parameter file as a prover declares it to the engine. */
 typedef struct {
-  const char *circuit_id;          /* "porep-2k", "winning-2k", ... */
+  char circuit_id[24];             /* "porep-2k", "winning-2k", ... (cz_provers_circuit_id) */
   char name[256];                  /* v28 base name */
   const char *test_tag;            /* its circuit revision */
   size_t n_ic;                     /* public inputs + ONE */
@@ -45,6 +45,23 @@ cz_err cz_prover_srs_declare(cz_engine *e, const cz_provers_config *cfg, cz_prov
  * instead of repeating it. CZ_OK when nothing was needed. */
 cz_err cz_prover_srs_ensure(const cz_provers_config *cfg, pthread_mutex_t *lock,
                             const cz_prover_srs *s, char *msg, size_t msg_len);
+
+/* A circuit's recorded shape as the computed SRS entry "pce-<circuit id>":
+ * the engine's loader gets it through cz_prover_shape_get (from the file
+ * in dir, or recorded by record(ctx) and saved there). */
+typedef struct {
+  const cz_prover_srs *srs; /* the circuit: id, parameter name, revision */
+  const char *dir;          /* the parameter cache (NULL: no file) */
+  cz_shape_record_fn record;
+  const void *ctx;
+  char id[40];              /* "pce-<circuit id>" */
+} cz_prover_shape;
+
+/* Fill *s and declare its entry with e at estimate_bytes (the loaded
+ * shape's size replaces it). s, srs and dir must outlive e. */
+cz_err cz_prover_shape_declare(cz_engine *e, cz_prover_shape *s, const cz_prover_srs *srs,
+                               const char *dir, cz_shape_record_fn record, const void *ctx,
+                               uint64_t estimate_bytes, char *msg, size_t msg_len);
 
 /* A prover's own copy of its configuration: the engine keeps pointers to
  * prover state for the process' life, longer than the caller's strings. */

@@ -97,13 +97,19 @@ def leb128(n):
             return bytes(out)
 
 
+# No official parameters in it: test parameters are used, and the recorded
+# circuit shapes are kept here (pce-<circuit>-<key>.bin).
+PARAM_CACHE = os.path.join(stubs, "param-cache")
+os.makedirs(PARAM_CACHE, exist_ok=True)
+
+
 def config(name, budget="16GiB"):
     path = os.path.join(stubs, name + ".toml")
     with open(path, "w") as f:
         f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
                 '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
                 '[memory]\ntotal_budget = "%s"\n[gpus]\ngpu_workers_per_device = 1\n'
-                % (os.path.join(stubs, "no-official-params"), CACHE, budget))
+                % (PARAM_CACHE, CACHE, budget))
     return path
 
 
@@ -210,4 +216,50 @@ m = re.findall(r"TIMELINE,\d+,QUEUED,ok-([^,]+),kind=(\w+),priority=(\d)", log)
 prios = {kind: prio for _, kind, prio in m}
 check(prios.get("winning_post") == "4" and prios.get("window_post") == "3",
       "default priorities: Winning CRITICAL (4), Window HIGH (3) (%s)" % prios)
+check("shape winning-2k recorded and saved to" in log, "the WinningPoSt shape was recorded and saved")
+
+# ---- recorded shapes on disk ---------------------------------------------------------
+shapes = sorted(glob.glob(os.path.join(PARAM_CACHE, "pce-*.bin")))
+names = [os.path.basename(p) for p in shapes]
+check(any(n.startswith("pce-winning-2k-") for n in names)
+      and any(n.startswith("pce-wpost-2k-") for n in names),
+      "shapes kept beside the parameters (%s)" % names)
+wshape = [p for p in shapes if os.path.basename(p).startswith("pce-winning-2k-")]
+
+
+def prove_winning_on_fresh_daemon(what):
+    """A new daemon proves one WinningPoSt (verified); returns its log."""
+    dd = Daemon("127.0.0.1:0", config("post-shape"))
+    _, s2 = stub_for("127.0.0.1:%d" % dd.port)
+    r = s2.Prove(pb.ProveRequest(submit=submit(winning, "shape-" + what)), timeout=LONG)
+    check(r.result.status == pb.AwaitProofResponse.COMPLETED,
+          "%s: COMPLETED (%s %s)" % (what, r.result.status, r.result.error_message))
+    verified(r.result.proof, winning, 133, what)
+    rc2, log2 = dd.stop()
+    check(rc2 == 0, "%s: the daemon exits 0" % what)
+    return log2
+
+
+if wshape:
+    log2 = prove_winning_on_fresh_daemon("shape loaded from disk")
+    check("shape winning-2k loaded from" in log2 and "recorded and saved" not in log2,
+          "a restarted daemon loads the shape instead of recording it")
+    # A flipped byte in the middle, then a truncated file: each is noticed,
+    # warned about and recorded again, and the proof still verifies.
+    for damage in ("flipped", "truncated"):
+        with open(wshape[0], "r+b") as f:
+            size = os.path.getsize(wshape[0])
+            if damage == "flipped":
+                f.seek(size // 2)
+                b = f.read(1)
+                f.seek(size // 2)
+                f.write(bytes([b[0] ^ 0x40]))
+            else:
+                f.truncate(size - 1000)
+        log3 = prove_winning_on_fresh_daemon("shape " + damage)
+        check(re.search(r"WARN.*shape winning-2k: .*(checksum|truncated).*recording it again", log3)
+              and "shape winning-2k recorded and saved to" in log3,
+              "a %s shape file is warned about and rebuilt" % damage)
+    log4 = prove_winning_on_fresh_daemon("shape rebuilt")
+    check("shape winning-2k loaded from" in log4, "the rebuilt shape loads")
 e2e.report("test_daemon_post")

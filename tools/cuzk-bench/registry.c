@@ -17,6 +17,7 @@ const cz_bench_command cz_bench_commands[] = {
     {"gen-vanilla", cmd_gen_vanilla, "seal test sectors; write a C1 (porep) or PoSt vanilla proofs (winning-post, window-post)"},
     {"verify-vanilla", cmd_verify_vanilla, "verify PoSt vanilla proofs (bincode or vanilla.json) natively"},
     {"synth-only", cmd_synth_only, "in-process PoRep synthesis: time, constraints/core-s, --ab, --pce, --perf"},
+    {"pce", cmd_pce, "make (--build) or check (--check) the recorded circuit shape in the parameter cache"},
     {"seal", cmd_bench_seal, "seal a test sector in memory and verify its vanilla proofs; times"},
 #ifdef CUZK_HAVE_GRPC
     {"status", cmd_client_status, "a running daemon's status (-a ADDR)"},
