@@ -1,6 +1,7 @@
-/* BLAKE2b (RFC 7693) restricted to single-block messages. */
+/* BLAKE2b (RFC 7693): keyed, any digest length, and a one-block fast path. */
 #include "cuzk/blake2b.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static const uint64_t IV[8] = {
@@ -31,20 +32,19 @@ static inline uint64_t rotr64(uint64_t x, unsigned n) { return (x >> n) | (x << 
     c = c + d;       b = rotr64(b ^ c, 63);                                    \
   } while (0)
 
-void cz_blake2b512_short(uint8_t out[64], const uint8_t *in, size_t len) {
-  uint8_t block[CZ_BLAKE2B_BLOCK] = {0};
-  if (len) memcpy(block, in, len);
-  uint64_t m[16], h[8], v[16];
+/* One compression of block into h; t = bytes hashed so far (this block's
+ * included), last = the final block. */
+static inline void compress(uint64_t h[8], const uint8_t block[CZ_BLAKE2B_BLOCK], uint64_t t,
+                            bool last) {
+  uint64_t m[16], v[16];
   for (int i = 0; i < 16; i++) {
     uint64_t w = 0;
     for (int b = 7; b >= 0; b--) w = w << 8 | block[8 * i + b];
     m[i] = w;
   }
-  for (int i = 0; i < 8; i++) h[i] = IV[i];
-  h[0] ^= 0x01010000ULL ^ 64; /* depth 1, fanout 1, no key, 64-byte digest */
   for (int i = 0; i < 8; i++) v[i] = h[i], v[8 + i] = IV[i];
-  v[12] ^= (uint64_t)len; /* byte counter (low word; high word stays 0) */
-  v[14] = ~v[14];         /* this is the last block */
+  v[12] ^= t; /* byte counter (low word; messages stay below 2^64 bytes) */
+  if (last) v[14] = ~v[14];
   for (int r = 0; r < 12; r++) {
     const uint8_t *s = SIGMA[r];
     G(v[0], v[4], v[8], v[12], m[s[0]], m[s[1]]);
@@ -56,8 +56,53 @@ void cz_blake2b512_short(uint8_t out[64], const uint8_t *in, size_t len) {
     G(v[2], v[7], v[8], v[13], m[s[12]], m[s[13]]);
     G(v[3], v[4], v[9], v[14], m[s[14]], m[s[15]]);
   }
-  for (int i = 0; i < 8; i++) {
-    uint64_t w = h[i] ^ v[i] ^ v[8 + i];
-    for (int b = 0; b < 8; b++) out[8 * i + b] = (uint8_t)(w >> (8 * b));
+  for (int i = 0; i < 8; i++) h[i] ^= v[i] ^ v[8 + i];
+}
+
+static void put_digest(uint8_t *out, size_t out_len, const uint64_t h[8]) {
+  for (size_t i = 0; i < out_len; i++) out[i] = (uint8_t)(h[i / 8] >> (8 * (i % 8)));
+}
+
+void cz_blake2b512_short(uint8_t out[64], const uint8_t *in, size_t len) {
+  uint8_t block[CZ_BLAKE2B_BLOCK] = {0};
+  if (len) memcpy(block, in, len);
+  uint64_t h[8];
+  for (int i = 0; i < 8; i++) h[i] = IV[i];
+  h[0] ^= 0x01010000ULL ^ 64; /* depth 1, fanout 1, no key, 64-byte digest */
+  compress(h, block, (uint64_t)len, true);
+  put_digest(out, 64, h);
+}
+
+bool cz_blake2b(uint8_t *out, size_t out_len, const uint8_t *key, size_t key_len,
+                const uint8_t *in, size_t len) {
+  if (out_len < 1 || out_len > 64 || key_len > 64 || (key_len && !key) || (len && !in))
+    return false;
+  uint64_t h[8];
+  for (int i = 0; i < 8; i++) h[i] = IV[i];
+  h[0] ^= 0x01010000ULL ^ ((uint64_t)key_len << 8) ^ out_len;
+  uint8_t block[CZ_BLAKE2B_BLOCK];
+  uint64_t t = 0;
+  /* A key is one zero-padded block ahead of the message. */
+  if (key_len) {
+    memset(block, 0, sizeof block);
+    memcpy(block, key, key_len);
+    t = CZ_BLAKE2B_BLOCK;
+    compress(h, block, t, len == 0);
   }
+  /* Every full block but the last; the last (1..128 bytes, or the empty
+   * message without a key) is padded and flagged. */
+  while (len > CZ_BLAKE2B_BLOCK) {
+    t += CZ_BLAKE2B_BLOCK;
+    compress(h, in, t, false);
+    in += CZ_BLAKE2B_BLOCK;
+    len -= CZ_BLAKE2B_BLOCK;
+  }
+  if (len || !key_len) {
+    memset(block, 0, sizeof block);
+    if (len) memcpy(block, in, len);
+    t += len;
+    compress(h, block, t, true);
+  }
+  put_digest(out, out_len, h);
+  return true;
 }

@@ -26,7 +26,7 @@ declare -A HEADER=(
   [groth16.h]=groth16 [params.h]=groth16 [params_store.h]=groth16 [prover.h]=groth16
   [synthetic.h]=groth16
   [prover_cuda.h]=cuda
-  [sha256.h]=hash [blake2b.h]=hash [chacha8.h]=hash [poseidon.h]=hash [merkle.h]=hash
+  [sha256.h]=hash [blake2b.h]=hash [chacha8.h]=hash [chacha20.h]=hash [poseidon.h]=hash [merkle.h]=hash
   [gadgets.h]=gadgets [poseidon_gadget.h]=gadgets [por.h]=gadgets
   [registry.h]=filecoin [sdr.h]=filecoin [porep.h]=filecoin [post.h]=filecoin
   [post_circuit.h]=filecoin [snap.h]=filecoin
