@@ -80,6 +80,30 @@ void cz_sdr_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t se
 void cz_sdr_challenges(uint64_t *out, size_t count, uint64_t nodes, const uint8_t replica_id[32],
                        const uint8_t seed[32], uint32_t k);
 
+/* The NI-PoRep challenges of partition k (FIP-0092; NiChallenges::derive):
+ * j = count*k + i, challenge = LE(SHA-256("filecoin.io|PoRep|1|
+ * NonInteractive|1" | replica_id | comm_r | j as u32 LE)) mod (nodes - 1)
+ * + 1. No seed. nodes >= 2. */
+void cz_sdr_ni_challenges(uint64_t *out, size_t count, uint64_t nodes,
+                          const uint8_t replica_id[32], const uint8_t comm_r[32], uint32_t k);
+
+/* Synthetic PoRep (challenges.rs SynthChallengeGenerator). The sector has
+ * min(nodes, 2^18) synthetic challenges, fixed at sealing by replica_id
+ * and comm_r: synthetic challenge s = LE(bytes [32 s, 32 s + 32) of the
+ * ChaCha20 keystream, nonce "synth-porep\0", key BLAKE2b-256 keyed
+ * "filecoin.io|PoRep|1|Synthetic|1|Generation" of replica_id | comm_r))
+ * mod (nodes - 1) + 1. The seed then selects partition k's challenges:
+ * index_i = LE u32 of bytes [4 j, 4 j + 4), j = count*k + i, of the
+ * keystream keyed BLAKE2b-256 "filecoin.io|PoRep|1|Synthetic|1|Selection"
+ * of replica_id | seed, mod the synthetic count; challenge_i = synthetic
+ * challenge index_i. nodes >= 2. */
+uint32_t cz_sdr_synth_count(uint64_t nodes);
+void cz_sdr_synth_indexes(uint32_t *out, size_t count, uint64_t nodes,
+                          const uint8_t replica_id[32], const uint8_t seed[32], uint32_t k);
+void cz_sdr_synth_challenges(uint64_t *out, size_t count, uint64_t nodes,
+                             const uint8_t replica_id[32], const uint8_t comm_r[32],
+                             const uint8_t seed[32], uint32_t k);
+
 /* One label from its parents' labels: SHA-256(replica_id | layer u32 BE |
  * node u64 BE | 20 zero bytes | P) trimmed to 254 bits, where P is the
  * n_parents labels repeated cyclically to 37 labels (n_parents = 6 in layer 1,

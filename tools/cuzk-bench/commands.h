@@ -22,6 +22,7 @@ int cmd_gen_vanilla_post(int argc, char **argv); /* tools/cuzk-bench/cmd_gen_van
 int cmd_verify_vanilla(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_vanilla.c */
 int cmd_synth_only(int argc, char **argv); /* tools/cuzk-bench/cmd_synth_only.c */
 int cmd_pce(int argc, char **argv);        /* tools/cuzk-bench/cmd_pce.c */
+int cmd_porep_challenges(int argc, char **argv); /* tools/cuzk-bench/cmd_porep_challenges.c */
 int cmd_verify_seal(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_seal.c */
 int cmd_prove(int argc, char **argv);     /* tools/cuzk-bench/cmd_prove.c */
 int cmd_c1_parse(int argc, char **argv);   /* tools/cuzk-bench/cmd_c1_parse.c */

@@ -9,6 +9,7 @@ const cz_bench_command cz_bench_commands[] = {
     {"verify", cmd_verify, "verify a Groth16 proof against a verifying key"},
     {"verify-post", cmd_verify_post, "verify a WinningPoSt / WindowPoSt proof from the randomness and sectors"},
     {"post-inputs", cmd_post_inputs, "print a PoSt partition's public inputs (hex, one per line)"},
+    {"porep-challenges", cmd_porep_challenges, "one partition's PoRep challenges (interactive, ni, synthetic)"},
     {"verify-seal", cmd_verify_seal, "verify a PoRep C2 proof from the sector's commitments and randomness"},
     {"ntt", cmd_bench_ntt, "NTT over Fr: time vs butterflies x Fr mul / threads"},
     {"msm", cmd_bench_msm, "multi-scalar multiplication G1/G2: us/point, sparse ratio, scaling"},

@@ -1,4 +1,5 @@
-/* SDR ids, challenges, labels, encoding and PoRep public inputs. */
+/* SDR ids, labels, encoding and PoRep public inputs (challenges:
+ * sdr_challenges.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,22 +30,6 @@ void cz_sdr_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t se
   memcpy(buf + 72, comm_d, 32);
   memcpy(buf + 104, porep_id, 32);
   cz_sha256_trimmed(out, buf, sizeof buf);
-}
-
-void cz_sdr_challenges(uint64_t *out, size_t count, uint64_t nodes, const uint8_t replica_id[32],
-                       const uint8_t seed[32], uint32_t k) {
-  uint8_t buf[68], h[32];
-  memcpy(buf, replica_id, 32);
-  memcpy(buf + 32, seed, 32);
-  const uint64_t m = nodes - 1; /* < 2^32, so r * 256 + byte fits in u64 */
-  for (size_t i = 0; i < count; i++) {
-    uint32_t j = (uint32_t)(count * k + i);
-    for (int b = 0; b < 4; b++) buf[64 + b] = (uint8_t)(j >> (8 * b));
-    cz_sha256_digest(h, buf, sizeof buf);
-    uint64_t r = 0;
-    for (int b = 31; b >= 0; b--) r = (r * 256 + h[b]) % m; /* LE integer mod m */
-    out[i] = r + 1;
-  }
 }
 
 cz_err cz_sdr_label_from_parents(uint8_t out[32], const uint8_t replica_id[32], uint32_t layer,
