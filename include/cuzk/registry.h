@@ -36,24 +36,31 @@ typedef struct {
 } cz_porep_shape;
 
 typedef struct {
-  uint32_t id;              /* registered_proof number: 0-4 V1, 5-9 V1_1 */
+  uint32_t id;              /* registered_proof number: 0-4 V1, 5-9 V1_1,
+                               10-14 V1_1 SyntheticPoRep, 15-19 V1_2 NI */
   const char *name;         /* "StackedDrg2KiBV1_1" (the C1 JSON string) */
   const char *vanilla_tag;  /* "StackedDrg2KiBV1": the vanilla_proofs key */
   const char *size_name;    /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
   uint64_t sector_size;     /* bytes */
   uint32_t partitions;
   cz_porep_shape shape;
-  cz_api_version api;       /* V1: 1.0.0, V1_1: 1.1.0 */
+  cz_api_version api;       /* V1: 1.0.0, V1_1: 1.1.0, the features: 1.2.0 */
+  cz_porep_rule rule;       /* how its challenges are drawn */
 } cz_porep_kind;
 
-/* The ten registered seal proofs (static storage); NULL when unknown or
- * name is NULL. */
+#define CZ_POREP_N_KINDS 20
+
+/* The twenty registered seal proofs (static storage); NULL when unknown or
+ * name is NULL. Kinds of one size share the circuit and the parameter
+ * file: the identifier hashes only the challenges per partition. */
 const cz_porep_kind *cz_porep_kind_by_id(uint32_t id);
 const cz_porep_kind *cz_porep_kind_by_name(const char *name);
-/* The kind of a sector size in bytes (2048, 8 MiB, 512 MiB, 32 GiB,
- * 64 GiB), V1_1 when v1_1 else V1; NULL when no official size matches. */
+/* The interactive kind of a sector size in bytes (2048, 8 MiB, 512 MiB,
+ * 32 GiB, 64 GiB), V1_1 when v1_1 else V1; NULL when no official size
+ * matches. */
 const cz_porep_kind *cz_porep_kind_by_sector_size(uint64_t sector_size, bool v1_1);
-/* The public-input configuration of kind k (porep_id from its id, nonce 0). */
+/* The public-input configuration of kind k (porep_id from its id, nonce 0,
+ * its API version, challenge rule and partitions). */
 void cz_porep_kind_config(const cz_porep_kind *k, cz_porep_config *cfg);
 
 /* ---- PoRep parameter names (registry/param_name.c) ----------------------- */

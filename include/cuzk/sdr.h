@@ -164,13 +164,25 @@ cz_err cz_sdr_comm_r(uint8_t out[32], const uint8_t comm_c[32], const uint8_t co
  * number per partition (2 for 2 KiB/8 MiB/512 MiB; 18 for 32/64 GiB with 10
  * partitions in the official configurations: filecoin-proofs' minimum of
  * 176 challenges, div_ceil(176, 10) per partition). */
+/* How a seal's challenges are drawn (challenges.rs): from the seed
+ * (interactive), from the synthetic set by the seed (SyntheticPoRep), or
+ * from comm_r alone (NonInteractivePoRep). */
+typedef enum { CZ_POREP_INTERACTIVE = 0, CZ_POREP_SYNTHETIC, CZ_POREP_NI } cz_porep_rule;
+
 typedef struct {
   uint64_t sector_size;   /* bytes, a multiple of 32 */
   uint8_t porep_id[32];
   cz_api_version api;
   uint32_t challenges;    /* per partition */
   uint32_t partitions;
+  cz_porep_rule rule;     /* zero: interactive */
 } cz_porep_config;
+
+/* Partition k's cfg->challenges challenges under cfg->rule (the
+ * cz_sdr_*challenges above; comm_r is unused when interactive, seed when
+ * NI). */
+void cz_porep_challenges(uint64_t *out, const cz_porep_config *cfg, const uint8_t replica_id[32],
+                         const uint8_t comm_r[32], const uint8_t seed[32], uint32_t k);
 
 /* 3 + 18 * cfg->challenges. */
 size_t cz_porep_public_input_count(const cz_porep_config *cfg);

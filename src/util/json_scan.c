@@ -321,7 +321,12 @@ int cz_json_obj_field(cz_json *j, cz_json_obj *it) {
 }
 
 bool cz_json_arr_begin(cz_json *j, cz_json_arr *it, uint64_t n, const char *what) {
-  *it = (cz_json_arr){0, n, what};
+  return cz_json_arr_begin_range(j, it, n, n, what);
+}
+
+bool cz_json_arr_begin_range(cz_json *j, cz_json_arr *it, uint64_t min, uint64_t max,
+                             const char *what) {
+  *it = (cz_json_arr){0, max, min, what};
   if (!cz_json_expect(j, '[', "'[' (an array)")) return false;
   cz_errpath_push_idx(&j->ep, 0);
   return true;
@@ -333,9 +338,13 @@ bool cz_json_arr_next(cz_json *j, cz_json_arr *it) {
   if (!close && it->i > 0 && !cz_json_expect(j, ',', "',' or ']'")) return false;
   if (close) {
     cz_errpath_pop(&j->ep);
-    if (it->i != it->n)
+    if (it->i < it->min && it->min == it->n)
       return cz_json_fail(j, CZ_ERR_PARSE, "expected %llu %s, found %llu",
                           (unsigned long long)it->n, it->what, (unsigned long long)it->i);
+    if (it->i < it->min)
+      return cz_json_fail(j, CZ_ERR_PARSE, "expected %llu to %llu %s, found %llu",
+                          (unsigned long long)it->min, (unsigned long long)it->n, it->what,
+                          (unsigned long long)it->i);
     return false;
   }
   if (it->i == it->n) {

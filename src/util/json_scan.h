@@ -162,12 +162,16 @@ static inline void cz_json_obj_leave_field(cz_json *j, cz_json_obj *it) {
  *   while (cz_json_arr_next(j, &a)) parse element a.i - 1;
  *   if (j->ep.err) return false; */
 typedef struct {
-  uint64_t i, n;     /* elements begun, elements wanted */
+  uint64_t i, n;     /* elements begun, elements wanted (at most) */
+  uint64_t min;      /* elements wanted at least (n for an exact count) */
   const char *what;  /* the elements, plural, for the count error */
 } cz_json_arr;
 
 /* Take the '[' and put [0] on the path. */
 bool cz_json_arr_begin(cz_json *j, cz_json_arr *it, uint64_t n, const char *what);
+/* The same for min..max elements (it->i holds the count after the ']'). */
+bool cz_json_arr_begin_range(cz_json *j, cz_json_arr *it, uint64_t min, uint64_t max,
+                             const char *what);
 
 /* True when element it->i follows: [i] is on the path and it->i is then
  * one more. False at the ']' (the index is then off the path) or on error

@@ -259,9 +259,12 @@ static bool parse_challenge(cz_json *j, const c1_spec *cs, cz_porep_challenge_pr
 }
 
 /* vanilla_proofs: {"StackedDrg<size>V1": [[Proof; challenges]; partitions]}.
- * The tag alone fixes the shapes; registered_proof must agree (checked by
- * the caller, whichever comes first). */
-static bool parse_vanilla(cz_json *j, cz_porep_c1 *c1, const cz_porep_kind **tag_kind) {
+ * The tag fixes the proofs' shapes; the partitions are the registered
+ * proof's (known when registered_proof came first), else anything from
+ * the interactive count to NI-PoRep's, checked by the caller once
+ * registered_proof is read. */
+static bool parse_vanilla(cz_json *j, cz_porep_c1 *c1, const cz_porep_kind *known,
+                          const cz_porep_kind **tag_kind) {
   if (!cz_json_expect(j, '{', "'{' (a StackedDrg<size>V1 variant)")) return false;
   char tag[32];
   size_t len;
@@ -273,13 +276,24 @@ static bool parse_vanilla(cz_json *j, cz_porep_c1 *c1, const cz_porep_kind **tag
   }
   if (!k) return cz_json_fail(j, CZ_ERR_PARSE, "unknown variant `%s`", tag);
   if (!cz_json_expect(j, ':', "':'")) return false;
-  if (cz_porep_c1_alloc(c1, k) != CZ_OK) return cz_json_fail(j, CZ_ERR_NOMEM, "out of memory");
+  /* The largest partition count of the tag's kinds (NI-PoRep's), or the
+   * registered proof's own. */
+  const cz_porep_kind *room = k;
+  for (uint32_t id = 0; id < CZ_POREP_N_KINDS; id++) {
+    const cz_porep_kind *c = cz_porep_kind_by_id(id);
+    if (!strcmp(c->vanilla_tag, k->vanilla_tag) && c->partitions > room->partitions) room = c;
+  }
+  bool exact = known && !strcmp(known->vanilla_tag, k->vanilla_tag);
+  if (exact) room = known;
+  if (cz_porep_c1_alloc(c1, room) != CZ_OK) return cz_json_fail(j, CZ_ERR_NOMEM, "out of memory");
   *tag_kind = k;
   c1_spec cs = {.kind = k};
   cz_porep_tree_spec_init(&cs.tree_d, &CZ_POREP_TREE_D_SHAPE, k->shape.nodes);
   cz_porep_tree_spec_init(&cs.tree_r, &k->shape.tree_r, k->shape.nodes);
   cz_json_arr pa;
-  if (!cz_json_arr_begin(j, &pa, c1->n_partitions, "partitions")) return false;
+  if (!cz_json_arr_begin_range(j, &pa, exact ? room->partitions : k->partitions, room->partitions,
+                               "partitions"))
+    return false;
   while (cz_json_arr_next(j, &pa)) {
     cz_json_arr ca;
     if (!cz_json_arr_begin(j, &ca, c1->n_challenges, "challenges per partition")) return false;
@@ -290,6 +304,7 @@ static bool parse_vanilla(cz_json *j, cz_porep_c1 *c1, const cz_porep_kind **tag
     if (j->ep.err) return false;
   }
   if (j->ep.err) return false;
+  c1->n_partitions = (uint32_t)pa.i;
   return cz_json_expect(j, '}', "'}' (one variant only)");
 }
 
@@ -319,7 +334,7 @@ static bool parse_c1(cz_json *j, cz_porep_c1 *c1) {
         return cz_json_fail(j, CZ_ERR_INVALID_ARG, "unknown or unsupported registered proof `%s`",
                             name);
     } else if (f == 1) {
-      if (!parse_vanilla(j, c1, &tag_kind)) return false;
+      if (!parse_vanilla(j, c1, kind, &tag_kind)) return false;
     } else {
       /* c1 is (re)allocated by parse_vanilla: keep the bytes aside. */
       if (!cz_json_bytes32(j, tmp[f - 2])) return false;
@@ -331,6 +346,9 @@ static bool parse_c1(cz_json *j, cz_porep_c1 *c1) {
     }
   }
   if (f == CZ_JSON_ERROR) return false;
+  if (kind && tag_kind && c1->n_partitions != kind->partitions)
+    return cz_json_fail(j, CZ_ERR_PARSE, "vanilla_proofs: %s has %u partitions, found %u",
+                        kind->name, (unsigned)kind->partitions, (unsigned)c1->n_partitions);
   for (int i = 2; i < 7; i++) memcpy(bytes[i], tmp[i - 2], 32);
   c1->kind = kind;
   /* comm_r, comm_d and replica_id are Fr; seed and ticket are randomness. */

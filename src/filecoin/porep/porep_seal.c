@@ -188,7 +188,7 @@ static cz_err kind_supported(const cz_porep_kind *k, const cz_porep_config *cfg,
     return CZ_ERR_INVALID_ARG;
   }
   if (cfg->sector_size != k->sector_size || cfg->challenges != k->shape.challenges ||
-      cfg->partitions != k->partitions) {
+      cfg->partitions != k->partitions || cfg->rule != k->rule) {
     cz_msg(msg, msg_len, "%s: configuration does not match the registered proof", k->name);
     return CZ_ERR_INVALID_ARG;
   }
@@ -257,8 +257,8 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   uint64_t *challenges = malloc(n * sizeof *challenges);
   if (!challenges) goto nomem;
   for (uint32_t p = 0; p < out->n_partitions; p++)
-    cz_sdr_challenges(challenges + (size_t)p * out->n_challenges, out->n_challenges, s->nodes,
-                      s->replica_id, in->seed, p);
+    cz_porep_challenges(challenges + (size_t)p * out->n_challenges, cfg, s->replica_id,
+                        out->comm_r, in->seed, p);
   prove_ctx pc = {s, challenges, out->proofs, CZ_OK};
   cz_parallel_for(n, s->n_threads, prove_range, &pc);
   free(challenges);
@@ -572,8 +572,8 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
     return CZ_ERR_NOMEM;
   }
   for (uint32_t p = 0; p < c1->n_partitions; p++)
-    cz_sdr_challenges(challenges + (size_t)p * c1->n_challenges, c1->n_challenges, v.nodes,
-                      c1->replica_id, c1->seed, p);
+    cz_porep_challenges(challenges + (size_t)p * c1->n_challenges, cfg, c1->replica_id,
+                        c1->comm_r, c1->seed, p);
   v.challenges = challenges;
   for (unsigned w = 0; w < workers; w++) v.fail_at[w] = SIZE_MAX;
   cz_parallel_for(n, 0, verify_range, &v);

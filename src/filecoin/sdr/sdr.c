@@ -151,7 +151,7 @@ cz_err cz_porep_public_inputs_replica(const cz_porep_config *cfg, const uint8_t 
 
   uint64_t *challenges = malloc(cfg->challenges * sizeof *challenges);
   if (!challenges) return CZ_ERR_NOMEM;
-  cz_sdr_challenges(challenges, cfg->challenges, g.nodes, replica_id, seed, partition);
+  cz_porep_challenges(challenges, cfg, replica_id, comm_r, seed, partition);
   for (uint32_t c = 0; c < cfg->challenges; c++) {
     uint32_t node = (uint32_t)challenges[c], parents[CZ_SDR_DEGREE];
     cz_sdr_parents(&g, node, parents);

@@ -89,3 +89,12 @@ void cz_sdr_synth_challenges(uint64_t *out, size_t count, uint64_t nodes,
     out[i] = to_challenge(r, 32, nodes);
   }
 }
+
+void cz_porep_challenges(uint64_t *out, const cz_porep_config *cfg, const uint8_t replica_id[32],
+                         const uint8_t comm_r[32], const uint8_t seed[32], uint32_t k) {
+  uint64_t nodes = cfg->sector_size / CZ_SDR_NODE_BYTES;
+  if (cfg->rule == CZ_POREP_NI) cz_sdr_ni_challenges(out, cfg->challenges, nodes, replica_id, comm_r, k);
+  else if (cfg->rule == CZ_POREP_SYNTHETIC)
+    cz_sdr_synth_challenges(out, cfg->challenges, nodes, replica_id, comm_r, seed, k);
+  else cz_sdr_challenges(out, cfg->challenges, nodes, replica_id, seed, k);
+}

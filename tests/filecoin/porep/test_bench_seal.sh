@@ -13,6 +13,6 @@ for k in seal.wall seal.cpu verify.wall verify.cpu; do
   [ "$(echo "$out" | grep -c "^$k [0-9.]* s$")" -eq 2 ] || { echo "missing $k"; exit 1; }
 done
 rc=0
-"$bench" seal --registered-proof 10 >/dev/null 2>&1 || rc=$?
-[ "$rc" -eq 2 ] || { echo "proof 10 gave status $rc, want 2"; exit 1; }
+"$bench" seal --registered-proof 20 >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || { echo "proof 20 gave status $rc, want 2"; exit 1; }
 echo ok

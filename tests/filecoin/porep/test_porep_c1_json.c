@@ -397,10 +397,19 @@ static void tampered(const cz_porep_kind *k) {
   CHECK(v1.kind == cz_porep_kind_by_id(0));
   cz_porep_c1_free(&v1);
   free(t);
-  t = replace1(json, "\"StackedDrg2KiBV1_1\"", "\"StackedDrg2KiBV1_1_Feat_SyntheticPoRep\"");
+  t = replace1(json, "\"StackedDrg2KiBV1_1\"", "\"StackedDrg2KiBV1_3\"");
   EXPECT_MSG(t, CZ_ERR_INVALID_ARG,
-             "registered_proof: unknown or unsupported registered proof "
-             "`StackedDrg2KiBV1_1_Feat_SyntheticPoRep`");
+             "registered_proof: unknown or unsupported registered proof `StackedDrg2KiBV1_3`");
+  free(t);
+  /* A synthetic C1 has V1_1's one partition; an NI-PoRep C1 needs 13. */
+  t = replace1(json, "\"StackedDrg2KiBV1_1\"", "\"StackedDrg2KiBV1_1_Feat_SyntheticPoRep\"");
+  cz_porep_c1 syn;
+  CHECK(cz_porep_c1_parse(&syn, t, strlen(t), msg, sizeof msg) == CZ_OK);
+  CHECK(syn.kind == cz_porep_kind_by_id(10));
+  cz_porep_c1_free(&syn);
+  free(t);
+  t = replace1(json, "\"StackedDrg2KiBV1_1\"", "\"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep\"");
+  EXPECT_ERR(t, CZ_ERR_PARSE, "13");
   free(t);
   t = replace1(json, "{\"StackedDrg2KiBV1\":", "{\"StackedDrg4KiBV1\":");
   EXPECT_MSG(t, CZ_ERR_PARSE, "vanilla_proofs: unknown variant `StackedDrg4KiBV1`");

@@ -104,7 +104,7 @@ expect 2 "missing proof file" 'no-such' run pf="$TMP/no-such"
 expect 2 "missing vk file" 'no-such' run vk="$TMP/no-such.vk"
 expect 2 "vk of another circuit" 'public inputs' run vk=$WPVK vkc=
 expect 2 "registered proof and porep id" 'excludes' "$BENCH" verify-seal --registered-proof 5 --porep-id "$PORE" $REG
-expect 2 "unknown registered proof" 'unknown seal proof' "$BENCH" verify-seal --registered-proof 10 $REG
+expect 2 "unknown registered proof" 'unknown seal proof' "$BENCH" verify-seal --registered-proof 20 $REG
 expect 2 "no configuration" 'missing --sector-size' "$BENCH" verify-seal $REG
 expect 2 "missing --api-version" 'missing --api-version' "$BENCH" verify-seal --sector-size 2KiB --porep-id "$PORE" $REG
 for opt in sector-id prover-id ticket seed comm-r comm-d; do
