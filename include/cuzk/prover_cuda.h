@@ -28,9 +28,12 @@ bool cz_prover_cuda_built(void);
 const cz_prover_backend *cz_prover_cuda(char *why, size_t why_len);
 
 /* The backend for a choice "cpu", "cuda" or "auto". cpu: the CPU backend.
- * cuda and auto: the CUDA backend when cz_prover_cuda has one, else the CPU
- * backend with *fell_back = true (when not NULL) and why set. NULL for any
- * other choice, NULL included (why says so). */
+ * cuda: the CUDA backend, or NULL when cz_prover_cuda has none (why says
+ * "no usable CUDA device: " and its reason): asking for the GPU and getting
+ * the CPU would hide a broken install behind a slow prover. auto: the CUDA
+ * backend when there is one, else the CPU backend with *fell_back = true
+ * (when not NULL) and why set. NULL for any other choice, NULL included (why
+ * says "backend must be cpu, cuda or auto"). */
 const cz_prover_backend *cz_prover_pick(const char *choice, bool *fell_back, char *why,
                                         size_t why_len);
 

@@ -59,8 +59,14 @@ const cz_prover_backend *cz_prover_pick(const char *choice, bool *fell_back, cha
     say(why, why_len, "backend must be cpu, cuda or auto");
     return NULL;
   }
-  const cz_prover_backend *b = cz_prover_cuda(why, why_len);
+  char reason[256] = "";
+  const cz_prover_backend *b = cz_prover_cuda(reason, sizeof reason);
   if (b) return b;
+  if (!strcmp(choice, "cuda")) {
+    if (why && why_len) cz_msg(why, why_len, "no usable CUDA device: %s", reason);
+    return NULL;
+  }
+  say(why, why_len, reason);
   if (fell_back) *fell_back = true;
   return cz_prover_cpu();
 }
