@@ -124,7 +124,13 @@ static void test_pick(void) {
   /* One outcome is required: the device opens exactly when this build has
    * the backend and the driver shows a GPU. */
   bool want_gpu = cz_prover_cuda_built() && gpu_present();
+  /* The ordinal is free until the device is opened, then fixed. */
+  CHECK_EQ_INT(cz_prover_cuda_set_device(-1), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_prover_cuda_set_device(1), CZ_OK);
+  CHECK_EQ_INT(cz_prover_cuda_set_device(0), CZ_OK);
   const cz_prover_backend *cuda = cz_prover_cuda(why, sizeof why);
+  CHECK_EQ_INT(cz_prover_cuda_set_device(1), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_prover_cuda_set_device(0), CZ_OK);
   CHECK(want_gpu == (cuda != NULL));
   if (!cuda) fprintf(stderr, "test_czg_prover: no device (%s)\n", why);
   if (!cz_prover_cuda_built()) CHECK(strstr(why, "no CUDA backend") != NULL);
