@@ -268,7 +268,8 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
      * synthesis.threads. A non-zero value would be a setting that does
      * nothing, so it is refused. */
     if (!want_u32(v, &c->gpu_threads, why)) return false;
-    if (c->gpu_threads) return *why = "not implemented: only 0 (the proving threads are synthesis.threads)", false;
+    if (c->gpu_threads)
+      return *why = "not implemented: only 0 (the proving threads are synthesis.threads)", false;
     return true;
   }
   if (!strcmp(key, "gpus.gpu_workers_per_device")) return want_u32(v, &c->gpu_workers_per_device, why);
