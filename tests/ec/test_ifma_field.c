@@ -237,7 +237,7 @@ int main(void) {
     cz_fp_run(3000);
   }
 #else
-  missing = "not an x86-64 GCC/clang build: the vector code is not compiled in";
+  missing = "the vector code is not in this build (not x86-64 GCC/clang, or CZ_NO_IFMA)";
 #endif
   return check_report_unless("test_ifma_field", missing);
 }
