@@ -6,7 +6,7 @@ DEB_PACKAGES = build-essential cmake pkg-config libjansson-dev libssl-dev clang 
                libgrpc-dev libprotobuf-c-dev protobuf-c-compiler python3-grpcio python3-grpc-tools \
                python3-prometheus-client python3-cryptography systemd dpkg-dev
 
-.PHONY: all deps build test demo test-8mib test-asan fuzz-smoke bench install package clean
+.PHONY: all deps build test demo test-8mib test-asan fuzz-build fuzz-smoke fuzz fuzz-corpus bench install package clean
 
 all: build
 
@@ -56,20 +56,27 @@ test-asan: deps
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -LE slow
 
-# Short libFuzzer runs of every decoder, for CI.
+# libFuzzer runs of every decoder (fuzz/fuzz_*.c) from its seed corpus
+# fuzz/corpus/<target>/ (fuzz/run.sh): executions and coverage per target;
+# fails when a target is missing, has no seeds, crashes, or none ran.
+# fuzz-smoke is CI's short run; `make fuzz FUZZ_SECONDS=600` a campaign.
+ifneq ($(filter fuzz,$(MAKECMDGOALS)),)
+FUZZ_SECONDS ?= 600
+endif
 FUZZ_SECONDS ?= 20
-fuzz-smoke: deps
+fuzz-build: deps
 	CC=clang cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_FUZZ=ON
 	cmake --build $(BUILD)-fuzz -j $(JOBS)
-	@for f in $(BUILD)-fuzz/fuzz_*; do \
-	  [ -x "$$f" ] || continue; \
-	  echo "== $$f ($(FUZZ_SECONDS)s)"; \
-	  corpus=$$(mktemp -d); \
-	  if ! $$f $$corpus -max_total_time=$(FUZZ_SECONDS) >$$corpus.log 2>&1; then \
-	    tail -n 40 $$corpus.log; exit 1; \
-	  fi; \
-	  tail -n 1 $$corpus.log; rm -rf $$corpus $$corpus.log; \
-	done
+
+fuzz-smoke: fuzz-build
+	bash fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
+
+fuzz: fuzz-build
+	bash fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
+
+# Rewrite the committed seeds from real inputs (fuzz/make_corpus.sh).
+fuzz-corpus: build
+	bash fuzz/make_corpus.sh $(BUILD)/cuzk-bench
 
 bench: build
 	$(BUILD)/cuzk-bench ec

@@ -137,6 +137,11 @@ typedef struct {
    * 10 the kernel weights a PoRep thread 110 against a PoSt thread's 1024.
    * Linux only; elsewhere, or when the kernel refuses, jobs run as before. */
   int background_nice;
+  /* Pipeline items (PoRep partitions) of NORMAL and LOW jobs synthesized at
+   * once across all workers; more wait for a slot (0: no cap, the default).
+   * HIGH and CRITICAL jobs never wait for one. The daemon passes
+   * pipeline.max_parallel_synthesis. */
+  unsigned max_parallel_synthesis;
 } cz_engine_config;
 
 /* Defaults of the spec (auto budget, 5 GiB margin, 5 min idle, batch 1 /

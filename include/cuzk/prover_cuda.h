@@ -12,7 +12,7 @@
  * nvcc found); other builds still have these functions and report why the
  * backend is absent. Its prove has the CPU backend's contract
  * (cuzk/prover.h). Backends returned here are static: never freed. All
- * three functions may be called from any thread. */
+ * these functions may be called from any thread. */
 #ifndef CUZK_PROVER_CUDA_H
 #define CUZK_PROVER_CUDA_H
 #include <stdbool.h>
@@ -22,15 +22,25 @@
 /* True when this build has the CUDA backend compiled in. */
 bool cz_prover_cuda_built(void);
 
-/* The CUDA backend on device 0, opened on the first call and kept for the
- * process (thread-safe). NULL when there is none: built without CUDA, no
- * driver, no device; why (when not NULL) then says which in one line. */
+/* Choose the CUDA device ordinal cz_prover_cuda opens (default 0; the
+ * daemon's gpus.devices = [N]). Returns CZ_OK, or CZ_ERR_INVALID_ARG for a
+ * negative ordinal or once cz_prover_cuda has been called with another
+ * ordinal (the device is opened once per process). Thread-safe. */
+cz_err cz_prover_cuda_set_device(int device);
+
+/* The CUDA backend on the chosen device (cz_prover_cuda_set_device, else 0),
+ * opened on the first call and kept for the process (thread-safe). NULL when
+ * there is none: built without CUDA, no driver, no such device; why (when not
+ * NULL) then says which in one line. */
 const cz_prover_backend *cz_prover_cuda(char *why, size_t why_len);
 
 /* The backend for a choice "cpu", "cuda" or "auto". cpu: the CPU backend.
- * cuda and auto: the CUDA backend when cz_prover_cuda has one, else the CPU
- * backend with *fell_back = true (when not NULL) and why set. NULL for any
- * other choice, NULL included (why says so). */
+ * cuda: the CUDA backend, or NULL when cz_prover_cuda has none (why says
+ * "no usable CUDA device: " and its reason): asking for the GPU and getting
+ * the CPU would hide a broken install behind a slow prover. auto: the CUDA
+ * backend when there is one, else the CPU backend with *fell_back = true
+ * (when not NULL) and why set. NULL for any other choice, NULL included (why
+ * says "backend must be cpu, cuda or auto"). */
 const cz_prover_backend *cz_prover_pick(const char *choice, bool *fell_back, char *why,
                                         size_t why_len);
 

@@ -132,6 +132,7 @@ __global__ void k_pair_sum(czg_xyzz *p, size_t half) {
 // ---- host side ----------------------------------------------------------------
 
 struct Device {
+  int id = 0;  // the ordinal opened (gpus.devices)
   int sms = 0;
   char name[256] = "";
   czg_fr *h = nullptr;  // H, bit-reversed positions
@@ -228,17 +229,27 @@ void ntt_chain(czg_fr *a, unsigned log_n, int table, bool dif) {
   }
 }
 
+// The current device is per host thread and the ops run on the prover's
+// threads, not the one that opened the device: each op selects it first
+// (cudaSetDevice is a no-op when it is current already).
+void use_dev() { cudaSetDevice(DEV.id); }
+
 cz_err op_mem_free(void *, size_t *f) {
+  use_dev();
   size_t total = 0;
   return cuda_err(cudaMemGetInfo(f, &total));
 }
 
 void *op_host_alloc(void *, size_t n) {
+  use_dev();
   void *p = nullptr;
   return cudaHostAlloc(&p, n, cudaHostAllocDefault) == cudaSuccess ? p : nullptr;
 }
 
-void op_host_free(void *, void *p) { cudaFreeHost(p); }
+void op_host_free(void *, void *p) {
+  use_dev();
+  cudaFreeHost(p);
+}
 
 czg_fr to_dev(const cz_fr &x) {
   czg_fr r;
@@ -248,6 +259,7 @@ czg_fr to_dev(const cz_fr &x) {
 
 cz_err op_ntt_h(void *, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m,
                 unsigned log_n) {
+  use_dev();
   cz_err ret = CZ_OK;
   size_t n = size_t(1) << log_n;
   czg_fr *v[3] = {nullptr, nullptr, nullptr};
@@ -292,6 +304,7 @@ out:
 }
 
 cz_err op_h_read(void *, cz_fr *out) {
+  use_dev();
   if (!DEV.h) return CZ_ERR_INVALID_ARG;
   size_t n = size_t(1) << DEV.log_n;
   cz_fr *tmp = (cz_fr *)malloc(n * sizeof(cz_fr));
@@ -359,6 +372,7 @@ out:
 }
 
 cz_err op_msm_h(void *, const cz_g1_affine *bases, size_t first, size_t n, cz_g1 *out) {
+  use_dev();
   if (!DEV.h || first + n > (size_t(1) << DEV.log_n)) return CZ_ERR_INVALID_ARG;
   cz_err ret = CZ_OK;
   czg_affine *db = nullptr;
@@ -371,6 +385,7 @@ out:
 }
 
 cz_err op_msm(void *, const cz_g1_affine *pts, const cz_scalar *k, size_t n, cz_g1 *out) {
+  use_dev();
   cz_err ret = CZ_OK;
   czg_affine *db = nullptr;
   czg_fr *dk = nullptr;
@@ -386,6 +401,7 @@ out:
 }
 
 cz_err op_batch_add(void *, const cz_g1_affine *pts, size_t n, cz_g1 *out) {
+  use_dev();
   cz_err ret = CZ_OK;
   const unsigned block = 128, grid = (unsigned)DEV.sms * 4;
   size_t T = (size_t)block * grid, live = T;
@@ -412,6 +428,7 @@ out:
 }
 
 void op_close(void *) {
+  use_dev();
   cudaFree(DEV.h);
   DEV.h = nullptr;
   free_tables();
@@ -419,7 +436,7 @@ void op_close(void *) {
 
 }  // namespace
 
-extern "C" int czg_cuda_open(struct czg_ops *ops, char *why, size_t why_len) {
+extern "C" int czg_cuda_open(struct czg_ops *ops, int device, char *why, size_t why_len) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {
@@ -428,11 +445,18 @@ extern "C" int czg_cuda_open(struct czg_ops *ops, char *why, size_t why_len) {
                e != cudaSuccess ? cudaGetErrorString(e) : "none found");
     return -1;
   }
-  cudaDeviceProp prop;
-  if ((e = cudaSetDevice(0)) != cudaSuccess || (e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess) {
-    if (why && why_len) snprintf(why, why_len, "CUDA device 0 unusable (%s)", cudaGetErrorString(e));
+  if (device < 0 || device >= count) {
+    if (why && why_len) snprintf(why, why_len, "CUDA device %d not present (%d found)", device, count);
     return -1;
   }
+  cudaDeviceProp prop;
+  if ((e = cudaSetDevice(device)) != cudaSuccess ||
+      (e = cudaGetDeviceProperties(&prop, device)) != cudaSuccess) {
+    if (why && why_len)
+      snprintf(why, why_len, "CUDA device %d unusable (%s)", device, cudaGetErrorString(e));
+    return -1;
+  }
+  DEV.id = device;
   DEV.sms = prop.multiProcessorCount;
   snprintf(DEV.name, sizeof DEV.name, "%s", prop.name);
   memset(ops, 0, sizeof *ops);

@@ -7,9 +7,11 @@
 extern "C" {
 #endif
 struct czg_ops;
-/* Open device 0 and fill *ops (a struct czg_ops). 0 on success; -1 with
- * why set (no driver, no device, out of memory) otherwise. */
-int czg_cuda_open(struct czg_ops *ops, char *why, size_t why_len);
+/* Open CUDA device `device` (an ordinal, 0 = the first) and fill *ops (a
+ * struct czg_ops); every op selects that device on the thread it runs on.
+ * One device per process (its state is global): open it once. 0 on success;
+ * -1 with why set (no driver, no such device, out of memory) otherwise. */
+int czg_cuda_open(struct czg_ops *ops, int device, char *why, size_t why_len);
 #ifdef __cplusplus
 }
 #endif

@@ -81,6 +81,7 @@ struct cz_engine {
   unsigned n_workers;
   cz_membudget budget;
   cz_srs_manager *srs;
+  cz_synth_slots synth;        /* cfg.max_parallel_synthesis */
   uint64_t start_ms;
   char backend[32], backend_note[256]; /* under mu */
   /* counters (under mu) */
@@ -166,9 +167,11 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   e->param_cache = strdup(cfg.param_cache ? cfg.param_cache : "/data/zk/params");
   e->workers = calloc(cfg.n_workers + cfg.urgent_workers, sizeof *e->workers);
   cz_membudget_init(&e->budget, budget);
+  cz_synth_slots_init(&e->synth, cfg.max_parallel_synthesis);
   e->srs = cz_srs_manager_new(&e->budget, e->param_cache, cfg.eviction_min_idle_ms);
   if (!e->param_cache || !e->workers || !e->srs) {
     cz_srs_manager_free(e->srs);
+    cz_synth_slots_destroy(&e->synth);
     cz_membudget_destroy(&e->budget);
     free(e->workers);
     free(e->param_cache);
@@ -738,6 +741,18 @@ void cz_job_items_begin(cz_job *job, size_t n) {
   pthread_mutex_unlock(&job->e->mu);
 }
 
+bool cz_job_synth_begin(cz_job *job, bool *held) {
+  *held = false;
+  if (job->prio >= CZ_PRIO_HIGH) return true;
+  if (!cz_synth_slots_take(&job->e->synth, &job->cancel)) return false;
+  *held = true;
+  return true;
+}
+
+void cz_job_synth_end(cz_job *job, bool held) {
+  if (held) cz_synth_slots_give(&job->e->synth);
+}
+
 void cz_job_item_state(cz_job *job, size_t i, cz_partition_state st, uint64_t ms) {
   cz_engine *e = job->e;
   pthread_mutex_lock(&e->mu);
@@ -1138,6 +1153,7 @@ void cz_engine_destroy(cz_engine *e) {
     if (e->has_prover[k] && first) p->destroy(p->self);
   }
   cz_membudget_destroy(&e->budget);
+  cz_synth_slots_destroy(&e->synth);
   pthread_mutex_destroy(&e->mu);
   pthread_cond_destroy(&e->work_cv);
   pthread_cond_destroy(&e->done_cv);

@@ -59,6 +59,31 @@ cz_engine_status cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *w
 uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted);
 size_t cz_srs_snapshot(cz_srs_manager *m, cz_srs_status *out, size_t cap);
 
+/* ---- Synthesis slots (synth_slots.c) -------------------------------------- */
+
+/* A counting semaphore over pipeline items being synthesized, engine-wide:
+ * cap slots (0 = no limit, take never waits). Thread-safe. */
+typedef struct {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  unsigned cap, busy;
+} cz_synth_slots;
+
+void cz_synth_slots_init(cz_synth_slots *s, unsigned cap);
+void cz_synth_slots_destroy(cz_synth_slots *s);
+/* Take a slot, waiting while all are held; false (none taken) when *cancel
+ * (may be NULL) became true while waiting. */
+bool cz_synth_slots_take(cz_synth_slots *s, const atomic_bool *cancel);
+void cz_synth_slots_give(cz_synth_slots *s);
+
+/* The job's side, for pipeline.c (engine.c): a NORMAL or LOW job's item
+ * takes one of the engine's slots before its synthesis; a HIGH or CRITICAL
+ * job (PoSt) never waits for one, so that a WinningPoSt is not held behind
+ * PoRep partitions. *held: whether a slot was taken (hand it to
+ * cz_job_synth_end). false: the job was cancelled while waiting. */
+bool cz_job_synth_begin(cz_job *job, bool *held);
+void cz_job_synth_end(cz_job *job, bool held);
+
 /* ---- Partition states (engine.c, fed by pipeline.c) ------------------------ */
 
 /* The job's pipeline has n items, all queued. */

@@ -60,12 +60,17 @@ static void *synth_main(void *arg) {
     pthread_mutex_unlock(&r->mu);
     char d[64], msg[512] = "";
     snprintf(d, sizeof d, "item=%zu", i);
-    bool go = cz_job_event(job, "SYNTH_START", d);
+    /* The engine-wide cap (pipeline.max_parallel_synthesis), taken before
+     * SYNTH_START: the wait for a slot is not synthesis time. */
+    bool slot = false;
+    bool go = cz_job_synth_begin(job, &slot);
+    if (go) go = cz_job_event(job, "SYNTH_START", d);
     if (go) cz_job_item_state(job, i, CZ_PART_SYNTHESIZING, 0);
     uint64_t t0 = cz_now_ms();
     void *st = NULL;
     cz_err err = go ? p->synthesize(p->ctx, j, i, &st, msg, sizeof msg) : CZ_ERR_INVALID_ARG;
     uint64_t ms = cz_now_ms() - t0;
+    cz_job_synth_end(job, slot);
     if (go && err == CZ_OK) {
       snprintf(d, sizeof d, "item=%zu,synth_ms=%llu", i, (unsigned long long)ms);
       go = cz_job_event(job, "SYNTH_END", d);

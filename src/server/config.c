@@ -251,6 +251,11 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
     if (v->type != V_ARRAY || (v->n && v->item_type != V_INT))
       return *why = "expected an array of device ordinals", false;
     if (v->n > CZ_MAX_GPU_DEVICES) return *why = "too many devices", false;
+    /* One CUDA backend per process (prover_cuda.c): a second device would
+     * be listed and never used, so it is refused rather than ignored. */
+    if (v->n > 1)
+      return *why = "one device per daemon for now (run one daemon per GPU, each with its own "
+                    "devices = [N])", false;
     for (size_t i = 0; i < v->n; i++) {
       if (v->items[i] < 0 || v->items[i] > 1024) return *why = "bad device ordinal", false;
       c->gpu_devices[i] = (int)v->items[i];
@@ -258,7 +263,15 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
     c->n_gpu_devices = v->n;
     return true;
   }
-  if (!strcmp(key, "gpus.gpu_threads")) return want_u32(v, &c->gpu_threads, why);
+  if (!strcmp(key, "gpus.gpu_threads")) {
+    /* Nothing reads it yet: the Groth16 stage's CPU threads are
+     * synthesis.threads. A non-zero value would be a setting that does
+     * nothing, so it is refused. */
+    if (!want_u32(v, &c->gpu_threads, why)) return false;
+    if (c->gpu_threads)
+      return *why = "not implemented: only 0 (the proving threads are synthesis.threads)", false;
+    return true;
+  }
   if (!strcmp(key, "gpus.gpu_workers_per_device")) return want_u32(v, &c->gpu_workers_per_device, why);
   if (!strcmp(key, "scheduler.max_batch_size")) return want_u32(v, &c->max_batch_size, why);
   if (!strcmp(key, "scheduler.max_batch_wait_ms")) {
@@ -511,4 +524,5 @@ void cz_daemon_engine_config(const cz_daemon_config *c, cz_engine_config *out) {
   /* A PoSt never waits for a free worker, and proves ahead of PoRep. */
   out->urgent_workers = 1;
   out->background_nice = 10;
+  out->max_parallel_synthesis = c->max_parallel_synthesis;
 }

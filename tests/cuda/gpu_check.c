@@ -213,7 +213,7 @@ int main(int argc, char **argv) {
   }
   char why[256];
   czg_ops ops;
-  if (czg_cuda_open((struct czg_ops *)&ops, why, sizeof why) != 0) {
+  if (czg_cuda_open((struct czg_ops *)&ops, 0, why, sizeof why) != 0) {
     printf("gpu_check no_device (%s)\n", why);
     return 3;
   }

@@ -34,6 +34,9 @@ out=$(timeout 120 "$BUILD/cuzk-bench" prove --synthetic sparse --log-constraints
 bench_rc=$?
 echo "$out" | grep -E '^(prove|valid|invalid|CUZK_TIMING)'
 [ $bench_rc -eq 0 ] || { echo "cuzk-bench prove --backend cuda: exit $bench_rc"; rc=1; }
+# Proved on the GPU, not somewhere else: named, with the device phases.
+grep -qx 'prove: backend cuda' <<<"$out" || { echo "cuzk-bench prove: the GPU was not used"; rc=1; }
+grep -q '^CUZK_TIMING: ntt_msm_h_ms=' <<<"$out" || { echo "cuzk-bench prove: no GPU phase timings"; rc=1; }
 echo "elapsed $(( $(date +%s) - T0 )) s"
 if [ $rc -eq 0 ]; then echo "gpu_check ok"; else echo "gpu_check FAILED (rc $rc)"; fi
 exit $rc

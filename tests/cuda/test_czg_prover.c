@@ -5,6 +5,7 @@
  * CPU when there is no CUDA device and says why. */
 #include "check.h"
 #include "cuda/czg_host.h"
+#include "cuda/gpu_present.h"
 #include "cuzk/params.h"
 #include "cuzk/prover.h"
 #include "cuzk/prover_cuda.h"
@@ -120,19 +121,34 @@ static void test_pick(void) {
   CHECK(!fell);
   CHECK(cz_prover_pick("gpu", &fell, why, sizeof why) == NULL);
   CHECK(strstr(why, "cpu, cuda or auto") != NULL);
+  /* One outcome is required: the device opens exactly when this build has
+   * the backend and the driver shows a GPU. */
+  bool want_gpu = cz_prover_cuda_built() && gpu_present();
+  /* The ordinal is free until the device is opened, then fixed. */
+  CHECK_EQ_INT(cz_prover_cuda_set_device(-1), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_prover_cuda_set_device(1), CZ_OK);
+  CHECK_EQ_INT(cz_prover_cuda_set_device(0), CZ_OK);
   const cz_prover_backend *cuda = cz_prover_cuda(why, sizeof why);
-  for (int i = 0; i < 2; i++) {
-    why[0] = 0;
-    const cz_prover_backend *b = cz_prover_pick(i ? "auto" : "cuda", &fell, why, sizeof why);
-    if (cuda) { /* a machine with a GPU */
-      CHECK(b == cuda && !fell && !strcmp(b->name, "cuda"));
-    } else { /* this build or machine has none: the CPU, and why */
-      CHECK(b == cz_prover_cpu() && fell && why[0] != 0);
-    }
+  CHECK_EQ_INT(cz_prover_cuda_set_device(1), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_prover_cuda_set_device(0), CZ_OK);
+  CHECK(want_gpu == (cuda != NULL));
+  if (!cuda) fprintf(stderr, "test_czg_prover: no device (%s)\n", why);
+  if (!cz_prover_cuda_built()) CHECK(strstr(why, "no CUDA backend") != NULL);
+  why[0] = 0;
+  fell = true;
+  const cz_prover_backend *b = cz_prover_pick("cuda", &fell, why, sizeof why);
+  if (want_gpu) { /* the GPU, named */
+    CHECK(b == cuda && b && !fell && !strcmp(b->name, "cuda"));
+  } else { /* asked for and absent: refused, with the reason */
+    CHECK(b == NULL && !fell);
+    CHECK(strstr(why, "no usable CUDA device: ") == why && strlen(why) > 23);
   }
-  if (!cz_prover_cuda_built()) {
-    CHECK(cuda == NULL);
-    CHECK(strstr(why, "no CUDA backend") != NULL);
+  why[0] = 0;
+  b = cz_prover_pick("auto", &fell, why, sizeof why);
+  if (want_gpu) {
+    CHECK(b == cuda && b && !fell);
+  } else { /* auto: the CPU, said */
+    CHECK(b == cz_prover_cpu() && fell && why[0] != 0);
   }
 }
 

@@ -15,7 +15,7 @@ static cz_bool *alloc_msg(cz_cs *cs, const uint8_t *msg, size_t n) {
   for (size_t i = 0; i < 8 * n; i++) {
     cz_abit b;
     CZ_PUSH_NS(cs, "input bit %zu", i);
-    cz_abit_alloc(cs, &b, v[i]);
+    CHECK_EQ_INT(cz_abit_alloc(cs, &b, v[i]), CZ_OK);
     CZ_POP_NS(cs);
     bits[i] = cz_bool_from_bit(b);
   }
@@ -42,7 +42,9 @@ static void test_blank_hash(void) {
   CHECK_EQ_INT(cz_cs_num_constraints(cs), 0);
   uint8_t d[32], want[32];
   digest_of(d, out);
-  check_hex(want, 32, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK_EQ_INT(check_hex(want, 32,
+                         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+               32);
   CHECK_MEM(d, want, 32);
   for (int i = 0; i < 256; i++) CHECK(cz_bool_is_const(out[i]));
   cz_cs_free(cs);
@@ -111,7 +113,7 @@ static void test_flipped(void) {
   check_rand_bytes(msg, sizeof msg);
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   cz_bool *in = alloc_msg(cs, msg, sizeof msg), out[256];
-  cz_sha256(cs, out, in, 8 * sizeof msg);
+  CHECK_EQ_INT(cz_sha256(cs, out, in, 8 * sizeof msg), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   CHECK(cz_cs_is_satisfied(cs));
   size_t n_aux = cz_cs_num_aux(cs);
@@ -123,10 +125,10 @@ static void test_flipped(void) {
     CHECK(cz_cs_value(cs, v, &old));
     if (t % 3 == 2) cz_fr_from_u64(&bad, 2);
     else cz_fr_sub(&bad, &CZ_FR_ONE, &old); /* flip the bit */
-    cz_cs_set_value(cs, v, &bad);
+    CHECK(cz_cs_set_value(cs, v, &bad));
     CHECK(!cz_cs_is_satisfied(cs));
     CHECK(cz_cs_which_is_unsatisfied(cs, NULL) != NULL);
-    cz_cs_set_value(cs, v, &old);
+    CHECK(cz_cs_set_value(cs, v, &old));
   }
   CHECK(cz_cs_is_satisfied(cs));
   free(in);
@@ -138,9 +140,9 @@ static cz_cs *run_backend(cz_cs_kind kind, const cz_cs_config *cfg, const uint8_
                           uint8_t digest[32]) {
   cz_cs *cs = cz_cs_new(kind, cfg);
   cz_bool *in = alloc_msg(cs, msg, n), out[256];
-  cz_sha256(cs, out, in, 8 * n);
+  CHECK_EQ_INT(cz_sha256(cs, out, in, 8 * n), CZ_OK);
   /* Expose the digest packed into inputs, as Filecoin circuits do. */
-  cz_pack_into_inputs(cs, out, 256);
+  CHECK_EQ_INT(cz_pack_into_inputs(cs, out, 256), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   if (digest) digest_of(digest, out);
   free(in);
@@ -221,7 +223,7 @@ static void test_label_shape(void) {
       cz_abit b;
       size_t at = 512 + 256 * (size_t)p + (size_t)i;
       CZ_PUSH_NS(cs, "bit %d", i);
-      cz_abit_alloc(cs, &b, v[at]);
+      CHECK_EQ_INT(cz_abit_alloc(cs, &b, v[at]), CZ_OK);
       CZ_POP_NS(cs);
       bits[at] = cz_bool_from_bit(b);
     }
@@ -231,7 +233,7 @@ static void test_label_shape(void) {
   for (int i = 0; i < 256; i++) {
     cz_abit b;
     CZ_PUSH_NS(cs, "bit %d", i);
-    cz_abit_alloc(cs, &b, v[i]);
+    CHECK_EQ_INT(cz_abit_alloc(cs, &b, v[i]), CZ_OK);
     CZ_POP_NS(cs);
     bits[i] = cz_bool_from_bit(b);
   }
@@ -243,13 +245,13 @@ static void test_label_shape(void) {
   for (int i = 352; i < 512; i++) bits[i] = cz_bool_const(false);
   CZ_PUSH_NS(cs, "create_label");
   CZ_PUSH_NS(cs, "hash");
-  cz_sha256(cs, out, bits, 8 * sizeof msg);
+  CHECK_EQ_INT(cz_sha256(cs, out, bits, 8 * sizeof msg), CZ_OK);
   CZ_POP_NS(cs);
   cz_bool renum[256];
   for (int i = 0; i < 256; i++) renum[i] = out[(i & ~7) + 7 - (i & 7)];
   cz_anum label;
   CZ_PUSH_NS(cs, "result_num");
-  cz_pack_bits(cs, &label, renum, CZ_FR_CAPACITY);
+  CHECK_EQ_INT(cz_pack_bits(cs, &label, renum, CZ_FR_CAPACITY), CZ_OK);
   CZ_POP_NS(cs);
   CZ_POP_NS(cs);
   CHECK_EQ_INT(cz_cs_num_constraints(cs), 532025);

@@ -74,8 +74,8 @@ static cz_cs *synth(cz_cs_kind kind, const circ_spec *c) {
   cz_fr x;
   cz_fr_from_u64(&x, c->x);
   if (c->kind == C_CUBIC) cubic(cs, c->x, c->out);
-  else if (c->kind == C_CHAIN) cz_synthetic_chain(cs, c->n, &x);
-  else cz_synthetic_sparse(cs, c->n, &x, 42);
+  else if (c->kind == C_CHAIN) CHECK_EQ_INT(cz_synthetic_chain(cs, c->n, &x), CZ_OK);
+  else CHECK_EQ_INT(cz_synthetic_sparse(cs, c->n, &x, 42), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   return cs;
 }
@@ -370,11 +370,11 @@ static void test_misuse(void) {
   cz_keygen_cols_free(&k);
   cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
   cz_fr x = CZ_FR_ONE;
-  cz_synthetic_chain(cs, 4, &x);
+  CHECK_EQ_INT(cz_synthetic_chain(cs, 4, &x), CZ_OK);
   cz_var lone;
-  cz_cs_alloc(cs, &lone, NULL);
-  cz_cs_finish(cs);
-  cz_cs_take_keygen(cs, &k);
+  CHECK_EQ_INT(cz_cs_alloc(cs, &lone, NULL), CZ_OK);
+  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
+  CHECK_EQ_INT(cz_cs_take_keygen(cs, &k), CZ_OK);
   cz_cs_free(cs);
   toxic(&t);
   CHECK_EQ_INT(cz_groth16_setup(&p, &k, &t, 1, msg, sizeof msg), CZ_ERR_INVALID_ARG);

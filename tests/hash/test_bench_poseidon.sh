@@ -13,10 +13,13 @@ for k in opt plain; do
 done
 bench_lines_layouts "$out" poseidon.gadget.prove.a8 inline1 inline2 inline4 arena
 grep -q "^poseidon.gadget.a8.constraints_per_hash 505 constraints$" <<<"$out"
-"$bench" poseidon --arity 2 --backend witness --lc arena --hashes 10 --circuits 2 --reps 1 |
-  grep -q "^poseidon.gadget.a2.constraints_per_hash 311 constraints$"
-"$bench" poseidon --arity 11 --backend record --lc inline:2 --hashes 10 --circuits 2 --reps 1 |
-  grep -q "^poseidon.gadget.a11.constraints_per_hash 598 constraints$"
+# The output is captured before grep reads it: a pipe into grep -q under
+# pipefail fails whenever grep exits at its match while the bench is still
+# writing (SIGPIPE), and the bench's own exit status is checked this way too.
+out=$("$bench" poseidon --arity 2 --backend witness --lc arena --hashes 10 --circuits 2 --reps 1)
+grep -q "^poseidon.gadget.a2.constraints_per_hash 311 constraints$" <<<"$out"
+out=$("$bench" poseidon --arity 11 --backend record --lc inline:2 --hashes 10 --circuits 2 --reps 1)
+grep -q "^poseidon.gadget.a11.constraints_per_hash 598 constraints$" <<<"$out"
 if "$bench" poseidon --arity 3 >/dev/null 2>&1; then echo "arity 3 accepted"; exit 1; fi
 if "$bench" poseidon --lc inline:3 >/dev/null 2>&1; then echo "inline:3 accepted"; exit 1; fi
 echo ok

@@ -327,5 +327,12 @@ r = subprocess.run([daemon, "--log-level", "loud"], stderr=subprocess.PIPE, time
 check(r.returncode == 2, "a bad --log-level is refused")
 r = subprocess.run([daemon, "--backend", "opencl"], stderr=subprocess.PIPE, timeout=30)
 check(r.returncode == 2 and b"cpu, cuda or auto" in r.stderr, "a bad --backend is refused (%r)" % r.stderr[-200:])
+# A build without the CUDA backend (ctest says which) has no device for
+# --backend cuda: the daemon refuses to start rather than prove on the CPU.
+if os.environ.get("CUZK_CUDA_BUILT") == "OFF":
+    r = subprocess.run([daemon, "--backend", "cuda", "-l", "127.0.0.1:0"], stderr=subprocess.PIPE,
+                       timeout=30)
+    check(r.returncode == 1 and b"gpus.backend cuda: no usable CUDA device: " in r.stderr,
+          "--backend cuda without a device is refused (%r)" % r.stderr[-200:])
 
 e2e.report("test_daemon")

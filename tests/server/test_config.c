@@ -55,8 +55,8 @@ static void test_full(void) {
       "safety_margin = \"512 MiB\"\n"
       "eviction_min_idle = \"30s\"\n"
       "[gpus]\n"
-      "devices = [0, 1,\n  3]\n"
-      "gpu_threads = 16\n"
+      "devices = [\n  3]\n"
+      "gpu_threads = 0\n"
       "gpu_workers_per_device = 3\n"
       "[gpus.affinity]\n"
       "0 = \"porep-32g\"\n"
@@ -76,9 +76,9 @@ static void test_full(void) {
   CHECK_EQ_INT(c.total_budget, 400ull << 30);
   CHECK_EQ_INT(c.safety_margin, 512ull << 20);
   CHECK_EQ_INT(c.eviction_min_idle_ms, 30000);
-  CHECK_EQ_INT(c.n_gpu_devices, 3);
-  CHECK(c.gpu_devices[0] == 0 && c.gpu_devices[1] == 1 && c.gpu_devices[2] == 3);
-  CHECK_EQ_INT(c.gpu_threads, 16);
+  CHECK_EQ_INT(c.n_gpu_devices, 1);
+  CHECK_EQ_INT(c.gpu_devices[0], 3);
+  CHECK_EQ_INT(c.gpu_threads, 0);
   CHECK_EQ_INT(c.gpu_workers_per_device, 3);
   CHECK_EQ_INT(c.max_batch_size, 4);
   CHECK_EQ_INT(c.max_batch_wait_ms, 2500);
@@ -92,7 +92,8 @@ static void test_full(void) {
   CHECK(strstr(c.warning, "gpus.affinity.0") != NULL);
   cz_engine_config ec;
   cz_daemon_engine_config(&c, &ec);
-  CHECK_EQ_INT(ec.n_workers, 9);
+  CHECK_EQ_INT(ec.n_workers, 3); /* one device x gpu_workers_per_device */
+  CHECK_EQ_INT(ec.max_parallel_synthesis, 9);
   CHECK_EQ_INT(ec.memory_budget, 400ull << 30);
   CHECK_EQ_INT(ec.max_batch_size, 4);
   /* "auto" and dotted keys at top level. */
@@ -144,6 +145,13 @@ static void test_errors(void) {
   CHECK_EQ_INT(parse(&c, "[synthesis]\npce = \"no\"\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [0, 1\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [\"a\"]\n", msg), CZ_ERR_PARSE);
+  /* Settings that would do nothing are refused, naming the key. */
+  CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [0, 1]\n", msg), CZ_ERR_PARSE);
+  CHECK(strstr(msg, "line 2: gpus.devices: one device per daemon") != NULL);
+  CHECK_EQ_INT(parse(&c, "[gpus]\ngpu_threads = 16\n", msg), CZ_ERR_PARSE);
+  CHECK(strstr(msg, "line 2: gpus.gpu_threads: not implemented") != NULL);
+  CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [2]\ngpu_threads = 0\n", msg), CZ_OK);
+  CHECK(c.n_gpu_devices == 1 && c.gpu_devices[0] == 2);
   CHECK_EQ_INT(parse(&c, "listen\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[daemon]\nlisten = \"a\" \"b\"\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[daemon]\nlisten = \"a\\qb\"\n", msg), CZ_ERR_PARSE);

@@ -54,13 +54,15 @@ static cz_err keygen_synthetic(void *vctx, cz_keygen_cols *out, char *msg, size_
   return e;
 }
 
-/* The backend asked for; cuda and auto fall back to the CPU when this build
- * or machine has no CUDA device, and say so on stderr. NULL: bad name. */
-static const cz_prover_backend *pick_backend(const char *choice) {
+/* The backend asked for; auto falls back to the CPU when this build or
+ * machine has no CUDA device, and says so on stderr; cuda then fails.
+ * NULL: bad name (*rc 2, a usage error) or no device for cuda (*rc 1). */
+static const cz_prover_backend *pick_backend(const char *choice, int *rc) {
   char why[256] = "";
   bool fell_back = false;
   const cz_prover_backend *b = cz_prover_pick(choice, &fell_back, why, sizeof why);
-  if (!b) fprintf(stderr, "prove: --backend: %s\n", why);
+  *rc = choice && !strcmp(choice, "cuda") ? 1 : 2;
+  if (!b) fprintf(stderr, "prove: --backend %s: %s\n", choice ? choice : "(none)", why);
   else if (fell_back) fprintf(stderr, "prove: CUDA backend unavailable (%s); proving on the CPU\n", why);
   else if (b != cz_prover_cpu()) fprintf(stderr, "prove: backend %s\n", b->name);
   return b;
@@ -98,7 +100,8 @@ int cmd_prove(int argc, char **argv) {
       {"no-cache", CZ_OPT_FLAG, &no_cache, NULL, "always run setup; read/write no file"},
       {"checked", CZ_OPT_FLAG, &checked, NULL, "load cached parameters with subgroup checks"},
       {"backend", CZ_OPT_STRING, &backend_name, "NAME",
-       "cpu (default), cuda, or auto: cuda/auto prove on the GPU when there is one, else on the CPU"},
+       "cpu (default), cuda (the GPU, or exit 1 when there is none), or auto (the GPU when "
+       "there is one, else the CPU, said on stderr)"},
       {NULL, 0, NULL, NULL, NULL},
   };
   int rc = cz_opts_parse(argc, argv, opts, &help);
@@ -107,8 +110,9 @@ int cmd_prove(int argc, char **argv) {
     cz_opts_usage(stdout, "prove", SYNOPSIS, opts);
     return 0;
   }
-  const cz_prover_backend *backend = pick_backend(backend_name);
-  if (!backend) return 2;
+  int pick_rc = 0;
+  const cz_prover_backend *backend = pick_backend(backend_name, &pick_rc);
+  if (!backend) return pick_rc;
   if (request || vanilla) {
     if (c1 || shape || (request && vanilla) || threads > 1024 || repeat < 1 || repeat > 1000) {
       fprintf(stderr, "prove: give one of --c1, --request, --vanilla, --synthetic "

@@ -34,7 +34,7 @@ static void usage(FILE *f) {
           "  --test-params: without official v28 parameters, prove with cached TEST\n"
           "    parameters (srs.allow_test_params): such proofs never verify on chain\n"
           "  --backend: the Groth16 backend (gpus.backend, default auto: CUDA when a\n"
-          "    device is there, else the CPU)\n"
+          "    device is there, else the CPU; cuda without a device: refused at start)\n"
           "  --no-pce: plain synthesis only, no recorded circuit shapes (synthesis.pce)\n");
 }
 

@@ -12,6 +12,11 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   /* The backend is chosen once: a fallback is said once, here and in status. */
   bool fell_back = false;
   char why[256] = "";
+  /* gpus.devices = [N] opens device N (config.c refuses more than one). */
+  if (cfg->n_gpu_devices && cz_prover_cuda_set_device(cfg->gpu_devices[0]) != CZ_OK) {
+    cz_msg(msg, msg_len, "gpus.devices: device %d cannot be chosen now", cfg->gpu_devices[0]);
+    return CZ_ERR_INVALID_ARG;
+  }
   const cz_prover_backend *backend = cz_prover_pick(cfg->backend, &fell_back, why, sizeof why);
   if (!backend) {
     cz_msg(msg, msg_len, "gpus.backend %s: %s", cfg->backend, why);
