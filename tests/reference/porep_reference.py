@@ -365,7 +365,7 @@ def check_parents(bench, rng):
     for si, size in enumerate(SIZES):
         nodes = size // 32
         sample = sorted({0, 1, 2, 3, nodes // 2, nodes - 2, nodes - 1} |
-                        {rng.randrange(nodes) for _ in range(40)})
+                        {rng.randrange(nodes) for _ in range(250)})
         cases = [(si, None, None), (si + 5, None, None),
                  (None, canonical(rng), (1, 2)), (None, bytes(32), (1, 1))]
         for rp, pid, api in cases:
@@ -383,8 +383,8 @@ def check_inputs(bench, rng):
     """Whole partitions' public inputs from the sector's values."""
     for si, size in enumerate(SIZES):
         per, partitions = interactive_shape(size)
-        for trial in range(3):
-            rp = [si + 5, si, None][trial]
+        for trial in range(5):
+            rp = [si + 5, si, None, si + 5, si][trial]
             if rp is None:
                 pid, api = bytes(32), (1, 1)  # the polka-storage configuration, every size
             else:
@@ -392,8 +392,8 @@ def check_inputs(bench, rng):
             prover = bytes(32) if trial == 0 else canonical(rng)
             ticket, seed = canonical(rng), bytes(rng.getrandbits(8) for _ in range(32))
             comm_d, comm_r = canonical(rng), canonical(rng)
-            sector_id = [0, (1 << 64) - 1, rng.getrandbits(40)][trial]
-            k = [0, partitions - 1, rng.randrange(partitions)][trial]
+            sector_id = [0, (1 << 64) - 1][trial] if trial < 2 else rng.getrandbits(40)
+            k = [0, partitions - 1][trial] if trial < 2 else rng.randrange(partitions)
             got, err = c_inputs(bench, config_args(rp, size, pid, api) + [
                 "--sector-id", str(sector_id), "--prover-id", prover.hex(), "--ticket",
                 ticket.hex(), "--seed", seed.hex(), "--comm-d", comm_d.hex(), "--comm-r",
@@ -472,6 +472,13 @@ def main():
                                 "--comm-d", R.to_bytes(32, "little").hex(), "--comm-r",
                                 "01" + "00" * 31])
     check(got is None and "comm-d" in err, "comm_d >= r is refused (%s)" % err)
+    got, err = c_inputs(bench, ["--registered-proof", "5", "--sector-id", "1", "--prover-id",
+                                "00" * 32, "--ticket", "00" * 32, "--seed", "00" * 32,
+                                "--comm-d", "01" + "00" * 31, "--comm-r", "01" + "00" * 31,
+                                "--partition", "1"])
+    check(got is None and "partition" in err, "partition 1 of a 2 KiB sector is refused (%s)" % err)
+    _, got, err = c_parents(bench, 9, None, None, None, [64 * GIB // 32])
+    check(got is None and "not below" in err, "a node past the graph is refused (%s)" % err)
     print("porep_reference: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
     sys.exit(1 if failed else 0)
 
