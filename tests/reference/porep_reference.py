@@ -450,6 +450,9 @@ def check_gen_vanilla(bench, rng):
             exp = [x["column"]["index"] for x in cp["exp_parents"]]
             check(drg == g.drg_parents(c) and exp == g.exp_parents(c),
                   what + ": parents opened for challenge %d" % c)
+            labeled = [lp["node"] for lp in p["labeling_proofs"]]
+            check(labeled == [c] * len(labeled) and len(labeled) == 2,
+                  what + ": labeling proofs of challenge %d name nodes %s" % (c, labeled))
         want = public_inputs(size, pid, api, rid, comm_d, comm_r, seed, 0)
         check(got == want, what + ": porep-inputs --c1" + (": " + err if err else ""))
 
@@ -483,4 +486,5 @@ def main():
     sys.exit(1 if failed else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()
