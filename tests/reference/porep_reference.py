@@ -256,7 +256,8 @@ def self_check():
     check([g.drg_parents(c) for c in ch] == der["drg_parents"], "vector: DRG parents")
     check([g.exp_parents(c) for c in ch] == der["expander_parents"], "vector: expander parents")
     got = public_inputs(size, pid, api, rid, h("comm_d_hex"), h("comm_r_hex"), h("seed_hex"), 0)
-    check([x.hex() for x in got] == want, "vector: the 39 public inputs its real proof verifies under")
+    check([x.hex() for x in got] == want,
+          "vector: the 39 public inputs its real proof verifies under")
     # The vector says 1.0.0 semantics or porep_id 5 do not verify: they must
     # give other inputs here too.
     alt = public_inputs(size, pid, (1, 0), rid, h("comm_d_hex"), h("comm_r_hex"), h("seed_hex"), 0)
@@ -374,7 +375,8 @@ def check_parents(bench, rng):
                 pid = porep_id(rp)
             _, got, err = c_parents(bench, rp, size, pid, api, sample)
             g = Graph(nodes, pid, api)
-            bad = [n for n in sample if got is None or got.get(n) != g.drg_parents(n) + g.exp_parents(n)]
+            bad = [n for n in sample
+                   if got is None or got.get(n) != g.drg_parents(n) + g.exp_parents(n)]
             check(not bad, "parents of %s, porep_id %s, %s: nodes %s differ %s" %
                   (SIZE_NAMES[si], pid.hex()[:16], API_NAMES[api], bad[:5], err))
 
@@ -389,8 +391,9 @@ def check_inputs(bench, rng):
                 pid, api = bytes(32), (1, 1)  # the polka-storage configuration, every size
             else:
                 pid, (_, api, _) = porep_id(rp), seal_proof(rp)
-            prover = bytes(32) if trial == 0 else canonical(rng)
-            ticket, seed = canonical(rng), bytes(rng.getrandbits(8) for _ in range(32))
+            # prover_id, ticket and seed are plain [u8; 32] (no Fr bound).
+            prover = bytes(32) if trial == 0 else rng.randbytes(32)
+            ticket, seed = rng.randbytes(32), rng.randbytes(32)
             comm_d, comm_r = canonical(rng), canonical(rng)
             sector_id = [0, (1 << 64) - 1][trial] if trial < 2 else rng.getrandbits(40)
             k = [0, partitions - 1][trial] if trial < 2 else rng.randrange(partitions)
@@ -405,7 +408,7 @@ def check_inputs(bench, rng):
 
 
 def c1_bytes(x):
-    """A C1 JSON 32-byte value: a list of numbers or a hex / base64 string."""
+    """A C1 JSON 32-byte value: serde writes [u8; 32] as a list of numbers."""
     if isinstance(x, list):
         return bytes(x)
     raise ValueError("unexpected C1 value %r" % (x,))
