@@ -34,13 +34,17 @@ from this project's C:
 
 It checks itself against real data first: the polka-storage 2 KiB vector
 (porep_id zero, ApiVersion 1.1.0: replica_id, challenges, parents and the 39
-public inputs its real proof verifies under), the RFC 8439 ChaCha block, and
-properties rust-fil-proofs' own graph tests assert. Then it compares cuzk-bench
+public inputs its real proof verifies under), the official parent cache
+manifest (storage-proofs-porep/parent_cache.json: the file names of all ten
+registered graphs 0-9, which hash their Feistel keys, and the digests of the
+two whole 2 KiB caches, porep_id 0 under 1.0.0 and 5 under 1.1.0), the RFC
+8439 ChaCha block, and properties rust-fil-proofs' own graph tests assert. Then it compares cuzk-bench
 (porep-inputs, sdr-parents) with itself: every registered seal proof's
 porep_id and ApiVersion, whole partitions' public inputs for several porep_ids,
 ApiVersions, sizes, tickets, seeds and partitions, the parents of sampled
 nodes (first, last, random) of every graph from 2 KiB to 64 GiB, and a C1 that
-`cuzk-bench gen-vanilla porep` writes. Prints "N passed, M failed".
+`cuzk-bench gen-vanilla porep` writes; and cuzk-bench's whole 2 KiB and 8 MiB
+parent caches against the official digests. Prints "N passed, M failed".
 
 Usage: porep_reference.py path/to/cuzk-bench | --self-check   (from the repository root)"""
 import hashlib
@@ -60,6 +64,34 @@ SIZE_NAMES = ["2KiB", "8MiB", "512MiB", "32GiB", "64GiB"]
 API_NAMES = {(1, 0): "1.0.0", (1, 1): "1.1.0", (1, 2): "1.2.0"}
 BASE_DEGREE, EXP_DEGREE = 6, 8
 M64, M32 = (1 << 64) - 1, (1 << 32) - 1
+
+# storage-proofs-porep/parent_cache.json (rust-fil-proofs, v28): per official
+# parent cache file, its sector size and the SHA-256 of the whole cache (per
+# node the 14 parents as u32 LE, stacked/vanilla/cache.rs generate). The file
+# name hashes the graph's identifier and its Feistel keys (cache.rs
+# cache_path), so it names the porep_id the cache belongs to.
+PARENT_CACHES = {
+    "21981246c370f9d76c7a77ab273d94bde0ceb4e938292334960bce05585dc117":
+        (32 * GIB, "93deeac5e3052b6927467d4b2641bb782f05491de18d510147c93eeedd8672da"),
+    "2aa9c77c3e58259481351cc4be2079cc71e1c9af39700866545c043bfa30fb42":
+        (512 * MIB, "3adcc092423aa76d6a7184016893406da44dd974b219a89cd3ece25e4e3018f5"),
+    "3f0eef38bb48af1f48ad65e14eb85b4ebfc167cec18cd81764f6d998836c9899":
+        (2 * KIB, "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d"),
+    "4905486b7af19558ac3649bc6261411858b6add534438878c4ee3b29d8b9de0b":
+        (64 * GIB, "2698b74eb2606b55b98d8b095e18b6320b47f46e00075956d48640ccd1641b03"),
+    "494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a39a47554b":
+        (2 * KIB, "840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97"),
+    "5eed212119fd91aa6220a27f31a8966444a9381842bceb3a1ea61525bd47a5b5":
+        (8 * MIB, "03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab"),
+    "7ba215a1d2345774ab90b8cb1158d296e409d6068819d7b8c7baf0b25d63dc34":
+        (512 * MIB, "b5877d1963793efebc261fd8fde4dd6bc59e6b5c7abf52617a4ee023b8dc173a"),
+    "8a99e8d6b6be7ab87a56b632e6739ff201c23ea14e99737c74690f0e265574d6":
+        (64 * GIB, "2778a732ad46a7dc18e0564dfdf59fd321dcde74ab476fd6d3c4e6735d7cd89c"),
+    "dcdabb0fbe4364bf0ac28b6a18c66de246409fa1a9020a00f33fb3e3053da6dc":
+        (8 * MIB, "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce"),
+    "e1fa5d5b811ddbd118be3412c4a8c329156b8b8acc72632bca459455b5a05a13":
+        (32 * GIB, "3c4f9841fcc75aed8c695800e58d08480629f25af3a2aefd81904181d75cc0b6"),
+}
 
 
 # ---- Registry (rust-filecoin-proofs-api registry.rs) ----------------------
@@ -211,6 +243,24 @@ class Graph:
         return out
 
 
+def parent_cache_name(g):
+    """cache.rs cache_path's hash for graph g as filecoin-proofs builds it:
+    StackedBucketGraph<PoseidonHasher>, cache_entries = nodes."""
+    ident = ("stacked_graph::StackedGraph{expansion_degree: %d base_graph: "
+             "drgraph::BucketGraph{size: %d; degree: %d; hasher: poseidon_hasher} }" %
+             (EXP_DEGREE, g.nodes, BASE_DEGREE))
+    keys = b"".join(k.to_bytes(8, "little") for k in g.keys)
+    return hashlib.sha256(b"poseidon_hasher" + ident.encode() + keys +
+                          g.nodes.to_bytes(4, "little")).hexdigest()
+
+
+def parent_cache_digest(g):
+    h = hashlib.sha256()
+    for n in range(g.nodes):
+        h.update(struct.pack("<14I", *(g.drg_parents(n) + g.exp_parents(n))))
+    return h.hexdigest()
+
+
 def public_inputs(sector_size, pid, api, rid, comm_d, comm_r, seed, k):
     """The inputs (ONE excluded) of partition k, as 32-byte LE strings."""
     per, _ = interactive_shape(sector_size)
@@ -262,6 +312,20 @@ def self_check():
     # give other inputs here too.
     alt = public_inputs(size, pid, (1, 0), rid, h("comm_d_hex"), h("comm_r_hex"), h("seed_hex"), 0)
     check([x.hex() for x in alt] != want, "vector: 1.0.0 semantics give other inputs")
+
+    # The official parent caches: every registered seal proof 0-9 names one
+    # (so its Feistel keys are right), and the two 2 KiB caches (porep_id 0
+    # under 1.0.0, porep_id 5 under 1.1.0) hash to their digests: every
+    # parent of every node.
+    for rp in range(10):
+        size, api, _ = seal_proof(rp)
+        g = Graph(size // 32, porep_id(rp), api)
+        entry = PARENT_CACHES.get(parent_cache_name(g))
+        check(entry is not None and entry[0] == size,
+              "registered seal proof %d names an official parent cache" % rp)
+        if entry and size == 2 * KIB:
+            check(parent_cache_digest(g) == entry[1],
+                  "registered seal proof %d: the whole 2 KiB parent cache's digest" % rp)
 
     # RFC 8439 2.3.2, the ChaCha20 block function (32-bit counter 1 and a
     # 96-bit nonce in words 12-15): the quarter-round and block structure
@@ -381,6 +445,23 @@ def check_parents(bench, rng):
                   (SIZE_NAMES[si], pid.hex()[:16], API_NAMES[api], bad[:5], err))
 
 
+def check_cache_digests(bench):
+    """cuzk-bench's whole parent caches against the official digests: 2 KiB
+    and 8 MiB (0.1 s and about 5 s each); with CUZK_REF_BIG_CACHES=1 also
+    512 MiB (minutes each). 32 and 64 GiB would take hours on one core."""
+    sizes = SIZES[:3] if os.environ.get("CUZK_REF_BIG_CACHES") == "1" else SIZES[:2]
+    for rp in range(10):
+        size, api, _ = seal_proof(rp)
+        if size not in sizes:
+            continue
+        entry = PARENT_CACHES[parent_cache_name(Graph(size // 32, porep_id(rp), api))]
+        rc, out, err = bench_run(bench, ["sdr-parents", "--registered-proof", str(rp),
+                                         "--cache-digest"])
+        got = out.split()[-1] if rc == 0 else err
+        check(got == entry[1], "registered seal proof %d: the whole parent cache's digest %s" %
+              (rp, got))
+
+
 def check_inputs(bench, rng):
     """Whole partitions' public inputs from the sector's values."""
     for si, size in enumerate(SIZES):
@@ -470,6 +551,7 @@ def main():
     rng = random.Random(20261201)  # fixed: the same cases every run
     check_registry(bench)
     check_parents(bench, rng)
+    check_cache_digests(bench)
     check_inputs(bench, rng)
     check_gen_vanilla(bench, rng)
     # A comm_d that is not a canonical Fr is refused, not reduced.
