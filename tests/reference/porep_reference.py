@@ -38,13 +38,14 @@ public inputs its real proof verifies under), the official parent cache
 manifest (storage-proofs-porep/parent_cache.json: the file names of all ten
 registered graphs 0-9, which hash their Feistel keys, and the digests of the
 two whole 2 KiB caches, porep_id 0 under 1.0.0 and 5 under 1.1.0), the RFC
-8439 ChaCha block, and properties rust-fil-proofs' own graph tests assert. Then it compares cuzk-bench
-(porep-inputs, sdr-parents) with itself: every registered seal proof's
-porep_id and ApiVersion, whole partitions' public inputs for several porep_ids,
-ApiVersions, sizes, tickets, seeds and partitions, the parents of sampled
-nodes (first, last, random) of every graph from 2 KiB to 64 GiB, and a C1 that
-`cuzk-bench gen-vanilla porep` writes; and cuzk-bench's whole 2 KiB and 8 MiB
-parent caches against the official digests. Prints "N passed, M failed".
+8439 ChaCha block, and properties rust-fil-proofs' own graph tests assert.
+Then it compares cuzk-bench (porep-inputs, sdr-parents) with itself: every
+registered seal proof's porep_id and ApiVersion, whole partitions' public
+inputs for several porep_ids, ApiVersions, sizes, tickets, seeds and
+partitions, the parents of sampled nodes (first, last, random) of every graph
+from 2 KiB to 64 GiB, and a C1 that `cuzk-bench gen-vanilla porep` writes; and
+cuzk-bench's whole 2 KiB and 8 MiB parent caches against the official
+digests. Prints "N passed, M failed, K skipped".
 
 Usage: porep_reference.py path/to/cuzk-bench | --self-check   (from the repository root)"""
 import hashlib
