@@ -448,8 +448,8 @@ def check_parents(bench, rng):
 
 def check_cache_digests(bench):
     """cuzk-bench's whole parent caches against the official digests: 2 KiB
-    and 8 MiB (0.1 s and about 5 s each); with CUZK_REF_BIG_CACHES=1 also
-    512 MiB (minutes each). 32 and 64 GiB would take hours on one core."""
+    and 8 MiB (about 4 s of CPU each); with CUZK_REF_BIG_CACHES=1 also
+    512 MiB (about 4 min each). 32 and 64 GiB would take hours on one core."""
     sizes = SIZES[:3] if os.environ.get("CUZK_REF_BIG_CACHES") == "1" else SIZES[:2]
     for rp in range(10):
         size, api, _ = seal_proof(rp)
