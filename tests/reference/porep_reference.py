@@ -463,6 +463,25 @@ def check_cache_digests(bench):
               (rp, got))
 
 
+ROLES = ["challenge (tree D)"] + ["DRG parent %d" % i for i in range(BASE_DEGREE)] + \
+    ["expander parent %d" % i for i in range(EXP_DEGREE)] + \
+    ["challenge", "challenge (tree R)", "challenge (tree C)"]
+
+
+def first_difference(got, want):
+    """Where two input lists part, named by the layout: for a failure line."""
+    if got is None:
+        return ""
+    if len(got) != len(want):
+        return " (%d inputs, expected %d)" % (len(got), len(want))
+    for i, (a, b) in enumerate(zip(got, want)):
+        if a != b:
+            name = (["replica_id", "comm_d", "comm_r"][i] if i < 3 else
+                    "challenge %d's %s" % ((i - 3) // len(ROLES), ROLES[(i - 3) % len(ROLES)]))
+            return " (first at input %d, %s: %s, expected %s)" % (i, name, a.hex(), b.hex())
+    return ""
+
+
 def check_inputs(bench, rng):
     """Whole partitions' public inputs from the sector's values."""
     for si, size in enumerate(SIZES):
@@ -485,8 +504,9 @@ def check_inputs(bench, rng):
                 comm_r.hex(), "--partition", str(k)])
             rid = replica_id(prover, sector_id, ticket, comm_d, pid)
             want = public_inputs(size, pid, api, rid, comm_d, comm_r, seed, k)
-            check(got == want, "public inputs of %s, porep_id %s, %s, partition %d%s" %
-                  (SIZE_NAMES[si], pid.hex()[:16], API_NAMES[api], k, ": " + err if err else ""))
+            check(got == want, "public inputs of %s, porep_id %s, %s, partition %d%s%s" %
+                  (SIZE_NAMES[si], pid.hex()[:16], API_NAMES[api], k,
+                   first_difference(got, want), ": " + err if err else ""))
 
 
 def c1_bytes(x):
@@ -539,7 +559,8 @@ def check_gen_vanilla(bench, rng):
             check(labeled == [c] * len(labeled) and len(labeled) == 2,
                   what + ": labeling proofs of challenge %d name nodes %s" % (c, labeled))
         want = public_inputs(size, pid, api, rid, comm_d, comm_r, seed, 0)
-        check(got == want, what + ": porep-inputs --c1" + (": " + err if err else ""))
+        check(got == want, what + ": porep-inputs --c1" + first_difference(got, want) +
+              (": " + err if err else ""))
 
 
 def main():
