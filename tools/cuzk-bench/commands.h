@@ -24,6 +24,8 @@ int cmd_synth_only(int argc, char **argv); /* tools/cuzk-bench/cmd_synth_only.c 
 int cmd_pce(int argc, char **argv);        /* tools/cuzk-bench/cmd_pce.c */
 int cmd_porep_challenges(int argc, char **argv); /* tools/cuzk-bench/cmd_porep_challenges.c */
 int cmd_verify_seal(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_seal.c */
+int cmd_porep_inputs(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_seal.c */
+int cmd_sdr_parents(int argc, char **argv);  /* tools/cuzk-bench/cmd_verify_seal.c */
 int cmd_prove(int argc, char **argv);     /* tools/cuzk-bench/cmd_prove.c */
 int cmd_c1_parse(int argc, char **argv);   /* tools/cuzk-bench/cmd_c1_parse.c */
 int cmd_circuit_info(int argc, char **argv); /* tools/cuzk-bench/cmd_circuit_info.c */
