@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include "cuzk/clock.h"
 #include "input.h"
+#include "common/progress_out.h"
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
@@ -341,6 +342,7 @@ int cz_bench_prove_params(cz_groth16_params *out, const char *name, size_t n_ic,
   so.keygen = keygen;
   so.keygen_ctx = ctx;
   so.who = "prove";
+  so.progress = cz_bench_progress();
   cz_params_origin org;
   char msg[512] = "";
   uint64_t t0 = cz_now_ns();
