@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "commands.h"
+#include "common/args.h"
 #include "common/progress_out.h"
 #include "cuzk/groth16.h"
 #include "cuzk/porep.h"
@@ -52,7 +53,7 @@ static int usage(const char *cmd, FILE *out) {
           "  --progress S: batch progress on stderr: a line every S seconds when stderr is not a\n"
           "    terminal (default 5; 0 = none, as the global --quiet), else one rewritten line\n"
           "  options also as --name=VALUE; -a/--addr may stand before the command\n"
-          "  exit status: 0 ok, 1 a proof or call failed, 2 usage or unusable input\n",
+          CZ_BENCH_EXIT_STATUS,
           cmd);
   return 2;
 }
