@@ -25,11 +25,14 @@ static void say(char *why, size_t whylen, const char *fmt, ...) {
 cz_err cz_bench_read_file(const char *path, uint8_t **buf, size_t *len, char *why, size_t whylen) {
   *buf = NULL;
   *len = 0;
-  FILE *f = fopen(path, "rb");
+  /* "-" is standard input (single --c1 - had opened a file named "-"). */
+  bool from_stdin = !strcmp(path, "-");
+  FILE *f = from_stdin ? stdin : fopen(path, "rb");
   if (!f) {
     say(why, whylen, "cannot open %s: %s", path, strerror(errno));
     return CZ_ERR_IO;
   }
+  if (from_stdin) path = "standard input";
   uint8_t *b = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
@@ -38,7 +41,7 @@ cz_err cz_bench_read_file(const char *path, uint8_t **buf, size_t *len, char *wh
       uint8_t *nb = realloc(b, ncap);
       if (!nb) {
         free(b);
-        fclose(f);
+        if (!from_stdin) fclose(f);
         say(why, whylen, "out of memory reading %s", path);
         return CZ_ERR_NOMEM;
       }
@@ -50,7 +53,7 @@ cz_err cz_bench_read_file(const char *path, uint8_t **buf, size_t *len, char *wh
     if (got == 0) break;
   }
   int err = ferror(f);
-  fclose(f);
+  if (!from_stdin) fclose(f);
   if (err) {
     free(b);
     say(why, whylen, "cannot read %s", path);
