@@ -15,9 +15,9 @@
  * A line reads
  *   progress setup: 1.21M/6.90M points 17.5% 212k points/s eta 26.8s elapsed 5.7s
  * (the fraction, rate and ETA only where the total is known; an optional
- * detail in parentheses at the end). Phases are told apart by their name:
- * a new name starts a new phase, whose rate and ETA count from its first
- * report. */
+ * detail in parentheses at the end). A new phase starts at a new name, or
+ * at a report of 0 done after progress (the same operation again); its
+ * rate and ETA count from its first report. */
 #ifndef CUZK_PROGRESS_H
 #define CUZK_PROGRESS_H
 #include <pthread.h>

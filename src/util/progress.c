@@ -186,7 +186,11 @@ void cz_progress_meter_update(cz_progress_meter *m, const char *phase, const cha
   if (m->mode == CZ_PROGRESS_OFF) return;
   pthread_mutex_lock(&m->mu);
   double now = m->clock(m->clock_ctx);
-  bool first = !m->active || strcmp(phase, m->phase) != 0;
+  /* A new name starts a phase, and so does a report of 0 after progress:
+   * the same operation again (gen-vanilla seals one sector after another).
+   * Only 0 counts, since parallel workers' reports may arrive out of order. */
+  bool first = !m->active || strcmp(phase, m->phase) != 0 ||
+               (done == 0 && (m->done != 0 || m->completed));
   if (first) {
     if (m->line_open) fputc('\n', m->out), m->line_open = false;
     snprintf(m->phase, sizeof m->phase, "%s", phase);

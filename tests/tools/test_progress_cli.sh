@@ -52,6 +52,10 @@ err=$("$BENCH" --quiet "${G[@]}" --out "$tmp/c1q.json" 2>&1 >/dev/null)
 ok "gen-vanilla --quiet: the same C1, no progress" \
   bash -c 'cmp -s "$1" "$2" && ! grep -q "^progress " <<<"$0"' "$err" "$tmp/c1.json" "$tmp/c1q.json"
 
+err=$("$BENCH" gen-vanilla window-post --sector-size 2KiB --sectors 2 --out "$tmp/w" 2>&1 >/dev/null)
+n=$(grep -c '^progress seal: 322/322 nodes 100\.0% ' <<<"$err")
+ok "gen-vanilla window-post --sectors 2: each sector's seal to its end ($n)" test "$n" -eq 2
+
 # A terminal (util-linux script gives one): the line is rewritten in place.
 if command -v script >/dev/null; then
   script -qec "$BENCH ${PROVE[*]} --no-cache" /dev/null >"$tmp/tty" 2>&1

@@ -76,15 +76,21 @@ static void test_lines(void) {
   cz_progress_report(&m.sink, "setup", "points", 100, 100);
   c.t = 121;
   cz_progress_meter_update(&m, "write", "B", 5, 10, "to x.params"); /* a new phase: at once */
+  c.t = 122;
+  cz_progress_report(&m.sink, "write", "B", 3, 10); /* out of order: not a restart */
+  c.t = 123;
+  cz_progress_report(&m.sink, "write", "B", 0, 10); /* the same operation again */
   cz_progress_meter_end(&m);
   fclose(f);
-  /* The start (0 s), 5.0 s (5 s after the last line), the end (7 s), the new phase. */
+  /* The start (0 s), 5.0 s (5 s after the last line), the end (7 s), the
+   * new phase, and its restart at 0. */
   CHECK(!strcmp(buf,
                 "progress setup: 0/100 points 0.0% elapsed 0.0s\n"
                 "progress setup: 30/100 points 30.0% 6 points/s eta 11.7s elapsed 5.0s\n"
                 "progress setup: 100/100 points 100.0% 14.3 points/s elapsed 7.0s\n"
-                "progress write: 5/10 B 50.0% elapsed 0.0s (to x.params)\n"));
-  if (count(buf, '\n') != 4) fprintf(stderr, "%s", buf);
+                "progress write: 5/10 B 50.0% elapsed 0.0s (to x.params)\n"
+                "progress write: 0/10 B 0.0% elapsed 0.0s\n"));
+  if (count(buf, '\n') != 5) fprintf(stderr, "%s", buf);
   CHECK(count(buf, '\r') == 0);
   free(buf);
 }
