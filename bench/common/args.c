@@ -88,4 +88,7 @@ void cz_opts_usage(FILE *out, const char *cmd, const char *synopsis, const cz_op
              o->value ? o->value : "");
     fprintf(out, "  %-26s %s\n", left, o->help);
   }
+  fputs(CZ_BENCH_EXIT_STATUS, out);
 }
+
+bool cz_bench_help_arg(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }

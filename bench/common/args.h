@@ -31,7 +31,14 @@ typedef struct {
  * option keeps its last value. */
 int cz_opts_parse(int argc, char **argv, const cz_opt *opts, bool *help);
 
-/* Print "usage: cuzk-bench <cmd> <synopsis>" and one line per option. */
+/* The exit codes every subcommand uses, ending each --help. */
+#define CZ_BENCH_EXIT_STATUS "exit status: 0 ok, 1 invalid or failed, 2 usage or unusable input\n"
+
+/* Whether arg asks for help: "-h" or "--help". */
+bool cz_bench_help_arg(const char *arg);
+
+/* Print "usage: cuzk-bench <cmd> <synopsis>", one line per option and
+ * CZ_BENCH_EXIT_STATUS. */
 void cz_opts_usage(FILE *out, const char *cmd, const char *synopsis, const cz_opt *opts);
 
 #endif

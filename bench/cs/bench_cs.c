@@ -8,6 +8,7 @@
  *   cuzk-bench cs [--lc vec|inline:N|arena|all] [--constraints N]
  *                 [--backend prove|witness|record] [--reps R]
  * Output: "name value unit" lines. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "common/bench_clock.h"
 #include "common/synth_opts.h"
 #include "cuzk/cs.h"
+#include "common/args.h"
 
 
 typedef struct {
@@ -136,15 +138,17 @@ int cmd_bench_cs(int argc, char **argv) {
   size_t n = 1u << 20;
   int reps = 3;
   for (int i = 1; i < argc; i++) {
+    bool help = cz_bench_help_arg(argv[i]);
     if (!strcmp(argv[i], "--lc") && i + 1 < argc) lc = argv[++i];
     else if (!strcmp(argv[i], "--constraints") && i + 1 < argc) n = strtoull(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--backend") && i + 1 < argc) backend = argv[++i];
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else {
-      fprintf(stderr,
+      fprintf(help ? stdout : stderr,
               "usage: cuzk-bench cs [--lc vec|inline:N|arena|all] [--constraints N]\n"
-              "                     [--backend prove|witness|record] [--reps R]\n");
-      return 2;
+              "                     [--backend prove|witness|record] [--reps R]\n"
+              CZ_BENCH_EXIT_STATUS);
+      return help ? 0 : 2;
     }
   }
   cz_cs_kind kind;

@@ -8,6 +8,7 @@
  * are `name value unit`; comparison ratios are measured in the same run. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "cuzk/g2.h"
 #include "cuzk/pairing.h"
 #include "ec/ifma_field.h"
+#include "common/args.h"
 
 
 
@@ -298,12 +300,13 @@ static double measure(const bench_entry *e, uint64_t iters, int reps) {
   return t[reps / 2];
 }
 
-static int usage(void) {
-  fprintf(stderr, "usage: cuzk-bench ec [--filter SUBSTR] [--iters N] [--reps N] [--wall] [--list]\n"
+static int usage(FILE *out) {
+  fprintf(out, "usage: cuzk-bench ec [--filter SUBSTR] [--iters N] [--reps N] [--wall] [--list]\n"
                   "  --iters N  iterations of a field multiplication per repetition (default 200000)\n"
                   "  --reps N   repetitions; the median is printed (default 9, at most 64)\n"
-                  "  --wall     time with the wall clock instead of thread CPU time\n");
-  return 2;
+                  "  --wall     time with the wall clock instead of thread CPU time\n"
+                  CZ_BENCH_EXIT_STATUS);
+  return out == stdout ? 0 : 2;
 }
 
 int cmd_bench_ec(int argc, char **argv) {
@@ -318,9 +321,9 @@ int cmd_bench_ec(int argc, char **argv) {
     else if (!strcmp(argv[i], "--list")) {
       for (size_t k = 0; k < N_ENTRIES; k++) printf("%s\n", ENTRIES[k].name);
       return 0;
-    } else return usage();
+    } else return usage(cz_bench_help_arg(argv[i]) ? stdout : stderr);
   }
-  if (iters == 0 || reps < 1 || reps > 64) return usage();
+  if (iters == 0 || reps < 1 || reps > 64) return usage(stderr);
 
   printf("# adx %d\n", cz_cpu_use_adx() ? 1 : 0);
   printf("# ifma %d\n", cz_cpu_use_ifma() ? 1 : 0);

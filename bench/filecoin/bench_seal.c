@@ -14,6 +14,7 @@
 #include "common/bench_commands.h"
 #include "cuzk/parallel.h"
 #include "cuzk/porep.h"
+#include "common/progress_out.h"
 
 
 
@@ -41,6 +42,7 @@ int cmd_bench_seal(int argc, char **argv) {
   memset(&in, 0, sizeof in);
   in.kind = k;
   in.sector_id = 1;
+  in.progress = cz_bench_progress();
   for (int i = 0; i < 32; i++) in.ticket[i] = in.seed[i] = (uint8_t)i;
   printf("seal.registered_proof %lu id\nseal.sector_bytes %llu B\nseal.threads %u threads\n", id,
          (unsigned long long)k->sector_size, cz_parallel_threads((unsigned)threads));

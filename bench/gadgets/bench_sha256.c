@@ -10,6 +10,7 @@
  *                           [--backend prove|witness|record] [--reps R]
  *                           [--bytes N]
  * Output: "name value unit" lines. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "common/bench_commands.h"
 #include "common/synth_opts.h"
 #include "cuzk/gadgets.h"
+#include "common/args.h"
 
 
 /* One synthesis; returns CPU seconds (0 on error) and the constraint count. */
@@ -54,15 +56,17 @@ int cmd_bench_sha256(int argc, char **argv) {
   size_t nbytes = 1248;
   int reps = 3;
   for (int i = 1; i < argc; i++) {
+    bool help = cz_bench_help_arg(argv[i]);
     if (!strcmp(argv[i], "--lc") && i + 1 < argc) lc = argv[++i];
     else if (!strcmp(argv[i], "--backend") && i + 1 < argc) backend = argv[++i];
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--bytes") && i + 1 < argc) nbytes = strtoull(argv[++i], NULL, 10);
     else {
-      fprintf(stderr,
+      fprintf(help ? stdout : stderr,
               "usage: cuzk-bench sha256-synth [--lc vec|inline:N|arena|all]\n"
-              "                               [--backend prove|witness|record] [--reps R] [--bytes N]\n");
-      return 2;
+              "                               [--backend prove|witness|record] [--reps R] [--bytes N]\n"
+              CZ_BENCH_EXIT_STATUS);
+      return help ? 0 : 2;
     }
   }
   cz_cs_kind kind;

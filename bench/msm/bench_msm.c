@@ -26,6 +26,7 @@
  * Output: "name value unit" lines. */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,10 +149,13 @@ static cz_fr *bench_scalars(size_t n, bool sparse, unsigned equal) {
 #define MSM(x) cz_msm_g2##x
 #define GEN CZ_G2_GENERATOR
 #include "msm/bench_msm_impl.h"
+#include "common/args.h"
 
 int cmd_bench_msm(int argc, char **argv) {
   bench_args a = {"g1", 16, 1, 0, 3, false, false, false, CZ_MSM_ACC_AUTO, 0};
+  bool help = false;
   for (int i = 1; i < argc; i++) {
+    if ((help = cz_bench_help_arg(argv[i]))) goto usage;
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--group") && v) a.group = argv[++i];
     else if (!strcmp(argv[i], "--log-n") && v) a.log_n = (unsigned)atoi(argv[++i]);
@@ -181,10 +185,10 @@ int cmd_bench_msm(int argc, char **argv) {
   if (!a.threads) a.threads = 0; /* 0 = all cores, passed through */
   return !strcmp(a.group, "g1") ? cz_g1_bench_run(&a) : cz_g2_bench_run(&a);
 usage:
-  fprintf(stderr,
+  fprintf(help ? stdout : stderr,
           "usage: cuzk-bench msm --group g1|g2 --log-n K [--threads T] "
           "[--density dense|sparse01]\n"
           "                      [--reps R] [--scaling] [--vs-scalar] [--window C]\n"
-          "                      [--acc auto|xyzz|affine] [--equal D]\n");
-  return 2;
+          "                      [--acc auto|xyzz|affine] [--equal D]\n" CZ_BENCH_EXIT_STATUS);
+  return help ? 0 : 2;
 }

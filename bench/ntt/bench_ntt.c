@@ -4,6 +4,7 @@
  * butterflies = (n/2) K. Prints `name value unit` lines; times are the best
  * of --reps runs, each on fresh random data. */
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "cuzk/ntt.h"
 #include "cuzk/parallel.h"
 #include "ec/ifma_field.h"
+#include "common/args.h"
 
 int cmd_bench_ntt(int argc, char **argv);
 
@@ -100,12 +102,13 @@ static double frv_mul_ns(void) {
   return 0;
 }
 
-static int usage(void) {
-  fprintf(stderr, "usage: cuzk-bench ntt --log-n K [--threads T] [--reps R] [--h] [--portable|--no-ifma]\n"
+static int usage(FILE *out) {
+  fprintf(out, "usage: cuzk-bench ntt --log-n K [--threads T] [--reps R] [--h] [--portable|--no-ifma]\n"
                   "  K in 1..28; T = 0 means all cores (default 1); --h also times the\n"
                   "  H polynomial (7 transforms plus pointwise passes); --portable forces\n"
-                  "  the portable scalar path (no ADX, no IFMA); --no-ifma only turns IFMA off\n");
-  return 2;
+                  "  the portable scalar path (no ADX, no IFMA); --no-ifma only turns IFMA off\n"
+                  CZ_BENCH_EXIT_STATUS);
+  return out == stdout ? 0 : 2;
 }
 
 int cmd_bench_ntt(int argc, char **argv) {
@@ -118,9 +121,9 @@ int cmd_bench_ntt(int argc, char **argv) {
     else if (!strcmp(argv[i], "--h")) with_h = 1;
     else if (!strcmp(argv[i], "--portable")) cz_cpu_force_portable(true);
     else if (!strcmp(argv[i], "--no-ifma")) cz_cpu_disable_ifma(true);
-    else return usage();
+    else return usage(cz_bench_help_arg(argv[i]) ? stdout : stderr);
   }
-  if (log_n < 1 || log_n > 28 || reps < 1) return usage();
+  if (log_n < 1 || log_n > 28 || reps < 1) return usage(stderr);
   threads = cz_parallel_threads(threads);
 
   cz_ntt_domain *d;

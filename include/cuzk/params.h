@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include "cuzk/cs.h"
 #include "cuzk/groth16.h"
+#include "cuzk/progress.h"
 
 typedef struct {
   cz_groth16_vk vk;
@@ -62,6 +63,13 @@ cz_err cz_groth16_toxic_random(cz_groth16_toxic *t);
  * cz_groth16_params_free. n_threads: 0 = all online cores. */
 cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
                         const cz_groth16_toxic *t, unsigned n_threads, char *msg, size_t msg_len);
+/* The same, reporting phase "setup" in "points" (fixed-base
+ * multiplications, a G2 one counted as 3) to progress (NULL: none), from
+ * the worker threads. The total is an upper bound until the a/b counts are
+ * known, then exact. */
+cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *cols,
+                                 const cz_groth16_toxic *t, unsigned n_threads,
+                                 const cz_progress *progress, char *msg, size_t msg_len);
 
 /* Bytes of the file layout above. */
 size_t cz_groth16_params_file_size(const cz_groth16_params *p);
@@ -76,6 +84,10 @@ size_t cz_groth16_params_write(uint8_t *out, const cz_groth16_params *p);
  * partial file may be left: callers that need atomicity write to a
  * temporary name and rename). */
 cz_err cz_groth16_params_save(const cz_groth16_params *p, const char *path);
+/* The same, reporting phase "write params" in bytes of the file to
+ * progress (NULL: none), from the calling thread. */
+cz_err cz_groth16_params_save_progress(const cz_groth16_params *p, const char *path,
+                                       const cz_progress *progress);
 
 /* Decode parameters from buf (len bytes, exactly one parameter set).
  * checked: every point is fully validated (flags, canonical coordinates,
@@ -100,6 +112,11 @@ cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t l
  * mapped; msg then says why). The mapping is released before returning. */
 cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool checked,
                               unsigned n_threads, char *msg, size_t msg_len);
+/* The same, reporting phase "load params" in bytes of the file decoded to
+ * progress (NULL: none), from the decoding workers. */
+cz_err cz_groth16_params_load_progress(cz_groth16_params *p, const char *path, bool checked,
+                                       unsigned n_threads, const cz_progress *progress,
+                                       char *msg, size_t msg_len);
 
 /* Release every vector and the vk; p is zeroed. NULL is allowed. */
 void cz_groth16_params_free(cz_groth16_params *p);

@@ -40,6 +40,9 @@ typedef struct {
   cz_params_keygen_fn keygen; /* NULL: test parameters only from the cache */
   void *keygen_ctx;
   const char *who;          /* prefix of stderr lines; NULL: "cuzk" */
+  const cz_progress *progress; /* NULL: none; else phases "keygen" (no
+                               total), "setup", "write params" and "load
+                               params" are reported (cuzk/params.h) */
 } cz_params_store_opts;
 
 typedef enum {

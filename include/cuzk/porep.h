@@ -38,6 +38,7 @@
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
 #include "cuzk/merkle.h"
+#include "cuzk/progress.h"
 #include "cuzk/params.h"
 #include "cuzk/params_store.h"
 #include "cuzk/prover.h"
@@ -134,6 +135,11 @@ typedef struct {
   /* sector_size bytes of fr32-padded data (each 32-byte chunk < r), or NULL
    * for the deterministic default data. */
   const uint8_t *data;
+  /* NULL, or where sealing reports phase "seal" in "nodes": tree D, each
+   * SDR layer, tree C and the replica with tree R-last count sector nodes
+   * each, then one per challenge proved (the layers are serial: they are
+   * most of the time). Reported from the sealing threads. */
+  const cz_progress *progress;
 } cz_porep_seal_input;
 
 /* Seal a sector: tree D over the data (comm_d), replica_id, the SDR layers,

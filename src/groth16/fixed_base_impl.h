@@ -29,6 +29,8 @@ typedef struct {
   AFF *out;
   uint8_t *scratch; /* scratch_bytes per worker */
   size_t scratch_bytes;
+  cz_progress_counter *pc; /* NULL: no reports */
+  unsigned weight;         /* units per scalar */
 } FB(_ctx);
 
 static inline bool FB(_aff_is_id)(const AFF *p) {
@@ -128,6 +130,7 @@ static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
         FF(sub)(&a->y, &t, &a->y);
       }
     }
+    if (c->pc) cz_progress_add(c->pc, (uint64_t)m * c->weight);
   }
 }
 
@@ -155,8 +158,8 @@ static AFF *FB(_table)(const AFF *base, unsigned w, unsigned nwin) {
   return table;
 }
 
-cz_err FB(_window)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned w,
-                   unsigned n_threads) {
+static cz_err FB(_run)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned w,
+                      unsigned n_threads, cz_progress_counter *pc, unsigned weight) {
   if (!n) return CZ_OK;
   if (w < 1 || w > FB_MAX_W) return CZ_ERR_INVALID_ARG;
   const unsigned nwin = fb_windows(w);
@@ -171,13 +174,23 @@ cz_err FB(_window)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned
     free(scratch);
     return CZ_ERR_NOMEM;
   }
-  FB(_ctx) ctx = {table, w, nwin, k, out, scratch, bytes};
+  FB(_ctx) ctx = {table, w, nwin, k, out, scratch, bytes, pc, weight};
   cz_parallel_for(n, n_threads, FB(_worker), &ctx);
   free(table);
   free(scratch);
   return CZ_OK;
 }
 
+cz_err FB(_window)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned w,
+                   unsigned n_threads) {
+  return FB(_run)(out, base, k, n, w, n_threads, NULL, 0);
+}
+
 cz_err FB()(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned n_threads) {
-  return FB(_window)(out, base, k, n, fb_pick_window(n), n_threads);
+  return FB(_run)(out, base, k, n, fb_pick_window(n), n_threads, NULL, 0);
+}
+
+cz_err FB(_progress)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned n_threads,
+                     cz_progress_counter *pc, unsigned weight) {
+  return FB(_run)(out, base, k, n, fb_pick_window(n), n_threads, pc, weight);
 }

@@ -12,6 +12,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/params.h"
 #include "cuzk/prover.h"
+#include "cuzk/progress.h"
 
 /* printf into msg when msg is not NULL (always NUL-terminated). */
 
@@ -42,6 +43,14 @@ cz_err g16_fixed_base_g1_window(cz_g1_affine *out, const cz_g1_affine *base, con
                                 size_t n, unsigned w, unsigned n_threads);
 cz_err g16_fixed_base_g2_window(cz_g2_affine *out, const cz_g2_affine *base, const cz_fr *k,
                                 size_t n, unsigned w, unsigned n_threads);
+/* g16_fixed_base_g1/g2 adding weight units to *pc (may be NULL) per
+ * scalar done, a chunk of scalars at a time, from the workers. */
+cz_err g16_fixed_base_g1_progress(cz_g1_affine *out, const cz_g1_affine *base, const cz_fr *k,
+                                  size_t n, unsigned n_threads, cz_progress_counter *pc,
+                                  unsigned weight);
+cz_err g16_fixed_base_g2_progress(cz_g2_affine *out, const cz_g2_affine *base, const cz_fr *k,
+                                  size_t n, unsigned n_threads, cz_progress_counter *pc,
+                                  unsigned weight);
 
 /* One MSM term run, in bellperson's layout: scalars frs[0..n_scalars) and,
  * with density != NULL, bases only for the scalars whose bit is set (the

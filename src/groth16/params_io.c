@@ -81,16 +81,26 @@ size_t cz_groth16_params_write(uint8_t *out, const cz_groth16_params *p) {
 }
 
 cz_err cz_groth16_params_save(const cz_groth16_params *p, const char *path) {
+  return cz_groth16_params_save_progress(p, path, NULL);
+}
+
+cz_err cz_groth16_params_save_progress(const cz_groth16_params *p, const char *path,
+                                       const cz_progress *progress) {
+  const uint64_t total = cz_groth16_params_file_size(p);
+  uint64_t written = 0;
+  cz_progress_report(progress, "write params", "B", 0, total);
   FILE *f = fopen(path, "wb");
   if (!f) return CZ_ERR_IO;
   size_t vkn = cz_groth16_vk_write(NULL, &p->vk, false);
   uint8_t *buf = malloc(vkn > 65536 ? vkn : 65536);
   if (!buf) { fclose(f); return CZ_ERR_NOMEM; }
   bool ok = fwrite(buf, 1, cz_groth16_vk_write(buf, &p->vk, false), f) == vkn;
+  written += vkn;
   for (int v = 0; ok && v < V_COUNT; v++) {
     size_t n = *ccount_of(p, v), sz = enc_size(v);
     uint8_t cnt[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
     ok = n <= UINT32_MAX && fwrite(cnt, 1, 4, f) == 4;
+    written += 4;
     const void *vec = *vec_of((cz_groth16_params *)p, v);
     /* Encode 64 KiB at a time to keep the writes large. */
     size_t per = 65536 / sz;
@@ -101,6 +111,8 @@ cz_err cz_groth16_params_save(const cz_groth16_params *p, const char *path) {
         else cz_g1_affine_serialize(buf + j * sz, (const cz_g1_affine *)vec + i + j);
       }
       ok = fwrite(buf, 1, m * sz, f) == m * sz;
+      written += m * sz;
+      cz_progress_report(progress, "write params", "B", written, total);
     }
   }
   free(buf);
@@ -118,6 +130,7 @@ typedef struct {
   _Atomic size_t first_bad;       /* lowest failing index, SIZE_MAX if none */
   cz_err errs[CZ_PARALLEL_MAX_THREADS];
   size_t bad[CZ_PARALLEL_MAX_THREADS];
+  cz_progress_counter *pc; /* bytes decoded, of the whole file */
 } decode_ctx;
 
 /* Points [i, i + n) of the vector; *bad = the first failing index. The
@@ -154,6 +167,7 @@ static void decode_worker(void *vctx, size_t begin, size_t end, unsigned worker)
     if (atomic_load_explicit(&c->first_bad, memory_order_relaxed) < i) return;
     size_t bad = 0, n = end - i < DECODE_RUN ? end - i : DECODE_RUN;
     cz_err e = decode_run(c, i, n, &bad);
+    cz_progress_add(c->pc, (uint64_t)n * enc_size(c->v));
     if (e != CZ_OK) {
       c->errs[worker] = e;
       c->bad[worker] = bad;
@@ -164,8 +178,18 @@ static void decode_worker(void *vctx, size_t begin, size_t end, unsigned worker)
   }
 }
 
+static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
+                          unsigned n_threads, const cz_progress *progress, char *msg,
+                          size_t msg_len);
+
 cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len,
                               bool checked, unsigned n_threads, char *msg, size_t msg_len) {
+  return params_read(p, buf, len, checked, n_threads, NULL, msg, msg_len);
+}
+
+static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
+                          unsigned n_threads, const cz_progress *progress, char *msg,
+                          size_t msg_len) {
   memset(p, 0, sizeof *p);
   cz_msg(msg, msg_len, "%s", "");
   if (!buf && len) return CZ_ERR_INVALID_ARG;
@@ -203,7 +227,13 @@ cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t l
     cz_groth16_params_free(p);
     return CZ_ERR_TRAILING;
   }
-  /* Pass 2: allocate and decode. */
+  /* Pass 2: allocate and decode; progress counts the bytes of the file
+   * (the vk and counts at once: they are read already). */
+  cz_progress_counter pc;
+  cz_progress_counter_init(&pc, progress, "load params", "B", len);
+  uint64_t point_bytes = 0;
+  for (int v = 0; v < V_COUNT; v++) point_bytes += (uint64_t)*count_of(p, v) * enc_size(v);
+  cz_progress_add(&pc, len - point_bytes);
   for (int v = 0; v < V_COUNT; v++) {
     size_t n = *count_of(p, v);
     if (!n) continue;
@@ -225,6 +255,7 @@ cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t l
     c->dst = *vec_of(p, v);
     c->v = v;
     c->checked = checked;
+    c->pc = &pc;
     atomic_init(&c->first_bad, SIZE_MAX);
     unsigned workers = cz_parallel_workers(n, n_threads);
     cz_parallel_for(n, n_threads, decode_worker, c);
@@ -246,6 +277,12 @@ cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t l
 
 cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool checked,
                               unsigned n_threads, char *msg, size_t msg_len) {
+  return cz_groth16_params_load_progress(p, path, checked, n_threads, NULL, msg, msg_len);
+}
+
+cz_err cz_groth16_params_load_progress(cz_groth16_params *p, const char *path, bool checked,
+                                       unsigned n_threads, const cz_progress *progress,
+                                       char *msg, size_t msg_len) {
   memset(p, 0, sizeof *p);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -273,7 +310,7 @@ cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool check
   }
   close(fd);
   char detail[256];
-  cz_err e = cz_groth16_params_read(p, map, len, checked, n_threads, detail, sizeof detail);
+  cz_err e = params_read(p, map, len, checked, n_threads, progress, detail, sizeof detail);
   if (e != CZ_OK) cz_msg(msg, msg_len, "%s: %s", path, detail);
   if (map) munmap((void *)map, len);
   return e;

@@ -115,7 +115,8 @@ static cz_err load_fitting(cz_groth16_params *out, const char *path, size_t want
     return CZ_ERR_INVALID_ARG;
   }
   char why[384] = "";
-  e = cz_groth16_params_load(out, path, o->checked, o->n_threads, why, sizeof why);
+  e = cz_groth16_params_load_progress(out, path, o->checked, o->n_threads, o->progress, why,
+                                      sizeof why);
   if (e != CZ_OK) {
     cz_msg(msg, msg_len, "%s: %s%s%s", path, cz_err_str(e), *why ? ": " : "", why);
     return e;
@@ -136,6 +137,7 @@ static cz_err generate(cz_groth16_params *out, size_t want_ic, const cz_params_s
   cz_keygen_cols cols;
   memset(&cols, 0, sizeof cols);
   char why[384] = "";
+  cz_progress_report(o->progress, "keygen", "", 0, 0); /* no count: it synthesizes once */
   cz_err e = o->keygen(o->keygen_ctx, &cols, why, sizeof why);
   if (e != CZ_OK) {
     cz_msg(msg, msg_len, "keygen: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
@@ -150,7 +152,8 @@ static cz_err generate(cz_groth16_params *out, size_t want_ic, const cz_params_s
   }
   cz_groth16_toxic t;
   e = cz_groth16_toxic_random(&t);
-  if (e == CZ_OK) e = cz_groth16_setup(out, &cols, &t, o->n_threads, why, sizeof why);
+  if (e == CZ_OK)
+    e = cz_groth16_setup_progress(out, &cols, &t, o->n_threads, o->progress, why, sizeof why);
   memset(&t, 0, sizeof t); /* the toxic waste must not outlive setup */
   if (e != CZ_OK) cz_msg(msg, msg_len, "setup: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
   cz_keygen_cols_free(&cols);
@@ -159,10 +162,10 @@ static cz_err generate(cz_groth16_params *out, size_t want_ic, const cz_params_s
 
 /* Write atomically (temporary name, then rename): a concurrent reader sees
  * the old file or the whole new one. */
-static bool save_atomic(const cz_groth16_params *p, const char *path) {
+static bool save_atomic(const cz_groth16_params *p, const char *path, const cz_progress *pr) {
   char tmp[CZ_PARAMS_PATH_MAX + 32];
   snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  if (make_parent_dirs(path) != 0 || cz_groth16_params_save(p, tmp) != CZ_OK ||
+  if (make_parent_dirs(path) != 0 || cz_groth16_params_save_progress(p, tmp, pr) != CZ_OK ||
       rename(tmp, path) != 0) {
     unlink(tmp);
     return false;
@@ -265,7 +268,7 @@ static cz_err test_params(cz_groth16_params *out, const char *test, const char *
   if (o->no_test_cache) {
     cz_log(CZ_LOG_INFO, "params", "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's)%s",
             who, why_test);
-  } else if (save_atomic(out, test)) {
+  } else if (save_atomic(out, test, o->progress)) {
     snprintf(org->path, sizeof org->path, "%s", test);
     cz_log(CZ_LOG_INFO, "params",
             "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's) into "

@@ -107,6 +107,16 @@ static bool cols_valid(const cz_keygen_cols *k) {
 
 cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
                         const cz_groth16_toxic *t, unsigned n_threads, char *msg, size_t msg_len) {
+  return cz_groth16_setup_progress(out, cols, t, n_threads, NULL, msg, msg_len);
+}
+
+/* A G2 multiplication costs about three G1 ones (Fp2 against Fp
+ * arithmetic): the progress units weigh them so. */
+#define G2_WEIGHT 3
+
+cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *cols,
+                                 const cz_groth16_toxic *t, unsigned n_threads,
+                                 const cz_progress *progress, char *msg, size_t msg_len) {
   memset(out, 0, sizeof *out);
   cz_msg(msg, msg_len, "%s", "");
   if (!cols_valid(cols)) {
@@ -154,15 +164,22 @@ cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
   e = CZ_ERR_NOMEM;
   if (!pw || !at || !bt || !ext || !a_exp || !b_exp || !a_nz || !b_nz || !ext_pts) goto done;
 
-  /* h exponents: tau^i Z(tau) / delta, i < n - 1. */
+  /* h exponents: tau^i Z(tau) / delta, i < n - 1. The work: h, the IC and
+   * l points, a, b_g1, b_g2; a and b are at most one point per variable,
+   * and their real counts replace the bound once they are known. */
   cz_fr coeff;
   cz_fr_mul(&coeff, &zt, &delta_inv);
   p.n_h = n - 1;
+  cz_progress_counter work;
+  cz_progress_counter_init(&work, progress, "setup", "points",
+                           (uint64_t)p.n_h + (uint64_t)nv * (3 + G2_WEIGHT));
   if (p.n_h) {
     powers_ctx pc = {pw, &t->tau, &coeff};
     cz_parallel_for(p.n_h, n_threads, powers_worker, &pc);
     if (!(p.h = g16_big_alloc(p.n_h * sizeof *p.h))) goto done;
-    if ((e = g16_fixed_base_g1(p.h, &CZ_G1_GENERATOR, pw, p.n_h, n_threads)) != CZ_OK) goto done;
+    if ((e = g16_fixed_base_g1_progress(p.h, &CZ_G1_GENERATOR, pw, p.n_h, n_threads, &work, 1)) !=
+        CZ_OK)
+      goto done;
     e = CZ_ERR_NOMEM;
   }
 
@@ -191,7 +208,10 @@ cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
     if (!bz) b_exp[nb++] = bt[i];
   }
 
-  if ((e = g16_fixed_base_g1(ext_pts, &CZ_G1_GENERATOR, ext, nv, n_threads)) != CZ_OK) goto done;
+  work.total = (uint64_t)p.n_h + nv + na + (uint64_t)nb * (1 + G2_WEIGHT); /* before the workers */
+  if ((e = g16_fixed_base_g1_progress(ext_pts, &CZ_G1_GENERATOR, ext, nv, n_threads, &work, 1)) !=
+      CZ_OK)
+    goto done;
   for (size_t i = 0; i < nv; i++) {
     if (cz_g1_affine_is_identity(&ext_pts[i])) {
       cz_msg(msg, msg_len, i < n_in ? "input %zu has an identity IC point"
@@ -214,9 +234,13 @@ cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
   p.vk.n_ic = n_in;
   memcpy(p.vk.ic, ext_pts, n_in * sizeof *p.vk.ic);
   if (n_aux) memcpy(p.l, ext_pts + n_in, n_aux * sizeof *p.l);
-  if ((e = g16_fixed_base_g1(p.a, &CZ_G1_GENERATOR, a_exp, na, n_threads)) != CZ_OK) goto done;
-  if ((e = g16_fixed_base_g1(p.b_g1, &CZ_G1_GENERATOR, b_exp, nb, n_threads)) != CZ_OK) goto done;
-  if ((e = g16_fixed_base_g2(p.b_g2, &CZ_G2_GENERATOR, b_exp, nb, n_threads)) != CZ_OK) goto done;
+  if ((e = g16_fixed_base_g1_progress(p.a, &CZ_G1_GENERATOR, a_exp, na, n_threads, &work, 1)) !=
+          CZ_OK ||
+      (e = g16_fixed_base_g1_progress(p.b_g1, &CZ_G1_GENERATOR, b_exp, nb, n_threads, &work, 1)) !=
+          CZ_OK ||
+      (e = g16_fixed_base_g2_progress(p.b_g2, &CZ_G2_GENERATOR, b_exp, nb, n_threads, &work,
+                                      G2_WEIGHT)) != CZ_OK)
+    goto done;
 
   /* The verifying key. */
   cz_g1 g1;

@@ -1,7 +1,11 @@
 /* The parameter store's test cache under concurrency: processes that want
  * the same missing test file make it once (the others wait on its lock and
- * load it), so all of them end up with one verifying key, the file's. */
+ * load it), so all of them end up with one verifying key, the file's.
+ * And its progress reports: keygen, setup, write params when it makes the
+ * file, load params when it reads it, each ending at its total. */
+#include <pthread.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +59,63 @@ static uint8_t *slurp(const char *path, size_t *n) {
   return out;
 }
 
+/* The phases seen, in order of their first report, with the largest done
+ * and the last total (workers report concurrently, not in order). */
+typedef struct {
+  pthread_mutex_t mu;
+  int n;
+  char phase[8][16];
+  uint64_t max_done[8], total[8];
+} seen;
+
+static void record(void *ctx, const char *phase, const char *unit, uint64_t done, uint64_t total) {
+  (void)unit;
+  seen *s = ctx;
+  pthread_mutex_lock(&s->mu);
+  int i = 0;
+  while (i < s->n && strcmp(s->phase[i], phase)) i++;
+  if (i == s->n && s->n < 8) snprintf(s->phase[s->n++], sizeof s->phase[0], "%s", phase);
+  if (i < 8) {
+    if (done > s->max_done[i]) s->max_done[i] = done;
+    s->total[i] = total;
+  }
+  pthread_mutex_unlock(&s->mu);
+}
+
+static void test_progress(const char *dir) {
+  seen s = {.mu = PTHREAD_MUTEX_INITIALIZER};
+  cz_progress pr = {record, &s};
+  cz_params_store_opts o = {.test_dir = dir, .no_official = true, .keygen = keygen_chain,
+                            .n_threads = 2, .who = "test_params_store", .progress = &pr};
+  cz_groth16_params p;
+  char msg[256], path[CZ_PARAMS_PATH_MAX];
+  CHECK(cz_params_store_get(&p, "progress", CZ_SYNTHETIC_INPUTS, &o, NULL, msg, sizeof msg) ==
+        CZ_OK);
+  CHECK(cz_params_store_paths("progress", &o, NULL, path) == CZ_OK);
+  struct stat st;
+  CHECK(stat(path, &st) == 0);
+  CHECK_EQ_INT(s.n, 3);
+  CHECK(!strcmp(s.phase[0], "keygen") && s.total[0] == 0);
+  CHECK(!strcmp(s.phase[1], "setup"));
+  /* h (n - 1 of the 2^12 domain), then at least the 4000 aux's l points */
+  CHECK(s.total[1] > 4095 + N_CONSTRAINTS && s.max_done[1] == s.total[1]);
+  CHECK(!strcmp(s.phase[2], "write params"));
+  CHECK_EQ_INT(s.total[2], cz_groth16_params_file_size(&p));
+  CHECK_EQ_INT(s.total[2], st.st_size);
+  CHECK_EQ_INT(s.max_done[2], s.total[2]);
+  cz_groth16_params_free(&p);
+
+  seen l = {.mu = PTHREAD_MUTEX_INITIALIZER};
+  pr.ctx = &l;
+  CHECK(cz_params_store_get(&p, "progress", CZ_SYNTHETIC_INPUTS, &o, NULL, msg, sizeof msg) ==
+        CZ_OK);
+  CHECK_EQ_INT(l.n, 1);
+  CHECK(!strcmp(l.phase[0], "load params"));
+  CHECK_EQ_INT(l.total[0], st.st_size);
+  CHECK_EQ_INT(l.max_done[0], st.st_size);
+  cz_groth16_params_free(&p);
+}
+
 int main(void) {
   char dir[] = "/tmp/cuzk-params-store.XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -83,6 +144,7 @@ int main(void) {
   CHECK(again && n == n0 && !memcmp(again, first, n0));
   free(again);
   free(first);
+  test_progress(dir);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   CHECK_EQ_INT(system(cmd), 0);

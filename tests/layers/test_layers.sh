@@ -18,7 +18,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ORDER=(util ec "ntt,msm" cs groth16 cuda hash gadgets filecoin engine provers server tools)
 
 declare -A HEADER=(
-  [err.h]=util [log.h]=util [parallel.h]=util [perf_counters.h]=util [clock.h]=util [histogram.h]=util
+  [err.h]=util [log.h]=util [progress.h]=util [parallel.h]=util [perf_counters.h]=util [clock.h]=util [histogram.h]=util
   [crc32c.h]=util
   [cpu.h]=ec [fp.h]=ec [fp2.h]=ec [fp12.h]=ec [fr.h]=ec [g1.h]=ec [g2.h]=ec [pairing.h]=ec
   [ntt.h]=ntt [msm.h]=msm

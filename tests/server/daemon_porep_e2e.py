@@ -181,8 +181,11 @@ check(re.search(r"^proof 0 job \S+ status COMPLETED bytes 192 .* done 1/1 verifi
 check(re.search(r"^summary proofs 1 completed 1 failed 0 wall_s [0-9.]+ throughput_proofs_per_min [0-9.]+$",
                 out, re.M), "cuzk-bench batch: the summary in proofs/min (%r)" % out[-200:])
 check("verify valid 1 invalid 0" in out, "cuzk-bench batch: the verification summary")
-check(re.search(r"^progress done 0/1 ok 0 failed 0 in_flight 1 elapsed_s [0-9.]+ ", err, re.M),
+check(len(re.findall(r"^progress batch: 0/1 proofs 0\.0% elapsed [0-9.]+s \(ok 0 failed 0 in_flight 1\)$",
+                     err, re.M)) >= 2,
       "cuzk-bench batch: progress lines while the proof runs (%r)" % err[-300:])
+check(re.search(r"^progress batch: 1/1 proofs 100\.0% \S+ proofs/s elapsed \S+ \(ok 1 failed 0 in_flight 0\)$",
+                err, re.M), "cuzk-bench batch: the last progress line at 100%% (%r)" % err[-300:])
 path = os.path.join(saved, "proof-0.bin")
 verified(open(path, "rb").read() if os.path.exists(path) else b"", "cuzk-bench batch --save-proofs")
 bad_vk = os.path.join(stubs, "bad-vk.bin")

@@ -62,6 +62,8 @@ class Daemon:
                 break
             time.sleep(0.05)
         self.err.seek(0)
+        if self.p.poll() is None:  # left running it would hold ctest's pipe open
+            self.p.kill()
         raise SystemExit("daemon did not start:\n" + self.err.read())
 
     def stop(self, sig=signal.SIGTERM):

@@ -20,6 +20,7 @@
 #include "cuzk/prover.h"
 #include "base64.h"
 #include "input.h"
+#include "common/progress_out.h"
 
 static const char SYNOPSIS[] =
     "porep --sector-size 2KiB|8MiB|512MiB [--v1] [--data FILE] [--sector-id N] "
@@ -83,6 +84,7 @@ int cmd_gen_vanilla(int argc, char **argv) {
   cz_porep_seal_input in = {0};
   in.kind = cz_porep_kind_by_sector_size(size, !v1);
   in.sector_id = sector;
+  in.progress = cz_bench_progress();
   memset(in.ticket, 0x0c, 32);
   memset(in.seed, 0x0d, 32);
   if (!in.kind) {

@@ -31,6 +31,7 @@
 #include "cuzk/post.h"
 #include "input.h"
 #include "post_request.h"
+#include "common/progress_out.h"
 
 static const char SYNOPSIS[] =
     "winning-post|window-post --sector-size 2KiB|8MiB [--sectors N] [--randomness HEX] "
@@ -92,6 +93,7 @@ static int prove_sector(const cz_post_kind *k, const uint8_t randomness[32],
   memset(&in, 0, sizeof in);
   in.kind = cz_porep_kind_by_sector_size(k->sector_size, true);
   in.sector_id = id;
+  in.progress = cz_bench_progress();
   memcpy(in.prover_id, prover_id, 32);
   memset(in.ticket, 0x0c, 32);
   memset(in.seed, 0x0d, 32);

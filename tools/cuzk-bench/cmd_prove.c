@@ -27,6 +27,7 @@
 #include "prove_porep.h"
 #include "prove_post.h"
 #include "util/msg.h"
+#include "common/progress_out.h"
 
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
@@ -174,6 +175,7 @@ int cmd_prove(int argc, char **argv) {
   so.keygen = keygen_synthetic;
   so.keygen_ctx = &kctx;
   so.who = "prove";
+  so.progress = cz_bench_progress();
   cz_params_origin org;
   uint64_t t0 = cz_now_ns();
   cz_err e = cz_params_store_get(&params, name, CZ_SYNTHETIC_INPUTS, &so, &org, msg, sizeof msg);

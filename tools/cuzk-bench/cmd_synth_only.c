@@ -31,6 +31,7 @@
 #include "cuzk/perf_counters.h"
 #include "cuzk/porep.h"
 #include "cuzk/prover.h"
+#include "common/progress_out.h"
 
 static const char SYNOPSIS[] =
     "[--c1 FILE] [--partition N] [-i N] [--lc vec|inline:N|arena] [--ab LAYOUT] [--pce] "
@@ -142,6 +143,7 @@ static cz_err load_or_seal(cz_porep_c1 *c1, const char *path, unsigned threads) 
     cz_porep_seal_input in = {0};
     in.kind = cz_porep_kind_by_id(5); /* StackedDrg2KiBV1_1 */
     in.sector_id = 1;
+    in.progress = cz_bench_progress();
     memset(in.ticket, 0x0c, 32);
     memset(in.seed, 0x0d, 32);
     fprintf(stderr, "synth-only: no --c1: sealing a 2 KiB test sector in process\n");

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include "cuzk/clock.h"
 #include "input.h"
+#include "common/progress_out.h"
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
@@ -24,11 +25,14 @@ static void say(char *why, size_t whylen, const char *fmt, ...) {
 cz_err cz_bench_read_file(const char *path, uint8_t **buf, size_t *len, char *why, size_t whylen) {
   *buf = NULL;
   *len = 0;
-  FILE *f = fopen(path, "rb");
+  /* "-" is standard input (single --c1 - had opened a file named "-"). */
+  bool from_stdin = !strcmp(path, "-");
+  FILE *f = from_stdin ? stdin : fopen(path, "rb");
   if (!f) {
     say(why, whylen, "cannot open %s: %s", path, strerror(errno));
     return CZ_ERR_IO;
   }
+  if (from_stdin) path = "standard input";
   uint8_t *b = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
@@ -37,7 +41,7 @@ cz_err cz_bench_read_file(const char *path, uint8_t **buf, size_t *len, char *wh
       uint8_t *nb = realloc(b, ncap);
       if (!nb) {
         free(b);
-        fclose(f);
+        if (!from_stdin) fclose(f);
         say(why, whylen, "out of memory reading %s", path);
         return CZ_ERR_NOMEM;
       }
@@ -49,7 +53,7 @@ cz_err cz_bench_read_file(const char *path, uint8_t **buf, size_t *len, char *wh
     if (got == 0) break;
   }
   int err = ferror(f);
-  fclose(f);
+  if (!from_stdin) fclose(f);
   if (err) {
     free(b);
     say(why, whylen, "cannot read %s", path);
@@ -341,6 +345,7 @@ int cz_bench_prove_params(cz_groth16_params *out, const char *name, size_t n_ic,
   so.keygen = keygen;
   so.keygen_ctx = ctx;
   so.who = "prove";
+  so.progress = cz_bench_progress();
   cz_params_origin org;
   char msg[512] = "";
   uint64_t t0 = cz_now_ns();

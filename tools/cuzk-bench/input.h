@@ -10,8 +10,9 @@
 #include "cuzk/groth16.h"
 #include "cuzk/params_store.h"
 
-/* Read a whole file into a fresh heap buffer (NUL-terminated one byte past
- * *len, so text can be treated as a string). CZ_ERR_IO on failure. */
+/* Read a whole file ("-": standard input, read to its end) into a fresh
+ * heap buffer (NUL-terminated one byte past *len, so text can be treated
+ * as a string). CZ_ERR_IO on failure. */
 cz_err cz_bench_read_file(const char *path, uint8_t **buf, size_t *len, char *why, size_t whylen);
 
 /* True when buf is hex text: an optional 0x prefix and an even number of

@@ -4,11 +4,22 @@
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
+#include "common/progress_out.h"
 
 static int usage(FILE *out) {
-  fprintf(out, "usage: cuzk-bench <command> [options]\n\ncommands:\n");
+  fprintf(out, "usage: cuzk-bench [global options] <command> [options]\n\ncommands:\n");
   for (const cz_bench_command *c = cz_bench_commands; c->name; c++)
     fprintf(out, "  %-12s %s\n", c->name, c->summary);
+  fprintf(out,
+          "\nglobal options (before or after the command):\n"
+          "  -a, --addr ADDR   the daemon (default http://127.0.0.1:9820, or unix://PATH)\n"
+          "  --log-level L     the daemon commands' log level\n"
+          "  --quiet           no progress on stderr (parameter setup and loading, sealing,\n"
+          "                    batch); otherwise one rewritten line on a terminal, a line\n"
+          "                    every few seconds elsewhere\n"
+          "  --version         the version and git commit\n"
+          "`cuzk-bench <command> --help` describes a command.\n"
+          "exit status: 0 ok, 1 invalid or failed, 2 usage or unusable input\n");
   return out == stderr ? 2 : 0;
 }
 
@@ -33,7 +44,24 @@ static int hoist_global_options(int argc, char **argv) {
   return moved;
 }
 
+/* --quiet may stand anywhere before a "--": it is taken out of argv here,
+ * so that no subcommand's parser needs to know it. Returns the new argc. */
+static int take_quiet(int argc, char **argv) {
+  int n = 1;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--")) {
+      while (i < argc) argv[n++] = argv[i++];
+      break;
+    }
+    if (!strcmp(argv[i], "--quiet")) cz_bench_set_quiet(true);
+    else argv[n++] = argv[i];
+  }
+  argv[n] = NULL;
+  return n;
+}
+
 int main(int argc, char **argv) {
+  argc = take_quiet(argc, argv);
   if (argc < 2) return usage(stderr);
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) return usage(stdout);
   if (!strcmp(argv[1], "--version")) {

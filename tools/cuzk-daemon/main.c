@@ -35,7 +35,12 @@ static void usage(FILE *f) {
           "    parameters (srs.allow_test_params): such proofs never verify on chain\n"
           "  --backend: the Groth16 backend (gpus.backend, default auto: CUDA when a\n"
           "    device is there, else the CPU; cuda without a device: refused at start)\n"
-          "  --no-pce: plain synthesis only, no recorded circuit shapes (synthesis.pce)\n");
+          "  --no-pce: plain synthesis only, no recorded circuit shapes (synthesis.pce)\n"
+          "  --version: the version and git commit\n"
+          "signals: SIGINT/SIGTERM drain (a second one cancels running jobs), SIGHUP\n"
+          "  re-reads logging.level from FILE\n"
+          "exit status: 0 ok (stopped by a signal), 1 failed to start, 2 usage or unusable input\n"
+          "  (1: the address or the engine; 2: the options or the config file)\n");
 }
 
 /* The parameter directory: a warning when it is missing or holds no

@@ -53,7 +53,12 @@ typedef struct {
   cz_fr *leaves;       /* scratch: nodes leaves */
   cz_merkle_tree tree_d, tree_c, tree_r;
   atomic_int err; /* an error of a parallel step (workers may race to set it) */
+  cz_progress_counter pc; /* phase "seal" (cz_porep_seal_input.progress) */
 } sealer;
+
+/* Nodes labelled between progress reports: 8 MiB sectors have 262,144 per
+ * layer, so a report every few milliseconds. */
+#define SEAL_REPORT_NODES 4096
 
 static const uint8_t *label_at(const sealer *s, uint32_t layer, uint64_t node) {
   return s->labels + ((size_t)(layer - 1) * s->nodes + node) * NODE;
@@ -80,7 +85,9 @@ static cz_err label_layer(sealer *s, uint32_t layer) {
     cz_err e = cz_sdr_label_from_parents(cur + node * NODE, s->replica_id, layer, node,
                                          (const uint8_t(*)[32])pl, node > 0 ? n : 0);
     if (e != CZ_OK) return e;
+    if ((node + 1) % SEAL_REPORT_NODES == 0) cz_progress_add(&s->pc, SEAL_REPORT_NODES);
   }
+  cz_progress_add(&s->pc, s->nodes % SEAL_REPORT_NODES);
   return CZ_OK;
 }
 
@@ -98,6 +105,7 @@ static void column_hashes(void *ctx, size_t begin, size_t end, unsigned worker) 
     if (cz_sdr_column_hash(&s->leaves[i], rows, s->layers) != CZ_OK)
       atomic_store(&s->err, CZ_ERR_INVALID_ARG);
   }
+  cz_progress_add(&s->pc, end - begin);
 }
 
 /* replica node = last layer's label (the key) + data node, in Fr. */
@@ -153,6 +161,7 @@ typedef struct {
   const uint64_t *challenges;
   cz_porep_challenge_proof *proofs;
   atomic_int err;
+  cz_progress_counter *pc;
 } prove_ctx;
 
 static void prove_range(void *ctx, size_t begin, size_t end, unsigned worker) {
@@ -162,6 +171,7 @@ static void prove_range(void *ctx, size_t begin, size_t end, unsigned worker) {
     cz_err e = prove_challenge(c->s, c->challenges[i], &c->proofs[i]);
     if (e != CZ_OK) atomic_store(&c->err, e);
   }
+  cz_progress_add(c->pc, end - begin);
 }
 
 static void sealer_free(sealer *s) {
@@ -211,6 +221,9 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   s->parents = malloc((size_t)s->nodes * CZ_SDR_DEGREE * sizeof(uint32_t));
   s->labels = malloc(bytes * s->layers);
   if (!s->leaves || !s->parents || !s->labels) goto nomem;
+  size_t n_proofs = (size_t)k->partitions * k->shape.challenges;
+  cz_progress_counter_init(&s->pc, in->progress, "seal", "nodes",
+                           s->nodes * (s->layers + 3) + n_proofs);
 
   /* Tree D: the binary SHA-256 tree over the data (comm_d). */
   for (uint64_t i = 0; i < s->nodes; i++)
@@ -222,6 +235,7 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   const cz_merkle_shape shape_d = {CZ_MERKLE_SHA256, 2, 0, 0};
   if ((e = cz_merkle_tree_build(&s->tree_d, &shape_d, s->leaves, (size_t)s->nodes)) != CZ_OK)
     goto tree_fail;
+  cz_progress_add(&s->pc, s->nodes);
   uint8_t comm_d[32], comm_c[32], comm_r_last[32];
   cz_fr_to_bytes_le(comm_d, &s->tree_d.root);
   cz_sdr_replica_id(s->replica_id, in->prover_id, in->sector_id, in->ticket, comm_d, cfg->porep_id);
@@ -241,6 +255,7 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   if ((e = cz_merkle_tree_build(&s->tree_r, &k->shape.tree_r, s->leaves, (size_t)s->nodes)) !=
       CZ_OK)
     goto tree_fail;
+  cz_progress_add(&s->pc, s->nodes);
   free(s->leaves);
   s->leaves = NULL;
   cz_fr_to_bytes_le(comm_c, &s->tree_c.root);
@@ -259,7 +274,7 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   for (uint32_t p = 0; p < out->n_partitions; p++)
     cz_porep_challenges(challenges + (size_t)p * out->n_challenges, cfg, s->replica_id,
                         out->comm_r, in->seed, p);
-  prove_ctx pc = {s, challenges, out->proofs, CZ_OK};
+  prove_ctx pc = {s, challenges, out->proofs, CZ_OK, &s->pc};
   cz_parallel_for(n, s->n_threads, prove_range, &pc);
   free(challenges);
   if ((e = (cz_err)atomic_load(&pc.err)) != CZ_OK)

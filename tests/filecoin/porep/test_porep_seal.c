@@ -3,6 +3,7 @@
  * deterministic; bad data is rejected; and a real sector sealed by
  * rust-fil-proofs (the polka-storage vector) is reproduced to its exact
  * comm_d and comm_r. */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,7 +396,43 @@ static void test_polka_sector(void) {
   free(car);
 }
 
+/* Progress: one phase "seal" of nodes x (layers + 3) + one per challenge,
+ * counted to its end. Reports may come from several threads. */
+typedef struct {
+  _Atomic uint64_t calls, max_done;
+  uint64_t total;
+  bool other_phase;
+} seal_seen;
+
+static void seal_record(void *ctx, const char *phase, const char *unit, uint64_t done,
+                        uint64_t total) {
+  seal_seen *s = ctx;
+  if (strcmp(phase, "seal") || strcmp(unit, "nodes")) s->other_phase = true;
+  uint64_t cur = atomic_load(&s->max_done);
+  while (done > cur && !atomic_compare_exchange_weak(&s->max_done, &cur, done)) {}
+  s->total = total;
+  atomic_fetch_add(&s->calls, 1);
+}
+
+static void test_seal_progress(void) {
+  cz_porep_seal_input in;
+  input_for(&in, 5);
+  seal_seen s = {0};
+  cz_progress pr = {seal_record, &s};
+  in.progress = &pr;
+  cz_porep_c1 c1;
+  char msg[256];
+  CHECK(cz_porep_seal(&in, &c1, 2, msg, sizeof msg) == CZ_OK);
+  /* 2 KiB: 64 nodes, 2 layers; 2 challenges x 1 partition (seal 5). */
+  uint64_t want = 64 * (2 + 3) + (uint64_t)c1.n_partitions * c1.n_challenges;
+  CHECK_EQ_INT(s.total, want);
+  CHECK_EQ_INT(atomic_load(&s.max_done), want);
+  CHECK(atomic_load(&s.calls) >= 6 && !s.other_phase);
+  cz_porep_c1_free(&c1);
+}
+
 int main(void) {
+  test_seal_progress();
   test_seal_2kib(0);
   test_seal_2kib(5);
   test_bad_input();

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 #include "commands.h"
+#include "common/args.h"
+#include "common/progress_out.h"
 #include "cuzk/groth16.h"
 #include "cuzk/porep.h"
 #include "input.h"
@@ -48,9 +50,10 @@ static int usage(const char *cmd, FILE *out) {
           "  --verify-vk FILE: check each PoRep proof against the C1 with this verifying key\n"
           "    (bellperson layout; a .params file works: its key is at its head)\n"
           "  --save-proofs DIR: write proof I to DIR/proof-I.bin\n"
-          "  --progress S: a progress line on stderr every S seconds (default 10, 0 = none)\n"
+          "  --progress S: batch progress on stderr: a line every S seconds when stderr is not a\n"
+          "    terminal (default 5; 0 = none, as the global --quiet), else one rewritten line\n"
           "  options also as --name=VALUE; -a/--addr may stand before the command\n"
-          "  exit status: 0 ok, 1 a proof or call failed, 2 usage or unusable input\n",
+          CZ_BENCH_EXIT_STATUS,
           cmd);
   return 2;
 }
@@ -76,7 +79,7 @@ static int parse(int argc, char **argv, opts *o, bool batch) {
   o->count = 3;
   o->concurrency = 1;
   o->type = "porep";
-  o->progress_s = 10;
+  o->progress_s = 5;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) return usage(argv[0], stdout), 1;
@@ -341,11 +344,20 @@ typedef struct {
   Cuzk__V1__SubmitProofRequest *base;
   const local_verifier *verifier; /* NULL: no local check */
   pthread_mutex_t mu;
-  pthread_cond_t done_cv;         /* the progress thread waits on it */
   unsigned long long next, ok, failed, verified_bad;
-  bool finished;
   struct timespec t0;
+  cz_progress_meter meter; /* phase "batch": proofs done of count */
 } batch_state;
+
+/* The batch's progress (the caller holds b->mu): proofs answered of the
+ * count, and how many are ok, failed and still in flight. */
+static void batch_progress(batch_state *b) {
+  char detail[96];
+  unsigned long long done = b->ok + b->failed;
+  snprintf(detail, sizeof detail, "ok %llu failed %llu in_flight %llu", b->ok, b->failed,
+           b->next - done);
+  cz_progress_meter_update(&b->meter, "batch", "proofs", done, b->o->count, detail);
+}
 
 static void save_proof(const char *dir, unsigned long long i, const ProtobufCBinaryData *p) {
   char path[4096];
@@ -368,6 +380,7 @@ static void *prove_worker(void *arg) {
   for (;;) {
     pthread_mutex_lock(&b->mu);
     unsigned long long i = b->next < b->o->count ? b->next++ : b->o->count;
+    if (i < b->o->count) batch_progress(b);
     pthread_mutex_unlock(&b->mu);
     if (i >= b->o->count) break;
     Cuzk__V1__SubmitProofRequest sub = *b->base;
@@ -416,37 +429,10 @@ static void *prove_worker(void *arg) {
     if (ok) b->ok++;
     else b->failed++;
     fflush(stdout);
-    pthread_cond_broadcast(&b->done_cv);
+    batch_progress(b);
     pthread_mutex_unlock(&b->mu);
   }
   cz_rpc_close(&c);
-  return NULL;
-}
-
-/* Long runs: a line on stderr every progress_s seconds until the batch ends,
- * so a run of minute-long proofs is never silent. */
-static void *progress_main(void *arg) {
-  batch_state *b = arg;
-  pthread_mutex_lock(&b->mu);
-  for (;;) {
-    struct timespec dl;
-    clock_gettime(CLOCK_MONOTONIC, &dl);
-    double s = b->o->progress_s;
-    dl.tv_sec += (time_t)s;
-    dl.tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
-    if (dl.tv_nsec >= 1000000000L) dl.tv_sec++, dl.tv_nsec -= 1000000000L;
-    while (!b->finished && pthread_cond_timedwait(&b->done_cv, &b->mu, &dl) == 0) {
-    }
-    if (b->finished) break;
-    unsigned long long done = b->ok + b->failed;
-    unsigned long long flight = b->next - done;
-    double el = since(&b->t0);
-    fprintf(stderr,
-            "progress done %llu/%llu ok %llu failed %llu in_flight %llu elapsed_s %.1f "
-            "throughput_proofs_per_min %.3f\n",
-            done, b->o->count, b->ok, b->failed, flight, el, el > 0 ? (double)b->ok * 60.0 / el : 0.0);
-  }
-  pthread_mutex_unlock(&b->mu);
   return NULL;
 }
 
@@ -528,15 +514,12 @@ static int prove_command(int argc, char **argv, bool batch) {
   batch_state b = {.o = &o, .base = &sub, .verifier = verifying ? &ver : NULL};
   if (!err) {
     pthread_mutex_init(&b.mu, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&b.done_cv, &ca);
-    pthread_condattr_destroy(&ca);
     clock_gettime(CLOCK_MONOTONIC, &b.t0);
-    pthread_t progress;
-    bool has_progress = batch && o.progress_s > 0 &&
-                        pthread_create(&progress, NULL, progress_main, &b) == 0;
+    /* The ticker reprints while minute-long proofs run, so a batch is
+     * never silent between answers. */
+    bool quiet = !batch || o.progress_s <= 0 || cz_bench_quiet();
+    cz_progress_meter_init(&b.meter, stderr, cz_progress_mode_for(stderr, quiet), o.progress_s,
+                           NULL, NULL, true);
     unsigned long long n = o.concurrency > o.count ? o.count : o.concurrency;
     pthread_t *th = calloc(n, sizeof *th);
     unsigned long long started = 0;
@@ -545,17 +528,12 @@ static int prove_command(int argc, char **argv, bool batch) {
     if (!started) prove_worker(&b); /* no thread: run them here */
     for (unsigned long long i = 0; i < started; i++) pthread_join(th[i], NULL);
     free(th);
-    pthread_mutex_lock(&b.mu);
-    b.finished = true;
-    pthread_cond_broadcast(&b.done_cv);
-    pthread_mutex_unlock(&b.mu);
-    if (has_progress) pthread_join(progress, NULL);
+    cz_progress_meter_end(&b.meter);
     double wall = since(&b.t0);
     if (batch)
       printf("summary proofs %llu completed %llu failed %llu wall_s %.3f throughput_proofs_per_min %.3f\n",
              o.count, b.ok, b.failed, wall, wall > 0 ? (double)b.ok * 60.0 / wall : 0.0);
     if (verifying) printf("verify valid %llu invalid %llu\n", b.ok, b.verified_bad);
-    pthread_cond_destroy(&b.done_cv);
     pthread_mutex_destroy(&b.mu);
   }
   if (verifying) verifier_close(&ver);
