@@ -48,7 +48,8 @@ typedef struct {
   const cz_progress *p; /* NULL: adds are counted, nothing reported */
   const char *phase, *unit;
   uint64_t total;
-  _Atomic uint64_t done;
+  uint64_t done; /* only through cz_progress_add (atomic builtins), so
+                    that C++ translation units can include this header */
 } cz_progress_counter;
 
 /* Start a phase of `total` units at 0 done (reported once at 0). */

@@ -19,12 +19,12 @@ void cz_progress_counter_init(cz_progress_counter *c, const cz_progress *p, cons
   c->phase = phase;
   c->unit = unit;
   c->total = total;
-  atomic_init(&c->done, 0);
+  __atomic_store_n(&c->done, 0, __ATOMIC_RELAXED);
   cz_progress_report(p, phase, unit, 0, total);
 }
 
 void cz_progress_add(cz_progress_counter *c, uint64_t n) {
-  uint64_t now = atomic_fetch_add_explicit(&c->done, n, memory_order_relaxed) + n;
+  uint64_t now = __atomic_add_fetch(&c->done, n, __ATOMIC_RELAXED);
   cz_progress_report(c->p, c->phase, c->unit, now, c->total);
 }
 
