@@ -80,4 +80,46 @@ size_t cz_snap_vanilla_write(uint8_t *out, const cz_snap_partition_proof *v);
 /* Release what v owns and zero it; idempotent on a zeroed value. */
 void cz_snap_vanilla_free(cz_snap_partition_proof *v);
 
+/* ---- Randomness, challenges, public inputs (snap_challenge.c) ----------- */
+
+/* Poseidon arity 2 with the domain tag CType::Arbitrary(1) (constants.rs
+ * POSEIDON_CONSTANTS_GEN_RANDOMNESS), built once, thread-safely, on first
+ * use; static storage. NULL only if building failed (it cannot). */
+const cz_poseidon_params *cz_snap_genrand_params(void);
+
+/* vanilla.rs phi = genrand(comm_d_new, comm_r_old) and
+ * rho = genrand(phi, high) with high the h high bits of a node index
+ * (c >> (challenge bits - h)). */
+void cz_snap_phi(cz_fr *phi, const cz_fr *comm_d_new, const cz_fr *comm_r_old);
+void cz_snap_rho(cz_fr *rho, const cz_fr *phi, uint32_t high);
+
+/* challenges.rs Challenges::new(sector_nodes, comm_r_new, k): the
+ * s->challenges challenged nodes of partition k, into out. With b =
+ * log2(nodes) - log2(partitions) random bits per challenge and 254 / b
+ * challenges per digest, digest j = genrand(comm_r_new, k *
+ * digests_per_partition + j) (digests_per_partition = ceil(challenges /
+ * (254 / b))); challenge i of a digest is its little-endian bits [i*b,
+ * (i+1)*b) with k in the bits above: every challenge lies in partition k's
+ * nodes. Errors: CZ_ERR_INVALID_ARG (k >= s->partitions, NULL). */
+cz_err cz_snap_challenges(const cz_snap_shape *s, const cz_fr *comm_r_new, uint32_t k,
+                          uint32_t *out);
+
+/* circuit.rs PublicInputs::new: k_and_h_select = k | (h_select <<
+ * log2(partitions)), h_select = 1 << (the index of h in s->hs; the first
+ * when hs repeats it). Errors: CZ_ERR_INVALID_ARG (k >= partitions, h not
+ * in hs). 32 GiB, h = 10: k + 128. */
+cz_err cz_snap_k_and_h_select(const cz_snap_shape *s, uint32_t k, uint32_t h, uint64_t *out);
+
+/* The four public inputs of partition k's circuit (ONE excluded), as
+ * circuit.rs PublicInputs::to_vec orders them: [k_and_h_select, comm_r_old,
+ * comm_d_new, comm_r_new]; the commitments are 32-byte little-endian Fr.
+ * Errors: cz_snap_k_and_h_select's, CZ_ERR_NONCANONICAL (a commitment not
+ * a canonical Fr: filecoin-proofs' as_safe_commitment refuses it); msg
+ * names the argument. */
+#define CZ_SNAP_PUBLIC_INPUTS 4
+cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h,
+                             const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                             const uint8_t comm_r_new[32], cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
+                             char *msg, size_t msg_len);
+
 #endif
