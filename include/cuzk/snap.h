@@ -8,6 +8,8 @@
  * Module split (src/filecoin/snap/):
  *   snap_vanilla.c    bincode reader and writer of PartitionProof
  *   snap_challenge.c  phi, rho, the challenges, k_and_h_select, public inputs
+ *   snap_generate.c   the encoding and the native vanilla prover
+ *   snap_verify.c     the native vanilla verifier
  *
  * Field values are cz_fr (Montgomery); byte strings are 32-byte
  * little-endian Fr encodings as filecoin-proofs takes them. Every function
@@ -121,5 +123,62 @@ cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h,
                              const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
                              const uint8_t comm_r_new[32], cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
                              char *msg, size_t msg_len);
+
+/* ---- Encoding and the native vanilla prover (snap_generate.c) ----------- */
+
+/* vanilla.rs encode: labels_r_new[i] = labels_r_old[i] + data[i] * rho(phi,
+ * i >> (log2(nodes) - h)) with phi = cz_snap_phi(comm_d_new, comm_r_old),
+ * for the s->nodes nodes; out may alias labels_r_old. h must be one of
+ * s->hs (production: s->h). Errors: CZ_ERR_INVALID_ARG (NULL, h not in hs).
+ * Serial; 2^h rho hashes plus one multiply-add per node. */
+cz_err cz_snap_encode(const cz_snap_shape *s, uint32_t h, const cz_fr *comm_d_new,
+                      const cz_fr *comm_r_old, const cz_fr *labels_r_old, const cz_fr *data,
+                      cz_fr *out);
+
+/* The sector's three trees as the prover holds them: tree R old and tree R
+ * new (Poseidon, s->tree_r over s->nodes leaves), tree D new (SHA-256
+ * binary over the new data), and comm_c of the sealed sector. */
+typedef struct {
+  const cz_merkle_tree *tree_r_old, *tree_d_new, *tree_r_new;
+  cz_fr comm_c;
+} cz_snap_trees;
+
+/* vanilla.rs EmptySectorUpdate::prove for partition k: comm_c, the k-th
+ * chunk of s->apex_leaves nodes of tree D new's apex row (the row
+ * log2(partitions) + log2(apex_leaves) levels below the root), and for
+ * each challenge (cz_snap_challenges over comm_r_new = Poseidon-2(comm_c,
+ * root of tree R new)) its proofs in the three trees (variant, counts and
+ * levels as merkle/proof.rs builds them), each verified before it is kept.
+ * Errors: CZ_ERR_INVALID_ARG (k >= partitions, a tree of the wrong shape or
+ * size, NULL), CZ_ERR_NOMEM; msg says which. On success the caller owns
+ * *out (cz_snap_vanilla_free; cz_snap_vanilla_write encodes it byte for
+ * byte as bincode::serialize does); on error it is zeroed. Reentrant. */
+cz_err cz_snap_prove_partition(const cz_snap_shape *s, uint32_t k, const cz_snap_trees *t,
+                               cz_snap_partition_proof *out, char *msg, size_t msg_len);
+
+/* ---- The native vanilla verifier (snap_verify.c) ------------------------ */
+
+/* vanilla.rs EmptySectorUpdate::verify for partition k with h = s->h (what
+ * filecoin-proofs' update uses), with the checks the circuit makes:
+ *   - p has s->apex_leaves apex leaves and s->challenges challenge proofs;
+ *   - each proof_r_old / proof_r_new has tree R's variant, levels and
+ *     arities, each proof_d_new is Single, binary, log2(nodes) levels;
+ *   - comm_r_old == Poseidon-2(comm_c, root_r_old) and comm_r_new ==
+ *     Poseidon-2(comm_c, root_r_new), the roots the first challenge's;
+ *   - the apex leaves hash (SHA-256) to a root that the first challenge's
+ *     top log2(partitions) tree-D levels carry to comm_d_new at index k;
+ *   - challenge i opens node cz_snap_challenges(...)[i] in all three trees,
+ *     each path verifies to root_r_old, comm_d_new and root_r_new, and its
+ *     tree-D path reaches the apex leaf its bits select;
+ *   - leaf_r_new == leaf_r_old + leaf_d_new * rho(phi, c >> (log2(nodes) - h)).
+ * index names the partition in messages. Returns CZ_OK or
+ * CZ_ERR_PROOF_INVALID with msg naming the first failure
+ * ("vanilla_proofs[0].challenge_proofs[3].proof_r_new: leaf is not
+ * leaf_r_old + leaf_d_new * rho"); CZ_ERR_INVALID_ARG (k >= partitions,
+ * NULL), CZ_ERR_NONCANONICAL (a commitment not a canonical Fr). Reentrant. */
+cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const uint8_t comm_r_old[32],
+                                const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
+                                const cz_snap_partition_proof *p, size_t index, char *msg,
+                                size_t msg_len);
 
 #endif

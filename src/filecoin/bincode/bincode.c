@@ -191,6 +191,26 @@ cz_err cz_bc_merkle(cz_bc_reader *r, cz_merkle_hasher h, cz_vanilla_merkle *m) {
   return set_challenge(r, p);
 }
 
+cz_err cz_bc_merkle_prove(const cz_merkle_tree *t, uint64_t challenge, cz_vanilla_merkle *out) {
+  if (!out) return CZ_ERR_INVALID_ARG;
+  memset(out, 0, sizeof *out);
+  if (!t || !t->nodes || challenge >= t->n_leaves) return CZ_ERR_INVALID_ARG;
+  cz_err e = cz_merkle_prove(t, (size_t)challenge, &out->proof);
+  if (e != CZ_OK) return e;
+  const cz_merkle_shape *s = &t->shape;
+  out->variant = s->top_arity ? 2u : s->sub_arity ? 1u : 0u;
+  out->n_sub = s->sub_arity ? 1u : 0u;
+  out->n_top = s->top_arity ? 1u : 0u;
+  out->n_base = (uint32_t)out->proof.n_levels - out->n_sub - out->n_top;
+  /* A bincode PathElement holds arity 2, 4 or 8. */
+  for (size_t l = 0; l < out->proof.n_levels; l++)
+    if (out->proof.arity[l] != 2 && out->proof.arity[l] != 4 && out->proof.arity[l] != 8) {
+      memset(out, 0, sizeof *out);
+      return CZ_ERR_INVALID_ARG;
+    }
+  return CZ_OK;
+}
+
 /* ---- Writer --------------------------------------------------------------- */
 
 bool cz_bc_merkle_ok(const cz_vanilla_merkle *m) {

@@ -71,6 +71,14 @@ cz_err cz_bc_len(cz_bc_reader *r, size_t min_elem, uint64_t *n);
  * variant, a bad hash count or index, too many levels), CZ_ERR_NONCANONICAL. */
 cz_err cz_bc_merkle(cz_bc_reader *r, cz_merkle_hasher h, cz_vanilla_merkle *out);
 
+/* One MerkleProof of leaf `challenge` of tree t, as merkle/proof.rs builds
+ * it from the tree's type: variant 0 Single (base tree alone), 1 Sub, 2
+ * Top; n_base = the base tree's levels, n_sub / n_top = 1 with a sub / top
+ * tree; proof as cz_merkle_prove writes it. Either hasher. Errors:
+ * CZ_ERR_INVALID_ARG (NULL, an empty tree, an arity other than 2, 4 or 8,
+ * challenge >= t->n_leaves); *out is then zeroed. t is only read. */
+cz_err cz_bc_merkle_prove(const cz_merkle_tree *t, uint64_t challenge, cz_vanilla_merkle *out);
+
 /* "Single", "Sub", "Top" for ProofData variants 0, 1, 2; else "unknown". */
 const char *cz_bc_variant_name(uint32_t variant);
 
