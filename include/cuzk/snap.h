@@ -9,6 +9,7 @@
  *   snap_vanilla.c    bincode reader and writer of PartitionProof
  *   snap_challenge.c  phi, rho, the challenges, k_and_h_select, public inputs
  *   snap_generate.c   the encoding and the native vanilla prover
+ *   snap_sector.c     test sectors: a CC sector sealed, then updated
  *   snap_verify.c     the native vanilla verifier
  *
  * Field values are cz_fr (Montgomery); byte strings are 32-byte
@@ -155,6 +156,37 @@ typedef struct {
  * byte as bincode::serialize does); on error it is zeroed. Reentrant. */
 cz_err cz_snap_prove_partition(const cz_snap_shape *s, uint32_t k, const cz_snap_trees *t,
                                cz_snap_partition_proof *out, char *msg, size_t msg_len);
+
+/* ---- Test sectors: a CC sector sealed and updated in memory (snap_sector.c) */
+
+/* What filecoin-ffi's encode_into leaves behind for an update: the sealed
+ * sector's tree R (old) and comm_c, the new data's tree D, the encoded
+ * replica's tree R (new), and the three commitments (32-byte little-endian
+ * Fr, as the request carries them). */
+typedef struct {
+  const cz_snap_kind *kind;
+  cz_merkle_tree tree_r_old, tree_d_new, tree_r_new;
+  cz_fr comm_c;
+  uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
+} cz_snap_sector;
+
+/* Seal a committed-capacity (all-zero data) sector of k's size with the
+ * StackedDrg V1_1 seal proof of that size (cz_porep_seal_replica: sector
+ * sector_id, prover id 0, ticket 0c..0c, seed 0d..0d), then encode
+ * new_data into it (cz_snap_encode with h = k->shape.h): new_data is
+ * k->sector_size bytes of fr32-padded data (each 32-byte chunk < r), or
+ * NULL for cz_porep_default_data's. n_threads 0 = all cores (sealing).
+ * Errors: CZ_ERR_INVALID_ARG (NULL k, a data chunk >= r, a size the seal
+ * cannot make: 2 KiB, 8 MiB and 512 MiB can), sealing's errors,
+ * CZ_ERR_NOMEM; msg says which. On success the caller owns *out
+ * (cz_snap_sector_free; about 2.3 x 32 bytes per node for the three
+ * trees); on error it is zeroed. */
+cz_err cz_snap_sector_make(const cz_snap_kind *k, uint64_t sector_id, const uint8_t *new_data,
+                           unsigned n_threads, cz_snap_sector *out, char *msg, size_t msg_len);
+/* Release what s owns and zero it; idempotent on a zeroed value. */
+void cz_snap_sector_free(cz_snap_sector *s);
+/* The trees of s as cz_snap_prove_partition takes them (pointers into s). */
+void cz_snap_sector_trees(const cz_snap_sector *s, cz_snap_trees *out);
 
 /* ---- The native vanilla verifier (snap_verify.c) ------------------------ */
 

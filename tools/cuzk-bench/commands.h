@@ -19,6 +19,7 @@ int cmd_verify(int argc, char **argv);    /* tools/cuzk-bench/cmd_verify.c */
 int cmd_gen_vanilla(int argc, char **argv); /* tools/cuzk-bench/cmd_gen_vanilla.c */
 /* gen-vanilla winning-post|window-post (argv[0] is the kind). */
 int cmd_gen_vanilla_post(int argc, char **argv); /* tools/cuzk-bench/cmd_gen_vanilla_post.c */
+int cmd_gen_vanilla_snap(int argc, char **argv); /* tools/cuzk-bench/cmd_gen_vanilla_snap.c */
 int cmd_verify_vanilla(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_vanilla.c */
 int cmd_synth_only(int argc, char **argv); /* tools/cuzk-bench/cmd_synth_only.c */
 int cmd_verify_seal(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_seal.c */

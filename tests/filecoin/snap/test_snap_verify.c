@@ -143,7 +143,38 @@ static void test_tampered(void) {
   snap_test_sector_free(&t);
 }
 
+/* cz_snap_sector_make: a sealed CC sector, updated with the default data:
+ * comm_r_old is the sealed sector's (Poseidon-2(comm_c, root R old)), and
+ * its partition proof verifies; data that is not fr32 is refused. */
+static void test_sector_make(void) {
+  const cz_snap_kind *k = cz_snap_kind_by_id(0);
+  cz_snap_sector sec;
+  char msg[256];
+  CHECK(cz_snap_sector_make(k, 1, NULL, 0, &sec, msg, sizeof msg) == CZ_OK);
+  cz_fr pair[2] = {sec.comm_c, sec.tree_r_old.root}, h;
+  cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &h);
+  uint8_t b[32];
+  cz_fr_to_bytes_le(b, &h);
+  CHECK_MEM(b, sec.comm_r_old, 32);
+  cz_fr_to_bytes_le(b, &sec.tree_d_new.root);
+  CHECK_MEM(b, sec.comm_d_new, 32);
+  cz_snap_trees t;
+  cz_snap_sector_trees(&sec, &t);
+  cz_snap_partition_proof p;
+  CHECK(cz_snap_prove_partition(&k->shape, 0, &t, &p, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_verify_partition(&k->shape, 0, sec.comm_r_old, sec.comm_d_new, sec.comm_r_new, &p,
+                                 0, msg, sizeof msg) == CZ_OK);
+  cz_snap_vanilla_free(&p);
+  cz_snap_sector_free(&sec);
+  uint8_t *bad = malloc(k->sector_size);
+  memset(bad, 0xff, k->sector_size);
+  CHECK(cz_snap_sector_make(k, 1, bad, 0, &sec, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+  CHECK(strstr(msg, "not fr32-padded") != NULL);
+  free(bad);
+}
+
 int main(void) {
+  test_sector_make();
   test_honest(1 << 5);
   test_honest(1 << 6);
   test_honest(1 << 9);
