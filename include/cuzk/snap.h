@@ -11,6 +11,8 @@
  *   snap_generate.c   the encoding and the native vanilla prover
  *   snap_sector.c     test sectors: a CC sector sealed, then updated
  *   snap_verify.c     the native vanilla verifier
+ *   snap_prove.c      one partition: parse, verify, synthesize, prove, verify;
+ *                     the circuit's keys and parameters
  *
  * Field values are cz_fr (Montgomery); byte strings are 32-byte
  * little-endian Fr encodings as filecoin-proofs takes them. Every function
@@ -25,7 +27,9 @@
 
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
+#include "cuzk/params_store.h"
 #include "cuzk/poseidon.h"
+#include "cuzk/prover.h"
 #include "cuzk/registry.h"
 #include "cuzk/vanilla_merkle.h"
 
@@ -212,5 +216,84 @@ cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const uint8_
                                 const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
                                 const cz_snap_partition_proof *p, size_t index, char *msg,
                                 size_t msg_len);
+
+/* ---- Proving one partition (snap_prove.c) -------------------------------- */
+
+/* One partition's request, parsed: what Curio sends per partition of an
+ * update (the registered proof, the commitments, vanilla_proofs[k]). */
+typedef struct {
+  const cz_snap_kind *kind;
+  uint32_t partition;
+  uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
+  cz_snap_partition_proof proof;
+} cz_snap_partition;
+
+/* Parse vanilla[0..len) as partition `partition` of a kind-k update
+ * (cz_snap_vanilla_parse, messages name vanilla_proofs[partition]) and
+ * check the commitments are canonical Fr. It does not verify the proof
+ * (cz_snap_partition_verify). Errors: CZ_ERR_INVALID_ARG (NULL, partition
+ * >= k's partitions), CZ_ERR_NONCANONICAL, the parser's. On success the
+ * caller owns *out (cz_snap_partition_free); on error it is zeroed. */
+cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, uint32_t partition,
+                               const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                               const uint8_t comm_r_new[32], const uint8_t *vanilla, size_t len,
+                               char *msg, size_t msg_len);
+void cz_snap_partition_free(cz_snap_partition *p); /* idempotent on a zeroed one */
+
+/* cz_snap_verify_partition over p (its errors). */
+cz_err cz_snap_partition_verify(const cz_snap_partition *p, char *msg, size_t msg_len);
+
+/* The verifier's public inputs of p (cz_snap_public_inputs with h =
+ * kind->shape.h), into out. */
+cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
+                                char *msg, size_t msg_len);
+
+/* Synthesize p's circuit into *as (a PROVE assignment, serial). The
+ * circuit's public inputs are checked against cz_snap_partition_inputs
+ * (CZ_ERR_INVALID_ARG on a mismatch). The caller verifies p first; an
+ * unverified proof makes an unsatisfied circuit, not an error. On success
+ * the caller owns *as (cz_assignment_free); on error *as is zeroed. */
+cz_err cz_snap_synthesize(const cz_snap_partition *p, cz_assignment *as, char *msg,
+                          size_t msg_len);
+
+/* The whole partition: cz_snap_partition_verify, cz_snap_synthesize
+ * (reported as the synthesis phase through timing), Groth16 with backend
+ * (NULL: CPU) on n_threads (0: all cores), and verification of the proof
+ * against pvk (NULL: prepared here from params->vk) with the verifier's
+ * inputs before the 192 bytes are written to out. Errors:
+ * CZ_ERR_INVALID_ARG (parameters with another IC count), the verifier's,
+ * synthesis' or prover's, CZ_ERR_PROOF_INVALID when the proof made does
+ * not verify. out is written only on success. Reentrant. */
+cz_err cz_snap_prove(const cz_snap_partition *p, const cz_groth16_params *params,
+                     const cz_groth16_pvk *pvk, const cz_prover_backend *backend,
+                     unsigned n_threads, const cz_prove_timing *timing,
+                     uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
+
+/* A cz_params_keygen_fn for the update circuit of ctx (a const
+ * cz_snap_shape *): its KEYGEN columns. */
+cz_err cz_snap_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
+
+/* Part of the test-parameter file name (cz_params_store_opts.test_tag),
+ * bumped whenever the circuit changes. */
+#define CZ_SNAP_CIRCUIT_REVISION "snap-r1"
+
+/* cz_params_store_get for k's circuit: name cz_snap_param_name, IC count
+ * CZ_SNAP_PUBLIC_INPUTS + 1. The caller's opts choose the keygen
+ * (cz_snap_keygen with ctx &k->shape) and test tag. */
+cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
+                          const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
+                          size_t msg_len);
+
+/* Verify the update proofs proofs[p * 192 ..] of all k->shape.partitions
+ * partitions against vk, with each partition's public inputs (what
+ * filecoin-proofs' verify_empty_sector_update_proof does). Returns CZ_OK
+ * (all valid), CZ_ERR_PROOF_INVALID (msg names the first partition whose
+ * proof does not decode or verify), CZ_ERR_INVALID_ARG (a length other
+ * than partitions x 192, a vk with another IC count), CZ_ERR_NONCANONICAL
+ * (a commitment). Reentrant. */
+cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k,
+                             const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                             const uint8_t comm_r_new[32], const uint8_t *proofs, size_t len,
+                             char *msg, size_t msg_len);
 
 #endif

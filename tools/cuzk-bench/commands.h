@@ -27,6 +27,7 @@ int cmd_prove(int argc, char **argv);     /* tools/cuzk-bench/cmd_prove.c */
 int cmd_c1_parse(int argc, char **argv);   /* tools/cuzk-bench/cmd_c1_parse.c */
 int cmd_circuit_info(int argc, char **argv); /* tools/cuzk-bench/cmd_circuit_info.c */
 int cmd_verify_post(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_post.c */
+int cmd_verify_update(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_update.c */
 int cmd_post_inputs(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_post.c */
 
 #ifdef CUZK_HAVE_GRPC /* tools/cuzk-bench/client/cmd_client.c: daemon commands */
