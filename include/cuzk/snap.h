@@ -256,6 +256,18 @@ cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PU
 cz_err cz_snap_synthesize(const cz_snap_partition *p, cz_assignment *as, char *msg,
                           size_t msg_len);
 
+/* Pre-compiled synthesis (cs.h's cz_pce), as for PoRep and PoSt:
+ * cz_snap_record_shape records the update circuit of shape s once (RECORD
+ * cs; about 46 bytes a constraint: 78 MB at 2 KiB); cz_snap_synthesize_pce
+ * then makes the assignment as a WITNESS run plus cz_pce_eval on n_threads
+ * (0: all cores), bit for bit what cz_snap_synthesize makes, inputs
+ * checked the same way. shape NULL: cz_snap_synthesize. A shape of another
+ * circuit fails (CZ_ERR_INVALID_ARG). The shape is immutable and may be
+ * shared by threads; the caller frees it with cz_pce_free. */
+cz_err cz_snap_record_shape(const cz_snap_shape *s, cz_pce **out, char *msg, size_t msg_len);
+cz_err cz_snap_synthesize_pce(const cz_snap_partition *p, const cz_pce *shape, unsigned n_threads,
+                              cz_assignment *as, char *msg, size_t msg_len);
+
 /* The whole partition: cz_snap_partition_verify, cz_snap_synthesize
  * (reported as the synthesis phase through timing), Groth16 with backend
  * (NULL: CPU) on n_threads (0: all cores), and verification of the proof

@@ -66,14 +66,27 @@ cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PU
                                p->comm_d_new, p->comm_r_new, out, msg, msg_len);
 }
 
-cz_err cz_snap_synthesize(const cz_snap_partition *p, cz_assignment *as, char *msg,
-                          size_t msg_len) {
+cz_err cz_snap_record_shape(const cz_snap_shape *s, cz_pce **out, char *msg, size_t msg_len) {
+  *out = NULL;
+  cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
+  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_snap_circuit(cs, s, NULL, NULL);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_pce(cs, out);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "recording the update circuit: %s", cz_cs_errmsg(cs));
+  cz_cs_free(cs);
+  return e;
+}
+
+/* PROVE (shape NULL) or WITNESS + the shape's evaluation. */
+static cz_err synthesize(const cz_snap_partition *p, const cz_pce *shape, unsigned n_threads,
+                         cz_assignment *as, char *msg, size_t msg_len) {
   memset(as, 0, sizeof *as);
   cz_fr in[CZ_SNAP_PUBLIC_INPUTS];
   cz_err e = cz_snap_partition_inputs(p, in, msg, msg_len);
   if (e != CZ_OK) return e;
   cz_snap_public pub = {in[0], in[1], in[2], in[3]};
-  cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
+  cz_cs *cs = cz_cs_new(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, NULL);
   if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   e = cz_snap_circuit(cs, &p->kind->shape, &pub, &p->proof);
   if (e == CZ_OK) e = cz_cs_finish(cs);
@@ -83,6 +96,13 @@ cz_err cz_snap_synthesize(const cz_snap_partition *p, cz_assignment *as, char *m
            e == CZ_ERR_INVALID_ARG && !cz_cs_errmsg(cs)[0] ? "the proof is not of this circuit's shape"
                                                             : cz_cs_errmsg(cs));
   cz_cs_free(cs);
+  if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
+    cz_assignment_free(as);
+    cz_msg(msg, msg_len, e == CZ_ERR_NOMEM ? "out of memory"
+                                            : "%s: the recorded shape is not this circuit's",
+           p->kind->name);
+    return e;
+  }
   /* A cheap guard against a circuit / input-generator mismatch, which
    * would otherwise surface as an invalid proof. */
   if (e == CZ_OK && (as->n_inputs != CZ_SNAP_PUBLIC_INPUTS + 1 ||
@@ -92,6 +112,16 @@ cz_err cz_snap_synthesize(const cz_snap_partition *p, cz_assignment *as, char *m
                    "%s: the circuit's public inputs differ from the verifier's", p->kind->name);
   }
   return e;
+}
+
+cz_err cz_snap_synthesize(const cz_snap_partition *p, cz_assignment *as, char *msg,
+                          size_t msg_len) {
+  return synthesize(p, NULL, 0, as, msg, msg_len);
+}
+
+cz_err cz_snap_synthesize_pce(const cz_snap_partition *p, const cz_pce *shape, unsigned n_threads,
+                              cz_assignment *as, char *msg, size_t msg_len) {
+  return synthesize(p, shape, n_threads, as, msg, msg_len);
 }
 
 cz_err cz_snap_prove(const cz_snap_partition *p, const cz_groth16_params *params,
