@@ -5,7 +5,9 @@
 # vanilla.json, request.json and a raw .vproof. Python's json and base64
 # modules, not our code, check that vanilla.json holds exactly the raw file
 # and that request.json names the update proof 0 and the commitments
-# printed. Bad options and data are refused with one line (exit 2).
+# printed. verify-vanilla accepts the request and refuses another
+# comm_d_new (exit 1). Bad options, data and truncated bincode are refused
+# with one line (exit 2).
 # Usage: test_snap_cli.sh path/to/cuzk-bench   (run from the repo root)
 set -u
 BENCH=${1:?usage: $0 path/to/cuzk-bench}
@@ -35,6 +37,19 @@ assert int.from_bytes(raw[32:40], "little") == 8
 assert int.from_bytes(raw[40 + 256:48 + 256], "little") == 10
 print("ok")
 PYEOF
+expect 0 "verify-vanilla of the update request" "^valid" \
+  "$BENCH" verify-vanilla --request "$TMP/out/request.json"
+"$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); r['vanilla']=sys.argv[2]; r['comm_d_new']=r['comm_r_old']; json.dump(r, open(sys.argv[3],'w'))" \
+  "$TMP/out/request.json" "$TMP/bin/partition-0.vproof" "$TMP/other.json"
+expect 1 "verify-vanilla with another comm_d_new" "apex_leafs: they do not hash to comm_d_new" \
+  "$BENCH" verify-vanilla --request "$TMP/other.json"
+head -c 1000 "$TMP/bin/partition-0.vproof" > "$TMP/cut.vproof"
+"$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); r['vanilla']=sys.argv[2]; json.dump(r, open(sys.argv[3],'w'))" \
+  "$TMP/out/request.json" "$TMP/cut.vproof" "$TMP/cut.json"
+expect 2 "verify-vanilla of truncated bincode" "unexpected end of input" \
+  "$BENCH" verify-vanilla --request "$TMP/cut.json"
+expect 2 "an update request takes no other option" "carries everything" \
+  "$BENCH" verify-vanilla --request "$TMP/out/request.json" --registered-proof 0
 expect 2 "4 KiB is no Filecoin size" "test updates are made for 2KiB and 8MiB" \
   "$BENCH" gen-vanilla snap-prove --sector-size 4KiB --out "$TMP/x"
 expect 2 "--out is needed" "need --sector-size and --out" \
