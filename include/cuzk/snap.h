@@ -281,6 +281,17 @@ cz_err cz_snap_prove(const cz_snap_partition *p, const cz_groth16_params *params
                      unsigned n_threads, const cz_prove_timing *timing,
                      uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
 
+/* The second half of cz_snap_prove, for pipelines that synthesize apart:
+ * prove *as (from cz_snap_synthesize or cz_snap_synthesize_pce of the same
+ * partition; consumed either way) and verify the proof with pvk (NULL:
+ * prepared here) and the verifier's inputs before writing it to out.
+ * Errors as cz_snap_prove's. */
+cz_err cz_snap_prove_assignment(const cz_snap_partition *p, cz_assignment *as,
+                                const cz_groth16_params *params, const cz_groth16_pvk *pvk,
+                                const cz_prover_backend *backend, unsigned n_threads,
+                                const cz_prove_timing *timing, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                char *msg, size_t msg_len);
+
 /* A cz_params_keygen_fn for the update circuit of ctx (a const
  * cz_snap_shape *): its KEYGEN columns. */
 cz_err cz_snap_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);

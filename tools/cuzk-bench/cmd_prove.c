@@ -120,7 +120,7 @@ int cmd_prove(int argc, char **argv) {
     }
     if (request && cz_bench_is_snap_request(request)) {
       cz_bench_snap_args sa = {request, out, vk_out, dir_opt, official_only, checked,
-                               (unsigned)threads, backend};
+                               (unsigned)threads, pce, backend};
       return cz_bench_prove_snap(&sa);
     }
     uint8_t rnd[32], prover[32];

@@ -57,15 +57,23 @@ static int load_partitions(const cz_bench_snap_request *r, const char *path,
   return 0;
 }
 
-/* One partition: prove (which checks the vanilla proof again and verifies
- * the proof made). 0, 1 (invalid) or 2 after one line. */
-static int prove_one(const cz_snap_partition *p, const cz_groth16_params *params,
-                     const cz_groth16_pvk *pvk, const cz_bench_snap_args *a, uint8_t *out) {
+/* One partition (verified by load_partitions): synthesis, plain or through
+ * the recorded shape, then the proof, verified before it is kept. 0, 1
+ * (invalid) or 2 after one line. */
+static int prove_one(const cz_snap_partition *p, const cz_pce *shape,
+                     const cz_groth16_params *params, const cz_groth16_pvk *pvk,
+                     const cz_bench_snap_args *a, uint8_t *out) {
   char msg[512] = "";
   phase_sums sums = {0, 0};
   cz_prove_timing hook = {on_phase, &sums, false};
   uint64_t t0 = cz_now_ns();
-  cz_err e = cz_snap_prove(p, params, pvk, a->backend, a->threads, &hook, out, msg, sizeof msg);
+  cz_assignment as;
+  cz_err e = cz_snap_synthesize_pce(p, shape, a->threads, &as, msg, sizeof msg);
+  if (e == CZ_OK) {
+    cz_prove_timing_emit(&hook, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
+    e = cz_snap_prove_assignment(p, &as, params, pvk, a->backend, a->threads, &hook, out, msg,
+                                 sizeof msg);
+  }
   if (e != CZ_OK) {
     fprintf(stderr, "prove: partition %u: %s: %s\n", p->partition, cz_err_str(e), msg);
     return e == CZ_ERR_PROOF_INVALID ? 1 : 2;
@@ -103,13 +111,25 @@ int cz_bench_prove_snap(const cz_bench_snap_args *a) {
                                    a->threads, cz_snap_keygen, (void *)&k->shape))
     rc = 2;
   if (!rc && a->vk_out) rc = cz_bench_write_vk("prove", a->vk_out, &params.vk);
+  cz_pce *shape = NULL;
+  if (!rc && a->pce) {
+    uint64_t t0 = cz_now_ns();
+    if (cz_snap_record_shape(&k->shape, &shape, why, sizeof why) != CZ_OK) {
+      fprintf(stderr, "prove: %s\n", why);
+      rc = 2;
+    } else {
+      cz_pce_info info;
+      cz_pce_get_info(shape, &info);
+      printf("record_shape %.1f ms\npce_shape_bytes %zu bytes\n", ms_since(t0), info.bytes);
+    }
+  }
   cz_groth16_pvk *pvk = rc ? NULL : cz_groth16_prepare(&params.vk);
   if (!rc && !pvk) rc = 2;
   size_t n = r.n_vanilla * CZ_GROTH16_PROOF_BYTES;
   uint8_t *proofs = rc ? NULL : malloc(n);
   if (!rc && !proofs) rc = 2;
   for (uint32_t p = 0; !rc && p < r.n_vanilla; p++)
-    rc = prove_one(&parts[p], &params, pvk, a, proofs + (size_t)p * CZ_GROTH16_PROOF_BYTES);
+    rc = prove_one(&parts[p], shape, &params, pvk, a, proofs + (size_t)p * CZ_GROTH16_PROOF_BYTES);
   if (!rc) {
     printf("proofs %zu count\nverified yes\n", r.n_vanilla);
     if (a->out) {
@@ -120,6 +140,7 @@ int cz_bench_prove_snap(const cz_bench_snap_args *a) {
     }
   }
   free(proofs);
+  cz_pce_free(shape);
   for (size_t p = 0; parts && p < r.n_vanilla; p++) cz_snap_partition_free(&parts[p]);
   free(parts);
   cz_groth16_pvk_free(pvk);

@@ -13,6 +13,7 @@ typedef struct {
   const char *cache_dir; /* test-parameter cache; NULL: the store's default */
   bool official_only, checked;
   unsigned threads;
+  bool pce;              /* record the circuit once, synthesize through it */
   const struct cz_prover_backend *backend; /* NULL: the CPU backend */
 } cz_bench_snap_args;
 

@@ -4,7 +4,8 @@
 # sector and updates it, prove --request proves every partition (test
 # parameters, cached with the other tests' in build/test-params: the first
 # run makes the 2 KiB update circuit's, 1.7M constraints), verify-update
-# checks the proofs from the commitments alone. Then the bad cases: a
+# checks the proofs from the commitments alone (also those made through
+# the recorded shape, --pce). Then the bad cases: a
 # tampered apex leaf is refused before proving (exit 1, one line); a
 # changed proof byte, another comm_r_new or comm_d_new are invalid (exit
 # 1); a proof of the wrong length or for another registered proof is
@@ -33,6 +34,11 @@ r_old=$(field "$req" comm_r_old) d_new=$(field "$req" comm_d_new) r_new=$(field 
 args=(verify-update --vk "$d/vk.bin" --registered-proof "$reg" --comm-r-old "$r_old"
   --comm-d-new "$d_new" --proof "$d/proof.bin")
 expect 0 "verify-update" "^valid" "$BENCH" "${args[@]}" --comm-r-new "$r_new"
+expect 0 "prove the update through the recorded shape" "verified yes" \
+  "$BENCH" prove --request "$req" --cache-dir "$CACHE" --pce --out "$d/proof-pce.bin"
+expect 0 "verify-update of the --pce proof" "^valid" \
+  "$BENCH" verify-update --vk "$d/vk.bin" --registered-proof "$reg" --comm-r-old "$r_old" \
+  --comm-d-new "$d_new" --comm-r-new "$r_new" --proof "$d/proof-pce.bin"
 other=$("$PY" -c "import sys; b=bytearray.fromhex(sys.argv[1]); b[0]^=1; print(b.hex())" "$r_new")
 expect 1 "verify-update with another comm_r_new" "invalid" "$BENCH" "${args[@]}" --comm-r-new "$other"
 "$PY" -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[100]^=1; open(sys.argv[2],'wb').write(b)" \
