@@ -129,10 +129,13 @@ static void alloc_input(cz_cs *cs, cz_anum *out, const cz_fr *v, const char *nam
   CZ_POP_NS(cs);
 }
 
-static void public_part(snap_ctx *x, const cz_snap_public *pub) {
+/* Step 1: k_and_h_select and its bits, k packed, the commitments, phi.
+ * comm_r_old and comm_d_new go to *comm_r_old / *comm_d_new. */
+static void inputs_part(snap_ctx *x, const cz_snap_public *pub, cz_anum *comm_r_old,
+                        cz_anum *comm_d_new) {
   cz_cs *cs = x->cs;
   bool vals = x->w != NULL;
-  cz_anum kh, comm_r_old, comm_d_new;
+  cz_anum kh;
   alloc_input(cs, &kh, vals ? &pub->k_and_h_select : NULL, "k_and_h_select",
               "k_and_h_select (public input)");
   unsigned nb = x->partition_bits + CZ_SNAP_N_HS;
@@ -149,48 +152,32 @@ static void public_part(snap_ctx *x, const cz_snap_public *pub) {
   }
   enforce_sum(cs, vars, pow2, nb, CZ_VAR_ONE, kh.var, "k_and_h_select binary decomp");
   cz_bool pbits[MAX_PARTITION_BITS];
-  for (unsigned i = 0; i < x->partition_bits && i < MAX_PARTITION_BITS; i++) pbits[i] = cz_bool_from_bit(x->kh_bits[i]);
+  for (unsigned i = 0; i < x->partition_bits && i < MAX_PARTITION_BITS; i++)
+    pbits[i] = cz_bool_from_bit(x->kh_bits[i]);
   CZ_PUSH_NS(cs, "pack partition bits");
   cz_pack_bits(cs, &x->partition, pbits, x->partition_bits);
   CZ_POP_NS(cs);
-  alloc_input(cs, &comm_r_old, vals ? &pub->comm_r_old : NULL, "comm_r_old", "comm_r_old_input");
-  alloc_input(cs, &comm_d_new, vals ? &pub->comm_d_new : NULL, "comm_d_new", "comm_d_new_input");
+  alloc_input(cs, comm_r_old, vals ? &pub->comm_r_old : NULL, "comm_r_old", "comm_r_old_input");
+  alloc_input(cs, comm_d_new, vals ? &pub->comm_d_new : NULL, "comm_d_new", "comm_d_new_input");
   alloc_input(cs, &x->comm_r_new, vals ? &pub->comm_r_new : NULL, "comm_r_new",
               "comm_r_new_input");
-  genrand(cs, &comm_d_new, &comm_r_old, &x->phi, "phi");
+  genrand(cs, comm_d_new, comm_r_old, &x->phi, "phi");
+}
 
-  const cz_snap_partition_proof *w = x->w;
-  cz_anum comm_c, calc;
-  alloc_named(cs, &comm_c, vals ? &w->comm_c : NULL, "comm_c");
-  alloc_named(cs, &x->root_r_old, vals ? &w->challenges[0].proof_r_old.proof.root : NULL,
-              "root_r_old");
-  alloc_named(cs, &x->root_r_new, vals ? &w->challenges[0].proof_r_new.proof.root : NULL,
-              "root_r_new");
-  for (uint32_t i = 0; i < x->s->apex_leaves; i++) {
-    CZ_PUSH_NS(cs, "apex_leaf_%u", i);
-    cz_anum_alloc(cs, &x->apex[i], vals ? &w->apex_leaves[i] : &CZ_FR_ZERO);
-    CZ_POP_NS(cs);
-  }
-  cz_anum ppath[MAX_PARTITION_BITS];
-  const cz_merkle_proof *d0 = vals ? &w->challenges[0].proof_d_new.proof : NULL;
-  for (unsigned i = 0; i < x->partition_bits && i < MAX_PARTITION_BITS; i++) {
-    CZ_PUSH_NS(cs, "partition_path_sibling_%u", i);
-    unsigned l = x->challenge_bits - x->partition_bits + i;
-    cz_anum_alloc(cs, &ppath[i], d0 ? &d0->siblings[l][0] : &CZ_FR_ZERO);
-    CZ_POP_NS(cs);
-  }
-  CZ_PUSH_NS(cs, "comm_r_old_calc");
-  cz_merkle_hash2_circuit(cs, CZ_MERKLE_POSEIDON, &comm_c, &x->root_r_old, &calc);
+/* comm_r == Poseidon-2(comm_c, root) (hash2_circuit of tree R's hasher). */
+static void comm_r_check(cz_cs *cs, const cz_anum *comm_c, const cz_anum *root,
+                         const cz_anum *comm_r, const char *ns, const char *name) {
+  cz_anum calc;
+  CZ_PUSH_NS(cs, "%s", ns);
+  cz_merkle_hash2_circuit(cs, CZ_MERKLE_POSEIDON, comm_c, root, &calc);
   CZ_POP_NS(cs);
-  enforce_sum(cs, &calc.var, NULL, 1, CZ_VAR_ONE, comm_r_old.var,
-              "enforce comm_r_old_calc == comm_r_old");
-  CZ_PUSH_NS(cs, "comm_r_new_calc");
-  cz_merkle_hash2_circuit(cs, CZ_MERKLE_POSEIDON, &comm_c, &x->root_r_new, &calc);
-  CZ_POP_NS(cs);
-  enforce_sum(cs, &calc.var, NULL, 1, CZ_VAR_ONE, x->comm_r_new.var,
-              "enforce comm_r_new_calc == comm_r_new");
+  enforce_sum(cs, &calc.var, NULL, 1, CZ_VAR_ONE, comm_r->var, name);
+}
 
-  /* Step 4, gadgets.rs apex_por: the apex tree, then its root's path. */
+/* Step 4, gadgets.rs apex_por: the apex tree over x->apex, then its root's
+ * path (ppath, indexed by k's bits) up to comm_d_new. */
+static void apex_part(snap_ctx *x, const cz_anum *ppath, const cz_anum *comm_d_new) {
+  cz_cs *cs = x->cs;
   CZ_PUSH_NS(cs, "apex_gadget");
   cz_anum row[CZ_SELECT_MAX];
   memcpy(row, x->apex, x->s->apex_leaves * sizeof *row);
@@ -202,14 +189,48 @@ static void public_part(snap_ctx *x, const cz_snap_public *pub) {
       CZ_POP_NS(cs);
     }
   CZ_PUSH_NS(cs, "partition-tree por");
+  /* One partition: no path, por_no_challenge_input's last constraint alone. */
   if (x->partition_bits == 0)
-    enforce_sum(cs, &row[0].var, NULL, 1, CZ_VAR_ONE, comm_d_new.var,
+    enforce_sum(cs, &row[0].var, NULL, 1, CZ_VAR_ONE, comm_d_new->var,
                 "calculated root == provided root");
   else
     cz_por_no_challenge_input(cs, &TREE_D, (size_t)1 << x->partition_bits, x->kh_bits, &row[0],
-                              ppath, &comm_d_new);
+                              ppath, comm_d_new);
   CZ_POP_NS(cs);
   CZ_POP_NS(cs);
+}
+
+/* Steps 1-4. */
+static void public_part(snap_ctx *x, const cz_snap_public *pub) {
+  cz_cs *cs = x->cs;
+  const cz_snap_partition_proof *w = x->w;
+  cz_anum comm_r_old, comm_d_new, comm_c;
+  inputs_part(x, pub, &comm_r_old, &comm_d_new);
+  /* Step 2: the private inputs but the challenges' paths. */
+  alloc_named(cs, &comm_c, w ? &w->comm_c : NULL, "comm_c");
+  alloc_named(cs, &x->root_r_old, w ? &w->challenges[0].proof_r_old.proof.root : NULL,
+              "root_r_old");
+  alloc_named(cs, &x->root_r_new, w ? &w->challenges[0].proof_r_new.proof.root : NULL,
+              "root_r_new");
+  for (uint32_t i = 0; i < x->s->apex_leaves; i++) {
+    CZ_PUSH_NS(cs, "apex_leaf_%u", i);
+    cz_anum_alloc(cs, &x->apex[i], w ? &w->apex_leaves[i] : &CZ_FR_ZERO);
+    CZ_POP_NS(cs);
+  }
+  cz_anum ppath[MAX_PARTITION_BITS];
+  const cz_merkle_proof *d0 = w ? &w->challenges[0].proof_d_new.proof : NULL;
+  for (unsigned i = 0; i < x->partition_bits && i < MAX_PARTITION_BITS; i++) {
+    CZ_PUSH_NS(cs, "partition_path_sibling_%u", i);
+    unsigned l = x->challenge_bits - x->partition_bits + i;
+    cz_anum_alloc(cs, &ppath[i], d0 ? &d0->siblings[l][0] : &CZ_FR_ZERO);
+    CZ_POP_NS(cs);
+  }
+  /* Step 3. */
+  comm_r_check(cs, &comm_c, &x->root_r_old, &comm_r_old, "comm_r_old_calc",
+               "enforce comm_r_old_calc == comm_r_old");
+  comm_r_check(cs, &comm_c, &x->root_r_new, &x->comm_r_new, "comm_r_new_calc",
+               "enforce comm_r_new_calc == comm_r_new");
+  apex_part(x, ppath, &comm_d_new);
 }
 
 /* ---- Step 5: the challenges ----------------------------------------------- */
@@ -304,6 +325,22 @@ static size_t alloc_path(snap_ctx *x, const cz_vanilla_merkle *m, const unsigned
   return n;
 }
 
+/* gadgets.rs label_r_new: out = old + new_data * rho (two constraints). */
+static void label_r_new(cz_cs *cs, const cz_anum *old, const cz_anum *data, const cz_anum *rho,
+                        cz_anum *out) {
+  cz_anum prod;
+  CZ_PUSH_NS(cs, "label_d_new * rho");
+  cz_anum_mul(cs, &prod, data, rho);
+  CZ_POP_NS(cs);
+  cz_fr v;
+  cz_fr_add(&v, &old->value, &prod.value);
+  alloc_named(cs, out, &v, "label_r_new");
+  cz_var sum[2] = {old->var, prod.var};
+  enforce_sum(cs, sum, NULL, 2, CZ_VAR_ONE, out->var,
+              "label_r_new == label_r_old + label_d_new * rho");
+}
+
+/* Step 5 for challenge c, whose random bits are rand_bits. */
 static void challenge(snap_ctx *x, size_t c, const cz_abit *rand_bits) {
   cz_cs *cs = x->cs;
   const cz_snap_challenge_proof *w = x->w ? &x->w->challenges[c] : NULL;
@@ -312,7 +349,7 @@ static void challenge(snap_ctx *x, size_t c, const cz_abit *rand_bits) {
   memcpy(c_bits, rand_bits, rb * sizeof *c_bits);
   memcpy(c_bits + rb, x->kh_bits, x->partition_bits * sizeof *c_bits);
 
-  cz_anum high, rho, leaf_r_old, leaf_d_new, prod, leaf_r_new;
+  cz_anum high, rho, leaf_r_old, leaf_d_new, leaf_r_new;
   CZ_PUSH_NS(cs, "get_challenge_high_bits (c_index=%zu)", c);
   challenge_high(x, c_bits, &high);
   CZ_POP_NS(cs);
@@ -324,17 +361,8 @@ static void challenge(snap_ctx *x, size_t c, const cz_abit *rand_bits) {
   snprintf(ns, sizeof ns, "leaf_d_new (c_index=%zu)", c);
   alloc_named(cs, &leaf_d_new, w ? &w->proof_d_new.proof.leaf : NULL, ns);
 
-  /* gadgets.rs label_r_new */
   CZ_PUSH_NS(cs, "leaf_r_new (c_index=%zu)", c);
-  CZ_PUSH_NS(cs, "label_d_new * rho");
-  cz_anum_mul(cs, &prod, &leaf_d_new, &rho);
-  CZ_POP_NS(cs);
-  cz_fr lv;
-  cz_fr_add(&lv, &leaf_r_old.value, &prod.value);
-  alloc_named(cs, &leaf_r_new, &lv, "label_r_new");
-  cz_var sum[2] = {leaf_r_old.var, prod.var};
-  enforce_sum(cs, sum, NULL, 2, CZ_VAR_ONE, leaf_r_new.var,
-              "label_r_new == label_r_old + label_d_new * rho");
+  label_r_new(cs, &leaf_r_old, &leaf_d_new, &rho, &leaf_r_new);
   CZ_POP_NS(cs);
 
   cz_anum path[CZ_MERKLE_MAX_LEVELS * (CZ_MERKLE_MAX_ARITY - 1)];
