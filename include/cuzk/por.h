@@ -27,6 +27,13 @@ cz_err cz_pick(cz_cs *cs, cz_anum *out, const cz_bool *cond, const cz_anum *a, c
  * CZ_ERR_INVALID_ARG); other sizes the generic select per position. */
 cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool *bits, size_t nbits,
                  const cz_anum *elements, size_t n);
+/* insertion.rs select: from[bits] (bits LSB first, n == 1 << nbits, n <=
+ * 128, else CZ_ERR_INVALID_ARG), by n - 1 picks "pick <i>, <j>", the most
+ * significant bit first. */
+#define CZ_SELECT_MAX 128
+cz_err cz_select(cz_cs *cs, cz_anum *out, const cz_anum *from, size_t n, const cz_bool *bits,
+                 size_t nbits);
+
 /* HashFunction::hash_multi_leaf_circuit of the hasher: Poseidon: neptune's
  * poseidon_hash; SHA-256: per leaf to_bits_le in "<i>_num_into_bits", the
  * bytes (LE) hashed in "hash", the first 254 LE bits packed in "pack_le".

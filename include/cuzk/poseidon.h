@@ -23,6 +23,7 @@
 #define CUZK_POSEIDON_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
 
@@ -36,7 +37,7 @@
  * once returned by cz_poseidon_params_get. Matrices are [row][column]. */
 typedef struct {
   unsigned arity, width, full_rounds, partial_rounds;
-  cz_fr domain_tag; /* 2^arity - 1 (HashType::MerkleTree) */
+  cz_fr domain_tag; /* 2^arity - 1 (HashType::MerkleTree), or a custom tag */
   /* Grain output: (full + partial) * width, round r at [r * width]. */
   cz_fr round_constants[CZ_POSEIDON_MAX_ROUNDS * CZ_POSEIDON_MAX_WIDTH];
   /* neptune's compressed_round_constants: full * width + partial. */
@@ -56,6 +57,16 @@ bool cz_poseidon_arity_supported(unsigned arity);
 /* The parameters of an arity (built on first call, thread-safe); NULL when
  * the arity is not supported. */
 const cz_poseidon_params *cz_poseidon_params_get(unsigned arity);
+
+/* The parameters of an arity with neptune's custom domain tag
+ * HashType::Custom(CType::Arbitrary(id)) into *out: the constants of
+ * cz_poseidon_params_get(arity) (neptune derives round constants and
+ * matrices from the width alone) with domain_tag = id * 2^40 (hash_type.rs
+ * CType::domain_tag, id in 1..=256). storage-proofs-update hashes its
+ * randomness with Arbitrary(1) at arity 2. The caller owns *out (about
+ * 90 KB) and may hash with it from any thread once written. Errors:
+ * CZ_ERR_INVALID_ARG (unsupported arity, id outside 1..256, NULL out). */
+cz_err cz_poseidon_params_custom(cz_poseidon_params *out, unsigned arity, uint64_t id);
 
 /* out = Poseidon(inputs[0..arity)) with the Merkle-tree domain tag (the
  * optimised computation). CZ_ERR_INVALID_ARG for an unsupported arity or a

@@ -33,6 +33,7 @@
 #include "cuzk/registry.h"
 #include "cuzk/prover.h"
 #include "cuzk/sdr.h" /* cz_api_version */
+#include "cuzk/vanilla_merkle.h"
 
 /* The registered PoSt proofs (cz_post_kind) are in cuzk/registry.h. */
 
@@ -45,21 +46,9 @@ cz_err cz_post_check_commitment(const uint8_t b[32], const char *what, char *msg
 
 /* ---- Vanilla proofs: bincode FallbackPoStSectorProof (post_vanilla.c) ---- */
 
-/* One MerkleProof (storage-proofs-core merkle/proof.rs). variant is the
- * ProofData enum index: 0 Single {root, leaf, path}, 1 Sub {base_proof,
- * sub_proof, root, leaf}, 2 Top {base_proof, sub_proof, top_proof, root,
- * leaf}. n_base, n_sub, n_top count the PathElements of each InclusionPath
- * (n_sub = 0 for Single, n_top = 0 unless Top). proof holds them as one
- * cz_merkle_proof: levels [0, n_base) the base path, then the sub, then the
- * top; per level arity = hashes + 1 and index; leaf and root; challenge =
- * the leaf index the path spells (merkle/proof.rs path_index: sum of
- * index[l] times the product of the arities below l); shape = Poseidon with
- * the arities of each path's first level (0 when absent). */
-typedef struct {
-  uint32_t variant;
-  uint32_t n_base, n_sub, n_top;
-  cz_merkle_proof proof;
-} cz_post_inclusion;
+/* One MerkleProof of tree R-last (cuzk/vanilla_merkle.h: variant, path
+ * counts, the levels as one cz_merkle_proof with a Poseidon shape). */
+typedef cz_vanilla_merkle cz_post_inclusion;
 
 /* fallback::SectorProof: one inclusion proof per challenge, comm_c,
  * comm_r_last. */

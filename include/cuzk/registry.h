@@ -141,4 +141,68 @@ size_t cz_post_public_input_count(const cz_post_kind *k);
  * get_num_partition_for_fallback_post). */
 size_t cz_post_partitions(const cz_post_kind *k, size_t n_sectors);
 
+/* ---- Registered update proofs: SnapDeals (registry/snap_kind.c) ---------- */
+
+/* The empty-sector-update constants as functions of the sector size in
+ * 32-byte nodes (storage-proofs-update constants.rs): every size
+ * rust-fil-proofs allows, the test sizes 1 KiB-32 KiB, 8 MiB, 16 MiB and
+ * 512 MiB included, so that tests can build its small circuits.
+ *   partitions: 1 up to 8 KiB, 2 up to 32 KiB, 4 up to 16 MiB, else 16;
+ *   challenges per partition: 10 up to 16 MiB, else 86;
+ *   hs: [1; 6] up to 32 KiB, else [7, 8, 9, 10, 11, 12]; h = hs[3]
+ *     (h_default: 1 for the small sizes, 10 in production);
+ *   apex leaves per partition: 8 up to 8 KiB, else 128;
+ *   tree R: Poseidon 8-a-b as validate_tree_r_shape requires it (1 KiB
+ *     8-4-0, 2 KiB 8-0-0, 4 KiB 8-2-0, 8 KiB 8-4-0, 16 KiB 8-8-0, 32 KiB
+ *     8-8-2, 8 MiB 8-0-0, 16 MiB 8-2-0, 512 MiB 8-0-0, 32 GiB 8-8-0,
+ *     64 GiB 8-8-2). Tree D is always a binary SHA-256 tree. */
+#define CZ_SNAP_N_HS 6
+
+typedef struct {
+  uint64_t nodes;             /* sector size / 32, a power of two */
+  uint32_t partitions;
+  uint32_t challenges;        /* per partition */
+  uint32_t apex_leaves;       /* per partition */
+  uint32_t hs[CZ_SNAP_N_HS];  /* the h values the circuit can select */
+  uint32_t h;                 /* hs[3]: the h every production proof uses */
+  cz_merkle_shape tree_r;
+} cz_snap_shape;
+
+/* The constants of a sector of `nodes` nodes into *out; false (and *out
+ * zeroed) when rust-fil-proofs does not allow that size (ALLOWED_SECTOR_SIZES).
+ * Pure; any thread. */
+bool cz_snap_shape_of(uint64_t nodes, cz_snap_shape *out);
+
+/* One registered update proof, numbered as filecoin-ffi's
+ * RegisteredUpdateProof: 0-4 StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1,
+ * all ApiVersion 1.1.0 (filecoin-proofs-api registry.rs). */
+typedef struct {
+  uint32_t id;
+  const char *name;         /* "StackedDrg2KiBV1" */
+  const char *size_name;    /* "2KiB", ... */
+  uint64_t sector_size;     /* bytes */
+  cz_api_version api;
+  cz_snap_shape shape;
+} cz_snap_kind;
+
+#define CZ_SNAP_N_KINDS 5
+
+/* The registered update proof numbered id (NULL when id >= 5), by name, or
+ * by sector size in bytes (NULL when none matches). Static storage. */
+const cz_snap_kind *cz_snap_kind_by_id(uint32_t id);
+const cz_snap_kind *cz_snap_kind_by_name(const char *name);
+const cz_snap_kind *cz_snap_kind_by_sector_size(uint64_t sector_size);
+
+/* The parameter identifier of the update circuit over `nodes` nodes,
+ * exactly as storage-proofs-update vanilla.rs formats PublicParams'
+ * identifier: "empty_sector_update::PublicParams{ sector_nodes: 64 }".
+ * Returns its length; writes at most cap bytes incl. the NUL (snprintf). */
+size_t cz_snap_param_identifier(uint64_t nodes, char *out, size_t cap);
+/* The official parameter base name (EmptySectorUpdateCompound::cache_prefix
+ * "empty-sector-update-" TreeR::display()):
+ * "v28-empty-sector-update-merkletree-poseidon_hasher-<base>-<sub>-<top>-
+ * <hex SHA-256 of the identifier>"; append ".params" / ".vk". Returns the
+ * length as cz_snap_param_identifier does. */
+size_t cz_snap_param_name(const cz_snap_shape *s, char *out, size_t cap);
+
 #endif

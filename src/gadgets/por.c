@@ -99,7 +99,7 @@ static cz_err insert_8(cz_cs *cs, cz_anum *o, const cz_anum *A, const cz_bool *b
 /* insertion.rs select: MSB first, halving the candidates per bit. */
 static void select_gadget(cz_cs *cs, cz_anum *out, const cz_anum *from, size_t n,
                           const cz_bool *bits, size_t nbits) {
-  cz_anum state[64];
+  cz_anum state[CZ_SELECT_MAX];
   memcpy(state, from, n * sizeof *state);
   size_t half = n / 2;
   for (size_t i = 0; i < nbits; i++, half /= 2) {
@@ -111,6 +111,14 @@ static void select_gadget(cz_cs *cs, cz_anum *out, const cz_anum *from, size_t n
     }
   }
   *out = state[0];
+}
+
+cz_err cz_select(cz_cs *cs, cz_anum *out, const cz_anum *from, size_t n, const cz_bool *bits,
+                 size_t nbits) {
+  if (!cs || !out || !from || !bits || nbits > 7 || n != (size_t)1 << nbits)
+    return CZ_ERR_INVALID_ARG;
+  select_gadget(cs, out, from, n, bits, nbits);
+  return cz_cs_error(cs);
 }
 
 cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool *bits, size_t nbits,

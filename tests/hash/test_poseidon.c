@@ -139,11 +139,46 @@ static void test_concurrent_first_use(void) {
   }
 }
 
+/* neptune hash_type.rs: CType::Arbitrary(id).domain_tag() = id * 2^40 and
+ * nothing else changes (round constants and matrices depend on the width
+ * only). The hash itself is checked against rust-fil-proofs' hard-coded
+ * SnapDeals challenges in tests/filecoin/snap/test_snap_challenge.c. */
+static void test_custom_tag(void) {
+  static cz_poseidon_params c;
+  CHECK(cz_poseidon_params_custom(&c, 2, 1) == CZ_OK);
+  const cz_poseidon_params *m = cz_poseidon_params_get(2);
+  uint8_t tag[32], want[32] = {0};
+  cz_fr_to_bytes_le(tag, &c.domain_tag);
+  want[5] = 1; /* 2^40 little-endian */
+  CHECK_MEM(tag, want, 32);
+  CHECK(memcmp(c.compressed, m->compressed, sizeof c.compressed) == 0);
+  CHECK(memcmp(c.mds, m->mds, sizeof c.mds) == 0);
+  cz_poseidon_params_custom(&c, 2, 256);
+  cz_fr_to_bytes_le(tag, &c.domain_tag);
+  memset(want, 0, sizeof want);
+  want[6] = 1; /* 256 * 2^40 = 2^48 */
+  CHECK_MEM(tag, want, 32);
+  /* The two computations still agree, and differ from the Merkle tag's. */
+  cz_fr in[2], a, b, t;
+  cz_fr_from_u64(&in[0], 3);
+  cz_fr_from_u64(&in[1], 4);
+  cz_poseidon_hash_opt(&c, in, &a);
+  cz_poseidon_hash_plain(&c, in, &b);
+  cz_poseidon_hash_opt(m, in, &t);
+  CHECK(cz_fr_eq(&a, &b));
+  CHECK(!cz_fr_eq(&a, &t));
+  CHECK(cz_poseidon_params_custom(&c, 2, 0) == CZ_ERR_INVALID_ARG);
+  CHECK(cz_poseidon_params_custom(&c, 2, 257) == CZ_ERR_INVALID_ARG);
+  CHECK(cz_poseidon_params_custom(&c, 3, 1) == CZ_ERR_INVALID_ARG);
+  CHECK(cz_poseidon_params_custom(NULL, 2, 1) == CZ_ERR_INVALID_ARG);
+}
+
 int main(void) {
   test_concurrent_first_use();
   test_known_answers();
   test_merkle_1001();
   test_opt_equals_plain();
   test_params_structure();
+  test_custom_tag();
   return check_report("test_poseidon");
 }

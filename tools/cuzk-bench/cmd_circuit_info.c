@@ -2,11 +2,13 @@
  * counted on a COUNT system (constraints, inputs, aux) without storing
  * matrices or values, and what counting cost:
  *
- *   cuzk-bench circuit-info --kind porep|winning-post|window-post
+ *   cuzk-bench circuit-info --kind porep|winning-post|window-post|update
  *       [--registered-proof N | --sector-size S] [--sectors N] [--challenges N]
  *       [--witness | --prove] [--threads N]
- * --registered-proof is in the kind's numbering (seal 0-9, PoSt 0-14); a
- * sector size picks PoRep V1_1, Winning V1 or Window V1_1. --sectors and
+ * --registered-proof is in the kind's numbering (seal 0-9, PoSt 0-14,
+ * update 0-4); a sector size picks PoRep V1_1, Winning V1 or Window V1_1;
+ * for update (SnapDeals) it may also be a test size rust-fil-proofs allows
+ * (1KiB-32KiB, 16MiB), counted with its own constants. --sectors and
  * --challenges change a PoSt circuit's slots and challenges per slot. With
  * --witness (PoSt), also cz_post_witness over random paths on --threads:
  * not a satisfying witness, but the same work (hashing, bits, inserts), as
@@ -28,6 +30,7 @@
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
 #include "cuzk/post_circuit.h"
+#include "cuzk/snap_circuit.h"
 #include "input.h"
 
 /* What the PoSt witness timing needs of a circuit. */
@@ -104,8 +107,10 @@ static int time_witness(const post_size *cfg, cz_cs_kind kind, const char *tag, 
 }
 
 /* Synthesize the chosen circuit on cs (values not needed). */
-static cz_err count(cz_cs *cs, const cz_porep_kind *pk, const post_size *ps) {
+static cz_err count(cz_cs *cs, const cz_porep_kind *pk, const cz_snap_shape *us,
+                    const post_size *ps) {
   if (pk) return cz_porep_circuit(cs, &pk->shape, NULL, 0);
+  if (us) return cz_snap_circuit(cs, us, NULL, NULL);
   return cz_post_circuit(cs, &ps->tree, ps->sector_leaves, ps->n_sectors, ps->n_challenges, NULL);
 }
 
@@ -114,7 +119,7 @@ int cmd_circuit_info(int argc, char **argv) {
   unsigned long reg = ~0ul, sectors = 0, challenges = 0, threads = 0;
   bool help = false, witness = false, prove = false;
   const cz_opt opts[] = {
-      {"kind", CZ_OPT_STRING, &kind, "K", "porep, winning-post or window-post"},
+      {"kind", CZ_OPT_STRING, &kind, "K", "porep, winning-post, window-post or update"},
       {"registered-proof", CZ_OPT_UINT, &reg, "N", "registered proof in the kind's numbering"},
       {"sector-size", CZ_OPT_STRING, &size, "S", "sector size (2KiB ... 64GiB)"},
       {"sectors", CZ_OPT_UINT, &sectors, "N", "PoSt sector slots (default: the registered count)"},
@@ -131,9 +136,9 @@ int cmd_circuit_info(int argc, char **argv) {
     return 0;
   }
   bool porep = kind && !strcmp(kind, "porep"), winning = kind && !strcmp(kind, "winning-post"),
-       window = kind && !strcmp(kind, "window-post");
-  if (!porep && !winning && !window) {
-    fprintf(stderr, "circuit-info: --kind must be porep, winning-post or window-post\n");
+       window = kind && !strcmp(kind, "window-post"), update = kind && !strcmp(kind, "update");
+  if (!porep && !winning && !window && !update) {
+    fprintf(stderr, "circuit-info: --kind must be porep, winning-post, window-post or update\n");
     return 2;
   }
   if ((reg != ~0ul) == (size != NULL)) {
@@ -147,7 +152,13 @@ int cmd_circuit_info(int argc, char **argv) {
   }
   const cz_porep_kind *pk = NULL;
   const cz_post_kind *qk = NULL;
-  if (porep) {
+  const cz_snap_kind *uk = NULL;
+  cz_snap_shape us_buf, *us = NULL;
+  if (update) {
+    uk = size ? cz_snap_kind_by_sector_size(bytes) : cz_snap_kind_by_id((uint32_t)reg);
+    if (uk) us_buf = uk->shape;
+    if (uk || (size && bytes % 32 == 0 && cz_snap_shape_of(bytes / 32, &us_buf))) us = &us_buf;
+  } else if (porep) {
     pk = size ? cz_porep_kind_by_sector_size(bytes, true) : cz_porep_kind_by_id((uint32_t)reg);
   } else if (size) {
     for (uint32_t id = winning ? 0 : 10; id < (winning ? 5u : 15u) && !qk; id++)
@@ -156,7 +167,7 @@ int cmd_circuit_info(int argc, char **argv) {
     qk = cz_post_kind_by_id((uint32_t)reg);
     if (qk->type != (winning ? CZ_POST_WINNING : CZ_POST_WINDOW)) qk = NULL;
   }
-  if (!pk && !qk) {
+  if (!pk && !qk && !us) {
     fprintf(stderr, "circuit-info: no registered %s proof %s %s\n", kind,
             size ? "of sector size" : "numbered", size ? size : "(see --help)");
     return 2;
@@ -166,7 +177,7 @@ int cmd_circuit_info(int argc, char **argv) {
     ps = (post_size){qk->tree_r, (size_t)(qk->sector_size / 32),
                      sectors ? sectors : qk->sector_count,
                      challenges ? challenges : qk->challenge_count};
-  } else if (sectors || challenges || witness || prove) {
+  } else if (sectors || challenges || witness || prove) { /* PoRep, update */
     fprintf(stderr, "circuit-info: --sectors, --challenges, --witness and --prove are for PoSt\n");
     return 2;
   }
@@ -176,7 +187,7 @@ int cmd_circuit_info(int argc, char **argv) {
     return 1;
   }
   double w0 = cz_bench_wall_s(), c0 = cz_bench_cpu_s();
-  cz_err e = count(cs, pk, &ps);
+  cz_err e = count(cs, pk, us, &ps);
   if (e == CZ_OK) e = cz_cs_finish(cs);
   double w1 = cz_bench_wall_s(), c1 = cz_bench_cpu_s();
   if (e != CZ_OK) {
@@ -186,12 +197,17 @@ int cmd_circuit_info(int argc, char **argv) {
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  const cz_merkle_shape *t = pk ? &pk->shape.tree_r : &qk->tree_r;
-  printf("circuit.name %s registered_proof\ncircuit.id %u registered_proof_id\n",
-         pk ? pk->name : qk->name, pk ? pk->id : qk->id);
+  const cz_merkle_shape *t = pk ? &pk->shape.tree_r : us ? &us->tree_r : &qk->tree_r;
+  if (pk || qk || uk)
+    printf("circuit.name %s registered_proof\ncircuit.id %u registered_proof_id\n",
+           pk ? pk->name : qk ? qk->name : uk->name, pk ? pk->id : qk ? qk->id : uk->id);
+  else
+    printf("circuit.name test-size registered_proof\n");
   printf("circuit.sector_bytes %llu B\ncircuit.tree %u-%u-%u shape\n",
-         (unsigned long long)(pk ? pk->sector_size : qk->sector_size), t->base_arity,
-         t->sub_arity, t->top_arity);
+         (unsigned long long)(pk ? pk->sector_size : us ? us->nodes * 32 : qk->sector_size),
+         t->base_arity, t->sub_arity, t->top_arity);
+  if (us) printf("circuit.partitions %u partitions\ncircuit.challenges %u per_partition\n",
+                 us->partitions, us->challenges);
   if (qk) printf("circuit.sectors %zu slots\ncircuit.challenges %zu per_slot\n", ps.n_sectors,
                  ps.n_challenges);
   size_t n = cz_cs_num_constraints(cs);

@@ -2,7 +2,7 @@
  * (SealCommitPhase1Output JSON, as filecoin-proofs writes it; with --curio
  * wrapped as Curio sends it to cuzk). The vanilla proofs are verified
  * natively before anything is written. gen-vanilla winning-post and
- * window-post are in cmd_gen_vanilla_post.c.
+ * window-post are in cmd_gen_vanilla_post.c, snap-prove in cmd_gen_vanilla_snap.c.
  *
  *   cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB [--v1]
  *       [--data FILE] [--sector-id N] [--prover-id HEX] [--ticket HEX]
@@ -25,7 +25,8 @@
 static const char SYNOPSIS[] =
     "porep --sector-size 2KiB|8MiB|512MiB [--v1] [--data FILE] [--sector-id N] "
     "[--prover-id HEX] [--ticket HEX] [--seed HEX] [--curio] --out FILE\n"
-    "       cuzk-bench gen-vanilla winning-post|window-post --help (PoSt vanilla proofs)";
+    "       cuzk-bench gen-vanilla winning-post|window-post --help (PoSt vanilla proofs)\n"
+    "       cuzk-bench gen-vanilla snap-prove --help (SnapDeals partition proofs)";
 
 /* Curio's wrapper: {"SectorNum":N,"Phase1Out":"<base64>","SectorSize":S}. */
 static char *curio_wrap(const char *json, size_t len, uint64_t sector, uint64_t size) {
@@ -64,9 +65,10 @@ int cmd_gen_vanilla(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "winning-post") || !strcmp(argv[1], "window-post"))
     return cmd_gen_vanilla_post(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "snap-prove")) return cmd_gen_vanilla_snap(argc - 1, argv + 1);
   if (strcmp(argv[1], "porep") != 0) {
-    fprintf(stderr, "gen-vanilla: '%s': expected porep, winning-post or window-post (%s)\n",
-            argv[1], "snap-prove is not implemented");
+    fprintf(stderr, "gen-vanilla: '%s': expected porep, winning-post, window-post or snap-prove\n",
+            argv[1]);
     return 2;
   }
   int rc = cz_opts_parse(argc - 1, argv + 1, opts, &help);

@@ -1,7 +1,9 @@
 /* cuzk-bench prove: setup (cached on disk), synthesis, proof and
  * verification of a synthetic circuit, printing the prover's phase times;
  * with --c1, PoRep C2 of a C1 output (prove_porep.c); with --request (or
- * --vanilla), a WinningPoSt or WindowPoSt partition (prove_post.c).
+ * --vanilla), a WinningPoSt or WindowPoSt partition (prove_post.c), or
+ * with a gen-vanilla snap-prove request, every partition of a SnapDeals
+ * update (prove_snap.c).
  *
  * The parameters are test parameters made here from random toxic waste
  * that is then discarded, kept by the parameter store (porep.h) as
@@ -26,6 +28,7 @@
 #include "input.h"
 #include "prove_porep.h"
 #include "prove_post.h"
+#include "prove_snap.h"
 #include "util/msg.h"
 #include "common/progress_out.h"
 
@@ -84,7 +87,7 @@ int cmd_prove(int argc, char **argv) {
       {"pce", CZ_OPT_FLAG, &pce, NULL,
        "--c1: pre-compiled synthesis (record the circuit once, then witness + M w)"},
       {"request", CZ_OPT_STRING, &request, "FILE",
-       "a PoSt partition: request.json (or vanilla.json) as gen-vanilla writes it"},
+       "a PoSt partition or an update: request.json (or vanilla.json) as gen-vanilla writes it"},
       {"vanilla", CZ_OPT_STRING, &vanilla, "FILE",
        "a PoSt partition: vanilla.json (a JSON array of base64 bincode proofs)"},
       {"registered-proof", CZ_OPT_STRING, &reg, "N", "--vanilla: RegisteredPoStProof 0-14 or name"},
@@ -119,6 +122,11 @@ int cmd_prove(int argc, char **argv) {
       fprintf(stderr, "prove: give one of --c1, --request, --vanilla, --synthetic "
                       "(and 1 <= --repeat <= 1000)\n");
       return 2;
+    }
+    if (request && cz_bench_is_snap_request(request)) {
+      cz_bench_snap_args sa = {request, out, vk_out, dir_opt, official_only, checked,
+                               (unsigned)threads, pce, backend};
+      return cz_bench_prove_snap(&sa);
     }
     uint8_t rnd[32], prover[32];
     cz_bench_post_args pa = {request ? request : vanilla, {0}, out, vk_out, dir_opt,

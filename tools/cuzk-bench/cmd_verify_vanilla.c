@@ -6,6 +6,7 @@
  *       [--partition K] --vanilla FILE [FILE...]
  *   cuzk-bench verify-vanilla --request request.json
  *   cuzk-bench verify-vanilla --request vanilla.json --registered-proof N ...
+ *   cuzk-bench verify-vanilla --request snap-request.json   (an update)
  *
  * Each FILE is one bincode FallbackPoStSectorProof or a vanilla.json array
  * of them (post_request.h); the proofs, in order, are the partition's
@@ -18,7 +19,8 @@
  * first failure>" on stderr), which includes proofs shaped for another
  * registered proof; 2 unusable input (a bad or missing option, an
  * unreadable file, a proof that does not parse, the wrong number of
- * proofs), one line on stderr. */
+ * proofs), one line on stderr. A gen-vanilla snap-prove request is checked
+ * partition by partition with cz_snap_verify_partition (the same statuses). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,8 +30,11 @@
 #include "common/args.h"
 #include "commands.h"
 #include "cuzk/post.h"
+#include "cuzk/snap.h"
 #include "input.h"
 #include "post_request.h"
+#include "prove_snap.h"
+#include "snap_request.h"
 
 static const char SYNOPSIS[] =
     "[--kind winning-post|window-post] --registered-proof N --randomness HEX "
@@ -201,6 +206,37 @@ static int verify(const vv_opts *o) {
   return rc;
 }
 
+/* An update request: every partition proof parsed and verified natively. */
+static int verify_snap(const char *path) {
+  char why[512] = "";
+  cz_bench_snap_request r;
+  if (cz_bench_snap_request_read(path, &r, why, sizeof why) != CZ_OK) return fail("%s", why);
+  int rc = 0;
+  if (r.n_vanilla != r.kind->shape.partitions)
+    rc = fail("%s: %zu partition proofs, %s has %u partitions", path, r.n_vanilla, r.kind->name,
+              r.kind->shape.partitions);
+  for (uint32_t k = 0; rc == 0 && k < r.n_vanilla; k++) {
+    cz_snap_partition p;
+    cz_err e = cz_snap_partition_parse(&p, r.kind, k, r.comm_r_old, r.comm_d_new, r.comm_r_new,
+                                       r.vanilla[k].bytes, r.vanilla[k].len, why, sizeof why);
+    if (e != CZ_OK) {
+      rc = fail("%s", why);
+      break;
+    }
+    e = cz_snap_partition_verify(&p, why, sizeof why);
+    cz_snap_partition_free(&p);
+    if (e == CZ_ERR_PROOF_INVALID) {
+      fprintf(stderr, "invalid: %s\n", why);
+      rc = 1;
+    } else if (e != CZ_OK) {
+      rc = fail("%s", why);
+    }
+  }
+  if (rc == 0) printf("valid\n");
+  cz_bench_snap_request_free(&r);
+  return rc;
+}
+
 int cmd_verify_vanilla(int argc, char **argv) {
   vv_opts o;
   memset(&o, 0, sizeof o);
@@ -241,6 +277,12 @@ int cmd_verify_vanilla(int argc, char **argv) {
     if (!*partition_s || *end || partition_s[0] == '-' || errno)
       return fail("--partition: '%s' is not a number", partition_s);
     o.has_partition = true;
+  }
+  if (o.request && cz_bench_is_snap_request(o.request)) {
+    if (o.n_files || o.kind || o.registered || o.randomness || o.prover || miner_s || partition_s)
+      return fail("%s is an update request, which carries everything: drop the other options",
+                  o.request);
+    return verify_snap(o.request);
   }
   return verify(&o);
 }

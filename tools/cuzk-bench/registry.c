@@ -8,6 +8,7 @@ const cz_bench_command cz_bench_commands[] = {
     {"prove", cmd_prove, "setup (cached), prove and verify a synthetic circuit; phase times"},
     {"verify", cmd_verify, "verify a Groth16 proof against a verifying key"},
     {"verify-post", cmd_verify_post, "verify a WinningPoSt / WindowPoSt proof from the randomness and sectors"},
+    {"verify-update", cmd_verify_update, "verify a SnapDeals update's proofs from its commitments"},
     {"post-inputs", cmd_post_inputs, "print a PoSt partition's public inputs (hex, one per line)"},
     {"porep-challenges", cmd_porep_challenges, "one partition's PoRep challenges (interactive, ni, synthetic)"},
     {"verify-seal", cmd_verify_seal, "verify a PoRep C2 proof from the sector's commitments and randomness"},
@@ -17,7 +18,7 @@ const cz_bench_command cz_bench_commands[] = {
     {"msm", cmd_bench_msm, "multi-scalar multiplication G1/G2: us/point, sparse ratio, scaling"},
     {"poseidon", cmd_bench_poseidon, "Poseidon native hashes/s and gadget constraints/s per LC layout"},
     {"sha256-synth", cmd_bench_sha256, "SHA-256 gadget synthesis (20-block label): constraints/s per LC layout"},
-    {"gen-vanilla", cmd_gen_vanilla, "seal test sectors; write a C1 (porep) or PoSt vanilla proofs (winning-post, window-post)"},
+    {"gen-vanilla", cmd_gen_vanilla, "seal test sectors; write a C1 (porep), PoSt vanilla proofs (winning-post, window-post) or update partition proofs (snap-prove)"},
     {"verify-vanilla", cmd_verify_vanilla, "verify PoSt vanilla proofs (bincode or vanilla.json) natively"},
     {"synth-only", cmd_synth_only, "in-process PoRep synthesis: time, constraints/core-s, --ab, --pce, --perf"},
     {"pce", cmd_pce, "make (--build) or check (--check) the recorded circuit shape in the parameter cache"},
@@ -30,7 +31,7 @@ const cz_bench_command cz_bench_commands[] = {
     {"single", cmd_client_single, "one proof through the daemon's Prove"},
     {"batch", cmd_client_batch, "N proofs (-c N, -j J at once): per-proof lines, proofs/min"},
 #endif
-    {"circuit-info", cmd_circuit_info, "count a registered circuit (porep, winning-post, window-post): constraints, inputs, aux"},
+    {"circuit-info", cmd_circuit_info, "count a registered circuit (porep, winning-post, window-post, update): constraints, inputs, aux"},
     {"c1-parse", cmd_c1_parse, "C1 JSON parse time and MB/s on a synthetic C1 of a sector size"},
     {NULL, NULL, NULL},
 };

@@ -14,6 +14,7 @@
 
 #include "cuzk/poseidon.h"
 #include "cuzk/post.h"
+#include "filecoin/bincode/bincode.h"
 #include "filecoin/post/post_internal.h"
 #include "util/msg.h"
 
@@ -21,22 +22,8 @@ cz_err cz_post_inclusion_prove(const cz_merkle_tree *t, uint64_t challenge,
                                cz_post_inclusion *out) {
   if (!out) return CZ_ERR_INVALID_ARG;
   memset(out, 0, sizeof *out);
-  if (!t || !t->nodes || t->shape.hasher != CZ_MERKLE_POSEIDON || challenge >= t->n_leaves)
-    return CZ_ERR_INVALID_ARG;
-  cz_err e = cz_merkle_prove(t, (size_t)challenge, &out->proof);
-  if (e != CZ_OK) return e;
-  const cz_merkle_shape *s = &t->shape;
-  out->variant = s->top_arity ? 2u : s->sub_arity ? 1u : 0u;
-  out->n_sub = s->sub_arity ? 1u : 0u;
-  out->n_top = s->top_arity ? 1u : 0u;
-  out->n_base = (uint32_t)out->proof.n_levels - out->n_sub - out->n_top;
-  /* The bincode PathElement holds arity 2, 4 or 8 (post.h). */
-  for (size_t l = 0; l < out->proof.n_levels; l++)
-    if (out->proof.arity[l] != 2 && out->proof.arity[l] != 4 && out->proof.arity[l] != 8) {
-      memset(out, 0, sizeof *out);
-      return CZ_ERR_INVALID_ARG;
-    }
-  return CZ_OK;
+  if (!t || t->shape.hasher != CZ_MERKLE_POSEIDON) return CZ_ERR_INVALID_ARG;
+  return cz_bc_merkle_prove(t, challenge, out);
 }
 
 /* The tree must be the kind's tree R-last: Poseidon, the kind's arities,

@@ -6,9 +6,6 @@
 
 #include "cuzk/post.h"
 
-/* "Single", "Sub", "Top" for ProofData variants 0, 1, 2; else "unknown". */
-const char *cz_post_variant_name(uint32_t variant);
-
 /* filecoin-proofs as_safe_commitment: b must be a canonical little-endian
  * Fr. CZ_ERR_NONCANONICAL with msg "<what>: ..." otherwise; CZ_OK and *out
  * (when not NULL) the value. */

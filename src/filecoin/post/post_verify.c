@@ -13,6 +13,7 @@
 
 #include "cuzk/poseidon.h"
 #include "cuzk/post.h"
+#include "filecoin/bincode/bincode.h"
 #include "filecoin/post/post_internal.h"
 #include "util/msg.h"
 
@@ -42,9 +43,9 @@ static cz_err check_shape(const cz_post_kind *k, const want_shape *w, const cz_p
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "%s: a %s proof with %u/%u/%u base/sub/top levels; %s (tree %u-%u-%u) "
                       "needs %s with %u/%u/%u",
-                      name, cz_post_variant_name(inc->variant), inc->n_base, inc->n_sub,
+                      name, cz_bc_variant_name(inc->variant), inc->n_base, inc->n_sub,
                       inc->n_top, k->name, t->base_arity, t->sub_arity, t->top_arity,
-                      cz_post_variant_name(w->variant), w->n_base, w->n_sub, w->n_top);
+                      cz_bc_variant_name(w->variant), w->n_base, w->n_sub, w->n_top);
   for (size_t l = 0; l < inc->proof.n_levels; l++) {
     unsigned want = l < w->n_base ? t->base_arity
                     : l < (size_t)w->n_base + w->n_sub ? t->sub_arity

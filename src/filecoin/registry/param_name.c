@@ -14,7 +14,12 @@
  *
  * PoSt (FallbackPoStCompound, storage-proofs-post fallback/compound.rs):
  *   cache_prefix = "proof-of-spacetime-fallback-" Tree::display()
- * and the identifier is fallback::PublicParams' (vanilla.rs). */
+ * and the identifier is fallback::PublicParams' (vanilla.rs).
+ *
+ * SnapDeals (EmptySectorUpdateCompound, storage-proofs-update compound.rs):
+ *   cache_prefix = "empty-sector-update-" Tree::display()
+ * and the identifier is update PublicParams' (vanilla.rs), over
+ * sector_nodes alone. */
 #include <stdio.h>
 
 #include "cuzk/registry.h"
@@ -77,6 +82,22 @@ size_t cz_post_param_name(const cz_post_kind *k, char *out, size_t cap) {
   if (n >= sizeof id) n = 0; /* cannot happen: the longest is 86 bytes */
   const cz_merkle_shape *t = &k->tree_r;
   snprintf(prefix, sizeof prefix, "proof-of-spacetime-fallback-merkletree-" TREE_HASHER "-%u-%u-%u",
+           t->base_arity, t->sub_arity, t->top_arity);
+  return cz_param_name_v28(prefix, id, n, out, cap);
+}
+
+size_t cz_snap_param_identifier(uint64_t nodes, char *out, size_t cap) {
+  /* vanilla.rs: a space after '{' and before '}', unlike PoSt's. */
+  return fmt_len(snprintf(out, cap, "empty_sector_update::PublicParams{ sector_nodes: %llu }",
+                          (unsigned long long)nodes));
+}
+
+size_t cz_snap_param_name(const cz_snap_shape *s, char *out, size_t cap) {
+  char id[96], prefix[96];
+  size_t n = cz_snap_param_identifier(s->nodes, id, sizeof id);
+  if (n >= sizeof id) n = 0; /* cannot happen: at most 65 bytes */
+  const cz_merkle_shape *t = &s->tree_r;
+  snprintf(prefix, sizeof prefix, "empty-sector-update-merkletree-" TREE_HASHER "-%u-%u-%u",
            t->base_arity, t->sub_arity, t->top_arity);
   return cz_param_name_v28(prefix, id, n, out, cap);
 }

@@ -19,6 +19,7 @@
 #include "cuzk/porep.h"
 #include "input.h"
 #include "post_request.h"
+#include "snap_request.h"
 #include "cuzk/sdr.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "rpc_client.h"
@@ -44,9 +45,10 @@ static int usage(const char *cmd, FILE *out) {
           "         [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--priority 0-4] [--id ID]\n"
           "         [--verify-vk FILE] [--save-proofs DIR]\n"
           "  batch  (single's options) [-c|--count 3] [-j|--concurrency 1] [--progress SECONDS]\n"
-          "  --vanilla FILE: PoSt: a JSON array of base64 bincode vanilla proofs (or one raw\n"
+          "  --vanilla FILE: PoSt, snap: a JSON array of base64 bincode vanilla proofs (or one raw\n"
           "    bincode file); --request FILE: a gen-vanilla request.json (kind, registered proof,\n"
-          "    randomness, miner, partition and its vanilla.json)\n"
+          "    randomness, miner, partition and its vanilla.json; with -t snap the registered\n"
+          "    proof, the three commitments and the partition proofs)\n"
           "  --verify-vk FILE: check each PoRep proof against the C1 with this verifying key\n"
           "    (bellperson layout; a .params file works: its key is at its head)\n"
           "  --save-proofs DIR: write proof I to DIR/proof-I.bin\n"
@@ -456,6 +458,37 @@ static int post_request(opts *o, cz_bench_post_request *r, Cuzk__V1__SubmitProof
   return 0;
 }
 
+/* --request FILE with -t snap: the registered proof, the three commitments
+ * and the partition proofs of a gen-vanilla snap-prove request.json (the
+ * proofs move into *blobs; sub gets the rest). 0, or 1 after one line. */
+static int snap_request(opts *o, cz_bench_post_request *blobs, Cuzk__V1__SubmitProofRequest *sub) {
+  char why[512];
+  cz_bench_snap_request r;
+  if (cz_bench_snap_request_read(o->request, &r, why, sizeof why) != CZ_OK)
+    return fprintf(stderr, "--request: %s\n", why), 1;
+  if (o->vanilla || o->comm_r_old || o->comm_r_new || o->comm_d_new || o->c1) {
+    cz_bench_snap_request_free(&r);
+    return fprintf(stderr, "--request carries the vanilla proofs and the commitments\n"), 1;
+  }
+  sub->registered_proof = r.kind->id;
+  ProtobufCBinaryData *c[3] = {&sub->comm_r_old, &sub->comm_r_new, &sub->comm_d_new};
+  const uint8_t *v[3] = {r.comm_r_old, r.comm_r_new, r.comm_d_new};
+  for (int i = 0; i < 3; i++) {
+    if (!(c[i]->data = malloc(32))) {
+      cz_bench_snap_request_free(&r);
+      return 1;
+    }
+    memcpy(c[i]->data, v[i], 32);
+    c[i]->len = 32;
+  }
+  blobs->vanilla = r.vanilla;
+  blobs->n_vanilla = r.n_vanilla;
+  r.vanilla = NULL;
+  r.n_vanilla = 0;
+  cz_bench_snap_request_free(&r);
+  return 0;
+}
+
 static int prove_command(int argc, char **argv, bool batch) {
   opts o;
   int rc = parse(argc, argv, &o, batch);
@@ -475,13 +508,17 @@ static int prove_command(int argc, char **argv, bool batch) {
   int err = 0;
   bool post = kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
               kind == CUZK__V1__PROOF_KIND__WINNING_POST;
+  /* Updates carry a list of partition proofs, as PoSt does. */
+  bool snap = kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE;
   cz_bench_post_request preq;
   memset(&preq, 0, sizeof preq);
   ProtobufCBinaryData *vps = NULL;
   if (o.c1) err |= read_file(o.c1, &sub.vanilla_proof);
-  if (o.request) {
+  if (o.request && snap) {
+    err |= snap_request(&o, &preq, &sub);
+  } else if (o.request) {
     err |= post_request(&o, &preq, &sub);
-  } else if (o.vanilla && !post) {
+  } else if (o.vanilla && !post && !snap) {
     err |= read_file(o.vanilla, &sub.vanilla_proof);
   } else if (o.vanilla) {
     char why[512];
@@ -495,7 +532,7 @@ static int prove_command(int argc, char **argv, bool batch) {
     sub.n_vanilla_proofs = preq.n_vanilla;
     sub.vanilla_proofs = vps;
   }
-  if (!o.request) err |= hex32("--randomness", o.randomness, &sub.randomness);
+  if (!o.request && !snap) err |= hex32("--randomness", o.randomness, &sub.randomness);
   err |= hex32("--comm-r-old", o.comm_r_old, &sub.comm_r_old);
   err |= hex32("--comm-r-new", o.comm_r_new, &sub.comm_r_new);
   err |= hex32("--comm-d-new", o.comm_d_new, &sub.comm_d_new);

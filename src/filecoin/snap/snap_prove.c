@@ -1,0 +1,234 @@
+/* One update partition from its vanilla proof to a verified Groth16 proof:
+ * parse, verify natively, synthesize, prove, verify. Also the circuit's
+ * keys, parameters, and the verification of a whole update's proofs
+ * (filecoin-proofs api/update.rs verify_empty_sector_update_proof). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/clock.h"
+#include "cuzk/snap.h"
+#include "cuzk/snap_circuit.h"
+#include "util/msg.h"
+
+void cz_snap_partition_free(cz_snap_partition *p) {
+  if (!p) return;
+  cz_snap_vanilla_free(&p->proof);
+  memset(p, 0, sizeof *p);
+}
+
+static cz_err canonical(const uint8_t b[32], const char *what, char *msg, size_t msg_len) {
+  cz_fr v;
+  if (!b) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: missing", what);
+  if (cz_fr_from_bytes_le(&v, b) != CZ_OK)
+    return cz_msg_err(msg, msg_len, CZ_ERR_NONCANONICAL,
+                      "%s: not a canonical field element (value >= r)", what);
+  return CZ_OK;
+}
+
+cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, uint32_t partition,
+                               const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                               const uint8_t comm_r_new[32], const uint8_t *vanilla, size_t len,
+                               char *msg, size_t msg_len) {
+  if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: NULL output");
+  memset(out, 0, sizeof *out);
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: no kind");
+  if (partition >= k->shape.partitions)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partition %u: %s has %u partition%s",
+                      partition, k->name, k->shape.partitions,
+                      k->shape.partitions == 1 ? "" : "s");
+  cz_err e;
+  if ((e = canonical(comm_r_old, "comm_r_old", msg, msg_len)) != CZ_OK) return e;
+  if ((e = canonical(comm_d_new, "comm_d_new", msg, msg_len)) != CZ_OK) return e;
+  if ((e = canonical(comm_r_new, "comm_r_new", msg, msg_len)) != CZ_OK) return e;
+  if ((e = cz_snap_vanilla_parse(&out->proof, vanilla, len, partition, msg, msg_len)) != CZ_OK)
+    return e;
+  out->kind = k;
+  out->partition = partition;
+  memcpy(out->comm_r_old, comm_r_old, 32);
+  memcpy(out->comm_d_new, comm_d_new, 32);
+  memcpy(out->comm_r_new, comm_r_new, 32);
+  return CZ_OK;
+}
+
+cz_err cz_snap_partition_verify(const cz_snap_partition *p, char *msg, size_t msg_len) {
+  if (!p || !p->kind)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: not parsed");
+  return cz_snap_verify_partition(&p->kind->shape, p->partition, p->comm_r_old, p->comm_d_new,
+                                  p->comm_r_new, &p->proof, p->partition, msg, msg_len);
+}
+
+cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
+                                char *msg, size_t msg_len) {
+  if (!p || !p->kind)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: not parsed");
+  return cz_snap_public_inputs(&p->kind->shape, p->partition, p->kind->shape.h, p->comm_r_old,
+                               p->comm_d_new, p->comm_r_new, out, msg, msg_len);
+}
+
+cz_err cz_snap_record_shape(const cz_snap_shape *s, cz_pce **out, char *msg, size_t msg_len) {
+  *out = NULL;
+  cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
+  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_snap_circuit(cs, s, NULL, NULL);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_pce(cs, out);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "recording the update circuit: %s", cz_cs_errmsg(cs));
+  cz_cs_free(cs);
+  return e;
+}
+
+/* PROVE (shape NULL) or WITNESS + the shape's evaluation. */
+static cz_err synthesize(const cz_snap_partition *p, const cz_pce *shape, unsigned n_threads,
+                         cz_assignment *as, char *msg, size_t msg_len) {
+  memset(as, 0, sizeof *as);
+  cz_fr in[CZ_SNAP_PUBLIC_INPUTS];
+  cz_err e = cz_snap_partition_inputs(p, in, msg, msg_len);
+  if (e != CZ_OK) return e;
+  cz_snap_public pub = {in[0], in[1], in[2], in[3]};
+  cz_cs *cs = cz_cs_new(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, NULL);
+  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  e = cz_snap_circuit(cs, &p->kind->shape, &pub, &p->proof);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_assignment(cs, as);
+  if (e != CZ_OK)
+    cz_msg(msg, msg_len, "%s: synthesis: %s", p->kind->name,
+           e == CZ_ERR_INVALID_ARG && !cz_cs_errmsg(cs)[0] ? "the proof is not of this circuit's shape"
+                                                            : cz_cs_errmsg(cs));
+  cz_cs_free(cs);
+  if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
+    cz_assignment_free(as);
+    cz_msg(msg, msg_len, e == CZ_ERR_NOMEM ? "out of memory"
+                                            : "%s: the recorded shape is not this circuit's",
+           p->kind->name);
+    return e;
+  }
+  /* A cheap guard against a circuit / input-generator mismatch, which
+   * would otherwise surface as an invalid proof. */
+  if (e == CZ_OK && (as->n_inputs != CZ_SNAP_PUBLIC_INPUTS + 1 ||
+                     memcmp(as->inputs + 1, in, sizeof in) != 0)) {
+    cz_assignment_free(as);
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                   "%s: the circuit's public inputs differ from the verifier's", p->kind->name);
+  }
+  return e;
+}
+
+cz_err cz_snap_synthesize(const cz_snap_partition *p, cz_assignment *as, char *msg,
+                          size_t msg_len) {
+  return synthesize(p, NULL, 0, as, msg, msg_len);
+}
+
+cz_err cz_snap_synthesize_pce(const cz_snap_partition *p, const cz_pce *shape, unsigned n_threads,
+                              cz_assignment *as, char *msg, size_t msg_len) {
+  return synthesize(p, shape, n_threads, as, msg, msg_len);
+}
+
+cz_err cz_snap_prove_assignment(const cz_snap_partition *p, cz_assignment *as,
+                                const cz_groth16_params *params, const cz_groth16_pvk *pvk,
+                                const cz_prover_backend *backend, unsigned n_threads,
+                                const cz_prove_timing *timing, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                char *msg, size_t msg_len) {
+  cz_err e = CZ_OK;
+  cz_groth16_pvk *own = NULL;
+  cz_fr in[CZ_SNAP_PUBLIC_INPUTS];
+  if (!p || !p->kind || !params || !out)
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
+  if (e == CZ_OK && params->vk.n_ic != CZ_SNAP_PUBLIC_INPUTS + 1)
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                   "parameters take %zu public inputs, an update has %d", params->vk.n_ic - 1,
+                   CZ_SNAP_PUBLIC_INPUTS);
+  if (e == CZ_OK) e = cz_snap_partition_inputs(p, in, msg, msg_len);
+  if (e == CZ_OK && !pvk && !(pvk = own = cz_groth16_prepare(&params->vk)))
+    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_groth16_proof proof;
+  if (e == CZ_OK) {
+    cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
+    e = cz_groth16_prove(backend, params, as, 1, &proof, &po);
+  }
+  /* Curio does not verify update proofs: this check is the only one. */
+  if (e == CZ_OK && cz_groth16_verify_prepared(pvk, in, CZ_SNAP_PUBLIC_INPUTS, &proof) != CZ_OK)
+    e = cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
+                   "%s: the proof made does not verify (parameters not of this circuit?)",
+                   p->kind->name);
+  if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
+  cz_assignment_free(as);
+  cz_groth16_pvk_free(own);
+  return e;
+}
+
+cz_err cz_snap_prove(const cz_snap_partition *p, const cz_groth16_params *params,
+                     const cz_groth16_pvk *pvk, const cz_prover_backend *backend,
+                     unsigned n_threads, const cz_prove_timing *timing,
+                     uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
+  if (!p || !p->kind || !params || !out)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
+  if (params->vk.n_ic != CZ_SNAP_PUBLIC_INPUTS + 1)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "parameters take %zu public inputs, an update has %d", params->vk.n_ic - 1,
+                      CZ_SNAP_PUBLIC_INPUTS);
+  cz_err e = cz_snap_partition_verify(p, msg, msg_len);
+  if (e != CZ_OK) return e;
+  cz_assignment as;
+  uint64_t t0 = cz_now_ns();
+  if ((e = cz_snap_synthesize(p, &as, msg, msg_len)) != CZ_OK) return e;
+  cz_prove_timing_emit(timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
+  return cz_snap_prove_assignment(p, &as, params, pvk, backend, n_threads, timing, out, msg,
+                                  msg_len);
+}
+
+cz_err cz_snap_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
+  const cz_snap_shape *s = ctx;
+  cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
+  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = cz_snap_circuit(cs, s, NULL, NULL);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "update keygen: %s", cz_cs_errmsg(cs));
+  cz_cs_free(cs);
+  return e;
+}
+
+cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
+                          const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
+                          size_t msg_len) {
+  memset(out, 0, sizeof *out);
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered update proof");
+  char name[256];
+  if (cz_snap_param_name(&k->shape, name, sizeof name) >= sizeof name) return CZ_ERR_INVALID_ARG;
+  return cz_params_store_get(out, name, CZ_SNAP_PUBLIC_INPUTS + 1, o, origin, msg, msg_len);
+}
+
+cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k,
+                             const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
+                             const uint8_t comm_r_new[32], const uint8_t *proofs, size_t len,
+                             char *msg, size_t msg_len) {
+  if (!vk || !k || (!proofs && len))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing key, kind or proofs");
+  size_t parts = k->shape.partitions;
+  if (len != parts * CZ_GROTH16_PROOF_BYTES)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "%zu proof bytes: %s has %zu partitions of %d bytes each", len, k->name,
+                      parts, CZ_GROTH16_PROOF_BYTES);
+  if (vk->n_ic != CZ_SNAP_PUBLIC_INPUTS + 1)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "the key takes %zu public inputs, an update has %d", vk->n_ic - 1,
+                      CZ_SNAP_PUBLIC_INPUTS);
+  for (size_t p = 0; p < parts; p++) {
+    cz_fr in[CZ_SNAP_PUBLIC_INPUTS];
+    cz_err e = cz_snap_public_inputs(&k->shape, (uint32_t)p, k->shape.h, comm_r_old, comm_d_new,
+                                     comm_r_new, in, msg, msg_len);
+    if (e != CZ_OK) return e;
+    cz_groth16_proof proof;
+    /* A proof that does not decode is an invalid proof, as bellperson's
+     * verifier sees it (its bytes are the prover's, not the caller's). */
+    if ((e = cz_groth16_proof_read(&proof, proofs + p * CZ_GROTH16_PROOF_BYTES)) != CZ_OK)
+      return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
+                        "the proof of partition %zu does not decode: %s", p, cz_err_str(e));
+    e = cz_groth16_verify(vk, in, CZ_SNAP_PUBLIC_INPUTS, &proof);
+    if (e == CZ_ERR_PROOF_INVALID)
+      return cz_msg_err(msg, msg_len, e, "the proof of partition %zu is invalid", p);
+    if (e != CZ_OK) return cz_msg_err(msg, msg_len, e, "partition %zu: %s", p, cz_err_str(e));
+  }
+  return CZ_OK;
+}

@@ -1,0 +1,80 @@
+/* One update partition up to its assignment (snap_prove.c), without
+ * Groth16 (test_snap_roundtrip.sh proves and verifies): a 2 KiB CC sector
+ * sealed and updated (cz_snap_sector_make), its partition proof written and
+ * parsed as a request carries it, verified, synthesized PROVE (every
+ * constraint holds, 1,705,039 of them as rust-fil-proofs counts, plus the
+ * 5 input constraints PROVE appends), and synthesized through a recorded
+ * shape bit for bit the same. Bad requests get one error each: another
+ * partition, a commitment >= r, truncated bytes, another circuit's shape,
+ * proofs of the wrong length for cz_snap_verify_proofs. */
+#include <string.h>
+
+#include "check.h"
+#include "cs_eq.h"
+#include "cuzk/snap.h"
+
+int main(void) {
+  const cz_snap_kind *k = cz_snap_kind_by_id(0);
+  cz_snap_sector sec;
+  char msg[256];
+  CHECK(cz_snap_sector_make(k, 7, NULL, 0, &sec, msg, sizeof msg) == CZ_OK);
+  cz_snap_trees t;
+  cz_snap_sector_trees(&sec, &t);
+  cz_snap_partition_proof pp;
+  CHECK(cz_snap_prove_partition(&k->shape, 0, &t, &pp, msg, sizeof msg) == CZ_OK);
+  size_t n = cz_snap_vanilla_write(NULL, &pp);
+  uint8_t *b = malloc(n);
+  CHECK(b && cz_snap_vanilla_write(b, &pp) == n);
+  cz_snap_vanilla_free(&pp);
+
+  cz_snap_partition p;
+  CHECK(cz_snap_partition_parse(&p, k, 0, sec.comm_r_old, sec.comm_d_new, sec.comm_r_new, b, n,
+                                msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_partition_verify(&p, msg, sizeof msg) == CZ_OK);
+  cz_fr in[CZ_SNAP_PUBLIC_INPUTS], one;
+  CHECK(cz_snap_partition_inputs(&p, in, msg, sizeof msg) == CZ_OK);
+  cz_fr_from_u64(&one, 1); /* k = 0, h_select = 1 << 0 (hs = [1; 6]) */
+  CHECK(cz_fr_eq(&in[0], &one));
+
+  cz_assignment plain, viapce;
+  CHECK(cz_snap_synthesize(&p, &plain, msg, sizeof msg) == CZ_OK);
+  CHECK_EQ_INT(plain.n_constraints, 1705039 + 5);
+  CHECK_EQ_INT(plain.n_inputs, 5);
+  CHECK_EQ_INT(first_unsatisfied(&plain, plain.n_constraints), plain.n_constraints);
+  cz_pce *shape = NULL;
+  CHECK(cz_snap_record_shape(&k->shape, &shape, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_synthesize_pce(&p, shape, 0, &viapce, msg, sizeof msg) == CZ_OK);
+  CHECK(assign_eq(&plain, &viapce));
+  cz_assignment_free(&viapce);
+  cz_assignment_free(&plain);
+  cz_pce_free(shape);
+  /* Another circuit's shape (1 KiB, 8-4-0). */
+  cz_snap_shape small;
+  cz_snap_shape_of(32, &small);
+  CHECK(cz_snap_record_shape(&small, &shape, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_synthesize_pce(&p, shape, 0, &viapce, msg, sizeof msg) != CZ_OK);
+  cz_pce_free(shape);
+  cz_snap_partition_free(&p);
+
+  cz_snap_partition q;
+  CHECK(cz_snap_partition_parse(&q, k, 1, sec.comm_r_old, sec.comm_d_new, sec.comm_r_new, b, n,
+                                msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+  CHECK(strstr(msg, "partition 1: StackedDrg2KiBV1 has 1 partition") != NULL);
+  uint8_t bad[32];
+  memset(bad, 0xff, 32);
+  CHECK(cz_snap_partition_parse(&q, k, 0, sec.comm_r_old, sec.comm_d_new, bad, b, n, msg,
+                                sizeof msg) == CZ_ERR_NONCANONICAL);
+  CHECK(strncmp(msg, "comm_r_new:", 11) == 0);
+  CHECK(cz_snap_partition_parse(&q, k, 0, sec.comm_r_old, sec.comm_d_new, sec.comm_r_new, b,
+                                n - 1, msg, sizeof msg) == CZ_ERR_TRUNCATED);
+  /* Proofs of the wrong length are refused before any key is read. */
+  cz_groth16_vk vk;
+  memset(&vk, 0, sizeof vk);
+  uint8_t proofs[2 * CZ_GROTH16_PROOF_BYTES] = {0};
+  CHECK(cz_snap_verify_proofs(&vk, k, sec.comm_r_old, sec.comm_d_new, sec.comm_r_new, proofs,
+                              sizeof proofs, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+  CHECK(strstr(msg, "has 1 partitions") != NULL);
+  free(b);
+  cz_snap_sector_free(&sec);
+  return check_report("test_snap_prove");
+}
