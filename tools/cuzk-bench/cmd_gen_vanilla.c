@@ -4,11 +4,15 @@
  * natively before anything is written. gen-vanilla winning-post and
  * window-post are in cmd_gen_vanilla_post.c, snap-prove in cmd_gen_vanilla_snap.c.
  *
- *   cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB [--v1]
- *       [--data FILE] [--sector-id N] [--prover-id HEX] [--ticket HEX]
+ *   cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB
+ *       [--v1 | --synthetic | --ni] [--data FILE] [--sector-id N] [--prover-id HEX] [--ticket HEX]
  *       [--seed HEX] [--curio] --out FILE
  * Defaults: deterministic data, sector 1, prover id 0, ticket 0x0c..,
- * seed 0x0d... Exit 0 written, 2 on any problem (one line on stderr). */
+ * seed 0x0d... --synthetic seals a SyntheticPoRep sector (registered proof
+ * 10-12: the C1 holds the proofs of the challenges the seed selects from
+ * its synthetic set), --ni an NI-PoRep one (15-17: challenges from comm_r,
+ * 13 partitions; the seed is written but unused). Exit 0 written, 2 on any
+ * problem (one line on stderr). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +27,7 @@
 #include "common/progress_out.h"
 
 static const char SYNOPSIS[] =
-    "porep --sector-size 2KiB|8MiB|512MiB [--v1] [--data FILE] [--sector-id N] "
+    "porep --sector-size 2KiB|8MiB|512MiB [--v1|--synthetic|--ni] [--data FILE] [--sector-id N] "
     "[--prover-id HEX] [--ticket HEX] [--seed HEX] [--curio] --out FILE\n"
     "       cuzk-bench gen-vanilla winning-post|window-post --help (PoSt vanilla proofs)\n"
     "       cuzk-bench gen-vanilla snap-prove --help (SnapDeals partition proofs)";
@@ -44,10 +48,12 @@ int cmd_gen_vanilla(int argc, char **argv) {
   const char *size_s = NULL, *data_path = NULL, *out_path = NULL;
   const char *prover_s = NULL, *ticket_s = NULL, *seed_s = NULL;
   unsigned long sector = 1, threads = 0;
-  bool v1 = false, curio = false, help = false;
+  bool v1 = false, synthetic = false, ni = false, curio = false, help = false;
   const cz_opt opts[] = {
       {"sector-size", CZ_OPT_STRING, &size_s, "SIZE", "2KiB, 8MiB or 512MiB (or bytes)"},
       {"v1", CZ_OPT_FLAG, &v1, NULL, "StackedDrg...V1 (API 1.0.0) instead of V1_1"},
+      {"synthetic", CZ_OPT_FLAG, &synthetic, NULL, "..._Feat_SyntheticPoRep (API 1.2.0)"},
+      {"ni", CZ_OPT_FLAG, &ni, NULL, "..._Feat_NonInteractivePoRep (API 1.2.0)"},
       {"data", CZ_OPT_STRING, &data_path, "FILE", "sector data, fr32-padded (default: generated)"},
       {"sector-id", CZ_OPT_UINT, &sector, "N", "sector number (default 1)"},
       {"prover-id", CZ_OPT_STRING, &prover_s, "HEX", "32-byte prover id (default zero)"},
@@ -83,8 +89,14 @@ int cmd_gen_vanilla(int argc, char **argv) {
             SYNOPSIS);
     return 2;
   }
+  if (v1 + synthetic + ni > 1) {
+    fprintf(stderr, "gen-vanilla: --v1, --synthetic and --ni exclude one another\n");
+    return 2;
+  }
   cz_porep_seal_input in = {0};
   in.kind = cz_porep_kind_by_sector_size(size, !v1);
+  /* The feature kinds follow V1_1's ids: 5 + s -> 10 + s, 15 + s. */
+  if (in.kind && (synthetic || ni)) in.kind = cz_porep_kind_by_id(in.kind->id + (ni ? 10 : 5));
   in.sector_id = sector;
   in.progress = cz_bench_progress();
   memset(in.ticket, 0x0c, 32);
