@@ -4,6 +4,7 @@
 #   - a 2 KiB C1 JSON and its Curio wrapper (cuzk-bench gen-vanilla porep);
 #   - WinningPoSt 2 KiB vanilla bincode (cuzk-bench gen-vanilla winning-post)
 #     and Curio's real 32 GiB WindowPoSt vanilla proof;
+#   - a SnapDeals 2 KiB PartitionProof (cuzk-bench gen-vanilla snap-prove);
 #   - the real WinningPoSt vk and proof (filecoin-ffi) and the 2 KiB PoRep vk
 #     and proof of ../shared/vectors, whole and cut into their points and
 #     field elements;
@@ -31,6 +32,8 @@ PROVER=0100000000000000000000000000000000000000000000000000000000000000
   --out "$TMP/c1-curio.json" >/dev/null
 "$BENCH" gen-vanilla winning-post --sector-size 2KiB --bincode-dir "$TMP/wp-bin" \
   --out "$TMP/wp" >/dev/null
+"$BENCH" gen-vanilla snap-prove --sector-size 2KiB --bincode-dir "$TMP/snap-bin" \
+  --out "$TMP/snap" >/dev/null
 "$BENCH" prove --synthetic sparse --log-constraints 3 --threads 1 --cache-dir "$TMP/params" \
   >/dev/null 2>&1
 params=$(ls "$TMP"/params/*.params)
@@ -58,6 +61,10 @@ put("fuzz_c1_json", "c1-2kib-curio.json", c1w)
 # C1, small inputs that reach deep fields (fuzz_c1_json.c).
 put("fuzz_c1_json", "edit-none", b"!")
 put("fuzz_c1_json", "edit-digit", b"!\x01\x00" + b"7")
+
+put("fuzz_snap_vanilla", "update-2kib-partition0.bincode",
+    read(tmp + "/snap-bin/partition-0.vproof"))
+put("fuzz_snap_vanilla", "edit-none", b"!")
 
 put("fuzz_post_vanilla", "winning-2kib-sector1.bincode", read(tmp + "/wp-bin/sector-1.vproof"))
 put("fuzz_post_vanilla", "window-32gib-curio-sector1.bincode",
