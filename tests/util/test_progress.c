@@ -183,7 +183,7 @@ static void test_counter(void) {
   cz_progress_counter quiet;
   cz_progress_counter_init(&quiet, NULL, "x", "y", 2);
   cz_progress_add(&quiet, 2);
-  CHECK_EQ_INT(atomic_load(&quiet.done), 2);
+  CHECK_EQ_INT(__atomic_load_n(&quiet.done, __ATOMIC_RELAXED), 2);
 }
 
 /* ---- The ticker: a phase with no reports still prints ------------------------- */
