@@ -228,3 +228,32 @@ cz_err cz_groth16_prove_recorded(const cz_prover_backend *backend,
   if (e != CZ_OK) return e;
   return cz_groth16_prove(backend, params, w, 1, proof, opts);
 }
+
+cz_err cz_groth16_prove_verified(const cz_prover_backend *backend, const cz_groth16_params *params,
+                                 const cz_groth16_pvk *pvk, cz_assignment *as,
+                                 const cz_fr *inputs, size_t n_inputs, unsigned n_threads,
+                                 const cz_prove_timing *timing, const char *what,
+                                 uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
+  cz_err e = CZ_OK;
+  cz_groth16_pvk *own = NULL;
+  if (!params || !as || !out || (n_inputs && !inputs))
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: missing parameters, assignment or output",
+                   what);
+  else if (params->vk.n_ic != n_inputs + 1)
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "parameters take %zu public inputs, %s has %zu",
+                   params->vk.n_ic - 1, what, n_inputs);
+  else if (!pvk && !(pvk = own = cz_groth16_prepare(&params->vk)))
+    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_groth16_proof proof;
+  if (e == CZ_OK) {
+    cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
+    e = cz_groth16_prove(backend, params, as, 1, &proof, &po);
+  }
+  if (e == CZ_OK && cz_groth16_verify_prepared(pvk, inputs, n_inputs, &proof) != CZ_OK)
+    e = cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
+                   "%s: the proof made does not verify (parameters not of this circuit?)", what);
+  if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
+  if (as) cz_assignment_free(as);
+  cz_groth16_pvk_free(own);
+  return e;
+}

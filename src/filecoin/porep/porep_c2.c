@@ -126,15 +126,10 @@ cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignm
     cz_assignment_free(as);
     return e;
   }
-  cz_groth16_proof proof;
-  cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
-  e = cz_groth16_prove(backend, params, as, 1, &proof, &po);
-  cz_assignment_free(as);
-  if (e == CZ_OK && cz_groth16_verify_prepared(pvk, inputs, n, &proof) != CZ_OK)
-    e = cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
-             "partition %u: the proof made does not verify (parameters not of this circuit?)",
-             p);
-  if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
+  char what[32];
+  snprintf(what, sizeof what, "partition %u", p);
+  e = cz_groth16_prove_verified(backend, params, pvk, as, inputs, n, n_threads, timing, what, out,
+                                msg, msg_len);
   free(inputs);
   return e;
 }

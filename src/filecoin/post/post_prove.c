@@ -182,30 +182,16 @@ cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
                                 const cz_prove_timing *timing, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                 char *msg, size_t msg_len) {
   cz_fr *inputs = NULL;
-  cz_groth16_pvk *own = NULL;
-  cz_err e = CZ_OK;
-  if (!p || !p->kind || !params || !out)
-    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
-  size_t n_inputs = e == CZ_OK ? cz_post_public_input_count(p->kind) : 0;
-  if (e == CZ_OK && params->vk.n_ic != n_inputs + 1)
-    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "parameters take %zu public inputs, %s has %zu",
-                   params->vk.n_ic - 1, p->kind->name, n_inputs);
-  if (e == CZ_OK) e = verifier_inputs(p, &inputs, msg, msg_len);
-  if (e == CZ_OK && !pvk && !(pvk = own = cz_groth16_prepare(&params->vk)))
-    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_groth16_proof proof;
-  if (e == CZ_OK) {
-    cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
-    e = cz_groth16_prove(backend, params, as, 1, &proof, &po);
+  cz_err e = !p || !p->kind ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
+                            : verifier_inputs(p, &inputs, msg, msg_len);
+  if (e != CZ_OK) {
+    cz_assignment_free(as);
+    return e;
   }
   /* Curio uses PoSt proofs unverified: this check is the only one. */
-  if (e == CZ_OK && cz_groth16_verify_prepared(pvk, inputs, n_inputs, &proof) != CZ_OK)
-    e = cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
-                   "%s: the proof made does not verify (parameters not of this circuit?)",
-                   p->kind->name);
-  if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
-  cz_assignment_free(as);
-  cz_groth16_pvk_free(own);
+  e = cz_groth16_prove_verified(backend, params, pvk, as, inputs,
+                                cz_post_public_input_count(p->kind), n_threads, timing,
+                                p->kind->name, out, msg, msg_len);
   free(inputs);
   return e;
 }

@@ -129,32 +129,16 @@ cz_err cz_snap_prove_assignment(const cz_snap_partition *p, cz_assignment *as,
                                 const cz_prover_backend *backend, unsigned n_threads,
                                 const cz_prove_timing *timing, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                 char *msg, size_t msg_len) {
-  cz_err e = CZ_OK;
-  cz_groth16_pvk *own = NULL;
   cz_fr in[CZ_SNAP_PUBLIC_INPUTS];
-  if (!p || !p->kind || !params || !out)
-    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
-  if (e == CZ_OK && params->vk.n_ic != CZ_SNAP_PUBLIC_INPUTS + 1)
-    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                   "parameters take %zu public inputs, an update has %d", params->vk.n_ic - 1,
-                   CZ_SNAP_PUBLIC_INPUTS);
-  if (e == CZ_OK) e = cz_snap_partition_inputs(p, in, msg, msg_len);
-  if (e == CZ_OK && !pvk && !(pvk = own = cz_groth16_prepare(&params->vk)))
-    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_groth16_proof proof;
-  if (e == CZ_OK) {
-    cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
-    e = cz_groth16_prove(backend, params, as, 1, &proof, &po);
+  cz_err e = !p || !p->kind ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
+                            : cz_snap_partition_inputs(p, in, msg, msg_len);
+  if (e != CZ_OK) {
+    cz_assignment_free(as);
+    return e;
   }
   /* Curio does not verify update proofs: this check is the only one. */
-  if (e == CZ_OK && cz_groth16_verify_prepared(pvk, in, CZ_SNAP_PUBLIC_INPUTS, &proof) != CZ_OK)
-    e = cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
-                   "%s: the proof made does not verify (parameters not of this circuit?)",
-                   p->kind->name);
-  if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
-  cz_assignment_free(as);
-  cz_groth16_pvk_free(own);
-  return e;
+  return cz_groth16_prove_verified(backend, params, pvk, as, in, CZ_SNAP_PUBLIC_INPUTS, n_threads,
+                                   timing, p->kind->name, out, msg, msg_len);
 }
 
 cz_err cz_snap_prove(const cz_snap_partition *p, const cz_groth16_params *params,
