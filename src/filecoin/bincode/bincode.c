@@ -276,3 +276,15 @@ uint8_t *cz_bc_put_merkle(uint8_t *o, const cz_vanilla_merkle *m) {
   o = cz_bc_put_fr(o, &p->root);
   return cz_bc_put_fr(o, &p->leaf);
 }
+
+cz_err cz_bc_read_all(const uint8_t *in, size_t len, size_t index,
+                      cz_err (*get)(cz_bc_reader *r, void *out), void *out, char *msg,
+                      size_t msg_len) {
+  cz_bc_reader r;
+  cz_bc_init(&r, in, len, msg, msg_len);
+  cz_bc_push(&r, "vanilla_proofs[%zu]", index);
+  cz_err e = get(&r, out);
+  if (e == CZ_OK && r.left)
+    e = cz_bc_fail(&r, CZ_ERR_TRAILING, "%zu bytes after the end of the proof", r.left);
+  return e;
+}

@@ -50,6 +50,12 @@ void cz_bc_init(cz_bc_reader *r, const uint8_t *in, size_t len, char *msg, size_
 /* Append a segment to the field path; returns the length to pop back to. */
 size_t cz_bc_push(cz_bc_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cz_bc_pop(cz_bc_reader *r, size_t old);
+/* One whole document: in[0..len) read by get(r, out) under the path
+ * "vanilla_proofs[index]", and nothing may follow it (CZ_ERR_TRAILING).
+ * The message is cleared first; get's errors pass through. */
+cz_err cz_bc_read_all(const uint8_t *in, size_t len, size_t index,
+                      cz_err (*get)(cz_bc_reader *r, void *out), void *out, char *msg,
+                      size_t msg_len);
 /* Write "<path>: <why>" into the message; returns e. */
 cz_err cz_bc_fail(cz_bc_reader *r, cz_err e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -50,7 +50,8 @@ static cz_err get_sector_proof(cz_bc_reader *r, cz_post_sector_proof *s) {
   return e;
 }
 
-static cz_err get_vanilla(cz_bc_reader *r, cz_post_vanilla *v) {
+static cz_err get_vanilla(cz_bc_reader *r, void *out) {
+  cz_post_vanilla *v = out;
   cz_err e;
   if ((e = cz_bc_u64(r, ".sector_id", &v->sector_id)) != CZ_OK) return e;
   if ((e = cz_bc_fr(r, ".comm_r", &v->comm_r)) != CZ_OK) return e;
@@ -80,12 +81,7 @@ cz_err cz_post_vanilla_parse(cz_post_vanilla *out, const uint8_t *in, size_t len
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "vanilla proof: NULL output");
   memset(out, 0, sizeof *out);
   if (!in && len) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "vanilla proof: NULL input");
-  cz_bc_reader r;
-  cz_bc_init(&r, in, len, msg, msg_len);
-  cz_bc_push(&r, "vanilla_proofs[%zu]", index);
-  cz_err e = get_vanilla(&r, out);
-  if (e == CZ_OK && r.left)
-    e = cz_bc_fail(&r, CZ_ERR_TRAILING, "%zu bytes after the end of the proof", r.left);
+  cz_err e = cz_bc_read_all(in, len, index, get_vanilla, out, msg, msg_len);
   if (e != CZ_OK) cz_post_vanilla_free(out);
   return e;
 }

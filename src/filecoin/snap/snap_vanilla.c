@@ -70,7 +70,8 @@ static cz_err get_apex(cz_bc_reader *r, cz_snap_partition_proof *v) {
   return e;
 }
 
-static cz_err get_partition(cz_bc_reader *r, cz_snap_partition_proof *v) {
+static cz_err get_partition(cz_bc_reader *r, void *out) {
+  cz_snap_partition_proof *v = out;
   cz_err e;
   if ((e = cz_bc_fr(r, ".comm_c", &v->comm_c)) != CZ_OK) return e;
   if ((e = get_apex(r, v)) != CZ_OK) return e;
@@ -99,12 +100,7 @@ cz_err cz_snap_vanilla_parse(cz_snap_partition_proof *out, const uint8_t *in, si
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "vanilla proof: NULL output");
   memset(out, 0, sizeof *out);
   if (!in && len) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "vanilla proof: NULL input");
-  cz_bc_reader r;
-  cz_bc_init(&r, in, len, msg, msg_len);
-  cz_bc_push(&r, "vanilla_proofs[%zu]", index);
-  cz_err e = get_partition(&r, out);
-  if (e == CZ_OK && r.left)
-    e = cz_bc_fail(&r, CZ_ERR_TRAILING, "%zu bytes after the end of the proof", r.left);
+  cz_err e = cz_bc_read_all(in, len, index, get_partition, out, msg, msg_len);
   if (e != CZ_OK) cz_snap_vanilla_free(out);
   return e;
 }
