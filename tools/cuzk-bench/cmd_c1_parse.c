@@ -8,7 +8,12 @@
  *
  *   cuzk-bench c1-parse [--sector-size 2KiB|8MiB|512MiB|32GiB|64GiB|BYTES]
  *                       [--v1] [--curio] [-i|--iterations N] [--out FILE]
- * Output: "name value unit" lines (medians; MB = 10^6 bytes). */
+ *   cuzk-bench c1-parse --canonical FILE
+ * Output: "name value unit" lines (medians; MB = 10^6 bytes). --canonical
+ * instead reads FILE (a C1 or Curio's wrapper, any JSON layout) and writes
+ * what was read back out as our writer lays it out, on stdout: so that a
+ * test can hold equivalent texts to one reading. Exit 0, 1 when FILE does
+ * not parse (the reason on stderr), 2 for bad options. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +59,27 @@ static char *curio_wrap(const char *json, size_t n, uint64_t sector_size, size_t
   return o;
 }
 
+static int canonical(const char *path) {
+  cz_porep_c1 c1;
+  char msg[512], *json = NULL;
+  size_t len = 0;
+  if (cz_porep_c1_load(&c1, path, msg, sizeof msg) != CZ_OK) {
+    fprintf(stderr, "c1-parse: %s\n", msg);
+    return 1;
+  }
+  cz_err e = cz_porep_c1_to_json(&c1, &json, &len);
+  cz_porep_c1_free(&c1);
+  if (e != CZ_OK) {
+    fprintf(stderr, "c1-parse: to_json: %s\n", cz_err_str(e));
+    return 1;
+  }
+  bool ok = fwrite(json, 1, len, stdout) == len && fflush(stdout) == 0;
+  free(json);
+  return ok ? 0 : 1;
+}
+
 int cmd_c1_parse(int argc, char **argv) {
-  const char *size = "32GiB", *out = NULL;
+  const char *size = "32GiB", *out = NULL, *canon = NULL;
   unsigned long iters = 5;
   bool v1 = false, curio = false, help = false;
   const cz_opt opts[] = {
@@ -64,6 +88,7 @@ int cmd_c1_parse(int argc, char **argv) {
       {"curio", CZ_OPT_FLAG, &curio, NULL, "wrap the C1 in Curio's {SectorNum, Phase1Out base64, SectorSize}"},
       {"iterations", CZ_OPT_UINT, &iters, "N", "timed parses, also -i N (default 5)"},
       {"out", CZ_OPT_STRING, &out, "FILE", "keep the C1 file here (default: a temporary file)"},
+      {"canonical", CZ_OPT_STRING, &canon, "FILE", "read FILE and write it back in our layout on stdout"},
       {0},
   };
   const char *synopsis = "[--sector-size S] [--v1] [--curio] [-i|--iterations N] [--out FILE]";
@@ -79,6 +104,7 @@ int cmd_c1_parse(int argc, char **argv) {
     cz_opts_usage(stdout, "c1-parse", synopsis, opts);
     return 0;
   }
+  if (canon) return canonical(canon);
   const cz_porep_kind *k = kind_from(size, v1);
   if (!k || iters == 0) {
     fprintf(stderr, "c1-parse: need a known --sector-size and -i >= 1 (got '%s', %lu)\n", size,
