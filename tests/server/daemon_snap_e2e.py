@@ -90,6 +90,12 @@ check(verify_update(proof, other.hex()) == 1, "verify-update: invalid under anot
 status = st.GetStatus(pb.GetStatusRequest(), timeout=10)
 loaded = {s.circuit_id for s in status.loaded_srs}
 check("snap-2k" in loaded, "SRS snap-2k is loaded (%s)" % loaded)
+# Every prover's 10 entries (5 sizes, parameters and shape) are listed, cold
+# ones too: the status snapshot holds all 40.
+ids = {s.circuit_id for s in status.loaded_srs}
+want = {"%s%s-%s" % (p, f, z) for p in ("", "pce-") for f in ("porep", "winning", "wpost", "snap")
+        for z in ("2k", "8m", "512m", "32g", "64g")}
+check(want <= ids, "GetStatus lists all 40 provers' SRS entries (missing %s)" % sorted(want - ids))
 check(status.total_proofs_completed == 1, "1 proof completed (%d)" % status.total_proofs_completed)
 
 # ---- bad requests: INVALID_ARGUMENT with the reason, at submit -------------------------
