@@ -233,7 +233,9 @@ typedef struct {
   bool busy;
 } cz_worker_status;
 
-#define CZ_ENGINE_MAX_SRS 32
+/* The provers declare 40 entries (four kinds x five sizes, parameters and
+ * recorded shape each); room beyond them for ids resolved from files. */
+#define CZ_ENGINE_MAX_SRS 64
 #define CZ_ENGINE_MAX_WORKERS 64
 
 typedef struct {

@@ -58,7 +58,8 @@ const cz_prover_entry *cz_provers_table(size_t *n);
 cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                size_t msg_len);
 
-/* The daemon's SRS circuit id of a family ("porep", "winning", "wpost") at
+/* The daemon's SRS circuit id of a family ("porep", "winning", "wpost",
+ * "snap") at
  * a registered sector size: "<family>-2k|8m|512m|32g|64g". False for any
  * other size or when out is too small. */
 bool cz_provers_circuit_id(char *out, size_t out_len, const char *family, uint64_t sector_size);
@@ -131,6 +132,22 @@ cz_err cz_winning_post_prover_register(cz_engine *e, const cz_provers_config *cf
                                        size_t msg_len);
 cz_err cz_window_post_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                       size_t msg_len);
+
+/* ---- SnapDeals updates (snap_prover.c) -------------------------------------
+ * SNAP_DEALS_UPDATE jobs: registered_proof 0-4 (RegisteredUpdateProof
+ * StackedDrg2KiB..64GiBV1; sector_size, when set, must agree), comm_r_old,
+ * comm_r_new and comm_d_new (32 bytes each, canonical Fr), vanilla_proofs
+ * one bincode PartitionProof per partition of the update, in order (1 for
+ * 2 KiB, 4 for 8 MiB, 16 from 512 MiB). At submit every partition is
+ * parsed and verified natively: a bad request is INVALID_ARGUMENT with the
+ * reason, before it is queued. The partitions go through the engine's
+ * pipeline; each proof is verified before the job completes; the result is
+ * the partitions' 192-byte proofs concatenated in order. SRS circuit ids
+ * snap-2k|8m|512m|32g|64g, official or (allow_test_params) test parameters
+ * made on first use; with cfg->pce, shapes pce-snap-2k, ... Default
+ * priority NORMAL. Errors: CZ_ERR_INVALID_ARG, NOMEM. */
+cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
+                               size_t msg_len);
 
 /* ---- Prover phase metrics (prover_metrics.c) -------------------------------
  * Process-wide histograms (cz_hist_bounds_phase) of every cz_prove_phase the

@@ -17,7 +17,6 @@
 #include "cuzk/engine_prover.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
-#include "cuzk/log.h"
 #include "util/msg.h"
 
 
@@ -129,21 +128,14 @@ static uint64_t porep_mem(void *self, const cz_job_request *req) {
   porep_state *st = self;
   const cz_porep_kind *k = request_kind(req);
   if (!k) return 0;
-  uint64_t in_flight = (st->kept.cfg.synthesis_concurrency ? st->kept.cfg.synthesis_concurrency : 1) +
-                       (st->kept.cfg.max_queue_depth ? st->kept.cfg.max_queue_depth : 1);
-  if (in_flight > k->partitions) in_flight = k->partitions;
-  return partition_constraints(k) * 160u * in_flight;
+  return partition_constraints(k) * 160u * cz_provers_in_flight(&st->kept.cfg, k->partitions);
 }
 
 static const char *porep_circuit_id(void *self, const cz_job_request *req) {
   porep_state *st = self;
   const cz_porep_kind *k = request_kind(req);
   srs_entry *s = k ? entry_for(st, k->sector_size) : NULL;
-  if (!s) return NULL;
-  char msg[256];
-  if (cz_prover_srs_ensure(&st->kept.cfg, &st->generate_lock, &s->srs, msg, sizeof msg) != CZ_OK)
-    cz_log(CZ_LOG_WARN, "prover", "test parameters for %s: %s", s->srs.circuit_id, msg);
-  return s->srs.circuit_id;
+  return s ? cz_prover_srs_use(&st->kept.cfg, &st->generate_lock, &s->srs) : NULL;
 }
 
 /* ---- Proving through the pipeline ----------------------------------------- */
@@ -235,13 +227,7 @@ static cz_err job_setup(porep_state *st, const cz_job_request *req, cz_job *job,
   if (!(jc->out = malloc((size_t)c1->n_partitions * CZ_GROTH16_PROOF_BYTES)))
     return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
   srs_entry *s = st->kept.cfg.pce ? entry_for(st, c1->kind->sector_size) : NULL;
-  if (s) {
-    char why[256] = "";
-    jc->shape = cz_job_acquire_srs(job, s->shape.id, why, sizeof why);
-    char d[320];
-    snprintf(d, sizeof d, "%s%s", jc->shape ? "shape=" : "plain,why=", jc->shape ? s->shape.id : why);
-    cz_job_event(job, "PCE", d);
-  }
+  if (s) jc->shape = cz_prover_shape_acquire(job, &s->shape);
   return CZ_OK;
 }
 

@@ -15,7 +15,6 @@
 #include "cuzk/post.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
-#include "cuzk/log.h"
 #include "util/msg.h"
 
 #define N_SIZES 5
@@ -134,10 +133,7 @@ static const char *post_circuit_id(void *self, const cz_job_request *req) {
   char msg[256];
   const cz_post_kind *k = request_kind(st, req, msg, sizeof msg);
   cz_prover_srs *s = k ? srs_for(st, k) : NULL;
-  if (!s) return NULL;
-  if (cz_prover_srs_ensure(&st->kept.cfg, &st->generate_lock, s, msg, sizeof msg) != CZ_OK)
-    cz_log(CZ_LOG_WARN, "prover", "test parameters for %s: %s", s->circuit_id, msg);
-  return s->circuit_id;
+  return s ? cz_prover_srs_use(&st->kept.cfg, &st->generate_lock, s) : NULL;
 }
 
 /* ---- Proving through the pipeline (one item) ------------------------------ */
@@ -176,13 +172,6 @@ static cz_err stage_prove(void *vctx, size_t i, void *state, char *msg, size_t l
   return e;
 }
 
-static void stage_discard(void *vctx, size_t i, void *state) {
-  (void)vctx;
-  (void)i;
-  cz_assignment_free(state);
-  free(state);
-}
-
 static cz_err post_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
                          size_t *proof_len, char *msg, size_t len) {
   post_state *st = self;
@@ -193,14 +182,9 @@ static cz_err post_prove(void *self, const cz_job_request *req, cz_job *job, uin
   if (!c.srs)
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s",
                       c.p->kind->name);
-  if (st->kept.cfg.pce) {
-    int i = (int)(srs_for(st, c.p->kind) - st->srs);
-    char why[256] = "", d[320];
-    c.shape = cz_job_acquire_srs(job, st->shape[i].id, why, sizeof why);
-    snprintf(d, sizeof d, "%s%s", c.shape ? "shape=" : "plain,why=", c.shape ? st->shape[i].id : why);
-    cz_job_event(job, "PCE", d);
-  }
-  cz_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &c, 1, 1};
+  if (st->kept.cfg.pce)
+    c.shape = cz_prover_shape_acquire(job, &st->shape[srs_for(st, c.p->kind) - st->srs]);
+  cz_pipeline pl = {stage_synthesize, stage_prove, cz_prover_discard_assignment, &c, 1, 1};
   cz_err e = cz_job_pipeline(job, &pl, 1, msg, len);
   if (e != CZ_OK) return e;
   if (!(*proof = malloc(CZ_GROTH16_PROOF_BYTES)))

@@ -94,3 +94,11 @@ cz_err cz_prover_shape_declare(cz_engine *e, cz_prover_shape *s, const cz_prover
   if (err != CZ_OK) cz_msg(msg, msg_len, "cannot declare the shape %s", s->id);
   return err;
 }
+
+const cz_pce *cz_prover_shape_acquire(cz_job *job, const cz_prover_shape *s) {
+  char why[256] = "", d[320];
+  const cz_pce *shape = cz_job_acquire_srs(job, s->id, why, sizeof why);
+  snprintf(d, sizeof d, "%s%s", shape ? "shape=" : "plain,why=", shape ? s->id : why);
+  cz_job_event(job, "PCE", d);
+  return shape;
+}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cuzk/log.h"
 #include "provers/provers_internal.h"
 #include "util/msg.h"
 
@@ -82,6 +83,27 @@ cz_err cz_prover_srs_ensure(const cz_provers_config *cfg, pthread_mutex_t *lock,
   }
   pthread_mutex_unlock(lock);
   return e;
+}
+
+const char *cz_prover_srs_use(const cz_provers_config *cfg, pthread_mutex_t *lock,
+                              const cz_prover_srs *s) {
+  char msg[256];
+  if (cz_prover_srs_ensure(cfg, lock, s, msg, sizeof msg) != CZ_OK)
+    cz_log(CZ_LOG_WARN, "prover", "test parameters for %s: %s", s->circuit_id, msg);
+  return s->circuit_id;
+}
+
+uint64_t cz_provers_in_flight(const cz_provers_config *cfg, uint64_t n) {
+  uint64_t k = (cfg->synthesis_concurrency ? cfg->synthesis_concurrency : 1) +
+               (cfg->max_queue_depth ? cfg->max_queue_depth : 1);
+  return k < n ? k : n;
+}
+
+void cz_prover_discard_assignment(void *ctx, size_t i, void *state) {
+  (void)ctx;
+  (void)i;
+  cz_assignment_free(state);
+  free(state);
 }
 
 void cz_provers_config_keep(cz_provers_kept_config *k, const cz_provers_config *cfg) {

@@ -10,6 +10,7 @@ static const cz_prover_entry table[] = {
     {CZ_KIND_POREP_SEAL_COMMIT, "porep-c2", cz_porep_prover_register},
     {CZ_KIND_WINNING_POST, "winning-post", cz_winning_post_prover_register},
     {CZ_KIND_WINDOW_POST_PARTITION, "window-post", cz_window_post_prover_register},
+    {CZ_KIND_SNAP_DEALS_UPDATE, "snap-update", cz_snap_prover_register},
 };
 
 const cz_prover_entry *cz_provers_table(size_t *n) {

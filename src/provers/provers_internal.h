@@ -46,6 +46,20 @@ cz_err cz_prover_srs_declare(cz_engine *e, const cz_provers_config *cfg, cz_prov
 cz_err cz_prover_srs_ensure(const cz_provers_config *cfg, pthread_mutex_t *lock,
                             const cz_prover_srs *s, char *msg, size_t msg_len);
 
+/* A prover's circuit_id hook for a job of s's circuit: cz_prover_srs_ensure
+ * first, a failure warned about (the engine's load then fails with the
+ * missing file), then s->circuit_id. */
+const char *cz_prover_srs_use(const cz_provers_config *cfg, pthread_mutex_t *lock,
+                              const cz_prover_srs *s);
+
+/* How many of a job's n partitions the pipeline holds synthesized at once:
+ * synthesis_concurrency + max_queue_depth (each 0 -> 1), at most n; the
+ * factor of a partition's memory in a prover's estimate. */
+uint64_t cz_provers_in_flight(const cz_provers_config *cfg, uint64_t n);
+
+/* A cz_pipeline discard for states that are malloc'd cz_assignments. */
+void cz_prover_discard_assignment(void *ctx, size_t i, void *state);
+
 /* A circuit's recorded shape as the computed SRS entry "pce-<circuit id>":
  * the engine's loader gets it through cz_prover_shape_get (from the file
  * in dir, or recorded by record(ctx) and saved there). */
@@ -62,6 +76,11 @@ typedef struct {
 cz_err cz_prover_shape_declare(cz_engine *e, cz_prover_shape *s, const cz_prover_srs *srs,
                                const char *dir, cz_shape_record_fn record, const void *ctx,
                                uint64_t estimate_bytes, char *msg, size_t msg_len);
+
+/* The job's reference to s's shape (held until the job ends), with a PCE
+ * TIMELINE event "shape=<id>", or "plain,why=<reason>" and NULL when it
+ * cannot be made: the job then takes the plain synthesis path. */
+const cz_pce *cz_prover_shape_acquire(cz_job *job, const cz_prover_shape *s);
 
 /* A prover's own copy of its configuration: the engine keeps pointers to
  * prover state for the process' life, longer than the caller's strings. */

@@ -86,7 +86,7 @@ def checks(target, status_port, budget, srs_size):
                   "prometheus sample line: " + line)
 
     # Which kinds have a prover: the HTTP status JSON says.
-    provers = {"porep_c2": True, "window_post": True, "winning_post": True}
+    provers = {"porep_c2": True, "snap_update": True, "window_post": True, "winning_post": True}
     if status_port:
         with urllib.request.urlopen("http://127.0.0.1:%d/status" % status_port, timeout=10) as r:
             js = json.loads(r.read())

@@ -9,7 +9,7 @@ README's request-id rules say:
   - a cancelled job answers CANCELLED (or COMPLETED if it had finished);
   - an unknown job is NOT_FOUND, a short await TIMEOUT (or COMPLETED);
   - bytes that are no message are INVALID_ARGUMENT, and so is a request
-    that is one but is wrong; a kind without a prover is UNIMPLEMENTED.
+    that is one but is wrong (a SnapDeals request without its update).
 The daemon must never crash, and every proof it returned must verify
 (cuzk-bench verify-post, against the test key; the proof under other
 randomness must not)."""
@@ -176,7 +176,7 @@ def call(st, ch, k, rng):
     elif kind == 16:
         c, _ = code_of(lambda: st.SubmitProof(pb.SubmitProofRequest(
             request_id="snap-%d" % k, proof_kind=pb.SNAP_DEALS_UPDATE, randomness=b"\x01" * 32), timeout=30))
-        answer(k, "no prover", c, [OK.UNIMPLEMENTED])
+        answer(k, "update without commitments", c, [OK.INVALID_ARGUMENT])
 
 
 # Two jobs the short awaits reach while they queue or run.

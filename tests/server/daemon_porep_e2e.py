@@ -108,7 +108,8 @@ for what, req, pattern in bad:
           "%s: INVALID_ARGUMENT naming it (%s %r)" % (what, c, detail))
 c, detail = code_of(lambda: st.SubmitProof(
     pb.SubmitProofRequest(proof_kind=pb.SNAP_DEALS_UPDATE, randomness=b"\x01" * 32), timeout=30))
-check(c == grpc.StatusCode.UNIMPLEMENTED, "a kind without a circuit: UNIMPLEMENTED (%s)" % c)
+check(c == grpc.StatusCode.INVALID_ARGUMENT and "comm_r_old" in detail,
+      "another kind's request is its prover's to refuse: INVALID_ARGUMENT (%s %r)" % (c, detail))
 
 # One worker: n1 runs; n2, n3 queue; then a CRITICAL job arrives.
 st.SubmitProof(request("n1", pb.NORMAL), timeout=30)

@@ -1,0 +1,271 @@
+/* The SnapDeals (empty-sector-update) prover behind the engine: Curio's
+ * request (registered update proof, the three commitments, one bincode
+ * PartitionProof per partition) parsed and every partition verified
+ * natively at submit, so a bad input is refused before it is queued; one
+ * SRS circuit per sector size (official, or opt-in test parameters made on
+ * first use) and its recorded shape; the partitions through the engine's
+ * pipeline; each partition's proof verified before the job completes,
+ * since Curio sends update proofs on chain unverified. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/clock.h"
+#include "cuzk/engine_prover.h"
+#include "cuzk/provers.h"
+#include "cuzk/snap.h"
+#include "provers/provers_internal.h"
+#include "util/msg.h"
+
+typedef struct {
+  cz_provers_kept_config kept;
+  cz_prover_srs srs[CZ_SNAP_N_KINDS];     /* indexed by registered update proof */
+  cz_prover_shape shape[CZ_SNAP_N_KINDS]; /* their recorded shapes' computed entries */
+  pthread_mutex_t generate_lock;          /* one test-parameter setup at a time */
+} snap_state;
+
+/* The parsed request kept with the job: every partition, verified. */
+typedef struct {
+  const cz_snap_kind *kind;
+  cz_snap_partition *parts; /* kind->shape.partitions */
+} snap_model;
+
+static void model_free(snap_model *m) {
+  if (!m) return;
+  for (uint32_t i = 0; m->parts && i < m->kind->shape.partitions; i++)
+    cz_snap_partition_free(&m->parts[i]);
+  free(m->parts);
+  free(m);
+}
+
+/* The request's registered update proof (0-4), agreeing with sector_size
+ * when that is set. */
+static const cz_snap_kind *request_kind(const cz_job_request *req, char *msg, size_t len) {
+  const cz_snap_kind *k = req->registered_proof < CZ_SNAP_N_KINDS
+                              ? cz_snap_kind_by_id((uint32_t)req->registered_proof)
+                              : NULL;
+  if (!k) {
+    cz_msg(msg, len, "registered_proof %llu is not a registered update proof (0-4)",
+           (unsigned long long)req->registered_proof);
+    return NULL;
+  }
+  if (req->sector_size && req->sector_size != k->sector_size) {
+    cz_msg(msg, len, "sector_size %llu does not match registered_proof %s",
+           (unsigned long long)req->sector_size, k->name);
+    return NULL;
+  }
+  return k;
+}
+
+static cz_err need32(const cz_bytes *b, const char *what, char *msg, size_t len) {
+  if (b->len == 32) return CZ_OK;
+  return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "%s: %zu bytes, expected 32", what,
+                    (size_t)b->len);
+}
+
+/* Parse each partition proof and verify it (the messages name
+ * vanilla_proofs[k] and the field). */
+static cz_err parse_partitions(snap_model *m, const cz_job_request *req, char *msg, size_t len) {
+  for (uint32_t i = 0; i < m->kind->shape.partitions; i++) {
+    const cz_bytes *v = &req->vanilla_proofs[i];
+    cz_err e = cz_snap_partition_parse(&m->parts[i], m->kind, i, req->comm_r_old.data,
+                                       req->comm_d_new.data, req->comm_r_new.data, v->data,
+                                       v->len, msg, len);
+    if (e == CZ_OK) e = cz_snap_partition_verify(&m->parts[i], msg, len);
+    if (e != CZ_OK) return e;
+  }
+  return CZ_OK;
+}
+
+static uint64_t model_bytes(const snap_model *m) {
+  uint64_t b = sizeof *m + m->kind->shape.partitions * sizeof *m->parts;
+  for (uint32_t i = 0; i < m->kind->shape.partitions; i++)
+    b += m->parts[i].proof.n_apex * sizeof(cz_fr) +
+         m->parts[i].proof.n_challenges * sizeof(cz_snap_challenge_proof);
+  return b;
+}
+
+static cz_err snap_parse(void *self, const cz_job_request *req, void **model,
+                         uint64_t *bytes, char *msg, size_t len) {
+  (void)self;
+  const cz_snap_kind *k = request_kind(req, msg, len);
+  if (!k) return CZ_ERR_INVALID_ARG;
+  cz_err e;
+  if ((e = need32(&req->comm_r_old, "comm_r_old", msg, len)) != CZ_OK ||
+      (e = need32(&req->comm_d_new, "comm_d_new", msg, len)) != CZ_OK ||
+      (e = need32(&req->comm_r_new, "comm_r_new", msg, len)) != CZ_OK)
+    return e;
+  if (req->n_vanilla_proofs != k->shape.partitions)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG,
+                      "vanilla_proofs: %zu partition proofs, %s has %u partition%s",
+                      req->n_vanilla_proofs, k->name, k->shape.partitions,
+                      k->shape.partitions == 1 ? "" : "s");
+  snap_model *m = calloc(1, sizeof *m);
+  if (m) m->kind = k, m->parts = calloc(k->shape.partitions, sizeof *m->parts);
+  if (!m || !m->parts) {
+    free(m);
+    return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  }
+  e = parse_partitions(m, req, msg, len);
+  if (e != CZ_OK) {
+    model_free(m);
+    /* A bad proof or commitment is the caller's input: INVALID_ARGUMENT. */
+    return e == CZ_ERR_NOMEM ? e : CZ_ERR_INVALID_ARG;
+  }
+  *model = m;
+  *bytes = model_bytes(m);
+  return CZ_OK;
+}
+
+static void snap_free_model(void *self, void *model) {
+  (void)self;
+  model_free(model);
+}
+
+/* Constraints of one partition's circuit: a SHA-256 tree-D hash (about
+ * 46k) per level from the challenged node up to its apex leaf and per
+ * inner node of the apex tree, plus two Poseidon tree-R paths (about 400
+ * a level) per challenge: within 1% of rust-fil-proofs' counts (2 KiB:
+ * 1.72 M for 1.71 M, 16 KiB: 6.33 M for 6.30 M); 81.7 M at 32 GiB. */
+static uint64_t partition_constraints(const cz_snap_shape *s) {
+  unsigned node_bits = 0, part_bits = 0, apex_bits = 0;
+  while ((1ull << node_bits) < s->nodes) node_bits++;
+  while ((1u << part_bits) < s->partitions) part_bits++;
+  while ((1u << apex_bits) < s->apex_leaves) apex_bits++;
+  uint64_t sha = (uint64_t)s->challenges * (node_bits - part_bits - apex_bits) + s->apex_leaves - 1;
+  uint64_t r_levels = cz_merkle_proof_levels(&s->tree_r, (size_t)s->nodes);
+  return sha * 46000u + (uint64_t)s->challenges * 2u * r_levels * 400u;
+}
+
+/* The partitions in flight: a/b/c, values and the constraint system's
+ * vectors, about 160 bytes per constraint each. */
+static uint64_t snap_mem(void *self, const cz_job_request *req) {
+  snap_state *st = self;
+  char msg[8];
+  const cz_snap_kind *k = request_kind(req, msg, sizeof msg);
+  if (!k) return 0;
+  return partition_constraints(&k->shape) * 160u *
+         cz_provers_in_flight(&st->kept.cfg, k->shape.partitions);
+}
+
+static const char *snap_circuit_id(void *self, const cz_job_request *req) {
+  snap_state *st = self;
+  char msg[8];
+  const cz_snap_kind *k = request_kind(req, msg, sizeof msg);
+  return k ? cz_prover_srs_use(&st->kept.cfg, &st->generate_lock, &st->srs[k->id]) : NULL;
+}
+
+/* ---- Proving through the pipeline (one item per partition) ---------------- */
+
+typedef struct {
+  snap_state *st;
+  const snap_model *m;
+  const cz_hot_srs *srs;
+  const cz_pce *shape; /* NULL: plain synthesis */
+  uint8_t *out;        /* partitions x 192 bytes, in order */
+} prove_ctx;
+
+static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, size_t len) {
+  prove_ctx *c = vctx;
+  cz_assignment *as = malloc(sizeof *as);
+  if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  uint64_t t0 = cz_now_ns();
+  cz_err e = cz_snap_synthesize_pce(&c->m->parts[i], c->shape, c->st->kept.cfg.prove_threads, as,
+                                    msg, len);
+  if (e != CZ_OK) {
+    free(as);
+    return e;
+  }
+  cz_provers_phase_observe(CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
+  *state = as;
+  return CZ_OK;
+}
+
+/* Proves partition i and verifies its proof with the verifier's inputs
+ * (cz_snap_prove_assignment) before it joins the output. */
+static cz_err stage_prove(void *vctx, size_t i, void *state, char *msg, size_t len) {
+  prove_ctx *c = vctx;
+  cz_assignment *as = state;
+  const cz_provers_config *cfg = &c->st->kept.cfg;
+  cz_err e = cz_snap_prove_assignment(&c->m->parts[i], as, &c->srs->params, c->srs->pvk,
+                                      cfg->backend, cfg->prove_threads, cz_provers_timing(),
+                                      c->out + i * CZ_GROTH16_PROOF_BYTES, msg, len);
+  free(as);
+  return e;
+}
+
+static cz_err snap_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
+                         size_t *proof_len, char *msg, size_t len) {
+  snap_state *st = self;
+  prove_ctx c = {st, cz_request_model(req), NULL, NULL, NULL};
+  if (!c.m) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the request was not parsed");
+  size_t srs_len, n = c.m->kind->shape.partitions;
+  if (!(c.srs = cz_job_srs(job, &srs_len)))
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s",
+                      c.m->kind->name);
+  if (st->kept.cfg.pce) c.shape = cz_prover_shape_acquire(job, &st->shape[c.m->kind->id]);
+  if (!(c.out = malloc(n * CZ_GROTH16_PROOF_BYTES)))
+    return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  cz_pipeline pl = {stage_synthesize, stage_prove, cz_prover_discard_assignment, &c,
+                    st->kept.cfg.synthesis_concurrency, st->kept.cfg.max_queue_depth};
+  cz_err e = cz_job_pipeline(job, &pl, n, msg, len);
+  if (e != CZ_OK) {
+    free(c.out);
+    return e;
+  }
+  *proof = c.out;
+  *proof_len = n * CZ_GROTH16_PROOF_BYTES;
+  return CZ_OK;
+}
+
+/* ---- Registration ------------------------------------------------------------ */
+
+/* The recorded shapes (computed SRS entries pce-snap-*, prover_shape.c). */
+static cz_err record_shape(const void *shape, cz_pce **out, char *msg, size_t msg_len) {
+  return cz_snap_record_shape(shape, out, msg, msg_len);
+}
+
+static void snap_destroy(void *self) {
+  snap_state *st = self;
+  pthread_mutex_destroy(&st->generate_lock);
+  free(st);
+}
+
+cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
+                               size_t msg_len) {
+  /* The engine keeps pointers to it and frees it (destroy). */
+  snap_state *st = calloc(1, sizeof *st);
+  if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_provers_config_keep(&st->kept, cfg);
+  pthread_mutex_init(&st->generate_lock, NULL);
+  cz_err err = CZ_OK;
+  for (uint32_t i = 0; i < CZ_SNAP_N_KINDS && err == CZ_OK; i++) {
+    const cz_snap_kind *k = cz_snap_kind_by_id(i);
+    cz_prover_srs *s = &st->srs[i];
+    *s = (cz_prover_srs){.test_tag = CZ_SNAP_CIRCUIT_REVISION,
+                         .n_ic = CZ_SNAP_PUBLIC_INPUTS + 1,
+                         .keygen = cz_snap_keygen,
+                         .keygen_ctx = (void *)&k->shape};
+    cz_snap_param_name(&k->shape, s->name, sizeof s->name);
+    cz_provers_circuit_id(s->circuit_id, sizeof s->circuit_id, "snap", k->sector_size);
+    err = cz_prover_srs_declare(e, &st->kept.cfg, s, msg, msg_len);
+    /* A shape holds about 46 bytes per constraint; the exact size replaces
+     * this estimate once recorded. */
+    if (err == CZ_OK && cfg->pce)
+      err = cz_prover_shape_declare(e, &st->shape[i], s, st->kept.cfg.official_dir, record_shape,
+                                    &k->shape, partition_constraints(&k->shape) * 46u, msg,
+                                    msg_len);
+  }
+  cz_engine_prover p = {.name = "snap-update",
+                        .self = st,
+                        .parse = snap_parse,
+                        .free_model = snap_free_model,
+                        .mem_estimate = snap_mem,
+                        .circuit_id = snap_circuit_id,
+                        .prove = snap_prove,
+                        .destroy = snap_destroy};
+  if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_SNAP_DEALS_UPDATE, &p)) != CZ_OK)
+    cz_msg(msg, msg_len, "cannot register the SnapDeals prover");
+  return err;
+}

@@ -1,0 +1,146 @@
+"""cuzk-daemon proving a SnapDeals 2 KiB update, driven by python3-grpcio
+(see test_daemon_snap.sh). The update comes from cuzk-bench gen-vanilla
+snap-prove (a sealed CC sector with new data encoded into it); the request
+carries it as Curio does (registered_proof, comm_r_old, comm_r_new,
+comm_d_new, vanilla_proofs = one bincode PartitionProof per partition).
+The returned proof is checked by cuzk-bench verify-update against the test
+parameters, from the commitments alone. Bad requests get INVALID_ARGUMENT
+with the reason at submit and nothing is queued."""
+import base64
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_common as e2e  # noqa: E402
+from e2e_common import Daemon, bench, check, code_of, grpc, pb, stub_for, stubs  # noqa: E402
+
+CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
+LONG = 900  # the first job makes the update circuit's test parameters
+
+
+def bench_run(*args, timeout=300):
+    return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout)
+
+
+out = os.path.join(stubs, "snap")
+r = bench_run("gen-vanilla", "snap-prove", "--sector-size", "2KiB", "--out", out)
+check(r.returncode == 0, "gen-vanilla snap-prove 2KiB (%r)" % r.stderr[-300:])
+REQ = os.path.join(out, "request.json")
+req = json.load(open(REQ))
+vanilla = [base64.b64decode(v) for v in json.load(open(os.path.join(out, req["vanilla"])))]
+check(req["registered_proof"] == 0 and len(vanilla) == 1, "a 2 KiB update has one partition proof")
+comm = {k: bytes.fromhex(req[k]) for k in ("comm_r_old", "comm_r_new", "comm_d_new")}
+
+
+def submit(rid, **kw):
+    fields = dict(request_id=rid, proof_kind=pb.SNAP_DEALS_UPDATE,
+                  registered_proof=req["registered_proof"], vanilla_proofs=vanilla, **comm)
+    fields.update(kw)
+    return pb.SubmitProofRequest(**fields)
+
+
+def verify_update(proof, comm_r_new):
+    """verify-update's exit status for proof under comm_r_new (hex), with
+    the test parameters' key."""
+    params = glob.glob(os.path.join(CACHE, "cuzk-TEST-ONLY-snap-*empty-sector-update*8-0-0-*.params"))
+    check(len(params) == 1, "the 2 KiB update test parameters are in %s (%s)" % (CACHE, params))
+    if len(params) != 1:
+        return None
+    # The verifying key heads the file (bellperson layout: 6 uncompressed
+    # points, a u32 BE count, the 5 IC points).
+    vk = os.path.join(stubs, "update-vk.bin")
+    open(vk, "wb").write(open(params[0], "rb").read(868 + 96 * 5))
+    path = os.path.join(stubs, "update-proof.bin")
+    open(path, "wb").write(proof)
+    r = bench_run("verify-update", "--vk", vk, "--registered-proof", "0",
+                  "--comm-r-old", req["comm_r_old"], "--comm-d-new", req["comm_d_new"],
+                  "--comm-r-new", comm_r_new, "--proof", path)
+    return r.returncode
+
+
+PARAM_CACHE = os.path.join(stubs, "param-cache")  # no official files; the shape is kept here
+os.makedirs(PARAM_CACHE, exist_ok=True)
+config = os.path.join(stubs, "snap.toml")
+with open(config, "w") as f:
+    f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
+            '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
+            '[memory]\ntotal_budget = "16GiB"\n[gpus]\ngpu_workers_per_device = 1\n'
+            % (PARAM_CACHE, CACHE))
+
+d = Daemon("127.0.0.1:0", config)
+target = "127.0.0.1:%d" % d.port
+ch, st = stub_for(target)
+
+# ---- the round trip ----------------------------------------------------------------
+r = st.Prove(pb.ProveRequest(submit=submit("ok-update")), timeout=LONG)
+check(r.result.status == pb.AwaitProofResponse.COMPLETED,
+      "update: COMPLETED (%s %s)" % (r.result.status, r.result.error_message))
+proof = r.result.proof
+check(len(proof) == 192, "update: one 192-byte proof for its one partition (%d)" % len(proof))
+check(verify_update(proof, req["comm_r_new"]) == 0, "verify-update: the proof is valid")
+other = bytearray(comm["comm_r_new"])
+other[0] ^= 1
+check(verify_update(proof, other.hex()) == 1, "verify-update: invalid under another comm_r_new")
+
+status = st.GetStatus(pb.GetStatusRequest(), timeout=10)
+loaded = {s.circuit_id for s in status.loaded_srs}
+check("snap-2k" in loaded, "SRS snap-2k is loaded (%s)" % loaded)
+# Every prover's 10 entries (5 sizes, parameters and shape) are listed, cold
+# ones too: the status snapshot holds all 40.
+ids = {s.circuit_id for s in status.loaded_srs}
+want = {"%s%s-%s" % (p, f, z) for p in ("", "pce-") for f in ("porep", "winning", "wpost", "snap")
+        for z in ("2k", "8m", "512m", "32g", "64g")}
+check(want <= ids, "GetStatus lists all 40 provers' SRS entries (missing %s)" % sorted(want - ids))
+check(status.total_proofs_completed == 1, "1 proof completed (%d)" % status.total_proofs_completed)
+
+# ---- bad requests: INVALID_ARGUMENT with the reason, at submit -------------------------
+vb = vanilla[0]
+huge = bytearray(vb)
+huge[32:40] = (1 << 63).to_bytes(8, "little")  # the length of apex_leafs
+apex = bytearray(vb)
+apex[200] ^= 1  # byte 0 of apex leaf 5 (32 + 8 + 5 x 32)
+R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
+bad = [
+    ("truncated bincode", submit("b1", vanilla_proofs=[vb[:-1]]), "end of input|truncat"),
+    ("a length of 2^63", submit("b2", vanilla_proofs=[bytes(huge)]), "apex_leafs"),
+    ("a wrong comm_r_new", submit("b3", comm_r_new=bytes(other)), "comm_r_new"),
+    ("a tampered apex leaf", submit("b4", vanilla_proofs=[bytes(apex)]), "apex_leafs.*comm_d_new"),
+    ("two partition proofs for a 2 KiB update", submit("b5", vanilla_proofs=[vb, vb]),
+     "2 partition proofs.*1 partition"),
+    ("no partition proofs", submit("b6", vanilla_proofs=[]), "0 partition proofs"),
+    ("an 8 MiB registered proof", submit("b7", registered_proof=1), "StackedDrg8MiBV1 has 4"),
+    ("registered proof 5", submit("b8", registered_proof=5), "registered_proof 5"),
+    ("the wrong sector size", submit("b9", sector_size=8 << 20), "sector_size"),
+    ("no comm_d_new", submit("b10", comm_d_new=b""), "comm_d_new"),
+    ("comm_r_old >= r", submit("b11", comm_r_old=(R + 1).to_bytes(32, "little")), "comm_r_old"),
+]
+for what, sreq, pattern in bad:
+    c, detail = code_of(lambda: st.SubmitProof(sreq, timeout=30))
+    check(c == grpc.StatusCode.INVALID_ARGUMENT and re.search(pattern, detail, re.I)
+          and "\n" not in detail,
+          "%s: INVALID_ARGUMENT naming it (%s %r)" % (what, c, detail))
+status = st.GetStatus(pb.GetStatusRequest(), timeout=10)
+check(all(q.pending == 0 and q.in_progress == 0 for q in status.queues),
+      "nothing was queued by the bad requests")
+check(status.total_proofs_completed == 1 and status.total_proofs_failed == 0,
+      "no job was made of them (%d completed, %d failed)"
+      % (status.total_proofs_completed, status.total_proofs_failed))
+
+# ---- cuzk-bench single --request ------------------------------------------------------
+r = bench_run("single", "-a", target, "-t", "snap", "--request", REQ, timeout=LONG)
+check(r.returncode == 0 and b"COMPLETED" in r.stdout,
+      "cuzk-bench single -t snap --request (%r %r)" % (r.stdout[-200:], r.stderr[-200:]))
+
+rc, log = d.stop()
+check(rc == 0, "the daemon exits 0 on SIGTERM (%s)" % rc)
+m = re.findall(r"TIMELINE,\d+,QUEUED,ok-update,kind=(\w+),priority=(\d)", log)
+check(m == [("snap_update", "2")], "default priority NORMAL (2) for snap_update (%s)" % m)
+check("shape snap-2k recorded and saved to" in log, "the update shape was recorded and saved")
+check(glob.glob(os.path.join(PARAM_CACHE, "pce-snap-2k-*.bin")),
+      "the shape is kept beside the parameters")
+e2e.report("test_daemon_snap")
