@@ -33,7 +33,7 @@ int cmd_verify_update(int argc, char **argv) {
              *proof_arg = NULL;
   bool help = false, vk_hex = false, vk_compressed = false;
   const cz_opt opts[] = {
-      {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (bellperson layout; a .params works)"},
+      {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (bellperson layout, raw or hex; not a whole .params file)"},
       {"vk-hex", CZ_OPT_FLAG, &vk_hex, NULL, "the key file is hex text"},
       {"vk-compressed", CZ_OPT_FLAG, &vk_compressed, NULL, "the key's points are compressed"},
       {"registered-proof", CZ_OPT_STRING, &reg, "N", "RegisteredUpdateProof 0-4 or its name"},
