@@ -1,40 +1,16 @@
-/* libFuzzer: bincode FallbackPoStSectorProof parsing (cz_post_vanilla_parse).
- * Inputs starting with '!' are an edit script applied to a valid vanilla
- * proof built here over a small 8-8-2 Poseidon tree (all three path kinds'
- * code is reached once the variant byte mutates): each 3-byte group
- * (pos_hi, pos_lo, byte) overwrites one byte at (pos % len). Invariants:
- * an error owns nothing and says why; whatever parses writes back to
- * exactly the input bytes (the format has one encoding per value). */
+/* libFuzzer: bincode FallbackPoStSectorProof parsing (cz_post_vanilla_parse),
+ * through fuzz_vanilla_impl.h (shared with fuzz_snap_vanilla): edit scripts
+ * start from a valid vanilla proof built here over a small 8-8-2 Poseidon
+ * tree (all three path kinds' code is reached once the variant byte
+ * mutates). */
 #include <stdlib.h>
-#include <string.h>
 #include "cuzk/post.h"
 
-static uint8_t *base;
-static size_t base_len;
-
-static bool zero(const void *p, size_t n) {
-  const uint8_t *b = p;
-  for (size_t i = 0; i < n; i++)
-    if (b[i]) return false;
-  return true;
-}
-
-static void check(const uint8_t *in, size_t len) {
-  cz_post_vanilla v;
-  char msg[256];
-  cz_err e = cz_post_vanilla_parse(&v, in, len, 0, msg, sizeof msg);
-  if (e != CZ_OK) {
-    if (!zero(&v, sizeof v) || !msg[0]) abort();
-    return;
-  }
-  size_t n = cz_post_vanilla_write(NULL, &v);
-  if (n != len) abort();
-  uint8_t *out = malloc(n ? n : 1);
-  if (!out) abort();
-  if (cz_post_vanilla_write(out, &v) != n || memcmp(out, in, n)) abort();
-  free(out);
-  cz_post_vanilla_free(&v);
-}
+#define VANILLA cz_post_vanilla
+#define VANILLA_PARSE cz_post_vanilla_parse
+#define VANILLA_WRITE cz_post_vanilla_write
+#define VANILLA_FREE cz_post_vanilla_free
+#include "fuzz_vanilla_impl.h"
 
 /* One SectorProof with 4 inclusions over a 128-leaf 8-8-2 tree. */
 static void make_base(void) {
@@ -59,23 +35,5 @@ static void make_base(void) {
     inc[i].n_top = 1;
   }
   cz_merkle_tree_free(&t);
-  base_len = cz_post_vanilla_write(NULL, &v);
-  base = malloc(base_len);
-  if (!base || cz_post_vanilla_write(base, &v) != base_len) abort();
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size > 0 && data[0] == '!') {
-    if (!base) make_base();
-    uint8_t *t = malloc(base_len);
-    if (!t) return 0;
-    memcpy(t, base, base_len);
-    for (size_t i = 1; i + 3 <= size; i += 3)
-      t[((size_t)data[i] << 8 | data[i + 1]) % base_len] = data[i + 2];
-    check(t, base_len);
-    free(t);
-    return 0;
-  }
-  check(data, size);
-  return 0;
+  set_base(&v);
 }

@@ -10,7 +10,9 @@
  * a prover is refused with CZ_ENG_UNIMPLEMENTED. All functions are thread
  * safe once the engine is started (create, registration and destroy
  * excepted: one thread, no other call in flight). Sources:
- * src/engine/engine.c, srs.c (SRS manager), membudget.c, pipeline.c.
+ * src/engine/engine.c (life cycle), engine_jobs.c (job table), engine_workers.c
+ * (queue, batches, workers), engine_job.c, srs.c (SRS manager), membudget.c,
+ * pipeline.c.
  *
  * TIMELINE lines (stderr, flushed at once, when cfg.timeline):
  *   TIMELINE,<ms since engine start>,<EVENT>,<job_id>,<detail>

@@ -3,7 +3,8 @@
  * timings, memory, SRS), the per-job and batch pipelines, and how provers
  * and SRS circuits are registered before cz_engine_start. The engine
  * calls provers only through these tables, so it knows no proof kind.
- * Sources: src/engine/engine.c, pipeline.c, srs.c.
+ * Sources: src/engine/engine_job.c, engine_workers.c, engine.c, pipeline.c,
+ * srs.c.
  *
  * Threads: the engine may call a prover's hooks for different jobs at the
  * same time (one worker per job; validate and parse on the submitting

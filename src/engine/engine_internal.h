@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include "cuzk/engine.h"
 #include "cuzk/engine_prover.h"
+#include "cuzk/sha256.h"
 
 /* ---- Memory budget (membudget.c) ---------------------------------------- */
 
@@ -76,7 +77,7 @@ void cz_synth_slots_destroy(cz_synth_slots *s);
 bool cz_synth_slots_take(cz_synth_slots *s, const atomic_bool *cancel);
 void cz_synth_slots_give(cz_synth_slots *s);
 
-/* The job's side, for pipeline.c (engine.c): a NORMAL or LOW job's item
+/* The job's side, for pipeline.c (engine_job.c): a NORMAL or LOW job's item
  * takes one of the engine's slots before its synthesis; a HIGH or CRITICAL
  * job (PoSt) never waits for one, so that a WinningPoSt is not held behind
  * PoRep partitions. *held: whether a slot was taken (hand it to
@@ -84,7 +85,102 @@ void cz_synth_slots_give(cz_synth_slots *s);
 bool cz_job_synth_begin(cz_job *job, bool *held);
 void cz_job_synth_end(cz_job *job, bool held);
 
-/* ---- Partition states (engine.c, fed by pipeline.c) ------------------------ */
+/* ---- The engine and its jobs (engine*.c) ---------------------------------- */
+
+/* The job table's hash buckets (keyed by request_id). */
+#define CZ_ENGINE_BUCKETS 4096
+
+typedef enum { JOB_QUEUED, JOB_RUNNING, JOB_DONE } cz_job_state;
+
+struct cz_job {
+  char id[CZ_JOB_ID_MAX];
+  cz_job_request req;        /* deep copy; its bytes live in blob */
+  uint8_t *blob;
+  size_t blob_len;           /* charged to the budget while the job lives */
+  cz_bytes *vps;
+  cz_priority prio;
+  uint64_t seq;
+  cz_job_state state;
+  cz_job_status status;      /* when DONE */
+  uint8_t *proof;
+  size_t proof_len;
+  char error[512];
+  cz_job_timings t;
+  uint64_t submit_ms, start_ms;
+  atomic_bool cancel;
+  uint64_t mem_reserved;
+  cz_srs_entry *srs;
+  cz_srs_entry *extra_srs[4]; /* cz_job_acquire_srs */
+  unsigned n_extra_srs;
+  void *model;               /* the prover's parse of req (cz_request_model) */
+  uint64_t model_bytes;      /* charged to the budget with blob_len */
+  void (*free_model)(void *self, void *model);
+  void *model_self;
+  cz_partition_status *items; /* the pipeline's items (under e->mu) */
+  size_t n_items;
+  uint32_t batch_size;
+  bool answered;             /* a batch member answered early (cz_job_finish) */
+  unsigned waiters;          /* cz_engine_await calls holding a pointer */
+  unsigned pins;             /* run_batch holding a pointer */
+  uint8_t input[CZ_SHA256_BYTES]; /* input_digest of req, kept after DONE */
+  bool superseded;           /* its request_id now names a newer job */
+  cz_engine *e;
+  cz_job *qnext, *hnext, *fnext;
+};
+
+typedef struct {
+  pthread_t thread;
+  unsigned index;
+  cz_priority min_prio;      /* the lowest priority it takes (urgent workers: HIGH) */
+  cz_job *current;
+} cz_worker;
+
+struct cz_engine {
+  cz_engine_config cfg;
+  char *param_cache;
+  pthread_mutex_t mu;
+  pthread_cond_t work_cv, done_cv;
+  cz_job *buckets[CZ_ENGINE_BUCKETS];
+  cz_job *qhead[CZ_PRIO_COUNT], *qtail[CZ_PRIO_COUNT];
+  cz_job *fin_head, *fin_tail; /* finished jobs, oldest first */
+  size_t n_finished, n_jobs;
+  uint64_t seq;
+  bool has_prover[CZ_KIND_COUNT];
+  cz_engine_prover provers[CZ_KIND_COUNT];
+  bool started, stopping, drain, joined;
+  cz_worker *workers;
+  unsigned n_workers;
+  cz_membudget budget;
+  cz_srs_manager *srs;
+  cz_synth_slots synth;        /* cfg.max_parallel_synthesis */
+  uint64_t start_ms;
+  char backend[32], backend_note[256]; /* under mu */
+  /* counters (under mu) */
+  uint32_t pending[CZ_KIND_COUNT], running[CZ_KIND_COUNT];
+  uint64_t completed[CZ_KIND_COUNT], failed[CZ_KIND_COUNT], cancelled[CZ_KIND_COUNT];
+  uint64_t dur_sum[CZ_KIND_COUNT], dur_count[CZ_KIND_COUNT];
+  cz_histogram dur_hist[CZ_KIND_COUNT]; /* submit-to-result of completed jobs */
+};
+
+/* One TIMELINE line (cuzk/engine.h), when cfg.timeline (engine.c). */
+void cz_engine_timeline(cz_engine *e, const char *event, const char *job, const char *detail);
+
+/* engine_jobs.c; the caller holds e->mu. */
+/* Take j out of its priority queue. */
+void cz_engine_unqueue_locked(cz_engine *e, cz_job *j);
+/* End a queued or running job with st (why: its error line, or NULL),
+ * release its request's memory, count it and wake its awaiters. */
+void cz_engine_finish_locked(cz_engine *e, cz_job *j, cz_job_status st, const char *why);
+/* Drop finished jobs beyond cfg.max_finished_jobs, oldest first. */
+void cz_engine_prune_locked(cz_engine *e);
+/* Free a job that is in no table or queue (or the whole table at destroy). */
+void cz_job_free(cz_job *j);
+
+/* engine_workers.c; the caller holds e->mu. The most urgent queued job of
+ * priority >= min_prio, taken out of the queue; NULL when none. */
+cz_job *cz_engine_pop_locked(cz_engine *e, cz_priority min_prio);
+
+/* ---- Partition states (engine_job.c, fed by pipeline.c) -------------------- */
 
 /* The job's pipeline has n items, all queued. */
 void cz_job_items_begin(cz_job *job, size_t n);

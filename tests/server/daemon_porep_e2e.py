@@ -5,35 +5,20 @@ queued and of a running job; AwaitProof's timeout; bad requests answered
 without harm (malformed JSON, wrong sector size, wrong miner, a kind without
 a circuit, a job larger than the memory budget). Every returned proof is
 checked by cuzk-bench verify-seal against the test parameters' key."""
-import glob
 import os
 import re
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_common as e2e  # noqa: E402
-from e2e_common import Daemon, bench, check, code_of, grpc, pb, stub_for, stubs  # noqa: E402
+from e2e_common import Daemon, bench_run, check, code_of, grpc, pb, stub_for, stubs  # noqa: E402
 
 CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
 MINER, SECTOR = 1000, 42
-PROVER = "e807" + "00" * 30  # miner 1000 as LEB128, zero-padded: Curio's prover id
 LONG = 1800  # the first job may have to make the test parameters
 
-
-def bench_run(*args, timeout=120):
-    return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          timeout=timeout)
-
-
-c1 = os.path.join(stubs, "c1.json")
-c1_curio = os.path.join(stubs, "c1-curio.json")
-for path, extra in ((c1, []), (c1_curio, ["--curio"])):
-    r = bench_run("gen-vanilla", "porep", "--sector-size", "2KiB", "--sector-id", str(SECTOR),
-                  "--prover-id", PROVER, "--out", path, *extra)
-    check(r.returncode == 0, "gen-vanilla %s (%r)" % (os.path.basename(path), r.stderr[-200:]))
-curio_bytes = open(c1_curio, "rb").read()
+c1, c1_curio, curio_bytes = e2e.porep_c1(SECTOR)
 
 
 def request(rid, priority=pb.PRIORITY_UNSPECIFIED, **kw):
@@ -44,30 +29,10 @@ def request(rid, priority=pb.PRIORITY_UNSPECIFIED, **kw):
     return pb.SubmitProofRequest(**fields)
 
 
-def vk_file():
-    """The verifying key at the head of the test parameter file (bellperson
-    layout: 6 uncompressed points, a u32 BE IC count, the IC points)."""
-    files = glob.glob(os.path.join(CACHE, "cuzk-TEST-ONLY-porep-*-032d3138*.params"))
-    if not files:
-        return None
-    head = open(files[0], "rb").read(864 + 4 + 64 * 96)
-    n_ic = int.from_bytes(head[864:868], "big")
-    out = os.path.join(stubs, "vk.bin")
-    open(out, "wb").write(head[:868 + 96 * n_ic])
-    return out
-
-
 def verified(proof, what):
-    vk = vk_file()
+    vk = e2e.porep_vk_file(CACHE)
     check(vk is not None, "%s: test parameters are in %s" % (what, CACHE))
-    if not vk or len(proof) != 192:
-        check(False, "%s: a 192-byte proof (%d bytes)" % (what, len(proof)))
-        return
-    path = os.path.join(stubs, "proof.bin")
-    open(path, "wb").write(proof)
-    r = bench_run("verify-seal", "--vk", vk, "--c1", c1, "--prover-id", PROVER,
-                  "--sector-id", str(SECTOR), "--proof", path)
-    check(r.returncode == 0, "%s: the proof verifies (%r %r)" % (what, r.stdout[-100:], r.stderr[-200:]))
+    e2e.porep_verified(proof, what, vk, c1, SECTOR)
 
 
 def config(name, budget, extra=""):
@@ -169,7 +134,7 @@ verified(a.proof, "SubmitProof + AwaitProof on a unix socket")
 # cuzk-bench batch against it: a per-proof line, progress on stderr while the
 # proof runs, the summary in proofs/min, the client's own check of the proof
 # (--verify-vk) and the proof saved where verify-seal can read it.
-vk = vk_file()
+vk = e2e.porep_vk_file(CACHE)
 saved = os.path.join(stubs, "saved")
 os.makedirs(saved)
 r = bench_run("batch", "-a", "unix://" + sock, "-t", "porep", "--c1", c1_curio, "--sector-num",

@@ -11,21 +11,15 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_common as e2e  # noqa: E402
-from e2e_common import Daemon, bench, check, code_of, grpc, pb, stub_for, stubs  # noqa: E402
+from e2e_common import Daemon, bench_run, check, pb, stub_for, stubs  # noqa: E402
 
 CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
 LONG = 600  # the first job of a kind makes its test parameters
 R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001  # BLS12-381 r
-
-
-def bench_run(*args, timeout=300):
-    return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          timeout=timeout)
 
 
 def gen(kind, sectors, partition, name):
@@ -174,17 +168,7 @@ bad = [
     # index in the whole PoSt: these V1_1 proofs of partition 1 no longer fit.
     ("V1_1 proofs sent as V1", submit(window3[1], "b14", registered_proof=5), "challenge"),
 ]
-for what, req, pattern in bad:
-    c, detail = code_of(lambda: st.SubmitProof(req, timeout=30))
-    check(c == grpc.StatusCode.INVALID_ARGUMENT and re.search(pattern, detail, re.I)
-          and "\n" not in detail,
-          "%s: INVALID_ARGUMENT naming it (%s %r)" % (what, c, detail))
-status = st.GetStatus(pb.GetStatusRequest(), timeout=10)
-check(all(q.pending == 0 and q.in_progress == 0 for q in status.queues),
-      "nothing was queued by the bad requests")
-check(status.total_proofs_completed == 4 and status.total_proofs_failed == 0,
-      "no job was made of them (%d completed, %d failed)"
-      % (status.total_proofs_completed, status.total_proofs_failed))
+e2e.check_refused(st, bad, 4)
 
 # ---- SRS management ----------------------------------------------------------------
 r = st.EvictSRS(pb.EvictSRSRequest(circuit_id="winning-2k"), timeout=30)

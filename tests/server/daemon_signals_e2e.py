@@ -9,11 +9,9 @@ test_daemon_signals.sh), with 2 KiB PoRep C2 proofs on test parameters:
   - kill -9 during a proof, then a restart on the same unix socket: the same
     request (same request_id) proves and verifies.
 Every proof is checked by cuzk-bench verify-seal against the test key."""
-import glob
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -22,26 +20,13 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_common as e2e  # noqa: E402
-from e2e_common import Daemon, bench, check, code_of, grpc, pb, stub_for, stubs  # noqa: E402
+from e2e_common import Daemon, bench_run, check, code_of, grpc, pb, stub_for, stubs  # noqa: E402
 
 CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
 MINER, SECTOR = 1000, 43
-PROVER = "e807" + "00" * 30  # miner 1000 as LEB128, zero-padded: Curio's prover id
 LONG = 1800  # a first proof may have to make the test parameters
 
-
-def bench_run(*args, timeout=300, stdin=None):
-    return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          timeout=timeout, stdin=stdin)
-
-
-c1 = os.path.join(stubs, "c1.json")
-c1_curio = os.path.join(stubs, "c1-curio.json")
-for path, extra in ((c1, []), (c1_curio, ["--curio"])):
-    r = bench_run("gen-vanilla", "porep", "--sector-size", "2KiB", "--sector-id", str(SECTOR),
-                  "--prover-id", PROVER, "--out", path, *extra)
-    check(r.returncode == 0, "gen-vanilla %s (%r)" % (os.path.basename(path), r.stderr[-200:]))
-curio_bytes = open(c1_curio, "rb").read()
+c1, c1_curio, curio_bytes = e2e.porep_c1(SECTOR)
 
 
 def request(rid):
@@ -50,28 +35,8 @@ def request(rid):
                                  sector_number=SECTOR, miner_id=MINER)
 
 
-def vk_file():
-    """The verifying key at the head of the 2 KiB test parameter file."""
-    files = glob.glob(os.path.join(CACHE, "cuzk-TEST-ONLY-porep-*-032d3138*.params"))
-    if not files:
-        return None
-    head = open(files[0], "rb").read(864 + 4 + 64 * 96)
-    n_ic = int.from_bytes(head[864:868], "big")
-    out = os.path.join(stubs, "vk.bin")
-    open(out, "wb").write(head[:868 + 96 * n_ic])
-    return out
-
-
 def verified(proof, what):
-    vk = vk_file()
-    if not vk or len(proof) != 192:
-        check(False, "%s: a 192-byte proof against the test key (%d bytes, key %s)" % (what, len(proof), vk))
-        return
-    path = os.path.join(stubs, "proof.bin")
-    open(path, "wb").write(proof)
-    r = bench_run("verify-seal", "--vk", vk, "--c1", c1, "--prover-id", PROVER,
-                  "--sector-id", str(SECTOR), "--proof", path)
-    check(r.returncode == 0, "%s: the proof verifies (%r %r)" % (what, r.stdout[-100:], r.stderr[-200:]))
+    e2e.porep_verified(proof, what, e2e.porep_vk_file(CACHE), c1, SECTOR)
 
 
 config = os.path.join(stubs, "signals.toml")
@@ -146,7 +111,7 @@ try:
     check(d.p.poll() is None, "the daemon is still running")
 
     # ---- cuzk-bench single --c1 - -------------------------------------------------------
-    vk = vk_file() or "missing-vk"
+    vk = e2e.porep_vk_file(CACHE) or "missing-vk"
     with open(c1_curio, "rb") as stdin:
         r = bench_run("single", "-a", target, "-t", "porep", "--c1", "-", "--sector-num", str(SECTOR),
                       "--miner-id", str(MINER), "--id", "stdin-1", "--verify-vk", vk,

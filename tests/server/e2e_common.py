@@ -1,6 +1,9 @@
 """Shared by the cuzk-daemon end-to-end scripts (see test_daemon.sh): the
-python3-grpcio stubs, a daemon process wrapper and the check counters.
+python3-grpcio stubs, a daemon process wrapper, the check counters, and
+helpers more than one script uses (cuzk-bench runs, refused requests, the
+2 KiB PoRep C1, key and verify-seal check).
 Imported after sys.argv = [script, daemon, stubs_dir, cuzk-bench, ...]."""
+import glob
 import os
 import re
 import signal
@@ -86,6 +89,71 @@ def raw_call(ch, method, data):
     return ch.unary_unary("/cuzk.v1.ProvingEngine/" + method)(data, timeout=10)
 
 
+def bench_run(*args, timeout=300, stdin=None):
+    return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout, stdin=stdin)
+
+
+def check_refused(st, bad, completed):
+    """Each (what, request, pattern) of bad is refused at submit with
+    INVALID_ARGUMENT and one line matching pattern; then nothing is queued
+    and no job was made of them (completed proofs so far, none failed)."""
+    for what, req, pattern in bad:
+        c, detail = code_of(lambda: st.SubmitProof(req, timeout=30))
+        check(c == grpc.StatusCode.INVALID_ARGUMENT and re.search(pattern, detail, re.I)
+              and "\n" not in detail,
+              "%s: INVALID_ARGUMENT naming it (%s %r)" % (what, c, detail))
+    status = st.GetStatus(pb.GetStatusRequest(), timeout=10)
+    check(all(q.pending == 0 and q.in_progress == 0 for q in status.queues),
+          "nothing was queued by the bad requests")
+    check(status.total_proofs_completed == completed and status.total_proofs_failed == 0,
+          "no job was made of them (%d completed, %d failed)"
+          % (status.total_proofs_completed, status.total_proofs_failed))
+
+
+# ---- 2 KiB PoRep C2 (daemon_porep_e2e, daemon_signals_e2e) ------------------------
+POREP_PROVER = "e807" + "00" * 30  # miner 1000 as LEB128, zero-padded: Curio's prover id
+
+
+def porep_c1(sector, prover=POREP_PROVER):
+    """gen-vanilla porep's 2 KiB C1 output for sector, as stubs/c1.json and
+    in Curio's wrapper (stubs/c1-curio.json): (the first's path, the
+    second's path, the second's bytes)."""
+    c1 = os.path.join(stubs, "c1.json")
+    c1_curio = os.path.join(stubs, "c1-curio.json")
+    for path, extra in ((c1, []), (c1_curio, ["--curio"])):
+        r = bench_run("gen-vanilla", "porep", "--sector-size", "2KiB", "--sector-id", str(sector),
+                      "--prover-id", prover, "--out", path, *extra)
+        check(r.returncode == 0, "gen-vanilla %s (%r)" % (os.path.basename(path), r.stderr[-200:]))
+    return c1, c1_curio, open(c1_curio, "rb").read()
+
+
+def porep_vk_file(cache):
+    """The verifying key at the head of the 2 KiB PoRep test parameter file
+    in cache (bellperson layout: 6 uncompressed points, a u32 BE IC count,
+    the IC points), written to stubs/vk.bin; None when there is none."""
+    files = glob.glob(os.path.join(cache, "cuzk-TEST-ONLY-porep-*-032d3138*.params"))
+    if not files:
+        return None
+    head = open(files[0], "rb").read(864 + 4 + 64 * 96)
+    n_ic = int.from_bytes(head[864:868], "big")
+    out = os.path.join(stubs, "vk.bin")
+    open(out, "wb").write(head[:868 + 96 * n_ic])
+    return out
+
+
+def porep_verified(proof, what, vk, c1, sector, prover=POREP_PROVER):
+    """One check: proof is 192 bytes and verify-seal accepts it for c1's
+    sector under vk."""
+    if not vk or len(proof) != 192:
+        check(False, "%s: a 192-byte proof against the test key (%d bytes, key %s)"
+              % (what, len(proof), vk))
+        return
+    path = os.path.join(stubs, "proof.bin")
+    open(path, "wb").write(proof)
+    r = bench_run("verify-seal", "--vk", vk, "--c1", c1, "--prover-id", prover,
+                  "--sector-id", str(sector), "--proof", path)
+    check(r.returncode == 0, "%s: the proof verifies (%r %r)" % (what, r.stdout[-100:], r.stderr[-200:]))
 
 
 def report(name):

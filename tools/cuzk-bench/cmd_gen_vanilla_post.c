@@ -17,7 +17,6 @@
  * partition 0. The proofs are verified natively before anything is
  * written. Exit 0 written, 2 on any problem (one line on stderr). */
 #include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,16 +44,8 @@ typedef struct {
   unsigned long sectors, miner, partition, threads;
 } gen_opts;
 
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("gen-vanilla: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return 2;
-}
+/* One line "gen-vanilla: <reason>" on stderr; the unusable-input status. */
+#define fail(...) cz_bench_unusable("gen-vanilla", __VA_ARGS__)
 
 /* The registered proof: --registered-proof, else the default of the size. */
 static int pick_kind(cz_post_type type, const gen_opts *o, const cz_post_kind **out) {

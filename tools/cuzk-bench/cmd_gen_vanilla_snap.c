@@ -15,7 +15,6 @@
  * problem (one line on stderr). */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,16 +31,8 @@ static const char SYNOPSIS[] =
     "snap-prove --sector-size 2KiB|8MiB [--data FILE] [--sector-id N] [--bincode-dir DIR] "
     "[--threads N] --out DIR";
 
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("gen-vanilla: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return 2;
-}
+/* One line "gen-vanilla: <reason>" on stderr; the unusable-input status. */
+#define fail(...) cz_bench_unusable("gen-vanilla", __VA_ARGS__)
 
 static int make_dir(const char *dir) {
   if (mkdir(dir, 0777) != 0 && errno != EEXIST)

@@ -117,6 +117,11 @@ int cmd_prove(int argc, char **argv) {
   int pick_rc = 0;
   const cz_prover_backend *backend = pick_backend(backend_name, &pick_rc);
   if (!backend) return pick_rc;
+  /* What the C1, request and vanilla paths take alike. */
+  const cz_bench_prove_opts common = {.out = out, .vk_out = vk_out, .cache_dir = dir_opt,
+                                      .official_only = official_only, .checked = checked,
+                                      .threads = (unsigned)threads, .pce = pce,
+                                      .backend = backend};
   if (request || vanilla) {
     if (c1 || shape || (request && vanilla) || threads > 1024 || repeat < 1 || repeat > 1000) {
       fprintf(stderr, "prove: give one of --c1, --request, --vanilla, --synthetic "
@@ -124,14 +129,11 @@ int cmd_prove(int argc, char **argv) {
       return 2;
     }
     if (request && cz_bench_is_snap_request(request)) {
-      cz_bench_snap_args sa = {request, out, vk_out, dir_opt, official_only, checked,
-                               (unsigned)threads, pce, backend};
+      cz_bench_snap_args sa = {request, common};
       return cz_bench_prove_snap(&sa);
     }
     uint8_t rnd[32], prover[32];
-    cz_bench_post_args pa = {request ? request : vanilla, {0}, out, vk_out, dir_opt,
-                             official_only, checked, (unsigned)threads, pce, (unsigned)repeat,
-                             backend};
+    cz_bench_post_args pa = {request ? request : vanilla, {0}, (unsigned)repeat, common};
     if (vanilla) {
       pa.opt.kind = reg ? cz_bench_post_kind_arg(reg) : NULL;
       if (!pa.opt.kind || !rand_hex || miner == ~0ul) {
@@ -153,8 +155,7 @@ int cmd_prove(int argc, char **argv) {
       fprintf(stderr, "prove: --threads too large\n");
       return 2;
     }
-    cz_bench_porep_args pa = {c1,      out,     vk_out,           dir_opt, official_only,
-                              checked, (unsigned)threads, pce, backend};
+    cz_bench_porep_args pa = {c1, common};
     return cz_bench_prove_porep(&pa);
   }
   if (!shape || c1 || (strcmp(shape, "chain") && strcmp(shape, "sparse"))) {

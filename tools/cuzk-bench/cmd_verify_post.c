@@ -153,21 +153,19 @@ static int run(int argc, char **argv, bool print_only) {
     free(sectors);
     return rc;
   }
-  cz_err e = cz_bench_load_hex_or_file(proof_arg, "proof", &bytes, &len, what, sizeof what, why,
-                                       sizeof why);
-  if (e != CZ_OK) {
+  if ((rc = cz_bench_load_proof(CMD, proof_arg, &bytes, &len, what, sizeof what)) != 0) {
     free(sectors);
-    return fail("%s: %s", e == CZ_ERR_IO ? "proof" : what, why);
+    return rc;
   }
   cz_groth16_vk vk;
   memset(&vk, 0, sizeof vk);
   cz_fr *inputs = NULL;
   size_t per = cz_post_public_input_count(k);
+  cz_err e;
   if (len != CZ_GROTH16_PROOF_BYTES) {
     rc = fail("%s holds %zu bytes, expected %d", what, len, CZ_GROTH16_PROOF_BYTES);
-  } else if ((rc = cz_bench_load_vk(CMD, &vk, vk_path, vk_hex, vk_compressed)) != 0) {
-  } else if (vk.n_ic != per + 1) {
-    rc = fail("the verifying key takes %zu public inputs, %s has %zu", vk.n_ic - 1, k->name, per);
+  } else if ((rc = cz_bench_load_vk_for(CMD, &vk, vk_path, vk_hex, vk_compressed, per,
+                                        k->name)) != 0) {
   } else if (!(inputs = malloc(per * sizeof *inputs))) {
     rc = fail("out of memory");
   } else if ((e = cz_post_check_commitment(prover_id, "prover-id", why, sizeof why)) != CZ_OK ||

@@ -293,15 +293,11 @@ int cmd_verify_seal(int argc, char **argv) {
   seal_claim claim;
   if ((rc = claim_from_options(&claim, &co)) != 0) return rc;
 
-  char why[WHY_LEN], what[32];
+  char what[32];
   uint8_t *bytes = NULL;
   size_t len = 0;
-  cz_err e = cz_bench_load_hex_or_file(proof_arg, "proof", &bytes, &len, what, sizeof what, why,
-                                       sizeof why);
-  if (e != CZ_OK) {
-    fprintf(stderr, "%s: %s: %s\n", cmd_name, e == CZ_ERR_IO ? "proof" : what, why);
-    return 2;
-  }
+  if ((rc = cz_bench_load_proof(cmd_name, proof_arg, &bytes, &len, what, sizeof what)) != 0)
+    return rc;
   const size_t parts = claim.cfg.partitions;
   if (len != parts * CZ_GROTH16_PROOF_BYTES) {
     fprintf(stderr, "%s: %s holds %zu bytes, expected %zu (%zu partition%s x %d)\n", cmd_name,
@@ -312,18 +308,16 @@ int cmd_verify_seal(int argc, char **argv) {
   }
 
   cz_groth16_vk vk;
-  if ((rc = cz_bench_load_vk(cmd_name, &vk, vk_path, vk_hex, vk_compressed)) != 0) {
+  const size_t per = cz_porep_public_input_count(&claim.cfg);
+  char who[64];
+  snprintf(who, sizeof who, "a %llu-byte sector's PoRep",
+           (unsigned long long)claim.cfg.sector_size);
+  if ((rc = cz_bench_load_vk_for(cmd_name, &vk, vk_path, vk_hex, vk_compressed, per, who)) != 0) {
     free(bytes);
     return rc;
   }
-  const size_t per = cz_porep_public_input_count(&claim.cfg);
   cz_fr *inputs = NULL;
-  if (vk.n_ic - 1 != per) {
-    fprintf(stderr,
-            "%s: the verifying key takes %zu public inputs, a %llu-byte sector's PoRep has %zu\n",
-            cmd_name, vk.n_ic - 1, (unsigned long long)claim.cfg.sector_size, per);
-    rc = 2;
-  } else if (!(inputs = malloc(parts * per * sizeof *inputs))) {
+  if (!(inputs = malloc(parts * per * sizeof *inputs))) {
     rc = fail("out of memory");
   } else if ((rc = claim_public_inputs(&claim, per, inputs)) == 0) {
     rc = verify_all(&vk, inputs, per, bytes, parts);

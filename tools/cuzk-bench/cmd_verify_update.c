@@ -61,21 +61,18 @@ int cmd_verify_update(int argc, char **argv) {
   char why[512], what[32];
   uint8_t *bytes = NULL;
   size_t len = 0;
-  cz_err e = cz_bench_load_hex_or_file(proof_arg, "proof", &bytes, &len, what, sizeof what, why,
-                                       sizeof why);
-  if (e != CZ_OK) return fail("%s: %s", e == CZ_ERR_IO ? "proof" : what, why);
+  if ((rc = cz_bench_load_proof(CMD, proof_arg, &bytes, &len, what, sizeof what)) != 0) return rc;
   cz_groth16_vk vk;
   memset(&vk, 0, sizeof vk);
   size_t want = (size_t)k->shape.partitions * CZ_GROTH16_PROOF_BYTES;
   if (len != want) {
     rc = fail("%s holds %zu bytes, %s has %u partitions of %d bytes", what, len, k->name,
               k->shape.partitions, CZ_GROTH16_PROOF_BYTES);
-  } else if ((rc = cz_bench_load_vk(CMD, &vk, vk_path, vk_hex, vk_compressed)) != 0) {
-  } else if (vk.n_ic != CZ_SNAP_PUBLIC_INPUTS + 1) {
-    rc = fail("the verifying key takes %zu public inputs, an update has %d", vk.n_ic - 1,
-              CZ_SNAP_PUBLIC_INPUTS);
+  } else if ((rc = cz_bench_load_vk_for(CMD, &vk, vk_path, vk_hex, vk_compressed,
+                                        CZ_SNAP_PUBLIC_INPUTS, "an update")) != 0) {
   } else {
-    e = cz_snap_verify_proofs(&vk, k, c_r_old, c_d_new, c_r_new, bytes, len, why, sizeof why);
+    cz_err e =
+        cz_snap_verify_proofs(&vk, k, c_r_old, c_d_new, c_r_new, bytes, len, why, sizeof why);
     if (e == CZ_OK) {
       printf("valid\n");
     } else if (e == CZ_ERR_PROOF_INVALID) {

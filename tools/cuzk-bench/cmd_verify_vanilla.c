@@ -22,7 +22,6 @@
  * proofs), one line on stderr. A gen-vanilla snap-prove request is checked
  * partition by partition with cz_snap_verify_partition (the same statuses). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,16 +42,8 @@ static const char SYNOPSIS[] =
 
 #define MAX_FILES 64
 
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("verify-vanilla: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return 2;
-}
+/* One line "verify-vanilla: <reason>" on stderr; the unusable-input status. */
+#define fail(...) cz_bench_unusable("verify-vanilla", __VA_ARGS__)
 
 typedef struct {
   const char *kind, *registered, *randomness, *prover, *request;

@@ -277,6 +277,26 @@ int cz_bench_load_vk(const char *cmd, cz_groth16_vk *vk, const char *path, bool 
   return 0;
 }
 
+int cz_bench_load_proof(const char *cmd, const char *arg, uint8_t **bytes, size_t *len, char *what,
+                        size_t whatlen) {
+  char why[512];
+  cz_err e = cz_bench_load_hex_or_file(arg, "proof", bytes, len, what, whatlen, why, sizeof why);
+  if (e != CZ_OK) return cz_bench_unusable(cmd, "%s: %s", e == CZ_ERR_IO ? "proof" : what, why);
+  return 0;
+}
+
+int cz_bench_load_vk_for(const char *cmd, cz_groth16_vk *vk, const char *path, bool force_hex,
+                         bool force_compressed, size_t n_inputs, const char *who) {
+  int rc = cz_bench_load_vk(cmd, vk, path, force_hex, force_compressed);
+  if (rc != 0) return rc;
+  if (vk->n_ic == n_inputs + 1) return 0;
+  rc = cz_bench_unusable(cmd, "the verifying key takes %zu public inputs, %s has %zu",
+                         vk->n_ic - 1, who, n_inputs);
+  cz_groth16_vk_free(vk);
+  memset(vk, 0, sizeof *vk);
+  return rc;
+}
+
 int cz_bench_unusable(const char *cmd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -53,6 +53,19 @@ int cz_bench_hex32(const char *cmd, const char *opt, const char *arg, uint8_t ou
 int cz_bench_load_vk(const char *cmd, cz_groth16_vk *vk, const char *path, bool force_hex,
                      bool force_compressed);
 
+/* A verifier's two inputs (verify-post, verify-update, verify-seal).
+ * The proof bytes named by arg (cz_bench_load_hex_or_file, name "proof"):
+ * 0 with *bytes heap-owned and *what saying which form it was, or 2 after
+ * one line "<cmd>: proof: <why>" (no such file, not hex) or "<cmd>: <what>:
+ * <why>" on stderr. */
+int cz_bench_load_proof(const char *cmd, const char *arg, uint8_t **bytes, size_t *len, char *what,
+                        size_t whatlen);
+/* cz_bench_load_vk, then the key must take n_inputs public inputs, else 2
+ * after "<cmd>: the verifying key takes K public inputs, <who> has N" (the
+ * key then freed). */
+int cz_bench_load_vk_for(const char *cmd, cz_groth16_vk *vk, const char *path, bool force_hex,
+                         bool force_compressed, size_t n_inputs, const char *who);
+
 /* One line "<cmd>: <message>" on stderr; returns 2, the unusable-input
  * exit status: `return cz_bench_unusable(CMD, "...", ...)`. */
 int cz_bench_unusable(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

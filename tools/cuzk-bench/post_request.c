@@ -11,17 +11,7 @@
 
 #include "base64.h"
 #include "input.h"
-
-__attribute__((format(printf, 4, 5))) static cz_err say(cz_err e, char *why, size_t whylen,
-                                                       const char *fmt, ...) {
-  if (why && whylen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
-  }
-  return e;
-}
+#include "util/msg.h"
 
 void cz_bench_blobs_free(cz_bench_blob *list, size_t n) {
   for (size_t i = 0; list && i < n; i++) free(list[i].bytes);
@@ -59,21 +49,23 @@ char *cz_bench_vanilla_json(const cz_bench_blob *v, size_t n, size_t *len) {
 static cz_err blobs_from_array(json_t *arr, const char *file, cz_bench_blob **list, size_t *n,
                                char *why, size_t whylen) {
   size_t m = json_array_size(arr);
-  if (m == 0) return say(CZ_ERR_PARSE, why, whylen, "%s: an empty array of vanilla proofs", file);
+  if (m == 0)
+    return cz_msg_err(why, whylen, CZ_ERR_PARSE, "%s: an empty array of vanilla proofs", file);
   cz_bench_blob *l = realloc(*list, (*n + m) * sizeof *l);
-  if (!l) return say(CZ_ERR_NOMEM, why, whylen, "%s: out of memory", file);
+  if (!l) return cz_msg_err(why, whylen, CZ_ERR_NOMEM, "%s: out of memory", file);
   *list = l;
   for (size_t i = 0; i < m; i++) {
     json_t *s = json_array_get(arr, i);
     if (!json_is_string(s))
-      return say(CZ_ERR_PARSE, why, whylen, "%s: [%zu]: not a string (expected base64)", file, i);
+      return cz_msg_err(why, whylen, CZ_ERR_PARSE, "%s: [%zu]: not a string (expected base64)",
+                        file, i);
     size_t tl = json_string_length(s), bl = 0;
     uint8_t *b = malloc(3 * (tl / 4) + 1);
     char b64why[128];
-    if (!b) return say(CZ_ERR_NOMEM, why, whylen, "%s: out of memory", file);
+    if (!b) return cz_msg_err(why, whylen, CZ_ERR_NOMEM, "%s: out of memory", file);
     if (!cz_bench_base64_decode(b, &bl, json_string_value(s), tl, b64why, sizeof b64why)) {
       free(b);
-      return say(CZ_ERR_PARSE, why, whylen, "%s: [%zu]: %s", file, i, b64why);
+      return cz_msg_err(why, whylen, CZ_ERR_PARSE, "%s: [%zu]: %s", file, i, b64why);
     }
     l[*n].bytes = b;
     l[*n].len = bl;
@@ -87,7 +79,7 @@ static json_t *load_json(const uint8_t *text, size_t len, const char *file, char
                          size_t whylen) {
   json_error_t je;
   json_t *j = json_loadb((const char *)text, len, JSON_REJECT_DUPLICATES, &je);
-  if (!j) say(CZ_ERR_PARSE, why, whylen, "%s:%d:%d: %s", file, je.line, je.column, je.text);
+  if (!j) cz_msg_err(why, whylen, CZ_ERR_PARSE, "%s:%d:%d: %s", file, je.line, je.column, je.text);
   return j;
 }
 
@@ -107,7 +99,7 @@ cz_err cz_bench_vanilla_load(const char *path, cz_bench_blob **list, size_t *n, 
     cz_bench_blob *l = realloc(*list, (*n + 1) * sizeof *l);
     if (!l) {
       free(buf);
-      return say(CZ_ERR_NOMEM, why, whylen, "%s: out of memory", path);
+      return cz_msg_err(why, whylen, CZ_ERR_NOMEM, "%s: out of memory", path);
     }
     *list = l;
     l[*n].bytes = buf;
@@ -119,12 +111,27 @@ cz_err cz_bench_vanilla_load(const char *path, cz_bench_blob **list, size_t *n, 
   free(buf);
   if (!j) return CZ_ERR_PARSE;
   if (!json_is_array(j))
-    e = say(CZ_ERR_PARSE, why, whylen,
+    e = cz_msg_err(why, whylen, CZ_ERR_PARSE,
             "%s: a JSON object, not a vanilla.json array (a request file? use --request)", path);
   else
     e = blobs_from_array(j, path, list, n, why, whylen);
   json_decref(j);
   return e;
+}
+
+cz_err cz_bench_request_vanilla_load(const char *request, const char *name, cz_bench_blob **list,
+                                     size_t *n, char *why, size_t whylen) {
+  const char *slash = strrchr(request, '/');
+  size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - request) + 1;
+  char *path = malloc(dir + strlen(name) + 1);
+  if (!path) return cz_msg_err(why, whylen, CZ_ERR_NOMEM, "%s: out of memory", request);
+  memcpy(path, request, dir);
+  strcpy(path + dir, name);
+  char inner[384];
+  cz_err e = cz_bench_vanilla_load(path, list, n, inner, sizeof inner);
+  free(path);
+  if (e != CZ_OK) return cz_msg_err(why, whylen, e, "%s: vanilla: %s", request, inner);
+  return CZ_OK;
 }
 
 /* ---- request.json: reading ------------------------------------------------------ */
@@ -143,7 +150,7 @@ static cz_err field_err(const ctx *c, const char *field, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(reason, sizeof reason, fmt, ap);
   va_end(ap);
-  return say(CZ_ERR_PARSE, c->why, c->whylen, "%s: %s: %s", c->file, field, reason);
+  return cz_msg_err(c->why, c->whylen, CZ_ERR_PARSE, "%s: %s: %s", c->file, field, reason);
 }
 
 static cz_err get_u64(const ctx *c, json_t *obj, const char *key, const char *field, bool optional,
@@ -232,7 +239,7 @@ static cz_err get_sectors(const ctx *c, json_t *obj, cz_bench_post_request *r) {
     return field_err(c, "sectors", "not a non-empty array");
   size_t n = json_array_size(arr);
   r->sectors = calloc(n, sizeof *r->sectors);
-  if (!r->sectors) return say(CZ_ERR_NOMEM, c->why, c->whylen, "%s: out of memory", c->file);
+  if (!r->sectors) return cz_msg_err(c->why, c->whylen, CZ_ERR_NOMEM, "%s: out of memory", c->file);
   for (size_t i = 0; i < n; i++) {
     json_t *s = json_array_get(arr, i);
     char f[64];
@@ -254,16 +261,9 @@ static cz_err get_vanilla(const ctx *c, json_t *obj, cz_bench_post_request *r) {
   if (!v) return field_err(c, "vanilla", "missing");
   const char *name = json_string_value(v);
   if (!name || !*name) return field_err(c, "vanilla", "not a file name");
-  const char *slash = strrchr(c->file, '/');
-  size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - c->file) + 1;
-  char *path = malloc(dir + strlen(name) + 1);
-  if (!path) return say(CZ_ERR_NOMEM, c->why, c->whylen, "%s: out of memory", c->file);
-  memcpy(path, c->file, dir);
-  strcpy(path + dir, name);
-  char inner[384];
-  cz_err e = cz_bench_vanilla_load(path, &r->vanilla, &r->n_vanilla, inner, sizeof inner);
-  free(path);
-  if (e != CZ_OK) return say(e, c->why, c->whylen, "%s: vanilla: %s", c->file, inner);
+  cz_err e = cz_bench_request_vanilla_load(c->file, name, &r->vanilla, &r->n_vanilla, c->why,
+                                            c->whylen);
+  if (e != CZ_OK) return e;
   if (r->n_vanilla != r->n_sectors)
     return field_err(c, "vanilla", "%zu proofs for %zu sectors (one per sector, in order)",
                      r->n_vanilla, r->n_sectors);
@@ -293,11 +293,12 @@ static cz_err read_bare(const ctx *c, json_t *j, const cz_bench_post_options *op
                         cz_bench_post_request *r) {
   static const char *const need = "a bare vanilla.json needs";
   if (!opt || !opt->kind)
-    return say(CZ_ERR_INVALID_ARG, c->why, c->whylen, "%s: %s --registered-proof", c->file, need);
+    return cz_msg_err(c->why, c->whylen, CZ_ERR_INVALID_ARG, "%s: %s --registered-proof", c->file,
+                      need);
   if (!opt->randomness)
-    return say(CZ_ERR_INVALID_ARG, c->why, c->whylen, "%s: %s --randomness", c->file, need);
+    return cz_msg_err(c->why, c->whylen, CZ_ERR_INVALID_ARG, "%s: %s --randomness", c->file, need);
   if (!opt->prover_id)
-    return say(CZ_ERR_INVALID_ARG, c->why, c->whylen, "%s: %s --prover-id (or --miner-id)",
+    return cz_msg_err(c->why, c->whylen, CZ_ERR_INVALID_ARG, "%s: %s --prover-id (or --miner-id)",
                c->file, need);
   r->kind = opt->kind;
   memcpy(r->randomness, opt->randomness, 32);
@@ -322,7 +323,7 @@ cz_err cz_bench_post_request_read(const char *path, const cz_bench_post_options 
   else if (json_is_array(j))
     e = read_bare(&c, j, opt, out);
   else
-    e = say(CZ_ERR_PARSE, why, whylen,
+    e = cz_msg_err(why, whylen, CZ_ERR_PARSE,
             "%s: neither a request (object) nor a vanilla.json (array of base64)", path);
   json_decref(j);
   if (e != CZ_OK) cz_bench_post_request_free(out);
@@ -331,7 +332,7 @@ cz_err cz_bench_post_request_read(const char *path, const cz_bench_post_options 
 
 /* ---- request.json: writing --------------------------------------------------------- */
 
-static void hex_of(char out[65], const uint8_t b[32]) {
+void cz_bench_hex32_text(char out[65], const uint8_t b[32]) {
   for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
@@ -339,55 +340,18 @@ static cz_err write_text(const char *dir, const char *name, const char *text, si
                          char *why, size_t whylen) {
   char path[4096];
   if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
-    return say(CZ_ERR_IO, why, whylen, "%s/%s: path too long", dir, name);
+    return cz_msg_err(why, whylen, CZ_ERR_IO, "%s/%s: path too long", dir, name);
   return cz_bench_write_atomic(path, text, len, why, whylen);
 }
 
-static json_t *request_json(const cz_bench_post_request *r) {
-  char hex[65];
-  json_t *j = json_object(), *secs = json_array();
-  if (!j || !secs) {
-    json_decref(j);
-    json_decref(secs);
-    return NULL;
-  }
-  json_object_set_new(j, "proof_kind", json_string(type_name(r->kind->type)));
-  json_object_set_new(j, "registered_proof", json_integer(r->kind->id));
-  hex_of(hex, r->randomness);
-  json_object_set_new(j, "randomness", json_string(hex));
-  json_object_set_new(j, "miner_id", json_integer((json_int_t)r->miner_id));
-  json_object_set_new(j, "partition", json_integer(r->partition));
-  for (size_t i = 0; i < r->n_sectors; i++) {
-    json_t *s = json_object();
-    hex_of(hex, r->sectors[i].comm_r);
-    json_object_set_new(s, "sector_id", json_integer((json_int_t)r->sectors[i].sector_id));
-    json_object_set_new(s, "comm_r", json_string(hex));
-    json_array_append_new(secs, s);
-  }
-  json_object_set_new(j, "sectors", secs);
-  json_object_set_new(j, "vanilla", json_string("vanilla.json"));
-  return j;
-}
-
-cz_err cz_bench_post_request_write(const char *dir, const cz_bench_post_request *r, char *why,
-                                   size_t whylen) {
-  if (!r->kind || !r->has_miner_id || r->n_sectors != r->n_vanilla || r->n_sectors == 0)
-    return say(CZ_ERR_INVALID_ARG, why, whylen,
-               "request: needs a kind, a miner id and one proof per sector");
-  /* jansson's integers are signed 64-bit. */
-  if (r->miner_id > INT64_MAX)
-    return say(CZ_ERR_INVALID_ARG, why, whylen, "miner_id %llu does not fit a JSON integer here",
-               (unsigned long long)r->miner_id);
-  for (size_t i = 0; i < r->n_sectors; i++)
-    if (r->sectors[i].sector_id > INT64_MAX)
-      return say(CZ_ERR_INVALID_ARG, why, whylen, "sectors[%zu].sector_id is too large", i);
+cz_err cz_bench_request_files_write(const char *dir, const struct json_t *request,
+                                    const cz_bench_blob *v, size_t n, char *why, size_t whylen) {
   size_t vlen = 0;
-  char *vanilla = cz_bench_vanilla_json(r->vanilla, r->n_vanilla, &vlen);
-  json_t *j = request_json(r);
-  char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
-  json_decref(j);
+  char *vanilla = cz_bench_vanilla_json(v, n, &vlen);
+  char *text = request ? json_dumps(request, JSON_INDENT(2)) : NULL;
   cz_err e = CZ_OK;
-  if (!vanilla || !text) e = say(CZ_ERR_NOMEM, why, whylen, "out of memory writing the request");
+  if (!vanilla || !text)
+    e = cz_msg_err(why, whylen, CZ_ERR_NOMEM, "out of memory writing the request");
   if (e == CZ_OK) e = write_text(dir, "vanilla.json", vanilla, vlen, why, whylen);
   if (e == CZ_OK) {
     size_t tl = strlen(text);
@@ -401,5 +365,50 @@ cz_err cz_bench_post_request_write(const char *dir, const cz_bench_post_request 
   }
   free(vanilla);
   free(text);
+  return e;
+}
+
+static json_t *request_json(const cz_bench_post_request *r) {
+  char hex[65];
+  json_t *j = json_object(), *secs = json_array();
+  if (!j || !secs) {
+    json_decref(j);
+    json_decref(secs);
+    return NULL;
+  }
+  json_object_set_new(j, "proof_kind", json_string(type_name(r->kind->type)));
+  json_object_set_new(j, "registered_proof", json_integer(r->kind->id));
+  cz_bench_hex32_text(hex, r->randomness);
+  json_object_set_new(j, "randomness", json_string(hex));
+  json_object_set_new(j, "miner_id", json_integer((json_int_t)r->miner_id));
+  json_object_set_new(j, "partition", json_integer(r->partition));
+  for (size_t i = 0; i < r->n_sectors; i++) {
+    json_t *s = json_object();
+    cz_bench_hex32_text(hex, r->sectors[i].comm_r);
+    json_object_set_new(s, "sector_id", json_integer((json_int_t)r->sectors[i].sector_id));
+    json_object_set_new(s, "comm_r", json_string(hex));
+    json_array_append_new(secs, s);
+  }
+  json_object_set_new(j, "sectors", secs);
+  json_object_set_new(j, "vanilla", json_string("vanilla.json"));
+  return j;
+}
+
+cz_err cz_bench_post_request_write(const char *dir, const cz_bench_post_request *r, char *why,
+                                   size_t whylen) {
+  if (!r->kind || !r->has_miner_id || r->n_sectors != r->n_vanilla || r->n_sectors == 0)
+    return cz_msg_err(why, whylen, CZ_ERR_INVALID_ARG,
+               "request: needs a kind, a miner id and one proof per sector");
+  /* jansson's integers are signed 64-bit. */
+  if (r->miner_id > INT64_MAX)
+    return cz_msg_err(why, whylen, CZ_ERR_INVALID_ARG,
+                      "miner_id %llu does not fit a JSON integer here",
+                      (unsigned long long)r->miner_id);
+  for (size_t i = 0; i < r->n_sectors; i++)
+    if (r->sectors[i].sector_id > INT64_MAX)
+      return cz_msg_err(why, whylen, CZ_ERR_INVALID_ARG, "sectors[%zu].sector_id is too large", i);
+  json_t *j = request_json(r);
+  cz_err e = cz_bench_request_files_write(dir, j, r->vanilla, r->n_vanilla, why, whylen);
+  json_decref(j);
   return e;
 }

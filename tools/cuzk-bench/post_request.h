@@ -91,6 +91,25 @@ cz_err cz_bench_vanilla_load(const char *path, cz_bench_blob **list, size_t *n, 
 
 void cz_bench_blobs_free(cz_bench_blob *list, size_t n);
 
+/* ---- What every request file shares (SnapDeals' too, snap_request.c) ---- */
+
+struct json_t; /* jansson's */
+
+/* cz_bench_vanilla_load of the file name a request at path `request` gives
+ * (relative to the request's folder unless absolute); why then reads
+ * "<request>: vanilla: <reason>". */
+cz_err cz_bench_request_vanilla_load(const char *request, const char *name, cz_bench_blob **list,
+                                     size_t *n, char *why, size_t whylen);
+
+/* Write dir/vanilla.json (v[0..n)), then dir/request.json (request,
+ * indented, one final newline), each atomically. request NULL (out of
+ * memory building it) is CZ_ERR_NOMEM. CZ_ERR_IO / CZ_ERR_NOMEM with why. */
+cz_err cz_bench_request_files_write(const char *dir, const struct json_t *request,
+                                    const cz_bench_blob *v, size_t n, char *why, size_t whylen);
+
+/* The 64 lower-case hex digits of 32 bytes, in order, NUL-terminated. */
+void cz_bench_hex32_text(char out[65], const uint8_t b[32]);
+
 /* A --registered-proof argument: a decimal number 0-14 or a filecoin-ffi
  * name ("StackedDrgWindow2KiBV1_1"); NULL when it is neither. */
 const cz_post_kind *cz_bench_post_kind_arg(const char *arg);

@@ -14,8 +14,6 @@
 #include "input.h"
 #include "prove_porep.h"
 
-static double ms_since(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
-
 int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   char msg[512] = "";
   cz_porep_c1 c1;
@@ -25,34 +23,29 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
     fprintf(stderr, "prove: %s: %s\n", a->c1_path, msg);
     return 2;
   }
-  printf("kind %s\nload_c1 %.1f ms\n", c1.kind->name, ms_since(t0));
+  printf("kind %s\nload_c1 %.1f ms\n", c1.kind->name, cz_bench_ms_since(t0));
 
   char name[256];
   cz_porep_param_name(c1.kind, name, sizeof name);
   cz_porep_config cfg;
   cz_porep_kind_config(c1.kind, &cfg);
   cz_groth16_params params;
-  if (cz_bench_prove_params(&params, name, cz_porep_public_input_count(&cfg) + 1, a->cache_dir,
-                            CZ_POREP_CIRCUIT_REVISION, a->official_only, a->checked, a->threads,
+  const cz_bench_prove_opts *o = &a->o;
+  if (cz_bench_prove_params(&params, name, cz_porep_public_input_count(&cfg) + 1, o->cache_dir,
+                            CZ_POREP_CIRCUIT_REVISION, o->official_only, o->checked, o->threads,
                             cz_porep_keygen, (void *)c1.kind)) {
     cz_porep_c1_free(&c1);
     return 2;
   }
 
   int rc = 0;
-  if (a->vk_out) rc = cz_bench_write_vk("prove", a->vk_out, &params.vk);
+  if (o->vk_out) rc = cz_bench_write_vk("prove", o->vk_out, &params.vk);
 
   cz_pce *shape = NULL;
-  if (!rc && a->pce) {
+  if (!rc && o->pce) {
     t0 = cz_now_ns();
-    if (cz_porep_record_shape(c1.kind, &shape, msg, sizeof msg) != CZ_OK) {
-      fprintf(stderr, "prove: %s\n", msg);
-      rc = 2;
-    } else {
-      cz_pce_info info;
-      cz_pce_get_info(shape, &info);
-      printf("record_shape %.1f ms\npce_shape_bytes %zu bytes\n", ms_since(t0), info.bytes);
-    }
+    e = cz_porep_record_shape(c1.kind, &shape, msg, sizeof msg);
+    rc = cz_bench_prove_shape_report(e, shape, t0, msg);
   }
 
   size_t len = (size_t)c1.n_partitions * CZ_GROTH16_PROOF_BYTES;
@@ -60,18 +53,14 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   if (!rc && !proof) rc = 2;
   if (!rc) {
     t0 = cz_now_ns();
-    e = cz_porep_c2_pce(&c1, &params, shape, a->backend, a->threads, NULL, proof, msg, sizeof msg);
+    e = cz_porep_c2_pce(&c1, &params, shape, o->backend, o->threads, NULL, proof, msg, sizeof msg);
     if (e != CZ_OK) {
       fprintf(stderr, "prove: %s: %s\n", cz_err_str(e), msg);
       rc = e == CZ_ERR_PROOF_INVALID ? 1 : 2;
     } else {
-      printf("c2 %.1f ms\npartitions %u count\nverified yes\n", ms_since(t0), c1.n_partitions);
-      if (a->out) {
-        rc = cz_bench_write_file("prove", a->out, proof, len);
-      } else {
-        for (size_t i = 0; i < len; i++) printf("%02x", proof[i]);
-        printf("\n");
-      }
+      printf("c2 %.1f ms\npartitions %u count\nverified yes\n", cz_bench_ms_since(t0),
+             c1.n_partitions);
+      rc = cz_bench_prove_output(o->out, proof, len);
     }
   }
   free(proof);

@@ -13,19 +13,6 @@
 #include "input.h"
 #include "prove_post.h"
 
-static double ms_since(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
-
-/* The timing hook: synthesis and the prover's total, summed over repeats. */
-typedef struct {
-  uint64_t synthesis_ns, prove_ns;
-} phase_sums;
-
-static void on_phase(void *ctx, cz_prove_phase phase, uint64_t ns) {
-  phase_sums *s = ctx;
-  if (phase == CZ_PHASE_SYNTHESIS) s->synthesis_ns += ns;
-  else if (phase == CZ_PHASE_TOTAL) s->prove_ns += ns;
-}
-
 static int load_partition(const cz_bench_post_args *a, cz_post_partition *p) {
   char why[512] = "";
   cz_bench_post_request r;
@@ -61,7 +48,7 @@ static int load_partition(const cz_bench_post_args *a, cz_post_partition *p) {
     return 2;
   }
   printf("kind %s\npartition %u index\nsectors %zu count\nload_vanilla %.1f ms\n",
-         p->kind->name, p->partition, p->n, ms_since(t0));
+         p->kind->name, p->partition, p->n, cz_bench_ms_since(t0));
   return 0;
 }
 
@@ -72,7 +59,7 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
   char msg[512] = "";
   uint64_t t0 = cz_now_ns();
   cz_err e = cz_post_partition_verify(&p, msg, sizeof msg);
-  printf("verify_vanilla %.1f ms\n", ms_since(t0));
+  printf("verify_vanilla %.1f ms\n", cz_bench_ms_since(t0));
   if (e != CZ_OK) {
     fprintf(stderr, "prove: vanilla proofs: %s\n", msg);
     cz_post_partition_free(&p);
@@ -81,30 +68,26 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
   char name[256];
   cz_post_param_name(p.kind, name, sizeof name);
   cz_groth16_params params;
-  if (cz_bench_prove_params(&params, name, cz_post_public_input_count(p.kind) + 1, a->cache_dir,
-                            CZ_POST_CIRCUIT_REVISION, a->official_only, a->checked, a->threads,
+  const cz_bench_prove_opts *o = &a->o;
+  if (cz_bench_prove_params(&params, name, cz_post_public_input_count(p.kind) + 1, o->cache_dir,
+                            CZ_POST_CIRCUIT_REVISION, o->official_only, o->checked, o->threads,
                             cz_post_keygen, (void *)p.kind)) {
     cz_post_partition_free(&p);
     return 2;
   }
-  if (a->vk_out) rc = cz_bench_write_vk("prove", a->vk_out, &params.vk);
+  if (o->vk_out) rc = cz_bench_write_vk("prove", o->vk_out, &params.vk);
   cz_pce *shape = NULL;
-  if (!rc && a->pce) {
+  if (!rc && o->pce) {
     t0 = cz_now_ns();
-    if (cz_post_record_shape(p.kind, &shape, msg, sizeof msg) != CZ_OK) {
-      fprintf(stderr, "prove: %s\n", msg);
-      rc = 2;
-    } else {
-      cz_pce_info info;
-      cz_pce_get_info(shape, &info);
-      printf("record_shape %.1f ms\npce_shape_bytes %zu bytes\n", ms_since(t0), info.bytes);
-    }
+    e = cz_post_record_shape(p.kind, &shape, msg, sizeof msg);
+    rc = cz_bench_prove_shape_report(e, shape, t0, msg);
   }
   cz_groth16_pvk *pvk = rc ? NULL : cz_groth16_prepare(&params.vk);
   if (!rc && !pvk) rc = 2;
   uint8_t proof[CZ_GROTH16_PROOF_BYTES];
-  phase_sums sums = {0, 0};
-  cz_prove_timing hook = {on_phase, &sums, false};
+  /* The timing hook: synthesis and the prover's total, summed over repeats. */
+  cz_bench_phase_sums sums = {0, 0};
+  cz_prove_timing hook = {cz_bench_sum_phase, &sums, false};
   unsigned n = a->repeat ? a->repeat : 1;
   double last_ms = 0;
   for (unsigned i = 0; !rc && i < n; i++) {
@@ -112,13 +95,13 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
     t0 = cz_now_ns();
     cz_assignment as;
     uint64_t s0 = cz_now_ns();
-    e = cz_post_synthesize_pce(&p, shape, a->threads, &as, msg, sizeof msg);
+    e = cz_post_synthesize_pce(&p, shape, o->threads, &as, msg, sizeof msg);
     if (e == CZ_OK) {
       cz_prove_timing_emit(&hook, CZ_PHASE_SYNTHESIS, cz_now_ns() - s0);
-      e = cz_post_prove_assignment(&p, &as, &params, pvk, a->backend, a->threads, &hook, proof,
+      e = cz_post_prove_assignment(&p, &as, &params, pvk, o->backend, o->threads, &hook, proof,
                                    msg, sizeof msg);
     }
-    last_ms = ms_since(t0);
+    last_ms = cz_bench_ms_since(t0);
     if (e != CZ_OK) {
       fprintf(stderr, "prove: %s: %s\n", cz_err_str(e), msg);
       rc = e == CZ_ERR_PROOF_INVALID ? 1 : 2;
@@ -127,12 +110,7 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
   if (!rc) {
     printf("synthesis %.1f ms\nprove %.1f ms\nlatency %.1f ms\nproofs %u count\nverified yes\n",
            (double)sums.synthesis_ns / 1e6 / n, (double)sums.prove_ns / 1e6 / n, last_ms, n);
-    if (a->out) {
-      rc = cz_bench_write_file("prove", a->out, proof, sizeof proof);
-    } else {
-      for (size_t i = 0; i < sizeof proof; i++) printf("%02x", proof[i]);
-      printf("\n");
-    }
+    rc = cz_bench_prove_output(o->out, proof, sizeof proof);
   }
   cz_groth16_pvk_free(pvk);
   cz_pce_free(shape);

@@ -1,21 +1,14 @@
 /* The PoSt side of `cuzk-bench prove` (--request / --vanilla). */
 #ifndef CUZK_BENCH_PROVE_POST_H
 #define CUZK_BENCH_PROVE_POST_H
-#include <stdbool.h>
-
 #include "post_request.h"
+#include "prove_common.h"
 
 typedef struct {
   const char *request;     /* request.json, or a bare vanilla.json */
   cz_bench_post_options opt; /* kind, randomness, prover id, partition for a bare one */
-  const char *out;         /* raw proof bytes here; NULL: hex on stdout */
-  const char *vk_out;      /* also write the verifying key used (bellperson layout) */
-  const char *cache_dir;   /* test-parameter cache; NULL: the store's default */
-  bool official_only, checked;
-  unsigned threads;
-  bool pce;                /* record the circuit once, synthesize through it */
   unsigned repeat;         /* prove the same partition this many times (>= 1) */
-  const struct cz_prover_backend *backend; /* NULL: the CPU backend */
+  cz_bench_prove_opts o;
 } cz_bench_post_args;
 
 /* WinningPoSt or one WindowPoSt partition in process: parse and verify the

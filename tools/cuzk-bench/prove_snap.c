@@ -13,24 +13,12 @@
 #include "input.h"
 #include "snap_request.h"
 
-static double ms_since(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
-
 bool cz_bench_is_snap_request(const char *path) {
   json_t *j = json_load_file(path, 0, NULL);
   const char *k = json_string_value(json_object_get(j, "proof_kind"));
   bool snap = k && (!strcmp(k, "snap-deals") || !strcmp(k, "snap") || !strcmp(k, "update"));
   json_decref(j);
   return snap;
-}
-
-typedef struct {
-  uint64_t synthesis_ns, prove_ns;
-} phase_sums;
-
-static void on_phase(void *ctx, cz_prove_phase phase, uint64_t ns) {
-  phase_sums *s = ctx;
-  if (phase == CZ_PHASE_SYNTHESIS) s->synthesis_ns += ns;
-  else if (phase == CZ_PHASE_TOTAL) s->prove_ns += ns;
 }
 
 /* Parse and natively verify every partition before any parameters are
@@ -53,7 +41,7 @@ static int load_partitions(const cz_bench_snap_request *r, const char *path,
       return e == CZ_ERR_PROOF_INVALID ? 1 : 2;
     }
   }
-  printf("verify_vanilla %.1f ms\n", ms_since(t0));
+  printf("verify_vanilla %.1f ms\n", cz_bench_ms_since(t0));
   return 0;
 }
 
@@ -62,16 +50,16 @@ static int load_partitions(const cz_bench_snap_request *r, const char *path,
  * (invalid) or 2 after one line. */
 static int prove_one(const cz_snap_partition *p, const cz_pce *shape,
                      const cz_groth16_params *params, const cz_groth16_pvk *pvk,
-                     const cz_bench_snap_args *a, uint8_t *out) {
+                     const cz_bench_prove_opts *o, uint8_t *out) {
   char msg[512] = "";
-  phase_sums sums = {0, 0};
-  cz_prove_timing hook = {on_phase, &sums, false};
+  cz_bench_phase_sums sums = {0, 0};
+  cz_prove_timing hook = {cz_bench_sum_phase, &sums, false};
   uint64_t t0 = cz_now_ns();
   cz_assignment as;
-  cz_err e = cz_snap_synthesize_pce(p, shape, a->threads, &as, msg, sizeof msg);
+  cz_err e = cz_snap_synthesize_pce(p, shape, o->threads, &as, msg, sizeof msg);
   if (e == CZ_OK) {
     cz_prove_timing_emit(&hook, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-    e = cz_snap_prove_assignment(p, &as, params, pvk, a->backend, a->threads, &hook, out, msg,
+    e = cz_snap_prove_assignment(p, &as, params, pvk, o->backend, o->threads, &hook, out, msg,
                                  sizeof msg);
   }
   if (e != CZ_OK) {
@@ -80,7 +68,8 @@ static int prove_one(const cz_snap_partition *p, const cz_pce *shape,
   }
   uint32_t k = p->partition;
   printf("partition %u synthesis %.1f ms\npartition %u prove %.1f ms\npartition %u latency %.1f ms\n",
-         k, (double)sums.synthesis_ns / 1e6, k, (double)sums.prove_ns / 1e6, k, ms_since(t0));
+         k, (double)sums.synthesis_ns / 1e6, k, (double)sums.prove_ns / 1e6, k,
+         cz_bench_ms_since(t0));
   return 0;
 }
 
@@ -106,22 +95,17 @@ int cz_bench_prove_snap(const cz_bench_snap_args *a) {
   cz_groth16_params params;
   memset(&params, 0, sizeof params);
   if (!rc) printf("kind %s\npartitions %zu count\n", k->name, r.n_vanilla);
-  if (!rc && cz_bench_prove_params(&params, name, CZ_SNAP_PUBLIC_INPUTS + 1, a->cache_dir,
-                                   CZ_SNAP_CIRCUIT_REVISION, a->official_only, a->checked,
-                                   a->threads, cz_snap_keygen, (void *)&k->shape))
+  const cz_bench_prove_opts *o = &a->o;
+  if (!rc && cz_bench_prove_params(&params, name, CZ_SNAP_PUBLIC_INPUTS + 1, o->cache_dir,
+                                   CZ_SNAP_CIRCUIT_REVISION, o->official_only, o->checked,
+                                   o->threads, cz_snap_keygen, (void *)&k->shape))
     rc = 2;
-  if (!rc && a->vk_out) rc = cz_bench_write_vk("prove", a->vk_out, &params.vk);
+  if (!rc && o->vk_out) rc = cz_bench_write_vk("prove", o->vk_out, &params.vk);
   cz_pce *shape = NULL;
-  if (!rc && a->pce) {
+  if (!rc && o->pce) {
     uint64_t t0 = cz_now_ns();
-    if (cz_snap_record_shape(&k->shape, &shape, why, sizeof why) != CZ_OK) {
-      fprintf(stderr, "prove: %s\n", why);
-      rc = 2;
-    } else {
-      cz_pce_info info;
-      cz_pce_get_info(shape, &info);
-      printf("record_shape %.1f ms\npce_shape_bytes %zu bytes\n", ms_since(t0), info.bytes);
-    }
+    cz_err e = cz_snap_record_shape(&k->shape, &shape, why, sizeof why);
+    rc = cz_bench_prove_shape_report(e, shape, t0, why);
   }
   cz_groth16_pvk *pvk = rc ? NULL : cz_groth16_prepare(&params.vk);
   if (!rc && !pvk) rc = 2;
@@ -129,15 +113,10 @@ int cz_bench_prove_snap(const cz_bench_snap_args *a) {
   uint8_t *proofs = rc ? NULL : malloc(n);
   if (!rc && !proofs) rc = 2;
   for (uint32_t p = 0; !rc && p < r.n_vanilla; p++)
-    rc = prove_one(&parts[p], shape, &params, pvk, a, proofs + (size_t)p * CZ_GROTH16_PROOF_BYTES);
+    rc = prove_one(&parts[p], shape, &params, pvk, o, proofs + (size_t)p * CZ_GROTH16_PROOF_BYTES);
   if (!rc) {
     printf("proofs %zu count\nverified yes\n", r.n_vanilla);
-    if (a->out) {
-      rc = cz_bench_write_file("prove", a->out, proofs, n);
-    } else {
-      for (size_t i = 0; i < n; i++) printf("%02x", proofs[i]);
-      printf("\n");
-    }
+    rc = cz_bench_prove_output(o->out, proofs, n);
   }
   free(proofs);
   cz_pce_free(shape);

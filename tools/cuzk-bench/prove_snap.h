@@ -4,17 +4,11 @@
 #define CUZK_BENCH_PROVE_SNAP_H
 #include <stdbool.h>
 
-struct cz_prover_backend;
+#include "prove_common.h"
 
 typedef struct {
   const char *request;   /* request.json as gen-vanilla snap-prove writes it */
-  const char *out;       /* partitions x 192 proof bytes here; NULL: hex on stdout */
-  const char *vk_out;    /* also write the verifying key used (bellperson layout) */
-  const char *cache_dir; /* test-parameter cache; NULL: the store's default */
-  bool official_only, checked;
-  unsigned threads;
-  bool pce;              /* record the circuit once, synthesize through it */
-  const struct cz_prover_backend *backend; /* NULL: the CPU backend */
+  cz_bench_prove_opts o; /* o.out gets partitions x 192 proof bytes */
 } cz_bench_snap_args;
 
 /* Every partition of an update in process: parse and verify each partition
