@@ -34,45 +34,29 @@ case $SIZE in 2KiB | 8MiB) ;; *) echo "first_proof.sh: SIZE 2KiB or 8MiB" >&2; e
 cache="$OUTDIR/param_cache"
 mkdir -p "$OUTDIR" "$PARAMS" "$cache"
 PARAMS=$(cd "$PARAMS" && pwd)
+OUTDIR=$(cd "$OUTDIR" && pwd) # the daemon takes only an absolute socket path
 say() { echo "first_proof.sh: $*" >&2; }
+. "$(dirname "$0")/lib.sh"
 
 prover=e807$(printf '0%.0s' $(seq 60)) # miner 1000, LEB128, zero-padded
 c1="$OUTDIR/c1.json"
 "$bench" gen-vanilla porep --sector-size "$SIZE" --sector-id 1 --prover-id "$prover" \
   --curio --out "$c1" >"$OUTDIR/gen.log" 2>&1
-cat >"$OUTDIR/d.toml" <<EOF
-[srs]
-param_cache = "$cache"
-allow_test_params = true
-test_param_cache = "$PARAMS"
-[memory]
-total_budget = "$BUDGET"
-[gpus]
-gpu_workers_per_device = 1
-EOF
+daemon_config "$OUTDIR/d.toml" "$cache" "$PARAMS" "$BUDGET"
 
 pid=
-trap '[ -n "$pid" ] && { kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; } || true' EXIT
+trap daemon_stop EXIT
 # one TAG: start the daemon, prove one C1, stop; the client's line in TAG.txt,
 # the start-to-answer milliseconds in TAG.ms, the daemon's log in TAG.log.
 one() {
   local sock="$OUTDIR/$1.sock" t0 t1
-  rm -f "$sock"
   t0=$(date +%s%N)
-  "$daemon" -c "$OUTDIR/d.toml" -l "unix://$sock" 2>"$OUTDIR/$1.log" &
-  pid=$!
-  for _ in $(seq 600); do
-    grep -q "listening on" "$OUTDIR/$1.log" && break
-    kill -0 "$pid" 2>/dev/null || { cat "$OUTDIR/$1.log" >&2; exit 1; }
-    sleep 0.01
-  done
+  daemon_start "$daemon" "$OUTDIR/d.toml" "$sock" "$OUTDIR/$1.log"
   "$bench" single -a "unix://$sock" -t porep --c1 "$c1" --sector-num 1 --miner-id 1000 \
     --id "$1" >"$OUTDIR/$1.txt" 2>&1 || { cat "$OUTDIR/$1.txt" >&2; exit 1; }
   t1=$(date +%s%N)
   echo $(((t1 - t0) / 1000000)) >"$OUTDIR/$1.ms"
-  kill -TERM "$pid"
-  wait "$pid" 2>/dev/null || true
-  pid=
+  daemon_stop
   grep -q "status COMPLETED" "$OUTDIR/$1.txt" || { cat "$OUTDIR/$1.txt" >&2; exit 1; }
 }
 for r in $(seq "$ROUNDS"); do

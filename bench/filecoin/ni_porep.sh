@@ -34,6 +34,7 @@ OUTDIR=${OUTDIR:-$(mktemp -d /tmp/cuzk-ni.XXXXXX)}
 [ -x /usr/bin/time ] || { echo "ni_porep.sh: needs /usr/bin/time (GNU time)" >&2; exit 2; }
 mkdir -p "$OUTDIR" "$PARAMS" "$OUTDIR/param_cache"
 PARAMS=$(cd "$PARAMS" && pwd)
+OUTDIR=$(cd "$OUTDIR" && pwd) # the daemon takes only an absolute socket path
 say() { echo "ni_porep.sh: $*" >&2; }
 name=ni_porep_$(echo "$SIZE" | tr A-Z a-z)
 
@@ -53,25 +54,11 @@ say "cuzk-bench prove (load $(cut -d' ' -f1 /proc/loadavg))"
 echo "$name.prove.verify_seal valid"
 
 if [ "$DAEMON" != 0 ]; then
-  cat >"$OUTDIR/d.toml" <<EOF
-[srs]
-param_cache = "$OUTDIR/param_cache"
-allow_test_params = true
-test_param_cache = "$PARAMS"
-[memory]
-total_budget = "$BUDGET"
-[gpus]
-gpu_workers_per_device = 1
-EOF
+  . "$(dirname "$0")/../daemon/lib.sh"
+  daemon_config "$OUTDIR/d.toml" "$OUTDIR/param_cache" "$PARAMS" "$BUDGET"
   sock="$OUTDIR/d.sock"
-  "$daemon" -c "$OUTDIR/d.toml" -l "unix://$sock" 2>"$OUTDIR/daemon.log" &
-  pid=$!
-  trap 'kill -TERM $pid 2>/dev/null || true; wait $pid 2>/dev/null || true' EXIT
-  for _ in $(seq 300); do
-    grep -q "listening on" "$OUTDIR/daemon.log" && break
-    kill -0 "$pid" 2>/dev/null || { cat "$OUTDIR/daemon.log" >&2; exit 1; }
-    sleep 0.1
-  done
+  trap daemon_stop EXIT
+  daemon_start "$daemon" "$OUTDIR/d.toml" "$sock" "$OUTDIR/daemon.log"
   say "the daemon (load $(cut -d' ' -f1 /proc/loadavg))"
   "$bench" single -a "unix://$sock" -t porep --c1 "$c1" --sector-num 1 --miner-id 1000 --id ni \
     --verify-vk "$OUTDIR/vk.bin" >"$OUTDIR/single.txt" 2>&1 &
@@ -84,9 +71,7 @@ EOF
   wait "$cpid" || { cat "$OUTDIR/single.txt" >&2; exit 1; }
   grep VmHWM /proc/$pid/status >"$OUTDIR/daemon.hwm"
   "$bench" status -a "unix://$sock" >"$OUTDIR/status-after.txt"
-  kill -TERM "$pid"
-  wait "$pid" 2>/dev/null || true
-  trap - EXIT
+  daemon_stop
 fi
 
 "$py" - "$OUTDIR" "$name" "$DAEMON" <<'PY'
