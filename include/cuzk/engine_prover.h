@@ -115,7 +115,10 @@ typedef struct {
   unsigned max_queue_depth;       /* 0 -> 1 */
 } cz_pipeline;
 
-/* Run the pipeline for job, with TIMELINE events SYNTH_START (item=i),
+/* Run the pipeline for job, with TIMELINE events SYNTH_START
+ * (item=i,in_flight=m: m items, this one included, started synthesis and
+ * are not yet proved or discarded; m <= synthesis_concurrency +
+ * max_queue_depth, whatever n is),
  * SYNTH_END (item=i,synth_ms=), GPU_QUEUE, GPU_PICKUP, GPU_START, GPU_END
  * (item=i,gpu_ms=) and the job's synthesis_ms / gpu_compute_ms added up.
  * Cancellation is checked at every boundary. Returns CZ_OK, the first

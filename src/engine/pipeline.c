@@ -26,6 +26,10 @@ typedef struct {
   size_t next_synth;  /* next item to start synthesizing */
   size_t proved;      /* items proved (or taken by the prover) */
   size_t window;
+  /* Items whose synthesis started and whose state is not yet proved or
+   * discarded: at most window (next_synth - proved). Reported in
+   * SYNTH_START (in_flight=) so a log shows partitions stream. */
+  size_t alive;
   void **state;
   bool *ready;        /* synthesized (state set) or skipped (state NULL) */
   bool stop;          /* a thread could not start: nothing more runs */
@@ -57,9 +61,10 @@ static void *synth_main(void *arg) {
       pthread_cond_broadcast(&r->cv);
       continue;
     }
+    size_t in_flight = ++r->alive;
     pthread_mutex_unlock(&r->mu);
     char d[64], msg[512] = "";
-    snprintf(d, sizeof d, "item=%zu", i);
+    snprintf(d, sizeof d, "item=%zu,in_flight=%zu", i, in_flight);
     /* The engine-wide cap (pipeline.max_parallel_synthesis), taken before
      * SYNTH_START: the wait for a slot is not synthesis time. */
     bool slot = false;
@@ -89,6 +94,7 @@ static void *synth_main(void *arg) {
       p->discard(p->ctx, j, i, st);
       st = NULL;
     }
+    if (!st) r->alive--;
     r->state[k] = st;
     r->ready[k] = true;
     pthread_cond_broadcast(&r->cv);
@@ -149,6 +155,7 @@ static void run(pipe_run *r, unsigned conc) {
       cz_job_item_state(job, i, CZ_PART_FAILED, 0); /* skipped */
     }
     pthread_mutex_lock(&r->mu);
+    if (st) r->alive--; /* proved or discarded above */
     r->proved = k + 1;
     if (err != CZ_OK || !go) job_fail_locked(r, j, go ? err : CZ_ERR_INVALID_ARG, go ? m : "cancelled");
     pthread_cond_broadcast(&r->cv);

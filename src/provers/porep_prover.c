@@ -128,7 +128,11 @@ static uint64_t porep_mem(void *self, const cz_job_request *req) {
   porep_state *st = self;
   const cz_porep_kind *k = request_kind(req);
   if (!k) return 0;
-  return partition_constraints(k) * 160u * cz_provers_in_flight(&st->kept.cfg, k->partitions);
+  /* The C1's partitions, not V1_1's: NI-PoRep has 13 where V1_1 2 KiB has
+   * 1, and the pipeline keeps up to its window of them alive. */
+  const cz_porep_c1 *c1 = cz_request_model(req);
+  uint64_t parts = c1 ? c1->n_partitions : k->partitions;
+  return partition_constraints(k) * 160u * cz_provers_in_flight(&st->kept.cfg, parts);
 }
 
 static const char *porep_circuit_id(void *self, const cz_job_request *req) {

@@ -1,0 +1,182 @@
+/* Partitions stream: a job of 126 items (NI-PoRep 32/64 GiB's partition
+ * count) through cz_job_pipeline holds at most synthesis_concurrency +
+ * max_queue_depth item states at once, whatever the item count, for
+ * several settings; the window is filled (the bound is reached, so it is
+ * the bound and not the stages' speed that holds memory down); and the
+ * TIMELINE's SYNTH_START in_flight= (what the daemon's log shows) agrees
+ * with the stages' own count. The stages are stand-ins (a 64 KiB state per
+ * item); test_daemon_seal_kinds checks the same on a real 13-partition
+ * NI-PoRep job. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "check.h"
+#include "cuzk/engine.h"
+#include "cuzk/engine_prover.h"
+
+#define ITEMS 126
+#define STATE_BYTES (64u << 10)
+
+static struct {
+  pthread_mutex_t mu;
+  unsigned conc, depth;
+  int alive, max_alive, proved;
+  bool filled;
+} S = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static cz_err synth(void *ctx, size_t i, void **state, char *msg, size_t msg_len) {
+  (void)ctx, (void)i, (void)msg, (void)msg_len;
+  void *b = malloc(STATE_BYTES);
+  if (!b) return CZ_ERR_NOMEM;
+  memset(b, (int)(i & 0xff), STATE_BYTES);
+  pthread_mutex_lock(&S.mu);
+  if (++S.alive > S.max_alive) S.max_alive = S.alive;
+  pthread_mutex_unlock(&S.mu);
+  *state = b;
+  return CZ_OK;
+}
+
+static void release(void *state) {
+  free(state);
+  pthread_mutex_lock(&S.mu);
+  S.alive--;
+  pthread_mutex_unlock(&S.mu);
+}
+
+static cz_err prove(void *ctx, size_t i, void *state, char *msg, size_t msg_len) {
+  (void)ctx, (void)msg, (void)msg_len;
+  int bound = (int)(S.conc + S.depth);
+  if (i == 0) /* the window fills while item 0 proves */
+    for (int k = 0; k < 5000; k++) {
+      pthread_mutex_lock(&S.mu);
+      bool full = S.alive == bound;
+      pthread_mutex_unlock(&S.mu);
+      if (full) {
+        S.filled = true;
+        break;
+      }
+      usleep(1000);
+    }
+  bool ok = ((unsigned char *)state)[STATE_BYTES - 1] == (unsigned char)(i & 0xff);
+  release(state);
+  pthread_mutex_lock(&S.mu);
+  S.proved++;
+  pthread_mutex_unlock(&S.mu);
+  return ok ? CZ_OK : CZ_ERR_PROOF_INVALID;
+}
+
+static void discard(void *ctx, size_t i, void *state) {
+  (void)ctx, (void)i;
+  release(state);
+}
+
+static cz_err job_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
+                        size_t *len, char *msg, size_t msg_len) {
+  (void)self, (void)req;
+  cz_pipeline p = {.synthesize = synth, .prove = prove, .discard = discard,
+                   .synthesis_concurrency = S.conc, .max_queue_depth = S.depth};
+  cz_err err = cz_job_pipeline(job, &p, ITEMS, msg, msg_len);
+  if (err != CZ_OK) return err;
+  *proof = malloc(1);
+  **proof = 1;
+  *len = 1;
+  return CZ_OK;
+}
+
+/* The largest in_flight= of the SYNTH_START lines of job id in log, and
+ * how many there were. */
+static int log_in_flight(FILE *log, const char *id, int *lines) {
+  char line[512], want[64];
+  snprintf(want, sizeof want, ",SYNTH_START,%s,item=", id);
+  int peak = 0;
+  *lines = 0;
+  rewind(log);
+  while (fgets(line, sizeof line, log)) {
+    const char *p = strstr(line, want), *f = p ? strstr(p, ",in_flight=") : NULL;
+    if (!f) continue;
+    int n = atoi(f + strlen(",in_flight="));
+    if (n > peak) peak = n;
+    ++*lines;
+  }
+  return peak;
+}
+
+typedef struct {
+  cz_engine_status submit, await;
+  cz_job_status status;
+  int proved, alive_after, max_alive, log_peak, log_lines;
+  bool filled;
+} run_result;
+
+/* One 126-item job with the pipeline at conc + depth. */
+static run_result run(cz_engine *e, FILE *log, unsigned conc, unsigned depth) {
+  run_result out = {0};
+  pthread_mutex_lock(&S.mu);
+  S.conc = conc, S.depth = depth;
+  S.alive = S.max_alive = S.proved = 0;
+  S.filled = false;
+  pthread_mutex_unlock(&S.mu);
+  char id[32], job[CZ_JOB_ID_MAX], msg[256];
+  snprintf(id, sizeof id, "stream-%u-%u", conc, depth);
+  cz_job_request r = {.request_id = id, .kind = CZ_KIND_POREP_SEAL_COMMIT};
+  out.submit = cz_engine_submit(e, &r, job, NULL, msg, sizeof msg);
+  cz_job_result res = {0};
+  out.await = cz_engine_await(e, id, 0, &res);
+  out.status = res.status;
+  free(res.proof);
+  fflush(stderr);
+  out.log_peak = log_in_flight(log, id, &out.log_lines);
+  out.proved = S.proved, out.alive_after = S.alive, out.max_alive = S.max_alive;
+  out.filled = S.filled;
+  return out;
+}
+
+int main(void) {
+  static const unsigned settings[][2] = {{1, 1}, {2, 1}, {1, 4}, {3, 2}};
+  run_result res[4];
+  cz_engine_config cfg;
+  cz_engine_config_default(&cfg);
+  cfg.n_workers = 1;
+  cfg.memory_budget = 1 << 20;
+  cfg.timeline = true;
+  cz_engine *e = NULL;
+  CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
+  cz_engine_prover pv = {.name = "stream-double", .prove = job_prove};
+  CHECK(cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &pv) == CZ_OK);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  /* The engine's TIMELINE lines go to stderr: into a file while the jobs
+   * run, so that the checks below still report on the real stderr. */
+  FILE *log = tmpfile();
+  CHECK(log != NULL);
+  if (!log) return check_report("test_pipeline_stream");
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fileno(log), 2);
+  for (int s = 0; s < 4; s++) res[s] = run(e, log, settings[s][0], settings[s][1]);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  cz_engine_destroy(e);
+  fclose(log);
+
+  for (int s = 0; s < 4; s++) {
+    const run_result *r = &res[s];
+    int bound = (int)(settings[s][0] + settings[s][1]);
+    fprintf(stderr, "conc %u depth %u: %d items proved, at most %d states alive (%zu KiB), "
+                    "log in_flight peak %d over %d SYNTH_START lines\n",
+            settings[s][0], settings[s][1], r->proved, r->max_alive,
+            (size_t)r->max_alive * STATE_BYTES >> 10, r->log_peak, r->log_lines);
+    CHECK_EQ_INT(r->submit, CZ_ENG_OK);
+    CHECK_EQ_INT(r->await, CZ_ENG_OK);
+    CHECK_EQ_INT(r->status, CZ_JOB_COMPLETED);
+    CHECK_EQ_INT(r->proved, ITEMS);
+    CHECK_EQ_INT(r->alive_after, 0);
+    CHECK(r->filled);
+    CHECK(r->max_alive <= bound);
+    CHECK_EQ_INT(r->log_lines, ITEMS);
+    CHECK_EQ_INT(r->log_peak, bound); /* the log's count: the window, filled */
+  }
+  return check_report("test_pipeline_stream");
+}
