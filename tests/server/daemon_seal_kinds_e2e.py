@@ -10,7 +10,6 @@ shows at most synthesis_concurrency + max_gpu_queue_depth of them alive at
 once, both as the pipeline counts them (SYNTH_START in_flight=) and as the
 events' order shows (SYNTH_START of an item .. GPU_END of it)."""
 import copy
-import glob
 import json
 import os
 import re
@@ -23,48 +22,29 @@ from e2e_common import Daemon, bench, check, code_of, grpc, pb, stub_for, stubs 
 
 CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
 MINER, SECTOR = 1000, 42
-PROVER = "e807" + "00" * 30  # miner 1000 as LEB128, zero-padded: Curio's prover id
+PROVER = e2e.POREP_PROVER
 LONG = 1800  # the first job may have to make the test parameters
 CONCURRENCY, DEPTH = 2, 1  # the daemon's pipeline: at most 3 partitions alive
 SYNTHETIC, NI = 10, 15      # StackedDrg2KiBV1_1_Feat_SyntheticPoRep, ..V1_2_Feat_NonInteractivePoRep
 NI_PARTITIONS = 13
 
 
-def bench_run(*args, timeout=120):
-    return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          timeout=timeout)
-
-
 def gen(name, *flags):
     path = os.path.join(stubs, name + ".json")
-    r = bench_run("gen-vanilla", "porep", "--sector-size", "2KiB", "--sector-id", str(SECTOR),
+    r = e2e.bench_run("gen-vanilla", "porep", "--sector-size", "2KiB", "--sector-id", str(SECTOR),
                   "--prover-id", PROVER, "--out", path, *flags)
     check(r.returncode == 0, "gen-vanilla %s (%r)" % (name, r.stderr[-200:]))
     return path
 
 
-def vk_file():
-    """The verifying key at the head of the 2 KiB test parameter file
-    (bellperson layout: 6 uncompressed points, a u32 BE IC count, the IC
-    points); the feature kinds share V1_1's circuit and parameters."""
-    files = glob.glob(os.path.join(CACHE, "cuzk-TEST-ONLY-porep-*-032d3138*.params"))
-    if not files:
-        return None
-    head = open(files[0], "rb").read(864 + 4 + 64 * 96)
-    n_ic = int.from_bytes(head[864:868], "big")
-    out = os.path.join(stubs, "vk.bin")
-    open(out, "wb").write(head[:868 + 96 * n_ic])
-    return out
-
-
 def verify_seal(c1, proof):
     """verify-seal's exit status for proof (bytes) against c1 (0 valid, 1 invalid)."""
-    vk = vk_file()
+    vk = e2e.porep_vk_file(CACHE)
     if not vk:
         return "no test parameters in " + CACHE
     path = os.path.join(stubs, "proof.bin")
     open(path, "wb").write(proof)
-    r = bench_run("verify-seal", "--vk", vk, "--c1", c1, "--prover-id", PROVER,
+    r = e2e.bench_run("verify-seal", "--vk", vk, "--c1", c1, "--prover-id", PROVER,
                   "--sector-id", str(SECTOR), "--proof", path)
     return r.returncode
 
