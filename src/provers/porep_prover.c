@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "cuzk/porep.h"
-#include "cuzk/clock.h"
 #include "cuzk/engine_prover.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
@@ -33,6 +32,7 @@ typedef struct {
   cz_provers_kept_config kept;
   srs_entry srs[N_SIZES];
   pthread_mutex_t generate_lock; /* one test-parameter setup at a time */
+  cz_partition_prover runner;
 } porep_state;
 
 static srs_entry *entry_for(porep_state *st, uint64_t sector_size) {
@@ -138,164 +138,57 @@ static const char *porep_circuit_id(void *self, const cz_job_request *req) {
   return s ? cz_prover_srs_use(&st->kept.cfg, &st->generate_lock, &s->srs) : NULL;
 }
 
-/* ---- Proving through the pipeline ----------------------------------------- */
+/* ---- Proving: one pipeline item per partition (prover_partitions.c) ------- */
 
-/* One job of a batch (or the only one). */
-typedef struct {
-  const cz_porep_c1 *c1;
-  const cz_hot_srs *srs;
-  const cz_pce *shape; /* NULL: plain synthesis */
-  uint8_t *out;        /* n_partitions x 192 bytes */
-} job_ctx;
-
-typedef struct {
-  porep_state *st;
-  job_ctx *jobs;
-  cz_job *const *batch; /* prove_batch: answer each job once it is over */
-} prove_ctx;
-
-static void batch_job_done(void *vctx, size_t j, cz_err err, const char *msg) {
-  prove_ctx *c = vctx;
-  job_ctx *jc = &c->jobs[j];
-  uint8_t *proof = err == CZ_OK ? jc->out : NULL;
-  if (proof) jc->out = NULL;
-  cz_job_finish(c->batch[j], err, proof,
-                proof ? (size_t)jc->c1->n_partitions * CZ_GROTH16_PROOF_BYTES : 0, msg);
-}
-
-static cz_err stage_synthesize(void *vctx, size_t j, size_t i, void **state, char *msg,
-                               size_t len) {
-  prove_ctx *c = vctx;
-  const job_ctx *jc = &c->jobs[j];
-  cz_assignment *as = malloc(sizeof *as);
-  if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  uint64_t t0 = cz_now_ns();
-  cz_err e = jc->shape ? cz_porep_c2_synthesize_pce(jc->c1, (uint32_t)i, jc->shape,
-                                                    c->st->kept.cfg.prove_threads, as, msg, len)
-                       : cz_porep_c2_synthesize(jc->c1, (uint32_t)i, as, msg, len);
-  if (e != CZ_OK) {
-    free(as);
-    return e;
-  }
-  cz_provers_phase_observe(CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-  *state = as;
+static cz_err porep_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
+                         size_t len) {
+  porep_state *st = self;
+  const cz_porep_c1 *c1 = model;
+  srs_entry *s = entry_for(st, c1->kind->sector_size);
+  if (!s) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", c1->kind->name);
+  *plan = (cz_partition_plan){c1->kind->name, c1->n_partitions, &s->srs, &s->shape};
   return CZ_OK;
 }
 
-static cz_err stage_prove(void *vctx, size_t j, size_t i, void *state, char *msg, size_t len) {
-  prove_ctx *c = vctx;
-  const job_ctx *jc = &c->jobs[j];
-  cz_assignment *as = state;
-  cz_err e = cz_porep_c2_prove_partition(jc->c1, (uint32_t)i, as, &jc->srs->params, jc->srs->pvk,
-                                         c->st->kept.cfg.backend, c->st->kept.cfg.prove_threads, cz_provers_timing(),
-                                         jc->out + i * CZ_GROTH16_PROOF_BYTES, msg, len);
-  free(as);
-  return e;
-}
-
-static void stage_discard(void *vctx, size_t j, size_t i, void *state) {
-  (void)vctx;
-  (void)j;
-  (void)i;
-  cz_assignment_free(state);
-  free(state);
-}
-
-/* Everything a job needs before its partitions run: the parameters match,
- * the vanilla proofs verify, the output buffer, the recorded shape (when
- * on; without it the plain path is taken). On error msg says why. */
-static cz_err job_setup(porep_state *st, const cz_job_request *req, cz_job *job, job_ctx *jc,
-                        char *msg, size_t len) {
-  memset(jc, 0, sizeof *jc);
-  const cz_porep_c1 *c1 = cz_request_model(req);
-  if (!c1) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the request was not parsed");
-  jc->c1 = c1;
-  size_t srs_len;
-  jc->srs = cz_job_srs(job, &srs_len);
-  cz_porep_config cfg;
-  cz_porep_kind_config(c1->kind, &cfg);
-  if (!jc->srs)
-    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s",
-                      c1->kind->name);
-  if (jc->srs->params.vk.n_ic != cz_porep_public_input_count(&cfg) + 1)
-    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the loaded parameters are not %s's circuit",
-                      c1->kind->name);
+/* The vanilla proofs, once the parameters are there (the expensive check
+ * is not made for a job that could not be proved anyway). */
+static cz_err porep_check(void *self, const void *model, cz_job *job, char *msg, size_t len) {
+  (void)self;
   if (!cz_job_event(job, "VANILLA_CHECK", NULL))
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "cancelled");
-  cz_err e = cz_porep_verify_vanilla(c1, msg, len);
-  if (e != CZ_OK) return e;
-  if (!(jc->out = malloc((size_t)c1->n_partitions * CZ_GROTH16_PROOF_BYTES)))
-    return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  srs_entry *s = st->kept.cfg.pce ? entry_for(st, c1->kind->sector_size) : NULL;
-  if (s) jc->shape = cz_prover_shape_acquire(job, &s->shape);
-  return CZ_OK;
+  return cz_porep_verify_vanilla(model, msg, len);
+}
+
+static cz_err porep_synthesize(void *self, const cz_partition_job *pj, size_t i,
+                               cz_assignment *as, char *msg, size_t len) {
+  porep_state *st = self;
+  return pj->shape ? cz_porep_c2_synthesize_pce(pj->model, (uint32_t)i, pj->shape,
+                                                st->kept.cfg.prove_threads, as, msg, len)
+                   : cz_porep_c2_synthesize(pj->model, (uint32_t)i, as, msg, len);
+}
+
+static cz_err porep_prove_partition(void *self, const cz_partition_job *pj, size_t i,
+                                    cz_assignment *as, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                    char *msg, size_t len) {
+  porep_state *st = self;
+  const cz_provers_config *cfg = &st->kept.cfg;
+  return cz_porep_c2_prove_partition(pj->model, (uint32_t)i, as, &pj->srs->params, pj->srs->pvk,
+                                     cfg->backend, cfg->prove_threads, cz_provers_timing(), out,
+                                     msg, len);
 }
 
 static cz_err porep_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
                           size_t *proof_len, char *msg, size_t len) {
-  porep_state *st = self;
-  job_ctx jc;
-  cz_err e = job_setup(st, req, job, &jc, msg, len);
-  if (e == CZ_OK) {
-    prove_ctx ctx = {st, &jc, NULL};
-    cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
-                            st->kept.cfg.synthesis_concurrency, st->kept.cfg.max_queue_depth, NULL};
-    size_t n = jc.c1->n_partitions;
-    char m[1][512] = {""};
-    cz_jobs_pipeline(&job, 1, &n, &pl, &e, m);
-    if (e == CZ_OK) {
-      *proof = jc.out;
-      *proof_len = n * CZ_GROTH16_PROOF_BYTES;
-      jc.out = NULL;
-    } else {
-      snprintf(msg, len, "%s", m[0]);
-    }
-  }
-  free(jc.out);
-  return e;
+  return cz_partitions_prove(&((porep_state *)self)->runner, req, job, proof, proof_len, msg, len);
 }
 
-/* A batch of same-size jobs: each is set up alone (a bad one fails alone),
- * then all their partitions go through one pipeline, job after job, on the
- * one hot parameter object they all reference. */
+/* A batch of same-size jobs: all their partitions through one pipeline, on
+ * the one hot parameter object they all reference. */
 static void porep_prove_batch(void *self, const cz_job_request *const *reqs, cz_job *const *jobs,
                               size_t n, uint8_t **proofs, size_t *proof_lens, cz_err *errs,
                               char (*msgs)[512]) {
-  porep_state *st = self;
-  job_ctx *jc = calloc(n, sizeof *jc);
-  size_t *items = calloc(n, sizeof *items);
-  if (!jc || !items) {
-    for (size_t i = 0; i < n; i++)
-      errs[i] = CZ_ERR_NOMEM, snprintf(msgs[i], 512, "out of memory");
-    free(jc), free(items);
-    return;
-  }
-  for (size_t i = 0; i < n; i++) {
-    proofs[i] = NULL, proof_lens[i] = 0, msgs[i][0] = 0;
-    errs[i] = job_setup(st, reqs[i], jobs[i], &jc[i], msgs[i], 512);
-    if (errs[i] == CZ_OK) items[i] = jc[i].c1->n_partitions;
-  }
-  /* A job that failed its setup is answered at once; the others as soon as
-   * their last partition is proved, not at the end of the batch. */
-  for (size_t i = 0; i < n; i++)
-    if (errs[i] != CZ_OK) cz_job_finish(jobs[i], errs[i], NULL, 0, msgs[i]);
-  prove_ctx ctx = {st, jc, jobs};
-  cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
-                          st->kept.cfg.synthesis_concurrency, st->kept.cfg.max_queue_depth, batch_job_done};
-  cz_jobs_pipeline(jobs, n, items, &pl, errs, msgs);
-  for (size_t i = 0; i < n; i++) {
-    if (errs[i] == CZ_OK && items[i]) {
-      proofs[i] = jc[i].out;
-      proof_lens[i] = items[i] * CZ_GROTH16_PROOF_BYTES;
-      jc[i].out = NULL;
-    } else if (errs[i] == CZ_OK) {
-      errs[i] = CZ_ERR_INVALID_ARG;
-      snprintf(msgs[i], 512, "no partitions");
-    }
-    free(jc[i].out);
-  }
-  free(jc);
-  free(items);
+  cz_partitions_prove_batch(&((porep_state *)self)->runner, reqs, jobs, n, proofs, proof_lens,
+                            errs, msgs);
 }
 
 /* The recorded shapes (computed SRS entries pce-porep-*, prover_shape.c). */
@@ -317,6 +210,12 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_provers_config_keep(&st->kept, cfg);
   pthread_mutex_init(&st->generate_lock, NULL);
+  st->runner = (cz_partition_prover){.self = st,
+                                     .cfg = &st->kept.cfg,
+                                     .plan = porep_plan,
+                                     .check = porep_check,
+                                     .synthesize = porep_synthesize,
+                                     .prove = porep_prove_partition};
 
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {

@@ -4,14 +4,14 @@
  * natively at submit, so a bad input is refused before it is queued; one
  * SRS circuit per sector size (official, or opt-in test parameters made on
  * first use) and its recorded shape; the partitions through the engine's
- * pipeline; each partition's proof verified before the job completes,
- * since Curio sends update proofs on chain unverified. */
+ * pipeline (prover_partitions.c; in a batch of same-size jobs, all their
+ * partitions through one); each partition's proof verified before the job
+ * completes, since Curio sends update proofs on chain unverified. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/clock.h"
 #include "cuzk/engine_prover.h"
 #include "cuzk/provers.h"
 #include "cuzk/snap.h"
@@ -23,6 +23,7 @@ typedef struct {
   cz_prover_srs srs[CZ_SNAP_N_KINDS];     /* indexed by registered update proof */
   cz_prover_shape shape[CZ_SNAP_N_KINDS]; /* their recorded shapes' computed entries */
   pthread_mutex_t generate_lock;          /* one test-parameter setup at a time */
+  cz_partition_prover runner;
 } snap_state;
 
 /* The parsed request kept with the job: every partition, verified. */
@@ -156,67 +157,49 @@ static const char *snap_circuit_id(void *self, const cz_job_request *req) {
   return k ? cz_prover_srs_use(&st->kept.cfg, &st->generate_lock, &st->srs[k->id]) : NULL;
 }
 
-/* ---- Proving through the pipeline (one item per partition) ---------------- */
+/* ---- Proving: one pipeline item per partition (prover_partitions.c) ------- */
 
-typedef struct {
-  snap_state *st;
-  const snap_model *m;
-  const cz_hot_srs *srs;
-  const cz_pce *shape; /* NULL: plain synthesis */
-  uint8_t *out;        /* partitions x 192 bytes, in order */
-} prove_ctx;
-
-static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, size_t len) {
-  prove_ctx *c = vctx;
-  cz_assignment *as = malloc(sizeof *as);
-  if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  uint64_t t0 = cz_now_ns();
-  cz_err e = cz_snap_synthesize_pce(&c->m->parts[i], c->shape, c->st->kept.cfg.prove_threads, as,
-                                    msg, len);
-  if (e != CZ_OK) {
-    free(as);
-    return e;
-  }
-  cz_provers_phase_observe(CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-  *state = as;
+static cz_err snap_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
+                        size_t len) {
+  snap_state *st = self;
+  const snap_model *m = model;
+  (void)msg, (void)len;
+  *plan = (cz_partition_plan){m->kind->name, m->kind->shape.partitions, &st->srs[m->kind->id],
+                              &st->shape[m->kind->id]};
   return CZ_OK;
+}
+
+static cz_err snap_synthesize(void *self, const cz_partition_job *pj, size_t i, cz_assignment *as,
+                              char *msg, size_t len) {
+  snap_state *st = self;
+  const snap_model *m = pj->model;
+  return cz_snap_synthesize_pce(&m->parts[i], pj->shape, st->kept.cfg.prove_threads, as, msg, len);
 }
 
 /* Proves partition i and verifies its proof with the verifier's inputs
  * (cz_snap_prove_assignment) before it joins the output. */
-static cz_err stage_prove(void *vctx, size_t i, void *state, char *msg, size_t len) {
-  prove_ctx *c = vctx;
-  cz_assignment *as = state;
-  const cz_provers_config *cfg = &c->st->kept.cfg;
-  cz_err e = cz_snap_prove_assignment(&c->m->parts[i], as, &c->srs->params, c->srs->pvk,
-                                      cfg->backend, cfg->prove_threads, cz_provers_timing(),
-                                      c->out + i * CZ_GROTH16_PROOF_BYTES, msg, len);
-  free(as);
-  return e;
+static cz_err snap_prove_partition(void *self, const cz_partition_job *pj, size_t i,
+                                   cz_assignment *as, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                   char *msg, size_t len) {
+  snap_state *st = self;
+  const snap_model *m = pj->model;
+  const cz_provers_config *cfg = &st->kept.cfg;
+  return cz_snap_prove_assignment(&m->parts[i], as, &pj->srs->params, pj->srs->pvk, cfg->backend,
+                                  cfg->prove_threads, cz_provers_timing(), out, msg, len);
 }
 
 static cz_err snap_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
                          size_t *proof_len, char *msg, size_t len) {
-  snap_state *st = self;
-  prove_ctx c = {st, cz_request_model(req), NULL, NULL, NULL};
-  if (!c.m) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the request was not parsed");
-  size_t srs_len, n = c.m->kind->shape.partitions;
-  if (!(c.srs = cz_job_srs(job, &srs_len)))
-    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s",
-                      c.m->kind->name);
-  if (st->kept.cfg.pce) c.shape = cz_prover_shape_acquire(job, &st->shape[c.m->kind->id]);
-  if (!(c.out = malloc(n * CZ_GROTH16_PROOF_BYTES)))
-    return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  cz_pipeline pl = {stage_synthesize, stage_prove, cz_prover_discard_assignment, &c,
-                    st->kept.cfg.synthesis_concurrency, st->kept.cfg.max_queue_depth};
-  cz_err e = cz_job_pipeline(job, &pl, n, msg, len);
-  if (e != CZ_OK) {
-    free(c.out);
-    return e;
-  }
-  *proof = c.out;
-  *proof_len = n * CZ_GROTH16_PROOF_BYTES;
-  return CZ_OK;
+  return cz_partitions_prove(&((snap_state *)self)->runner, req, job, proof, proof_len, msg, len);
+}
+
+/* Same-size update jobs (the engine batches by registered proof, one
+ * circuit per size) share one pipeline, as upstream batches them. */
+static void snap_prove_batch(void *self, const cz_job_request *const *reqs, cz_job *const *jobs,
+                             size_t n, uint8_t **proofs, size_t *proof_lens, cz_err *errs,
+                             char (*msgs)[512]) {
+  cz_partitions_prove_batch(&((snap_state *)self)->runner, reqs, jobs, n, proofs, proof_lens, errs,
+                            msgs);
 }
 
 /* ---- Registration ------------------------------------------------------------ */
@@ -239,6 +222,11 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_provers_config_keep(&st->kept, cfg);
   pthread_mutex_init(&st->generate_lock, NULL);
+  st->runner = (cz_partition_prover){.self = st,
+                                     .cfg = &st->kept.cfg,
+                                     .plan = snap_plan,
+                                     .synthesize = snap_synthesize,
+                                     .prove = snap_prove_partition};
   cz_err err = CZ_OK;
   for (uint32_t i = 0; i < CZ_SNAP_N_KINDS && err == CZ_OK; i++) {
     const cz_snap_kind *k = cz_snap_kind_by_id(i);
@@ -264,6 +252,7 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
                         .mem_estimate = snap_mem,
                         .circuit_id = snap_circuit_id,
                         .prove = snap_prove,
+                        .prove_batch = snap_prove_batch,
                         .destroy = snap_destroy};
   if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_SNAP_DEALS_UPDATE, &p)) != CZ_OK)
     cz_msg(msg, msg_len, "cannot register the SnapDeals prover");
