@@ -7,6 +7,7 @@
  * of the next job's partitions too), each proof verified before the job
  * completes. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +30,10 @@ typedef struct {
 #define N_SIZES 5
 
 typedef struct {
-  cz_provers_kept_config kept;
+  cz_prover_common c;
   srs_entry srs[N_SIZES];
-  pthread_mutex_t generate_lock; /* one test-parameter setup at a time */
-  cz_partition_prover runner;
 } porep_state;
+_Static_assert(offsetof(porep_state, c) == 0, "cz_prover_common_destroy frees the state");
 
 static srs_entry *entry_for(porep_state *st, uint64_t sector_size) {
   for (int i = 0; i < N_SIZES; i++)
@@ -128,14 +128,14 @@ static uint64_t porep_mem(void *self, const cz_job_request *req) {
   porep_state *st = self;
   const cz_porep_kind *k = request_kind(req);
   if (!k) return 0;
-  return partition_constraints(k) * 160u * cz_provers_in_flight(&st->kept.cfg, k->partitions);
+  return partition_constraints(k) * 160u * cz_provers_in_flight(&st->c.kept.cfg, k->partitions);
 }
 
 static const char *porep_circuit_id(void *self, const cz_job_request *req) {
   porep_state *st = self;
   const cz_porep_kind *k = request_kind(req);
   srs_entry *s = k ? entry_for(st, k->sector_size) : NULL;
-  return s ? cz_prover_srs_use(&st->kept.cfg, &st->generate_lock, &s->srs) : NULL;
+  return s ? cz_prover_srs_use(&st->c.kept.cfg, &st->c.generate_lock, &s->srs) : NULL;
 }
 
 /* ---- Proving: one pipeline item per partition (prover_partitions.c) ------- */
@@ -163,7 +163,7 @@ static cz_err porep_synthesize(void *self, const cz_partition_job *pj, size_t i,
                                cz_assignment *as, char *msg, size_t len) {
   porep_state *st = self;
   return pj->shape ? cz_porep_c2_synthesize_pce(pj->model, (uint32_t)i, pj->shape,
-                                                st->kept.cfg.prove_threads, as, msg, len)
+                                                st->c.kept.cfg.prove_threads, as, msg, len)
                    : cz_porep_c2_synthesize(pj->model, (uint32_t)i, as, msg, len);
 }
 
@@ -171,35 +171,15 @@ static cz_err porep_prove_partition(void *self, const cz_partition_job *pj, size
                                     cz_assignment *as, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                     char *msg, size_t len) {
   porep_state *st = self;
-  const cz_provers_config *cfg = &st->kept.cfg;
+  const cz_provers_config *cfg = &st->c.kept.cfg;
   return cz_porep_c2_prove_partition(pj->model, (uint32_t)i, as, &pj->srs->params, pj->srs->pvk,
                                      cfg->backend, cfg->prove_threads, cz_provers_timing(), out,
                                      msg, len);
 }
 
-static cz_err porep_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
-                          size_t *proof_len, char *msg, size_t len) {
-  return cz_partitions_prove(&((porep_state *)self)->runner, req, job, proof, proof_len, msg, len);
-}
-
-/* A batch of same-size jobs: all their partitions through one pipeline, on
- * the one hot parameter object they all reference. */
-static void porep_prove_batch(void *self, const cz_job_request *const *reqs, cz_job *const *jobs,
-                              size_t n, uint8_t **proofs, size_t *proof_lens, cz_err *errs,
-                              char (*msgs)[512]) {
-  cz_partitions_prove_batch(&((porep_state *)self)->runner, reqs, jobs, n, proofs, proof_lens,
-                            errs, msgs);
-}
-
 /* The recorded shapes (computed SRS entries pce-porep-*, prover_shape.c). */
 static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg_len) {
   return cz_porep_record_shape(kind, out, msg, msg_len);
-}
-
-static void porep_destroy(void *self) {
-  porep_state *st = self;
-  pthread_mutex_destroy(&st->generate_lock);
-  free(st);
 }
 
 cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
@@ -208,14 +188,11 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
    * is destroyed. */
   porep_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_provers_config_keep(&st->kept, cfg);
-  pthread_mutex_init(&st->generate_lock, NULL);
-  st->runner = (cz_partition_prover){.self = st,
-                                     .cfg = &st->kept.cfg,
-                                     .plan = porep_plan,
-                                     .check = porep_check,
-                                     .synthesize = porep_synthesize,
-                                     .prove = porep_prove_partition};
+  cz_partition_prover hooks = {.plan = porep_plan,
+                               .check = porep_check,
+                               .synthesize = porep_synthesize,
+                               .prove = porep_prove_partition};
+  cz_prover_common_init(&st->c, cfg, st, &hooks);
 
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
@@ -229,12 +206,10 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
                              .keygen_ctx = (void *)s->kind};
     cz_porep_param_name(s->kind, s->srs.name, sizeof s->srs.name);
     cz_provers_circuit_id(s->srs.circuit_id, sizeof s->srs.circuit_id, "porep", s->kind->sector_size);
-    err = cz_prover_srs_declare(e, &st->kept.cfg, &s->srs, msg, msg_len);
     /* The compact shape holds about 46 bytes per constraint (2 KiB:
      * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
-    if (err == CZ_OK && cfg->pce)
-      err = cz_prover_shape_declare(e, &s->shape, &s->srs, st->kept.cfg.official_dir, record_shape,
-                                    s->kind, partition_constraints(s->kind) * 46u, msg, msg_len);
+    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, &s->srs, &s->shape, record_shape, s->kind,
+                                    partition_constraints(s->kind) * 46u, msg, msg_len);
   }
   cz_engine_prover p = {.name = "porep-c2",
                         .self = st,
@@ -242,9 +217,9 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
                         .free_model = porep_free_model,
                         .mem_estimate = porep_mem,
                         .circuit_id = porep_circuit_id,
-                        .prove = porep_prove,
-                        .prove_batch = porep_prove_batch,
-                        .destroy = porep_destroy};
+                        .prove = cz_partitions_prove,
+                        .prove_batch = cz_partitions_prove_batch,
+                        .destroy = cz_prover_common_destroy};
   if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p)) != CZ_OK)
     cz_msg_err(msg, msg_len, err, "cannot register the PoRep prover");
   return err;

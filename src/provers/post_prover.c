@@ -6,6 +6,7 @@
  * pipeline (one item: TIMELINE phases as for PoRep); the proof verified
  * before it is returned, since Curio uses PoSt proofs unverified. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,16 +20,15 @@
 #define N_SIZES 5
 
 typedef struct {
-  cz_provers_kept_config kept;
+  cz_prover_common c;
   cz_post_type type;
   cz_proof_kind job_kind;
   /* One circuit per sector size: Window V1 and V1_1 share Filecoin's file. */
   cz_prover_srs srs[N_SIZES];
   const cz_post_kind *srs_kind[N_SIZES];
   cz_prover_shape shape[N_SIZES]; /* the recorded shapes' computed SRS entries */
-  pthread_mutex_t generate_lock;
-  cz_partition_prover runner;
 } post_state;
+_Static_assert(offsetof(post_state, c) == 0, "cz_prover_common_destroy frees the state");
 
 static cz_prover_srs *srs_for(post_state *st, const cz_post_kind *k) {
   for (int i = 0; i < N_SIZES; i++)
@@ -133,7 +133,7 @@ static const char *post_circuit_id(void *self, const cz_job_request *req) {
   char msg[256];
   const cz_post_kind *k = request_kind(st, req, msg, sizeof msg);
   cz_prover_srs *s = k ? srs_for(st, k) : NULL;
-  return s ? cz_prover_srs_use(&st->kept.cfg, &st->generate_lock, s) : NULL;
+  return s ? cz_prover_srs_use(&st->c.kept.cfg, &st->c.generate_lock, s) : NULL;
 }
 
 /* ---- Proving: the partition is one pipeline item (prover_partitions.c) ---- */
@@ -152,22 +152,17 @@ static cz_err post_synthesize(void *self, const cz_partition_job *pj, size_t i, 
                               char *msg, size_t len) {
   post_state *st = self;
   (void)i;
-  return cz_post_synthesize_pce(pj->model, pj->shape, st->kept.cfg.prove_threads, as, msg, len);
+  return cz_post_synthesize_pce(pj->model, pj->shape, st->c.kept.cfg.prove_threads, as, msg, len);
 }
 
 static cz_err post_prove_partition(void *self, const cz_partition_job *pj, size_t i,
                                    cz_assignment *as, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                    char *msg, size_t len) {
   post_state *st = self;
-  const cz_provers_config *cfg = &st->kept.cfg;
+  const cz_provers_config *cfg = &st->c.kept.cfg;
   (void)i;
   return cz_post_prove_assignment(pj->model, as, &pj->srs->params, pj->srs->pvk, cfg->backend,
                                   cfg->prove_threads, cz_provers_timing(), out, msg, len);
-}
-
-static cz_err post_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
-                         size_t *proof_len, char *msg, size_t len) {
-  return cz_partitions_prove(&((post_state *)self)->runner, req, job, proof, proof_len, msg, len);
 }
 
 /* The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*,
@@ -178,26 +173,16 @@ static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg
 
 /* ---- Registration ------------------------------------------------------------ */
 
-static void post_destroy(void *self) {
-  post_state *st = self;
-  pthread_mutex_destroy(&st->generate_lock);
-  free(st);
-}
-
 static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_type type,
                             char *msg, size_t msg_len) {
   /* The engine keeps pointers to it and frees it (destroy). */
   post_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_provers_config_keep(&st->kept, cfg);
+  cz_partition_prover hooks = {
+      .plan = post_plan, .synthesize = post_synthesize, .prove = post_prove_partition};
+  cz_prover_common_init(&st->c, cfg, st, &hooks);
   st->type = type;
   st->job_kind = type == CZ_POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST_PARTITION;
-  pthread_mutex_init(&st->generate_lock, NULL);
-  st->runner = (cz_partition_prover){.self = st,
-                                     .cfg = &st->kept.cfg,
-                                     .plan = post_plan,
-                                     .synthesize = post_synthesize,
-                                     .prove = post_prove_partition};
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     /* Winning 0-4; Window V1 5-9 (V1_1 10-14 has the same circuit). */
@@ -211,11 +196,9 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
     cz_post_param_name(k, s->name, sizeof s->name);
     cz_provers_circuit_id(s->circuit_id, sizeof s->circuit_id,
                           type == CZ_POST_WINNING ? "winning" : "wpost", k->sector_size);
-    err = cz_prover_srs_declare(e, &st->kept.cfg, s, msg, msg_len);
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
-    if (err == CZ_OK && cfg->pce)
-      err = cz_prover_shape_declare(e, &st->shape[i], s, st->kept.cfg.official_dir, record_shape, k,
+    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, s, &st->shape[i], record_shape, k,
                                     circuit_constraints(k) * 46u, msg, msg_len);
   }
   cz_engine_prover p = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
@@ -224,8 +207,8 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
                         .free_model = post_free_model,
                         .mem_estimate = post_mem,
                         .circuit_id = post_circuit_id,
-                        .prove = post_prove,
-                        .destroy = post_destroy};
+                        .prove = cz_partitions_prove,
+                        .destroy = cz_prover_common_destroy};
   if (err == CZ_OK && (err = cz_engine_register_prover(e, st->job_kind, &p)) != CZ_OK)
     cz_msg(msg, msg_len, "cannot register the %s prover", p.name);
   return err;

@@ -1,7 +1,8 @@
-/* Jobs of partitions through the engine's pipeline (provers_internal.h):
- * the setup, the two stages and the answers that the PoRep, PoSt and
- * SnapDeals provers share; each prover gives only its plan and its
- * circuit's synthesize / prove. */
+/* What the PoRep, PoSt and SnapDeals provers share (provers_internal.h):
+ * their state's common part, the declaration of a circuit, and jobs of
+ * partitions through the engine's pipeline (setup, the two stages, the
+ * answers); each prover gives only its plan and its circuit's synthesize /
+ * prove. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,32 @@
 #include "cuzk/clock.h"
 #include "provers/provers_internal.h"
 #include "util/msg.h"
+
+void cz_prover_common_init(cz_prover_common *c, const cz_provers_config *cfg, void *self,
+                           const cz_partition_prover *hooks) {
+  cz_provers_config_keep(&c->kept, cfg);
+  pthread_mutex_init(&c->generate_lock, NULL);
+  c->runner = *hooks;
+  c->runner.self = self;
+  c->runner.cfg = &c->kept.cfg;
+}
+
+void cz_prover_common_destroy(void *self) {
+  cz_prover_common *c = self;
+  pthread_mutex_destroy(&c->generate_lock);
+  free(self);
+}
+
+cz_err cz_prover_circuit_declare(cz_engine *e, const cz_provers_config *cfg, cz_prover_srs *s,
+                                 cz_prover_shape *shape, cz_shape_record_fn record,
+                                 const void *ctx, uint64_t shape_bytes, char *msg,
+                                 size_t msg_len) {
+  cz_err err = cz_prover_srs_declare(e, cfg, s, msg, msg_len);
+  if (err == CZ_OK && cfg->pce)
+    err = cz_prover_shape_declare(e, shape, s, cfg->official_dir, record, ctx, shape_bytes, msg,
+                                  msg_len);
+  return err;
+}
 
 /* One job of a batch (or the only one). */
 typedef struct {
@@ -95,8 +122,9 @@ static cz_batch_pipeline pipeline_of(const cz_partition_prover *pp, batch_run *b
   return pl;
 }
 
-cz_err cz_partitions_prove(const cz_partition_prover *pp, const cz_job_request *req, cz_job *job,
-                           uint8_t **proof, size_t *proof_len, char *msg, size_t msg_len) {
+cz_err cz_partitions_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
+                           size_t *proof_len, char *msg, size_t msg_len) {
+  const cz_partition_prover *pp = &((cz_prover_common *)self)->runner;
   job_run r;
   cz_err e = job_setup(pp, req, job, &r, msg, msg_len);
   if (e == CZ_OK) {
@@ -116,9 +144,10 @@ cz_err cz_partitions_prove(const cz_partition_prover *pp, const cz_job_request *
   return e;
 }
 
-void cz_partitions_prove_batch(const cz_partition_prover *pp, const cz_job_request *const *reqs,
-                               cz_job *const *jobs, size_t n, uint8_t **proofs,
-                               size_t *proof_lens, cz_err *errs, char (*msgs)[512]) {
+void cz_partitions_prove_batch(void *self, const cz_job_request *const *reqs, cz_job *const *jobs,
+                               size_t n, uint8_t **proofs, size_t *proof_lens, cz_err *errs,
+                               char (*msgs)[512]) {
+  const cz_partition_prover *pp = &((cz_prover_common *)self)->runner;
   job_run *runs = calloc(n, sizeof *runs);
   size_t *items = calloc(n, sizeof *items);
   if (!runs || !items) {

@@ -126,18 +126,45 @@ typedef struct {
                   uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t len);
 } cz_partition_prover;
 
-/* An engine prove hook for pp's kind: the job set up (model, parameters
- * matching the plan's circuit, check, shape), its partitions through the
- * pipeline; *proof the n_partitions x 192 bytes in order. */
-cz_err cz_partitions_prove(const cz_partition_prover *pp, const cz_job_request *req, cz_job *job,
-                           uint8_t **proof, size_t *proof_len, char *msg, size_t msg_len);
+/* What every prover's state begins with (its first member, so that the
+ * engine's self is also a cz_prover_common *). */
+typedef struct {
+  cz_provers_kept_config kept;
+  pthread_mutex_t generate_lock; /* one test-parameter setup at a time */
+  cz_partition_prover runner;    /* runner.self: the whole state */
+} cz_prover_common;
 
-/* An engine prove_batch hook: each job set up alone (one that fails is
- * answered at once and fails alone), then all their partitions through one
- * pipeline, job after job; each job answered (cz_job_finish) as soon as its
- * last partition is proved, not at the end of the batch. */
-void cz_partitions_prove_batch(const cz_partition_prover *pp, const cz_job_request *const *reqs,
-                               cz_job *const *jobs, size_t n, uint8_t **proofs,
-                               size_t *proof_lens, cz_err *errs, char (*msgs)[512]);
+/* Keep cfg, make the lock, and set the runner to hooks with self and the
+ * kept configuration. */
+void cz_prover_common_init(cz_prover_common *c, const cz_provers_config *cfg, void *self,
+                           const cz_partition_prover *hooks);
+
+/* An engine destroy hook for a calloc'd state that begins with a
+ * cz_prover_common: the lock destroyed, the state freed. */
+void cz_prover_common_destroy(void *self);
+
+/* Declare one circuit of a prover: its parameters (cz_prover_srs_declare)
+ * and, when cfg->pce, its recorded shape (record(ctx), shape_bytes the
+ * estimate until it is recorded). */
+cz_err cz_prover_circuit_declare(cz_engine *e, const cz_provers_config *cfg, cz_prover_srs *s,
+                                 cz_prover_shape *shape, cz_shape_record_fn record,
+                                 const void *ctx, uint64_t shape_bytes, char *msg,
+                                 size_t msg_len);
+
+/* The engine's prove hook of a state that begins with a cz_prover_common:
+ * the job set up (model, parameters matching the plan's circuit, check,
+ * shape), its partitions through the pipeline; *proof the n_partitions x
+ * 192 bytes in order. */
+cz_err cz_partitions_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
+                           size_t *proof_len, char *msg, size_t msg_len);
+
+/* The engine's prove_batch hook of such a state: each job set up alone
+ * (one that fails is answered at once and fails alone), then all their
+ * partitions through one pipeline, job after job; each job answered
+ * (cz_job_finish) as soon as its last partition is proved, not at the end
+ * of the batch. */
+void cz_partitions_prove_batch(void *self, const cz_job_request *const *reqs, cz_job *const *jobs,
+                               size_t n, uint8_t **proofs, size_t *proof_lens, cz_err *errs,
+                               char (*msgs)[512]);
 
 #endif
