@@ -43,9 +43,9 @@ daemon_start "$daemon" "$OUTDIR/d.toml" "$sock" "$OUTDIR/daemon.log"
 addr="unix://$sock"
 say "preload $srs (test parameters are made when missing), warm up"
 "$bench" preload -a "$addr" -c "$srs" >"$OUTDIR/preload.txt"
-"$bench" single -a "$addr" --request "$req" --id warmup >"$OUTDIR/warmup.txt"
+"$bench" single -a "$addr" -t snap --request "$req" --id warmup >"$OUTDIR/warmup.txt"
 say "$N updates (load $(cut -d' ' -f1 /proc/loadavg))"
-"$bench" batch -a "$addr" --request "$req" --id run -c "$N" -j 1 --progress 0 >"$OUTDIR/run.txt"
+"$bench" batch -a "$addr" -t snap --request "$req" --id run -c "$N" -j 1 --progress 0 >"$OUTDIR/run.txt"
 grep -q "completed $N failed 0" "$OUTDIR/run.txt" || { cat "$OUTDIR/run.txt" >&2; exit 1; }
 kill -TERM "$pid"
 wait "$pid" 2>/dev/null || true

@@ -68,7 +68,9 @@ static cz_err job_setup(const cz_partition_prover *pp, const cz_job_request *req
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the loaded parameters are not %s's circuit",
                       plan.name);
   if (pp->check && (e = pp->check(pp->self, r->pj.model, job, msg, len)) != CZ_OK) return e;
-  if (!plan.n_partitions || !(r->out = malloc(plan.n_partitions * CZ_GROTH16_PROOF_BYTES)))
+  if (!plan.n_partitions)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "%s: no partitions", plan.name);
+  if (!(r->out = malloc(plan.n_partitions * CZ_GROTH16_PROOF_BYTES)))
     return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
   r->n_partitions = plan.n_partitions;
   if (pp->cfg->pce && plan.shape) r->pj.shape = cz_prover_shape_acquire(job, plan.shape);
