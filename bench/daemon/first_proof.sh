@@ -36,13 +36,13 @@ mkdir -p "$OUTDIR" "$PARAMS" "$cache"
 PARAMS=$(cd "$PARAMS" && pwd)
 OUTDIR=$(cd "$OUTDIR" && pwd) # the daemon takes only an absolute socket path
 say() { echo "first_proof.sh: $*" >&2; }
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon_common.sh"
 
 prover=e807$(printf '0%.0s' $(seq 60)) # miner 1000, LEB128, zero-padded
 c1="$OUTDIR/c1.json"
 "$bench" gen-vanilla porep --sector-size "$SIZE" --sector-id 1 --prover-id "$prover" \
   --curio --out "$c1" >"$OUTDIR/gen.log" 2>&1
-daemon_config "$OUTDIR/d.toml" "$cache" "$PARAMS" "$BUDGET"
+PARAM_CACHE=$cache daemon_config "$OUTDIR/d.toml" "$PARAMS" "$BUDGET" 1
 
 pid=
 trap daemon_stop EXIT

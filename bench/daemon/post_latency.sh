@@ -39,6 +39,7 @@ case $POST_SIZE in 2KiB) winning=winning-2k ;; 8MiB) winning=winning-8m ;;
   *) echo "post_latency.sh: POST_SIZE 2KiB or 8MiB" >&2; exit 2 ;; esac
 case $PORE_SIZE in 2KiB) porep=porep-2k ;; 8MiB) porep=porep-8m ;;
   *) echo "post_latency.sh: PORE_SIZE 2KiB or 8MiB" >&2; exit 2 ;; esac
+source "$(dirname "${BASH_SOURCE[0]}")/daemon_common.sh"
 say() { echo "post_latency.sh: $*" >&2; }
 
 prover=e807$(printf '0%.0s' $(seq 60)) # miner 1000, LEB128, zero-padded
@@ -49,24 +50,9 @@ c1="$OUTDIR/c1.json"
   >"$OUTDIR/gen-winning.log" 2>&1
 
 sock="$OUTDIR/d.sock"
-cat >"$OUTDIR/d.toml" <<EOF
-[srs]
-param_cache = "$OUTDIR/no-official-params"
-allow_test_params = true
-test_param_cache = "$PARAMS"
-[memory]
-total_budget = "$BUDGET"
-[gpus]
-gpu_workers_per_device = 1
-EOF
-"$daemon" -c "$OUTDIR/d.toml" -l "unix://$sock" 2>"$OUTDIR/daemon.log" &
-pid=$!
+daemon_config "$OUTDIR/d.toml" "$PARAMS" "$BUDGET" 1
 trap 'kill -TERM $pid 2>/dev/null || true; wait $pid 2>/dev/null || true' EXIT
-for _ in $(seq 300); do
-  grep -q "listening on" "$OUTDIR/daemon.log" && break
-  kill -0 "$pid" 2>/dev/null || { cat "$OUTDIR/daemon.log" >&2; exit 1; }
-  sleep 0.1
-done
+daemon_start "$daemon" "$OUTDIR/d.toml" "$sock" "$OUTDIR/daemon.log"
 addr="unix://$sock"
 say "preload $winning and $porep (test parameters are made when missing)"
 "$bench" preload -a "$addr" -c "$winning" >"$OUTDIR/preload-winning.txt"

@@ -41,6 +41,7 @@ case $SECTOR_SIZE in
   *) echo "run.sh: SECTOR_SIZE 2KiB or 8MiB" >&2; exit 2 ;;
 esac
 
+source "$(dirname "${BASH_SOURCE[0]}")/daemon_common.sh"
 say() { echo "run.sh: $*" >&2; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
@@ -69,25 +70,9 @@ one_run() {
     *) echo "run.sh: unknown mode $mode" >&2; exit 2 ;;
   esac
   local tag="$mode-$round" sock="$OUTDIR/$mode-$round.sock"
-  cat >"$OUTDIR/$tag.toml" <<EOF
-[srs]
-param_cache = "$OUTDIR/no-official-params"
-allow_test_params = true
-test_param_cache = "$PARAMS"
-[memory]
-total_budget = "$BUDGET"
-[gpus]
-gpu_workers_per_device = $workers
-[pipeline]
-enabled = $pipeline
-EOF
-  "$daemon" -c "$OUTDIR/$tag.toml" -l "unix://$sock" 2>"$OUTDIR/$tag.daemon.log" &
-  pid=$!
-  for _ in $(seq 300); do
-    grep -q "listening on" "$OUTDIR/$tag.daemon.log" && break
-    kill -0 "$pid" 2>/dev/null || { cat "$OUTDIR/$tag.daemon.log" >&2; exit 1; }
-    sleep 0.1
-  done
+  daemon_config "$OUTDIR/$tag.toml" "$PARAMS" "$BUDGET" "$workers" \
+    "$(printf '[pipeline]\nenabled = %s' "$pipeline")"
+  daemon_start "$daemon" "$OUTDIR/$tag.toml" "$sock" "$OUTDIR/$tag.daemon.log"
   local budget rss0 load0 load1 hwm
   budget=$(sed -n 's/.*memory budget \([0-9]*\) bytes.*/\1/p' "$OUTDIR/$tag.daemon.log" | head -1)
   say "$tag: preload $circuit (load $(load))"

@@ -54,8 +54,8 @@ say "cuzk-bench prove (load $(cut -d' ' -f1 /proc/loadavg))"
 echo "$name.prove.verify_seal valid"
 
 if [ "$DAEMON" != 0 ]; then
-  . "$(dirname "$0")/../daemon/lib.sh"
-  daemon_config "$OUTDIR/d.toml" "$OUTDIR/param_cache" "$PARAMS" "$BUDGET"
+  . "$(dirname "$0")/../daemon/daemon_common.sh"
+  PARAM_CACHE=$OUTDIR/param_cache daemon_config "$OUTDIR/d.toml" "$PARAMS" "$BUDGET" 1
   sock="$OUTDIR/d.sock"
   trap daemon_stop EXIT
   daemon_start "$daemon" "$OUTDIR/d.toml" "$sock" "$OUTDIR/daemon.log"

@@ -7,13 +7,13 @@
  * of the next job's partitions too), each proof verified before the job
  * completes. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cuzk/porep.h"
-#include "cuzk/clock.h"
 #include "cuzk/engine_prover.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
@@ -30,10 +30,10 @@ typedef struct {
 #define N_SIZES 5
 
 typedef struct {
-  cz_provers_kept_config kept;
+  cz_prover_common c;
   srs_entry srs[N_SIZES];
-  pthread_mutex_t generate_lock; /* one test-parameter setup at a time */
 } porep_state;
+_Static_assert(offsetof(porep_state, c) == 0, "cz_prover_common_destroy frees the state");
 
 static srs_entry *entry_for(porep_state *st, uint64_t sector_size) {
   for (int i = 0; i < N_SIZES; i++)
@@ -132,185 +132,58 @@ static uint64_t porep_mem(void *self, const cz_job_request *req) {
    * 1, and the pipeline keeps up to its window of them alive. */
   const cz_porep_c1 *c1 = cz_request_model(req);
   uint64_t parts = c1 ? c1->n_partitions : k->partitions;
-  return partition_constraints(k) * 160u * cz_provers_in_flight(&st->kept.cfg, parts);
+  return partition_constraints(k) * 160u * cz_provers_in_flight(&st->c.kept.cfg, parts);
 }
 
 static const char *porep_circuit_id(void *self, const cz_job_request *req) {
   porep_state *st = self;
   const cz_porep_kind *k = request_kind(req);
   srs_entry *s = k ? entry_for(st, k->sector_size) : NULL;
-  return s ? cz_prover_srs_use(&st->kept.cfg, &st->generate_lock, &s->srs) : NULL;
+  return s ? cz_prover_srs_use(&st->c.kept.cfg, &st->c.generate_lock, &s->srs) : NULL;
 }
 
-/* ---- Proving through the pipeline ----------------------------------------- */
+/* ---- Proving: one pipeline item per partition (prover_partitions.c) ------- */
 
-/* One job of a batch (or the only one). */
-typedef struct {
-  const cz_porep_c1 *c1;
-  const cz_hot_srs *srs;
-  const cz_pce *shape; /* NULL: plain synthesis */
-  uint8_t *out;        /* n_partitions x 192 bytes */
-} job_ctx;
-
-typedef struct {
-  porep_state *st;
-  job_ctx *jobs;
-  cz_job *const *batch; /* prove_batch: answer each job once it is over */
-} prove_ctx;
-
-static void batch_job_done(void *vctx, size_t j, cz_err err, const char *msg) {
-  prove_ctx *c = vctx;
-  job_ctx *jc = &c->jobs[j];
-  uint8_t *proof = err == CZ_OK ? jc->out : NULL;
-  if (proof) jc->out = NULL;
-  cz_job_finish(c->batch[j], err, proof,
-                proof ? (size_t)jc->c1->n_partitions * CZ_GROTH16_PROOF_BYTES : 0, msg);
-}
-
-static cz_err stage_synthesize(void *vctx, size_t j, size_t i, void **state, char *msg,
-                               size_t len) {
-  prove_ctx *c = vctx;
-  const job_ctx *jc = &c->jobs[j];
-  cz_assignment *as = malloc(sizeof *as);
-  if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  uint64_t t0 = cz_now_ns();
-  cz_err e = jc->shape ? cz_porep_c2_synthesize_pce(jc->c1, (uint32_t)i, jc->shape,
-                                                    c->st->kept.cfg.prove_threads, as, msg, len)
-                       : cz_porep_c2_synthesize(jc->c1, (uint32_t)i, as, msg, len);
-  if (e != CZ_OK) {
-    free(as);
-    return e;
-  }
-  cz_provers_phase_observe(CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-  *state = as;
+static cz_err porep_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
+                         size_t len) {
+  porep_state *st = self;
+  const cz_porep_c1 *c1 = model;
+  srs_entry *s = entry_for(st, c1->kind->sector_size);
+  if (!s) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", c1->kind->name);
+  *plan = (cz_partition_plan){c1->kind->name, c1->n_partitions, &s->srs, &s->shape};
   return CZ_OK;
 }
 
-static cz_err stage_prove(void *vctx, size_t j, size_t i, void *state, char *msg, size_t len) {
-  prove_ctx *c = vctx;
-  const job_ctx *jc = &c->jobs[j];
-  cz_assignment *as = state;
-  cz_err e = cz_porep_c2_prove_partition(jc->c1, (uint32_t)i, as, &jc->srs->params, jc->srs->pvk,
-                                         c->st->kept.cfg.backend, c->st->kept.cfg.prove_threads, cz_provers_timing(),
-                                         jc->out + i * CZ_GROTH16_PROOF_BYTES, msg, len);
-  free(as);
-  return e;
-}
-
-static void stage_discard(void *vctx, size_t j, size_t i, void *state) {
-  (void)vctx;
-  (void)j;
-  (void)i;
-  cz_assignment_free(state);
-  free(state);
-}
-
-/* Everything a job needs before its partitions run: the parameters match,
- * the vanilla proofs verify, the output buffer, the recorded shape (when
- * on; without it the plain path is taken). On error msg says why. */
-static cz_err job_setup(porep_state *st, const cz_job_request *req, cz_job *job, job_ctx *jc,
-                        char *msg, size_t len) {
-  memset(jc, 0, sizeof *jc);
-  const cz_porep_c1 *c1 = cz_request_model(req);
-  if (!c1) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the request was not parsed");
-  jc->c1 = c1;
-  size_t srs_len;
-  jc->srs = cz_job_srs(job, &srs_len);
-  cz_porep_config cfg;
-  cz_porep_kind_config(c1->kind, &cfg);
-  if (!jc->srs)
-    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s",
-                      c1->kind->name);
-  if (jc->srs->params.vk.n_ic != cz_porep_public_input_count(&cfg) + 1)
-    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the loaded parameters are not %s's circuit",
-                      c1->kind->name);
+/* The vanilla proofs, once the parameters are there (the expensive check
+ * is not made for a job that could not be proved anyway). */
+static cz_err porep_check(void *self, const void *model, cz_job *job, char *msg, size_t len) {
+  (void)self;
   if (!cz_job_event(job, "VANILLA_CHECK", NULL))
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "cancelled");
-  cz_err e = cz_porep_verify_vanilla(c1, msg, len);
-  if (e != CZ_OK) return e;
-  if (!(jc->out = malloc((size_t)c1->n_partitions * CZ_GROTH16_PROOF_BYTES)))
-    return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  srs_entry *s = st->kept.cfg.pce ? entry_for(st, c1->kind->sector_size) : NULL;
-  if (s) jc->shape = cz_prover_shape_acquire(job, &s->shape);
-  return CZ_OK;
+  return cz_porep_verify_vanilla(model, msg, len);
 }
 
-static cz_err porep_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
-                          size_t *proof_len, char *msg, size_t len) {
+static cz_err porep_synthesize(void *self, const cz_partition_job *pj, size_t i,
+                               cz_assignment *as, char *msg, size_t len) {
   porep_state *st = self;
-  job_ctx jc;
-  cz_err e = job_setup(st, req, job, &jc, msg, len);
-  if (e == CZ_OK) {
-    prove_ctx ctx = {st, &jc, NULL};
-    cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
-                            st->kept.cfg.synthesis_concurrency, st->kept.cfg.max_queue_depth, NULL};
-    size_t n = jc.c1->n_partitions;
-    char m[1][512] = {""};
-    cz_jobs_pipeline(&job, 1, &n, &pl, &e, m);
-    if (e == CZ_OK) {
-      *proof = jc.out;
-      *proof_len = n * CZ_GROTH16_PROOF_BYTES;
-      jc.out = NULL;
-    } else {
-      snprintf(msg, len, "%s", m[0]);
-    }
-  }
-  free(jc.out);
-  return e;
+  return pj->shape ? cz_porep_c2_synthesize_pce(pj->model, (uint32_t)i, pj->shape,
+                                                st->c.kept.cfg.prove_threads, as, msg, len)
+                   : cz_porep_c2_synthesize(pj->model, (uint32_t)i, as, msg, len);
 }
 
-/* A batch of same-size jobs: each is set up alone (a bad one fails alone),
- * then all their partitions go through one pipeline, job after job, on the
- * one hot parameter object they all reference. */
-static void porep_prove_batch(void *self, const cz_job_request *const *reqs, cz_job *const *jobs,
-                              size_t n, uint8_t **proofs, size_t *proof_lens, cz_err *errs,
-                              char (*msgs)[512]) {
+static cz_err porep_prove_partition(void *self, const cz_partition_job *pj, size_t i,
+                                    cz_assignment *as, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                    char *msg, size_t len) {
   porep_state *st = self;
-  job_ctx *jc = calloc(n, sizeof *jc);
-  size_t *items = calloc(n, sizeof *items);
-  if (!jc || !items) {
-    for (size_t i = 0; i < n; i++)
-      errs[i] = CZ_ERR_NOMEM, snprintf(msgs[i], 512, "out of memory");
-    free(jc), free(items);
-    return;
-  }
-  for (size_t i = 0; i < n; i++) {
-    proofs[i] = NULL, proof_lens[i] = 0, msgs[i][0] = 0;
-    errs[i] = job_setup(st, reqs[i], jobs[i], &jc[i], msgs[i], 512);
-    if (errs[i] == CZ_OK) items[i] = jc[i].c1->n_partitions;
-  }
-  /* A job that failed its setup is answered at once; the others as soon as
-   * their last partition is proved, not at the end of the batch. */
-  for (size_t i = 0; i < n; i++)
-    if (errs[i] != CZ_OK) cz_job_finish(jobs[i], errs[i], NULL, 0, msgs[i]);
-  prove_ctx ctx = {st, jc, jobs};
-  cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, &ctx,
-                          st->kept.cfg.synthesis_concurrency, st->kept.cfg.max_queue_depth, batch_job_done};
-  cz_jobs_pipeline(jobs, n, items, &pl, errs, msgs);
-  for (size_t i = 0; i < n; i++) {
-    if (errs[i] == CZ_OK && items[i]) {
-      proofs[i] = jc[i].out;
-      proof_lens[i] = items[i] * CZ_GROTH16_PROOF_BYTES;
-      jc[i].out = NULL;
-    } else if (errs[i] == CZ_OK) {
-      errs[i] = CZ_ERR_INVALID_ARG;
-      snprintf(msgs[i], 512, "no partitions");
-    }
-    free(jc[i].out);
-  }
-  free(jc);
-  free(items);
+  const cz_provers_config *cfg = &st->c.kept.cfg;
+  return cz_porep_c2_prove_partition(pj->model, (uint32_t)i, as, &pj->srs->params, pj->srs->pvk,
+                                     cfg->backend, cfg->prove_threads, cz_provers_timing(), out,
+                                     msg, len);
 }
 
 /* The recorded shapes (computed SRS entries pce-porep-*, prover_shape.c). */
 static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg_len) {
   return cz_porep_record_shape(kind, out, msg, msg_len);
-}
-
-static void porep_destroy(void *self) {
-  porep_state *st = self;
-  pthread_mutex_destroy(&st->generate_lock);
-  free(st);
 }
 
 cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
@@ -319,8 +192,11 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
    * is destroyed. */
   porep_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_provers_config_keep(&st->kept, cfg);
-  pthread_mutex_init(&st->generate_lock, NULL);
+  cz_partition_prover hooks = {.plan = porep_plan,
+                               .check = porep_check,
+                               .synthesize = porep_synthesize,
+                               .prove = porep_prove_partition};
+  cz_prover_common_init(&st->c, cfg, st, &hooks);
 
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
@@ -334,12 +210,10 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
                              .keygen_ctx = (void *)s->kind};
     cz_porep_param_name(s->kind, s->srs.name, sizeof s->srs.name);
     cz_provers_circuit_id(s->srs.circuit_id, sizeof s->srs.circuit_id, "porep", s->kind->sector_size);
-    err = cz_prover_srs_declare(e, &st->kept.cfg, &s->srs, msg, msg_len);
     /* The compact shape holds about 46 bytes per constraint (2 KiB:
      * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
-    if (err == CZ_OK && cfg->pce)
-      err = cz_prover_shape_declare(e, &s->shape, &s->srs, st->kept.cfg.official_dir, record_shape,
-                                    s->kind, partition_constraints(s->kind) * 46u, msg, msg_len);
+    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, &s->srs, &s->shape, record_shape, s->kind,
+                                    partition_constraints(s->kind) * 46u, msg, msg_len);
   }
   cz_engine_prover p = {.name = "porep-c2",
                         .self = st,
@@ -347,9 +221,9 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
                         .free_model = porep_free_model,
                         .mem_estimate = porep_mem,
                         .circuit_id = porep_circuit_id,
-                        .prove = porep_prove,
-                        .prove_batch = porep_prove_batch,
-                        .destroy = porep_destroy};
+                        .prove = cz_partitions_prove,
+                        .prove_batch = cz_partitions_prove_batch,
+                        .destroy = cz_prover_common_destroy};
   if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p)) != CZ_OK)
     cz_msg_err(msg, msg_len, err, "cannot register the PoRep prover");
   return err;

@@ -6,11 +6,11 @@
  * pipeline (one item: TIMELINE phases as for PoRep); the proof verified
  * before it is returned, since Curio uses PoSt proofs unverified. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/clock.h"
 #include "cuzk/engine_prover.h"
 #include "cuzk/post.h"
 #include "cuzk/provers.h"
@@ -20,15 +20,15 @@
 #define N_SIZES 5
 
 typedef struct {
-  cz_provers_kept_config kept;
+  cz_prover_common c;
   cz_post_type type;
   cz_proof_kind job_kind;
   /* One circuit per sector size: Window V1 and V1_1 share Filecoin's file. */
   cz_prover_srs srs[N_SIZES];
   const cz_post_kind *srs_kind[N_SIZES];
   cz_prover_shape shape[N_SIZES]; /* the recorded shapes' computed SRS entries */
-  pthread_mutex_t generate_lock;
 } post_state;
+_Static_assert(offsetof(post_state, c) == 0, "cz_prover_common_destroy frees the state");
 
 static cz_prover_srs *srs_for(post_state *st, const cz_post_kind *k) {
   for (int i = 0; i < N_SIZES; i++)
@@ -133,65 +133,36 @@ static const char *post_circuit_id(void *self, const cz_job_request *req) {
   char msg[256];
   const cz_post_kind *k = request_kind(st, req, msg, sizeof msg);
   cz_prover_srs *s = k ? srs_for(st, k) : NULL;
-  return s ? cz_prover_srs_use(&st->kept.cfg, &st->generate_lock, s) : NULL;
+  return s ? cz_prover_srs_use(&st->c.kept.cfg, &st->c.generate_lock, s) : NULL;
 }
 
-/* ---- Proving through the pipeline (one item) ------------------------------ */
+/* ---- Proving: the partition is one pipeline item (prover_partitions.c) ---- */
 
-typedef struct {
-  post_state *st;
-  const cz_post_partition *p;
-  const cz_hot_srs *srs;
-  const cz_pce *shape; /* NULL: plain synthesis */
-  uint8_t out[CZ_GROTH16_PROOF_BYTES];
-} prove_ctx;
-
-static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, size_t len) {
-  prove_ctx *c = vctx;
-  (void)i;
-  cz_assignment *as = malloc(sizeof *as);
-  if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  uint64_t t0 = cz_now_ns();
-  cz_err e = cz_post_synthesize_pce(c->p, c->shape, c->st->kept.cfg.prove_threads, as, msg, len);
-  if (e != CZ_OK) {
-    free(as);
-    return e;
-  }
-  cz_provers_phase_observe(CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-  *state = as;
-  return CZ_OK;
-}
-
-static cz_err stage_prove(void *vctx, size_t i, void *state, char *msg, size_t len) {
-  prove_ctx *c = vctx;
-  (void)i;
-  cz_assignment *as = state;
-  cz_err e = cz_post_prove_assignment(c->p, as, &c->srs->params, c->srs->pvk, c->st->kept.cfg.backend,
-                                      c->st->kept.cfg.prove_threads, cz_provers_timing(), c->out, msg, len);
-  free(as);
-  return e;
-}
-
-static cz_err post_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
-                         size_t *proof_len, char *msg, size_t len) {
+static cz_err post_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
+                        size_t len) {
   post_state *st = self;
-  prove_ctx c = {st, cz_request_model(req), NULL, NULL, {0}};
-  if (!c.p) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the request was not parsed");
-  size_t srs_len;
-  c.srs = cz_job_srs(job, &srs_len);
-  if (!c.srs)
-    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s",
-                      c.p->kind->name);
-  if (st->kept.cfg.pce)
-    c.shape = cz_prover_shape_acquire(job, &st->shape[srs_for(st, c.p->kind) - st->srs]);
-  cz_pipeline pl = {stage_synthesize, stage_prove, cz_prover_discard_assignment, &c, 1, 1};
-  cz_err e = cz_job_pipeline(job, &pl, 1, msg, len);
-  if (e != CZ_OK) return e;
-  if (!(*proof = malloc(CZ_GROTH16_PROOF_BYTES)))
-    return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  memcpy(*proof, c.out, CZ_GROTH16_PROOF_BYTES);
-  *proof_len = CZ_GROTH16_PROOF_BYTES;
+  const cz_post_partition *p = model;
+  cz_prover_srs *s = srs_for(st, p->kind);
+  if (!s) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", p->kind->name);
+  *plan = (cz_partition_plan){p->kind->name, 1, s, &st->shape[s - st->srs]};
   return CZ_OK;
+}
+
+static cz_err post_synthesize(void *self, const cz_partition_job *pj, size_t i, cz_assignment *as,
+                              char *msg, size_t len) {
+  post_state *st = self;
+  (void)i;
+  return cz_post_synthesize_pce(pj->model, pj->shape, st->c.kept.cfg.prove_threads, as, msg, len);
+}
+
+static cz_err post_prove_partition(void *self, const cz_partition_job *pj, size_t i,
+                                   cz_assignment *as, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                   char *msg, size_t len) {
+  post_state *st = self;
+  const cz_provers_config *cfg = &st->c.kept.cfg;
+  (void)i;
+  return cz_post_prove_assignment(pj->model, as, &pj->srs->params, pj->srs->pvk, cfg->backend,
+                                  cfg->prove_threads, cz_provers_timing(), out, msg, len);
 }
 
 /* The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*,
@@ -202,21 +173,16 @@ static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg
 
 /* ---- Registration ------------------------------------------------------------ */
 
-static void post_destroy(void *self) {
-  post_state *st = self;
-  pthread_mutex_destroy(&st->generate_lock);
-  free(st);
-}
-
 static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_type type,
                             char *msg, size_t msg_len) {
   /* The engine keeps pointers to it and frees it (destroy). */
   post_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_provers_config_keep(&st->kept, cfg);
+  cz_partition_prover hooks = {
+      .plan = post_plan, .synthesize = post_synthesize, .prove = post_prove_partition};
+  cz_prover_common_init(&st->c, cfg, st, &hooks);
   st->type = type;
   st->job_kind = type == CZ_POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST_PARTITION;
-  pthread_mutex_init(&st->generate_lock, NULL);
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     /* Winning 0-4; Window V1 5-9 (V1_1 10-14 has the same circuit). */
@@ -230,11 +196,9 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
     cz_post_param_name(k, s->name, sizeof s->name);
     cz_provers_circuit_id(s->circuit_id, sizeof s->circuit_id,
                           type == CZ_POST_WINNING ? "winning" : "wpost", k->sector_size);
-    err = cz_prover_srs_declare(e, &st->kept.cfg, s, msg, msg_len);
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
-    if (err == CZ_OK && cfg->pce)
-      err = cz_prover_shape_declare(e, &st->shape[i], s, st->kept.cfg.official_dir, record_shape, k,
+    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, s, &st->shape[i], record_shape, k,
                                     circuit_constraints(k) * 46u, msg, msg_len);
   }
   cz_engine_prover p = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
@@ -243,8 +207,8 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
                         .free_model = post_free_model,
                         .mem_estimate = post_mem,
                         .circuit_id = post_circuit_id,
-                        .prove = post_prove,
-                        .destroy = post_destroy};
+                        .prove = cz_partitions_prove,
+                        .destroy = cz_prover_common_destroy};
   if (err == CZ_OK && (err = cz_engine_register_prover(e, st->job_kind, &p)) != CZ_OK)
     cz_msg(msg, msg_len, "cannot register the %s prover", p.name);
   return err;

@@ -99,13 +99,6 @@ uint64_t cz_provers_in_flight(const cz_provers_config *cfg, uint64_t n) {
   return k < n ? k : n;
 }
 
-void cz_prover_discard_assignment(void *ctx, size_t i, void *state) {
-  (void)ctx;
-  (void)i;
-  cz_assignment_free(state);
-  free(state);
-}
-
 void cz_provers_config_keep(cz_provers_kept_config *k, const cz_provers_config *cfg) {
   k->cfg = *cfg;
   snprintf(k->official_dir, sizeof k->official_dir, "%s", cfg->official_dir ? cfg->official_dir : "");

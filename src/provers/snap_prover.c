@@ -4,14 +4,15 @@
  * natively at submit, so a bad input is refused before it is queued; one
  * SRS circuit per sector size (official, or opt-in test parameters made on
  * first use) and its recorded shape; the partitions through the engine's
- * pipeline; each partition's proof verified before the job completes,
- * since Curio sends update proofs on chain unverified. */
+ * pipeline (prover_partitions.c; in a batch of same-size jobs, all their
+ * partitions through one); each partition's proof verified before the job
+ * completes, since Curio sends update proofs on chain unverified. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/clock.h"
 #include "cuzk/engine_prover.h"
 #include "cuzk/provers.h"
 #include "cuzk/snap.h"
@@ -19,11 +20,11 @@
 #include "util/msg.h"
 
 typedef struct {
-  cz_provers_kept_config kept;
+  cz_prover_common c;
   cz_prover_srs srs[CZ_SNAP_N_KINDS];     /* indexed by registered update proof */
   cz_prover_shape shape[CZ_SNAP_N_KINDS]; /* their recorded shapes' computed entries */
-  pthread_mutex_t generate_lock;          /* one test-parameter setup at a time */
 } snap_state;
+_Static_assert(offsetof(snap_state, c) == 0, "cz_prover_common_destroy frees the state");
 
 /* The parsed request kept with the job: every partition, verified. */
 typedef struct {
@@ -146,77 +147,46 @@ static uint64_t snap_mem(void *self, const cz_job_request *req) {
   const cz_snap_kind *k = request_kind(req, msg, sizeof msg);
   if (!k) return 0;
   return partition_constraints(&k->shape) * 160u *
-         cz_provers_in_flight(&st->kept.cfg, k->shape.partitions);
+         cz_provers_in_flight(&st->c.kept.cfg, k->shape.partitions);
 }
 
 static const char *snap_circuit_id(void *self, const cz_job_request *req) {
   snap_state *st = self;
   char msg[8];
   const cz_snap_kind *k = request_kind(req, msg, sizeof msg);
-  return k ? cz_prover_srs_use(&st->kept.cfg, &st->generate_lock, &st->srs[k->id]) : NULL;
+  return k ? cz_prover_srs_use(&st->c.kept.cfg, &st->c.generate_lock, &st->srs[k->id]) : NULL;
 }
 
-/* ---- Proving through the pipeline (one item per partition) ---------------- */
+/* ---- Proving: one pipeline item per partition (prover_partitions.c) ------- */
 
-typedef struct {
-  snap_state *st;
-  const snap_model *m;
-  const cz_hot_srs *srs;
-  const cz_pce *shape; /* NULL: plain synthesis */
-  uint8_t *out;        /* partitions x 192 bytes, in order */
-} prove_ctx;
-
-static cz_err stage_synthesize(void *vctx, size_t i, void **state, char *msg, size_t len) {
-  prove_ctx *c = vctx;
-  cz_assignment *as = malloc(sizeof *as);
-  if (!as) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  uint64_t t0 = cz_now_ns();
-  cz_err e = cz_snap_synthesize_pce(&c->m->parts[i], c->shape, c->st->kept.cfg.prove_threads, as,
-                                    msg, len);
-  if (e != CZ_OK) {
-    free(as);
-    return e;
-  }
-  cz_provers_phase_observe(CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-  *state = as;
+static cz_err snap_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
+                        size_t len) {
+  snap_state *st = self;
+  const snap_model *m = model;
+  (void)msg, (void)len;
+  *plan = (cz_partition_plan){m->kind->name, m->kind->shape.partitions, &st->srs[m->kind->id],
+                              &st->shape[m->kind->id]};
   return CZ_OK;
+}
+
+static cz_err snap_synthesize(void *self, const cz_partition_job *pj, size_t i, cz_assignment *as,
+                              char *msg, size_t len) {
+  snap_state *st = self;
+  const snap_model *m = pj->model;
+  return cz_snap_synthesize_pce(&m->parts[i], pj->shape, st->c.kept.cfg.prove_threads, as, msg,
+                                len);
 }
 
 /* Proves partition i and verifies its proof with the verifier's inputs
  * (cz_snap_prove_assignment) before it joins the output. */
-static cz_err stage_prove(void *vctx, size_t i, void *state, char *msg, size_t len) {
-  prove_ctx *c = vctx;
-  cz_assignment *as = state;
-  const cz_provers_config *cfg = &c->st->kept.cfg;
-  cz_err e = cz_snap_prove_assignment(&c->m->parts[i], as, &c->srs->params, c->srs->pvk,
-                                      cfg->backend, cfg->prove_threads, cz_provers_timing(),
-                                      c->out + i * CZ_GROTH16_PROOF_BYTES, msg, len);
-  free(as);
-  return e;
-}
-
-static cz_err snap_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
-                         size_t *proof_len, char *msg, size_t len) {
+static cz_err snap_prove_partition(void *self, const cz_partition_job *pj, size_t i,
+                                   cz_assignment *as, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                   char *msg, size_t len) {
   snap_state *st = self;
-  prove_ctx c = {st, cz_request_model(req), NULL, NULL, NULL};
-  if (!c.m) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "the request was not parsed");
-  size_t srs_len, n = c.m->kind->shape.partitions;
-  if (!(c.srs = cz_job_srs(job, &srs_len)))
-    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no parameters are loaded for %s",
-                      c.m->kind->name);
-  if (st->kept.cfg.pce) c.shape = cz_prover_shape_acquire(job, &st->shape[c.m->kind->id]);
-  if (!(c.out = malloc(n * CZ_GROTH16_PROOF_BYTES)))
-    return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  cz_pipeline pl = {stage_synthesize, stage_prove, cz_prover_discard_assignment, &c,
-                    st->kept.cfg.synthesis_concurrency, st->kept.cfg.max_queue_depth};
-  cz_err e = cz_job_pipeline(job, &pl, n, msg, len);
-  if (e != CZ_OK) {
-    free(c.out);
-    return e;
-  }
-  *proof = c.out;
-  *proof_len = n * CZ_GROTH16_PROOF_BYTES;
-  return CZ_OK;
+  const snap_model *m = pj->model;
+  const cz_provers_config *cfg = &st->c.kept.cfg;
+  return cz_snap_prove_assignment(&m->parts[i], as, &pj->srs->params, pj->srs->pvk, cfg->backend,
+                                  cfg->prove_threads, cz_provers_timing(), out, msg, len);
 }
 
 /* ---- Registration ------------------------------------------------------------ */
@@ -226,19 +196,14 @@ static cz_err record_shape(const void *shape, cz_pce **out, char *msg, size_t ms
   return cz_snap_record_shape(shape, out, msg, msg_len);
 }
 
-static void snap_destroy(void *self) {
-  snap_state *st = self;
-  pthread_mutex_destroy(&st->generate_lock);
-  free(st);
-}
-
 cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                size_t msg_len) {
   /* The engine keeps pointers to it and frees it (destroy). */
   snap_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_provers_config_keep(&st->kept, cfg);
-  pthread_mutex_init(&st->generate_lock, NULL);
+  cz_partition_prover hooks = {
+      .plan = snap_plan, .synthesize = snap_synthesize, .prove = snap_prove_partition};
+  cz_prover_common_init(&st->c, cfg, st, &hooks);
   cz_err err = CZ_OK;
   for (uint32_t i = 0; i < CZ_SNAP_N_KINDS && err == CZ_OK; i++) {
     const cz_snap_kind *k = cz_snap_kind_by_id(i);
@@ -249,13 +214,10 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
                          .keygen_ctx = (void *)&k->shape};
     cz_snap_param_name(&k->shape, s->name, sizeof s->name);
     cz_provers_circuit_id(s->circuit_id, sizeof s->circuit_id, "snap", k->sector_size);
-    err = cz_prover_srs_declare(e, &st->kept.cfg, s, msg, msg_len);
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
-    if (err == CZ_OK && cfg->pce)
-      err = cz_prover_shape_declare(e, &st->shape[i], s, st->kept.cfg.official_dir, record_shape,
-                                    &k->shape, partition_constraints(&k->shape) * 46u, msg,
-                                    msg_len);
+    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, s, &st->shape[i], record_shape, &k->shape,
+                                    partition_constraints(&k->shape) * 46u, msg, msg_len);
   }
   cz_engine_prover p = {.name = "snap-update",
                         .self = st,
@@ -263,8 +225,11 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
                         .free_model = snap_free_model,
                         .mem_estimate = snap_mem,
                         .circuit_id = snap_circuit_id,
-                        .prove = snap_prove,
-                        .destroy = snap_destroy};
+                        .prove = cz_partitions_prove,
+                        /* Same-size jobs: the engine batches by registered
+                         * proof, one circuit per size, as upstream does. */
+                        .prove_batch = cz_partitions_prove_batch,
+                        .destroy = cz_prover_common_destroy};
   if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_SNAP_DEALS_UPDATE, &p)) != CZ_OK)
     cz_msg(msg, msg_len, "cannot register the SnapDeals prover");
   return err;

@@ -7,6 +7,7 @@
 
 #include "cuzk/clock.h"
 #include "cuzk/porep.h"
+#include "filecoin/circuit_build.h"
 #include "util/msg.h"
 
 
@@ -101,17 +102,15 @@ cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *
   return cz_porep_c2_synthesize_pce(c1, p, NULL, 0, as, msg, msg_len);
 }
 
+/* Kind ctx's circuit without a witness (keygen, recording). */
+static cz_err build_kind(cz_cs *cs, const void *ctx) {
+  return cz_porep_circuit(cs, &((const cz_porep_kind *)ctx)->shape, NULL, 0);
+}
+
 cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, size_t msg_len) {
   *out = NULL;
   if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no kind");
-  cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
-  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_porep_circuit(cs, &k->shape, NULL, 0);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_pce(cs, out);
-  if (e != CZ_OK) cz_msg_err(msg, msg_len, e, "%s: recording the circuit: %s", k->name, cz_cs_errmsg(cs));
-  cz_cs_free(cs);
-  return e;
+  return cz_circuit_record(build_kind, k, k->name, out, msg, msg_len);
 }
 
 cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
@@ -170,12 +169,5 @@ cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_groth16_params *params,
 
 cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
   const cz_porep_kind *k = ctx;
-  cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
-  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_porep_circuit(cs, &k->shape, NULL, 0);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
-  if (e != CZ_OK) cz_msg_err(msg, msg_len, e, "%s keygen: %s", k->name, cz_cs_errmsg(cs));
-  cz_cs_free(cs);
-  return e;
+  return cz_circuit_keygen(build_kind, k, k->name, out, msg, msg_len);
 }

@@ -8,6 +8,7 @@
 #include "cuzk/clock.h"
 #include "cuzk/post.h"
 #include "cuzk/post_circuit.h"
+#include "filecoin/circuit_build.h"
 #include "filecoin/post/post_internal.h"
 #include "util/msg.h"
 
@@ -162,18 +163,17 @@ cz_err cz_post_synthesize(const cz_post_partition *p, unsigned n_threads, cz_ass
   return cz_post_synthesize_pce(p, NULL, n_threads, as, msg, msg_len);
 }
 
+/* Kind ctx's circuit without a witness (keygen, recording). */
+static cz_err build_kind(cz_cs *cs, const void *ctx) {
+  const cz_post_kind *k = ctx;
+  return cz_post_circuit(cs, &k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
+                         k->challenge_count, NULL);
+}
+
 cz_err cz_post_record_shape(const cz_post_kind *k, cz_pce **out, char *msg, size_t msg_len) {
   *out = NULL;
   if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered PoSt proof");
-  cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
-  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_post_circuit(cs, &k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
-                             k->challenge_count, NULL);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_pce(cs, out);
-  if (e != CZ_OK) cz_msg(msg, msg_len, "%s: recording the circuit: %s", k->name, cz_cs_errmsg(cs));
-  cz_cs_free(cs);
-  return e;
+  return cz_circuit_record(build_kind, k, k->name, out, msg, msg_len);
 }
 
 cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
@@ -217,15 +217,7 @@ cz_err cz_post_prove(const cz_post_partition *p, const cz_groth16_params *params
 
 cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
   const cz_post_kind *k = ctx;
-  cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
-  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_post_circuit(cs, &k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
-                             k->challenge_count, NULL);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
-  if (e != CZ_OK) cz_msg(msg, msg_len, "%s keygen: %s", k->name, cz_cs_errmsg(cs));
-  cz_cs_free(cs);
-  return e;
+  return cz_circuit_keygen(build_kind, k, k->name, out, msg, msg_len);
 }
 
 cz_err cz_post_params_get(cz_groth16_params *out, const cz_post_kind *k,

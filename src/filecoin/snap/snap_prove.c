@@ -9,6 +9,7 @@
 #include "cuzk/clock.h"
 #include "cuzk/snap.h"
 #include "cuzk/snap_circuit.h"
+#include "filecoin/circuit_build.h"
 #include "util/msg.h"
 
 void cz_snap_partition_free(cz_snap_partition *p) {
@@ -66,16 +67,13 @@ cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PU
                                p->comm_d_new, p->comm_r_new, out, msg, msg_len);
 }
 
+/* The circuit of shape ctx without a witness (keygen, recording). */
+static cz_err build_shape(cz_cs *cs, const void *ctx) {
+  return cz_snap_circuit(cs, ctx, NULL, NULL);
+}
+
 cz_err cz_snap_record_shape(const cz_snap_shape *s, cz_pce **out, char *msg, size_t msg_len) {
-  *out = NULL;
-  cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
-  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_snap_circuit(cs, s, NULL, NULL);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_pce(cs, out);
-  if (e != CZ_OK) cz_msg(msg, msg_len, "recording the update circuit: %s", cz_cs_errmsg(cs));
-  cz_cs_free(cs);
-  return e;
+  return cz_circuit_record(build_shape, s, "update", out, msg, msg_len);
 }
 
 /* PROVE (shape NULL) or WITNESS + the shape's evaluation. */
@@ -162,15 +160,7 @@ cz_err cz_snap_prove(const cz_snap_partition *p, const cz_groth16_params *params
 }
 
 cz_err cz_snap_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
-  const cz_snap_shape *s = ctx;
-  cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
-  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_snap_circuit(cs, s, NULL, NULL);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
-  if (e != CZ_OK) cz_msg(msg, msg_len, "update keygen: %s", cz_cs_errmsg(cs));
-  cz_cs_free(cs);
-  return e;
+  return cz_circuit_keygen(build_shape, ctx, "update", out, msg, msg_len);
 }
 
 cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,

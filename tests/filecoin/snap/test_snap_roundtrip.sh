@@ -50,14 +50,28 @@ head -c 100 "$d/proof.bin" > "$TMP/short.bin"
 expect 2 "verify-update of a truncated proof" "holds 100 bytes" \
   "$BENCH" verify-update --vk "$d/vk.bin" --registered-proof "$reg" --comm-r-old "$r_old" \
   --comm-d-new "$d_new" --comm-r-new "$r_new" --proof "$TMP/short.bin"
-expect 2 "verify-update for 8 MiB (4 partitions)" "has 4 partitions" \
-  "$BENCH" "${args[@]}" --comm-r-new "$r_new" --registered-proof 1
+# The proofs read as another size's: 2 KiB's as 8 MiB's (4 partitions), an
+# 8 MiB update's as 2 KiB's (1 partition).
+if [ "$reg" = 0 ]; then other_reg=1 other_parts="has 4 partitions"; else other_reg=0 other_parts="has 1 partition"; fi
+expect 2 "verify-update for registered proof $other_reg" "$other_parts" \
+  "$BENCH" "${args[@]}" --comm-r-new "$r_new" --registered-proof "$other_reg"
 # A tampered apex leaf (byte 0 of leaf 5: 32 + 8 + 5 x 32): the native
 # verifier refuses it before any proving.
 "$PY" -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[200]^=1; open(sys.argv[2],'wb').write(b)" \
   "$d/bin/partition-0.vproof" "$TMP/bad.vproof"
-"$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); r['vanilla']=sys.argv[2]; json.dump(r, open(sys.argv[3],'w'))" \
-  "$req" "$TMP/bad.vproof" "$TMP/bad.json"
+# Partition 0 tampered, the other partitions (8 MiB: 1-3) as they were.
+"$PY" - "$req" "$d/bin" "$TMP/bad.vproof" "$TMP" <<'PY'
+import base64, glob, json, os, sys
+req, bindir, bad, tmp = sys.argv[1:]
+parts = sorted(glob.glob(os.path.join(bindir, "partition-*.vproof")),
+               key=lambda p: int(p.rsplit("-", 1)[1].split(".")[0]))
+parts[0] = bad
+json.dump([base64.b64encode(open(p, "rb").read()).decode() for p in parts],
+          open(os.path.join(tmp, "bad-vanilla.json"), "w"))
+r = json.load(open(req))
+r["vanilla"] = os.path.join(tmp, "bad-vanilla.json")
+json.dump(r, open(os.path.join(tmp, "bad.json"), "w"))
+PY
 expect 1 "prove a tampered apex leaf" "apex_leafs" \
   "$BENCH" prove --request "$TMP/bad.json" --cache-dir "$CACHE"
 "$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); r['vanilla']=sys.argv[2]; r['registered_proof']=1; json.dump(r, open(sys.argv[3],'w'))" \
