@@ -4,7 +4,7 @@ BUILD       ?= build
 JOBS        ?= $(shell nproc)
 DEB_PACKAGES = build-essential cmake pkg-config libjansson-dev libssl-dev clang libclang-rt-14-dev \
                libgrpc-dev libprotobuf-c-dev protobuf-c-compiler python3-grpcio python3-grpc-tools \
-               python3-prometheus-client python3-cryptography systemd dpkg-dev
+               python3-prometheus-client python3-cryptography systemd dpkg-dev golang-go
 
 .PHONY: all deps build test demo test-8mib test-asan fuzz-build fuzz-smoke fuzz fuzz-corpus bench install package clean
 
