@@ -4,7 +4,7 @@ BUILD       ?= build
 JOBS        ?= $(shell nproc)
 DEB_PACKAGES = build-essential cmake pkg-config libjansson-dev libssl-dev clang libclang-rt-14-dev \
                libgrpc-dev libprotobuf-c-dev protobuf-c-compiler python3-grpcio python3-grpc-tools \
-               python3-prometheus-client python3-cryptography systemd dpkg-dev
+               python3-prometheus-client python3-cryptography systemd dpkg-dev golang-go
 
 .PHONY: all deps build test demo test-8mib test-asan fuzz-build fuzz-smoke fuzz fuzz-corpus bench install package clean
 
@@ -51,11 +51,23 @@ test-8mib: build
 	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/post/test_post_roundtrip.sh $(BUILD)/cuzk-bench
 	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/snap/test_snap_roundtrip.sh $(BUILD)/cuzk-bench
 
-# The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
-test-asan: deps
+# The same suite under AddressSanitizer and UndefinedBehaviorSanitizer,
+# without the slow scripts but for the PoRep round trips (label asan: the
+# 2 KiB C2 in-process and through the daemon). Those prove on the Release
+# build's cached test parameters (made by `make test`, else by one Release
+# prove here) rather than setting them up again instrumented.
+ASAN_PARAMS = $(abspath $(BUILD))/test-params
+test-asan: build
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -LE slow
+	@if ! ls $(ASAN_PARAMS)/cuzk-TEST-ONLY-porep-*.params >/dev/null 2>&1; then \
+	  echo "test parameters for the PoRep round trips: one Release prove"; \
+	  $(BUILD)/cuzk-bench --quiet gen-vanilla porep --sector-size 2KiB --out $(BUILD)/asan-c1.json && \
+	  $(BUILD)/cuzk-bench --quiet prove --c1 $(BUILD)/asan-c1.json --cache-dir $(ASAN_PARAMS) \
+	    --out $(BUILD)/asan-proof.bin; \
+	fi
+	cd $(BUILD)-asan && CUZK_TEST_PARAM_CACHE=$(ASAN_PARAMS) ctest --output-on-failure -L asan
 
 # libFuzzer runs of every decoder (fuzz/fuzz_*.c) from its seed corpus
 # fuzz/corpus/<target>/ (fuzz/run.sh): executions and coverage per target;

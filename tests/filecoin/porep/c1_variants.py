@@ -6,8 +6,7 @@ base64 wrapper -- and every form must read back to the same C1, which
 `cuzk-bench c1-parse --canonical` writes out again. That canonical text must
 itself equal Python's compact dump, and an NI-PoRep C1 (13 partitions) must
 read in either key order. Invalid variants are each refused with their own
-message. Go's encoding/json is not covered here (no Go toolchain is
-installed).
+message. Go's encoding/json as a writer is test_c1_go.sh's.
 
 Usage: c1_variants.py path/to/cuzk-bench"""
 import base64

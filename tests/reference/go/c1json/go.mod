@@ -1,0 +1,3 @@
+module cuzk.test/c1json
+
+go 1.19
