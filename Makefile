@@ -67,7 +67,7 @@ test-asan: build
 	  $(BUILD)/cuzk-bench --quiet prove --c1 $(BUILD)/asan-c1.json --cache-dir $(ASAN_PARAMS) \
 	    --out $(BUILD)/asan-proof.bin; \
 	fi
-	cd $(BUILD)-asan && CUZK_TEST_PARAM_CACHE=$(ASAN_PARAMS) ctest --output-on-failure -L asan
+	cd $(BUILD)-asan && CUZK_TEST_PARAM_CACHE=$(ASAN_PARAMS) ctest --output-on-failure -j $(JOBS) -L asan
 
 # libFuzzer runs of every decoder (fuzz/fuzz_*.c) from its seed corpus
 # fuzz/corpus/<target>/ (fuzz/run.sh): executions and coverage per target;
