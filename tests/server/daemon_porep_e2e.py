@@ -36,13 +36,7 @@ def verified(proof, what):
 
 
 def config(name, budget, extra=""):
-    path = os.path.join(stubs, name + ".toml")
-    with open(path, "w") as f:
-        f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
-                '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
-                '[memory]\ntotal_budget = "%s"\n[gpus]\ngpu_workers_per_device = 1\n%s'
-                % (os.path.join(stubs, "no-official-params"), CACHE, budget, extra))
-    return path
+    return e2e.daemon_config(name, CACHE, budget=budget, extra=extra)
 
 
 def await_status(st, job, timeout_ms):

@@ -98,13 +98,7 @@ os.makedirs(PARAM_CACHE, exist_ok=True)
 
 
 def config(name, budget="16GiB"):
-    path = os.path.join(stubs, name + ".toml")
-    with open(path, "w") as f:
-        f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
-                '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
-                '[memory]\ntotal_budget = "%s"\n[gpus]\ngpu_workers_per_device = 1\n'
-                % (PARAM_CACHE, CACHE, budget))
-    return path
+    return e2e.daemon_config(name, CACHE, PARAM_CACHE, budget)
 
 
 winning = gen("winning-post", 3, 0, "winning")

@@ -73,13 +73,8 @@ def edited(doc, edit):
     return json.dumps(d).encode()
 
 
-cfg = os.path.join(stubs, "kinds.toml")
-with open(cfg, "w") as f:
-    f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
-            '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
-            '[memory]\ntotal_budget = "16GiB"\n[gpus]\ngpu_workers_per_device = 1\n'
-            '[pipeline]\nsynthesis_concurrency = %d\nmax_gpu_queue_depth = %d\n'
-            % (os.path.join(stubs, "no-official-params"), CACHE, CONCURRENCY, DEPTH))
+cfg = e2e.daemon_config("kinds", CACHE, extra='[pipeline]\nsynthesis_concurrency = %d\n'
+                       'max_gpu_queue_depth = %d\n' % (CONCURRENCY, DEPTH))
 d = Daemon("127.0.0.1:0", cfg)
 ch, st = stub_for("127.0.0.1:%d" % d.port)
 

@@ -39,12 +39,7 @@ def verified(proof, what):
     e2e.porep_verified(proof, what, e2e.porep_vk_file(CACHE), c1, SECTOR)
 
 
-config = os.path.join(stubs, "signals.toml")
-with open(config, "w") as f:
-    f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
-            '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
-            '[memory]\ntotal_budget = "16GiB"\n[gpus]\ngpu_workers_per_device = 1\n'
-            '[logging]\nlevel = "info"\n' % (os.path.join(stubs, "no-official-params"), CACHE))
+config = e2e.daemon_config("signals", CACHE, extra='[logging]\nlevel = "info"\n')
 sock = os.path.join(stubs, "signals.sock")
 target = "unix://" + sock
 started = []

@@ -62,14 +62,9 @@ def verify_update(proof, comm_r_new):
 
 PARAM_CACHE = os.path.join(stubs, "param-cache")  # no official files; the shape is kept here
 os.makedirs(PARAM_CACHE, exist_ok=True)
-config = os.path.join(stubs, "snap.toml")
-with open(config, "w") as f:
-    f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
-            '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
-            '[memory]\ntotal_budget = "16GiB"\n[gpus]\ngpu_workers_per_device = 1\n'
-            # A lone job waits this long for a partner of its size.
-            '[scheduler]\nmax_batch_size = 2\nmax_batch_wait_ms = 3000\n'
-            % (PARAM_CACHE, CACHE))
+# A lone job waits max_batch_wait_ms for a partner of its size.
+config = e2e.daemon_config("snap", CACHE, PARAM_CACHE,
+                           extra='[scheduler]\nmax_batch_size = 2\nmax_batch_wait_ms = 3000\n')
 
 d = Daemon("127.0.0.1:0", config)
 target = "127.0.0.1:%d" % d.port

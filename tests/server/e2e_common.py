@@ -80,6 +80,22 @@ class Daemon:
         return rc, self.err.read()
 
 
+def daemon_config(name, test_params, param_cache=None, budget="16GiB", extra=""):
+    """A daemon config written to stubs/<name>.toml, returned as its path:
+    a status listener on a free loopback port, test parameters cached in
+    test_params, official files and recorded shapes in param_cache (default:
+    an empty stubs/no-official-params), budget memory, one gpu worker, then
+    the TOML lines extra."""
+    path = os.path.join(stubs, name + ".toml")
+    with open(path, "w") as f:
+        f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
+                '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
+                '[memory]\ntotal_budget = "%s"\n[gpus]\ngpu_workers_per_device = 1\n%s'
+                % (param_cache or os.path.join(stubs, "no-official-params"), test_params, budget,
+                   extra))
+    return path
+
+
 def stub_for(target):
     ch = grpc.insecure_channel(target, options=OPTS)
     return ch, pbg.ProvingEngineStub(ch)
