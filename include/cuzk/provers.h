@@ -12,6 +12,7 @@
 #include "cuzk/err.h"
 #include "cuzk/histogram.h"
 #include "cuzk/prover.h"
+#include "cuzk/registry.h"
 
 /* What every prover is configured with (the daemon's [srs], [synthesis],
  * [pipeline] and [gpus] settings). */
@@ -165,5 +166,15 @@ const cz_prove_timing *cz_provers_timing(void);
 void cz_provers_phase_observe(cz_prove_phase phase, uint64_t ns);
 /* Copy the histograms: out[p] for each phase p < CZ_PHASE_COUNT. */
 void cz_provers_phase_snapshot(cz_histogram_snap out[CZ_PHASE_COUNT]);
+
+/* ---- Planning figures (planned_constraints.c) ------------------------------
+ * The constraints of one partition's circuit, from the kind's shape alone:
+ * what the memory estimates (about 160 bytes per constraint in flight) and
+ * the recorded-shape charge (46 bytes per constraint) are made of. Never
+ * below the circuit's real count, and within 2% above it at every
+ * registered size (test_planned_constraints). Pure; any thread. */
+uint64_t cz_porep_partition_constraints(const cz_porep_kind *k);
+uint64_t cz_post_circuit_constraints(const cz_post_kind *k);
+uint64_t cz_snap_partition_constraints(const cz_snap_shape *s);
 
 #endif

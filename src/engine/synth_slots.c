@@ -1,7 +1,7 @@
 /* Synthesis slots: pipeline.max_parallel_synthesis as a counting semaphore
  * over every pipeline item being synthesized in one engine. Each job's
  * pipeline already bounds its own items (synthesis_concurrency); with several
- * workers those bounds add up, and a 32 GiB PoRep partition holds 19.7 GB
+ * workers those bounds add up, and a 32 GiB PoRep partition holds 20.9 GB
  * while it is synthesized (docs/operating.md), so the engine-wide cap is what
  * keeps the sum in hand. */
 #include <time.h>

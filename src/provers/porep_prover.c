@@ -116,12 +116,6 @@ static const cz_porep_kind *request_kind(const cz_job_request *req) {
   return req->sector_size ? cz_porep_kind_by_sector_size(req->sector_size, true) : NULL;
 }
 
-/* Constraints of one partition's circuit: about 600k per layer plus 250k
- * of Merkle paths per challenge (2 KiB: 2.69 M for 2 challenges). */
-static uint64_t partition_constraints(const cz_porep_kind *k) {
-  return (uint64_t)k->shape.challenges * ((uint64_t)k->shape.layers * 600000u + 250000u);
-}
-
 /* Peak memory of the partitions in flight: a/b/c, values and the
  * constraint system's own vectors, about 160 bytes per constraint. */
 static uint64_t porep_mem(void *self, const cz_job_request *req) {
@@ -132,7 +126,7 @@ static uint64_t porep_mem(void *self, const cz_job_request *req) {
    * 1, and the pipeline keeps up to its window of them alive. */
   const cz_porep_c1 *c1 = cz_request_model(req);
   uint64_t parts = c1 ? c1->n_partitions : k->partitions;
-  return partition_constraints(k) * 160u * cz_provers_in_flight(&st->c.kept.cfg, parts);
+  return cz_porep_partition_constraints(k) * 160u * cz_provers_in_flight(&st->c.kept.cfg, parts);
 }
 
 static const char *porep_circuit_id(void *self, const cz_job_request *req) {
@@ -213,7 +207,7 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
     /* The compact shape holds about 46 bytes per constraint (2 KiB:
      * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
     err = cz_prover_circuit_declare(e, &st->c.kept.cfg, &s->srs, &s->shape, record_shape, s->kind,
-                                    partition_constraints(s->kind) * 46u, msg, msg_len);
+                                    cz_porep_partition_constraints(s->kind) * 46u, msg, msg_len);
   }
   cz_engine_prover p = {.name = "porep-c2",
                         .self = st,

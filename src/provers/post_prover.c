@@ -109,14 +109,6 @@ static void post_free_model(void *self, void *model) {
   free(model);
 }
 
-/* Constraints of the partition's circuit: per slot the comm_r check (311),
- * per challenge a PoR of about 540 per path level (2 KiB Winning: 90,750;
- * 32 GiB Window: 125.3 M for 23,490 paths of 11 levels). */
-static uint64_t circuit_constraints(const cz_post_kind *k) {
-  uint64_t levels = cz_merkle_proof_levels(&k->tree_r, (size_t)(k->sector_size / 32));
-  return (uint64_t)k->sector_count * (311u + k->challenge_count * (540u * levels + 100u));
-}
-
 /* a/b/c, values and the constraint system's vectors (about 160 bytes per
  * constraint), plus the slots' copied paths. */
 static uint64_t post_mem(void *self, const cz_job_request *req) {
@@ -124,7 +116,7 @@ static uint64_t post_mem(void *self, const cz_job_request *req) {
   char msg[8];
   const cz_post_kind *k = request_kind(st, req, msg, sizeof msg);
   if (!k) return 0;
-  return circuit_constraints(k) * 160u +
+  return cz_post_circuit_constraints(k) * 160u +
          (uint64_t)k->sector_count * k->challenge_count * sizeof(cz_merkle_proof);
 }
 
@@ -199,7 +191,7 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
     err = cz_prover_circuit_declare(e, &st->c.kept.cfg, s, &st->shape[i], record_shape, k,
-                                    circuit_constraints(k) * 46u, msg, msg_len);
+                                    cz_post_circuit_constraints(k) * 46u, msg, msg_len);
   }
   cz_engine_prover p = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
                         .self = st,

@@ -124,21 +124,6 @@ static void snap_free_model(void *self, void *model) {
   model_free(model);
 }
 
-/* Constraints of one partition's circuit: a SHA-256 tree-D hash (about
- * 46k) per level from the challenged node up to its apex leaf and per
- * inner node of the apex tree, plus two Poseidon tree-R paths (about 400
- * a level) per challenge: within 1% of rust-fil-proofs' counts (2 KiB:
- * 1.72 M for 1.71 M, 16 KiB: 6.33 M for 6.30 M); 81.7 M at 32 GiB. */
-static uint64_t partition_constraints(const cz_snap_shape *s) {
-  unsigned node_bits = 0, part_bits = 0, apex_bits = 0;
-  while ((1ull << node_bits) < s->nodes) node_bits++;
-  while ((1u << part_bits) < s->partitions) part_bits++;
-  while ((1u << apex_bits) < s->apex_leaves) apex_bits++;
-  uint64_t sha = (uint64_t)s->challenges * (node_bits - part_bits - apex_bits) + s->apex_leaves - 1;
-  uint64_t r_levels = cz_merkle_proof_levels(&s->tree_r, (size_t)s->nodes);
-  return sha * 46000u + (uint64_t)s->challenges * 2u * r_levels * 400u;
-}
-
 /* The partitions in flight: a/b/c, values and the constraint system's
  * vectors, about 160 bytes per constraint each. */
 static uint64_t snap_mem(void *self, const cz_job_request *req) {
@@ -146,7 +131,7 @@ static uint64_t snap_mem(void *self, const cz_job_request *req) {
   char msg[8];
   const cz_snap_kind *k = request_kind(req, msg, sizeof msg);
   if (!k) return 0;
-  return partition_constraints(&k->shape) * 160u *
+  return cz_snap_partition_constraints(&k->shape) * 160u *
          cz_provers_in_flight(&st->c.kept.cfg, k->shape.partitions);
 }
 
@@ -217,7 +202,7 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
     err = cz_prover_circuit_declare(e, &st->c.kept.cfg, s, &st->shape[i], record_shape, &k->shape,
-                                    partition_constraints(&k->shape) * 46u, msg, msg_len);
+                                    cz_snap_partition_constraints(&k->shape) * 46u, msg, msg_len);
   }
   cz_engine_prover p = {.name = "snap-update",
                         .self = st,
