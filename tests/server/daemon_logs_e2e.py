@@ -1,6 +1,7 @@
 """The daemon's log lines (see test_daemon_logs.sh): timestamps, levels and
 components on every line, refusals at warn with the peer, JSON format,
-FIL_PROOFS_PARAMETER_CACHE and the missing parameter directory warning."""
+FIL_PROOFS_PARAMETER_CACHE, the missing parameter directory warning and
+the unused gpus.devices one."""
 import json
 import os
 import re
@@ -30,7 +31,8 @@ check(re.search(r"WARN daemon: parameter directory %s: " % re.escape(missing), l
 
 cfg = os.path.join(stubs, "json.toml")
 with open(cfg, "w") as f:
-    f.write('[logging]\nformat = "json"\n[srs]\nparam_cache = "%s"\n' % stubs)
+    f.write('[logging]\nformat = "json"\n[srs]\nparam_cache = "%s"\n'
+            '[gpus]\nbackend = "cpu"\ndevices = [3]\n' % stubs)
 import subprocess, signal, time  # noqa: E401,E402
 err = open(os.path.join(stubs, "json.log"), "w+")
 p = subprocess.Popen([daemon, "-l", "127.0.0.1:0", "-c", cfg], stderr=err)
@@ -46,4 +48,6 @@ for l in err.read().splitlines():
         check(False, "json line parses (%r)" % l)
 check(objs and all(set(o) == {"ts", "level", "component", "msg"} for o in objs), "json objects have ts, level, component, msg")
 check(any(o["level"] == "warn" and "holds no v28-" in o["msg"] for o in objs), "no v28 file: warned (json); config value wins over the env")
+check(any(o["level"] == "warn" and o["msg"] == "gpus.devices = [3] is not used: proving on the CPU"
+          for o in objs), "a device with the CPU backend: warned, not silently accepted")
 report("daemon_logs")

@@ -1,6 +1,7 @@
 /* The daemon's use of the prover table (src/provers/): its config mapped
  * onto cz_provers_config, the backend picked once, every row registered. */
 #include <stdio.h>
+#include <string.h>
 #include "provers.h"
 #include "cuzk/log.h"
 #include "cuzk/provers.h"
@@ -27,7 +28,12 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
     snprintf(note, sizeof note, "backend %s requested; proving on the CPU: %s", cfg->backend, why);
     cz_log(CZ_LOG_INFO, "daemon", "%s", note);
   }
-  cz_engine_set_backend_info(e, backend->name ? backend->name : "cpu", note);
+  const char *name = backend->name ? backend->name : "cpu";
+  cz_engine_set_backend_info(e, name, note);
+  /* The CPU opens no device: say so rather than seem to prove on it. */
+  if (cfg->n_gpu_devices && !strcmp(name, "cpu"))
+    cz_log(CZ_LOG_WARN, "daemon", "gpus.devices = [%d] is not used: proving on the CPU",
+           cfg->gpu_devices[0]);
 
   cz_provers_config pc = {0};
   pc.official_dir = cfg->param_cache;
