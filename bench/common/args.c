@@ -91,4 +91,14 @@ void cz_opts_usage(FILE *out, const char *cmd, const char *synopsis, const cz_op
   fputs(CZ_BENCH_EXIT_STATUS, out);
 }
 
+int cz_opts_parse_or_help(int argc, char **argv, const cz_opt *opts, const char *cmd,
+                          const char *synopsis) {
+  bool help = false;
+  int rc = cz_opts_parse(argc, argv, opts, &help);
+  if (rc) return rc;
+  if (!help) return -1;
+  cz_opts_usage(stdout, cmd, synopsis, opts);
+  return 0;
+}
+
 bool cz_bench_help_arg(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }

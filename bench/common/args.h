@@ -41,4 +41,10 @@ bool cz_bench_help_arg(const char *arg);
  * CZ_BENCH_EXIT_STATUS. */
 void cz_opts_usage(FILE *out, const char *cmd, const char *synopsis, const cz_opt *opts);
 
+/* cz_opts_parse, then on -h/--help cz_opts_usage(stdout, cmd, synopsis,
+ * opts). Returns -1 when the command goes on, else the status it exits
+ * with now: 0 after the usage, 2 after a bad option. */
+int cz_opts_parse_or_help(int argc, char **argv, const cz_opt *opts, const char *cmd,
+                          const char *synopsis);
+
 #endif

@@ -20,19 +20,14 @@
 
 int cmd_bench_seal(int argc, char **argv) {
   unsigned long id = 6, threads = 0, reps = 1;
-  bool help = false;
   const cz_opt opts[] = {
       {"registered-proof", CZ_OPT_UINT, &id, "N", "seal proof 0-9 (default 6: 8MiB V1_1)"},
       {"threads", CZ_OPT_UINT, &threads, "N", "thread budget (default 0: all cores)"},
       {"reps", CZ_OPT_UINT, &reps, "R", "seals to time (default 1)"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "seal", "[options]", opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, "seal", "[options]");
+  if (rc >= 0) return rc;
   const cz_porep_kind *k = cz_porep_kind_by_id((uint32_t)id);
   if (!k || reps == 0) {
     fprintf(stderr, "seal: unknown registered proof %lu or zero reps\n", id);

@@ -73,7 +73,6 @@ static double gadget_run(const cz_poseidon_params *p, const cz_cs_config *cfg0, 
 int cmd_bench_poseidon(int argc, char **argv) {
   unsigned long arity = 8, hashes = 20000, circuits = 200, reps = 3;
   const char *backend = "prove", *lc = "all";
-  bool help = false;
   const cz_opt opts[] = {
       {"arity", CZ_OPT_UINT, &arity, "A", "2, 4, 8 or 11 (default 8)"},
       {"hashes", CZ_OPT_UINT, &hashes, "N", "native hashes per round (default 20000)"},
@@ -84,12 +83,8 @@ int cmd_bench_poseidon(int argc, char **argv) {
       {0},
   };
   const char *synopsis = "[--arity A] [--hashes N] [--circuits N] [--backend B] [--lc L] [--reps R]";
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "poseidon", synopsis, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, "poseidon", synopsis);
+  if (rc >= 0) return rc;
   const cz_poseidon_params *p = cz_poseidon_params_get((unsigned)arity);
   if (!p || hashes == 0 || circuits == 0 || reps == 0) {
     fprintf(stderr, "poseidon: need a supported --arity and positive --hashes, --circuits, --reps\n");

@@ -81,29 +81,19 @@ static int canonical(const char *path) {
 int cmd_c1_parse(int argc, char **argv) {
   const char *size = "32GiB", *out = NULL, *canon = NULL;
   unsigned long iters = 5;
-  bool v1 = false, curio = false, help = false;
+  bool v1 = false, curio = false;
   const cz_opt opts[] = {
       {"sector-size", CZ_OPT_STRING, &size, "S", "2KiB|8MiB|512MiB|32GiB|64GiB or bytes (default 32GiB)"},
       {"v1", CZ_OPT_FLAG, &v1, NULL, "the V1 registered proof (default V1_1)"},
       {"curio", CZ_OPT_FLAG, &curio, NULL, "wrap the C1 in Curio's {SectorNum, Phase1Out base64, SectorSize}"},
-      {"iterations", CZ_OPT_UINT, &iters, "N", "timed parses, also -i N (default 5)"},
+      {"iterations", CZ_OPT_UINT, &iters, "N", "timed parses (default 5)", 'i'},
       {"out", CZ_OPT_STRING, &out, "FILE", "keep the C1 file here (default: a temporary file)"},
       {"canonical", CZ_OPT_STRING, &canon, "FILE", "read FILE and write it back in our layout on stdout"},
       {0},
   };
   const char *synopsis = "[--sector-size S] [--v1] [--curio] [-i|--iterations N] [--out FILE]";
-  /* "-i N" is the short form of --iterations. */
-  char **args = malloc(sizeof(char *) * (size_t)(argc + 1));
-  if (!args) return 1;
-  for (int i = 0; i < argc; i++) args[i] = strcmp(argv[i], "-i") ? argv[i] : "--iterations";
-  args[argc] = NULL;
-  int rc = cz_opts_parse(argc, args, opts, &help);
-  free(args);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "c1-parse", synopsis, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, "c1-parse", synopsis);
+  if (rc >= 0) return rc;
   if (canon) return canonical(canon);
   const cz_porep_kind *k = kind_from(size, v1);
   if (!k || iters == 0) {

@@ -117,7 +117,7 @@ static cz_err count(cz_cs *cs, const cz_porep_kind *pk, const cz_snap_shape *us,
 int cmd_circuit_info(int argc, char **argv) {
   const char *kind = NULL, *size = NULL;
   unsigned long reg = ~0ul, sectors = 0, challenges = 0, threads = 0;
-  bool help = false, witness = false, prove = false;
+  bool witness = false, prove = false;
   const cz_opt opts[] = {
       {"kind", CZ_OPT_STRING, &kind, "K", "porep, winning-post, window-post or update"},
       {"registered-proof", CZ_OPT_UINT, &reg, "N", "registered proof in the kind's numbering"},
@@ -129,12 +129,8 @@ int cmd_circuit_info(int argc, char **argv) {
       {"threads", CZ_OPT_UINT, &threads, "N", "thread budget of --witness/--prove (default 0: all)"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "circuit-info", "--kind K [options]", opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, "circuit-info", "--kind K [options]");
+  if (rc >= 0) return rc;
   bool porep = kind && !strcmp(kind, "porep"), winning = kind && !strcmp(kind, "winning-post"),
        window = kind && !strcmp(kind, "window-post"), update = kind && !strcmp(kind, "update");
   if (!porep && !winning && !window && !update) {

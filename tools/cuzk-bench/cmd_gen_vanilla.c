@@ -48,7 +48,7 @@ int cmd_gen_vanilla(int argc, char **argv) {
   const char *size_s = NULL, *data_path = NULL, *out_path = NULL;
   const char *prover_s = NULL, *ticket_s = NULL, *seed_s = NULL;
   unsigned long sector = 1, threads = 0;
-  bool v1 = false, synthetic = false, ni = false, curio = false, help = false;
+  bool v1 = false, synthetic = false, ni = false, curio = false;
   const cz_opt opts[] = {
       {"sector-size", CZ_OPT_STRING, &size_s, "SIZE", "2KiB, 8MiB or 512MiB (or bytes)"},
       {"v1", CZ_OPT_FLAG, &v1, NULL, "StackedDrg...V1 (API 1.0.0) instead of V1_1"},
@@ -77,12 +77,8 @@ int cmd_gen_vanilla(int argc, char **argv) {
             argv[1]);
     return 2;
   }
-  int rc = cz_opts_parse(argc - 1, argv + 1, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "gen-vanilla", SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc - 1, argv + 1, opts, "gen-vanilla", SYNOPSIS);
+  if (rc >= 0) return rc;
   uint64_t size = 0;
   if (!size_s || cz_bench_parse_size(size_s, &size) != 0 || !out_path) {
     fprintf(stderr, "gen-vanilla: need --sector-size and --out (usage: gen-vanilla %s)\n",

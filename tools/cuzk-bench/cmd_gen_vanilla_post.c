@@ -230,7 +230,6 @@ static int run(cz_post_type type, const gen_opts *o) {
 int cmd_gen_vanilla_post(int argc, char **argv) {
   int type = cz_bench_post_type_of(argv[0]);
   gen_opts o = {.sectors = 1, .miner = 1000};
-  bool help = false;
   const cz_opt opts[] = {
       {"sector-size", CZ_OPT_STRING, &o.size_s, "SIZE", "2KiB or 8MiB (or bytes)"},
       {"sectors", CZ_OPT_UINT, &o.sectors, "N", "sectors 1..N (default 1)"},
@@ -246,11 +245,7 @@ int cmd_gen_vanilla_post(int argc, char **argv) {
       {NULL, 0, NULL, NULL, NULL},
   };
   if (type < 0) return fail("'%s' is not winning-post or window-post", argv[0]);
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "gen-vanilla", SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, "gen-vanilla", SYNOPSIS);
+  if (rc >= 0) return rc;
   return run((cz_post_type)type, &o);
 }

@@ -81,7 +81,6 @@ static int write_bincode(const char *dir, const cz_bench_snap_request *r) {
 int cmd_gen_vanilla_snap(int argc, char **argv) {
   const char *size_s = NULL, *data_path = NULL, *out = NULL, *bincode_dir = NULL;
   unsigned long sector = 1, threads = 0;
-  bool help = false;
   const cz_opt opts[] = {
       {"sector-size", CZ_OPT_STRING, &size_s, "SIZE", "2KiB or 8MiB (or bytes)"},
       {"data", CZ_OPT_STRING, &data_path, "FILE", "new deal data, fr32-padded (default: generated)"},
@@ -92,12 +91,8 @@ int cmd_gen_vanilla_snap(int argc, char **argv) {
       {"out", CZ_OPT_STRING, &out, "DIR", "where to write request.json and vanilla.json"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "gen-vanilla", SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, "gen-vanilla", SYNOPSIS);
+  if (rc >= 0) return rc;
   uint64_t size = 0;
   if (!size_s || !out) return fail("need --sector-size and --out (usage: gen-vanilla %s)", SYNOPSIS);
   if (cz_bench_parse_size(size_s, &size) != 0)
@@ -129,7 +124,7 @@ int cmd_gen_vanilla_snap(int argc, char **argv) {
   memcpy(r.comm_d_new, sec.comm_d_new, 32);
   memcpy(r.comm_r_new, sec.comm_r_new, 32);
   r.vanilla = calloc(k->shape.partitions, sizeof *r.vanilla);
-  if (!r.vanilla) rc = fail("out of memory");
+  rc = r.vanilla ? 0 : fail("out of memory");
   for (uint32_t p = 0; rc == 0 && p < k->shape.partitions; p++) {
     rc = prove_partition(&sec, p, &r.vanilla[p]);
     if (rc == 0) r.n_vanilla = p + 1;

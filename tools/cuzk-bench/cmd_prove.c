@@ -77,7 +77,7 @@ int cmd_prove(int argc, char **argv) {
   const char *backend_name = "cpu", *request = NULL, *vanilla = NULL, *reg = NULL,
              *rand_hex = NULL;
   unsigned long logc = 0, threads = 0, count = 1, repeat = 1, miner = ~0ul, partition = ~0ul;
-  bool no_cache = false, checked = false, official_only = false, pce = false, help = false;
+  bool no_cache = false, checked = false, official_only = false, pce = false;
   const cz_opt opts[] = {
       {"c1", CZ_OPT_STRING, &c1, "FILE", "PoRep C2 of this C1 output (JSON or Curio's wrapper)"},
       {"out", CZ_OPT_STRING, &out, "FILE", "--c1: write the proof bytes here (default: hex on stdout)"},
@@ -108,12 +108,8 @@ int cmd_prove(int argc, char **argv) {
        "there is one, else the CPU, said on stderr)"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "prove", SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, "prove", SYNOPSIS);
+  if (rc >= 0) return rc;
   int pick_rc = 0;
   const cz_prover_backend *backend = pick_backend(backend_name, &pick_rc);
   if (!backend) return pick_rc;

@@ -191,7 +191,7 @@ static void perf_accumulate(series *s) {
 int cmd_synth_only(int argc, char **argv) {
   const char *c1_path = NULL, *lc = "inline:4", *ab = NULL;
   unsigned long partition = (unsigned long)-1, iters = 1, threads = 0;
-  bool pce = false, perf = false, no_hint = false, help = false;
+  bool pce = false, perf = false, no_hint = false;
   const cz_opt opts[] = {
       {"c1", CZ_OPT_STRING, &c1_path, "FILE", "C1 output (JSON or Curio wrapper); default: seal 2 KiB"},
       {"partition", CZ_OPT_UINT, &partition, "N", "synthesize only partition N (default all)"},
@@ -205,12 +205,8 @@ int cmd_synth_only(int argc, char **argv) {
       {"threads", CZ_OPT_UINT, &threads, "N", "partitions synthesized at once (0 = all cores)"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "synth-only", SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, "synth-only", SYNOPSIS);
+  if (rc >= 0) return rc;
   int la = layout_index(lc), lb = ab ? layout_index(ab) : -1;
   if (la < 0 || (ab && lb < 0)) {
     fprintf(stderr, "synth-only: unknown layout '%s'\n", la < 0 ? lc : ab);

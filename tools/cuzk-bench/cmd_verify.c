@@ -53,7 +53,7 @@ static double now_ns(void) {
 
 int cmd_verify(int argc, char **argv) {
   const char *vk_path = NULL, *inputs_path = NULL, *proof_arg = NULL;
-  bool vk_compressed = false, vk_hex = false, help = false;
+  bool vk_compressed = false, vk_hex = false;
   unsigned long repeat = 0;
   const cz_opt opts[] = {
       {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (raw bytes or hex text)"},
@@ -68,12 +68,8 @@ int cmd_verify(int argc, char **argv) {
        "also time N verifications (plain and prepared key), print ns/op"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "verify", SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, "verify", SYNOPSIS);
+  if (rc >= 0) return rc;
   if (!vk_path || !inputs_path || !proof_arg) {
     fprintf(stderr, "verify: missing %s (usage: cuzk-bench verify %s)\n",
             !vk_path ? "--vk" : !inputs_path ? "--public-inputs" : "--proof", SYNOPSIS);

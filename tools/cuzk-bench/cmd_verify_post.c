@@ -92,7 +92,7 @@ static int run(int argc, char **argv, bool print_only) {
   const char *vk_path = NULL, *proof_arg = NULL, *rand_hex = NULL, *prover_hex = NULL,
              *sectors_arg = NULL;
   unsigned long reg = ~0ul, partition = 0;
-  bool help = false, vk_hex = false, vk_compressed = false;
+  bool vk_hex = false, vk_compressed = false;
   const cz_opt opts[] = {
       {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (bellperson layout, raw or hex)"},
       {"vk-compressed", CZ_OPT_FLAG, &vk_compressed, NULL, "the key's points are compressed"},
@@ -106,12 +106,8 @@ static int run(int argc, char **argv, bool print_only) {
       {"proof", CZ_OPT_STRING, &proof_arg, "HEX_OR_FILE", "the 192-byte proof"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, CMD, SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, CMD, SYNOPSIS);
+  if (rc >= 0) return rc;
   if ((!print_only && (!vk_path || !proof_arg)) || !rand_hex || !prover_hex || !sectors_arg ||
       reg == ~0ul)
     return fail("missing options (usage: cuzk-bench " CMD " %s)", SYNOPSIS);

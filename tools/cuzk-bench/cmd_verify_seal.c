@@ -267,7 +267,7 @@ static int verify_all(const cz_groth16_vk *vk, const cz_fr *inputs, size_t per,
 
 int cmd_verify_seal(int argc, char **argv) {
   const char *vk_path = NULL, *proof_arg = NULL;
-  bool vk_compressed = false, vk_hex = false, help = false;
+  bool vk_compressed = false, vk_hex = false;
   claim_opts co = {0};
   const cz_opt opts[] = {
       {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (raw bytes or hex text)"},
@@ -281,12 +281,8 @@ int cmd_verify_seal(int argc, char **argv) {
        "partitions in the proof (default: the sector size's)"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, cmd_name, SEAL_SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, cmd_name, SEAL_SYNOPSIS);
+  if (rc >= 0) return rc;
   if (!vk_path || !proof_arg)
     return fail("missing %s (usage: cuzk-bench %s %s)", !vk_path ? "--vk" : "--proof", cmd_name,
                 SEAL_SYNOPSIS);
@@ -343,19 +339,14 @@ int cmd_porep_inputs(int argc, char **argv) {
   synopsis = INPUTS_SYNOPSIS;
   claim_opts co = {0};
   unsigned long partition = 0;
-  bool help = false;
   const cz_opt opts[] = {
       CONFIG_OPTIONS(co),
       CLAIM_OPTIONS(co),
       {"partition", CZ_OPT_UINT, &partition, "K", "the partition (default 0)"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, cmd_name, INPUTS_SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, cmd_name, INPUTS_SYNOPSIS);
+  if (rc >= 0) return rc;
   seal_claim claim;
   if ((rc = claim_from_options(&claim, &co)) != 0) return rc;
   if (partition >= claim.cfg.partitions)
@@ -451,7 +442,7 @@ int cmd_sdr_parents(int argc, char **argv) {
   synopsis = PARENTS_SYNOPSIS;
   claim_opts co = {0};
   const char *nodes_arg = NULL;
-  bool help = false, digest = false;
+  bool digest = false;
   const cz_opt opts[] = {
       CONFIG_OPTIONS(co),
       {"nodes", CZ_OPT_STRING, &nodes_arg, "N,N,...",
@@ -460,12 +451,8 @@ int cmd_sdr_parents(int argc, char **argv) {
        "also print the SHA-256 of the whole parent cache (every node: slow past 512 MiB)"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, cmd_name, PARENTS_SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, cmd_name, PARENTS_SYNOPSIS);
+  if (rc >= 0) return rc;
   cz_porep_config cfg;
   if ((rc = config_from_options(&cfg, &co)) != 0) return rc;
   cz_sdr_graph g;

@@ -31,7 +31,7 @@ static const char SYNOPSIS[] =
 int cmd_verify_update(int argc, char **argv) {
   const char *vk_path = NULL, *reg = NULL, *r_old = NULL, *r_new = NULL, *d_new = NULL,
              *proof_arg = NULL;
-  bool help = false, vk_hex = false, vk_compressed = false;
+  bool vk_hex = false, vk_compressed = false;
   const cz_opt opts[] = {
       {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (bellperson layout, raw or hex; not a whole .params file)"},
       {"vk-hex", CZ_OPT_FLAG, &vk_hex, NULL, "the key file is hex text"},
@@ -43,12 +43,8 @@ int cmd_verify_update(int argc, char **argv) {
       {"proof", CZ_OPT_STRING, &proof_arg, "HEX_OR_FILE", "partitions x 192 bytes"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  int rc = cz_opts_parse(argc, argv, opts, &help);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, CMD, SYNOPSIS, opts);
-    return 0;
-  }
+  int rc = cz_opts_parse_or_help(argc, argv, opts, CMD, SYNOPSIS);
+  if (rc >= 0) return rc;
   if (!vk_path || !reg || !r_old || !r_new || !d_new || !proof_arg)
     return fail("missing options (usage: cuzk-bench " CMD " %s)", SYNOPSIS);
   const cz_snap_kind *k = cz_bench_snap_kind_arg(reg);

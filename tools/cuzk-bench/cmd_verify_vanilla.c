@@ -235,7 +235,6 @@ int cmd_verify_vanilla(int argc, char **argv) {
   if (!rest) return fail("out of memory");
   int n_rest = 0, rc = take_files(argc, argv, &o, rest, &n_rest);
   const char *miner_s = NULL, *partition_s = NULL, *vanilla_unused = NULL; /* take_files */
-  bool help = false;
   const cz_opt opts[] = {
       {"kind", CZ_OPT_STRING, &o.kind, "KIND", "winning-post or window-post (checked)"},
       {"registered-proof", CZ_OPT_STRING, &o.registered, "N", "RegisteredPoStProof number or name"},
@@ -247,13 +246,9 @@ int cmd_verify_vanilla(int argc, char **argv) {
       {"request", CZ_OPT_STRING, &o.request, "FILE", "a request.json (gen-vanilla's)"},
       {NULL, 0, NULL, NULL, NULL},
   };
-  if (rc == 0) rc = cz_opts_parse(n_rest, rest, opts, &help);
+  if (rc == 0) rc = cz_opts_parse_or_help(n_rest, rest, opts, "verify-vanilla", SYNOPSIS);
   free(rest);
-  if (rc) return rc;
-  if (help) {
-    cz_opts_usage(stdout, "verify-vanilla", SYNOPSIS, opts);
-    return 0;
-  }
+  if (rc >= 0) return rc;
   char *end = NULL;
   if (miner_s) {
     errno = 0;
