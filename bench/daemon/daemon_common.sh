@@ -1,5 +1,31 @@
 # Sourced by the daemon benchmarks (bench/daemon/*.sh, bench/filecoin/ni_porep.sh):
-# a daemon on test parameters, its start and its stop.
+# their common set-up, a daemon on test parameters, its start and its stop.
+
+# bench_setup NAME TAG BUILD [NEEDS_DAEMON]: the variables every benchmark
+# uses: build=BUILD, bench, daemon, py; BUDGET (default 16GiB); PARAMS (the
+# cached test parameters: $CUZK_TEST_PARAM_CACHE or BUILD/test-params) and
+# OUTDIR (default a new /tmp/TAG.XXXXXX), both made and absolute (the daemon
+# takes only an absolute socket path); say() for NAME's progress lines.
+# Exits 2 when cuzk-bench, or (NEEDS_DAEMON 1, the default) cuzk-daemon,
+# is not built.
+bench_setup() {
+  build=$3
+  bench="$build/cuzk-bench"
+  daemon="$build/cuzk-daemon"
+  py=/usr/bin/python3
+  BUDGET=${BUDGET:-16GiB}
+  PARAMS=${PARAMS:-${CUZK_TEST_PARAM_CACHE:-$build/test-params}}
+  OUTDIR=${OUTDIR:-$(mktemp -d "/tmp/$2.XXXXXX")}
+  bench_name=$1
+  local f
+  for f in "$bench" $([ "${4:-1}" = 0 ] || echo "$daemon"); do
+    [ -x "$f" ] || { echo "$1: $f is not built" >&2; exit 2; }
+  done
+  mkdir -p "$OUTDIR" "$PARAMS"
+  PARAMS=$(cd "$PARAMS" && pwd)
+  OUTDIR=$(cd "$OUTDIR" && pwd)
+}
+say() { echo "$bench_name: $*" >&2; }
 
 # daemon_config FILE PARAMS BUDGET WORKERS [MORE]: a config with test
 # parameters cached in PARAMS, BUDGET memory, WORKERS gpu workers, then the

@@ -18,25 +18,13 @@
 #   BUILD_DIR/test-params; made on first use when missing)
 #   OUTDIR=where the logs and the shape cache go (default /tmp/cuzk-first.XXXXXX)
 set -euo pipefail
-build=${1:-build}
-bench="$build/cuzk-bench"
-daemon="$build/cuzk-daemon"
-py=/usr/bin/python3
+source "$(dirname "${BASH_SOURCE[0]}")/daemon_common.sh"
 ROUNDS=${ROUNDS:-3}
 SIZE=${SIZE:-2KiB}
-BUDGET=${BUDGET:-16GiB}
-PARAMS=${PARAMS:-${CUZK_TEST_PARAM_CACHE:-$build/test-params}}
-OUTDIR=${OUTDIR:-$(mktemp -d /tmp/cuzk-first.XXXXXX)}
-for f in "$bench" "$daemon"; do
-  [ -x "$f" ] || { echo "first_proof.sh: $f is not built" >&2; exit 2; }
-done
 case $SIZE in 2KiB | 8MiB) ;; *) echo "first_proof.sh: SIZE 2KiB or 8MiB" >&2; exit 2 ;; esac
+bench_setup first_proof.sh cuzk-first "${1:-build}"
 cache="$OUTDIR/param_cache"
-mkdir -p "$OUTDIR" "$PARAMS" "$cache"
-PARAMS=$(cd "$PARAMS" && pwd)
-OUTDIR=$(cd "$OUTDIR" && pwd) # the daemon takes only an absolute socket path
-say() { echo "first_proof.sh: $*" >&2; }
-. "$(dirname "$0")/daemon_common.sh"
+mkdir -p "$cache"
 
 prover=e807$(printf '0%.0s' $(seq 60)) # miner 1000, LEB128, zero-padded
 c1="$OUTDIR/c1.json"

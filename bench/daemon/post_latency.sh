@@ -19,28 +19,16 @@
 #   take many minutes, `make test-8mib` makes them too)
 #   OUTDIR=where the logs go (default a new /tmp/cuzk-plat.XXXXXX)
 set -euo pipefail
-build=${1:-build}
-bench="$build/cuzk-bench"
-daemon="$build/cuzk-daemon"
-py=/usr/bin/python3
+source "$(dirname "${BASH_SOURCE[0]}")/daemon_common.sh"
 N=${N:-5}
 ROUNDS=${ROUNDS:-2}
 POST_SIZE=${POST_SIZE:-2KiB}
 PORE_SIZE=${PORE_SIZE:-8MiB}
-BUDGET=${BUDGET:-16GiB}
-PARAMS=${PARAMS:-${CUZK_TEST_PARAM_CACHE:-$build/test-params}}
-OUTDIR=${OUTDIR:-$(mktemp -d /tmp/cuzk-plat.XXXXXX)}
-for f in "$bench" "$daemon"; do
-  [ -x "$f" ] || { echo "post_latency.sh: $f is not built" >&2; exit 2; }
-done
-mkdir -p "$OUTDIR" "$PARAMS"
-PARAMS=$(cd "$PARAMS" && pwd)
 case $POST_SIZE in 2KiB) winning=winning-2k ;; 8MiB) winning=winning-8m ;;
   *) echo "post_latency.sh: POST_SIZE 2KiB or 8MiB" >&2; exit 2 ;; esac
 case $PORE_SIZE in 2KiB) porep=porep-2k ;; 8MiB) porep=porep-8m ;;
   *) echo "post_latency.sh: PORE_SIZE 2KiB or 8MiB" >&2; exit 2 ;; esac
-source "$(dirname "${BASH_SOURCE[0]}")/daemon_common.sh"
-say() { echo "post_latency.sh: $*" >&2; }
+bench_setup post_latency.sh cuzk-plat "${1:-build}"
 
 prover=e807$(printf '0%.0s' $(seq 60)) # miner 1000, LEB128, zero-padded
 c1="$OUTDIR/c1.json"

@@ -18,31 +18,19 @@
 #   OUTDIR=where the logs go (default a new /tmp/cuzk-dbench.XXXXXX)
 #   MODES="serial pipelined" (any of serial, pipelined)
 set -euo pipefail
-build=${1:-build}
-bench="$build/cuzk-bench"
-daemon="$build/cuzk-daemon"
+source "$(dirname "${BASH_SOURCE[0]}")/daemon_common.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-py=/usr/bin/python3
 N=${N:-4}
 REPEAT=${REPEAT:-3}
 SECTOR_SIZE=${SECTOR_SIZE:-2KiB}
 BUDGET=${BUDGET:-8GiB}
-PARAMS=${PARAMS:-${CUZK_TEST_PARAM_CACHE:-$build/test-params}}
 MODES=${MODES:-serial pipelined}
-OUTDIR=${OUTDIR:-$(mktemp -d /tmp/cuzk-dbench.XXXXXX)}
-for f in "$bench" "$daemon"; do
-  [ -x "$f" ] || { echo "run.sh: $f is not built" >&2; exit 2; }
-done
-mkdir -p "$OUTDIR"
-PARAMS=$(cd "$(dirname "$PARAMS")" && pwd)/$(basename "$PARAMS")
 case $SECTOR_SIZE in
   2KiB) circuit=porep-2k ;;
   8MiB) circuit=porep-8m ;;
   *) echo "run.sh: SECTOR_SIZE 2KiB or 8MiB" >&2; exit 2 ;;
 esac
-
-source "$(dirname "${BASH_SOURCE[0]}")/daemon_common.sh"
-say() { echo "run.sh: $*" >&2; }
+bench_setup run.sh cuzk-dbench "${1:-build}"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # Miner 1000 (LEB128 e8 07, zero-padded: Curio's prover id), sector 1.
@@ -52,14 +40,7 @@ c1="$OUTDIR/c1-$SECTOR_SIZE.json"
   --curio --out "$c1" >"$OUTDIR/gen-vanilla.log" 2>&1
 
 pid=
-stop_daemon() {
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  fi
-  pid=
-}
-trap stop_daemon EXIT
+trap daemon_stop EXIT
 
 # one_run MODE ROUND: prints the run's figures into $OUTDIR/MODE-ROUND.fig
 one_run() {
@@ -93,7 +74,7 @@ one_run() {
   local cpu
   cpu=$("$py" -c "import sys; a = [int(x) for x in sys.argv[1:5]]; t = $(getconf CLK_TCK)
 print('%.1f' % ((a[2] + a[3] - a[0] - a[1]) / t))" $cpu0 $cpu1)
-  stop_daemon
+  daemon_stop
   cat "$OUTDIR/$tag.batch.txt" >&2
   "$py" "$here/timeline.py" run "$mode" "$OUTDIR/$tag.daemon.log" "$OUTDIR/$tag.batch.txt" \
     "srs_load=$load_ms:ms" "rss_after_preload=$rss0:bytes" "peak_rss=$hwm:bytes" \

@@ -14,24 +14,12 @@
 #   BUILD_DIR/test-params; made on first use when missing, minutes)
 #   OUTDIR=where the logs go (default a new /tmp/cuzk-snaplat.XXXXXX)
 set -euo pipefail
-build=${1:-build}
-bench="$build/cuzk-bench"
-daemon="$build/cuzk-daemon"
-py=/usr/bin/python3
+source "$(dirname "${BASH_SOURCE[0]}")/daemon_common.sh"
 N=${N:-3}
 SIZE=${SIZE:-2KiB}
-BUDGET=${BUDGET:-16GiB}
-PARAMS=${PARAMS:-${CUZK_TEST_PARAM_CACHE:-$build/test-params}}
-OUTDIR=${OUTDIR:-$(mktemp -d /tmp/cuzk-snaplat.XXXXXX)}
-for f in "$bench" "$daemon"; do
-  [ -x "$f" ] || { echo "snap_latency.sh: $f is not built" >&2; exit 2; }
-done
 case $SIZE in 2KiB) srs=snap-2k ;; 8MiB) srs=snap-8m ;;
   *) echo "snap_latency.sh: SIZE 2KiB or 8MiB" >&2; exit 2 ;; esac
-mkdir -p "$OUTDIR" "$PARAMS"
-PARAMS=$(cd "$PARAMS" && pwd)
-source "$(dirname "${BASH_SOURCE[0]}")/daemon_common.sh"
-say() { echo "snap_latency.sh: $*" >&2; }
+bench_setup snap_latency.sh cuzk-snaplat "${1:-build}"
 
 "$bench" gen-vanilla snap-prove --sector-size "$SIZE" --out "$OUTDIR/u" >"$OUTDIR/gen.log" 2>&1
 req="$OUTDIR/u/request.json"

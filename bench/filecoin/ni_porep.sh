@@ -20,22 +20,12 @@
 #   many minutes, `make test-8mib` makes them too)
 #   OUTDIR=where the logs go (default a new /tmp/cuzk-ni.XXXXXX)
 set -euo pipefail
-build=${1:-build}
-bench="$build/cuzk-bench"
-daemon="$build/cuzk-daemon"
-py=/usr/bin/python3
+source "$(dirname "${BASH_SOURCE[0]}")/../daemon/daemon_common.sh"
 SIZE=${SIZE:-8MiB}
 DAEMON=${DAEMON:-1}
-BUDGET=${BUDGET:-16GiB}
-PARAMS=${PARAMS:-${CUZK_TEST_PARAM_CACHE:-$build/test-params}}
-OUTDIR=${OUTDIR:-$(mktemp -d /tmp/cuzk-ni.XXXXXX)}
-[ -x "$bench" ] || { echo "ni_porep.sh: $bench is not built" >&2; exit 2; }
-[ "$DAEMON" = 0 ] || [ -x "$daemon" ] || { echo "ni_porep.sh: $daemon is not built" >&2; exit 2; }
+bench_setup ni_porep.sh cuzk-ni "${1:-build}" "$DAEMON"
 [ -x /usr/bin/time ] || { echo "ni_porep.sh: needs /usr/bin/time (GNU time)" >&2; exit 2; }
-mkdir -p "$OUTDIR" "$PARAMS" "$OUTDIR/param_cache"
-PARAMS=$(cd "$PARAMS" && pwd)
-OUTDIR=$(cd "$OUTDIR" && pwd) # the daemon takes only an absolute socket path
-say() { echo "ni_porep.sh: $*" >&2; }
+mkdir -p "$OUTDIR/param_cache"
 name=ni_porep_$(echo "$SIZE" | tr A-Z a-z)
 
 prover=e807$(printf '0%.0s' $(seq 60)) # miner 1000, LEB128, zero-padded
@@ -54,7 +44,6 @@ say "cuzk-bench prove (load $(cut -d' ' -f1 /proc/loadavg))"
 echo "$name.prove.verify_seal valid"
 
 if [ "$DAEMON" != 0 ]; then
-  . "$(dirname "$0")/../daemon/daemon_common.sh"
   PARAM_CACHE=$OUTDIR/param_cache daemon_config "$OUTDIR/d.toml" "$PARAMS" "$BUDGET" 1
   sock="$OUTDIR/d.sock"
   trap daemon_stop EXIT
