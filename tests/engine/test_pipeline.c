@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "one_worker_engine.h"
 #include "cuzk/engine.h"
 #include "cuzk/engine_prover.h"
 
@@ -99,20 +100,6 @@ static cz_err job_prove(void *self, const cz_job_request *req, cz_job *job, uint
   return CZ_OK;
 }
 
-static cz_engine *engine(void) {
-  cz_engine_config cfg;
-  cz_engine_config_default(&cfg);
-  cfg.n_workers = 1;
-  cfg.memory_budget = 1 << 20;
-  cfg.timeline = false;
-  cz_engine *e = NULL;
-  CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
-  cz_engine_prover pv = {.name = "pipeline-double", .prove = job_prove};
-  CHECK(cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &pv) == CZ_OK);
-  CHECK(cz_engine_start(e) == CZ_OK);
-  return e;
-}
-
 static void reset(int fail_at, int block_at) {
   pthread_mutex_lock(&P.mu);
   P.fail_at = fail_at;
@@ -146,7 +133,7 @@ static cz_job_status run(cz_engine *e, const char *id, uint64_t items, char *err
 }
 
 int main(void) {
-  cz_engine *e = engine();
+  cz_engine *e = one_worker_engine("pipeline-double", false, job_prove);
   char err[512];
 
   reset(-1, -1);
