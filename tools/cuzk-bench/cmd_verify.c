@@ -56,10 +56,7 @@ int cmd_verify(int argc, char **argv) {
   bool vk_compressed = false, vk_hex = false;
   unsigned long repeat = 0;
   const cz_opt opts[] = {
-      {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (raw bytes or hex text)"},
-      {"vk-compressed", CZ_OPT_FLAG, &vk_compressed, NULL,
-       "the key's points are compressed (else detected from its first byte)"},
-      {"vk-hex", CZ_OPT_FLAG, &vk_hex, NULL, "the key file is hex text (else detected)"},
+      CZ_BENCH_VK_OPTIONS(&vk_path, &vk_hex, &vk_compressed),
       {"public-inputs", CZ_OPT_STRING, &inputs_path, "FILE",
        "JSON {\"inputs\": [32-byte LE hex, ...], \"count\": N}"},
       {"proof", CZ_OPT_STRING, &proof_arg, "HEX_OR_FILE",

@@ -94,9 +94,7 @@ static int run(int argc, char **argv, bool print_only) {
   unsigned long reg = ~0ul, partition = 0;
   bool vk_hex = false, vk_compressed = false;
   const cz_opt opts[] = {
-      {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (bellperson layout, raw or hex)"},
-      {"vk-compressed", CZ_OPT_FLAG, &vk_compressed, NULL, "the key's points are compressed"},
-      {"vk-hex", CZ_OPT_FLAG, &vk_hex, NULL, "the key file is hex text"},
+      CZ_BENCH_VK_OPTIONS(&vk_path, &vk_hex, &vk_compressed),
       {"registered-proof", CZ_OPT_UINT, &reg, "N", "RegisteredPoStProof 0-14"},
       {"randomness", CZ_OPT_STRING, &rand_hex, "HEX", "32 bytes, a canonical little-endian Fr"},
       {"prover-id", CZ_OPT_STRING, &prover_hex, "HEX", "32 bytes (LEB128 miner id, padded)"},

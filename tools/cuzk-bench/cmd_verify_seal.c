@@ -270,10 +270,7 @@ int cmd_verify_seal(int argc, char **argv) {
   bool vk_compressed = false, vk_hex = false;
   claim_opts co = {0};
   const cz_opt opts[] = {
-      {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (raw bytes or hex text)"},
-      {"vk-compressed", CZ_OPT_FLAG, &vk_compressed, NULL,
-       "the key's points are compressed (else detected from its first byte)"},
-      {"vk-hex", CZ_OPT_FLAG, &vk_hex, NULL, "the key file is hex text (else detected)"},
+      CZ_BENCH_VK_OPTIONS(&vk_path, &vk_hex, &vk_compressed),
       CONFIG_OPTIONS(co), CLAIM_OPTIONS(co),
       {"proof", CZ_OPT_STRING, &proof_arg, "HEX_OR_FILE",
        "192 bytes per partition: hex, or a file of raw bytes or hex"},

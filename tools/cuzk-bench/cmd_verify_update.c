@@ -33,9 +33,7 @@ int cmd_verify_update(int argc, char **argv) {
              *proof_arg = NULL;
   bool vk_hex = false, vk_compressed = false;
   const cz_opt opts[] = {
-      {"vk", CZ_OPT_STRING, &vk_path, "FILE", "verifying key (bellperson layout, raw or hex; not a whole .params file)"},
-      {"vk-hex", CZ_OPT_FLAG, &vk_hex, NULL, "the key file is hex text"},
-      {"vk-compressed", CZ_OPT_FLAG, &vk_compressed, NULL, "the key's points are compressed"},
+      CZ_BENCH_VK_OPTIONS(&vk_path, &vk_hex, &vk_compressed),
       {"registered-proof", CZ_OPT_STRING, &reg, "N", "RegisteredUpdateProof 0-4 or its name"},
       {"comm-r-old", CZ_OPT_STRING, &r_old, "HEX", "32 bytes, the sealed sector's comm_r"},
       {"comm-r-new", CZ_OPT_STRING, &r_new, "HEX", "32 bytes, the updated replica's comm_r"},
