@@ -29,8 +29,10 @@ say() { echo "$bench_name: $*" >&2; }
 
 # daemon_config FILE PARAMS BUDGET WORKERS [MORE]: a config with test
 # parameters cached in PARAMS, BUDGET memory, WORKERS gpu workers, then the
-# TOML lines MORE. Official files and recorded shapes live in $PARAM_CACHE
-# (default: an empty folder beside FILE, so no official file is found).
+# TOML lines MORE, then those of $DAEMON_TOML (any benchmark's A/B switch:
+# DAEMON_TOML=$'[pipeline]\nenabled = false'). Official files and recorded
+# shapes live in $PARAM_CACHE (default: an empty folder beside FILE, so no
+# official file is found).
 daemon_config() {
   cat >"$1" <<EOF
 [srs]
@@ -42,6 +44,7 @@ total_budget = "$3"
 [gpus]
 gpu_workers_per_device = $4
 ${5:-}
+${DAEMON_TOML:-}
 EOF
 }
 

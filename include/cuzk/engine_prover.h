@@ -113,6 +113,10 @@ typedef struct {
   void *ctx;
   unsigned synthesis_concurrency; /* 0 -> 1 */
   unsigned max_queue_depth;       /* 0 -> 1 */
+  /* One item at a time (window 1, the two settings above ignored): item
+   * k+1 starts synthesis only once item k is proved, so the stages never
+   * share the cores (pipeline.enabled = false). */
+  bool serial;
 } cz_pipeline;
 
 /* Run the pipeline for job, with TIMELINE events SYNTH_START
@@ -139,6 +143,7 @@ typedef struct {
    * from the calling thread with errs[j] / msgs[j] as they stand, while the
    * other jobs go on: the place to answer it early (cz_job_finish). */
   void (*job_done)(void *ctx, size_t job, cz_err err, const char *msg);
+  bool serial; /* as cz_pipeline's */
 } cz_batch_pipeline;
 
 /* Several jobs' items through one pipeline (the batch collector's unit):

@@ -28,6 +28,9 @@ typedef struct {
   unsigned prove_threads;          /* 0 = all cores */
   unsigned synthesis_concurrency;  /* partitions synthesized at once (0 -> 1) */
   unsigned max_queue_depth;        /* synthesized partitions waiting (0 -> 1) */
+  /* A job's partitions one at a time, each proved before the next is
+   * synthesized (pipeline.enabled = false; the two above then unused). */
+  bool serial;
   /* The Groth16 backend (NULL = the CPU one; see cz_prover_pick). */
   const cz_prover_backend *backend;
   /* Pre-compiled synthesis: one recorded shape per sector size, loaded

@@ -193,8 +193,9 @@ void cz_jobs_pipeline(cz_job *const *jobs, size_t n_jobs, const size_t *n_items,
   unsigned conc = p->synthesis_concurrency ? p->synthesis_concurrency : 1;
   unsigned depth = p->max_queue_depth ? p->max_queue_depth : 1;
   if (conc > n) conc = (unsigned)n;
+  if (p->serial) conc = 1;
   pipe_run r = {.jobs = jobs, .p = p, .n = n, .n_items = n_items, .errs = errs, .msgs = msgs,
-                .window = (size_t)conc + depth};
+                .window = p->serial ? 1 : (size_t)conc + depth};
   r.job_of = calloc(n, sizeof *r.job_of);
   r.local = calloc(n, sizeof *r.local);
   r.dead = calloc(n_jobs, sizeof *r.dead);
@@ -241,7 +242,7 @@ cz_err cz_job_pipeline(cz_job *job, const cz_pipeline *p, size_t n, char *msg, s
   if (!p || !p->synthesize || !p->prove || !p->discard) return CZ_ERR_INVALID_ARG;
   if (n == 0) return CZ_OK;
   cz_batch_pipeline bp = {one_synthesize, one_prove, one_discard, (void *)p,
-                          p->synthesis_concurrency, p->max_queue_depth, NULL};
+                          p->synthesis_concurrency, p->max_queue_depth, NULL, p->serial};
   cz_err err = CZ_OK;
   char m[1][512] = {""};
   cz_jobs_pipeline(&job, 1, &n, &bp, &err, m);

@@ -120,7 +120,7 @@ static void batch_job_done(void *vctx, size_t j, cz_err err, const char *msg) {
 static cz_batch_pipeline pipeline_of(const cz_partition_prover *pp, batch_run *b) {
   cz_batch_pipeline pl = {stage_synthesize, stage_prove, stage_discard, b,
                           pp->cfg->synthesis_concurrency, pp->cfg->max_queue_depth,
-                          b->jobs ? batch_job_done : NULL};
+                          b->jobs ? batch_job_done : NULL, pp->cfg->serial};
   return pl;
 }
 

@@ -179,7 +179,7 @@ static void m_batch(void *self, const cz_job_request *const *reqs, cz_job *const
   bctx c = {jobs, models};
   /* The first batch answers early (job_done); the others at the end. */
   cz_batch_pipeline p = {b_synth, b_prove, b_discard, &c, 2, 1,
-                         models[0]->tag == 1003 ? b_done : NULL};
+                         models[0]->tag == 1003 ? b_done : NULL, false};
   cz_jobs_pipeline(jobs, n, items, &p, errs, msgs);
   for (size_t j = 0; j < n && !p.job_done; j++) {
     if (errs[j] != CZ_OK) continue;

@@ -2,7 +2,8 @@
  * count) through cz_job_pipeline holds at most synthesis_concurrency +
  * max_queue_depth item states at once, whatever the item count, for
  * several settings; the window is filled (the bound is reached, so it is
- * the bound and not the stages' speed that holds memory down); and the
+ * the bound and not the stages' speed that holds memory down); serial
+ * (pipeline.enabled = false) holds one; and the
  * TIMELINE's SYNTH_START in_flight= (what the daemon's log shows) agrees
  * with the stages' own count. The stages are stand-ins (a 64 KiB state per
  * item); test_daemon_seal_kinds checks the same on a real 13-partition
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "one_worker_engine.h"
 #include "cuzk/engine.h"
 #include "cuzk/engine_prover.h"
 
@@ -22,6 +24,7 @@
 static struct {
   pthread_mutex_t mu;
   unsigned conc, depth;
+  bool serial;
   int alive, max_alive, proved;
   bool filled;
 } S = {.mu = PTHREAD_MUTEX_INITIALIZER};
@@ -47,7 +50,7 @@ static void release(void *state) {
 
 static cz_err prove(void *ctx, size_t i, void *state, char *msg, size_t msg_len) {
   (void)ctx, (void)msg, (void)msg_len;
-  int bound = (int)(S.conc + S.depth);
+  int bound = S.serial ? 1 : (int)(S.conc + S.depth);
   if (i == 0) /* the window fills while item 0 proves */
     for (int k = 0; k < 5000; k++) {
       pthread_mutex_lock(&S.mu);
@@ -76,7 +79,8 @@ static cz_err job_prove(void *self, const cz_job_request *req, cz_job *job, uint
                         size_t *len, char *msg, size_t msg_len) {
   (void)self, (void)req;
   cz_pipeline p = {.synthesize = synth, .prove = prove, .discard = discard,
-                   .synthesis_concurrency = S.conc, .max_queue_depth = S.depth};
+                   .synthesis_concurrency = S.conc, .max_queue_depth = S.depth,
+                   .serial = S.serial};
   cz_err err = cz_job_pipeline(job, &p, ITEMS, msg, msg_len);
   if (err != CZ_OK) return err;
   *proof = malloc(1);
@@ -110,16 +114,16 @@ typedef struct {
   bool filled;
 } run_result;
 
-/* One 126-item job with the pipeline at conc + depth. */
-static run_result run(cz_engine *e, FILE *log, unsigned conc, unsigned depth) {
+/* One 126-item job with the pipeline at conc + depth, or serial. */
+static run_result run(cz_engine *e, FILE *log, unsigned conc, unsigned depth, bool serial) {
   run_result out = {0};
   pthread_mutex_lock(&S.mu);
-  S.conc = conc, S.depth = depth;
+  S.conc = conc, S.depth = depth, S.serial = serial;
   S.alive = S.max_alive = S.proved = 0;
   S.filled = false;
   pthread_mutex_unlock(&S.mu);
   char id[32], job[CZ_JOB_ID_MAX], msg[256];
-  snprintf(id, sizeof id, "stream-%u-%u", conc, depth);
+  snprintf(id, sizeof id, "stream-%u-%u%s", conc, depth, serial ? "-serial" : "");
   cz_job_request r = {.request_id = id, .kind = CZ_KIND_POREP_SEAL_COMMIT};
   out.submit = cz_engine_submit(e, &r, job, NULL, msg, sizeof msg);
   cz_job_result res = {0};
@@ -134,18 +138,12 @@ static run_result run(cz_engine *e, FILE *log, unsigned conc, unsigned depth) {
 }
 
 int main(void) {
-  static const unsigned settings[][2] = {{1, 1}, {2, 1}, {1, 4}, {3, 2}};
-  run_result res[4];
-  cz_engine_config cfg;
-  cz_engine_config_default(&cfg);
-  cfg.n_workers = 1;
-  cfg.memory_budget = 1 << 20;
-  cfg.timeline = true;
-  cz_engine *e = NULL;
-  CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
-  cz_engine_prover pv = {.name = "stream-double", .prove = job_prove};
-  CHECK(cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &pv) == CZ_OK);
-  CHECK(cz_engine_start(e) == CZ_OK);
+  /* {conc, depth, serial}: the last, pipeline.enabled = false, ignores the
+   * other two and must hold one partition at a time. */
+  static const unsigned settings[][3] = {{1, 1, 0}, {2, 1, 0}, {1, 4, 0}, {3, 2, 0}, {3, 2, 1}};
+  enum { N_SETTINGS = sizeof settings / sizeof settings[0] };
+  run_result res[N_SETTINGS];
+  cz_engine *e = one_worker_engine("stream-double", true, job_prove);
   /* The engine's TIMELINE lines go to stderr: into a file while the jobs
    * run, so that the checks below still report on the real stderr. */
   FILE *log = tmpfile();
@@ -154,19 +152,20 @@ int main(void) {
   fflush(stderr);
   int saved = dup(2);
   dup2(fileno(log), 2);
-  for (int s = 0; s < 4; s++) res[s] = run(e, log, settings[s][0], settings[s][1]);
+  for (int s = 0; s < N_SETTINGS; s++)
+    res[s] = run(e, log, settings[s][0], settings[s][1], settings[s][2]);
   fflush(stderr);
   dup2(saved, 2);
   close(saved);
   cz_engine_destroy(e);
   fclose(log);
 
-  for (int s = 0; s < 4; s++) {
+  for (int s = 0; s < N_SETTINGS; s++) {
     const run_result *r = &res[s];
-    int bound = (int)(settings[s][0] + settings[s][1]);
-    fprintf(stderr, "conc %u depth %u: %d items proved, at most %d states alive (%zu KiB), "
+    int bound = settings[s][2] ? 1 : (int)(settings[s][0] + settings[s][1]);
+    fprintf(stderr, "conc %u depth %u%s: %d items proved, at most %d states alive (%zu KiB), "
                     "log in_flight peak %d over %d SYNTH_START lines\n",
-            settings[s][0], settings[s][1], r->proved, r->max_alive,
+            settings[s][0], settings[s][1], settings[s][2] ? " serial" : "", r->proved, r->max_alive,
             (size_t)r->max_alive * STATE_BYTES >> 10, r->log_peak, r->log_lines);
     CHECK_EQ_INT(r->submit, CZ_ENG_OK);
     CHECK_EQ_INT(r->await, CZ_ENG_OK);

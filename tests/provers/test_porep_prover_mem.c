@@ -2,8 +2,9 @@
  * NI-PoRep 2 KiB job (13 partitions) is charged for the pipeline's window
  * of them (synthesis_concurrency + max_queue_depth), a SyntheticPoRep or
  * interactive 2 KiB job (1 partition) for one; V1_1's one partition would
- * under-charge NI by the window. Read from the engine's refusal of each
- * job against a 64 MiB budget ("the job needs N bytes"); no proving. */
+ * under-charge NI by the window. With the pipeline off (serial), NI is
+ * charged one partition too. Read from the engine's refusal of each job
+ * against a 64 MiB budget ("the job needs N bytes"); no proving. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static unsigned long long needs(const char *id, const char *json, size_t len, ui
   return n;
 }
 
-static void estimates(unsigned conc, unsigned depth, const char *ni, size_t ni_len,
+static void estimates(unsigned conc, unsigned depth, bool serial, const char *ni, size_t ni_len,
                       const char *syn, size_t syn_len, const char *v11, size_t v11_len) {
   char msg[512];
   cz_engine_config ec;
@@ -53,17 +54,19 @@ static void estimates(unsigned conc, unsigned depth, const char *ni, size_t ni_l
   ec.memory_budget = 64u << 20; /* holds the request copies, not a partition */
   ec.timeline = false;
   cz_provers_config pc = {.official_dir = "/nonexistent/cuzk-params",
-                          .synthesis_concurrency = conc, .max_queue_depth = depth};
+                          .synthesis_concurrency = conc, .max_queue_depth = depth,
+                          .serial = serial};
   CHECK(cz_engine_create(&e, &ec, msg, sizeof msg) == CZ_OK);
   CHECK(cz_porep_prover_register(e, &pc, msg, sizeof msg) == CZ_OK);
   CHECK(cz_engine_start(e) == CZ_OK);
   unsigned long long n_ni = needs("ni", ni, ni_len, 15), n_syn = needs("syn", syn, syn_len, 10),
                      n_v11 = needs("v11", v11, v11_len, 5);
-  fprintf(stderr, "conc %u depth %u: NI %llu, synthetic %llu, V1_1 %llu bytes\n", conc, depth,
-          n_ni, n_syn, n_v11);
+  fprintf(stderr, "conc %u depth %u%s: NI %llu, synthetic %llu, V1_1 %llu bytes\n", conc, depth,
+          serial ? " serial" : "", n_ni, n_syn, n_v11);
   CHECK(n_syn > 0);
   CHECK_EQ_INT(n_syn, n_v11);               /* one partition each */
-  CHECK_EQ_INT(n_ni, (conc + depth) * n_syn); /* the window's partitions of 13 */
+  /* the window's partitions of 13; serial: one at a time */
+  CHECK_EQ_INT(n_ni, (serial ? 1 : conc + depth) * n_syn);
   cz_engine_destroy(e);
 }
 
@@ -72,8 +75,9 @@ int main(void) {
   char *ni = sealed_c1(15, &ni_len), *syn = sealed_c1(10, &syn_len), *v11 = sealed_c1(5, &v11_len);
   CHECK(ni && syn && v11);
   if (ni && syn && v11) {
-    estimates(1, 1, ni, ni_len, syn, syn_len, v11, v11_len);
-    estimates(2, 1, ni, ni_len, syn, syn_len, v11, v11_len);
+    estimates(1, 1, false, ni, ni_len, syn, syn_len, v11, v11_len);
+    estimates(2, 1, false, ni, ni_len, syn, syn_len, v11, v11_len);
+    estimates(2, 1, true, ni, ni_len, syn, syn_len, v11, v11_len); /* pipeline.enabled = false */
   }
   free(ni), free(syn), free(v11);
   return check_report("test_porep_prover_mem");
