@@ -119,6 +119,11 @@ typedef struct {
   bool serial;
 } cz_pipeline;
 
+/* The most items a pipeline holds synthesized (or being synthesized) and
+ * not yet proved: 1 when serial, else synthesis_concurrency +
+ * max_queue_depth (each 0 -> 1). What a prover charges memory for. Pure. */
+size_t cz_pipeline_window(unsigned synthesis_concurrency, unsigned max_queue_depth, bool serial);
+
 /* Run the pipeline for job, with TIMELINE events SYNTH_START
  * (item=i,in_flight=m: m items, this one included, started synthesis and
  * are not yet proved or discarded; m <= synthesis_concurrency +

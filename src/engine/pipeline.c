@@ -190,12 +190,11 @@ void cz_jobs_pipeline(cz_job *const *jobs, size_t n_jobs, const size_t *n_items,
       cz_job_items_begin(jobs[j], n_items[j]);
     }
   if (n == 0) return;
-  unsigned conc = p->synthesis_concurrency ? p->synthesis_concurrency : 1;
-  unsigned depth = p->max_queue_depth ? p->max_queue_depth : 1;
+  unsigned conc = p->serial ? 1 : p->synthesis_concurrency ? p->synthesis_concurrency : 1;
   if (conc > n) conc = (unsigned)n;
-  if (p->serial) conc = 1;
   pipe_run r = {.jobs = jobs, .p = p, .n = n, .n_items = n_items, .errs = errs, .msgs = msgs,
-                .window = p->serial ? 1 : (size_t)conc + depth};
+                .window = cz_pipeline_window(p->synthesis_concurrency, p->max_queue_depth,
+                                             p->serial)};
   r.job_of = calloc(n, sizeof *r.job_of);
   r.local = calloc(n, sizeof *r.local);
   r.dead = calloc(n_jobs, sizeof *r.dead);
@@ -236,6 +235,12 @@ static void one_discard(void *ctx, size_t job, size_t i, void *state) {
   const cz_pipeline *p = ctx;
   (void)job;
   p->discard(p->ctx, i, state);
+}
+
+size_t cz_pipeline_window(unsigned synthesis_concurrency, unsigned max_queue_depth, bool serial) {
+  if (serial) return 1;
+  return (size_t)(synthesis_concurrency ? synthesis_concurrency : 1) +
+         (max_queue_depth ? max_queue_depth : 1);
 }
 
 cz_err cz_job_pipeline(cz_job *job, const cz_pipeline *p, size_t n, char *msg, size_t msg_len) {

@@ -94,9 +94,7 @@ const char *cz_prover_srs_use(const cz_provers_config *cfg, pthread_mutex_t *loc
 }
 
 uint64_t cz_provers_in_flight(const cz_provers_config *cfg, uint64_t n) {
-  uint64_t k = cfg->serial ? 1
-                           : (cfg->synthesis_concurrency ? cfg->synthesis_concurrency : 1) +
-                                 (cfg->max_queue_depth ? cfg->max_queue_depth : 1);
+  uint64_t k = cz_pipeline_window(cfg->synthesis_concurrency, cfg->max_queue_depth, cfg->serial);
   return k < n ? k : n;
 }
 

@@ -53,8 +53,8 @@ const char *cz_prover_srs_use(const cz_provers_config *cfg, pthread_mutex_t *loc
                               const cz_prover_srs *s);
 
 /* How many of a job's n partitions the pipeline holds synthesized at once:
- * 1 when serial, else synthesis_concurrency + max_queue_depth (each 0 -> 1),
- * at most n; the factor of a partition's memory in a prover's estimate. */
+ * the pipeline's window (cz_pipeline_window), at most n; the factor of a
+ * partition's memory in a prover's estimate. */
 uint64_t cz_provers_in_flight(const cz_provers_config *cfg, uint64_t n);
 
 /* A circuit's recorded shape as the computed SRS entry "pce-<circuit id>":
