@@ -16,21 +16,36 @@ static inline bool dens_eq(const cz_density *x, const cz_density *y) {
   return true;
 }
 
+/* Equal values, rows and densities. c is compared where both hold it
+ * (cz_r1cs_eval makes it; PROVE and cz_pce_eval leave it NULL). */
 static inline bool assign_eq(const cz_assignment *x, const cz_assignment *y) {
+  bool rows = (x->a == NULL) == (y->a == NULL);
+  if (rows && x->a)
+    rows = !memcmp(x->a, y->a, x->n_constraints * sizeof(cz_fr)) &&
+           !memcmp(x->b, y->b, x->n_constraints * sizeof(cz_fr));
+  if (rows && x->c && y->c) rows = !memcmp(x->c, y->c, x->n_constraints * sizeof(cz_fr));
   return x->n_inputs == y->n_inputs && x->n_aux == y->n_aux &&
          x->n_constraints == y->n_constraints &&
          !memcmp(x->inputs, y->inputs, x->n_inputs * sizeof(cz_fr)) &&
-         !memcmp(x->aux, y->aux, x->n_aux * sizeof(cz_fr)) &&
-         !memcmp(x->a, y->a, x->n_constraints * sizeof(cz_fr)) &&
-         !memcmp(x->b, y->b, x->n_constraints * sizeof(cz_fr)) &&
-         !memcmp(x->c, y->c, x->n_constraints * sizeof(cz_fr)) && dens_eq(&x->a_aux, &y->a_aux) &&
+         cz_fr_packed_eq(&x->aux, &y->aux) && rows && dens_eq(&x->a_aux, &y->a_aux) &&
          dens_eq(&x->b_input, &y->b_input) && dens_eq(&x->b_aux, &y->b_aux);
 }
+
+/* The value of variable j (inputs first, then aux) of an assignment. */
+static inline cz_fr assign_var(const cz_assignment *p, size_t j) {
+  cz_fr x;
+  if (j < p->n_inputs) x = p->inputs[j];
+  else cz_fr_packed_get(&p->aux, j - p->n_inputs, &x);
+  return x;
+}
+
 /* The first constraint with a * b != c among the first n of an assignment
- * with evaluations (PROVE, or WITNESS completed by cz_r1cs_eval); n when
- * all hold. With a TEST run of the same circuit, cz_cs_constraint_name
- * names it: the cheap way to check many broken witnesses of one shape. */
+ * with all three evaluations (a WITNESS run completed by cz_r1cs_eval:
+ * PROVE leaves c out); n when all hold. With a TEST run of the same
+ * circuit, cz_cs_constraint_name names it: the cheap way to check many
+ * broken witnesses of one shape. */
 static inline size_t first_unsatisfied(const cz_assignment *w, size_t n) {
+  if (!w->c) return 0;
   for (size_t i = 0; i < n; i++) {
     cz_fr ab;
     cz_fr_mul(&ab, &w->a[i], &w->b[i]);
@@ -42,10 +57,14 @@ static inline size_t first_unsatisfied(const cz_assignment *w, size_t n) {
 /* KEYGEN's columns against a PROVE run of the same circuit: the same
  * counts, rows ascending within each column, a variable's density bit set
  * exactly when its column has a nonzero entry, and, per row, the sum over
- * columns of entries * w equal to the evaluations a, b, c. */
+ * columns of entries * w equal to the evaluations a, b and a * b (the
+ * witness satisfies the circuit). */
 static inline bool keygen_eq(const cz_keygen_cols *k, const cz_assignment *p) {
   const cz_spmat *m[3] = {&k->at, &k->bt, &k->ct};
-  const cz_fr *ev[3] = {p->a, p->b, p->c};
+  cz_fr *ab = malloc((p->n_constraints ? p->n_constraints : 1) * sizeof(cz_fr));
+  if (!ab) return false;
+  for (size_t i = 0; i < p->n_constraints; i++) cz_fr_mul(&ab[i], &p->a[i], &p->b[i]);
+  const cz_fr *ev[3] = {p->a, p->b, p->c ? p->c : ab};
   if (k->n_constraints != p->n_constraints || k->n_inputs != p->n_inputs || k->n_aux != p->n_aux)
     return false;
   size_t n = p->n_constraints;
@@ -54,7 +73,8 @@ static inline bool keygen_eq(const cz_keygen_cols *k, const cz_assignment *p) {
   for (int t = 0; ok && t < 3; t++) {
     memset(acc, 0, (n ? n : 1) * sizeof(cz_fr));
     for (size_t j = 0; j < m[t]->n_major; j++) {
-      const cz_fr *x = j < p->n_inputs ? &p->inputs[j] : &p->aux[j - p->n_inputs];
+      cz_fr xv = assign_var(p, j);
+      const cz_fr *x = &xv;
       bool nonzero = false;
       for (uint64_t q = m[t]->ptr[j]; q < m[t]->ptr[j + 1]; q++) {
         cz_fr tmp;
@@ -72,6 +92,7 @@ static inline bool keygen_eq(const cz_keygen_cols *k, const cz_assignment *p) {
     if (memcmp(acc, ev[t], n * sizeof(cz_fr))) ok = false;
   }
   free(acc);
+  free(ab);
   return ok;
 }
 #endif

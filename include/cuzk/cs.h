@@ -14,7 +14,8 @@
  *
  * Backends:
  *  - CZ_CS_PROVE:   bellperson's ProvingAssignment: input/aux values, the
- *                   a/b/c evaluations of every constraint, and the density
+ *                   a/b evaluations of every constraint (c is a * b, and
+ *                   left to the prover: see cz_assignment), and the density
  *                   bitmaps a_aux, b_input, b_aux. A term counts towards a
  *                   density only when its coefficient is nonzero (bellperson
  *                   >= 0.26, the "zero coefficient" fix, PR #307), and only
@@ -57,6 +58,7 @@
 #include <stdint.h>
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
+#include "cuzk/fr_packed.h"
 #include "cuzk/lc.h"
 
 typedef enum {
@@ -85,11 +87,22 @@ typedef struct {
 } cz_density;
 
 /* What a PROVE run produces (or a WITNESS run completed by cz_r1cs_eval).
- * Buffers are malloc'ed and owned by the struct. */
+ * Buffers are owned by the struct (pool blocks or malloc's, util/bigbuf.h:
+ * release them with cz_assignment_free).
+ *  - inputs: the input values, ONE first (Montgomery).
+ *  - aux: the aux values, packed (cuzk/fr_packed.h): most are bits.
+ *  - a, b: the evaluations of every constraint's A and B (NULL for
+ *    WITNESS), with room for the prover's H domain (cz_abc_room).
+ *  - c: NULL as synthesis leaves it. For a satisfying witness
+ *    c_i = a_i * b_i (bellperson's input rows too: x * 0 = 0), so the
+ *    prover computes c where it computes H instead of a queued partition
+ *    holding it. A caller may set it (the C evaluations, n_constraints
+ *    long, malloc's or a pool block); the prover then uses it as it is. */
 typedef struct {
   size_t n_inputs, n_aux, n_constraints;
-  cz_fr *inputs, *aux;          /* values, Montgomery */
-  cz_fr *a, *b, *c;             /* n_constraints each; NULL for WITNESS */
+  cz_fr *inputs;
+  cz_fr_packed aux;
+  cz_fr *a, *b, *c;
   cz_density a_aux, b_input, b_aux;
 } cz_assignment;
 
@@ -210,7 +223,9 @@ static inline bool cz_density_get(const cz_density *d, size_t i) {
 }
 
 /* Complete a WITNESS assignment with a/b/c = M * w and the recorded
- * densities, so that it equals a PROVE run's. The assignment's counts
+ * densities, so that it equals a PROVE run's in all but c, which PROVE
+ * leaves out and this computes from C (so that tests can check that a
+ * witness satisfies the circuit). The assignment's counts
  * must match the shape (inputs, aux; n_constraints of the witness run, or
  * that plus the input constraints) and it must not hold a/b/c or densities
  * yet, else CZ_ERR_INVALID_ARG; CZ_ERR_NOMEM. On error w is as it was. m is
@@ -281,9 +296,9 @@ cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BY
                                cz_pce **out, char *msg, size_t msg_len);
 
 /* cz_r1cs_eval for the compact form, on a thread budget (0 = all online
- * cores): completes a WITNESS assignment of the recorded shape with a/b/c
- * and the densities, equal bit for bit to a PROVE run's. Same checks and
- * errors as cz_r1cs_eval. */
+ * cores): completes a WITNESS assignment of the recorded shape with a/b
+ * and the densities, equal bit for bit to a PROVE run's (c stays NULL, as
+ * PROVE leaves it). Same checks and errors as cz_r1cs_eval. */
 cz_err cz_pce_eval(const cz_pce *p, cz_assignment *w, unsigned n_threads);
 
 /* TEST backend. The first unsatisfied constraint's full name (NULL when all

@@ -249,6 +249,7 @@ typedef struct {
   uint64_t total_completed, total_failed;
   uint64_t uptime_seconds;
   uint64_t memory_used, memory_budget;
+  uint64_t memory_pool_idle;     /* buffers kept for the next partition (counted as used) */
   size_t n_jobs;                 /* in the table, finished included */
   size_t n_srs;
   cz_srs_status srs[CZ_ENGINE_MAX_SRS];

@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
+#include "cuzk/fr_packed.h"
 #include "cuzk/g1.h"
 #include "cuzk/g2.h"
 
@@ -45,8 +46,10 @@
  * scalars (bit i is (density[i / 64] >> (i % 64)) & 1; bits at or past
  * n_scalars are ignored): bases holds only the entries whose bit is set, and
  * the j-th set bit pairs scalar i with bases[j], so n_bases must equal the
- * number of set bits. Exactly one of scalars (canonical integers) and frs
- * (Montgomery form) is non-NULL, unless n_scalars is 0.
+ * number of set bits. Exactly one of scalars (canonical integers), frs
+ * (Montgomery form) and packed (a witness's packed values, whose n must
+ * be at least n_scalars) is non-NULL, unless n_scalars is 0. Packed 0s and
+ * 1s are sorted by their bits, without reading a value.
  *
  * A call takes several segments so that one MSM can span inputs and aux
  * (bellperson's b_g1/b_g2: the input density and its bases first, then the
@@ -58,6 +61,7 @@ typedef struct {
   const cz_fr *frs;
   size_t n_scalars;
   const uint64_t *density;
+  const cz_fr_packed *packed;
 } cz_msm_g1_segment;
 
 typedef struct {
@@ -67,6 +71,7 @@ typedef struct {
   const cz_fr *frs;
   size_t n_scalars;
   const uint64_t *density;
+  const cz_fr_packed *packed;
 } cz_msm_g2_segment;
 
 typedef enum {

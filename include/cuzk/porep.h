@@ -119,11 +119,14 @@ cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg, size_t ms
 cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
 /* A structurally valid C1 of kind filled with pseudo-random canonical
  * values from seed (the same seed gives the same C1); it is NOT a valid
- * proof. Counts, arities and layers follow the kind; each Merkle path's
- * indices spell its challenge (tree D and R-last: the challenge, tree C:
- * the column's index); labeling layers are 1..layers, nodes the
- * challenge; comm_d, comm_r and seed are non-zero. For JSON tests and
- * benchmarks. c1 is allocated as cz_porep_c1_alloc does. CZ_ERR_NOMEM. */
+ * proof, but synthesis accepts it: each partition's challenges are the ones
+ * the public inputs derive (cz_porep_challenges), the columns are their
+ * graph parents', and they share one tree-R and one tree-C root. Counts,
+ * arities and layers follow the kind; each Merkle path's indices spell its
+ * challenge (tree D and R-last: the challenge, tree C: the column's index);
+ * labeling layers are 1..layers, nodes the challenge; comm_d, comm_r and
+ * seed are non-zero. For JSON tests and production-size benchmarks. c1 is
+ * allocated as cz_porep_c1_alloc does. CZ_ERR_NOMEM. */
 cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_porep_kind *kind, uint64_t seed);
 
 /* ---- Sealing test sectors and the vanilla verifier (porep_seal.c) ------- */
@@ -217,6 +220,18 @@ void cz_porep_replica_free(cz_porep_replica *r);
 cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c1 *c1,
                         uint32_t partition);
 
+/* The same circuit as a finished PROVE or WITNESS run of partition
+ * `partition` of c1 would give it, its challenges synthesized on n_threads
+ * (0 = all cores; at most one thread per challenge) and merged in order
+ * (cz_slots_synthesize): bit for bit the serial run's, for any budget. cfg:
+ * the LC layout (NULL: default). Errors name the field or the challenge
+ * ("vanilla_proofs[0][3].comm_r_last_proof root differs from challenge
+ * 0's", "slot 2: ..."): CZ_ERR_INVALID_ARG, CZ_ERR_NONCANONICAL,
+ * CZ_ERR_NOMEM; *out is zeroed then. */
+cz_err cz_porep_witness(cz_cs_kind kind, const cz_porep_c1 *c1, uint32_t partition,
+                        const cz_cs_config *cfg, unsigned n_threads, cz_assignment *out,
+                        char *msg, size_t msg_len);
+
 /* The public inputs (ONE excluded) of partition `partition` of c1, as
  * cz_porep_public_inputs orders them, from c1's replica_id, seed, comm_d
  * and comm_r. *n: capacity in, count out (as cz_porep_public_inputs). */
@@ -263,33 +278,22 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
                    const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len);
 
 /* The steps of cz_porep_c2, for pipelines that overlap them (the daemon):
- * synthesize partition p into *as (PROVE cs; its public inputs are checked
- * against cz_porep_c1_public_inputs, CZ_ERR_INVALID_ARG on a mismatch),
+ * synthesize partition p into *as (cz_porep_witness, PROVE, its challenges
+ * on n_threads, 0 = all cores; its public inputs are checked against
+ * cz_porep_c1_public_inputs, CZ_ERR_INVALID_ARG on a mismatch),
  * then prove it into out (192 bytes) and verify the proof with pvk (made
  * from the same params) before returning; as is consumed either way.
  * The caller verifies the vanilla proofs first (cz_porep_verify_vanilla).
  * synthesize: on success the caller owns *as (cz_assignment_free); on error
  * there is nothing to free, but *as may not have been written at all (do
  * not cz_assignment_free it unless you zeroed it first). */
-cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as, char *msg,
-                              size_t msg_len);
+cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads,
+                              cz_assignment *as, char *msg, size_t msg_len);
 cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
                                    const cz_groth16_params *params, const cz_groth16_pvk *pvk,
                                    const cz_prover_backend *backend, unsigned n_threads,
                                    const cz_prove_timing *timing, uint8_t out[192], char *msg,
                                    size_t msg_len);
-
-/* Size hints for synthesizing one partition of kind k: hint_constraints
- * and hint_aux of *cfg become the sizes the last synthesis of k noted in
- * this process (cz_porep_note_size), or 0 before any. A PROVE or WITNESS
- * system made with them reserves its buffers once and never moves them
- * (moving 300 MB of a/b/c and aux as they double is a large part of a
- * plain 2 KiB synthesis). cz_porep_c2_synthesize(_pce) use and feed
- * them. Thread-safe. */
-void cz_porep_size_hint(const cz_porep_kind *k, cz_cs_config *cfg);
-/* Note what a synthesis of one partition of kind k made: n_constraints
- * (the assignment's, input constraints included) and n_aux. Thread-safe. */
-void cz_porep_note_size(const cz_porep_kind *k, size_t n_constraints, size_t n_aux);
 
 /* Pre-compiled synthesis (cuzk's PCE, cs.h's cz_pce). cz_porep_record_shape
  * records kind k's circuit once (RECORD cs; about a plain synthesis' time;
@@ -297,7 +301,7 @@ void cz_porep_note_size(const cz_porep_kind *k, size_t n_constraints, size_t n_a
  * may be shared by threads. */
 cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, size_t msg_len);
 /* cz_porep_c2_synthesize through a shape recorded from c1->kind: a WITNESS
- * run plus cz_pce_eval on n_threads (0 = all cores); the assignment is bit
+ * run and cz_pce_eval, both on n_threads (0 = all cores); the assignment is bit
  * for bit the plain one's. shape NULL: the plain path. A shape of another
  * size fails (CZ_ERR_INVALID_ARG); one of another circuit with the same
  * counts would make proofs that fail cz_porep_c2's verification. */

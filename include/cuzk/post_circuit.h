@@ -25,11 +25,11 @@
  * Threading: nothing here keeps state; calls on different constraint
  * systems may run on several threads at once (a cz_cs itself is used by
  * one thread at a time). cz_post_circuit itself is serial;
- * cz_post_witness synthesizes the slots in parallel, each chunk of slots
- * in a system of its own, and merges the chunks' results at fixed offsets
- * (what bellperson's synthesize_extendable and ConstraintSystem::extend
- * do): a WITNESS run, for cz_pce_eval with the recorded shape, or a whole
- * PROVE run. */
+ * cz_post_witness synthesizes the slots in parallel, each in a system of
+ * its own, and merges them at fixed offsets (cz_slots_synthesize: what
+ * bellperson's synthesize_extendable and ConstraintSystem::extend do): a
+ * WITNESS run, for cz_pce_eval with the recorded shape, or a whole PROVE
+ * run. */
 #ifndef CUZK_POST_CIRCUIT_H
 #define CUZK_POST_CIRCUIT_H
 #include <stdbool.h>
@@ -92,19 +92,26 @@ cz_err cz_post_circuit_inputs(const cz_merkle_shape *tree, size_t sector_leaves,
                              size_t n_challenges, const cz_post_slot *sectors, cz_fr *out,
                              size_t *n, char *msg, size_t msg_len);
 
+/* One sector slot of the circuit (storage-proofs-post Sector::synthesize):
+ * comm_r_last, comm_c, comm_r (an input), the comm_r check and the
+ * n_challenges inclusion proofs, in the caller's namespace; w is NULL
+ * without values. Returns the system's error. */
+cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t leaves,
+                              size_t n_challenges, const cz_post_slot *w);
+
 /* cz_post_circuit on a system of `kind`, CZ_CS_WITNESS or CZ_CS_PROVE,
- * the slots synthesized in chunks on n_threads threads (0: all online
- * cores). *out receives, bit for bit, the assignment a serial run of that
- * kind takes after cz_cs_finish. WITNESS: inputs (ONE first), aux and
- * n_constraints, no a/b/c or densities, ready for cz_pce_eval /
- * cz_r1cs_eval with the circuit's recorded shape. PROVE: also a/b/c
- * (input constraints included) and the densities, ready for the prover.
- * The caller owns *out (cz_assignment_free).
- * Working memory: the result, 32 bytes per input and aux (4.1 GB for the
- * 32 GiB WindowPoSt partition) and for PROVE 96 bytes per constraint, plus
- * per thread one chunk of at most 16 slots and about 3 MiB (one 32 GiB
- * slot's values are 1.7 MB). Returns CZ_OK; CZ_ERR_INVALID_ARG with msg
- * when cz_post_check_sectors rejects the witness, out is NULL or kind is
+ * the slots synthesized on n_threads threads (0: all online cores) by
+ * cz_slots_synthesize. *out receives, bit for bit, the assignment a serial
+ * run of that kind takes after cz_cs_finish. WITNESS: inputs (ONE first),
+ * packed aux and n_constraints, no a/b or densities, ready for cz_pce_eval
+ * / cz_r1cs_eval with the circuit's recorded shape. PROVE: also a/b (input
+ * constraints included) and the densities, ready for the prover. The
+ * caller owns *out (cz_assignment_free).
+ * Working memory: the result (inputs 32 bytes each, aux packed: about 2
+ * bits each and 32 bytes per value neither 0 nor 1; PROVE: 64 bytes per
+ * constraint), plus per thread one slot's values (one 32 GiB slot's are
+ * 1.7 MB). Returns CZ_OK; CZ_ERR_INVALID_ARG with msg when
+ * cz_post_check_sectors rejects the witness, out is NULL or kind is
  * another; CZ_ERR_NOMEM. *out is zeroed on error. Thread-safe; the
  * witness is only read. */
 cz_err cz_post_witness(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,

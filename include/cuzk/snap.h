@@ -248,13 +248,14 @@ cz_err cz_snap_partition_verify(const cz_snap_partition *p, char *msg, size_t ms
 cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
                                 char *msg, size_t msg_len);
 
-/* Synthesize p's circuit into *as (a PROVE assignment, serial). The
- * circuit's public inputs are checked against cz_snap_partition_inputs
+/* Synthesize p's circuit into *as (a PROVE assignment, its challenges on
+ * n_threads, 0 = all cores: cz_snap_witness). The circuit's public inputs
+ * are checked against cz_snap_partition_inputs
  * (CZ_ERR_INVALID_ARG on a mismatch). The caller verifies p first; an
  * unverified proof makes an unsatisfied circuit, not an error. On success
  * the caller owns *as (cz_assignment_free); on error *as is zeroed. */
-cz_err cz_snap_synthesize(const cz_snap_partition *p, cz_assignment *as, char *msg,
-                          size_t msg_len);
+cz_err cz_snap_synthesize(const cz_snap_partition *p, unsigned n_threads, cz_assignment *as,
+                          char *msg, size_t msg_len);
 
 /* Pre-compiled synthesis (cs.h's cz_pce), as for PoRep and PoSt:
  * cz_snap_record_shape records the update circuit of shape s once (RECORD

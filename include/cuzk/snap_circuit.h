@@ -51,6 +51,16 @@ typedef struct {
 cz_err cz_snap_circuit(cz_cs *cs, const cz_snap_shape *s, const cz_snap_public *pub,
                        const cz_snap_partition_proof *w);
 
+/* The same circuit as a finished PROVE or WITNESS run would give it, its
+ * challenges synthesized on n_threads (0: all cores) and merged in order
+ * (cz_slots_synthesize): bit for bit the serial run's. pub and w must give
+ * the witness. Errors (msg says which): CZ_ERR_INVALID_ARG as
+ * cz_snap_circuit's, or a challenge's ("slot 3: ..."); CZ_ERR_NOMEM.
+ * *out is zeroed on error; the caller owns it (cz_assignment_free). */
+cz_err cz_snap_witness(cz_cs_kind kind, const cz_snap_shape *s, const cz_snap_public *pub,
+                       const cz_snap_partition_proof *w, unsigned n_threads, cz_assignment *out,
+                       char *msg, size_t msg_len);
+
 /* gadgets.rs gen_challenge_bits: for each of ceil(challenges / (254 /
  * bits)) digests j, digest_index = k * digests + j (allocated, one
  * constraint), genrand(comm_r_new, digest_index), its 255 allocated bits

@@ -58,8 +58,6 @@ cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg) {
                     sizeof(cz_fr));
     size_t cap = 0;
     ok = ok && cz_reserve((void **)&cs->b, &cap, cs->cap_abc, sizeof(cz_fr));
-    cap = 0;
-    ok = ok && cz_reserve((void **)&cs->c, &cap, cs->cap_abc, sizeof(cz_fr));
   }
   if (cs->want_values && c.hint_aux)
     ok = ok && cz_reserve((void **)&cs->aux, &cs->cap_aux, c.hint_aux, sizeof(cz_fr));
@@ -87,16 +85,10 @@ static void triplets_free(cz_triplets *t) {
 
 void cz_cs_free(cz_cs *cs) {
   if (!cs) return;
-  free(cs->inputs);
-  free(cs->aux);
-  free(cs->a);
-  free(cs->b);
-  free(cs->c);
-  free(cs->cls_in);
-  free(cs->cls_aux);
-  free(cs->a_aux.d.bits);
-  free(cs->b_input.d.bits);
-  free(cs->b_aux.d.bits);
+  /* Big arrays may be pool blocks (cs_slots.c); give() frees the rest. */
+  void *const big[] = {cs->inputs, cs->aux, cs->a, cs->b, cs->cls_in, cs->cls_aux,
+                       cs->a_aux.d.bits, cs->b_input.d.bits, cs->b_aux.d.bits};
+  for (size_t i = 0; i < sizeof big / sizeof *big; i++) cz_pool_give(big[i]);
   for (int i = 0; i < 3; i++) triplets_free(&cs->mat[i]);
   cz_rec_free(&cs->rec);
   free(cs->tterms);
@@ -429,19 +421,22 @@ static void enforce_impl(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc 
   size_t row = cs->n_constraints;
   switch (cs->kind) {
   case CZ_CS_PROVE: {
+    if (row == cs->cap_abc && cs->rows_fixed) {
+      cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "constraint %zu: more rows than slot 0 has", row);
+      return;
+    }
     if (row == cs->cap_abc) {
-      size_t c1 = cs->cap_abc, c2 = cs->cap_abc, c3 = cs->cap_abc;
+      size_t c1 = cs->cap_abc, c2 = cs->cap_abc;
       if (!cz_grow((void **)&cs->a, &c1, row + 1, sizeof(cz_fr)) ||
-          !cz_grow((void **)&cs->b, &c2, row + 1, sizeof(cz_fr)) ||
-          !cz_grow((void **)&cs->c, &c3, row + 1, sizeof(cz_fr)))
+          !cz_grow((void **)&cs->b, &c2, row + 1, sizeof(cz_fr)))
         goto nomem;
       cs->cap_abc = c1;
     }
     /* A: inputs have full density thanks to the input constraints, so only
-     * aux is tracked; B: both; C: none (bellperson's prover). */
+     * aux is tracked; B: both; C: none (bellperson's prover), and its value
+     * is a * b (cz_assignment): not evaluated, only range-checked. */
     if (!prove_eval(cs, &cs->a[row], a, NULL, &cs->a_aux) ||
-        !prove_eval(cs, &cs->b[row], b, &cs->b_input, &cs->b_aux) ||
-        !prove_eval(cs, &cs->c[row], c, NULL, NULL))
+        !prove_eval(cs, &cs->b[row], b, &cs->b_input, &cs->b_aux) || !lc_in_range(cs, c))
       goto range;
     break;
   }

@@ -113,9 +113,12 @@ struct cz_cs {
   uint8_t *cls_in, *cls_aux;
   size_t cap_cls_in, cap_cls_aux;
 
-  /* PROVE: evaluations and densities. */
-  cz_fr *a, *b, *c;
+  /* PROVE: evaluations and densities. rows_fixed: a/b/c are a window of
+   * another system's result (cs_slots.c), never grown; filling it is an
+   * error. */
+  cz_fr *a, *b;
   size_t cap_abc;
+  bool rows_fixed;
   cz_dens_buf a_aux, b_input, b_aux;
 
   /* KEYGEN: matrix entries. RECORD: the compact matrices. */

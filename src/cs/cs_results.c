@@ -8,16 +8,16 @@
 #define AUX_KEY_BASE ((uint64_t)CZ_VAR_AUX << 32)
 
 void cz_density_free(cz_density *d) {
-  free(d->bits);
+  cz_pool_give(d->bits);
   memset(d, 0, sizeof *d);
 }
 
 void cz_assignment_free(cz_assignment *as) {
-  free(as->inputs);
-  free(as->aux);
-  free(as->a);
-  free(as->b);
-  free(as->c);
+  cz_pool_give(as->inputs);
+  cz_fr_packed_free(&as->aux);
+  cz_pool_give(as->a);
+  cz_pool_give(as->b);
+  cz_pool_give(as->c);
   cz_density_free(&as->a_aux);
   cz_density_free(&as->b_input);
   cz_density_free(&as->b_aux);
@@ -64,27 +64,28 @@ cz_err cz_cs_take_assignment(cz_cs *cs, cz_assignment *out) {
   memset(out, 0, sizeof *out);
   cz_err e = take_check(cs, cs->kind == CZ_CS_PROVE || cs->kind == CZ_CS_WITNESS);
   if (e) return e;
+  cs->taken = true; /* from here its buffers are gone: a second take must fail */
   out->n_inputs = cs->n_inputs;
   out->n_aux = cs->n_aux;
   out->n_constraints = cs->n_constraints;
   out->inputs = cs->inputs;
-  out->aux = cs->aux;
-  cs->inputs = cs->aux = NULL;
-  if (cs->kind == CZ_CS_PROVE) {
+  cs->inputs = NULL;
+  e = cz_fr_packed_from(&out->aux, cs->aux, cs->n_aux);
+  cz_pool_give(cs->aux);
+  cs->aux = NULL;
+  if (e == CZ_OK && cs->kind == CZ_CS_PROVE) {
     out->a = cs->a;
     out->b = cs->b;
-    out->c = cs->c;
-    cs->a = cs->b = cs->c = NULL;
+    cs->a = cs->b = NULL;
     out->a_aux = take_dens(&cs->a_aux);
     out->b_input = take_dens(&cs->b_input);
     out->b_aux = take_dens(&cs->b_aux);
-    if (!out->a_aux.bits || !out->b_input.bits || !out->b_aux.bits) {
-      cz_assignment_free(out);
-      cs->taken = true; /* its buffers are gone: a second take must fail, not return NULLs */
-      return CZ_ERR_NOMEM;
-    }
+    if (!out->a_aux.bits || !out->b_input.bits || !out->b_aux.bits) e = CZ_ERR_NOMEM;
   }
-  cs->taken = true;
+  if (e != CZ_OK) {
+    cz_assignment_free(out);
+    return e == CZ_ERR_INVALID_ARG ? e : CZ_ERR_NOMEM;
+  }
   return CZ_OK;
 }
 

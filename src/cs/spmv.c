@@ -1,10 +1,13 @@
-/* a/b/c = M * w for a recorded shape (cz_r1cs or the compact cz_pce), on
- * a thread budget. What makes it cheap on real circuits (the 2 KiB PoRep
- * circuit: 15 M entries; 98% of aux values are 0 or 1):
- *  - each variable is classified once per witness as 0, 1 or other (one
- *    byte each), so an entry whose value is 0 or 1 adds its coefficient
- *    masked by that bit: no multiplication, no branch on the value, no
- *    load of the 32-byte value;
+/* a/b = M * w for a recorded shape (the compact cz_pce; c is a * b, left to
+ * the prover: cz_assignment), and a/b/c for the plain cz_r1cs (tests check
+ * satisfaction with it), on a thread budget. What makes it cheap on real
+ * circuits (the 2 KiB PoRep circuit: 15 M entries; 98% of aux values are 0
+ * or 1):
+ *  - the packed aux (cuzk/fr_packed.h) classifies every variable as 0, 1
+ *    or other in two bits, so an entry whose value is 0 or 1 adds its
+ *    coefficient masked by that bit: no multiplication, no branch on the
+ *    value, no load of a 32-byte value (the bitmaps are 1/128 of the
+ *    values' size, and stay in cache);
  *  - sums are lazy: 320-bit accumulators, one reduction per row;
  *  - only "other" values (rare) load the value and multiply, skipping the
  *    multiplication for coefficient ONE;
@@ -35,10 +38,12 @@ typedef struct {
   size_t rows;
   int form;
   /* witness */
-  const cz_fr *inputs, *aux;
+  const cz_fr *inputs;
+  const cz_fr_packed *aux;
   size_t n_inputs, n_cols;
-  uint8_t *cls;
+  uint8_t *cls_in; /* the inputs' classes (CZ_CLS_*) */
   cz_fr *out[3];
+  int n_out; /* 3 for cz_r1cs (a, b, c), 2 for cz_pce (a, b) */
   uint64_t two_256_mod_r[4];
   unsigned parts;
 } ev_ctx;
@@ -102,7 +107,8 @@ void cz_two_256_mod_r(uint64_t t[4]) {
  * loop, and the accumulator never leaves registers). */
 static __attribute__((noinline)) void term_other(cz_fr *t, const ev_ctx *c, uint32_t col,
                                                  const cz_fr *cf, bool coeff_is_one) {
-  const cz_fr *x = col < c->n_inputs ? &c->inputs[col] : &c->aux[col - c->n_inputs];
+  const cz_fr *x = col < c->n_inputs ? &c->inputs[col]
+                                     : &c->aux->others[cz_fr_packed_rank(c->aux, col - c->n_inputs)];
   if (coeff_is_one) *t = *x;
   else cz_fr_mul(t, cf, x);
 }
@@ -111,7 +117,9 @@ static __attribute__((noinline)) void term_other(cz_fr *t, const ev_ctx *c, uint
 static inline __attribute__((always_inline)) void rows_eval(const ev_ctx *c, int mi, size_t r0,
                                                             size_t r1, int form) {
   const uint32_t *idx = c->idx[mi];
-  const uint8_t *cls = c->cls;
+  const uint8_t *cls_in = c->cls_in;
+  const uint64_t *one = c->aux->one, *other = c->aux->other;
+  const size_t n_in = c->n_inputs;
   const cz_fr *coeffs = c->coeffs, *val = c->val[mi];
   const uint16_t *code16 = c->code[mi];
   const uint32_t *code32 = c->code[mi];
@@ -124,7 +132,14 @@ static inline __attribute__((always_inline)) void rows_eval(const ev_ctx *c, int
     uint64_t e = form == FORM_R1CS ? ptr64[r + 1] : ptr32[r + 1];
     for (uint64_t p = b; p < e; p++) {
       uint32_t col = idx[p];
-      unsigned k = cls[col];
+      unsigned k;
+      if (__builtin_expect(col >= n_in, 1)) {
+        size_t j = col - n_in;
+        uint64_t o = other[j >> 6] >> (j & 63), b = one[j >> 6] >> (j & 63);
+        k = (o & 1) ? CZ_CLS_OTHER : (unsigned)(b & 1);
+      } else {
+        k = cls_in[col];
+      }
       uint32_t code = form == FORM_PCE16 ? code16[p] : form == FORM_PCE32 ? code32[p] : 0;
       const cz_fr *cf = form == FORM_R1CS ? &val[p] : &coeffs[code];
       if (__builtin_expect(k == CZ_CLS_OTHER, 0)) {
@@ -173,7 +188,7 @@ static void eval_part(void *ctx, size_t begin, size_t end, unsigned worker) {
   (void)worker;
   const ev_ctx *c = ctx;
   for (size_t part = begin; part < end; part++)
-    for (int mi = 0; mi < 3; mi++) {
+    for (int mi = 0; mi < c->n_out; mi++) {
       size_t r0 = split_row(c, mi, (unsigned)part), r1 = split_row(c, mi, (unsigned)part + 1);
       switch (c->form) {
       case FORM_R1CS: rows_r1cs(c, mi, r0, r1); break;
@@ -183,20 +198,11 @@ static void eval_part(void *ctx, size_t begin, size_t end, unsigned worker) {
     }
 }
 
-static void classify(void *ctx, size_t begin, size_t end, unsigned worker) {
-  (void)worker;
-  ev_ctx *c = ctx;
-  for (size_t i = begin; i < end; i++) {
-    const cz_fr *x = i < c->n_inputs ? &c->inputs[i] : &c->aux[i - c->n_inputs];
-    c->cls[i] = cz_fr_class(x);
-  }
-}
-
 /* ---- entry points --------------------------------------------------- */
 
 static bool dens_copy(cz_density *dst, const cz_density *src) {
   size_t words = src->n / 64 + 1;
-  dst->bits = malloc(words * sizeof(uint64_t));
+  dst->bits = cz_pool_take(words * sizeof(uint64_t));
   if (!dst->bits) return false;
   memcpy(dst->bits, src->bits, words * sizeof(uint64_t));
   dst->n = src->n;
@@ -205,9 +211,9 @@ static bool dens_copy(cz_density *dst, const cz_density *src) {
 }
 
 static void release_abc(cz_assignment *w) {
-  free(w->a);
-  free(w->b);
-  free(w->c);
+  cz_pool_give(w->a);
+  cz_pool_give(w->b);
+  cz_pool_give(w->c);
   w->a = w->b = w->c = NULL;
   cz_density_free(&w->a_aux);
   cz_density_free(&w->b_input);
@@ -217,8 +223,8 @@ static void release_abc(cz_assignment *w) {
 /* The checks and outputs common to both forms; c has its matrices set. */
 static cz_err eval_common(ev_ctx *c, size_t n_inputs, size_t n_aux, const cz_density *dens[3],
                           cz_assignment *w, unsigned n_threads) {
-  if (w->n_inputs != n_inputs || w->n_aux != n_aux || w->a || w->b || w->c || w->a_aux.bits ||
-      w->b_input.bits || w->b_aux.bits)
+  if (w->n_inputs != n_inputs || w->n_aux != n_aux || w->aux.n != n_aux || w->a || w->b ||
+      w->c || w->a_aux.bits || w->b_input.bits || w->b_aux.bits)
     return CZ_ERR_INVALID_ARG;
   if (w->n_constraints + n_inputs != c->rows && w->n_constraints != c->rows)
     return CZ_ERR_INVALID_ARG;
@@ -226,14 +232,14 @@ static cz_err eval_common(ev_ctx *c, size_t n_inputs, size_t n_aux, const cz_den
   c->n_inputs = n_inputs;
   c->n_cols = n_inputs + n_aux;
   c->inputs = w->inputs;
-  c->aux = w->aux;
-  c->cls = malloc(c->n_cols ? c->n_cols : 1);
-  w->a = cz_huge_alloc(cz_abc_room(n) * sizeof(cz_fr));
-  w->b = cz_huge_alloc(cz_abc_room(n) * sizeof(cz_fr));
-  w->c = cz_huge_alloc(cz_abc_room(n) * sizeof(cz_fr));
-  if (!c->cls || !w->a || !w->b || !w->c || !dens_copy(&w->a_aux, dens[0]) ||
+  c->aux = &w->aux;
+  c->cls_in = malloc(n_inputs ? n_inputs : 1);
+  w->a = cz_pool_take(cz_abc_room(n) * sizeof(cz_fr));
+  w->b = cz_pool_take(cz_abc_room(n) * sizeof(cz_fr));
+  if (c->n_out == 3) w->c = cz_pool_take(cz_abc_room(n) * sizeof(cz_fr));
+  if (!c->cls_in || !w->a || !w->b || (c->n_out == 3 && !w->c) || !dens_copy(&w->a_aux, dens[0]) ||
       !dens_copy(&w->b_input, dens[1]) || !dens_copy(&w->b_aux, dens[2])) {
-    free(c->cls);
+    free(c->cls_in);
     release_abc(w);
     return CZ_ERR_NOMEM;
   }
@@ -241,11 +247,10 @@ static cz_err eval_common(ev_ctx *c, size_t n_inputs, size_t n_aux, const cz_den
   c->out[1] = w->b;
   c->out[2] = w->c;
   cz_two_256_mod_r(c->two_256_mod_r);
-  /* Classes first: any row may read any column. */
-  cz_parallel_for(c->n_cols, n_threads, classify, c);
+  for (size_t i = 0; i < n_inputs; i++) c->cls_in[i] = cz_fr_class(&w->inputs[i]);
   c->parts = cz_parallel_workers(c->rows, n_threads);
   cz_parallel_for(c->parts, n_threads, eval_part, c);
-  free(c->cls);
+  free(c->cls_in);
   w->n_constraints = c->rows;
   return CZ_OK;
 }
@@ -261,6 +266,7 @@ cz_err cz_r1cs_eval_threads(const cz_r1cs *m, cz_assignment *w, unsigned n_threa
   }
   c.rows = m->n_constraints;
   c.form = FORM_R1CS;
+  c.n_out = 3;
   const cz_density *d[3] = {&m->a_aux, &m->b_input, &m->b_aux};
   return eval_common(&c, m->n_inputs, m->n_aux, d, w, n_threads);
 }
@@ -278,6 +284,7 @@ cz_err cz_pce_eval(const cz_pce *p, cz_assignment *w, unsigned n_threads) {
   c.coeffs = p->coeffs;
   c.rows = p->n_constraints;
   c.form = p->code_bytes == 2 ? FORM_PCE16 : FORM_PCE32;
+  c.n_out = 2;
   const cz_density *d[3] = {&p->a_aux, &p->b_input, &p->b_aux};
   return eval_common(&c, p->n_inputs, p->n_aux, d, w, n_threads);
 }

@@ -1,7 +1,8 @@
 // The CUDA device: kernels around the bodies of czg_arith.h (the same code
 // the CPU tests run through czg_emu.c) and the czg_ops that drive them.
 //
-//   ntt_h      a, b, c uploaded and zero-padded; per vector a DIF pass chain
+//   ntt_h      a, b, c uploaded and zero-padded (c = a b made on the device
+//              when the host has none); per vector a DIF pass chain
 //              with omega^-1 (natural -> bit-reversed), n^-1 g^rev(pos)
 //              scaling, a DIT chain with omega (bit-reversed -> natural),
 //              except for c, which stops after its DIF (n C, bit-reversed);
@@ -281,8 +282,16 @@ cz_err op_ntt_h(void *, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m
   cz_fr_mul(&nzinv, &ninv, &zinv);
   for (int i = 0; i < 3; i++) {
     CK(cudaMalloc(&v[i], n * sizeof(czg_fr)));
-    CK(cudaMemcpy(v[i], src[i], m * sizeof(czg_fr), cudaMemcpyHostToDevice));
-    if (n > m) CK(cudaMemset(v[i] + m, 0, (n - m) * sizeof(czg_fr)));
+    if (src[i]) {
+      CK(cudaMemcpy(v[i], src[i], m * sizeof(czg_fr), cudaMemcpyHostToDevice));
+      if (n > m) CK(cudaMemset(v[i] + m, 0, (n - m) * sizeof(czg_fr)));
+    }
+  }
+  if (!c) { /* synthesis leaves c = a b to the prover (cz_assignment) */
+    CK(cudaMemcpy(v[2], v[0], n * sizeof(czg_fr), cudaMemcpyDeviceToDevice));
+    k_product<<<grid, 256>>>(v[2], v[1], n);
+  }
+  for (int i = 0; i < 3; i++) {
     ntt_chain(v[i], log_n, 1, true);
     if (i == 2) break; /* C: coefficients only */
     k_coset_scale<<<grid, 256>>>(v[i], n, log_n, to_dev(i ? nzinv : ninv), DEV.tw[2][0],

@@ -89,7 +89,8 @@ struct czg_ops {
   void (*host_free)(void *ctx, void *p);
   /* Compute H from a, b, c (m <= 2^log_n values each, natural order,
    * Montgomery, zero-padded to 2^log_n on the device) as cz_ntt_h_poly does
-   * and keep it on the device for msm_h. */
+   * and keep it on the device for msm_h. c NULL: c = a b, made on the
+   * device (synthesis leaves it out: cz_assignment). */
   cz_err (*ntt_h)(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m,
                   unsigned log_n);
   /* H's 2^log_n coefficients, natural order, Montgomery (for checks). */

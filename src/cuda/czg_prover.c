@@ -16,6 +16,7 @@
 #include <string.h>
 #include "cuda/czg_host.h"
 #include "groth16/g16_internal.h"
+#include "util/bigbuf.h"
 #include "util/msg.h"
 
 static void timing_line(const cz_prove_timing *hook, const char *name, uint64_t ns) {
@@ -43,17 +44,18 @@ static void *prep_thread(void *v) {
   const size_t n_in = as->n_inputs, n_aux = as->n_aux, bi = as->b_input.count;
   cz_msm_g1_segment seg[2];
   memset(seg, 0, sizeof seg);
-  seg[0] = (cz_msm_g1_segment){p->l, p->n_l, NULL, as->aux, n_aux, NULL};
+  seg[0] = (cz_msm_g1_segment){p->l, p->n_l, NULL, NULL, n_aux, NULL, &as->aux};
   j->err = czg_split_g1(&j->split[M_L], seg, 1);
   if (j->err == CZ_OK) {
-    seg[0] = (cz_msm_g1_segment){p->a, n_in, NULL, as->inputs, n_in, NULL};
-    seg[1] = (cz_msm_g1_segment){p->a + n_in, p->n_a - n_in, NULL, as->aux, n_aux, as->a_aux.bits};
+    seg[0] = (cz_msm_g1_segment){p->a, n_in, NULL, as->inputs, n_in, NULL, NULL};
+    seg[1] = (cz_msm_g1_segment){p->a + n_in, p->n_a - n_in, NULL,          NULL,
+                                 n_aux,       as->a_aux.bits, &as->aux};
     j->err = czg_split_g1(&j->split[M_A], seg, 2);
   }
   if (j->err == CZ_OK && !j->skip_b1) {
-    seg[0] = (cz_msm_g1_segment){p->b_g1, bi, NULL, as->inputs, n_in, as->b_input.bits};
-    seg[1] = (cz_msm_g1_segment){p->b_g1 + bi, p->n_b_g1 - bi, NULL, as->aux, n_aux,
-                                 as->b_aux.bits};
+    seg[0] = (cz_msm_g1_segment){p->b_g1, bi, NULL, as->inputs, n_in, as->b_input.bits, NULL};
+    seg[1] = (cz_msm_g1_segment){p->b_g1 + bi, p->n_b_g1 - bi, NULL,          NULL,
+                                 n_aux,        as->b_aux.bits, &as->aux};
     j->err = czg_split_g1(&j->split[M_B1], seg, 2);
   }
   j->ns = cz_now_ns() - t0;
@@ -76,8 +78,8 @@ static void *g2_thread(void *v) {
   const cz_assignment *as = j->as;
   const size_t bi = as->b_input.count;
   g16_msm_seg seg[2] = {
-      {p->b_g2, bi, as->inputs, as->n_inputs, as->b_input.bits},
-      {p->b_g2 + bi, p->n_b_g2 - bi, as->aux, as->n_aux, as->b_aux.bits},
+      {p->b_g2, bi, as->inputs, as->n_inputs, as->b_input.bits, NULL},
+      {p->b_g2 + bi, p->n_b_g2 - bi, NULL, as->n_aux, as->b_aux.bits, &as->aux},
   };
   j->err = g16_msm_g2(&j->b2, seg, 2, j->threads);
   j->ns = cz_now_ns() - t0;
@@ -183,8 +185,11 @@ static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_as
   cz_err e = st->ops.ntt_h(st->ops.ctx, as->a, as->b, as->c, as->n_constraints, log_n);
   t1 = cz_now_ns(); t->ntt_h += t1 - t0; t0 = t1;
   if (e == CZ_OK) {
-    /* a, b, c now live on the device: release them as the CPU backend does */
-    free(as->a); free(as->b); free(as->c);
+    /* a, b (and c, when the caller gave one) now live on the device:
+     * release them as the CPU backend does */
+    cz_pool_give(as->a);
+    cz_pool_give(as->b);
+    cz_pool_give(as->c);
     as->a = as->b = as->c = NULL;
     e = run_msm_h(st, p->h, p->n_h, &h);
   }

@@ -22,7 +22,8 @@ static size_t density_count(const uint64_t *d, size_t n) {
 
 static bool seg_ok(const cz_msm_g1_segment *s) {
   if (!s->n_scalars) return s->n_bases == 0;
-  if ((s->scalars == NULL) == (s->frs == NULL)) return false;
+  if (!!s->scalars + !!s->frs + !!s->packed != 1) return false;
+  if (s->packed && s->packed->n < s->n_scalars) return false;
   if (s->n_bases && !s->bases) return false;
   size_t want = s->density ? density_count(s->density, s->n_scalars) : s->n_scalars;
   return s->n_bases == want;
@@ -71,8 +72,13 @@ cz_err czg_split_g1(czg_split *out, const cz_msm_g1_segment *segs, size_t n_segs
     for (size_t i = 0; i < g->n_scalars; i++) {
       if (g->density && !density_bit(g->density, i)) continue;
       cz_scalar k;
-      if (g->frs) cz_fr_to_scalar(&k, &g->frs[i]);
-      else {
+      if (g->packed) {
+        cz_fr x;
+        cz_fr_packed_get(g->packed, i, &x);
+        cz_fr_to_scalar(&k, &x);
+      } else if (g->frs) {
+        cz_fr_to_scalar(&k, &g->frs[i]);
+      } else {
         k = g->scalars[i];
         reduce_scalar(&k);
       }

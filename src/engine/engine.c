@@ -11,6 +11,7 @@
 #include "cuzk/clock.h"
 #include "cuzk/log.h"
 #include "engine/engine_internal.h"
+#include "util/bigbuf.h"
 #include "util/msg.h"
 
 const char *cz_proof_kind_label(cz_proof_kind k) {
@@ -253,6 +254,9 @@ void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out) {
   pthread_mutex_unlock(&e->mu);
   out->uptime_seconds = (cz_now_ms() - e->start_ms) / 1000;
   out->memory_used = cz_membudget_used(&e->budget);
+  cz_pool_usage pool;
+  cz_pool_stats(&pool);
+  out->memory_pool_idle = pool.idle_bytes;
   out->memory_budget = e->budget.total;
   out->n_srs = cz_srs_snapshot(e->srs, out->srs, CZ_ENGINE_MAX_SRS);
 }

@@ -1,9 +1,19 @@
 /* The memory budget: every large allocation of the engine and its provers
  * reserves here first, and waits (backpressure) instead of running the
- * machine out of memory. */
+ * machine out of memory. The buffer pool's idle blocks (util/bigbuf.h:
+ * a finished partition's a/b and witness, kept faulted in for the next
+ * one) hold real memory that no reservation covers, so they count as used,
+ * and the pool is trimmed before anything else under pressure. */
 #include <errno.h>
 #include <time.h>
 #include "engine/engine_internal.h"
+#include "util/bigbuf.h"
+
+static uint64_t pool_idle(void) {
+  cz_pool_usage u;
+  cz_pool_stats(&u);
+  return u.idle_bytes;
+}
 
 void cz_membudget_init(cz_membudget *b, uint64_t total) {
   pthread_mutex_init(&b->mu, NULL);
@@ -24,11 +34,17 @@ void cz_membudget_destroy(cz_membudget *b) {
 }
 
 bool cz_membudget_try_reserve(cz_membudget *b, uint64_t bytes) {
-  pthread_mutex_lock(&b->mu);
-  bool ok = bytes <= b->total - b->used;
-  if (ok) b->used += bytes;
-  pthread_mutex_unlock(&b->mu);
-  return ok;
+  for (int pass = 0;; pass++) {
+    uint64_t idle = pool_idle();
+    pthread_mutex_lock(&b->mu);
+    uint64_t free_b = b->total - b->used;
+    bool ok = bytes <= free_b && idle <= free_b - bytes;
+    if (ok) b->used += bytes;
+    pthread_mutex_unlock(&b->mu);
+    if (ok || bytes > free_b || pass) return ok;
+    /* Room but for the pool's idle blocks: drop what is in the way. */
+    cz_pool_trim(idle - (free_b - bytes));
+  }
 }
 
 cz_err cz_membudget_reserve(cz_membudget *b, uint64_t bytes, const atomic_bool *cancel) {

@@ -52,15 +52,17 @@ cz_err g16_fixed_base_g2_progress(cz_g2_affine *out, const cz_g2_affine *base, c
                                   size_t n, unsigned n_threads, cz_progress_counter *pc,
                                   unsigned weight);
 
-/* One MSM term run, in bellperson's layout: scalars frs[0..n_scalars) and,
- * with density != NULL, bases only for the scalars whose bit is set (the
- * j-th set bit pairs with bases[j]); without density bases[i] pairs frs[i]. */
+/* One MSM term run, in bellperson's layout: scalars frs[0..n_scalars)
+ * (or the packed aux values, when packed is set) and, with density !=
+ * NULL, bases only for the scalars whose bit is set (the j-th set bit pairs
+ * with bases[j]); without density bases[i] pairs frs[i]. */
 typedef struct {
   const void *bases; /* cz_g1_affine or cz_g2_affine */
   size_t n_bases;
   const cz_fr *frs;
   size_t n_scalars;
   const uint64_t *density;
+  const cz_fr_packed *packed;
 } g16_msm_seg;
 
 /* out = sum over the segments, through cz_msm (prover_msm.c): the one

@@ -7,13 +7,13 @@
  *   A = alpha + a + r delta,  B = beta + b2 + s delta,
  *   C = s a + r b1 + r s delta + s alpha + r beta + h + l
  * which is s A + r B1 - r s delta + h + l with the r s delta terms folded. */
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "cuzk/clock.h"
 #include "cuzk/ntt.h"
+#include "cuzk/parallel.h"
 #include "cuzk/prover.h"
 #include "groth16/g16_internal.h"
 #include "util/bigbuf.h"
@@ -49,7 +49,8 @@ cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t
   size_t got = 0, want = 0;
 #define FIT(cond, w, g, x) \
   if (!what && !(cond)) { what = (w); got = (g); want = (x); }
-  FIT(as->a && as->b && as->c, "a/b/c evaluations present (not consumed)", 0, 1);
+  FIT(as->a && as->b, "a/b evaluations present (not consumed)", 0, 1);
+  FIT(as->aux.n == as->n_aux, "packed aux values", as->aux.n, as->n_aux);
   FIT(as->n_inputs == p->vk.n_ic, "inputs vs vk IC points", as->n_inputs, p->vk.n_ic);
   FIT(as->n_aux == p->n_l, "aux vs l points", as->n_aux, p->n_l);
   FIT(n_dom - 1 == p->n_h, "H coefficients vs h points", n_dom - 1, p->n_h);
@@ -67,23 +68,47 @@ cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t
   return CZ_ERR_INVALID_ARG;
 }
 
+/* c_i = a_i * b_i on a thread budget (cz_assignment: synthesis leaves c
+ * to the prover). */
+typedef struct {
+  const cz_fr *a, *b;
+  cz_fr *c;
+} hadamard_ctx;
+
+static void hadamard(void *p, size_t begin, size_t end, unsigned worker) {
+  (void)worker;
+  const hadamard_ctx *h = p;
+  for (size_t i = begin; i < end; i++) cz_fr_mul(&h->c[i], &h->a[i], &h->b[i]);
+}
+
+/* as->c from a and b, when synthesis left it out: a block with the H
+ * domain's room, like a and b. */
+static cz_err compute_c(cz_assignment *as, size_t n, unsigned threads) {
+  if (as->c) return CZ_OK;
+  if (!(as->c = cz_pool_take(n * sizeof(cz_fr)))) return CZ_ERR_NOMEM;
+  hadamard_ctx h = {as->a, as->b, as->c};
+  cz_parallel_for(as->n_constraints, threads, hadamard, &h);
+  return CZ_OK;
+}
+
 /* H coefficients in as->a[0 .. n-2]; b and c are released. */
 static cz_err compute_h(const cz_ntt_domain *d, cz_assignment *as, unsigned threads) {
   size_t n = cz_ntt_domain_size(d), m = as->n_constraints;
+  if (compute_c(as, n, threads) != CZ_OK) return CZ_ERR_NOMEM;
   cz_fr **v[3] = {&as->a, &as->b, &as->c};
   for (int i = 0; i < 3; i++) {
     if (n == m) continue;
     /* In place when the producer left room (see cz_abc_room), else moved
      * onto fresh huge pages: a moving realloc would split them. */
     size_t cap = m;
-    if (malloc_usable_size(*v[i]) < n * sizeof(cz_fr) &&
+    if (cz_buf_usable(*v[i]) < n * sizeof(cz_fr) &&
         !cz_reserve((void **)v[i], &cap, n, sizeof(cz_fr)))
       return CZ_ERR_NOMEM;
     memset(*v[i] + m, 0, (n - m) * sizeof(cz_fr));
   }
   cz_ntt_h_poly(d, as->a, as->b, as->c, threads);
-  free(as->b);
-  free(as->c);
+  cz_pool_give(as->b);
+  cz_pool_give(as->c);
   as->b = as->c = NULL;
   return CZ_OK;
 }
@@ -134,32 +159,32 @@ static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_a
   cz_g1 h, l, a, b1;
   cz_g2 b2;
   g16_msm_seg seg[2];
-  seg[0] = (g16_msm_seg){p->h, p->n_h, as->a, p->n_h, NULL};
+  seg[0] = (g16_msm_seg){p->h, p->n_h, as->a, p->n_h, NULL, NULL};
   if ((e = g16_msm_g1(&h, seg, 1, th)) != CZ_OK) return e;
-  free(as->a);
+  cz_pool_give(as->a);
   as->a = NULL;
   t1 = cz_now_ns(); t[CZ_PHASE_MSM_H] += t1 - t0; t0 = t1;
 
-  seg[0] = (g16_msm_seg){p->l, p->n_l, as->aux, n_aux, NULL};
+  seg[0] = (g16_msm_seg){p->l, p->n_l, NULL, n_aux, NULL, &as->aux};
   if ((e = g16_msm_g1(&l, seg, 1, th)) != CZ_OK) return e;
   t1 = cz_now_ns(); t[CZ_PHASE_MSM_L] += t1 - t0; t0 = t1;
 
   /* a: the input part of the a query is dense (every input has its input
    * constraint in A), aux follow the a_aux density. */
-  seg[0] = (g16_msm_seg){p->a, n_in, as->inputs, n_in, NULL};
-  seg[1] = (g16_msm_seg){p->a + n_in, p->n_a - n_in, as->aux, n_aux, as->a_aux.bits};
+  seg[0] = (g16_msm_seg){p->a, n_in, as->inputs, n_in, NULL, NULL};
+  seg[1] = (g16_msm_seg){p->a + n_in, p->n_a - n_in, NULL, n_aux, as->a_aux.bits, &as->aux};
   if ((e = g16_msm_g1(&a, seg, 2, th)) != CZ_OK) return e;
   t1 = cz_now_ns(); t[CZ_PHASE_MSM_A] += t1 - t0; t0 = t1;
 
   const size_t bi = as->b_input.count;
-  seg[0] = (g16_msm_seg){p->b_g1, bi, as->inputs, n_in, as->b_input.bits};
-  seg[1] = (g16_msm_seg){p->b_g1 + bi, p->n_b_g1 - bi, as->aux, n_aux, as->b_aux.bits};
+  seg[0] = (g16_msm_seg){p->b_g1, bi, as->inputs, n_in, as->b_input.bits, NULL};
+  seg[1] = (g16_msm_seg){p->b_g1 + bi, p->n_b_g1 - bi, NULL, n_aux, as->b_aux.bits, &as->aux};
   cz_g1_set_identity(&b1);
   if (!cz_fr_is_zero(r) && (e = g16_msm_g1(&b1, seg, 2, th)) != CZ_OK) return e;
   t1 = cz_now_ns(); t[CZ_PHASE_MSM_B_G1] += t1 - t0; t0 = t1;
 
-  seg[0] = (g16_msm_seg){p->b_g2, bi, as->inputs, n_in, as->b_input.bits};
-  seg[1] = (g16_msm_seg){p->b_g2 + bi, p->n_b_g2 - bi, as->aux, n_aux, as->b_aux.bits};
+  seg[0] = (g16_msm_seg){p->b_g2, bi, as->inputs, n_in, as->b_input.bits, NULL};
+  seg[1] = (g16_msm_seg){p->b_g2 + bi, p->n_b_g2 - bi, NULL, n_aux, as->b_aux.bits, &as->aux};
   if ((e = g16_msm_g2(&b2, seg, 2, th)) != CZ_OK) return e;
   t1 = cz_now_ns(); t[CZ_PHASE_MSM_B_G2] += t1 - t0; t0 = t1;
 

@@ -98,9 +98,12 @@ static void limbs_sub(uint64_t *a, const uint64_t *b) {
 
 /* k mod r for any 256-bit k (2^256 < 3r, so two subtractions at most). */
 static void scalar_get(uint64_t out[4], const msm_seg *s, size_t i) {
-  if (s->frs) {
+  if (s->frs || s->packed) {
+    cz_fr x;
+    if (s->packed) cz_fr_packed_get(s->packed, i, &x);
+    else x = s->frs[i];
     cz_scalar t;
-    cz_fr_to_scalar(&t, &s->frs[i]);
+    cz_fr_to_scalar(&t, &x);
     memcpy(out, t.l, 32);
     return;
   }
@@ -113,6 +116,7 @@ enum { CLS_ZERO, CLS_ONE, CLS_OTHER };
 /* Montgomery-form elements are fully reduced, so 0 and 1 compare directly;
  * canonical ones are classified after reduction. */
 static int scalar_class(const msm_seg *s, size_t i) {
+  if (s->packed) return (int)cz_fr_packed_class(s->packed, i); /* CLS_* */
   if (s->frs) {
     if (cz_fr_is_zero(&s->frs[i])) return CLS_ZERO;
     return cz_fr_is_one(&s->frs[i]) ? CLS_ONE : CLS_OTHER;
@@ -150,14 +154,33 @@ typedef struct {
   uint64_t (*kv)[4]; /* non-NULL: pre_fill keeps the scalars here, unrecoded */
 } pre_ctx;
 
+/* Classes of packed scalars [begin, end) (begin a multiple of 64) a word
+ * at a time, from the bits alone. */
+static void packed_count(const msm_seg *s, size_t begin, size_t end, size_t cnt[3]) {
+  const cz_fr_packed *v = s->packed;
+  for (size_t i = begin; i < end; i += 64) {
+    size_t w = i >> 6;
+    uint64_t live = s->density ? s->density[w] : ~(uint64_t)0;
+    if (end - i < 64) live &= ((uint64_t)1 << (end - i)) - 1;
+    uint64_t one = v->one[w] & live, other = v->other[w] & live;
+    cnt[CLS_ONE] += (size_t)__builtin_popcountll(one);
+    cnt[CLS_OTHER] += (size_t)__builtin_popcountll(other);
+    cnt[CLS_ZERO] += (size_t)__builtin_popcountll(live & ~(one | other));
+  }
+}
+
 static void pre_count(void *vctx, size_t task, unsigned worker) {
   (void)worker;
   pre_ctx *ctx = vctx;
   pre_chunk *ch = &ctx->chunks[task];
   const msm_seg *s = &ctx->segs[ch->seg];
   size_t cnt[3] = {0, 0, 0};
-  for (size_t i = ch->begin; i < ch->end; i++)
-    if (density_bit(s->density, i)) cnt[scalar_class(s, i)]++;
+  if (s->packed) {
+    packed_count(s, ch->begin, ch->end, cnt);
+  } else {
+    for (size_t i = ch->begin; i < ch->end; i++)
+      if (density_bit(s->density, i)) cnt[scalar_class(s, i)]++;
+  }
   ch->n_zero = cnt[CLS_ZERO];
   ch->n_one = cnt[CLS_ONE];
   ch->n_terms = cnt[CLS_OTHER];
@@ -198,8 +221,9 @@ static void pre_fill(void *vctx, size_t task, unsigned worker) {
     __builtin_prefetch(base + 8 * ctx->base_size); /* the identity check below */
     /* Witnesses are mostly bits: classify Montgomery 0 and 1 before paying
      * for the conversion to canonical form. */
-    if (s->frs && (cz_fr_is_zero(&s->frs[i]) || cz_fr_is_one(&s->frs[i]))) {
-      if (!cz_fr_is_zero(&s->frs[i])) plan->ones[one++] = base;
+    int cls = s->frs || s->packed ? scalar_class(s, i) : CLS_OTHER;
+    if (cls != CLS_OTHER) {
+      if (cls == CLS_ONE) plan->ones[one++] = base;
       base += ctx->base_size;
       continue;
     }
@@ -282,13 +306,13 @@ static void choose_window(msm_plan *plan, const cz_msm_opts *opts, const msm_cos
 static size_t at_least_1(size_t n) { return n ? n : 1; }
 
 void msm_plan_free(msm_plan *plan) {
-  cz_scratch_give(plan->term_base, at_least_1(plan->n_other) * sizeof *plan->term_base);
-  cz_scratch_give(plan->digits, at_least_1(plan->n_terms) * plan->n_windows * sizeof *plan->digits);
-  cz_scratch_give(plan->ones, at_least_1(plan->n_one) * sizeof *plan->ones);
+  cz_pool_give(plan->term_base);
+  cz_pool_give(plan->digits);
+  cz_pool_give(plan->ones);
   if (plan->multi_off) {
-    cz_scratch_give(plan->multi_off, (plan->n_multi + 1) * sizeof *plan->multi_off);
-    cz_scratch_give(plan->multi_term, at_least_1(plan->n_multi) * sizeof *plan->multi_term);
-    cz_scratch_give(plan->multi_base, at_least_1(plan->n_members) * sizeof *plan->multi_base);
+    cz_pool_give(plan->multi_off);
+    cz_pool_give(plan->multi_term);
+    cz_pool_give(plan->multi_base);
   }
   memset(plan, 0, sizeof *plan);
 }
@@ -331,7 +355,8 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
   size_t n_chunks = 0;
   for (size_t s = 0; s < n_segs; s++) {
     const msm_seg *g = &segs[s];
-    if (g->n_scalars && !g->scalars == !g->frs) return CZ_ERR_INVALID_ARG;
+    if (g->n_scalars && (!!g->scalars + !!g->frs + !!g->packed) != 1) return CZ_ERR_INVALID_ARG;
+    if (g->packed && g->packed->n < g->n_scalars) return CZ_ERR_INVALID_ARG;
     if ((g->n_bases && !g->bases) || (g->n_scalars && g->density == NULL && g->n_bases != g->n_scalars))
       return CZ_ERR_INVALID_ARG;
     if (g->n_bases > g->n_scalars) return CZ_ERR_INVALID_ARG;
@@ -378,11 +403,11 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
    * windows, so that their results are the same bits. cz_cpu_use_ifma is
    * false where the 8-lane code is not built (CZ_IFMA undefined). */
   plan->vec = !(opts && opts->no_ifma) && cz_cpu_use_ifma();
-  plan->term_base = cz_scratch_take(at_least_1(terms) * sizeof *plan->term_base);
-  plan->ones = cz_scratch_take(at_least_1(ones) * sizeof *plan->ones);
+  plan->term_base = cz_pool_take(at_least_1(terms) * sizeof *plan->term_base);
+  plan->ones = cz_pool_take(at_least_1(ones) * sizeof *plan->ones);
   bool group = !(opts && opts->no_grouping) && terms >= MSM_GROUP_MIN &&
                terms <= MSM_GROUP_MAX && probe_equal(segs, n_segs);
-  if (group) ctx.kv = cz_scratch_take(terms * sizeof *ctx.kv);
+  if (group) ctx.kv = cz_pool_take(terms * sizeof *ctx.kv);
   if (!plan->term_base || !plan->ones) err = CZ_ERR_NOMEM;
   if (!err && ctx.kv) {
     /* Collect, group, then choose the window for the terms that are left. */
@@ -391,7 +416,7 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
   }
   if (!err) {
     choose_window(plan, opts, costs);
-    plan->digits = cz_scratch_take(at_least_1(plan->n_terms) * plan->n_windows * sizeof *plan->digits);
+    plan->digits = cz_pool_take(at_least_1(plan->n_terms) * plan->n_windows * sizeof *plan->digits);
     if (!plan->digits) err = CZ_ERR_NOMEM;
   }
   if (!err && ctx.kv) {
@@ -400,7 +425,7 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
         msm_run_tasks((plan->n_terms + PRE_CHUNK - 1) / PRE_CHUNK, plan->threads, recode_chunk, &r);
   } else if (!err)
     plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
-  if (ctx.kv) cz_scratch_give(ctx.kv, terms * sizeof *ctx.kv);
+  if (ctx.kv) cz_pool_give(ctx.kv);
   free(chunks);
   if (err) msm_plan_free(plan);
   return err;

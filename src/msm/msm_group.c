@@ -96,9 +96,9 @@ cz_err msm_group(msm_plan *plan, uint64_t (*kv)[4]) {
       multi++;
       members += t.cnt[g];
     }
-  plan->multi_off = cz_scratch_take((multi + 1) * sizeof *plan->multi_off);
-  plan->multi_term = cz_scratch_take((multi ? multi : 1) * sizeof *plan->multi_term);
-  plan->multi_base = cz_scratch_take((members ? members : 1) * sizeof *plan->multi_base);
+  plan->multi_off = cz_pool_take((multi + 1) * sizeof *plan->multi_off);
+  plan->multi_term = cz_pool_take((multi ? multi : 1) * sizeof *plan->multi_term);
+  plan->multi_base = cz_pool_take((members ? members : 1) * sizeof *plan->multi_base);
   if (!plan->multi_off || !plan->multi_term || !plan->multi_base) {
     table_free(&t);
     return CZ_ERR_NOMEM;

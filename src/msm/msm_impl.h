@@ -203,7 +203,7 @@ static void GN(msm_scratch_carve)(GN(msm_batch_scratch) *s, size_t cap, bool vec
     msm_carve c_ = {NULL, 0};                                      \
     lay;                                                           \
     (blk)->bytes = c_.used + MSM_CARVE_SLACK;                      \
-    (blk)->p = cz_scratch_take((blk)->bytes);                      \
+    (blk)->p = cz_pool_take((blk)->bytes);                      \
     if ((blk)->p) {                                                \
       c_ = (msm_carve){(uint8_t *)(blk)->p, 0};                    \
       lay;                                                         \
@@ -211,7 +211,7 @@ static void GN(msm_scratch_carve)(GN(msm_batch_scratch) *s, size_t cap, bool vec
   } while (0)
 
 static void GN(msm_block_free)(GN(msm_block) *b) {
-  cz_scratch_give(b->p, b->bytes);
+  cz_pool_give(b->p);
   b->p = NULL;
 }
 
@@ -569,7 +569,7 @@ static void GN(msm_gsum_task)(void *vctx, size_t task, unsigned worker) {
 static bool GN(msm_group_sums)(msm_plan *plan, AFF **w) {
   *w = NULL;
   if (!plan->n_multi) return true;
-  *w = cz_scratch_take(plan->n_members * sizeof(AFF));
+  *w = cz_pool_take(plan->n_members * sizeof(AFF));
   if (!*w) return false;
   size_t parts = plan->n_members / 4096 + 1;
   if (parts > 4 * (size_t)plan->threads) parts = 4 * (size_t)plan->threads;
@@ -659,7 +659,7 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
   if (err) return err;
   AFF *group_pts;
   if (!GN(msm_group_sums)(&plan, &group_pts)) {
-    cz_scratch_give(group_pts, plan.n_members * sizeof(AFF));
+    cz_pool_give(group_pts);
     msm_plan_free(&plan);
     return CZ_ERR_NOMEM;
   }
@@ -671,7 +671,7 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
   size_t nb_max = (size_t)1 << (plan.c - 1);
   if (plan.affine && ctx.window_tasks) {
     ctx.bucket_stride = nb_max;
-    ctx.buckets = cz_scratch_take((size_t)plan.threads * nb_max * sizeof(AFF));
+    ctx.buckets = cz_pool_take((size_t)plan.threads * nb_max * sizeof(AFF));
   }
   ctx.workers = aligned_alloc(64, plan.threads * sizeof *ctx.workers);
   if (ctx.workers) memset(ctx.workers, 0, plan.threads * sizeof *ctx.workers);
@@ -689,10 +689,10 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
   if (ctx.workers)
     for (unsigned i = 0; i < plan.threads; i++) GN(msm_acc_free)(&ctx.workers[i].acc);
   free(ctx.workers);
-  cz_scratch_give(ctx.buckets, (size_t)plan.threads * ctx.bucket_stride * sizeof(AFF));
+  cz_pool_give(ctx.buckets);
   if (atomic_load(&ctx.failed)) {
     free(ctx.partial);
-    cz_scratch_give(group_pts, plan.n_members * sizeof(AFF));
+    cz_pool_give(group_pts);
     msm_plan_free(&plan);
     return CZ_ERR_NOMEM;
   }
@@ -723,7 +723,7 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
     opts->cpu_critical_ms = msm_thread_cpu_ms() - cpu0 + plan.extra_critical_ms + extra;
   }
   free(ctx.partial);
-  cz_scratch_give(group_pts, plan.n_members * sizeof(AFF));
+  cz_pool_give(group_pts);
   msm_plan_free(&plan);
   return CZ_OK;
 }
@@ -739,18 +739,18 @@ cz_err MSM(_segments)(JAC *out, const SEG *segs, size_t n_segs, unsigned n_threa
   if (!g) return CZ_ERR_NOMEM;
   for (size_t i = 0; i < n_segs; i++)
     g[i] = (msm_seg){(const uint8_t *)segs[i].bases, segs[i].n_bases, segs[i].scalars,
-                     segs[i].frs, segs[i].n_scalars, segs[i].density};
+                     segs[i].frs, segs[i].n_scalars, segs[i].density, segs[i].packed};
   cz_err err = GN(msm_run)(out, g, n_segs, n_threads, opts);
   free(g);
   return err;
 }
 
 cz_err MSM()(JAC *out, const AFF *bases, const cz_scalar *scalars, size_t n, unsigned n_threads) {
-  SEG s = {bases, n, scalars, NULL, n, NULL};
+  SEG s = {bases, n, scalars, NULL, n, NULL, NULL};
   return MSM(_segments)(out, &s, 1, n_threads, NULL);
 }
 
 cz_err MSM(_fr)(JAC *out, const AFF *bases, const cz_fr *scalars, size_t n, unsigned n_threads) {
-  SEG s = {bases, n, NULL, scalars, n, NULL};
+  SEG s = {bases, n, NULL, scalars, n, NULL, NULL};
   return MSM(_segments)(out, &s, 1, n_threads, NULL);
 }

@@ -36,6 +36,7 @@ typedef struct {
   const cz_fr *frs;
   size_t n_scalars;
   const uint64_t *density;
+  const cz_fr_packed *packed;
 } msm_seg;
 
 /* Relative costs for the window model, in field multiplications. */

@@ -160,9 +160,8 @@ static cz_err porep_check(void *self, const void *model, cz_job *job, char *msg,
 static cz_err porep_synthesize(void *self, const cz_partition_job *pj, size_t i,
                                cz_assignment *as, char *msg, size_t len) {
   porep_state *st = self;
-  return pj->shape ? cz_porep_c2_synthesize_pce(pj->model, (uint32_t)i, pj->shape,
-                                                st->c.kept.cfg.prove_threads, as, msg, len)
-                   : cz_porep_c2_synthesize(pj->model, (uint32_t)i, as, msg, len);
+  return cz_porep_c2_synthesize_pce(pj->model, (uint32_t)i, pj->shape,
+                                    st->c.kept.cfg.prove_threads, as, msg, len);
 }
 
 static cz_err porep_prove_partition(void *self, const cz_partition_job *pj, size_t i,

@@ -49,6 +49,9 @@ static void spec_metrics(cz_prom *p, const cz_engine_stats *s) {
                 (double)s->memory_used);
   counter_total(p, "cuzk_memory_budget_bytes", "gauge", "The memory budget.",
                 (double)s->memory_budget);
+  counter_total(p, "cuzk_memory_pool_idle_bytes", "gauge",
+                "Idle buffers kept faulted in for the next partition (counted as used).",
+                (double)s->memory_pool_idle);
 }
 
 /* cuzk's own: histograms, queues per kind, SRS residency, readiness. */
@@ -145,8 +148,10 @@ static json_t *status_object(const cz_engine_stats *s) {
                                              s->workers[i].busy, "job_id", s->workers[i].job_id,
                                              "proof_kind", s->workers[i].busy ? cz_proof_kind_label(s->workers[i].kind) : ""));
   json_object_set_new(root, "workers", workers);
-  json_object_set_new(root, "memory", json_pack("{s:I, s:I}", "used_bytes", (json_int_t)s->memory_used,
-                                                "budget_bytes", (json_int_t)s->memory_budget));
+  json_object_set_new(root, "memory", json_pack("{s:I, s:I, s:I}", "used_bytes",
+                                                (json_int_t)s->memory_used, "budget_bytes",
+                                                (json_int_t)s->memory_budget, "pool_idle_bytes",
+                                                (json_int_t)s->memory_pool_idle));
   for (size_t i = 0; i < s->n_srs; i++)
     json_array_append_new(srs, json_pack("{s:s, s:s, s:I, s:i}", "circuit_id", s->srs[i].circuit_id,
                                          "tier", tiers[s->srs[i].tier], "size_bytes",

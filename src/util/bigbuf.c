@@ -1,6 +1,7 @@
 /* Big buffers on transparent huge pages: see bigbuf.h. */
 #include "util/bigbuf.h"
 #include <stdint.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -36,10 +37,10 @@ void *cz_huge_alloc(size_t bytes) {
 static bool grow_to(void **p, size_t *cap, size_t ncap, size_t elem) {
   size_t bytes = ncap * elem;
   void *q;
-  if (bytes >= 2 * HUGE_PAGE) {
+  if (bytes >= 2 * HUGE_PAGE || cz_pool_owns(*p)) {
     if (!(q = cz_huge_alloc(bytes))) return false;
     if (*cap) memcpy(q, *p, *cap * elem);
-    free(*p);
+    cz_pool_give(*p);
   } else if (!(q = realloc(*p, bytes ? bytes : 1))) {
     return false;
   }
@@ -64,86 +65,173 @@ bool cz_reserve(void **p, size_t *cap, size_t n, size_t elem) {
   return grow_to(p, cap, n, elem);
 }
 
-/* ---- scratch cache ------------------------------------------------------ */
+/* ---- the pool ----------------------------------------------------------- */
 
-#define SCRATCH_MIN ((size_t)256 << 10)
-#define SCRATCH_SLOTS 32
+#define POOL_MIN ((size_t)256 << 10)
+#define POOL_SLOTS 512
 
+/* Every block the pool mapped, taken or idle: give() finds a block here (an
+ * unknown pointer is malloc's and freed), and idle blocks are reused. */
 static struct {
   pthread_mutex_t lock;
-  size_t n, bytes, limit;
+  size_t n, idle_bytes, taken_bytes, limit;
+  uint64_t clock;
   struct {
     void *p;
     size_t cap;
-  } slot[SCRATCH_SLOTS];
-} scratch = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    bool idle;
+    uint64_t stamp; /* when it went idle: the oldest is dropped first */
+  } slot[POOL_SLOTS];
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Capacity of a block asked for bytes: rounded up (to 64 KiB, or 2 MiB from
  * where blocks go on huge pages) so that requests a little apart share. */
-static size_t scratch_cap(size_t bytes) {
+static size_t pool_cap(size_t bytes) {
   size_t g = bytes < 2 * HUGE_PAGE ? (size_t)64 << 10 : HUGE_PAGE;
   return (bytes + g - 1) / g * g;
 }
 
-static size_t scratch_limit(void) {
+static size_t phys_bytes(void) {
   long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-  size_t phys = pages > 0 && psz > 0 ? (size_t)pages * (size_t)psz : 0;
-  size_t lim = phys / 16, max = (size_t)4 << 30;
-  return lim > max ? max : lim;
+  return pages > 0 && psz > 0 ? (size_t)pages * (size_t)psz : 0;
 }
 
-void *cz_scratch_take(size_t bytes) {
-  if (bytes < SCRATCH_MIN) return malloc(bytes ? bytes : 1);
-  if (bytes > SIZE_MAX - HUGE_PAGE) return NULL;
-  size_t cap = scratch_cap(bytes);
-  void *p = NULL;
-  pthread_mutex_lock(&scratch.lock);
-  size_t best = SCRATCH_SLOTS;
-  for (size_t i = 0; i < scratch.n; i++) {
-    size_t c = scratch.slot[i].cap;
-    if (c >= cap && c / 2 <= cap && (best == SCRATCH_SLOTS || c < scratch.slot[best].cap))
+/* A fresh mapping of cap bytes, 2 MiB-aligned and advised onto huge pages
+ * from 4 MiB (the unaligned head and tail of a larger mapping are cut). */
+static void *map_block(size_t cap) {
+  size_t align = cap >= 2 * HUGE_PAGE ? HUGE_PAGE : 0;
+  uint8_t *m = mmap(NULL, cap + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return NULL;
+  if (!align) return m;
+  uint8_t *p = (uint8_t *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+  if (p > m) munmap(m, (size_t)(p - m));
+  if (m + cap + align > p + cap) munmap(p + cap, (size_t)(m + cap + align - (p + cap)));
+  cz_advise_huge(p, cap);
+  return p;
+}
+
+/* Unmaps idle blocks, oldest first, until `want` bytes went or none is left
+ * idle. Lock held. */
+static size_t drop_idle(size_t want) {
+  size_t freed = 0;
+  while (freed < want) {
+    size_t old = POOL_SLOTS;
+    for (size_t i = 0; i < pool.n; i++)
+      if (pool.slot[i].idle && (old == POOL_SLOTS || pool.slot[i].stamp < pool.slot[old].stamp))
+        old = i;
+    if (old == POOL_SLOTS) break;
+    munmap(pool.slot[old].p, pool.slot[old].cap);
+    freed += pool.slot[old].cap;
+    pool.idle_bytes -= pool.slot[old].cap;
+    pool.slot[old] = pool.slot[--pool.n];
+  }
+  return freed;
+}
+
+static void limit_init(void) {
+  /* Three quarters of memory: a process proving one 32 GiB partition after
+   * another keeps its ~10 GiB of buffers. The engine sets its own. */
+  if (!pool.limit) pool.limit = phys_bytes() / 4 * 3;
+}
+
+/* The smallest idle block that fits cap and is at most twice it. */
+static void *reuse(size_t cap) {
+  size_t best = POOL_SLOTS;
+  for (size_t i = 0; i < pool.n; i++) {
+    size_t c = pool.slot[i].cap;
+    if (pool.slot[i].idle && c >= cap && c / 2 <= cap &&
+        (best == POOL_SLOTS || c < pool.slot[best].cap))
       best = i;
   }
-  if (best != SCRATCH_SLOTS) {
-    p = scratch.slot[best].p;
-    scratch.bytes -= scratch.slot[best].cap;
-    scratch.slot[best] = scratch.slot[--scratch.n];
-  }
-  pthread_mutex_unlock(&scratch.lock);
-  return p ? p : cz_huge_alloc(cap);
+  if (best == POOL_SLOTS) return NULL;
+  pool.slot[best].idle = false;
+  pool.idle_bytes -= pool.slot[best].cap;
+  pool.taken_bytes += pool.slot[best].cap;
+  return pool.slot[best].p;
 }
 
-void cz_scratch_give(void *p, size_t bytes) {
+void *cz_pool_take(size_t bytes) {
+  if (bytes < POOL_MIN) return malloc(bytes ? bytes : 1);
+  if (bytes > SIZE_MAX - 2 * HUGE_PAGE) return NULL;
+  size_t cap = pool_cap(bytes);
+  pthread_mutex_lock(&pool.lock);
+  limit_init();
+  void *p = reuse(cap);
+  /* Room in the table: an idle block goes, else the block is malloc's. */
+  if (!p && pool.n == POOL_SLOTS) drop_idle(1);
+  bool track = !p && pool.n < POOL_SLOTS;
+  pthread_mutex_unlock(&pool.lock);
+  if (p) return p;
+  if (!track) return cz_huge_alloc(bytes);
+  if (!(p = map_block(cap))) return NULL;
+  pthread_mutex_lock(&pool.lock);
+  if (pool.n < POOL_SLOTS) {
+    pool.slot[pool.n++] = (typeof(pool.slot[0])){p, cap, false, 0};
+    pool.taken_bytes += cap;
+  } else { /* the table filled meanwhile: not pooled after all */
+    pthread_mutex_unlock(&pool.lock);
+    munmap(p, cap);
+    return cz_huge_alloc(bytes);
+  }
+  pthread_mutex_unlock(&pool.lock);
+  return p;
+}
+
+/* The capacity of p if the pool mapped it, else 0. */
+static size_t pool_cap_of(const void *p) {
+  pthread_mutex_lock(&pool.lock);
+  size_t i = 0;
+  while (i < pool.n && pool.slot[i].p != p) i++;
+  size_t cap = i < pool.n ? pool.slot[i].cap : 0;
+  pthread_mutex_unlock(&pool.lock);
+  return p ? cap : 0;
+}
+
+bool cz_pool_owns(const void *p) { return pool_cap_of(p) != 0; }
+
+size_t cz_buf_usable(void *p) {
+  size_t cap = pool_cap_of(p);
+  return cap ? cap : p ? malloc_usable_size(p) : 0;
+}
+
+void cz_pool_give(void *p) {
   if (!p) return;
-  if (bytes < SCRATCH_MIN) {
+  pthread_mutex_lock(&pool.lock);
+  size_t i = 0;
+  while (i < pool.n && pool.slot[i].p != p) i++;
+  if (i == pool.n) {
+    pthread_mutex_unlock(&pool.lock);
     free(p);
     return;
   }
-  size_t cap = scratch_cap(bytes);
-  pthread_mutex_lock(&scratch.lock);
-  if (!scratch.limit) scratch.limit = scratch_limit();
-  /* Make room by dropping the oldest blocks (slot order is give order but
-   * for the swaps of take). */
-  while (scratch.n && (scratch.n == SCRATCH_SLOTS || scratch.bytes + cap > scratch.limit) &&
-         cap <= scratch.limit) {
-    free(scratch.slot[0].p);
-    scratch.bytes -= scratch.slot[0].cap;
-    memmove(&scratch.slot[0], &scratch.slot[1], --scratch.n * sizeof scratch.slot[0]);
-  }
-  bool keep = cap <= scratch.limit && scratch.n < SCRATCH_SLOTS;
-  if (keep) {
-    scratch.slot[scratch.n].p = p;
-    scratch.slot[scratch.n].cap = cap;
-    scratch.n++;
-    scratch.bytes += cap;
-  }
-  pthread_mutex_unlock(&scratch.lock);
-  if (!keep) free(p);
+  limit_init();
+  pool.slot[i].idle = true;
+  pool.slot[i].stamp = ++pool.clock;
+  pool.idle_bytes += pool.slot[i].cap;
+  pool.taken_bytes -= pool.slot[i].cap;
+  if (pool.idle_bytes > pool.limit) drop_idle(pool.idle_bytes - pool.limit);
+  pthread_mutex_unlock(&pool.lock);
 }
 
-void cz_scratch_trim(void) {
-  pthread_mutex_lock(&scratch.lock);
-  for (size_t i = 0; i < scratch.n; i++) free(scratch.slot[i].p);
-  scratch.n = scratch.bytes = 0;
-  pthread_mutex_unlock(&scratch.lock);
+size_t cz_pool_trim(size_t want) {
+  pthread_mutex_lock(&pool.lock);
+  size_t freed = drop_idle(want);
+  pthread_mutex_unlock(&pool.lock);
+  return freed;
+}
+
+void cz_pool_set_limit(size_t bytes) {
+  pthread_mutex_lock(&pool.lock);
+  pool.limit = bytes ? bytes : 1;
+  if (pool.idle_bytes > pool.limit) drop_idle(pool.idle_bytes - pool.limit);
+  pthread_mutex_unlock(&pool.lock);
+}
+
+void cz_pool_stats(cz_pool_usage *out) {
+  pthread_mutex_lock(&pool.lock);
+  limit_init();
+  out->idle_bytes = pool.idle_bytes;
+  out->taken_bytes = pool.taken_bytes;
+  out->limit = pool.limit;
+  pthread_mutex_unlock(&pool.lock);
 }

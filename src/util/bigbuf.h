@@ -19,7 +19,8 @@ void cz_advise_huge(void *p, size_t bytes);
 void *cz_huge_alloc(size_t bytes);
 
 /* Grow *p (elements of size elem, capacity *cap) to hold at least need,
- * doubling. Big buffers move to a cz_huge_alloc block and their contents
+ * doubling. *p may be malloc's, a cz_huge_alloc block or a pool block (see
+ * below). Big buffers move to a cz_huge_alloc block and their contents
  * are copied in (realloc would copy into 4 KiB pages, or mremap a huge-page
  * region to an address that splits it). False: out of memory (*p and *cap
  * unchanged). */
@@ -28,24 +29,48 @@ bool cz_grow(void **p, size_t *cap, size_t need, size_t elem);
 /* The same to exactly n elements (a size hint), when *cap < n. */
 bool cz_reserve(void **p, size_t *cap, size_t n, size_t elem);
 
-/* Scratch blocks kept between calls. Returning big blocks to the kernel and
- * faulting fresh ones in again is slow on these VMs and does not run in
- * parallel: it was 200 of the 250 ms that a 2^20-point MSM spent on its
- * plan, on one thread or two. So a scratch block goes back to a
- * process-wide cache, which keeps up to 1/16 of physical memory (at most
- * 4 GiB) in at most 32 blocks, dropping the oldest first; take() reuses the
- * smallest cached block that fits and is at most twice the request.
- * Thread-safe. Blocks under 256 KiB are plain malloc. */
+/* The pool: big blocks kept between uses. Returning big blocks to the
+ * kernel and faulting fresh ones in again is slow on these VMs and does not
+ * run in parallel: it was 200 of the 250 ms that a 2^20-point MSM spent on
+ * its plan, and more than half the CPU time of a 32 GiB PoRep partition's
+ * synthesis (16.5 GB faulted in per partition, at 1 to 4 GB/s of system
+ * time, against 10 to 20 GB/s to rewrite a block in place). So big blocks
+ * (a proof's a/b/c and witness, MSM plans and buckets) go back to a
+ * process-wide pool, which keeps idle blocks up to a limit (default three
+ * quarters of physical memory; the engine sets its own and trims the pool
+ * before anything waits for memory), dropping the oldest first; take()
+ * reuses the smallest idle block that fits and is at most twice the
+ * request. Thread-safe. Blocks under 256 KiB are plain malloc. */
 
-/* At least bytes of uninitialised memory, huge-page advised from 4 MiB.
- * NULL: out of memory. Return it with cz_scratch_give and the same bytes. */
-void *cz_scratch_take(size_t bytes);
+/* At least bytes of uninitialised memory (a reused block holds old data),
+ * 2 MiB-aligned and huge-page advised from 4 MiB. NULL: out of memory.
+ * Return it with cz_pool_give. */
+void *cz_pool_take(size_t bytes);
 
-/* Gives back a block from cz_scratch_take(bytes) (NULL is a no-op): cached,
- * or freed when it does not fit the cache. */
-void cz_scratch_give(void *p, size_t bytes);
+/* Gives back a block from cz_pool_take: kept idle, or unmapped when the
+ * idle blocks would pass the limit. Any other pointer (malloc's, or a
+ * cz_huge_alloc block) is freed, and NULL is a no-op, so that buffers of
+ * either origin may be released here. Never a pointer into a block. */
+void cz_pool_give(void *p);
 
-/* Frees every cached block (tests, and callers done with big work). */
-void cz_scratch_trim(void);
+/* Whether p is a block of the pool (taken or idle). */
+bool cz_pool_owns(const void *p);
+
+/* Bytes usable at p: a pool block's capacity, else malloc_usable_size (p
+ * from malloc, aligned_alloc or cz_huge_alloc); 0 for NULL. */
+size_t cz_buf_usable(void *p);
+
+/* Unmaps idle blocks, oldest first, until at least `want` bytes went or
+ * none is idle (SIZE_MAX: all of them). Returns the bytes unmapped. */
+size_t cz_pool_trim(size_t want);
+
+/* The most bytes kept idle (0 is taken as 1: nothing is kept); idle blocks
+ * over it are unmapped now. */
+void cz_pool_set_limit(size_t bytes);
+
+typedef struct {
+  size_t idle_bytes, taken_bytes, limit;
+} cz_pool_usage;
+void cz_pool_stats(cz_pool_usage *out);
 
 #endif

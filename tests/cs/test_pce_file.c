@@ -194,10 +194,8 @@ static void test_wide(void) {
       w->n_aux = 2;
       w->n_constraints = 70000;
       w->inputs = malloc(sizeof(cz_fr));
-      w->aux = malloc(2 * sizeof(cz_fr));
       w->inputs[0] = vals[0];
-      w->aux[0] = vals[1];
-      w->aux[1] = vals[2];
+      CHECK_EQ_INT(cz_fr_packed_from(&w->aux, vals + 1, 2), CZ_OK);
       CHECK_EQ_INT(cz_pce_eval(t ? q : p, w, 2), CZ_OK);
     }
     CHECK(assign_eq(&w1, &w2));

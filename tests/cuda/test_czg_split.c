@@ -43,8 +43,8 @@ static void test_split(void) {
     cz_g1_affine *bases = malloc((n_in + set + 1) * sizeof *bases);
     for (size_t i = 0; i < n_in + set; i++) bases[i] = check_rand_g1_affine();
     cz_msm_g1_segment seg[2] = {
-        {bases, n_in, NULL, frs, n_in, NULL},
-        {bases + n_in, set, NULL, frs + n_in, n_aux, dens},
+        {bases, n_in, NULL, frs, n_in, NULL, NULL},
+        {bases + n_in, set, NULL, frs + n_in, n_aux, dens, NULL},
     };
     cz_g1 want, got;
     CHECK_EQ_INT(cz_msm_g1_segments(&want, seg, 2, 1, NULL), CZ_OK);
@@ -56,6 +56,18 @@ static void test_split(void) {
     recombine(&got, &s);
     CHECK(cz_g1_eq(&got, &want));
     czg_split_free(&s);
+    /* the aux as a witness packs it: the same split and the same sums */
+    cz_fr_packed pk;
+    CHECK_EQ_INT(cz_fr_packed_from(&pk, frs + n_in, n_aux), CZ_OK);
+    cz_msm_g1_segment sp[2] = {seg[0], {bases + n_in, set, NULL, NULL, n_aux, dens, &pk}};
+    CHECK_EQ_INT(czg_split_g1(&s, sp, 2), CZ_OK);
+    CHECK_EQ_INT(s.n_zero + s.n_one + s.n_other, n_in + set);
+    recombine(&got, &s);
+    CHECK(cz_g1_eq(&got, &want));
+    czg_split_free(&s);
+    CHECK_EQ_INT(cz_msm_g1_segments(&got, sp, 2, 2, NULL), CZ_OK);
+    CHECK(cz_g1_eq(&got, &want));
+    cz_fr_packed_free(&pk);
     /* a base count that does not match the density is refused */
     seg[1].n_bases = set + 1;
     CHECK_EQ_INT(czg_split_g1(&s, seg, 2), CZ_ERR_INVALID_ARG);
@@ -70,7 +82,7 @@ static void test_split(void) {
   k[1] = k[0];
   k[1].l[0] += 1;
   k[2] = (cz_scalar){{5, 0, 0, 0}};
-  cz_msm_g1_segment seg = {b, 3, k, NULL, 3, NULL};
+  cz_msm_g1_segment seg = {b, 3, k, NULL, 3, NULL, NULL};
   czg_split s;
   CHECK_EQ_INT(czg_split_g1(&s, &seg, 1), CZ_OK);
   CHECK_EQ_INT(s.n_zero, 1);

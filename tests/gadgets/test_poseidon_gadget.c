@@ -3,6 +3,7 @@
  * same assignment on every backend and LC layout. */
 #include <string.h>
 #include "check.h"
+#include "cs_eq.h"
 #include "cuzk/poseidon_gadget.h"
 #include "gadgets/poseidon_internal.h"
 
@@ -99,22 +100,6 @@ static void test_broken_witness(void) {
     CHECK(which && strcmp(which, "poseidon/hash result/enforce num allocation preserves lc") == 0);
     cz_cs_free(cs);
   }
-}
-
-static bool dens_eq(const cz_density *a, const cz_density *b) {
-  if (a->n != b->n || a->count != b->count) return false;
-  return memcmp(a->bits, b->bits, (a->n + 63) / 64 * sizeof(uint64_t)) == 0;
-}
-
-static bool assign_eq(const cz_assignment *x, const cz_assignment *y) {
-  if (x->n_inputs != y->n_inputs || x->n_aux != y->n_aux || x->n_constraints != y->n_constraints)
-    return false;
-  size_t n = x->n_constraints;
-  return !memcmp(x->inputs, y->inputs, x->n_inputs * sizeof(cz_fr)) &&
-         !memcmp(x->aux, y->aux, x->n_aux * sizeof(cz_fr)) &&
-         !memcmp(x->a, y->a, n * sizeof(cz_fr)) && !memcmp(x->b, y->b, n * sizeof(cz_fr)) &&
-         !memcmp(x->c, y->c, n * sizeof(cz_fr)) && dens_eq(&x->a_aux, &y->a_aux) &&
-         dens_eq(&x->b_input, &y->b_input) && dens_eq(&x->b_aux, &y->b_aux);
 }
 
 /* PROVE == RECORD + WITNESS + eval, for every LC layout, and the layouts

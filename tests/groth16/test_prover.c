@@ -173,7 +173,10 @@ static void known_answer(const circ_spec *c, bool zero_rs) {
   /* A_w, B_w, C_w over all variables; the aux part of beta u + alpha v + w. */
   cz_fr aw = CZ_FR_ZERO, bw = CZ_FR_ZERO, cw = CZ_FR_ZERO, lsum = CZ_FR_ZERO;
   for (size_t i = 0; i < k.n_inputs + k.n_aux; i++) {
-    const cz_fr *w = i < k.n_inputs ? &as.inputs[i] : &as.aux[i - k.n_inputs];
+    cz_fr wv;
+    if (i < k.n_inputs) wv = as.inputs[i];
+    else cz_fr_packed_get(&as.aux, i - k.n_inputs, &wv);
+    const cz_fr *w = &wv;
     cz_fr u, v, ww, e;
     col_at(&u, &k.at, i, L);
     col_at(&v, &k.bt, i, L);

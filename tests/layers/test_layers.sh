@@ -20,9 +20,9 @@ ORDER=(util ec "ntt,msm" cs groth16 cuda hash gadgets filecoin engine provers se
 declare -A HEADER=(
   [err.h]=util [log.h]=util [progress.h]=util [parallel.h]=util [perf_counters.h]=util [clock.h]=util [histogram.h]=util
   [crc32c.h]=util
-  [cpu.h]=ec [fp.h]=ec [fp2.h]=ec [fp12.h]=ec [fr.h]=ec [g1.h]=ec [g2.h]=ec [pairing.h]=ec
+  [cpu.h]=ec [fr_packed.h]=ec [fp.h]=ec [fp2.h]=ec [fp12.h]=ec [fr.h]=ec [g1.h]=ec [g2.h]=ec [pairing.h]=ec
   [ntt.h]=ntt [msm.h]=msm
-  [cs.h]=cs [lc.h]=cs
+  [cs.h]=cs [lc.h]=cs [cs_slots.h]=cs
   [groth16.h]=groth16 [params.h]=groth16 [params_store.h]=groth16 [prover.h]=groth16
   [synthetic.h]=groth16
   [prover_cuda.h]=cuda

@@ -84,7 +84,7 @@ static void GN(t_case)(const char *label, size_t n, int kind, bool forced) {
   }
   JAC want, got;
   GN(t_naive)(&want, b, k, n);
-  SEG s = {b, n, k, NULL, n, NULL}, sf = {b, n, NULL, f, n, NULL};
+  SEG s = {b, n, k, NULL, n, NULL, NULL}, sf = {b, n, NULL, f, n, NULL, NULL};
   for (unsigned threads = 1; threads <= 2; threads++) {
     cz_msm_opts o = {0};
     GN(t_one)(label, &got, &s, threads, &o, &want);
@@ -143,7 +143,7 @@ static void GN(t_density)(void) {
       GN(t_naive)(&t, &b2[j++], &k2[i], 1);
       GN(add)(&want, &want, &t);
     }
-  SEG segs[2] = {{b1, c1, k1, NULL, n1, d1}, {b2, c2, k2, NULL, n2, d2}};
+  SEG segs[2] = {{b1, c1, k1, NULL, n1, d1, NULL}, {b2, c2, k2, NULL, n2, d2, NULL}};
   for (unsigned threads = 1; threads <= 2; threads++) {
     cz_msm_opts o = {0};
     CHECK_EQ_INT(MSM(_segments)(&got, segs, 2, threads, &o), CZ_OK);
@@ -161,7 +161,7 @@ static void GN(t_density)(void) {
         for (int b = 0; b < 8; b++) wide[8 * l + b] = (uint8_t)(src->l[l] >> (8 * b));
       cz_fr_from_wide_le(i < n1 ? &f1[i] : &f2[i - n1], wide);
     }
-    SEG fsegs[2] = {{b1, c1, NULL, f1, n1, d1}, {b2, c2, NULL, f2, n2, d2}};
+    SEG fsegs[2] = {{b1, c1, NULL, f1, n1, d1, NULL}, {b2, c2, NULL, f2, n2, d2, NULL}};
     cz_msm_opts o = {0}, oc = {0};
     CHECK_EQ_INT(MSM(_segments)(&got, fsegs, 2, 2, &o), CZ_OK);
     CHECK(GN(eq)(&got, &want));
@@ -169,14 +169,32 @@ static void GN(t_density)(void) {
     CHECK_EQ_INT(o.n_zero, oc.n_zero);
     CHECK_EQ_INT(o.n_one, oc.n_one);
     CHECK(o.n_one > 0 && o.n_zero > 0);
+    /* Packed (a witness's aux): the same sum and the same classes, with
+     * density, on 1 and 2 threads; a packed vector shorter than the
+     * segment is refused. */
+    cz_fr_packed p1, p2;
+    CHECK_EQ_INT(cz_fr_packed_from(&p1, f1, n1), CZ_OK);
+    CHECK_EQ_INT(cz_fr_packed_from(&p2, f2, n2), CZ_OK);
+    SEG psegs[2] = {{b1, c1, NULL, NULL, n1, d1, &p1}, {b2, c2, NULL, NULL, n2, d2, &p2}};
+    for (unsigned threads = 1; threads <= 2; threads++) {
+      cz_msm_opts op = {0};
+      CHECK_EQ_INT(MSM(_segments)(&got, psegs, 2, threads, &op), CZ_OK);
+      CHECK(GN(eq)(&got, &want));
+      CHECK_EQ_INT(op.n_zero, oc.n_zero);
+      CHECK_EQ_INT(op.n_one, oc.n_one);
+    }
+    psegs[0].n_scalars = n1 + 1;
+    CHECK_EQ_INT(MSM(_segments)(&got, psegs, 2, 1, NULL), CZ_ERR_INVALID_ARG);
+    cz_fr_packed_free(&p1);
+    cz_fr_packed_free(&p2);
     free(f1);
     free(f2);
   }
   /* A base count that does not match the density is rejected. */
-  SEG bad = {b1, c1 + 1, k1, NULL, n1, d1};
+  SEG bad = {b1, c1 + 1, k1, NULL, n1, d1, NULL};
   CHECK_EQ_INT(MSM(_segments)(&got, &bad, 1, 1, NULL), CZ_ERR_INVALID_ARG);
   CHECK(GN(is_identity)(&got));
-  SEG both = {b1, n1, k1, (const cz_fr *)k1, n1, NULL};
+  SEG both = {b1, n1, k1, (const cz_fr *)k1, n1, NULL, NULL};
   CHECK_EQ_INT(MSM(_segments)(&got, &both, 1, 1, NULL), CZ_ERR_INVALID_ARG);
   cz_msm_opts wide = {.window_bits = 17};
   CHECK_EQ_INT(MSM(_segments)(&got, segs, 2, 1, &wide), CZ_ERR_INVALID_ARG);
@@ -196,7 +214,7 @@ static void GN(t_density)(void) {
 static void GN(t_paths_case)(const char *label, AFF *b, const cz_scalar *k, size_t n) {
   JAC want, got[3];
   GN(t_naive)(&want, b, k, n);
-  SEG s = {b, n, k, NULL, n, NULL};
+  SEG s = {b, n, k, NULL, n, NULL, NULL};
   /* (window, threads): automatic on 1 and 2 threads, c = 9 with 2 point
    * chunks on 2 threads, c = 12 on 1. */
   static const unsigned conf[][2] = {{0, 1}, {0, 2}, {9, 2}, {12, 1}};
@@ -274,7 +292,7 @@ static void GN(t_copies)(void) {
   cz_scalar *k = malloc(n * sizeof *k);
   GN(t_points)(b, n, 777);
   GN(t_scalars)(k, n, 0);
-  SEG s = {b, n, k, NULL, n, NULL};
+  SEG s = {b, n, k, NULL, n, NULL, NULL};
   JAC want, got;
   cz_msm_opts ox = {.window_bits = 10, .accumulate = CZ_MSM_ACC_XYZZ};
   CHECK_EQ_INT(MSM(_segments)(&want, &s, 1, 1, &ox), CZ_OK);
@@ -300,7 +318,7 @@ static void GN(t_group_case)(const char *label, AFF *b, cz_scalar *k, size_t n,
                              bool want_grouped) {
   JAC want, got, plain;
   GN(t_naive)(&want, b, k, n);
-  SEG s = {b, n, k, NULL, n, NULL};
+  SEG s = {b, n, k, NULL, n, NULL, NULL};
   cz_msm_opts op = {.no_grouping = true};
   CHECK_EQ_INT(MSM(_segments)(&plain, &s, 1, 2, &op), CZ_OK);
   CHECK(GN(eq)(&plain, &want));

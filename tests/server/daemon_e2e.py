@@ -39,8 +39,8 @@ def http_metrics(status_port, grpc_text):
         fams = {f.name: f for f in text_string_to_metric_families(body)}
         want = {"cuzk_proof_latency_seconds": "histogram", "cuzk_prove_phase_seconds": "histogram",
                 "cuzk_proof_duration_seconds": "summary", "cuzk_memory_used_bytes": "gauge",
-                "cuzk_memory_budget_bytes": "gauge", "cuzk_srs_tier_bytes": "gauge",
-                "cuzk_queue_pending": "gauge", "cuzk_ready": "gauge"}
+                "cuzk_memory_budget_bytes": "gauge", "cuzk_memory_pool_idle_bytes": "gauge",
+                "cuzk_srs_tier_bytes": "gauge", "cuzk_queue_pending": "gauge", "cuzk_ready": "gauge"}
         for name, typ in want.items():
             check(name in fams and fams[name].type == typ, "prometheus_client parses %s as a %s (%s)"
                   % (name, typ, fams[name].type if name in fams else "absent"))

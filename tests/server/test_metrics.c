@@ -78,6 +78,7 @@ static void test_metrics_text(void) {
   s.srs[1].size_bytes = 7;
   s.memory_used = 1000;
   s.memory_budget = 1 << 30;
+  s.memory_pool_idle = 4096;
   s.accepting = true;
   cz_histogram_snap ph[CZ_PHASE_COUNT];
   for (int i = 0; i < CZ_PHASE_COUNT; i++)
@@ -98,6 +99,7 @@ static void test_metrics_text(void) {
       "cuzk_queue_depth 3\n",
       "cuzk_memory_used_bytes 1000\n",
       "cuzk_memory_budget_bytes 1073741824\n",
+      "cuzk_memory_pool_idle_bytes 4096\n",
       "cuzk_srs_tier_bytes{tier=\"hot\"} 1000\n",
       "cuzk_srs_tier_bytes{tier=\"warm\"} 7\n",
       "cuzk_srs_tier_bytes{tier=\"cold\"} 0\n",

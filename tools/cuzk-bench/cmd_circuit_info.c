@@ -10,11 +10,12 @@
  * for update (SnapDeals) it may also be a test size rust-fil-proofs allows
  * (1KiB-32KiB, 16MiB), counted with its own constants. --sectors and
  * --challenges change a PoSt circuit's slots and challenges per slot. With
- * --witness (PoSt), also cz_post_witness over random paths on --threads:
- * not a satisfying witness, but the same work (hashing, bits, inserts), as
- * a synthesis rate in constraints per core-second; --prove times the same
- * as the prover's plain path runs it, a PROVE synthesis (a/b/c rows and
- * densities too), as prove.* lines.
+ * --witness (PoSt), also cz_post_witness over random paths on --threads
+ * (synth_input.h): not a satisfying witness, but the same work (hashing,
+ * bits, inserts), as a synthesis rate in constraints per core-second;
+ * --prove times the same as the prover's plain path runs it, a PROVE
+ * synthesis (a/b rows and densities too), as prove.* lines. synth-only
+ * --kind window-post measures the same with system time and peak RSS.
  * Output: "name value unit" lines. Constraints are as TestConstraintSystem
  * (and rust-fil-proofs' tests) count them; a PROVE or KEYGEN run holds
  * circuit.inputs more. Exit 0, 1 when synthesis fails, 2 for bad options. */
@@ -32,6 +33,7 @@
 #include "cuzk/post_circuit.h"
 #include "cuzk/snap_circuit.h"
 #include "input.h"
+#include "synth_input.h"
 
 /* What the PoSt witness timing needs of a circuit. */
 typedef struct {
@@ -39,61 +41,23 @@ typedef struct {
   size_t sector_leaves, n_sectors, n_challenges;
 } post_size;
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t rand64(void) {
-  uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-static cz_fr rand_fr(void) {
-  cz_fr r;
-  cz_fr_from_u64(&r, rand64());
-  return r;
-}
-
-/* A random path to a random leaf: right indices, random nodes. */
-static void fake_proof(const post_size *cfg, cz_merkle_proof *p) {
-  size_t levels = cz_merkle_proof_levels(&cfg->tree, cfg->sector_leaves);
-  size_t base = levels - (cfg->tree.sub_arity != 0) - (cfg->tree.top_arity != 0);
-  p->shape = cfg->tree;
-  p->n_levels = levels;
-  p->challenge = (size_t)(rand64() % cfg->sector_leaves);
-  p->leaf = rand_fr();
-  p->root = rand_fr();
-  size_t rest = p->challenge;
-  for (size_t l = 0; l < levels; l++) {
-    unsigned a = l < base ? cfg->tree.base_arity : l == base ? cfg->tree.sub_arity : cfg->tree.top_arity;
-    p->arity[l] = a;
-    p->index[l] = (unsigned)(rest % a);
-    rest /= a;
-    for (unsigned j = 0; j + 1 < a; j++) p->siblings[l][j] = rand_fr();
-  }
-}
-
-/* cz_post_witness of `kind` over random paths; its lines start with `tag`. */
-static int time_witness(const post_size *cfg, cz_cs_kind kind, const char *tag, unsigned threads,
-                        size_t n_constraints) {
-  size_t n = cfg->n_sectors * cfg->n_challenges;
-  cz_merkle_proof *proofs = malloc(n * sizeof *proofs);
-  cz_post_slot *sec = malloc(cfg->n_sectors * sizeof *sec);
-  if (!proofs || !sec) {
-    free(proofs);
-    free(sec);
-    fprintf(stderr, "circuit-info: out of memory\n");
+/* A synthesis of `kind` over random paths (synth_input.h); its lines
+ * start with `tag`. */
+static int time_witness(const cz_post_kind *k, const post_size *cfg, cz_cs_kind kind,
+                        const char *tag, unsigned threads, size_t n_constraints) {
+  synth_spec spec = {k->type == CZ_POST_WINNING ? SYN_WINNING : SYN_WINDOW, k->sector_size, NULL,
+                     0, cfg->n_sectors, cfg->n_challenges, threads};
+  char msg[200] = "";
+  synth_input *in = synth_input_make(&spec, msg, sizeof msg);
+  if (!in) {
+    fprintf(stderr, "circuit-info: %s\n", msg);
     return 1;
   }
-  for (size_t i = 0; i < n; i++) fake_proof(cfg, &proofs[i]);
-  for (size_t s = 0; s < cfg->n_sectors; s++)
-    sec[s] = (cz_post_slot){rand_fr(), rand_fr(), rand_fr(), &proofs[s * cfg->n_challenges]};
   cz_assignment as;
-  char msg[200] = "";
   double w0 = cz_bench_wall_s(), c0 = cz_bench_cpu_s();
-  cz_err e = cz_post_witness(&cfg->tree, cfg->sector_leaves, cfg->n_sectors, cfg->n_challenges,
-                             sec, kind, threads, &as, msg, sizeof msg);
+  cz_err e = synth_input_run(in, kind, NULL, NULL, threads, &as, msg, sizeof msg);
   double w1 = cz_bench_wall_s(), c1 = cz_bench_cpu_s();
-  free(proofs);
-  free(sec);
+  synth_input_free(in);
   if (e != CZ_OK) {
     fprintf(stderr, "circuit-info: %s: %s\n", tag, msg);
     return 1;
@@ -212,7 +176,7 @@ int cmd_circuit_info(int argc, char **argv) {
   printf("circuit.wall %.3f s\ncircuit.cpu %.3f s\ncircuit.max_rss %ld KiB\n", w1 - w0, c1 - c0,
          ru.ru_maxrss);
   cz_cs_free(cs);
-  int r = witness ? time_witness(&ps, CZ_CS_WITNESS, "witness", (unsigned)threads, n) : 0;
-  if (r == 0 && prove) r = time_witness(&ps, CZ_CS_PROVE, "prove", (unsigned)threads, n);
+  int r = witness ? time_witness(qk, &ps, CZ_CS_WITNESS, "witness", (unsigned)threads, n) : 0;
+  if (r == 0 && prove) r = time_witness(qk, &ps, CZ_CS_PROVE, "prove", (unsigned)threads, n);
   return r;
 }

@@ -1,46 +1,59 @@
-/* cuzk-bench synth-only: in-process synthesis of the PoRep circuit, no
- * parameters, no proving: the microbenchmark the original cuzk built after
- * its SmallVec regression. Per iteration it prints wall time, synthesis
- * time, circuits and constraints; then medians and constraints per
- * core-second (process CPU time, so other load on the machine counts less).
+/* cuzk-bench synth-only: synthesis of one partition alone, no parameters,
+ * no proving: the microbenchmark the original cuzk built after its SmallVec
+ * regression, at the size users run.
  *
- *   --ab LAYOUT  alternate --lc and LAYOUT every iteration, ratio B/A
- *   --pce        also the pre-compiled path: record the circuit's compact
- *                CSR (cz_pce) once, then per iteration a witness-only run
- *                plus a/b/c = M w (cz_pce_eval on the thread budget);
- *                printed beside the plain path with the ratio, the split
- *                witness / eval and the recorded shape's memory
- *   --perf       hardware counters (cycles, instructions, IPC, L1d / LLC /
- *                branch misses) around each layout's iterations
- *   --no-hint    the plain path reserves nothing: by default, as
- *                cz_porep_c2_synthesize, it sizes its buffers from the
- *                previous run (cz_porep_size_hint), so iteration 0 is the
- *                cold case and later ones the steady state
- * Without --c1 it seals a 2 KiB sector in process (no outside data). */
+ *   synth-only [--kind porep|winning-post|window-post|update]
+ *              [--sector-size S | --c1 FILE] [--partition N] [--sectors N]
+ *              [-i N] [--threads N] [--scaling] [--lc L] [--ab L2] [--pce]
+ *
+ * Without --sector-size or --c1, PoRep seals a 2 KiB sector in process and
+ * the other kinds take random 2 KiB vanilla proofs; with --sector-size each
+ * builds an input of that sector's real shape in memory (synth_input.h).
+ * Per iteration: wall time, user and system CPU time, the iteration's peak
+ * RSS (VmHWM, reset before each) and the constraints. Then per series the
+ * medians, constraints per second of wall time and per core-second
+ * (user + system), and system time as a share of wall time. Series B, when
+ * asked for, alternates with A, and B / A is printed:
+ *   --ab LAYOUT  the same path with another LC layout (PoRep);
+ *   --pce        the recorded shape (recorded once, then per iteration a
+ *                WITNESS run and its evaluation, both on --threads);
+ *   --scaling    one thread (B) against --threads (A): the speedup.
+ * --perf reads hardware counters over each series (cycles, instructions,
+ * IPC, cache and branch misses), or says in one line why it cannot.
+ * Every line is "name value unit". Exit 0; 1 when synthesis fails; 2 for
+ * bad options or input. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/resource.h>
 
-#include "common/bench_clock.h"
-#include "common/args.h"
 #include "commands.h"
+#include "common/args.h"
+#include "common/bench_clock.h"
 #include "common/synth_opts.h"
 #include "cuzk/clock.h"
 #include "cuzk/parallel.h"
 #include "cuzk/perf_counters.h"
-#include "cuzk/porep.h"
-#include "cuzk/prover.h"
-#include "common/progress_out.h"
+#include "input.h"
+#include "synth_input.h"
 
 static const char SYNOPSIS[] =
-    "[--c1 FILE] [--partition N] [-i N] [--lc vec|inline:N|arena] [--ab LAYOUT] [--pce] "
-    "[--perf] [--no-hint] [--threads N]";
+    "[--kind K] [--sector-size S | --c1 FILE] [--partition N] [--sectors N] [-i N] "
+    "[--threads N] [--scaling] [--lc L] [--ab L2] [--pce] [--perf]";
 
 #define MAX_ITERS 1000
 
-
-
+typedef struct {
+  const char *name;
+  cz_cs_config cfg;
+  const cz_pce *shape;
+  unsigned threads;
+  double wall[MAX_ITERS], user[MAX_ITERS], sys[MAX_ITERS], rss_mb[MAX_ITERS];
+  size_t n, constraints;
+  bool perf_on;
+  cz_perf perf;
+  cz_perf_counts acc; /* summed over the series' iterations */
+} series;
 
 static int layout_index(const char *lc) {
   bool on[CZ_BENCH_N_LAYOUTS];
@@ -50,137 +63,35 @@ static int layout_index(const char *lc) {
   return 0;
 }
 
-/* How one iteration synthesizes: plain (PROVE cs) or pre-compiled. */
-typedef struct {
-  const cz_porep_c1 *c1;
-  uint32_t first, count; /* partitions */
-  cz_cs_config cfg;
-  const cz_pce *shape;   /* NULL: plain path */
-  unsigned eval_threads; /* cz_pce_eval's budget per partition */
-  bool hint;             /* plain path: size the buffers from the last run */
-  cz_err err;
-  size_t constraints;
-  /* This iteration, summed over partitions: the witness run and a/b/c
-   * evaluation (pce), and all of synthesis (both paths, without the frees). */
-  uint64_t witness_ns, eval_ns, synth_ns;
-} synth_job;
-
-static cz_err synth_one(synth_job *j, uint32_t p, size_t *constraints) {
-  cz_cs_config cfg = j->cfg;
-  if (j->shape) { /* the shape knows how many aux the witness run makes */
-    cz_pce_info info;
-    cz_pce_get_info(j->shape, &info);
-    cfg.hint_aux = info.n_aux;
-  } else if (j->hint) { /* what the last plain run made, as cz_porep_c2 does */
-    cz_porep_size_hint(j->c1->kind, &cfg);
-  }
-  uint64_t t0 = cz_now_ns();
-  cz_cs *cs = cz_cs_new(j->shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &cfg);
-  if (!cs) return CZ_ERR_NOMEM;
-  cz_assignment as;
-  cz_err e = cz_porep_circuit(cs, &j->c1->kind->shape, j->c1, p);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_assignment(cs, &as);
-  if (e == CZ_OK && !j->shape) cz_porep_note_size(j->c1->kind, as.n_constraints, as.n_aux);
-  cz_cs_free(cs);
-  uint64_t t1 = cz_now_ns();
-  if (e == CZ_OK && j->shape) e = cz_pce_eval(j->shape, &as, j->eval_threads);
-  if (j->shape) {
-    __atomic_add_fetch(&j->witness_ns, t1 - t0, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&j->eval_ns, cz_now_ns() - t1, __ATOMIC_RELAXED);
-  }
-  __atomic_add_fetch(&j->synth_ns, cz_now_ns() - t0, __ATOMIC_RELAXED);
-  if (e == CZ_OK) {
-    *constraints = as.n_constraints;
-    cz_assignment_free(&as);
-  }
-  return e;
+static void cpu_times(double *user, double *sys) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  *user = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec;
+  *sys = (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
 }
 
-static void synth_task(void *ctx, size_t begin, size_t end, unsigned worker) {
-  (void)worker;
-  synth_job *j = ctx;
-  for (size_t i = begin; i < end; i++) {
-    size_t n = 0;
-    cz_err e = synth_one(j, j->first + (uint32_t)i, &n);
-    /* Partitions have equal sizes; any one error is reported (benign race:
-     * every writer stores a valid value). */
-    if (e != CZ_OK) __atomic_store_n(&j->err, e, __ATOMIC_RELAXED);
-    else __atomic_store_n(&j->constraints, n, __ATOMIC_RELAXED);
+/* Peak RSS since the last reset (VmHWM, MiB); -1 when unreadable. Writing
+ * 5 to clear_refs resets it (Linux 4.0 on). */
+static void peak_reset(void) {
+  FILE *f = fopen("/proc/self/clear_refs", "w");
+  if (f) {
+    fputs("5", f);
+    fclose(f);
   }
 }
-
-/* One iteration: every selected partition, in parallel over partitions. */
-static cz_err iterate(synth_job *j, unsigned threads, double *wall_ms, double *cpu) {
-  double c0 = cz_bench_cpu_s();
-  uint64_t t0 = cz_now_ns();
-  j->err = CZ_OK;
-  j->witness_ns = j->eval_ns = j->synth_ns = 0;
-  cz_parallel_for(j->count, threads, synth_task, j);
-  *wall_ms = (double)(cz_now_ns() - t0) / 1e6;
-  *cpu = cz_bench_cpu_s() - c0;
-  return j->err;
+static double peak_mb(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  double mb = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "VmHWM:", 6)) mb = strtod(line + 6, NULL) / 1024.0;
+  if (f) fclose(f);
+  return mb;
 }
 
-static cz_err record_shape(const cz_porep_c1 *c1, cz_pce **shape, double *ms) {
-  uint64_t t0 = cz_now_ns();
-  cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
-  if (!cs) return CZ_ERR_NOMEM;
-  cz_err e = cz_porep_circuit(cs, &c1->kind->shape, NULL, 0);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_pce(cs, shape);
-  cz_cs_free(cs);
-  *ms = (double)(cz_now_ns() - t0) / 1e6;
-  return e;
-}
-
-static cz_err load_or_seal(cz_porep_c1 *c1, const char *path, unsigned threads) {
-  char msg[512] = "";
-  cz_err e;
-  if (path) {
-    e = cz_porep_c1_load(c1, path, msg, sizeof msg);
-  } else {
-    cz_porep_seal_input in = {0};
-    in.kind = cz_porep_kind_by_id(5); /* StackedDrg2KiBV1_1 */
-    in.sector_id = 1;
-    in.progress = cz_bench_progress();
-    memset(in.ticket, 0x0c, 32);
-    memset(in.seed, 0x0d, 32);
-    fprintf(stderr, "synth-only: no --c1: sealing a 2 KiB test sector in process\n");
-    e = cz_porep_seal(&in, c1, threads, msg, sizeof msg);
-  }
-  if (e != CZ_OK) fprintf(stderr, "synth-only: %s: %s\n", cz_err_str(e), msg);
-  return e;
-}
-
-typedef struct {
-  const char *name;
-  double wall[MAX_ITERS], cpu[MAX_ITERS], witness[MAX_ITERS], eval[MAX_ITERS];
-  size_t n;
-  bool perf_on;
-  cz_perf perf;
-  cz_perf_counts acc; /* summed over this series' iterations */
-} series;
-
-static void summary(series *s, size_t constraints) {
-  double wall = cz_bench_median(s->wall, s->n), cpu = cz_bench_median(s->cpu, s->n);
-  printf("%s.synthesis_median %.1f ms\n", s->name, wall);
-  printf("%s.constraints_per_s %.0f constraints/s\n", s->name, (double)constraints / (wall / 1e3));
-  printf("%s.constraints_per_core_s %.0f constraints/core-s\n", s->name,
-         (double)constraints / cpu);
-  if (!strcmp(s->name, "pce")) { /* summed over partitions */
-    printf("pce.witness_median %.1f ms\n", cz_bench_median(s->witness, s->n));
-    printf("pce.eval_median %.1f ms\n", cz_bench_median(s->eval, s->n));
-  }
-  if (s->perf_on) {
-    char line[256];
-    cz_perf_format(&s->acc, line, sizeof line);
-    printf("%s.perf %s\n", s->name, line);
-  }
-}
-
-static void perf_accumulate(series *s) {
+static void perf_add(series *s) {
   cz_perf_counts c;
+  cz_perf_stop(&s->perf);
   cz_perf_read(&s->perf, &c);
   for (int i = 0; i < CZ_PERF_N_EVENTS; i++) {
     s->acc.value[i] += c.value[i];
@@ -188,113 +99,180 @@ static void perf_accumulate(series *s) {
   }
 }
 
+/* One iteration of s; its figures appended. */
+static int iterate(const synth_input *in, series *s, size_t it) {
+  char msg[512] = "";
+  cz_assignment as;
+  peak_reset();
+  double u0, s0, u1, s1, w0 = cz_bench_wall_s();
+  cpu_times(&u0, &s0);
+  if (s->perf_on) cz_perf_start(&s->perf);
+  cz_err e = synth_input_run(in, CZ_CS_PROVE, &s->cfg, s->shape, s->threads, &as, msg, sizeof msg);
+  if (s->perf_on) perf_add(s);
+  double w1 = cz_bench_wall_s();
+  cpu_times(&u1, &s1);
+  double rss = peak_mb();
+  if (e != CZ_OK) {
+    fprintf(stderr, "synth-only: synthesis failed: %s: %s\n", cz_err_str(e), msg);
+    return 1;
+  }
+  s->constraints = as.n_constraints;
+  cz_assignment_free(&as);
+  size_t k = s->n++;
+  s->wall[k] = (w1 - w0) * 1e3;
+  s->user[k] = u1 - u0;
+  s->sys[k] = s1 - s0;
+  s->rss_mb[k] = rss;
+  printf("iteration %zu %s wall_ms=%.1f user_s=%.2f sys_s=%.2f peak_rss_mb=%.0f threads=%u "
+         "constraints=%zu\n",
+         it, s->name, s->wall[k], s->user[k], s->sys[k], rss, cz_parallel_threads(s->threads),
+         s->constraints);
+  fflush(stdout);
+  return 0;
+}
+
+static void summary(series *s) {
+  double wall = cz_bench_median(s->wall, s->n), user = cz_bench_median(s->user, s->n);
+  double sys = cz_bench_median(s->sys, s->n), rss = cz_bench_median(s->rss_mb, s->n);
+  double n = (double)s->constraints;
+  printf("%s.synthesis_median %.1f ms\n", s->name, wall);
+  printf("%s.user_median %.2f s\n%s.sys_median %.2f s\n", s->name, user, s->name, sys);
+  printf("%s.sys_share %.3f ratio\n", s->name, wall > 0 ? sys / (wall / 1e3) : 0);
+  printf("%s.peak_rss_median %.0f MiB\n", s->name, rss);
+  printf("%s.constraints_per_s %.0f constraints/s\n", s->name, n / (wall / 1e3));
+  if (user + sys > 0)
+    printf("%s.constraints_per_core_s %.0f constraints/core-s\n", s->name, n / (user + sys));
+  if (s->perf_on) {
+    char line[256];
+    cz_perf_format(&s->acc, line, sizeof line);
+    printf("%s.perf %s\n", s->name, line);
+  }
+}
+
+static void perf_open(series *s, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    char why[256] = "";
+    s[k].perf_on = cz_perf_open(&s[k].perf, why, sizeof why) == CZ_OK;
+    if (!s[k].perf_on && k == 0) printf("perf unavailable: %s\n", why);
+  }
+}
+
+typedef struct {
+  const char *kind, *size, *c1, *lc, *ab;
+  unsigned long partition, sectors, iters, threads;
+  bool pce, scaling, perf;
+} synth_args;
+
+/* The input the options name; NULL (after a message) when they name none. */
+static synth_input *make_input(const synth_args *a) {
+  synth_spec spec = {SYN_POREP, 0, a->c1, (uint32_t)a->partition, a->sectors, 0,
+                     (unsigned)a->threads};
+  char why[600] = "";
+  if (a->kind && !synth_kind_parse(a->kind, &spec.kind)) {
+    fprintf(stderr, "synth-only: --kind %s: porep, winning-post, window-post or update\n", a->kind);
+    return NULL;
+  }
+  if (a->size && cz_bench_parse_size(a->size, &spec.sector_size) != 0) {
+    fprintf(stderr, "synth-only: --sector-size %s: not a size\n", a->size);
+    return NULL;
+  }
+  if ((a->c1 && (spec.kind != SYN_POREP || a->size)) ||
+      (a->sectors && spec.kind != SYN_WINNING && spec.kind != SYN_WINDOW)) {
+    fprintf(stderr, "synth-only: --c1 is for PoRep without --sector-size, --sectors for PoSt\n");
+    return NULL;
+  }
+  synth_input *in = synth_input_make(&spec, why, sizeof why);
+  if (!in) fprintf(stderr, "synth-only: %s\n", why);
+  return in;
+}
+
+/* Series A, and B when --ab, --pce or --scaling asks for one. 0 or exit 2. */
+static int make_series(const synth_args *a, const synth_input *in, series s[2], size_t *n,
+                       cz_pce **shape) {
+  int la = layout_index(a->lc), lb = a->ab ? layout_index(a->ab) : -1;
+  if (la < 0 || (a->ab && lb < 0)) {
+    fprintf(stderr, "synth-only: unknown layout '%s'\n", la < 0 ? a->lc : a->ab);
+    return 2;
+  }
+  if (a->iters < 1 || a->iters > MAX_ITERS || !!a->ab + a->pce + a->scaling > 1) {
+    fprintf(stderr, "synth-only: need 1 <= -i <= %d, and at most one of --ab, --pce, --scaling\n",
+            MAX_ITERS);
+    return 2;
+  }
+  s[0] = (series){.name = cz_bench_layouts[la].name, .cfg = cz_bench_layouts[la].cfg,
+                  .threads = (unsigned)a->threads};
+  *n = 1;
+  if (!a->ab && !a->pce && !a->scaling) return 0;
+  s[1] = s[0];
+  *n = 2;
+  if (a->ab) {
+    s[1].name = cz_bench_layouts[lb].name;
+    s[1].cfg = cz_bench_layouts[lb].cfg;
+  } else if (a->scaling) {
+    s[1].name = "one_thread";
+    s[1].threads = 1;
+  } else {
+    char msg[256] = "";
+    double t0 = cz_bench_wall_s();
+    cz_err e = synth_input_record(in, shape, msg, sizeof msg);
+    if (e != CZ_OK) {
+      fprintf(stderr, "synth-only: recording the circuit: %s: %s\n", cz_err_str(e), msg);
+      return 1;
+    }
+    cz_pce_info info;
+    cz_pce_get_info(*shape, &info);
+    printf("pce.record %.1f ms\n", (cz_bench_wall_s() - t0) * 1e3);
+    printf("pce.shape nnz_a=%zu nnz_b=%zu nnz_c=%zu coeffs=%zu code_bytes=%u\n", info.nnz[0],
+           info.nnz[1], info.nnz[2], info.n_coeffs, info.code_bytes);
+    printf("pce.shape_bytes %zu bytes\n", info.bytes);
+    s[1].name = "pce";
+    s[1].shape = *shape;
+  }
+  return 0;
+}
+
 int cmd_synth_only(int argc, char **argv) {
-  const char *c1_path = NULL, *lc = "inline:4", *ab = NULL;
-  unsigned long partition = (unsigned long)-1, iters = 1, threads = 0;
-  bool pce = false, perf = false, no_hint = false;
+  synth_args a = {.lc = "inline:4", .iters = 1};
   const cz_opt opts[] = {
-      {"c1", CZ_OPT_STRING, &c1_path, "FILE", "C1 output (JSON or Curio wrapper); default: seal 2 KiB"},
-      {"partition", CZ_OPT_UINT, &partition, "N", "synthesize only partition N (default all)"},
-      {"iterations", CZ_OPT_UINT, &iters, "N", "iterations (default 1)", 'i'},
-      {"lc", CZ_OPT_STRING, &lc, "LAYOUT", "vec|inline:1|inline:2|inline:4|arena (default inline:4)"},
-      {"ab", CZ_OPT_STRING, &ab, "LAYOUT", "alternate with this layout; print the ratio"},
-      {"pce", CZ_OPT_FLAG, &pce, NULL, "also the pre-compiled (recorded CSR) path"},
-      {"perf", CZ_OPT_FLAG, &perf, NULL, "read hardware counters (perf_event_open)"},
-      {"no-hint", CZ_OPT_FLAG, &no_hint, NULL,
-       "plain path: never size buffers from the last run (they grow as they fill)"},
-      {"threads", CZ_OPT_UINT, &threads, "N", "partitions synthesized at once (0 = all cores)"},
+      {"kind", CZ_OPT_STRING, &a.kind, "K", "porep (default), winning-post, window-post, update"},
+      {"sector-size", CZ_OPT_STRING, &a.size, "S", "a registered size, input of its real shape"},
+      {"c1", CZ_OPT_STRING, &a.c1, "FILE", "PoRep: C1 output (JSON or Curio wrapper)"},
+      {"partition", CZ_OPT_UINT, &a.partition, "N", "PoRep: the partition (default 0)"},
+      {"sectors", CZ_OPT_UINT, &a.sectors, "N", "PoSt: sector slots (default: registered)"},
+      {"iterations", CZ_OPT_UINT, &a.iters, "N", "iterations (default 1)", 'i'},
+      {"threads", CZ_OPT_UINT, &a.threads, "N", "thread budget of the partition (0 = all cores)"},
+      {"scaling", CZ_OPT_FLAG, &a.scaling, NULL, "alternate with one thread; print the speedup"},
+      {"lc", CZ_OPT_STRING, &a.lc, "LAYOUT", "vec|inline:1|inline:2|inline:4|arena (PoRep)"},
+      {"ab", CZ_OPT_STRING, &a.ab, "LAYOUT", "alternate with this layout; print the ratio"},
+      {"pce", CZ_OPT_FLAG, &a.pce, NULL, "alternate with the recorded (pre-compiled) shape"},
+      {"perf", CZ_OPT_FLAG, &a.perf, NULL, "read hardware counters (perf_event_open)"},
       {NULL, 0, NULL, NULL, NULL},
   };
   int rc = cz_opts_parse_or_help(argc, argv, opts, "synth-only", SYNOPSIS);
   if (rc >= 0) return rc;
-  int la = layout_index(lc), lb = ab ? layout_index(ab) : -1;
-  if (la < 0 || (ab && lb < 0)) {
-    fprintf(stderr, "synth-only: unknown layout '%s'\n", la < 0 ? lc : ab);
-    return 2;
-  }
-  if (iters < 1 || iters > MAX_ITERS || (ab && pce)) {
-    fprintf(stderr, "synth-only: need 1 <= -i <= %d, and --ab or --pce, not both\n", MAX_ITERS);
-    return 2;
-  }
-  cz_porep_c1 c1;
-  if (load_or_seal(&c1, c1_path, (unsigned)threads) != CZ_OK) return 2;
-  if (partition != (unsigned long)-1 && partition >= c1.n_partitions) {
-    fprintf(stderr, "synth-only: --partition %lu: the C1 has %u partitions\n", partition,
-            c1.n_partitions);
-    cz_porep_c1_free(&c1);
-    return 2;
-  }
-  uint32_t first = partition == (unsigned long)-1 ? 0 : (uint32_t)partition;
-  uint32_t count = partition == (unsigned long)-1 ? c1.n_partitions : 1;
-
-  cz_pce *shape = NULL;
-  if (pce) {
-    double ms;
-    cz_err e = record_shape(&c1, &shape, &ms);
-    if (e != CZ_OK) {
-      fprintf(stderr, "synth-only: recording the circuit: %s\n", cz_err_str(e));
-      cz_porep_c1_free(&c1);
-      return 2;
-    }
-    cz_pce_info info;
-    cz_pce_get_info(shape, &info);
-    printf("pce.record %.1f ms\n", ms);
-    printf("pce.shape nnz_a=%zu nnz_b=%zu nnz_c=%zu coeffs=%zu code_bytes=%u\n", info.nnz[0],
-           info.nnz[1], info.nnz[2], info.n_coeffs, info.code_bytes);
-    printf("pce.shape_bytes %zu bytes\n", info.bytes);
-  }
-
-  /* Two series: A (--lc, plain) and B (--ab layout, or the pce path). */
+  synth_input *in = make_input(&a);
+  if (!in) return 2;
   static series s[2];
-  synth_job job[2];
-  size_t n_series = ab || pce ? 2 : 1;
-  for (size_t k = 0; k < n_series; k++) {
-    const cz_bench_layout *l = &cz_bench_layouts[k == 0 || pce ? la : lb];
-    /* The eval's budget: the cores left to each partition run at once. */
-    unsigned per = cz_parallel_threads((unsigned)threads) / cz_parallel_workers(count, (unsigned)threads);
-    job[k] = (synth_job){&c1, first, count, l->cfg, k == 1 && pce ? shape : NULL, per ? per : 1,
-                         !no_hint, CZ_OK, 0, 0, 0};
-    s[k].name = k == 1 && pce ? "pce" : l->name;
-    s[k].n = 0;
-    memset(&s[k].acc, 0, sizeof s[k].acc);
-    s[k].perf_on = false;
-    if (perf) {
-      char why[256] = "";
-      s[k].perf_on = cz_perf_open(&s[k].perf, why, sizeof why) == CZ_OK;
-      if (!s[k].perf_on && k == 0) printf("perf unavailable: %s\n", why);
-    }
+  size_t n_series = 0;
+  cz_pce *shape = NULL;
+  rc = make_series(&a, in, s, &n_series, &shape);
+  if (rc == 0 && a.perf) perf_open(s, n_series);
+  if (rc == 0) {
+    printf("kind %s\nthreads %u threads\n", synth_input_name(in),
+           cz_parallel_threads((unsigned)a.threads));
+    for (unsigned long it = 0; it < a.iters && rc == 0; it++)
+      for (size_t k = 0; k < n_series && rc == 0; k++) rc = iterate(in, &s[k], it);
   }
-  printf("kind %s\ncircuits %u count\n", c1.kind->name, count);
-  cz_err e = CZ_OK;
-  for (unsigned long it = 0; it < iters && e == CZ_OK; it++) {
-    for (size_t k = 0; k < n_series && e == CZ_OK; k++) {
-      if (s[k].perf_on) cz_perf_start(&s[k].perf);
-      double wall, cpu;
-      e = iterate(&job[k], (unsigned)threads, &wall, &cpu);
-      if (s[k].perf_on) {
-        cz_perf_stop(&s[k].perf);
-        perf_accumulate(&s[k]);
-      }
-      s[k].wall[s[k].n] = wall;
-      s[k].witness[s[k].n] = (double)job[k].witness_ns / 1e6;
-      s[k].eval[s[k].n] = (double)job[k].eval_ns / 1e6;
-      s[k].cpu[s[k].n++] = cpu;
-      printf("iteration %lu %s wall_ms=%.1f synthesis_ms=%.1f circuits=%u constraints=%zu\n", it,
-             s[k].name, wall, (double)job[k].synth_ns / 1e6, count, job[k].constraints);
-    }
-  }
-  if (e != CZ_OK) {
-    fprintf(stderr, "synth-only: synthesis failed: %s\n", cz_err_str(e));
-  } else {
-    size_t total = job[0].constraints * count;
-    printf("constraints %zu count\n", total);
-    for (size_t k = 0; k < n_series; k++) summary(&s[k], total);
+  if (rc == 0) {
+    printf("constraints %zu count\n", s[0].constraints);
+    for (size_t k = 0; k < n_series; k++) summary(&s[k]);
     if (n_series == 2)
       printf("ratio.%s_over_%s %.3f ratio\n", s[1].name, s[0].name,
              cz_bench_median(s[1].wall, s[1].n) / cz_bench_median(s[0].wall, s[0].n));
   }
-  for (size_t k = 0; k < n_series && perf; k++) cz_perf_close(&s[k].perf);
+  for (size_t k = 0; k < n_series; k++)
+    if (s[k].perf_on) cz_perf_close(&s[k].perf);
   cz_pce_free(shape);
-  cz_porep_c1_free(&c1);
-  return e == CZ_OK ? 0 : 1;
+  synth_input_free(in);
+  return rc;
 }

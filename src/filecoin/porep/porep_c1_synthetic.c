@@ -1,8 +1,15 @@
 /* cz_porep_c1_synthetic: a C1 of the right shape filled from splitmix64, for
- * the JSON tests, the fuzzer's seed and cuzk-bench c1-parse. Not a proof. */
+ * the JSON tests, the fuzzer's seed and the production-size benchmarks
+ * (cuzk-bench c1-parse, synth-only --sector-size). Not a proof, but
+ * consistent where synthesis checks: the challenges and parents are the
+ * ones the public inputs derive, and a partition's challenges share their
+ * tree-R and tree-C roots. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/porep.h"
+#include "cuzk/registry.h"
+#include "cuzk/sdr.h"
 #include "filecoin/porep/porep_c1_trees.h"
 
 static uint64_t splitmix(uint64_t *s) {
@@ -64,27 +71,29 @@ static void rand_labeling(uint64_t *s, uint32_t layer, uint64_t node, cz_porep_l
   for (int i = 0; i < CZ_POREP_LABEL_PARENTS; i++) rand_fr(s, &lp->parents[i]);
 }
 
+/* Challenge i of a partition: the derived node, its graph parents' columns
+ * and random paths, with the partition's shared roots. */
+static void rand_challenge(uint64_t *s, const cz_porep_kind *k, const cz_sdr_graph *g,
+                           uint64_t ch, const cz_fr roots[2], cz_porep_challenge_proof *cp) {
+  uint32_t parents[CZ_SDR_DEGREE];
+  cz_sdr_parents(g, (uint32_t)ch, parents);
+  cp->challenge = ch;
+  rand_merkle(s, &CZ_POREP_TREE_D_SHAPE, k->shape.nodes, ch, &cp->tree_d);
+  rand_merkle(s, &k->shape.tree_r, k->shape.nodes, ch, &cp->tree_r_last);
+  rand_column(s, k, (uint32_t)ch, &cp->c_x);
+  for (int d = 0; d < CZ_SDR_BASE_DEGREE; d++) rand_column(s, k, parents[d], &cp->drg[d]);
+  for (int d = 0; d < CZ_SDR_EXP_DEGREE; d++)
+    rand_column(s, k, parents[CZ_SDR_BASE_DEGREE + d], &cp->exp[d]);
+  for (uint32_t l = 0; l < k->shape.layers; l++) rand_labeling(s, l + 1, ch, &cp->labeling[l]);
+  rand_labeling(s, k->shape.layers, ch, &cp->encoding);
+  cp->tree_r_last.root = roots[0];
+  cp->c_x.tree_c.root = roots[1];
+}
+
 cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_porep_kind *kind, uint64_t seed) {
   cz_err e = cz_porep_c1_alloc(c1, kind);
   if (e != CZ_OK) return e;
   uint64_t s = seed;
-  uint64_t nodes = kind->shape.nodes;
-  size_t n = (size_t)c1->n_partitions * c1->n_challenges;
-  for (size_t i = 0; i < n; i++) {
-    cz_porep_challenge_proof *cp = &c1->proofs[i];
-    uint64_t ch = 1 + splitmix(&s) % (nodes - 1);
-    cp->challenge = ch;
-    rand_merkle(&s, &CZ_POREP_TREE_D_SHAPE, nodes, ch, &cp->tree_d);
-    rand_merkle(&s, &kind->shape.tree_r, nodes, ch, &cp->tree_r_last);
-    rand_column(&s, kind, (uint32_t)ch, &cp->c_x);
-    for (int d = 0; d < CZ_SDR_BASE_DEGREE; d++)
-      rand_column(&s, kind, (uint32_t)(splitmix(&s) % ch), &cp->drg[d]);
-    for (int d = 0; d < CZ_SDR_EXP_DEGREE; d++)
-      rand_column(&s, kind, (uint32_t)(splitmix(&s) % nodes), &cp->exp[d]);
-    for (uint32_t l = 0; l < kind->shape.layers; l++)
-      rand_labeling(&s, l + 1, ch, &cp->labeling[l]);
-    rand_labeling(&s, kind->shape.layers, ch, &cp->encoding);
-  }
   rand_fr_bytes(&s, c1->comm_d);
   rand_fr_bytes(&s, c1->comm_r);
   rand_fr_bytes(&s, c1->replica_id);
@@ -93,5 +102,26 @@ cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_porep_kind *kind, uint64_
     memcpy(c1->seed + i, &v, 8);
     memcpy(c1->ticket + i, &t, 8);
   }
+  cz_porep_config cfg;
+  cz_porep_kind_config(kind, &cfg);
+  cz_sdr_graph g;
+  if ((e = cz_sdr_graph_init(&g, kind->shape.nodes, cfg.porep_id, cfg.api)) != CZ_OK) {
+    cz_porep_c1_free(c1);
+    return e;
+  }
+  uint64_t *ch = malloc(c1->n_challenges * sizeof *ch);
+  if (!ch) {
+    cz_porep_c1_free(c1);
+    return CZ_ERR_NOMEM;
+  }
+  for (uint32_t p = 0; p < c1->n_partitions; p++) {
+    cz_porep_challenges(ch, &cfg, c1->replica_id, c1->comm_r, c1->seed, p);
+    cz_fr roots[2];
+    rand_fr(&s, &roots[0]);
+    rand_fr(&s, &roots[1]);
+    for (uint32_t i = 0; i < c1->n_challenges; i++)
+      rand_challenge(&s, kind, &g, ch[i], roots, &c1->proofs[(size_t)p * c1->n_challenges + i]);
+  }
+  free(ch);
   return CZ_OK;
 }

@@ -27,25 +27,6 @@ static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, s
   return CZ_OK;
 }
 
-/* Per registered proof id (0-9, cz_porep_kind_by_id): the sizes of its
- * last synthesis. Relaxed atomics: a stale or mixed pair is only a worse
- * hint (the buffers then grow), never a wrong result. */
-#define SIZE_SLOTS 16
-static size_t size_constraints[SIZE_SLOTS], size_aux[SIZE_SLOTS];
-
-void cz_porep_size_hint(const cz_porep_kind *k, cz_cs_config *cfg) {
-  cfg->hint_constraints = cfg->hint_aux = 0;
-  if (!k || k->id >= SIZE_SLOTS) return;
-  cfg->hint_constraints = __atomic_load_n(&size_constraints[k->id], __ATOMIC_RELAXED);
-  cfg->hint_aux = __atomic_load_n(&size_aux[k->id], __ATOMIC_RELAXED);
-}
-
-void cz_porep_note_size(const cz_porep_kind *k, size_t n_constraints, size_t n_aux) {
-  if (!k || k->id >= SIZE_SLOTS) return;
-  __atomic_store_n(&size_constraints[k->id], n_constraints, __ATOMIC_RELAXED);
-  __atomic_store_n(&size_aux[k->id], n_aux, __ATOMIC_RELAXED);
-}
-
 /* The circuit's own public inputs must equal the ones the verifier will
  * compute: a cheap guard against a circuit / input-generator mismatch,
  * which would otherwise surface as an invalid proof. */
@@ -58,29 +39,10 @@ cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pc
   size_t n;
   cz_err e = partition_inputs(c1, p, &inputs, &n, msg, msg_len);
   if (e != CZ_OK) return e;
-  /* Buffers sized once: from the shape, else from the last synthesis. */
-  cz_cs_config cfg = {CZ_LC_INLINE, 4, 0, 0};
-  if (shape) {
-    cz_pce_info info;
-    cz_pce_get_info(shape, &info);
-    cfg.hint_aux = info.n_aux;
-  } else {
-    cz_porep_size_hint(c1->kind, &cfg);
-  }
-  cz_cs *cs = cz_cs_new(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &cfg);
-  if (!cs) {
-    free(inputs);
-    return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  }
-  e = cz_porep_circuit(cs, &c1->kind->shape, c1, p);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_assignment(cs, as);
-  if (e == CZ_OK && !shape) cz_porep_note_size(c1->kind, as->n_constraints, as->n_aux);
-  if (e != CZ_OK) {
-    const char *why = cz_cs_errmsg(cs);
-    cz_msg_err(msg, msg_len, e, "partition %u: synthesis: %s", p, why && *why ? why : cz_err_str(e));
-  }
-  cz_cs_free(cs);
+  char why[256] = "";
+  e = cz_porep_witness(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, c1, p, NULL, n_threads, as, why,
+                       sizeof why);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "partition %u: synthesis: %s", p, why);
   if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
     cz_assignment_free(as);
     if (e == CZ_ERR_NOMEM) cz_msg_err(msg, msg_len, e, "out of memory");
@@ -97,9 +59,9 @@ cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pc
   return e;
 }
 
-cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as, char *msg,
-                              size_t msg_len) {
-  return cz_porep_c2_synthesize_pce(c1, p, NULL, 0, as, msg, msg_len);
+cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads,
+                              cz_assignment *as, char *msg, size_t msg_len) {
+  return cz_porep_c2_synthesize_pce(c1, p, NULL, n_threads, as, msg, msg_len);
 }
 
 /* Kind ctx's circuit without a witness (keygen, recording). */

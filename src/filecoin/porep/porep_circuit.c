@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/cs_slots.h"
 #include "cuzk/por.h"
 #include "cuzk/porep.h"
+#include "util/msg.h"
 
 /* Tree D: BinaryMerkleTree<Sha256Hasher>. */
 static const cz_merkle_shape TREE_D = {CZ_MERKLE_SHA256, 2, 0, 0};
@@ -187,71 +189,142 @@ static bool shape_ok(const cz_porep_shape *s) {
  * comm_r from the C1; comm_r_last and comm_c from the first challenge's
  * tree-R and tree-C roots, which every challenge must share
  * (StackedCompound::circuit's "inconsistent comm_r_lasts / comm_cs"). */
-static cz_err top_values(const cz_porep_c1 *c1, uint32_t partition, cz_fr v[5]) {
-  cz_err e;
-  if ((e = cz_fr_from_bytes_le(&v[0], c1->replica_id)) != CZ_OK) return e;
-  if ((e = cz_fr_from_bytes_le(&v[1], c1->comm_d)) != CZ_OK) return e;
-  if ((e = cz_fr_from_bytes_le(&v[2], c1->comm_r)) != CZ_OK) return e;
-  const cz_porep_challenge_proof *p = &c1->proofs[(size_t)partition * c1->n_challenges];
+static cz_err top_values(const cz_porep_c1 *c1, uint32_t partition, cz_fr v[5], char *msg,
+                         size_t msg_len) {
+  const uint8_t *const fields[3] = {c1->replica_id, c1->comm_d, c1->comm_r};
+  static const char *const names[3] = {"replica_id", "comm_d", "comm_r"};
+  for (int i = 0; i < 3; i++)
+    if (cz_fr_from_bytes_le(&v[i], fields[i]) != CZ_OK)
+      return cz_msg_err(msg, msg_len, CZ_ERR_NONCANONICAL, "%s: not below the field modulus",
+                        names[i]);
+  size_t first = (size_t)partition * c1->n_challenges;
+  const cz_porep_challenge_proof *p = &c1->proofs[first];
   v[3] = p[0].tree_r_last.root;
   v[4] = p[0].c_x.tree_c.root;
-  for (uint32_t i = 1; i < c1->n_challenges; i++)
-    if (!cz_fr_eq(&p[i].tree_r_last.root, &v[3]) || !cz_fr_eq(&p[i].c_x.tree_c.root, &v[4]))
-      return CZ_ERR_INVALID_ARG;
+  for (uint32_t i = 1; i < c1->n_challenges; i++) {
+    bool r_last = cz_fr_eq(&p[i].tree_r_last.root, &v[3]);
+    if (!r_last || !cz_fr_eq(&p[i].c_x.tree_c.root, &v[4]))
+      return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                        "vanilla_proofs[%u][%u].%s root differs from challenge 0's", partition,
+                        i, r_last ? "replica_column_proofs.c_x.inclusion_proof" : "comm_r_last_proof");
+  }
   return CZ_OK;
 }
 
-cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c1 *c1,
-                        uint32_t partition) {
-  if (!cs || !shape_ok(shape)) return CZ_ERR_INVALID_ARG;
-  bool vals = cz_cs_needs_values(cs);
-  if (vals && !c1) return CZ_ERR_INVALID_ARG;
+/* What the header leaves for the challenges: the shape, the partition's
+ * proofs (NULL without values) and the top-level variables. */
+typedef struct {
+  const cz_porep_shape *shape;
+  const cz_porep_challenge_proof *proofs;
   cz_fr top[5];
-  if (c1) {
-    if (!c1->kind || !c1->proofs || !shape_eq(shape, &c1->kind->shape) ||
-        partition >= c1->n_partitions || c1->n_challenges != shape->challenges)
-      return CZ_ERR_INVALID_ARG;
-    cz_err e = top_values(c1, partition, top);
-    if (e != CZ_OK) return e;
-  }
-  porep_ctx *x = malloc(sizeof *x);
-  if (!x) return CZ_ERR_NOMEM;
-  x->cs = cs;
-  x->shape = shape;
+  bool vals;
+  cz_anum comm_d, comm_c, comm_r_last;
+  cz_bool replica_bits[256];
+} porep_top;
 
+/* StackedCircuit::synthesize up to the challenges. */
+static cz_err top_header(cz_cs *cs, void *ctx) {
+  porep_top *t = ctx;
+  const cz_fr *top = t->vals ? t->top : NULL;
   cz_anum replica_id, comm_r;
-  alloc_named(cs, &replica_id, vals ? &top[0] : NULL, "replica_id");
+  alloc_named(cs, &replica_id, top ? &top[0] : NULL, "replica_id");
   CZ_PUSH_NS(cs, "replica_id_input");
   cz_anum_inputize(cs, &replica_id);
   CZ_POP_NS(cs);
   CZ_PUSH_NS(cs, "replica_id_bits");
-  to_bits_reversed(cs, x->replica_bits, &replica_id);
+  to_bits_reversed(cs, t->replica_bits, &replica_id);
   CZ_POP_NS(cs);
 
-  alloc_named(cs, &x->comm_d, vals ? &top[1] : NULL, "comm_d");
+  alloc_named(cs, &t->comm_d, top ? &top[1] : NULL, "comm_d");
   CZ_PUSH_NS(cs, "comm_d_input");
-  cz_anum_inputize(cs, &x->comm_d);
+  cz_anum_inputize(cs, &t->comm_d);
   CZ_POP_NS(cs);
 
-  alloc_named(cs, &comm_r, vals ? &top[2] : NULL, "comm_r");
+  alloc_named(cs, &comm_r, top ? &top[2] : NULL, "comm_r");
   CZ_PUSH_NS(cs, "comm_r_input");
   cz_anum_inputize(cs, &comm_r);
   CZ_POP_NS(cs);
 
-  alloc_named(cs, &x->comm_r_last, vals ? &top[3] : NULL, "comm_r_last");
-  alloc_named(cs, &x->comm_c, vals ? &top[4] : NULL, "comm_c");
-  cz_sdr_comm_r_gadget(cs, &comm_r, &x->comm_c, &x->comm_r_last);
+  alloc_named(cs, &t->comm_r_last, top ? &top[3] : NULL, "comm_r_last");
+  alloc_named(cs, &t->comm_c, top ? &top[4] : NULL, "comm_c");
+  cz_sdr_comm_r_gadget(cs, &comm_r, &t->comm_c, &t->comm_r_last);
+  return cz_cs_error(cs);
+}
 
-  cz_err e = cz_cs_error(cs);
-  const cz_porep_challenge_proof *proofs =
-      vals ? &c1->proofs[(size_t)partition * c1->n_challenges] : NULL;
-  for (uint32_t i = 0; e == CZ_OK && i < shape->challenges; i++) {
-    CZ_PUSH_NS(cs, "challenge_%u", i);
-    e = challenge_circuit(x, vals ? &proofs[i] : NULL);
-    CZ_POP_NS(cs);
-  }
+/* Challenge i ("challenge_<i>"), with scratch of its own: slots run on
+ * many threads at once. */
+static cz_err top_challenge(cz_cs *cs, const void *ctx, size_t i) {
+  const porep_top *t = ctx;
+  porep_ctx *x = malloc(sizeof *x);
+  if (!x) return CZ_ERR_NOMEM;
+  x->cs = cs;
+  x->shape = t->shape;
+  x->comm_d = t->comm_d;
+  x->comm_c = t->comm_c;
+  x->comm_r_last = t->comm_r_last;
+  memcpy(x->replica_bits, t->replica_bits, sizeof x->replica_bits);
+  CZ_PUSH_NS(cs, "challenge_%zu", i);
+  cz_err e = challenge_circuit(x, t->vals ? &t->proofs[i] : NULL);
+  CZ_POP_NS(cs);
   free(x);
   return e != CZ_OK ? e : cz_cs_error(cs);
+}
+
+/* The checks of cz_porep_circuit, and the header's values. */
+static cz_err top_init(porep_top *t, const cz_porep_shape *shape, const cz_porep_c1 *c1,
+                       uint32_t partition, bool vals, char *msg, size_t msg_len) {
+  memset(t, 0, sizeof *t);
+  if (!shape_ok(shape)) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "shape: unsupported");
+  if (vals && !c1) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "c1: missing");
+  t->shape = shape;
+  t->vals = vals;
+  if (!c1) return CZ_OK;
+  if (!c1->kind || !c1->proofs || !shape_eq(shape, &c1->kind->shape))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "registered_proof: not this circuit's");
+  if (partition >= c1->n_partitions)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partition %u: the C1 has %u", partition,
+                      c1->n_partitions);
+  if (c1->n_challenges != shape->challenges)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "vanilla_proofs[%u]: %u challenges, the circuit takes %u", partition,
+                      c1->n_challenges, shape->challenges);
+  t->proofs = &c1->proofs[(size_t)partition * c1->n_challenges];
+  return top_values(c1, partition, t->top, msg, msg_len);
+}
+
+static cz_slotted_circuit top_circuit(porep_top *t) {
+  return (cz_slotted_circuit){t->shape->challenges, top_header, top_challenge, t};
+}
+
+cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c1 *c1,
+                        uint32_t partition) {
+  if (!cs) return CZ_ERR_INVALID_ARG;
+  porep_top *t = malloc(sizeof *t);
+  if (!t) return CZ_ERR_NOMEM;
+  cz_err e = top_init(t, shape, c1, partition, cz_cs_needs_values(cs), NULL, 0);
+  if (e == CZ_OK) {
+    cz_slotted_circuit c = top_circuit(t);
+    e = cz_slots_run(cs, &c, NULL, 0);
+  }
+  free(t);
+  return e != CZ_OK ? e : cz_cs_error(cs);
+}
+
+cz_err cz_porep_witness(cz_cs_kind kind, const cz_porep_c1 *c1, uint32_t partition,
+                        const cz_cs_config *cfg, unsigned n_threads, cz_assignment *out,
+                        char *msg, size_t msg_len) {
+  if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
+  memset(out, 0, sizeof *out);
+  if (!c1 || !c1->kind) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "c1: missing");
+  porep_top *t = malloc(sizeof *t);
+  if (!t) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = top_init(t, &c1->kind->shape, c1, partition, true, msg, msg_len);
+  if (e == CZ_OK) {
+    cz_slotted_circuit c = top_circuit(t);
+    e = cz_slots_synthesize(kind, cfg, &c, n_threads, out, msg, msg_len);
+  }
+  free(t);
+  return e;
 }
 
 cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,

@@ -6,13 +6,9 @@
  * chunks of sectors into fresh systems and appends them with
  * ConstraintSystem::extend (inputs after the chunk's "temp ONE", aux and
  * constraints in order). Every slot allocates the same number of inputs
- * and aux, so a chunk's variables land at fixed offsets. cz_cs has no
- * append; a WITNESS append is concatenating values, which
- * cz_post_witness (post_witness.c) does. PROVE would need the a/b/c rows
- * and the density bitmaps appended (inputs shifted past ONE), RECORD the
- * CSR rows with columns renumbered, TEST the names; until then PROVE,
- * TEST, KEYGEN and RECORD runs are serial, and COUNT needs no more (the
- * 32 GiB partition counts in 3.5 s, cuzk-bench post-count).
+ * and aux, so its variables land at fixed offsets: cz_post_witness
+ * (post_witness.c) synthesizes PROVE and WITNESS runs so, through
+ * cz_slots_synthesize. TEST, KEYGEN, RECORD and COUNT runs are serial.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -111,9 +107,8 @@ static void alloc_named(cz_cs *cs, cz_anum *out, const cz_fr *value, const char 
   CZ_POP_NS(cs);
 }
 
-/* Sector::synthesize (in "sector_<i>"); w is NULL without values. */
-static cz_err sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t leaves,
-                             size_t n_challenges, const cz_post_slot *w) {
+cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t leaves,
+                              size_t n_challenges, const cz_post_slot *w) {
   cz_anum comm_r_last, comm_c, comm_r, hash;
   alloc_named(cs, &comm_r_last, w ? &w->comm_r_last : NULL, "comm_r_last");
   alloc_named(cs, &comm_c, w ? &w->comm_c : NULL, "comm_c");
@@ -147,7 +142,7 @@ cz_err cz_post_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t sector_lea
   CZ_PUSH_NS(cs, "outer namespace");
   for (size_t s = 0; e == CZ_OK && s < n_sectors; s++) {
     CZ_PUSH_NS(cs, "sector_%zu", s);
-    e = sector_circuit(cs, tree, sector_leaves, n_challenges, vals ? &sectors[s] : NULL);
+    e = cz_post_sector_circuit(cs, tree, sector_leaves, n_challenges, vals ? &sectors[s] : NULL);
     CZ_POP_NS(cs);
   }
   CZ_POP_NS(cs);

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/cs_slots.h"
 #include "cuzk/por.h"
 #include "cuzk/poseidon_gadget.h"
 #include "cuzk/snap_circuit.h"
+#include "util/msg.h"
 
 static const cz_merkle_shape TREE_D = {CZ_MERKLE_SHA256, 2, 0, 0};
 
@@ -395,14 +397,46 @@ static void challenge(snap_ctx *x, size_t c, const cz_abit *rand_bits) {
   CZ_POP_NS(cs);
 }
 
-cz_err cz_snap_circuit(cz_cs *cs, const cz_snap_shape *s, const cz_snap_public *pub,
-                       const cz_snap_partition_proof *w) {
-  if (!cs || !shape_known(s)) return CZ_ERR_INVALID_ARG;
-  snap_ctx *x = calloc(1, sizeof *x);
-  if (!x) return CZ_ERR_NOMEM;
+/* The circuit as a header (the public part and every challenge's random
+ * bits) and one slot per challenge (cz_slots_run / cz_slots_synthesize). */
+typedef struct {
+  snap_ctx x; /* the header's variables; x.cs is the system of the call */
+  const cz_snap_public *pub;
+  cz_abit *bits; /* challenges x (challenge_bits - partition_bits), by the header */
+} snap_slots;
+
+static cz_err snap_header(cz_cs *cs, void *ctx) {
+  snap_slots *ss = ctx;
+  snap_ctx *x = &ss->x;
   x->cs = cs;
+  public_part(x, ss->pub);
+  CZ_PUSH_NS(cs, "gen_challenge_bits");
+  cz_snap_gen_challenge_bits(cs, &x->comm_r_new, &x->partition, x->s->challenges,
+                             x->challenge_bits - x->partition_bits, ss->bits);
+  CZ_POP_NS(cs);
+  return cz_cs_error(cs);
+}
+
+/* Challenge c on a copy of the header's state: slots run on many threads. */
+static cz_err snap_challenge(cz_cs *cs, const void *ctx, size_t c) {
+  const snap_slots *ss = ctx;
+  snap_ctx *x = malloc(sizeof *x);
+  if (!x) return CZ_ERR_NOMEM;
+  *x = ss->x;
+  x->cs = cs;
+  challenge(x, c, ss->bits + c * (x->challenge_bits - x->partition_bits));
+  free(x);
+  return cz_cs_error(cs);
+}
+
+/* The sizes, the witness' checks, and room for the random bits. */
+static cz_err snap_init(snap_slots *ss, const cz_snap_shape *s, const cz_snap_public *pub,
+                        const cz_snap_partition_proof *w, bool vals) {
+  memset(ss, 0, sizeof *ss);
+  if (!shape_known(s)) return CZ_ERR_INVALID_ARG;
+  snap_ctx *x = &ss->x;
   x->s = s;
-  x->w = cz_cs_needs_values(cs) ? w : NULL;
+  x->w = vals ? w : NULL;
   x->challenge_bits = log2u64(s->nodes);
   x->partition_bits = log2u64(s->partitions);
   x->apex_bits = log2u64(s->apex_leaves);
@@ -412,23 +446,43 @@ cz_err cz_snap_circuit(cz_cs *cs, const cz_snap_shape *s, const cz_snap_public *
     x->r_arity[l] = l < base ? s->tree_r.base_arity : l == base && s->tree_r.sub_arity
                                                           ? s->tree_r.sub_arity
                                                           : s->tree_r.top_arity;
-  if (cz_cs_needs_values(cs) && !witness_ok(x, pub)) {
-    free(x);
-    return CZ_ERR_INVALID_ARG;
+  if (vals && !witness_ok(x, pub)) return CZ_ERR_INVALID_ARG;
+  ss->pub = pub;
+  size_t n_bits = (size_t)s->challenges * (x->challenge_bits - x->partition_bits);
+  ss->bits = malloc((n_bits ? n_bits : 1) * sizeof *ss->bits);
+  return ss->bits ? CZ_OK : CZ_ERR_NOMEM;
+}
+
+cz_err cz_snap_circuit(cz_cs *cs, const cz_snap_shape *s, const cz_snap_public *pub,
+                       const cz_snap_partition_proof *w) {
+  if (!cs) return CZ_ERR_INVALID_ARG;
+  snap_slots *ss = malloc(sizeof *ss);
+  if (!ss) return CZ_ERR_NOMEM;
+  cz_err e = snap_init(ss, s, pub, w, cz_cs_needs_values(cs));
+  if (e == CZ_OK) {
+    cz_slotted_circuit c = {s->challenges, snap_header, snap_challenge, ss};
+    e = cz_slots_run(cs, &c, NULL, 0);
   }
-  unsigned rb = x->challenge_bits - x->partition_bits;
-  cz_abit *bits = malloc((size_t)s->challenges * rb * sizeof *bits);
-  if (!bits) {
-    free(x);
-    return CZ_ERR_NOMEM;
+  free(ss->bits);
+  free(ss);
+  return e != CZ_OK ? e : cz_cs_error(cs);
+}
+
+cz_err cz_snap_witness(cz_cs_kind kind, const cz_snap_shape *s, const cz_snap_public *pub,
+                       const cz_snap_partition_proof *w, unsigned n_threads, cz_assignment *out,
+                       char *msg, size_t msg_len) {
+  if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
+  memset(out, 0, sizeof *out);
+  snap_slots *ss = malloc(sizeof *ss);
+  if (!ss) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = snap_init(ss, s, pub, w, true);
+  if (e == CZ_ERR_NOMEM) cz_msg(msg, msg_len, "out of memory");
+  else if (e != CZ_OK) cz_msg(msg, msg_len, "the proof is not of this circuit's shape");
+  else {
+    cz_slotted_circuit c = {s->challenges, snap_header, snap_challenge, ss};
+    e = cz_slots_synthesize(kind, NULL, &c, n_threads, out, msg, msg_len);
   }
-  public_part(x, pub);
-  CZ_PUSH_NS(cs, "gen_challenge_bits");
-  cz_snap_gen_challenge_bits(cs, &x->comm_r_new, &x->partition, s->challenges, rb, bits);
-  CZ_POP_NS(cs);
-  for (size_t c = 0; c < s->challenges && cz_cs_error(cs) == CZ_OK; c++)
-    challenge(x, c, bits + c * rb);
-  free(bits);
-  free(x);
-  return cz_cs_error(cs);
+  free(ss->bits);
+  free(ss);
+  return e;
 }

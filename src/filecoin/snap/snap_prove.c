@@ -76,7 +76,8 @@ cz_err cz_snap_record_shape(const cz_snap_shape *s, cz_pce **out, char *msg, siz
   return cz_circuit_record(build_shape, s, "update", out, msg, msg_len);
 }
 
-/* PROVE (shape NULL) or WITNESS + the shape's evaluation. */
+/* PROVE (shape NULL) or WITNESS + the shape's evaluation, the challenges
+ * on n_threads. */
 static cz_err synthesize(const cz_snap_partition *p, const cz_pce *shape, unsigned n_threads,
                          cz_assignment *as, char *msg, size_t msg_len) {
   memset(as, 0, sizeof *as);
@@ -84,16 +85,10 @@ static cz_err synthesize(const cz_snap_partition *p, const cz_pce *shape, unsign
   cz_err e = cz_snap_partition_inputs(p, in, msg, msg_len);
   if (e != CZ_OK) return e;
   cz_snap_public pub = {in[0], in[1], in[2], in[3]};
-  cz_cs *cs = cz_cs_new(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, NULL);
-  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  e = cz_snap_circuit(cs, &p->kind->shape, &pub, &p->proof);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_assignment(cs, as);
-  if (e != CZ_OK)
-    cz_msg(msg, msg_len, "%s: synthesis: %s", p->kind->name,
-           e == CZ_ERR_INVALID_ARG && !cz_cs_errmsg(cs)[0] ? "the proof is not of this circuit's shape"
-                                                            : cz_cs_errmsg(cs));
-  cz_cs_free(cs);
+  char why[256] = "";
+  e = cz_snap_witness(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &p->kind->shape, &pub, &p->proof,
+                      n_threads, as, why, sizeof why);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "%s: synthesis: %s", p->kind->name, why);
   if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
     cz_assignment_free(as);
     cz_msg(msg, msg_len, e == CZ_ERR_NOMEM ? "out of memory"
@@ -112,9 +107,9 @@ static cz_err synthesize(const cz_snap_partition *p, const cz_pce *shape, unsign
   return e;
 }
 
-cz_err cz_snap_synthesize(const cz_snap_partition *p, cz_assignment *as, char *msg,
-                          size_t msg_len) {
-  return synthesize(p, NULL, 0, as, msg, msg_len);
+cz_err cz_snap_synthesize(const cz_snap_partition *p, unsigned n_threads, cz_assignment *as,
+                          char *msg, size_t msg_len) {
+  return synthesize(p, NULL, n_threads, as, msg, msg_len);
 }
 
 cz_err cz_snap_synthesize_pce(const cz_snap_partition *p, const cz_pce *shape, unsigned n_threads,
@@ -153,7 +148,7 @@ cz_err cz_snap_prove(const cz_snap_partition *p, const cz_groth16_params *params
   if (e != CZ_OK) return e;
   cz_assignment as;
   uint64_t t0 = cz_now_ns();
-  if ((e = cz_snap_synthesize(p, &as, msg, msg_len)) != CZ_OK) return e;
+  if ((e = cz_snap_synthesize(p, n_threads, &as, msg, msg_len)) != CZ_OK) return e;
   cz_prove_timing_emit(timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
   return cz_snap_prove_assignment(p, &as, params, pvk, backend, n_threads, timing, out, msg,
                                   msg_len);

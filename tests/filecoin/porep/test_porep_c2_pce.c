@@ -3,8 +3,8 @@
  * cz_porep_record_shape gives the plain cz_porep_c2_synthesize assignment
  * bit for bit (values, a/b/c, densities) on 1 and 2 threads, and a shape
  * of another circuit is refused. The shape's size is printed. The plain
- * path notes its sizes (cz_porep_size_hint) and, sized by them, makes the
- * same assignment again. */
+ * path, its challenges synthesized on 1, 2, 3 or all threads, equals the
+ * serial run of the circuit on one PROVE system. */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,27 +32,26 @@ int main(void) {
          info.n_constraints, info.nnz[0], info.nnz[1], info.nnz[2], info.n_coeffs,
          info.code_bytes, info.bytes);
 
+  /* The serial reference: the whole circuit on one PROVE system. */
   cz_assignment plain, pce;
-  cz_cs_config hint;
-  cz_porep_size_hint(c1.kind, &hint); /* nothing synthesized yet */
-  CHECK_EQ_INT(hint.hint_constraints, 0);
-  CHECK_EQ_INT(hint.hint_aux, 0);
-  CHECK_EQ_INT(cz_porep_c2_synthesize(&c1, 0, &plain, msg, sizeof msg), CZ_OK);
+  cz_cs *serial = cz_cs_new(CZ_CS_PROVE, NULL);
+  CHECK_EQ_INT(cz_porep_circuit(serial, &c1.kind->shape, &c1, 0), CZ_OK);
+  CHECK_EQ_INT(cz_cs_finish(serial), CZ_OK);
+  CHECK_EQ_INT(cz_cs_take_assignment(serial, &plain), CZ_OK);
+  cz_cs_free(serial);
   CHECK_EQ_INT(info.n_constraints, plain.n_constraints);
-  cz_porep_size_hint(c1.kind, &hint);
-  CHECK_EQ_INT(hint.hint_constraints, plain.n_constraints);
-  CHECK_EQ_INT(hint.hint_aux, plain.n_aux);
-  cz_porep_size_hint(cz_porep_kind_by_id(0), &hint); /* another kind: none */
-  CHECK_EQ_INT(hint.hint_constraints, 0);
   for (unsigned threads = 1; threads <= 2; threads++) {
     CHECK_EQ_INT(cz_porep_c2_synthesize_pce(&c1, 0, shape, threads, &pce, msg, sizeof msg), CZ_OK);
     CHECK(assign_eq(&plain, &pce));
     cz_assignment_free(&pce);
   }
-  /* NULL shape: the plain path, now sized by the hint. */
-  CHECK_EQ_INT(cz_porep_c2_synthesize_pce(&c1, 0, NULL, 1, &pce, msg, sizeof msg), CZ_OK);
-  CHECK(assign_eq(&plain, &pce));
-  cz_assignment_free(&pce);
+  /* NULL shape: the plain path, its challenges on every budget. */
+  static const unsigned budgets[] = {1, 2, 3, 0};
+  for (size_t t = 0; t < sizeof budgets / sizeof *budgets; t++) {
+    CHECK_EQ_INT(cz_porep_c2_synthesize(&c1, 0, budgets[t], &pce, msg, sizeof msg), CZ_OK);
+    CHECK(assign_eq(&plain, &pce));
+    cz_assignment_free(&pce);
+  }
   cz_assignment_free(&plain);
   cz_pce_free(shape);
 

@@ -164,8 +164,11 @@ static void test_polka_sector(cz_cs *test) {
   bool set = true;
   for (size_t i = 0; i < w.n_inputs && set; i++)
     set = cz_cs_set_value(test, cz_var_input((uint32_t)i), &w.inputs[i]);
-  for (size_t i = 0; i < w.n_aux && set; i++)
-    set = cz_cs_set_value(test, cz_var_aux((uint32_t)i), &w.aux[i]);
+  for (size_t i = 0; i < w.n_aux && set; i++) {
+    cz_fr x;
+    cz_fr_packed_get(&w.aux, i, &x);
+    set = cz_cs_set_value(test, cz_var_aux((uint32_t)i), &x);
+  }
   CHECK(set);
   CHECK(cz_cs_is_satisfied(test));
   cz_assignment_free(&w);

@@ -1,0 +1,426 @@
+/* Parallel synthesis of header + slots circuits (cuzk/cs_slots.h).
+ *
+ * One leader system runs the header. A COUNT system that starts where the
+ * header ended runs slot 0, which gives one slot's inputs, aux and rows.
+ * Then every worker forks the leader: a system holding a copy of the
+ * header's values, whose own rows are windows of the result's a/b/c. For
+ * each of its slots it rewinds to the header, synthesizes the slot (its
+ * variables numbered as if it were slot 0: the same order, so the same
+ * sums and the same bits), and merges: values copied to the slot's offset,
+ * density bits ORed in (the header's at their place, the slot's shifted).
+ * The input constraints (input_i * 0 = 0) are written last from the
+ * inputs, as cz_cs_finish would make them: a = the input, b = c = 0. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs/cs_internal.h"
+#include "cuzk/cs_slots.h"
+#include "cuzk/parallel.h"
+#include "util/bigbuf.h"
+#include "util/msg.h"
+
+/* Where the header ends and how much one slot adds. */
+typedef struct {
+  size_t in, aux, con;
+} cs_counts;
+
+/* A worker's aux values that are neither 0 nor 1, in slot order. */
+typedef struct {
+  cz_fr *v;
+  size_t n, cap;
+} others_list;
+
+typedef struct {
+  const cz_slotted_circuit *c;
+  const cz_cs *leader;
+  cz_cs_kind kind;
+  cz_cs_config cfg;
+  cs_counts hdr, per;
+  unsigned n_threads;
+  /* The result: values, rows (PROVE), densities (PROVE; bits ORed in). */
+  cz_assignment *out;
+  others_list hdr_others, *others; /* the header's, and one per worker */
+  /* First failure: its slot, error and the system's message. */
+  cz_err err;
+  size_t err_slot;
+  char err_msg[160];
+  pthread_mutex_t err_lock;
+} slots_run;
+
+cz_err cz_slots_run(cz_cs *cs, const cz_slotted_circuit *c, char *msg, size_t msg_len) {
+  cz_err e = c->header(cs, c->ctx);
+  if (e != CZ_OK)
+    return cz_msg_err(msg, msg_len, e, "header: %s", *cz_cs_errmsg(cs) ? cz_cs_errmsg(cs) : cz_err_str(e));
+  for (size_t i = 0; i < c->n_slots; i++)
+    if ((e = c->slot(cs, c->ctx, i)) != CZ_OK)
+      return cz_msg_err(msg, msg_len, e, "slot %zu: %s", i,
+                        *cz_cs_errmsg(cs) ? cz_cs_errmsg(cs) : cz_err_str(e));
+  return CZ_OK;
+}
+
+static void fail(slots_run *r, size_t slot, cz_err e, const char *why) {
+  pthread_mutex_lock(&r->err_lock);
+  if (r->err == CZ_OK || slot < r->err_slot) {
+    r->err = e;
+    r->err_slot = slot;
+    snprintf(r->err_msg, sizeof r->err_msg, "%s", why && *why ? why : cz_err_str(e));
+  }
+  pthread_mutex_unlock(&r->err_lock);
+}
+
+/* ---- sizes ------------------------------------------------------------ */
+
+/* One slot's counts: slot 0 on a COUNT system that starts at the header's. */
+static cz_err count_slot(slots_run *r) {
+  cz_cs *cnt = cz_cs_new(CZ_CS_COUNT, NULL);
+  if (!cnt) return CZ_ERR_NOMEM;
+  cnt->n_inputs = r->hdr.in;
+  cnt->n_aux = r->hdr.aux;
+  cnt->n_constraints = r->hdr.con;
+  cz_err e = r->c->slot(cnt, r->c->ctx, 0);
+  if (e == CZ_OK) {
+    r->per.in = cnt->n_inputs - r->hdr.in;
+    r->per.aux = cnt->n_aux - r->hdr.aux;
+    r->per.con = cnt->n_constraints - r->hdr.con;
+  } else {
+    fail(r, 0, e, cz_cs_errmsg(cnt));
+  }
+  cz_cs_free(cnt);
+  return e;
+}
+
+/* n * per + hdr without overflow. */
+static bool total(size_t hdr, size_t per, size_t n, size_t *out) {
+  if (per && n > (SIZE_MAX - hdr) / per) return false;
+  *out = hdr + n * per;
+  return true;
+}
+
+static bool dens_new(cz_density *d, size_t n) {
+  d->n = n;
+  d->count = 0;
+  if (!(d->bits = cz_pool_take((n / 64 + 1) * sizeof *d->bits))) return false;
+  memset(d->bits, 0, (n / 64 + 1) * sizeof *d->bits);
+  return true;
+}
+
+/* The result's buffers, with the header's values and rows in place (its
+ * aux values are packed by finish_result). */
+static cz_err alloc_result(slots_run *r) {
+  cz_assignment *o = r->out;
+  const cz_cs *L = r->leader;
+  size_t body;
+  if (!total(r->hdr.in, r->per.in, r->c->n_slots, &o->n_inputs) ||
+      !total(r->hdr.aux, r->per.aux, r->c->n_slots, &o->n_aux) ||
+      !total(r->hdr.con, r->per.con, r->c->n_slots, &body) || o->n_inputs > UINT32_MAX ||
+      o->n_aux > UINT32_MAX)
+    return CZ_ERR_NOMEM;
+  bool prove = r->kind == CZ_CS_PROVE;
+  o->n_constraints = body + (prove ? o->n_inputs : 0);
+  if (!(o->inputs = cz_pool_take(o->n_inputs * sizeof(cz_fr)))) return CZ_ERR_NOMEM;
+  memcpy(o->inputs, L->inputs, r->hdr.in * sizeof(cz_fr));
+  cz_err e = cz_fr_packed_alloc(&o->aux, o->n_aux, 0);
+  if (e != CZ_OK || !prove) return e;
+  /* Room for the H domain, so that the prover transforms in place. */
+  size_t room = cz_abc_room(o->n_constraints);
+  if (room > SIZE_MAX / sizeof(cz_fr)) return CZ_ERR_NOMEM;
+  cz_fr **ab[2] = {&o->a, &o->b};
+  cz_fr *const src[2] = {L->a, L->b};
+  for (int m = 0; m < 2; m++) {
+    if (!(*ab[m] = cz_pool_take(room * sizeof(cz_fr)))) return CZ_ERR_NOMEM;
+    if (r->hdr.con) memcpy(*ab[m], src[m], r->hdr.con * sizeof(cz_fr));
+  }
+  if (!dens_new(&o->a_aux, o->n_aux) || !dens_new(&o->b_aux, o->n_aux) ||
+      !dens_new(&o->b_input, o->n_inputs))
+    return CZ_ERR_NOMEM;
+  return CZ_OK;
+}
+
+/* ---- merging ------------------------------------------------------------ */
+
+/* dst's bits [off, off + n) |= src's bits [0, n). Atomic: slots that meet
+ * inside a word write it from two threads. */
+static void bits_or_at(uint64_t *dst, size_t off, const uint64_t *src, size_t n) {
+  for (size_t i = 0; i < n; i += 64) {
+    uint64_t v = src[i >> 6];
+    if (n - i < 64) v &= ((uint64_t)1 << (n - i)) - 1;
+    if (!v) continue;
+    size_t d = off + i, w = d >> 6, sh = d & 63;
+    __atomic_fetch_or(&dst[w], v << sh, __ATOMIC_RELAXED);
+    if (sh && (v >> (64 - sh))) __atomic_fetch_or(&dst[w + 1], v >> (64 - sh), __ATOMIC_RELAXED);
+  }
+}
+
+/* src's bits [from, from + n) as a bitmap starting at bit 0 of tmp. */
+static void bits_extract(uint64_t *tmp, const uint64_t *src, size_t from, size_t n) {
+  for (size_t i = 0; i < n; i += 64) {
+    size_t b = from + i, w = b >> 6, sh = b & 63;
+    uint64_t v = src[w] >> sh;
+    if (sh && n - i > 64 - sh) v |= src[w + 1] << (64 - sh);
+    tmp[i >> 6] = v;
+  }
+}
+
+/* A forked system's density (bits for the header's variables, then its
+ * slot's) into the result: the header's in place, the slot's at base. */
+static void merge_dens(cz_density *dst, const cz_dens_buf *src, size_t hdr, size_t per,
+                       size_t base, uint64_t *tmp) {
+  bits_or_at(dst->bits, 0, src->d.bits, hdr);
+  bits_extract(tmp, src->d.bits, hdr, per);
+  bits_or_at(dst->bits, base, tmp, per);
+}
+
+/* Packs x[0 .. n) into the result's aux at bit base: its 0/1 bits built
+ * in tmp (2 (n / 64 + 1) words) and ORed in, the other values appended to
+ * list. */
+static bool pack_into(cz_fr_packed *dst, size_t base, const cz_fr *x, size_t n, others_list *list,
+                      uint64_t *tmp) {
+  size_t words = n / 64 + 1;
+  uint64_t *one = tmp, *other = tmp + words;
+  memset(tmp, 0, 2 * words * sizeof *tmp);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t k = cz_fr_class(&x[i]);
+    if (k == CZ_CLS_OTHER) {
+      if (list->n == list->cap && !cz_grow((void **)&list->v, &list->cap, list->n + 1, sizeof(cz_fr)))
+        return false;
+      list->v[list->n++] = x[i];
+      other[i >> 6] |= (uint64_t)1 << (i & 63);
+    } else {
+      one[i >> 6] |= (uint64_t)k << (i & 63);
+    }
+  }
+  bits_or_at(dst->one, base, one, n);
+  bits_or_at(dst->other, base, other, n);
+  return true;
+}
+
+/* ---- workers -------------------------------------------------------------- */
+
+typedef struct {
+  cz_cs *cs;
+  uint64_t *tmp; /* one slot's density bits, for merge_dens */
+} fork_state;
+
+/* *p (capacity *cap) replaced by a pool block of n elements. */
+static bool take(void **p, size_t *cap, size_t n, size_t elem) {
+  void *q = cz_pool_take((n ? n : 1) * elem);
+  if (!q) return false;
+  cz_pool_give(*p);
+  *p = q;
+  *cap = n ? n : 1;
+  return true;
+}
+
+/* A system that holds the header as the leader left it, with room (pool
+ * blocks, kept between partitions) for one slot's values and (PROVE)
+ * density bits; rows are bound per slot. */
+static cz_cs *fork_leader(const slots_run *r) {
+  const cz_cs *L = r->leader;
+  cz_cs_config cfg = r->cfg;
+  cfg.hint_constraints = cfg.hint_aux = 0;
+  cz_cs *f = cz_cs_new(r->kind, &cfg);
+  if (!f) return NULL;
+  size_t n_in = r->hdr.in + r->per.in, n_aux = r->hdr.aux + r->per.aux;
+  bool ok = take((void **)&f->inputs, &f->cap_inputs, n_in, sizeof(cz_fr)) &&
+            take((void **)&f->aux, &f->cap_aux, n_aux, sizeof(cz_fr));
+  if (ok) {
+    memcpy(f->inputs, L->inputs, r->hdr.in * sizeof(cz_fr));
+    memcpy(f->aux, L->aux, r->hdr.aux * sizeof(cz_fr));
+  }
+  if (ok && r->kind == CZ_CS_PROVE) {
+    ok = take((void **)&f->cls_in, &f->cap_cls_in, n_in, 1) &&
+         take((void **)&f->cls_aux, &f->cap_cls_aux, n_aux, 1) &&
+         take((void **)&f->b_input.d.bits, &f->b_input.cap_words, n_in / 64 + 1, 8) &&
+         take((void **)&f->a_aux.d.bits, &f->a_aux.cap_words, n_aux / 64 + 1, 8) &&
+         take((void **)&f->b_aux.d.bits, &f->b_aux.cap_words, n_aux / 64 + 1, 8);
+    if (ok) {
+      memcpy(f->cls_in, L->cls_in, r->hdr.in);
+      memcpy(f->cls_aux, L->cls_aux, r->hdr.aux);
+    }
+    /* Its own a/b are dropped: rows go to the result (fork_bind). */
+    cz_pool_give(f->a);
+    cz_pool_give(f->b);
+    f->a = f->b = NULL;
+    f->cap_abc = 0;
+  }
+  if (!ok) {
+    cz_cs_free(f);
+    return NULL;
+  }
+  return f;
+}
+
+static void dens_rewind(cz_dens_buf *b, size_t n) {
+  memset(b->d.bits, 0, b->cap_words * sizeof(uint64_t));
+  b->d.n = n;
+  b->d.count = 0;
+}
+
+/* Rewind f to the end of the header and point its rows at slot i's. */
+static void fork_bind(const slots_run *r, cz_cs *f, size_t i) {
+  f->n_inputs = r->hdr.in;
+  f->n_aux = r->hdr.aux;
+  f->n_constraints = r->hdr.con;
+  if (r->kind != CZ_CS_PROVE) return;
+  /* Row hdr.con + j of the fork is row hdr.con + i * per.con + j. */
+  size_t shift = i * r->per.con;
+  f->a = r->out->a + shift;
+  f->b = r->out->b + shift;
+  f->cap_abc = r->hdr.con + r->per.con;
+  f->rows_fixed = true;
+  dens_rewind(&f->b_input, r->hdr.in);
+  dens_rewind(&f->a_aux, r->hdr.aux);
+  dens_rewind(&f->b_aux, r->hdr.aux);
+}
+
+/* Slot i's values and density bits into the result. */
+static bool fork_merge(const slots_run *r, const cz_cs *f, size_t i, others_list *list,
+                       uint64_t *tmp) {
+  cz_assignment *o = r->out;
+  size_t in_base = r->hdr.in + i * r->per.in, aux_base = r->hdr.aux + i * r->per.aux;
+  memcpy(o->inputs + in_base, f->inputs + r->hdr.in, r->per.in * sizeof(cz_fr));
+  if (!pack_into(&o->aux, aux_base, f->aux + r->hdr.aux, r->per.aux, list, tmp)) return false;
+  if (r->kind != CZ_CS_PROVE) return true;
+  merge_dens(&o->b_input, &f->b_input, r->hdr.in, r->per.in, in_base, tmp);
+  merge_dens(&o->a_aux, &f->a_aux, r->hdr.aux, r->per.aux, aux_base, tmp);
+  merge_dens(&o->b_aux, &f->b_aux, r->hdr.aux, r->per.aux, aux_base, tmp);
+  return true;
+}
+
+static cz_err fork_slot(slots_run *r, cz_cs *f, size_t i, others_list *list, uint64_t *tmp) {
+  fork_bind(r, f, i);
+  cz_err e = r->c->slot(f, r->c->ctx, i);
+  if (e == CZ_OK) e = cz_cs_error(f);
+  if (e != CZ_OK) {
+    fail(r, i, e, cz_cs_errmsg(f));
+    return e;
+  }
+  if (f->n_inputs != r->hdr.in + r->per.in || f->n_aux != r->hdr.aux + r->per.aux ||
+      f->n_constraints != r->hdr.con + r->per.con) {
+    fail(r, i, CZ_ERR_INVALID_ARG, "its shape differs from slot 0's");
+    return CZ_ERR_INVALID_ARG;
+  }
+  if (!fork_merge(r, f, i, list, tmp)) {
+    fail(r, i, CZ_ERR_NOMEM, "out of memory");
+    return CZ_ERR_NOMEM;
+  }
+  return CZ_OK;
+}
+
+static void work(void *p, size_t begin, size_t end, unsigned worker) {
+  slots_run *r = p;
+  cz_cs *f = fork_leader(r);
+  size_t words = (r->per.aux > r->per.in ? r->per.aux : r->per.in) / 64 + 1;
+  uint64_t *tmp = cz_pool_take(2 * words * sizeof *tmp);
+  if (!f || !tmp) {
+    fail(r, begin, CZ_ERR_NOMEM, "out of memory");
+  } else {
+    for (size_t i = begin; i < end && __atomic_load_n(&r->err, __ATOMIC_RELAXED) == CZ_OK; i++)
+      if (fork_slot(r, f, i, &r->others[worker], tmp) != CZ_OK) break;
+  }
+  if (f) f->a = f->b = NULL; /* the result's, not f's */
+  cz_cs_free(f);
+  cz_pool_give(tmp);
+}
+
+/* ---- the whole run ---------------------------------------------------------- */
+
+static void density_count(cz_density *d) {
+  d->count = 0;
+  for (size_t w = 0; w < (d->n + 63) / 64; w++) d->count += (size_t)__builtin_popcountll(d->bits[w]);
+}
+
+/* The others lists (the header's, then the workers' in order) into the
+ * result's aux, and its ranks. */
+static bool finish_aux(slots_run *r, unsigned workers) {
+  cz_fr_packed *v = &r->out->aux;
+  size_t n = r->hdr_others.n;
+  for (unsigned w = 0; w < workers; w++) n += r->others[w].n;
+  cz_fr *all = cz_pool_take((n ? n : 1) * sizeof *all);
+  if (!all) return false;
+  memcpy(all, r->hdr_others.v, r->hdr_others.n * sizeof *all);
+  size_t at = r->hdr_others.n;
+  for (unsigned w = 0; w < workers; w++) {
+    memcpy(all + at, r->others[w].v, r->others[w].n * sizeof *all);
+    at += r->others[w].n;
+  }
+  cz_pool_give(v->others);
+  v->others = all;
+  cz_fr_packed_rank_build(v);
+  return v->n_other == n;
+}
+
+/* The input constraints, the header's density bits, and the counts. */
+static void finish_rows(slots_run *r) {
+  cz_assignment *o = r->out;
+  const cz_cs *L = r->leader;
+  size_t body = o->n_constraints - o->n_inputs;
+  for (size_t k = 0; k < o->n_inputs; k++) {
+    o->a[body + k] = o->inputs[k];
+    o->b[body + k] = CZ_FR_ZERO;
+  }
+  bits_or_at(o->b_input.bits, 0, L->b_input.d.bits, r->hdr.in);
+  bits_or_at(o->a_aux.bits, 0, L->a_aux.d.bits, r->hdr.aux);
+  bits_or_at(o->b_aux.bits, 0, L->b_aux.d.bits, r->hdr.aux);
+  density_count(&o->b_input);
+  density_count(&o->a_aux);
+  density_count(&o->b_aux);
+}
+
+static cz_err run_slots(slots_run *r, unsigned n_threads) {
+  cz_err e = count_slot(r);
+  if (e == CZ_OK) e = alloc_result(r);
+  if (e != CZ_OK) return e;
+  unsigned workers = cz_parallel_workers(r->c->n_slots, n_threads);
+  r->others = calloc(workers ? workers : 1, sizeof *r->others);
+  uint64_t *tmp = cz_pool_take(2 * (r->hdr.aux / 64 + 1) * sizeof *tmp);
+  bool ok = r->others && tmp &&
+            pack_into(&r->out->aux, 0, r->leader->aux, r->hdr.aux, &r->hdr_others, tmp);
+  cz_pool_give(tmp);
+  if (!ok) return CZ_ERR_NOMEM;
+  cz_parallel_for(r->c->n_slots, n_threads, work, r);
+  if (r->err != CZ_OK) return r->err;
+  if (!finish_aux(r, workers)) return CZ_ERR_NOMEM;
+  if (r->kind == CZ_CS_PROVE) finish_rows(r);
+  return CZ_OK;
+}
+
+static void free_lists(slots_run *r) {
+  unsigned workers = cz_parallel_workers(r->c->n_slots, r->n_threads);
+  for (unsigned w = 0; r->others && w < workers; w++) cz_pool_give(r->others[w].v);
+  free(r->others);
+  cz_pool_give(r->hdr_others.v);
+}
+
+cz_err cz_slots_synthesize(cz_cs_kind kind, const cz_cs_config *cfg, const cz_slotted_circuit *c,
+                           unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len) {
+  if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
+  memset(out, 0, sizeof *out);
+  if (!c || !c->header || !c->slot || (kind != CZ_CS_PROVE && kind != CZ_CS_WITNESS))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "kind: PROVE or WITNESS, with a circuit");
+  slots_run r = {.c = c, .kind = kind, .out = out, .n_threads = n_threads};
+  r.cfg = cfg ? *cfg : (cz_cs_config){CZ_LC_INLINE, 4, 0, 0};
+  pthread_mutex_init(&r.err_lock, NULL);
+  cz_cs *L = cz_cs_new(kind, &r.cfg);
+  cz_err e = L ? c->header(L, c->ctx) : CZ_ERR_NOMEM;
+  if (L && e == CZ_OK) e = cz_cs_error(L);
+  if (e != CZ_OK) {
+    cz_msg(msg, msg_len, "header: %s", L && *cz_cs_errmsg(L) ? cz_cs_errmsg(L) : cz_err_str(e));
+  } else {
+    r.leader = L;
+    r.hdr = (cs_counts){L->n_inputs, L->n_aux, L->n_constraints};
+    if (c->n_slots) e = run_slots(&r, n_threads);
+    else e = cz_cs_finish(L) == CZ_OK ? cz_cs_take_assignment(L, out) : cz_cs_error(L);
+    if (e != CZ_OK && r.err != CZ_OK)
+      cz_msg(msg, msg_len, "slot %zu: %s", r.err_slot, r.err_msg);
+    else if (e != CZ_OK)
+      cz_msg(msg, msg_len, "%s", e == CZ_ERR_NOMEM ? "out of memory" : cz_err_str(e));
+  }
+  if (e != CZ_OK) cz_assignment_free(out);
+  free_lists(&r);
+  cz_cs_free(L);
+  pthread_mutex_destroy(&r.err_lock);
+  return e;
+}
