@@ -238,20 +238,26 @@ cz_err cz_r1cs_eval_threads(const cz_r1cs *m, cz_assignment *w, unsigned n_threa
 
 /* ---- Pre-compiled circuits (cuzk's PCE) ----------------------------------
  * A recorded shape in compact form, for proofs made as a WITNESS run plus
- * cz_pce_eval: the RECORD matrices as CSR with 32-bit row offsets and
- * columns, and per entry a code into one table of the distinct
+ * cz_pce_eval: the RECORD matrices A and B as CSR with 32-bit row offsets
+ * and columns, and per entry a code into one table of the distinct
  * coefficients (ONE is code 0, -ONE code 1; 16-bit codes while the table
- * has at most 65536 entries, else 32-bit). Zero coefficients are dropped,
- * as in cz_r1cs. About 6 bytes per entry where cz_r1cs holds 36. A cz_pce
- * is immutable: threads may evaluate one at the same time. */
+ * has at most 65536 entries, else 32-bit). C is not kept: c = a * b for a
+ * satisfying witness (cz_assignment). Zero coefficients are dropped, as in
+ * cz_r1cs. About 6 bytes per entry where cz_r1cs holds 36. A shape
+ * recorded from a circuit of slots (cz_slots_record, cuzk/cs_slots.h) may
+ * be tiled: it holds the header and one slot, which every slot repeats
+ * with its own variables shifted (a 32 GiB PoRep partition: one of its 18
+ * challenges). A cz_pce is immutable: threads may evaluate one at the same
+ * time. */
 typedef struct cz_pce cz_pce;
 
 typedef struct {
-  size_t n_inputs, n_aux, n_constraints; /* as cz_r1cs */
-  size_t nnz[3];                         /* entries of A, B, C */
+  size_t n_inputs, n_aux, n_constraints; /* the whole circuit's, as cz_r1cs */
+  size_t nnz[3];                         /* entries of A, B (C: 0, not kept) held */
   size_t n_coeffs;                       /* distinct coefficients, ONE and -ONE included */
   unsigned code_bytes;                   /* 2 or 4 */
-  size_t bytes;                          /* heap memory held (matrices, table, densities) */
+  size_t n_slots;                        /* tiled: the slots the rows repeat for; else 0 */
+  size_t bytes;                          /* memory held (matrices, table, densities) */
 } cz_pce_info;
 
 /* RECORD: move the recorded shape out in compact form (in place of
@@ -282,7 +288,7 @@ void cz_pce_get_info(const cz_pce *p, cz_pce_info *out);
  * Anything else leaves *out NULL with the reason in msg. Loading costs one
  * pass over the file. */
 #define CZ_PCE_KEY_BYTES 32
-#define CZ_PCE_FORMAT_VERSION 1
+#define CZ_PCE_FORMAT_VERSION 2
 typedef enum {
   CZ_PCE_FILE_OK = 0,
   CZ_PCE_FILE_MISSING,    /* no such file */

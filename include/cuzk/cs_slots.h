@@ -53,4 +53,16 @@ cz_err cz_slots_run(cz_cs *cs, const cz_slotted_circuit *c, char *msg, size_t ms
 cz_err cz_slots_synthesize(cz_cs_kind kind, const cz_cs_config *cfg, const cz_slotted_circuit *c,
                            unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len);
 
+/* The recorded shape of c (cz_pce), tiled when its slots repeat: the header
+ * and slots 0, 1 and n_slots - 1 are recorded, and when the later two are
+ * slot 0 again (the same rows and coefficients, their own variables
+ * shifted, the header's the same) the shape keeps the header and slot 0
+ * only, which cz_pce_eval repeats for every slot (a 32 GiB PoRep partition:
+ * 1/18 of the rows). Otherwise (one slot, or slots that read different
+ * header variables, as SnapDeals' challenges do) the whole circuit is
+ * recorded. Either way cz_pce_eval of a WITNESS run equals the PROVE
+ * assignment. Errors: the circuit's, CZ_ERR_NOMEM; msg says why; *out is
+ * NULL then. */
+cz_err cz_slots_record(const cz_slotted_circuit *c, cz_pce **out, char *msg, size_t msg_len);
+
 #endif

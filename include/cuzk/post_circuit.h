@@ -118,4 +118,11 @@ cz_err cz_post_witness(const cz_merkle_shape *tree, size_t sector_leaves, size_t
                        size_t n_challenges, const cz_post_slot *sectors, cz_cs_kind kind,
                        unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len);
 
+/* The recorded shape of the circuit of these sizes (cz_slots_record: its
+ * sector slots repeat, so the shape holds one slot); msg on error is
+ * "<what>: recording the circuit: <why>". */
+cz_err cz_post_record_slots(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
+                            size_t n_challenges, const char *what, cz_pce **out, char *msg,
+                            size_t msg_len);
+
 #endif

@@ -82,9 +82,21 @@ typedef struct {
   size_t nnz;
 } cz_pce_mat;
 
+/* A tiled shape (cz_slots_record): the matrices hold the header's rows and
+ * slot 0's, over the header's and slot 0's variables (inputs hdr_in +
+ * per_in, aux hdr_aux + per_aux); slot i's rows are slot 0's with its own
+ * variables shifted by i slots. The input constraints are implied (a = the
+ * input, b = 0). n_slots == 0: a plain shape, whose rows are all there. */
+typedef struct {
+  size_t n_slots, hdr_rows, hdr_in, hdr_aux, per_rows, per_in, per_aux;
+} cz_pce_tiling;
+
 struct cz_pce {
+  /* The matrices' own counts (for a tiled shape, of the header and one
+   * slot; cz_pce_get_info reports the whole circuit's). */
   size_t n_inputs, n_aux, n_constraints;
-  cz_pce_mat m[3];
+  cz_pce_tiling tile;
+  cz_pce_mat m[3]; /* A, B; C is not kept (c = a * b): m[2] is empty */
   cz_fr *coeffs; /* coeffs[0] = ONE, coeffs[1] = -ONE */
   size_t n_coeffs;
   unsigned code_bytes;
@@ -178,6 +190,36 @@ static inline size_t cz_abc_room(size_t m) {
   size_t n = 1;
   while (n < m) n <<= 1;
   return n;
+}
+
+/* The tiled shape t of a RECORD system that recorded at least the header
+ * and slot 0 of a slotted circuit (pce.c); the rows past slot 0's and
+ * their variables are dropped. CZ_ERR_INVALID_ARG when slot 0's rows use a
+ * variable past it; CZ_ERR_NOMEM. */
+cz_err cz_pce_take_tiled(cz_cs *cs, const cz_pce_tiling *t, cz_pce **out);
+
+/* dst's bits [off, off + n) |= src's bits [0, n). Atomic: runs that meet
+ * inside a word (slots of cs_slots.c) write it from two threads. */
+static inline void cz_bits_or_at(uint64_t *dst, size_t off, const uint64_t *src, size_t n) {
+  for (size_t i = 0; i < n; i += 64) {
+    uint64_t v = src[i >> 6];
+    if (n - i < 64) v &= ((uint64_t)1 << (n - i)) - 1;
+    if (!v) continue;
+    size_t d = off + i, w = d >> 6, sh = d & 63;
+    __atomic_fetch_or(&dst[w], v << sh, __ATOMIC_RELAXED);
+    if (sh && (v >> (64 - sh))) __atomic_fetch_or(&dst[w + 1], v >> (64 - sh), __ATOMIC_RELAXED);
+  }
+}
+
+/* src's bits [from, from + n) as a bitmap from bit 0 of dst (words past
+ * the last bit: whatever src held). */
+static inline void cz_bits_extract(uint64_t *dst, const uint64_t *src, size_t from, size_t n) {
+  for (size_t i = 0; i < n; i += 64) {
+    size_t b = from + i, w = b >> 6, sh = b & 63;
+    uint64_t v = src[w] >> sh;
+    if (sh && n - i > 64 - sh) v |= src[w + 1] << (64 - sh);
+    dst[i >> 6] = v;
+  }
 }
 
 /* Set the sticky error (first one wins). */

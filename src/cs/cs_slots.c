@@ -140,36 +140,13 @@ static cz_err alloc_result(slots_run *r) {
 
 /* ---- merging ------------------------------------------------------------ */
 
-/* dst's bits [off, off + n) |= src's bits [0, n). Atomic: slots that meet
- * inside a word write it from two threads. */
-static void bits_or_at(uint64_t *dst, size_t off, const uint64_t *src, size_t n) {
-  for (size_t i = 0; i < n; i += 64) {
-    uint64_t v = src[i >> 6];
-    if (n - i < 64) v &= ((uint64_t)1 << (n - i)) - 1;
-    if (!v) continue;
-    size_t d = off + i, w = d >> 6, sh = d & 63;
-    __atomic_fetch_or(&dst[w], v << sh, __ATOMIC_RELAXED);
-    if (sh && (v >> (64 - sh))) __atomic_fetch_or(&dst[w + 1], v >> (64 - sh), __ATOMIC_RELAXED);
-  }
-}
-
-/* src's bits [from, from + n) as a bitmap starting at bit 0 of tmp. */
-static void bits_extract(uint64_t *tmp, const uint64_t *src, size_t from, size_t n) {
-  for (size_t i = 0; i < n; i += 64) {
-    size_t b = from + i, w = b >> 6, sh = b & 63;
-    uint64_t v = src[w] >> sh;
-    if (sh && n - i > 64 - sh) v |= src[w + 1] << (64 - sh);
-    tmp[i >> 6] = v;
-  }
-}
-
 /* A forked system's density (bits for the header's variables, then its
  * slot's) into the result: the header's in place, the slot's at base. */
 static void merge_dens(cz_density *dst, const cz_dens_buf *src, size_t hdr, size_t per,
                        size_t base, uint64_t *tmp) {
-  bits_or_at(dst->bits, 0, src->d.bits, hdr);
-  bits_extract(tmp, src->d.bits, hdr, per);
-  bits_or_at(dst->bits, base, tmp, per);
+  cz_bits_or_at(dst->bits, 0, src->d.bits, hdr);
+  cz_bits_extract(tmp, src->d.bits, hdr, per);
+  cz_bits_or_at(dst->bits, base, tmp, per);
 }
 
 /* Packs x[0 .. n) into the result's aux at bit base: its 0/1 bits built
@@ -191,8 +168,8 @@ static bool pack_into(cz_fr_packed *dst, size_t base, const cz_fr *x, size_t n, 
       one[i >> 6] |= (uint64_t)k << (i & 63);
     }
   }
-  bits_or_at(dst->one, base, one, n);
-  bits_or_at(dst->other, base, other, n);
+  cz_bits_or_at(dst->one, base, one, n);
+  cz_bits_or_at(dst->other, base, other, n);
   return true;
 }
 
@@ -361,9 +338,9 @@ static void finish_rows(slots_run *r) {
     o->a[body + k] = o->inputs[k];
     o->b[body + k] = CZ_FR_ZERO;
   }
-  bits_or_at(o->b_input.bits, 0, L->b_input.d.bits, r->hdr.in);
-  bits_or_at(o->a_aux.bits, 0, L->a_aux.d.bits, r->hdr.aux);
-  bits_or_at(o->b_aux.bits, 0, L->b_aux.d.bits, r->hdr.aux);
+  cz_bits_or_at(o->b_input.bits, 0, L->b_input.d.bits, r->hdr.in);
+  cz_bits_or_at(o->a_aux.bits, 0, L->a_aux.d.bits, r->hdr.aux);
+  cz_bits_or_at(o->b_aux.bits, 0, L->b_aux.d.bits, r->hdr.aux);
   density_count(&o->b_input);
   density_count(&o->a_aux);
   density_count(&o->b_aux);
@@ -392,6 +369,76 @@ static void free_lists(slots_run *r) {
   for (unsigned w = 0; r->others && w < workers; w++) cz_pool_give(r->others[w].v);
   free(r->others);
   cz_pool_give(r->hdr_others.v);
+}
+
+/* ---- the recorded shape ---------------------------------------------------- */
+
+/* Whether the rows recorded for the slot at position pos (after slot 0 at
+ * position 0) are slot 0's with the slot's own variables pos slots on:
+ * the same coefficients, the header's columns unchanged. */
+static bool slot_repeats(const cz_recorder *rec, const cz_pce_tiling *t, size_t pos) {
+  for (int mi = 0; mi < 2; mi++) {
+    const cz_rec_mat *m = &rec->m[mi];
+    size_t r0 = t->hdr_rows, rk = t->hdr_rows + pos * t->per_rows;
+    if (m->ptr[r0 + t->per_rows] - m->ptr[r0] != m->ptr[rk + t->per_rows] - m->ptr[rk]) return false;
+    for (size_t k = 0; k < m->ptr[r0 + t->per_rows] - m->ptr[r0]; k++) {
+      uint32_t c0 = m->col[m->ptr[r0] + k], ck = m->col[m->ptr[rk] + k];
+      uint32_t idx = c0 & ~REC_INPUT_BIT;
+      bool input = c0 & REC_INPUT_BIT;
+      size_t own = input ? t->hdr_in : t->hdr_aux, step = input ? t->per_in : t->per_aux;
+      uint64_t want = idx >= own ? idx + pos * step : idx;
+      if (m->code[m->ptr[r0] + k] != m->code[m->ptr[rk] + k] || want != (ck & ~REC_INPUT_BIT) ||
+          (ck & REC_INPUT_BIT) != (c0 & REC_INPUT_BIT))
+        return false;
+    }
+  }
+  return true;
+}
+
+/* The header, then slots 0, 1 and n - 1 (those that exist) on a RECORD
+ * system, their counts and rows checked to repeat: *t is the tiling, or
+ * has n_slots 0 when they do not. */
+static cz_err record_probe(cz_cs *rec, const cz_slotted_circuit *c, cz_pce_tiling *t) {
+  memset(t, 0, sizeof *t);
+  cz_err e = c->header(rec, c->ctx);
+  cs_counts hdr = {rec->n_inputs, rec->n_aux, rec->n_constraints};
+  size_t probe[3] = {0, 1, c->n_slots - 1}, n_probe = c->n_slots > 2 ? 3 : 2;
+  cs_counts at[4] = {hdr};
+  for (size_t k = 0; k < n_probe && e == CZ_OK; k++) {
+    e = c->slot(rec, c->ctx, probe[k]);
+    if (e == CZ_OK) e = cz_cs_error(rec);
+    at[k + 1] = (cs_counts){rec->n_inputs, rec->n_aux, rec->n_constraints};
+  }
+  if (e != CZ_OK) return e;
+  *t = (cz_pce_tiling){c->n_slots,        hdr.con, hdr.in, hdr.aux, at[1].con - hdr.con,
+                       at[1].in - hdr.in, at[1].aux - hdr.aux};
+  bool same = true;
+  for (size_t k = 1; k < n_probe; k++)
+    same &= at[k + 1].con - at[k].con == t->per_rows && at[k + 1].in - at[k].in == t->per_in &&
+            at[k + 1].aux - at[k].aux == t->per_aux && slot_repeats(&rec->rec, t, k);
+  if (!same) t->n_slots = 0;
+  return cz_cs_finish(rec);
+}
+
+cz_err cz_slots_record(const cz_slotted_circuit *c, cz_pce **out, char *msg, size_t msg_len) {
+  *out = NULL;
+  cz_cs *rec = cz_cs_new(CZ_CS_RECORD, NULL);
+  if (!rec) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_pce_tiling t = {0};
+  cz_err e = c->n_slots >= 2 ? record_probe(rec, c, &t) : CZ_OK;
+  if (e == CZ_OK && t.n_slots) {
+    e = cz_pce_take_tiled(rec, &t, out);
+  } else if (e == CZ_OK) { /* one slot, or slots that do not repeat: all of it */
+    cz_cs_free(rec);
+    rec = cz_cs_new(CZ_CS_RECORD, NULL);
+    e = !rec ? CZ_ERR_NOMEM : cz_slots_run(rec, c, msg, msg_len);
+    if (e == CZ_OK) e = cz_cs_finish(rec);
+    if (e == CZ_OK) e = cz_cs_take_pce(rec, out);
+  }
+  if (e != CZ_OK && rec && *cz_cs_errmsg(rec)) cz_msg(msg, msg_len, "%s", cz_cs_errmsg(rec));
+  else if (e != CZ_OK && (!msg || !*msg)) cz_msg(msg, msg_len, "%s", cz_err_str(e));
+  cz_cs_free(rec);
+  return e;
 }
 
 cz_err cz_slots_synthesize(cz_cs_kind kind, const cz_cs_config *cfg, const cz_slotted_circuit *c,

@@ -147,14 +147,17 @@ static size_t dens_bytes(const cz_density *d) { return (d->n / 64 + 1) * sizeof(
 
 void cz_pce_get_info(const cz_pce *p, cz_pce_info *out) {
   memset(out, 0, sizeof *out);
-  out->n_inputs = p->n_inputs;
-  out->n_aux = p->n_aux;
-  out->n_constraints = p->n_constraints;
+  const cz_pce_tiling *t = &p->tile;
+  out->n_inputs = t->n_slots ? t->hdr_in + t->n_slots * t->per_in : p->n_inputs;
+  out->n_aux = t->n_slots ? t->hdr_aux + t->n_slots * t->per_aux : p->n_aux;
+  out->n_constraints =
+      t->n_slots ? t->hdr_rows + t->n_slots * t->per_rows + out->n_inputs : p->n_constraints;
+  out->n_slots = t->n_slots;
   out->n_coeffs = p->n_coeffs;
   out->code_bytes = p->code_bytes;
   size_t b = sizeof *p + p->n_coeffs * sizeof(cz_fr) + dens_bytes(&p->a_aux) +
              dens_bytes(&p->b_input) + dens_bytes(&p->b_aux);
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 2; i++) {
     out->nnz[i] = p->m[i].nnz;
     b += (p->n_constraints + 1) * sizeof(uint32_t) + p->m[i].nnz * (4 + p->code_bytes);
   }
@@ -187,6 +190,7 @@ static void *shrink(void *p, size_t n, size_t elem) {
 static bool set_codes(cz_pce *p, uint32_t *codes[3]) {
   p->code_bytes = p->n_coeffs <= 65536 ? 2 : 4;
   for (int i = 0; i < 3; i++) {
+    if (!codes[i]) continue;
     size_t n = p->m[i].nnz;
     if (p->code_bytes == 4) {
       p->m[i].code = shrink(codes[i], n, sizeof(uint32_t));
@@ -220,45 +224,68 @@ static bool pce_densities(cz_pce *p) {
   return true;
 }
 
-static cz_err take_pce(cz_cs *cs, cz_pce **out) {
+/* Matrix i of the recorder, rows [0, rows), into p->m[i] with the final
+ * numbering (inputs, then aux) of a system of n_in inputs; *codes gets its
+ * codes (u32, moved). False: a column past n_in inputs or n_aux aux. */
+static bool take_rows(cz_pce_mat *d, uint32_t **codes, cz_rec_mat *m, size_t rows, size_t n_in,
+                      size_t n_aux) {
+  size_t nnz = m->ptr[rows];
+  uint32_t bad = 0;
+  for (size_t k = 0; k < nnz; k++) {
+    uint32_t c = m->col[k];
+    bad |= c & REC_INPUT_BIT ? (c & ~REC_INPUT_BIT) >= n_in : c >= n_aux;
+    m->col[k] = c & REC_INPUT_BIT ? c & ~REC_INPUT_BIT : c + (uint32_t)n_in;
+  }
+  d->ptr = shrink(m->ptr, rows + 1, sizeof(uint32_t));
+  d->idx = shrink(m->col, nnz, sizeof(uint32_t));
+  d->nnz = nnz;
+  *codes = m->code;
+  m->ptr = m->col = m->code = NULL;
+  return !bad;
+}
+
+/* The first `rows` rows of a finished RECORD system over its first n_in
+ * inputs and n_aux aux (all of it, or the header and one slot of a tiled
+ * shape), C kept only for keep_c (cz_cs_take_r1cs). */
+static cz_err take_pce(cz_cs *cs, size_t rows, size_t n_in, size_t n_aux, bool keep_c,
+                       cz_pce **out) {
   *out = NULL;
   if (cs->kind != CZ_CS_RECORD || !cs->finished || cs->taken || cs->err) return CZ_ERR_INVALID_ARG;
   cz_pce *p = calloc(1, sizeof *p);
   if (!p) return CZ_ERR_NOMEM;
   cz_recorder *r = &cs->rec;
-  p->n_inputs = cs->n_inputs;
-  p->n_aux = cs->n_aux;
-  p->n_constraints = cs->n_constraints;
-  uint32_t ni = (uint32_t)cs->n_inputs; /* < 2^31, and n_inputs + n_aux < 2^32 */
-  uint32_t *codes[3];
-  for (int i = 0; i < 3; i++) {
-    cz_rec_mat *m = &r->m[i];
-    for (size_t k = 0; k < m->n; k++) {
-      uint32_t c = m->col[k];
-      m->col[k] = c & REC_INPUT_BIT ? c & ~REC_INPUT_BIT : c + ni;
-    }
-    p->m[i].ptr = shrink(m->ptr, m->rows + 1, sizeof(uint32_t));
-    p->m[i].idx = shrink(m->col, m->n, sizeof(uint32_t));
-    p->m[i].nnz = m->n;
-    codes[i] = m->code;
-    m->ptr = m->col = m->code = NULL;
-  }
+  p->n_inputs = n_in;
+  p->n_aux = n_aux;
+  p->n_constraints = rows;
+  uint32_t *codes[3] = {NULL, NULL, NULL};
+  bool ok = true;
+  for (int i = 0; i < (keep_c ? 3 : 2); i++)
+    ok &= take_rows(&p->m[i], &codes[i], &r->m[i], rows, n_in, n_aux);
   p->coeffs = shrink(r->coeffs, r->n_coeffs, sizeof(cz_fr));
   p->n_coeffs = r->n_coeffs;
   r->coeffs = NULL;
   cz_rec_free(r);
   cs->taken = true;
-  bool ok = set_codes(p, codes) && pce_densities(p);
+  cz_err e = !ok ? CZ_ERR_INVALID_ARG : set_codes(p, codes) && pce_densities(p) ? CZ_OK : CZ_ERR_NOMEM;
   for (int i = 0; i < 3; i++) free(codes[i]);
-  if (!ok) {
+  if (e != CZ_OK) {
     cz_pce_free(p);
-    return CZ_ERR_NOMEM;
+    return e;
   }
   *out = p;
   return CZ_OK;
 }
 
-cz_err cz_cs_take_pce(cz_cs *cs, cz_pce **out) { return take_pce(cs, out); }
+cz_err cz_pce_take_tiled(cz_cs *cs, const cz_pce_tiling *t, cz_pce **out) {
+  cz_err e = take_pce(cs, t->hdr_rows + t->per_rows, t->hdr_in + t->per_in,
+                      t->hdr_aux + t->per_aux, false, out);
+  if (e == CZ_OK) (*out)->tile = *t;
+  return e;
+}
+
+cz_err cz_cs_take_pce(cz_cs *cs, cz_pce **out) {
+  return take_pce(cs, cs->n_constraints, cs->n_inputs, cs->n_aux, false, out);
+}
 
 static inline uint32_t code_at(const cz_pce *p, const cz_pce_mat *m, size_t k) {
   return p->code_bytes == 2 ? ((const uint16_t *)m->code)[k] : ((const uint32_t *)m->code)[k];
@@ -269,7 +296,7 @@ static inline uint32_t code_at(const cz_pce *p, const cz_pce_mat *m, size_t k) {
 cz_err cz_cs_take_r1cs(cz_cs *cs, cz_r1cs *out) {
   memset(out, 0, sizeof *out);
   cz_pce *p;
-  cz_err e = take_pce(cs, &p);
+  cz_err e = take_pce(cs, cs->n_constraints, cs->n_inputs, cs->n_aux, true, &p);
   if (e) return e;
   out->n_inputs = p->n_inputs;
   out->n_aux = p->n_aux;
@@ -338,7 +365,7 @@ cz_err cz_pce_from_r1cs(const cz_r1cs *m, cz_pce **out) {
   p->n_aux = m->n_aux;
   p->n_constraints = rows;
   uint32_t *codes[3] = {NULL, NULL, NULL};
-  for (int i = 0; i < 3 && ok; i++) {
+  for (int i = 0; i < 2 && ok; i++) { /* C is not kept (c = a * b) */
     const cz_spmat *s = src[i];
     size_t nnz = (size_t)s->ptr[rows];
     cz_pce_mat *d = &p->m[i];

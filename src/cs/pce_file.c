@@ -2,9 +2,11 @@
  *
  * Layout, little-endian, every section starting on a 64-byte boundary:
  *   header (HEADER_BYTES): magic, format version, code width, the counts,
- *     the caller's 32-byte key;
- *   for A, B, C: row offsets (u32, n_constraints + 1), columns (u32, nnz),
- *     codes (u16 or u32, nnz);
+ *     the tiling (cz_pce_tiling; slots 0 for a plain shape), the caller's
+ *     32-byte key;
+ *   for A and B: row offsets (u32, n_constraints + 1), columns (u32, nnz),
+ *     codes (u16 or u32, nnz) (version 1 also held C, which evaluation no
+ *     longer reads: such files are stale and recorded again);
  *   the coefficient table (cz_fr, Montgomery form, n_coeffs);
  *   the densities a_aux, b_input, b_aux (u64 words, n / 64 + 1 each);
  *   trailer: CRC-32C of every byte before it (a u64, high half zero), then
@@ -39,13 +41,20 @@ enum {
   H_CONSTRAINTS,
   H_NNZ0,
   H_NNZ1,
-  H_NNZ2,
   H_COEFFS,
   H_COUNT_A_AUX,
   H_COUNT_B_INPUT,
   H_COUNT_B_AUX,
+  H_SLOTS, /* the tiling, cz_pce_tiling's order */
+  H_HDR_ROWS,
+  H_HDR_IN,
+  H_HDR_AUX,
+  H_PER_ROWS,
+  H_PER_IN,
+  H_PER_AUX,
   H_WORDS
 };
+#define N_SECTIONS 10
 #define KEY_AT (8 + 8 * H_WORDS)
 _Static_assert(KEY_AT + CZ_PCE_KEY_BYTES <= HEADER_BYTES, "header room");
 
@@ -58,32 +67,32 @@ typedef struct {
   size_t bytes;
 } section;
 
-/* The 13 sections of p, or of a header's counts when p is NULL (then only
- * the sizes are set); false when a size overflows. */
-static bool sections(section s[13], const cz_pce *p, const uint64_t h[H_WORDS]) {
+/* The sections of p, or of a header's counts when p is NULL (then only the
+ * sizes are set); false when a size overflows. */
+static bool sections(section s[N_SECTIONS], const cz_pce *p, const uint64_t h[H_WORDS]) {
   uint64_t rows = h[H_CONSTRAINTS], code = h[H_CODE_BYTES];
   if (rows >= SIZE_MAX / 4 || h[H_COEFFS] >= SIZE_MAX / sizeof(cz_fr)) return false;
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 2; i++) {
     uint64_t nnz = h[H_NNZ0 + i];
     if (nnz >= SIZE_MAX / 8) return false;
     s[3 * i] = (section){p ? p->m[i].ptr : NULL, (size_t)(rows + 1) * 4};
     s[3 * i + 1] = (section){p ? p->m[i].idx : NULL, (size_t)nnz * 4};
     s[3 * i + 2] = (section){p ? p->m[i].code : NULL, (size_t)(nnz * code)};
   }
-  s[9] = (section){p ? p->coeffs : NULL, (size_t)h[H_COEFFS] * sizeof(cz_fr)};
+  s[6] = (section){p ? p->coeffs : NULL, (size_t)h[H_COEFFS] * sizeof(cz_fr)};
   uint64_t n[3] = {h[H_AUX], h[H_INPUTS], h[H_AUX]};
   const cz_density *d[3] = {p ? &p->a_aux : NULL, p ? &p->b_input : NULL, p ? &p->b_aux : NULL};
   for (int i = 0; i < 3; i++) {
     if (n[i] >= SIZE_MAX / 16) return false;
-    s[10 + i] = (section){d[i] ? d[i]->bits : NULL, dens_words((size_t)n[i]) * 8};
+    s[7 + i] = (section){d[i] ? d[i]->bits : NULL, dens_words((size_t)n[i]) * 8};
   }
   return true;
 }
 
 /* The file's size for these counts (0: overflow). */
-static size_t file_bytes(const section s[13]) {
+static size_t file_bytes(const section s[N_SECTIONS]) {
   size_t at = HEADER_BYTES;
-  for (int i = 0; i < 13; i++) {
+  for (int i = 0; i < N_SECTIONS; i++) {
     if (s[i].bytes > SIZE_MAX / 2 - at) return 0;
     at = align_up(at + s[i].bytes);
   }
@@ -96,11 +105,15 @@ static void header_of(uint64_t h[H_WORDS], const cz_pce *p) {
   h[H_INPUTS] = p->n_inputs;
   h[H_AUX] = p->n_aux;
   h[H_CONSTRAINTS] = p->n_constraints;
-  for (int i = 0; i < 3; i++) h[H_NNZ0 + i] = p->m[i].nnz;
+  for (int i = 0; i < 2; i++) h[H_NNZ0 + i] = p->m[i].nnz;
   h[H_COEFFS] = p->n_coeffs;
   h[H_COUNT_A_AUX] = p->a_aux.count;
   h[H_COUNT_B_INPUT] = p->b_input.count;
   h[H_COUNT_B_AUX] = p->b_aux.count;
+  const cz_pce_tiling *t = &p->tile;
+  const size_t tile[7] = {t->n_slots, t->hdr_rows, t->hdr_in, t->hdr_aux,
+                          t->per_rows, t->per_in,  t->per_aux};
+  for (int i = 0; i < 7; i++) h[H_SLOTS + i] = tile[i];
 }
 
 /* ---- writing ------------------------------------------------------------ */
@@ -139,7 +152,7 @@ cz_err cz_pce_save(const cz_pce *p, const char *path, const uint8_t key[CZ_PCE_K
   if (!p || !path || !key) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing argument");
   uint64_t h[H_WORDS];
   header_of(h, p);
-  section s[13];
+  section s[N_SECTIONS];
   if (!sections(s, p, h)) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "shape too large");
   char tmp[4096];
   if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
@@ -153,7 +166,7 @@ cz_err cz_pce_save(const cz_pce *p, const char *path, const uint8_t key[CZ_PCE_K
     for (int b = 0; b < 8; b++) head[8 + 8 * i + b] = (uint8_t)(h[i] >> (8 * b));
   memcpy(head + KEY_AT, key, CZ_PCE_KEY_BYTES);
   put(&w, head, sizeof head);
-  for (int i = 0; i < 13; i++) {
+  for (int i = 0; i < N_SECTIONS; i++) {
     put(&w, s[i].p, s[i].bytes);
     pad(&w);
   }
@@ -191,7 +204,7 @@ static bool fr_canonical(const cz_fr *x) {
  * what they say with no bit past their end. */
 static bool shape_sane(const cz_pce *p) {
   size_t cols = p->n_inputs + p->n_aux;
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 2; i++) {
     const cz_pce_mat *m = &p->m[i];
     if (m->ptr[0] != 0 || m->ptr[p->n_constraints] != m->nnz) return false;
     for (size_t r = 0; r < p->n_constraints; r++)
@@ -220,9 +233,20 @@ static bool shape_sane(const cz_pce *p) {
   return true;
 }
 
+/* A tiling that fits the matrices: the header and one slot are all the
+ * rows and variables (or no tiling). */
+static bool tiling_sane(const cz_pce_tiling *t, const cz_pce *p) {
+  if (!t->n_slots) return !t->hdr_rows && !t->hdr_in && !t->hdr_aux && !t->per_rows &&
+                          !t->per_in && !t->per_aux;
+  return t->hdr_rows + t->per_rows == p->n_constraints && t->hdr_in + t->per_in == p->n_inputs &&
+         t->hdr_aux + t->per_aux == p->n_aux && t->n_slots <= UINT32_MAX &&
+         t->per_in * t->n_slots <= UINT32_MAX && t->per_aux * t->n_slots <= UINT32_MAX &&
+         t->per_rows * t->n_slots <= UINT32_MAX;
+}
+
 /* The shape over a mapping whose header and size were checked. */
 static cz_pce *shape_over(const uint8_t *map, size_t len, const uint64_t h[H_WORDS],
-                          const section sz[13]) {
+                          const section sz[N_SECTIONS]) {
   cz_pce *p = calloc(1, sizeof *p);
   if (!p) return NULL;
   p->map = (void *)map;
@@ -232,23 +256,26 @@ static cz_pce *shape_over(const uint8_t *map, size_t len, const uint64_t h[H_WOR
   p->n_constraints = h[H_CONSTRAINTS];
   p->n_coeffs = h[H_COEFFS];
   p->code_bytes = (unsigned)h[H_CODE_BYTES];
-  const uint8_t *at[13];
+  p->tile = (cz_pce_tiling){h[H_SLOTS],    h[H_HDR_ROWS], h[H_HDR_IN], h[H_HDR_AUX],
+                            h[H_PER_ROWS], h[H_PER_IN],   h[H_PER_AUX]};
+  const uint8_t *at[N_SECTIONS];
   size_t off = HEADER_BYTES;
-  for (int i = 0; i < 13; i++) {
+  for (int i = 0; i < N_SECTIONS; i++) {
     at[i] = map + off;
     off = align_up(off + sz[i].bytes);
   }
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 2; i++) {
     p->m[i].ptr = (uint32_t *)at[3 * i];
     p->m[i].idx = (uint32_t *)at[3 * i + 1];
     p->m[i].code = (void *)at[3 * i + 2];
     p->m[i].nnz = h[H_NNZ0 + i];
   }
-  p->coeffs = (cz_fr *)at[9];
-  cz_density *d[3] = {&p->a_aux, &p->b_input, &p->b_aux};
-  size_t n[3] = {p->n_aux, p->n_inputs, p->n_aux};
-  for (int i = 0; i < 3; i++)
-    *d[i] = (cz_density){(uint64_t *)at[10 + i], n[i], h[H_COUNT_A_AUX + i]};
+  p->coeffs = (cz_fr *)at[6];
+  /* One by one: GCC 12.2 at -O3 gave a_aux the inputs' count from a loop
+   * over {a_aux, b_input, b_aux} with their counts in an array. */
+  p->a_aux = (cz_density){(uint64_t *)at[7], p->n_aux, h[H_COUNT_A_AUX]};
+  p->b_input = (cz_density){(uint64_t *)at[8], p->n_inputs, h[H_COUNT_B_INPUT]};
+  p->b_aux = (cz_density){(uint64_t *)at[9], p->n_aux, h[H_COUNT_B_AUX]};
   return p;
 }
 
@@ -278,7 +305,7 @@ cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BY
   cz_pce_file_status r = CZ_PCE_FILE_CORRUPT;
   uint64_t h[H_WORDS];
   for (int i = 0; i < H_WORDS; i++) h[i] = get64(map + 8 + 8 * i);
-  section sz[13];
+  section sz[N_SECTIONS];
   if (memcmp(map, MAGIC, 8) != 0) {
     cz_msg(msg, msg_len, "%s: not a recorded shape", path);
   } else if (h[H_VERSION] != CZ_PCE_FORMAT_VERSION ||
@@ -296,7 +323,7 @@ cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BY
     if (!p) {
       cz_msg(msg, msg_len, "out of memory");
       r = CZ_PCE_FILE_UNREADABLE;
-    } else if (!shape_sane(p)) {
+    } else if (!shape_sane(p) || !tiling_sane(&p->tile, p)) {
       free(p);
       cz_msg(msg, msg_len, "%s: checksum holds but the shape is malformed", path);
     } else {

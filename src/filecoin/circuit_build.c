@@ -29,3 +29,11 @@ cz_err cz_circuit_record(cz_circuit_shape_fn build, const void *ctx, const char 
   *out = NULL;
   return build_in(CZ_CS_RECORD, build, ctx, NULL, out, what, msg, msg_len);
 }
+
+cz_err cz_circuit_record_slots(const cz_slotted_circuit *c, const char *what, cz_pce **out,
+                               char *msg, size_t msg_len) {
+  char why[256] = "";
+  cz_err e = cz_slots_record(c, out, why, sizeof why);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "%s: recording the circuit: %s", what, why);
+  return e;
+}

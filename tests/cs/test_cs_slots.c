@@ -10,6 +10,7 @@
  * than PROVE or WITNESS. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cs_eq.h"
@@ -24,6 +25,7 @@ typedef struct {
   int odd_slot;  /* this slot allocates one aux more (-1: none) */
   int thief;     /* this slot uses a variable it did not get (-1: none) */
   int failing;   /* this slot fails (-1: none) */
+  bool vary;     /* odd slots read another header variable: slots do not repeat */
 } toy;
 
 static cz_fr fr(uint64_t v) {
@@ -80,7 +82,7 @@ static cz_err slot(cz_cs *cs, const void *ctx, size_t i) {
     cz_lc_clear(&c);
     cz_lc_add(&a, v);
     if (j % 4 == 0) cz_lc_add(&a, in); /* + the slot's input: A gains it, not its density */
-    cz_lc_add(&b, t->h_bit);
+    cz_lc_add(&b, t->vary && i % 2 ? t->h_in : t->h_bit);
     /* The thief names a later slot's variable (by index: slots get no other
      * handles), unallocated when it runs, serially or not. */
     cz_lc_add(&b, (int)i == t->thief ? cz_var_aux((uint32_t)(2 + (t->n_slots - 1) * PER_AUX))
@@ -152,6 +154,44 @@ static void agree(size_t n_slots) {
   cz_assignment_free(&wantw);
 }
 
+/* The recorded shape (tiled when the slots repeat, whole when they vary)
+ * completes a WITNESS run to the PROVE assignment, on 1 and 3 threads, and
+ * a tiled one survives the file. */
+static void recorded(size_t n_slots, bool vary) {
+  toy t = toy_new(n_slots);
+  t.vary = vary;
+  cz_assignment want, w;
+  serial(CZ_CS_PROVE, &t, &want);
+  cz_slotted_circuit c = {n_slots, header, slot, &t};
+  cz_pce *shape = NULL, *loaded = NULL;
+  char msg[200] = "";
+  CHECK_EQ_INT(cz_slots_record(&c, &shape, msg, sizeof msg), CZ_OK);
+  if (!shape) return;
+  cz_pce_info info;
+  cz_pce_get_info(shape, &info);
+  CHECK_EQ_INT(info.n_slots, n_slots >= 2 && !vary ? n_slots : 0);
+  CHECK(info.n_constraints == want.n_constraints && info.n_aux == want.n_aux &&
+        info.n_inputs == want.n_inputs);
+  const char *path = "/tmp/cz-test-cs-slots.pce";
+  uint8_t key[CZ_PCE_KEY_BYTES] = {7};
+  CHECK_EQ_INT(cz_pce_save(shape, path, key, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(cz_pce_load(path, key, &loaded, msg, sizeof msg), CZ_PCE_FILE_OK);
+  unlink(path);
+  const cz_pce *shapes[2] = {shape, loaded};
+  for (int k = 0; k < 2 && loaded; k++)
+    for (unsigned th = 1; th <= 3; th += 2) {
+      CHECK_EQ_INT(cz_slots_synthesize(CZ_CS_WITNESS, NULL, &c, th, &w, msg, sizeof msg), CZ_OK);
+      CHECK_EQ_INT(cz_pce_eval(shapes[k], &w, th), CZ_OK);
+      CHECK(assign_eq(&want, &w));
+      cz_assignment_free(&w);
+    }
+  printf("%zu slots%s: shape of %zu + %zu entries, %zu bytes, tiled over %zu slots\n", n_slots,
+         vary ? " (varying)" : "", info.nnz[0], info.nnz[1], info.bytes, info.n_slots);
+  cz_pce_free(loaded);
+  cz_pce_free(shape);
+  cz_assignment_free(&want);
+}
+
 static void refused(toy t, const char *want_msg) {
   cz_slotted_circuit c = {t.n_slots, header, slot, &t};
   cz_assignment out;
@@ -168,6 +208,10 @@ int main(void) {
   agree(1);
   agree(7);
   agree(64);
+  recorded(1, false);
+  recorded(2, false);
+  recorded(9, false);
+  recorded(9, true);
   toy t = toy_new(6);
   t.odd_slot = 4;
   refused(t, "slot 4:");

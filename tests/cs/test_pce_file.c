@@ -70,6 +70,7 @@ static void test_round_trip(void) {
   CHECK_EQ_INT(cz_pce_save(p, path, key, msg, sizeof msg), CZ_OK);
   cz_pce *q = NULL;
   CHECK_EQ_INT(cz_pce_load(path, key, &q, msg, sizeof msg), CZ_PCE_FILE_OK);
+  if (!q) fprintf(stderr, "  load: %s\n", msg);
   if (q) {
     cz_pce_info a, b;
     cz_pce_get_info(p, &a);

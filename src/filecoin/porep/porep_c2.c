@@ -69,12 +69,6 @@ static cz_err build_kind(cz_cs *cs, const void *ctx) {
   return cz_porep_circuit(cs, &((const cz_porep_kind *)ctx)->shape, NULL, 0);
 }
 
-cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, size_t msg_len) {
-  *out = NULL;
-  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no kind");
-  return cz_circuit_record(build_kind, k, k->name, out, msg, msg_len);
-}
-
 cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
                                    const cz_groth16_params *params, const cz_groth16_pvk *pvk,
                                    const cz_prover_backend *backend, unsigned n_threads,

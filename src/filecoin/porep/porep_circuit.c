@@ -13,6 +13,7 @@
 #include "cuzk/cs_slots.h"
 #include "cuzk/por.h"
 #include "cuzk/porep.h"
+#include "filecoin/circuit_build.h"
 #include "util/msg.h"
 
 /* Tree D: BinaryMerkleTree<Sha256Hasher>. */
@@ -322,6 +323,20 @@ cz_err cz_porep_witness(cz_cs_kind kind, const cz_porep_c1 *c1, uint32_t partiti
   if (e == CZ_OK) {
     cz_slotted_circuit c = top_circuit(t);
     e = cz_slots_synthesize(kind, cfg, &c, n_threads, out, msg, msg_len);
+  }
+  free(t);
+  return e;
+}
+
+cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, size_t msg_len) {
+  *out = NULL;
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no kind");
+  porep_top *t = malloc(sizeof *t);
+  if (!t) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = top_init(t, &k->shape, NULL, 0, false, msg, msg_len);
+  if (e == CZ_OK) {
+    cz_slotted_circuit c = top_circuit(t);
+    e = cz_circuit_record_slots(&c, k->name, out, msg, msg_len);
   }
   free(t);
   return e;

@@ -173,7 +173,8 @@ static cz_err build_kind(cz_cs *cs, const void *ctx) {
 cz_err cz_post_record_shape(const cz_post_kind *k, cz_pce **out, char *msg, size_t msg_len) {
   *out = NULL;
   if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered PoSt proof");
-  return cz_circuit_record(build_kind, k, k->name, out, msg, msg_len);
+  return cz_post_record_slots(&k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
+                              k->challenge_count, k->name, out, msg, msg_len);
 }
 
 cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,

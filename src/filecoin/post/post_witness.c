@@ -8,6 +8,7 @@
 
 #include "cuzk/cs_slots.h"
 #include "cuzk/post_circuit.h"
+#include "filecoin/circuit_build.h"
 #include "util/msg.h"
 
 typedef struct {
@@ -46,4 +47,13 @@ cz_err cz_post_witness(const cz_merkle_shape *tree, size_t sector_leaves, size_t
   post_slots p = {tree, sector_leaves, n_challenges, sectors, true};
   cz_slotted_circuit c = {n_sectors, no_header, sector_slot, &p};
   return cz_slots_synthesize(kind, NULL, &c, n_threads, out, msg, msg_len);
+}
+
+cz_err cz_post_record_slots(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
+                            size_t n_challenges, const char *what, cz_pce **out, char *msg,
+                            size_t msg_len) {
+  *out = NULL;
+  post_slots p = {tree, sector_leaves, n_challenges, NULL, false};
+  cz_slotted_circuit c = {n_sectors, no_header, sector_slot, &p};
+  return cz_circuit_record_slots(&c, what, out, msg, msg_len);
 }
