@@ -7,7 +7,7 @@
 #include <string.h>
 #include "cuzk/groth16.h"
 
-/* The proof of ../shared/vectors/winningpost-2kib/vector.json
+/* The proof of tests/vectors/winningpost-2kib/vector.json
  * (filecoin-ffi v1.36.0). */
 static const char REAL_PROOF_HEX[] =
     "936fc7fee3cba8ca4d001760f72323fb6346df5a8aa8afd268ceaea135aaa48fbe19683a55006702ee36158462fb1d28"

@@ -6,7 +6,7 @@
 #     and Curio's real 32 GiB WindowPoSt vanilla proof;
 #   - a SnapDeals 2 KiB PartitionProof (cuzk-bench gen-vanilla snap-prove);
 #   - the real WinningPoSt vk and proof (filecoin-ffi) and the 2 KiB PoRep vk
-#     and proof of ../shared/vectors, whole and cut into their points and
+#     and proof of tests/vectors, whole and cut into their points and
 #     field elements;
 #   - a small complete parameter file (cuzk-bench prove --synthetic) and a
 #     parameter-file head;
@@ -17,7 +17,7 @@
 # writes the same bytes; the parameter file differs (fresh toxic waste).
 set -euo pipefail
 BENCH=${1:?usage: $0 path/to/cuzk-bench}
-VEC=${CUZK_VECTORS:-../shared/vectors}
+VEC=tests/vectors
 OUT=fuzz/corpus
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

@@ -51,7 +51,7 @@ typedef enum {
 /* The metric label of a kind: "porep_c2", "snap_update", "window_post",
  * "winning_post" ("unspecified" for 0, NULL out of range). */
 const char *cz_proof_kind_label(cz_proof_kind k);
-/* The spec's default: WinningPoSt CRITICAL, WindowPoSt HIGH, else NORMAL. */
+/* The default of docs/interface.md: WinningPoSt CRITICAL, WindowPoSt HIGH, else NORMAL. */
 cz_priority cz_proof_kind_default_priority(cz_proof_kind k);
 
 /* Outcome of an engine call; the server maps each to a gRPC status. */
@@ -146,7 +146,7 @@ typedef struct {
   unsigned max_parallel_synthesis;
 } cz_engine_config;
 
-/* Defaults of the spec (auto budget, 5 GiB margin, 5 min idle, batch 1 /
+/* Defaults of docs/interface.md (auto budget, 5 GiB margin, 5 min idle, batch 1 /
  * 10000 ms, /data/zk/params, timeline on). */
 void cz_engine_config_default(cz_engine_config *cfg);
 

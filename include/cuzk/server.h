@@ -2,7 +2,7 @@
  * JSON and its HTTP server (all in libcuzk), and the cuzk.v1 gRPC server
  * (built only with libgrpc and protobuf-c, in the cuzk-daemon target).
  * Sources: src/server/ (config.c, metrics.c, http_status.c, grpc/).
- * The wire contract is ../shared/spec/cuzk-interface.md. The config and
+ * The wire and config contract is docs/interface.md. The config and
  * text functions keep no state (any thread); a server must not outlive
  * the engine it serves. */
 #ifndef CUZK_SERVER_H
@@ -53,7 +53,7 @@ typedef struct {
   char backend[8];                /* gpus.backend (auto): cpu, cuda or auto */
 } cz_daemon_config;
 
-/* The spec's defaults. listen: unix:///run/curio/cuzk.sock; param_cache:
+/* docs/interface.md's defaults. listen: unix:///run/curio/cuzk.sock; param_cache:
  * $FIL_PROOFS_PARAMETER_CACHE when set, else /data/zk/params. */
 void cz_daemon_config_default(cz_daemon_config *cfg);
 
@@ -133,7 +133,7 @@ char *cz_prom_finish(cz_prom *p);
 
 /* Prometheus text exposition of s (malloc'd, NUL-terminated, the caller
  * frees it; NULL on OOM); GetMetrics and GET /metrics answer it.
- * The spec's names: cuzk_proofs_completed_total, cuzk_proofs_failed_total,
+ * Upstream's names (docs/interface.md): cuzk_proofs_completed_total, cuzk_proofs_failed_total,
  * cuzk_uptime_seconds, cuzk_queue_depth, cuzk_proofs_completed{proof_kind},
  * cuzk_proofs_failed{proof_kind}, cuzk_proof_duration_seconds (summary per
  * kind), cuzk_running_jobs, cuzk_gpu_workers; then cuzk's:

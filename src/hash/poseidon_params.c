@@ -153,7 +153,8 @@ static void derive_prime(const cz_fr m[W][W], unsigned t, cz_fr prime[W][W], cz_
 
 static unsigned partial_rounds_for(unsigned arity) {
   /* neptune round_numbers.rs calc_round_numbers(arity + 1, true): the
-   * values its tests pin (poseidon.md; circuit.rs counts 311/377/505/598). */
+   * values its tests pin (tests/vectors/poseidon; circuit.rs counts
+   * 311/377/505/598). */
   switch (arity) {
   case 2: return 55;
   case 4: return 56;

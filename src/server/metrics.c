@@ -23,7 +23,7 @@ static void per_kind(cz_prom *p, const char *name, const char *type, const char 
   }
 }
 
-/* The spec's names (cuzk-interface.md), in the order they always had. */
+/* Upstream's names (docs/interface.md, Metrics), in the order they always had. */
 static void spec_metrics(cz_prom *p, const cz_engine_stats *s) {
   uint64_t depth = 0, running = 0;
   for (int k = 1; k < CZ_KIND_COUNT; k++) depth += s->pending[k], running += s->running[k];

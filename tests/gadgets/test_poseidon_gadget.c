@@ -32,8 +32,8 @@ static cz_cs *synth(cz_cs_kind kind, const cz_cs_config *cfg, const cz_poseidon_
  *   test_poseidon_hash_aux::<U2>(Strength::Standard, 311, false);
  *   test_poseidon_hash_aux::<U4>(Strength::Standard, 377, false);
  *   test_poseidon_hash_aux::<U8>(Strength::Standard, 505, false);
- * Arity 11 (598) is not in that list: it comes from ../shared/vectors/
- * poseidon.md and equals the same test's expected_constraints_calculated,
+ * Arity 11 (598) is not in that list: it comes from
+ * tests/vectors/poseidon/README.md and equals the same test's expected_constraints_calculated,
  * 3 * (t * RF + RP - 1) + (t * RF + RP - arity), also checked below. The
  * count excludes the trailing input constraints (TestConstraintSystem has
  * none). */
@@ -160,7 +160,7 @@ static void test_backends(void) {
 
 /* The AllocatedNum entry point (what filecoin-hashers' hash2_circuit and
  * hash_multi_leaf_circuit call): the [1, 0, 0, 1] binary tree of
- * ../shared/vectors/poseidon.md built in the circuit reaches the known
+ * tests/vectors/poseidon/README.md built in the circuit reaches the known
  * root, and the recorded matrices equal those of the cz_var entry point. */
 static void test_anum_merkle(void) {
   const cz_poseidon_params *p = cz_poseidon_params_get(2);

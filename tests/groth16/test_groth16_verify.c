@@ -1,4 +1,4 @@
-/* Groth16 verification against real Filecoin data (../shared/vectors):
+/* Groth16 verification against real Filecoin data (tests/vectors):
  *  - the official WinningPoSt 2 KiB key (bellperson layout, uncompressed)
  *    with a proof made by filecoin-ffi v1.36.0 and its 132 public inputs;
  *  - a 2 KiB PoRep key (compressed layout) with a real proof and 39 inputs
@@ -10,8 +10,8 @@
 #include "cuzk/fp2.h"
 #include "cuzk/groth16.h"
 
-#define WP_DIR "../shared/vectors/winningpost-2kib/"
-#define PR_DIR "../shared/vectors/porep-2kib-v1_1/"
+#define WP_DIR "tests/vectors/winningpost-2kib/"
+#define PR_DIR "tests/vectors/porep-2kib-v1_1/"
 
 /* ---- loading the vectors ---------------------------------------------- */
 
@@ -392,7 +392,7 @@ static void test_winningpost(void) {
     free(t);
   }
   cz_groth16_vk missing;
-  CHECK_EQ_INT(cz_groth16_vk_load(&missing, "../shared/vectors/no-such-file.vk", false), CZ_ERR_IO);
+  CHECK_EQ_INT(cz_groth16_vk_load(&missing, "tests/vectors/no-such-file.vk", false), CZ_ERR_IO);
 
   cz_groth16_vk_free(&vk);
   cz_groth16_pvk_free(pvk);

@@ -4,8 +4,8 @@
 # Usage: test_verify_cli.sh path/to/cuzk-bench   (run from the repo root)
 set -u
 BENCH=${1:?usage: $0 path/to/cuzk-bench}
-WP=../shared/vectors/winningpost-2kib
-PR=../shared/vectors/porep-2kib-v1_1
+WP=tests/vectors/winningpost-2kib
+PR=tests/vectors/porep-2kib-v1_1
 for f in $WP/winning-post-2kib.vk $WP/public_inputs.json $WP/vector.json \
          $PR/vk.hex $PR/public_inputs.json $PR/vector.json; do
   [ -f "$f" ] || { echo "missing vector file $f"; exit 1; }

@@ -15,14 +15,14 @@ static void rand_fr(cz_fr *r) {
   cz_fr_from_wide_le(r, b);
 }
 
-/* ../shared/vectors/poseidon.md: input [0, 1, ..., arity-1]. The same
+/* tests/vectors/poseidon/README.md: input [0, 1, ..., arity-1]. The same
  * values are asserted (as little-endian limbs) by neptune v11.1.0
  * src/poseidon.rs, tests::hash_values (hash_values_aux, Strength::Standard,
  * blstrs Fr, HashType::MerkleTree). */
 static void test_known_answers(void) {
   static const struct { unsigned arity; const char *hex; } kat[] = {
       {2, "0x396508d75e76a56b739e0fd902efe161a6fba9339d05a69d2e203c369a02e7ff"},
-      /* Arity 4 is not in poseidon.md: neptune's hash_values_aux, case 4,
+      /* Arity 4 is not in that README: neptune's hash_values_aux, case 4,
        * limbs [0x019814ff6662075d, 0xfb6b4605bf1327ec, 0x00db3c6579229399,
        * 0x58a54b10a9e5848a] (least significant first). */
       {4, "0x58a54b10a9e5848a00db3c6579229399fb6b4605bf1327ec019814ff6662075d"},
@@ -40,7 +40,7 @@ static void test_known_answers(void) {
   }
 }
 
-/* ../shared/vectors/poseidon.md: the binary tree over leaves [1, 0, 0, 1]
+/* tests/vectors/poseidon/README.md: the binary tree over leaves [1, 0, 0, 1]
  * of rust-fil-proofs filecoin-hashers/src/poseidon.rs,
  * tests::test_poseidon_hasher (t.read_at(4) and the root t.read_at(6)). */
 static void test_merkle_1001(void) {

@@ -292,7 +292,7 @@ def check(cond, what):
 
 def self_check():
     """Everything here is data or a property from outside this project."""
-    d = "../shared/vectors/porep-2kib-v1_1/"
+    d = "tests/vectors/porep-2kib-v1_1/"
     v = json.load(open(d + "vector.json"))
     want = json.load(open(d + "public_inputs.json"))["inputs"]
     h = lambda key: bytes.fromhex(v[key])

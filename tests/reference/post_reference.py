@@ -80,8 +80,8 @@ def check(cond, what):
 
 
 def self_check():
-    v = json.load(open("../shared/vectors/winningpost-2kib/vector.json"))
-    want = json.load(open("../shared/vectors/winningpost-2kib/public_inputs.json"))["inputs"]
+    v = json.load(open("tests/vectors/winningpost-2kib/vector.json"))
+    want = json.load(open("tests/vectors/winningpost-2kib/public_inputs.json"))["inputs"]
     comm_r = bytes.fromhex(v["sealed_cid_bytes_hex"])[-32:]
     got = public_inputs(v["post_proof_type"], bytes.fromhex(v["randomness_hex"]), 0,
                         [(v["sector_number"], comm_r)])

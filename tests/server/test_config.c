@@ -1,4 +1,4 @@
-/* The daemon's TOML config: defaults of the spec, every key, sizes and
+/* The daemon's TOML config: defaults of docs/interface.md, every key, sizes and
  * durations, and errors that name their line. */
 #include <stdlib.h>
 #include <string.h>

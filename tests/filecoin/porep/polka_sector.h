@@ -1,5 +1,5 @@
 /* The polka-storage 2 KiB sector (see tests/data/README.md): the piece
- * behind ../shared/vectors/porep-2kib-v1_1, fr32-padded into the sector
+ * behind tests/vectors/porep-2kib-v1_1, fr32-padded into the sector
  * data that cz_porep_seal_config seals, for the tests that need the real
  * sector. */
 #ifndef CUZK_TESTS_POLKA_SECTOR_H
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define PR_VECTOR "../shared/vectors/porep-2kib-v1_1/vector.json"
+#define PR_VECTOR "tests/vectors/porep-2kib-v1_1/vector.json"
 #define POLKA_CAR "tests/data/polka-storage-test-data-big.car"
 #define POLKA_CAR_BYTES 2032
 

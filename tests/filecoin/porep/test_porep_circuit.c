@@ -16,7 +16,7 @@
  * cz_cs_finish it holds one more constraint per input, as bellperson's
  * KeypairAssembly does.
  *
- * Public inputs: ../shared/vectors/porep-2kib-v1_1 (polka-storage's real
+ * Public inputs: tests/vectors/porep-2kib-v1_1 (polka-storage's real
  * 2 KiB proof; see its README): porep_id of registered proof 0 with API
  * 1.1.0, which no registered kind has, hence the explicit configuration. */
 #include <stdio.h>
@@ -26,7 +26,7 @@
 #include "cuzk/porep.h"
 #include "vectors.h"
 
-#define PR_DIR "../shared/vectors/porep-2kib-v1_1/"
+#define PR_DIR "tests/vectors/porep-2kib-v1_1/"
 
 typedef struct {
   const char *test;

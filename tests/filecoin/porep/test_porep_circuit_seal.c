@@ -4,7 +4,7 @@
  *    and a changed path element or parent label is caught by name;
  *  - the polka-storage sector (porep_id zero, API 1.1.0; see
  *    tests/data/README.md), whose real proof verifies under
- *    ../shared/vectors/porep-2kib-v1_1/public_inputs.json: the inputs our
+ *    tests/vectors/porep-2kib-v1_1/public_inputs.json: the inputs our
  *    circuit allocates for it are exactly those, and its witness satisfies
  *    the same constraints.
  * The 2 KiB circuit's size is printed; no rust-fil-proofs test asserts it
@@ -17,7 +17,7 @@
 #include "polka_sector.h"
 #include "vectors.h"
 
-#define PI_JSON "../shared/vectors/porep-2kib-v1_1/public_inputs.json"
+#define PI_JSON "tests/vectors/porep-2kib-v1_1/public_inputs.json"
 
 static void seal_input(cz_porep_seal_input *in) {
   memset(in, 0, sizeof *in);

@@ -329,7 +329,7 @@ static char *slurp(const char *path, size_t *len) {
   return buf;
 }
 
-/* The sector behind ../shared/vectors/porep-2kib-v1_1: polka-storage's
+/* The sector behind tests/vectors/porep-2kib-v1_1: polka-storage's
  * `utils po-rep` sealed examples/test-data-big.car (2032 bytes, one piece
  * filling the sector; its commP CID in maat/generate_porep_proof.sh,
  * baga6ea4seaqbfhdvmk5qygevit25ztjwl7voyikb5k2fqcl2lsuefhaqtukuiii, has

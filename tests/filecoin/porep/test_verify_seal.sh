@@ -7,8 +7,8 @@
 # Usage: test_verify_seal.sh path/to/cuzk-bench   (run from the repo root)
 set -u
 BENCH=${1:?usage: $0 path/to/cuzk-bench}
-V=../shared/vectors/porep-2kib-v1_1
-WPVK=../shared/vectors/winningpost-2kib/winning-post-2kib.vk
+V=tests/vectors/porep-2kib-v1_1
+WPVK=tests/vectors/winningpost-2kib/winning-post-2kib.vk
 for f in $V/vk.hex $V/vector.json $WPVK; do
   [ -f "$f" ] || { echo "missing vector file $f"; exit 1; }
 done

@@ -1,4 +1,4 @@
-/* Reading the real PoSt vectors under ../shared/vectors: whole files, and
+/* Reading the real PoSt vectors under tests/vectors: whole files, and
  * comm_r out of a sealed CID. A missing file is a failure, never a skip. */
 #ifndef CUZK_TESTS_POST_VECTORS_H
 #define CUZK_TESTS_POST_VECTORS_H
@@ -9,8 +9,8 @@
 
 #include "check.h"
 
-#define WINNING_DIR "../shared/vectors/winningpost-2kib/"
-#define WINDOW_DIR "../shared/vectors/windowpost-32gib-vanilla/"
+#define WINNING_DIR "tests/vectors/winningpost-2kib/"
+#define WINDOW_DIR "tests/vectors/windowpost-32gib-vanilla/"
 
 /* The whole file in an exactly-sized heap buffer (so that the sanitizer
  * sees a read past its end); NULL and a failed check when unreadable. */

@@ -1,6 +1,6 @@
 /* PoSt challenges and public inputs.
  *
- * Real data: ../shared/vectors/winningpost-2kib, a WinningPoSt proof made
+ * Real data: tests/vectors/winningpost-2kib, a WinningPoSt proof made
  * and verified by filecoin-ffi v1.36.0, its official verifying key, and the
  * 132 public inputs an independent Groth16 verifier accepted it with. From
  * vector.json alone (randomness, miner id, sector number, sealed CID) the

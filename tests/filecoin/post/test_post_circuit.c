@@ -27,7 +27,7 @@
 #include "rand_field.h"
 
 #define N_CH 5
-#define WP_VK "../shared/vectors/winningpost-2kib/winning-post-2kib.vk"
+#define WP_VK "tests/vectors/winningpost-2kib/winning-post-2kib.vk"
 
 /* A partition's witness over real trees: sector s has its own tree R_last
  * over random leaves, a random comm_c and comm_r = H(comm_c, comm_r_last). */
@@ -243,7 +243,7 @@ static void test_big_counts(void) {
 
 /* WinningPoSt 2 KiB: 66 slots of 1 challenge over 64 leaves, as many
  * inputs with ONE as the official v28 WinningPoSt 2 KiB verifying key has
- * IC points (133, ../shared/vectors/winningpost-2kib), on a real witness. */
+ * IC points (133, tests/vectors/winningpost-2kib), on a real witness. */
 static void test_winning(void) {
   const cz_post_kind *k = cz_post_kind_by_id(0); /* StackedDrgWinning2KiBV1 */
   CHECK_EQ_INT(k->sector_count, 66);

@@ -5,7 +5,7 @@
 # (and, with --bincode-dir, each proof as raw bincode); verify-vanilla
 # accepts what it wrote in every form (vanilla.json, bincode, the request),
 # and the real 32 GiB WindowPoSt vector from filecoin-ffi
-# (../shared/vectors/windowpost-32gib-vanilla: registered proof 8, zero
+# (tests/vectors/windowpost-32gib-vanilla: registered proof 8, zero
 # randomness, miner 1000). Python's base64 and json modules, not our code,
 # check that vanilla.json is Go's json.Marshal([][]byte) of the bincode
 # files. Then the bad cases: a changed byte, other randomness, another
@@ -16,7 +16,7 @@ set -u
 BENCH=${1:?usage: $0 path/to/cuzk-bench}
 PY=/usr/bin/python3
 [ -x "$PY" ] || { echo "test_post_cli: skipped: $PY is absent (it checks the base64)"; exit 77; }
-VEC=../shared/vectors/windowpost-32gib-vanilla/sector1.vproof
+VEC=tests/vectors/windowpost-32gib-vanilla/sector1.vproof
 [ -f "$VEC" ] || { echo "missing vector file $VEC"; exit 1; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

@@ -3,7 +3,7 @@
  *
  * The layout is checked by a bincode walker written here, apart from
  * post_vanilla.c: it reads the real 32 GiB WindowPoSt vector
- * (../shared/vectors/windowpost-32gib-vanilla, made by filecoin-ffi) to its
+ * (tests/vectors/windowpost-32gib-vanilla, made by filecoin-ffi) to its
  * last byte and recomputes every path up to its root with Poseidon, which
  * fixes the conventions (field order, hash order, index) from real data.
  * The same walker then reads what the generator writes: 2 KiB sectors

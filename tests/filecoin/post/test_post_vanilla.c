@@ -1,6 +1,6 @@
 /* The bincode FallbackPoStSectorProof reader and writer.
  *
- * Real data: ../shared/vectors/windowpost-32gib-vanilla/sector1.vproof, a
+ * Real data: tests/vectors/windowpost-32gib-vanilla/sector1.vproof, a
  * 32 GiB vanilla proof from Curio's golden test data (made by filecoin-ffi);
  * its README lists what an independent Python reading found: sector 1, ten
  * Sub proofs whose leaf indices are given, every root equal to comm_r_last,

@@ -1,6 +1,6 @@
 /* The native vanilla PoSt verifier.
  *
- * Real data: ../shared/vectors/windowpost-32gib-vanilla (Curio's golden
+ * Real data: tests/vectors/windowpost-32gib-vanilla (Curio's golden
  * test data: a filecoin-ffi vanilla proof for sector 1 of miner 1000,
  * StackedDrgWindow32GiBV1 = 8, ApiVersion 1.0.0, randomness 32 zero bytes;
  * comm_r is the sealed CID's digest, decoded from public.json here). Its

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cuzk-bench verify-post on the official WinningPoSt 2 KiB vector (a real
-# proof made by filecoin-ffi under Filecoin's v28 key, ../shared/vectors/
+# proof made by filecoin-ffi under Filecoin's v28 key, tests/vectors/
 # winningpost-2kib): from vector.json alone (randomness, miner 1000 ->
 # prover id, sector 7, comm_r = the sealed CID's last 32 bytes) it
 # verifies (exit 0); any changed input or proof byte is invalid (exit 1);
@@ -8,7 +8,7 @@
 # Usage: test_verify_post.sh path/to/cuzk-bench   (run from the repo root)
 set -u
 BENCH=${1:?usage: $0 path/to/cuzk-bench}
-V=../shared/vectors/winningpost-2kib
+V=tests/vectors/winningpost-2kib
 for f in $V/vector.json $V/winning-post-2kib.vk; do
   [ -f "$f" ] || { echo "missing vector file $f"; exit 1; }
 done

@@ -5,7 +5,7 @@
  * 87348a74), the "v28-proof-of-spacetime-fallback-...params" keys with their
  * sector_size: two per size, the one whose hash matches the Winning or the
  * Window circuit. The 2 KiB Winning one is also the key of
- * ../shared/vectors/winningpost-2kib (its README: ...-8-0-0-3ea05428).
+ * tests/vectors/winningpost-2kib (its README: ...-8-0-0-3ea05428).
  * Counts: filecoin-proofs constants.rs and parameters.rs'
  * test_winning_post_params (sector_count 66, challenge_count 1). */
 #include <string.h>

@@ -15,7 +15,7 @@
 #include <openssl/evp.h>
 #include "vectors.h"
 
-#define PR_DIR "../shared/vectors/porep-2kib-v1_1/"
+#define PR_DIR "tests/vectors/porep-2kib-v1_1/"
 
 static void hex_to(uint8_t *out, size_t n, const char *hex) {
   CHECK_EQ_INT(check_hex(out, n, hex), (long)n);
