@@ -25,7 +25,11 @@ typedef struct {
    * chain. */
   bool allow_test_params;
   const char *test_dir;
-  unsigned prove_threads;          /* 0 = all cores */
+  unsigned prove_threads;          /* the CPU prover's budget, 0 = all cores */
+  /* One partition's synthesis budget (its slots run in parallel); 0 = the
+   * cores shared among the partitions synthesized at once: all cores /
+   * synthesis_concurrency (1 when serial), at least 1. */
+  unsigned synthesis_threads;
   unsigned synthesis_concurrency;  /* partitions synthesized at once (0 -> 1) */
   unsigned max_queue_depth;        /* synthesized partitions waiting (0 -> 1) */
   /* A job's partitions one at a time, each proved before the next is
@@ -172,12 +176,20 @@ void cz_provers_phase_snapshot(cz_histogram_snap out[CZ_PHASE_COUNT]);
 
 /* ---- Planning figures (planned_constraints.c) ------------------------------
  * The constraints of one partition's circuit, from the kind's shape alone:
- * what the memory estimates (about 160 bytes per constraint in flight) and
- * the recorded-shape charge (46 bytes per constraint) are made of. Never
- * below the circuit's real count, and within 2% above it at every
- * registered size (test_planned_constraints). Pure; any thread. */
+ * what the memory estimates and the recorded-shape charge below are made
+ * of. Never below the circuit's real count, and within 2% above it at
+ * every registered size (test_planned_constraints). Pure; any thread. */
 uint64_t cz_porep_partition_constraints(const cz_porep_kind *k);
 uint64_t cz_post_circuit_constraints(const cz_post_kind *k);
 uint64_t cz_snap_partition_constraints(const cz_snap_shape *s);
+
+/* Peak bytes of in_flight partitions of that many constraints, one of
+ * them being proved on the CPU (a and b with the H domain's room, the
+ * packed witness; c and the H MSM's plan for the one proved). */
+uint64_t cz_partition_mem_bytes(uint64_t constraints, uint64_t in_flight);
+
+/* Bytes a recorded shape of that many constraints holds: tiled over
+ * `tiles` slots (cz_slots_record; tiles 0 or 1: whole). */
+uint64_t cz_shape_charge_bytes(uint64_t constraints, uint64_t tiles);
 
 #endif

@@ -53,3 +53,33 @@ uint64_t cz_snap_partition_constraints(const cz_snap_shape *s) {
   uint64_t r_levels = cz_merkle_proof_levels(&s->tree_r, (size_t)s->nodes);
   return sha * 46000u + (uint64_t)s->challenges * 2u * r_levels * 400u;
 }
+
+/* The power of two at or above n: the H domain, which a and b get room for. */
+static uint64_t domain(uint64_t n) {
+  uint64_t d = 1;
+  while (d < n) d <<= 1;
+  return d;
+}
+
+/* A synthesized partition holds a and b (32 bytes each per row of the
+ * domain: the prover pads them in place), its packed witness (2 bits per
+ * aux, 32 bytes for the few that are not bits: about 3 bytes per
+ * constraint in PoRep, where aux ~ constraints), density bits and inputs:
+ * 4 bytes per constraint in all. The one being proved adds c (32 bytes per
+ * domain row) for H, then the H MSM's plan (8 + 2 x 16 bytes per term)
+ * once b and c are gone: 40 per domain row covers the larger. Measured:
+ * synth-only's peak at 32 GiB is 66.5 bytes per constraint (a, b touched
+ * to m rows, packed aux). */
+uint64_t cz_partition_mem_bytes(uint64_t constraints, uint64_t in_flight) {
+  uint64_t d = domain(constraints);
+  return in_flight * (64u * d + 4u * constraints) + 40u * d;
+}
+
+/* A tiled shape keeps the header and one slot (about 29 bytes per
+ * constraint of the slot: 32 GiB PoRep 206 MB for 130.28 M / 18, 2 KiB
+ * 38.5 MB for 2.69 M / 2); a whole one A and B of every row (about 31
+ * bytes a constraint; 46 charged). 1 MiB for the table and densities. */
+uint64_t cz_shape_charge_bytes(uint64_t constraints, uint64_t tiles) {
+  if (tiles > 1) return constraints / tiles * 32u + ((uint64_t)1 << 20);
+  return constraints * 46u;
+}

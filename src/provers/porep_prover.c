@@ -116,8 +116,7 @@ static const cz_porep_kind *request_kind(const cz_job_request *req) {
   return req->sector_size ? cz_porep_kind_by_sector_size(req->sector_size, true) : NULL;
 }
 
-/* Peak memory of the partitions in flight: a/b/c, values and the
- * constraint system's own vectors, about 160 bytes per constraint. */
+/* Peak memory of the partitions in flight (cz_partition_mem_bytes). */
 static uint64_t porep_mem(void *self, const cz_job_request *req) {
   porep_state *st = self;
   const cz_porep_kind *k = request_kind(req);
@@ -126,7 +125,8 @@ static uint64_t porep_mem(void *self, const cz_job_request *req) {
    * 1, and the pipeline keeps up to its window of them alive. */
   const cz_porep_c1 *c1 = cz_request_model(req);
   uint64_t parts = c1 ? c1->n_partitions : k->partitions;
-  return cz_porep_partition_constraints(k) * 160u * cz_provers_in_flight(&st->c.kept.cfg, parts);
+  return cz_partition_mem_bytes(cz_porep_partition_constraints(k),
+                                cz_provers_in_flight(&st->c.kept.cfg, parts));
 }
 
 static const char *porep_circuit_id(void *self, const cz_job_request *req) {
@@ -161,7 +161,7 @@ static cz_err porep_synthesize(void *self, const cz_partition_job *pj, size_t i,
                                cz_assignment *as, char *msg, size_t len) {
   porep_state *st = self;
   return cz_porep_c2_synthesize_pce(pj->model, (uint32_t)i, pj->shape,
-                                    st->c.kept.cfg.prove_threads, as, msg, len);
+                                    cz_provers_synth_threads(&st->c.kept.cfg), as, msg, len);
 }
 
 static cz_err porep_prove_partition(void *self, const cz_partition_job *pj, size_t i,
@@ -206,7 +206,9 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
     /* The compact shape holds about 46 bytes per constraint (2 KiB:
      * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
     err = cz_prover_circuit_declare(e, &st->c.kept.cfg, &s->srs, &s->shape, record_shape, s->kind,
-                                    cz_porep_partition_constraints(s->kind) * 46u, msg, msg_len);
+                                    cz_shape_charge_bytes(cz_porep_partition_constraints(s->kind),
+                                                          s->kind->shape.challenges),
+                                    msg, msg_len);
   }
   cz_engine_prover p = {.name = "porep-c2",
                         .self = st,

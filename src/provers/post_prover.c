@@ -109,14 +109,14 @@ static void post_free_model(void *self, void *model) {
   free(model);
 }
 
-/* a/b/c, values and the constraint system's vectors (about 160 bytes per
- * constraint), plus the slots' copied paths. */
+/* One partition in flight (cz_partition_mem_bytes), plus the slots'
+ * copied paths. */
 static uint64_t post_mem(void *self, const cz_job_request *req) {
   post_state *st = self;
   char msg[8];
   const cz_post_kind *k = request_kind(st, req, msg, sizeof msg);
   if (!k) return 0;
-  return cz_post_circuit_constraints(k) * 160u +
+  return cz_partition_mem_bytes(cz_post_circuit_constraints(k), 1) +
          (uint64_t)k->sector_count * k->challenge_count * sizeof(cz_merkle_proof);
 }
 
@@ -144,7 +144,7 @@ static cz_err post_synthesize(void *self, const cz_partition_job *pj, size_t i, 
                               char *msg, size_t len) {
   post_state *st = self;
   (void)i;
-  return cz_post_synthesize_pce(pj->model, pj->shape, st->c.kept.cfg.prove_threads, as, msg, len);
+  return cz_post_synthesize_pce(pj->model, pj->shape, cz_provers_synth_threads(&st->c.kept.cfg), as, msg, len);
 }
 
 static cz_err post_prove_partition(void *self, const cz_partition_job *pj, size_t i,
@@ -191,7 +191,9 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
     err = cz_prover_circuit_declare(e, &st->c.kept.cfg, s, &st->shape[i], record_shape, k,
-                                    cz_post_circuit_constraints(k) * 46u, msg, msg_len);
+                                    cz_shape_charge_bytes(cz_post_circuit_constraints(k),
+                                                          k->sector_count),
+                                    msg, msg_len);
   }
   cz_engine_prover p = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
                         .self = st,

@@ -57,6 +57,10 @@ const char *cz_prover_srs_use(const cz_provers_config *cfg, pthread_mutex_t *loc
  * partition's memory in a prover's estimate. */
 uint64_t cz_provers_in_flight(const cz_provers_config *cfg, uint64_t n);
 
+/* The thread budget of one partition's synthesis (cz_provers_config's
+ * synthesis_threads, resolved). */
+unsigned cz_provers_synth_threads(const cz_provers_config *cfg);
+
 /* A circuit's recorded shape as the computed SRS entry "pce-<circuit id>":
  * the engine's loader gets it through cz_prover_shape_get (from the file
  * in dir, or recorded by record(ctx) and saved there). */

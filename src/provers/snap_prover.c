@@ -124,15 +124,14 @@ static void snap_free_model(void *self, void *model) {
   model_free(model);
 }
 
-/* The partitions in flight: a/b/c, values and the constraint system's
- * vectors, about 160 bytes per constraint each. */
+/* The partitions in flight (cz_partition_mem_bytes). */
 static uint64_t snap_mem(void *self, const cz_job_request *req) {
   snap_state *st = self;
   char msg[8];
   const cz_snap_kind *k = request_kind(req, msg, sizeof msg);
   if (!k) return 0;
-  return cz_snap_partition_constraints(&k->shape) * 160u *
-         cz_provers_in_flight(&st->c.kept.cfg, k->shape.partitions);
+  return cz_partition_mem_bytes(cz_snap_partition_constraints(&k->shape),
+                                cz_provers_in_flight(&st->c.kept.cfg, k->shape.partitions));
 }
 
 static const char *snap_circuit_id(void *self, const cz_job_request *req) {
@@ -158,7 +157,7 @@ static cz_err snap_synthesize(void *self, const cz_partition_job *pj, size_t i, 
                               char *msg, size_t len) {
   snap_state *st = self;
   const snap_model *m = pj->model;
-  return cz_snap_synthesize_pce(&m->parts[i], pj->shape, st->c.kept.cfg.prove_threads, as, msg,
+  return cz_snap_synthesize_pce(&m->parts[i], pj->shape, cz_provers_synth_threads(&st->c.kept.cfg), as, msg,
                                 len);
 }
 
@@ -202,7 +201,8 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
     err = cz_prover_circuit_declare(e, &st->c.kept.cfg, s, &st->shape[i], record_shape, &k->shape,
-                                    cz_snap_partition_constraints(&k->shape) * 46u, msg, msg_len);
+                                    cz_shape_charge_bytes(cz_snap_partition_constraints(&k->shape), 0),
+                                    msg, msg_len);
   }
   cz_engine_prover p = {.name = "snap-update",
                         .self = st,

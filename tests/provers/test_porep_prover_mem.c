@@ -66,7 +66,10 @@ static void estimates(unsigned conc, unsigned depth, bool serial, const char *ni
   CHECK(n_syn > 0);
   CHECK_EQ_INT(n_syn, n_v11);               /* one partition each */
   /* the window's partitions of 13; serial: one at a time */
-  CHECK_EQ_INT(n_ni, (serial ? 1 : conc + depth) * n_syn);
+  uint64_t c = cz_porep_partition_constraints(cz_porep_kind_by_id(5));
+  CHECK_EQ_INT(n_syn, cz_partition_mem_bytes(c, 1));
+  CHECK_EQ_INT(n_ni, cz_partition_mem_bytes(c, serial ? 1 : conc + depth));
+  CHECK(serial ? n_ni == n_syn : n_ni > n_syn);
   cz_engine_destroy(e);
 }
 
