@@ -150,6 +150,15 @@ cz_err cz_cs_alloc_input(cz_cs *cs, cz_var *out, const cz_fr *value);
  * reuse them after clearing). Variables not yet allocated, or a failed LC,
  * set the sticky error. */
 void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c);
+/* The same, where the caller knows the values of a and b (a gadget that
+ * computed them natively: Poseidon's linear layers): PROVE stores them as
+ * the row's a and b instead of evaluating the LCs, whose terms it still
+ * scans for densities and range. They must be exactly the LCs' values
+ * (canonical Montgomery form), or the proof will not verify; other kinds
+ * ignore them. */
+void cz_cs_enforce_known(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c,
+                         const cz_fr *a_value, const cz_fr *b_value);
+
 /* Same, named by printf-style fmt; only TEST formats the name, others pay
  * one branch. */
 void cz_cs_enforce_named(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c,

@@ -337,6 +337,23 @@ static inline bool prove_eval(cz_cs *cs, cz_fr *out, const cz_lc *lc, cz_dens_bu
   return true;
 }
 
+/* PROVE with a known value: the density bits prove_eval would set (terms
+ * with nonzero coefficients), and the range check, without evaluating. */
+static bool prove_mark(cz_cs *cs, const cz_lc *lc, cz_dens_buf *din, cz_dens_buf *daux) {
+  const uint64_t n_in = cs->n_inputs, n_aux = cs->n_aux;
+  for (const cz_lc_term *t = lc->t, *end = t + lc->len; t < end; t++) {
+    uint64_t k = t->key;
+    if (k < n_in) {
+      if (din && !fr_is_zero_inl(&t->coeff)) dens_inc(din, k);
+    } else if (k - AUX_KEY_BASE < n_aux) {
+      if (daux && !fr_is_zero_inl(&t->coeff)) dens_inc(daux, k - AUX_KEY_BASE);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 static bool lc_in_range(const cz_cs *cs, const cz_lc *lc) {
   for (uint32_t i = 0; i < lc->len; i++) {
     uint64_t k = lc->t[i].key;
@@ -406,8 +423,10 @@ static bool test_push_name(cz_cs *cs, const char *fmt, va_list *ap) {
   return ok;
 }
 
+/* known: NULL, or the values of a and b (PROVE stores them instead of
+ * evaluating). */
 static void enforce_impl(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c,
-                         const char *fmt, va_list *ap) {
+                         const cz_fr known[2], const char *fmt, va_list *ap) {
   if (cs->err) return;
   if (cs->finished) {
     cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "enforce after finish");
@@ -435,9 +454,16 @@ static void enforce_impl(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc 
     /* A: inputs have full density thanks to the input constraints, so only
      * aux is tracked; B: both; C: none (bellperson's prover), and its value
      * is a * b (cz_assignment): not evaluated, only range-checked. */
-    if (!prove_eval(cs, &cs->a[row], a, NULL, &cs->a_aux) ||
-        !prove_eval(cs, &cs->b[row], b, &cs->b_input, &cs->b_aux) || !lc_in_range(cs, c))
+    if (known) {
+      if (!prove_mark(cs, a, NULL, &cs->a_aux) || !prove_mark(cs, b, &cs->b_input, &cs->b_aux) ||
+          !lc_in_range(cs, c))
+        goto range;
+      cs->a[row] = known[0];
+      cs->b[row] = known[1];
+    } else if (!prove_eval(cs, &cs->a[row], a, NULL, &cs->a_aux) ||
+               !prove_eval(cs, &cs->b[row], b, &cs->b_input, &cs->b_aux) || !lc_in_range(cs, c)) {
       goto range;
+    }
     break;
   }
   case CZ_CS_KEYGEN: {
@@ -494,18 +520,24 @@ nomem:
 }
 
 void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c) {
-  enforce_impl(cs, a, b, c, NULL, NULL);
+  enforce_impl(cs, a, b, c, NULL, NULL, NULL);
+}
+
+void cz_cs_enforce_known(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c,
+                         const cz_fr *a_value, const cz_fr *b_value) {
+  const cz_fr known[2] = {*a_value, *b_value};
+  enforce_impl(cs, a, b, c, known, NULL, NULL);
 }
 
 void cz_cs_enforce_named(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c,
                          const char *fmt, ...) {
   if (!cs->want_names) {
-    enforce_impl(cs, a, b, c, NULL, NULL);
+    enforce_impl(cs, a, b, c, NULL, NULL, NULL);
     return;
   }
   va_list ap;
   va_start(ap, fmt);
-  enforce_impl(cs, a, b, c, fmt, &ap);
+  enforce_impl(cs, a, b, c, NULL, fmt, &ap);
   va_end(ap);
 }
 

@@ -160,7 +160,8 @@ static bool pack_into(cz_fr_packed *dst, size_t base, const cz_fr *x, size_t n, 
   for (size_t i = 0; i < n; i++) {
     uint8_t k = cz_fr_class(&x[i]);
     if (k == CZ_CLS_OTHER) {
-      if (list->n == list->cap && !cz_grow((void **)&list->v, &list->cap, list->n + 1, sizeof(cz_fr)))
+      if (list->n == list->cap &&
+          !cz_pool_grow((void **)&list->v, &list->cap, list->n + 1, sizeof(cz_fr)))
         return false;
       list->v[list->n++] = x[i];
       other[i >> 6] |= (uint64_t)1 << (i & 63);

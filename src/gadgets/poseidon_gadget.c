@@ -58,6 +58,8 @@ typedef struct {
   cz_cs *cs;       /* direct mode: the system; NULL otherwise */
   tpl *build;      /* template-building mode */
   cz_fr *collect;  /* value-collection mode: values of the allocations */
+  cz_fr (*row_ab)[2]; /* ... and of every row's a and b */
+  size_t n_rows;
   size_t n_alloc;  /* allocations so far (building / collecting) */
   size_t *row_alloc; /* building: n_alloc at each emitted row */
   const cz_poseidon_params *p;
@@ -141,9 +143,15 @@ static void tpl_push_lc(tpl *t, const cz_lc *lc) {
   }
 }
 
-/* Enforce a * b = c, the LCs just built in g: on the system (direct mode)
- * or into the template. */
-static void emit(gadget *g, const char *name) {
+/* Enforce a * b = c, the LCs just built in g, whose values are av and bv
+ * (meaningful with values): on the system (direct mode), into the
+ * template, or (value collection) the values kept for replay. */
+static void emit(gadget *g, const char *name, const cz_fr *av, const cz_fr *bv) {
+  if (g->row_ab && g->n_rows < TPL_MAX_LOCAL) {
+    g->row_ab[g->n_rows][0] = *av;
+    g->row_ab[g->n_rows][1] = *bv;
+  }
+  g->n_rows++;
   if (g->cs) {
     CZ_ENFORCE(g->cs, &g->a, &g->b, &g->c, "%s", name);
     return;
@@ -177,7 +185,7 @@ static void ensure_allocated(gadget *g, elt *x) {
     cz_lc_add(&g->b, CZ_VAR_ONE);
     cz_lc_add(&g->c, v);
   }
-  emit(g, "enforce num allocation preserves lc");
+  emit(g, "enforce num allocation preserves lc", &x->value, &CZ_FR_ONE);
   cz_fr value = x->value;
   set_alloc(x, v, &value);
 }
@@ -192,17 +200,18 @@ static cz_var square(gadget *g, cz_var l, const cz_fr *lv, cz_fr *outv) {
     cz_lc_add(&g->b, l);
     cz_lc_add(&g->c, r);
   }
-  emit(g, "squaring constraint");
+  emit(g, "squaring constraint", lv, lv);
   return r;
 }
 
 /* mul_sum: res = (b + pre) * a + post, enforced (b + pre) * a = res - post. */
 static cz_var mul_sum(gadget *g, cz_var a, const cz_fr *av, cz_var b, const cz_fr *bv,
                       const cz_fr *pre, const cz_fr *post, cz_fr *outv) {
+  cz_fr bpre = *bv; /* the row's a: b + pre */
   if (g->values) {
-    cz_fr t = *bv;
-    if (pre) cz_fr_add(&t, &t, pre);
-    cz_fr_mul(&t, &t, av);
+    if (pre) cz_fr_add(&bpre, &bpre, pre);
+    cz_fr t;
+    cz_fr_mul(&t, &bpre, av);
     if (post) cz_fr_add(&t, &t, post);
     *outv = t;
   }
@@ -219,10 +228,10 @@ static cz_var mul_sum(gadget *g, cz_var a, const cz_fr *av, cz_var b, const cz_f
       cz_lc_add_term(&g->c, CZ_VAR_ONE, &neg);
     }
   }
-  if (post && pre) emit(g, "mul sum constraint pre-post-add");
-  else if (post) emit(g, "mul sum constraint post-add");
-  else if (pre) emit(g, "mul sum constraint pre-add");
-  else emit(g, "mul sum constraint");
+  if (post && pre) emit(g, "mul sum constraint pre-post-add", &bpre, av);
+  else if (post) emit(g, "mul sum constraint post-add", &bpre, av);
+  else if (pre) emit(g, "mul sum constraint pre-add", &bpre, av);
+  else emit(g, "mul sum constraint", &bpre, av);
   return r;
 }
 
@@ -251,11 +260,11 @@ static void quintic_s_box_pre_add(gadget *g, elt *x, const cz_fr *pre, const cz_
   ensure_allocated(g, x); /* inputs are allocated: adds nothing */
   NS_POP(g);
   cz_var l = x->var;
-  cz_fr lv = x->value, l2v = CZ_FR_ZERO, l4v, l5v;
+  cz_fr lv = x->value, l2v = CZ_FR_ZERO, l4v, l5v, lpre = CZ_FR_ZERO;
   NS_PUSH(g, "(l+rk)^2");
   if (g->values) {
-    cz_fr_add(&l2v, &lv, pre);
-    cz_fr_sqr(&l2v, &l2v);
+    cz_fr_add(&lpre, &lv, pre);
+    cz_fr_sqr(&l2v, &lpre);
   }
   cz_var l2 = alloc(g, &l2v);
   if (g->constraints) {
@@ -266,7 +275,7 @@ static void quintic_s_box_pre_add(gadget *g, elt *x, const cz_fr *pre, const cz_
     cz_lc_add_term(&g->b, CZ_VAR_ONE, pre);
     cz_lc_add(&g->c, l2);
   }
-  emit(g, "squared sum constraint");
+  emit(g, "squared sum constraint", &lpre, &lpre);
   NS_POP(g);
   NS_PUSH(g, "l^4");
   cz_var l4 = square(g, l2, &l2v, &l4v);
@@ -466,13 +475,18 @@ static const circuit_tpl *get_tpl(unsigned arity) {
 static cz_err replay(cz_cs *cs, const cz_poseidon_params *p, const circuit_tpl *ct,
                      const cz_var *inputs, const cz_fr *in_values, cz_var *out, cz_fr *out_value) {
   bool values = cz_cs_needs_values(cs);
-  cz_fr vals[TPL_MAX_LOCAL];
+  cz_fr vals[TPL_MAX_LOCAL], (*ab)[2] = NULL;
   cz_var locals[TPL_MAX_LOCAL];
   if (values) {
+    /* The values run also keeps every row's a and b, which PROVE then
+     * stores instead of evaluating the long linear-layer LCs (most of a
+     * PoSt synthesis' multiplications). */
+    ab = malloc(TPL_MAX_LOCAL * sizeof *ab);
     gadget g;
     gadget_init(&g, NULL, p);
     g.values = true;
     g.collect = vals;
+    g.row_ab = ab;
     run_circuit(&g, inputs, in_values);
     gadget_free(&g);
   }
@@ -492,8 +506,10 @@ static cz_err replay(cz_cs *cs, const cz_poseidon_params *p, const circuit_tpl *
         cz_lc_add_term(&lc[k], v, &tt->coeff);
       }
     }
-    cz_cs_enforce(cs, &lc[0], &lc[1], &lc[2]);
+    if (ab) cz_cs_enforce_known(cs, &lc[0], &lc[1], &lc[2], &ab[r][0], &ab[r][1]);
+    else cz_cs_enforce(cs, &lc[0], &lc[1], &lc[2]);
   }
+  free(ab);
   for (; n_alloc < ct->n_local; n_alloc++)
     cz_cs_alloc(cs, &locals[n_alloc], values ? &vals[n_alloc] : NULL);
   for (int k = 0; k < 3; k++) cz_lc_free(&lc[k]);
