@@ -61,18 +61,17 @@ static uint64_t domain(uint64_t n) {
   return d;
 }
 
-/* A synthesized partition holds a and b (32 bytes each per row of the
- * domain: the prover pads them in place), its packed witness (2 bits per
- * aux, 32 bytes for the few that are not bits: about 3 bytes per
- * constraint in PoRep, where aux ~ constraints), density bits and inputs:
- * 4 bytes per constraint in all. The one being proved adds c (32 bytes per
- * domain row) for H, then the H MSM's plan (8 + 2 x 16 bytes per term)
- * once b and c are gone: 40 per domain row covers the larger. Measured:
- * synth-only's peak at 32 GiB is 66.5 bytes per constraint (a, b touched
- * to m rows, packed aux). */
+/* A synthesized partition holds a and b to its m rows (32 bytes each per
+ * row; their room up to the H domain is not touched yet), its packed
+ * witness (2 bits per aux, 32 bytes for the few that are not bits: about
+ * 3 bytes per constraint in PoRep, where aux ~ constraints), density bits
+ * and inputs: 68 bytes per constraint in all (synth-only's peak at 32 GiB
+ * is 66.5). The one being proved pads a and b to the domain and adds c for
+ * H: 96 bytes per domain row in place of its 64 per constraint; after H, a
+ * holds h and the H MSM's plan takes 8 + 2 x 16 bytes per term, less. */
 uint64_t cz_partition_mem_bytes(uint64_t constraints, uint64_t in_flight) {
   uint64_t d = domain(constraints);
-  return in_flight * (64u * d + 4u * constraints) + 40u * d;
+  return in_flight * 68u * constraints + 96u * d - 64u * constraints;
 }
 
 /* A tiled shape keeps the header and one slot (about 29 bytes per
