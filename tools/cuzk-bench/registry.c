@@ -20,8 +20,9 @@ const cz_bench_command cz_bench_commands[] = {
     {"sha256-synth", cmd_bench_sha256, "SHA-256 gadget synthesis (20-block label): constraints/s per LC layout"},
     {"gen-vanilla", cmd_gen_vanilla, "seal test sectors; write a C1 (porep), PoSt vanilla proofs (winning-post, window-post) or update partition proofs (snap-prove)"},
     {"verify-vanilla", cmd_verify_vanilla, "verify PoSt vanilla proofs (bincode or vanilla.json) natively"},
-    {"synth-only", cmd_synth_only, "in-process PoRep synthesis: time, constraints/core-s, --ab, --pce, --perf"},
+    {"synth-only", cmd_synth_only, "one partition's synthesis at any size and kind: wall, user, sys, RSS, --scaling, --ab, --pce"},
     {"pce", cmd_pce, "make (--build) or check (--check) the recorded circuit shape in the parameter cache"},
+    {"pool", cmd_bench_pool, "first touch of big buffers (huge pages, threads) against the pool's reuse"},
     {"seal", cmd_bench_seal, "seal a test sector in memory and verify its vanilla proofs; times"},
 #ifdef CUZK_HAVE_GRPC
     {"status", cmd_client_status, "a running daemon's status (-a ADDR)"},
