@@ -3,7 +3,8 @@
  * sealed and updated (cz_snap_sector_make), its partition proof written and
  * parsed as a request carries it, verified, synthesized PROVE (every
  * constraint holds, 1,705,039 of them as rust-fil-proofs counts, plus the
- * 5 input constraints PROVE appends), and synthesized through a recorded
+ * 5 input constraints PROVE appends), its challenges on 1, 2, 3 or all
+ * threads bit for bit the serial run, and synthesized through a recorded
  * shape bit for bit the same. Bad requests get one error each: another
  * partition, a commitment >= r, truncated bytes, another circuit's shape,
  * proofs of the wrong length for cz_snap_verify_proofs. */
@@ -35,6 +36,28 @@ static bool satisfied(const cz_snap_partition *p, const cz_fr in[CZ_SNAP_PUBLIC_
   return ok;
 }
 
+/* The challenges synthesized on 1, 2, 3 and all threads give the serial
+ * run's assignment bit for bit (cz_snap_circuit on one PROVE system). */
+static void budgets_agree(const cz_snap_partition *p, const cz_fr in[CZ_SNAP_PUBLIC_INPUTS],
+                          const cz_assignment *par2) {
+  cz_snap_public pub = {in[0], in[1], in[2], in[3]};
+  cz_assignment serial, par;
+  cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
+  CHECK(cz_snap_circuit(cs, &p->kind->shape, &pub, &p->proof) == CZ_OK);
+  CHECK(cz_cs_finish(cs) == CZ_OK && cz_cs_take_assignment(cs, &serial) == CZ_OK);
+  cz_cs_free(cs);
+  CHECK(assign_eq(&serial, par2));
+  static const unsigned budgets[] = {1, 3, 0};
+  char msg[256];
+  for (size_t b = 0; b < sizeof budgets / sizeof *budgets; b++) {
+    CHECK(cz_snap_witness(CZ_CS_PROVE, &p->kind->shape, &pub, &p->proof, budgets[b], &par, msg,
+                          sizeof msg) == CZ_OK);
+    CHECK(assign_eq(&serial, &par));
+    cz_assignment_free(&par);
+  }
+  cz_assignment_free(&serial);
+}
+
 int main(void) {
   const cz_snap_kind *k = cz_snap_kind_by_id(0);
   cz_snap_sector sec;
@@ -63,6 +86,7 @@ int main(void) {
   CHECK_EQ_INT(plain.n_constraints, 1705039 + 5);
   CHECK_EQ_INT(plain.n_inputs, 5);
   CHECK(satisfied(&p, in));
+  budgets_agree(&p, in, &plain);
   cz_pce *shape = NULL;
   CHECK(cz_snap_record_shape(&k->shape, &shape, msg, sizeof msg) == CZ_OK);
   CHECK(cz_snap_synthesize_pce(&p, shape, 0, &viapce, msg, sizeof msg) == CZ_OK);
