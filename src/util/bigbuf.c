@@ -49,13 +49,22 @@ static bool grow_to(void **p, size_t *cap, size_t ncap, size_t elem) {
   return true;
 }
 
+/* from, doubled until it holds need elements of elem bytes; false when
+ * that overflows. */
+static bool doubled(size_t from, size_t need, size_t elem, size_t *out) {
+  size_t n = from;
+  while (n < need) {
+    if (n > SIZE_MAX / 2 / elem) return false;
+    n *= 2;
+  }
+  *out = n;
+  return true;
+}
+
 bool cz_grow(void **p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return true;
-  size_t ncap = *cap ? *cap : 16;
-  while (ncap < need) {
-    if (ncap > SIZE_MAX / 2 / elem) return false;
-    ncap *= 2;
-  }
+  size_t ncap;
+  if (!doubled(*cap ? *cap : 16, need, elem, &ncap)) return false;
   return grow_to(p, cap, ncap, elem);
 }
 
@@ -224,11 +233,8 @@ void cz_pool_give(void *p) {
 
 bool cz_pool_grow(void **p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return true;
-  size_t ncap = *cap ? *cap : 1024;
-  while (ncap < need) {
-    if (ncap > SIZE_MAX / 2 / elem) return false;
-    ncap *= 2;
-  }
+  size_t ncap;
+  if (!doubled(*cap ? *cap : 1024, need, elem, &ncap)) return false;
   void *q = cz_pool_take(ncap * elem);
   if (!q) return false;
   if (*cap) memcpy(q, *p, *cap * elem);

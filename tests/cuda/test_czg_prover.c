@@ -4,6 +4,7 @@
  * device with no memory fails cleanly; the backend choice falls back to the
  * CPU when there is no CUDA device and says why. */
 #include "check.h"
+#include "setup_keygen.h"
 #include "cuda/czg_host.h"
 #include "cuda/gpu_present.h"
 #include "cuzk/params.h"
@@ -32,16 +33,7 @@ static bool setup(cz_groth16_params *p, bool sparse, size_t n) {
   cz_fr x = CZ_FR_ONE;
   CHECK_EQ_INT(sparse ? cz_synthetic_sparse(cs, n, &x, 42) : cz_synthetic_chain(cs, n, &x), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
-  cz_keygen_cols k;
-  CHECK_EQ_INT(cz_cs_take_keygen(cs, &k), CZ_OK);
-  cz_cs_free(cs);
-  cz_groth16_toxic t = {check_rand_fr(), check_rand_fr(), check_rand_fr(), check_rand_fr(),
-                        check_rand_fr()};
-  char msg[256];
-  cz_err e = cz_groth16_setup(p, &k, &t, 2, msg, sizeof msg);
-  cz_keygen_cols_free(&k);
-  CHECK_EQ_INT(e, CZ_OK);
-  return e == CZ_OK;
+  return check_setup_from(p, cs);
 }
 
 static void check_same_proofs(bool sparse, size_t n, size_t free_bytes, size_t max_batch) {

@@ -12,6 +12,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 #include "rand_field.h"
+#include "setup_keygen.h"
 
 #define SLOTS 11
 
@@ -24,20 +25,6 @@ static cz_cs *serial_run(cz_cs_kind kind) {
   CHECK_EQ_INT(cz_slots_run(cs, &C, NULL, 0), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   return cs;
-}
-
-static bool setup(cz_groth16_params *p) {
-  cz_keygen_cols k;
-  cz_cs *cs = serial_run(CZ_CS_KEYGEN);
-  CHECK_EQ_INT(cz_cs_take_keygen(cs, &k), CZ_OK);
-  cz_cs_free(cs);
-  cz_groth16_toxic t = {check_rand_fr(), check_rand_fr(), check_rand_fr(), check_rand_fr(),
-                        check_rand_fr()};
-  char msg[256];
-  cz_err e = cz_groth16_setup(p, &k, &t, 2, msg, sizeof msg);
-  cz_keygen_cols_free(&k);
-  if (e != CZ_OK) fprintf(stderr, "setup: %s\n", msg);
-  return e == CZ_OK;
 }
 
 /* Proof of *as (consumed) with r and s; its inputs (ONE dropped) kept. */
@@ -76,7 +63,7 @@ static void with_stored_c(cz_assignment *as) {
 int main(void) {
   T = (toy){.n_slots = SLOTS, .odd_slot = -1, .thief = -1, .failing = -1};
   cz_groth16_params p;
-  if (!setup(&p)) return check_report("test_prove_slots");
+  if (!check_setup_from(&p, serial_run(CZ_CS_KEYGEN))) return check_report("test_prove_slots");
   cz_fr r = check_rand_fr(), s = check_rand_fr(), in[SLOTS + 2], in2[SLOTS + 2];
   cz_assignment as;
   cz_cs *cs = serial_run(CZ_CS_PROVE);
