@@ -260,29 +260,27 @@ cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len
 
 /* ---- C2: C1 -> proofs (porep_c2.c) ---------------------------------------- */
 
-/* Prove every partition of c1 against params (the circuit of c1->kind):
- * the vanilla proofs are verified natively first (a bad C1 never reaches
- * synthesis), each partition is synthesized (PROVE cs, reported as the
- * synthesis phase through timing) and proved with backend (NULL: CPU), and
- * every proof is verified against params->vk with the public inputs of
- * cz_porep_c1_public_inputs before it is returned. out receives
- * n_partitions * 192 bytes, partition after partition; r and s are random.
- * n_threads 0 = all cores; timing NULL prints CUZK_TIMING lines only.
- * Errors: CZ_ERR_PROOF_INVALID (vanilla proofs, or a made proof that does
+/* Prove every partition of c1 with pc (pc->params: the circuit of
+ * c1->kind): the vanilla proofs are verified natively first (a bad C1 never
+ * reaches synthesis), each partition is synthesized on pc->n_threads (PROVE
+ * cs, reported as the synthesis phase through pc->timing) and proved, and
+ * every proof is verified against pc->pvk (NULL: prepared here) with the
+ * public inputs of cz_porep_c1_public_inputs before it is returned. out
+ * receives n_partitions * 192 bytes, partition after partition; r and s
+ * are random. Errors: CZ_ERR_PROOF_INVALID (vanilla proofs, or a made proof that does
  * not verify: msg says which),
  * CZ_ERR_INVALID_ARG (a NULL argument, params do not fit the circuit), the
  * synthesis or prover errors; msg names the cause. On error the partitions
  * before the failing one are already in out. */
-cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
-                   const cz_prover_backend *backend, unsigned n_threads,
-                   const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len);
+cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_prove_ctx *pc, uint8_t *out, char *msg,
+                   size_t msg_len);
 
 /* The steps of cz_porep_c2, for pipelines that overlap them (the daemon):
  * synthesize partition p into *as (cz_porep_witness, PROVE, its challenges
  * on n_threads, 0 = all cores; its public inputs are checked against
  * cz_porep_c1_public_inputs, CZ_ERR_INVALID_ARG on a mismatch),
- * then prove it into out (192 bytes) and verify the proof with pvk (made
- * from the same params) before returning; as is consumed either way.
+ * then prove it with pc into out (192 bytes) and verify the proof with
+ * pc->pvk (NULL: prepared here) before returning; as is consumed either way.
  * The caller verifies the vanilla proofs first (cz_porep_verify_vanilla).
  * synthesize: on success the caller owns *as (cz_assignment_free); on error
  * there is nothing to free, but *as may not have been written at all (do
@@ -290,9 +288,7 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
 cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads,
                               cz_assignment *as, char *msg, size_t msg_len);
 cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
-                                   const cz_groth16_params *params, const cz_groth16_pvk *pvk,
-                                   const cz_prover_backend *backend, unsigned n_threads,
-                                   const cz_prove_timing *timing, uint8_t out[192], char *msg,
+                                   const cz_prove_ctx *pc, uint8_t out[192], char *msg,
                                    size_t msg_len);
 
 /* Pre-compiled synthesis (cuzk's PCE, cs.h's cz_pce). cz_porep_record_shape
@@ -309,9 +305,8 @@ cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pc
                                   unsigned n_threads, cz_assignment *as, char *msg,
                                   size_t msg_len);
 /* cz_porep_c2 synthesizing through shape (NULL: plain, as cz_porep_c2). */
-cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_groth16_params *params,
-                       const cz_pce *shape, const cz_prover_backend *backend, unsigned n_threads,
-                       const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len);
+cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
+                       uint8_t *out, char *msg, size_t msg_len);
 
 /* ---- Parameters (porep_params.c) ----------------------------------------- */
 

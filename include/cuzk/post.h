@@ -253,29 +253,25 @@ cz_err cz_post_record_shape(const cz_post_kind *k, cz_pce **out, char *msg, size
 cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape,
                               unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
 
-/* The whole partition: cz_post_partition_verify, cz_post_synthesize
- * (reported as the synthesis phase through timing), Groth16 with backend
- * (NULL: CPU) on n_threads (0: all cores), and verification of the proof
- * against pvk (NULL: prepared here from params->vk) with the verifier's
- * public inputs before the 192 bytes are written to out. Errors:
+/* The whole partition: cz_post_partition_verify, cz_post_synthesize on
+ * pc->n_threads (reported as the synthesis phase through pc->timing),
+ * Groth16 with pc, and verification of the proof against pc->pvk (NULL:
+ * prepared here from pc->params->vk) with the verifier's public inputs
+ * before the 192 bytes are written to out. Errors:
  * CZ_ERR_INVALID_ARG (params for another circuit: IC count), the
  * verifier's, synthesis' or prover's errors, CZ_ERR_PROOF_INVALID when the
  * proof made does not verify; msg says which. out is written only on
  * success. Reentrant (params and pvk are only read). */
-cz_err cz_post_prove(const cz_post_partition *p, const cz_groth16_params *params,
-                     const cz_groth16_pvk *pvk, const cz_prover_backend *backend,
-                     unsigned n_threads, const cz_prove_timing *timing,
+cz_err cz_post_prove(const cz_post_partition *p, const cz_prove_ctx *pc,
                      uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
 
 /* The second half of cz_post_prove, for pipelines that synthesize apart:
  * prove *as (from cz_post_synthesize of the same partition; consumed
- * either way) and verify the proof with pvk (NULL: prepared here) and the
- * verifier's public inputs before writing it to out. Errors as
+ * either way) with pc and verify the proof with pc->pvk (NULL: prepared
+ * here) and the verifier's public inputs before writing it to out. Errors as
  * cz_post_prove's. */
 cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
-                                const cz_groth16_params *params, const cz_groth16_pvk *pvk,
-                                const cz_prover_backend *backend, unsigned n_threads,
-                                const cz_prove_timing *timing, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                 char *msg, size_t msg_len);
 
 /* A cz_params_keygen_fn for the PoSt circuit of ctx (a const cz_post_kind

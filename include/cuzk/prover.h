@@ -98,19 +98,29 @@ cz_err cz_groth16_prove(const cz_prover_backend *backend, const cz_groth16_param
                         cz_assignment *as, size_t n, cz_groth16_proof *proofs,
                         const cz_prove_opts *opts);
 
+/* What every proof of one circuit is made with: the parameters, their
+ * prepared verifying key, the backend and its budget, the timing hook. The
+ * proving functions of the Filecoin kinds (porep.h, post.h, snap.h) take it
+ * as it is; every member is only read. */
+typedef struct {
+  const cz_prover_backend *backend; /* NULL: the CPU one */
+  const cz_groth16_params *params;
+  const cz_groth16_pvk *pvk;     /* NULL: prepared from params->vk where needed */
+  unsigned n_threads;            /* the prover's thread budget, 0 = all cores */
+  const cz_prove_timing *timing; /* NULL: print CUZK_TIMING lines only */
+} cz_prove_ctx;
+
 /* One proof that is kept only when it verifies: proves as (consumed and
- * freed, whatever happens), verifies the proof against pvk (NULL: prepared
- * here from params->vk) with the n_inputs public inputs (ONE excluded), and
- * writes its 192 bytes to out only then. Errors: CZ_ERR_INVALID_ARG when
- * params take another number of inputs (msg names what, e.g. the circuit),
- * the prover's errors, CZ_ERR_NOMEM, CZ_ERR_PROOF_INVALID when the proof
- * made does not verify ("<what>: the proof made does not verify"). Every
- * proof the daemon returns goes through here: Curio uses PoSt and update
- * proofs unverified. */
-cz_err cz_groth16_prove_verified(const cz_prover_backend *backend, const cz_groth16_params *params,
-                                 const cz_groth16_pvk *pvk, cz_assignment *as,
-                                 const cz_fr *inputs, size_t n_inputs, unsigned n_threads,
-                                 const cz_prove_timing *timing, const char *what,
+ * freed, whatever happens) with pc, verifies the proof against pc->pvk
+ * (NULL: prepared here from pc->params->vk) with the n_inputs public inputs
+ * (ONE excluded), and writes its 192 bytes to out only then. Errors:
+ * CZ_ERR_INVALID_ARG when the parameters take another number of inputs
+ * (msg names what, e.g. the circuit), the prover's errors, CZ_ERR_NOMEM,
+ * CZ_ERR_PROOF_INVALID when the proof made does not verify ("<what>: the
+ * proof made does not verify"). Every proof the daemon returns goes
+ * through here: Curio uses PoSt and update proofs unverified. */
+cz_err cz_groth16_prove_verified(const cz_prove_ctx *pc, cz_assignment *as, const cz_fr *inputs,
+                                 size_t n_inputs, const char *what,
                                  uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
 
 /* Prove one circuit from a recorded shape and a WITNESS assignment: completes

@@ -63,9 +63,9 @@ cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t
   FIT(p->n_b_g1 == p->n_b_g2, "b_g1 vs b_g2 points", p->n_b_g1, p->n_b_g2);
 #undef FIT
   if (!what) return CZ_OK;
-  cz_msg(msg, msg_len, "assignment does not fit the parameters: %s (%zu, expected %zu)", what,
-          got, want);
-  return CZ_ERR_INVALID_ARG;
+  return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                    "assignment does not fit the parameters: %s (%zu, expected %zu)", what, got,
+                    want);
 }
 
 /* c_i = a_i * b_i on a thread budget (cz_assignment: synthesis leaves c
@@ -254,12 +254,12 @@ cz_err cz_groth16_prove_recorded(const cz_prover_backend *backend,
   return cz_groth16_prove(backend, params, w, 1, proof, opts);
 }
 
-cz_err cz_groth16_prove_verified(const cz_prover_backend *backend, const cz_groth16_params *params,
-                                 const cz_groth16_pvk *pvk, cz_assignment *as,
-                                 const cz_fr *inputs, size_t n_inputs, unsigned n_threads,
-                                 const cz_prove_timing *timing, const char *what,
+cz_err cz_groth16_prove_verified(const cz_prove_ctx *pc, cz_assignment *as, const cz_fr *inputs,
+                                 size_t n_inputs, const char *what,
                                  uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
   cz_err e = CZ_OK;
+  const cz_groth16_params *params = pc ? pc->params : NULL;
+  const cz_groth16_pvk *pvk = params ? pc->pvk : NULL;
   cz_groth16_pvk *own = NULL;
   if (!params || !as || !out || (n_inputs && !inputs))
     e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: missing parameters, assignment or output",
@@ -271,8 +271,8 @@ cz_err cz_groth16_prove_verified(const cz_prover_backend *backend, const cz_grot
     e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_groth16_proof proof;
   if (e == CZ_OK) {
-    cz_prove_opts po = {n_threads, NULL, NULL, timing, msg, msg_len};
-    e = cz_groth16_prove(backend, params, as, 1, &proof, &po);
+    cz_prove_opts po = {pc->n_threads, NULL, NULL, pc->timing, msg, msg_len};
+    e = cz_groth16_prove(pc->backend, params, as, 1, &proof, &po);
   }
   if (e == CZ_OK && cz_groth16_verify_prepared(pvk, inputs, n_inputs, &proof) != CZ_OK)
     e = cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,

@@ -169,9 +169,9 @@ static cz_err porep_prove_partition(void *self, const cz_partition_job *pj, size
                                     char *msg, size_t len) {
   porep_state *st = self;
   const cz_provers_config *cfg = &st->c.kept.cfg;
-  return cz_porep_c2_prove_partition(pj->model, (uint32_t)i, as, &pj->srs->params, pj->srs->pvk,
-                                     cfg->backend, cfg->prove_threads, cz_provers_timing(), out,
-                                     msg, len);
+  cz_prove_ctx pc = {cfg->backend, &pj->srs->params, pj->srs->pvk, cfg->prove_threads,
+                     cz_provers_timing()};
+  return cz_porep_c2_prove_partition(pj->model, (uint32_t)i, as, &pc, out, msg, len);
 }
 
 /* The recorded shapes (computed SRS entries pce-porep-*, prover_shape.c). */

@@ -153,8 +153,9 @@ static cz_err post_prove_partition(void *self, const cz_partition_job *pj, size_
   post_state *st = self;
   const cz_provers_config *cfg = &st->c.kept.cfg;
   (void)i;
-  return cz_post_prove_assignment(pj->model, as, &pj->srs->params, pj->srs->pvk, cfg->backend,
-                                  cfg->prove_threads, cz_provers_timing(), out, msg, len);
+  cz_prove_ctx pc = {cfg->backend, &pj->srs->params, pj->srs->pvk, cfg->prove_threads,
+                     cz_provers_timing()};
+  return cz_post_prove_assignment(pj->model, as, &pc, out, msg, len);
 }
 
 /* The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*,

@@ -169,8 +169,9 @@ static cz_err snap_prove_partition(void *self, const cz_partition_job *pj, size_
   snap_state *st = self;
   const snap_model *m = pj->model;
   const cz_provers_config *cfg = &st->c.kept.cfg;
-  return cz_snap_prove_assignment(&m->parts[i], as, &pj->srs->params, pj->srs->pvk, cfg->backend,
-                                  cfg->prove_threads, cz_provers_timing(), out, msg, len);
+  cz_prove_ctx pc = {cfg->backend, &pj->srs->params, pj->srs->pvk, cfg->prove_threads,
+                     cz_provers_timing()};
+  return cz_snap_prove_assignment(&m->parts[i], as, &pc, out, msg, len);
 }
 
 /* ---- Registration ------------------------------------------------------------ */

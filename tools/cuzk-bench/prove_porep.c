@@ -53,7 +53,8 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   if (!rc && !proof) rc = 2;
   if (!rc) {
     t0 = cz_now_ns();
-    e = cz_porep_c2_pce(&c1, &params, shape, o->backend, o->threads, NULL, proof, msg, sizeof msg);
+    cz_prove_ctx pc = {.backend = o->backend, .params = &params, .n_threads = o->threads};
+    e = cz_porep_c2_pce(&c1, &pc, shape, proof, msg, sizeof msg);
     if (e != CZ_OK) {
       fprintf(stderr, "prove: %s: %s\n", cz_err_str(e), msg);
       rc = e == CZ_ERR_PROOF_INVALID ? 1 : 2;

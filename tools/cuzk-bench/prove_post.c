@@ -98,8 +98,8 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
     e = cz_post_synthesize_pce(&p, shape, o->threads, &as, msg, sizeof msg);
     if (e == CZ_OK) {
       cz_prove_timing_emit(&hook, CZ_PHASE_SYNTHESIS, cz_now_ns() - s0);
-      e = cz_post_prove_assignment(&p, &as, &params, pvk, o->backend, o->threads, &hook, proof,
-                                   msg, sizeof msg);
+      cz_prove_ctx pc = {o->backend, &params, pvk, o->threads, &hook};
+      e = cz_post_prove_assignment(&p, &as, &pc, proof, msg, sizeof msg);
     }
     last_ms = cz_bench_ms_since(t0);
     if (e != CZ_OK) {

@@ -59,8 +59,8 @@ static int prove_one(const cz_snap_partition *p, const cz_pce *shape,
   cz_err e = cz_snap_synthesize_pce(p, shape, o->threads, &as, msg, sizeof msg);
   if (e == CZ_OK) {
     cz_prove_timing_emit(&hook, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-    e = cz_snap_prove_assignment(p, &as, params, pvk, o->backend, o->threads, &hook, out, msg,
-                                 sizeof msg);
+    cz_prove_ctx pc = {o->backend, params, pvk, o->threads, &hook};
+    e = cz_snap_prove_assignment(p, &as, &pc, out, msg, sizeof msg);
   }
   if (e != CZ_OK) {
     fprintf(stderr, "prove: partition %u: %s: %s\n", p->partition, cz_err_str(e), msg);

@@ -70,9 +70,7 @@ static cz_err build_kind(cz_cs *cs, const void *ctx) {
 }
 
 cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
-                                   const cz_groth16_params *params, const cz_groth16_pvk *pvk,
-                                   const cz_prover_backend *backend, unsigned n_threads,
-                                   const cz_prove_timing *timing, uint8_t out[192], char *msg,
+                                   const cz_prove_ctx *pc, uint8_t out[192], char *msg,
                                    size_t msg_len) {
   cz_fr *inputs;
   size_t n;
@@ -83,21 +81,19 @@ cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignm
   }
   char what[32];
   snprintf(what, sizeof what, "partition %u", p);
-  e = cz_groth16_prove_verified(backend, params, pvk, as, inputs, n, n_threads, timing, what, out,
-                                msg, msg_len);
+  e = cz_groth16_prove_verified(pc, as, inputs, n, what, out, msg, msg_len);
   free(inputs);
   return e;
 }
 
-cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_groth16_params *params,
-                   const cz_prover_backend *backend, unsigned n_threads,
-                   const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len) {
-  return cz_porep_c2_pce(c1, params, NULL, backend, n_threads, timing, out, msg, msg_len);
+cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_prove_ctx *pc, uint8_t *out, char *msg,
+                   size_t msg_len) {
+  return cz_porep_c2_pce(c1, pc, NULL, out, msg, msg_len);
 }
 
-cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_groth16_params *params,
-                       const cz_pce *shape, const cz_prover_backend *backend, unsigned n_threads,
-                       const cz_prove_timing *timing, uint8_t *out, char *msg, size_t msg_len) {
+cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
+                       uint8_t *out, char *msg, size_t msg_len) {
+  const cz_groth16_params *params = pc ? pc->params : NULL;
   if (!c1 || !c1->kind || !c1->proofs || !params || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing C1, parameters or output");
   cz_porep_config cfg;
@@ -108,18 +104,21 @@ cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_groth16_params *params,
                 params->vk.n_ic - 1, c1->kind->name, n_inputs);
   cz_err e = cz_porep_verify_vanilla(c1, msg, msg_len);
   if (e != CZ_OK) return e;
-  cz_groth16_pvk *pvk = cz_groth16_prepare(&params->vk);
-  if (!pvk) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  /* One prepared key for every partition's check. */
+  cz_prove_ctx each = *pc;
+  cz_groth16_pvk *own = NULL;
+  if (!each.pvk && !(each.pvk = own = cz_groth16_prepare(&params->vk)))
+    return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   for (uint32_t p = 0; p < c1->n_partitions && e == CZ_OK; p++) {
     cz_assignment as;
     uint64_t t0 = cz_now_ns();
-    if ((e = cz_porep_c2_synthesize_pce(c1, p, shape, n_threads, &as, msg, msg_len)) != CZ_OK)
+    if ((e = cz_porep_c2_synthesize_pce(c1, p, shape, pc->n_threads, &as, msg, msg_len)) != CZ_OK)
       break;
-    cz_prove_timing_emit(timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-    e = cz_porep_c2_prove_partition(c1, p, &as, params, pvk, backend, n_threads, timing,
-                                    out + (size_t)p * CZ_GROTH16_PROOF_BYTES, msg, msg_len);
+    cz_prove_timing_emit(pc->timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
+    e = cz_porep_c2_prove_partition(c1, p, &as, &each, out + (size_t)p * CZ_GROTH16_PROOF_BYTES,
+                                    msg, msg_len);
   }
-  cz_groth16_pvk_free(pvk);
+  cz_groth16_pvk_free(own);
   return e;
 }
 

@@ -178,9 +178,7 @@ cz_err cz_post_record_shape(const cz_post_kind *k, cz_pce **out, char *msg, size
 }
 
 cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
-                                const cz_groth16_params *params, const cz_groth16_pvk *pvk,
-                                const cz_prover_backend *backend, unsigned n_threads,
-                                const cz_prove_timing *timing, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+                                const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                 char *msg, size_t msg_len) {
   cz_fr *inputs = NULL;
   cz_err e = !p || !p->kind ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
@@ -190,17 +188,15 @@ cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
     return e;
   }
   /* Curio uses PoSt proofs unverified: this check is the only one. */
-  e = cz_groth16_prove_verified(backend, params, pvk, as, inputs,
-                                cz_post_public_input_count(p->kind), n_threads, timing,
-                                p->kind->name, out, msg, msg_len);
+  e = cz_groth16_prove_verified(pc, as, inputs, cz_post_public_input_count(p->kind), p->kind->name,
+                                out, msg, msg_len);
   free(inputs);
   return e;
 }
 
-cz_err cz_post_prove(const cz_post_partition *p, const cz_groth16_params *params,
-                     const cz_groth16_pvk *pvk, const cz_prover_backend *backend,
-                     unsigned n_threads, const cz_prove_timing *timing,
+cz_err cz_post_prove(const cz_post_partition *p, const cz_prove_ctx *pc,
                      uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
+  const cz_groth16_params *params = pc ? pc->params : NULL;
   if (!p || !p->kind || !params || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
   if (params->vk.n_ic != cz_post_public_input_count(p->kind) + 1)
@@ -210,10 +206,9 @@ cz_err cz_post_prove(const cz_post_partition *p, const cz_groth16_params *params
   if (e != CZ_OK) return e;
   cz_assignment as;
   uint64_t t0 = cz_now_ns();
-  if ((e = cz_post_synthesize(p, n_threads, &as, msg, msg_len)) != CZ_OK) return e;
-  cz_prove_timing_emit(timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-  return cz_post_prove_assignment(p, &as, params, pvk, backend, n_threads, timing, out, msg,
-                                  msg_len);
+  if ((e = cz_post_synthesize(p, pc->n_threads, &as, msg, msg_len)) != CZ_OK) return e;
+  cz_prove_timing_emit(pc->timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
+  return cz_post_prove_assignment(p, &as, pc, out, msg, msg_len);
 }
 
 cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {

@@ -95,7 +95,8 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
   cz_pce_free(shape);
   uint8_t out[CZ_GROTH16_PROOF_BYTES];
   cz_prove_timing quiet = {.quiet = true};
-  cz_err e = cz_post_prove(&p, params, NULL, NULL, 0, &quiet, out, msg, sizeof msg);
+  cz_prove_ctx pc = {.params = params, .timing = &quiet};
+  cz_err e = cz_post_prove(&p, &pc, out, msg, sizeof msg);
   if (e != CZ_OK) fprintf(stderr, "%s: %s\n", k->name, msg);
   CHECK_EQ_INT(e, CZ_OK);
   size_t ni = cz_post_public_input_count(k);
@@ -119,8 +120,7 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
   CHECK_EQ_INT(cz_post_partition_parse(&q, k, other, prover_id, partition, vp, lens, n, msg,
                                        sizeof msg),
                CZ_OK);
-  CHECK_EQ_INT(cz_post_prove(&q, params, NULL, NULL, 0, &quiet, out, msg, sizeof msg),
-               CZ_ERR_PROOF_INVALID);
+  CHECK_EQ_INT(cz_post_prove(&q, &pc, out, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
   CHECK(strstr(msg, "is not the challenge") != NULL);
   cz_post_partition_free(&q);
   cz_post_partition_free(&p);
