@@ -7,7 +7,8 @@
  * life cycle, submit / await / cancel, status. The engine never proves
  * anything itself: each proof kind is served by a prover
  * (cuzk/engine_prover.h) registered before cz_engine_start. A kind without
- * a prover is refused with CZ_ENG_UNIMPLEMENTED. All functions are thread
+ * a prover is refused with CZ_ERR_UNIMPLEMENTED. Errors are cz_err values,
+ * the daemon maps each to a gRPC status (docs/interface.md). All functions are thread
  * safe once the engine is started (create, registration and destroy
  * excepted: one thread, no other call in flight). Sources:
  * src/engine/engine.c (life cycle), engine_jobs.c (job table), engine_workers.c
@@ -53,18 +54,6 @@ typedef enum {
 const char *cz_proof_kind_label(cz_proof_kind k);
 /* The default of docs/interface.md: WinningPoSt CRITICAL, WindowPoSt HIGH, else NORMAL. */
 cz_priority cz_proof_kind_default_priority(cz_proof_kind k);
-
-/* Outcome of an engine call; the server maps each to a gRPC status. */
-typedef enum {
-  CZ_ENG_OK = 0,
-  CZ_ENG_INVALID,        /* malformed request: INVALID_ARGUMENT */
-  CZ_ENG_NOT_FOUND,      /* unknown job / circuit: NOT_FOUND */
-  CZ_ENG_UNIMPLEMENTED,  /* no prover for the kind: UNIMPLEMENTED */
-  CZ_ENG_UNAVAILABLE,    /* shutting down: UNAVAILABLE */
-  CZ_ENG_FAILED,         /* an operation failed (I/O, memory): INTERNAL */
-  CZ_ENG_EXHAUSTED,      /* the memory budget cannot hold the request now:
-                            RESOURCE_EXHAUSTED (retry later) */
-} cz_engine_status;
 
 #define CZ_JOB_ID_MAX 128 /* request ids longer than 127 bytes are refused */
 
@@ -159,7 +148,7 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *msg,
  * CZ_ERR_NOMEM when not one worker could start (when some did, CZ_OK with
  * fewer workers). */
 cz_err cz_engine_start(cz_engine *e);
-/* Stop accepting work (submits answer CZ_ENG_UNAVAILABLE), cancel every
+/* Stop accepting work (submits answer CZ_ERR_UNAVAILABLE), cancel every
  * queued job, then either let running jobs finish (drain) or cancel them
  * at their next phase boundary, and join the workers. A second call
  * returns at once without joining; with drain false it turns a drain in
@@ -168,7 +157,7 @@ void cz_engine_shutdown(cz_engine *e, bool drain);
 /* Shutdown (cancelling) if needed, then free everything. NULL is allowed. */
 void cz_engine_destroy(cz_engine *e);
 
-/* Queue a proof. On CZ_ENG_OK job_id holds its id and *queue_pos (when
+/* Queue a proof. On CZ_OK job_id holds its id and *queue_pos (when
  * not NULL) the number of queued jobs that run before it.
  *
  * request_id names the newest job submitted under it. The request is
@@ -179,7 +168,7 @@ void cz_engine_destroy(cz_engine *e);
  * entry with its length). Priority is left out because it orders the queue
  * and does not change the proof: a retry at another priority joins, and the
  * job keeps the priority it was queued with.
- *  1. same input, job queued or running: the submit joins it (CZ_ENG_OK
+ *  1. same input, job queued or running: the submit joins it (CZ_OK
  *     with that job, no second job); a job being cancelled is not joined
  *     (rule 3 applies);
  *  2. same input, job COMPLETED: the same (its stored proof is the answer);
@@ -193,30 +182,28 @@ void cz_engine_destroy(cz_engine *e);
  * like any finished job (it counts in n_jobs until then). Rules 2-4 hold
  * while the old job is kept (max_finished_jobs); one that aged out is
  * forgotten and the id starts afresh. When the budget refuses the new job
- * (CZ_ENG_EXHAUSTED) the old one is left as it was.
+ * (CZ_ERR_EXHAUSTED) the old one is left as it was.
  *
  * The copy of the request's bytes is charged to the memory budget until
- * the job finishes (CZ_ENG_EXHAUSTED when the budget cannot hold it now: no
+ * the job finishes (CZ_ERR_EXHAUSTED when the budget cannot hold it now: no
  * waiting here, the caller retries). A job whose memory estimate exceeds the budget is
- * accepted and FAILS at once. Otherwise: CZ_ENG_INVALID (bad field,
- * prover's parse or validate), CZ_ENG_UNIMPLEMENTED, CZ_ENG_UNAVAILABLE,
- * CZ_ENG_FAILED (out of memory); msg says why. req is only read: the caller
+ * accepted and FAILS at once. Otherwise: CZ_ERR_INVALID_ARG (bad field,
+ * prover's parse or validate), CZ_ERR_UNIMPLEMENTED, CZ_ERR_UNAVAILABLE,
+ * CZ_ERR_NOMEM; msg says why. req is only read: the caller
  * keeps it. */
-cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
-                                  char job_id[CZ_JOB_ID_MAX], uint32_t *queue_pos, char *msg,
-                                  size_t msg_len);
-/* Wait for a job (timeout_ms 0 = forever). CZ_ENG_OK with out->status
+cz_err cz_engine_submit(cz_engine *e, const cz_job_request *req, char job_id[CZ_JOB_ID_MAX],
+                        uint32_t *queue_pos, char *msg, size_t msg_len);
+/* Wait for a job (timeout_ms 0 = forever). CZ_OK with out->status
  * COMPLETED / FAILED / CANCELLED, or TIMEOUT while still unfinished;
- * CZ_ENG_NOT_FOUND for an unknown id (also once a finished job has aged out
+ * CZ_ERR_NOT_FOUND for an unknown id (also once a finished job has aged out
  * of the max_finished_jobs kept). out->proof is the caller's to free; a
  * proof that cannot be copied turns the answer into FAILED. Any number of
  * threads may await one job. */
-cz_engine_status cz_engine_await(cz_engine *e, const char *job_id, uint64_t timeout_ms,
-                                 cz_job_result *out);
+cz_err cz_engine_await(cz_engine *e, const char *job_id, uint64_t timeout_ms, cz_job_result *out);
 /* Cancel: a queued job at once, a running one at its next phase boundary
  * (*was_running true; was_running must not be NULL). A finished job is left
  * as it is. NOT_FOUND. */
-cz_engine_status cz_engine_cancel(cz_engine *e, const char *job_id, bool *was_running);
+cz_err cz_engine_cancel(cz_engine *e, const char *job_id, bool *was_running);
 
 /* ---- Status ---------------------------------------------------------------- */
 
@@ -264,21 +251,21 @@ typedef struct {
 void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out);
 
 /* Make a circuit's SRS hot (load time in *load_ms, *already when it was
- * hot). CZ_ENG_NOT_FOUND when its file is missing, CZ_ENG_INVALID for a
- * malformed id, CZ_ENG_FAILED when loading fails or does not fit the
+ * hot). CZ_ERR_NOT_FOUND when its file is missing, CZ_ERR_INVALID_ARG for a
+ * malformed id, CZ_ERR_IO when loading fails, CZ_ERR_NOMEM when it does not fit the
  * budget; msg says why. already and load_ms may be NULL. A load in progress
  * for the same id is waited for, not repeated. */
-cz_engine_status cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already,
-                                       uint64_t *load_ms, char *msg, size_t msg_len);
+cz_err cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already, uint64_t *load_ms,
+                             char *msg, size_t msg_len);
 /* Drop a circuit's SRS to cold (unloaded, unmapped). *was_loaded: it was
  * hot or warm; *freed: the bytes it held in the memory budget (a hot
  * entry's; a warm one is only mapped and holds none). An SRS in use
- * (ref_count > 0) or being loaded is left alone (CZ_ENG_FAILED, msg).
- * Unknown id: CZ_ENG_NOT_FOUND. was_loaded and freed must not be NULL.
+ * (ref_count > 0) or being loaded is left alone (CZ_ERR_BUSY, msg).
+ * Unknown id: CZ_ERR_NOT_FOUND. was_loaded and freed must not be NULL.
  * Under budget pressure the engine itself drops idle hot entries
  * (ref_count 0, idle >= eviction_min_idle) to warm, LRU first. */
-cz_engine_status cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded,
-                                     uint64_t *freed, char *msg, size_t msg_len);
+cz_err cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed,
+                           char *msg, size_t msg_len);
 
 /* ---- Jobs and partitions (GET /status) -------------------------------------- */
 

@@ -32,7 +32,7 @@ struct cz_engine_prover {
   const char *name;
   void *self;               /* the prover's own state, passed back */
   /* Optional: a cheap check at submit time (no proving). CZ_OK accepts;
-   * otherwise msg says what is wrong and the submit answers CZ_ENG_INVALID. */
+   * otherwise msg says what is wrong and the submit answers CZ_ERR_INVALID_ARG. */
   cz_err (*validate)(void *self, const cz_job_request *req, char *msg, size_t msg_len);
   /* Optional: bytes of memory the job needs at its peak, reserved against
    * the budget before prove runs (0 = nothing). A job larger than the
@@ -60,7 +60,7 @@ struct cz_engine_prover {
    * with the job until it ends, *model_bytes charged to the memory budget
    * with the request's bytes, and every later hook reads it through
    * cz_request_model(req); free_model releases it. Otherwise msg says what
-   * is wrong and the submit answers CZ_ENG_INVALID. */
+   * is wrong and the submit answers CZ_ERR_INVALID_ARG. */
   cz_err (*parse)(void *self, const cz_job_request *req, void **model, uint64_t *model_bytes,
                   char *msg, size_t msg_len);
   void (*free_model)(void *self, void *model);

@@ -81,10 +81,9 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
     cfg.urgent_workers = CZ_ENGINE_MAX_WORKERS - cfg.n_workers;
   if (cfg.max_finished_jobs == 0) cfg.max_finished_jobs = 10000;
   uint64_t budget = cfg.memory_budget ? cfg.memory_budget : cz_engine_auto_budget(cfg.safety_margin);
-  if (budget == 0) {
-    if (msg) cz_msg(msg, msg_len, "auto memory budget: MemTotal unreadable or below the safety margin");
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (budget == 0)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "auto memory budget: MemTotal unreadable or below the safety margin");
   cz_engine *e = calloc(1, sizeof *e);
   if (!e) return CZ_ERR_NOMEM;
   e->param_cache = strdup(cfg.param_cache ? cfg.param_cache : "/data/zk/params");
@@ -261,12 +260,12 @@ void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out) {
   out->n_srs = cz_srs_snapshot(e->srs, out->srs, CZ_ENGINE_MAX_SRS);
 }
 
-cz_engine_status cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already,
-                                       uint64_t *load_ms, char *msg, size_t msg_len) {
+cz_err cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already, uint64_t *load_ms,
+                             char *msg, size_t msg_len) {
   return cz_srs_acquire(e->srs, circuit_id, false, NULL, already, load_ms, msg, msg_len);
 }
 
-cz_engine_status cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded,
-                                     uint64_t *freed, char *msg, size_t msg_len) {
+cz_err cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed,
+                           char *msg, size_t msg_len) {
   return cz_srs_evict(e->srs, circuit_id, was_loaded, freed, msg, msg_len);
 }

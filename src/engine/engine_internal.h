@@ -48,13 +48,13 @@ cz_err cz_srs_register_computed(cz_srs_manager *m, const char *circuit_id,
                                 uint64_t estimate_bytes, const cz_srs_loader *loader);
 /* Make the circuit hot and take a reference (acquire) or just make it hot
  * (preload). Statuses as cz_engine_srs_preload. */
-cz_engine_status cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool take_ref,
-                                cz_srs_entry **entry, bool *already, uint64_t *load_ms,
-                                char *msg, size_t msg_len);
+cz_err cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool take_ref,
+                      cz_srs_entry **entry, bool *already, uint64_t *load_ms, char *msg,
+                      size_t msg_len);
 void cz_srs_release(cz_srs_manager *m, cz_srs_entry *entry);
 const void *cz_srs_entry_object(const cz_srs_entry *entry, size_t *len);
-cz_engine_status cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded,
-                              uint64_t *freed, char *msg, size_t msg_len);
+cz_err cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
+                    char *msg, size_t msg_len);
 /* Evict idle (ref 0, idle >= min_idle) entries, least recently used first,
  * until at least wanted bytes are freed; returns the bytes freed. */
 uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted);

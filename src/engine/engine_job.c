@@ -55,7 +55,7 @@ const void *cz_job_acquire_srs(cz_job *job, const char *circuit_id, char *msg, s
     return NULL;
   }
   cz_srs_entry *en = NULL;
-  if (cz_srs_acquire(job->e->srs, circuit_id, true, &en, NULL, NULL, msg, msg_len) != CZ_ENG_OK)
+  if (cz_srs_acquire(job->e->srs, circuit_id, true, &en, NULL, NULL, msg, msg_len) != CZ_OK)
     return NULL;
   job->extra_srs[job->n_extra_srs++] = en; /* only the job's own thread touches it */
   return cz_srs_entry_object(en, NULL);

@@ -152,43 +152,32 @@ static void input_digest(cz_job *j) {
 
 static bool optional32(cz_bytes b) { return b.len == 0 || b.len == 32; }
 
-static cz_engine_status check_request(const cz_engine *e, const cz_job_request *r, char *msg,
-                                      size_t msg_len) {
+static cz_err check_request(const cz_engine *e, const cz_job_request *r, char *msg,
+                            size_t msg_len) {
   if (r->request_id) {
     size_t n = strlen(r->request_id);
-    if (n >= CZ_JOB_ID_MAX) {
-      cz_msg(msg, msg_len, "request_id is %zu bytes long (at most %d)", n, CZ_JOB_ID_MAX - 1);
-      return CZ_ENG_INVALID;
-    }
+    if (n >= CZ_JOB_ID_MAX)
+      return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                        "request_id is %zu bytes long (at most %d)", n, CZ_JOB_ID_MAX - 1);
     for (size_t i = 0; i < n; i++)
-      if ((unsigned char)r->request_id[i] < 0x20 || r->request_id[i] == 0x7f) {
-        cz_msg(msg, msg_len, "request_id holds a control character");
-        return CZ_ENG_INVALID;
-      }
+      if ((unsigned char)r->request_id[i] < 0x20 || r->request_id[i] == 0x7f)
+        return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "request_id holds a control character");
   }
-  if (r->kind == CZ_KIND_UNSPECIFIED) {
-    cz_msg(msg, msg_len, "proof_kind is unset");
-    return CZ_ENG_INVALID;
-  }
-  if ((unsigned)r->kind >= CZ_KIND_COUNT) {
-    cz_msg(msg, msg_len, "unknown proof_kind %u", (unsigned)r->kind);
-    return CZ_ENG_INVALID;
-  }
-  if ((unsigned)r->priority >= CZ_PRIO_COUNT) {
-    cz_msg(msg, msg_len, "unknown priority %u", (unsigned)r->priority);
-    return CZ_ENG_INVALID;
-  }
+  if (r->kind == CZ_KIND_UNSPECIFIED)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "proof_kind is unset");
+  if ((unsigned)r->kind >= CZ_KIND_COUNT)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "unknown proof_kind %u", (unsigned)r->kind);
+  if ((unsigned)r->priority >= CZ_PRIO_COUNT)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "unknown priority %u",
+                      (unsigned)r->priority);
   if (!optional32(r->randomness) || !optional32(r->comm_r_old) || !optional32(r->comm_r_new) ||
-      !optional32(r->comm_d_new)) {
-    cz_msg(msg, msg_len, "randomness and comm_r_old/comm_r_new/comm_d_new must be 32 bytes");
-    return CZ_ENG_INVALID;
-  }
-  if (!e->has_prover[r->kind]) {
-    cz_msg(msg, msg_len, "no prover for proof kind %s in this build",
-             cz_proof_kind_label(r->kind));
-    return CZ_ENG_UNIMPLEMENTED;
-  }
-  return CZ_ENG_OK;
+      !optional32(r->comm_d_new))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "randomness and comm_r_old/comm_r_new/comm_d_new must be 32 bytes");
+  if (!e->has_prover[r->kind])
+    return cz_msg_err(msg, msg_len, CZ_ERR_UNIMPLEMENTED,
+                      "no prover for proof kind %s in this build", cz_proof_kind_label(r->kind));
+  return CZ_OK;
 }
 
 /* Jobs that will run before j (caller holds mu; j queued). */
@@ -278,29 +267,24 @@ static void supersede_locked(cz_engine *e, cz_job *old) {
   }
 }
 
-cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
-                                  char job_id[CZ_JOB_ID_MAX], uint32_t *queue_pos, char *msg,
-                                  size_t msg_len) {
+cz_err cz_engine_submit(cz_engine *e, const cz_job_request *req, char job_id[CZ_JOB_ID_MAX],
+                        uint32_t *queue_pos, char *msg, size_t msg_len) {
   char dummy[1];
   if (!msg || !msg_len) msg = dummy, msg_len = sizeof dummy;
   msg[0] = 0;
   if (queue_pos) *queue_pos = 0;
   job_id[0] = 0;
-  cz_engine_status st = check_request(e, req, msg, msg_len);
-  if (st != CZ_ENG_OK) return st;
+  cz_err st = check_request(e, req, msg, msg_len);
+  if (st != CZ_OK) return st;
   const cz_engine_prover *pv = &e->provers[req->kind];
 
   cz_job *j = calloc(1, sizeof *j);
-  if (!j) {
-    cz_msg(msg, msg_len, "out of memory");
-    return CZ_ENG_FAILED;
-  }
+  if (!j) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   if (req->request_id && req->request_id[0]) snprintf(j->id, sizeof j->id, "%s", req->request_id);
   else random_uuid(j->id);
   if (copy_request(j, req) != CZ_OK) {
     cz_job_free(j);
-    cz_msg(msg, msg_len, "out of memory copying the request");
-    return CZ_ENG_FAILED;
+    return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory copying the request");
   }
   input_digest(j);
   /* Hooks see the job's own copy, so that cz_request_model finds the model
@@ -311,13 +295,13 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     if (pv->parse(pv->self, &j->req, &j->model, &j->model_bytes, msg, msg_len) != CZ_OK) {
       if (!msg[0]) cz_msg(msg, msg_len, "the %s prover refused the request", pv->name);
       cz_job_free(j);
-      return CZ_ENG_INVALID;
+      return CZ_ERR_INVALID_ARG;
     }
   }
   if (pv->validate && pv->validate(pv->self, &j->req, msg, msg_len) != CZ_OK) {
     if (!msg[0]) cz_msg(msg, msg_len, "the %s prover refused the request", pv->name);
     cz_job_free(j);
-    return CZ_ENG_INVALID;
+    return CZ_ERR_INVALID_ARG;
   }
   uint64_t need = pv->mem_estimate ? pv->mem_estimate(pv->self, &j->req) : 0;
   j->e = e;
@@ -330,8 +314,7 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
   if (e->stopping) {
     pthread_mutex_unlock(&e->mu);
     cz_job_free(j);
-    cz_msg(msg, msg_len, "the engine is shutting down");
-    return CZ_ENG_UNAVAILABLE;
+    return cz_msg_err(msg, msg_len, CZ_ERR_UNAVAILABLE, "the engine is shutting down");
   }
   cz_job *old = lookup(e, j->id);
   if (old && reuse(old, j)) {
@@ -339,7 +322,7 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     if (queue_pos && old->state == JOB_QUEUED) *queue_pos = queue_position(e, old);
     pthread_mutex_unlock(&e->mu);
     cz_job_free(j);
-    return CZ_ENG_OK;
+    return CZ_OK;
   }
   if (!cz_membudget_try_reserve(&e->budget, j->blob_len + j->model_bytes)) {
     pthread_mutex_unlock(&e->mu);
@@ -347,7 +330,7 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
              "the memory budget cannot hold this request's %llu bytes (and its parse) now; retry later",
              (unsigned long long)(j->blob_len + j->model_bytes));
     cz_job_free(j);
-    return CZ_ENG_EXHAUSTED;
+    return CZ_ERR_EXHAUSTED;
   }
   if (old) supersede_locked(e, old); /* may free old */
   size_t b = hash_id(j->id);
@@ -379,7 +362,7 @@ cz_engine_status cz_engine_submit(cz_engine *e, const cz_job_request *req,
     pthread_cond_broadcast(&e->work_cv);
   }
   pthread_mutex_unlock(&e->mu);
-  return CZ_ENG_OK;
+  return CZ_OK;
 }
 
 static void copy_result(const cz_job *j, cz_job_result *out) {
@@ -406,14 +389,13 @@ static void copy_result(const cz_job *j, cz_job_result *out) {
   }
 }
 
-cz_engine_status cz_engine_await(cz_engine *e, const char *job_id, uint64_t timeout_ms,
-                                 cz_job_result *out) {
+cz_err cz_engine_await(cz_engine *e, const char *job_id, uint64_t timeout_ms, cz_job_result *out) {
   memset(out, 0, sizeof *out);
   pthread_mutex_lock(&e->mu);
   cz_job *j = job_id ? lookup(e, job_id) : NULL;
   if (!j) {
     pthread_mutex_unlock(&e->mu);
-    return CZ_ENG_NOT_FOUND;
+    return CZ_ERR_NOT_FOUND;
   }
   j->waiters++;
   struct timespec deadline;
@@ -428,7 +410,7 @@ cz_engine_status cz_engine_await(cz_engine *e, const char *job_id, uint64_t time
   j->waiters--;
   copy_result(j, out);
   pthread_mutex_unlock(&e->mu);
-  return CZ_ENG_OK;
+  return CZ_OK;
 }
 
 void cz_engine_unqueue_locked(cz_engine *e, cz_job *j) {
@@ -439,13 +421,13 @@ void cz_engine_unqueue_locked(cz_engine *e, cz_job *j) {
   j->qnext = NULL;
 }
 
-cz_engine_status cz_engine_cancel(cz_engine *e, const char *job_id, bool *was_running) {
+cz_err cz_engine_cancel(cz_engine *e, const char *job_id, bool *was_running) {
   *was_running = false;
   pthread_mutex_lock(&e->mu);
   cz_job *j = job_id ? lookup(e, job_id) : NULL;
   if (!j) {
     pthread_mutex_unlock(&e->mu);
-    return CZ_ENG_NOT_FOUND;
+    return CZ_ERR_NOT_FOUND;
   }
   if (j->state == JOB_QUEUED) {
     cz_engine_unqueue_locked(e, j);
@@ -458,7 +440,7 @@ cz_engine_status cz_engine_cancel(cz_engine *e, const char *job_id, bool *was_ru
     cz_engine_timeline(e, "CANCELLED", j->id, "running");
   }
   pthread_mutex_unlock(&e->mu);
-  return CZ_ENG_OK;
+  return CZ_OK;
 }
 
 static void job_info_locked(const cz_job *j, uint64_t now, cz_job_info *o) {

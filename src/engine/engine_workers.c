@@ -84,9 +84,9 @@ static bool prepare(cz_engine *e, cz_job *j, const cz_engine_prover *pv) {
   const char *cid = pv->circuit_id ? pv->circuit_id(pv->self, &j->req) : NULL;
   if (cid) {
     uint64_t load_ms = 0;
-    cz_engine_status st = cz_srs_acquire(e->srs, cid, true, &j->srs, NULL, &load_ms, msg, sizeof msg);
+    cz_err st = cz_srs_acquire(e->srs, cid, true, &j->srs, NULL, &load_ms, msg, sizeof msg);
     j->t.srs_load_ms = load_ms;
-    if (st != CZ_ENG_OK) goto fail;
+    if (st != CZ_OK) goto fail;
   }
   return true;
 fail:

@@ -163,9 +163,15 @@ cz_err cz_srs_register_computed(cz_srs_manager *m, const char *circuit_id,
   return CZ_OK;
 }
 
+/* A loader's failure as the manager reports it: out of memory, or the file
+ * (or the computation) does not load (msg says why). */
+static cz_err load_failed(const cz_srs_entry *e, cz_err err, char *msg, size_t msg_len) {
+  if (!msg[0]) cz_msg(msg, msg_len, "SRS %s: %s", e->id, cz_err_str(err));
+  return err == CZ_ERR_NOMEM ? err : CZ_ERR_IO;
+}
+
 /* Make a computed entry's object; called as load_entry. */
-static cz_engine_status compute_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg,
-                                      size_t msg_len) {
+static cz_err compute_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg, size_t msg_len) {
   /* No waiting here: the caller has a fallback (plain synthesis), and a
    * job that waited for the budget while holding its own reservation could
    * wait for itself. Idle entries are evicted first. */
@@ -174,19 +180,18 @@ static cz_engine_status compute_entry(cz_srs_manager *m, cz_srs_entry *e, char *
     m->budget->pressure(m->budget->pressure_ctx, e->estimate);
     fits = cz_membudget_try_reserve(m->budget, e->estimate);
   }
-  if (!fits) {
-    cz_msg(msg, msg_len, "SRS %s: %llu bytes do not fit the memory budget (%llu of %llu used)",
-             e->id, (unsigned long long)e->estimate,
-             (unsigned long long)cz_membudget_used(m->budget), (unsigned long long)m->budget->total);
-    return CZ_ENG_FAILED;
-  }
+  if (!fits)
+    return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM,
+                      "SRS %s: %llu bytes do not fit the memory budget (%llu of %llu used)", e->id,
+                      (unsigned long long)e->estimate,
+                      (unsigned long long)cz_membudget_used(m->budget),
+                      (unsigned long long)m->budget->total);
   void *obj = NULL;
   uint64_t bytes = 0, charged = e->estimate;
   cz_err err = e->loader.load(e->loader.self, e->id, NULL, 0, &obj, &bytes, msg, msg_len);
   if (err != CZ_OK) {
     cz_membudget_release(m->budget, e->estimate);
-    if (!msg[0]) cz_msg(msg, msg_len, "SRS %s: %s", e->id, cz_err_str(err));
-    return CZ_ENG_FAILED;
+    return load_failed(e, err, msg, msg_len);
   }
   if (bytes < charged) cz_membudget_release(m->budget, charged - bytes), charged = bytes;
   else if (bytes > charged && cz_membudget_try_reserve(m->budget, bytes - charged))
@@ -197,23 +202,20 @@ static cz_engine_status compute_entry(cz_srs_manager *m, cz_srs_entry *e, char *
   e->size_bytes = bytes;
   e->tier = CZ_SRS_HOT;
   pthread_mutex_unlock(&m->mu);
-  return CZ_ENG_OK;
+  return CZ_OK;
 }
 
 /* Map and load e's file; called with e->loading set and m->mu NOT held. */
-static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg,
-                                   size_t msg_len) {
+static cz_err load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg, size_t msg_len) {
   if (e->computed) return compute_entry(m, e, msg, msg_len);
   int fd = open(e->path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    cz_msg(msg, msg_len, "SRS %s: %s: %s", e->id, e->path, strerror(errno));
-    return errno == ENOENT ? CZ_ENG_NOT_FOUND : CZ_ENG_FAILED;
-  }
+  if (fd < 0)
+    return cz_msg_err(msg, msg_len, errno == ENOENT ? CZ_ERR_NOT_FOUND : CZ_ERR_IO,
+                      "SRS %s: %s: %s", e->id, e->path, strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0 || st.st_size <= 0) {
     close(fd);
-    cz_msg(msg, msg_len, "SRS %s: %s is empty or unreadable", e->id, e->path);
-    return CZ_ENG_FAILED;
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "SRS %s: %s is empty or unreadable", e->id, e->path);
   }
   size_t len = (size_t)st.st_size;
   uint8_t *map = e->map;
@@ -221,8 +223,7 @@ static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg
     void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {
       close(fd);
-      cz_msg(msg, msg_len, "SRS %s: mmap: %s", e->id, strerror(errno));
-      return CZ_ENG_FAILED;
+      return cz_msg_err(msg, msg_len, CZ_ERR_IO, "SRS %s: mmap: %s", e->id, strerror(errno));
     }
     map = p;
   }
@@ -236,11 +237,10 @@ static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg
   pthread_mutex_unlock(&m->mu);
 
   /* The hot object is about the size of the file (uncompressed points). */
-  if (cz_membudget_reserve(m->budget, len, NULL) != CZ_OK) {
-    cz_msg(msg, msg_len, "SRS %s: %zu bytes do not fit the memory budget of %llu", e->id,
-             len, (unsigned long long)m->budget->total);
-    return CZ_ENG_FAILED;
-  }
+  if (cz_membudget_reserve(m->budget, len, NULL) != CZ_OK)
+    return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM,
+                      "SRS %s: %zu bytes do not fit the memory budget of %llu", e->id, len,
+                      (unsigned long long)m->budget->total);
   uint64_t charged = len;
   void *obj = NULL;
   if (e->has_loader) {
@@ -248,8 +248,7 @@ static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg
     cz_err err = e->loader.load(e->loader.self, e->id, map, len, &obj, &bytes, msg, msg_len);
     if (err != CZ_OK) {
       cz_membudget_release(m->budget, len);
-      if (!msg[0]) cz_msg(msg, msg_len, "SRS %s: %s", e->id, cz_err_str(err));
-      return CZ_ENG_FAILED;
+      return load_failed(e, err, msg, msg_len);
     }
     /* The object holds its own copy: drop the mapping's resident pages (it
      * stays mapped, warm, and refaults from the file if loaded again), so
@@ -272,18 +271,17 @@ static cz_engine_status load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg
   e->charged = charged;
   e->tier = CZ_SRS_HOT;
   pthread_mutex_unlock(&m->mu);
-  return CZ_ENG_OK;
+  return CZ_OK;
 }
 
-cz_engine_status cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool take_ref,
-                                cz_srs_entry **entry, bool *already, uint64_t *load_ms,
-                                char *msg, size_t msg_len) {
+cz_err cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool take_ref,
+                      cz_srs_entry **entry, bool *already, uint64_t *load_ms, char *msg,
+                      size_t msg_len) {
   if (already) *already = false;
   if (load_ms) *load_ms = 0;
-  if (!valid_id(circuit_id)) {
-    cz_msg(msg, msg_len, "malformed circuit id (1-63 of [A-Za-z0-9._-])");
-    return CZ_ENG_INVALID;
-  }
+  if (!valid_id(circuit_id))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "malformed circuit id (1-63 of [A-Za-z0-9._-])");
   pthread_mutex_lock(&m->mu);
   cz_srs_entry *e = find(m, circuit_id);
   if (!e) {
@@ -292,17 +290,16 @@ cz_engine_status cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool 
     snprintf(path, sizeof path, "%s/%s.params", m->param_cache, circuit_id);
     if (access(path, R_OK) != 0) {
       pthread_mutex_unlock(&m->mu);
-      cz_msg(msg, msg_len, "no parameter file for circuit %s (%s)", circuit_id, path);
-      return CZ_ENG_NOT_FOUND;
+      return cz_msg_err(msg, msg_len, CZ_ERR_NOT_FOUND, "no parameter file for circuit %s (%s)",
+                        circuit_id, path);
     }
     if (!(e = add(m, circuit_id, path))) {
       pthread_mutex_unlock(&m->mu);
-      cz_msg(msg, msg_len, "out of memory");
-      return CZ_ENG_FAILED;
+      return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
     }
   }
   while (e->loading) pthread_cond_wait(&m->cv, &m->mu);
-  cz_engine_status st = CZ_ENG_OK;
+  cz_err st = CZ_OK;
   if (e->tier == CZ_SRS_HOT) {
     if (already) *already = true;
   } else {
@@ -315,7 +312,7 @@ cz_engine_status cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool 
     e->loading = false;
     pthread_cond_broadcast(&m->cv);
   }
-  if (st == CZ_ENG_OK) {
+  if (st == CZ_OK) {
     if (take_ref) e->refs++;
     e->last_used_ms = cz_now_ms();
     if (entry) *entry = e;
@@ -338,19 +335,18 @@ const void *cz_srs_entry_object(const cz_srs_entry *e, size_t *len) {
   return e->has_loader ? e->obj : (const void *)e->map;
 }
 
-cz_engine_status cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded,
-                              uint64_t *freed, char *msg, size_t msg_len) {
+cz_err cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
+                    char *msg, size_t msg_len) {
   *was_loaded = false;
   *freed = 0;
   pthread_mutex_lock(&m->mu);
   cz_srs_entry *e = valid_id(circuit_id) ? find(m, circuit_id) : NULL;
-  cz_engine_status st = CZ_ENG_OK;
+  cz_err st = CZ_OK;
   if (!e) {
-    cz_msg(msg, msg_len, "circuit %s has no SRS entry", circuit_id ? circuit_id : "");
-    st = CZ_ENG_NOT_FOUND;
+    st = cz_msg_err(msg, msg_len, CZ_ERR_NOT_FOUND, "circuit %s has no SRS entry",
+                    circuit_id ? circuit_id : "");
   } else if (e->refs || e->loading) {
-    cz_msg(msg, msg_len, "SRS %s is in use by %u proof(s)", e->id, e->refs);
-    st = CZ_ENG_FAILED;
+    st = cz_msg_err(msg, msg_len, CZ_ERR_BUSY, "SRS %s is in use by %u proof(s)", e->id, e->refs);
   } else {
     *was_loaded = e->tier != CZ_SRS_COLD;
     *freed = drop_to_cold(m, e);

@@ -14,6 +14,11 @@ const char *cz_err_str(cz_err e) {
       [CZ_ERR_IO] = "I/O error",
       [CZ_ERR_NOMEM] = "out of memory",
       [CZ_ERR_PROOF_INVALID] = "proof is invalid",
+      [CZ_ERR_NOT_FOUND] = "not found",
+      [CZ_ERR_UNIMPLEMENTED] = "not implemented in this build",
+      [CZ_ERR_UNAVAILABLE] = "shutting down",
+      [CZ_ERR_EXHAUSTED] = "the memory budget cannot hold it now",
+      [CZ_ERR_BUSY] = "in use",
   };
   return (unsigned)e < CZ_ERR_COUNT ? names[e] : "unknown error";
 }

@@ -148,8 +148,8 @@ static cz_engine *make(unsigned workers, uint64_t budget, uint32_t batch, const 
   return make_cfg(workers, budget, batch, params, 0, 0);
 }
 
-static cz_engine_status submit(cz_engine *e, const char *id, cz_proof_kind kind, cz_priority prio,
-                               const char *vanilla, uint64_t mem, uint32_t *pos) {
+static cz_err submit(cz_engine *e, const char *id, cz_proof_kind kind, cz_priority prio,
+                     const char *vanilla, uint64_t mem, uint32_t *pos) {
   cz_job_request r = {.request_id = id, .kind = kind, .priority = prio, .sector_size = mem};
   if (vanilla) r.vanilla_proof = (cz_bytes){(const uint8_t *)vanilla, strlen(vanilla)};
   char job_id[CZ_JOB_ID_MAX], msg[256];
@@ -158,8 +158,8 @@ static cz_engine_status submit(cz_engine *e, const char *id, cz_proof_kind kind,
 
 /* A request whose randomness is 32 bytes of seed (0: none), as a reorg
  * changes a PoRep's seed under the same request_id. */
-static cz_engine_status submit_seed(cz_engine *e, const char *id, cz_priority prio,
-                                    const char *vanilla, uint8_t seed, uint32_t *pos) {
+static cz_err submit_seed(cz_engine *e, const char *id, cz_priority prio, const char *vanilla,
+                          uint8_t seed, uint32_t *pos) {
   uint8_t rnd[32];
   memset(rnd, seed, sizeof rnd);
   cz_job_request r = {.request_id = id, .kind = CZ_KIND_POREP_SEAL_COMMIT, .priority = prio};
@@ -183,7 +183,7 @@ static void wait_entered(int n) {
 
 static cz_job_status await_status(cz_engine *e, const char *id, char *err, size_t err_len) {
   cz_job_result r;
-  if (cz_engine_await(e, id, 0, &r) != CZ_ENG_OK) return CZ_JOB_UNKNOWN;
+  if (cz_engine_await(e, id, 0, &r) != CZ_OK) return CZ_JOB_UNKNOWN;
   if (err) snprintf(err, err_len, "%s", r.error);
   free(r.proof);
   return r.status;

@@ -134,7 +134,7 @@ static cz_err b_prove(void *ctx, size_t j, size_t i, void *st, char *msg, size_t
   }
   if (j == 2 && i + 1 == m->items && m->tag == 3002) {
     cz_job_result res;
-    if (cz_engine_await(S.e, "A", 1, &res) == CZ_ENG_OK && res.status == CZ_JOB_COMPLETED &&
+    if (cz_engine_await(S.e, "A", 1, &res) == CZ_OK && res.status == CZ_JOB_COMPLETED &&
         res.proof_len == 8)
       S.early_seen = true;
     free(res.proof);
@@ -202,14 +202,14 @@ static void submit(cz_engine *e, const char *id, uint64_t tag, uint64_t items, u
   cz_job_request r = {.request_id = id, .kind = CZ_KIND_POREP_SEAL_COMMIT, .sector_size = tag,
                       .sector_number = items, .partition_index = fail_at, .miner_id = block_at};
   char job_id[CZ_JOB_ID_MAX], msg[256];
-  cz_engine_status st = cz_engine_submit(e, &r, job_id, NULL, msg, sizeof msg);
-  if (st != CZ_ENG_OK) fprintf(stderr, "submit %s: %s\n", id, msg);
-  CHECK_EQ_INT(st, CZ_ENG_OK);
+  cz_err st = cz_engine_submit(e, &r, job_id, NULL, msg, sizeof msg);
+  if (st != CZ_OK) fprintf(stderr, "submit %s: %s\n", id, msg);
+  CHECK_EQ_INT(st, CZ_OK);
 }
 
 static cz_job_status result(cz_engine *e, const char *id, uint64_t *tag, char *err) {
   cz_job_result res;
-  CHECK_EQ_INT(cz_engine_await(e, id, 0, &res), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_await(e, id, 0, &res), CZ_OK);
   *tag = 0;
   if (res.proof_len == 8) memcpy(tag, res.proof, 8);
   snprintf(err, 512, "%s", res.error);
@@ -270,20 +270,21 @@ static void test_computed(cz_engine *e) {
   x = srs_of(&st, "shape-x");
   CHECK(x && x->tier == CZ_SRS_HOT && x->size_bytes == 2500 && x->ref_count == 0);
   CHECK_EQ_INT(st.memory_used, 2500);
-  CHECK_EQ_INT(cz_engine_srs_preload(e, "shape-x", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "shape-x", &already, &ms, msg, sizeof msg), CZ_OK);
   CHECK(already);
   /* "shape-big" needs nearly the whole budget: the idle shape-x goes cold. */
-  CHECK_EQ_INT(cz_engine_srs_preload(e, "shape-big", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "shape-big", &already, &ms, msg, sizeof msg), CZ_OK);
   cz_engine_get_stats(e, &st);
   x = srs_of(&st, "shape-x");
   CHECK(x && x->tier == CZ_SRS_COLD);
   CHECK_EQ_INT(S.unloads, 1);
   CHECK_EQ_INT(st.memory_used, 2500); /* shape-big's real size */
-  CHECK_EQ_INT(cz_engine_srs_evict(e, "shape-big", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "shape-big", &was, &freed, msg, sizeof msg), CZ_OK);
   CHECK(was && freed == 2500);
-  CHECK_EQ_INT(cz_engine_srs_preload(e, "shape-huge", &already, &ms, msg, sizeof msg), CZ_ENG_FAILED);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "shape-huge", &already, &ms, msg, sizeof msg),
+               CZ_ERR_NOMEM);
   CHECK(strstr(msg, "budget") != NULL);
-  CHECK_EQ_INT(cz_engine_srs_preload(e, "shape-x", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "shape-x", &already, &ms, msg, sizeof msg), CZ_OK);
   CHECK(!already);
   CHECK_EQ_INT(S.loads, 3);
   cz_engine_get_stats(e, &st);
@@ -314,7 +315,7 @@ int main(void) {
   /* A refused parse answers INVALID at submit with the prover's message. */
   cz_job_request bad = {.request_id = "bad", .kind = CZ_KIND_POREP_SEAL_COMMIT};
   char job_id[CZ_JOB_ID_MAX], msg[256];
-  CHECK_EQ_INT(cz_engine_submit(e, &bad, job_id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(cz_engine_submit(e, &bad, job_id, NULL, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "no items") != NULL);
 
   /* Queued before the worker starts: the models are charged meanwhile. */
@@ -366,7 +367,7 @@ int main(void) {
     usleep(1000);
   }
   bool was_running = false;
-  CHECK_EQ_INT(cz_engine_cancel(e, "D", &was_running), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_cancel(e, "D", &was_running), CZ_OK);
   CHECK(was_running);
   CHECK_EQ_INT(result(e, "D", &tag, err), CZ_JOB_CANCELLED);
   CHECK_EQ_INT(result(e, "E", &tag, err), CZ_JOB_COMPLETED);

@@ -23,17 +23,17 @@ static void test_priorities(void) {
   cz_engine *e = make(1, 1ull << 30, 1, NULL);
   CHECK(cz_engine_start(e) == CZ_OK);
   uint32_t pos = 99;
-  CHECK_EQ_INT(submit(e, "block", CZ_KIND_SNAP_DEALS_UPDATE, 0, "gate", 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "block", CZ_KIND_SNAP_DEALS_UPDATE, 0, "gate", 0, &pos), CZ_OK);
   wait_entered(1);
-  CHECK_EQ_INT(submit(e, "n1", CZ_KIND_POREP_SEAL_COMMIT, CZ_PRIO_NORMAL, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "n1", CZ_KIND_POREP_SEAL_COMMIT, CZ_PRIO_NORMAL, NULL, 0, &pos), CZ_OK);
   CHECK_EQ_INT(pos, 0);
-  CHECK_EQ_INT(submit(e, "low", CZ_KIND_POREP_SEAL_COMMIT, CZ_PRIO_LOW, NULL, 0, &pos), CZ_ENG_OK);
-  CHECK_EQ_INT(submit(e, "n2", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "low", CZ_KIND_POREP_SEAL_COMMIT, CZ_PRIO_LOW, NULL, 0, &pos), CZ_OK);
+  CHECK_EQ_INT(submit(e, "n2", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, &pos), CZ_OK);
   CHECK_EQ_INT(pos, 1); /* behind n1, ahead of low */
-  CHECK_EQ_INT(submit(e, "high", CZ_KIND_POREP_SEAL_COMMIT, CZ_PRIO_HIGH, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "high", CZ_KIND_POREP_SEAL_COMMIT, CZ_PRIO_HIGH, NULL, 0, &pos), CZ_OK);
   CHECK_EQ_INT(pos, 0);
   /* WinningPoSt defaults to CRITICAL: ahead of everything queued. */
-  CHECK_EQ_INT(submit(e, "crit", CZ_KIND_WINNING_POST, 0, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "crit", CZ_KIND_WINNING_POST, 0, NULL, 0, &pos), CZ_OK);
   CHECK_EQ_INT(pos, 0);
   cz_engine_stats s;
   cz_engine_get_stats(e, &s);
@@ -46,7 +46,7 @@ static void test_priorities(void) {
   CHECK_EQ_INT(D.n_order, 6);
   for (int i = 0; i < 6 && i < D.n_order; i++) CHECK(strcmp(D.order[i], want[i]) == 0);
   cz_job_result r;
-  CHECK_EQ_INT(cz_engine_await(e, "crit", 0, &r), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_await(e, "crit", 0, &r), CZ_OK);
   CHECK_EQ_INT(r.proof_len, 5);
   CHECK(r.proof_len == 5 && !memcmp(r.proof, "crit", 4) && r.proof[4] == CZ_KIND_WINNING_POST);
   CHECK_EQ_INT(r.t.synthesis_ms, 1);
@@ -65,11 +65,11 @@ static void test_urgent(void) {
   int base = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
   CHECK_EQ_INT(errno, 0);
   uint32_t pos = 99;
-  CHECK_EQ_INT(submit(e, "block", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "block", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 0, &pos), CZ_OK);
   wait_entered(1);
-  CHECK_EQ_INT(submit(e, "n2", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "n2", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, &pos), CZ_OK);
   CHECK_EQ_INT(pos, 0);
-  CHECK_EQ_INT(submit(e, "crit", CZ_KIND_WINNING_POST, 0, NULL, 0, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "crit", CZ_KIND_WINNING_POST, 0, NULL, 0, &pos), CZ_OK);
   /* Answered while "block" still holds the ordinary worker at the gate. */
   CHECK_EQ_INT(await_status(e, "crit", NULL, 0), CZ_JOB_COMPLETED);
   cz_engine_stats s;
@@ -92,33 +92,33 @@ static void test_cancel_and_timeout(void) {
   dbl_reset(false);
   cz_engine *e = make(1, 1ull << 30, 1, NULL);
   CHECK(cz_engine_start(e) == CZ_OK);
-  CHECK_EQ_INT(submit(e, "run", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "run", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 0, NULL), CZ_OK);
   wait_entered(1);
-  CHECK_EQ_INT(submit(e, "queued", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "queued", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_OK);
   /* AwaitProof's timeout: the job is still running. */
   cz_job_result r;
-  CHECK_EQ_INT(cz_engine_await(e, "run", 30, &r), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_await(e, "run", 30, &r), CZ_OK);
   CHECK_EQ_INT(r.status, CZ_JOB_TIMEOUT);
   CHECK(r.proof == NULL);
-  CHECK_EQ_INT(cz_engine_await(e, "nope", 1, &r), CZ_ENG_NOT_FOUND);
+  CHECK_EQ_INT(cz_engine_await(e, "nope", 1, &r), CZ_ERR_NOT_FOUND);
   bool was_running = true;
-  CHECK_EQ_INT(cz_engine_cancel(e, "queued", &was_running), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_cancel(e, "queued", &was_running), CZ_OK);
   CHECK(!was_running);
   CHECK_EQ_INT(await_status(e, "queued", NULL, 0), CZ_JOB_CANCELLED);
-  CHECK_EQ_INT(cz_engine_cancel(e, "run", &was_running), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_cancel(e, "run", &was_running), CZ_OK);
   CHECK(was_running);
   char err[512];
   CHECK_EQ_INT(await_status(e, "run", err, sizeof err), CZ_JOB_CANCELLED);
   CHECK(strstr(err, "cancel") != NULL);
-  CHECK_EQ_INT(cz_engine_cancel(e, "nope", &was_running), CZ_ENG_NOT_FOUND);
+  CHECK_EQ_INT(cz_engine_cancel(e, "nope", &was_running), CZ_ERR_NOT_FOUND);
   /* Cancelling a finished job changes nothing. */
-  CHECK_EQ_INT(cz_engine_cancel(e, "run", &was_running), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_cancel(e, "run", &was_running), CZ_OK);
   CHECK(!was_running);
   CHECK_EQ_INT(await_status(e, "run", NULL, 0), CZ_JOB_CANCELLED);
   /* Only "run" reached the prover. */
   CHECK_EQ_INT(D.entered, 1);
   /* A failing prover: FAILED with its message. */
-  CHECK_EQ_INT(submit(e, "f", CZ_KIND_POREP_SEAL_COMMIT, 0, "fail", 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "f", CZ_KIND_POREP_SEAL_COMMIT, 0, "fail", 0, NULL), CZ_OK);
   CHECK_EQ_INT(await_status(e, "f", err, sizeof err), CZ_JOB_FAILED);
   CHECK(strstr(err, "asked to fail") != NULL);
   cz_engine_stats s;
@@ -134,35 +134,35 @@ static void test_refusals(void) {
   CHECK(cz_engine_start(e) == CZ_OK);
   char id[CZ_JOB_ID_MAX], msg[256];
   cz_job_request r = {.kind = CZ_KIND_WINDOW_POST_PARTITION};
-  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_UNIMPLEMENTED);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ERR_UNIMPLEMENTED);
   CHECK(strstr(msg, "window_post") != NULL);
   r.kind = CZ_KIND_UNSPECIFIED;
-  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   r.kind = (cz_proof_kind)9;
-  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   r.kind = CZ_KIND_POREP_SEAL_COMMIT;
   r.priority = (cz_priority)7;
-  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   r.priority = 0;
   uint8_t five[5] = {0};
   r.randomness = (cz_bytes){five, 5};
-  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   r.randomness = (cz_bytes){0};
   r.request_id = "bad\nid";
-  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   r.request_id = NULL;
   r.vanilla_proof = (cz_bytes){(const uint8_t *)"bad", 3};
-  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "vanilla_proof is bad") != NULL);
   /* An empty request_id gets a UUID. */
   r.vanilla_proof = (cz_bytes){0};
-  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_OK);
   CHECK_EQ_INT(strlen(id), 36);
   CHECK(id[14] == '4' && id[8] == '-' && id[23] == '-');
   CHECK_EQ_INT(await_status(e, id, NULL, 0), CZ_JOB_COMPLETED);
   /* Idempotent request ids. */
-  CHECK_EQ_INT(submit(e, "same", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
-  CHECK_EQ_INT(submit(e, "same", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "same", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_OK);
+  CHECK_EQ_INT(submit(e, "same", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_OK);
   CHECK_EQ_INT(await_status(e, "same", NULL, 0), CZ_JOB_COMPLETED);
   cz_engine_stats s;
   cz_engine_get_stats(e, &s);
@@ -170,7 +170,7 @@ static void test_refusals(void) {
   CHECK_EQ_INT(D.entered, 2);
   /* After shutdown nothing is accepted. */
   cz_engine_shutdown(e, true);
-  CHECK_EQ_INT(submit(e, "late", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_UNAVAILABLE);
+  CHECK_EQ_INT(submit(e, "late", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ERR_UNAVAILABLE);
   cz_engine_destroy(e);
 }
 
@@ -181,7 +181,7 @@ static void test_refusals(void) {
 static cz_job_status await_seed(cz_engine *e, const char *id, int *seed) {
   cz_job_result r;
   *seed = -1;
-  if (cz_engine_await(e, id, 0, &r) != CZ_ENG_OK) return CZ_JOB_UNKNOWN;
+  if (cz_engine_await(e, id, 0, &r) != CZ_OK) return CZ_JOB_UNKNOWN;
   if (r.proof_len == strlen(id) + 2) *seed = r.proof[r.proof_len - 1];
   free(r.proof);
   return r.status;
@@ -199,14 +199,14 @@ static void test_reqid_join(void) {
   dbl_reset(false);
   cz_engine *e = make(1, 1ull << 30, 1, NULL);
   CHECK(cz_engine_start(e) == CZ_OK);
-  CHECK_EQ_INT(submit_seed(e, "run", 0, "gate", 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "run", 0, "gate", 1, NULL), CZ_OK);
   wait_entered(1);
-  CHECK_EQ_INT(submit_seed(e, "run", CZ_PRIO_HIGH, "gate", 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "run", CZ_PRIO_HIGH, "gate", 1, NULL), CZ_OK);
   uint32_t pos = 99;
-  CHECK_EQ_INT(submit_seed(e, "a", 0, NULL, 2, NULL), CZ_ENG_OK);
-  CHECK_EQ_INT(submit_seed(e, "q", 0, NULL, 3, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "a", 0, NULL, 2, NULL), CZ_OK);
+  CHECK_EQ_INT(submit_seed(e, "q", 0, NULL, 3, &pos), CZ_OK);
   CHECK_EQ_INT(pos, 1);
-  CHECK_EQ_INT(submit_seed(e, "q", CZ_PRIO_LOW, NULL, 3, &pos), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "q", CZ_PRIO_LOW, NULL, 3, &pos), CZ_OK);
   CHECK_EQ_INT(pos, 1); /* the joined job's place, not a new one behind it */
   CHECK_EQ_INT(n_jobs(e), 3);
   cz_engine_stats s;
@@ -231,20 +231,20 @@ static void test_reqid_completed(void) {
   cz_engine *e = make(1, 1ull << 30, 1, NULL);
   CHECK(cz_engine_start(e) == CZ_OK);
   int seed;
-  CHECK_EQ_INT(submit_seed(e, "c", 0, NULL, 5, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "c", 0, NULL, 5, NULL), CZ_OK);
   CHECK_EQ_INT(await_seed(e, "c", &seed), CZ_JOB_COMPLETED);
-  CHECK_EQ_INT(submit_seed(e, "c", CZ_PRIO_HIGH, NULL, 5, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "c", CZ_PRIO_HIGH, NULL, 5, NULL), CZ_OK);
   CHECK_EQ_INT(await_seed(e, "c", &seed), CZ_JOB_COMPLETED);
   CHECK_EQ_INT(seed, 5);
   CHECK_EQ_INT(D.entered, 1);
   CHECK_EQ_INT(n_jobs(e), 1);
   /* A new seed (a reorg): proved again, and the id answers the new proof. */
-  CHECK_EQ_INT(submit_seed(e, "c", 0, NULL, 6, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "c", 0, NULL, 6, NULL), CZ_OK);
   CHECK_EQ_INT(await_seed(e, "c", &seed), CZ_JOB_COMPLETED);
   CHECK_EQ_INT(seed, 6);
   CHECK_EQ_INT(D.entered, 2);
   /* Every other field counts too: the vanilla proof bytes, one case. */
-  CHECK_EQ_INT(submit_seed(e, "c", 0, "v", 6, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "c", 0, "v", 6, NULL), CZ_OK);
   CHECK_EQ_INT(await_seed(e, "c", &seed), CZ_JOB_COMPLETED);
   CHECK_EQ_INT(D.entered, 3);
   cz_engine_destroy(e);
@@ -256,9 +256,9 @@ static void test_reqid_rerun_failed(void) {
   cz_engine *e = make(1, 1ull << 30, 1, NULL);
   CHECK(cz_engine_start(e) == CZ_OK);
   int seed;
-  CHECK_EQ_INT(submit_seed(e, "f", 0, "fail", 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "f", 0, "fail", 1, NULL), CZ_OK);
   CHECK_EQ_INT(await_seed(e, "f", &seed), CZ_JOB_FAILED);
-  CHECK_EQ_INT(submit_seed(e, "f", 0, "fail", 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "f", 0, "fail", 1, NULL), CZ_OK);
   CHECK_EQ_INT(await_seed(e, "f", &seed), CZ_JOB_FAILED);
   CHECK_EQ_INT(D.entered, 2);
   cz_engine_stats s;
@@ -273,14 +273,14 @@ static void test_reqid_rerun_cancelled(void) {
   cz_engine *e = make(1, 1ull << 30, 1, NULL);
   CHECK(cz_engine_start(e) == CZ_OK);
   int seed;
-  CHECK_EQ_INT(submit_seed(e, "x", 0, "gate", 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "x", 0, "gate", 1, NULL), CZ_OK);
   wait_entered(1);
   bool was_running;
-  CHECK_EQ_INT(cz_engine_cancel(e, "x", &was_running), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_cancel(e, "x", &was_running), CZ_OK);
   CHECK(was_running);
   CHECK_EQ_INT(await_seed(e, "x", &seed), CZ_JOB_CANCELLED);
   gate(true);
-  CHECK_EQ_INT(submit_seed(e, "x", 0, "gate", 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "x", 0, "gate", 1, NULL), CZ_OK);
   CHECK_EQ_INT(await_seed(e, "x", &seed), CZ_JOB_COMPLETED);
   CHECK_EQ_INT(seed, 1);
   CHECK_EQ_INT(D.entered, 2);
@@ -296,10 +296,10 @@ static void test_reqid_new_input(void) {
   int seed;
   cz_engine_stats s;
   /* Queued: cancelled at once. */
-  CHECK_EQ_INT(submit(e, "blk", CZ_KIND_SNAP_DEALS_UPDATE, 0, "gate", 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "blk", CZ_KIND_SNAP_DEALS_UPDATE, 0, "gate", 0, NULL), CZ_OK);
   wait_entered(1);
-  CHECK_EQ_INT(submit_seed(e, "s", 0, NULL, 1, NULL), CZ_ENG_OK);
-  CHECK_EQ_INT(submit_seed(e, "s", 0, NULL, 2, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "s", 0, NULL, 1, NULL), CZ_OK);
+  CHECK_EQ_INT(submit_seed(e, "s", 0, NULL, 2, NULL), CZ_OK);
   cz_engine_get_stats(e, &s);
   CHECK_EQ_INT(s.cancelled[CZ_KIND_POREP_SEAL_COMMIT], 1);
   CHECK_EQ_INT(s.pending[CZ_KIND_POREP_SEAL_COMMIT], 1);
@@ -311,9 +311,9 @@ static void test_reqid_new_input(void) {
   /* Running: cancelled at its next phase; with one worker the new job can
    * only start once the old one, held by the closed gate, has given up. */
   dbl_reset(false);
-  CHECK_EQ_INT(submit_seed(e, "r", 0, "gate", 1, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "r", 0, "gate", 1, NULL), CZ_OK);
   wait_entered(1);
-  CHECK_EQ_INT(submit_seed(e, "r", 0, "gate", 2, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit_seed(e, "r", 0, "gate", 2, NULL), CZ_OK);
   wait_entered(2);
   cz_engine_get_stats(e, &s);
   CHECK_EQ_INT(s.cancelled[CZ_KIND_POREP_SEAL_COMMIT], 2);
@@ -329,13 +329,13 @@ static void test_memory_budget(void) {
   CHECK(cz_engine_start(e) == CZ_OK);
   /* Larger than the whole budget: accepted, answered FAILED at once. */
   char err[512];
-  CHECK_EQ_INT(submit(e, "huge", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 2000, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "huge", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 2000, NULL), CZ_OK);
   CHECK_EQ_INT(await_status(e, "huge", err, sizeof err), CZ_JOB_FAILED);
   CHECK(strstr(err, "budget") != NULL);
   /* Two jobs of 600 with two workers: the second waits for the first's
    * memory instead of running beside it. */
-  CHECK_EQ_INT(submit(e, "a", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 600, NULL), CZ_ENG_OK);
-  CHECK_EQ_INT(submit(e, "b", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 600, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "a", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 600, NULL), CZ_OK);
+  CHECK_EQ_INT(submit(e, "b", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 600, NULL), CZ_OK);
   wait_entered(1);
   cz_engine_stats s;
   for (;;) { /* both workers took a job: one proves, one waits for memory */
@@ -356,8 +356,8 @@ static void test_memory_budget(void) {
   CHECK_EQ_INT(s.memory_used, 0);
   /* Jobs of 400 fit two at a time. */
   dbl_reset(false);
-  CHECK_EQ_INT(submit(e, "c", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 400, NULL), CZ_ENG_OK);
-  CHECK_EQ_INT(submit(e, "d", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 400, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "c", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 400, NULL), CZ_OK);
+  CHECK_EQ_INT(submit(e, "d", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 400, NULL), CZ_OK);
   wait_entered(2);
   cz_engine_get_stats(e, &s);
   CHECK_EQ_INT(s.memory_used, 808);
@@ -369,10 +369,10 @@ static void test_memory_budget(void) {
   char *big = malloc(1201);
   memset(big, 'x', 1200);
   big[1200] = 0;
-  CHECK_EQ_INT(submit(e, "big", CZ_KIND_POREP_SEAL_COMMIT, 0, big, 0, NULL), CZ_ENG_EXHAUSTED);
+  CHECK_EQ_INT(submit(e, "big", CZ_KIND_POREP_SEAL_COMMIT, 0, big, 0, NULL), CZ_ERR_EXHAUSTED);
   free(big);
   cz_job_result r;
-  CHECK_EQ_INT(cz_engine_await(e, "big", 1, &r), CZ_ENG_NOT_FOUND);
+  CHECK_EQ_INT(cz_engine_await(e, "big", 1, &r), CZ_ERR_NOT_FOUND);
   cz_engine_get_stats(e, &s);
   CHECK_EQ_INT(s.memory_used, 0);
   cz_engine_destroy(e);
@@ -392,13 +392,14 @@ static void *stress(void *p) {
   char id[64];
   for (int i = 0; i < STRESS_JOBS; i++) {
     snprintf(id, sizeof id, "t%d-j%d", a->thread, i);
-    if (submit(a->e, id, CZ_KIND_POREP_SEAL_COMMIT, (cz_priority)(1 + i % 4), NULL, 0, NULL) != CZ_ENG_OK)
+    if (submit(a->e, id, CZ_KIND_POREP_SEAL_COMMIT, (cz_priority)(1 + i % 4), NULL, 0, NULL) !=
+        CZ_OK)
       a->bad++;
   }
   for (int i = 0; i < STRESS_JOBS; i++) {
     snprintf(id, sizeof id, "t%d-j%d", a->thread, i);
     cz_job_result r;
-    if (cz_engine_await(a->e, id, 0, &r) != CZ_ENG_OK || r.status != CZ_JOB_COMPLETED ||
+    if (cz_engine_await(a->e, id, 0, &r) != CZ_OK || r.status != CZ_JOB_COMPLETED ||
         r.proof_len != strlen(id) + 1 || memcmp(r.proof, id, strlen(id)) != 0)
       a->bad++;
     free(r.proof);
@@ -431,11 +432,11 @@ static void test_batch(void) {
   dbl_reset(false);
   cz_engine *e = make(1, 1ull << 30, 3, NULL);
   CHECK(cz_engine_start(e) == CZ_OK);
-  CHECK_EQ_INT(submit(e, "blk", CZ_KIND_SNAP_DEALS_UPDATE, 0, "gate", 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "blk", CZ_KIND_SNAP_DEALS_UPDATE, 0, "gate", 0, NULL), CZ_OK);
   wait_entered(1);
   const char *ids[] = {"p1", "p2", "p3", "p4"};
   for (int i = 0; i < 4; i++)
-    CHECK_EQ_INT(submit(e, ids[i], CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+    CHECK_EQ_INT(submit(e, ids[i], CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_OK);
   gate(true);
   for (int i = 0; i < 4; i++) CHECK_EQ_INT(await_status(e, ids[i], NULL, 0), CZ_JOB_COMPLETED);
   CHECK_EQ_INT(await_status(e, "blk", NULL, 0), CZ_JOB_COMPLETED);
@@ -443,7 +444,7 @@ static void test_batch(void) {
    * queued together and form one batch of max_batch_size; p4 is left. */
   CHECK(D.n_batches >= 1);
   CHECK_EQ_INT(D.batch_sizes[0], 3);
-  CHECK_EQ_INT(submit(e, "crit", CZ_KIND_WINNING_POST, 0, NULL, 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "crit", CZ_KIND_WINNING_POST, 0, NULL, 0, NULL), CZ_OK);
   CHECK_EQ_INT(await_status(e, "crit", NULL, 0), CZ_JOB_COMPLETED);
   cz_engine_destroy(e);
 }
@@ -489,7 +490,7 @@ static void test_srs(void) {
   char msg[256];
   bool already = true, was = false;
   uint64_t ms = 0, freed = 0;
-  CHECK_EQ_INT(cz_engine_srs_preload(e, "t1", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "t1", &already, &ms, msg, sizeof msg), CZ_OK);
   CHECK(!already);
   cz_engine_stats s;
   cz_engine_get_stats(e, &s);
@@ -498,11 +499,11 @@ static void test_srs(void) {
   for (size_t i = 0; i < s.n_srs; i++)
     if (!strcmp(s.srs[i].circuit_id, "t1")) i1 = (int)i;
   CHECK(i1 >= 0 && s.srs[i1].tier == CZ_SRS_HOT && s.srs[i1].size_bytes == 12288);
-  CHECK_EQ_INT(cz_engine_srs_preload(e, "t1", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "t1", &already, &ms, msg, sizeof msg), CZ_OK);
   CHECK(already);
   /* t2 does not fit beside t1: the idle t1 drops to warm (still mapped,
    * off the budget) for it. */
-  CHECK_EQ_INT(cz_engine_srs_preload(e, "t2", &already, &ms, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "t2", &already, &ms, msg, sizeof msg), CZ_OK);
   cz_engine_get_stats(e, &s);
   CHECK_EQ_INT(s.memory_used, 12288);
   for (size_t i = 0; i < s.n_srs; i++) {
@@ -510,31 +511,32 @@ static void test_srs(void) {
     if (!strcmp(s.srs[i].circuit_id, "t2")) CHECK(s.srs[i].tier == CZ_SRS_HOT);
   }
   /* A warm entry is still "loaded" for EvictSRS, which frees no budget. */
-  CHECK_EQ_INT(cz_engine_srs_evict(e, "t1", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "t1", &was, &freed, msg, sizeof msg), CZ_OK);
   CHECK(was);
   CHECK_EQ_INT(freed, 0);
-  CHECK_EQ_INT(cz_engine_srs_evict(e, "t2", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "t2", &was, &freed, msg, sizeof msg), CZ_OK);
   CHECK(was);
   CHECK_EQ_INT(freed, 12288);
-  CHECK_EQ_INT(cz_engine_srs_evict(e, "t2", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "t2", &was, &freed, msg, sizeof msg), CZ_OK);
   CHECK(!was);
   CHECK_EQ_INT(freed, 0);
   cz_engine_get_stats(e, &s);
   CHECK_EQ_INT(s.memory_used, 0);
-  CHECK_EQ_INT(cz_engine_srs_evict(e, "zz", &was, &freed, msg, sizeof msg), CZ_ENG_NOT_FOUND);
-  CHECK_EQ_INT(cz_engine_srs_preload(e, "zz", &already, &ms, msg, sizeof msg), CZ_ENG_NOT_FOUND);
-  CHECK_EQ_INT(cz_engine_srs_preload(e, "../x", &already, &ms, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "zz", &was, &freed, msg, sizeof msg), CZ_ERR_NOT_FOUND);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "zz", &already, &ms, msg, sizeof msg), CZ_ERR_NOT_FOUND);
+  CHECK_EQ_INT(cz_engine_srs_preload(e, "../x", &already, &ms, msg, sizeof msg),
+               CZ_ERR_INVALID_ARG);
   /* A job that needs t3 sees the loader's object. */
   cz_job_request r = {.request_id = "srsjob", .kind = CZ_KIND_POREP_SEAL_COMMIT, .registered_proof = 77};
   char id[CZ_JOB_ID_MAX];
-  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_OK);
   cz_job_result res;
-  CHECK_EQ_INT(cz_engine_await(e, "srsjob", 0, &res), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_await(e, "srsjob", 0, &res), CZ_OK);
   CHECK_EQ_INT(res.status, CZ_JOB_COMPLETED);
   free(res.proof);
   CHECK_EQ_INT(D.srs_seen, 1);
   CHECK_EQ_INT(loads, 1);
-  CHECK_EQ_INT(cz_engine_srs_evict(e, "t3", &was, &freed, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_srs_evict(e, "t3", &was, &freed, msg, sizeof msg), CZ_OK);
   CHECK(was && freed == 5000);
   CHECK_EQ_INT(unloads, 1);
   cz_engine_destroy(e);
@@ -554,15 +556,16 @@ static void test_shutdown(void) {
     dbl_reset(false);
     cz_engine *e = make(1, 1ull << 30, 1, NULL);
     CHECK(cz_engine_start(e) == CZ_OK);
-    CHECK_EQ_INT(submit(e, "run", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 0, NULL), CZ_ENG_OK);
+    CHECK_EQ_INT(submit(e, "run", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 0, NULL), CZ_OK);
     wait_entered(1);
-    CHECK_EQ_INT(submit(e, "q", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+    CHECK_EQ_INT(submit(e, "q", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_OK);
     pthread_t t;
     pthread_create(&t, NULL, shutdown_drain, e);
     char err[512];
     CHECK_EQ_INT(await_status(e, "q", err, sizeof err), CZ_JOB_CANCELLED);
     CHECK(strstr(err, "shutting down") != NULL);
-    CHECK_EQ_INT(submit(e, "late", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_UNAVAILABLE);
+    CHECK_EQ_INT(submit(e, "late", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL),
+                 CZ_ERR_UNAVAILABLE);
     if (second_call) cz_engine_shutdown(e, false);
     else gate(true);
     pthread_join(t, NULL);
@@ -589,7 +592,7 @@ static void test_timeline(void) {
   cz_engine_prover p = {.name = "double", .prove = dbl_prove};
   CHECK(cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p) == CZ_OK);
   CHECK(cz_engine_start(e) == CZ_OK);
-  CHECK_EQ_INT(submit(e, "tl-job", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_ENG_OK);
+  CHECK_EQ_INT(submit(e, "tl-job", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_OK);
   CHECK_EQ_INT(await_status(e, "tl-job", NULL, 0), CZ_JOB_COMPLETED);
   cz_engine_destroy(e);
   fflush(stderr);

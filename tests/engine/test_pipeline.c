@@ -112,7 +112,7 @@ static void reset(int fail_at, int block_at) {
 static cz_job_status run(cz_engine *e, const char *id, uint64_t items, char *err, bool cancel) {
   cz_job_request r = {.request_id = id, .kind = CZ_KIND_POREP_SEAL_COMMIT, .sector_number = items};
   char job_id[CZ_JOB_ID_MAX], msg[256];
-  CHECK_EQ_INT(cz_engine_submit(e, &r, job_id, NULL, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, job_id, NULL, msg, sizeof msg), CZ_OK);
   if (cancel) {
     for (;;) { /* cancel once the blocked item is being proved */
       pthread_mutex_lock(&P.mu);
@@ -122,11 +122,11 @@ static cz_job_status run(cz_engine *e, const char *id, uint64_t items, char *err
       usleep(1000);
     }
     bool was_running = false;
-    CHECK_EQ_INT(cz_engine_cancel(e, id, &was_running), CZ_ENG_OK);
+    CHECK_EQ_INT(cz_engine_cancel(e, id, &was_running), CZ_OK);
     CHECK(was_running);
   }
   cz_job_result res;
-  CHECK_EQ_INT(cz_engine_await(e, id, 0, &res), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_await(e, id, 0, &res), CZ_OK);
   snprintf(err, 512, "%s", res.error);
   free(res.proof);
   return res.status;
@@ -145,7 +145,7 @@ int main(void) {
   CHECK_EQ_INT(P.discarded, 0);
   CHECK_EQ_INT(P.outstanding, 0);
   cz_job_result res;
-  CHECK_EQ_INT(cz_engine_await(e, "ok", 0, &res), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_await(e, "ok", 0, &res), CZ_OK);
   CHECK_EQ_INT(res.status, CZ_JOB_COMPLETED);
   free(res.proof);
 

@@ -108,7 +108,7 @@ static int log_in_flight(FILE *log, const char *id, int *lines) {
 }
 
 typedef struct {
-  cz_engine_status submit, await;
+  cz_err submit, await;
   cz_job_status status;
   int proved, alive_after, max_alive, log_peak, log_lines;
   bool filled;
@@ -167,8 +167,8 @@ int main(void) {
                     "log in_flight peak %d over %d SYNTH_START lines\n",
             settings[s][0], settings[s][1], settings[s][2] ? " serial" : "", r->proved, r->max_alive,
             (size_t)r->max_alive * STATE_BYTES >> 10, r->log_peak, r->log_lines);
-    CHECK_EQ_INT(r->submit, CZ_ENG_OK);
-    CHECK_EQ_INT(r->await, CZ_ENG_OK);
+    CHECK_EQ_INT(r->submit, CZ_OK);
+    CHECK_EQ_INT(r->await, CZ_OK);
     CHECK_EQ_INT(r->status, CZ_JOB_COMPLETED);
     CHECK_EQ_INT(r->proved, ITEMS);
     CHECK_EQ_INT(r->alive_after, 0);

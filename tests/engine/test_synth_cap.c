@@ -72,11 +72,11 @@ static int run(unsigned cap, cz_priority prio, int n_jobs) {
     snprintf(ids[j], sizeof ids[j], "cap-%u-%d", cap, j);
     cz_job_request r = {.request_id = ids[j], .kind = CZ_KIND_POREP_SEAL_COMMIT,
                         .priority = prio, .sector_number = 8};
-    CHECK_EQ_INT(cz_engine_submit(e, &r, job_id, NULL, msg, sizeof msg), CZ_ENG_OK);
+    CHECK_EQ_INT(cz_engine_submit(e, &r, job_id, NULL, msg, sizeof msg), CZ_OK);
   }
   for (int j = 0; j < n_jobs; j++) {
     cz_job_result res;
-    CHECK_EQ_INT(cz_engine_await(e, ids[j], 0, &res), CZ_ENG_OK);
+    CHECK_EQ_INT(cz_engine_await(e, ids[j], 0, &res), CZ_OK);
     CHECK_EQ_INT(res.status, CZ_JOB_COMPLETED);
     free(res.proof);
   }

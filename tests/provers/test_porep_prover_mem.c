@@ -34,9 +34,9 @@ static unsigned long long needs(const char *id, const char *json, size_t len, ui
   cz_job_request r = {.request_id = id, .kind = CZ_KIND_POREP_SEAL_COMMIT, .registered_proof = rp,
                       .vanilla_proof = {(const uint8_t *)json, len}};
   char job[CZ_JOB_ID_MAX], msg[512] = "";
-  CHECK_EQ_INT(cz_engine_submit(e, &r, job, NULL, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_submit(e, &r, job, NULL, msg, sizeof msg), CZ_OK);
   cz_job_result res;
-  CHECK_EQ_INT(cz_engine_await(e, id, 0, &res), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_await(e, id, 0, &res), CZ_OK);
   free(res.proof);
   unsigned long long n = 0;
   CHECK_EQ_INT(res.status, CZ_JOB_FAILED);

@@ -29,7 +29,7 @@ static snap_test_sector t[N_UPDATES];
 static cz_bytes part[N_UPDATES];
 static char job_id[N_UPDATES][CZ_JOB_ID_MAX];
 
-static cz_engine_status submit(int u, const cz_bytes *v, char *msg, size_t len) {
+static cz_err submit(int u, const cz_bytes *v, char *msg, size_t len) {
   char id[16];
   snprintf(id, sizeof id, "u%d", u);
   cz_job_request r = {.request_id = id, .kind = CZ_KIND_SNAP_DEALS_UPDATE, .registered_proof = 0,
@@ -86,15 +86,15 @@ static void run_batch(const char *cache) {
       memcpy(bad, part[u].data, part[u].len);
       bad[part[u].len - 100] ^= 1;
       cz_bytes b = {bad, part[u].len};
-      CHECK_EQ_INT(submit(u, &b, msg, sizeof msg), CZ_ENG_INVALID);
+      CHECK_EQ_INT(submit(u, &b, msg, sizeof msg), CZ_ERR_INVALID_ARG);
       CHECK(strstr(msg, "vanilla_proofs[0]") != NULL);
       free(bad);
       continue;
     }
-    CHECK_EQ_INT(submit(u, &part[u], msg, sizeof msg), CZ_ENG_OK);
+    CHECK_EQ_INT(submit(u, &part[u], msg, sizeof msg), CZ_OK);
     if (u == CANCELLED) {
       bool was_running = false;
-      CHECK_EQ_INT(cz_engine_cancel(e, job_id[u], &was_running), CZ_ENG_OK);
+      CHECK_EQ_INT(cz_engine_cancel(e, job_id[u], &was_running), CZ_OK);
     }
   }
   /* u0 and u3 (and u2 when it was taken before its cancel) together. */
@@ -105,10 +105,10 @@ static void run_batch(const char *cache) {
     char id[16];
     snprintf(id, sizeof id, "u%d", u);
     if (u == BAD) {
-      CHECK_EQ_INT(cz_engine_await(e, id, 1000, &r[u]), CZ_ENG_NOT_FOUND);
+      CHECK_EQ_INT(cz_engine_await(e, id, 1000, &r[u]), CZ_ERR_NOT_FOUND);
       continue;
     }
-    CHECK_EQ_INT(cz_engine_await(e, id, 1800000, &r[u]), CZ_ENG_OK);
+    CHECK_EQ_INT(cz_engine_await(e, id, 1800000, &r[u]), CZ_OK);
     CHECK_EQ_INT(r[u].status, u == CANCELLED ? CZ_JOB_CANCELLED : CZ_JOB_COMPLETED);
     if (r[u].status == CZ_JOB_FAILED) fprintf(stderr, "u%d: %s\n", u, r[u].error);
   }

@@ -17,8 +17,7 @@ static cz_engine *e;
 static snap_test_sector t;
 static cz_bytes parts[4];
 
-static cz_engine_status submit(const char *id, const cz_bytes *v, size_t n, char *msg,
-                               size_t len) {
+static cz_err submit(const char *id, const cz_bytes *v, size_t n, char *msg, size_t len) {
   cz_job_request r = {.request_id = id, .kind = CZ_KIND_SNAP_DEALS_UPDATE, .registered_proof = 1,
                       .vanilla_proofs = v, .n_vanilla_proofs = n,
                       .comm_r_old = {t.b_comm_r_old, 32}, .comm_r_new = {t.b_comm_r_new, 32},
@@ -31,9 +30,9 @@ static cz_engine_status submit(const char *id, const cz_bytes *v, size_t n, char
 static void test_refused(void) {
   char msg[512];
   cz_bytes swapped[4] = {parts[1], parts[0], parts[2], parts[3]};
-  CHECK_EQ_INT(submit("swapped", swapped, 4, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(submit("swapped", swapped, 4, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "vanilla_proofs[0]") != NULL);
-  CHECK_EQ_INT(submit("three", parts, 3, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(submit("three", parts, 3, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "3 partition proofs, StackedDrg8MiBV1 has 4 partitions") != NULL);
   /* A path hash near the end of partition 2's last challenge proof. */
   uint8_t *bad = malloc(parts[2].len);
@@ -42,7 +41,7 @@ static void test_refused(void) {
   memcpy(bad, parts[2].data, parts[2].len);
   bad[parts[2].len - 100] ^= 1;
   cz_bytes tampered[4] = {parts[0], parts[1], {bad, parts[2].len}, parts[3]};
-  CHECK_EQ_INT(submit("tampered", tampered, 4, msg, sizeof msg), CZ_ENG_INVALID);
+  CHECK_EQ_INT(submit("tampered", tampered, 4, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "vanilla_proofs[2]") != NULL);
   free(bad);
   cz_engine_stats s;
@@ -53,9 +52,9 @@ static void test_refused(void) {
 
 static void test_accepted_needs_parameters(void) {
   char msg[512];
-  CHECK_EQ_INT(submit("good", parts, 4, msg, sizeof msg), CZ_ENG_OK);
+  CHECK_EQ_INT(submit("good", parts, 4, msg, sizeof msg), CZ_OK);
   cz_job_result r;
-  CHECK_EQ_INT(cz_engine_await(e, "good", 60000, &r), CZ_ENG_OK);
+  CHECK_EQ_INT(cz_engine_await(e, "good", 60000, &r), CZ_OK);
   CHECK_EQ_INT(r.status, CZ_JOB_FAILED);
   CHECK(r.proof == NULL && strstr(r.error, "snap-8m") != NULL);
   if (!strstr(r.error, "snap-8m")) fprintf(stderr, "error: %s\n", r.error);

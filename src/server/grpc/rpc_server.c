@@ -165,15 +165,28 @@ static void respond(call_ctx *c, const ProtobufCMessage *msg, grpc_status_code c
   }
 }
 
-static grpc_status_code grpc_code(cz_engine_status st) {
-  switch (st) {
-  case CZ_ENG_OK: return GRPC_STATUS_OK;
-  case CZ_ENG_INVALID: return GRPC_STATUS_INVALID_ARGUMENT;
-  case CZ_ENG_NOT_FOUND: return GRPC_STATUS_NOT_FOUND;
-  case CZ_ENG_UNIMPLEMENTED: return GRPC_STATUS_UNIMPLEMENTED;
-  case CZ_ENG_UNAVAILABLE: return GRPC_STATUS_UNAVAILABLE;
-  case CZ_ENG_EXHAUSTED: return GRPC_STATUS_RESOURCE_EXHAUSTED;
-  default: return GRPC_STATUS_INTERNAL;
+/* The gRPC status of an engine answer (docs/interface.md, Errors): a bad
+ * input of any kind is the caller's, a full budget or no memory is
+ * RESOURCE_EXHAUSTED, an SRS in use a precondition, the rest INTERNAL. */
+static grpc_status_code grpc_code(cz_err err) {
+  switch (err) {
+    case CZ_OK: return GRPC_STATUS_OK;
+    case CZ_ERR_INVALID_ARG:
+    case CZ_ERR_TRUNCATED:
+    case CZ_ERR_TRAILING:
+    case CZ_ERR_NONCANONICAL:
+    case CZ_ERR_BAD_FLAGS:
+    case CZ_ERR_NOT_ON_CURVE:
+    case CZ_ERR_NOT_IN_SUBGROUP:
+    case CZ_ERR_PARSE:
+    case CZ_ERR_PROOF_INVALID: return GRPC_STATUS_INVALID_ARGUMENT;
+    case CZ_ERR_NOT_FOUND: return GRPC_STATUS_NOT_FOUND;
+    case CZ_ERR_UNIMPLEMENTED: return GRPC_STATUS_UNIMPLEMENTED;
+    case CZ_ERR_UNAVAILABLE: return GRPC_STATUS_UNAVAILABLE;
+    case CZ_ERR_EXHAUSTED:
+    case CZ_ERR_NOMEM: return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    case CZ_ERR_BUSY: return GRPC_STATUS_FAILED_PRECONDITION;
+    default: return GRPC_STATUS_INTERNAL;
   }
 }
 
@@ -201,8 +214,7 @@ static void fill_await(Cuzk__V1__AwaitProofResponse *r, const cz_job_result *res
 }
 
 /* Wait honouring both the request's timeout and the call's deadline. */
-static cz_engine_status await_job(call_ctx *c, const char *job_id, uint64_t timeout_ms,
-                                  cz_job_result *res) {
+static cz_err await_job(call_ctx *c, const char *job_id, uint64_t timeout_ms, cz_job_result *res) {
   uint64_t left = ms_to_deadline(c->deadline);
   if (left != UINT64_MAX && (timeout_ms == 0 || left < timeout_ms)) timeout_ms = left;
   return cz_engine_await(c->s->e, job_id, timeout_ms, res);
@@ -229,16 +241,13 @@ static void to_job_request(const Cuzk__V1__SubmitProofRequest *p, cz_job_request
   r->comm_d_new = (cz_bytes){p->comm_d_new.data, p->comm_d_new.len};
 }
 
-static cz_engine_status submit(call_ctx *c, const Cuzk__V1__SubmitProofRequest *p,
-                               char job_id[CZ_JOB_ID_MAX], uint32_t *pos, char *msg, size_t msg_len) {
+static cz_err submit(call_ctx *c, const Cuzk__V1__SubmitProofRequest *p, char job_id[CZ_JOB_ID_MAX],
+                     uint32_t *pos, char *msg, size_t msg_len) {
   cz_bytes *vps = calloc(p->n_vanilla_proofs ? p->n_vanilla_proofs : 1, sizeof *vps);
-  if (!vps) {
-    cz_msg(msg, msg_len, "out of memory");
-    return CZ_ENG_FAILED;
-  }
+  if (!vps) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_job_request r;
   to_job_request(p, &r, vps);
-  cz_engine_status st = cz_engine_submit(c->s->e, &r, job_id, pos, msg, msg_len);
+  cz_err st = cz_engine_submit(c->s->e, &r, job_id, pos, msg, msg_len);
   free(vps);
   return st;
 }
@@ -250,8 +259,8 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
   case M_SUBMIT: {
     char id[CZ_JOB_ID_MAX];
     uint32_t pos = 0;
-    cz_engine_status st = submit(c, (const Cuzk__V1__SubmitProofRequest *)req, id, &pos, msg, sizeof msg);
-    if (st == CZ_ENG_OK) snprintf(c->job_id, sizeof c->job_id, "%s", id);
+    cz_err st = submit(c, (const Cuzk__V1__SubmitProofRequest *)req, id, &pos, msg, sizeof msg);
+    if (st == CZ_OK) snprintf(c->job_id, sizeof c->job_id, "%s", id);
     Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
     r.job_id = id;
     r.queue_position = pos;
@@ -266,8 +275,8 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
       return;
     }
     cz_job_result res;
-    cz_engine_status st = await_job(c, q->job_id, q->timeout_ms, &res);
-    if (st != CZ_ENG_OK) {
+    cz_err st = await_job(c, q->job_id, q->timeout_ms, &res);
+    if (st != CZ_OK) {
       snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
       respond(c, NULL, grpc_code(st), msg);
       return;
@@ -285,15 +294,15 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
       return;
     }
     char id[CZ_JOB_ID_MAX];
-    cz_engine_status st = submit(c, q->submit, id, NULL, msg, sizeof msg);
-    if (st == CZ_ENG_OK) snprintf(c->job_id, sizeof c->job_id, "%s", id);
-    if (st != CZ_ENG_OK) {
+    cz_err st = submit(c, q->submit, id, NULL, msg, sizeof msg);
+    if (st == CZ_OK) snprintf(c->job_id, sizeof c->job_id, "%s", id);
+    if (st != CZ_OK) {
       respond(c, NULL, grpc_code(st), msg);
       return;
     }
     cz_job_result res;
     st = await_job(c, id, 0, &res);
-    if (st != CZ_ENG_OK) {
+    if (st != CZ_OK) {
       respond(c, NULL, GRPC_STATUS_INTERNAL, "the job left the table before its result was read");
       return;
     }
@@ -313,8 +322,8 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
       return;
     }
     bool was_running = false;
-    cz_engine_status st = cz_engine_cancel(e, q->job_id, &was_running);
-    if (st != CZ_ENG_OK) snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
+    cz_err st = cz_engine_cancel(e, q->job_id, &was_running);
+    if (st != CZ_OK) snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
     Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
     r.was_running = was_running;
     respond(c, &r.base, grpc_code(st), msg);
@@ -399,7 +408,7 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
     }
     bool already = false;
     uint64_t ms = 0;
-    cz_engine_status st = cz_engine_srs_preload(e, q->circuit_id, &already, &ms, msg, sizeof msg);
+    cz_err st = cz_engine_srs_preload(e, q->circuit_id, &already, &ms, msg, sizeof msg);
     Cuzk__V1__PreloadSRSResponse r = CUZK__V1__PRELOAD_SRSRESPONSE__INIT;
     r.already_loaded = already;
     r.load_time_ms = ms;
@@ -414,12 +423,12 @@ static void handle(call_ctx *c, const ProtobufCMessage *req) {
     }
     bool was = false;
     uint64_t freed = 0;
-    cz_engine_status st = cz_engine_srs_evict(e, q->circuit_id, &was, &freed, msg, sizeof msg);
+    cz_err st = cz_engine_srs_evict(e, q->circuit_id, &was, &freed, msg, sizeof msg);
     Cuzk__V1__EvictSRSResponse r = CUZK__V1__EVICT_SRSRESPONSE__INIT;
     r.was_loaded = was;
     r.freed_bytes = freed;
-    /* An SRS in use cannot be evicted now: the caller may retry. */
-    respond(c, &r.base, st == CZ_ENG_FAILED ? GRPC_STATUS_FAILED_PRECONDITION : grpc_code(st), msg);
+    /* An SRS in use (CZ_ERR_BUSY) cannot be evicted now: the caller may retry. */
+    respond(c, &r.base, grpc_code(st), msg);
     return;
   }
   default:
