@@ -229,10 +229,9 @@ static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *
   /* bellperson's domain: the least 2^k >= m, k < 32 */
   unsigned log_n = 0;
   while (log_n < 32 && ((size_t)1 << log_n) < as[0].n_constraints) log_n++;
-  if (log_n >= 32) {
-    cz_msg(opts->msg, opts->msg_len, "no domain for %zu constraints", as[0].n_constraints);
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (log_n >= 32)
+    return cz_msg_err(opts->msg, opts->msg_len, CZ_ERR_INVALID_ARG, "no domain for %zu constraints",
+                      as[0].n_constraints);
   gpu_times t = {0};
   cz_err e = CZ_OK;
   for (size_t i = 0; i < n && e == CZ_OK; i++) {

@@ -241,8 +241,7 @@ static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, 
     if (!dst) {
       for (int u = v; u < V_COUNT; u++) *count_of(p, u) = 0;
       cz_groth16_params_free(p);
-      cz_msg(msg, msg_len, "%s: cannot allocate %zu points", VNAME[v], n);
-      return CZ_ERR_NOMEM;
+      return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "%s: cannot allocate %zu points", VNAME[v], n);
     }
     *vec_of(p, v) = dst;
   }
@@ -285,10 +284,7 @@ cz_err cz_groth16_params_load_progress(cz_groth16_params *p, const char *path, b
                                        char *msg, size_t msg_len) {
   memset(p, 0, sizeof *p);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    cz_msg(msg, msg_len, "%s: %s", path, strerror(errno));
-    return CZ_ERR_IO;
-  }
+  if (fd < 0) return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: %s", path, strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0) {
     cz_msg(msg, msg_len, "%s: %s", path, strerror(errno));

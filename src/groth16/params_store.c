@@ -87,17 +87,14 @@ static int make_parent_dirs(const char *path) {
 /* The IC count announced in a params file's header, without mapping it. */
 static cz_err peek_ic_count(const char *path, size_t *n_ic, char *msg, size_t msg_len) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    cz_msg(msg, msg_len, "cannot open %s: %s", path, strerror(errno));
-    return CZ_ERR_IO;
-  }
+  if (fd < 0)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot open %s: %s", path, strerror(errno));
   uint8_t b[4];
   ssize_t got = pread(fd, b, sizeof b, VK_IC_COUNT_OFFSET);
   close(fd);
-  if (got != (ssize_t)sizeof b) {
-    cz_msg(msg, msg_len, "%s: too short for a parameter file header", path);
-    return CZ_ERR_TRUNCATED;
-  }
+  if (got != (ssize_t)sizeof b)
+    return cz_msg_err(msg, msg_len, CZ_ERR_TRUNCATED, "%s: too short for a parameter file header",
+                      path);
   *n_ic = (size_t)b[0] << 24 | (size_t)b[1] << 16 | (size_t)b[2] << 8 | b[3];
   return CZ_OK;
 }
@@ -109,11 +106,10 @@ static cz_err load_fitting(cz_groth16_params *out, const char *path, size_t want
   size_t have = 0;
   cz_err e = peek_ic_count(path, &have, msg, msg_len);
   if (e != CZ_OK) return e;
-  if (want_ic && have != want_ic) {
-    cz_msg(msg, msg_len, "%s: the verifying key has %zu IC points, the circuit needs %zu", path, have,
-        want_ic);
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (want_ic && have != want_ic)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "%s: the verifying key has %zu IC points, the circuit needs %zu", path, have,
+                      want_ic);
   char why[384] = "";
   e = cz_groth16_params_load_progress(out, path, o->checked, o->n_threads, o->progress, why,
                                       sizeof why);
@@ -210,10 +206,9 @@ cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic
   if (!o) o = &defaults;
   memset(out, 0, sizeof *out);
   char official[CZ_PARAMS_PATH_MAX], test[CZ_PARAMS_PATH_MAX];
-  if (cz_params_store_paths(name, o, official, test) != CZ_OK) {
-    cz_msg(msg, msg_len, "parameter name or directory unusable (too long or holds '/')");
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (cz_params_store_paths(name, o, official, test) != CZ_OK)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "parameter name or directory unusable (too long or holds '/')");
   cz_params_origin org;
   memset(&org, 0, sizeof org);
   cz_err e;
@@ -225,10 +220,9 @@ cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic
     snprintf(org.path, sizeof org.path, "%s", official);
     goto done;
   }
-  if (o->official_only) {
-    cz_msg(msg, msg_len, "official parameters %s not found (test parameters refused)", official);
-    return CZ_ERR_IO;
-  }
+  if (o->official_only)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO,
+                      "official parameters %s not found (test parameters refused)", official);
   int lock = o->no_test_cache ? -1 : lock_test_cache(test);
   e = test_params(out, test, official, n_ic, o, &org, msg, msg_len);
   unlock_test_cache(lock);
@@ -257,11 +251,10 @@ static cz_err test_params(cz_groth16_params *out, const char *test, const char *
     }
     cz_log(CZ_LOG_WARN, "params", "%s: cached test parameters unusable (%s); generating them again", who, why);
   }
-  if (!o->keygen) {
-    cz_msg(msg, msg_len, "no parameters: %s not found and no circuit to generate test parameters",
-        o->no_official ? test : official);
-    return CZ_ERR_IO;
-  }
+  if (!o->keygen)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO,
+                      "no parameters: %s not found and no circuit to generate test parameters",
+                      o->no_official ? test : official);
   cz_err e = generate(out, n_ic, o, msg, msg_len);
   if (e != CZ_OK) return e;
   org->source = CZ_PARAMS_TEST_GENERATED;

@@ -119,19 +119,14 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
                                  const cz_progress *progress, char *msg, size_t msg_len) {
   memset(out, 0, sizeof *out);
   cz_msg(msg, msg_len, "%s", "");
-  if (!cols_valid(cols)) {
-    cz_msg(msg, msg_len, "keygen columns are malformed");
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (!cols_valid(cols))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "keygen columns are malformed");
   cz_fr gamma_inv, delta_inv;
-  if (!cz_fr_inv(&gamma_inv, &t->gamma) || !cz_fr_inv(&delta_inv, &t->delta)) {
-    cz_msg(msg, msg_len, "gamma and delta must be non-zero");
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (!cz_fr_inv(&gamma_inv, &t->gamma) || !cz_fr_inv(&delta_inv, &t->delta))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "gamma and delta must be non-zero");
   if (cz_fr_is_zero(&t->alpha) || cz_fr_is_zero(&t->beta)) {
     /* alpha_g1 / beta_g2 would be the identity, which no reader accepts. */
-    cz_msg(msg, msg_len, "alpha and beta must be non-zero");
-    return CZ_ERR_INVALID_ARG;
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "alpha and beta must be non-zero");
   }
   const size_t n_in = cols->n_inputs, n_aux = cols->n_aux, nv = n_in + n_aux;
   cz_ntt_domain *dom = NULL;
@@ -149,8 +144,8 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
   cz_fr_sub(&zt, &zt, &CZ_FR_ONE);
   if (cz_fr_is_zero(&zt)) {
     cz_ntt_domain_free(dom);
-    cz_msg(msg, msg_len, "tau lies in the evaluation domain (Z(tau) = 0)");
-    return CZ_ERR_INVALID_ARG;
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "tau lies in the evaluation domain (Z(tau) = 0)");
   }
 
   cz_fr *pw = malloc(n * sizeof *pw);

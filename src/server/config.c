@@ -391,10 +391,8 @@ cz_err cz_daemon_config_parse(cz_daemon_config *c, const char *text, size_t len,
       q = vend;
       snprintf(full, sizeof full, "%s%s%s", table, table[0] ? "." : "", key);
       bool unknown;
-      if (!apply(c, full, &v, &unknown, &why)) {
-        cz_msg(msg, msg_len, "line %d: %s: %s", line, full, why);
-        return CZ_ERR_PARSE;
-      }
+      if (!apply(c, full, &v, &unknown, &why))
+        return cz_msg_err(msg, msg_len, CZ_ERR_PARSE, "line %d: %s: %s", line, full, why);
       if (unknown && !c->warning[0]) snprintf(c->warning, sizeof c->warning, "unknown key %.200s (line %d)", full, line);
     }
     q = skip_ws(q, eol);
@@ -407,18 +405,14 @@ cz_err cz_daemon_config_parse(cz_daemon_config *c, const char *text, size_t len,
     p = eol < end ? eol + 1 : end;
     continue;
   bad:
-    if (msg) cz_msg(msg, msg_len, "line %d: %s", line, why);
-    return CZ_ERR_PARSE;
+    return cz_msg_err(msg, msg_len, CZ_ERR_PARSE, "line %d: %s", line, why);
   }
   return CZ_OK;
 }
 
 cz_err cz_daemon_config_load(cz_daemon_config *c, const char *path, char *msg, size_t msg_len) {
   FILE *f = fopen(path, "rb");
-  if (!f) {
-    if (msg) cz_msg(msg, msg_len, "%s: %s", path, strerror(errno));
-    return CZ_ERR_IO;
-  }
+  if (!f) return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: %s", path, strerror(errno));
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap);
   size_t r;
@@ -431,10 +425,7 @@ cz_err cz_daemon_config_load(cz_daemon_config *c, const char *path, char *msg, s
     }
   }
   fclose(f);
-  if (!buf) {
-    if (msg) cz_msg(msg, msg_len, "%s: too large or out of memory", path);
-    return CZ_ERR_IO;
-  }
+  if (!buf) return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: too large or out of memory", path);
   cz_err err = cz_daemon_config_parse(c, buf, n, msg, msg_len);
   free(buf);
   return err;

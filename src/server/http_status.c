@@ -148,10 +148,8 @@ cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host
   *out = NULL;
   char host[256];
   const char *colon = strrchr(host_port, ':');
-  if (!colon || colon == host_port || (size_t)(colon - host_port) >= sizeof host) {
-    cz_msg(msg, msg_len, "status_listen %s: expected host:port", host_port);
-    return CZ_ERR_IO;
-  }
+  if (!colon || colon == host_port || (size_t)(colon - host_port) >= sizeof host)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "status_listen %s: expected host:port", host_port);
   memcpy(host, host_port, (size_t)(colon - host_port));
   host[colon - host_port] = 0;
   struct addrinfo hints = {0}, *ai = NULL;
@@ -159,10 +157,8 @@ cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE;
   int rc = getaddrinfo(host, colon + 1, &hints, &ai);
-  if (rc != 0) {
-    cz_msg(msg, msg_len, "status_listen %s: %s", host_port, gai_strerror(rc));
-    return CZ_ERR_IO;
-  }
+  if (rc != 0)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "status_listen %s: %s", host_port, gai_strerror(rc));
   int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   int one = 1;
   if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);

@@ -14,15 +14,12 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   bool fell_back = false;
   char why[256] = "";
   /* gpus.devices = [N] opens device N (config.c refuses more than one). */
-  if (cfg->n_gpu_devices && cz_prover_cuda_set_device(cfg->gpu_devices[0]) != CZ_OK) {
-    cz_msg(msg, msg_len, "gpus.devices: device %d cannot be chosen now", cfg->gpu_devices[0]);
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (cfg->n_gpu_devices && cz_prover_cuda_set_device(cfg->gpu_devices[0]) != CZ_OK)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "gpus.devices: device %d cannot be chosen now", cfg->gpu_devices[0]);
   const cz_prover_backend *backend = cz_prover_pick(cfg->backend, &fell_back, why, sizeof why);
-  if (!backend) {
-    cz_msg(msg, msg_len, "gpus.backend %s: %s", cfg->backend, why);
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (!backend)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "gpus.backend %s: %s", cfg->backend, why);
   char note[256] = "";
   if (fell_back) {
     snprintf(note, sizeof note, "backend %s requested; proving on the CPU: %s", cfg->backend, why);

@@ -10,10 +10,7 @@ cz_err cz_porep_params_get(cz_groth16_params *out, const cz_porep_kind *k,
                            const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
                            size_t msg_len) {
   memset(out, 0, sizeof *out);
-  if (!k) {
-    cz_msg(msg, msg_len, "no registered proof");
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   char name[256];
   if (cz_porep_param_name(k, name, sizeof name) >= sizeof name) return CZ_ERR_INVALID_ARG;
   cz_porep_config cfg;

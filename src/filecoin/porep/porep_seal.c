@@ -187,21 +187,15 @@ static void sealer_free(sealer *s) {
  * and a configuration that agrees with it. */
 static cz_err kind_supported(const cz_porep_kind *k, const cz_porep_config *cfg, char *msg,
                              size_t msg_len) {
-  if (!k) {
-    cz_msg(msg, msg_len, "no registered proof");
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   if ((k->shape.layers != 2 && k->shape.layers != 11) || k->shape.layers > CZ_POREP_MAX_LAYERS ||
       k->shape.nodes < 2 || k->shape.nodes > UINT32_MAX || k->shape.challenges == 0 ||
-      k->partitions == 0 || !cz_merkle_shape_ok(&k->shape.tree_r, (size_t)k->shape.nodes)) {
-    cz_msg(msg, msg_len, "%s: unsupported shape", k->name);
-    return CZ_ERR_INVALID_ARG;
-  }
+      k->partitions == 0 || !cz_merkle_shape_ok(&k->shape.tree_r, (size_t)k->shape.nodes))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: unsupported shape", k->name);
   if (cfg->sector_size != k->sector_size || cfg->challenges != k->shape.challenges ||
-      cfg->partitions != k->partitions || cfg->rule != k->rule) {
-    cz_msg(msg, msg_len, "%s: configuration does not match the registered proof", k->name);
-    return CZ_ERR_INVALID_ARG;
-  }
+      cfg->partitions != k->partitions || cfg->rule != k->rule)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "%s: configuration does not match the registered proof", k->name);
   return CZ_OK;
 }
 
@@ -227,11 +221,10 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
 
   /* Tree D: the binary SHA-256 tree over the data (comm_d). */
   for (uint64_t i = 0; i < s->nodes; i++)
-    if (cz_fr_from_bytes_le(&s->leaves[i], s->data + i * NODE) != CZ_OK) {
-      cz_msg(msg, msg_len, "data chunk %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 ") is not below r", i,
-          i * NODE, i * NODE + NODE - 1);
-      return CZ_ERR_INVALID_ARG;
-    }
+    if (cz_fr_from_bytes_le(&s->leaves[i], s->data + i * NODE) != CZ_OK)
+      return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                        "data chunk %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 ") is not below r", i,
+                        i * NODE, i * NODE + NODE - 1);
   const cz_merkle_shape shape_d = {CZ_MERKLE_SHA256, 2, 0, 0};
   if ((e = cz_merkle_tree_build(&s->tree_d, &shape_d, s->leaves, (size_t)s->nodes)) != CZ_OK)
     goto tree_fail;
@@ -282,8 +275,8 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   return e;
 
 nomem:
-  cz_msg(msg, msg_len, "%s: out of memory sealing %" PRIu64 " nodes", k->name, s->nodes);
-  return CZ_ERR_NOMEM;
+  return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "%s: out of memory sealing %" PRIu64 " nodes",
+                    k->name, s->nodes);
 tree_fail:
   cz_msg(msg, msg_len, "%s: building a Merkle tree failed", k->name);
   return e;
@@ -294,14 +287,8 @@ cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_confi
                              char *msg, size_t msg_len) {
   if (replica) memset(replica, 0, sizeof *replica);
   if (out) memset(out, 0, sizeof *out);
-  if (!in || !out) {
-    cz_msg(msg, msg_len, "no input or output");
-    return CZ_ERR_INVALID_ARG;
-  }
-  if (!in->kind) {
-    cz_msg(msg, msg_len, "no registered proof");
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (!in || !out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no input or output");
+  if (!in->kind) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   cz_porep_config own;
   if (!cfg) {
     cz_porep_kind_config(in->kind, &own);
@@ -309,10 +296,9 @@ cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_confi
   }
   cz_err e = kind_supported(in->kind, cfg, msg, msg_len);
   if (e != CZ_OK) return e;
-  if (in->kind->sector_size > SEAL_MAX_SECTOR) {
-    cz_msg(msg, msg_len, "%s: sealing in memory is for test sectors up to 512 MiB", in->kind->name);
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (in->kind->sector_size > SEAL_MAX_SECTOR)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "%s: sealing in memory is for test sectors up to 512 MiB", in->kind->name);
   sealer s;
   memset(&s, 0, sizeof s);
   s.n_threads = n_threads;
@@ -321,10 +307,9 @@ cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_confi
     s.data = in->data;
   } else {
     own_data = malloc(in->kind->sector_size);
-    if (!own_data) {
-      cz_msg(msg, msg_len, "%s: out of memory for the default data", in->kind->name);
-      return CZ_ERR_NOMEM;
-    }
+    if (!own_data)
+      return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "%s: out of memory for the default data",
+                        in->kind->name);
     cz_porep_default_data(own_data, in->kind->sector_size);
     s.data = own_data;
   }
@@ -531,10 +516,8 @@ static void verify_range(void *ctx, size_t begin, size_t end, unsigned worker) {
 
 cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
                                       size_t msg_len) {
-  if (!c1 || !c1->kind || !c1->proofs) {
-    cz_msg(msg, msg_len, "no C1 to verify");
-    return CZ_ERR_INVALID_ARG;
-  }
+  if (!c1 || !c1->kind || !c1->proofs)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no C1 to verify");
   const cz_porep_kind *k = c1->kind;
   cz_porep_config own;
   if (!cfg) {
@@ -583,8 +566,7 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
     free(challenges);
     free(v.fail_at);
     free(v.why);
-    cz_msg(msg, msg_len, "out of memory verifying the C1");
-    return CZ_ERR_NOMEM;
+    return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory verifying the C1");
   }
   for (uint32_t p = 0; p < c1->n_partitions; p++)
     cz_porep_challenges(challenges + (size_t)p * c1->n_challenges, cfg, c1->replica_id,

@@ -29,40 +29,33 @@ static int mkdir_p(char *dir) {
  * answers on); a live one or a non-socket file is an error. */
 cz_err cz_grpc_prepare_unix(const char *path, char *msg, size_t msg_len) {
   struct sockaddr_un sa;
-  if (path[0] != '/' || strlen(path) >= sizeof sa.sun_path) {
-    cz_msg(msg, msg_len, "unix socket path must be absolute and shorter than %zu bytes", sizeof sa.sun_path);
-    return CZ_ERR_IO;
-  }
+  if (path[0] != '/' || strlen(path) >= sizeof sa.sun_path)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO,
+                      "unix socket path must be absolute and shorter than %zu bytes",
+                      sizeof sa.sun_path);
   char dir[sizeof sa.sun_path];
   snprintf(dir, sizeof dir, "%s", path);
   char *slash = strrchr(dir, '/');
   if (slash && slash != dir) {
     *slash = 0;
-    if (mkdir_p(dir) != 0) {
-      cz_msg(msg, msg_len, "cannot create %s: %s", dir, strerror(errno));
-      return CZ_ERR_IO;
-    }
+    if (mkdir_p(dir) != 0)
+      return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
   }
   struct stat st;
   if (lstat(path, &st) != 0) return CZ_OK;
-  if (!S_ISSOCK(st.st_mode)) {
-    cz_msg(msg, msg_len, "%s exists and is not a socket", path);
-    return CZ_ERR_IO;
-  }
+  if (!S_ISSOCK(st.st_mode))
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s exists and is not a socket", path);
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   memset(&sa, 0, sizeof sa);
   sa.sun_family = AF_UNIX;
   memcpy(sa.sun_path, path, strlen(path));
   bool live = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
   if (fd >= 0) close(fd);
-  if (live) {
-    cz_msg(msg, msg_len, "%s: another daemon is listening there", path);
-    return CZ_ERR_IO;
-  }
-  if (unlink(path) != 0) {
-    cz_msg(msg, msg_len, "cannot remove stale socket %s: %s", path, strerror(errno));
-    return CZ_ERR_IO;
-  }
+  if (live)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: another daemon is listening there", path);
+  if (unlink(path) != 0)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot remove stale socket %s: %s", path,
+                      strerror(errno));
   return CZ_OK;
 }
 
@@ -96,9 +89,8 @@ cz_err cz_grpc_probe_tcp(const cz_listen_addr *la, const char *listen, char *msg
   int rc = bind(fd, sa, len), err = errno;
   close(fd);
   if (rc == 0) return CZ_OK;
-  cz_msg(msg, msg_len, "cannot listen on %s: %s%s", listen, strerror(err),
-         err == EADDRINUSE ? " (another daemon on this port?)" : "");
-  return CZ_ERR_IO;
+  return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot listen on %s: %s%s", listen, strerror(err),
+                    err == EADDRINUSE ? " (another daemon on this port?)" : "");
 }
 
 /* Give the bound socket its mode and group. The socket exists with the
