@@ -41,7 +41,7 @@
 #include "cuzk/progress.h"
 #include "cuzk/params.h"
 #include "cuzk/params_store.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "cuzk/registry.h"
 #include "cuzk/sdr.h"
 

@@ -31,7 +31,7 @@
 #include "cuzk/merkle.h"
 #include "cuzk/params_store.h"
 #include "cuzk/registry.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "cuzk/sdr.h" /* cz_api_version */
 #include "cuzk/vanilla_merkle.h"
 

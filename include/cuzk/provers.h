@@ -11,7 +11,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/histogram.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "cuzk/registry.h"
 
 /* What every prover is configured with (the daemon's [srs], [synthesis],

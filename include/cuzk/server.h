@@ -13,7 +13,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/histogram.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 
 /* ---- Config (config.c) ------------------------------------------------------ */
 

@@ -29,7 +29,7 @@
 #include "cuzk/fr.h"
 #include "cuzk/params_store.h"
 #include "cuzk/poseidon.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "cuzk/registry.h"
 #include "cuzk/vanilla_merkle.h"
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cuzk/msm.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 
 /* ---- prep_msm ------------------------------------------------------------ */
 

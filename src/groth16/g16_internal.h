@@ -11,7 +11,7 @@
 #include "cuzk/cs.h"
 #include "cuzk/groth16.h"
 #include "cuzk/params.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "cuzk/progress.h"
 
 /* printf into msg when msg is not NULL (always NUL-terminated). */

@@ -14,7 +14,7 @@
 #include "cuzk/clock.h"
 #include "cuzk/ntt.h"
 #include "cuzk/parallel.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "groth16/g16_internal.h"
 #include "util/bigbuf.h"
 #include "util/msg.h"

@@ -251,7 +251,7 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
     if (v->type != V_ARRAY || (v->n && v->item_type != V_INT))
       return *why = "expected an array of device ordinals", false;
     if (v->n > CZ_MAX_GPU_DEVICES) return *why = "too many devices", false;
-    /* One CUDA backend per process (prover_cuda.c): a second device would
+    /* One CUDA backend per process (cuda_backend.c): a second device would
      * be listed and never used, so it is refused rather than ignored. */
     if (v->n > 1)
       return *why = "one device per daemon for now (run one daemon per GPU, each with its own "

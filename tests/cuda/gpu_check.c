@@ -20,7 +20,7 @@
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
 #include "cuzk/params.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "cuzk/synthetic.h"
 #include "groth16/g16_internal.h"
 

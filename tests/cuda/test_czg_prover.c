@@ -8,8 +8,8 @@
 #include "cuda/czg_host.h"
 #include "cuda/gpu_present.h"
 #include "cuzk/params.h"
-#include "cuzk/prover.h"
-#include "cuzk/prover_cuda.h"
+#include "cuzk/groth16_prove.h"
+#include "cuzk/cuda_backend.h"
 #include "cuzk/synthetic.h"
 #include "rand_field.h"
 

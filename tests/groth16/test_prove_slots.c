@@ -10,7 +10,7 @@
 #include "check.h"
 #include "cs/toy_slots.h"
 #include "cuzk/groth16.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "rand_field.h"
 #include "setup_keygen.h"
 

@@ -9,7 +9,7 @@
 #include "check.h"
 #include "cuzk/ntt.h"
 #include "cuzk/params.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "cuzk/synthetic.h"
 
 static const cz_prove_timing QUIET = {NULL, NULL, true};

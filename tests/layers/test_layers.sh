@@ -23,9 +23,9 @@ declare -A HEADER=(
   [cpu.h]=ec [fr_packed.h]=ec [fp.h]=ec [fp2.h]=ec [fp12.h]=ec [fr.h]=ec [g1.h]=ec [g2.h]=ec [pairing.h]=ec
   [ntt.h]=ntt [msm.h]=msm
   [cs.h]=cs [lc.h]=cs [cs_slots.h]=cs
-  [groth16.h]=groth16 [params.h]=groth16 [params_store.h]=groth16 [prover.h]=groth16
+  [groth16.h]=groth16 [params.h]=groth16 [params_store.h]=groth16 [groth16_prove.h]=groth16
   [synthetic.h]=groth16
-  [prover_cuda.h]=cuda
+  [cuda_backend.h]=cuda
   [sha256.h]=hash [blake2b.h]=hash [chacha8.h]=hash [chacha20.h]=hash [poseidon.h]=hash [merkle.h]=hash
   [gadgets.h]=gadgets [poseidon_gadget.h]=gadgets [por.h]=gadgets
   [registry.h]=filecoin [sdr.h]=filecoin [porep.h]=filecoin [post.h]=filecoin

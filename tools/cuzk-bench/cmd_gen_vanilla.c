@@ -21,7 +21,7 @@
 #include "commands.h"
 #include "cuzk/clock.h"
 #include "cuzk/porep.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "base64.h"
 #include "input.h"
 #include "common/progress_out.h"

@@ -8,7 +8,7 @@
 
 #include "cuzk/cs.h"
 #include "cuzk/err.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 
 struct cz_prover_backend;
 

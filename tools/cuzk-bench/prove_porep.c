@@ -10,7 +10,7 @@
 
 #include "cuzk/clock.h"
 #include "cuzk/porep.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "input.h"
 #include "prove_porep.h"
 

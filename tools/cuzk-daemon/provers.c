@@ -5,7 +5,7 @@
 #include "provers.h"
 #include "cuzk/log.h"
 #include "cuzk/provers.h"
-#include "cuzk/prover_cuda.h"
+#include "cuzk/cuda_backend.h"
 #include "util/msg.h"
 
 cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, char *msg,

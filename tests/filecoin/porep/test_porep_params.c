@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "cuzk/porep.h"
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 #include "cuzk/synthetic.h"
 
 /* parameters.json, the "v28-stacked-...params" keys with their sector_size. */

@@ -13,8 +13,8 @@
  * b_aux aux). Source: src/groth16/prover.c, prover_msm.c. The CPU backend
  * keeps no state: several threads may prove at once with the same params
  * (each with its own assignments and proofs). */
-#ifndef CUZK_PROVER_H
-#define CUZK_PROVER_H
+#ifndef CUZK_GROTH16_PROVE_H
+#define CUZK_GROTH16_PROVE_H
 #include <stddef.h>
 #include <stdint.h>
 #include "cuzk/cs.h"

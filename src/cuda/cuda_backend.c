@@ -1,11 +1,11 @@
-/* cz_prover_cuda and cz_prover_pick (include/cuzk/prover_cuda.h): the
+/* cz_prover_cuda and cz_prover_pick (include/cuzk/cuda_backend.h): the
  * CUDA backend when this build and this machine have one, the CPU backend
  * otherwise, and why. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "cuda/czg_host.h"
-#include "cuzk/prover_cuda.h"
+#include "cuzk/cuda_backend.h"
 #include "util/msg.h"
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/czg_cuda.h"

@@ -11,13 +11,13 @@
  * It exists only in builds with CUZK_CUDA (CMake option ON, or AUTO with
  * nvcc found); other builds still have these functions and report why the
  * backend is absent. Its prove has the CPU backend's contract
- * (cuzk/prover.h). Backends returned here are static: never freed. All
+ * (cuzk/groth16_prove.h). Backends returned here are static: never freed. All
  * these functions may be called from any thread. */
-#ifndef CUZK_PROVER_CUDA_H
-#define CUZK_PROVER_CUDA_H
+#ifndef CUZK_CUDA_BACKEND_H
+#define CUZK_CUDA_BACKEND_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "cuzk/prover.h"
+#include "cuzk/groth16_prove.h"
 
 /* True when this build has the CUDA backend compiled in. */
 bool cz_prover_cuda_built(void);
