@@ -423,6 +423,77 @@ static bool test_push_name(cz_cs *cs, const char *fmt, va_list *ap) {
   return ok;
 }
 
+/* What a kind's part of enforce_impl says: the row is kept, or why not
+ * (ROW_FAILED: the system's error is set already). */
+typedef enum { ROW_OK, ROW_RANGE, ROW_NOMEM, ROW_FAILED } row_result;
+
+/* PROVE: A and B evaluated (or known), C only range-checked. */
+static inline row_result enforce_prove(cz_cs *cs, size_t row, const cz_lc *a, const cz_lc *b,
+                                       const cz_lc *c, const cz_fr known[2]) {
+  if (row == cs->cap_abc && cs->rows_fixed) {
+    cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "constraint %zu: more rows than slot 0 has", row);
+    return ROW_FAILED;
+  }
+  if (row == cs->cap_abc) {
+    size_t c1 = cs->cap_abc, c2 = cs->cap_abc;
+    if (!cz_grow((void **)&cs->a, &c1, row + 1, sizeof(cz_fr)) ||
+        !cz_grow((void **)&cs->b, &c2, row + 1, sizeof(cz_fr)))
+      return ROW_NOMEM;
+    cs->cap_abc = c1;
+  }
+  /* A: inputs have full density thanks to the input constraints, so only
+   * aux is tracked; B: both; C: none (bellperson's prover), and its value
+   * is a * b (cz_assignment): not evaluated, only range-checked. */
+  if (known) {
+    if (!prove_mark(cs, a, NULL, &cs->a_aux) || !prove_mark(cs, b, &cs->b_input, &cs->b_aux) ||
+        !lc_in_range(cs, c))
+      return ROW_RANGE;
+    cs->a[row] = known[0];
+    cs->b[row] = known[1];
+  } else if (!prove_eval(cs, &cs->a[row], a, NULL, &cs->a_aux) ||
+             !prove_eval(cs, &cs->b[row], b, &cs->b_input, &cs->b_aux) || !lc_in_range(cs, c)) {
+    return ROW_RANGE;
+  }
+  return ROW_OK;
+}
+
+/* KEYGEN (the three matrices) or RECORD (the recorded shape's rows). */
+static row_result enforce_rows(cz_cs *cs, size_t row, const cz_lc *a, const cz_lc *b,
+                               const cz_lc *c) {
+  if (row >= UINT32_MAX) {
+    cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "too many constraints");
+    return ROW_FAILED;
+  }
+  if (!lc_in_range(cs, a) || !lc_in_range(cs, b) || !lc_in_range(cs, c)) return ROW_RANGE;
+  if (cs->kind == CZ_CS_KEYGEN)
+    return matrix_push(cs, 0, a, (uint32_t)row) && matrix_push(cs, 1, b, (uint32_t)row) &&
+                   matrix_push(cs, 2, c, (uint32_t)row)
+               ? ROW_OK
+               : ROW_NOMEM;
+  bool overflow = false;
+  if (cz_rec_push_row(&cs->rec, 0, a, &overflow) && cz_rec_push_row(&cs->rec, 1, b, &overflow) &&
+      cz_rec_push_row(&cs->rec, 2, c, &overflow))
+    return ROW_OK;
+  if (!overflow) return ROW_NOMEM;
+  cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "constraint %zu: over 2^32 - 1 matrix entries", row);
+  return ROW_FAILED;
+}
+
+/* TEST: the terms of each row and its name, to find the first unsatisfied. */
+static row_result enforce_test(cz_cs *cs, size_t row, const cz_lc *a, const cz_lc *b,
+                               const cz_lc *c, const char *fmt, va_list *ap) {
+  if (!lc_in_range(cs, a) || !lc_in_range(cs, b) || !lc_in_range(cs, c)) return ROW_RANGE;
+  if (!cz_grow((void **)&cs->toff, &cs->cap_toff, 3 * row + 4, sizeof(size_t))) return ROW_NOMEM;
+  if (row == 0) cs->toff[0] = 0;
+  if (!test_push_lc(cs, a)) return ROW_NOMEM;
+  cs->toff[3 * row + 1] = cs->n_tterms;
+  if (!test_push_lc(cs, b)) return ROW_NOMEM;
+  cs->toff[3 * row + 2] = cs->n_tterms;
+  if (!test_push_lc(cs, c)) return ROW_NOMEM;
+  cs->toff[3 * row + 3] = cs->n_tterms;
+  return test_push_name(cs, fmt, ap) ? ROW_OK : ROW_FAILED;
+}
+
 /* known: NULL, or the values of a and b (PROVE stores them instead of
  * evaluating). */
 static void enforce_impl(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c,
@@ -438,85 +509,21 @@ static void enforce_impl(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc 
     return;
   }
   size_t row = cs->n_constraints;
+  row_result r = ROW_OK;
   switch (cs->kind) {
-  case CZ_CS_PROVE: {
-    if (row == cs->cap_abc && cs->rows_fixed) {
-      cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "constraint %zu: more rows than slot 0 has", row);
-      return;
-    }
-    if (row == cs->cap_abc) {
-      size_t c1 = cs->cap_abc, c2 = cs->cap_abc;
-      if (!cz_grow((void **)&cs->a, &c1, row + 1, sizeof(cz_fr)) ||
-          !cz_grow((void **)&cs->b, &c2, row + 1, sizeof(cz_fr)))
-        goto nomem;
-      cs->cap_abc = c1;
-    }
-    /* A: inputs have full density thanks to the input constraints, so only
-     * aux is tracked; B: both; C: none (bellperson's prover), and its value
-     * is a * b (cz_assignment): not evaluated, only range-checked. */
-    if (known) {
-      if (!prove_mark(cs, a, NULL, &cs->a_aux) || !prove_mark(cs, b, &cs->b_input, &cs->b_aux) ||
-          !lc_in_range(cs, c))
-        goto range;
-      cs->a[row] = known[0];
-      cs->b[row] = known[1];
-    } else if (!prove_eval(cs, &cs->a[row], a, NULL, &cs->a_aux) ||
-               !prove_eval(cs, &cs->b[row], b, &cs->b_input, &cs->b_aux) || !lc_in_range(cs, c)) {
-      goto range;
-    }
-    break;
-  }
-  case CZ_CS_KEYGEN: {
-    if (row >= UINT32_MAX) {
-      cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "too many constraints");
-      return;
-    }
-    if (!lc_in_range(cs, a) || !lc_in_range(cs, b) || !lc_in_range(cs, c)) goto range;
-    if (!matrix_push(cs, 0, a, (uint32_t)row) || !matrix_push(cs, 1, b, (uint32_t)row) ||
-        !matrix_push(cs, 2, c, (uint32_t)row))
-      goto nomem;
-    break;
-  }
-  case CZ_CS_RECORD: {
-    if (row >= UINT32_MAX) {
-      cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "too many constraints");
-      return;
-    }
-    if (!lc_in_range(cs, a) || !lc_in_range(cs, b) || !lc_in_range(cs, c)) goto range;
-    bool overflow = false;
-    if (!cz_rec_push_row(&cs->rec, 0, a, &overflow) || !cz_rec_push_row(&cs->rec, 1, b, &overflow) ||
-        !cz_rec_push_row(&cs->rec, 2, c, &overflow)) {
-      if (!overflow) goto nomem;
-      cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "constraint %zu: over 2^32 - 1 matrix entries", row);
-      return;
-    }
-    break;
-  }
-  case CZ_CS_TEST: {
-    if (!lc_in_range(cs, a) || !lc_in_range(cs, b) || !lc_in_range(cs, c)) goto range;
-    if (!cz_grow((void **)&cs->toff, &cs->cap_toff, 3 * row + 4, sizeof(size_t))) goto nomem;
-    if (row == 0) cs->toff[0] = 0;
-    if (!test_push_lc(cs, a)) goto nomem;
-    cs->toff[3 * row + 1] = cs->n_tterms;
-    if (!test_push_lc(cs, b)) goto nomem;
-    cs->toff[3 * row + 2] = cs->n_tterms;
-    if (!test_push_lc(cs, c)) goto nomem;
-    cs->toff[3 * row + 3] = cs->n_tterms;
-    if (!test_push_name(cs, fmt, ap)) return;
-    break;
-  }
+  case CZ_CS_PROVE: r = enforce_prove(cs, row, a, b, c, known); break;
+  case CZ_CS_KEYGEN:
+  case CZ_CS_RECORD: r = enforce_rows(cs, row, a, b, c); break;
+  case CZ_CS_TEST: r = enforce_test(cs, row, a, b, c, fmt, ap); break;
   case CZ_CS_WITNESS:
   case CZ_CS_COUNT: /* the count below is all either keeps */
-  default:
-    break;
+  default: break;
   }
-  cs->n_constraints = row + 1;
-  return;
-range:
-  cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "constraint %zu uses a variable that is not allocated", row);
-  return;
-nomem:
-  cz_cs_fail(cs, CZ_ERR_NOMEM, "out of memory at constraint %zu", row);
+  if (r == ROW_OK) cs->n_constraints = row + 1;
+  else if (r == ROW_RANGE)
+    cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "constraint %zu uses a variable that is not allocated",
+               row);
+  else if (r == ROW_NOMEM) cz_cs_fail(cs, CZ_ERR_NOMEM, "out of memory at constraint %zu", row);
 }
 
 void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c) {

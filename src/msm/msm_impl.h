@@ -66,6 +66,66 @@ typedef struct {
   size_t bytes;
 } GN(msm_block);
 
+/* The first pass of msm_batch_add_scalar for addition i, *a += (ng ? -*p :
+ * *p): its kind, and for a line (an addition or a doubling) its
+ * denominator in s->den[i]; false when it has none. */
+static inline __attribute__((always_inline)) bool GN(msm_ba_classify)(
+    const AFF *a, const AFF *p, bool ng, const GN(msm_batch_scratch) *s, size_t i, bool regular) {
+  if (!regular) {
+    if (GN(msm_aff_is_id)(p)) { s->kind[i] = BA_KEEP; return false; }
+    if (GN(msm_aff_is_id)(a)) { s->kind[i] = BA_COPY; return false; }
+  }
+  if (GN(msm_f_eq)(&a->x, &p->x)) {
+    F y2 = p->y;
+    if (ng) GN(msm_f_neg)(&y2, &y2);
+    if (!GN(msm_f_eq)(&a->y, &y2) || GN(msm_f_is_zero)(&a->y)) { s->kind[i] = BA_ZERO; return false; }
+    s->kind[i] = BA_DBL;
+    FF(dbl)(&s->den[i], &a->y);
+  } else {
+    s->kind[i] = BA_ADD;
+    F_SUB(&s->den[i], &p->x, &a->x);
+  }
+  return true;
+}
+
+/* The second pass for a line once 1 / den is known (inv_i): *a += (ng ?
+ * -*p : *p), an addition (add) or a doubling. */
+static inline __attribute__((always_inline)) void GN(msm_ba_line)(AFF *a, const AFF *p, bool ng,
+                                                                bool add, const F *inv_i) {
+  F lambda, t;
+  if (add) {
+    /* Subtracting, lambda = -(y2 + y1) / den: keep mu = -lambda and flip
+     * the sign of the (x1 - x3) factor instead. */
+    if (ng) F_ADD(&lambda, &p->y, &a->y);
+    else F_SUB(&lambda, &p->y, &a->y);
+    FF(mul)(&lambda, &lambda, inv_i);
+    FF(sqr)(&t, &lambda);
+    F_SUB(&t, &t, &a->x);
+    F_SUB(&t, &t, &p->x);            /* x3 = lambda^2 - x1 - x2 */
+    if (ng) {
+      F dx;
+      F_SUB(&dx, &t, &a->x);
+      FF(mul)(&dx, &dx, &lambda);
+      a->x = t;
+      F_SUB(&a->y, &dx, &a->y);      /* y3 = mu (x3 - x1) - y1 */
+      return;
+    }
+  } else {
+    FF(sqr)(&t, &a->x);
+    FF(mul)(&lambda, &t, inv_i);
+    FF(dbl)(&t, &lambda);
+    F_ADD(&lambda, &lambda, &t);     /* 3 x1^2 / (2 y1) */
+    FF(sqr)(&t, &lambda);
+    F_SUB(&t, &t, &a->x);
+    F_SUB(&t, &t, &a->x);
+  }
+  F dx;
+  F_SUB(&dx, &a->x, &t);
+  FF(mul)(&dx, &dx, &lambda);
+  a->x = t;
+  F_SUB(&a->y, &dx, &a->y);          /* y3 = lambda (x1 - x3) - y1 */
+}
+
 /* *acc[i] += (neg[i] ? -*pt[i] : *pt[i]) for i < m, sharing one inversion
  * (Montgomery's trick): lambda_i = num_i / den_i with den_i = x2 - x1, or 2 y1
  * when doubling. No two acc[i] may be the same point, and no acc[i] may be a
@@ -76,25 +136,11 @@ static void GN(msm_batch_add_scalar)(AFF *const *acc, const AFF *const *pt, cons
   F prod = F_ONE;
   bool first = true;
   for (size_t i = 0; i < m; i++) {
-    const AFF *a = acc[i], *p = pt[i];
     if (i + 4 < m) {
       GN(msm_prefetch)(acc[i + 4], 1);
       GN(msm_prefetch)(pt[i + 4], 0);
     }
-    if (!regular) {
-      if (GN(msm_aff_is_id)(p)) { s->kind[i] = BA_KEEP; continue; }
-      if (GN(msm_aff_is_id)(a)) { s->kind[i] = BA_COPY; continue; }
-    }
-    if (GN(msm_f_eq)(&a->x, &p->x)) {
-      F y2 = p->y;
-      if (neg && neg[i]) GN(msm_f_neg)(&y2, &y2);
-      if (!GN(msm_f_eq)(&a->y, &y2) || GN(msm_f_is_zero)(&a->y)) { s->kind[i] = BA_ZERO; continue; }
-      s->kind[i] = BA_DBL;
-      FF(dbl)(&s->den[i], &a->y);
-    } else {
-      s->kind[i] = BA_ADD;
-      F_SUB(&s->den[i], &p->x, &a->x);
-    }
+    if (!GN(msm_ba_classify)(acc[i], pt[i], neg && neg[i], s, i, regular)) continue;
     if (first) {
       s->pre[i] = F_ONE;
       prod = s->den[i];
@@ -123,40 +169,10 @@ static void GN(msm_batch_add_scalar)(AFF *const *acc, const AFF *const *pt, cons
         continue;
       default: break;
     }
-    F inv_i, lambda, t;
+    F inv_i;
     FF(mul)(&inv_i, &inv, &s->pre[i]);
     FF(mul)(&inv, &inv, &s->den[i]);
-    if (s->kind[i] == BA_ADD) {
-      /* Subtracting, lambda = -(y2 + y1) / den: keep mu = -lambda and flip
-       * the sign of the (x1 - x3) factor instead. */
-      if (ng) F_ADD(&lambda, &p->y, &a->y);
-      else F_SUB(&lambda, &p->y, &a->y);
-      FF(mul)(&lambda, &lambda, &inv_i);
-      FF(sqr)(&t, &lambda);
-      F_SUB(&t, &t, &a->x);
-      F_SUB(&t, &t, &p->x);            /* x3 = lambda^2 - x1 - x2 */
-      if (ng) {
-        F dx;
-        F_SUB(&dx, &t, &a->x);
-        FF(mul)(&dx, &dx, &lambda);
-        a->x = t;
-        F_SUB(&a->y, &dx, &a->y);      /* y3 = mu (x3 - x1) - y1 */
-        continue;
-      }
-    } else {
-      FF(sqr)(&t, &a->x);
-      FF(mul)(&lambda, &t, &inv_i);
-      FF(dbl)(&t, &lambda);
-      F_ADD(&lambda, &lambda, &t);     /* 3 x1^2 / (2 y1) */
-      FF(sqr)(&t, &lambda);
-      F_SUB(&t, &t, &a->x);
-      F_SUB(&t, &t, &a->x);
-    }
-    F dx;
-    F_SUB(&dx, &a->x, &t);
-    FF(mul)(&dx, &dx, &lambda);
-    a->x = t;
-    F_SUB(&a->y, &dx, &a->y);          /* y3 = lambda (x1 - x3) - y1 */
+    GN(msm_ba_line)(a, p, ng, s->kind[i] == BA_ADD, &inv_i);
   }
 }
 
