@@ -150,6 +150,16 @@ typedef struct {
   uint8_t comm_r[32];
 } cz_post_sector;
 
+/* What a partition's challenges are drawn from: the registered proof, the
+ * chain's randomness, the prover (32 bytes each; only read) and the
+ * partition's index. The public inputs do not depend on the prover. */
+typedef struct {
+  const cz_post_kind *kind;
+  const uint8_t *randomness;
+  const uint8_t *prover_id;
+  uint32_t partition;
+} cz_post_challenge_seed;
+
 /* FallbackPoStCompound::generate_public_inputs for partition `partition`,
  * as verify_winning_post / verify_window_post build them:
  *   Winning: sectors is the n = 1 challenged sector; it fills all 66
@@ -162,9 +172,8 @@ typedef struct {
  * out_cap must allow. Errors: CZ_ERR_INVALID_ARG (a count, the partition or
  * out_cap), CZ_ERR_NONCANONICAL (randomness or a comm_r not a canonical
  * Fr); msg says which. */
-cz_err cz_post_public_inputs(const cz_post_kind *k, const uint8_t randomness[32],
-                             uint32_t partition, const cz_post_sector *sectors, size_t n,
-                             cz_fr *out, size_t out_cap, char *msg, size_t msg_len);
+cz_err cz_post_public_inputs(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
+                             size_t n, cz_fr *out, size_t out_cap, char *msg, size_t msg_len);
 
 /* ---- The native vanilla verifier (post_verify.c) ------------------------ */
 
@@ -191,10 +200,8 @@ cz_err cz_post_public_inputs(const cz_post_kind *k, const uint8_t randomness[32]
  * for wrong counts, a wrong partition or a tree of the wrong shape (proofs
  * made for another registered proof), CZ_ERR_NONCANONICAL for randomness,
  * prover_id or a public comm_r not a canonical Fr. */
-cz_err cz_post_verify_vanilla(const cz_post_kind *k, const uint8_t randomness[32],
-                              const uint8_t prover_id[32], uint32_t partition,
-                              const cz_post_sector *sectors, const cz_post_vanilla *proofs,
-                              size_t n, char *msg, size_t msg_len);
+cz_err cz_post_verify_vanilla(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
+                              const cz_post_vanilla *proofs, size_t n, char *msg, size_t msg_len);
 
 /* ---- Proving one partition (post_prove.c) -------------------------------- */
 
@@ -219,10 +226,9 @@ typedef struct {
  * owns *out (cz_post_partition_free); on error *out owns nothing and msg
  * says why: CZ_ERR_INVALID_ARG (counts, partition, NULL), the parser's
  * errors, CZ_ERR_NONCANONICAL, CZ_ERR_NOMEM. Reentrant. */
-cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_kind *k,
-                               const uint8_t randomness[32], const uint8_t prover_id[32],
-                               uint32_t partition, const uint8_t *const *vanilla,
-                               const size_t *lens, size_t n, char *msg, size_t msg_len);
+cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_challenge_seed *seed,
+                               const uint8_t *const *vanilla, const size_t *lens, size_t n,
+                               char *msg, size_t msg_len);
 /* Release what p owns and zero it; idempotent on a zeroed value. */
 void cz_post_partition_free(cz_post_partition *p);
 
@@ -302,6 +308,15 @@ cz_err cz_post_params_get(cz_groth16_params *out, const cz_post_kind *k,
 cz_err cz_post_inclusion_prove(const cz_merkle_tree *t, uint64_t challenge,
                                cz_post_inclusion *out);
 
+/* A sealed sector as the vanilla prover reads it: its number, comm_r (32
+ * bytes), comm_c, comm_r_last and tree R-last; only read. */
+typedef struct {
+  uint64_t sector_id;
+  const uint8_t *comm_r;
+  const cz_fr *comm_c, *comm_r_last;
+  const cz_merkle_tree *tree_r_last;
+} cz_post_replica;
+
 /* filecoin-proofs generate_single_vanilla_proof (fallback vanilla.rs
  * vanilla_proof): the FallbackPoStSectorProof of sector sector_id, whose
  * replica is tree_r_last (tree R-last: k->tree_r over k->sector_size / 32
@@ -323,9 +338,7 @@ cz_err cz_post_inclusion_prove(const cz_merkle_tree *t, uint64_t challenge,
  * the caller owns it (cz_post_vanilla_free). Memory: about 9.4 KB per
  * challenge (sizeof(cz_post_inclusion)). Reentrant: tree_r_last is only
  * read, so threads may prove sectors (or one sector) at once. */
-cz_err cz_post_generate_vanilla(const cz_post_kind *k, uint64_t sector_id,
-                                const uint8_t comm_r[32], const cz_fr *comm_c,
-                                const cz_fr *comm_r_last, const cz_merkle_tree *tree_r_last,
+cz_err cz_post_generate_vanilla(const cz_post_kind *k, const cz_post_replica *rep,
                                 const uint64_t *challenges, size_t n_challenges,
                                 cz_post_vanilla *out, char *msg, size_t msg_len);
 

@@ -80,6 +80,14 @@ cz_err cz_post_check_sectors(const cz_merkle_shape *tree, size_t sector_leaves, 
 cz_err cz_post_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t sector_leaves,
                        size_t n_sectors, size_t n_challenges, const cz_post_slot *sectors);
 
+/* A PoSt circuit's sizes, as cz_post_circuit takes them: n_sectors slots of
+ * n_challenges challenges over sectors of sector_leaves leaves in trees of
+ * shape tree. */
+typedef struct {
+  const cz_merkle_shape *tree;
+  size_t sector_leaves, n_sectors, n_challenges;
+} cz_post_dims;
+
 /* The public inputs, ONE excluded, as FallbackPoStCompound's
  * generate_public_inputs orders them: per slot comm_r, then each
  * challenge's packed path, which is the challenged leaf index as an Fr.
@@ -88,8 +96,7 @@ cz_err cz_post_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t sector_lea
  * CZ_ERR_INVALID_ARG when the witness fails cz_post_check_sectors (message
  * in msg) or the capacity is below cz_post_circuit_input_count (*n then
  * holds the count needed, out untouched). Thread-safe. */
-cz_err cz_post_circuit_inputs(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
-                             size_t n_challenges, const cz_post_slot *sectors, cz_fr *out,
+cz_err cz_post_circuit_inputs(const cz_post_dims *d, const cz_post_slot *sectors, cz_fr *out,
                              size_t *n, char *msg, size_t msg_len);
 
 /* One sector slot of the circuit (storage-proofs-post Sector::synthesize):
@@ -99,7 +106,7 @@ cz_err cz_post_circuit_inputs(const cz_merkle_shape *tree, size_t sector_leaves,
 cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t leaves,
                               size_t n_challenges, const cz_post_slot *w);
 
-/* cz_post_circuit on a system of `kind`, CZ_CS_WITNESS or CZ_CS_PROVE,
+/* cz_post_circuit of sizes d on a system of `kind`, CZ_CS_WITNESS or CZ_CS_PROVE,
  * the slots synthesized on n_threads threads (0: all online cores) by
  * cz_slots_synthesize. *out receives, bit for bit, the assignment a serial
  * run of that kind takes after cz_cs_finish. WITNESS: inputs (ONE first),
@@ -114,8 +121,7 @@ cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t lea
  * cz_post_check_sectors rejects the witness, out is NULL or kind is
  * another; CZ_ERR_NOMEM. *out is zeroed on error. Thread-safe; the
  * witness is only read. */
-cz_err cz_post_witness(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
-                       size_t n_challenges, const cz_post_slot *sectors, cz_cs_kind kind,
+cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors, cz_cs_kind kind,
                        unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len);
 
 /* The recorded shape of the circuit of these sizes (cz_slots_record: its

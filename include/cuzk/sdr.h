@@ -187,6 +187,14 @@ void cz_porep_challenges(uint64_t *out, const cz_porep_config *cfg, const uint8_
 /* 3 + 18 * cfg->challenges. */
 size_t cz_porep_public_input_count(const cz_porep_config *cfg);
 
+/* A sealed sector's public side: the ids and ticket its replica id is
+ * derived from, the interactive seed, comm_d and comm_r (32 bytes each;
+ * only read). */
+typedef struct {
+  uint64_t sector_id;
+  const uint8_t *prover_id, *ticket, *seed, *comm_d, *comm_r;
+} cz_porep_sealed;
+
 /* The public inputs (ONE excluded) of partition `partition` of an interactive
  * StackedDRG PoRep, as StackedCompound::generate_public_inputs orders them:
  * replica_id, comm_d, comm_r, then per challenge c: c (tree-D path), its 6 DRG
@@ -197,10 +205,8 @@ size_t cz_porep_public_input_count(const cz_porep_config *cfg);
  * small: then *n is set to the count needed), CZ_ERR_NONCANONICAL (comm_d or
  * comm_r not a canonical Fr), CZ_ERR_NOMEM. On error out is partly
  * written. */
-cz_err cz_porep_public_inputs(const cz_porep_config *cfg, uint64_t sector_id,
-                              const uint8_t prover_id[32], const uint8_t ticket[32],
-                              const uint8_t seed[32], const uint8_t comm_d[32],
-                              const uint8_t comm_r[32], uint32_t partition, cz_fr *out, size_t *n);
+cz_err cz_porep_public_inputs(const cz_porep_config *cfg, const cz_porep_sealed *s,
+                              uint32_t partition, cz_fr *out, size_t *n);
 
 /* The same from replica_id itself (what a C1 carries) in place of the
  * sector id, prover id and ticket it is derived from; the same errors, and

@@ -117,6 +117,12 @@ cz_err cz_snap_challenges(const cz_snap_shape *s, const cz_fr *comm_r_new, uint3
  * in hs). 32 GiB, h = 10: k + 128. */
 cz_err cz_snap_k_and_h_select(const cz_snap_shape *s, uint32_t k, uint32_t h, uint64_t *out);
 
+/* An update's three commitments, 32-byte little-endian Fr each, as the
+ * request (and the chain) carries them; only read. */
+typedef struct {
+  const uint8_t *comm_r_old, *comm_d_new, *comm_r_new;
+} cz_snap_comms;
+
 /* The four public inputs of partition k's circuit (ONE excluded), as
  * circuit.rs PublicInputs::to_vec orders them: [k_and_h_select, comm_r_old,
  * comm_d_new, comm_r_new]; the commitments are 32-byte little-endian Fr.
@@ -125,9 +131,8 @@ cz_err cz_snap_k_and_h_select(const cz_snap_shape *s, uint32_t k, uint32_t h, ui
  * names the argument. */
 #define CZ_SNAP_PUBLIC_INPUTS 4
 cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h,
-                             const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
-                             const uint8_t comm_r_new[32], cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
-                             char *msg, size_t msg_len);
+                             const cz_snap_comms *c, cz_fr out[CZ_SNAP_PUBLIC_INPUTS], char *msg,
+                             size_t msg_len);
 
 /* ---- Encoding and the native vanilla prover (snap_generate.c) ----------- */
 
@@ -212,8 +217,7 @@ void cz_snap_sector_trees(const cz_snap_sector *s, cz_snap_trees *out);
  * ("vanilla_proofs[0].challenge_proofs[3].proof_r_new: leaf is not
  * leaf_r_old + leaf_d_new * rho"); CZ_ERR_INVALID_ARG (k >= partitions,
  * NULL), CZ_ERR_NONCANONICAL (a commitment not a canonical Fr). Reentrant. */
-cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const uint8_t comm_r_old[32],
-                                const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
+cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
                                 const cz_snap_partition_proof *p, size_t index, char *msg,
                                 size_t msg_len);
 
@@ -235,8 +239,7 @@ typedef struct {
  * >= k's partitions), CZ_ERR_NONCANONICAL, the parser's. On success the
  * caller owns *out (cz_snap_partition_free); on error it is zeroed. */
 cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, uint32_t partition,
-                               const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
-                               const uint8_t comm_r_new[32], const uint8_t *vanilla, size_t len,
+                               const cz_snap_comms *c, const uint8_t *vanilla, size_t len,
                                char *msg, size_t msg_len);
 void cz_snap_partition_free(cz_snap_partition *p); /* idempotent on a zeroed one */
 
@@ -313,8 +316,7 @@ cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
  * than partitions x 192, a vk with another IC count), CZ_ERR_NONCANONICAL
  * (a commitment). Reentrant. */
 cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k,
-                             const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
-                             const uint8_t comm_r_new[32], const uint8_t *proofs, size_t len,
-                             char *msg, size_t msg_len);
+                             const cz_snap_comms *c, const uint8_t *proofs, size_t len, char *msg,
+                             size_t msg_len);
 
 #endif

@@ -84,8 +84,7 @@ static cz_err post_parse(void *self, const cz_job_request *req, void **model,
   uint8_t prover_id[32];
   cz_prover_id_of_miner(prover_id, req->miner_id);
   if (e == CZ_OK)
-    e = cz_post_partition_parse(p, k, req->randomness.data, prover_id, req->partition_index, vp,
-                                lens, n, msg, len);
+    e = cz_post_partition_parse(p, &(cz_post_challenge_seed){k, req->randomness.data, prover_id, req->partition_index}, vp, lens, n, msg, len);
   if (e == CZ_OK && (e = cz_post_partition_verify(p, msg, len)) != CZ_OK) cz_post_partition_free(p);
   free(vp);
   free(lens);

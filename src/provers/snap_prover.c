@@ -70,9 +70,7 @@ static cz_err need32(const cz_bytes *b, const char *what, char *msg, size_t len)
 static cz_err parse_partitions(snap_model *m, const cz_job_request *req, char *msg, size_t len) {
   for (uint32_t i = 0; i < m->kind->shape.partitions; i++) {
     const cz_bytes *v = &req->vanilla_proofs[i];
-    cz_err e = cz_snap_partition_parse(&m->parts[i], m->kind, i, req->comm_r_old.data,
-                                       req->comm_d_new.data, req->comm_r_new.data, v->data,
-                                       v->len, msg, len);
+    cz_err e = cz_snap_partition_parse(&m->parts[i], m->kind, i, &(cz_snap_comms){req->comm_r_old.data, req->comm_d_new.data, req->comm_r_new.data}, v->data, v->len, msg, len);
     if (e == CZ_OK) e = cz_snap_partition_verify(&m->parts[i], msg, len);
     if (e != CZ_OK) return e;
   }

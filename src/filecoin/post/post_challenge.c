@@ -119,9 +119,11 @@ cz_err cz_post_partition_slots(const cz_post_kind *k, uint32_t partition, size_t
   return CZ_OK;
 }
 
-cz_err cz_post_public_inputs(const cz_post_kind *k, const uint8_t randomness[32],
-                             uint32_t partition, const cz_post_sector *sectors, size_t n,
-                             cz_fr *out, size_t out_cap, char *msg, size_t msg_len) {
+cz_err cz_post_public_inputs(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
+                             size_t n, cz_fr *out, size_t out_cap, char *msg, size_t msg_len) {
+  const cz_post_kind *k = seed ? seed->kind : NULL;
+  const uint8_t *randomness = seed ? seed->randomness : NULL;
+  uint32_t partition = seed ? seed->partition : 0;
   if (!k || !randomness || !sectors || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "public inputs: NULL argument");
   size_t slots, per = 1 + (size_t)k->challenge_count, want = cz_post_public_input_count(k);

@@ -64,14 +64,17 @@ static cz_err check_commitments(const cz_merkle_tree *t, const cz_fr *comm_c,
   return CZ_OK;
 }
 
-cz_err cz_post_generate_vanilla(const cz_post_kind *k, uint64_t sector_id,
-                                const uint8_t comm_r[32], const cz_fr *comm_c,
-                                const cz_fr *comm_r_last, const cz_merkle_tree *tree_r_last,
+cz_err cz_post_generate_vanilla(const cz_post_kind *k, const cz_post_replica *rep,
                                 const uint64_t *challenges, size_t n_challenges,
                                 cz_post_vanilla *out, char *msg, size_t msg_len) {
   if (msg && msg_len) msg[0] = 0;
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "generate vanilla: NULL output");
   memset(out, 0, sizeof *out);
+  if (!rep) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "generate vanilla: no replica");
+  uint64_t sector_id = rep->sector_id;
+  const uint8_t *comm_r = rep->comm_r;
+  const cz_fr *comm_c = rep->comm_c, *comm_r_last = rep->comm_r_last;
+  const cz_merkle_tree *tree_r_last = rep->tree_r_last;
   if (!k || !comm_r || !comm_c || !comm_r_last || !tree_r_last || (!challenges && n_challenges))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "generate vanilla: NULL argument");
   /* generate_single_vanilla_proof: ensure!(!challenges.is_empty()). */

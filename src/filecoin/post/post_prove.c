@@ -17,8 +17,7 @@
 static cz_err verifier_inputs(const cz_post_partition *p, cz_fr **out, char *msg, size_t msg_len) {
   size_t n = cz_post_public_input_count(p->kind);
   if (!(*out = malloc(n * sizeof **out))) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_post_public_inputs(p->kind, p->randomness, p->partition, p->sectors, p->n, *out, n,
-                                   msg, msg_len);
+  cz_err e = cz_post_public_inputs(&(cz_post_challenge_seed){.kind = p->kind, .randomness = p->randomness, .partition = p->partition}, p->sectors, p->n, *out, n, msg, msg_len);
   if (e != CZ_OK) free(*out), *out = NULL;
   return e;
 }
@@ -31,11 +30,14 @@ void cz_post_partition_free(cz_post_partition *p) {
   memset(p, 0, sizeof *p);
 }
 
-cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_kind *k,
-                               const uint8_t randomness[32], const uint8_t prover_id[32],
-                               uint32_t partition, const uint8_t *const *vanilla,
-                               const size_t *lens, size_t n, char *msg, size_t msg_len) {
+cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_challenge_seed *seed,
+                               const uint8_t *const *vanilla, const size_t *lens, size_t n,
+                               char *msg, size_t msg_len) {
   memset(out, 0, sizeof *out);
+  const cz_post_kind *k = seed ? seed->kind : NULL;
+  const uint8_t *randomness = seed ? seed->randomness : NULL;
+  const uint8_t *prover_id = seed ? seed->prover_id : NULL;
+  uint32_t partition = seed ? seed->partition : 0;
   if (!k || !randomness || !prover_id || (n && (!vanilla || !lens)))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: NULL argument");
   size_t slots;
@@ -70,8 +72,7 @@ cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_kind *k,
 cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t msg_len) {
   if (!p || !p->kind)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: not parsed");
-  return cz_post_verify_vanilla(p->kind, p->randomness, p->prover_id, p->partition, p->sectors,
-                                p->proofs, p->n, msg, msg_len);
+  return cz_post_verify_vanilla(&(cz_post_challenge_seed){p->kind, p->randomness, p->prover_id, p->partition}, p->sectors, p->proofs, p->n, msg, msg_len);
 }
 
 /* The circuit's slots over the partition's (verified) proofs: Winning's
@@ -111,8 +112,7 @@ static cz_err synthesize_slots(const cz_post_kind *k, const cz_post_slot *slots,
                                const cz_pce *shape, unsigned n_threads, cz_assignment *as,
                                char *msg, size_t msg_len) {
   size_t leaves = (size_t)(k->sector_size / 32);
-  cz_err e = cz_post_witness(&k->tree_r, leaves, k->sector_count, k->challenge_count, slots,
-                             shape ? CZ_CS_WITNESS : CZ_CS_PROVE, n_threads, as, msg, msg_len);
+  cz_err e = cz_post_witness(&(cz_post_dims){&k->tree_r, leaves, k->sector_count, k->challenge_count}, slots, shape ? CZ_CS_WITNESS : CZ_CS_PROVE, n_threads, as, msg, msg_len);
   if (e != CZ_OK) {
     char why[160];
     snprintf(why, sizeof why, "%s", msg);

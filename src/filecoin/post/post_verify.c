@@ -140,11 +140,13 @@ static cz_err verify_sector(const cz_post_kind *k, const want_shape *w,
   return CZ_OK;
 }
 
-cz_err cz_post_verify_vanilla(const cz_post_kind *k, const uint8_t randomness[32],
-                              const uint8_t prover_id[32], uint32_t partition,
-                              const cz_post_sector *sectors, const cz_post_vanilla *proofs,
-                              size_t n, char *msg, size_t msg_len) {
+cz_err cz_post_verify_vanilla(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
+                              const cz_post_vanilla *proofs, size_t n, char *msg, size_t msg_len) {
   if (msg && msg_len) msg[0] = 0;
+  const cz_post_kind *k = seed ? seed->kind : NULL;
+  const uint8_t *randomness = seed ? seed->randomness : NULL;
+  const uint8_t *prover_id = seed ? seed->prover_id : NULL;
+  uint32_t partition = seed ? seed->partition : 0;
   if (!k || !randomness || !prover_id || !sectors || !proofs)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "verify vanilla: NULL argument");
   if (k->config_challenge_count > MAX_CHALLENGES)

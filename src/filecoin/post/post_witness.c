@@ -34,11 +34,13 @@ static cz_err sector_slot(cz_cs *cs, const void *ctx, size_t i) {
   return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
-cz_err cz_post_witness(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
-                       size_t n_challenges, const cz_post_slot *sectors, cz_cs_kind kind,
+cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors, cz_cs_kind kind,
                        unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
   memset(out, 0, sizeof *out);
+  if (!d) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "sizes: missing");
+  const cz_merkle_shape *tree = d->tree;
+  size_t sector_leaves = d->sector_leaves, n_sectors = d->n_sectors, n_challenges = d->n_challenges;
   if (kind != CZ_CS_WITNESS && kind != CZ_CS_PROVE)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "kind: WITNESS or PROVE");
   cz_err e =

@@ -119,14 +119,13 @@ size_t cz_porep_public_input_count(const cz_porep_config *cfg) {
   return 3 + (size_t)CZ_SDR_INPUTS_PER_CHALLENGE * cfg->challenges;
 }
 
-cz_err cz_porep_public_inputs(const cz_porep_config *cfg, uint64_t sector_id,
-                              const uint8_t prover_id[32], const uint8_t ticket[32],
-                              const uint8_t seed[32], const uint8_t comm_d[32],
-                              const uint8_t comm_r[32], uint32_t partition, cz_fr *out, size_t *n) {
-  if (!cfg) return CZ_ERR_INVALID_ARG;
+cz_err cz_porep_public_inputs(const cz_porep_config *cfg, const cz_porep_sealed *s,
+                              uint32_t partition, cz_fr *out, size_t *n) {
+  if (!cfg || !s) return CZ_ERR_INVALID_ARG;
   uint8_t replica_id[32];
-  cz_sdr_replica_id(replica_id, prover_id, sector_id, ticket, comm_d, cfg->porep_id);
-  return cz_porep_public_inputs_replica(cfg, replica_id, seed, comm_d, comm_r, partition, out, n);
+  cz_sdr_replica_id(replica_id, s->prover_id, s->sector_id, s->ticket, s->comm_d, cfg->porep_id);
+  return cz_porep_public_inputs_replica(cfg, replica_id, s->seed, s->comm_d, s->comm_r, partition,
+                                        out, n);
 }
 
 cz_err cz_porep_public_inputs_replica(const cz_porep_config *cfg, const uint8_t replica_id[32],

@@ -87,17 +87,16 @@ static cz_err commitment(const uint8_t b[32], const char *what, cz_fr *out, char
 }
 
 cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h,
-                             const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
-                             const uint8_t comm_r_new[32], cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
-                             char *msg, size_t msg_len) {
+                             const cz_snap_comms *c, cz_fr out[CZ_SNAP_PUBLIC_INPUTS], char *msg,
+                             size_t msg_len) {
   uint64_t kh;
-  if (!out || cz_snap_k_and_h_select(s, k, h, &kh) != CZ_OK)
+  if (!out || !c || cz_snap_k_and_h_select(s, k, h, &kh) != CZ_OK)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "partition %u, h %u: not a partition and h of this sector size", k, h);
   cz_err e;
-  if ((e = commitment(comm_r_old, "comm_r_old", &out[1], msg, msg_len)) != CZ_OK) return e;
-  if ((e = commitment(comm_d_new, "comm_d_new", &out[2], msg, msg_len)) != CZ_OK) return e;
-  if ((e = commitment(comm_r_new, "comm_r_new", &out[3], msg, msg_len)) != CZ_OK) return e;
+  if ((e = commitment(c->comm_r_old, "comm_r_old", &out[1], msg, msg_len)) != CZ_OK) return e;
+  if ((e = commitment(c->comm_d_new, "comm_d_new", &out[2], msg, msg_len)) != CZ_OK) return e;
+  if ((e = commitment(c->comm_r_new, "comm_r_new", &out[3], msg, msg_len)) != CZ_OK) return e;
   cz_fr_from_u64(&out[0], kh);
   return CZ_OK;
 }

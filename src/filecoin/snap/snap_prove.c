@@ -28,43 +28,45 @@ static cz_err canonical(const uint8_t b[32], const char *what, char *msg, size_t
 }
 
 cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, uint32_t partition,
-                               const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
-                               const uint8_t comm_r_new[32], const uint8_t *vanilla, size_t len,
+                               const cz_snap_comms *c, const uint8_t *vanilla, size_t len,
                                char *msg, size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: NULL output");
   memset(out, 0, sizeof *out);
-  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: no kind");
+  if (!k || !c)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: no kind or commitments");
   if (partition >= k->shape.partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partition %u: %s has %u partition%s",
                       partition, k->name, k->shape.partitions,
                       k->shape.partitions == 1 ? "" : "s");
   cz_err e;
-  if ((e = canonical(comm_r_old, "comm_r_old", msg, msg_len)) != CZ_OK) return e;
-  if ((e = canonical(comm_d_new, "comm_d_new", msg, msg_len)) != CZ_OK) return e;
-  if ((e = canonical(comm_r_new, "comm_r_new", msg, msg_len)) != CZ_OK) return e;
+  if ((e = canonical(c->comm_r_old, "comm_r_old", msg, msg_len)) != CZ_OK) return e;
+  if ((e = canonical(c->comm_d_new, "comm_d_new", msg, msg_len)) != CZ_OK) return e;
+  if ((e = canonical(c->comm_r_new, "comm_r_new", msg, msg_len)) != CZ_OK) return e;
   if ((e = cz_snap_vanilla_parse(&out->proof, vanilla, len, partition, msg, msg_len)) != CZ_OK)
     return e;
   out->kind = k;
   out->partition = partition;
-  memcpy(out->comm_r_old, comm_r_old, 32);
-  memcpy(out->comm_d_new, comm_d_new, 32);
-  memcpy(out->comm_r_new, comm_r_new, 32);
+  memcpy(out->comm_r_old, c->comm_r_old, 32);
+  memcpy(out->comm_d_new, c->comm_d_new, 32);
+  memcpy(out->comm_r_new, c->comm_r_new, 32);
   return CZ_OK;
 }
 
 cz_err cz_snap_partition_verify(const cz_snap_partition *p, char *msg, size_t msg_len) {
   if (!p || !p->kind)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: not parsed");
-  return cz_snap_verify_partition(&p->kind->shape, p->partition, p->comm_r_old, p->comm_d_new,
-                                  p->comm_r_new, &p->proof, p->partition, msg, msg_len);
+  cz_snap_comms c = {p->comm_r_old, p->comm_d_new, p->comm_r_new};
+  return cz_snap_verify_partition(&p->kind->shape, p->partition, &c, &p->proof, p->partition, msg,
+                                  msg_len);
 }
 
 cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
                                 char *msg, size_t msg_len) {
   if (!p || !p->kind)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: not parsed");
-  return cz_snap_public_inputs(&p->kind->shape, p->partition, p->kind->shape.h, p->comm_r_old,
-                               p->comm_d_new, p->comm_r_new, out, msg, msg_len);
+  cz_snap_comms c = {p->comm_r_old, p->comm_d_new, p->comm_r_new};
+  return cz_snap_public_inputs(&p->kind->shape, p->partition, p->kind->shape.h, &c, out, msg,
+                               msg_len);
 }
 
 /* The circuit of shape ctx without a witness (keygen, recording). */
@@ -165,9 +167,8 @@ cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
 }
 
 cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k,
-                             const uint8_t comm_r_old[32], const uint8_t comm_d_new[32],
-                             const uint8_t comm_r_new[32], const uint8_t *proofs, size_t len,
-                             char *msg, size_t msg_len) {
+                             const cz_snap_comms *c, const uint8_t *proofs, size_t len, char *msg,
+                             size_t msg_len) {
   if (!vk || !k || (!proofs && len))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing key, kind or proofs");
   size_t parts = k->shape.partitions;
@@ -181,8 +182,7 @@ cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k,
                       CZ_SNAP_PUBLIC_INPUTS);
   for (size_t p = 0; p < parts; p++) {
     cz_fr in[CZ_SNAP_PUBLIC_INPUTS];
-    cz_err e = cz_snap_public_inputs(&k->shape, (uint32_t)p, k->shape.h, comm_r_old, comm_d_new,
-                                     comm_r_new, in, msg, msg_len);
+    cz_err e = cz_snap_public_inputs(&k->shape, (uint32_t)p, k->shape.h, c, in, msg, msg_len);
     if (e != CZ_OK) return e;
     cz_groth16_proof proof;
     /* A proof that does not decode is an invalid proof, as bellperson's

@@ -126,18 +126,17 @@ static cz_err commitment(const uint8_t b[32], const char *what, cz_fr *out, char
   return CZ_OK;
 }
 
-cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const uint8_t comm_r_old[32],
-                                const uint8_t comm_d_new[32], const uint8_t comm_r_new[32],
+cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
                                 const cz_snap_partition_proof *p, size_t index, char *msg,
                                 size_t msg_len) {
-  if (!s || !p || k >= s->partitions)
+  if (!s || !c || !p || k >= s->partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "partition %u: missing argument or not a partition of this sector size", k);
   cz_fr r_old, d_new, r_new;
   cz_err e;
-  if ((e = commitment(comm_r_old, "comm_r_old", &r_old, msg, msg_len)) != CZ_OK) return e;
-  if ((e = commitment(comm_d_new, "comm_d_new", &d_new, msg, msg_len)) != CZ_OK) return e;
-  if ((e = commitment(comm_r_new, "comm_r_new", &r_new, msg, msg_len)) != CZ_OK) return e;
+  if ((e = commitment(c->comm_r_old, "comm_r_old", &r_old, msg, msg_len)) != CZ_OK) return e;
+  if ((e = commitment(c->comm_d_new, "comm_d_new", &d_new, msg, msg_len)) != CZ_OK) return e;
+  if ((e = commitment(c->comm_r_new, "comm_r_new", &r_new, msg, msg_len)) != CZ_OK) return e;
   vctx x = {.s = s, .msg = msg, .msg_len = msg_len, .index = index};
   x.bits = log2u64(s->nodes);
   x.partition_bits = log2u64(s->partitions);
