@@ -1,27 +1,32 @@
 /* The proving engine behind cuzk-daemon: a job table keyed by request_id, a
  * priority scheduler (CRITICAL > HIGH > NORMAL > LOW, then FIFO), a batch
  * collector, a memory budget with backpressure, an SRS manager with
- * hot / warm / cold tiers, worker threads and TIMELINE events.
+ * hot / warm / cold tiers, worker threads, the per-job pipeline (synthesis
+ * of the next partitions overlapping proving of the current one) and
+ * TIMELINE events.
  *
  * This header is the client's side: kinds, requests, results, the engine's
- * life cycle, submit / await / cancel, status. The engine never proves
- * anything itself: each proof kind is served by a prover
- * (cuzk/engine_prover.h) registered before cz_engine_start. A kind without
- * a prover is refused with CZ_ERR_UNIMPLEMENTED. Errors are cz_err values,
+ * life cycle, submit / await / cancel, status. The engine drives every job
+ * and proves nothing itself: each proof kind registers its hooks
+ * (cuzk/kind_hooks.h: plan, synthesize, prove_partition...) before
+ * cz_engine_start, and the engine calls them. A kind without hooks is
+ * refused with CZ_ERR_UNIMPLEMENTED. Errors are cz_err values,
  * the daemon maps each to a gRPC status (docs/interface.md). All functions are thread
  * safe once the engine is started (create, registration and destroy
  * excepted: one thread, no other call in flight). Sources:
- * src/engine/engine.c (life cycle), engine_jobs.c (job table), engine_workers.c
- * (queue, batches, workers), engine_job.c, srs.c (SRS manager), membudget.c,
- * pipeline.c.
+ * src/engine/engine.c (life cycle), job_submit.c (submit), job_table.c (the
+ * jobs, await, cancel), workers.c (queue, batches, workers), job_run.c (a
+ * job's steps), pipeline.c, srs.c (SRS manager), membudget.c,
+ * synth_slots.c.
  *
  * TIMELINE lines (stderr, flushed at once, when cfg.timeline):
  *   TIMELINE,<ms since engine start>,<EVENT>,<job_id>,<detail>
- * The engine emits QUEUED (kind=,priority=), START (worker=), PROVE
- * (prover name), END (status=..,total_ms=..), CANCELLED, MEM_WAIT (bytes=),
- * BATCH (size=); provers emit SYNTH_START, SYNTH_END (synth_ms=), GPU_QUEUE,
- * GPU_PICKUP, GPU_START, GPU_END (gpu_ms=) through cz_job_event, or get them
- * all from cz_job_pipeline. */
+ * QUEUED (kind=,priority=), START (worker=), MEM_WAIT (bytes=), BATCH
+ * (size=), PROVE (the kind's name), VANILLA_CHECK, PCE (shape=<id> or
+ * plain,why=<reason>), per partition SYNTH_START (item=,in_flight=),
+ * SYNTH_END (item=,synth_ms=), GPU_QUEUE, GPU_PICKUP, GPU_START, GPU_END
+ * (item=,gpu_ms=), then END (status=..,total_ms=..); CANCELLED when one is
+ * cancelled. cuzk/kind_hooks.h says when each comes. */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
 #include <stdbool.h>
@@ -101,8 +106,7 @@ typedef struct {
   cz_job_timings t;
 } cz_job_result;
 
-/* The plug-in side (provers, pipelines, SRS loaders) is in
- * cuzk/engine_prover.h. */
+/* The plug-in side (a kind's hooks, SRS loaders) is in cuzk/kind_hooks.h. */
 typedef struct cz_engine cz_engine;
 
 /* ---- The engine ---------------------------------------------------------- */
@@ -133,6 +137,19 @@ typedef struct {
    * HIGH and CRITICAL jobs never wait for one. The daemon passes
    * pipeline.max_parallel_synthesis. */
   unsigned max_parallel_synthesis;
+  /* A job's pipeline: its partitions are proved in order on the worker's
+   * thread while the next ones are synthesized on synthesis_concurrency
+   * threads (0 -> 1); a partition starts synthesis only while fewer than
+   * synthesis_concurrency + max_queue_depth (0 -> 1) are synthesized or
+   * being synthesized and not yet proved, which bounds the memory in
+   * flight. serial (pipeline.enabled = false): one partition at a time,
+   * each proved before the next is synthesized (the two above unused). */
+  unsigned synthesis_concurrency, max_queue_depth;
+  bool serial;
+  /* One partition's synthesis thread budget (its slots run in parallel);
+   * 0 = the cores shared among the partitions synthesized at once: all
+   * cores / synthesis_concurrency (1 when serial), at least 1. */
+  unsigned synthesis_threads;
 } cz_engine_config;
 
 /* Defaults of docs/interface.md (auto budget, 5 GiB margin, 5 min idle, batch 1 /

@@ -1,7 +1,9 @@
-/* The provers: one per proof kind, each a cz_engine_prover
- * (cuzk/engine_prover.h) over a Filecoin circuit, listed in one table
+/* The provers: one per proof kind, each the engine hooks of a kind
+ * (cuzk/kind_hooks.h) over a Filecoin circuit, listed in one table
  * (src/provers/provers.c). The daemon registers the table; a kind without
- * a row answers UNIMPLEMENTED. */
+ * a row answers UNIMPLEMENTED. The engine drives their jobs (memory, SRS,
+ * the pipeline of partitions, its thread budgets: cz_engine_config); a
+ * prover plans a job and synthesizes and proves its partitions. */
 #ifndef CUZK_PROVERS_H
 #define CUZK_PROVERS_H
 #include <stdbool.h>
@@ -14,8 +16,8 @@
 #include "cuzk/groth16_prove.h"
 #include "cuzk/registry.h"
 
-/* What every prover is configured with (the daemon's [srs], [synthesis],
- * [pipeline] and [gpus] settings). */
+/* What every prover is configured with (the daemon's [srs], [synthesis]
+ * and [gpus] settings; [pipeline] is the engine's). */
 typedef struct {
   /* Where official v28-...params files are looked for (srs.param_cache). */
   const char *official_dir;
@@ -26,15 +28,6 @@ typedef struct {
   bool allow_test_params;
   const char *test_dir;
   unsigned prove_threads;          /* the CPU prover's budget, 0 = all cores */
-  /* One partition's synthesis budget (its slots run in parallel); 0 = the
-   * cores shared among the partitions synthesized at once: all cores /
-   * synthesis_concurrency (1 when serial), at least 1. */
-  unsigned synthesis_threads;
-  unsigned synthesis_concurrency;  /* partitions synthesized at once (0 -> 1) */
-  unsigned max_queue_depth;        /* synthesized partitions waiting (0 -> 1) */
-  /* A job's partitions one at a time, each proved before the next is
-   * synthesized (pipeline.enabled = false; the two above then unused). */
-  bool serial;
   /* The Groth16 backend (NULL = the CPU one; see cz_prover_pick). */
   const cz_prover_backend *backend;
   /* Pre-compiled synthesis: one recorded shape per sector size, loaded
@@ -94,15 +87,22 @@ void cz_prover_shape_key(const char *param_name, const char *revision,
 bool cz_prover_shape_path(char *out, size_t out_len, const char *dir, const char *circuit_id,
                           const uint8_t key[CZ_PCE_KEY_BYTES]);
 
+/* Where a circuit's shape comes from: its file in dir (NULL: no file), named
+ * after circuit_id and keyed by param_name and revision, or record(ctx). */
+typedef struct {
+  const char *dir, *circuit_id, *param_name, *revision;
+  cz_shape_record_fn record;
+  const void *ctx;
+} cz_shape_source;
+
 /* The shape: loaded from its file when that holds this key and passes
  * cz_pce_load's checks; else recorded by record(ctx) and saved in its
  * place (atomically; with a warning in the log naming the reason a file
  * that was there was not used, and another when the save fails, which
- * does not fail the call). dir NULL: no file, always recorded. *origin
+ * does not fail the call). No dir: no file, always recorded. *origin
  * (may be NULL) says which. Errors: record's. */
-cz_err cz_prover_shape_get(const char *dir, const char *circuit_id, const char *param_name,
-                           const char *revision, cz_shape_record_fn record, const void *ctx,
-                           cz_pce **out, cz_shape_origin *origin, char *msg, size_t msg_len);
+cz_err cz_prover_shape_get(const cz_shape_source *src, cz_pce **out, cz_shape_origin *origin,
+                           char *msg, size_t msg_len);
 
 /* ---- PoRep C2 (porep_prover.c) --------------------------------------------
  * POREP_SEAL_COMMIT jobs: Curio's request (vanilla_proof = C1 JSON or
@@ -113,7 +113,7 @@ cz_err cz_prover_shape_get(const char *dir, const char *circuit_id, const char *
  *
  * Register the PoRep prover and its SRS circuits with e (before
  * cz_engine_start); with cfg->pce, its shapes as computed SRS entries
- * pce-porep-2k, pce-porep-8m, ... It proves batches (prove_batch). For
+ * pce-porep-2k, pce-porep-8m, ... Its jobs of one size may be batched. For
  * each sector size the SRS file is the official one when it exists, else
  * (allow_test_params) the test file. The prover validates at submit (C1
  * parses; sector size and registered proof agree with it; with

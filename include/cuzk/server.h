@@ -97,7 +97,8 @@ cz_err cz_parse_size(const char *s, uint64_t *bytes);
 cz_err cz_parse_duration_ms(const char *s, uint64_t *ms);
 
 /* The engine configuration the daemon config implies (workers =
- * devices x gpu_workers_per_device, with one device when none is listed). */
+ * devices x gpu_workers_per_device, with one device when none is listed;
+ * the [pipeline] settings and synthesis.threads). */
 void cz_daemon_engine_config(const cz_daemon_config *cfg, cz_engine_config *out);
 
 /* ---- The Prometheus text writer (prom_text.c) --------------------------------

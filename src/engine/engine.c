@@ -1,7 +1,7 @@
-/* The engine's life cycle: configuration, create, prover and SRS
- * registration, shutdown and destroy, status and TIMELINE lines. The job
- * table is engine_jobs.c, the workers engine_workers.c, the prover's view
- * of its job engine_job.c. One mutex (e->mu) guards the table, the queue
+/* The engine's life cycle: configuration, create, kind and SRS
+ * registration, shutdown and destroy, status and TIMELINE lines. Submit is
+ * job_submit.c, the job table job_table.c, the workers workers.c, a job's
+ * steps job_run.c and its pipeline pipeline.c. One mutex (e->mu) guards the table, the queue
  * and the counters: every critical section is short (no proving, loading
  * or waiting happens under it). */
 #include <stdio.h>
@@ -124,12 +124,14 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   return CZ_OK;
 }
 
-cz_err cz_engine_register_prover(cz_engine *e, cz_proof_kind kind, const cz_engine_prover *p) {
-  if (kind <= CZ_KIND_UNSPECIFIED || kind >= CZ_KIND_COUNT || !p || !p->prove) return CZ_ERR_INVALID_ARG;
+cz_err cz_engine_register_kind(cz_engine *e, cz_proof_kind kind, const cz_kind_hooks *h) {
+  if (kind <= CZ_KIND_UNSPECIFIED || kind >= CZ_KIND_COUNT || !h || !h->plan || !h->synthesize ||
+      !h->prove_partition || !h->discard)
+    return CZ_ERR_INVALID_ARG;
   pthread_mutex_lock(&e->mu);
   cz_err err = CZ_OK;
   if (e->started) err = CZ_ERR_INVALID_ARG;
-  else e->provers[kind] = *p, e->has_prover[kind] = true;
+  else e->kinds[kind] = *h, e->has_kind[kind] = true;
   pthread_mutex_unlock(&e->mu);
   return err;
 }
@@ -208,10 +210,10 @@ void cz_engine_destroy(cz_engine *e) {
   }
   cz_srs_manager_free(e->srs);
   for (int k = 0; k < CZ_KIND_COUNT; k++) {
-    const cz_engine_prover *p = &e->provers[k];
-    bool first = p->destroy != NULL;
-    for (int q = 0; q < k && first; q++) first = e->provers[q].self != p->self;
-    if (e->has_prover[k] && first) p->destroy(p->self);
+    const cz_kind_hooks *h = &e->kinds[k];
+    bool first = h->destroy != NULL;
+    for (int q = 0; q < k && first; q++) first = e->kinds[q].self != h->self;
+    if (e->has_kind[k] && first) h->destroy(h->self);
   }
   cz_membudget_destroy(&e->budget);
   cz_synth_slots_destroy(&e->synth);
@@ -237,7 +239,7 @@ void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out) {
     cz_histogram_snapshot(&e->dur_hist[k], &out->duration_hist[k]);
     out->total_completed += e->completed[k];
     out->total_failed += e->failed[k];
-    out->has_prover[k] = e->has_prover[k];
+    out->has_prover[k] = e->has_kind[k];
   }
   out->n_jobs = e->n_jobs;
   out->accepting = e->started && !e->stopping;

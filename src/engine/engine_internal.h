@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "cuzk/engine.h"
-#include "cuzk/engine_prover.h"
+#include "cuzk/kind_hooks.h"
 #include "cuzk/sha256.h"
 
 /* ---- Memory budget (membudget.c) ---------------------------------------- */
@@ -47,7 +47,7 @@ cz_err cz_srs_register(cz_srs_manager *m, const char *circuit_id, const char *pa
 cz_err cz_srs_register_computed(cz_srs_manager *m, const char *circuit_id,
                                 uint64_t estimate_bytes, const cz_srs_loader *loader);
 /* Make the circuit hot and take a reference (acquire) or just make it hot
- * (preload). Statuses as cz_engine_srs_preload. */
+ * (preload). Errors as cz_engine_srs_preload's. */
 cz_err cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool take_ref,
                       cz_srs_entry **entry, bool *already, uint64_t *load_ms, char *msg,
                       size_t msg_len);
@@ -77,20 +77,16 @@ void cz_synth_slots_destroy(cz_synth_slots *s);
 bool cz_synth_slots_take(cz_synth_slots *s, const atomic_bool *cancel);
 void cz_synth_slots_give(cz_synth_slots *s);
 
-/* The job's side, for pipeline.c (engine_job.c): a NORMAL or LOW job's item
- * takes one of the engine's slots before its synthesis; a HIGH or CRITICAL
- * job (PoSt) never waits for one, so that a WinningPoSt is not held behind
- * PoRep partitions. *held: whether a slot was taken (hand it to
- * cz_job_synth_end). false: the job was cancelled while waiting. */
-bool cz_job_synth_begin(cz_job *job, bool *held);
-void cz_job_synth_end(cz_job *job, bool held);
-
 /* ---- The engine and its jobs (engine*.c) ---------------------------------- */
 
 /* The job table's hash buckets (keyed by request_id). */
 #define CZ_ENGINE_BUCKETS 4096
 
 typedef enum { JOB_QUEUED, JOB_RUNNING, JOB_DONE } cz_job_state;
+
+/* A job in the table: its request, its kind's parse and plan, its state
+ * and, while it runs, what it holds. */
+typedef struct cz_job cz_job;
 
 struct cz_job {
   char id[CZ_JOB_ID_MAX];
@@ -108,20 +104,20 @@ struct cz_job {
   cz_job_timings t;
   uint64_t submit_ms, start_ms;
   atomic_bool cancel;
-  uint64_t mem_reserved;
-  cz_srs_entry *srs;
-  cz_srs_entry *extra_srs[4]; /* cz_job_acquire_srs */
-  unsigned n_extra_srs;
-  void *model;               /* the prover's parse of req (cz_request_model) */
+  void *model;               /* the kind's parse of req */
   uint64_t model_bytes;      /* charged to the budget with blob_len */
-  void (*free_model)(void *self, void *model);
-  void *model_self;
+  cz_kind_plan plan;         /* the kind's plan, made at submit */
+  cz_kind_ctx ctx;           /* what the kind's hooks see (job_run.c fills it) */
+  /* While it runs (job_run.c; only the worker running it touches these): */
+  uint64_t mem_reserved;
+  cz_srs_entry *srs, *shape; /* the plan's SRS and shape references */
+  uint8_t *out;              /* the proofs being made, partition after partition */
+  bool answered;             /* cz_job_answer ran */
   cz_partition_status *items; /* the pipeline's items (under e->mu) */
   size_t n_items;
   uint32_t batch_size;
-  bool answered;             /* a batch member answered early (cz_job_finish) */
   unsigned waiters;          /* cz_engine_await calls holding a pointer */
-  unsigned pins;             /* run_batch holding a pointer */
+  unsigned pins;             /* cz_jobs_run holding a pointer */
   uint8_t input[CZ_SHA256_BYTES]; /* input_digest of req, kept after DONE */
   bool superseded;           /* its request_id now names a newer job */
   cz_engine *e;
@@ -145,8 +141,8 @@ struct cz_engine {
   cz_job *fin_head, *fin_tail; /* finished jobs, oldest first */
   size_t n_finished, n_jobs;
   uint64_t seq;
-  bool has_prover[CZ_KIND_COUNT];
-  cz_engine_prover provers[CZ_KIND_COUNT];
+  bool has_kind[CZ_KIND_COUNT];
+  cz_kind_hooks kinds[CZ_KIND_COUNT];
   bool started, stopping, drain, joined;
   cz_worker *workers;
   unsigned n_workers;
@@ -165,9 +161,17 @@ struct cz_engine {
 /* One TIMELINE line (cuzk/engine.h), when cfg.timeline (engine.c). */
 void cz_engine_timeline(cz_engine *e, const char *event, const char *job, const char *detail);
 
-/* engine_jobs.c; the caller holds e->mu. */
+/* job_table.c; the caller holds e->mu. */
+/* The job a request_id names now (a superseded one is not named). */
+cz_job *cz_engine_lookup_locked(cz_engine *e, const char *id);
+/* Put a new job in the table (not yet in a queue). */
+void cz_engine_insert_locked(cz_engine *e, cz_job *j);
+/* Put j at the end of its priority's queue and wake the workers. */
+void cz_engine_enqueue_locked(cz_engine *e, cz_job *j);
 /* Take j out of its priority queue. */
 void cz_engine_unqueue_locked(cz_engine *e, cz_job *j);
+/* Jobs that will run before the queued job j. */
+uint32_t cz_engine_queue_position_locked(cz_engine *e, const cz_job *j);
 /* End a queued or running job with st (why: its error line, or NULL),
  * release its request's memory, count it and wake its awaiters. */
 void cz_engine_finish_locked(cz_engine *e, cz_job *j, cz_job_status st, const char *why);
@@ -176,17 +180,56 @@ void cz_engine_prune_locked(cz_engine *e);
 /* Free a job that is in no table or queue (or the whole table at destroy). */
 void cz_job_free(cz_job *j);
 
-/* engine_workers.c; the caller holds e->mu. The most urgent queued job of
+/* workers.c; the caller holds e->mu. The most urgent queued job of
  * priority >= min_prio, taken out of the queue; NULL when none. */
 cz_job *cz_engine_pop_locked(cz_engine *e, cz_priority min_prio);
 
-/* ---- Partition states (engine_job.c, fed by pipeline.c) -------------------- */
+/* ---- A job's steps (job_run.c) ------------------------------------------------ */
 
-/* The job's pipeline has n items, all queued. */
-void cz_job_items_begin(cz_job *job, size_t n);
-/* Item i entered state st; ms: the synthesis (SYNTHESIZED) or proving
- * (DONE) time. */
-void cz_job_item_state(cz_job *job, size_t i, cz_partition_state st, uint64_t ms);
+/* Run jobs[0..n) on the calling worker thread: one job, or a batch of one
+ * kind and circuit. Each job's steps up to the pipeline alone (memory,
+ * prepare, SRS, check, shape: cuzk/kind_hooks.h), then the partitions of
+ * those that got there through one pipeline; every job is answered. */
+void cz_jobs_run(cz_engine *e, cz_job *const *jobs, size_t n);
+/* Answer a running job: its proofs (j->out, taken over) when err is CZ_OK,
+ * else FAILED with msg, or CANCELLED once it was cancelled; its memory and
+ * SRS references are released. Only the first call counts. */
+void cz_job_answer(cz_job *j, cz_err err, const char *msg);
+/* A TIMELINE event of the job (detail may be NULL); false once the job is
+ * cancelled (or the engine is stopping without draining). */
+bool cz_job_event(cz_job *j, const char *event, const char *detail);
+/* Add to the job's reported timings. */
+void cz_job_add_timing(cz_job *j, uint64_t synthesis_ms, uint64_t gpu_compute_ms);
 
+/* A NORMAL or LOW job's partition takes one of the engine's synthesis
+ * slots (max_parallel_synthesis) before its synthesis; a HIGH or CRITICAL
+ * job (PoSt) never waits for one, so that a WinningPoSt is not held behind
+ * PoRep partitions. *held: whether a slot was taken (hand it to
+ * cz_job_synth_end). false: the job was cancelled while waiting. */
+bool cz_job_synth_begin(cz_job *j, bool *held);
+void cz_job_synth_end(cz_job *j, bool held);
+
+/* Partition states (GET /status): the job's pipeline has n items, all
+ * queued; item i entered state st (ms: the synthesis time with
+ * SYNTHESIZED, the proving time with DONE). */
+void cz_job_items_begin(cz_job *j, size_t n);
+void cz_job_item_state(cz_job *j, size_t i, cz_partition_state st, uint64_t ms);
+
+/* ---- The pipeline (pipeline.c) ------------------------------------------------ */
+
+/* The partitions of jobs[0..n) (each set up: ctx complete, out allocated)
+ * through one pipeline, job after job: synthesis of the next partitions
+ * (the kind's synthesize, on the pipeline's threads) overlaps proving of
+ * the current one (prove_partition, on the calling thread, in order). A
+ * stage error or a cancellation ends that job alone. Each job is answered
+ * (cz_job_answer) as soon as its last partition is proved or it failed. */
+void cz_pipeline_run(cz_engine *e, cz_job *const *jobs, size_t n);
+/* The most partitions a pipeline of cfg holds synthesized (or being
+ * synthesized) and not yet proved: 1 when serial, else
+ * synthesis_concurrency + max_queue_depth (each 0 -> 1). */
+size_t cz_pipeline_window(const cz_engine_config *cfg);
+/* One partition's synthesis thread budget under cfg (cz_engine_config's
+ * synthesis_threads, resolved). */
+unsigned cz_pipeline_synth_threads(const cz_engine_config *cfg);
 
 #endif

@@ -1,110 +1,213 @@
 /* The two-stage pipeline: synthesis threads feed the proving (calling)
- * thread, in item order, through a bounded window. One run may carry the
- * items of several jobs (a batch): they are proved job after job, so the
- * next job's synthesis overlaps the current job's proving, and a failure or
- * a cancellation ends only its own job (its other items are skipped). */
+ * thread, in partition order, through a bounded window. One run may carry
+ * the partitions of several jobs (a batch): they are proved job after job,
+ * so the next job's synthesis overlaps the current job's proving, and a
+ * failure or a cancellation ends only its own job (its other partitions
+ * are skipped). The kind's synthesize, prove_partition and discard hooks
+ * are the stages; each job is answered as soon as it is over. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cuzk/clock.h"
+#include "cuzk/parallel.h"
 #include "engine/engine_internal.h"
 #include "util/msg.h"
 
+/* How a job of the run stands. */
+typedef struct {
+  cz_err err;    /* the first error, or CZ_ERR_INVALID_ARG when cancelled */
+  bool dead;     /* failed or cancelled: its remaining partitions are skipped */
+  char msg[512]; /* why */
+} job_outcome;
+
 typedef struct {
   cz_job *const *jobs;
-  const cz_batch_pipeline *p;
-  size_t n;           /* items of all jobs */
-  size_t *job_of;     /* item -> job */
-  size_t *local;      /* item -> its index within the job */
-  const size_t *n_items;
-  cz_err *errs;       /* per job */
-  char (*msgs)[512];
-  bool *dead;         /* per job: failed or cancelled, skip its items */
+  const cz_kind_hooks *h; /* the jobs' kind */
+  size_t n;               /* partitions of all jobs */
+  size_t *job_of;         /* partition -> job */
+  size_t *local;          /* partition -> its index within the job */
+  job_outcome *out;       /* per job */
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  size_t next_synth;  /* next item to start synthesizing */
-  size_t proved;      /* items proved (or taken by the prover) */
+  size_t next_synth; /* next partition to start synthesizing */
+  size_t proved;     /* partitions proved (or taken by the prover) */
   size_t window;
-  /* Items whose synthesis started and whose state is not yet proved or
-   * discarded: at most window (next_synth - proved). Reported in
+  /* Partitions whose synthesis started and whose state is not yet proved
+   * or discarded: at most window (next_synth - proved). Reported in
    * SYNTH_START (in_flight=) so a log shows partitions stream. */
   size_t alive;
   void **state;
-  bool *ready;        /* synthesized (state set) or skipped (state NULL) */
-  bool stop;          /* a thread could not start: nothing more runs */
+  bool *ready; /* synthesized (state set) or skipped (state NULL) */
+  bool stop;   /* a thread could not start: nothing more runs */
 } pipe_run;
 
-/* Job j failed (first error wins); its remaining items are skipped.
- * Caller holds r->mu. */
+size_t cz_pipeline_window(const cz_engine_config *cfg) {
+  if (cfg->serial) return 1;
+  return (size_t)(cfg->synthesis_concurrency ? cfg->synthesis_concurrency : 1) +
+         (cfg->max_queue_depth ? cfg->max_queue_depth : 1);
+}
+
+unsigned cz_pipeline_synth_threads(const cz_engine_config *cfg) {
+  if (cfg->synthesis_threads) return cfg->synthesis_threads;
+  unsigned at_once = cfg->serial || !cfg->synthesis_concurrency ? 1 : cfg->synthesis_concurrency;
+  unsigned t = cz_parallel_threads(0) / at_once;
+  return t ? t : 1;
+}
+
+/* Job j failed (the first error wins); its remaining partitions are
+ * skipped. Caller holds r->mu. */
 static void job_fail_locked(pipe_run *r, size_t j, cz_err err, const char *msg) {
-  if (!r->dead[j]) {
-    r->dead[j] = true;
-    r->errs[j] = err;
-    snprintf(r->msgs[j], sizeof r->msgs[j], "%s", msg && msg[0] ? msg : cz_err_str(err));
+  job_outcome *o = &r->out[j];
+  if (!o->dead) {
+    o->dead = true;
+    o->err = err;
+    snprintf(o->msg, sizeof o->msg, "%s", msg && msg[0] ? msg : cz_err_str(err));
   }
+  pthread_cond_broadcast(&r->cv);
+}
+
+/* Synthesize partition i of job j (the k-th partition of the run) into
+ * *st, with its synthesis slot, TIMELINE events, timings and state. CZ_OK
+ * with *st, or the hook's error, or CZ_ERR_INVALID_ARG with msg
+ * "cancelled" (then *st is NULL: a state made is discarded here). */
+static cz_err synthesize_one(pipe_run *r, size_t j, size_t i, size_t in_flight, void **st,
+                             char *msg, size_t msg_len) {
+  cz_job *job = r->jobs[j];
+  char d[64];
+  snprintf(d, sizeof d, "item=%zu,in_flight=%zu", i, in_flight);
+  /* The engine-wide cap (pipeline.max_parallel_synthesis), taken before
+   * SYNTH_START: the wait for a slot is not synthesis time. */
+  bool slot = false;
+  bool go = cz_job_synth_begin(job, &slot) && cz_job_event(job, "SYNTH_START", d);
+  if (go) cz_job_item_state(job, i, CZ_PART_SYNTHESIZING, 0);
+  uint64_t t0 = cz_now_ms();
+  cz_err err = go ? r->h->synthesize(r->h->self, &job->ctx, i, st, msg, msg_len) : CZ_OK;
+  uint64_t ms = cz_now_ms() - t0;
+  cz_job_synth_end(job, slot);
+  if (go && err == CZ_OK) {
+    snprintf(d, sizeof d, "item=%zu,synth_ms=%llu", i, (unsigned long long)ms);
+    go = cz_job_event(job, "SYNTH_END", d);
+    cz_job_add_timing(job, ms, 0);
+    cz_job_item_state(job, i, CZ_PART_SYNTHESIZED, ms);
+    snprintf(d, sizeof d, "item=%zu", i);
+    if (go) go = cz_job_event(job, "GPU_QUEUE", d);
+  }
+  if (err == CZ_OK && go) return CZ_OK;
+  cz_job_item_state(job, i, CZ_PART_FAILED, 0);
+  if (err == CZ_OK && *st) r->h->discard(r->h->self, *st);
+  *st = NULL; /* a failed hook's state is not ours */
+  return err != CZ_OK ? err : cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
+}
+
+/* Partition k's synthesis is over (st, or err): hand it to the prover, or
+ * discard it when nobody will prove it. Caller holds r->mu. */
+static void synthesized_locked(pipe_run *r, size_t k, cz_err err, void *st, const char *msg) {
+  size_t j = r->job_of[k];
+  if (err != CZ_OK) {
+    job_fail_locked(r, j, err, msg);
+  } else if (r->out[j].dead || r->stop) {
+    r->h->discard(r->h->self, st);
+    st = NULL;
+  }
+  if (!st) r->alive--;
+  r->state[k] = st;
+  r->ready[k] = true;
   pthread_cond_broadcast(&r->cv);
 }
 
 static void *synth_main(void *arg) {
   pipe_run *r = arg;
-  const cz_batch_pipeline *p = r->p;
   pthread_mutex_lock(&r->mu);
   for (;;) {
     while (!r->stop && r->next_synth < r->n && r->next_synth >= r->proved + r->window)
       pthread_cond_wait(&r->cv, &r->mu);
     if (r->stop || r->next_synth >= r->n) break;
-    size_t k = r->next_synth++, j = r->job_of[k], i = r->local[k];
-    cz_job *job = r->jobs[j];
-    if (r->dead[j]) { /* skipped: the prover passes over it */
+    size_t k = r->next_synth++, j = r->job_of[k];
+    if (r->out[j].dead) { /* skipped: the prover passes over it */
       r->ready[k] = true;
       pthread_cond_broadcast(&r->cv);
       continue;
     }
     size_t in_flight = ++r->alive;
     pthread_mutex_unlock(&r->mu);
-    char d[64], msg[512] = "";
-    snprintf(d, sizeof d, "item=%zu,in_flight=%zu", i, in_flight);
-    /* The engine-wide cap (pipeline.max_parallel_synthesis), taken before
-     * SYNTH_START: the wait for a slot is not synthesis time. */
-    bool slot = false;
-    bool go = cz_job_synth_begin(job, &slot);
-    if (go) go = cz_job_event(job, "SYNTH_START", d);
-    if (go) cz_job_item_state(job, i, CZ_PART_SYNTHESIZING, 0);
-    uint64_t t0 = cz_now_ms();
+    char msg[512] = "";
     void *st = NULL;
-    cz_err err = go ? p->synthesize(p->ctx, j, i, &st, msg, sizeof msg) : CZ_ERR_INVALID_ARG;
-    uint64_t ms = cz_now_ms() - t0;
-    cz_job_synth_end(job, slot);
-    if (go && err == CZ_OK) {
-      snprintf(d, sizeof d, "item=%zu,synth_ms=%llu", i, (unsigned long long)ms);
-      go = cz_job_event(job, "SYNTH_END", d);
-      cz_job_add_timing(job, ms, 0);
-      cz_job_item_state(job, i, CZ_PART_SYNTHESIZED, ms);
-      snprintf(d, sizeof d, "item=%zu", i);
-      if (go) go = cz_job_event(job, "GPU_QUEUE", d);
-    }
-    if (err != CZ_OK || !go) cz_job_item_state(job, i, CZ_PART_FAILED, 0);
+    cz_err err = synthesize_one(r, j, r->local[k], in_flight, &st, msg, sizeof msg);
     pthread_mutex_lock(&r->mu);
-    if (err != CZ_OK || !go) {
-      if (err == CZ_OK && st) p->discard(p->ctx, j, i, st);
-      st = NULL;
-      job_fail_locked(r, j, go ? err : CZ_ERR_INVALID_ARG, go ? msg : "cancelled");
-    } else if (r->dead[j] || r->stop) { /* nobody will prove it */
-      p->discard(p->ctx, j, i, st);
-      st = NULL;
-    }
-    if (!st) r->alive--;
-    r->state[k] = st;
-    r->ready[k] = true;
-    pthread_cond_broadcast(&r->cv);
+    synthesized_locked(r, k, err, st, msg);
   }
   pthread_mutex_unlock(&r->mu);
   return NULL;
 }
 
+/* Prove partition i of job j from st (NULL: skipped), on this thread.
+ * CZ_OK, the hook's error, or CZ_ERR_INVALID_ARG with msg "cancelled". */
+static cz_err prove_one(pipe_run *r, size_t j, size_t i, void *st, bool dead, char *msg,
+                        size_t msg_len) {
+  cz_job *job = r->jobs[j];
+  if (!st) {
+    cz_job_item_state(job, i, CZ_PART_FAILED, 0); /* skipped */
+    return CZ_OK;
+  }
+  if (dead) {
+    r->h->discard(r->h->self, st);
+    return CZ_OK;
+  }
+  char d[64];
+  snprintf(d, sizeof d, "item=%zu", i);
+  if (!cz_job_event(job, "GPU_PICKUP", d) || !cz_job_event(job, "GPU_START", d)) {
+    r->h->discard(r->h->self, st);
+    cz_job_item_state(job, i, CZ_PART_FAILED, 0);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
+  }
+  cz_job_item_state(job, i, CZ_PART_PROVING, 0);
+  uint64_t t0 = cz_now_ms();
+  uint8_t *out = job->out + i * job->plan.proof_bytes;
+  cz_err err = r->h->prove_partition(r->h->self, &job->ctx, i, st, out, msg, msg_len);
+  uint64_t ms = cz_now_ms() - t0;
+  if (err != CZ_OK) {
+    cz_job_item_state(job, i, CZ_PART_FAILED, 0);
+    return err;
+  }
+  snprintf(d, sizeof d, "item=%zu,gpu_ms=%llu", i, (unsigned long long)ms);
+  bool go = cz_job_event(job, "GPU_END", d);
+  cz_job_add_timing(job, 0, ms);
+  cz_job_item_state(job, i, CZ_PART_DONE, ms);
+  return go ? CZ_OK : cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
+}
+
+/* The proving stage: this thread, partitions in order; a job is answered
+ * once its last partition has passed. */
+static void prove_all(pipe_run *r) {
+  for (size_t k = 0; k < r->n; k++) {
+    size_t j = r->job_of[k], i = r->local[k];
+    pthread_mutex_lock(&r->mu);
+    while (!r->stop && !r->ready[k]) pthread_cond_wait(&r->cv, &r->mu);
+    if (r->stop) {
+      pthread_mutex_unlock(&r->mu);
+      return;
+    }
+    void *st = r->state[k];
+    r->state[k] = NULL;
+    r->ready[k] = false;
+    bool dead = r->out[j].dead;
+    pthread_mutex_unlock(&r->mu);
+    char msg[512] = "";
+    cz_err err = prove_one(r, j, i, st, dead, msg, sizeof msg);
+    pthread_mutex_lock(&r->mu);
+    if (st) r->alive--; /* proved or discarded */
+    r->proved = k + 1;
+    if (err != CZ_OK) job_fail_locked(r, j, err, msg);
+    pthread_cond_broadcast(&r->cv);
+    bool last = i + 1 == r->jobs[j]->plan.n_partitions;
+    pthread_mutex_unlock(&r->mu);
+    /* out[j] is final: no other partition of job j is left. */
+    if (last) cz_job_answer(r->jobs[j], r->out[j].err, r->out[j].msg);
+  }
+}
+
 static void run(pipe_run *r, unsigned conc) {
-  const cz_batch_pipeline *p = r->p;
   pthread_t *th = calloc(conc, sizeof *th);
   unsigned started = 0;
   if (th)
@@ -115,142 +218,49 @@ static void run(pipe_run *r, unsigned conc) {
     r->stop = true;
     pthread_mutex_unlock(&r->mu);
   }
-  /* The proving stage: this thread, items in order. */
-  for (size_t k = 0; k < r->n; k++) {
-    size_t j = r->job_of[k], i = r->local[k];
-    cz_job *job = r->jobs[j];
-    pthread_mutex_lock(&r->mu);
-    while (!r->stop && !r->ready[k]) pthread_cond_wait(&r->cv, &r->mu);
-    if (r->stop) {
-      pthread_mutex_unlock(&r->mu);
-      break;
-    }
-    void *st = r->state[k];
-    r->state[k] = NULL;
-    r->ready[k] = false;
-    bool dead = r->dead[j];
-    pthread_mutex_unlock(&r->mu);
-    cz_err err = CZ_OK;
-    bool go = true;
-    char d[64], m[512] = "";
-    if (st && dead) {
-      p->discard(p->ctx, j, i, st);
-    } else if (st) {
-      snprintf(d, sizeof d, "item=%zu", i);
-      go = cz_job_event(job, "GPU_PICKUP", d) && cz_job_event(job, "GPU_START", d);
-      if (go) cz_job_item_state(job, i, CZ_PART_PROVING, 0);
-      uint64_t t0 = cz_now_ms();
-      if (go) err = p->prove(p->ctx, j, i, st, m, sizeof m);
-      else p->discard(p->ctx, j, i, st);
-      uint64_t ms = cz_now_ms() - t0;
-      if (go && err == CZ_OK) {
-        snprintf(d, sizeof d, "item=%zu,gpu_ms=%llu", i, (unsigned long long)ms);
-        go = cz_job_event(job, "GPU_END", d);
-        cz_job_add_timing(job, 0, ms);
-        cz_job_item_state(job, i, CZ_PART_DONE, ms);
-      } else {
-        cz_job_item_state(job, i, CZ_PART_FAILED, 0);
-      }
-    } else {
-      cz_job_item_state(job, i, CZ_PART_FAILED, 0); /* skipped */
-    }
-    pthread_mutex_lock(&r->mu);
-    if (st) r->alive--; /* proved or discarded above */
-    r->proved = k + 1;
-    if (err != CZ_OK || !go) job_fail_locked(r, j, go ? err : CZ_ERR_INVALID_ARG, go ? m : "cancelled");
-    pthread_cond_broadcast(&r->cv);
-    bool last = i + 1 == r->n_items[j];
-    cz_err job_err = r->errs[j];
-    pthread_mutex_unlock(&r->mu);
-    /* errs[j] / msgs[j] are final: no other item of job j is left. */
-    if (last && p->job_done) p->job_done(p->ctx, j, job_err, r->msgs[j]);
-  }
+  prove_all(r);
   for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
   for (size_t k = 0; k < r->n; k++)
-    if (r->ready[k] && r->state[k]) p->discard(p->ctx, r->job_of[k], r->local[k], r->state[k]);
+    if (r->ready[k] && r->state[k]) r->h->discard(r->h->self, r->state[k]);
   if (!started)
     for (size_t k = 0; k < r->n; k++)
       job_fail_locked(r, r->job_of[k], CZ_ERR_NOMEM, "cannot start a synthesis thread");
   free(th);
 }
 
-void cz_jobs_pipeline(cz_job *const *jobs, size_t n_jobs, const size_t *n_items,
-                      const cz_batch_pipeline *p, cz_err *errs, char (*msgs)[512]) {
+void cz_pipeline_run(cz_engine *e, cz_job *const *jobs, size_t n_jobs) {
   size_t n = 0;
-  for (size_t j = 0; j < n_jobs; j++) n += n_items[j];
-  if (!p || !p->synthesize || !p->prove || !p->discard) {
-    for (size_t j = 0; j < n_jobs; j++)
-      if (n_items[j]) errs[j] = CZ_ERR_INVALID_ARG, snprintf(msgs[j], 512, "bad pipeline");
-    return;
-  }
-  for (size_t j = 0; j < n_jobs; j++)
-    if (n_items[j]) {
-      errs[j] = CZ_OK;
-      msgs[j][0] = 0;
-      cz_job_items_begin(jobs[j], n_items[j]);
-    }
-  if (n == 0) return;
-  unsigned conc = p->serial ? 1 : p->synthesis_concurrency ? p->synthesis_concurrency : 1;
+  for (size_t j = 0; j < n_jobs; j++) n += jobs[j]->plan.n_partitions;
+  if (!n_jobs || !n) return;
+  unsigned conc = e->cfg.serial                   ? 1
+                  : e->cfg.synthesis_concurrency ? e->cfg.synthesis_concurrency
+                                                  : 1;
   if (conc > n) conc = (unsigned)n;
-  pipe_run r = {.jobs = jobs, .p = p, .n = n, .n_items = n_items, .errs = errs, .msgs = msgs,
-                .window = cz_pipeline_window(p->synthesis_concurrency, p->max_queue_depth,
-                                             p->serial)};
+  pipe_run r = {.jobs = jobs, .h = &e->kinds[jobs[0]->req.kind], .n = n,
+                .window = cz_pipeline_window(&e->cfg)};
   r.job_of = calloc(n, sizeof *r.job_of);
   r.local = calloc(n, sizeof *r.local);
-  r.dead = calloc(n_jobs, sizeof *r.dead);
+  r.out = calloc(n_jobs, sizeof *r.out);
   r.state = calloc(n, sizeof *r.state);
   r.ready = calloc(n, sizeof *r.ready);
-  if (!r.job_of || !r.local || !r.dead || !r.state || !r.ready) {
-    for (size_t j = 0; j < n_jobs; j++)
-      if (n_items[j]) errs[j] = CZ_ERR_NOMEM, snprintf(msgs[j], 512, "out of memory");
-  } else {
+  bool ran = r.job_of && r.local && r.out && r.state && r.ready;
+  if (ran) {
     size_t k = 0;
-    for (size_t j = 0; j < n_jobs; j++)
-      for (size_t i = 0; i < n_items[j]; i++, k++) r.job_of[k] = j, r.local[k] = i;
+    for (size_t j = 0; j < n_jobs; j++) {
+      cz_job_items_begin(jobs[j], jobs[j]->plan.n_partitions);
+      for (size_t i = 0; i < jobs[j]->plan.n_partitions; i++, k++)
+        r.job_of[k] = j, r.local[k] = i;
+    }
     pthread_mutex_init(&r.mu, NULL);
     pthread_cond_init(&r.cv, NULL);
     run(&r, conc);
     pthread_mutex_destroy(&r.mu);
     pthread_cond_destroy(&r.cv);
   }
-  free(r.job_of), free(r.local), free(r.dead), free(r.state), free(r.ready);
-}
-
-/* ---- One job: cz_pipeline's callbacks without the job index ---------------- */
-
-static cz_err one_synthesize(void *ctx, size_t job, size_t i, void **state, char *msg,
-                             size_t msg_len) {
-  const cz_pipeline *p = ctx;
-  (void)job;
-  return p->synthesize(p->ctx, i, state, msg, msg_len);
-}
-
-static cz_err one_prove(void *ctx, size_t job, size_t i, void *state, char *msg, size_t msg_len) {
-  const cz_pipeline *p = ctx;
-  (void)job;
-  return p->prove(p->ctx, i, state, msg, msg_len);
-}
-
-static void one_discard(void *ctx, size_t job, size_t i, void *state) {
-  const cz_pipeline *p = ctx;
-  (void)job;
-  p->discard(p->ctx, i, state);
-}
-
-size_t cz_pipeline_window(unsigned synthesis_concurrency, unsigned max_queue_depth, bool serial) {
-  if (serial) return 1;
-  return (size_t)(synthesis_concurrency ? synthesis_concurrency : 1) +
-         (max_queue_depth ? max_queue_depth : 1);
-}
-
-cz_err cz_job_pipeline(cz_job *job, const cz_pipeline *p, size_t n, char *msg, size_t msg_len) {
-  if (!p || !p->synthesize || !p->prove || !p->discard) return CZ_ERR_INVALID_ARG;
-  if (n == 0) return CZ_OK;
-  cz_batch_pipeline bp = {one_synthesize, one_prove, one_discard, (void *)p,
-                          p->synthesis_concurrency, p->max_queue_depth, NULL, p->serial};
-  cz_err err = CZ_OK;
-  char m[1][512] = {""};
-  cz_jobs_pipeline(&job, 1, &n, &bp, &err, m);
-  if (err != CZ_OK && msg) cz_msg(msg, msg_len, "%s", m[0]);
-  return err;
+  /* Jobs the run did not answer (no thread could start, or no memory for
+   * the run): answered here; cz_job_answer ignores the others. */
+  for (size_t j = 0; j < n_jobs; j++)
+    if (ran) cz_job_answer(jobs[j], r.out[j].err, r.out[j].msg);
+    else cz_job_answer(jobs[j], CZ_ERR_NOMEM, "out of memory");
+  free(r.job_of), free(r.local), free(r.out), free(r.state), free(r.ready);
 }

@@ -14,17 +14,14 @@
 #include <unistd.h>
 
 #include "cuzk/porep.h"
-#include "cuzk/engine_prover.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
 #include "util/msg.h"
 
-
 /* One SRS circuit per sector size (V1 and V1_1 share Filecoin's file). */
 typedef struct {
   const cz_porep_kind *kind; /* the V1_1 kind of the size */
-  cz_prover_srs srs;
-  cz_prover_shape shape;     /* its recorded shape's computed SRS entry */
+  cz_prover_circuit circuit;
 } srs_entry;
 
 #define N_SIZES 5
@@ -33,7 +30,7 @@ typedef struct {
   cz_prover_common c;
   srs_entry srs[N_SIZES];
 } porep_state;
-_Static_assert(offsetof(porep_state, c) == 0, "cz_prover_common_destroy frees the state");
+_Static_assert(offsetof(porep_state, c) == 0, "the engine's self is the state");
 
 static srs_entry *entry_for(porep_state *st, uint64_t sector_size) {
   for (int i = 0; i < N_SIZES; i++)
@@ -110,68 +107,36 @@ static void porep_free_model(void *self, void *model) {
   free(model);
 }
 
-static const cz_porep_kind *request_kind(const cz_job_request *req) {
-  const cz_porep_c1 *c1 = cz_request_model(req);
-  if (c1) return cz_porep_kind_by_sector_size(c1->kind->sector_size, true);
-  return req->sector_size ? cz_porep_kind_by_sector_size(req->sector_size, true) : NULL;
-}
+/* ---- Proving: one pipeline item per partition (partition_hooks.c) ------- */
 
-/* Peak memory of the partitions in flight (cz_partition_mem_bytes). */
-static uint64_t porep_mem(void *self, const cz_job_request *req) {
-  porep_state *st = self;
-  const cz_porep_kind *k = request_kind(req);
-  if (!k) return 0;
-  /* The C1's partitions, not V1_1's: NI-PoRep has 13 where V1_1 2 KiB has
-   * 1, and the pipeline keeps up to its window of them alive. */
-  const cz_porep_c1 *c1 = cz_request_model(req);
-  uint64_t parts = c1 ? c1->n_partitions : k->partitions;
-  return cz_partition_mem_bytes(cz_porep_partition_constraints(k),
-                                cz_provers_in_flight(&st->c.kept.cfg, parts));
-}
-
-static const char *porep_circuit_id(void *self, const cz_job_request *req) {
-  porep_state *st = self;
-  const cz_porep_kind *k = request_kind(req);
-  srs_entry *s = k ? entry_for(st, k->sector_size) : NULL;
-  return s ? cz_prover_srs_use(&st->c.kept.cfg, &st->c.generate_lock, &s->srs) : NULL;
-}
-
-/* ---- Proving: one pipeline item per partition (prover_partitions.c) ------- */
-
+/* The C1's partitions (NI-PoRep has 13 where V1_1 2 KiB has 1) of the
+ * size's circuit; memory is planned with the V1_1 kind's constraints. */
 static cz_err porep_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
                          size_t len) {
   porep_state *st = self;
   const cz_porep_c1 *c1 = model;
   srs_entry *s = entry_for(st, c1->kind->sector_size);
   if (!s) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", c1->kind->name);
-  *plan = (cz_partition_plan){c1->kind->name, c1->n_partitions, &s->srs, &s->shape};
+  *plan = (cz_partition_plan){c1->n_partitions, &s->circuit,
+                              cz_porep_partition_constraints(s->kind), 0};
   return CZ_OK;
 }
 
 /* The vanilla proofs, once the parameters are there (the expensive check
  * is not made for a job that could not be proved anyway). */
-static cz_err porep_check(void *self, const void *model, cz_job *job, char *msg, size_t len) {
-  (void)self;
-  if (!cz_job_event(job, "VANILLA_CHECK", NULL))
-    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "cancelled");
+static cz_err porep_check(const void *model, char *msg, size_t len) {
   return cz_porep_verify_vanilla(model, msg, len);
 }
 
-static cz_err porep_synthesize(void *self, const cz_partition_job *pj, size_t i,
-                               cz_assignment *as, char *msg, size_t len) {
-  porep_state *st = self;
-  return cz_porep_c2_synthesize_pce(pj->model, (uint32_t)i, pj->shape,
-                                    cz_provers_synth_threads(&st->c.kept.cfg), as, msg, len);
+static cz_err porep_synthesize(const void *model, size_t i, const cz_pce *shape,
+                               unsigned n_threads, cz_assignment *as, char *msg, size_t len) {
+  return cz_porep_c2_synthesize_pce(model, (uint32_t)i, shape, n_threads, as, msg, len);
 }
 
-static cz_err porep_prove_partition(void *self, const cz_partition_job *pj, size_t i,
-                                    cz_assignment *as, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+static cz_err porep_prove_partition(const void *model, size_t i, cz_assignment *as,
+                                    const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                     char *msg, size_t len) {
-  porep_state *st = self;
-  const cz_provers_config *cfg = &st->c.kept.cfg;
-  cz_prove_ctx pc = {cfg->backend, &pj->srs->params, pj->srs->pvk, cfg->prove_threads,
-                     cz_provers_timing()};
-  return cz_porep_c2_prove_partition(pj->model, (uint32_t)i, as, &pc, out, msg, len);
+  return cz_porep_c2_prove_partition(model, (uint32_t)i, as, pc, out, msg, len);
 }
 
 /* The recorded shapes (computed SRS entries pce-porep-*, prover_shape.c). */
@@ -181,45 +146,44 @@ static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg
 
 cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                 size_t msg_len) {
-  /* The engine keeps pointers to the state and frees it (destroy) when it
-   * is destroyed. */
   porep_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_partition_prover hooks = {.plan = porep_plan,
-                               .check = porep_check,
-                               .synthesize = porep_synthesize,
-                               .prove = porep_prove_partition};
-  cz_prover_common_init(&st->c, cfg, st, &hooks);
-
+  cz_partition_kind kind = {.plan = porep_plan,
+                            .check = porep_check,
+                            .synthesize = porep_synthesize,
+                            .prove = porep_prove_partition};
+  cz_prover_common_init(&st->c, cfg, &kind);
+  cz_kind_hooks h = cz_partition_hooks(&st->c);
+  h.name = "porep-c2";
+  h.parse = porep_parse;
+  h.free_model = porep_free_model;
+  h.batch = true;
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     srs_entry *s = &st->srs[i];
     s->kind = cz_porep_kind_by_id(5 + (uint32_t)i);
     cz_porep_config pc;
     cz_porep_kind_config(s->kind, &pc);
-    s->srs = (cz_prover_srs){.test_tag = CZ_POREP_CIRCUIT_REVISION,
+    cz_prover_circuit *c = &s->circuit;
+    c->name = s->kind->name;
+    c->srs = (cz_prover_srs){.test_tag = CZ_POREP_CIRCUIT_REVISION,
                              .n_ic = cz_porep_public_input_count(&pc) + 1,
                              .keygen = cz_porep_keygen,
                              .keygen_ctx = (void *)s->kind};
-    cz_porep_param_name(s->kind, s->srs.name, sizeof s->srs.name);
-    cz_provers_circuit_id(s->srs.circuit_id, sizeof s->srs.circuit_id, "porep", s->kind->sector_size);
+    cz_porep_param_name(s->kind, c->srs.name, sizeof c->srs.name);
+    cz_provers_circuit_id(c->srs.circuit_id, sizeof c->srs.circuit_id, "porep",
+                          s->kind->sector_size);
     /* The compact shape holds about 46 bytes per constraint (2 KiB:
      * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
-    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, &s->srs, &s->shape, record_shape, s->kind,
+    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, c, record_shape, s->kind,
                                     cz_shape_charge_bytes(cz_porep_partition_constraints(s->kind),
                                                           s->kind->shape.challenges),
                                     msg, msg_len);
   }
-  cz_engine_prover p = {.name = "porep-c2",
-                        .self = st,
-                        .parse = porep_parse,
-                        .free_model = porep_free_model,
-                        .mem_estimate = porep_mem,
-                        .circuit_id = porep_circuit_id,
-                        .prove = cz_partitions_prove,
-                        .prove_batch = cz_partitions_prove_batch,
-                        .destroy = cz_prover_common_destroy};
-  if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p)) != CZ_OK)
+  /* The engine keeps pointers to the state (its SRS loaders too, so a
+   * failed registration leaves it be) and frees it (destroy) when it is
+   * destroyed. */
+  if (err == CZ_OK && (err = cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h)) != CZ_OK)
     cz_msg_err(msg, msg_len, err, "cannot register the PoRep prover");
   return err;
 }

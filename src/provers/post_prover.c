@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/engine_prover.h"
 #include "cuzk/post.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
@@ -24,15 +23,14 @@ typedef struct {
   cz_post_type type;
   cz_proof_kind job_kind;
   /* One circuit per sector size: Window V1 and V1_1 share Filecoin's file. */
-  cz_prover_srs srs[N_SIZES];
+  cz_prover_circuit circuits[N_SIZES];
   const cz_post_kind *srs_kind[N_SIZES];
-  cz_prover_shape shape[N_SIZES]; /* the recorded shapes' computed SRS entries */
 } post_state;
-_Static_assert(offsetof(post_state, c) == 0, "cz_prover_common_destroy frees the state");
+_Static_assert(offsetof(post_state, c) == 0, "the engine's self is the state");
 
-static cz_prover_srs *srs_for(post_state *st, const cz_post_kind *k) {
+static const cz_prover_circuit *circuit_for(post_state *st, const cz_post_kind *k) {
   for (int i = 0; i < N_SIZES; i++)
-    if (st->srs_kind[i]->sector_size == k->sector_size) return &st->srs[i];
+    if (st->srs_kind[i]->sector_size == k->sector_size) return &st->circuits[i];
   return NULL;
 }
 
@@ -108,53 +106,32 @@ static void post_free_model(void *self, void *model) {
   free(model);
 }
 
-/* One partition in flight (cz_partition_mem_bytes), plus the slots'
- * copied paths. */
-static uint64_t post_mem(void *self, const cz_job_request *req) {
-  post_state *st = self;
-  char msg[8];
-  const cz_post_kind *k = request_kind(st, req, msg, sizeof msg);
-  if (!k) return 0;
-  return cz_partition_mem_bytes(cz_post_circuit_constraints(k), 1) +
-         (uint64_t)k->sector_count * k->challenge_count * sizeof(cz_merkle_proof);
-}
+/* ---- Proving: the partition is one pipeline item (partition_hooks.c) ---- */
 
-static const char *post_circuit_id(void *self, const cz_job_request *req) {
-  post_state *st = self;
-  char msg[256];
-  const cz_post_kind *k = request_kind(st, req, msg, sizeof msg);
-  cz_prover_srs *s = k ? srs_for(st, k) : NULL;
-  return s ? cz_prover_srs_use(&st->c.kept.cfg, &st->c.generate_lock, s) : NULL;
-}
-
-/* ---- Proving: the partition is one pipeline item (prover_partitions.c) ---- */
-
+/* One partition, plus the slots' copied paths in memory. */
 static cz_err post_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
                         size_t len) {
   post_state *st = self;
-  const cz_post_partition *p = model;
-  cz_prover_srs *s = srs_for(st, p->kind);
-  if (!s) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", p->kind->name);
-  *plan = (cz_partition_plan){p->kind->name, 1, s, &st->shape[s - st->srs]};
+  const cz_post_kind *k = ((const cz_post_partition *)model)->kind;
+  const cz_prover_circuit *c = circuit_for(st, k);
+  if (!c) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", k->name);
+  *plan = (cz_partition_plan){
+      1, c, cz_post_circuit_constraints(k),
+      (uint64_t)k->sector_count * k->challenge_count * sizeof(cz_merkle_proof)};
   return CZ_OK;
 }
 
-static cz_err post_synthesize(void *self, const cz_partition_job *pj, size_t i, cz_assignment *as,
-                              char *msg, size_t len) {
-  post_state *st = self;
+static cz_err post_synthesize(const void *model, size_t i, const cz_pce *shape, unsigned n_threads,
+                              cz_assignment *as, char *msg, size_t len) {
   (void)i;
-  return cz_post_synthesize_pce(pj->model, pj->shape, cz_provers_synth_threads(&st->c.kept.cfg), as, msg, len);
+  return cz_post_synthesize_pce(model, shape, n_threads, as, msg, len);
 }
 
-static cz_err post_prove_partition(void *self, const cz_partition_job *pj, size_t i,
-                                   cz_assignment *as, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+static cz_err post_prove_partition(const void *model, size_t i, cz_assignment *as,
+                                   const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                    char *msg, size_t len) {
-  post_state *st = self;
-  const cz_provers_config *cfg = &st->c.kept.cfg;
   (void)i;
-  cz_prove_ctx pc = {cfg->backend, &pj->srs->params, pj->srs->pvk, cfg->prove_threads,
-                     cz_provers_timing()};
-  return cz_post_prove_assignment(pj->model, as, &pc, out, msg, len);
+  return cz_post_prove_assignment(model, as, pc, out, msg, len);
 }
 
 /* The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*,
@@ -167,44 +144,40 @@ static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg
 
 static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_type type,
                             char *msg, size_t msg_len) {
-  /* The engine keeps pointers to it and frees it (destroy). */
   post_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_partition_prover hooks = {
+  cz_partition_kind kind = {
       .plan = post_plan, .synthesize = post_synthesize, .prove = post_prove_partition};
-  cz_prover_common_init(&st->c, cfg, st, &hooks);
+  cz_prover_common_init(&st->c, cfg, &kind);
   st->type = type;
   st->job_kind = type == CZ_POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST_PARTITION;
+  cz_kind_hooks h = cz_partition_hooks(&st->c);
+  h.name = type == CZ_POST_WINNING ? "winning-post" : "window-post";
+  h.parse = post_parse;
+  h.free_model = post_free_model;
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     /* Winning 0-4; Window V1 5-9 (V1_1 10-14 has the same circuit). */
     const cz_post_kind *k = cz_post_kind_by_id((uint32_t)(type == CZ_POST_WINNING ? i : 5 + i));
     st->srs_kind[i] = k;
-    cz_prover_srs *s = &st->srs[i];
-    *s = (cz_prover_srs){.test_tag = CZ_POST_CIRCUIT_REVISION,
-                         .n_ic = cz_post_public_input_count(k) + 1,
-                         .keygen = cz_post_keygen,
-                         .keygen_ctx = (void *)k};
-    cz_post_param_name(k, s->name, sizeof s->name);
-    cz_provers_circuit_id(s->circuit_id, sizeof s->circuit_id,
+    cz_prover_circuit *c = &st->circuits[i];
+    c->name = k->name;
+    c->srs = (cz_prover_srs){.test_tag = CZ_POST_CIRCUIT_REVISION,
+                             .n_ic = cz_post_public_input_count(k) + 1,
+                             .keygen = cz_post_keygen,
+                             .keygen_ctx = (void *)k};
+    cz_post_param_name(k, c->srs.name, sizeof c->srs.name);
+    cz_provers_circuit_id(c->srs.circuit_id, sizeof c->srs.circuit_id,
                           type == CZ_POST_WINNING ? "winning" : "wpost", k->sector_size);
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
-    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, s, &st->shape[i], record_shape, k,
-                                    cz_shape_charge_bytes(cz_post_circuit_constraints(k),
-                                                          k->sector_count),
-                                    msg, msg_len);
+    err = cz_prover_circuit_declare(
+        e, &st->c.kept.cfg, c, record_shape, k,
+        cz_shape_charge_bytes(cz_post_circuit_constraints(k), k->sector_count), msg, msg_len);
   }
-  cz_engine_prover p = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
-                        .self = st,
-                        .parse = post_parse,
-                        .free_model = post_free_model,
-                        .mem_estimate = post_mem,
-                        .circuit_id = post_circuit_id,
-                        .prove = cz_partitions_prove,
-                        .destroy = cz_prover_common_destroy};
-  if (err == CZ_OK && (err = cz_engine_register_prover(e, st->job_kind, &p)) != CZ_OK)
-    cz_msg(msg, msg_len, "cannot register the %s prover", p.name);
+  /* The engine keeps pointers to the state and frees it (destroy). */
+  if (err == CZ_OK && (err = cz_engine_register_kind(e, st->job_kind, &h)) != CZ_OK)
+    cz_msg(msg, msg_len, "cannot register the %s prover", h.name);
   return err;
 }
 

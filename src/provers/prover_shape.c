@@ -27,10 +27,13 @@ bool cz_prover_shape_path(char *out, size_t out_len, const char *dir, const char
   return n > 0 && (size_t)n < out_len;
 }
 
-cz_err cz_prover_shape_get(const char *dir, const char *circuit_id, const char *param_name,
-                           const char *revision, cz_shape_record_fn record, const void *ctx,
-                           cz_pce **out, cz_shape_origin *origin, char *msg, size_t msg_len) {
+cz_err cz_prover_shape_get(const cz_shape_source *src, cz_pce **out, cz_shape_origin *origin,
+                           char *msg, size_t msg_len) {
   *out = NULL;
+  const char *dir = src->dir, *circuit_id = src->circuit_id;
+  const char *param_name = src->param_name, *revision = src->revision;
+  cz_shape_record_fn record = src->record;
+  const void *ctx = src->ctx;
   uint8_t key[CZ_PCE_KEY_BYTES];
   cz_prover_shape_key(param_name, revision, key);
   char path[4096], why[512] = "";
@@ -69,8 +72,9 @@ static cz_err shape_load(void *self, const char *id, const uint8_t *file, size_t
   cz_prover_shape *s = self;
   (void)file, (void)len, (void)id;
   cz_pce *shape = NULL;
-  cz_err e = cz_prover_shape_get(s->dir, s->srs->circuit_id, s->srs->name, s->srs->test_tag,
-                                 s->record, s->ctx, &shape, NULL, msg, msg_len);
+  cz_shape_source from = {s->dir, s->srs->circuit_id, s->srs->name, s->srs->test_tag, s->record,
+                         s->ctx};
+  cz_err e = cz_prover_shape_get(&from, &shape, NULL, msg, msg_len);
   if (e != CZ_OK) return e;
   cz_pce_info info;
   cz_pce_get_info(shape, &info);
@@ -93,12 +97,4 @@ cz_err cz_prover_shape_declare(cz_engine *e, cz_prover_shape *s, const cz_prover
   cz_err err = cz_engine_register_computed_srs(e, s->id, estimate_bytes, &loader);
   if (err != CZ_OK) cz_msg(msg, msg_len, "cannot declare the shape %s", s->id);
   return err;
-}
-
-const cz_pce *cz_prover_shape_acquire(cz_job *job, const cz_prover_shape *s) {
-  char why[256] = "", d[320];
-  const cz_pce *shape = cz_job_acquire_srs(job, s->id, why, sizeof why);
-  snprintf(d, sizeof d, "%s%s", shape ? "shape=" : "plain,why=", shape ? s->id : why);
-  cz_job_event(job, "PCE", d);
-  return shape;
 }

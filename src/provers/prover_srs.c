@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cuzk/log.h"
-#include "cuzk/parallel.h"
 #include "provers/provers_internal.h"
 #include "util/msg.h"
 
@@ -84,26 +82,6 @@ cz_err cz_prover_srs_ensure(const cz_provers_config *cfg, pthread_mutex_t *lock,
   }
   pthread_mutex_unlock(lock);
   return e;
-}
-
-const char *cz_prover_srs_use(const cz_provers_config *cfg, pthread_mutex_t *lock,
-                              const cz_prover_srs *s) {
-  char msg[256];
-  if (cz_prover_srs_ensure(cfg, lock, s, msg, sizeof msg) != CZ_OK)
-    cz_log(CZ_LOG_WARN, "prover", "test parameters for %s: %s", s->circuit_id, msg);
-  return s->circuit_id;
-}
-
-uint64_t cz_provers_in_flight(const cz_provers_config *cfg, uint64_t n) {
-  uint64_t k = cz_pipeline_window(cfg->synthesis_concurrency, cfg->max_queue_depth, cfg->serial);
-  return k < n ? k : n;
-}
-
-unsigned cz_provers_synth_threads(const cz_provers_config *cfg) {
-  if (cfg->synthesis_threads) return cfg->synthesis_threads;
-  unsigned at_once = cfg->serial || !cfg->synthesis_concurrency ? 1 : cfg->synthesis_concurrency;
-  unsigned t = cz_parallel_threads(0) / at_once;
-  return t ? t : 1;
 }
 
 void cz_provers_config_keep(cz_provers_kept_config *k, const cz_provers_config *cfg) {

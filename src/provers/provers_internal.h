@@ -1,12 +1,13 @@
 /* What the provers share: the hot parameter object every Groth16 prover
- * keeps in the engine's SRS manager, where its file is, and test
- * parameters made on first use. */
+ * keeps in the engine's SRS manager, where its file is, test parameters
+ * made on first use, recorded shapes, and the engine hooks every kind of
+ * partitions has in common (partition_hooks.c). */
 #ifndef CUZK_PROVERS_INTERNAL_H
 #define CUZK_PROVERS_INTERNAL_H
 #include <pthread.h>
 #include <stdbool.h>
 
-#include "cuzk/engine_prover.h"
+#include "cuzk/kind_hooks.h"
 #include "cuzk/params_store.h"
 #include "cuzk/provers.h"
 
@@ -46,21 +47,6 @@ cz_err cz_prover_srs_declare(cz_engine *e, const cz_provers_config *cfg, cz_prov
 cz_err cz_prover_srs_ensure(const cz_provers_config *cfg, pthread_mutex_t *lock,
                             const cz_prover_srs *s, char *msg, size_t msg_len);
 
-/* A prover's circuit_id hook for a job of s's circuit: cz_prover_srs_ensure
- * first, a failure warned about (the engine's load then fails with the
- * missing file), then s->circuit_id. */
-const char *cz_prover_srs_use(const cz_provers_config *cfg, pthread_mutex_t *lock,
-                              const cz_prover_srs *s);
-
-/* How many of a job's n partitions the pipeline holds synthesized at once:
- * the pipeline's window (cz_pipeline_window), at most n; the factor of a
- * partition's memory in a prover's estimate. */
-uint64_t cz_provers_in_flight(const cz_provers_config *cfg, uint64_t n);
-
-/* The thread budget of one partition's synthesis (cz_provers_config's
- * synthesis_threads, resolved). */
-unsigned cz_provers_synth_threads(const cz_provers_config *cfg);
-
 /* A circuit's recorded shape as the computed SRS entry "pce-<circuit id>":
  * the engine's loader gets it through cz_prover_shape_get (from the file
  * in dir, or recorded by record(ctx) and saved there). */
@@ -78,11 +64,6 @@ cz_err cz_prover_shape_declare(cz_engine *e, cz_prover_shape *s, const cz_prover
                                const char *dir, cz_shape_record_fn record, const void *ctx,
                                uint64_t estimate_bytes, char *msg, size_t msg_len);
 
-/* The job's reference to s's shape (held until the job ends), with a PCE
- * TIMELINE event "shape=<id>", or "plain,why=<reason>" and NULL when it
- * cannot be made: the job then takes the plain synthesis path. */
-const cz_pce *cz_prover_shape_acquire(cz_job *job, const cz_prover_shape *s);
-
 /* A prover's own copy of its configuration: the engine keeps pointers to
  * prover state for the process' life, longer than the caller's strings. */
 typedef struct {
@@ -92,83 +73,68 @@ typedef struct {
 
 void cz_provers_config_keep(cz_provers_kept_config *k, const cz_provers_config *cfg);
 
-/* ---- Jobs of partitions (prover_partitions.c) ----------------------------
- * The proving every Groth16 prover shares: a job is n partitions, each
- * synthesized into a cz_assignment (plain, or through the recorded shape)
- * and proved into 192 verified bytes; the partitions of one job, or of a
- * batch of same-circuit jobs, go through one cz_jobs_pipeline. */
+/* ---- Kinds of partitions (partition_hooks.c) ------------------------------
+ * The engine hooks every Groth16 prover shares: a job is n partitions of
+ * one circuit, each synthesized into a cz_assignment (plain, or through the
+ * recorded shape) and proved into 192 verified bytes. A prover gives its
+ * plan and its circuit's synthesize and prove; cz_partition_hooks makes the
+ * engine's plan (memory, SRS, shape) and stages of them. */
 
-/* What a job's partitions need; the prover's hooks read it. */
+/* One circuit of a prover: its parameters and its recorded shape. */
 typedef struct {
-  const void *model;     /* cz_request_model of the job */
-  const cz_hot_srs *srs; /* the loaded parameters */
-  const cz_pce *shape;   /* the recorded shape; NULL: plain synthesis */
-} cz_partition_job;
+  const char *name;      /* the registered proof it is named after, for messages */
+  cz_prover_srs srs;
+  cz_prover_shape shape; /* its computed SRS entry, declared when cfg->pce */
+} cz_prover_circuit;
 
-/* A job's circuit as its prover's plan hook tells it. */
+/* A job as its prover's plan says. */
 typedef struct {
-  const char *name;             /* the kind's name, for messages */
-  size_t n_partitions;          /* > 0 */
-  const cz_prover_srs *srs;     /* its parameters' declaration (n_ic is checked) */
-  const cz_prover_shape *shape; /* its recorded shape when cfg->pce (else unused) */
+  size_t n_partitions;              /* > 0 */
+  const cz_prover_circuit *circuit; /* of every partition */
+  uint64_t constraints;             /* one partition's, from the kind's shape */
+  uint64_t extra_bytes;             /* memory the job needs beyond its partitions */
 } cz_partition_plan;
 
+/* What a prover gives (model: what its parse made). */
 typedef struct {
-  void *self;                   /* the prover's state, passed to each hook */
-  const cz_provers_config *cfg; /* pce, prove_threads, the pipeline's window */
-  /* The plan of a parsed job (model); CZ_ERR_* and msg when it has none. */
   cz_err (*plan)(void *self, const void *model, cz_partition_plan *plan, char *msg, size_t len);
-  /* Optional: checks once the parameters are there, before any synthesis
-   * (PoRep's vanilla proofs); a failure fails that job alone. */
-  cz_err (*check)(void *self, const void *model, cz_job *job, char *msg, size_t len);
-  /* Synthesize partition i into *as. */
-  cz_err (*synthesize)(void *self, const cz_partition_job *pj, size_t i, cz_assignment *as,
-                       char *msg, size_t len);
-  /* Prove partition i from *as (whose contents it frees, as the cz_*_prove
-   * functions do) into out and verify the proof. */
-  cz_err (*prove)(void *self, const cz_partition_job *pj, size_t i, cz_assignment *as,
+  /* Optional: the inputs' expensive check, once the parameters are there
+   * and before any synthesis (PoRep's vanilla proofs). */
+  cz_err (*check)(const void *model, char *msg, size_t len);
+  /* Partition i into *as, on n_threads, through shape (NULL: plain). */
+  cz_err (*synthesize)(const void *model, size_t i, const cz_pce *shape, unsigned n_threads,
+                       cz_assignment *as, char *msg, size_t len);
+  /* Partition i's proof from *as (consumed, as the cz_*_prove functions
+   * do) with pc, verified, into out. */
+  cz_err (*prove)(const void *model, size_t i, cz_assignment *as, const cz_prove_ctx *pc,
                   uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t len);
-} cz_partition_prover;
+} cz_partition_kind;
 
 /* What every prover's state begins with (its first member, so that the
  * engine's self is also a cz_prover_common *). */
 typedef struct {
   cz_provers_kept_config kept;
   pthread_mutex_t generate_lock; /* one test-parameter setup at a time */
-  cz_partition_prover runner;    /* runner.self: the whole state */
+  cz_partition_kind kind;
 } cz_prover_common;
 
-/* Keep cfg, make the lock, and set the runner to hooks with self and the
- * kept configuration. */
-void cz_prover_common_init(cz_prover_common *c, const cz_provers_config *cfg, void *self,
-                           const cz_partition_prover *hooks);
+/* Keep cfg, make the lock, keep the prover's functions. */
+void cz_prover_common_init(cz_prover_common *c, const cz_provers_config *cfg,
+                           const cz_partition_kind *kind);
 
-/* An engine destroy hook for a calloc'd state that begins with a
- * cz_prover_common: the lock destroyed, the state freed. */
-void cz_prover_common_destroy(void *self);
+/* Declare one circuit of a prover with e: its parameters
+ * (cz_prover_srs_declare) and, when cfg->pce, its recorded shape
+ * (record(ctx), shape_bytes the estimate until it is recorded). */
+cz_err cz_prover_circuit_declare(cz_engine *e, const cz_provers_config *cfg, cz_prover_circuit *c,
+                                 cz_shape_record_fn record, const void *ctx, uint64_t shape_bytes,
+                                 char *msg, size_t msg_len);
 
-/* Declare one circuit of a prover: its parameters (cz_prover_srs_declare)
- * and, when cfg->pce, its recorded shape (record(ctx), shape_bytes the
- * estimate until it is recorded). */
-cz_err cz_prover_circuit_declare(cz_engine *e, const cz_provers_config *cfg, cz_prover_srs *s,
-                                 cz_prover_shape *shape, cz_shape_record_fn record,
-                                 const void *ctx, uint64_t shape_bytes, char *msg,
-                                 size_t msg_len);
-
-/* The engine's prove hook of a state that begins with a cz_prover_common:
- * the job set up (model, parameters matching the plan's circuit, check,
- * shape), its partitions through the pipeline; *proof the n_partitions x
- * 192 bytes in order. */
-cz_err cz_partitions_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
-                           size_t *proof_len, char *msg, size_t msg_len);
-
-/* The engine's prove_batch hook of such a state: each job set up alone
- * (one that fails is answered at once and fails alone), then all their
- * partitions through one pipeline, job after job; each job answered
- * (cz_job_finish) as soon as its last partition is proved, not at the end
- * of the batch. */
-void cz_partitions_prove_batch(void *self, const cz_job_request *const *reqs, cz_job *const *jobs,
-                               size_t n, uint8_t **proofs, size_t *proof_lens, cz_err *errs,
-                               char (*msgs)[512]);
+/* The engine hooks of a calloc'd state that begins with c: plan (memory
+ * for the pipeline's window of partitions, the circuit's SRS, its shape
+ * when cfg->pce), prepare (test parameters made on first use), check (when
+ * the prover has one), synthesize, prove_partition, discard, and destroy
+ * (the lock, then the state freed). The caller sets name, parse,
+ * free_model and batch. */
+cz_kind_hooks cz_partition_hooks(cz_prover_common *c);
 
 #endif

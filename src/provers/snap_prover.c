@@ -4,7 +4,7 @@
  * natively at submit, so a bad input is refused before it is queued; one
  * SRS circuit per sector size (official, or opt-in test parameters made on
  * first use) and its recorded shape; the partitions through the engine's
- * pipeline (prover_partitions.c; in a batch of same-size jobs, all their
+ * pipeline (partition_hooks.c; in a batch of same-size jobs, all their
  * partitions through one); each partition's proof verified before the job
  * completes, since Curio sends update proofs on chain unverified. */
 #include <pthread.h>
@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/engine_prover.h"
 #include "cuzk/provers.h"
 #include "cuzk/snap.h"
 #include "provers/provers_internal.h"
@@ -21,10 +20,9 @@
 
 typedef struct {
   cz_prover_common c;
-  cz_prover_srs srs[CZ_SNAP_N_KINDS];     /* indexed by registered update proof */
-  cz_prover_shape shape[CZ_SNAP_N_KINDS]; /* their recorded shapes' computed entries */
+  cz_prover_circuit circuits[CZ_SNAP_N_KINDS]; /* indexed by registered update proof */
 } snap_state;
-_Static_assert(offsetof(snap_state, c) == 0, "cz_prover_common_destroy frees the state");
+_Static_assert(offsetof(snap_state, c) == 0, "the engine's self is the state");
 
 /* The parsed request kept with the job: every partition, verified. */
 typedef struct {
@@ -122,54 +120,31 @@ static void snap_free_model(void *self, void *model) {
   model_free(model);
 }
 
-/* The partitions in flight (cz_partition_mem_bytes). */
-static uint64_t snap_mem(void *self, const cz_job_request *req) {
-  snap_state *st = self;
-  char msg[8];
-  const cz_snap_kind *k = request_kind(req, msg, sizeof msg);
-  if (!k) return 0;
-  return cz_partition_mem_bytes(cz_snap_partition_constraints(&k->shape),
-                                cz_provers_in_flight(&st->c.kept.cfg, k->shape.partitions));
-}
-
-static const char *snap_circuit_id(void *self, const cz_job_request *req) {
-  snap_state *st = self;
-  char msg[8];
-  const cz_snap_kind *k = request_kind(req, msg, sizeof msg);
-  return k ? cz_prover_srs_use(&st->c.kept.cfg, &st->c.generate_lock, &st->srs[k->id]) : NULL;
-}
-
-/* ---- Proving: one pipeline item per partition (prover_partitions.c) ------- */
+/* ---- Proving: one pipeline item per partition (partition_hooks.c) ------- */
 
 static cz_err snap_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
                         size_t len) {
   snap_state *st = self;
-  const snap_model *m = model;
+  const cz_snap_kind *k = ((const snap_model *)model)->kind;
   (void)msg, (void)len;
-  *plan = (cz_partition_plan){m->kind->name, m->kind->shape.partitions, &st->srs[m->kind->id],
-                              &st->shape[m->kind->id]};
+  *plan = (cz_partition_plan){k->shape.partitions, &st->circuits[k->id],
+                              cz_snap_partition_constraints(&k->shape), 0};
   return CZ_OK;
 }
 
-static cz_err snap_synthesize(void *self, const cz_partition_job *pj, size_t i, cz_assignment *as,
-                              char *msg, size_t len) {
-  snap_state *st = self;
-  const snap_model *m = pj->model;
-  return cz_snap_synthesize_pce(&m->parts[i], pj->shape, cz_provers_synth_threads(&st->c.kept.cfg), as, msg,
-                                len);
+static cz_err snap_synthesize(const void *model, size_t i, const cz_pce *shape, unsigned n_threads,
+                              cz_assignment *as, char *msg, size_t len) {
+  const snap_model *m = model;
+  return cz_snap_synthesize_pce(&m->parts[i], shape, n_threads, as, msg, len);
 }
 
 /* Proves partition i and verifies its proof with the verifier's inputs
  * (cz_snap_prove_assignment) before it joins the output. */
-static cz_err snap_prove_partition(void *self, const cz_partition_job *pj, size_t i,
-                                   cz_assignment *as, uint8_t out[CZ_GROTH16_PROOF_BYTES],
+static cz_err snap_prove_partition(const void *model, size_t i, cz_assignment *as,
+                                   const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                    char *msg, size_t len) {
-  snap_state *st = self;
-  const snap_model *m = pj->model;
-  const cz_provers_config *cfg = &st->c.kept.cfg;
-  cz_prove_ctx pc = {cfg->backend, &pj->srs->params, pj->srs->pvk, cfg->prove_threads,
-                     cz_provers_timing()};
-  return cz_snap_prove_assignment(&m->parts[i], as, &pc, out, msg, len);
+  const snap_model *m = model;
+  return cz_snap_prove_assignment(&m->parts[i], as, pc, out, msg, len);
 }
 
 /* ---- Registration ------------------------------------------------------------ */
@@ -181,40 +156,37 @@ static cz_err record_shape(const void *shape, cz_pce **out, char *msg, size_t ms
 
 cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                size_t msg_len) {
-  /* The engine keeps pointers to it and frees it (destroy). */
   snap_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_partition_prover hooks = {
+  cz_partition_kind kind = {
       .plan = snap_plan, .synthesize = snap_synthesize, .prove = snap_prove_partition};
-  cz_prover_common_init(&st->c, cfg, st, &hooks);
+  cz_prover_common_init(&st->c, cfg, &kind);
+  cz_kind_hooks h = cz_partition_hooks(&st->c);
+  h.name = "snap-update";
+  h.parse = snap_parse;
+  h.free_model = snap_free_model;
+  /* Same-size jobs: the engine batches by registered proof, one circuit
+   * per size, as upstream does. */
+  h.batch = true;
   cz_err err = CZ_OK;
   for (uint32_t i = 0; i < CZ_SNAP_N_KINDS && err == CZ_OK; i++) {
     const cz_snap_kind *k = cz_snap_kind_by_id(i);
-    cz_prover_srs *s = &st->srs[i];
-    *s = (cz_prover_srs){.test_tag = CZ_SNAP_CIRCUIT_REVISION,
-                         .n_ic = CZ_SNAP_PUBLIC_INPUTS + 1,
-                         .keygen = cz_snap_keygen,
-                         .keygen_ctx = (void *)&k->shape};
-    cz_snap_param_name(&k->shape, s->name, sizeof s->name);
-    cz_provers_circuit_id(s->circuit_id, sizeof s->circuit_id, "snap", k->sector_size);
+    cz_prover_circuit *c = &st->circuits[i];
+    c->name = k->name;
+    c->srs = (cz_prover_srs){.test_tag = CZ_SNAP_CIRCUIT_REVISION,
+                             .n_ic = CZ_SNAP_PUBLIC_INPUTS + 1,
+                             .keygen = cz_snap_keygen,
+                             .keygen_ctx = (void *)&k->shape};
+    cz_snap_param_name(&k->shape, c->srs.name, sizeof c->srs.name);
+    cz_provers_circuit_id(c->srs.circuit_id, sizeof c->srs.circuit_id, "snap", k->sector_size);
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
-    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, s, &st->shape[i], record_shape, &k->shape,
-                                    cz_shape_charge_bytes(cz_snap_partition_constraints(&k->shape), 0),
-                                    msg, msg_len);
+    err = cz_prover_circuit_declare(
+        e, &st->c.kept.cfg, c, record_shape, &k->shape,
+        cz_shape_charge_bytes(cz_snap_partition_constraints(&k->shape), 0), msg, msg_len);
   }
-  cz_engine_prover p = {.name = "snap-update",
-                        .self = st,
-                        .parse = snap_parse,
-                        .free_model = snap_free_model,
-                        .mem_estimate = snap_mem,
-                        .circuit_id = snap_circuit_id,
-                        .prove = cz_partitions_prove,
-                        /* Same-size jobs: the engine batches by registered
-                         * proof, one circuit per size, as upstream does. */
-                        .prove_batch = cz_partitions_prove_batch,
-                        .destroy = cz_prover_common_destroy};
-  if (err == CZ_OK && (err = cz_engine_register_prover(e, CZ_KIND_SNAP_DEALS_UPDATE, &p)) != CZ_OK)
+  /* The engine keeps pointers to the state and frees it (destroy). */
+  if (err == CZ_OK && (err = cz_engine_register_kind(e, CZ_KIND_SNAP_DEALS_UPDATE, &h)) != CZ_OK)
     cz_msg(msg, msg_len, "cannot register the SnapDeals prover");
   return err;
 }

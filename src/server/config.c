@@ -516,4 +516,9 @@ void cz_daemon_engine_config(const cz_daemon_config *c, cz_engine_config *out) {
   out->urgent_workers = 1;
   out->background_nice = 10;
   out->max_parallel_synthesis = c->max_parallel_synthesis;
+  out->synthesis_concurrency = c->synthesis_concurrency;
+  out->max_queue_depth = c->max_gpu_queue_depth;
+  /* Without the pipeline a partition is proved before the next is made. */
+  out->serial = !c->pipeline_enabled;
+  out->synthesis_threads = c->synthesis_threads;
 }

@@ -1,8 +1,9 @@
-/* The test double for test_engine: a prover registered only there, whose
- * "proof" is the request id echoed back (then the kind, then the first
- * byte of the randomness when there is one), a gate it waits on so that
- * the tests decide the order, and the engine and submit helpers the tests
- * share. One test file includes it (its state D is that file's). */
+/* The test double for test_engine: a kind registered only there, whose
+ * "proof" (one partition) is the request id echoed back (then the kind,
+ * then the first byte of the randomness when there is one), a gate its
+ * proving waits on so that the tests decide the order, and the engine and
+ * submit helpers the tests share. One test file includes it (its state D
+ * is that file's). */
 #ifndef CUZK_TESTS_ENGINE_DOUBLE_H
 #define CUZK_TESTS_ENGINE_DOUBLE_H
 #include <errno.h>
@@ -14,8 +15,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "check.h"
+#include "test_input.h"
 #include "cuzk/engine.h"
-#include "cuzk/engine_prover.h"
+#include "cuzk/kind_hooks.h"
 
 /* ---- the test double ------------------------------------------------------- */
 
@@ -26,10 +28,10 @@ typedef struct {
   int active, max_active, entered;
   char order[64][CZ_JOB_ID_MAX];
   int n_order;
-  int batch_sizes[16];
-  int n_batches;
+  int batch_size[64]; /* GET /status's batch_size of each job, by order of entry */
   int srs_seen;
   int nice[64]; /* the thread's nice value as each job entered, by order of entry */
+  cz_engine *e;
 } dbl;
 
 static dbl D = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
@@ -37,7 +39,7 @@ static dbl D = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER}
 static void dbl_reset(bool gate_open) {
   pthread_mutex_lock(&D.mu);
   D.gate_open = gate_open;
-  D.active = D.max_active = D.entered = D.n_order = D.n_batches = D.srs_seen = 0;
+  D.active = D.max_active = D.entered = D.n_order = D.srs_seen = 0;
   pthread_mutex_unlock(&D.mu);
 }
 
@@ -48,74 +50,100 @@ static void gate(bool open) {
   pthread_mutex_unlock(&D.mu);
 }
 
-/* vanilla_proof "gate": wait for the gate (watching for cancellation);
- * "fail": fail; anything else: answer at once. */
-static cz_err dbl_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
-                        size_t *len, char *msg, size_t msg_len) {
-  (void)self;
-  bool gated = req->vanilla_proof.len == 4 && !memcmp(req->vanilla_proof.data, "gate", 4);
-  bool fail = req->vanilla_proof.len == 4 && !memcmp(req->vanilla_proof.data, "fail", 4);
-  if (cz_job_srs(job, NULL)) {
-    pthread_mutex_lock(&D.mu);
-    D.srs_seen++;
-    pthread_mutex_unlock(&D.mu);
-  }
+static bool input_is(const cz_job_request *req, const char *word) {
+  size_t n = strlen(word);
+  return req->vanilla_proof.len == n && !memcmp(req->vanilla_proof.data, word, n);
+}
+
+/* vanilla_proof "bad": refused at submit. */
+static cz_err dbl_parse(void *self, const cz_job_request *req, void **model, uint64_t *bytes,
+                        char *msg, size_t msg_len) {
+  (void)self, (void)model, (void)bytes;
+  if (!input_is(req, "bad")) return CZ_OK;
+  snprintf(msg, msg_len, "vanilla_proof is bad");
+  return CZ_ERR_PARSE;
+}
+
+/* One partition whose proof is the request id, then the kind, then the
+ * first byte of the randomness when there is one; the tests choose the
+ * memory (sector_size) and registered_proof 77 asks for SRS "t3". */
+static cz_err dbl_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg,
+                       size_t msg_len) {
+  (void)self, (void)msg, (void)msg_len;
+  const cz_job_request *req = ctx->req;
+  *p = (cz_kind_plan){.n_partitions = 1,
+                      .proof_bytes = strlen(req->request_id) + 1 + (req->randomness.len ? 1 : 0),
+                      .mem_bytes = req->sector_size,
+                      .circuit_id = req->registered_proof == 77 ? "t3" : NULL};
+  return CZ_OK;
+}
+
+static cz_err dbl_synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+                        size_t msg_len) {
+  (void)self, (void)ctx, (void)i, (void)msg, (void)msg_len;
+  usleep(2000); /* some synthesis time to report */
+  *state = malloc(1);
+  return *state ? CZ_OK : CZ_ERR_NOMEM;
+}
+
+/* The batch this job is proved in, as GET /status shows it. */
+static int batch_size_of(const char *id) {
+  cz_job_info jobs[8];
+  size_t n = D.e ? cz_engine_list_jobs(D.e, jobs, 8) : 0;
+  for (size_t k = 0; k < n; k++)
+    if (!strcmp(jobs[k].job_id, id)) return (int)jobs[k].batch_size;
+  return 0;
+}
+
+/* Note who entered (order, nice, batch, SRS), then vanilla_proof "gate":
+ * wait for the gate (watching for cancellation); "fail": fail; anything
+ * else: answer at once. */
+static cz_err dbl_prove(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+                        char *msg, size_t msg_len) {
+  (void)self, (void)i;
+  free(state);
+  const cz_job_request *req = ctx->req;
+  bool gated = input_is(req, "gate"), fail = input_is(req, "fail");
+  int batch = batch_size_of(req->request_id);
   errno = 0;
   int nice = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
   pthread_mutex_lock(&D.mu);
-  if (D.entered < 64) D.nice[D.entered] = errno ? -100 : nice;
+  if (ctx->srs) D.srs_seen++;
+  if (D.entered < 64) D.nice[D.entered] = errno ? -100 : nice, D.batch_size[D.entered] = batch;
   D.entered++;
   if (++D.active > D.max_active) D.max_active = D.active;
-  while (gated && !D.gate_open && !cz_job_cancelled(job)) {
+  while (gated && !D.gate_open && !atomic_load(ctx->cancelled)) {
     pthread_mutex_unlock(&D.mu);
     usleep(2000);
     pthread_mutex_lock(&D.mu);
   }
   D.active--;
-  if (D.n_order < 64) snprintf(D.order[D.n_order++], CZ_JOB_ID_MAX, "%s", cz_job_id(job));
+  if (D.n_order < 64) snprintf(D.order[D.n_order++], CZ_JOB_ID_MAX, "%s", req->request_id);
   pthread_mutex_unlock(&D.mu);
-  if (!cz_job_event(job, "SYNTH_END", "synth_ms=0")) return CZ_ERR_INVALID_ARG; /* cancelled */
+  if (atomic_load(ctx->cancelled)) return CZ_ERR_INVALID_ARG;
   if (fail) {
     snprintf(msg, msg_len, "the test double was asked to fail");
     return CZ_ERR_PROOF_INVALID;
   }
-  cz_job_add_timing(job, 1, 2);
+  usleep(3000); /* some proving time to report */
   size_t n = strlen(req->request_id);
-  *proof = malloc(n + 2);
-  memcpy(*proof, req->request_id, n);
-  (*proof)[n] = (uint8_t)req->kind;
-  *len = n + 1;
-  if (req->randomness.len) (*proof)[(*len)++] = req->randomness.data[0];
+  memcpy(out, req->request_id, n);
+  out[n] = (uint8_t)req->kind;
+  if (req->randomness.len) out[n + 1] = req->randomness.data[0];
   return CZ_OK;
 }
 
-static uint64_t dbl_mem(void *self, const cz_job_request *req) {
+static void dbl_discard(void *self, void *state) {
   (void)self;
-  return req->sector_size; /* the tests choose the estimate */
+  free(state);
 }
 
-static cz_err dbl_validate(void *self, const cz_job_request *req, char *msg, size_t msg_len) {
-  (void)self;
-  if (req->vanilla_proof.len == 3 && !memcmp(req->vanilla_proof.data, "bad", 3)) {
-    snprintf(msg, msg_len, "vanilla_proof is bad");
-    return CZ_ERR_PARSE;
-  }
-  return CZ_OK;
-}
-
-static const char *dbl_circuit(void *self, const cz_job_request *req) {
-  (void)self;
-  return req->registered_proof == 77 ? "t3" : NULL;
-}
-
-static void dbl_batch(void *self, const cz_job_request *const *reqs, cz_job *const *jobs, size_t n,
-                      uint8_t **proofs, size_t *lens, cz_err *errs, char (*msgs)[512]) {
-  pthread_mutex_lock(&D.mu);
-  if (D.n_batches < 16) D.batch_sizes[D.n_batches++] = (int)n;
-  pthread_mutex_unlock(&D.mu);
-  for (size_t i = 0; i < n; i++)
-    errs[i] = dbl_prove(self, reqs[i], jobs[i], &proofs[i], &lens[i], msgs[i], 512);
-}
+static const cz_kind_hooks dbl_hooks = {.name = "double",
+                                        .parse = dbl_parse,
+                                        .plan = dbl_plan,
+                                        .synthesize = dbl_synth,
+                                        .prove_partition = dbl_prove,
+                                        .discard = dbl_discard};
 
 static cz_engine *make_cfg(unsigned workers, uint64_t budget, uint32_t batch, const char *params,
                            unsigned urgent, int nice) {
@@ -133,14 +161,14 @@ static cz_engine *make_cfg(unsigned workers, uint64_t budget, uint32_t batch, co
   cz_engine *e = NULL;
   char msg[256];
   CHECK(cz_engine_create(&e, &cfg, msg, sizeof msg) == CZ_OK);
-  cz_engine_prover p = {.name = "double", .prove = dbl_prove, .mem_estimate = dbl_mem,
-                        .validate = dbl_validate, .circuit_id = dbl_circuit};
+  cz_kind_hooks h = dbl_hooks;
   /* PoRep (and Snap, to block workers with another circuit) get the double;
    * WindowPoSt stays without a prover. */
-  if (batch > 1) p.prove_batch = dbl_batch;
-  CHECK(cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p) == CZ_OK);
-  CHECK(cz_engine_register_prover(e, CZ_KIND_SNAP_DEALS_UPDATE, &p) == CZ_OK);
-  CHECK(cz_engine_register_prover(e, CZ_KIND_WINNING_POST, &p) == CZ_OK);
+  h.batch = batch > 1;
+  CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h) == CZ_OK);
+  CHECK(cz_engine_register_kind(e, CZ_KIND_SNAP_DEALS_UPDATE, &h) == CZ_OK);
+  CHECK(cz_engine_register_kind(e, CZ_KIND_WINNING_POST, &h) == CZ_OK);
+  D.e = e;
   return e;
 }
 
@@ -171,15 +199,14 @@ static cz_err submit_seed(cz_engine *e, const char *id, cz_priority prio, const 
 
 /* Spin until the prover has been entered n times (the engine's own
  * progress, not a clock, decides). */
-static void wait_entered(int n) {
-  for (;;) {
-    pthread_mutex_lock(&D.mu);
-    int k = D.entered;
-    pthread_mutex_unlock(&D.mu);
-    if (k >= n) return;
-    usleep(1000);
-  }
+static bool entered(void *n) {
+  pthread_mutex_lock(&D.mu);
+  int k = D.entered;
+  pthread_mutex_unlock(&D.mu);
+  return k >= *(int *)n;
 }
+
+static void wait_entered(int n) { test_wait(entered, &n, 60, "the double to be entered"); }
 
 static cz_job_status await_status(cz_engine *e, const char *id, char *err, size_t err_len) {
   cz_job_result r;

@@ -1,4 +1,4 @@
-/* The engine with a test-double prover (engine_double.h): its "proof"
+/* The engine with a test-double kind (engine_double.h): its "proof"
  * is the request id echoed back (then the kind, then the first byte of the
  * randomness when there is one), so every job's answer can be checked.
  * Ordering is made deterministic with a gate the prover waits on; nothing
@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "cuzk/engine.h"
-#include "cuzk/engine_prover.h"
+#include "cuzk/kind_hooks.h"
 #include "engine_double.h"
 
 /* ---- tests ------------------------------------------------------------------- */
@@ -49,8 +49,9 @@ static void test_priorities(void) {
   CHECK_EQ_INT(cz_engine_await(e, "crit", 0, &r), CZ_OK);
   CHECK_EQ_INT(r.proof_len, 5);
   CHECK(r.proof_len == 5 && !memcmp(r.proof, "crit", 4) && r.proof[4] == CZ_KIND_WINNING_POST);
-  CHECK_EQ_INT(r.t.synthesis_ms, 1);
-  CHECK_EQ_INT(r.t.gpu_compute_ms, 2);
+  /* The engine's own measure of the double's 2 ms synthesis and 3 ms proving. */
+  CHECK(r.t.synthesis_ms >= 2);
+  CHECK(r.t.gpu_compute_ms >= 3);
   free(r.proof);
   cz_engine_destroy(e);
 }
@@ -323,6 +324,12 @@ static void test_reqid_new_input(void) {
   cz_engine_destroy(e);
 }
 
+static bool two_running(void *e) {
+  cz_engine_stats s;
+  cz_engine_get_stats(e, &s);
+  return s.running[CZ_KIND_POREP_SEAL_COMMIT] == 2;
+}
+
 static void test_memory_budget(void) {
   dbl_reset(false);
   cz_engine *e = make(2, 1000, 1, NULL);
@@ -338,11 +345,9 @@ static void test_memory_budget(void) {
   CHECK_EQ_INT(submit(e, "b", CZ_KIND_POREP_SEAL_COMMIT, 0, "gate", 600, NULL), CZ_OK);
   wait_entered(1);
   cz_engine_stats s;
-  for (;;) { /* both workers took a job: one proves, one waits for memory */
-    cz_engine_get_stats(e, &s);
-    if (s.running[CZ_KIND_POREP_SEAL_COMMIT] == 2) break;
-    usleep(1000);
-  }
+  /* Both workers took a job: one proves, one waits for memory. */
+  test_wait(two_running, e, 60, "both workers to take a job");
+  cz_engine_get_stats(e, &s);
   /* a's 600 plus the two 4-byte request copies ("gate"). */
   CHECK_EQ_INT(s.memory_used, 608);
   pthread_mutex_lock(&D.mu);
@@ -442,8 +447,11 @@ static void test_batch(void) {
   CHECK_EQ_INT(await_status(e, "blk", NULL, 0), CZ_JOB_COMPLETED);
   /* blk ran alone (the Snap double has no queued partner); p1-p3 were
    * queued together and form one batch of max_batch_size; p4 is left. */
-  CHECK(D.n_batches >= 1);
-  CHECK_EQ_INT(D.batch_sizes[0], 3);
+  CHECK_EQ_INT(D.n_order, 5);
+  for (int i = 0; i < 5 && i < D.n_order; i++) {
+    const char *id = D.order[i];
+    CHECK_EQ_INT(D.batch_size[i], id[0] == 'p' && id[1] != '4' ? 3 : 1);
+  }
   CHECK_EQ_INT(submit(e, "crit", CZ_KIND_WINNING_POST, 0, NULL, 0, NULL), CZ_OK);
   CHECK_EQ_INT(await_status(e, "crit", NULL, 0), CZ_JOB_COMPLETED);
   cz_engine_destroy(e);
@@ -589,8 +597,7 @@ static void test_timeline(void) {
   cfg.memory_budget = 1 << 20;
   cz_engine *e = NULL;
   CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
-  cz_engine_prover p = {.name = "double", .prove = dbl_prove};
-  CHECK(cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &p) == CZ_OK);
+  CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &dbl_hooks) == CZ_OK);
   CHECK(cz_engine_start(e) == CZ_OK);
   CHECK_EQ_INT(submit(e, "tl-job", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_OK);
   CHECK_EQ_INT(await_status(e, "tl-job", NULL, 0), CZ_JOB_COMPLETED);
@@ -601,7 +608,9 @@ static void test_timeline(void) {
   FILE *f = fdopen(fd, "r");
   rewind(f);
   char line[256];
-  const char *want[] = {"QUEUED", "START", "PROVE", "SYNTH_END", "END"};
+  const char *want[] = {"QUEUED",  "START",      "PROVE",     "SYNTH_START", "SYNTH_END",
+                        "GPU_QUEUE", "GPU_PICKUP", "GPU_START", "GPU_END",     "END"};
+  enum { N_WANT = sizeof want / sizeof want[0] };
   int n = 0, bad = 0;
   unsigned long long last_ms = 0;
   while (fgets(line, sizeof line, f)) {
@@ -611,7 +620,7 @@ static void test_timeline(void) {
       bad++;
       continue;
     }
-    if (n < 5 && strcmp(ev, want[n]) != 0) bad++;
+    if (n < N_WANT && strcmp(ev, want[n]) != 0) bad++;
     if (strcmp(job, "tl-job") != 0 || ms < last_ms) bad++;
     if (!strcmp(ev, "END")) CHECK(strstr(detail, "status=completed") != NULL);
     last_ms = ms;
@@ -619,7 +628,7 @@ static void test_timeline(void) {
   }
   fclose(f);
   unlink(path);
-  CHECK_EQ_INT(n, 5);
+  CHECK_EQ_INT(n, N_WANT);
   CHECK_EQ_INT(bad, 0);
 }
 

@@ -1,7 +1,7 @@
-/* Partitions stream: a job of 126 items (NI-PoRep 32/64 GiB's partition
- * count) through cz_job_pipeline holds at most synthesis_concurrency +
- * max_queue_depth item states at once, whatever the item count, for
- * several settings; the window is filled (the bound is reached, so it is
+/* Partitions stream: a job of 126 partitions (NI-PoRep 32/64 GiB's count)
+ * through the engine's pipeline holds at most synthesis_concurrency +
+ * max_queue_depth partition states at once, whatever the count, for
+ * several settings of the engine; the window is filled (the bound is reached, so it is
  * the bound and not the stages' speed that holds memory down); serial
  * (pipeline.enabled = false) holds one; and the
  * TIMELINE's SYNTH_START in_flight= (what the daemon's log shows) agrees
@@ -15,8 +15,9 @@
 #include <unistd.h>
 #include "check.h"
 #include "one_worker_engine.h"
+#include "test_input.h"
 #include "cuzk/engine.h"
-#include "cuzk/engine_prover.h"
+#include "cuzk/kind_hooks.h"
 
 #define ITEMS 126
 #define STATE_BYTES (64u << 10)
@@ -29,8 +30,16 @@ static struct {
   bool filled;
 } S = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static cz_err synth(void *ctx, size_t i, void **state, char *msg, size_t msg_len) {
-  (void)ctx, (void)i, (void)msg, (void)msg_len;
+static cz_err plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg, size_t len) {
+  (void)self, (void)msg, (void)len;
+  p->n_partitions = test_input(ctx->req, "items", 0);
+  p->proof_bytes = 1;
+  return CZ_OK;
+}
+
+static cz_err synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+                    size_t msg_len) {
+  (void)self, (void)ctx, (void)msg, (void)msg_len;
   void *b = malloc(STATE_BYTES);
   if (!b) return CZ_ERR_NOMEM;
   memset(b, (int)(i & 0xff), STATE_BYTES);
@@ -48,45 +57,31 @@ static void release(void *state) {
   pthread_mutex_unlock(&S.mu);
 }
 
-static cz_err prove(void *ctx, size_t i, void *state, char *msg, size_t msg_len) {
-  (void)ctx, (void)msg, (void)msg_len;
+static bool window_full(void *arg) {
+  (void)arg;
   int bound = S.serial ? 1 : (int)(S.conc + S.depth);
-  if (i == 0) /* the window fills while item 0 proves */
-    for (int k = 0; k < 5000; k++) {
-      pthread_mutex_lock(&S.mu);
-      bool full = S.alive == bound;
-      pthread_mutex_unlock(&S.mu);
-      if (full) {
-        S.filled = true;
-        break;
-      }
-      usleep(1000);
-    }
+  pthread_mutex_lock(&S.mu);
+  bool full = S.alive == bound;
+  pthread_mutex_unlock(&S.mu);
+  return full;
+}
+
+static cz_err prove(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+                    char *msg, size_t msg_len) {
+  (void)self, (void)ctx, (void)msg, (void)msg_len;
+  if (i == 0) S.filled = test_wait(window_full, NULL, 30, "the window to fill");
   bool ok = ((unsigned char *)state)[STATE_BYTES - 1] == (unsigned char)(i & 0xff);
   release(state);
   pthread_mutex_lock(&S.mu);
   S.proved++;
   pthread_mutex_unlock(&S.mu);
+  out[0] = (uint8_t)i;
   return ok ? CZ_OK : CZ_ERR_PROOF_INVALID;
 }
 
-static void discard(void *ctx, size_t i, void *state) {
-  (void)ctx, (void)i;
+static void discard(void *self, void *state) {
+  (void)self;
   release(state);
-}
-
-static cz_err job_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
-                        size_t *len, char *msg, size_t msg_len) {
-  (void)self, (void)req;
-  cz_pipeline p = {.synthesize = synth, .prove = prove, .discard = discard,
-                   .synthesis_concurrency = S.conc, .max_queue_depth = S.depth,
-                   .serial = S.serial};
-  cz_err err = cz_job_pipeline(job, &p, ITEMS, msg, msg_len);
-  if (err != CZ_OK) return err;
-  *proof = malloc(1);
-  **proof = 1;
-  *len = 1;
-  return CZ_OK;
 }
 
 /* The largest in_flight= of the SYNTH_START lines of job id in log, and
@@ -111,12 +106,16 @@ typedef struct {
   cz_err submit, await;
   cz_job_status status;
   int proved, alive_after, max_alive, log_peak, log_lines;
+  size_t proof_len;
   bool filled;
 } run_result;
 
-/* One 126-item job with the pipeline at conc + depth, or serial. */
-static run_result run(cz_engine *e, FILE *log, unsigned conc, unsigned depth, bool serial) {
+/* One 126-item job on an engine whose pipeline is conc + depth, or serial. */
+static run_result run(FILE *log, unsigned conc, unsigned depth, bool serial) {
   run_result out = {0};
+  cz_kind_hooks h = {.name = "stream-double", .plan = plan, .synthesize = synth,
+                     .prove_partition = prove, .discard = discard};
+  cz_engine *e = one_worker_engine(&h, true, conc, depth, serial);
   pthread_mutex_lock(&S.mu);
   S.conc = conc, S.depth = depth, S.serial = serial;
   S.alive = S.max_alive = S.proved = 0;
@@ -124,12 +123,16 @@ static run_result run(cz_engine *e, FILE *log, unsigned conc, unsigned depth, bo
   pthread_mutex_unlock(&S.mu);
   char id[32], job[CZ_JOB_ID_MAX], msg[256];
   snprintf(id, sizeof id, "stream-%u-%u%s", conc, depth, serial ? "-serial" : "");
-  cz_job_request r = {.request_id = id, .kind = CZ_KIND_POREP_SEAL_COMMIT};
+  char input[32];
+  snprintf(input, sizeof input, "items=%d", ITEMS);
+  cz_job_request r = test_request(id, CZ_KIND_POREP_SEAL_COMMIT, input);
   out.submit = cz_engine_submit(e, &r, job, NULL, msg, sizeof msg);
   cz_job_result res = {0};
   out.await = cz_engine_await(e, id, 0, &res);
   out.status = res.status;
+  out.proof_len = res.proof_len;
   free(res.proof);
+  cz_engine_destroy(e);
   fflush(stderr);
   out.log_peak = log_in_flight(log, id, &out.log_lines);
   out.proved = S.proved, out.alive_after = S.alive, out.max_alive = S.max_alive;
@@ -143,7 +146,6 @@ int main(void) {
   static const unsigned settings[][3] = {{1, 1, 0}, {2, 1, 0}, {1, 4, 0}, {3, 2, 0}, {3, 2, 1}};
   enum { N_SETTINGS = sizeof settings / sizeof settings[0] };
   run_result res[N_SETTINGS];
-  cz_engine *e = one_worker_engine("stream-double", true, job_prove);
   /* The engine's TIMELINE lines go to stderr: into a file while the jobs
    * run, so that the checks below still report on the real stderr. */
   FILE *log = tmpfile();
@@ -153,11 +155,10 @@ int main(void) {
   int saved = dup(2);
   dup2(fileno(log), 2);
   for (int s = 0; s < N_SETTINGS; s++)
-    res[s] = run(e, log, settings[s][0], settings[s][1], settings[s][2]);
+    res[s] = run(log, settings[s][0], settings[s][1], settings[s][2]);
   fflush(stderr);
   dup2(saved, 2);
   close(saved);
-  cz_engine_destroy(e);
   fclose(log);
 
   for (int s = 0; s < N_SETTINGS; s++) {
@@ -171,6 +172,7 @@ int main(void) {
     CHECK_EQ_INT(r->await, CZ_OK);
     CHECK_EQ_INT(r->status, CZ_JOB_COMPLETED);
     CHECK_EQ_INT(r->proved, ITEMS);
+    CHECK_EQ_INT(r->proof_len, ITEMS);
     CHECK_EQ_INT(r->alive_after, 0);
     CHECK(r->filled);
     CHECK(r->max_alive <= bound);

@@ -10,13 +10,22 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "check.h"
+#include "test_input.h"
 #include "cuzk/engine.h"
-#include "cuzk/engine_prover.h"
+#include "cuzk/kind_hooks.h"
 
 static atomic_int in_synth, peak;
 
-static cz_err synth(void *ctx, size_t i, void **state, char *msg, size_t msg_len) {
-  (void)ctx, (void)i, (void)msg, (void)msg_len;
+static cz_err plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg, size_t len) {
+  (void)self, (void)msg, (void)len;
+  p->n_partitions = test_input(ctx->req, "items", 0);
+  p->proof_bytes = 1;
+  return CZ_OK;
+}
+
+static cz_err synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+                    size_t msg_len) {
+  (void)self, (void)ctx, (void)i, (void)msg, (void)msg_len;
   int now = atomic_fetch_add(&in_synth, 1) + 1;
   for (int p = atomic_load(&peak); now > p && !atomic_compare_exchange_weak(&peak, &p, now);) {
   }
@@ -26,29 +35,17 @@ static cz_err synth(void *ctx, size_t i, void **state, char *msg, size_t msg_len
   return *state ? CZ_OK : CZ_ERR_NOMEM;
 }
 
-static cz_err prove_item(void *ctx, size_t i, void *state, char *msg, size_t msg_len) {
-  (void)ctx, (void)i, (void)msg, (void)msg_len;
+static cz_err prove_item(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+                         char *msg, size_t msg_len) {
+  (void)self, (void)ctx, (void)msg, (void)msg_len;
   free(state);
+  out[0] = (uint8_t)i;
   return CZ_OK;
 }
 
-static void discard(void *ctx, size_t i, void *state) {
-  (void)ctx, (void)i;
-  free(state);
-}
-
-static cz_err job_prove(void *self, const cz_job_request *req, cz_job *job, uint8_t **proof,
-                        size_t *len, char *msg, size_t msg_len) {
+static void discard(void *self, void *state) {
   (void)self;
-  cz_pipeline p = {.synthesize = synth, .prove = prove_item, .discard = discard,
-                   .synthesis_concurrency = 4, .max_queue_depth = 4};
-  cz_err err = cz_job_pipeline(job, &p, (size_t)req->sector_number, msg, msg_len);
-  if (err != CZ_OK) return err;
-  *proof = malloc(1);
-  if (!*proof) return CZ_ERR_NOMEM;
-  **proof = 1;
-  *len = 1;
-  return CZ_OK;
+  free(state);
 }
 
 /* The peak of items in synthesis at once over n_jobs jobs of 8 items. */
@@ -60,18 +57,21 @@ static int run(unsigned cap, cz_priority prio, int n_jobs) {
   cfg.memory_budget = 1 << 20;
   cfg.timeline = false;
   cfg.max_parallel_synthesis = cap;
+  cfg.synthesis_concurrency = 4;
+  cfg.max_queue_depth = 4;
   cz_engine *e = NULL;
   CHECK_EQ_INT(cz_engine_create(&e, &cfg, NULL, 0), CZ_OK);
   if (!e) return -1;
-  cz_engine_prover pv = {.name = "synth-cap-double", .prove = job_prove};
-  CHECK_EQ_INT(cz_engine_register_prover(e, CZ_KIND_POREP_SEAL_COMMIT, &pv), CZ_OK);
+  cz_kind_hooks h = {.name = "synth-cap-double", .plan = plan, .synthesize = synth,
+                     .prove_partition = prove_item, .discard = discard};
+  CHECK_EQ_INT(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h), CZ_OK);
   CHECK_EQ_INT(cz_engine_start(e), CZ_OK);
   atomic_store(&peak, 0);
   char ids[4][16], job_id[CZ_JOB_ID_MAX], msg[256];
   for (int j = 0; j < n_jobs; j++) {
     snprintf(ids[j], sizeof ids[j], "cap-%u-%d", cap, j);
-    cz_job_request r = {.request_id = ids[j], .kind = CZ_KIND_POREP_SEAL_COMMIT,
-                        .priority = prio, .sector_number = 8};
+    cz_job_request r = test_request(ids[j], CZ_KIND_POREP_SEAL_COMMIT, "items=8");
+    r.priority = prio;
     CHECK_EQ_INT(cz_engine_submit(e, &r, job_id, NULL, msg, sizeof msg), CZ_OK);
   }
   for (int j = 0; j < n_jobs; j++) {

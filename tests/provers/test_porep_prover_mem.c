@@ -53,9 +53,10 @@ static void estimates(unsigned conc, unsigned depth, bool serial, const char *ni
   ec.n_workers = 1;
   ec.memory_budget = 64u << 20; /* holds the request copies, not a partition */
   ec.timeline = false;
-  cz_provers_config pc = {.official_dir = "/nonexistent/cuzk-params",
-                          .synthesis_concurrency = conc, .max_queue_depth = depth,
-                          .serial = serial};
+  ec.synthesis_concurrency = conc;
+  ec.max_queue_depth = depth;
+  ec.serial = serial;
+  cz_provers_config pc = {.official_dir = "/nonexistent/cuzk-params"};
   CHECK(cz_engine_create(&e, &ec, msg, sizeof msg) == CZ_OK);
   CHECK(cz_porep_prover_register(e, &pc, msg, sizeof msg) == CZ_OK);
   CHECK(cz_engine_start(e) == CZ_OK);

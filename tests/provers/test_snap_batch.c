@@ -154,12 +154,12 @@ int main(void) {
   ec.memory_budget = 16ull << 30;
   ec.max_batch_size = 4;
   ec.max_batch_wait_ms = 5000;
+  ec.synthesis_concurrency = 1;
+  ec.max_queue_depth = 1;
   cz_provers_config pc = {.official_dir = "/nonexistent/cuzk-params",
                           .allow_test_params = true,
                           .test_dir = cache,
-                          .pce = true,
-                          .synthesis_concurrency = 1,
-                          .max_queue_depth = 1};
+                          .pce = true};
   CHECK(cz_engine_create(&e, &ec, msg, sizeof msg) == CZ_OK);
   CHECK(cz_snap_prover_register(e, &pc, msg, sizeof msg) == CZ_OK);
   CHECK(cz_engine_start(e) == CZ_OK);

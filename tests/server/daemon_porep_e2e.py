@@ -192,7 +192,7 @@ for rid in ("b1", "b2"):
     check(a.status == pb.AwaitProofResponse.COMPLETED, "%s: COMPLETED (%s)" % (rid, a.error_message))
     verified(a.proof, rid + " (batched)")
 srs = {x.circuit_id: x for x in st.GetStatus(pb.GetStatusRequest(), timeout=10).loaded_srs}
-check("pce-porep-2k" in srs and srs["pce-porep-2k"].tier == 0 and srs["pce-porep-2k"].size_bytes > (64 << 20),
+check("pce-porep-2k" in srs and srs["pce-porep-2k"].tier == 0 and srs["pce-porep-2k"].size_bytes > (16 << 20),
       "GetStatus: the recorded 2 KiB shape is hot (%s)" % srs.get("pce-porep-2k"))
 rc, log = d.stop()
 check(rc == 0, "batch daemon: clean exit")

@@ -102,8 +102,8 @@ int cmd_pce(int argc, char **argv) {
   if (build) {
     unlink(path); /* so that cz_prover_shape_get records it */
     cz_shape_origin origin;
-    cz_err e = cz_prover_shape_get(dir, id, c.param_name, c.param_revision, c.record, c.kind, &p,
-                                   &origin, msg, sizeof msg);
+    cz_shape_source from = {dir, id, c.param_name, c.param_revision, c.record, c.kind};
+    cz_err e = cz_prover_shape_get(&from, &p, &origin, msg, sizeof msg);
     if (e != CZ_OK || origin != CZ_SHAPE_RECORDED) {
       fprintf(stderr, "pce: %s\n", e != CZ_OK ? msg : "recorded, but the file could not be written");
       cz_pce_free(p);

@@ -37,11 +37,6 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   pc.allow_test_params = cfg->allow_test_params;
   pc.test_dir = cfg->test_param_cache[0] ? cfg->test_param_cache : NULL;
   pc.prove_threads = cfg->synthesis_threads;
-  pc.synthesis_threads = cfg->synthesis_threads;
-  pc.synthesis_concurrency = cfg->synthesis_concurrency;
-  pc.max_queue_depth = cfg->max_gpu_queue_depth;
-  /* Without the pipeline a partition is proved before the next is made. */
-  pc.serial = !cfg->pipeline_enabled;
   pc.backend = backend;
   pc.pce = cfg->pce;
   return cz_provers_register_all(e, &pc, msg, msg_len);

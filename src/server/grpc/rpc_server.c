@@ -31,18 +31,42 @@
 
 typedef enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M_COUNT } method;
 
+typedef struct call_ctx call_ctx;
+
+/* The handlers, one per method (below). Each answers its call once. */
+static void handle_submit(call_ctx *c, const ProtobufCMessage *req);
+static void handle_await(call_ctx *c, const ProtobufCMessage *req);
+static void handle_prove(call_ctx *c, const ProtobufCMessage *req);
+static void handle_cancel(call_ctx *c, const ProtobufCMessage *req);
+static void handle_status(call_ctx *c, const ProtobufCMessage *req);
+static void handle_metrics(call_ctx *c, const ProtobufCMessage *req);
+static void handle_preload(call_ctx *c, const ProtobufCMessage *req);
+static void handle_evict(call_ctx *c, const ProtobufCMessage *req);
+
+/* The service: each method's path, request message, handler, and whether
+ * it blocks in the engine (then it runs in a thread of its own). */
 static const struct {
   const char *path;
   const ProtobufCMessageDescriptor *req;
+  void (*handle)(call_ctx *c, const ProtobufCMessage *req);
+  bool blocking;
 } methods[M_COUNT] = {
-    [M_SUBMIT] = {"/cuzk.v1.ProvingEngine/SubmitProof", &cuzk__v1__submit_proof_request__descriptor},
-    [M_AWAIT] = {"/cuzk.v1.ProvingEngine/AwaitProof", &cuzk__v1__await_proof_request__descriptor},
-    [M_PROVE] = {"/cuzk.v1.ProvingEngine/Prove", &cuzk__v1__prove_request__descriptor},
-    [M_CANCEL] = {"/cuzk.v1.ProvingEngine/CancelProof", &cuzk__v1__cancel_proof_request__descriptor},
-    [M_STATUS] = {"/cuzk.v1.ProvingEngine/GetStatus", &cuzk__v1__get_status_request__descriptor},
-    [M_METRICS] = {"/cuzk.v1.ProvingEngine/GetMetrics", &cuzk__v1__get_metrics_request__descriptor},
-    [M_PRELOAD] = {"/cuzk.v1.ProvingEngine/PreloadSRS", &cuzk__v1__preload_srsrequest__descriptor},
-    [M_EVICT] = {"/cuzk.v1.ProvingEngine/EvictSRS", &cuzk__v1__evict_srsrequest__descriptor},
+    [M_SUBMIT] = {"/cuzk.v1.ProvingEngine/SubmitProof",
+                  &cuzk__v1__submit_proof_request__descriptor, handle_submit, false},
+    [M_AWAIT] = {"/cuzk.v1.ProvingEngine/AwaitProof", &cuzk__v1__await_proof_request__descriptor,
+                 handle_await, true},
+    [M_PROVE] = {"/cuzk.v1.ProvingEngine/Prove", &cuzk__v1__prove_request__descriptor,
+                 handle_prove, true},
+    [M_CANCEL] = {"/cuzk.v1.ProvingEngine/CancelProof",
+                  &cuzk__v1__cancel_proof_request__descriptor, handle_cancel, false},
+    [M_STATUS] = {"/cuzk.v1.ProvingEngine/GetStatus", &cuzk__v1__get_status_request__descriptor,
+                  handle_status, false},
+    [M_METRICS] = {"/cuzk.v1.ProvingEngine/GetMetrics",
+                   &cuzk__v1__get_metrics_request__descriptor, handle_metrics, false},
+    [M_PRELOAD] = {"/cuzk.v1.ProvingEngine/PreloadSRS", &cuzk__v1__preload_srsrequest__descriptor,
+                   handle_preload, false},
+    [M_EVICT] = {"/cuzk.v1.ProvingEngine/EvictSRS", &cuzk__v1__evict_srsrequest__descriptor,
+                 handle_evict, false},
 };
 
 enum { TAG_NEW, TAG_DONE, TAG_SHUTDOWN, TAG_UNKNOWN };
@@ -66,7 +90,7 @@ typedef struct {
 } slot;
 
 /* One call being answered. */
-typedef struct {
+struct call_ctx {
   int tag_kind;
   struct cz_server *s;
   method m;
@@ -76,7 +100,7 @@ typedef struct {
   int cancelled;
   char job_id[CZ_JOB_ID_MAX]; /* for the log line, when the call names a job */
   const char *method_name;    /* an unregistered method's name (M_COUNT) */
-} call_ctx;
+};
 
 struct cz_server {
   grpc_server *server;
@@ -252,188 +276,204 @@ static cz_err submit(call_ctx *c, const Cuzk__V1__SubmitProofRequest *p, char jo
   return st;
 }
 
-static void handle(call_ctx *c, const ProtobufCMessage *req) {
-  cz_engine *e = c->s->e;
+/* ---- the methods ------------------------------------------------------------ */
+
+static void handle_submit(call_ctx *c, const ProtobufCMessage *req) {
+  char id[CZ_JOB_ID_MAX], msg[512] = "";
+  uint32_t pos = 0;
+  cz_err st = submit(c, (const Cuzk__V1__SubmitProofRequest *)req, id, &pos, msg, sizeof msg);
+  if (st == CZ_OK) snprintf(c->job_id, sizeof c->job_id, "%s", id);
+  Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+  r.job_id = id;
+  r.queue_position = pos;
+  respond(c, &r.base, grpc_code(st), msg);
+}
+
+static void handle_await(call_ctx *c, const ProtobufCMessage *req) {
+  const Cuzk__V1__AwaitProofRequest *q = (const Cuzk__V1__AwaitProofRequest *)req;
+  snprintf(c->job_id, sizeof c->job_id, "%s", q->job_id);
+  if (!q->job_id[0]) {
+    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
+    return;
+  }
+  cz_job_result res;
+  cz_err st = await_job(c, q->job_id, q->timeout_ms, &res);
+  if (st != CZ_OK) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
+    respond(c, NULL, grpc_code(st), msg);
+    return;
+  }
+  Cuzk__V1__AwaitProofResponse r = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+  fill_await(&r, &res);
+  respond(c, &r.base, GRPC_STATUS_OK, NULL);
+  free(res.proof);
+}
+
+/* SubmitProof and AwaitProof in one call: the answer waits for the proof. */
+static void handle_prove(call_ctx *c, const ProtobufCMessage *req) {
+  const Cuzk__V1__ProveRequest *q = (const Cuzk__V1__ProveRequest *)req;
+  if (!q->submit) {
+    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "ProveRequest.submit is missing");
+    return;
+  }
+  char id[CZ_JOB_ID_MAX], msg[512] = "";
+  cz_err st = submit(c, q->submit, id, NULL, msg, sizeof msg);
+  if (st != CZ_OK) {
+    respond(c, NULL, grpc_code(st), msg);
+    return;
+  }
+  snprintf(c->job_id, sizeof c->job_id, "%s", id);
+  cz_job_result res;
+  if (await_job(c, id, 0, &res) != CZ_OK) {
+    respond(c, NULL, GRPC_STATUS_INTERNAL, "the job left the table before its result was read");
+    return;
+  }
+  Cuzk__V1__AwaitProofResponse ar = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+  fill_await(&ar, &res);
+  Cuzk__V1__ProveResponse r = CUZK__V1__PROVE_RESPONSE__INIT;
+  r.result = &ar;
+  respond(c, &r.base, GRPC_STATUS_OK, NULL);
+  free(res.proof);
+}
+
+static void handle_cancel(call_ctx *c, const ProtobufCMessage *req) {
+  const Cuzk__V1__CancelProofRequest *q = (const Cuzk__V1__CancelProofRequest *)req;
+  snprintf(c->job_id, sizeof c->job_id, "%s", q->job_id);
+  if (!q->job_id[0]) {
+    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
+    return;
+  }
+  bool was_running = false;
+  char msg[256] = "";
+  cz_err st = cz_engine_cancel(c->s->e, q->job_id, &was_running);
+  if (st != CZ_OK) snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
+  Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+  r.was_running = was_running;
+  respond(c, &r.base, grpc_code(st), msg);
+}
+
+/* The status message's parts (GetStatus), pointing into s and the arrays
+ * of st_parts, which live as long as the answer is being built. */
+typedef struct {
+  Cuzk__V1__GPUStatus gpus[CZ_ENGINE_MAX_WORKERS], *gp[CZ_ENGINE_MAX_WORKERS];
+  Cuzk__V1__SRSStatus srs[CZ_ENGINE_MAX_SRS], *sp[CZ_ENGINE_MAX_SRS];
+  Cuzk__V1__QueueStatus qs[CZ_KIND_COUNT], *qp[CZ_KIND_COUNT];
+  char names[CZ_ENGINE_MAX_WORKERS][48];
+} st_parts;
+
+/* Each proving worker is reported as a device, named after the backend it
+ * proves on ("cpu-worker-0", "cuda-worker-0"). */
+static void status_workers(Cuzk__V1__GetStatusResponse *r, const cz_engine_stats *s,
+                           const char *backend, st_parts *p) {
+  for (unsigned i = 0; i < s->n_workers; i++) {
+    cuzk__v1__gpustatus__init(&p->gpus[i]);
+    snprintf(p->names[i], sizeof p->names[i], "%s-worker-%u", backend, i);
+    p->gpus[i].ordinal = i;
+    p->gpus[i].name = p->names[i];
+    p->gpus[i].current_job_id = (char *)s->workers[i].job_id;
+    p->gpus[i].current_proof_kind =
+        (char *)(s->workers[i].busy ? cz_proof_kind_label(s->workers[i].kind) : "");
+    p->gp[i] = &p->gpus[i];
+  }
+  r->n_gpus = s->n_workers;
+  r->gpus = p->gp;
+}
+
+static void status_srs_and_queues(Cuzk__V1__GetStatusResponse *r, const cz_engine_stats *s,
+                                  st_parts *p) {
+  for (size_t i = 0; i < s->n_srs; i++) {
+    cuzk__v1__srsstatus__init(&p->srs[i]);
+    p->srs[i].circuit_id = (char *)s->srs[i].circuit_id;
+    p->srs[i].tier = (Cuzk__V1__SRSStatus__Tier)s->srs[i].tier;
+    p->srs[i].size_bytes = s->srs[i].size_bytes;
+    p->srs[i].ref_count = s->srs[i].ref_count;
+    p->sp[i] = &p->srs[i];
+  }
+  r->n_loaded_srs = s->n_srs;
+  r->loaded_srs = p->sp;
+  for (int k = 1; k < CZ_KIND_COUNT; k++) {
+    cuzk__v1__queue_status__init(&p->qs[k - 1]);
+    p->qs[k - 1].proof_kind = (char *)cz_proof_kind_label((cz_proof_kind)k);
+    p->qs[k - 1].pending = s->pending[k];
+    p->qs[k - 1].in_progress = s->running[k];
+    p->qp[k - 1] = &p->qs[k - 1];
+  }
+  r->n_queues = CZ_KIND_COUNT - 1;
+  r->queues = p->qp;
+}
+
+static void handle_status(call_ctx *c, const ProtobufCMessage *req) {
+  (void)req;
+  cz_engine_stats *s = malloc(sizeof *s);
+  st_parts *p = malloc(sizeof *p);
+  if (!s || !p) {
+    free(s), free(p);
+    respond(c, NULL, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    return;
+  }
+  cz_engine_get_stats(c->s->e, s);
+  char backend[16];
+  cz_engine_get_backend_info(c->s->e, backend, sizeof backend, NULL, 0);
+  Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+  status_workers(&r, s, backend, p);
+  status_srs_and_queues(&r, s, p);
+  r.total_proofs_completed = s->total_completed;
+  r.total_proofs_failed = s->total_failed;
+  r.uptime_seconds = s->uptime_seconds;
+  r.pinned_memory_bytes = s->memory_used;
+  r.pinned_memory_limit_bytes = s->memory_budget;
+  respond(c, &r.base, GRPC_STATUS_OK, NULL);
+  free(s), free(p);
+}
+
+static void handle_metrics(call_ctx *c, const ProtobufCMessage *req) {
+  (void)req;
+  cz_engine_stats *s = malloc(sizeof *s);
+  char *text = NULL;
+  if (s) cz_engine_get_stats(c->s->e, s), text = cz_metrics_text(s);
+  free(s);
+  if (!text) {
+    respond(c, NULL, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    return;
+  }
+  Cuzk__V1__GetMetricsResponse r = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+  r.prometheus_text = text;
+  respond(c, &r.base, GRPC_STATUS_OK, NULL);
+  free(text);
+}
+
+static void handle_preload(call_ctx *c, const ProtobufCMessage *req) {
+  const Cuzk__V1__PreloadSRSRequest *q = (const Cuzk__V1__PreloadSRSRequest *)req;
+  if (!q->circuit_id[0]) {
+    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
+    return;
+  }
+  bool already = false;
+  uint64_t ms = 0;
   char msg[512] = "";
-  switch (c->m) {
-  case M_SUBMIT: {
-    char id[CZ_JOB_ID_MAX];
-    uint32_t pos = 0;
-    cz_err st = submit(c, (const Cuzk__V1__SubmitProofRequest *)req, id, &pos, msg, sizeof msg);
-    if (st == CZ_OK) snprintf(c->job_id, sizeof c->job_id, "%s", id);
-    Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
-    r.job_id = id;
-    r.queue_position = pos;
-    respond(c, &r.base, grpc_code(st), msg);
+  cz_err st = cz_engine_srs_preload(c->s->e, q->circuit_id, &already, &ms, msg, sizeof msg);
+  Cuzk__V1__PreloadSRSResponse r = CUZK__V1__PRELOAD_SRSRESPONSE__INIT;
+  r.already_loaded = already;
+  r.load_time_ms = ms;
+  respond(c, &r.base, grpc_code(st), msg);
+}
+
+static void handle_evict(call_ctx *c, const ProtobufCMessage *req) {
+  const Cuzk__V1__EvictSRSRequest *q = (const Cuzk__V1__EvictSRSRequest *)req;
+  if (!q->circuit_id[0]) {
+    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
     return;
   }
-  case M_AWAIT: {
-    const Cuzk__V1__AwaitProofRequest *q = (const Cuzk__V1__AwaitProofRequest *)req;
-    snprintf(c->job_id, sizeof c->job_id, "%s", q->job_id);
-    if (!q->job_id[0]) {
-      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
-      return;
-    }
-    cz_job_result res;
-    cz_err st = await_job(c, q->job_id, q->timeout_ms, &res);
-    if (st != CZ_OK) {
-      snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
-      respond(c, NULL, grpc_code(st), msg);
-      return;
-    }
-    Cuzk__V1__AwaitProofResponse r = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-    fill_await(&r, &res);
-    respond(c, &r.base, GRPC_STATUS_OK, NULL);
-    free(res.proof);
-    return;
-  }
-  case M_PROVE: {
-    const Cuzk__V1__ProveRequest *q = (const Cuzk__V1__ProveRequest *)req;
-    if (!q->submit) {
-      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "ProveRequest.submit is missing");
-      return;
-    }
-    char id[CZ_JOB_ID_MAX];
-    cz_err st = submit(c, q->submit, id, NULL, msg, sizeof msg);
-    if (st == CZ_OK) snprintf(c->job_id, sizeof c->job_id, "%s", id);
-    if (st != CZ_OK) {
-      respond(c, NULL, grpc_code(st), msg);
-      return;
-    }
-    cz_job_result res;
-    st = await_job(c, id, 0, &res);
-    if (st != CZ_OK) {
-      respond(c, NULL, GRPC_STATUS_INTERNAL, "the job left the table before its result was read");
-      return;
-    }
-    Cuzk__V1__AwaitProofResponse ar = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-    fill_await(&ar, &res);
-    Cuzk__V1__ProveResponse r = CUZK__V1__PROVE_RESPONSE__INIT;
-    r.result = &ar;
-    respond(c, &r.base, GRPC_STATUS_OK, NULL);
-    free(res.proof);
-    return;
-  }
-  case M_CANCEL: {
-    const Cuzk__V1__CancelProofRequest *q = (const Cuzk__V1__CancelProofRequest *)req;
-    snprintf(c->job_id, sizeof c->job_id, "%s", q->job_id);
-    if (!q->job_id[0]) {
-      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
-      return;
-    }
-    bool was_running = false;
-    cz_err st = cz_engine_cancel(e, q->job_id, &was_running);
-    if (st != CZ_OK) snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
-    Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
-    r.was_running = was_running;
-    respond(c, &r.base, grpc_code(st), msg);
-    return;
-  }
-  case M_STATUS: {
-    cz_engine_stats *s = malloc(sizeof *s);
-    if (!s) {
-      respond(c, NULL, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-      return;
-    }
-    cz_engine_get_stats(e, s);
-    Cuzk__V1__GPUStatus gpus[CZ_ENGINE_MAX_WORKERS], *gp[CZ_ENGINE_MAX_WORKERS];
-    Cuzk__V1__SRSStatus srs[CZ_ENGINE_MAX_SRS], *sp[CZ_ENGINE_MAX_SRS];
-    Cuzk__V1__QueueStatus qs[CZ_KIND_COUNT], *qp[CZ_KIND_COUNT];
-    char names[CZ_ENGINE_MAX_WORKERS][48];
-    Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-    /* Each proving worker is reported as a device, named after the backend
-     * it proves on ("cpu-worker-0", "cuda-worker-0"). */
-    char backend[16];
-    cz_engine_get_backend_info(e, backend, sizeof backend, NULL, 0);
-    for (unsigned i = 0; i < s->n_workers; i++) {
-      cuzk__v1__gpustatus__init(&gpus[i]);
-      snprintf(names[i], sizeof names[i], "%s-worker-%u", backend, i);
-      gpus[i].ordinal = i;
-      gpus[i].name = names[i];
-      gpus[i].current_job_id = s->workers[i].job_id;
-      gpus[i].current_proof_kind =
-          (char *)(s->workers[i].busy ? cz_proof_kind_label(s->workers[i].kind) : "");
-      gp[i] = &gpus[i];
-    }
-    r.n_gpus = s->n_workers;
-    r.gpus = gp;
-    for (size_t i = 0; i < s->n_srs; i++) {
-      cuzk__v1__srsstatus__init(&srs[i]);
-      srs[i].circuit_id = s->srs[i].circuit_id;
-      srs[i].tier = (Cuzk__V1__SRSStatus__Tier)s->srs[i].tier;
-      srs[i].size_bytes = s->srs[i].size_bytes;
-      srs[i].ref_count = s->srs[i].ref_count;
-      sp[i] = &srs[i];
-    }
-    r.n_loaded_srs = s->n_srs;
-    r.loaded_srs = sp;
-    for (int k = 1; k < CZ_KIND_COUNT; k++) {
-      cuzk__v1__queue_status__init(&qs[k - 1]);
-      qs[k - 1].proof_kind = (char *)cz_proof_kind_label((cz_proof_kind)k);
-      qs[k - 1].pending = s->pending[k];
-      qs[k - 1].in_progress = s->running[k];
-      qp[k - 1] = &qs[k - 1];
-    }
-    r.n_queues = CZ_KIND_COUNT - 1;
-    r.queues = qp;
-    r.total_proofs_completed = s->total_completed;
-    r.total_proofs_failed = s->total_failed;
-    r.uptime_seconds = s->uptime_seconds;
-    r.pinned_memory_bytes = s->memory_used;
-    r.pinned_memory_limit_bytes = s->memory_budget;
-    respond(c, &r.base, GRPC_STATUS_OK, NULL);
-    free(s);
-    return;
-  }
-  case M_METRICS: {
-    cz_engine_stats *s = malloc(sizeof *s);
-    char *text = NULL;
-    if (s) cz_engine_get_stats(e, s), text = cz_metrics_text(s);
-    free(s);
-    if (!text) {
-      respond(c, NULL, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-      return;
-    }
-    Cuzk__V1__GetMetricsResponse r = CUZK__V1__GET_METRICS_RESPONSE__INIT;
-    r.prometheus_text = text;
-    respond(c, &r.base, GRPC_STATUS_OK, NULL);
-    free(text);
-    return;
-  }
-  case M_PRELOAD: {
-    const Cuzk__V1__PreloadSRSRequest *q = (const Cuzk__V1__PreloadSRSRequest *)req;
-    if (!q->circuit_id[0]) {
-      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
-      return;
-    }
-    bool already = false;
-    uint64_t ms = 0;
-    cz_err st = cz_engine_srs_preload(e, q->circuit_id, &already, &ms, msg, sizeof msg);
-    Cuzk__V1__PreloadSRSResponse r = CUZK__V1__PRELOAD_SRSRESPONSE__INIT;
-    r.already_loaded = already;
-    r.load_time_ms = ms;
-    respond(c, &r.base, grpc_code(st), msg);
-    return;
-  }
-  case M_EVICT: {
-    const Cuzk__V1__EvictSRSRequest *q = (const Cuzk__V1__EvictSRSRequest *)req;
-    if (!q->circuit_id[0]) {
-      respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
-      return;
-    }
-    bool was = false;
-    uint64_t freed = 0;
-    cz_err st = cz_engine_srs_evict(e, q->circuit_id, &was, &freed, msg, sizeof msg);
-    Cuzk__V1__EvictSRSResponse r = CUZK__V1__EVICT_SRSRESPONSE__INIT;
-    r.was_loaded = was;
-    r.freed_bytes = freed;
-    /* An SRS in use (CZ_ERR_BUSY) cannot be evicted now: the caller may retry. */
-    respond(c, &r.base, grpc_code(st), msg);
-    return;
-  }
-  default:
-    respond(c, NULL, GRPC_STATUS_UNIMPLEMENTED, "unknown method");
-  }
+  bool was = false;
+  uint64_t freed = 0;
+  char msg[512] = "";
+  cz_err st = cz_engine_srs_evict(c->s->e, q->circuit_id, &was, &freed, msg, sizeof msg);
+  Cuzk__V1__EvictSRSResponse r = CUZK__V1__EVICT_SRSRESPONSE__INIT;
+  r.was_loaded = was;
+  r.freed_bytes = freed;
+  /* An SRS in use (CZ_ERR_BUSY) cannot be evicted now: the caller may retry. */
+  respond(c, &r.base, grpc_code(st), msg);
 }
 
 /* Decode the payload and answer. */
@@ -461,7 +501,7 @@ static void dispatch(call_ctx *c) {
     respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, why);
     return;
   }
-  handle(c, req);
+  methods[c->m].handle(c, req);
   protobuf_c_message_free_unpacked(req, NULL);
 }
 
@@ -547,7 +587,7 @@ static void on_new_call(struct cz_server *s, slot *sl, int success) {
   c->payload = sl->payload;
   atomic_fetch_add(&s->in_flight, 1);
   arm(s, sl->m);
-  if (c->m == M_AWAIT || c->m == M_PROVE) {
+  if (methods[c->m].blocking) {
     pthread_t t;
     pthread_attr_t at;
     pthread_attr_init(&at);

@@ -1,0 +1,148 @@
+/* What a proof kind gives the engine: its hooks, and the one context each
+ * hook is handed. The engine drives every job through the same steps and
+ * calls the kind's hooks at each; a hook never calls back into the engine:
+ * what it needs arrives in its context, what it makes it returns. So the
+ * engine knows no proof kind, and a kind knows no engine. A kind registers
+ * its hooks and its SRS circuits before cz_engine_start (the end of this
+ * header). Sources: src/engine/job_run.c (the steps), pipeline.c (synthesis
+ * and proving of the partitions), srs.c (the SRS), engine.c (registration).
+ *
+ * A job's steps, with the TIMELINE events the engine writes (engine.h):
+ *   submit, on the caller's thread: parse, then plan (the plan is kept with
+ *     the job; a job whose plan needs more memory than the whole budget
+ *     FAILS at once); QUEUED.
+ *   a worker: START; the plan's memory reserved (MEM_WAIT while it waits);
+ *     prepare; the plan's SRS made hot; PROVE; VANILLA_CHECK and check;
+ *     the plan's shape made hot (PCE shape=<id>, or plain,why=<reason>
+ *     when it cannot be, and the job goes on without it);
+ *   the pipeline, per partition i (item=i): SYNTH_START, synthesize,
+ *     SYNTH_END, GPU_QUEUE; then, in partition order on the worker's
+ *     thread, GPU_PICKUP, GPU_START, prove_partition, GPU_END; END.
+ * Same-circuit jobs (same kind and registered_proof) of a kind that allows
+ * it are proved as one batch (BATCH): each job's steps up to the pipeline
+ * alone (a failure fails that job alone), then all their partitions
+ * through one pipeline, job after job, each job answered when its own
+ * partitions are done.
+ *
+ * Threads: hooks of different jobs run at the same time; parse and plan run
+ * on the submitting thread, synthesize on the pipeline's threads (several
+ * partitions at once), the others on the job's worker thread. A job's
+ * cancellation is seen at every step; a hook that runs long may poll
+ * ctx->cancelled and return any error once it is set (the job is then
+ * CANCELLED). */
+#ifndef CUZK_KIND_HOOKS_H
+#define CUZK_KIND_HOOKS_H
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/err.h"
+
+/* What a job needs, as its kind's plan says (at submit). */
+typedef struct {
+  size_t n_partitions;    /* the pipeline's items, > 0 */
+  size_t proof_bytes;     /* each partition's share of the answer, > 0 */
+  uint64_t mem_bytes;     /* reserved before the job runs; 0: none */
+  const char *circuit_id; /* the SRS made hot for the job; NULL: none */
+  const char *shape_id;   /* a second SRS entry (a recorded shape) the job
+                             may go without; NULL: none */
+  const void *circuit;    /* the kind's own note of the job's circuit */
+} cz_kind_plan;
+
+/* The context of every hook of one job. The engine fills what is known at
+ * each step (NULL or 0 before); a hook only reads it. Strings and objects
+ * stay valid while the job runs. */
+typedef struct {
+  const cz_job_request *req;  /* the job's own copy of the request */
+  const void *model;          /* what parse made (NULL: no parse, or none) */
+  const cz_kind_plan *plan;   /* from prepare on */
+  const void *srs;            /* the hot object of plan->circuit_id: its
+                                 loader's object, or the mapped file */
+  size_t srs_len;             /* the mapped file's length (no loader) */
+  const void *shape;          /* the hot object of plan->shape_id; NULL:
+                                 none, the plain path */
+  unsigned synth_threads;     /* one partition's synthesis thread budget */
+  size_t window;              /* partitions the pipeline holds synthesized
+                                 and not yet proved, at most: the factor of
+                                 a partition's memory in the plan */
+  const atomic_bool *cancelled; /* true once the job is cancelled */
+} cz_kind_ctx;
+
+typedef struct {
+  const char *name; /* in logs and TIMELINE (PROVE) */
+  void *self;       /* the kind's own state, passed to every hook */
+  /* Optional: parse the request once, at submit. CZ_OK: *model (may be
+   * NULL) is kept with the job until it ends and handed to every later
+   * hook as ctx->model; *model_bytes are charged to the memory budget with
+   * the request's bytes; free_model releases it. Otherwise msg says what
+   * is wrong and the submit is refused (CZ_ERR_INVALID_ARG, or NOMEM). */
+  cz_err (*parse)(void *self, const cz_job_request *req, void **model, uint64_t *model_bytes,
+                  char *msg, size_t msg_len);
+  void (*free_model)(void *self, void *model);
+  /* The job's plan, at submit, right after parse (ctx: req, model,
+   * synth_threads, window). A failure refuses the submit as parse's. */
+  cz_err (*plan)(void *self, const cz_kind_ctx *ctx, cz_kind_plan *plan, char *msg,
+                 size_t msg_len);
+  /* Optional, on the worker before the SRS is made hot: what the SRS file
+   * needs first (test parameters made on first use: minutes). A failure
+   * fails the job with msg. */
+  cz_err (*prepare)(void *self, const cz_kind_ctx *ctx, char *msg, size_t msg_len);
+  /* Optional, once the SRS is hot and before any synthesis: the input's
+   * expensive check (PoRep's vanilla proofs). A failure fails the job. */
+  cz_err (*check)(void *self, const cz_kind_ctx *ctx, char *msg, size_t msg_len);
+  /* Partition i into *state (the kind's own, freed by prove_partition or
+   * discard). */
+  cz_err (*synthesize)(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+                       size_t msg_len);
+  /* Partition i's proof from its state (freed here, whatever happens) into
+   * out, plan->proof_bytes of them, checked before CZ_OK. */
+  cz_err (*prove_partition)(void *self, const cz_kind_ctx *ctx, size_t i, void *state,
+                            uint8_t *out, char *msg, size_t msg_len);
+  /* Free a synthesized state that will not be proved (error, cancel). */
+  void (*discard)(void *self, void *state);
+  /* Same-circuit jobs may be proved as one batch (scheduler.max_batch_size). */
+  bool batch;
+  /* Optional: release self. cz_engine_destroy calls it once per distinct
+   * self, last (after every job and SRS entry is gone, since SRS loaders
+   * may point into it). */
+  void (*destroy)(void *self);
+} cz_kind_hooks;
+
+/* ---- SRS circuits ------------------------------------------------------------ */
+
+/* Turns a mapped parameter file into the hot object a kind uses (e.g.
+ * cz_groth16_params_read). *bytes: the memory the object holds. */
+typedef struct {
+  cz_err (*load)(void *self, const char *circuit_id, const uint8_t *file, size_t len,
+                 void **obj, uint64_t *bytes, char *msg, size_t msg_len);
+  void (*unload)(void *self, void *obj);
+  void *self;
+} cz_srs_loader;
+
+/* ---- Registration (before cz_engine_start) ------------------------------- */
+
+/* Register the hooks of a kind (copied; a second registration replaces the
+ * first). CZ_ERR_INVALID_ARG for a bad kind, a missing plan, synthesize,
+ * prove_partition or discard, or after start. */
+cz_err cz_engine_register_kind(cz_engine *e, cz_proof_kind kind, const cz_kind_hooks *h);
+/* Declare an SRS circuit: its parameter file and (optional) loader, both
+ * copied. A circuit id that was never declared resolves to
+ * <param_cache>/<id>.params and is kept as mapped bytes. CZ_ERR_INVALID_ARG
+ * for an id that is not 1-63 of [A-Za-z0-9._-], a NULL path, a loader
+ * without load or unload, or an id declared twice; CZ_ERR_NOMEM. */
+cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *path,
+                              const cz_srs_loader *loader);
+/* Declare a computed SRS entry: an object made by loader->load (called
+ * with file NULL, len 0) instead of read from a file, e.g. a recorded
+ * circuit shape. estimate_bytes is reserved before load runs (then the
+ * charge becomes what load reports). It is hot or cold (no warm tier: an
+ * eviction under pressure or EvictSRS drops it, the next use makes it
+ * again); otherwise it is an SRS entry like the others (status, preload,
+ * idle eviction, refs). Errors as cz_engine_register_srs's (loader is
+ * required). */
+cz_err cz_engine_register_computed_srs(cz_engine *e, const char *circuit_id,
+                                       uint64_t estimate_bytes, const cz_srs_loader *loader);
+
+#endif
