@@ -31,7 +31,7 @@ static void *alloc_fr(size_t count) {
 cz_fr *cz_ntt_alloc_fr(size_t count) { return alloc_fr(count); }
 
 static cz_fr *power_table(const cz_fr *base, size_t count) {
-  cz_fr *t = alloc_fr(count);
+  cz_fr *t = cz_huge_alloc(count * sizeof *t);
   if (!t) return NULL;
   cz_fr p = CZ_FR_ONE;
   for (size_t i = 0; i < count; i++) {
@@ -79,7 +79,7 @@ cz_err cz_ntt_domain_new(cz_ntt_domain **out, unsigned log_n) {
   cz_fr_inv(&d->g_inv, &d->g);
 
   d->half = d->n / 2;
-  d->tw = power_table(&d->omega, d->half + 1);
+  d->tw = power_table(&d->omega, d->half + 1); /* on huge pages: panels read it h_lo apart */
   d->blk_log = log_n < cz_ntt_block_log ? log_n : cz_ntt_block_log;
   d->blk_half = ((size_t)1 << d->blk_log) / 2;
   d->tw_blk = alloc_fr(d->blk_half + 1);

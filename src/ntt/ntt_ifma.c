@@ -326,7 +326,11 @@ static CZ_IFMA_TARGET void panel_stage(const ntt_level_pass *p, cz_frv *P, size_
                                        const cz_frv *scale) {
   const cz_ntt_domain *d = p->d;
   size_t rows = (size_t)1 << p->rows_log, h = m * p->h_lo, s = d->half / h;
+  for (size_t rr = 0; rr < m && rr < NTT_PREFETCH_TW; rr++)
+    ntt_prefetch_tw(d->tw, d->half, rr * p->h_lo + c0, s, 8, p->inv);
   for (size_t rr = 0; rr < m; rr++) {
+    if (rr + NTT_PREFETCH_TW < m)
+      ntt_prefetch_tw(d->tw, d->half, (rr + NTT_PREFETCH_TW) * p->h_lo + c0, s, 8, p->inv);
     cz_frv t;
     tw_fetch(&t, d->tw, d->half, (rr * p->h_lo + c0) * s, s, p->inv);
     for (size_t base = rr; base < rows; base += 2 * m)

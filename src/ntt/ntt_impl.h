@@ -169,6 +169,19 @@ static inline void ntt_prefetch_row(const cz_fr *row, size_t count) {
   for (size_t k = 0; k < count * sizeof(cz_fr); k += 64) __builtin_prefetch((const char *)row + k);
 }
 
+/* Row residues ahead whose twiddles a panel stage prefetches: they lie
+ * h_lo apart in tw (a cache and TLB miss each), and a residue of the top
+ * stages runs only one row group, too little work to hide a miss. */
+#define NTT_PREFETCH_TW 8
+/* The lines of the count twiddles for exponents (e0 + c) s, c < count. */
+static inline void ntt_prefetch_tw(const cz_fr *tw, size_t half, size_t e0, size_t s, size_t count,
+                                   int inv) {
+  for (size_t c = 0; c < count; c++) {
+    size_t e = (e0 + c) * s;
+    __builtin_prefetch(&tw[inv ? half - e : e]);
+  }
+}
+
 /* ---- field helpers ------------------------------------------------------------ */
 
 /* Fr add and sub for the butterflies: the shared mont_add/mont_sub are
@@ -255,7 +268,7 @@ static inline void ntt_fr_sub(cz_fr *r, const cz_fr *a, const cz_fr *b) {
 
 /* Fr product for the butterflies: the ADX product inline (no dispatcher and
  * backend calls, no spills around them), the same value cz_fr_mul gives. */
-static inline void ntt_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+static inline __attribute__((always_inline)) void ntt_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b) {
 #ifdef CZ_MONT_ADX
   if (cz_mont_use_adx) {
     mont_adx_fr_mul(r->l, a->l, b->l);
@@ -270,7 +283,7 @@ static inline void ntt_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b) {
  * stays below t + r_Fr, and the result below t d / 2^256 + r_Fr < 2 r_Fr
  * before its final subtraction) holds for a second operand d < 2 r_Fr as
  * long as the first, t, is reduced. */
-static inline void ntt_fr_mul_diff(cz_fr *r, const cz_fr *t, const cz_fr *u, const cz_fr *v) {
+static inline __attribute__((always_inline)) void ntt_fr_mul_diff(cz_fr *r, const cz_fr *t, const cz_fr *u, const cz_fr *v) {
   cz_fr d;
 #if defined(CZ_MONT_ADX) && defined(__x86_64__)
   if (cz_mont_use_adx) {

@@ -8,13 +8,14 @@
  * is free (see ntt_twid). Blocks run their stages in place two at a time
  * (radix-4); panels are copied into a row-major buffer of NTT_PANEL_W
  * columns, run every stage of their level there, and are copied back. */
+#include <stdint.h>
 #include <string.h>
 #include "ntt/ntt_impl.h"
 
 /* ---- butterflies --------------------------------------------------------- */
 
 /* DIF: (u, v) <- (u + v, (u - v) w); with w = -t for the inverse root. */
-static inline void bf_dif(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
+static inline __attribute__((always_inline)) void bf_dif(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
   cz_fr m;
   if (inv) ntt_fr_mul_diff(&m, t, v, u);
   else ntt_fr_mul_diff(&m, t, u, v);
@@ -23,7 +24,7 @@ static inline void bf_dif(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
 }
 
 /* DIT: (u, v) <- (u + v w, u - v w); with w = -t for the inverse root. */
-static inline void bf_dit(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
+static inline __attribute__((always_inline)) void bf_dit(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
   cz_fr m;
   ntt_fr_mul(&m, v, t);
   if (inv) { ntt_fr_add(v, u, &m); ntt_fr_sub(u, u, &m); }
@@ -33,7 +34,7 @@ static inline void bf_dit(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
 /* Both butterflies with twiddle 1 (exponent 0; for the inverse root t = -1,
  * which gives the same result): (u, v) <- (u + v, u - v), no product.
  * Column 0 of every stage has it: n products in all, two stages' worth. */
-static inline void bf_one(cz_fr *u, cz_fr *v) {
+static inline __attribute__((always_inline)) void bf_one(cz_fr *u, cz_fr *v) {
   cz_fr d;
   ntt_fr_sub(&d, u, v);
   ntt_fr_add(u, u, v);
@@ -42,7 +43,7 @@ static inline void bf_one(cz_fr *u, cz_fr *v) {
 
 /* A DIT butterfly (bf_one when t is NULL), its outputs then times *scale
  * when scale is not NULL; or a DIF butterfly. */
-static inline void bf2(cz_fr *u, cz_fr *v, const cz_fr *t, int inv, int dit, const cz_fr *scale) {
+static inline __attribute__((always_inline)) void bf2(cz_fr *u, cz_fr *v, const cz_fr *t, int inv, int dit, const cz_fr *scale) {
   if (!t) bf_one(u, v);
   else if (dit) bf_dit(u, v, t, inv);
   else bf_dif(u, v, t, inv);
@@ -52,7 +53,7 @@ static inline void bf2(cz_fr *u, cz_fr *v, const cz_fr *t, int inv, int dit, con
 /* Two stages on (p0, p1, p2, p3) = columns j, j + g, j + 2g, j + 3g with
  * ta = omega_4g^j, tb = omega_4g^(j+g), tc = omega_2g^j (ta = tc = NULL for
  * j = 0), in DIT or DIF order; DIT outputs then times *scale (or NULL). */
-static inline void bf4(cz_fr *p0, cz_fr *p1, cz_fr *p2, cz_fr *p3, const cz_fr *ta,
+static inline __attribute__((always_inline)) void bf4(cz_fr *p0, cz_fr *p1, cz_fr *p2, cz_fr *p3, const cz_fr *ta,
                        const cz_fr *tb, const cz_fr *tc, int inv, int dit, const cz_fr *scale) {
   if (dit) {
     bf2(p0, p1, tc, inv, 1, NULL);
@@ -164,36 +165,103 @@ void ntt_scalar_blocks(const ntt_block_pass *p, size_t b0, size_t b1) {
 typedef struct {
   const ntt_level_pass *p;
   cz_fr *P;
-  size_t rs, c0; /* c0: the panel's first column within its span */
+  size_t rs, c0;      /* c0: the panel's first column within its span */
+  size_t next;        /* the next panel's base in x (or SIZE_MAX) */
+  size_t next_row;    /* its rows prefetched so far */
+  size_t next_step;   /* rows to prefetch per row residue */
 } panel;
 
-/* The stage of half-size m h_lo (rows r and r + m paired) on every column.
- * Its twiddle for row r (rr = r % m) and column c is omega_2h^(rr h_lo + c),
- * the same for all row groups, so each row residue's W twiddles are
- * fetched once. */
-static void panel_stage(const panel *pn, size_t m, int last) {
+/* While a panel runs, the next one's rows are brought into the cache a few
+ * at a time (they lie h_lo apart: no hardware prefetcher follows them), so
+ * that its copy finds them there. */
+static void panel_prefetch_next(panel *pn) {
+  const ntt_level_pass *p = pn->p;
+  size_t rows = (size_t)1 << p->rows_log;
+  for (size_t k = 0; k < pn->next_step && pn->next_row < rows; k++, pn->next_row++) {
+    size_t at = pn->next + pn->next_row * p->h_lo;
+    ntt_prefetch_row(p->x + at, p->width);
+    if (p->pre_mul) ntt_prefetch_row(p->pre_mul + at, p->width);
+  }
+}
+
+/* Row r of a panel stage of half-size m h_lo has residue rr = r % m; its
+ * twiddle for column c is omega_2h^(rr h_lo + c), the same for every row
+ * group of the stage. t[c] = that twiddle for the panel's W columns (the
+ * twiddle of exponent 0 is multiplied like the others: the same values). */
+static void panel_tw(const panel *pn, size_t m, size_t rr, cz_fr *t) {
   const ntt_level_pass *p = pn->p;
   const cz_ntt_domain *d = p->d;
-  size_t W = p->width, rows = (size_t)1 << p->rows_log, h = m * p->h_lo, s = d->half / h;
-  const cz_fr *scale = last ? p->scale : NULL;
+  size_t s = d->half / (m * p->h_lo), e0 = rr * p->h_lo + pn->c0;
+  for (size_t c = 0; c < p->width; c++) t[c] = *ntt_twid(d->tw, d->half, (e0 + c) * s, p->inv);
+  /* the residues ahead: they lie h_lo apart in tw, a miss each */
+  if (rr + NTT_PREFETCH_TW < m)
+    ntt_prefetch_tw(d->tw, d->half, e0 + NTT_PREFETCH_TW * p->h_lo, s, p->width, p->inv);
+}
+
+static void panel_tw_start(const panel *pn, size_t m) {
+  const ntt_level_pass *p = pn->p;
+  size_t s = p->d->half / (m * p->h_lo);
+  for (size_t rr = 0; rr < m && rr < NTT_PREFETCH_TW; rr++)
+    ntt_prefetch_tw(p->d->tw, p->d->half, rr * p->h_lo + pn->c0, s, p->width, p->inv);
+}
+
+/* The stage of half-size m h_lo: rows r and r + m paired. */
+static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
+  const ntt_level_pass *p = pn->p;
+  size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs;
+  cz_fr t[NTT_PANEL_W];
+  panel_tw_start(pn, m);
   for (size_t rr = 0; rr < m; rr++) {
-    size_t e0 = rr * p->h_lo + pn->c0;
-    const cz_fr *t[NTT_PANEL_W];
-    for (size_t c = 0; c < W; c++)
-      t[c] = e0 + c ? ntt_twid(d->tw, d->half, (e0 + c) * s, p->inv) : NULL;
+    panel_tw(pn, m, rr, t);
+    if (pn->next != SIZE_MAX) panel_prefetch_next(pn);
     for (size_t base = rr; base < rows; base += 2 * m) {
-      cz_fr *u = pn->P + base * pn->rs, *v = u + m * pn->rs;
-      for (size_t c = 0; c < W; c++) bf2(&u[c], &v[c], t[c], p->inv, p->dit, scale);
+      cz_fr *u = pn->P + base * rs, *v = u + m * rs;
+      for (size_t c = 0; c < W; c++) bf2(&u[c], &v[c], &t[c], p->inv, p->dit, scale);
     }
   }
 }
 
-static void panel_run(const panel *pn) {
-  size_t rows = (size_t)1 << pn->p->rows_log;
-  if (!pn->p->dit)
-    for (size_t m = rows / 2; m >= 1; m /= 2) panel_stage(pn, m, 0);
-  else
-    for (size_t m = 1; m < rows; m *= 2) panel_stage(pn, m, m == rows / 2);
+/* The stages of half-sizes 2m h_lo and m h_lo: rows r, r + m, r + 2m,
+ * r + 3m, as the blocks' radix-4 step. */
+static void panel_radix4(panel *pn, size_t m, const cz_fr *scale) {
+  const ntt_level_pass *p = pn->p;
+  size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs;
+  cz_fr ta[NTT_PANEL_W], tb[NTT_PANEL_W], tc[NTT_PANEL_W];
+  panel_tw_start(pn, 2 * m);
+  panel_tw_start(pn, m);
+  for (size_t rr = 0; rr < m; rr++) {
+    panel_tw(pn, 2 * m, rr, ta);
+    panel_tw(pn, 2 * m, rr + m, tb);
+    panel_tw(pn, m, rr, tc);
+    if (pn->next != SIZE_MAX) panel_prefetch_next(pn);
+    for (size_t base = rr; base < rows; base += 4 * m) {
+      cz_fr *p0 = pn->P + base * rs, *p1 = p0 + m * rs, *p2 = p1 + m * rs, *p3 = p2 + m * rs;
+      for (size_t c = 0; c < W; c++)
+        bf4(&p0[c], &p1[c], &p2[c], &p3[c], &ta[c], &tb[c], &tc[c], p->inv, p->dit, scale);
+    }
+  }
+}
+
+/* Every stage of the level on one panel, in the blocks' order. */
+static void panel_run(panel *pn) {
+  const ntt_level_pass *p = pn->p;
+  unsigned stages = p->rows_log;
+  /* The steps run about rows / 3 row residues in all, so 4 rows per
+   * residue cover the next panel well before it starts. */
+  pn->next_row = 0;
+  pn->next_step = 4;
+  if (!p->dit) {
+    size_t m = (size_t)1 << stages >> 1; /* the top stage's m */
+    for (; stages >= 2; stages -= 2, m /= 4) panel_radix4(pn, m / 2, NULL);
+    if (stages) panel_radix2(pn, m, NULL);
+    return;
+  }
+  size_t m = 1;
+  if (stages & 1) {
+    panel_radix2(pn, 1, stages == 1 ? p->scale : NULL);
+    m = 2; stages--;
+  }
+  for (; stages >= 2; stages -= 2, m *= 4) panel_radix4(pn, m, stages == 2 ? p->scale : NULL);
 }
 
 /* Copy panel q between x and the buffer B (rows of W elements): in, times
@@ -217,7 +285,7 @@ void ntt_scalar_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scra
   size_t rows = (size_t)1 << p->rows_log, W = p->width;
   cz_fr *B = scratch;
   for (size_t q = q0; q < q1; q++) {
-    panel pn = {p, B, W, q / p->spans * W};
+    panel pn = {p, B, W, q / p->spans * W, q + 1 < q1 ? ntt_panel_base(p, q + 1) : SIZE_MAX, 0, 0};
     if (B) {
       panel_copy(p, q, B, 1);
       panel_run(&pn);
