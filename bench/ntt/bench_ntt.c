@@ -1,5 +1,6 @@
 /* cuzk-bench ntt: time the forward/inverse NTT (and optionally the H
- * polynomial) at 2^K and compare with the bound
+ * polynomial) at 2^K, on vectors on huge pages as the prover's are, and
+ * compare with the bound
  *   butterflies x (Fr mul ns, measured in this run) / threads,
  * butterflies = (n/2) K. Prints `name value unit` lines; times are the best
  * of --reps runs, each on fresh random data. */
@@ -16,6 +17,7 @@
 #include "cuzk/parallel.h"
 #include "ec/ifma_field.h"
 #include "common/args.h"
+#include "util/bigbuf.h"
 
 int cmd_bench_ntt(int argc, char **argv);
 
@@ -130,8 +132,9 @@ int cmd_bench_ntt(int argc, char **argv) {
   cz_err e = cz_ntt_domain_new(&d, log_n);
   if (e != CZ_OK) { fprintf(stderr, "ntt: %s\n", cz_err_str(e)); return 1; }
   size_t n = cz_ntt_domain_size(d);
-  cz_fr *a = malloc(n * sizeof *a), *b = with_h ? malloc(n * sizeof *b) : NULL;
-  cz_fr *c = with_h ? malloc(n * sizeof *c) : NULL;
+  /* On huge pages where the kernel allows, as the prover's a, b, c are. */
+  cz_fr *a = cz_huge_alloc(n * sizeof *a), *b = with_h ? cz_huge_alloc(n * sizeof *b) : NULL;
+  cz_fr *c = with_h ? cz_huge_alloc(n * sizeof *c) : NULL;
   if (!a || (with_h && (!b || !c))) { fprintf(stderr, "ntt: out of memory\n"); return 1; }
 
   /* Each rep times Fr mul just before and after its transforms and forms its

@@ -8,6 +8,7 @@
  * is free (see ntt_twid). Blocks run their stages in place two at a time
  * (radix-4); panels are copied into a row-major buffer of NTT_PANEL_W
  * columns, run every stage of their level there, and are copied back. */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include "ntt/ntt_impl.h"
@@ -186,22 +187,28 @@ static void panel_prefetch_next(panel *pn) {
 
 /* Row r of a panel stage of half-size m h_lo has residue rr = r % m; its
  * twiddle for column c is omega_2h^(rr h_lo + c), the same for every row
- * group of the stage. t[c] = that twiddle for the panel's W columns (the
- * twiddle of exponent 0 is multiplied like the others: the same values). */
-static void panel_tw(const panel *pn, size_t m, size_t rr, cz_fr *t) {
+ * group of the stage: t[c step] for the run returned (the twiddle of
+ * exponent 0 is multiplied like the others: the same values). */
+typedef struct {
+  const cz_fr *t;
+  ptrdiff_t step;
+} tw_run;
+
+static tw_run panel_tw(const panel *pn, size_t m, size_t rr) {
   const ntt_level_pass *p = pn->p;
   const cz_ntt_domain *d = p->d;
   size_t s = d->half / (m * p->h_lo), e0 = rr * p->h_lo + pn->c0;
-  for (size_t c = 0; c < p->width; c++) t[c] = *ntt_twid(d->tw, d->half, (e0 + c) * s, p->inv);
   /* the residues ahead: they lie h_lo apart in tw, a miss each */
   if (rr + NTT_PREFETCH_TW < m)
     ntt_prefetch_tw(d->tw, d->half, e0 + NTT_PREFETCH_TW * p->h_lo, s, p->width, p->inv);
+  tw_run r = {ntt_twid(d->tw, d->half, e0 * s, p->inv), p->inv ? -(ptrdiff_t)s : (ptrdiff_t)s};
+  return r;
 }
 
-static void panel_tw_start(const panel *pn, size_t m) {
+static void panel_tw_start(const panel *pn, size_t m, size_t rr0) {
   const ntt_level_pass *p = pn->p;
   size_t s = p->d->half / (m * p->h_lo);
-  for (size_t rr = 0; rr < m && rr < NTT_PREFETCH_TW; rr++)
+  for (size_t rr = rr0; rr < m && rr < rr0 + NTT_PREFETCH_TW; rr++)
     ntt_prefetch_tw(p->d->tw, p->d->half, rr * p->h_lo + pn->c0, s, p->width, p->inv);
 }
 
@@ -209,14 +216,13 @@ static void panel_tw_start(const panel *pn, size_t m) {
 static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
   const ntt_level_pass *p = pn->p;
   size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs;
-  cz_fr t[NTT_PANEL_W];
-  panel_tw_start(pn, m);
+  panel_tw_start(pn, m, 0);
   for (size_t rr = 0; rr < m; rr++) {
-    panel_tw(pn, m, rr, t);
+    tw_run t = panel_tw(pn, m, rr);
     if (pn->next != SIZE_MAX) panel_prefetch_next(pn);
     for (size_t base = rr; base < rows; base += 2 * m) {
       cz_fr *u = pn->P + base * rs, *v = u + m * rs;
-      for (size_t c = 0; c < W; c++) bf2(&u[c], &v[c], &t[c], p->inv, p->dit, scale);
+      for (size_t c = 0; c < W; c++) bf2(&u[c], &v[c], t.t + c * t.step, p->inv, p->dit, scale);
     }
   }
 }
@@ -226,18 +232,17 @@ static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
 static void panel_radix4(panel *pn, size_t m, const cz_fr *scale) {
   const ntt_level_pass *p = pn->p;
   size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs;
-  cz_fr ta[NTT_PANEL_W], tb[NTT_PANEL_W], tc[NTT_PANEL_W];
-  panel_tw_start(pn, 2 * m);
-  panel_tw_start(pn, m);
+  panel_tw_start(pn, 2 * m, 0);
+  panel_tw_start(pn, 2 * m, m);
+  panel_tw_start(pn, m, 0);
   for (size_t rr = 0; rr < m; rr++) {
-    panel_tw(pn, 2 * m, rr, ta);
-    panel_tw(pn, 2 * m, rr + m, tb);
-    panel_tw(pn, m, rr, tc);
+    tw_run ta = panel_tw(pn, 2 * m, rr), tb = panel_tw(pn, 2 * m, rr + m), tc = panel_tw(pn, m, rr);
     if (pn->next != SIZE_MAX) panel_prefetch_next(pn);
     for (size_t base = rr; base < rows; base += 4 * m) {
       cz_fr *p0 = pn->P + base * rs, *p1 = p0 + m * rs, *p2 = p1 + m * rs, *p3 = p2 + m * rs;
       for (size_t c = 0; c < W; c++)
-        bf4(&p0[c], &p1[c], &p2[c], &p3[c], &ta[c], &tb[c], &tc[c], p->inv, p->dit, scale);
+        bf4(&p0[c], &p1[c], &p2[c], &p3[c], ta.t + c * ta.step, tb.t + c * tb.step,
+            tc.t + c * tc.step, p->inv, p->dit, scale);
     }
   }
 }
