@@ -57,13 +57,37 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_f
 
 /* ---- butterflies ----------------------------------------------------------- */
 
+/* d = a - b + p in (0, 2p), normalized 52-bit limbs but not reduced: one
+ * signed carry chain where cz_frv_sub runs two and a blend. Only for the
+ * first operand of cz_frv_mul_prepared, whose bound holds for any first
+ * operand below 2^256 (ifma_field_impl.h). */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vsub_lazy(cz_frv *d, const cz_frv *a, const cz_frv *b) {
+  const __m512i m = _mm512_set1_epi64((long long)CZ_IFMA_MASK52);
+  __m512i c = _mm512_setzero_si512();
+  CZ_IFMA_UNROLL
+  for (int k = 0; k < 5; k++) {
+    __m512i t = _mm512_add_epi64(_mm512_sub_epi64(_mm512_add_epi64(a->l[k], cz_frv_p_(k)), b->l[k]), c);
+    c = _mm512_srai_epi64(t, 52);
+    d->l[k] = _mm512_and_si512(t, m);
+  }
+}
+
 /* DIF: (u, v) <- (u + v, (u - v) w); w = -t for the inverse root. */
 static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_dif(cz_frv *u, cz_frv *v, const cz_frv *tp, int inv) {
   cz_frv d;
-  if (inv) cz_frv_sub(&d, v, u);
-  else cz_frv_sub(&d, u, v);
+  if (inv) vsub_lazy(&d, v, u);
+  else vsub_lazy(&d, u, v);
   cz_frv_add(u, u, v);
   cz_frv_mul_prepared(v, &d, tp);
+}
+
+/* Both butterflies with twiddle 1 (for the inverse root -1, the same
+ * result): (u, v) <- (u + v, u - v), no product. */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_one(cz_frv *u, cz_frv *v) {
+  cz_frv d;
+  cz_frv_sub(&d, u, v);
+  cz_frv_add(u, u, v);
+  *v = d;
 }
 
 /* DIT: (u, v) <- (u + v w, u - v w); w = -t for the inverse root. */
@@ -198,7 +222,8 @@ static CZ_IFMA_TARGET void stail_run(const vtail *t, cz_frv *B, size_t groups, i
       int s = dit ? 2 - k : k;
       vperm(&U, &B[i], t->ui[s], &B[i + 1]);
       vperm(&V, &B[i], t->vi[s], &B[i + 1]);
-      if (dit) vbf_dit(&U, &V, &t->tw[s], inv);
+      if (s == 2) vbf_one(&U, &V); /* h = 1: every twiddle is omega^0 */
+      else if (dit) vbf_dit(&U, &V, &t->tw[s], inv);
       else vbf_dif(&U, &V, &t->tw[s], inv);
       vperm(&B[i], &U, t->xi[s], &V);
       vperm(&B[i + 1], &U, t->yi[s], &V);
