@@ -344,23 +344,67 @@ CZ_IFMA_TARGET int cz_ntt_ifma_blocks(const ntt_block_pass *p, size_t b0, size_t
 
 /* ---- panels -------------------------------------------------------------------- */
 
-/* The stage of half-size m h_lo on the panel P (one group of 8 columns per
- * row): rows r and r + m paired; the twiddles of a row residue are gathered
- * and prepared once. */
-static CZ_IFMA_TARGET void panel_stage(const ntt_level_pass *p, cz_frv *P, size_t c0, size_t m,
-                                       const cz_frv *scale) {
-  const cz_ntt_domain *d = p->d;
-  size_t rows = (size_t)1 << p->rows_log, h = m * p->h_lo, s = d->half / h;
-  for (size_t rr = 0; rr < m && rr < NTT_PREFETCH_TW; rr++)
-    ntt_prefetch_tw(d->tw, d->half, rr * p->h_lo + c0, s, 8, p->inv);
+/* Panel P: one group of 8 columns per row. The twiddles of residue rr of
+ * the stage of half-size m h_lo, gathered and prepared once for all its
+ * row groups; also prefetches the residues ahead. */
+static CZ_IFMA_TARGET void vpanel_tw(cz_frv *t, const ntt_level_pass *p, size_t c0, size_t m,
+                                     size_t rr) {
+  size_t s = ntt_panel_tw_stride(p, m), e0 = rr * p->h_lo + c0;
+  if (rr + NTT_PREFETCH_TW < m)
+    ntt_prefetch_tw(p->d->tw, p->d->half, e0 + NTT_PREFETCH_TW * p->h_lo, s, 8, p->inv);
+  tw_fetch(t, p->d->tw, p->d->half, e0 * s, s, p->inv);
+}
+
+/* The stage of half-size m h_lo: rows r and r + m paired. */
+static CZ_IFMA_TARGET void vpanel_radix2(const ntt_level_pass *p, cz_frv *P, size_t c0, size_t m,
+                                         const cz_frv *scale, ntt_ahead *ahead) {
+  size_t rows = (size_t)1 << p->rows_log;
+  ntt_panel_tw_ahead(p, c0, m, 0);
   for (size_t rr = 0; rr < m; rr++) {
-    if (rr + NTT_PREFETCH_TW < m)
-      ntt_prefetch_tw(d->tw, d->half, (rr + NTT_PREFETCH_TW) * p->h_lo + c0, s, 8, p->inv);
     cz_frv t;
-    tw_fetch(&t, d->tw, d->half, (rr * p->h_lo + c0) * s, s, p->inv);
+    vpanel_tw(&t, p, c0, m, rr);
+    ntt_ahead_step(ahead);
     for (size_t base = rr; base < rows; base += 2 * m)
       vbf2(&P[base], &P[base + m], &t, p->inv, p->dit, scale);
   }
+}
+
+/* The stages of half-sizes 2m h_lo and m h_lo on rows r, r + m, r + 2m, r + 3m. */
+static CZ_IFMA_TARGET void vpanel_radix4(const ntt_level_pass *p, cz_frv *P, size_t c0, size_t m,
+                                         const cz_frv *scale, ntt_ahead *ahead) {
+  size_t rows = (size_t)1 << p->rows_log;
+  ntt_panel_tw_ahead(p, c0, 2 * m, 0);
+  ntt_panel_tw_ahead(p, c0, 2 * m, m);
+  ntt_panel_tw_ahead(p, c0, m, 0);
+  for (size_t rr = 0; rr < m; rr++) {
+    cz_frv ta, tb, tc;
+    vpanel_tw(&ta, p, c0, 2 * m, rr);
+    vpanel_tw(&tb, p, c0, 2 * m, rr + m);
+    vpanel_tw(&tc, p, c0, m, rr);
+    ntt_ahead_step(ahead);
+    for (size_t base = rr; base < rows; base += 4 * m)
+      vbf4(&P[base], &P[base + m], &P[base + 2 * m], &P[base + 3 * m], &ta, &tb, &tc, p->inv,
+           p->dit, scale);
+  }
+}
+
+/* Every stage of the level on one panel, in the scalar panels' order. */
+static CZ_IFMA_TARGET void vpanel_run(const ntt_level_pass *p, cz_frv *P, size_t c0,
+                                      const cz_frv *scale, ntt_ahead *ahead) {
+  unsigned stages = p->rows_log;
+  if (!p->dit) {
+    size_t m = (size_t)1 << stages >> 1;
+    for (; stages >= 2; stages -= 2, m /= 4) vpanel_radix4(p, P, c0, m / 2, NULL, ahead);
+    if (stages) vpanel_radix2(p, P, c0, m, NULL, ahead);
+    return;
+  }
+  size_t m = 1;
+  if (stages & 1) {
+    vpanel_radix2(p, P, c0, 1, stages == 1 ? scale : NULL, ahead);
+    m = 2; stages--;
+  }
+  for (; stages >= 2; stages -= 2, m *= 4)
+    vpanel_radix4(p, P, c0, m, stages == 2 ? scale : NULL, ahead);
 }
 
 /* Converts panel q (rows of 8 elements) into P, times pre_mul when set. */
@@ -388,12 +432,10 @@ CZ_IFMA_TARGET int cz_ntt_ifma_panels(const ntt_level_pass *p, size_t q0, size_t
   if (p->scale) prepare_scalar(&sv, p->scale);
   for (size_t q = q0; q < q1; q++) {
     size_t c0 = q / p->spans * p->width, base = ntt_panel_base(p, q);
+    ntt_ahead ahead;
+    ntt_ahead_init(&ahead, p, q, q1);
     panel_load(p, q, P);
-    if (!p->dit)
-      for (size_t m = rows / 2; m >= 1; m /= 2) panel_stage(p, P, c0, m, NULL);
-    else
-      for (size_t m = 1; m < rows; m *= 2)
-        panel_stage(p, P, c0, m, m == rows / 2 && p->scale ? &sv : NULL);
+    vpanel_run(p, P, c0, p->scale ? &sv : NULL, &ahead);
     for (size_t r = 0; r < rows; r++) cz_frv_store(p->x + base + r * p->h_lo, &P[r]);
   }
   return 1;

@@ -182,6 +182,49 @@ static inline void ntt_prefetch_tw(const cz_fr *tw, size_t half, size_t e0, size
   }
 }
 
+/* The next panel's rows, brought into the cache a few at a time while a
+ * panel runs (they lie h_lo apart: no hardware prefetcher follows them),
+ * so that its copy finds them there. A panel's steps run about rows / 3
+ * row residues in all; NTT_AHEAD_ROWS rows per residue cover the next
+ * panel well before it starts. */
+#define NTT_AHEAD_ROWS 4
+typedef struct {
+  const ntt_level_pass *p;
+  size_t base, row; /* the next panel's base in x (SIZE_MAX: none), rows done */
+} ntt_ahead;
+
+static inline void ntt_ahead_init(ntt_ahead *a, const ntt_level_pass *p, size_t q, size_t q1) {
+  a->p = p;
+  a->base = q + 1 < q1 ? ntt_panel_base(p, q + 1) : SIZE_MAX;
+  a->row = 0;
+}
+
+/* Called once per row residue. */
+static inline void ntt_ahead_step(ntt_ahead *a) {
+  const ntt_level_pass *p = a->p;
+  size_t rows = (size_t)1 << p->rows_log;
+  if (a->base == SIZE_MAX) return;
+  for (size_t k = 0; k < NTT_AHEAD_ROWS && a->row < rows; k++, a->row++) {
+    size_t at = a->base + a->row * p->h_lo;
+    ntt_prefetch_row(p->x + at, p->width);
+    if (p->pre_mul) ntt_prefetch_row(p->pre_mul + at, p->width);
+  }
+}
+
+/* A panel stage of half-size m h_lo pairs rows r and r + m; its twiddle for
+ * row residue rr = r % m and column c0 + c is omega_2h^(rr h_lo + c0 + c) =
+ * tw[(e0 + c) s] with e0 = rr h_lo + c0, s = half / h. */
+static inline size_t ntt_panel_tw_stride(const ntt_level_pass *p, size_t m) {
+  return p->d->half / (m * p->h_lo);
+}
+
+/* Prefetch the twiddles of residues rr0 .. rr0 + NTT_PREFETCH_TW - 1 (< m). */
+static inline void ntt_panel_tw_ahead(const ntt_level_pass *p, size_t c0, size_t m, size_t rr0) {
+  size_t s = ntt_panel_tw_stride(p, m);
+  for (size_t rr = rr0; rr < m && rr < rr0 + NTT_PREFETCH_TW; rr++)
+    ntt_prefetch_tw(p->d->tw, p->d->half, rr * p->h_lo + c0, s, p->width, p->inv);
+}
+
 /* ---- field helpers ------------------------------------------------------------ */
 
 /* Fr add and sub for the butterflies: the shared mont_add/mont_sub are

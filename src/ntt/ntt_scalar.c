@@ -166,29 +166,13 @@ void ntt_scalar_blocks(const ntt_block_pass *p, size_t b0, size_t b1) {
 typedef struct {
   const ntt_level_pass *p;
   cz_fr *P;
-  size_t rs, c0;      /* c0: the panel's first column within its span */
-  size_t next;        /* the next panel's base in x (or SIZE_MAX) */
-  size_t next_row;    /* its rows prefetched so far */
-  size_t next_step;   /* rows to prefetch per row residue */
+  size_t rs, c0; /* c0: the panel's first column within its span */
+  ntt_ahead ahead;
 } panel;
 
-/* While a panel runs, the next one's rows are brought into the cache a few
- * at a time (they lie h_lo apart: no hardware prefetcher follows them), so
- * that its copy finds them there. */
-static void panel_prefetch_next(panel *pn) {
-  const ntt_level_pass *p = pn->p;
-  size_t rows = (size_t)1 << p->rows_log;
-  for (size_t k = 0; k < pn->next_step && pn->next_row < rows; k++, pn->next_row++) {
-    size_t at = pn->next + pn->next_row * p->h_lo;
-    ntt_prefetch_row(p->x + at, p->width);
-    if (p->pre_mul) ntt_prefetch_row(p->pre_mul + at, p->width);
-  }
-}
-
-/* Row r of a panel stage of half-size m h_lo has residue rr = r % m; its
- * twiddle for column c is omega_2h^(rr h_lo + c), the same for every row
- * group of the stage: t[c step] for the run returned (the twiddle of
- * exponent 0 is multiplied like the others: the same values). */
+/* The twiddles of residue rr of the stage of half-size m h_lo for the
+ * panel's columns: t[c step] (exponent 0 is multiplied like the others:
+ * the same values). Also prefetches the residues ahead. */
 typedef struct {
   const cz_fr *t;
   ptrdiff_t step;
@@ -196,30 +180,21 @@ typedef struct {
 
 static tw_run panel_tw(const panel *pn, size_t m, size_t rr) {
   const ntt_level_pass *p = pn->p;
-  const cz_ntt_domain *d = p->d;
-  size_t s = d->half / (m * p->h_lo), e0 = rr * p->h_lo + pn->c0;
-  /* the residues ahead: they lie h_lo apart in tw, a miss each */
+  size_t s = ntt_panel_tw_stride(p, m), e0 = rr * p->h_lo + pn->c0;
   if (rr + NTT_PREFETCH_TW < m)
-    ntt_prefetch_tw(d->tw, d->half, e0 + NTT_PREFETCH_TW * p->h_lo, s, p->width, p->inv);
-  tw_run r = {ntt_twid(d->tw, d->half, e0 * s, p->inv), p->inv ? -(ptrdiff_t)s : (ptrdiff_t)s};
+    ntt_prefetch_tw(p->d->tw, p->d->half, e0 + NTT_PREFETCH_TW * p->h_lo, s, p->width, p->inv);
+  tw_run r = {ntt_twid(p->d->tw, p->d->half, e0 * s, p->inv), p->inv ? -(ptrdiff_t)s : (ptrdiff_t)s};
   return r;
-}
-
-static void panel_tw_start(const panel *pn, size_t m, size_t rr0) {
-  const ntt_level_pass *p = pn->p;
-  size_t s = p->d->half / (m * p->h_lo);
-  for (size_t rr = rr0; rr < m && rr < rr0 + NTT_PREFETCH_TW; rr++)
-    ntt_prefetch_tw(p->d->tw, p->d->half, rr * p->h_lo + pn->c0, s, p->width, p->inv);
 }
 
 /* The stage of half-size m h_lo: rows r and r + m paired. */
 static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
   const ntt_level_pass *p = pn->p;
   size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs;
-  panel_tw_start(pn, m, 0);
+  ntt_panel_tw_ahead(p, pn->c0, m, 0);
   for (size_t rr = 0; rr < m; rr++) {
     tw_run t = panel_tw(pn, m, rr);
-    if (pn->next != SIZE_MAX) panel_prefetch_next(pn);
+    ntt_ahead_step(&pn->ahead);
     for (size_t base = rr; base < rows; base += 2 * m) {
       cz_fr *u = pn->P + base * rs, *v = u + m * rs;
       for (size_t c = 0; c < W; c++) bf2(&u[c], &v[c], t.t + c * t.step, p->inv, p->dit, scale);
@@ -232,12 +207,12 @@ static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
 static void panel_radix4(panel *pn, size_t m, const cz_fr *scale) {
   const ntt_level_pass *p = pn->p;
   size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs;
-  panel_tw_start(pn, 2 * m, 0);
-  panel_tw_start(pn, 2 * m, m);
-  panel_tw_start(pn, m, 0);
+  ntt_panel_tw_ahead(p, pn->c0, 2 * m, 0);
+  ntt_panel_tw_ahead(p, pn->c0, 2 * m, m);
+  ntt_panel_tw_ahead(p, pn->c0, m, 0);
   for (size_t rr = 0; rr < m; rr++) {
     tw_run ta = panel_tw(pn, 2 * m, rr), tb = panel_tw(pn, 2 * m, rr + m), tc = panel_tw(pn, m, rr);
-    if (pn->next != SIZE_MAX) panel_prefetch_next(pn);
+    ntt_ahead_step(&pn->ahead);
     for (size_t base = rr; base < rows; base += 4 * m) {
       cz_fr *p0 = pn->P + base * rs, *p1 = p0 + m * rs, *p2 = p1 + m * rs, *p3 = p2 + m * rs;
       for (size_t c = 0; c < W; c++)
@@ -251,10 +226,6 @@ static void panel_radix4(panel *pn, size_t m, const cz_fr *scale) {
 static void panel_run(panel *pn) {
   const ntt_level_pass *p = pn->p;
   unsigned stages = p->rows_log;
-  /* The steps run about rows / 3 row residues in all, so 4 rows per
-   * residue cover the next panel well before it starts. */
-  pn->next_row = 0;
-  pn->next_step = 4;
   if (!p->dit) {
     size_t m = (size_t)1 << stages >> 1; /* the top stage's m */
     for (; stages >= 2; stages -= 2, m /= 4) panel_radix4(pn, m / 2, NULL);
@@ -290,7 +261,8 @@ void ntt_scalar_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scra
   size_t rows = (size_t)1 << p->rows_log, W = p->width;
   cz_fr *B = scratch;
   for (size_t q = q0; q < q1; q++) {
-    panel pn = {p, B, W, q / p->spans * W, q + 1 < q1 ? ntt_panel_base(p, q + 1) : SIZE_MAX, 0, 0};
+    panel pn = {p, B, W, q / p->spans * W, {0}};
+    ntt_ahead_init(&pn.ahead, p, q, q1);
     if (B) {
       panel_copy(p, q, B, 1);
       panel_run(&pn);
