@@ -182,6 +182,24 @@ static inline void ntt_prefetch_tw(const cz_fr *tw, size_t half, size_t e0, size
   }
 }
 
+/* A contiguous region brought into the cache a few lines per step while
+ * other work runs: the next block, during the first stages of the current
+ * one, so that its stages do not wait on memory. */
+typedef struct {
+  const char *at, *end;
+  size_t per_step; /* lines per ntt_lines_step */
+} ntt_lines;
+
+static inline void ntt_lines_init(ntt_lines *l, const void *p, size_t bytes, size_t steps) {
+  l->at = p;
+  l->end = l->at + (p ? bytes : 0);
+  l->per_step = (bytes / 64 + steps - 1) / (steps ? steps : 1);
+}
+
+static inline void ntt_lines_step(ntt_lines *l) {
+  for (size_t k = 0; k < l->per_step && l->at < l->end; k++, l->at += 64) __builtin_prefetch(l->at);
+}
+
 /* The next panel's rows, brought into the cache a few at a time while a
  * panel runs (they lie h_lo apart: no hardware prefetcher follows them),
  * so that its copy finds them there. A panel's steps run about rows / 3

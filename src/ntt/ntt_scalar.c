@@ -80,12 +80,14 @@ typedef struct {
   size_t half;
   int inv, dit;
   const cz_fr *scale;
+  ntt_lines *ahead; /* stepped once per column (or NULL) */
 } stage_ctx;
 
 static void block_radix2(const stage_ctx *c) {
   size_t h = c->h, s = c->half / h;
   for (size_t base = 0; base < c->len; base += 2 * h)
     for (size_t j = 0; j < h; j++) {
+      if (c->ahead) ntt_lines_step(c->ahead);
       const cz_fr *t = j ? ntt_twid(c->tw, c->half, j * s, c->inv) : NULL;
       bf2(&c->x[base + j], &c->x[base + j + h], t, c->inv, c->dit, c->scale);
     }
@@ -96,6 +98,7 @@ static void block_radix4(const stage_ctx *c) {
   int inv = c->inv;
   for (size_t base = 0; base < c->len; base += 4 * g)
     for (size_t j = 0; j < g; j++) {
+      if (c->ahead) ntt_lines_step(c->ahead);
       cz_fr *p0 = &c->x[base + j], *p1 = p0 + g, *p2 = p1 + g, *p3 = p2 + g;
       const cz_fr *ta = j ? ntt_twid(c->tw, c->half, j * s1, inv) : NULL;
       const cz_fr *tb = ntt_twid(c->tw, c->half, (j + g) * s1, inv);
@@ -105,15 +108,16 @@ static void block_radix4(const stage_ctx *c) {
 }
 
 /* Every stage with h < len, in the order the direction needs (DIF: large
- * to small; DIT: small to large, the last one scaling when scale is set). */
+ * to small; DIT: small to large, the last one scaling when scale is set).
+ * The first step also steps ahead (when not NULL) once per column. */
 static void block_stages(cz_fr *x, size_t len, const cz_ntt_domain *d, int dit, int inv,
-                         const cz_fr *scale) {
+                         const cz_fr *scale, ntt_lines *ahead) {
   unsigned stages = 0;
   while (((size_t)1 << stages) < len) stages++;
-  stage_ctx c = {x, len, 0, d->tw_blk, d->blk_half, inv, dit, NULL};
+  stage_ctx c = {x, len, 0, d->tw_blk, d->blk_half, inv, dit, NULL, ahead};
   if (!dit) {
     size_t h = len / 2;
-    for (; stages >= 2; stages -= 2, h /= 4) { c.h = h / 2; block_radix4(&c); }
+    for (; stages >= 2; stages -= 2, h /= 4, c.ahead = NULL) { c.h = h / 2; block_radix4(&c); }
     if (stages) { c.h = h; block_radix2(&c); }
     return;
   }
@@ -121,9 +125,9 @@ static void block_stages(cz_fr *x, size_t len, const cz_ntt_domain *d, int dit, 
   if (stages & 1) {
     c.h = 1; c.scale = stages == 1 ? scale : NULL;
     block_radix2(&c);
-    h = 2; stages--;
+    h = 2; stages--; c.ahead = NULL;
   }
-  for (; stages >= 2; stages -= 2, h *= 4) {
+  for (; stages >= 2; stages -= 2, h *= 4, c.ahead = NULL) {
     c.h = h; c.scale = stages == 2 ? scale : NULL;
     block_radix4(&c);
   }
@@ -152,11 +156,15 @@ void ntt_scalar_blocks(const ntt_block_pass *p, size_t b0, size_t b1) {
   size_t len = p->bsize;
   for (size_t b = b0; b < b1; b++) {
     cz_fr *x = p->x + b * len;
+    /* the next block, a few lines per column of the first step (len / 4
+     * columns at least) */
+    ntt_lines ahead;
+    ntt_lines_init(&ahead, b + 1 < b1 ? x + len : NULL, len * sizeof *x, len / 4);
     if (p->pre_mul)
       for (size_t i = 0; i < len; i++) ntt_fr_mul(&x[i], &x[i], &p->pre_mul[b * len + i]);
-    if (job->dif) block_stages(x, len, p->d, 0, job->dif_inv, NULL);
+    if (job->dif) block_stages(x, len, p->d, 0, job->dif_inv, NULL, &ahead);
     if (job->coset >= 0) block_coset(p, x, b * len);
-    if (job->dit) block_stages(x, len, p->d, 1, job->dit_inv, p->scale);
+    if (job->dit) block_stages(x, len, p->d, 1, job->dit_inv, p->scale, job->dif ? NULL : &ahead);
   }
 }
 
