@@ -188,6 +188,7 @@ typedef struct {
   const cz_frv *tw;    /* vtw_fwd or vtw_inv */
   int inv, dit;
   const cz_frv *scale; /* last DIT stage (or NULL) */
+  ntt_lines *ahead;    /* stepped once per column group (or NULL) */
 } spass;
 
 static inline const cz_frv *stage_tw(const cz_frv *tw, size_t h) { return tw + (h / 8 - 1); }
@@ -197,6 +198,7 @@ static CZ_IFMA_TARGET void srun_radix2(const spass *c, size_t h) {
   const cz_frv *t = stage_tw(c->tw, h);
   for (size_t base = 0; base < c->len / 8; base += 2 * hg)
     for (size_t jg = 0; jg < hg; jg++) {
+      if (c->ahead) ntt_lines_step(c->ahead);
       cz_frv *u = &c->B[base + jg], *v = u + hg;
       vbf2(u, v, &t[jg], c->inv, c->dit, c->scale);
     }
@@ -208,6 +210,7 @@ static CZ_IFMA_TARGET void srun_radix4(const spass *c, size_t g) {
   int inv = c->inv;
   for (size_t base = 0; base < c->len / 8; base += 4 * gg)
     for (size_t jg = 0; jg < gg; jg++) {
+      if (c->ahead) ntt_lines_step(c->ahead);
       cz_frv *A = &c->B[base + jg], *B = A + gg, *C = B + gg, *D = C + gg;
       const cz_frv *ta = &t2[jg], *tb = &t2[jg + gg], *tc = &t1[jg];
       vbf4(A, B, C, D, ta, tb, tc, inv, c->dit, c->scale);
@@ -215,8 +218,10 @@ static CZ_IFMA_TARGET void srun_radix4(const spass *c, size_t g) {
 }
 
 /* The stages h = 4, 2, 1 on groups (2i, 2i + 1). */
-static CZ_IFMA_TARGET void stail_run(const vtail *t, cz_frv *B, size_t groups, int dit, int inv) {
+static CZ_IFMA_TARGET void stail_run(const vtail *t, cz_frv *B, size_t groups, int dit, int inv,
+                                     ntt_lines *ahead) {
   for (size_t i = 0; i < groups; i += 2) {
+    if (ahead) ntt_lines_step(ahead);
     cz_frv U, V;
     for (int k = 0; k < 3; k++) {
       int s = dit ? 2 - k : k;
@@ -265,20 +270,23 @@ static CZ_IFMA_TARGET void prepare_scalar(cz_frv *r, const cz_fr *s) {
 /* ---- blocks -------------------------------------------------------------------- */
 
 /* The DIF (dit = 0) or DIT stages of one block in B (len / 8 groups); the
- * DIT's last stage times the prepared *scale when given. */
+ * DIT's last stage times the prepared *scale when given. The first step
+ * also steps ahead (when not NULL) once per column group. */
 static CZ_IFMA_TARGET void block_stages(cz_frv *B, size_t len, const cz_ntt_domain *d,
-                                        const vtail *t, int dit, int inv, const cz_frv *scale) {
-  spass c = {B, len, inv ? d->vtw_inv : d->vtw_fwd, inv, dit, NULL};
+                                        const vtail *t, int dit, int inv, const cz_frv *scale,
+                                        ntt_lines *ahead) {
+  spass c = {B, len, inv ? d->vtw_inv : d->vtw_fwd, inv, dit, NULL, ahead};
   unsigned big = 0; /* stages with h >= 8 */
   while (((size_t)16 << big) <= len) big++;
   if (!dit) {
     size_t h = len / 2;
-    for (; big >= 2; big -= 2, h /= 4) srun_radix4(&c, h / 2);
+    for (; big >= 2; big -= 2, h /= 4, c.ahead = NULL) srun_radix4(&c, h / 2);
     if (big) srun_radix2(&c, h);
-    stail_run(t, B, len / 8, 0, inv);
+    stail_run(t, B, len / 8, 0, inv, NULL);
     return;
   }
-  stail_run(t, B, len / 8, 1, inv);
+  stail_run(t, B, len / 8, 1, inv, ahead);
+  c.ahead = NULL;
   size_t h = 8;
   if (big & 1) {
     c.scale = big == 1 ? scale : NULL;
@@ -312,8 +320,9 @@ static CZ_IFMA_TARGET void block_coset(const ntt_block_pass *p, cz_frv *B, size_
   }
 }
 
+/* Block b; prefetches block b + 1 along when next is set. */
 static CZ_IFMA_TARGET void run_block(const ntt_block_pass *p, const vtail tails[2], cz_frv *B,
-                                     size_t b, const cz_frv *scale) {
+                                     size_t b, int next, const cz_frv *scale) {
   const ntt_job *job = p->job;
   size_t len = p->bsize, groups = len / 8, p0 = b * len;
   cz_fr *x = p->x + p0;
@@ -324,9 +333,15 @@ static CZ_IFMA_TARGET void run_block(const ntt_block_pass *p, const vtail tails[
       cz_frv_load(&y, p->pre_mul + p0 + 8 * i);
       cz_frv_mul(&B[i], &B[i], &y);
     }
-  if (job->dif) block_stages(B, len, p->d, &tails[job->dif_inv], 0, job->dif_inv, NULL);
+  /* the next block, a few lines per column group of the first step (len /
+   * 32 groups at least) */
+  ntt_lines ahead;
+  ntt_lines_init(&ahead, next ? x + len : NULL, len * sizeof *x, len / 32);
+  if (job->dif) block_stages(B, len, p->d, &tails[job->dif_inv], 0, job->dif_inv, NULL, &ahead);
   if (job->coset >= 0) block_coset(p, B, p0);
-  if (job->dit) block_stages(B, len, p->d, &tails[job->dit_inv], 1, job->dit_inv, scale);
+  if (job->dit)
+    block_stages(B, len, p->d, &tails[job->dit_inv], 1, job->dit_inv, scale,
+                 job->dif ? NULL : &ahead);
   for (size_t i = 0; i < groups; i++) cz_frv_store(x + 8 * i, &B[i]);
 }
 
@@ -338,7 +353,7 @@ CZ_IFMA_TARGET int cz_ntt_ifma_blocks(const ntt_block_pass *p, size_t b0, size_t
   vtail_init(&tails[1], p->d->tw_blk, p->d->blk_half, 1);
   cz_frv sv;
   if (p->scale) prepare_scalar(&sv, p->scale);
-  for (size_t b = b0; b < b1; b++) run_block(p, tails, scratch, b, p->scale ? &sv : NULL);
+  for (size_t b = b0; b < b1; b++) run_block(p, tails, scratch, b, b + 1 < b1, p->scale ? &sv : NULL);
   return 1;
 }
 
