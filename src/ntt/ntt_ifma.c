@@ -374,7 +374,6 @@ static CZ_IFMA_TARGET void vpanel_tw(cz_frv *t, const ntt_level_pass *p, size_t 
 static CZ_IFMA_TARGET void vpanel_radix2(const ntt_level_pass *p, cz_frv *P, size_t c0, size_t m,
                                          const cz_frv *scale, ntt_ahead *ahead) {
   size_t rows = (size_t)1 << p->rows_log;
-  ntt_panel_tw_ahead(p, c0, m, 0);
   for (size_t rr = 0; rr < m; rr++) {
     cz_frv t;
     vpanel_tw(&t, p, c0, m, rr);
@@ -388,9 +387,6 @@ static CZ_IFMA_TARGET void vpanel_radix2(const ntt_level_pass *p, cz_frv *P, siz
 static CZ_IFMA_TARGET void vpanel_radix4(const ntt_level_pass *p, cz_frv *P, size_t c0, size_t m,
                                          const cz_frv *scale, ntt_ahead *ahead) {
   size_t rows = (size_t)1 << p->rows_log;
-  ntt_panel_tw_ahead(p, c0, 2 * m, 0);
-  ntt_panel_tw_ahead(p, c0, 2 * m, m);
-  ntt_panel_tw_ahead(p, c0, m, 0);
   for (size_t rr = 0; rr < m; rr++) {
     cz_frv ta, tb, tc;
     vpanel_tw(&ta, p, c0, 2 * m, rr);
@@ -403,23 +399,18 @@ static CZ_IFMA_TARGET void vpanel_radix4(const ntt_level_pass *p, cz_frv *P, siz
   }
 }
 
-/* Every stage of the level on one panel, in the scalar panels' order. */
+/* Every stage of the level on one panel, in the scalar panels' order (and
+ * with the same twiddle look-ahead). */
 static CZ_IFMA_TARGET void vpanel_run(const ntt_level_pass *p, cz_frv *P, size_t c0,
                                       const cz_frv *scale, ntt_ahead *ahead) {
-  unsigned stages = p->rows_log;
-  if (!p->dit) {
-    size_t m = (size_t)1 << stages >> 1;
-    for (; stages >= 2; stages -= 2, m /= 4) vpanel_radix4(p, P, c0, m / 2, NULL, ahead);
-    if (stages) vpanel_radix2(p, P, c0, m, NULL, ahead);
-    return;
+  ntt_panel_step st[64];
+  unsigned n = ntt_panel_steps(p, st);
+  for (unsigned i = 0; i < n; i++) {
+    if (i + 1 < n) ntt_panel_step_ahead(p, c0, &st[i + 1]);
+    const cz_frv *sc = st[i].last ? scale : NULL;
+    if (st[i].radix4) vpanel_radix4(p, P, c0, st[i].m, sc, ahead);
+    else vpanel_radix2(p, P, c0, st[i].m, sc, ahead);
   }
-  size_t m = 1;
-  if (stages & 1) {
-    vpanel_radix2(p, P, c0, 1, stages == 1 ? scale : NULL, ahead);
-    m = 2; stages--;
-  }
-  for (; stages >= 2; stages -= 2, m *= 4)
-    vpanel_radix4(p, P, c0, m, stages == 2 ? scale : NULL, ahead);
 }
 
 /* Converts panel q (rows of 8 elements) into P, times pre_mul when set. */
@@ -449,6 +440,7 @@ CZ_IFMA_TARGET int cz_ntt_ifma_panels(const ntt_level_pass *p, size_t q0, size_t
     size_t c0 = q / p->spans * p->width, base = ntt_panel_base(p, q);
     ntt_ahead ahead;
     ntt_ahead_init(&ahead, p, q, q1);
+    ntt_panel_first_ahead(p, c0);
     panel_load(p, q, P);
     vpanel_run(p, P, c0, p->scale ? &sv : NULL, &ahead);
     for (size_t r = 0; r < rows; r++) cz_frv_store(p->x + base + r * p->h_lo, &P[r]);

@@ -243,6 +243,48 @@ static inline void ntt_panel_tw_ahead(const ntt_level_pass *p, size_t c0, size_t
     ntt_prefetch_tw(p->d->tw, p->d->half, rr * p->h_lo + c0, s, p->width, p->inv);
 }
 
+/* The steps of a panel, in order: the DIF from the top in radix-4 pairs
+ * (stages 2m and m), with one radix-2 stage last when the count is odd;
+ * the DIT from the bottom, the radix-2 stage first; last marks the DIT's
+ * final step (it scales). */
+typedef struct {
+  size_t m;
+  int radix4, last;
+} ntt_panel_step;
+
+static inline unsigned ntt_panel_steps(const ntt_level_pass *p, ntt_panel_step *st) {
+  unsigned stages = p->rows_log, n = 0;
+  if (!p->dit) {
+    size_t m = (size_t)1 << stages >> 1; /* the top stage's m */
+    for (; stages >= 2; stages -= 2, m /= 4) st[n++] = (ntt_panel_step){m / 2, 1, 0};
+    if (stages) st[n++] = (ntt_panel_step){m, 0, 0};
+    return n;
+  }
+  size_t m = 1;
+  if (stages & 1) { st[n++] = (ntt_panel_step){1, 0, 0}; m = 2; stages--; }
+  for (; stages >= 2; stages -= 2, m *= 4) st[n++] = (ntt_panel_step){m, 1, 0};
+  st[n - 1].last = 1;
+  return n;
+}
+
+/* The leading twiddles of a step, fetched one step before it runs: the
+ * small-m steps use few twiddles per panel, each on its own line, and
+ * would otherwise wait for them right away. */
+static inline void ntt_panel_step_ahead(const ntt_level_pass *p, size_t c0,
+                                        const ntt_panel_step *st) {
+  if (!st->radix4) { ntt_panel_tw_ahead(p, c0, st->m, 0); return; }
+  ntt_panel_tw_ahead(p, c0, 2 * st->m, 0);
+  ntt_panel_tw_ahead(p, c0, 2 * st->m, st->m);
+  ntt_panel_tw_ahead(p, c0, st->m, 0);
+}
+
+/* The first step's, before the panel is copied in. */
+static inline void ntt_panel_first_ahead(const ntt_level_pass *p, size_t c0) {
+  ntt_panel_step st[64];
+  ntt_panel_steps(p, st);
+  ntt_panel_step_ahead(p, c0, &st[0]);
+}
+
 /* ---- field helpers ------------------------------------------------------------ */
 
 /* Fr add and sub for the butterflies: the shared mont_add/mont_sub are

@@ -199,7 +199,6 @@ static tw_run panel_tw(const panel *pn, size_t m, size_t rr) {
 static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
   const ntt_level_pass *p = pn->p;
   size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs;
-  ntt_panel_tw_ahead(p, pn->c0, m, 0);
   for (size_t rr = 0; rr < m; rr++) {
     tw_run t = panel_tw(pn, m, rr);
     ntt_ahead_step(&pn->ahead);
@@ -215,9 +214,6 @@ static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
 static void panel_radix4(panel *pn, size_t m, const cz_fr *scale) {
   const ntt_level_pass *p = pn->p;
   size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs;
-  ntt_panel_tw_ahead(p, pn->c0, 2 * m, 0);
-  ntt_panel_tw_ahead(p, pn->c0, 2 * m, m);
-  ntt_panel_tw_ahead(p, pn->c0, m, 0);
   for (size_t rr = 0; rr < m; rr++) {
     tw_run ta = panel_tw(pn, 2 * m, rr), tb = panel_tw(pn, 2 * m, rr + m), tc = panel_tw(pn, m, rr);
     ntt_ahead_step(&pn->ahead);
@@ -230,22 +226,18 @@ static void panel_radix4(panel *pn, size_t m, const cz_fr *scale) {
   }
 }
 
-/* Every stage of the level on one panel, in the blocks' order. */
+/* Every stage of the level on one panel (its first step's twiddles
+ * already asked for), each step's twiddles asked for one step ahead. */
 static void panel_run(panel *pn) {
   const ntt_level_pass *p = pn->p;
-  unsigned stages = p->rows_log;
-  if (!p->dit) {
-    size_t m = (size_t)1 << stages >> 1; /* the top stage's m */
-    for (; stages >= 2; stages -= 2, m /= 4) panel_radix4(pn, m / 2, NULL);
-    if (stages) panel_radix2(pn, m, NULL);
-    return;
+  ntt_panel_step st[64];
+  unsigned n = ntt_panel_steps(p, st);
+  for (unsigned i = 0; i < n; i++) {
+    if (i + 1 < n) ntt_panel_step_ahead(p, pn->c0, &st[i + 1]);
+    const cz_fr *scale = st[i].last ? p->scale : NULL;
+    if (st[i].radix4) panel_radix4(pn, st[i].m, scale);
+    else panel_radix2(pn, st[i].m, scale);
   }
-  size_t m = 1;
-  if (stages & 1) {
-    panel_radix2(pn, 1, stages == 1 ? p->scale : NULL);
-    m = 2; stages--;
-  }
-  for (; stages >= 2; stages -= 2, m *= 4) panel_radix4(pn, m, stages == 2 ? p->scale : NULL);
 }
 
 /* Copy panel q between x and the buffer B (rows of W elements): in, times
@@ -271,6 +263,7 @@ void ntt_scalar_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scra
   for (size_t q = q0; q < q1; q++) {
     panel pn = {p, B, W, q / p->spans * W, {0}};
     ntt_ahead_init(&pn.ahead, p, q, q1);
+    ntt_panel_first_ahead(p, pn.c0);
     if (B) {
       panel_copy(p, q, B, 1);
       panel_run(&pn);
