@@ -30,9 +30,17 @@ static void *alloc_fr(size_t count) {
 
 cz_fr *cz_ntt_alloc_fr(size_t count) { return alloc_fr(count); }
 
+/* base^i for i < count, on huge pages as far as whole ones go: the panels
+ * read it h_lo apart, a TLB miss per row on 4 KiB pages. (cz_huge_alloc
+ * would advise the whole rounded-up block, and the single element past
+ * n/2 would then take a 2 MiB page of its own.) */
 static cz_fr *power_table(const cz_fr *base, size_t count) {
-  cz_fr *t = cz_huge_alloc(count * sizeof *t);
+  const size_t huge = (size_t)2 << 20;
+  size_t bytes = count * sizeof(cz_fr);
+  cz_fr *t = bytes < 2 * huge ? alloc_fr(count)
+                              : aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
   if (!t) return NULL;
+  if (bytes >= 2 * huge) cz_advise_huge(t, bytes / huge * huge);
   cz_fr p = CZ_FR_ONE;
   for (size_t i = 0; i < count; i++) {
     t[i] = p;
@@ -79,7 +87,7 @@ cz_err cz_ntt_domain_new(cz_ntt_domain **out, unsigned log_n) {
   cz_fr_inv(&d->g_inv, &d->g);
 
   d->half = d->n / 2;
-  d->tw = power_table(&d->omega, d->half + 1); /* on huge pages: panels read it h_lo apart */
+  d->tw = power_table(&d->omega, d->half + 1);
   d->blk_log = log_n < cz_ntt_block_log ? log_n : cz_ntt_block_log;
   d->blk_half = ((size_t)1 << d->blk_log) / 2;
   d->tw_blk = alloc_fr(d->blk_half + 1);
