@@ -51,21 +51,36 @@ static inline __attribute__((always_inline)) void bf2(cz_fr *u, cz_fr *v, const 
   if (scale) { ntt_fr_mul(u, u, scale); ntt_fr_mul(v, v, scale); }
 }
 
-/* Two stages on (p0, p1, p2, p3) = columns j, j + g, j + 2g, j + 3g with
- * ta = omega_4g^j, tb = omega_4g^(j+g), tc = omega_2g^j (ta = tc = NULL for
- * j = 0), in DIT or DIF order; DIT outputs then times *scale (or NULL). */
-static inline __attribute__((always_inline)) void bf4(cz_fr *p0, cz_fr *p1, cz_fr *p2, cz_fr *p3, const cz_fr *ta,
-                       const cz_fr *tb, const cz_fr *tc, int inv, int dit, const cz_fr *scale) {
+/* Two stages on q = (p0, p1, p2, p3), columns j, j + g, j + 2g, j + 3g,
+ * with ta = omega_4g^j, tb = omega_4g^(j+g), tc = omega_2g^j (ta = tc =
+ * NULL for j = 0), in DIT or DIF order; DIT outputs then times *scale (or
+ * NULL). The two halves are separate so that loops can run the first half
+ * of the next quadruple before the second half of this one: a quadruple
+ * is longer than the out-of-order window, and its halves depend on each
+ * other, so the products of the next one would otherwise wait. */
+typedef struct {
+  cz_fr *p[4];
+  const cz_fr *ta, *tb, *tc;
+} quad;
+
+static inline __attribute__((always_inline)) void bf4_first(const quad *q, int inv, int dit) {
   if (dit) {
-    bf2(p0, p1, tc, inv, 1, NULL);
-    bf2(p2, p3, tc, inv, 1, NULL);
-    bf2(p0, p2, ta, inv, 1, scale);
-    bf2(p1, p3, tb, inv, 1, scale);
+    bf2(q->p[0], q->p[1], q->tc, inv, 1, NULL);
+    bf2(q->p[2], q->p[3], q->tc, inv, 1, NULL);
   } else {
-    bf2(p0, p2, ta, inv, 0, NULL);
-    bf2(p1, p3, tb, inv, 0, NULL);
-    bf2(p0, p1, tc, inv, 0, NULL);
-    bf2(p2, p3, tc, inv, 0, NULL);
+    bf2(q->p[0], q->p[2], q->ta, inv, 0, NULL);
+    bf2(q->p[1], q->p[3], q->tb, inv, 0, NULL);
+  }
+}
+
+static inline __attribute__((always_inline)) void bf4_second(const quad *q, int inv, int dit,
+                                                             const cz_fr *scale) {
+  if (dit) {
+    bf2(q->p[0], q->p[2], q->ta, inv, 1, scale);
+    bf2(q->p[1], q->p[3], q->tb, inv, 1, scale);
+  } else {
+    bf2(q->p[0], q->p[1], q->tc, inv, 0, NULL);
+    bf2(q->p[2], q->p[3], q->tc, inv, 0, NULL);
   }
 }
 
@@ -95,16 +110,21 @@ static void block_radix2(const stage_ctx *c) {
 
 static void block_radix4(const stage_ctx *c) {
   size_t g = c->h, s1 = c->half / (2 * g);
-  int inv = c->inv;
+  int inv = c->inv, dit = c->dit;
+  quad prev = {{NULL}, NULL, NULL, NULL};
   for (size_t base = 0; base < c->len; base += 4 * g)
     for (size_t j = 0; j < g; j++) {
       if (c->ahead) ntt_lines_step(c->ahead);
-      cz_fr *p0 = &c->x[base + j], *p1 = p0 + g, *p2 = p1 + g, *p3 = p2 + g;
-      const cz_fr *ta = j ? ntt_twid(c->tw, c->half, j * s1, inv) : NULL;
-      const cz_fr *tb = ntt_twid(c->tw, c->half, (j + g) * s1, inv);
-      const cz_fr *tc = j ? ntt_twid(c->tw, c->half, 2 * j * s1, inv) : NULL;
-      bf4(p0, p1, p2, p3, ta, tb, tc, inv, c->dit, c->scale);
+      cz_fr *p0 = &c->x[base + j];
+      quad q = {{p0, p0 + g, p0 + 2 * g, p0 + 3 * g},
+                j ? ntt_twid(c->tw, c->half, j * s1, inv) : NULL,
+                ntt_twid(c->tw, c->half, (j + g) * s1, inv),
+                j ? ntt_twid(c->tw, c->half, 2 * j * s1, inv) : NULL};
+      bf4_first(&q, inv, dit);
+      if (prev.p[0]) bf4_second(&prev, inv, dit, c->scale);
+      prev = q;
     }
+  bf4_second(&prev, inv, dit, c->scale);
 }
 
 /* Every stage with h < len, in the order the direction needs (DIF: large
@@ -213,17 +233,22 @@ static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
  * r + 3m, as the blocks' radix-4 step. */
 static void panel_radix4(panel *pn, size_t m, const cz_fr *scale) {
   const ntt_level_pass *p = pn->p;
-  size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs;
+  size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs, mr = m * rs;
+  quad prev = {{NULL}, NULL, NULL, NULL};
   for (size_t rr = 0; rr < m; rr++) {
     tw_run ta = panel_tw(pn, 2 * m, rr), tb = panel_tw(pn, 2 * m, rr + m), tc = panel_tw(pn, m, rr);
     ntt_ahead_step(&pn->ahead);
-    for (size_t base = rr; base < rows; base += 4 * m) {
-      cz_fr *p0 = pn->P + base * rs, *p1 = p0 + m * rs, *p2 = p1 + m * rs, *p3 = p2 + m * rs;
-      for (size_t c = 0; c < W; c++)
-        bf4(&p0[c], &p1[c], &p2[c], &p3[c], ta.t + c * ta.step, tb.t + c * tb.step,
-            tc.t + c * tc.step, p->inv, p->dit, scale);
-    }
+    for (size_t base = rr; base < rows; base += 4 * m)
+      for (size_t c = 0; c < W; c++) {
+        cz_fr *p0 = pn->P + base * rs + c;
+        quad q = {{p0, p0 + mr, p0 + 2 * mr, p0 + 3 * mr},
+                  ta.t + c * ta.step, tb.t + c * tb.step, tc.t + c * tc.step};
+        bf4_first(&q, p->inv, p->dit);
+        if (prev.p[0]) bf4_second(&prev, p->inv, p->dit, scale);
+        prev = q;
+      }
   }
+  bf4_second(&prev, p->inv, p->dit, scale);
 }
 
 /* Every stage of the level on one panel (its first step's twiddles
