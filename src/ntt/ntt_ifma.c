@@ -26,7 +26,7 @@
 /* ---- twiddles -------------------------------------------------------------- */
 
 /* tp = prepared vector of the twiddles for exponents e0 + k step, k < 8,
- * from the scalar table tw (half + 1 entries), with twid()'s convention:
+ * from the scalar table tw (half + 1 entries), with ntt_twid's convention:
  * entry half - e for the inverse root. */
 static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_fr *tw, size_t half, size_t e0,
                                            size_t step, int inv) {
@@ -155,7 +155,7 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vperm(cz_frv *r, const cz_frv *
 
 typedef struct {
   __m512i ui[3], vi[3], xi[3], yi[3];
-  cz_frv tw[3]; /* prepared, lane L: omega_2h^(L % h) by twid()'s convention */
+  cz_frv tw[3]; /* prepared, lane L: omega_2h^(L % h) by ntt_twid's convention */
 } vtail;
 
 static CZ_IFMA_TARGET void vtail_init(vtail *t, const cz_fr *tw, size_t half, int inv) {

@@ -47,7 +47,7 @@ struct cz_ntt_domain {
   /* The IFMA path's block twiddles, built when the CPU has IFMA (else NULL):
    * per stage h = 8, 16, ..., blk_half, the h/8 cz_frv (prepared, 8 columns
    * each) of omega_2h^j, j < h, at group offset h/8 - 1; vtw_inv the same
-   * with twid()'s inverse-root convention. */
+   * with ntt_twid's inverse-root convention. */
   void *vtw_fwd, *vtw_inv;
 };
 
