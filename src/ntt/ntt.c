@@ -254,11 +254,11 @@ static void plan_make(plan *pl, const cz_ntt_domain *d, cz_fr *x, unsigned n_thr
   pl->levels = (pl->outer + max - 1) / max;
   pl->ifma = ntt_use_ifma() && d->vtw_fwd && pl->bsize >= 16;
   pl->scratch_bytes = scratch_bytes(pl);
-  pl->scratch = cz_ntt_no_scratch ? NULL : cz_scratch_take(pl->threads * pl->scratch_bytes + 64);
+  pl->scratch = cz_ntt_no_scratch ? NULL : cz_pool_take(pl->threads * pl->scratch_bytes + 64);
 }
 
 static void plan_done(plan *pl) {
-  cz_scratch_give(pl->scratch, pl->threads * pl->scratch_bytes + 64);
+  cz_pool_give(pl->scratch);
 }
 
 /* The job on a single element: every transform is the identity. */
