@@ -1,12 +1,13 @@
 """cuzk-daemon scheduling 2 KiB PoRep C2 jobs, driven by python3-grpcio (see
 test_daemon_porep_queue.sh): a CRITICAL job overtakes queued NORMAL ones;
-CancelProof of a queued and of a running job; AwaitProof's timeout; two
-jobs submitted together proved as one batch (GET /status, TIMELINE: one
-BATCH, the second job's synthesis overlapping the first's proving, each
-answered when its own proof is done); the recorded shape resident; the
-plain synthesis path (synthesis.pce = false). Every returned proof is
-checked by cuzk-bench verify-seal against the test parameters' key. The
-plain round trips are daemon_porep_e2e.py's (make test)."""
+CancelProof of a queued and of a running job; AwaitProof's timeout, all on
+the plain synthesis path (synthesis.pce = false: no shape, no PCE event);
+two jobs submitted together proved as one batch (GET /status, TIMELINE:
+one BATCH, the second job's synthesis overlapping the first's proving, each
+answered when its own proof is done) through the recorded shape, resident.
+Every returned proof is checked by cuzk-bench verify-seal against the test
+parameters' key. The plain round trips are daemon_porep_e2e.py's (make
+test)."""
 import json
 import os
 import re
@@ -29,8 +30,9 @@ def config(name, extra=""):
     return e2e.daemon_config(name, CACHE, extra=extra)
 
 
-# ---- priorities, cancel, await timeout (one worker) --------------------------------
-d = Daemon("127.0.0.1:0", config("queue"))
+# ---- priorities, cancel, await timeout (one worker), on the plain path -------------
+# (synthesis.pce = false: the batch below takes the recorded shape)
+d = Daemon("127.0.0.1:0", config("queue", "[synthesis]\npce = false\n"))
 ch, st = stub_for("127.0.0.1:%d" % d.port)
 
 # One worker: n1 runs; n2, n3 queue; then a CRITICAL job arrives.
@@ -68,8 +70,11 @@ verified(a.proof, "n2")
 text = st.GetMetrics(pb.GetMetricsRequest(), timeout=10).prometheus_text
 m = re.search(r'cuzk_proofs_completed\{proof_kind="porep_c2"\} (\d+)', text)
 check(m and int(m.group(1)) == 2, "metrics: 2 PoRep proofs completed (%s)" % (m and m.group(1)))
+srs = [x.circuit_id for x in st.GetStatus(pb.GetStatusRequest(), timeout=10).loaded_srs]
+check("pce-porep-2k" not in srs, "pce off: no shape entry (%s)" % srs)
 rc, log = d.stop()
 check(rc == 0, "SIGTERM: clean exit")
+check(not re.search(r"^TIMELINE,\d+,PCE,", log, re.M), "pce off: no PCE event")
 starts = [m.group(1) for m in re.finditer(r"^TIMELINE,\d+,GPU_START,([^,]+),", log, re.M)]
 check("crit" in starts and "n2" in starts and starts.index("crit") < starts.index("n2"),
       "TIMELINE: crit proved before n2 (%s)" % starts)
@@ -126,17 +131,5 @@ ends = {m.group(2): int(m.group(1)) for m in re.finditer(r"^TIMELINE,(\d+),END,(
 b2_end = [t for t, e, j in ev if e == "GPU_END" and j == "b2"]
 check("b1" in ends and b2_end and ends["b1"] <= b2_end[0],
       "TIMELINE: b1 answered before b2's proof was done (%s %s)" % (ends, b2_end))
-
-# ---- the plain path (synthesis.pce = false) still proves ---------------------------
-d = Daemon("127.0.0.1:0", config("plain", "[synthesis]\npce = false\n"))
-ch, st = stub_for("127.0.0.1:%d" % d.port)
-r = st.Prove(pb.ProveRequest(submit=request("plain-1")), timeout=LONG)
-check(r.result.status == pb.AwaitProofResponse.COMPLETED,
-      "pce off: COMPLETED (%s)" % r.result.error_message)
-verified(r.result.proof, "pce off")
-srs = [x.circuit_id for x in st.GetStatus(pb.GetStatusRequest(), timeout=10).loaded_srs]
-check("pce-porep-2k" not in srs, "pce off: no shape entry (%s)" % srs)
-rc, log = d.stop()
-check(rc == 0 and not re.search(r"^TIMELINE,\d+,PCE,", log, re.M), "pce off: no PCE event, clean exit")
 
 e2e.report("test_daemon_porep_queue")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cuzk-daemon scheduling 2 KiB PoRep C2 through python3-grpcio: priorities,
-# cancel, await timeout, the batch collector, the plain synthesis path;
+# cancel, await timeout (on the plain synthesis path), the batch collector;
 # every returned proof is checked with cuzk-bench verify-seal. Test
 # parameters are shared with test_porep_c2.sh.
 # ctest-label: slow e2e
