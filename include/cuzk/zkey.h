@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "cuzk/circom.h"
 #include "cuzk/err.h"
 #include "cuzk/fr.h"
 #include "cuzk/groth16.h"
@@ -99,5 +100,40 @@ typedef struct {
  * synthesis for building a and b. Thread-safe for concurrent calls. */
 cz_err cz_zkey_prove(const cz_zkey *z, const cz_fr *w, size_t n_w, cz_groth16_proof *proof,
                      const cz_zkey_prove_opts *opts);
+
+/* ---- keys of known toxic waste: tests and benchmarks only ----------------
+ * snarkjs's own route (powers of tau ceremony, prepare phase2, setup) takes
+ * hours here for 2^16 and more; these make the same files from scalars in
+ * seconds. Whoever holds the toxic waste can forge proofs: never use such
+ * a key for anything but tests and benchmarks. */
+typedef struct {
+  cz_fr tau, alpha, beta, delta; /* gamma is 1, as snarkjs's setup makes it */
+} cz_zkey_toxic;
+
+/* Non-zero uniform values from getrandom (CZ_ERR_IO when it fails). */
+cz_err cz_zkey_toxic_random(cz_zkey_toxic *t);
+
+/* The domain power snarkjs picks for rows = constraints + public signals:
+ * floor(log2 rows) + 1 (zkey_new.js). */
+unsigned cz_zkey_domain_power(size_t rows);
+
+/* Writes to path the .zkey that `snarkjs groth16 setup` makes for r from a
+ * powers of tau of tau, alpha and beta, after one contribution of delta
+ * (src/groth16/zkey_setup.c): sections 1 to 9 in snarkjs's order and
+ * bytes (identical to snarkjs's for delta = 1, given cz_ptau_write's file
+ * of the same toxic waste), section 10 with a zero circuit hash and no
+ * contribution (`snarkjs zkey verify` refuses it; prove, verify and
+ * `zkey export verificationkey` take it). Errors: CZ_ERR_INVALID_ARG
+ * (domain past 2^31, delta zero, tau a root of unity), CZ_ERR_NOMEM,
+ * CZ_ERR_IO; msg says which. */
+cz_err cz_zkey_setup(const cz_circom_r1cs *r, const cz_zkey_toxic *t, const char *path,
+                     unsigned n_threads, char *msg, size_t msg_len);
+
+/* Writes to path a prepared powers of tau of t's tau, alpha and beta that
+ * holds only what `snarkjs groth16 setup` reads for a domain of exactly
+ * 2^power (1..27) (src/groth16/ptau_write.c; bench/snarkjs/fast_ptau.mjs
+ * writes the same layout). Errors as cz_zkey_setup's. */
+cz_err cz_ptau_write(unsigned power, const cz_zkey_toxic *t, const char *path, unsigned n_threads,
+                     char *msg, size_t msg_len);
 
 #endif

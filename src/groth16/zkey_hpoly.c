@@ -23,9 +23,6 @@
 #include "cuzk/parallel.h"
 #include "groth16/zkey_internal.h"
 
-/* w_js(2^32) = w_cuzk(2^32)^K: 5^((r-1)/2^32) against 7^((r-1)/2^32)
- * (tests/groth16/test_zkey.c checks it). */
-#define SNARKJS_ROOT_EXP 3797895509ULL
 
 static unsigned bit_rev(size_t x, unsigned bits) {
   size_t r = 0;
@@ -49,14 +46,20 @@ static cz_fr *rev_powers(const cz_fr *base, unsigned bits, const cz_fr *k) {
   return t;
 }
 
+/* w_js(2^32) = w_cuzk(2^32)^K: 5^((r-1)/2^32) against 7^((r-1)/2^32)
+ * (tests/groth16/test_zkey.c checks it); both sides squared down alike. */
+void zkey_snarkjs_root(cz_fr *w, unsigned log_n) {
+  const uint64_t k = ZKEY_ROOT_EXP;
+  cz_fr ours;
+  cz_fr_root_of_unity(&ours, log_n);
+  cz_fr_pow(w, &ours, &k, 1);
+}
+
 cz_err zkey_hpoly_init(cz_zkey *z) {
   cz_err e = cz_ntt_domain_new(&z->dom, z->log_n);
   if (e != CZ_OK) return e;
-  const uint64_t kexp = SNARKJS_ROOT_EXP;
-  cz_fr w2n;
-  cz_fr_root_of_unity(&w2n, z->log_n + 1);
-  cz_fr_pow(&z->shift, &w2n, &kexp, 1);
-  z->perm_k = SNARKJS_ROOT_EXP & (z->domain_size - 1);
+  zkey_snarkjs_root(&z->shift, z->log_n + 1);
+  z->perm_k = ZKEY_ROOT_EXP & (z->domain_size - 1);
   /* shift^rev(p) / n at bit-reversed position p = hi * 2^lo + lo_part:
    * rev(p) = rev_lo(lo_part) * 2^hi_bits + rev_hi(hi). */
   unsigned lo = z->log_n / 2, hi = z->log_n - lo;

@@ -55,6 +55,18 @@ static inline size_t zkey_row_of(const cz_zkey *z, uint64_t j) {
   return (size_t)((j * z->perm_k) & (z->domain_size - 1));
 }
 
+/* snarkjs's primitive 2^log_n-th root of unity (log_n <= 32), which is
+ * cuzk's (cz_fr_root_of_unity) to the odd power ZKEY_ROOT_EXP: snarkjs
+ * derives its roots from 5, the least non-residue mod r, cuzk from 7. */
+#define ZKEY_ROOT_EXP 3797895509ULL
+void zkey_snarkjs_root(cz_fr *w, unsigned log_n);
+
+/* out[i] = L_(first + i step)(tau), i < count, the Lagrange basis of the
+ * 2^log_m-th roots of unity of snarkjs (zkey_setup.c). CZ_ERR_INVALID_ARG
+ * when tau is one of those roots, CZ_ERR_NOMEM. */
+cz_err zkey_lagrange(cz_fr *out, unsigned log_m, const cz_fr *tau, size_t first, size_t step,
+                     size_t count);
+
 /* The H domain and its tables (zkey_hpoly.c); CZ_ERR_NOMEM. */
 cz_err zkey_hpoly_init(cz_zkey *z);
 void zkey_hpoly_free(cz_zkey *z);

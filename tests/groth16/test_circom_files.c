@@ -206,7 +206,42 @@ static void test_json_refusals(void) {
   free(t);
 }
 
+/* Real files of other kinds: snarkjs's bn128 and PLONK / FFLONK keys and
+ * circom's bn128 witness and R1CS of the same circuit. */
+static void test_other_kinds(void) {
+  static const struct {
+    const char *circuit, *file, *want;
+  } K[] = {
+      {"tiny_bn128", "circuit.zkey", "zkey: section 2 (groth16 header).q: the bn128 (BN254) base field, not bls12-381"},
+      {"tiny_plonk", "circuit.zkey", "zkey: section 1 (header).protocol: a PLONK key, not Groth16"},
+      {"tiny_fflonk", "circuit.zkey", "zkey: section 1 (header).protocol: an FFLONK key, not Groth16"},
+      {"tiny_bn128", "witness.wtns", "wtns: section 1 (header).prime: the bn128 (BN254) scalar field, not bls12-381"},
+      {"tiny_bn128", "circuit.r1cs", "r1cs: section 1 (header).prime: the bn128 (BN254) scalar field, not bls12-381"},
+      {"tiny", "circuit.r1cs", "zkey: this is a constraint system (.r1cs), not a proving key (.zkey)"},
+  };
+  for (size_t i = 0; i < sizeof K / sizeof K[0]; i++) {
+    char path[256], msg[MSG] = "";
+    fixture_path(path, sizeof path, K[i].circuit, K[i].file);
+    cz_err e;
+    if (strstr(K[i].want, "zkey: ")) {
+      cz_zkey *z = NULL;
+      e = cz_zkey_load(&z, path, 0, 0, msg, sizeof msg);
+      CHECK(z == NULL);
+    } else if (strstr(K[i].want, "wtns: ")) {
+      cz_wtns w;
+      e = cz_wtns_load(&w, path, msg, sizeof msg);
+    } else {
+      cz_circom_r1cs r;
+      e = cz_circom_r1cs_load(&r, path, msg, sizeof msg);
+    }
+    CHECK_EQ_INT(e, CZ_ERR_PARSE);
+    CHECK(!strcmp(msg, K[i].want));
+    if (strcmp(msg, K[i].want)) fprintf(stderr, "  %s/%s: \"%s\"\n", K[i].circuit, K[i].file, msg);
+  }
+}
+
 int main(void) {
+  test_other_kinds();
   test_zkey_refusals();
   test_wtns_refusals();
   test_r1cs_refusals();

@@ -15,7 +15,7 @@
 #include "groth16/circom_fixture.h"
 
 static const cz_prove_timing QUIET = {NULL, NULL, true};
-static const char *const CIRCUITS[] = {"dense_chain", "many_public"};
+static const char *const CIRCUITS[] = {"tiny", "dense_chain", "many_public"};
 
 /* snarkjs's 2^32-th root of unity, 5^((r-1)/2^32), is cuzk's to the power
  * the H code uses (src/groth16/zkey_hpoly.c). */
