@@ -14,6 +14,12 @@
 
 #define MSG_LEN 512
 
+/* A usage error: one line (the whole text with --help). */
+static int bad_usage(const char *why) {
+  fprintf(stderr, "cuzk-prove: %s (cuzk-prove --help for the usage)\n", why);
+  return 2;
+}
+
 static int usage(FILE *out) {
   fprintf(out,
           "usage: cuzk-prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
@@ -78,7 +84,7 @@ static int parse_args(int argc, char **argv, prove_args *a) {
     if ((!strcmp(s, "-t") || !strcmp(s, "--threads")) && i + 1 < argc) {
       char *end;
       unsigned long v = strtoul(argv[++i], &end, 10);
-      if (*end || v > 4096) return usage(stderr);
+      if (*end || v > 4096) return bad_usage("--threads takes a number up to 4096");
       a->threads = (unsigned)v;
     } else if (!strcmp(s, "--r1cs") && i + 1 < argc) {
       a->r1cs = argv[++i];
@@ -87,14 +93,14 @@ static int parse_args(int argc, char **argv, prove_args *a) {
     } else if (!strcmp(s, "--timings")) {
       a->timings = true;
     } else if (s[0] == '-' && s[1]) {
-      return usage(stderr);
+      return bad_usage("unknown option");
     } else if (n < 4) {
       a->pos[n++] = s;
     } else {
-      return usage(stderr);
+      return bad_usage("more than 4 arguments");
     }
   }
-  return n == 4 ? 0 : usage(stderr);
+  return n == 4 ? 0 : bad_usage("expected 4 arguments: zkey, witness, proof and public output");
 }
 
 /* The witness checked against the .r1cs, when one is given. */
@@ -154,7 +160,7 @@ static cz_err load_vk(const char *path, cz_groth16_vk *vk, char *msg) {
 }
 
 static int verify_main(int argc, char **argv) {
-  if (argc != 4) return usage(stderr);
+  if (argc != 4) return bad_usage("verify takes 3 arguments: key, public signals, proof");
   char msg[MSG_LEN] = "", *pub_text = NULL, *proof_text = NULL;
   size_t pub_len, proof_len, n_pub = 0;
   cz_groth16_vk vk = {0};
