@@ -30,12 +30,13 @@
 typedef struct cz_zkey cz_zkey;
 
 /* Load flags. Every point is always checked to have canonical coordinates
- * and to lie on its curve, and the verifying key's points (alpha, beta,
- * gamma, delta, IC) to lie in the prime-order subgroup. The subgroup test
- * of the A, B1, B2, C and H points is the costly part (about 0.2 ms a
- * point on one core here; snarkjs and rapidsnark never make it):
- * CZ_ZKEY_CHECK_SUBGROUP asks for it. Without it a key with such points
- * still gives no bad proof: cz_zkey_prove verifies every proof it makes. */
+ * and to lie on its curve, and alpha, beta, gamma and delta to lie in the
+ * prime-order subgroup. The subgroup test of the IC, A, B1, B2, C and H
+ * points is the costly part (about 0.2 ms a point on one core here;
+ * snarkjs and rapidsnark never make it): CZ_ZKEY_CHECK_SUBGROUP asks for
+ * it. Without it a key with such points still gives no bad proof:
+ * cz_zkey_prove checks the subgroup of the proof's points and verifies
+ * every proof it makes. */
 enum { CZ_ZKEY_CHECK_SUBGROUP = 1 };
 
 /* Map and check the file at path (see above). Refusals say, in one line

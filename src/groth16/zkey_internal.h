@@ -42,6 +42,10 @@ struct cz_zkey {
   const void *pts[ZK_NSEC];
   void *copy[ZK_NSEC];
   size_t n_pts[ZK_NSEC];
+  /* Bitmaps of the A, B1 and B2 bases at infinity (NULL when none is):
+   * their scalars are zeroed before the MSM, which drops zeros, so a
+   * signal's absence from a matrix costs nothing. */
+  uint64_t *inf[3];
   /* H on the odd powers of the 2n-th root (zkey_hpoly.c). */
   cz_ntt_domain *dom;
   cz_fr shift;        /* snarkjs's 2n-th root of unity */

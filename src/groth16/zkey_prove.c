@@ -79,17 +79,40 @@ static void build_ab(const cz_zkey *z, const cz_fr *w, cz_fr *a, cz_fr *b, unsig
 
 /* ---- the MSMs ------------------------------------------------------------ */
 
+/* w with zeros where the section's base is infinity (the MSM drops zero
+ * scalars), or w itself when no base is; NULL: out of memory. */
+static const cz_fr *masked(const cz_zkey *z, int sec, const cz_fr *w, cz_fr **own) {
+  const uint64_t *inf = z->inf[sec];
+  *own = NULL;
+  if (!inf) return w;
+  cz_fr *m = cz_pool_take(z->n_vars * sizeof *m);
+  if (!m) return NULL;
+  for (size_t i = 0; i < z->n_vars; i++)
+    m[i] = (inf[i / 64] >> (i % 64)) & 1 ? CZ_FR_ZERO : w[i];
+  return *own = m;
+}
+
 /* sum w_i P_i over a whole point section (A, B1: G1), or over the private
  * signals (C). */
 static cz_err msm_g1(cz_g1 *out, const cz_zkey *z, int sec, const cz_fr *w, unsigned threads) {
   size_t skip = sec == ZK_C ? z->n_public + 1 : 0;
-  cz_msm_g1_segment seg = {z->pts[sec], z->n_pts[sec], NULL, w + skip, z->n_pts[sec], NULL, NULL};
-  return cz_msm_g1_segments(out, &seg, 1, threads, NULL);
+  cz_fr *own;
+  const cz_fr *k = sec == ZK_C ? w : masked(z, sec, w, &own);
+  if (!k) return CZ_ERR_NOMEM;
+  cz_msm_g1_segment seg = {z->pts[sec], z->n_pts[sec], NULL, k + skip, z->n_pts[sec], NULL, NULL};
+  cz_err e = cz_msm_g1_segments(out, &seg, 1, threads, NULL);
+  if (sec != ZK_C) cz_pool_give(own);
+  return e;
 }
 
 static cz_err msm_b2(cz_g2 *out, const cz_zkey *z, const cz_fr *w, unsigned threads) {
-  cz_msm_g2_segment seg = {z->pts[ZK_B2], z->n_pts[ZK_B2], NULL, w, z->n_pts[ZK_B2], NULL, NULL};
-  return cz_msm_g2_segments(out, &seg, 1, threads, NULL);
+  cz_fr *own;
+  const cz_fr *k = masked(z, ZK_B2, w, &own);
+  if (!k) return CZ_ERR_NOMEM;
+  cz_msm_g2_segment seg = {z->pts[ZK_B2], z->n_pts[ZK_B2], NULL, k, z->n_pts[ZK_B2], NULL, NULL};
+  cz_err e = cz_msm_g2_segments(out, &seg, 1, threads, NULL);
+  cz_pool_give(own);
+  return e;
 }
 
 typedef struct {

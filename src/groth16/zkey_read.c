@@ -192,11 +192,12 @@ static bool sized_section(const cz_binfile *f, uint32_t id, const char *name, ui
   return true;
 }
 
-static bool read_ic(cz_zkey *z, const cz_binfile *f, unsigned threads, cz_errpath *ep) {
+static bool read_ic(cz_zkey *z, const cz_binfile *f, bool subgroup, unsigned threads,
+                    cz_errpath *ep) {
   const uint8_t *b;
   size_t n = z->n_public + 1;
   if (!sized_section(f, 3, "IC", n, G1_BYTES, &b, ep)) return false;
-  if (!check_points(b, n, false, true, threads, ep)) return false;
+  if (!check_points(b, n, false, subgroup, threads, ep)) return false;
   if (!(z->vk.ic = malloc(n * sizeof *z->vk.ic)))
     return cz_errpath_fail(ep, CZ_ERR_NOMEM, "out of memory");
   z->vk.n_ic = n;
@@ -300,9 +301,28 @@ void cz_zkey_free(cz_zkey *z) {
   free(z->terms);
   free(z->coefs);
   for (int s = 0; s < ZK_NSEC; s++) free(z->copy[s]);
+  for (int s = 0; s < 3; s++) free(z->inf[s]);
   zkey_hpoly_free(z);
   cz_file_unmap(z->map, z->len);
   free(z);
+}
+
+/* The infinity bitmaps of A, B1 and B2 (zkey_internal.h); false: no memory. */
+static bool find_infinity(cz_zkey *z) {
+  const size_t words = z->n_vars / 64 + 1;
+  for (int s = ZK_A; s <= ZK_B2; s++) {
+    uint64_t *bits = calloc(words, sizeof *bits);
+    if (!bits) return false;
+    size_t count = 0;
+    for (size_t i = 0; i < z->n_vars; i++) {
+      bool inf = s == ZK_B2 ? cz_g2_affine_is_identity((const cz_g2_affine *)z->pts[s] + i)
+                            : cz_g1_affine_is_identity((const cz_g1_affine *)z->pts[s] + i);
+      if (inf) bits[i / 64] |= (uint64_t)1 << (i % 64), count++;
+    }
+    if (count) z->inf[s] = bits;
+    else free(bits);
+  }
+  return true;
 }
 
 static cz_err load_sections(cz_zkey *z, unsigned flags, unsigned threads, char *msg,
@@ -314,8 +334,10 @@ static cz_err load_sections(cz_zkey *z, unsigned flags, unsigned threads, char *
             read_groth_header(z, &f, &ep);
   /* the H domain first: the terms are put in its order */
   if (ok && zkey_hpoly_init(z) != CZ_OK) ok = cz_errpath_fail(&ep, CZ_ERR_NOMEM, "out of memory");
-  ok = ok && read_ic(z, &f, threads, &ep) && read_terms(z, &f, &ep) &&
+  ok = ok && read_ic(z, &f, flags & CZ_ZKEY_CHECK_SUBGROUP, threads, &ep) &&
+       read_terms(z, &f, &ep) &&
        read_points(z, &f, flags & CZ_ZKEY_CHECK_SUBGROUP, threads, &ep);
+  if (ok && !find_infinity(z)) ok = cz_errpath_fail(&ep, CZ_ERR_NOMEM, "out of memory");
   return ok ? CZ_OK : ep.err;
 }
 

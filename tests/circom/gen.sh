@@ -41,6 +41,10 @@ circuit_spec() {
       echo "big|bls12381|sha256.circom|component main = Sha256(512);|$(sha_input)" ;;
     dense_chain)
       echo "groth16|bls12381|dense_chain.circom|component main {public [k]} = DenseChain(1023);|{\"x\": \"5\", \"k\": \"123456789\"}" ;;
+    dense_chain_bench) # bench/snarkjs/circom.sh: 65,532 constraints, domain 2^16
+      echo "big|bls12381|dense_chain.circom|component main {public [k]} = DenseChain(16383);|{\"x\": \"5\", \"k\": \"123456789\"}" ;;
+    dense_chain_2p20) # the same at 1,048,572 constraints, domain 2^20
+      echo "big|bls12381|dense_chain.circom|component main {public [k]} = DenseChain(262143);|{\"x\": \"5\", \"k\": \"123456789\"}" ;;
     many_public)
       echo "groth16|bls12381|many_public.circom|component main {public [in]} = ManyPublic(600);|$(many_input 600)" ;;
     tiny)
@@ -54,6 +58,8 @@ circuit_spec() {
     *) die "unknown circuit $1" ;;
   esac
 }
+# The committed ones; dense_chain_bench and dense_chain_2p20 are made on
+# demand by bench/snarkjs/circom.sh into its cache.
 ALL="tiny tiny_bn128 tiny_plonk tiny_fflonk many_public dense_chain sha256_512"
 
 # 512 message bits: "abc" padded as SHA-256 pads a 24-bit message. The
