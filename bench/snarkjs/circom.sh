@@ -76,7 +76,7 @@ prepare_circuit() {
         [ -x "$ROOT/tests/circom/node_modules/.bin/circom2" ] ||
           (cd "$ROOT/tests/circom" && npm ci --no-audit --no-fund >&2)
         log "compiling $NAME with circom2 (once)"
-        (cd "$ROOT/tests/circom" && OUT="$CACHE/gen" CACHE="$CACHE/gen-scratch" ./gen.sh "$NAME" >&2)
+        (cd "$ROOT/tests/circom" && OUT="$CACHE/gen" ./gen.sh "$NAME" >&2)
         unxz_to "$CACHE/gen/$NAME/circuit.r1cs.xz" "$DIR/circuit.r1cs"
         unxz_to "$CACHE/gen/$NAME/witness.wtns.xz" "$DIR/witness.wtns"
       fi ;;

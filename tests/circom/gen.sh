@@ -20,7 +20,8 @@
 #   the tests make its key with `cuzk-bench zkey-setup`.
 # The toxic waste of these keys is known to the process that made them:
 # they are for tests and benchmarks only.
-# Environment: OUT (default ../data/circom), CACHE (default .cache).
+# Environment: OUT (default ../data/circom), CACHE (default .cache; it must
+# lie below this folder, the only one circom2 reads and writes).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$HERE"
@@ -43,8 +44,8 @@ circuit_spec() {
       echo "groth16|bls12381|dense_chain.circom|component main {public [k]} = DenseChain(1023);|{\"x\": \"5\", \"k\": \"123456789\"}" ;;
     dense_chain_bench) # bench/snarkjs/circom.sh: 65,532 constraints, domain 2^16
       echo "big|bls12381|dense_chain.circom|component main {public [k]} = DenseChain(16383);|{\"x\": \"5\", \"k\": \"123456789\"}" ;;
-    dense_chain_2p20) # the same at 1,048,572 constraints, domain 2^20
-      echo "big|bls12381|dense_chain.circom|component main {public [k]} = DenseChain(262143);|{\"x\": \"5\", \"k\": \"123456789\"}" ;;
+    dense_chain_2p20) # the same at 2^20 = 1,048,576 constraints (domain 2^21)
+      echo "big|bls12381|dense_chain.circom|component main {public [k]} = DenseChain(262144);|{\"x\": \"5\", \"k\": \"123456789\"}" ;;
     many_public)
       echo "groth16|bls12381|many_public.circom|component main {public [in]} = ManyPublic(600);|$(many_input 600)" ;;
     tiny)
