@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "cuzk/fp.h"
 #include "cuzk/fr.h"
 #include "util/errpath.h"
@@ -48,15 +49,21 @@ bool cz_binfile_parse(cz_binfile *f, const uint8_t *buf, size_t len, const char 
 bool cz_binfile_section(const cz_binfile *f, uint32_t id, const char *name, const uint8_t **body,
                         uint64_t *size, cz_errpath *ep);
 
+/* A cursor over section id's body (cz_binfile_section, then
+ * cz_bincur_init; the cursor type is below). */
+typedef struct cz_bincur cz_bincur;
+bool cz_binfile_cursor(const cz_binfile *f, uint32_t id, const char *name, cz_bincur *cur,
+                       cz_errpath *ep);
+
 /* Whether a section with this id exists (any count). */
 bool cz_binfile_has(const cz_binfile *f, uint32_t id);
 
 /* A cursor over one section's body. Every read names its field on error. */
-typedef struct {
+struct cz_bincur {
   const uint8_t *p;
   uint64_t len, pos;
   cz_errpath *ep;
-} cz_bincur;
+};
 
 static inline void cz_bincur_init(cz_bincur *c, const uint8_t *p, uint64_t len, cz_errpath *ep) {
   c->p = p;
@@ -89,5 +96,32 @@ bool cz_bin_fp_raw(const uint8_t *in, cz_fp *out);
  * gives *buf NULL and *len 0. CZ_ERR_IO with msg "<path>: <why>". */
 cz_err cz_file_map(const char *path, const uint8_t **buf, size_t *len, char *msg, size_t msg_len);
 void cz_file_unmap(const uint8_t *buf, size_t len); /* NULL is fine */
+
+/* read(obj, bytes, len, msg, msg_len) on the mapped file at path, which is
+ * unmapped afterwards: the _load of a reader that copies what it keeps. */
+typedef cz_err (*cz_file_reader)(void *obj, const uint8_t *buf, size_t len, char *msg,
+                                 size_t msg_len);
+cz_err cz_file_read_with(const char *path, cz_file_reader read, void *obj, char *msg,
+                         size_t msg_len);
+
+/* ---- writing ---------------------------------------------------------------
+ * A file of the same container, written in order; the first failed write
+ * sticks in ok. */
+typedef struct {
+  FILE *f;
+  bool ok;
+} cz_binwriter;
+
+void cz_binw_bytes(cz_binwriter *w, const void *p, size_t n);
+void cz_binw_zeros(cz_binwriter *w, size_t n);
+void cz_binw_u32(cz_binwriter *w, uint32_t v);
+/* A section header: u32 id, u64 size. */
+void cz_binw_section(cz_binwriter *w, uint32_t id, uint64_t size);
+/* Closes the file (when open) and returns e, or CZ_ERR_IO when e is CZ_OK
+ * but a write or the close failed; on error msg gets "<who>: <why>", why
+ * from e: CZ_ERR_INVALID_ARG is invalid_why, CZ_ERR_IO "cannot write the
+ * file", anything else "out of memory". */
+cz_err cz_binw_close(cz_binwriter *w, cz_err e, const char *who, const char *invalid_why,
+                     char *msg, size_t msg_len);
 
 #endif

@@ -19,13 +19,10 @@ void cz_circom_r1cs_free(cz_circom_r1cs *r) {
 }
 
 static bool read_r1cs_header(cz_circom_r1cs *r, const cz_binfile *f, cz_errpath *ep) {
-  const uint8_t *b;
-  uint64_t len;
   uint32_t v[5];
   static const char *const NAMES[5] = {"nWires", "nOutputs", "nPubInputs", "nPrvInputs", NULL};
-  if (!cz_binfile_section(f, SEC_HEADER, "header", &b, &len, ep)) return false;
   cz_bincur cur;
-  cz_bincur_init(&cur, b, len, ep);
+  if (!cz_binfile_cursor(f, SEC_HEADER, "header", &cur, ep)) return false;
   if (!cz_bincur_bls_prime(&cur, "prime", false)) return false;
   for (int i = 0; i < 4; i++)
     if (!cz_bincur_u32(&cur, NAMES[i], &v[i])) return false;
@@ -132,15 +129,13 @@ cz_err cz_circom_r1cs_read(cz_circom_r1cs *r, const uint8_t *buf, size_t len, ch
   return ep.err;
 }
 
+static cz_err r1cs_reader(void *r, const uint8_t *buf, size_t len, char *msg, size_t msg_len) {
+  return cz_circom_r1cs_read(r, buf, len, msg, msg_len);
+}
+
 cz_err cz_circom_r1cs_load(cz_circom_r1cs *r, const char *path, char *msg, size_t msg_len) {
-  const uint8_t *buf;
-  size_t len;
   if (r) memset(r, 0, sizeof *r);
-  cz_err e = cz_file_map(path, &buf, &len, msg, msg_len);
-  if (e != CZ_OK) return e;
-  e = cz_circom_r1cs_read(r, buf, len, msg, msg_len);
-  cz_file_unmap(buf, len);
-  return e;
+  return cz_file_read_with(path, r1cs_reader, r, msg, msg_len);
 }
 
 /* ---- checking a witness ------------------------------------------------------ */

@@ -16,40 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "groth16/binfile.h"
 #include "groth16/g16_internal.h"
 #include "groth16/zkey_internal.h"
 #include "util/bigbuf.h"
 #include "util/msg.h"
 
-typedef struct {
-  FILE *f;
-  bool ok;
-} pwriter;
-
-static void pw_bytes(pwriter *w, const void *p, size_t n) {
-  if (w->ok && n && fwrite(p, 1, n, w->f) != n) w->ok = false;
-}
-
-static void pw_zeros(pwriter *w, size_t n) {
-  static const uint8_t z[4096];
-  for (; n > sizeof z; n -= sizeof z) pw_bytes(w, z, sizeof z);
-  pw_bytes(w, z, n);
-}
-
-static void pw_u32(pwriter *w, uint32_t v) {
-  uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-  pw_bytes(w, b, 4);
-}
-
-static void pw_section(pwriter *w, uint32_t id, uint64_t size) {
-  pw_u32(w, id);
-  pw_u32(w, (uint32_t)size);
-  pw_u32(w, (uint32_t)(size >> 32));
-}
-
 /* A section of `total` points whose first `n` are k_i G (G1 or G2), after
  * `skip` infinity points. */
-static cz_err pw_points(pwriter *w, const cz_fr *k, size_t n, size_t skip, size_t total, bool g2,
+static cz_err pw_points(cz_binwriter *w, const cz_fr *k, size_t n, size_t skip, size_t total, bool g2,
                         unsigned th) {
   size_t item = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
   void *pts = cz_huge_alloc(n ? n * item : 1);
@@ -57,9 +32,9 @@ static cz_err pw_points(pwriter *w, const cz_fr *k, size_t n, size_t skip, size_
   cz_err e = g2 ? g16_fixed_base_g2(pts, &CZ_G2_GENERATOR, k, n, th)
                 : g16_fixed_base_g1(pts, &CZ_G1_GENERATOR, k, n, th);
   if (e == CZ_OK) {
-    pw_zeros(w, skip * item);
-    pw_bytes(w, pts, n * item);
-    pw_zeros(w, (total - skip - n) * item);
+    cz_binw_zeros(w, skip * item);
+    cz_binw_bytes(w, pts, n * item);
+    cz_binw_zeros(w, (total - skip - n) * item);
   }
   free(pts);
   return e;
@@ -67,53 +42,53 @@ static cz_err pw_points(pwriter *w, const cz_fr *k, size_t n, size_t skip, size_
 
 /* Sections 12 to 15: k L_c(tau) in block P (after the blocks 0 .. P - 1),
  * and for 12 the odd points of block P + 1. */
-static cz_err pw_lagrange(pwriter *w, unsigned P, const cz_fr *L, const cz_fr *Lodd, cz_fr *tmp,
+static cz_err pw_lagrange(cz_binwriter *w, unsigned P, const cz_fr *L, const cz_fr *Lodd, cz_fr *tmp,
                           unsigned th, const cz_zkey_toxic *t) {
   const size_t n = (size_t)1 << P, sg1 = sizeof(cz_g1_affine), sg2 = sizeof(cz_g2_affine);
   cz_err e = CZ_OK;
-  pw_section(w, 12, (4 * n - 1) * sg1);
+  cz_binw_section(w, 12, (4 * n - 1) * sg1);
   e = pw_points(w, L, n, n - 1, n - 1 + n, false, th);
   cz_g1_affine *odd = e == CZ_OK ? cz_huge_alloc(n * sg1) : NULL;
   if (e == CZ_OK && !odd) e = CZ_ERR_NOMEM;
   if (e == CZ_OK) e = g16_fixed_base_g1(odd, &CZ_G1_GENERATOR, Lodd, n, th);
   for (size_t j = 0; j < n && e == CZ_OK; j++) { /* block P + 1: odd points only */
-    pw_zeros(w, sg1);
-    pw_bytes(w, &odd[j], sg1);
+    cz_binw_zeros(w, sg1);
+    cz_binw_bytes(w, &odd[j], sg1);
   }
   free(odd);
   if (e == CZ_OK) {
-    pw_section(w, 13, (2 * n - 1) * sg2);
+    cz_binw_section(w, 13, (2 * n - 1) * sg2);
     e = pw_points(w, L, n, n - 1, 2 * n - 1, true, th);
   }
   const cz_fr *scale[2] = {&t->alpha, &t->beta};
   for (int s = 0; s < 2 && e == CZ_OK; s++) {
     for (size_t c = 0; c < n; c++) cz_fr_mul(&tmp[c], &L[c], scale[s]);
-    pw_section(w, 14 + (uint32_t)s, (2 * n - 1) * sg1);
+    cz_binw_section(w, 14 + (uint32_t)s, (2 * n - 1) * sg1);
     e = pw_points(w, tmp, n, n - 1, 2 * n - 1, false, th);
   }
   return e;
 }
 
 /* Sections 1 to 7. */
-static cz_err pw_head(pwriter *w, unsigned P, const cz_zkey_toxic *t, unsigned th) {
+static cz_err pw_head(cz_binwriter *w, unsigned P, const cz_zkey_toxic *t, unsigned th) {
   const size_t n = (size_t)1 << P, sg1 = sizeof(cz_g1_affine), sg2 = sizeof(cz_g2_affine);
   const cz_fr g2k[2] = {CZ_FR_ONE, t->tau};
-  pw_bytes(w, "ptau", 4);
-  pw_u32(w, 1);
-  pw_u32(w, 11);
-  pw_section(w, 1, 4 + 48 + 8);
-  pw_u32(w, 48);
-  pw_bytes(w, CZ_FP_MODULUS, 48);
-  pw_u32(w, P);
-  pw_u32(w, P);
-  pw_section(w, 2, (2 * n - 1) * sg1);
+  cz_binw_bytes(w, "ptau", 4);
+  cz_binw_u32(w, 1);
+  cz_binw_u32(w, 11);
+  cz_binw_section(w, 1, 4 + 48 + 8);
+  cz_binw_u32(w, 48);
+  cz_binw_bytes(w, CZ_FP_MODULUS, 48);
+  cz_binw_u32(w, P);
+  cz_binw_u32(w, P);
+  cz_binw_section(w, 2, (2 * n - 1) * sg1);
   cz_err e = pw_points(w, &CZ_FR_ONE, 1, 0, 2 * n - 1, false, th);
-  if (e == CZ_OK) pw_section(w, 3, n * sg2), e = pw_points(w, g2k, 2, 0, n, true, th);
-  if (e == CZ_OK) pw_section(w, 4, n * sg1), e = pw_points(w, &t->alpha, 1, 0, n, false, th);
-  if (e == CZ_OK) pw_section(w, 5, n * sg1), e = pw_points(w, &t->beta, 1, 0, n, false, th);
-  if (e == CZ_OK) pw_section(w, 6, sg2), e = pw_points(w, &t->beta, 1, 0, 1, true, th);
-  pw_section(w, 7, 4);
-  pw_u32(w, 0);
+  if (e == CZ_OK) cz_binw_section(w, 3, n * sg2), e = pw_points(w, g2k, 2, 0, n, true, th);
+  if (e == CZ_OK) cz_binw_section(w, 4, n * sg1), e = pw_points(w, &t->alpha, 1, 0, n, false, th);
+  if (e == CZ_OK) cz_binw_section(w, 5, n * sg1), e = pw_points(w, &t->beta, 1, 0, n, false, th);
+  if (e == CZ_OK) cz_binw_section(w, 6, sg2), e = pw_points(w, &t->beta, 1, 0, 1, true, th);
+  cz_binw_section(w, 7, 4);
+  cz_binw_u32(w, 0);
   return e;
 }
 
@@ -128,15 +103,9 @@ cz_err cz_ptau_write(unsigned power, const cz_zkey_toxic *t, const char *path, u
   if (e == CZ_OK && (zkey_lagrange(L, power, &t->tau, 0, 1, n) != CZ_OK ||
                      zkey_lagrange(L + n, power + 1, &t->tau, 1, 2, n) != CZ_OK))
     e = CZ_ERR_INVALID_ARG;
-  pwriter w = {f, f != NULL};
+  cz_binwriter w = {f, f != NULL};
   if (e == CZ_OK) e = pw_head(&w, power, t, n_threads);
   if (e == CZ_OK) e = pw_lagrange(&w, power, L, L + n, L + 2 * n, n_threads, t);
-  if (f && fclose(f) != 0) w.ok = false;
-  if (e == CZ_OK && !w.ok) e = CZ_ERR_IO;
   free(L);
-  if (e != CZ_OK)
-    cz_msg(msg, msg_len, "ptau: %s", e == CZ_ERR_INVALID_ARG ? "tau is a root of unity"
-                                     : e == CZ_ERR_IO        ? "cannot write the file"
-                                                             : "out of memory");
-  return e;
+  return cz_binw_close(&w, e, "ptau", "tau is a root of unity", msg, msg_len);
 }

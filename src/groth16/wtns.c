@@ -15,11 +15,8 @@ void cz_wtns_free(cz_wtns *w) {
 }
 
 static bool read_wtns_header(const cz_binfile *f, uint32_t *n, cz_errpath *ep) {
-  const uint8_t *b;
-  uint64_t len;
-  if (!cz_binfile_section(f, 1, "header", &b, &len, ep)) return false;
   cz_bincur cur;
-  cz_bincur_init(&cur, b, len, ep);
+  if (!cz_binfile_cursor(f, 1, "header", &cur, ep)) return false;
   if (!cz_bincur_bls_prime(&cur, "prime", false) || !cz_bincur_u32(&cur, "nWitness", n) ||
       !cz_bincur_end(&cur))
     return false;
@@ -90,50 +87,31 @@ cz_err cz_wtns_read(cz_wtns *w, const uint8_t *buf, size_t len, char *msg, size_
   return ep.err;
 }
 
+static cz_err wtns_reader(void *w, const uint8_t *buf, size_t len, char *msg, size_t msg_len) {
+  return cz_wtns_read(w, buf, len, msg, msg_len);
+}
+
 cz_err cz_wtns_load(cz_wtns *w, const char *path, char *msg, size_t msg_len) {
-  const uint8_t *buf;
-  size_t len;
   if (w) memset(w, 0, sizeof *w);
-  cz_err e = cz_file_map(path, &buf, &len, msg, msg_len);
-  if (e != CZ_OK) return e;
-  e = cz_wtns_read(w, buf, len, msg, msg_len);
-  cz_file_unmap(buf, len);
-  return e;
-}
-
-static void put32(FILE *f, uint32_t v) {
-  uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-  fwrite(b, 1, 4, f);
-}
-
-static void put64(FILE *f, uint64_t v) {
-  put32(f, (uint32_t)v);
-  put32(f, (uint32_t)(v >> 32));
-}
-
-static void put_limbs(FILE *f, const uint64_t *l) {
-  for (int i = 0; i < 4; i++) put64(f, l[i]);
+  return cz_file_read_with(path, wtns_reader, w, msg, msg_len);
 }
 
 cz_err cz_wtns_save(const char *path, const cz_fr *w, size_t n) {
   if (n > UINT32_MAX) return CZ_ERR_INVALID_ARG;
-  FILE *f = fopen(path, "wb");
-  if (!f) return CZ_ERR_IO;
-  fwrite("wtns", 1, 4, f);
-  put32(f, 2);
-  put32(f, 2);
-  put32(f, 1);
-  put64(f, 4 + 32 + 4);
-  put32(f, 32);
-  put_limbs(f, CZ_FR_MODULUS);
-  put32(f, (uint32_t)n);
-  put32(f, 2);
-  put64(f, (uint64_t)n * 32);
+  cz_binwriter o = {fopen(path, "wb"), true};
+  if (!o.f) return CZ_ERR_IO;
+  cz_binw_bytes(&o, "wtns", 4);
+  cz_binw_u32(&o, 2); /* version */
+  cz_binw_u32(&o, 2); /* sections */
+  cz_binw_section(&o, 1, 4 + 32 + 4);
+  cz_binw_u32(&o, 32);
+  cz_binw_bytes(&o, CZ_FR_MODULUS, 32);
+  cz_binw_u32(&o, (uint32_t)n);
+  cz_binw_section(&o, 2, (uint64_t)n * 32);
   for (size_t i = 0; i < n; i++) {
-    uint64_t c[4];
-    cz_fr_to_canonical(c, &w[i]);
-    put_limbs(f, c);
+    uint8_t le[32];
+    cz_fr_to_bytes_le(le, &w[i]);
+    cz_binw_bytes(&o, le, 32);
   }
-  bool ok = !ferror(f);
-  return fclose(f) == 0 && ok ? CZ_OK : CZ_ERR_IO;
+  return fclose(o.f) == 0 && o.ok ? CZ_OK : CZ_ERR_IO;
 }

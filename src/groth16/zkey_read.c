@@ -94,19 +94,11 @@ static bool check_points(const uint8_t *in, size_t n, bool g2, bool subgroup, un
   return ok;
 }
 
-static bool read_g1(cz_bincur *cur, const char *field, cz_g1_affine *out) {
+/* A header point (G2 when g2), checked fully, subgroup included. */
+static bool read_point(cz_bincur *cur, const char *field, void *out, bool g2) {
   const uint8_t *p;
-  if (!cz_bincur_take(cur, field, G1_BYTES, &p)) return false;
-  cz_err e = g1_check(p, out, true);
-  if (e == CZ_OK) return true;
-  cz_errpath_push_key(cur->ep, field);
-  return point_fail(cur->ep, e);
-}
-
-static bool read_g2(cz_bincur *cur, const char *field, cz_g2_affine *out) {
-  const uint8_t *p;
-  if (!cz_bincur_take(cur, field, G2_BYTES, &p)) return false;
-  cz_err e = g2_check(p, out, true);
+  if (!cz_bincur_take(cur, field, g2 ? G2_BYTES : G1_BYTES, &p)) return false;
+  cz_err e = g2 ? g2_check(p, out, true) : g1_check(p, out, true);
   if (e == CZ_OK) return true;
   cz_errpath_push_key(cur->ep, field);
   return point_fail(cur->ep, e);
@@ -115,12 +107,9 @@ static bool read_g2(cz_bincur *cur, const char *field, cz_g2_affine *out) {
 /* ---- sections 1 and 2 ---------------------------------------------------- */
 
 static bool read_protocol(const cz_binfile *f, cz_errpath *ep) {
-  const uint8_t *b;
-  uint64_t len;
   uint32_t id;
-  if (!cz_binfile_section(f, 1, "header", &b, &len, ep)) return false;
   cz_bincur cur;
-  cz_bincur_init(&cur, b, len, ep);
+  if (!cz_binfile_cursor(f, 1, "header", &cur, ep)) return false;
   if (!cz_bincur_u32(&cur, "protocol", &id)) return false;
   if (id != PROTOCOL_GROTH16) {
     cz_errpath_push_key(ep, "protocol");
@@ -162,17 +151,16 @@ static bool read_sizes(cz_zkey *z, cz_bincur *cur) {
 }
 
 static bool read_groth_header(cz_zkey *z, const cz_binfile *f, cz_errpath *ep) {
-  const uint8_t *b;
-  uint64_t len;
-  if (!cz_binfile_section(f, 2, "groth16 header", &b, &len, ep)) return false;
   cz_bincur cur;
-  cz_bincur_init(&cur, b, len, ep);
+  if (!cz_binfile_cursor(f, 2, "groth16 header", &cur, ep)) return false;
   cz_groth16_vk *vk = &z->vk;
   bool ok = cz_bincur_bls_prime(&cur, "q", true) && cz_bincur_bls_prime(&cur, "r", false) &&
-            read_sizes(z, &cur) && read_g1(&cur, "alpha1", &vk->alpha_g1) &&
-            read_g1(&cur, "beta1", &vk->beta_g1) && read_g2(&cur, "beta2", &vk->beta_g2) &&
-            read_g2(&cur, "gamma2", &vk->gamma_g2) && read_g1(&cur, "delta1", &vk->delta_g1) &&
-            read_g2(&cur, "delta2", &vk->delta_g2) && cz_bincur_end(&cur);
+            read_sizes(z, &cur) && read_point(&cur, "alpha1", &vk->alpha_g1, false) &&
+            read_point(&cur, "beta1", &vk->beta_g1, false) &&
+            read_point(&cur, "beta2", &vk->beta_g2, true) &&
+            read_point(&cur, "gamma2", &vk->gamma_g2, true) &&
+            read_point(&cur, "delta1", &vk->delta_g1, false) &&
+            read_point(&cur, "delta2", &vk->delta_g2, true) && cz_bincur_end(&cur);
   if (ok) cz_errpath_pop(ep);
   return ok;
 }
@@ -229,12 +217,9 @@ static const char *term_decode(const cz_zkey *z, const uint8_t *t, zkey_term *ou
 }
 
 static bool read_terms(cz_zkey *z, const cz_binfile *f, cz_errpath *ep) {
-  const uint8_t *b;
-  uint64_t len;
   uint32_t n;
-  if (!cz_binfile_section(f, 4, "A/B terms", &b, &len, ep)) return false;
   cz_bincur cur;
-  cz_bincur_init(&cur, b, len, ep);
+  if (!cz_binfile_cursor(f, 4, "A/B terms", &cur, ep)) return false;
   if (!cz_bincur_u32(&cur, "nTerms", &n)) return false;
   const uint8_t *t;
   if (!cz_bincur_take(&cur, "terms", (uint64_t)n * TERM_BYTES, &t) || !cz_bincur_end(&cur))

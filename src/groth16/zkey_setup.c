@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cuzk/parallel.h"
+#include "groth16/binfile.h"
 #include "groth16/g16_internal.h"
 #include "groth16/zkey_internal.h"
 #include "util/bigbuf.h"
@@ -100,35 +101,15 @@ static cz_err mul_g2(cz_g2_affine *out, const cz_fr *k, size_t n, unsigned th) {
   return g16_fixed_base_g2(out, &CZ_G2_GENERATOR, k, n, th);
 }
 
-typedef struct {
-  FILE *f;
-  bool ok;
-} zwriter;
-
-static void put_bytes(zwriter *w, const void *p, size_t n) {
-  if (w->ok && n && fwrite(p, 1, n, w->f) != n) w->ok = false;
-}
-
-static void put_u32(zwriter *w, uint32_t v) {
-  uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-  put_bytes(w, b, 4);
-}
-
-static void put_section(zwriter *w, uint32_t id, uint64_t size) {
-  put_u32(w, id);
-  put_u32(w, (uint32_t)size);
-  put_u32(w, (uint32_t)(size >> 32));
-}
-
 /* A point section of n G1 points k_i G1 (or G2). */
-static cz_err put_points(zwriter *w, uint32_t id, const cz_fr *k, size_t n, bool g2, unsigned th) {
+static cz_err put_points(cz_binwriter *w, uint32_t id, const cz_fr *k, size_t n, bool g2, unsigned th) {
   size_t item = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
   void *pts = cz_huge_alloc(n ? n * item : 1);
   if (!pts) return CZ_ERR_NOMEM;
   cz_err e = g2 ? mul_g2(pts, k, n, th) : mul_g1(pts, k, n, th);
   if (e == CZ_OK) {
-    put_section(w, id, (uint64_t)n * item);
-    put_bytes(w, pts, n * item);
+    cz_binw_section(w, id, (uint64_t)n * item);
+    cz_binw_bytes(w, pts, n * item);
   }
   free(pts);
   return e;
@@ -136,46 +117,46 @@ static cz_err put_points(zwriter *w, uint32_t id, const cz_fr *k, size_t n, bool
 
 /* ---- the file --------------------------------------------------------------- */
 
-static void put_header(zwriter *w, const cz_circom_r1cs *r, size_t n, const cz_zkey_toxic *t) {
+static void put_header(cz_binwriter *w, const cz_circom_r1cs *r, size_t n, const cz_zkey_toxic *t) {
   cz_g1_affine g1[3];
   cz_g2_affine g2[3];
   const cz_fr k1[3] = {t->alpha, t->beta, t->delta}, k2[3] = {t->beta, CZ_FR_ONE, t->delta};
   g16_fixed_base_g1(g1, &CZ_G1_GENERATOR, k1, 3, 1);
   g16_fixed_base_g2(g2, &CZ_G2_GENERATOR, k2, 3, 1);
-  put_bytes(w, "zkey", 4);
-  put_u32(w, 1);
-  put_u32(w, 10);
-  put_section(w, 1, 4);
-  put_u32(w, 1); /* Groth16 */
-  put_section(w, 2, 4 + 48 + 4 + 32 + 12 + 3 * 96 + 3 * 192);
-  put_u32(w, 48);
-  put_bytes(w, CZ_FP_MODULUS, 48);
-  put_u32(w, 32);
-  put_bytes(w, CZ_FR_MODULUS, 32);
-  put_u32(w, (uint32_t)r->n_wires);
-  put_u32(w, (uint32_t)(r->n_outputs + r->n_pub_inputs));
-  put_u32(w, (uint32_t)n);
-  put_bytes(w, &g1[0], 96);  /* alpha1 */
-  put_bytes(w, &g1[1], 96);  /* beta1 */
-  put_bytes(w, &g2[0], 192); /* beta2 */
-  put_bytes(w, &g2[1], 192); /* gamma2 = G2 */
-  put_bytes(w, &g1[2], 96);  /* delta1 */
-  put_bytes(w, &g2[2], 192); /* delta2 */
+  cz_binw_bytes(w, "zkey", 4);
+  cz_binw_u32(w, 1);
+  cz_binw_u32(w, 10);
+  cz_binw_section(w, 1, 4);
+  cz_binw_u32(w, 1); /* Groth16 */
+  cz_binw_section(w, 2, 4 + 48 + 4 + 32 + 12 + 3 * 96 + 3 * 192);
+  cz_binw_u32(w, 48);
+  cz_binw_bytes(w, CZ_FP_MODULUS, 48);
+  cz_binw_u32(w, 32);
+  cz_binw_bytes(w, CZ_FR_MODULUS, 32);
+  cz_binw_u32(w, (uint32_t)r->n_wires);
+  cz_binw_u32(w, (uint32_t)(r->n_outputs + r->n_pub_inputs));
+  cz_binw_u32(w, (uint32_t)n);
+  cz_binw_bytes(w, &g1[0], 96);  /* alpha1 */
+  cz_binw_bytes(w, &g1[1], 96);  /* beta1 */
+  cz_binw_bytes(w, &g2[0], 192); /* beta2 */
+  cz_binw_bytes(w, &g2[1], 192); /* gamma2 = G2 */
+  cz_binw_bytes(w, &g1[2], 96);  /* delta1 */
+  cz_binw_bytes(w, &g2[2], 192); /* delta2 */
 }
 
 /* One term of section 4: matrix, row, signal, coefficient * R^2 (stored
  * canonical). r2: the cz_fr whose words are R^2 mod r (the element 2^256). */
-static void put_term(zwriter *w, uint32_t m, uint32_t row, uint32_t sig, const cz_fr *coef,
+static void put_term(cz_binwriter *w, uint32_t m, uint32_t row, uint32_t sig, const cz_fr *coef,
                      const cz_fr *r2) {
   cz_fr x;
   cz_fr_mul(&x, coef, r2); /* words: coef R * R^2 / R */
-  put_u32(w, m);
-  put_u32(w, row);
-  put_u32(w, sig);
-  put_bytes(w, x.l, 32);
+  cz_binw_u32(w, m);
+  cz_binw_u32(w, row);
+  cz_binw_u32(w, sig);
+  cz_binw_bytes(w, x.l, 32);
 }
 
-static void put_terms(zwriter *w, const cz_circom_r1cs *r) {
+static void put_terms(cz_binwriter *w, const cz_circom_r1cs *r) {
   cz_fr r2;
   uint64_t e = 256;
   cz_fr_from_u64(&r2, 2);
@@ -183,8 +164,8 @@ static void put_terms(zwriter *w, const cz_circom_r1cs *r) {
   size_t n_pub = r->n_outputs + r->n_pub_inputs, count = n_pub + 1;
   for (size_t k = 0; k < 3 * r->n_constraints; k++)
     if (k % 3 < 2) count += r->lc[k + 1] - r->lc[k];
-  put_section(w, 4, 4 + 44 * (uint64_t)count);
-  put_u32(w, (uint32_t)count);
+  cz_binw_section(w, 4, 4 + 44 * (uint64_t)count);
+  cz_binw_u32(w, (uint32_t)count);
   for (size_t k = 0; k < 3 * r->n_constraints; k++)
     for (uint32_t t = r->lc[k]; t < r->lc[k + 1] && k % 3 < 2; t++)
       put_term(w, (uint32_t)(k % 3), (uint32_t)(k / 3), r->wire[t], &r->coef[t], &r2);
@@ -209,7 +190,7 @@ static void ic_c_scalars(const cz_circom_r1cs *r, const cz_zkey_toxic *t, const 
 }
 
 /* The point sections, in zkey_new.js's order: IC, H, C, A, B1, B2. */
-static cz_err put_all_points(zwriter *zw, const cz_circom_r1cs *r, const cz_zkey_toxic *t,
+static cz_err put_all_points(cz_binwriter *zw, const cz_circom_r1cs *r, const cz_zkey_toxic *t,
                              unsigned power, cz_fr *L, cz_fr *cols, unsigned th) {
   const size_t nw = r->n_wires, n_pub = r->n_outputs + r->n_pub_inputs, n = (size_t)1 << power;
   cz_fr *u = cols, *v = cols + nw, *w = cols + 2 * nw, *k = cols + 3 * nw;
@@ -245,7 +226,7 @@ cz_err cz_zkey_setup(const cz_circom_r1cs *r, const cz_zkey_toxic *t, const char
   FILE *f = fopen(path, "wb");
   cz_err e = !L || !cols ? CZ_ERR_NOMEM : !f ? CZ_ERR_IO : CZ_OK;
   if (e == CZ_OK && zkey_lagrange(L, power, &t->tau, 0, 1, n) != CZ_OK) e = CZ_ERR_INVALID_ARG;
-  zwriter zw = {f, f != NULL};
+  cz_binwriter zw = {f, f != NULL};
   if (e == CZ_OK) {
     put_header(&zw, r, n, t);
     put_terms(&zw, r);
@@ -253,17 +234,11 @@ cz_err cz_zkey_setup(const cz_circom_r1cs *r, const cz_zkey_toxic *t, const char
   }
   if (e == CZ_OK) {
     const uint8_t no_hash[64] = {0};
-    put_section(&zw, 10, 68);
-    put_bytes(&zw, no_hash, 64);
-    put_u32(&zw, 0);
+    cz_binw_section(&zw, 10, 68);
+    cz_binw_bytes(&zw, no_hash, 64);
+    cz_binw_u32(&zw, 0);
   }
-  if (f && fclose(f) != 0) zw.ok = false;
-  if (e == CZ_OK && !zw.ok) e = CZ_ERR_IO;
   free(L);
   free(cols);
-  if (e != CZ_OK)
-    cz_msg(msg, msg_len, "zkey setup: %s", e == CZ_ERR_INVALID_ARG ? "tau is a root of unity"
-                                          : e == CZ_ERR_IO ? "cannot write the file"
-                                                           : "out of memory");
-  return e;
+  return cz_binw_close(&zw, e, "zkey setup", "tau is a root of unity", msg, msg_len);
 }

@@ -6,6 +6,8 @@
 #                         committed files; for sha256_512 the R1CS and
 #                         witness unpacked and a key made by cuzk-bench
 #                         zkey-setup (cached in the build folder)
+#   circom_prove NAME     circom_ready, then cuzk-prove into $WORK/NAME/
+#                         proof.json, public.json (one expect); sets d
 #   bump_first_number IN OUT   the first decimal string of a JSON file plus 1
 #   change_digit IN OUT        the 20th digit of the first number changed
 #   bump_last_value IN OUT     a .wtns with its last value plus 1 (mod r)
@@ -43,6 +45,12 @@ circom_ready() {
     mv "$cache/$name.zkey.tmp" "$cache/$name.zkey"
   fi
   ln -s "$(cd "$cache" && pwd)/$name.zkey" "$d/circuit.zkey"
+}
+
+circom_prove() {
+  d=$WORK/$1
+  circom_ready "$1" || { echo "FAIL: $1: fixture"; fail=$((fail + 1)); return 1; }
+  expect 0 "$1: prove" "" "$PROVE" "$d/circuit.zkey" "$d/witness.wtns" "$d/proof.json" "$d/public.json"
 }
 
 bump_first_number() {

@@ -2,6 +2,7 @@
  * names the section and field (or JSON path) and says what the file is
  * instead. The inputs are real files of tests/data/circom with one thing
  * changed. */
+#include <unistd.h>
 #include "check.h"
 #include "cuzk/circom.h"
 #include "cuzk/zkey.h"
@@ -138,6 +139,27 @@ static void test_wtns_refusals(void) {
   free(b);
 }
 
+/* cz_wtns_save writes what circom writes, byte for byte. */
+static void test_wtns_save(void) {
+  size_t len, len2;
+  char *orig = fixture_file("dense_chain", "witness.wtns", &len), msg[MSG];
+  cz_wtns w;
+  CHECK(orig && cz_wtns_read(&w, (const uint8_t *)orig, len, msg, sizeof msg) == CZ_OK);
+  if (!orig) return;
+  char path[] = "/tmp/cuzk-wtns-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  close(fd);
+  CHECK_EQ_INT(cz_wtns_save(path, w.v, w.n), CZ_OK);
+  char *again = NULL;
+  CHECK_EQ_INT(cz_read_file(path, &again, &len2, msg, sizeof msg), CZ_OK);
+  CHECK(again && len2 == len && !memcmp(again, orig, len));
+  unlink(path);
+  free(again);
+  free(orig);
+  cz_wtns_free(&w);
+}
+
 static void test_r1cs_refusals(void) {
   size_t len;
   uint8_t *b = (uint8_t *)fixture_file("dense_chain", "circuit.r1cs", &len);
@@ -244,6 +266,7 @@ int main(void) {
   test_other_kinds();
   test_zkey_refusals();
   test_wtns_refusals();
+  test_wtns_save();
   test_r1cs_refusals();
   test_json_refusals();
   return check_report("test_circom_files");

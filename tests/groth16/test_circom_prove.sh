@@ -13,9 +13,7 @@ set -u
 circom_setup "${1:?usage: $0 path/to/cuzk-bench}"
 
 for c in $CIRCOM_CIRCUITS; do
-  circom_ready "$c" || { echo "FAIL: $c: fixture"; fail=$((fail + 1)); continue; }
-  d=$WORK/$c
-  expect 0 "$c: prove" "" "$PROVE" "$d/circuit.zkey" "$d/witness.wtns" "$d/proof.json" "$d/public.json"
+  circom_prove "$c" || continue
   expect 0 "$c: public.json is snarkjs's" "" cmp "$d/public.json" "$d/snarkjs_public.json"
   vk=$d/verification_key.json
   [ -f "$vk" ] || vk=$d/circuit.zkey

@@ -24,9 +24,7 @@ fi
 circom_setup "${1:?usage: $0 path/to/cuzk-bench}"
 
 for c in $CIRCOM_CIRCUITS; do
-  circom_ready "$c" || { echo "FAIL: $c: fixture"; fail=$((fail + 1)); continue; }
-  d=$WORK/$c
-  expect 0 "$c: prove" "" "$PROVE" "$d/circuit.zkey" "$d/witness.wtns" "$d/proof.json" "$d/public.json"
+  circom_prove "$c" || continue
   if [ ! -f "$d/verification_key.json" ]; then
     expect 0 "$c: snarkjs exports our key's vk" "" \
       "$SNARKJS" zkey export verificationkey "$d/circuit.zkey" "$d/verification_key.json"
