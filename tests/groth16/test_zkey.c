@@ -9,6 +9,7 @@
  * - a changed public input, a changed proof digit, a witness that breaks
  *   a constraint are all refused (the last with the constraint named when
  *   the .r1cs is given). */
+#include <pthread.h>
 #include "check.h"
 #include "cuzk/circom.h"
 #include "cuzk/zkey.h"
@@ -183,6 +184,39 @@ static void test_unsatisfied(circuit *c) {
   free(w);
 }
 
+/* One key, proofs from several threads at once (each with a budget of one
+ * thread): the key is read-only, so every proof verifies. */
+typedef struct {
+  circuit *c;
+  cz_err err;
+  cz_groth16_proof proof;
+} worker_arg;
+
+static void *prove_thread(void *p) {
+  worker_arg *a = p;
+  cz_zkey_prove_opts o = {1, NULL, NULL, &QUIET, false, NULL, 0};
+  a->err = cz_zkey_prove(a->c->z, a->c->w.v, a->c->w.n, &a->proof, &o);
+  return NULL;
+}
+
+static void test_concurrent(circuit *c) {
+  enum { N = 3 };
+  pthread_t t[N];
+  worker_arg a[N];
+  for (int i = 0; i < N; i++) {
+    memset(&a[i], 0, sizeof a[i]);
+    a[i].c = c;
+    CHECK_EQ_INT(pthread_create(&t[i], NULL, prove_thread, &a[i]), 0);
+  }
+  for (int i = 0; i < N; i++) {
+    pthread_join(t[i], NULL);
+    CHECK_EQ_INT(a[i].err, CZ_OK);
+    CHECK_EQ_INT(cz_groth16_verify(cz_zkey_vk(c->z), c->w.v + 1, c->info.n_public, &a[i].proof),
+                 CZ_OK);
+  }
+  CHECK(memcmp(&a[0].proof, &a[1].proof, sizeof a[0].proof)); /* fresh r, s each */
+}
+
 int main(void) {
   test_snarkjs_root();
   for (size_t i = 0; i < sizeof CIRCUITS / sizeof CIRCUITS[0]; i++) {
@@ -192,6 +226,7 @@ int main(void) {
       test_random_rs(&c);
       test_snarkjs_proof(&c);
       test_unsatisfied(&c);
+      test_concurrent(&c);
     }
     circuit_close(&c);
   }
