@@ -72,7 +72,8 @@ cz_err cz_circom_r1cs_check(const cz_circom_r1cs *r, const cz_fr *w, size_t n_w,
  * "pi_c": [x, y, "1"], "protocol": "groth16", "curve": "bls12381"}, the
  * numbers decimal strings of the canonical coordinates; public.json: an
  * array of decimal strings. Both written as snarkjs's CLI writes them
- * (one-space indentation, no final newline), byte for byte. */
+ * (bfj: one-space indentation, no final newline, "[\n]" for no public
+ * signal), byte for byte. */
 
 /* Writes the text into out[0 .. cap) with a NUL when it fits; returns its
  * length without the NUL (call with out NULL to size a buffer). */

@@ -105,7 +105,7 @@ size_t cz_snarkjs_proof_json(char *out, size_t cap, const cz_groth16_proof *proo
 
 size_t cz_snarkjs_public_json(char *out, size_t cap, const cz_fr *pub, size_t n) {
   sbuf b = {out, cap, 0};
-  put(&b, n ? "[\n" : "[]");
+  put(&b, "[\n"); /* bfj writes an empty array as "[\n]" too */
   for (size_t i = 0; i < n; i++) {
     uint64_t c[CZ_FR_LIMBS];
     char d[100];
@@ -113,7 +113,7 @@ size_t cz_snarkjs_public_json(char *out, size_t cap, const cz_fr *pub, size_t n)
     limbs_to_dec(c, CZ_FR_LIMBS, d);
     put(&b, " \"%s\"%s\n", d, i + 1 < n ? "," : "");
   }
-  if (n) put(&b, "]");
+  put(&b, "]");
   return finish(&b);
 }
 

@@ -202,6 +202,17 @@ static char *replaced(const char *text, const char *from, const char *to) {
   return out;
 }
 
+/* bfj (snarkjs's CLI) writes an empty public.json as "[\n]". */
+static void test_public_json_empty(void) {
+  char out[8];
+  CHECK_EQ_INT(cz_snarkjs_public_json(out, sizeof out, NULL, 0), 3);
+  CHECK(!strcmp(out, "[\n]"));
+  cz_fr *v = (cz_fr *)1;
+  size_t n = 9;
+  CHECK_EQ_INT(cz_snarkjs_public_parse(&v, &n, out, 3, NULL, 0), CZ_OK);
+  CHECK(n == 0 && v == NULL);
+}
+
 static void test_json_refusals(void) {
   size_t len;
   char *t = fixture_file("dense_chain", "snarkjs_proof.json", &len);
@@ -268,6 +279,7 @@ int main(void) {
   test_wtns_refusals();
   test_wtns_save();
   test_r1cs_refusals();
+  test_public_json_empty();
   test_json_refusals();
   return check_report("test_circom_files");
 }
