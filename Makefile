@@ -17,6 +17,10 @@ deps:
 	  SUDO=$$( [ $$(id -u) -eq 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
 	fi
+	@# snarkjs and circom2 for test_circom_snarkjs (tests/circom/package-lock.json)
+	@if command -v npm >/dev/null && [ ! -x tests/circom/node_modules/.bin/snarkjs ]; then \
+	  (cd tests/circom && npm ci --no-audit --no-fund --loglevel=error) || echo "npm ci failed: test_circom_snarkjs will be skipped"; \
+	fi
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
