@@ -6,7 +6,7 @@ DEB_PACKAGES = build-essential cmake pkg-config libjansson-dev libssl-dev clang 
                libgrpc-dev libprotobuf-c-dev protobuf-c-compiler python3-grpcio python3-grpc-tools \
                python3-prometheus-client python3-cryptography systemd dpkg-dev golang-go
 
-.PHONY: all deps build test demo test-8mib test-asan fuzz-build fuzz-smoke fuzz fuzz-corpus bench install package clean
+.PHONY: all deps build test test-e2e demo test-8mib test-asan fuzz-build fuzz-smoke fuzz fuzz-corpus bench install package clean
 
 all: build
 
@@ -17,6 +17,10 @@ deps:
 	  SUDO=$$( [ $$(id -u) -eq 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
 	fi
+	@# snarkjs and circom2 for test_circom_snarkjs (tests/circom/package-lock.json)
+	@if command -v npm >/dev/null && [ ! -x tests/circom/node_modules/.bin/snarkjs ]; then \
+	  (cd tests/circom && npm ci --no-audit --no-fund --loglevel=error) || echo "npm ci failed: test_circom_snarkjs will be skipped"; \
+	fi
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
@@ -24,8 +28,15 @@ $(BUILD)/CMakeCache.txt: | deps
 build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
+# Every unit test and the end-to-end checks that matter most (a proof of
+# each kind in process and PoRep and PoSt through the daemon); the rest of
+# the end-to-end checks (ctest label e2e) are `make test-e2e`'s. Both share
+# the test parameters made once in $(BUILD)/test-params.
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE e2e
+
+test-e2e: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L e2e
 
 # The main job on an embedded default, no outside data: seal a 2 KiB sector,
 # write its C1, prove it (PoRep C2; test parameters are generated on the

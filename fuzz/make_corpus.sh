@@ -10,7 +10,9 @@
 #     field elements;
 #   - a small complete parameter file (cuzk-bench prove --synthetic) and a
 #     parameter-file head;
-#   - the example daemon config.
+#   - the example daemon config;
+#   - the tiny circom circuit of tests/data/circom: its snarkjs keys
+#     (Groth16 over bls12-381 and bn128, PLONK), witnesses, R1CS and JSON.
 # Each seed carries the framing byte its target reads (see each fuzz_*.c).
 # Usage: bash fuzz/make_corpus.sh path/to/cuzk-bench   (from the repo root)
 # The C1s and PoSt proofs come from fixed ids and randomness, so a rerun
@@ -119,5 +121,21 @@ put("fuzz_json_scan", "window-public", b"\x00" + read(vec + "/windowpost-32gib-v
 put("fuzz_json_scan", "c1-head", b"\x00" + c1[:4096])
 
 put("fuzz_config", "cuzk.example.toml", read("tools/cuzk-daemon/cuzk.example.toml"))
+
+# circom / snarkjs files (tests/data/circom, made by tests/circom/gen.sh).
+# fuzz_zkey_decode: byte 0 bit 0 = subgroup checks; fuzz_snarkjs_json: byte
+# 0 % 3 = proof, public signals, verification key.
+cd = "tests/data/circom/"
+put("fuzz_zkey_decode", "tiny.zkey", b"\x00" + read(cd + "tiny/circuit.zkey"))
+put("fuzz_zkey_decode", "tiny-checked.zkey", b"\x01" + read(cd + "tiny/circuit.zkey"))
+put("fuzz_zkey_decode", "tiny-bn128.zkey", b"\x00" + read(cd + "tiny_bn128/circuit.zkey"))
+put("fuzz_zkey_decode", "tiny-plonk.zkey", b"\x00" + read(cd + "tiny_plonk/circuit.zkey"))
+put("fuzz_wtns_decode", "tiny.wtns", read(cd + "tiny/witness.wtns"))
+put("fuzz_wtns_decode", "tiny-bn128.wtns", read(cd + "tiny_bn128/witness.wtns"))
+put("fuzz_r1cs_decode", "tiny.r1cs", read(cd + "tiny/circuit.r1cs"))
+put("fuzz_r1cs_decode", "tiny-bn128.r1cs", read(cd + "tiny_bn128/circuit.r1cs"))
+put("fuzz_snarkjs_json", "tiny-proof.json", b"\x00" + read(cd + "tiny/snarkjs_proof.json"))
+put("fuzz_snarkjs_json", "tiny-public.json", b"\x01" + read(cd + "tiny/snarkjs_public.json"))
+put("fuzz_snarkjs_json", "tiny-vkey.json", b"\x02" + read(cd + "tiny/verification_key.json"))
 PY
 for d in "$OUT"/*/; do echo "$(basename "$d"): $(ls "$d" | wc -l) seeds, $(du -sk "$d" | cut -f1) KiB"; done

@@ -20,7 +20,7 @@ endif()
 string(APPEND CUZK_PC_LIBS "-lcrypto -ljansson -lpthread -lm")
 configure_file(${CMAKE_SOURCE_DIR}/packaging/cuzk.pc.in ${CMAKE_BINARY_DIR}/cuzk.pc @ONLY)
 
-set(cuzk_programs cuzk-bench)
+set(cuzk_programs cuzk-bench cuzk-prove)
 if(TARGET cuzk-daemon)
   list(PREPEND cuzk_programs cuzk-daemon)
 endif()

@@ -1,5 +1,6 @@
 /* cuzk-bench ntt: time the forward/inverse NTT (and optionally the H
- * polynomial) at 2^K and compare with the bound
+ * polynomial) at 2^K, on vectors on huge pages as the prover's are, and
+ * compare with the bound
  *   butterflies x (Fr mul ns, measured in this run) / threads,
  * butterflies = (n/2) K. Prints `name value unit` lines; times are the best
  * of --reps runs, each on fresh random data. */
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 #include "common/bench_clock.h"
 #include "common/bench_commands.h"
 #include "cuzk/cpu.h"
@@ -16,6 +18,7 @@
 #include "cuzk/parallel.h"
 #include "ec/ifma_field.h"
 #include "common/args.h"
+#include "util/bigbuf.h"
 
 int cmd_bench_ntt(int argc, char **argv);
 
@@ -105,118 +108,151 @@ static double frv_mul_ns(void) {
 static int usage(FILE *out) {
   fprintf(out, "usage: cuzk-bench ntt --log-n K [--threads T] [--reps R] [--h] [--portable|--no-ifma]\n"
                   "  K in 1..28; T = 0 means all cores (default 1); --h also times the\n"
-                  "  H polynomial (7 transforms plus pointwise passes); --portable forces\n"
-                  "  the portable scalar path (no ADX, no IFMA); --no-ifma only turns IFMA off\n"
+                  "  H polynomial (six transforms, their pointwise steps and one\n"
+                  "  permutation); --portable forces the portable scalar path (no ADX, no\n"
+                  "  IFMA); --no-ifma only turns IFMA off\n"
                   CZ_BENCH_EXIT_STATUS);
   return out == stdout ? 0 : 2;
 }
 
-int cmd_bench_ntt(int argc, char **argv) {
-  unsigned log_n = 0, threads = 1, reps = 5;
-  int with_h = 0;
+typedef struct {
+  unsigned log_n, threads, reps;
+  int with_h;
+} ntt_opts;
+
+/* -1 when the options are good, else the exit status. */
+static int parse(int argc, char **argv, ntt_opts *o) {
+  *o = (ntt_opts){0, 1, 5, 0};
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--log-n") && i + 1 < argc) log_n = (unsigned)atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = (unsigned)atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = (unsigned)atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--h")) with_h = 1;
+    if (!strcmp(argv[i], "--log-n") && i + 1 < argc) o->log_n = (unsigned)atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--threads") && i + 1 < argc) o->threads = (unsigned)atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--reps") && i + 1 < argc) o->reps = (unsigned)atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--h")) o->with_h = 1;
     else if (!strcmp(argv[i], "--portable")) cz_cpu_force_portable(true);
     else if (!strcmp(argv[i], "--no-ifma")) cz_cpu_disable_ifma(true);
     else return usage(cz_bench_help_arg(argv[i]) ? stdout : stderr);
   }
-  if (log_n < 1 || log_n > 28 || reps < 1) return usage(stderr);
-  threads = cz_parallel_threads(threads);
+  if (o->log_n < 1 || o->log_n > 28 || o->reps < 1) return usage(stderr);
+  o->threads = cz_parallel_threads(o->threads);
+  return -1;
+}
 
-  cz_ntt_domain *d;
-  cz_err e = cz_ntt_domain_new(&d, log_n);
-  if (e != CZ_OK) { fprintf(stderr, "ntt: %s\n", cz_err_str(e)); return 1; }
-  size_t n = cz_ntt_domain_size(d);
-  cz_fr *a = malloc(n * sizeof *a), *b = with_h ? malloc(n * sizeof *b) : NULL;
-  cz_fr *c = with_h ? malloc(n * sizeof *c) : NULL;
-  if (!a || (with_h && (!b || !c))) { fprintf(stderr, "ntt: out of memory\n"); return 1; }
+/* What the reps measure: per rep, each time against the bound of that
+ * rep (wall; CPU time of all threads against the one-thread bound, which
+ * time lost to other processes on a shared machine does not move), with
+ * the scalar product's cost and with the 8-lane one's; over the reps, the
+ * best times and products. */
+enum { FWD, INV, HP, TIMED };
+typedef struct {
+  double *wall[TIMED], *cpu[TIMED], *wall_vec[TIMED], *cpu_vec[TIMED];
+  double best_wall[TIMED], best_cpu[TIMED], mul, vmul;
+} ntt_stats;
 
-  /* Each rep times Fr mul just before and after its transforms and forms its
-   * own ratio, so load changes on a shared machine hit both sides alike; the
-   * reported ratios are the medians over reps, the times the best. */
-  double butterflies = (double)(n / 2) * log_n;
-  double *rf = calloc(reps, sizeof *rf), *ri = calloc(reps, sizeof *ri);
-  double *rc = calloc(reps, sizeof *rc), *rh = calloc(reps, sizeof *rh);
-  /* The same ratios against the bound with the 8-lane product's cost. */
-  double *vf = calloc(reps, sizeof *vf), *vi = calloc(reps, sizeof *vi);
-  double *vc = calloc(reps, sizeof *vc), *vh = calloc(reps, sizeof *vh);
-  double mul = 1e30, vmul = 1e30, fwd = 1e30, inv = 1e30, h = 1e30;
-  double fwd_cpu = 1e30, h_cpu = 1e30; /* process CPU time: robust on a shared machine */
-  int vec = cz_cpu_use_ifma();
-  for (unsigned r = 0; r < reps; r++) {
-    fill_random(a, n);
-    if (with_h) { fill_random(b, n); fill_random(c, n); }
-    double m0 = fr_mul_ns(), v0 = vec ? frv_mul_ns() : 0;
-    double c0 = cz_bench_cpu_s(), t0 = cz_bench_wall_s();
-    cz_ntt_forward(d, a, threads);
-    double t1 = cz_bench_wall_s(), c1 = cz_bench_cpu_s();
-    cz_ntt_inverse(d, a, threads);
-    double t2 = cz_bench_wall_s(), th = 0;
-    if (with_h) {
-      double hc0 = cz_bench_cpu_s();
-      cz_ntt_h_poly(d, a, b, c, threads);
-      th = cz_bench_wall_s() - t2;
-      double hc = cz_bench_cpu_s() - hc0;
-      if (hc < h_cpu) h_cpu = hc;
-    }
-    if (c1 - c0 < fwd_cpu) fwd_cpu = c1 - c0;
-    double m1 = fr_mul_ns(), m = (m0 + m1) / 2;
-    double v1 = vec ? frv_mul_ns() : 0, v = (v0 + v1) / 2;
-    double bound = butterflies * m * 1e-9 / threads;
-    if (vec) {
-      double vb = butterflies * v * 1e-9 / threads;
-      vf[r] = (t1 - t0) / vb;
-      vi[r] = (t2 - t1) / vb;
-      vc[r] = (c1 - c0) / (vb * threads);
-      vh[r] = th / vb;
-      if (v0 < vmul) vmul = v0;
-      if (v1 < vmul) vmul = v1;
-    }
-    rf[r] = (t1 - t0) / bound;
-    ri[r] = (t2 - t1) / bound;
-    rc[r] = (c1 - c0) / (bound * threads);
-    rh[r] = th / bound;
-    if (m0 < mul) mul = m0;
-    if (m1 < mul) mul = m1;
-    if (t1 - t0 < fwd) fwd = t1 - t0;
-    if (t2 - t1 < inv) inv = t2 - t1;
-    if (with_h && th < h) h = th;
+static void stats_init(ntt_stats *st, unsigned reps) {
+  for (int k = 0; k < TIMED; k++) {
+    st->wall[k] = calloc(reps, sizeof(double));
+    st->cpu[k] = calloc(reps, sizeof(double));
+    st->wall_vec[k] = calloc(reps, sizeof(double));
+    st->cpu_vec[k] = calloc(reps, sizeof(double));
+    st->best_wall[k] = st->best_cpu[k] = 1e30;
   }
-  printf("ntt_log_n %u count\n", log_n);
-  printf("ntt_threads %u count\n", threads);
+  st->mul = st->vmul = 1e30;
+}
+
+static void stats_free(ntt_stats *st) {
+  for (int k = 0; k < TIMED; k++) {
+    free(st->wall[k]); free(st->cpu[k]); free(st->wall_vec[k]); free(st->cpu_vec[k]);
+  }
+}
+
+typedef struct {
+  const cz_ntt_domain *d;
+  cz_fr *a, *b, *c;
+  const ntt_opts *o;
+} ntt_work;
+
+/* One rep on fresh random data: Fr mul just before and after the
+ * transforms, so that load changes hit both sides of the ratio alike. */
+static void one_rep(const ntt_work *w, unsigned r, int vec, ntt_stats *st) {
+  size_t n = cz_ntt_domain_size(w->d);
+  unsigned t = w->o->threads;
+  fill_random(w->a, n);
+  if (w->o->with_h) { fill_random(w->b, n); fill_random(w->c, n); }
+  double m0 = fr_mul_ns(), v0 = vec ? frv_mul_ns() : 0, wall[TIMED] = {0}, cpu[TIMED] = {0};
+  for (int k = 0; k < (w->o->with_h ? TIMED : HP); k++) {
+    double c0 = cz_bench_cpu_s(), t0 = cz_bench_wall_s();
+    if (k == FWD) cz_ntt_forward(w->d, w->a, t);
+    else if (k == INV) cz_ntt_inverse(w->d, w->a, t);
+    else cz_ntt_h_poly(w->d, w->a, w->b, w->c, t);
+    wall[k] = cz_bench_wall_s() - t0;
+    cpu[k] = cz_bench_cpu_s() - c0;
+  }
+  double m1 = fr_mul_ns(), v1 = vec ? frv_mul_ns() : 0;
+  double butterflies = (double)(n / 2) * w->o->log_n;
+  double bound = butterflies * (m0 + m1) / 2 * 1e-9 / t;
+  double vbound = butterflies * (v0 + v1) / 2 * 1e-9 / t;
+  for (int k = 0; k < TIMED; k++) {
+    st->wall[k][r] = wall[k] / bound;
+    st->cpu[k][r] = cpu[k] / (bound * t);
+    if (vec) { st->wall_vec[k][r] = wall[k] / vbound; st->cpu_vec[k][r] = cpu[k] / (vbound * t); }
+    if (wall[k] < st->best_wall[k]) st->best_wall[k] = wall[k];
+    if (cpu[k] < st->best_cpu[k]) st->best_cpu[k] = cpu[k];
+  }
+  st->mul = fmin(st->mul, fmin(m0, m1));
+  if (vec) st->vmul = fmin(st->vmul, fmin(v0, v1));
+}
+
+/* Medians of the ratios over the reps; the H ratios count bound
+ * transforms (six would be every transform at the bound). */
+static void report(const ntt_opts *o, int vec, const ntt_stats *st) {
+  static const char *name[TIMED] = {"ntt_forward", "ntt_inverse", "ntt_h_poly"};
+  double butterflies = (double)((size_t)1 << (o->log_n - 1)) * o->log_n;
+  printf("ntt_log_n %u count\n", o->log_n);
+  printf("ntt_threads %u count\n", o->threads);
   printf("ntt_fr_path %s name\n", cz_cpu_use_adx() ? "adx" : "portable");
   printf("ntt_vec_path %s name\n", vec ? "ifma" : "none");
-  printf("fr_mul %.2f ns\n", mul);
-  printf("ntt_bound %.3f ms\n", butterflies * mul * 1e-6 / threads);
+  printf("fr_mul %.2f ns\n", st->mul);
+  printf("ntt_bound %.3f ms\n", butterflies * st->mul * 1e-6 / o->threads);
   if (vec) { /* ns per element of the 8-lane product, and the bound it gives */
-    printf("frv_mul %.2f ns\n", vmul);
-    printf("ntt_bound_vec %.3f ms\n", butterflies * vmul * 1e-6 / threads);
+    printf("frv_mul %.2f ns\n", st->vmul);
+    printf("ntt_bound_vec %.3f ms\n", butterflies * st->vmul * 1e-6 / o->threads);
   }
-  printf("ntt_forward %.3f ms\n", fwd * 1e3);
-  printf("ntt_inverse %.3f ms\n", inv * 1e3);
-  printf("ntt_forward_ratio %.3f x\n", cz_bench_median(rf, reps));
-  printf("ntt_inverse_ratio %.3f x\n", cz_bench_median(ri, reps));
-  /* CPU time of all threads against the one-thread bound: the work done,
-   * insensitive to time lost to other processes on a shared machine. */
-  printf("ntt_forward_cpu_ratio %.3f x\n", cz_bench_median(rc, reps));
-  printf("ntt_forward_cpu %.3f ms\n", fwd_cpu * 1e3); /* all threads' CPU time */
-  if (vec) {
-    printf("ntt_forward_ratio_vec %.3f x\n", cz_bench_median(vf, reps));
-    printf("ntt_inverse_ratio_vec %.3f x\n", cz_bench_median(vi, reps));
-    printf("ntt_forward_cpu_ratio_vec %.3f x\n", cz_bench_median(vc, reps));
+  for (int k = 0; k < (o->with_h ? TIMED : HP); k++) {
+    double *w = st->wall[k], *c = st->cpu[k];
+    printf("%s %.3f ms\n", name[k], st->best_wall[k] * 1e3);
+    printf("%s_cpu %.3f ms\n", name[k], st->best_cpu[k] * 1e3); /* all threads' CPU time */
+    printf("%s_ratio %.3f x\n", name[k], cz_bench_median(w, o->reps));
+    printf("%s_cpu_ratio %.3f x\n", name[k], cz_bench_median(c, o->reps));
+    if (!vec) continue;
+    printf("%s_ratio_vec %.3f x\n", name[k], cz_bench_median(st->wall_vec[k], o->reps));
+    printf("%s_cpu_ratio_vec %.3f x\n", name[k], cz_bench_median(st->cpu_vec[k], o->reps));
   }
-  if (with_h) {
-    printf("ntt_h_poly %.3f ms\n", h * 1e3);
-    printf("ntt_h_poly_ratio %.3f x\n", cz_bench_median(rh, reps)); /* in bound transforms */
-    printf("ntt_h_poly_cpu %.3f ms\n", h_cpu * 1e3);
-    if (vec) printf("ntt_h_poly_ratio_vec %.3f x\n", cz_bench_median(vh, reps));
+}
+
+int cmd_bench_ntt(int argc, char **argv) {
+  ntt_opts o;
+  int rc = parse(argc, argv, &o);
+  if (rc >= 0) return rc;
+  cz_ntt_domain *d;
+  cz_err e = cz_ntt_domain_new(&d, o.log_n);
+  if (e != CZ_OK) { fprintf(stderr, "ntt: %s\n", cz_err_str(e)); return 1; }
+  size_t n = cz_ntt_domain_size(d);
+  /* On huge pages where the kernel allows, as the prover's a, b, c are. */
+  ntt_work w = {d, cz_huge_alloc(n * sizeof(cz_fr)), NULL, NULL, &o};
+  if (o.with_h) { w.b = cz_huge_alloc(n * sizeof(cz_fr)); w.c = cz_huge_alloc(n * sizeof(cz_fr)); }
+  if (!w.a || (o.with_h && (!w.b || !w.c))) {
+    fprintf(stderr, "ntt: out of memory\n");
+    free(w.a); free(w.b); free(w.c);
+    cz_ntt_domain_free(d);
+    return 1;
   }
-  free(rf); free(ri); free(rc); free(rh);
-  free(vf); free(vi); free(vc); free(vh);
-  free(a); free(b); free(c);
+  int vec = cz_cpu_use_ifma();
+  ntt_stats st;
+  stats_init(&st, o.reps);
+  for (unsigned r = 0; r < o.reps; r++) one_rep(&w, r, vec, &st);
+  report(&o, vec, &st);
+  stats_free(&st);
+  free(w.a); free(w.b); free(w.c);
   cz_ntt_domain_free(d);
   return 0;
 }

@@ -15,11 +15,18 @@
  * takes and returns natural order (bellperson's fft/ifft/coset_fft/icoset_fft)
  * and pays one bit-reversal permutation each.
  *
+ * Memory: a transform runs in place and streams its vector through the
+ * caches twice up to n = 2^24 (blocks of 2^13 elements, and one level of
+ * panels for the stages above them), three times up to 2^35; cz_ntt_h_poly
+ * fuses its pointwise steps into those passes (src/ntt/ntt_impl.h).
+ *
  * Threads: every transform takes a thread budget (0 = all online cores);
  * results do not depend on it. Functions that only read a domain may run
  * concurrently on the same domain. The transforms cannot fail and return
- * nothing: the coset scalings take two tables of about sqrt(n) elements and
- * fall back to a slower serial loop when those cannot be allocated. */
+ * nothing: each worker takes a buffer of at most 640 KiB from the process
+ * scratch cache and, when none can be had, runs the same stages in place
+ * on the scalar kernels (slower); cz_ntt_coset_fft's scaling takes two
+ * tables of about sqrt(n) elements and runs serially without them. */
 #ifndef CUZK_NTT_H
 #define CUZK_NTT_H
 #include <stddef.h>
@@ -31,7 +38,9 @@
 typedef struct cz_ntt_domain cz_ntt_domain;
 
 /* Create the domain of size 2^log_n with its twiddle table (omega^i for
- * i <= n/2: about 16 n bytes, the dominant memory cost) and constants.
+ * i <= n/2: about 16 n bytes, the dominant memory cost, on huge pages), the
+ * tables of the coset shifts (powers of g and g^-1 by bit-reversed
+ * position, as two factors: 2 (2^13 + n / 2^13) elements) and constants.
  * CZ_ERR_INVALID_ARG when log_n > CZ_NTT_MAX_LOG, CZ_ERR_NOMEM when the table
  * cannot be allocated. *out is set only on success. */
 cz_err cz_ntt_domain_new(cz_ntt_domain **out, unsigned log_n);

@@ -26,10 +26,11 @@ typedef struct {
   size_t in, aux, con;
 } cs_counts;
 
-/* A worker's aux values that are neither 0 nor 1, in slot order. */
+/* A worker's aux values that are neither 0 nor 1, in slot order: a run of
+ * the result's list, with room for every aux of the worker's slots. */
 typedef struct {
   cz_fr *v;
-  size_t n, cap;
+  size_t n;
 } others_list;
 
 typedef struct {
@@ -121,7 +122,8 @@ static cz_err alloc_result(slots_run *r) {
   o->n_constraints = body + (prove ? o->n_inputs : 0);
   if (!(o->inputs = cz_pool_take(o->n_inputs * sizeof(cz_fr)))) return CZ_ERR_NOMEM;
   memcpy(o->inputs, L->inputs, r->hdr.in * sizeof(cz_fr));
-  cz_err e = cz_fr_packed_alloc(&o->aux, o->n_aux, 0);
+  /* Room for every aux in the list: only what is written is faulted in. */
+  cz_err e = cz_fr_packed_alloc(&o->aux, o->n_aux, o->n_aux);
   if (e != CZ_OK || !prove) return e;
   /* Room for the H domain, so that the prover transforms in place. */
   size_t room = cz_abc_room(o->n_constraints);
@@ -151,8 +153,8 @@ static void merge_dens(cz_density *dst, const cz_dens_buf *src, size_t hdr, size
 
 /* Packs x[0 .. n) into the result's aux at bit base: its 0/1 bits built
  * in tmp (2 (n / 64 + 1) words) and ORed in, the other values appended to
- * list. */
-static bool pack_into(cz_fr_packed *dst, size_t base, const cz_fr *x, size_t n, others_list *list,
+ * list (room for n more). */
+static void pack_into(cz_fr_packed *dst, size_t base, const cz_fr *x, size_t n, others_list *list,
                       uint64_t *tmp) {
   size_t words = n / 64 + 1;
   uint64_t *one = tmp, *other = tmp + words;
@@ -160,9 +162,6 @@ static bool pack_into(cz_fr_packed *dst, size_t base, const cz_fr *x, size_t n, 
   for (size_t i = 0; i < n; i++) {
     uint8_t k = cz_fr_class(&x[i]);
     if (k == CZ_CLS_OTHER) {
-      if (list->n == list->cap &&
-          !cz_pool_grow((void **)&list->v, &list->cap, list->n + 1, sizeof(cz_fr)))
-        return false;
       list->v[list->n++] = x[i];
       other[i >> 6] |= (uint64_t)1 << (i & 63);
     } else {
@@ -171,7 +170,6 @@ static bool pack_into(cz_fr_packed *dst, size_t base, const cz_fr *x, size_t n, 
   }
   cz_bits_or_at(dst->one, base, one, n);
   cz_bits_or_at(dst->other, base, other, n);
-  return true;
 }
 
 /* ---- workers -------------------------------------------------------------- */
@@ -254,17 +252,16 @@ static void fork_bind(const slots_run *r, cz_cs *f, size_t i) {
 }
 
 /* Slot i's values and density bits into the result. */
-static bool fork_merge(const slots_run *r, const cz_cs *f, size_t i, others_list *list,
+static void fork_merge(const slots_run *r, const cz_cs *f, size_t i, others_list *list,
                        uint64_t *tmp) {
   cz_assignment *o = r->out;
   size_t in_base = r->hdr.in + i * r->per.in, aux_base = r->hdr.aux + i * r->per.aux;
   memcpy(o->inputs + in_base, f->inputs + r->hdr.in, r->per.in * sizeof(cz_fr));
-  if (!pack_into(&o->aux, aux_base, f->aux + r->hdr.aux, r->per.aux, list, tmp)) return false;
-  if (r->kind != CZ_CS_PROVE) return true;
+  pack_into(&o->aux, aux_base, f->aux + r->hdr.aux, r->per.aux, list, tmp);
+  if (r->kind != CZ_CS_PROVE) return;
   merge_dens(&o->b_input, &f->b_input, r->hdr.in, r->per.in, in_base, tmp);
   merge_dens(&o->a_aux, &f->a_aux, r->hdr.aux, r->per.aux, aux_base, tmp);
   merge_dens(&o->b_aux, &f->b_aux, r->hdr.aux, r->per.aux, aux_base, tmp);
-  return true;
 }
 
 static cz_err fork_slot(slots_run *r, cz_cs *f, size_t i, others_list *list, uint64_t *tmp) {
@@ -280,10 +277,7 @@ static cz_err fork_slot(slots_run *r, cz_cs *f, size_t i, others_list *list, uin
     fail(r, i, CZ_ERR_INVALID_ARG, "its shape differs from slot 0's");
     return CZ_ERR_INVALID_ARG;
   }
-  if (!fork_merge(r, f, i, list, tmp)) {
-    fail(r, i, CZ_ERR_NOMEM, "out of memory");
-    return CZ_ERR_NOMEM;
-  }
+  fork_merge(r, f, i, list, tmp);
   return CZ_OK;
 }
 
@@ -292,6 +286,7 @@ static void work(void *p, size_t begin, size_t end, unsigned worker) {
   cz_cs *f = fork_leader(r);
   size_t words = (r->per.aux > r->per.in ? r->per.aux : r->per.in) / 64 + 1;
   uint64_t *tmp = cz_pool_take(2 * words * sizeof *tmp);
+  r->others[worker] = (others_list){r->out->aux.others + r->hdr.aux + begin * r->per.aux, 0};
   if (!f || !tmp) {
     fail(r, begin, CZ_ERR_NOMEM, "out of memory");
   } else {
@@ -310,24 +305,17 @@ static void density_count(cz_density *d) {
   for (size_t w = 0; w < (d->n + 63) / 64; w++) d->count += (size_t)__builtin_popcountll(d->bits[w]);
 }
 
-/* The others lists (the header's, then the workers' in order) into the
- * result's aux, and its ranks. */
+/* The workers' runs of others moved down behind the header's, in order
+ * (each starts at or past where it goes: memmove), and the ranks. */
 static bool finish_aux(slots_run *r, unsigned workers) {
   cz_fr_packed *v = &r->out->aux;
-  size_t n = r->hdr_others.n;
-  for (unsigned w = 0; w < workers; w++) n += r->others[w].n;
-  cz_fr *all = cz_pool_take((n ? n : 1) * sizeof *all);
-  if (!all) return false;
-  memcpy(all, r->hdr_others.v, r->hdr_others.n * sizeof *all);
   size_t at = r->hdr_others.n;
   for (unsigned w = 0; w < workers; w++) {
-    memcpy(all + at, r->others[w].v, r->others[w].n * sizeof *all);
+    if (r->others[w].n) memmove(v->others + at, r->others[w].v, r->others[w].n * sizeof(cz_fr));
     at += r->others[w].n;
   }
-  cz_pool_give(v->others);
-  v->others = all;
   cz_fr_packed_rank_build(v);
-  return v->n_other == n;
+  return v->n_other == at;
 }
 
 /* The input constraints, the header's density bits, and the counts. */
@@ -354,10 +342,10 @@ static cz_err run_slots(slots_run *r, unsigned n_threads) {
   unsigned workers = cz_parallel_workers(r->c->n_slots, n_threads);
   r->others = calloc(workers ? workers : 1, sizeof *r->others);
   uint64_t *tmp = cz_pool_take(2 * (r->hdr.aux / 64 + 1) * sizeof *tmp);
-  bool ok = r->others && tmp &&
-            pack_into(&r->out->aux, 0, r->leader->aux, r->hdr.aux, &r->hdr_others, tmp);
+  r->hdr_others = (others_list){r->out->aux.others, 0};
+  if (r->others && tmp) pack_into(&r->out->aux, 0, r->leader->aux, r->hdr.aux, &r->hdr_others, tmp);
   cz_pool_give(tmp);
-  if (!ok) return CZ_ERR_NOMEM;
+  if (!r->others || !tmp) return CZ_ERR_NOMEM;
   cz_parallel_for(r->c->n_slots, n_threads, work, r);
   if (r->err != CZ_OK) return r->err;
   if (!finish_aux(r, workers)) return CZ_ERR_NOMEM;
@@ -365,12 +353,7 @@ static cz_err run_slots(slots_run *r, unsigned n_threads) {
   return CZ_OK;
 }
 
-static void free_lists(slots_run *r) {
-  unsigned workers = cz_parallel_workers(r->c->n_slots, r->n_threads);
-  for (unsigned w = 0; r->others && w < workers; w++) cz_pool_give(r->others[w].v);
-  free(r->others);
-  cz_pool_give(r->hdr_others.v);
-}
+static void free_lists(slots_run *r) { free(r->others); }
 
 /* ---- the recorded shape ---------------------------------------------------- */
 

@@ -1,25 +1,23 @@
-/* The NTT's 8-lane IFMA path: the same transform as ntt.c's scalar code
- * (same passes, same blocking, same twiddle tables), with every butterfly
- * step done on 8 independent butterflies at once in cz_frv form.
+/* The NTT's 8-lane IFMA kernels: the same blocks and panels as
+ * ntt_scalar.c, with every butterfly step done on 8 independent butterflies
+ * at once in cz_frv form.
  *
- * Layout: the data stay in cz_fr (AoS) between steps. A step loads 8
- * consecutive elements per operand (cz_frv_load: four loads and a
- * transpose), computes, and stores them back; that costs little next to
- * the products and keeps every other pass and caller unchanged.
+ * Layout: a block or a panel is converted once into the worker's scratch
+ * as cz_frv groups (cz_frv_load: four loads and a transpose per 8
+ * elements), runs all its stages there, and is converted back.
  *   - Stages with half-size h >= 8: lane k is column j + k, so u and v are
- *     two runs of 8 consecutive elements; twiddles are 8 table entries with
- *     stride s, gathered, converted and prepared once per 8 columns and then
- *     reused for every block (columns outer, blocks inner).
+ *     two groups; block twiddles come prepared from the domain's vtw tables,
+ *     panel twiddles are 8 table entries with stride s, gathered, converted
+ *     and prepared once per row residue and reused for every row group.
  *   - The three stages h = 4, 2, 1 (the end of the DIF, the start of the
- *     DIT) run in registers on runs of 16 elements, forming u and v with
+ *     DIT) run in registers on pairs of groups, forming u and v with
  *     two-source lane permutes.
  * Field operations are exact and reduced, so the results are bit-identical
  * to the scalar path whatever the grouping (tests/ntt/test_ntt.c compares
- * the two paths). The twiddle of exponent 0 is simply multiplied (by 1 or
- * -1) instead of skipped as the scalar code does: same values. */
+ * the paths). The twiddle of exponent 0 is simply multiplied (by 1 or -1)
+ * instead of skipped as the scalar code does: same values. */
 #include <stdint.h>
 #include <stdlib.h>
-#include "cuzk/parallel.h"
 #include "ec/ifma_field.h"
 #include "ntt/ntt_impl.h"
 
@@ -28,7 +26,7 @@
 /* ---- twiddles -------------------------------------------------------------- */
 
 /* tp = prepared vector of the twiddles for exponents e0 + k step, k < 8,
- * from the scalar table tw (half + 1 entries), with twid()'s convention:
+ * from the scalar table tw (half + 1 entries), with ntt_twid's convention:
  * entry half - e for the inverse root. */
 static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_fr *tw, size_t half, size_t e0,
                                            size_t step, int inv) {
@@ -59,13 +57,37 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_f
 
 /* ---- butterflies ----------------------------------------------------------- */
 
+/* d = a - b + p in (0, 2p), normalized 52-bit limbs but not reduced: one
+ * signed carry chain where cz_frv_sub runs two and a blend. Only for the
+ * first operand of cz_frv_mul_prepared, whose bound holds for any first
+ * operand below 2^256 (ifma_field_impl.h). */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vsub_lazy(cz_frv *d, const cz_frv *a, const cz_frv *b) {
+  const __m512i m = _mm512_set1_epi64((long long)CZ_IFMA_MASK52);
+  __m512i c = _mm512_setzero_si512();
+  CZ_IFMA_UNROLL
+  for (int k = 0; k < 5; k++) {
+    __m512i t = _mm512_add_epi64(_mm512_sub_epi64(_mm512_add_epi64(a->l[k], cz_frv_p_(k)), b->l[k]), c);
+    c = _mm512_srai_epi64(t, 52);
+    d->l[k] = _mm512_and_si512(t, m);
+  }
+}
+
 /* DIF: (u, v) <- (u + v, (u - v) w); w = -t for the inverse root. */
 static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_dif(cz_frv *u, cz_frv *v, const cz_frv *tp, int inv) {
   cz_frv d;
-  if (inv) cz_frv_sub(&d, v, u);
-  else cz_frv_sub(&d, u, v);
+  if (inv) vsub_lazy(&d, v, u);
+  else vsub_lazy(&d, u, v);
   cz_frv_add(u, u, v);
   cz_frv_mul_prepared(v, &d, tp);
+}
+
+/* Both butterflies with twiddle 1 (for the inverse root -1, the same
+ * result): (u, v) <- (u + v, u - v), no product. */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_one(cz_frv *u, cz_frv *v) {
+  cz_frv d;
+  cz_frv_sub(&d, u, v);
+  cz_frv_add(u, u, v);
+  *v = d;
 }
 
 /* DIT: (u, v) <- (u + v w, u - v w); w = -t for the inverse root. */
@@ -112,64 +134,6 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf4(cz_frv *A, cz_frv *B, cz_f
   }
 }
 
-/* ---- passes over stages with half-size >= 8 -------------------------------- */
-
-typedef struct {
-  cz_fr *x;
-  size_t h;           /* radix-2: the stage's half-size; radix-4: g */
-  const cz_fr *tw;
-  size_t half;
-  int inv, dit, radix4;
-  const cz_frv *scale; /* prepared; DIT only: multiply every output (or NULL) */
-} vpass;
-
-/* Blocks [b0, b1) x columns [j0, j1), j0 and j1 multiples of 8. */
-static CZ_IFMA_TARGET void vrun_radix2(const vpass *c, size_t b0, size_t b1, size_t j0, size_t j1) {
-  size_t h = c->h, s = c->half / h;
-  for (size_t j = j0; j < j1; j += 8) {
-    cz_frv t;
-    tw_fetch(&t, c->tw, c->half, j * s, s, c->inv);
-    for (size_t blk = b0; blk < b1; blk++) {
-      cz_fr *u = c->x + blk * 2 * h + j;
-      cz_frv U, V;
-      cz_frv_load(&U, u);
-      cz_frv_load(&V, u + h);
-      vbf2(&U, &V, &t, c->inv, c->dit, c->scale);
-      cz_frv_store(u, &U);
-      cz_frv_store(u + h, &V);
-    }
-  }
-}
-
-static CZ_IFMA_TARGET void vrun_radix4(const vpass *c, size_t b0, size_t b1, size_t j0, size_t j1) {
-  size_t g = c->h, s1 = c->half / (2 * g);
-  int inv = c->inv;
-  for (size_t j = j0; j < j1; j += 8) {
-    cz_frv ta, tb, tc; /* omega_4g^j, omega_4g^(j+g), omega_2g^j (lanes j..j+7) */
-    tw_fetch(&ta, c->tw, c->half, j * s1, s1, inv);
-    tw_fetch(&tb, c->tw, c->half, (j + g) * s1, s1, inv);
-    tw_fetch(&tc, c->tw, c->half, 2 * j * s1, 2 * s1, inv);
-    for (size_t blk = b0; blk < b1; blk++) {
-      cz_fr *p0 = c->x + blk * 4 * g + j, *p1 = p0 + g, *p2 = p1 + g, *p3 = p2 + g;
-      cz_frv A, B, C, D;
-      cz_frv_load(&A, p0);
-      cz_frv_load(&B, p1);
-      cz_frv_load(&C, p2);
-      cz_frv_load(&D, p3);
-      vbf4(&A, &B, &C, &D, &ta, &tb, &tc, inv, c->dit, c->scale);
-      cz_frv_store(p0, &A);
-      cz_frv_store(p1, &B);
-      cz_frv_store(p2, &C);
-      cz_frv_store(p3, &D);
-    }
-  }
-}
-
-static CZ_IFMA_TARGET void vrun_pass(const vpass *c, size_t len) {
-  if (c->radix4) vrun_radix4(c, 0, len / (4 * c->h), 0, c->h);
-  else vrun_radix2(c, 0, len / (2 * c->h), 0, c->h);
-}
-
 /* ---- the stages h = 4, 2, 1 in registers ------------------------------------ */
 
 /* For stage h (index 0, 1, 2 for h = 4, 2, 1) over a run of 16 elements
@@ -191,7 +155,7 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vperm(cz_frv *r, const cz_frv *
 
 typedef struct {
   __m512i ui[3], vi[3], xi[3], yi[3];
-  cz_frv tw[3]; /* prepared, lane L: omega_2h^(L % h) by twid()'s convention */
+  cz_frv tw[3]; /* prepared, lane L: omega_2h^(L % h) by ntt_twid's convention */
 } vtail;
 
 static CZ_IFMA_TARGET void vtail_init(vtail *t, const cz_fr *tw, size_t half, int inv) {
@@ -212,26 +176,6 @@ static CZ_IFMA_TARGET void vtail_init(vtail *t, const cz_fr *tw, size_t half, in
   }
 }
 
-/* DIF stages 4, 2, 1 (dit = 0) or DIT stages 1, 2, 4 on x[0..len), len % 16 == 0. */
-static CZ_IFMA_TARGET void vtail_run(const vtail *t, cz_fr *x, size_t len, int dit, int inv) {
-  for (size_t i = 0; i < len; i += 16) {
-    cz_frv X, Y, U, V;
-    cz_frv_load(&X, x + i);
-    cz_frv_load(&Y, x + i + 8);
-    for (int k = 0; k < 3; k++) {
-      int s = dit ? 2 - k : k;
-      vperm(&U, &X, t->ui[s], &Y);
-      vperm(&V, &X, t->vi[s], &Y);
-      if (dit) vbf_dit(&U, &V, &t->tw[s], inv);
-      else vbf_dif(&U, &V, &t->tw[s], inv);
-      vperm(&X, &U, t->xi[s], &V);
-      vperm(&Y, &U, t->yi[s], &V);
-    }
-    cz_frv_store(x + i, &X);
-    cz_frv_store(x + i + 8, &Y);
-  }
-}
-
 /* ---- blocks held in cz_frv form ---------------------------------------------
  * A block's elements are converted once into a buffer of cz_frv groups
  * (group i = elements 8i..8i+7), all its stages run there, and it is
@@ -244,6 +188,7 @@ typedef struct {
   const cz_frv *tw;    /* vtw_fwd or vtw_inv */
   int inv, dit;
   const cz_frv *scale; /* last DIT stage (or NULL) */
+  ntt_lines *ahead;    /* stepped once per column group (or NULL) */
 } spass;
 
 static inline const cz_frv *stage_tw(const cz_frv *tw, size_t h) { return tw + (h / 8 - 1); }
@@ -253,6 +198,7 @@ static CZ_IFMA_TARGET void srun_radix2(const spass *c, size_t h) {
   const cz_frv *t = stage_tw(c->tw, h);
   for (size_t base = 0; base < c->len / 8; base += 2 * hg)
     for (size_t jg = 0; jg < hg; jg++) {
+      if (c->ahead) ntt_lines_step(c->ahead);
       cz_frv *u = &c->B[base + jg], *v = u + hg;
       vbf2(u, v, &t[jg], c->inv, c->dit, c->scale);
     }
@@ -264,6 +210,7 @@ static CZ_IFMA_TARGET void srun_radix4(const spass *c, size_t g) {
   int inv = c->inv;
   for (size_t base = 0; base < c->len / 8; base += 4 * gg)
     for (size_t jg = 0; jg < gg; jg++) {
+      if (c->ahead) ntt_lines_step(c->ahead);
       cz_frv *A = &c->B[base + jg], *B = A + gg, *C = B + gg, *D = C + gg;
       const cz_frv *ta = &t2[jg], *tb = &t2[jg + gg], *tc = &t1[jg];
       vbf4(A, B, C, D, ta, tb, tc, inv, c->dit, c->scale);
@@ -271,48 +218,22 @@ static CZ_IFMA_TARGET void srun_radix4(const spass *c, size_t g) {
 }
 
 /* The stages h = 4, 2, 1 on groups (2i, 2i + 1). */
-static CZ_IFMA_TARGET void stail_run(const vtail *t, cz_frv *B, size_t groups, int dit, int inv) {
+static CZ_IFMA_TARGET void stail_run(const vtail *t, cz_frv *B, size_t groups, int dit, int inv,
+                                     ntt_lines *ahead) {
   for (size_t i = 0; i < groups; i += 2) {
+    if (ahead) ntt_lines_step(ahead);
     cz_frv U, V;
     for (int k = 0; k < 3; k++) {
       int s = dit ? 2 - k : k;
       vperm(&U, &B[i], t->ui[s], &B[i + 1]);
       vperm(&V, &B[i], t->vi[s], &B[i + 1]);
-      if (dit) vbf_dit(&U, &V, &t->tw[s], inv);
+      if (s == 2) vbf_one(&U, &V); /* h = 1: every twiddle is omega^0 */
+      else if (dit) vbf_dit(&U, &V, &t->tw[s], inv);
       else vbf_dif(&U, &V, &t->tw[s], inv);
       vperm(&B[i], &U, t->xi[s], &V);
       vperm(&B[i + 1], &U, t->yi[s], &V);
     }
   }
-}
-
-static CZ_IFMA_TARGET void srun_block(const spass *c0, const vtail *t, cz_fr *x, cz_frv *B) {
-  size_t len = c0->len, groups = len / 8;
-  for (size_t i = 0; i < groups; i++) cz_frv_load(&B[i], x + 8 * i);
-  spass c = *c0;
-  c.B = B;
-  c.scale = NULL;
-  unsigned big = 0; /* stages with h >= 8 */
-  while (((size_t)16 << big) <= len) big++;
-  if (!c.dit) {
-    size_t h = len / 2;
-    for (; big >= 2; big -= 2, h /= 4) srun_radix4(&c, h / 2);
-    if (big) srun_radix2(&c, h);
-    stail_run(t, B, groups, 0, c.inv);
-  } else {
-    stail_run(t, B, groups, 1, c.inv);
-    size_t h = 8;
-    if (big & 1) {
-      c.scale = big == 1 ? c0->scale : NULL;
-      srun_radix2(&c, h);
-      h = 16; big--;
-    }
-    for (; big >= 2; big -= 2, h *= 4) {
-      c.scale = big == 2 ? c0->scale : NULL;
-      srun_radix4(&c, h);
-    }
-  }
-  for (size_t i = 0; i < groups; i++) cz_frv_store(x + 8 * i, &B[i]);
 }
 
 static CZ_IFMA_TARGET void build_vtw(cz_frv *out, const cz_fr *tw, size_t half, int inv) {
@@ -340,356 +261,204 @@ void cz_ntt_ifma_domain_free(cz_ntt_domain *d) {
   d->vtw_fwd = d->vtw_inv = NULL;
 }
 
-/* ---- blocks and the whole transform ----------------------------------------- */
-
-typedef struct {
-  cz_fr *x;
-  size_t bsize;
-  const cz_fr *tw;
-  size_t half;
-  int inv, dit;
-  const cz_frv *scale; /* for the last DIT stage when the block is everything */
-  const cz_frv *vtw;   /* the domain's vtw_fwd or vtw_inv */
-} vblock;
-
-/* All stages of one block of len >= 16 elements: the stages h >= 8 as
- * radix-4 pairs (a radix-2 for an odd count, on the side nearest the tail),
- * and the tail. */
-static CZ_IFMA_TARGET void vrun_block(const vblock *b, const vtail *t, cz_fr *x) {
-  size_t len = b->bsize;
-  unsigned big = 0; /* stages with h >= 8 */
-  while (((size_t)16 << big) <= len) big++;
-  vpass c = {x, 0, b->tw, b->half, b->inv, b->dit, 0, NULL};
-  if (!b->dit) {
-    size_t h = len / 2;
-    for (; big >= 2; big -= 2, h /= 4) { c.h = h / 2; c.radix4 = 1; vrun_pass(&c, len); }
-    if (big) { c.h = h; c.radix4 = 0; vrun_pass(&c, len); }
-    vtail_run(t, x, len, 0, b->inv);
-  } else {
-    vtail_run(t, x, len, 1, b->inv);
-    size_t h = 8;
-    if (big & 1) {
-      c.h = h; c.radix4 = 0; c.scale = big == 1 ? b->scale : NULL;
-      vrun_pass(&c, len);
-      h = 16; big--;
-    }
-    for (; big >= 2; big -= 2, h *= 4) {
-      c.h = h; c.radix4 = 1; c.scale = big == 2 ? b->scale : NULL;
-      vrun_pass(&c, len);
-    }
-  }
-}
-
-static CZ_IFMA_TARGET void vblock_worker(void *ctx, size_t b0, size_t b1, unsigned worker) {
-  (void)worker;
-  const vblock *b = ctx;
-  vtail t;
-  vtail_init(&t, b->tw, b->half, b->inv);
-  cz_frv *buf = cz_ntt_ifma_block_buffers ? aligned_alloc(64, b->bsize / 8 * sizeof *buf) : NULL;
-  if (!buf) { /* no room for the buffer: the same stages, transposing per stage */
-    for (size_t i = b0; i < b1; i++) vrun_block(b, &t, b->x + i * b->bsize);
-    return;
-  }
-  spass c = {NULL, b->bsize, b->vtw, b->inv, b->dit, b->scale};
-  for (size_t i = b0; i < b1; i++) srun_block(&c, &t, b->x + i * b->bsize, buf);
-  free(buf);
-}
-
-/* Outer passes, split by chunks of VCOLS columns as in ntt.c. */
-#define VCOLS 64
-
-typedef struct {
-  vpass p;
-  size_t n;
-} vouter;
-
-static CZ_IFMA_TARGET void vouter_worker(void *ctx, size_t c0, size_t c1, unsigned worker) {
-  (void)worker;
-  const vouter *o = ctx;
-  size_t h = o->p.h;
-  size_t blocks = o->n / ((o->p.radix4 ? 4 : 2) * h);
-  size_t j0 = c0 * VCOLS, j1 = c1 * VCOLS < h ? c1 * VCOLS : h;
-  if (o->p.radix4) vrun_radix4(&o->p, 0, blocks, j0, j1);
-  else vrun_radix2(&o->p, 0, blocks, j0, j1);
-}
-
-static void vouter_pass(const vpass *c, size_t n, unsigned threads) {
-  vouter o = {*c, n};
-  cz_parallel_for((c->h + VCOLS - 1) / VCOLS, threads, vouter_worker, &o);
-}
-
-/* ---- all outer stages at once, on panels of columns --------------------------
- * With R = n / bsize rows of bsize elements, the outer stages (half-sizes
- * bsize .. n/2) pair rows r and r + m (m = h / bsize) column by column. A
- * panel of PG * 8 columns across all R rows is loaded once in cz_frv form,
- * runs every outer stage radix-2 in cache, and is stored once: one pass
- * over memory instead of one per stage pair. Used while a panel fits in
- * L2 (R <= cz_ntt_ifma_panel_max_rows); larger transforms keep the
- * per-pass code. */
-#define PG 2
-
-size_t cz_ntt_ifma_panel_max_rows = 1024;
-int cz_ntt_ifma_block_buffers = 1;
-
-typedef struct {
-  cz_fr *x;
-  size_t bsize, rows;
-  const cz_fr *tw;
-  size_t half;
-  int inv, dit;
-  const cz_frv *scale; /* DIT: after the last stage (or NULL) */
-  cz_frv *buf;         /* one panel (rows * PG groups) per worker */
-} vpanel;
-
-static CZ_IFMA_TARGET void panel_stage(const vpanel *p, cz_frv *P, size_t c0, size_t m, int last) {
-  size_t h = m * p->bsize, s = p->half / h;
-  int inv = p->inv;
-  for (size_t rr = 0; rr < m; rr++)
-    for (size_t g = 0; g < PG; g++) {
-      cz_frv t;
-      tw_fetch(&t, p->tw, p->half, (rr * p->bsize + c0 + 8 * g) * s, s, inv);
-      for (size_t base = 0; base < p->rows; base += 2 * m) {
-        cz_frv *u = &P[(base + rr) * PG + g], *v = &P[(base + rr + m) * PG + g];
-        if (p->dit) {
-          vbf_dit(u, v, &t, inv);
-          if (last && p->scale) {
-            cz_frv_mul_prepared(u, u, p->scale);
-            cz_frv_mul_prepared(v, v, p->scale);
-          }
-        } else {
-          vbf_dif(u, v, &t, inv);
-        }
-      }
-    }
-}
-
-static CZ_IFMA_TARGET void vpanel_worker(void *ctx, size_t c0, size_t c1, unsigned worker) {
-  (void)worker;
-  const vpanel *p = ctx;
-  size_t R = p->rows;
-  cz_frv *P = p->buf + (size_t)worker * R * PG;
-  for (size_t c = c0; c < c1; c++) {
-    size_t col = c * 8 * PG;
-    for (size_t r = 0; r < R; r++)
-      for (size_t g = 0; g < PG; g++) cz_frv_load(&P[r * PG + g], p->x + r * p->bsize + col + 8 * g);
-    if (!p->dit)
-      for (size_t m = R / 2; m >= 1; m /= 2) panel_stage(p, P, col, m, 0);
-    else
-      for (size_t m = 1; m < R; m *= 2) panel_stage(p, P, col, m, m == R / 2);
-    for (size_t r = 0; r < R; r++)
-      for (size_t g = 0; g < PG; g++) cz_frv_store(p->x + r * p->bsize + col + 8 * g, &P[r * PG + g]);
-  }
-}
-
-/* Runs the outer stages by panels; false (nothing done) when it does not
- * apply or the panels cannot be allocated. */
-static int vpanel_pass(const cz_ntt_domain *d, cz_fr *x, size_t bsize, int dit, int inv,
-                       const cz_frv *scale, unsigned threads) {
-  size_t rows = d->n / bsize, chunks = bsize / (8 * PG);
-  if (rows < 2 || rows > cz_ntt_ifma_panel_max_rows || chunks < 1) return 0;
-  unsigned workers = cz_parallel_workers(chunks, threads);
-  cz_frv *buf = aligned_alloc(64, (size_t)workers * rows * PG * sizeof *buf);
-  if (!buf) return 0;
-  vpanel p = {x, bsize, rows, d->tw, d->half, inv, dit, scale, buf};
-  cz_parallel_for(chunks, threads, vpanel_worker, &p);
-  free(buf);
-  return 1;
-}
-
 static CZ_IFMA_TARGET void prepare_scalar(cz_frv *r, const cz_fr *s) {
   cz_frv v;
   cz_frv_set1(&v, s);
   cz_frv_mul_prepare(r, &v);
 }
 
-typedef struct {
-  vpass c;
-  const cz_frv *scale; /* for the DIT's last pass */
-  size_t n;
-  unsigned threads;
-} vouter_stages;
+/* ---- blocks -------------------------------------------------------------------- */
 
-static void vouter_stage(void *ctx, size_t h, int radix4, int last) {
-  vouter_stages *s = ctx;
-  s->c.h = h;
-  s->c.radix4 = radix4;
-  s->c.scale = last ? s->scale : NULL;
-  vouter_pass(&s->c, s->n, s->threads);
-}
-
-CZ_IFMA_TARGET void cz_ntt_ifma_transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv,
-                                          const cz_fr *scale, size_t bsize, unsigned threads) {
-  size_t n = d->n;
-  unsigned outer = ntt_outer_count(d->log_n, bsize);
-  cz_frv svec, *sv = NULL;
-  if (scale) { prepare_scalar(&svec, scale); sv = &svec; }
-  vblock bc = {x, bsize, d->tw_blk, d->blk_half, inv, dit, outer == 0 ? sv : NULL,
-                inv ? d->vtw_inv : d->vtw_fwd};
-  vouter_stages st = {{x, 0, d->tw, d->half, inv, dit, 0, NULL}, sv, n, threads};
-  /* The panels run all outer stages in one pass where they apply. */
+/* The DIF (dit = 0) or DIT stages of one block in B (len / 8 groups); the
+ * DIT's last stage times the prepared *scale when given. The first step
+ * also steps ahead (when not NULL) once per column group. */
+static CZ_IFMA_TARGET void block_stages(cz_frv *B, size_t len, const cz_ntt_domain *d,
+                                        const vtail *t, int dit, int inv, const cz_frv *scale,
+                                        ntt_lines *ahead) {
+  spass c = {B, len, inv ? d->vtw_inv : d->vtw_fwd, inv, dit, NULL, ahead};
+  unsigned big = 0; /* stages with h >= 8 */
+  while (((size_t)16 << big) <= len) big++;
   if (!dit) {
-    if (!(outer && vpanel_pass(d, x, bsize, dit, inv, NULL, threads)))
-      ntt_outer_stages(n, bsize, outer, dit, vouter_stage, &st);
-    cz_parallel_for(n / bsize, threads, vblock_worker, &bc);
-  } else {
-    cz_parallel_for(n / bsize, threads, vblock_worker, &bc);
-    if (!(outer && vpanel_pass(d, x, bsize, dit, inv, sv, threads)))
-      ntt_outer_stages(n, bsize, outer, dit, vouter_stage, &st);
+    size_t h = len / 2;
+    for (; big >= 2; big -= 2, h /= 4, c.ahead = NULL) srun_radix4(&c, h / 2);
+    if (big) srun_radix2(&c, h);
+    stail_run(t, B, len / 8, 0, inv, NULL);
+    return;
+  }
+  stail_run(t, B, len / 8, 1, inv, ahead);
+  c.ahead = NULL;
+  size_t h = 8;
+  if (big & 1) {
+    c.scale = big == 1 ? scale : NULL;
+    srun_radix2(&c, h);
+    h = 16; big--;
+  }
+  for (; big >= 2; big -= 2, h *= 4) {
+    c.scale = big == 2 ? scale : NULL;
+    srun_radix4(&c, h);
   }
 }
 
-/* ---- pointwise passes -------------------------------------------------------- */
-
-/* a[i] = a[i] b[i] - c[i] for i in [i0, i1). */
-CZ_IFMA_TARGET void cz_ntt_ifma_product(cz_fr *a, const cz_fr *b, size_t i0, size_t i1) {
-  size_t i = i0;
-  for (; i < i1 && (i & 7); i++) ntt_fr_mul(&a[i], &a[i], &b[i]);
-  for (; i + 8 <= i1; i += 8) {
-    cz_frv A, B;
-    cz_frv_load(&A, a + i);
-    cz_frv_load(&B, b + i);
-    cz_frv_mul(&A, &A, &B);
-    cz_frv_store(a + i, &A);
+/* The coset step on one block at position p0: B[i] = B[i] f - sub k. */
+static CZ_IFMA_TARGET void block_coset(const ntt_block_pass *p, cz_frv *B, size_t p0) {
+  const cz_ntt_domain *d = p->d;
+  const ntt_job *job = p->job;
+  const cz_fr *lo = d->rev_lo[job->coset] + (p0 & ((size_t)2 * d->blk_half - 1));
+  cz_fr c;
+  cz_frv C, K, f, s;
+  ntt_coset_block(&c, d, job, p0);
+  prepare_scalar(&C, &c);
+  if (job->sub) prepare_scalar(&K, &job->sub_k);
+  for (size_t i = 0; i < p->bsize / 8; i++) {
+    cz_frv_load(&f, lo + 8 * i);
+    cz_frv_mul_prepared(&f, &f, &C);
+    cz_frv_mul(&B[i], &B[i], &f);
+    if (!job->sub) continue;
+    cz_frv_load(&s, job->sub + p0 + 8 * i);
+    cz_frv_mul_prepared(&s, &s, &K);
+    cz_frv_sub(&B[i], &B[i], &s);
   }
-  for (; i < i1; i++) ntt_fr_mul(&a[i], &a[i], &b[i]);
 }
 
-/* x[i] *= lo[i & (2^lo_log - 1)] hi[i >> lo_log] for i in [i0, i1): the
- * factor product first, then x times it, as the scalar scale_worker does. */
-CZ_IFMA_TARGET void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log,
-                                      size_t i0, size_t i1) {
-  size_t mask = ((size_t)1 << lo_log) - 1, i = i0;
-  for (; i < i1 && ((i & 7) || lo_log < 3); i++) {
-    cz_fr f;
-    ntt_fr_mul(&f, &lo[i & mask], &hi[i >> lo_log]);
-    ntt_fr_mul(&x[i], &x[i], &f);
-  }
-  size_t cur = SIZE_MAX;
-  cz_frv H;
-  cz_frv_zero(&H); /* set before use (cur starts invalid); quiets -Wmaybe-uninitialized */
-  for (; i + 8 <= i1; i += 8) {
-    if (i >> lo_log != cur) {
-      cur = i >> lo_log;
-      prepare_scalar(&H, &hi[cur]);
+/* Block b; prefetches block b + 1 along when next is set. */
+static CZ_IFMA_TARGET void run_block(const ntt_block_pass *p, const vtail tails[2], cz_frv *B,
+                                     size_t b, int next, const cz_frv *scale) {
+  const ntt_job *job = p->job;
+  size_t len = p->bsize, groups = len / 8, p0 = b * len;
+  cz_fr *x = p->x + p0;
+  for (size_t i = 0; i < groups; i++) cz_frv_load(&B[i], x + 8 * i);
+  if (p->pre_mul)
+    for (size_t i = 0; i < groups; i++) {
+      cz_frv y;
+      cz_frv_load(&y, p->pre_mul + p0 + 8 * i);
+      cz_frv_mul(&B[i], &B[i], &y);
     }
-    cz_frv L, X;
-    cz_frv_load(&L, lo + (i & mask));
-    cz_frv_mul_prepared(&L, &L, &H);
-    cz_frv_load(&X, x + i);
-    cz_frv_mul(&X, &X, &L);
-    cz_frv_store(x + i, &X);
-  }
-  for (; i < i1; i++) {
-    cz_fr f;
-    ntt_fr_mul(&f, &lo[i & mask], &hi[i >> lo_log]);
-    ntt_fr_mul(&x[i], &x[i], &f);
+  /* the next block, a few lines per column group of the first step (len /
+   * 32 groups at least) */
+  ntt_lines ahead;
+  ntt_lines_init(&ahead, next ? x + len : NULL, len * sizeof *x, len / 32);
+  if (job->dif) block_stages(B, len, p->d, &tails[job->dif_inv], 0, job->dif_inv, NULL, &ahead);
+  if (job->coset >= 0) block_coset(p, B, p0);
+  if (job->dit)
+    block_stages(B, len, p->d, &tails[job->dit_inv], 1, job->dit_inv, scale,
+                 job->dif ? NULL : &ahead);
+  for (size_t i = 0; i < groups; i++) cz_frv_store(x + 8 * i, &B[i]);
+}
+
+CZ_IFMA_TARGET int cz_ntt_ifma_blocks(const ntt_block_pass *p, size_t b0, size_t b1,
+                                      void *scratch) {
+  if (!scratch) return 0;
+  vtail tails[2];
+  vtail_init(&tails[0], p->d->tw_blk, p->d->blk_half, 0);
+  vtail_init(&tails[1], p->d->tw_blk, p->d->blk_half, 1);
+  cz_frv sv;
+  if (p->scale) prepare_scalar(&sv, p->scale);
+  for (size_t b = b0; b < b1; b++) run_block(p, tails, scratch, b, b + 1 < b1, p->scale ? &sv : NULL);
+  return 1;
+}
+
+/* ---- panels -------------------------------------------------------------------- */
+
+/* Panel P: one group of 8 columns per row. The twiddles of residue rr of
+ * the stage of half-size m h_lo, gathered and prepared once for all its
+ * row groups; also prefetches the residues ahead. */
+static CZ_IFMA_TARGET void vpanel_tw(cz_frv *t, const ntt_level_pass *p, size_t c0, size_t m,
+                                     size_t rr) {
+  size_t s = ntt_panel_tw_stride(p, m), e0 = rr * p->h_lo + c0;
+  if (rr + NTT_PREFETCH_TW < m)
+    ntt_prefetch_tw(p->d->tw, p->d->half, e0 + NTT_PREFETCH_TW * p->h_lo, s, 8, p->inv);
+  tw_fetch(t, p->d->tw, p->d->half, e0 * s, s, p->inv);
+}
+
+/* The stage of half-size m h_lo: rows r and r + m paired. */
+static CZ_IFMA_TARGET void vpanel_radix2(const ntt_level_pass *p, cz_frv *P, size_t c0, size_t m,
+                                         const cz_frv *scale, ntt_ahead *ahead) {
+  size_t rows = (size_t)1 << p->rows_log;
+  for (size_t rr = 0; rr < m; rr++) {
+    cz_frv t;
+    vpanel_tw(&t, p, c0, m, rr);
+    ntt_ahead_step(ahead);
+    for (size_t base = rr; base < rows; base += 2 * m)
+      vbf2(&P[base], &P[base + m], &t, p->inv, p->dit, scale);
   }
 }
 
-/* Lanes of m: r = x[idx_k] (idx in elements), other lanes 0; only the
- * lanes of m are read. */
-static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void gather_fr(cz_frv *r, const cz_fr *x, __m512i idx,
-                                                           __mmask8 m) {
-  __m512i w[4], q = _mm512_slli_epi64(idx, 2);
-  for (int i = 0; i < 4; i++)
-    w[i] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), m, q, (const void *)&x[0].l[i], 8);
-  cz_frv_from_words_(r, w);
+/* The stages of half-sizes 2m h_lo and m h_lo on rows r, r + m, r + 2m, r + 3m. */
+static CZ_IFMA_TARGET void vpanel_radix4(const ntt_level_pass *p, cz_frv *P, size_t c0, size_t m,
+                                         const cz_frv *scale, ntt_ahead *ahead) {
+  size_t rows = (size_t)1 << p->rows_log;
+  for (size_t rr = 0; rr < m; rr++) {
+    cz_frv ta, tb, tc;
+    vpanel_tw(&ta, p, c0, 2 * m, rr);
+    vpanel_tw(&tb, p, c0, 2 * m, rr + m);
+    vpanel_tw(&tc, p, c0, m, rr);
+    ntt_ahead_step(ahead);
+    for (size_t base = rr; base < rows; base += 4 * m)
+      vbf4(&P[base], &P[base + m], &P[base + 2 * m], &P[base + 3 * m], &ta, &tb, &tc, p->inv,
+           p->dit, scale);
+  }
 }
 
-/* x[idx_k] = lane k of a for the lanes of m; nothing else is written. */
-static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void scatter_fr(cz_fr *x, __m512i idx, __mmask8 m,
-                                                            const cz_frv *a) {
-  __m512i w[4], q = _mm512_slli_epi64(idx, 2);
-  cz_frv_to_words_(w, a);
-  for (int i = 0; i < 4; i++) _mm512_mask_i64scatter_epi64((void *)&x[0].l[i], m, q, w[i], 8);
+/* Every stage of the level on one panel, in the scalar panels' order (and
+ * with the same twiddle look-ahead). */
+static CZ_IFMA_TARGET void vpanel_run(const ntt_level_pass *p, cz_frv *P, size_t c0,
+                                      const cz_frv *scale, ntt_ahead *ahead) {
+  ntt_panel_step st[64];
+  unsigned n = ntt_panel_steps(p, st);
+  for (unsigned i = 0; i < n; i++) {
+    if (i + 1 < n) ntt_panel_step_ahead(p, c0, &st[i + 1]);
+    const cz_frv *sc = st[i].last ? scale : NULL;
+    if (st[i].radix4) vpanel_radix4(p, P, c0, st[i].m, sc, ahead);
+    else vpanel_radix2(p, P, c0, st[i].m, sc, ahead);
+  }
 }
 
-/* The permuting scale: for each pair {i, r = rev_log_n(i)} whose smaller
- * index i lies in [i0, i1): x[i], x[r] = x[r] f(i), x[i] f(r), with
- * f(e) = lo[e & (2^lo_log - 1)] hi[e >> lo_log]. Lanes are 8 consecutive
- * i; a lane whose pair belongs to a smaller index is masked off (no read,
- * no write: that pair may be another worker's). */
-CZ_IFMA_TARGET void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const cz_fr *hi,
-                                              unsigned lo_log, unsigned log_n, size_t i0,
-                                              size_t i1, const cz_fr *sub, const cz_fr *k) {
-  size_t mask = ((size_t)1 << lo_log) - 1, i = i0;
-  const __m512i lmask = _mm512_set1_epi64((long long)mask);
-  for (; i < i1; i++) {
-    if (!(i & 7) && lo_log >= 3 && i + 8 <= i1) break;
-    size_t r = ntt_rev_bits(i, log_n);
-    if (r >= i) ntt_scale_permute_pair(x, lo, hi, lo_log, i, r, sub, k);
-  }
-  size_t cur = SIZE_MAX;
-  cz_frv H, K;
-  cz_frv_zero(&H);
-  cz_frv_zero(&K);
-  if (sub) prepare_scalar(&K, k);
-  for (; i + 8 <= i1 && lo_log >= 3; i += 8) {
-    long long rr[8];
-    __mmask8 m = 0;
-    for (int j = 0; j < 8; j++) {
-      size_t r = ntt_rev_bits(i + (size_t)j, log_n);
-      rr[j] = (long long)r;
-      if (r >= i + (size_t)j) m |= (__mmask8)(1u << j);
+/* Converts panel q (rows of 8 elements) into P, times pre_mul when set. */
+static CZ_IFMA_TARGET void panel_load(const ntt_level_pass *p, size_t q, cz_frv *P) {
+  size_t rows = (size_t)1 << p->rows_log, base = ntt_panel_base(p, q);
+  for (size_t r = 0; r < rows; r++) {
+    size_t at = base + r * p->h_lo;
+    if (r + NTT_PREFETCH_ROWS < rows) {
+      ntt_prefetch_row(p->x + at + NTT_PREFETCH_ROWS * p->h_lo, 8);
+      if (p->pre_mul) ntt_prefetch_row(p->pre_mul + at + NTT_PREFETCH_ROWS * p->h_lo, 8);
     }
-    if (!m) continue;
-    __m512i ridx = _mm512_loadu_si512((const void *)rr);
-    __m512i iidx = _mm512_add_epi64(_mm512_set1_epi64((long long)i),
-                                    _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
-    if (i >> lo_log != cur) {
-      cur = i >> lo_log;
-      prepare_scalar(&H, &hi[cur]);
-    }
-    cz_frv fi, fr, fh, xi, xr;
-    cz_frv_load(&fi, lo + (i & mask)); /* f(i) = lo[i & mask .. + 7] hi[i >> lo_log] */
-    cz_frv_mul_prepared(&fi, &fi, &H);
-    gather_fr(&fr, lo, _mm512_and_si512(ridx, lmask), m);
-    gather_fr(&fh, hi, _mm512_srli_epi64(ridx, lo_log), m);
-    cz_frv_mul(&fr, &fr, &fh);
-    gather_fr(&xi, x, iidx, m);
-    gather_fr(&xr, x, ridx, m);
-    cz_frv_mul(&xr, &xr, &fi); /* new x[i] */
-    cz_frv_mul(&xi, &xi, &fr); /* new x[r] */
-    if (sub) { /* new x[i] -= sub[r] k, new x[r] -= sub[i] k */
-      cz_frv si, sr;
-      gather_fr(&sr, sub, ridx, m);
-      gather_fr(&si, sub, iidx, m);
-      cz_frv_mul_prepared(&sr, &sr, &K);
-      cz_frv_mul_prepared(&si, &si, &K);
-      cz_frv_sub(&xr, &xr, &sr);
-      cz_frv_sub(&xi, &xi, &si);
-    }
-    scatter_fr(x, ridx, m, &xi); /* for r == i both write the same value */
-    scatter_fr(x, iidx, m, &xr);
+    cz_frv_load(&P[r], p->x + at);
+    if (!p->pre_mul) continue;
+    cz_frv y;
+    cz_frv_load(&y, p->pre_mul + at);
+    cz_frv_mul(&P[r], &P[r], &y);
   }
-  for (; i < i1; i++) {
-    size_t r = ntt_rev_bits(i, log_n);
-    if (r >= i) ntt_scale_permute_pair(x, lo, hi, lo_log, i, r, sub, k);
+}
+
+CZ_IFMA_TARGET int cz_ntt_ifma_panels(const ntt_level_pass *p, size_t q0, size_t q1,
+                                      void *scratch) {
+  if (!scratch || p->width != 8) return 0;
+  size_t rows = (size_t)1 << p->rows_log;
+  cz_frv *P = scratch, sv;
+  if (p->scale) prepare_scalar(&sv, p->scale);
+  for (size_t q = q0; q < q1; q++) {
+    size_t c0 = q / p->spans * p->width, base = ntt_panel_base(p, q);
+    ntt_ahead ahead;
+    ntt_ahead_init(&ahead, p, q, q1);
+    ntt_panel_first_ahead(p, c0);
+    panel_load(p, q, P);
+    vpanel_run(p, P, c0, p->scale ? &sv : NULL, &ahead);
+    for (size_t r = 0; r < rows; r++) cz_frv_store(p->x + base + r * p->h_lo, &P[r]);
   }
+  return 1;
 }
 
 #else /* no IFMA in this build: ntt.c never takes the path, but links these */
 
-size_t cz_ntt_ifma_panel_max_rows = 1024;
-int cz_ntt_ifma_block_buffers = 1;
-
 void cz_ntt_ifma_domain_init(cz_ntt_domain *d) { d->vtw_fwd = d->vtw_inv = NULL; }
 void cz_ntt_ifma_domain_free(cz_ntt_domain *d) { (void)d; }
-void cz_ntt_ifma_transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const cz_fr *scale,
-                           size_t bsize, unsigned threads) {
-  (void)d; (void)x; (void)dit; (void)inv; (void)scale; (void)bsize; (void)threads;
+int cz_ntt_ifma_blocks(const ntt_block_pass *p, size_t b0, size_t b1, void *scratch) {
+  (void)p; (void)b0; (void)b1; (void)scratch;
+  return 0;
 }
-void cz_ntt_ifma_product(cz_fr *a, const cz_fr *b, size_t i0, size_t i1) {
-  (void)a; (void)b; (void)i0; (void)i1;
-}
-void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log, size_t i0,
-                       size_t i1) {
-  (void)x; (void)lo; (void)hi; (void)lo_log; (void)i0; (void)i1;
-}
-void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log,
-                               unsigned log_n, size_t i0, size_t i1, const cz_fr *sub,
-                               const cz_fr *k) {
-  (void)x; (void)lo; (void)hi; (void)lo_log; (void)log_n; (void)i0; (void)i1; (void)sub; (void)k;
+int cz_ntt_ifma_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scratch) {
+  (void)p; (void)q0; (void)q1; (void)scratch;
+  return 0;
 }
 
 #endif

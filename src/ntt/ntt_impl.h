@@ -1,4 +1,17 @@
-/* Internals shared by the NTT sources (not a public interface). */
+/* Internals shared by the NTT sources (not a public interface).
+ *
+ * Layout of a transform (ntt.c runs it, ntt_scalar.c and ntt_ifma.c hold
+ * the kernels): a vector of n = 2^k elements is cut into blocks of bsize
+ * contiguous elements (at most 2^NTT_BLOCK_LOG = 256 KiB, which stays in
+ * L2). The stages whose pairs lie inside a block (half-size h < bsize) run
+ * block by block in one pass over memory. The other stages ("outer", h >=
+ * bsize) are grouped into levels of at most cz_ntt_level_max_log stages; a
+ * level runs in one pass too, as panels: NTT_PANEL_W adjacent columns of all
+ * the rows that the level's stages combine (rows h_lo apart), copied into a
+ * per-thread buffer that stays in L2, transformed there and copied back.
+ * A DIF runs the levels from the top, then the blocks; a DIT the reverse.
+ * So a transform of 2^22 reads and writes memory twice (one level and the
+ * blocks) where a pass per stage pair would take six. */
 #ifndef CUZK_NTT_IMPL_H
 #define CUZK_NTT_IMPL_H
 #include <stdint.h>
@@ -11,19 +24,43 @@
 #include <x86intrin.h>
 #endif
 
+/* Blocks of 2^13 elements = 256 KiB: with their twiddles, well inside a
+ * 1 MiB L2. */
+#define NTT_BLOCK_LOG 13
+/* Columns per panel: 8 elements = 256 bytes of each row, 4 cache lines. */
+#define NTT_PANEL_W 8
+
 struct cz_ntt_domain {
   unsigned log_n;
   size_t n, half;      /* half = n / 2 */
   cz_fr omega, omega_inv, n_inv, g, g_inv;
   cz_fr *tw;           /* omega^i, i in [0, half] */
-  cz_fr *tw_blk;       /* omega_B^i, i in [0, blk_half], B = min(n, cache block) */
+  cz_fr *tw_blk;       /* omega_B^i, i in [0, blk_half], B = 2 blk_half = min(n, 2^block_log) */
   size_t blk_half;
+  unsigned blk_log;    /* log2 B */
+  /* Powers of base = g (index 0) and g^-1 (index 1) by bit-reversed
+   * position, base^rev(p) = rev_lo[p % B] * rev_hi[p / B]:
+   *   rev_lo[j] = base^(rev_b(j) 2^(k-b)), j < B (b = blk_log),
+   *   rev_hi[q] = base^rev_(k-b)(q),       q < n / B.
+   * The coset shift between a DIF and a DIT (ntt_job.coset) reads them. */
+  cz_fr *rev_lo[2], *rev_hi[2];
   /* The IFMA path's block twiddles, built when the CPU has IFMA (else NULL):
    * per stage h = 8, 16, ..., blk_half, the h/8 cz_frv (prepared, 8 columns
    * each) of omega_2h^j, j < h, at group offset h/8 - 1; vtw_inv the same
-   * with twid()'s inverse-root convention. */
+   * with ntt_twid's inverse-root convention. */
   void *vtw_fwd, *vtw_inv;
 };
+
+/* Knobs for tests, so that every code path runs at small sizes (not
+ * thread-safe; set them before creating a domain):
+ *   cz_ntt_block_log      blocks of at most 2^this elements (default 13)
+ *   cz_ntt_level_max_log  at most this many stages per level (default 11)
+ *   cz_ntt_no_scratch     1: act as if no per-thread buffer could be had
+ *                         (panels then run in place, the IFMA path falls
+ *                         back to the scalar kernels) */
+extern unsigned cz_ntt_block_log;
+extern unsigned cz_ntt_level_max_log;
+extern int cz_ntt_no_scratch;
 
 /* The budget n_threads, trimmed so that each worker gets at least 2^12
  * elements of an n-element pass: below that, starting a thread costs more
@@ -38,98 +75,291 @@ static inline unsigned ntt_threads(size_t n, unsigned n_threads) {
 /* 64-byte aligned storage for count elements (free with free()). */
 cz_fr *cz_ntt_alloc_fr(size_t count);
 
-/* x[i] *= c * base^e(i), e(i) = i (rev = 0) or rev(i) (rev = 1). With
- * permute (rev = 0 only) the result is natural: y[i] = x[rev(i)] c base^i. */
-void cz_ntt_scale_powers(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
-                         int rev, int permute, unsigned n_threads);
+/* ---- jobs and passes --------------------------------------------------------- */
 
-/* The permuted scaling with a subtrahend read at the same bit-reversed
- * positions: y[i] = x[rev(i)] * c * base^i - sub[rev(i)] * k (natural result
- * in x; sub is not modified and must not alias x). One pass, so that a
- * second bit-reversed vector costs no pass of its own. */
-void cz_ntt_permute_scale_sub(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
-                              const cz_fr *sub, const cz_fr *k, unsigned n_threads);
+/* What ntt_run does to one vector x, in order (each part optional):
+ *   x[i] *= pre_mul[i]                              (natural positions)
+ *   DIF stages, root omega^-1 when dif_inv          (natural -> bit-reversed)
+ *   x[p] = x[p] * coset_c base^rev(p) - sub[p] sub_k (coset >= 0: base g for
+ *          0, g^-1 for 1; sub may be NULL; sub must not alias x)
+ *   DIT stages, root omega^-1 when dit_inv          (bit-reversed -> natural)
+ *   x[i] *= *scale                                  (with the DIT only)
+ * fused into as few passes over memory as the layout allows. */
+typedef struct {
+  int dif, dif_inv, dit, dit_inv;
+  const cz_fr *pre_mul;
+  int coset;
+  cz_fr coset_c;
+  const cz_fr *sub;
+  cz_fr sub_k;
+  const cz_fr *scale;
+} ntt_job;
 
-/* The 8-lane IFMA path (ntt_ifma.c): the same results as the scalar code,
- * taken when ntt_use_ifma() is true. Only call these then. */
+void ntt_run(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job, unsigned n_threads);
+
+/* One pass over the blocks: bsize elements each, block b at x + b bsize.
+ * The job's parts that run here: pre_mul (when no DIF level ran before),
+ * the DIF's block stages, the coset step, the DIT's block stages, scale
+ * (when no DIT level follows). */
+typedef struct {
+  const cz_ntt_domain *d;
+  cz_fr *x;
+  size_t bsize;
+  const ntt_job *job;
+  const cz_fr *pre_mul; /* job->pre_mul or NULL */
+  const cz_fr *scale;   /* job->scale or NULL */
+} ntt_block_pass;
+
+/* One level: the stages of half-sizes h_lo, 2 h_lo, ..., h_lo 2^(rows_log-1)
+ * (DIF: from the top; DIT: from the bottom), which combine the 2^rows_log
+ * rows base + r h_lo (r < 2^rows_log) of each span of h_lo 2^rows_log
+ * elements. Panel q covers the columns c0 .. c0 + width - 1 of one span:
+ * span = q % spans, c0 = (q / spans) width. */
+typedef struct {
+  const cz_ntt_domain *d;
+  cz_fr *x;
+  size_t h_lo, width, spans;
+  unsigned rows_log;
+  int dit, inv;
+  const cz_fr *pre_mul; /* x *= pre_mul when loading (or NULL) */
+  const cz_fr *scale;   /* DIT: outputs of the level's last stage times this */
+} ntt_level_pass;
+
+/* Where panel q's element (r, c) lives: x + panel_base(q) + r h_lo + c. */
+static inline size_t ntt_panel_base(const ntt_level_pass *p, size_t q) {
+  size_t span = q % p->spans, c0 = q / p->spans * p->width;
+  return span * (p->h_lo << p->rows_log) + c0;
+}
+
+/* The kernels take the calling worker's scratch: 64-byte aligned, 40
+ * bytes per element of a block or a panel, or NULL when none could be had.
+ *
+ * The scalar kernels (ntt_scalar.c), for any path. Without scratch, panels
+ * run in place. */
+void ntt_scalar_blocks(const ntt_block_pass *p, size_t b0, size_t b1);
+void ntt_scalar_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scratch);
+
+/* The 8-lane IFMA kernels (ntt_ifma.c): the same results. Only call them
+ * when ntt_use_ifma() and the domain has its vector twiddles; blocks need
+ * bsize >= 16. Without scratch they return 0, having done nothing, and the
+ * caller runs the scalar kernel. */
+int cz_ntt_ifma_blocks(const ntt_block_pass *p, size_t b0, size_t b1, void *scratch);
+int cz_ntt_ifma_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scratch);
+/* Build / free d->vtw_fwd and d->vtw_inv (left NULL when it cannot). */
+void cz_ntt_ifma_domain_init(cz_ntt_domain *d);
+void cz_ntt_ifma_domain_free(cz_ntt_domain *d);
+
 static inline int ntt_use_ifma(void) {
-  /* (the transforms also need the domain's vector twiddles: see ntt.c) */
 #ifdef CZ_IFMA
   return cz_ifma_use;
 #else
   return 0;
 #endif
 }
-/* The whole transform as ntt.c's transform() with blocks of bsize >= 64
- * elements (n >= bsize) and the given thread count. */
-void cz_ntt_ifma_transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const cz_fr *scale,
-                           size_t bsize, unsigned threads);
-/* Knobs for tests, so that every IFMA code path runs (not thread-safe):
- * the outer stages use column panels while n / bsize <= panel_max_rows
- * (default 1024), else per-pass radix-4; blocks run in a cz_frv buffer
- * unless block_buffers is 0 (or the buffer cannot be allocated). */
-extern size_t cz_ntt_ifma_panel_max_rows;
-extern int cz_ntt_ifma_block_buffers;
-/* Build / free d->vtw_fwd and d->vtw_inv (left NULL when it cannot). */
-void cz_ntt_ifma_domain_init(cz_ntt_domain *d);
-void cz_ntt_ifma_domain_free(cz_ntt_domain *d);
-/* a[i] *= b[i] for i in [i0, i1). */
-void cz_ntt_ifma_product(cz_fr *a, const cz_fr *b, size_t i0, size_t i1);
-/* x[i] *= lo[i & (2^lo_log - 1)] * hi[i >> lo_log] for i in [i0, i1). */
-void cz_ntt_ifma_scale(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log, size_t i0,
-                       size_t i1);
-/* The permuting form: for each pair {i, rev(i)} (k = log_n bits) whose
- * smaller index i is in [i0, i1), swap the two and multiply each by the
- * factor of its new index (scale_worker's permute case); with sub, then
- * also x[i] -= sub[rev(i)] * k for both (cz_ntt_permute_scale_sub). */
-void cz_ntt_ifma_scale_permute(cz_fr *x, const cz_fr *lo, const cz_fr *hi, unsigned lo_log,
-                               unsigned log_n, size_t i0, size_t i1, const cz_fr *sub,
-                               const cz_fr *k);
 
-/* Fr add and sub for the butterflies. The shared mont_add/mont_sub are
- * generic in the limb count and compile to slow carry handling here (about
- * 7 ns against 3.5 ns on x86-64), which the butterflies feel: a butterfly is
- * one mul and two of these. The carry intrinsics give plain adc/sbb chains. */
+/* The natural-order scaling x[i] *= c base^i of cz_ntt_coset_fft
+ * (ntt_permute.c). */
+void cz_ntt_scale_natural(const cz_ntt_domain *d, cz_fr *x, const cz_fr *base, const cz_fr *c,
+                          unsigned n_threads);
+
+/* Rows ahead that the panel copies prefetch: the rows of a panel are h_lo
+ * apart, which no hardware prefetcher follows. */
+#define NTT_PREFETCH_ROWS 4
+static inline void ntt_prefetch_row(const cz_fr *row, size_t count) {
+  for (size_t k = 0; k < count * sizeof(cz_fr); k += 64) __builtin_prefetch((const char *)row + k);
+}
+
+/* Row residues ahead whose twiddles a panel stage prefetches: they lie
+ * h_lo apart in tw (a cache and TLB miss each), and a residue of the top
+ * stages runs only one row group, too little work to hide a miss. */
+#define NTT_PREFETCH_TW 8
+/* The lines of the count twiddles for exponents (e0 + c) s, c < count. */
+static inline void ntt_prefetch_tw(const cz_fr *tw, size_t half, size_t e0, size_t s, size_t count,
+                                   int inv) {
+  for (size_t c = 0; c < count; c++) {
+    size_t e = (e0 + c) * s;
+    __builtin_prefetch(&tw[inv ? half - e : e]);
+  }
+}
+
+/* A contiguous region brought into the cache a few lines per step while
+ * other work runs: the next block, during the first stages of the current
+ * one, so that its stages do not wait on memory. */
+typedef struct {
+  const char *at, *end;
+  size_t per_step; /* lines per ntt_lines_step */
+} ntt_lines;
+
+static inline void ntt_lines_init(ntt_lines *l, const void *p, size_t bytes, size_t steps) {
+  l->at = p;
+  l->end = l->at + (p ? bytes : 0);
+  l->per_step = (bytes / 64 + steps - 1) / (steps ? steps : 1);
+}
+
+static inline void ntt_lines_step(ntt_lines *l) {
+  for (size_t k = 0; k < l->per_step && l->at < l->end; k++, l->at += 64) __builtin_prefetch(l->at);
+}
+
+/* The next panel's rows, brought into the cache a few at a time while a
+ * panel runs (they lie h_lo apart: no hardware prefetcher follows them),
+ * so that its copy finds them there. A panel's steps run about rows / 3
+ * row residues in all; NTT_AHEAD_ROWS rows per residue cover the next
+ * panel well before it starts. */
+#define NTT_AHEAD_ROWS 4
+typedef struct {
+  const ntt_level_pass *p;
+  size_t base, row; /* the next panel's base in x (SIZE_MAX: none), rows done */
+} ntt_ahead;
+
+static inline void ntt_ahead_init(ntt_ahead *a, const ntt_level_pass *p, size_t q, size_t q1) {
+  a->p = p;
+  a->base = q + 1 < q1 ? ntt_panel_base(p, q + 1) : SIZE_MAX;
+  a->row = 0;
+}
+
+/* Called once per row residue. */
+static inline void ntt_ahead_step(ntt_ahead *a) {
+  const ntt_level_pass *p = a->p;
+  size_t rows = (size_t)1 << p->rows_log;
+  if (a->base == SIZE_MAX) return;
+  for (size_t k = 0; k < NTT_AHEAD_ROWS && a->row < rows; k++, a->row++) {
+    size_t at = a->base + a->row * p->h_lo;
+    ntt_prefetch_row(p->x + at, p->width);
+    if (p->pre_mul) ntt_prefetch_row(p->pre_mul + at, p->width);
+  }
+}
+
+/* A panel stage of half-size m h_lo pairs rows r and r + m; its twiddle for
+ * row residue rr = r % m and column c0 + c is omega_2h^(rr h_lo + c0 + c) =
+ * tw[(e0 + c) s] with e0 = rr h_lo + c0, s = half / h. */
+static inline size_t ntt_panel_tw_stride(const ntt_level_pass *p, size_t m) {
+  return p->d->half / (m * p->h_lo);
+}
+
+/* Prefetch the twiddles of residues rr0 .. rr0 + NTT_PREFETCH_TW - 1 (< m). */
+static inline void ntt_panel_tw_ahead(const ntt_level_pass *p, size_t c0, size_t m, size_t rr0) {
+  size_t s = ntt_panel_tw_stride(p, m);
+  for (size_t rr = rr0; rr < m && rr < rr0 + NTT_PREFETCH_TW; rr++)
+    ntt_prefetch_tw(p->d->tw, p->d->half, rr * p->h_lo + c0, s, p->width, p->inv);
+}
+
+/* The steps of a panel, in order: the DIF from the top in radix-4 pairs
+ * (stages 2m and m), with one radix-2 stage last when the count is odd;
+ * the DIT from the bottom, the radix-2 stage first; last marks the DIT's
+ * final step (it scales). */
+typedef struct {
+  size_t m;
+  int radix4, last;
+} ntt_panel_step;
+
+static inline unsigned ntt_panel_steps(const ntt_level_pass *p, ntt_panel_step *st) {
+  unsigned stages = p->rows_log, n = 0;
+  if (!p->dit) {
+    size_t m = (size_t)1 << stages >> 1; /* the top stage's m */
+    for (; stages >= 2; stages -= 2, m /= 4) st[n++] = (ntt_panel_step){m / 2, 1, 0};
+    if (stages) st[n++] = (ntt_panel_step){m, 0, 0};
+    return n;
+  }
+  size_t m = 1;
+  if (stages & 1) { st[n++] = (ntt_panel_step){1, 0, 0}; m = 2; stages--; }
+  for (; stages >= 2; stages -= 2, m *= 4) st[n++] = (ntt_panel_step){m, 1, 0};
+  st[n - 1].last = 1;
+  return n;
+}
+
+/* The leading twiddles of a step, fetched one step before it runs: the
+ * small-m steps use few twiddles per panel, each on its own line, and
+ * would otherwise wait for them right away. */
+static inline void ntt_panel_step_ahead(const ntt_level_pass *p, size_t c0,
+                                        const ntt_panel_step *st) {
+  if (!st->radix4) { ntt_panel_tw_ahead(p, c0, st->m, 0); return; }
+  ntt_panel_tw_ahead(p, c0, 2 * st->m, 0);
+  ntt_panel_tw_ahead(p, c0, 2 * st->m, st->m);
+  ntt_panel_tw_ahead(p, c0, st->m, 0);
+}
+
+/* The first step's, before the panel is copied in. */
+static inline void ntt_panel_first_ahead(const ntt_level_pass *p, size_t c0) {
+  ntt_panel_step st[64];
+  ntt_panel_steps(p, st);
+  ntt_panel_step_ahead(p, c0, &st[0]);
+}
+
+/* ---- field helpers ------------------------------------------------------------ */
+
+/* Fr add and sub for the butterflies: the shared mont_add/mont_sub are
+ * generic in the limb count and slow here, and C versions compile to a
+ * branch on the final carry, which random data mispredicts half the time
+ * (measured: 7.5 ns per add against 3 ns branch-free). So on x86-64 they
+ * are written out with cmov / masks. */
 #if defined(__x86_64__)
-/* Written limb by limb, with no arrays: GCC turns array-and-loop versions
- * into SSE selects that reload the adc results from the stack as 16-byte
- * words, a store-forwarding stall per add (measured: ~20 ns per butterfly). */
-static inline void ntt_fr_add(cz_fr *r, const cz_fr *a, const cz_fr *b) {
-  const uint64_t *m = CZ_FR_MODULUS;
-  unsigned long long s0, s1, s2, s3, d0, d1, d2, d3;
-  unsigned char c = 0, br = 0;
-  c = _addcarry_u64(c, a->l[0], b->l[0], &s0);
-  c = _addcarry_u64(c, a->l[1], b->l[1], &s1);
-  c = _addcarry_u64(c, a->l[2], b->l[2], &s2);
-  (void)_addcarry_u64(c, a->l[3], b->l[3], &s3); /* no carry out: 2r < 2^256 */
-  br = _subborrow_u64(br, s0, m[0], &d0);
-  br = _subborrow_u64(br, s1, m[1], &d1);
-  br = _subborrow_u64(br, s2, m[2], &d2);
-  br = _subborrow_u64(br, s3, m[3], &d3);
-  /* borrow: a + b < r, keep the sum */
-  r->l[0] = br ? s0 : d0;
-  r->l[1] = br ? s1 : d1;
-  r->l[2] = br ? s2 : d2;
-  r->l[3] = br ? s3 : d3;
+static const uint64_t NTT_FR_MOD[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
+                                       0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+#define NTT_MEM4(p) "m"(*(const uint64_t(*)[4])(p))
+
+/* r = a + b mod r_Fr (a, b reduced; 2 r_Fr < 2^256, so no carry out). */
+static inline __attribute__((always_inline)) void ntt_fr_add(cz_fr *r, const cz_fr *a,
+                                                             const cz_fr *b) {
+  uint64_t s0, s1, s2, s3, d0, d1, d2, d3;
+  __asm__("movq 0(%[a]), %[s0]\n\t addq 0(%[b]), %[s0]\n\t"
+          "movq 8(%[a]), %[s1]\n\t adcq 8(%[b]), %[s1]\n\t"
+          "movq 16(%[a]), %[s2]\n\t adcq 16(%[b]), %[s2]\n\t"
+          "movq 24(%[a]), %[s3]\n\t adcq 24(%[b]), %[s3]\n\t"
+          "movq %[s0], %[d0]\n\t subq 0(%[m]), %[d0]\n\t"
+          "movq %[s1], %[d1]\n\t sbbq 8(%[m]), %[d1]\n\t"
+          "movq %[s2], %[d2]\n\t sbbq 16(%[m]), %[d2]\n\t"
+          "movq %[s3], %[d3]\n\t sbbq 24(%[m]), %[d3]\n\t"
+          "cmovncq %[d0], %[s0]\n\t cmovncq %[d1], %[s1]\n\t"
+          "cmovncq %[d2], %[s2]\n\t cmovncq %[d3], %[s3]\n\t"
+          : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [d0] "=&r"(d0),
+            [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
+          : [a] "r"(a->l), [b] "r"(b->l), [m] "r"(NTT_FR_MOD), NTT_MEM4(a->l), NTT_MEM4(b->l),
+            NTT_MEM4(NTT_FR_MOD)
+          : "cc");
+  r->l[0] = s0; r->l[1] = s1; r->l[2] = s2; r->l[3] = s3;
 }
-static inline void ntt_fr_sub(cz_fr *r, const cz_fr *a, const cz_fr *b) {
-  const uint64_t *m = CZ_FR_MODULUS;
-  unsigned long long d0, d1, d2, d3;
-  unsigned char c = 0, br = 0;
-  br = _subborrow_u64(br, a->l[0], b->l[0], &d0);
-  br = _subborrow_u64(br, a->l[1], b->l[1], &d1);
-  br = _subborrow_u64(br, a->l[2], b->l[2], &d2);
-  br = _subborrow_u64(br, a->l[3], b->l[3], &d3);
-  uint64_t mask = 0 - (uint64_t)br; /* a < b: add r back */
-  c = _addcarry_u64(c, d0, m[0] & mask, &d0);
-  c = _addcarry_u64(c, d1, m[1] & mask, &d1);
-  c = _addcarry_u64(c, d2, m[2] & mask, &d2);
-  (void)_addcarry_u64(c, d3, m[3] & mask, &d3);
-  r->l[0] = d0;
-  r->l[1] = d1;
-  r->l[2] = d2;
-  r->l[3] = d3;
+
+/* r = a - b mod r_Fr: the difference, plus the modulus masked by the borrow. */
+static inline __attribute__((always_inline)) void ntt_fr_sub(cz_fr *r, const cz_fr *a,
+                                                             const cz_fr *b) {
+  uint64_t d0, d1, d2, d3, k, t0, t1, t2;
+  __asm__("movq 0(%[a]), %[d0]\n\t subq 0(%[b]), %[d0]\n\t"
+          "movq 8(%[a]), %[d1]\n\t sbbq 8(%[b]), %[d1]\n\t"
+          "movq 16(%[a]), %[d2]\n\t sbbq 16(%[b]), %[d2]\n\t"
+          "movq 24(%[a]), %[d3]\n\t sbbq 24(%[b]), %[d3]\n\t"
+          "sbbq %[k], %[k]\n\t" /* all ones on a borrow */
+          "movq 0(%[m]), %[t0]\n\t andq %[k], %[t0]\n\t"
+          "movq 8(%[m]), %[t1]\n\t andq %[k], %[t1]\n\t"
+          "movq 16(%[m]), %[t2]\n\t andq %[k], %[t2]\n\t"
+          "andq 24(%[m]), %[k]\n\t" /* the masks first: and clears the carry */
+          "addq %[t0], %[d0]\n\t adcq %[t1], %[d1]\n\t"
+          "adcq %[t2], %[d2]\n\t adcq %[k], %[d3]\n\t"
+          : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [k] "=&r"(k),
+            [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2)
+          : [a] "r"(a->l), [b] "r"(b->l), [m] "r"(NTT_FR_MOD), NTT_MEM4(a->l), NTT_MEM4(b->l),
+            NTT_MEM4(NTT_FR_MOD)
+          : "cc");
+  r->l[0] = d0; r->l[1] = d1; r->l[2] = d2; r->l[3] = d3;
 }
+
+/* r = a - b + r_Fr, in (0, 2 r_Fr): no reduction. Only for the second
+ * operand of ntt_fr_mul_lazy. */
+static inline __attribute__((always_inline)) void ntt_fr_sub_lazy(cz_fr *r, const cz_fr *a,
+                                                                  const cz_fr *b) {
+  uint64_t d0, d1, d2, d3;
+  __asm__("movq 0(%[a]), %[d0]\n\t addq 0(%[m]), %[d0]\n\t"
+          "movq 8(%[a]), %[d1]\n\t adcq 8(%[m]), %[d1]\n\t"
+          "movq 16(%[a]), %[d2]\n\t adcq 16(%[m]), %[d2]\n\t"
+          "movq 24(%[a]), %[d3]\n\t adcq 24(%[m]), %[d3]\n\t"
+          "subq 0(%[b]), %[d0]\n\t sbbq 8(%[b]), %[d1]\n\t"
+          "sbbq 16(%[b]), %[d2]\n\t sbbq 24(%[b]), %[d3]\n\t"
+          : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
+          : [a] "r"(a->l), [b] "r"(b->l), [m] "r"(NTT_FR_MOD), NTT_MEM4(a->l), NTT_MEM4(b->l),
+            NTT_MEM4(NTT_FR_MOD)
+          : "cc");
+  r->l[0] = d0; r->l[1] = d1; r->l[2] = d2; r->l[3] = d3;
+}
+#undef NTT_MEM4
 #else
 static inline void ntt_fr_add(cz_fr *r, const cz_fr *a, const cz_fr *b) {
   mont_add(r->l, a->l, b->l, CZ_FR_MODULUS, CZ_FR_LIMBS);
@@ -141,7 +371,7 @@ static inline void ntt_fr_sub(cz_fr *r, const cz_fr *a, const cz_fr *b) {
 
 /* Fr product for the butterflies: the ADX product inline (no dispatcher and
  * backend calls, no spills around them), the same value cz_fr_mul gives. */
-static inline void ntt_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+static inline __attribute__((always_inline)) void ntt_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b) {
 #ifdef CZ_MONT_ADX
   if (cz_mont_use_adx) {
     mont_adx_fr_mul(r->l, a->l, b->l);
@@ -149,6 +379,24 @@ static inline void ntt_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b) {
   }
 #endif
   cz_fr_mul(r, a, b);
+}
+
+/* r = t (u - v) for reduced t, u, v, with the difference left unreduced
+ * where the product allows it: the ADX product's bound (its accumulator
+ * stays below t + r_Fr, and the result below t d / 2^256 + r_Fr < 2 r_Fr
+ * before its final subtraction) holds for a second operand d < 2 r_Fr as
+ * long as the first, t, is reduced. */
+static inline __attribute__((always_inline)) void ntt_fr_mul_diff(cz_fr *r, const cz_fr *t, const cz_fr *u, const cz_fr *v) {
+  cz_fr d;
+#if defined(CZ_MONT_ADX) && defined(__x86_64__)
+  if (cz_mont_use_adx) {
+    ntt_fr_sub_lazy(&d, u, v);
+    mont_adx_fr_mul(r->l, t->l, d.l);
+    return;
+  }
+#endif
+  ntt_fr_sub(&d, u, v);
+  cz_fr_mul(r, &d, t);
 }
 
 /* i with its low k bits reversed (k = 0: 0). */
@@ -162,55 +410,18 @@ static inline size_t ntt_rev_bits(size_t i, unsigned k) {
   return (size_t)(v >> (64 - k));
 }
 
-/* One pair {i, r = rev(i)}, r >= i, of the permuting scale: swap, multiply
- * each by the factor of its new index, f(e) = lo[e & (2^lo_log - 1)]
- * hi[e >> lo_log]; with sub, also subtract sub[the other index] * k. */
-static inline void ntt_scale_permute_pair(cz_fr *x, const cz_fr *lo, const cz_fr *hi,
-                                          unsigned lo_log, size_t i, size_t r, const cz_fr *sub,
-                                          const cz_fr *k) {
-  size_t mask = ((size_t)1 << lo_log) - 1;
-  cz_fr xi = x[i], xr = x[r], f, fr, t;
-  ntt_fr_mul(&f, &lo[i & mask], &hi[i >> lo_log]);
-  ntt_fr_mul(&fr, &lo[r & mask], &hi[r >> lo_log]);
-  ntt_fr_mul(&x[i], &xr, &f);
-  if (r != i) ntt_fr_mul(&x[r], &xi, &fr);
-  if (!sub) return;
-  ntt_fr_mul(&t, &sub[r], k);
-  ntt_fr_sub(&x[i], &x[i], &t);
-  if (r == i) return;
-  ntt_fr_mul(&t, &sub[i], k);
-  ntt_fr_sub(&x[r], &x[r], &t);
+/* tw has half+1 entries omega_(2 half)^i; the twiddle for exponent e, or
+ * for -e with the sign folded into the butterfly: omega^-e = -tw[half - e]
+ * (tw[half] = -1), and the butterflies swap add and sub for the minus. */
+static inline const cz_fr *ntt_twid(const cz_fr *tw, size_t half, size_t e, int inv) {
+  return inv ? &tw[half - e] : &tw[e];
 }
 
-/* The stages with half-size >= bsize (outside the cache blocks) of a
- * transform of log_n stages. */
-static inline unsigned ntt_outer_count(unsigned log_n, size_t bsize) {
-  unsigned outer = log_n;
-  for (size_t b = bsize; b > 1; b /= 2) outer--;
-  return outer;
-}
-
-/* The outer stages in the order both paths run them, one call of
- * stage(ctx, h, radix4, last) per pass (h: the half-size, or g for a
- * radix-4 pass). DIF goes from the top in radix-4 pairs, then one radix-2
- * stage when the count is odd; DIT goes up from bsize, the odd radix-2
- * stage first. last marks the DIT's final pass, which scales the outputs. */
-typedef void (*ntt_stage_fn)(void *ctx, size_t h, int radix4, int last);
-static inline void ntt_outer_stages(size_t n, size_t bsize, unsigned outer, int dit,
-                                    ntt_stage_fn stage, void *ctx) {
-  if (!dit) {
-    size_t h = n / 2;
-    for (; outer >= 2; outer -= 2, h /= 4) stage(ctx, h / 2, 1, 0);
-    if (outer) stage(ctx, h, 0, 0);
-    return;
-  }
-  size_t h = bsize;
-  if (outer & 1) {
-    stage(ctx, h, 0, outer == 1);
-    h *= 2;
-    outer--;
-  }
-  for (; outer >= 2; outer -= 2, h *= 4) stage(ctx, h, 1, outer == 2);
+/* The coset step's factor for the block at position p0 (a multiple of
+ * bsize <= B): c base^rev(p) = rev_lo[p % B] * ntt_coset_block(..., p0). */
+static inline void ntt_coset_block(cz_fr *f, const cz_ntt_domain *d, const ntt_job *job,
+                                   size_t p0) {
+  ntt_fr_mul(f, &job->coset_c, &d->rev_hi[job->coset][p0 >> d->blk_log]);
 }
 
 #endif

@@ -231,19 +231,6 @@ void cz_pool_give(void *p) {
   pthread_mutex_unlock(&pool.lock);
 }
 
-bool cz_pool_grow(void **p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return true;
-  size_t ncap;
-  if (!doubled(*cap ? *cap : 1024, need, elem, &ncap)) return false;
-  void *q = cz_pool_take(ncap * elem);
-  if (!q) return false;
-  if (*cap) memcpy(q, *p, *cap * elem);
-  cz_pool_give(*p);
-  *p = q;
-  *cap = ncap;
-  return true;
-}
-
 size_t cz_pool_trim(size_t want) {
   pthread_mutex_lock(&pool.lock);
   size_t freed = drop_idle(want);

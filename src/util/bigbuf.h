@@ -53,12 +53,6 @@ void *cz_pool_take(size_t bytes);
  * either origin may be released here. Never a pointer into a block. */
 void cz_pool_give(void *p);
 
-/* cz_grow through the pool: a full *p (of *cap elements, a pool block or
- * NULL) moves to a pool block twice as big (from 1024 elements), so that a
- * list grown the same way for every partition faults nothing in after the
- * first. False: out of memory (*p and *cap unchanged). */
-bool cz_pool_grow(void **p, size_t *cap, size_t need, size_t elem);
-
 /* Whether p is a block of the pool (taken or idle). */
 bool cz_pool_owns(const void *p);
 

@@ -17,7 +17,8 @@ if ! DESTDIR=$stage cmake --install "$build" --prefix /usr >"$tmp/install.log" 2
   cat "$tmp/install.log"; echo "test_install: FAIL: cmake --install"; exit 1
 fi
 root=$stage/usr
-want=(bin/cuzk-bench include/cuzk/msm.h include/cuzk/fr.h lib/pkgconfig/cuzk.pc
+want=(bin/cuzk-bench bin/cuzk-prove include/cuzk/msm.h include/cuzk/fr.h include/cuzk/zkey.h
+      include/cuzk/circom.h lib/pkgconfig/cuzk.pc
       lib/libcuzk_util.a lib/libcuzk_server.a lib/systemd/system/cuzk.service
       lib/sysusers.d/cuzk.conf share/cuzk/cuzk.example.toml share/doc/cuzk/LICENSE
       share/doc/cuzk/operating.md)

@@ -24,7 +24,7 @@ declare -A HEADER=(
   [ntt.h]=ntt [msm.h]=msm
   [cs.h]=cs [lc.h]=cs [cs_slots.h]=cs
   [groth16.h]=groth16 [params.h]=groth16 [params_store.h]=groth16 [groth16_prove.h]=groth16
-  [synthetic.h]=groth16
+  [synthetic.h]=groth16 [zkey.h]=groth16 [circom.h]=groth16
   [cuda_backend.h]=cuda
   [sha256.h]=hash [blake2b.h]=hash [chacha8.h]=hash [chacha20.h]=hash [poseidon.h]=hash [merkle.h]=hash
   [gadgets.h]=gadgets [poseidon_gadget.h]=gadgets [por.h]=gadgets

@@ -452,12 +452,10 @@ int main(void) {
   test_naive(); /* and the portable C path */
   cz_cpu_force_portable(false);
   test_paths();
-  /* Again with the IFMA path's fallbacks: per-pass outer stages (as for
-   * n > 2^23) and blocks transposed per stage (no block buffer). */
-  cz_ntt_ifma_panel_max_rows = 0;
-  cz_ntt_ifma_block_buffers = 0;
+  /* Again without per-thread buffers: panels in place, and the IFMA path
+   * falling back to the scalar kernels. */
+  cz_ntt_no_scratch = 1;
   test_paths();
-  cz_ntt_ifma_panel_max_rows = 1024;
-  cz_ntt_ifma_block_buffers = 1;
+  cz_ntt_no_scratch = 0;
   return check_report_unless("test_ntt", missing);
 }

@@ -1,4 +1,4 @@
-/* ctest-label: slow (two 2 KiB Groth16 proofs: about a minute)
+/* ctest-label: slow e2e (two 2 KiB Groth16 proofs: about a minute)
  * Same-size SnapDeals update jobs proved as one batch through an engine
  * (max_batch_size 4, 2 KiB test parameters from the build's test-params,
  * made on first use, and the recorded shape): of four updates submitted

@@ -13,73 +13,27 @@ README's request-id rules say:
 The daemon must never crash, and every proof it returned must verify
 (cuzk-bench verify-post, against the test key; the proof under other
 randomness must not)."""
-import base64
-import glob
-import json
 import os
 import random
 import re
-import subprocess
 import sys
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_common as e2e  # noqa: E402
-from e2e_common import Daemon, bench, check, code_of, grpc, pb, raw_call, stub_for, stubs  # noqa: E402
+from e2e_common import Daemon, check, code_of, grpc, pb, raw_call, stub_for, stubs  # noqa: E402
 
 CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
 LONG = 900  # the first WinningPoSt may make its test parameters
 CLIENTS, CALLS = 8, 50  # 400 calls
 OK, S = grpc.StatusCode, pb.AwaitProofResponse
 
-
-def bench_run(*args, timeout=300):
-    return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          timeout=timeout)
-
-
-out = os.path.join(stubs, "winning")
-r = bench_run("gen-vanilla", "winning-post", "--sector-size", "2KiB", "--sectors", "2", "--out", out)
-check(r.returncode == 0, "gen-vanilla winning-post (%r)" % r.stderr[-300:])
-req = json.load(open(os.path.join(out, "request.json")))
-vanilla = [base64.b64decode(v) for v in json.load(open(os.path.join(out, req["vanilla"])))]
-
-
-def submit(rid, **kw):
-    fields = dict(request_id=rid, proof_kind=pb.WINNING_POST, registered_proof=req["registered_proof"],
-                  vanilla_proofs=vanilla, randomness=bytes.fromhex(req["randomness"]),
-                  miner_id=req["miner_id"], partition_index=req["partition"])
-    fields.update(kw)
-    return pb.SubmitProofRequest(**fields)
-
-
-def leb128(n):
-    b = bytearray()
-    while True:
-        x, n = n & 0x7F, n >> 7
-        b.append(x | (0x80 if n else 0))
-        if not n:
-            return bytes(b)
-
-
-def vk_file():
-    for f in glob.glob(os.path.join(CACHE, "cuzk-TEST-ONLY-post-*proof-of-spacetime*.params")):
-        head = open(f, "rb").read(868)
-        if len(head) == 868 and int.from_bytes(head[864:868], "big") == 133:  # WinningPoSt's IC
-            path = os.path.join(stubs, "vk-winning.bin")
-            open(path, "wb").write(open(f, "rb").read(868 + 96 * 133))
-            return path
-    return None
+winning = e2e.PostPartition("winning-post", 2, 0, "winning", CACHE)
+req, vanilla, submit = winning.req, winning.vanilla, winning.submit
 
 
 def verify(proof, randomness):
-    path = os.path.join(stubs, "proof-%d.bin" % threading.get_ident())
-    open(path, "wb").write(proof)
-    sectors = ",".join("%d:%s" % (s["sector_id"], s["comm_r"]) for s in req["sectors"])
-    r = bench_run("verify-post", "--vk", vk, "--registered-proof", str(req["registered_proof"]),
-                  "--randomness", randomness, "--prover-id", leb128(req["miner_id"]).hex().ljust(64, "0"),
-                  "--sectors", sectors, "--partition", str(req["partition"]), "--proof", path)
-    return r.returncode
+    return winning.verify(proof, vk, randomness).returncode
 
 
 config = os.path.join(stubs, "load.toml")
@@ -94,7 +48,7 @@ ch0, st0 = stub_for(target)
 # Warm: parameters made or loaded once, and a job every short await can reach.
 r0 = st0.Prove(pb.ProveRequest(submit=submit("warm")), timeout=LONG)
 check(r0.result.status == S.COMPLETED, "warm-up proof: COMPLETED (%s)" % r0.result.error_message)
-vk = vk_file()
+vk = winning.vk()
 check(vk is not None, "the WinningPoSt test key is in %s" % CACHE)
 
 lock = threading.Lock()

@@ -6,9 +6,7 @@ miner_id, registered_proof, partition_index). Every returned proof is
 checked by cuzk-bench verify-post against the test parameters' key, which
 computes the public inputs itself. Bad requests get INVALID_ARGUMENT with
 the reason at submit and nothing is queued."""
-import base64
 import glob
-import json
 import os
 import re
 import sys
@@ -23,72 +21,7 @@ R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001  # BLS12-
 
 
 def gen(kind, sectors, partition, name):
-    out = os.path.join(stubs, name)
-    r = bench_run("gen-vanilla", kind, "--sector-size", "2KiB", "--sectors", str(sectors),
-                  "--partition", str(partition), "--out", out)
-    check(r.returncode == 0, "gen-vanilla %s (%r)" % (name, r.stderr[-300:]))
-    req = json.load(open(os.path.join(out, "request.json")))
-    req["vanilla_bytes"] = [base64.b64decode(v) for v in
-                            json.load(open(os.path.join(out, req["vanilla"])))]
-    req["path"] = os.path.join(out, "request.json")
-    return req
-
-
-def submit(req, rid, **kw):
-    fields = dict(request_id=rid,
-                  proof_kind=pb.WINNING_POST if req["proof_kind"] == "winning-post"
-                  else pb.WINDOW_POST_PARTITION,
-                  registered_proof=req["registered_proof"], vanilla_proofs=req["vanilla_bytes"],
-                  randomness=bytes.fromhex(req["randomness"]), miner_id=req["miner_id"],
-                  partition_index=req["partition"])
-    fields.update(kw)
-    return pb.SubmitProofRequest(**fields)
-
-
-def vk_for(n_ic):
-    """The verifying key at the head of the test parameter file with n_ic IC
-    points (bellperson layout: 6 uncompressed points, a u32 BE count, the IC
-    points)."""
-    for f in glob.glob(os.path.join(CACHE, "cuzk-TEST-ONLY-post-*proof-of-spacetime*.params")):
-        head = open(f, "rb").read(868)
-        if len(head) == 868 and int.from_bytes(head[864:868], "big") == n_ic:
-            out = os.path.join(stubs, "vk-%d.bin" % n_ic)
-            open(out, "wb").write(open(f, "rb").read(868 + 96 * n_ic))
-            return out
-    return None
-
-
-def verified(proof, req, n_ic, what):
-    vk = vk_for(n_ic)
-    check(vk is not None, "%s: test parameters with %d IC points are in %s" % (what, n_ic, CACHE))
-    if not vk or len(proof) != 192:
-        check(False, "%s: a 192-byte proof (%d bytes)" % (what, len(proof)))
-        return
-    path = os.path.join(stubs, "proof.bin")
-    open(path, "wb").write(proof)
-    prover = leb128(req["miner_id"]).hex()
-    sectors = ",".join("%d:%s" % (s["sector_id"], s["comm_r"]) for s in req["sectors"])
-    args = ["verify-post", "--vk", vk, "--registered-proof", str(req["registered_proof"]),
-            "--randomness", req["randomness"], "--prover-id", prover.ljust(64, "0"),
-            "--sectors", sectors, "--partition", str(req["partition"]), "--proof", path]
-    r = bench_run(*args)
-    check(r.returncode == 0, "%s: the proof verifies (%r %r)" % (what, r.stdout[-100:], r.stderr[-200:]))
-    # The same proof under other randomness does not.
-    other = bytearray(bytes.fromhex(req["randomness"]))
-    other[0] ^= 1
-    args[args.index("--randomness") + 1] = other.hex()
-    r = bench_run(*args)
-    check(r.returncode == 1, "%s: refused under other randomness (%d)" % (what, r.returncode))
-
-
-def leb128(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
+    return e2e.PostPartition(kind, sectors, partition, name, CACHE)
 
 
 # No official parameters in it: test parameters are used, and the recorded
@@ -104,9 +37,9 @@ def config(name, budget="16GiB"):
 winning = gen("winning-post", 3, 0, "winning")
 window2 = gen("window-post", 2, 0, "window2")
 window3 = [gen("window-post", 3, p, "window3-p%d" % p) for p in (0, 1)]
-check(len(winning["vanilla_bytes"]) == 1, "WinningPoSt: one vanilla proof")
-check(len(window2["vanilla_bytes"]) == 2, "WindowPoSt of 2 sectors: two vanilla proofs")
-check([len(w["vanilla_bytes"]) for w in window3] == [2, 1],
+check(len(winning.vanilla) == 1, "WinningPoSt: one vanilla proof")
+check(len(window2.vanilla) == 2, "WindowPoSt of 2 sectors: two vanilla proofs")
+check([len(w.vanilla) for w in window3] == [2, 1],
       "WindowPoSt of 3 sectors: 2 + 1 vanilla proofs (the second partition padded)")
 
 d = Daemon("127.0.0.1:0", config("post"))
@@ -114,14 +47,14 @@ target = "127.0.0.1:%d" % d.port
 ch, st = stub_for(target)
 
 # ---- round trips -------------------------------------------------------------------
-for req, n_ic, what in ((winning, 133, "WinningPoSt"), (window2, 23, "WindowPoSt 2 sectors"),
-                        (window3[0], 23, "WindowPoSt 3 sectors, partition 0"),
-                        (window3[1], 23, "WindowPoSt 3 sectors, partition 1 (padded)")):
-    r = st.Prove(pb.ProveRequest(submit=submit(req, "ok-" + what)), timeout=LONG)
+for part, what in ((winning, "WinningPoSt"), (window2, "WindowPoSt 2 sectors"),
+                   (window3[0], "WindowPoSt 3 sectors, partition 0"),
+                   (window3[1], "WindowPoSt 3 sectors, partition 1 (padded)")):
+    r = st.Prove(pb.ProveRequest(submit=part.submit("ok-" + what)), timeout=LONG)
     check(r.result.status == pb.AwaitProofResponse.COMPLETED,
           "%s: COMPLETED (%s %s)" % (what, r.result.status, r.result.error_message))
     check(len(r.result.proof) == 192, "%s: one 192-byte proof" % what)
-    verified(r.result.proof, req, n_ic, what)
+    part.verified(r.result.proof, what)
 
 # Default priorities: Winning CRITICAL, Window HIGH (TIMELINE QUEUED lines).
 status = st.GetStatus(pb.GetStatusRequest(), timeout=10)
@@ -130,7 +63,7 @@ check({"winning-2k", "wpost-2k"} <= loaded, "SRS winning-2k and wpost-2k are loa
 check(status.total_proofs_completed == 4, "4 proofs completed (%d)" % status.total_proofs_completed)
 
 # ---- bad requests: INVALID_ARGUMENT with the reason, at submit -------------------------
-wb = winning["vanilla_bytes"][0]
+wb = winning.vanilla[0]
 tampered_path = bytearray(wb)
 tampered_path[200] ^= 1  # a path hash of the first inclusion proof
 wrong_comm_r = bytearray(wb)
@@ -138,29 +71,29 @@ wrong_comm_r[8] ^= 1  # comm_r, the bytes after sector_id
 huge_len = bytearray(wb)
 huge_len[40:48] = (1 << 63).to_bytes(8, "little")  # the length of vanilla_proof.sectors
 bad = [
-    ("truncated bincode", submit(winning, "b1", vanilla_proofs=[wb[:-1]]), "end of input|truncat"),
-    ("a length of 2^63", submit(winning, "b2", vanilla_proofs=[bytes(huge_len)]), "sectors"),
-    ("the wrong sector size", submit(winning, "b3", sector_size=8 << 20), "sector_size"),
-    ("a tampered path element", submit(winning, "b4", vanilla_proofs=[bytes(tampered_path)]),
+    ("truncated bincode", winning.submit("b1", vanilla_proofs=[wb[:-1]]), "end of input|truncat"),
+    ("a length of 2^63", winning.submit("b2", vanilla_proofs=[bytes(huge_len)]), "sectors"),
+    ("the wrong sector size", winning.submit("b3", sector_size=8 << 20), "sector_size"),
+    ("a tampered path element", winning.submit("b4", vanilla_proofs=[bytes(tampered_path)]),
      "inclusion_proofs|root|leaf"),
-    ("a wrong comm_r", submit(winning, "b5", vanilla_proofs=[bytes(wrong_comm_r)]), "comm_r"),
-    ("randomness >= r", submit(winning, "b6", randomness=(R + 5).to_bytes(32, "little")),
+    ("a wrong comm_r", winning.submit("b5", vanilla_proofs=[bytes(wrong_comm_r)]), "comm_r"),
+    ("randomness >= r", winning.submit("b6", randomness=(R + 5).to_bytes(32, "little")),
      "randomness"),
-    ("short randomness", submit(winning, "b7", randomness=b"\x01" * 31), "randomness"),
-    ("two vanilla proofs for a WinningPoSt", submit(winning, "b8", vanilla_proofs=[wb, wb]),
+    ("short randomness", winning.submit("b7", randomness=b"\x01" * 31), "randomness"),
+    ("two vanilla proofs for a WinningPoSt", winning.submit("b8", vanilla_proofs=[wb, wb]),
      "1|one|count"),
     ("three for a 2-sector WindowPoSt partition",
-     submit(window2, "b9", vanilla_proofs=window2["vanilla_bytes"] + window3[1]["vanilla_bytes"]),
+     window2.submit("b9", vanilla_proofs=window2.vanilla + window3[1].vanilla),
      "sector"),
-    ("a Window registered proof for a WinningPoSt", submit(winning, "b10", registered_proof=10),
+    ("a Window registered proof for a WinningPoSt", winning.submit("b10", registered_proof=10),
      "registered_proof"),
-    ("a Winning registered proof for a WindowPoSt", submit(window2, "b11", registered_proof=0),
+    ("a Winning registered proof for a WindowPoSt", window2.submit("b11", registered_proof=0),
      "registered_proof"),
-    ("no vanilla proofs", submit(winning, "b12", vanilla_proofs=[]), "empty"),
-    ("partition 1 of a WinningPoSt", submit(winning, "b13", partition_index=1), "partition"),
+    ("no vanilla proofs", winning.submit("b12", vanilla_proofs=[]), "empty"),
+    ("partition 1 of a WinningPoSt", winning.submit("b13", partition_index=1), "partition"),
     # Under ApiVersion 1.0.0 (Window V1, 5) a challenge depends on the sector's
     # index in the whole PoSt: these V1_1 proofs of partition 1 no longer fit.
-    ("V1_1 proofs sent as V1", submit(window3[1], "b14", registered_proof=5), "challenge"),
+    ("V1_1 proofs sent as V1", window3[1].submit("b14", registered_proof=5), "challenge"),
 ]
 e2e.check_refused(st, bad, 4)
 
@@ -169,22 +102,22 @@ r = st.EvictSRS(pb.EvictSRSRequest(circuit_id="winning-2k"), timeout=30)
 check(r.was_loaded, "EvictSRS winning-2k: was loaded")
 r = st.PreloadSRS(pb.PreloadSRSRequest(circuit_id="winning-2k"), timeout=LONG)
 check(not r.already_loaded, "PreloadSRS winning-2k: loaded again")
-r = st.Prove(pb.ProveRequest(submit=submit(winning, "after-preload")), timeout=LONG)
+r = st.Prove(pb.ProveRequest(submit=winning.submit("after-preload")), timeout=LONG)
 check(r.result.status == pb.AwaitProofResponse.COMPLETED and r.result.srs_load_ms == 0,
       "WinningPoSt on preloaded parameters: no SRS load (%d ms)" % r.result.srs_load_ms)
 
 # ---- cuzk-bench single and batch --------------------------------------------------------
-r = bench_run("single", "-a", target, "--request", winning["path"], timeout=LONG)
+r = bench_run("single", "-a", target, "--request", winning.path, timeout=LONG)
 check(r.returncode == 0 and b"COMPLETED" in r.stdout,
       "cuzk-bench single --request (%r %r)" % (r.stdout[-200:], r.stderr[-200:]))
-vj = os.path.join(os.path.dirname(window2["path"]), "vanilla.json")
+vj = os.path.join(os.path.dirname(window2.path), "vanilla.json")
 r = bench_run("batch", "-a", target, "-t", "windowpost", "--vanilla", vj, "--registered-proof",
-              str(window2["registered_proof"]), "--randomness", window2["randomness"],
-              "--miner-id", str(window2["miner_id"]), "-c", "2", "-j", "2", timeout=LONG)
+              str(window2.req["registered_proof"]), "--randomness", window2.req["randomness"],
+              "--miner-id", str(window2.req["miner_id"]), "-c", "2", "-j", "2", timeout=LONG)
 check(r.returncode == 0 and b"summary proofs 2 completed 2 failed 0" in r.stdout,
       "cuzk-bench batch -t windowpost --vanilla (%r %r)" % (r.stdout[-300:], r.stderr[-200:]))
 r = bench_run("single", "-a", target, "-t", "winning-post", "--vanilla", vj, "--randomness",
-              winning["randomness"], timeout=LONG)
+              winning.req["randomness"], timeout=LONG)
 check(r.returncode == 1 and b"INVALID_ARGUMENT" in r.stdout + r.stderr,
       "cuzk-bench single: two WindowPoSt proofs sent as a WinningPoSt fail (%r)" % r.stdout[-200:])
 
@@ -209,10 +142,10 @@ def prove_winning_on_fresh_daemon(what):
     """A new daemon proves one WinningPoSt (verified); returns its log."""
     dd = Daemon("127.0.0.1:0", config("post-shape"))
     _, s2 = stub_for("127.0.0.1:%d" % dd.port)
-    r = s2.Prove(pb.ProveRequest(submit=submit(winning, "shape-" + what)), timeout=LONG)
+    r = s2.Prove(pb.ProveRequest(submit=winning.submit("shape-" + what)), timeout=LONG)
     check(r.result.status == pb.AwaitProofResponse.COMPLETED,
           "%s: COMPLETED (%s %s)" % (what, r.result.status, r.result.error_message))
-    verified(r.result.proof, winning, 133, what)
+    winning.verified(r.result.proof, what)
     rc2, log2 = dd.stop()
     check(rc2 == 0, "%s: the daemon exits 0" % what)
     return log2

@@ -8,8 +8,12 @@ interactive C1 relabelled as synthetic) get one line naming the fault, and
 the daemon goes on serving. The NI job's partitions stream: the TIMELINE
 shows at most synthesis_concurrency + max_gpu_queue_depth of them alive at
 once, both as the pipeline counts them (SYNTH_START in_flight=) and as the
-events' order shows (SYNTH_START of an item .. GPU_END of it)."""
+events' order shows (SYNTH_START of an item .. GPU_END of it).
+The NI proof, once verified, is left in the build tree for
+test_porep_features (ctest fixture ni_porep), named by the C1 and the key
+it was checked against, so that the 13 partitions are proved once a suite."""
 import copy
+import hashlib
 import json
 import os
 import re
@@ -47,6 +51,21 @@ def verify_seal(c1, proof):
     r = e2e.bench_run("verify-seal", "--vk", vk, "--c1", c1, "--prover-id", PROVER,
                   "--sector-id", str(SECTOR), "--proof", path)
     return r.returncode
+
+
+def ni_fixture(c1, proof):
+    """Leaves a verified NI proof as build/test-fixtures/ni-porep-<C1>-<key>.proof,
+    the name test_porep_features.sh looks for (sha256 prefixes of the C1 file
+    and of the verifying key), written whole before it appears."""
+    vk = e2e.porep_vk_file(CACHE)
+    if not vk:
+        return
+    digest = [hashlib.sha256(open(f, "rb").read()).hexdigest()[:16] for f in (c1, vk)]
+    out = os.path.join(os.path.dirname(bench), "test-fixtures")
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "ni-porep-%s-%s.proof" % tuple(digest))
+    open(path + ".tmp", "wb").write(proof)
+    os.replace(path + ".tmp", path)
 
 
 def request(rid, c1_bytes, rp, **kw):
@@ -126,7 +145,10 @@ s = st.SubmitProof(request("ni-1", open(ni_c1, "rb").read(), NI), timeout=30)
 a = st.AwaitProof(pb.AwaitProofRequest(job_id=s.job_id, timeout_ms=0), timeout=LONG)
 check(a.status == pb.AwaitProofResponse.COMPLETED, "NI: COMPLETED (%s %r)" % (a.status, a.error_message))
 check(len(a.proof) == NI_PARTITIONS * 192, "NI: 13 x 192 bytes (%d)" % len(a.proof))
-check(verify_seal(ni_c1, a.proof) == 0, "NI: verify-seal valid")
+ni_valid = verify_seal(ni_c1, a.proof) == 0
+check(ni_valid, "NI: verify-seal valid")
+if ni_valid and len(a.proof) == NI_PARTITIONS * 192:
+    ni_fixture(ni_c1, a.proof)
 if len(a.proof) == NI_PARTITIONS * 192:
     swapped = a.proof[192:384] + a.proof[:192] + a.proof[384:]
     check(verify_seal(ni_c1, swapped) == 1, "NI: partitions 0 and 1 swapped: invalid")

@@ -1,44 +1,38 @@
 """cuzk-daemon under the signals an operator sends while it proves (see
-test_daemon_signals.sh), with 2 KiB PoRep C2 proofs on test parameters:
-  - SIGHUP while a proof runs: the daemon stays up, the proof completes and
-    verifies;
-  - cuzk-bench single --c1 - (the C1 on stdin) proves through the daemon,
-    checked by the client against the key;
+test_daemon_signals.sh):
+  - SIGHUP while proofs run: the daemon stays up and reloads, every proof
+    completes and verifies, and one ended after the reload;
   - /readyz answers 200 while the daemon accepts work, and 503 while it
-    drains after SIGTERM; the running proof still completes for its awaiter;
+    drains after SIGTERM; the running proof still completes for its
+    awaiter, cuzk-bench single --c1 - (a 2 KiB PoRep C2, its C1 on stdin),
+    which checks it against the key;
   - kill -9 during a proof, then a restart on the same unix socket: the same
     request (same request_id) proves and verifies.
-Every proof is checked by cuzk-bench verify-seal against the test key."""
+Where the proof kind is not the point (SIGHUP, kill -9) the proofs are 2 KiB
+WinningPoSt, a fraction of a second each, queued four at a time so that one
+is still running when the signal comes. The drain needs a proof that runs
+for seconds after SIGTERM: the PoRep. Every proof is checked by cuzk-bench
+(verify-post, verify-seal) against the test parameters' key."""
 import json
 import os
+import re
 import signal
+import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_common as e2e  # noqa: E402
-from e2e_common import Daemon, bench_run, check, code_of, grpc, pb, stub_for, stubs  # noqa: E402
+from e2e_common import Daemon, bench, bench_run, check, code_of, grpc, pb, stub_for, stubs  # noqa: E402
 
 CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
-MINER, SECTOR = 1000, 43
+SECTOR = 43
 LONG = 1800  # a first proof may have to make the test parameters
 
-c1, c1_curio, curio_bytes = e2e.porep_c1(SECTOR)
-
-
-def request(rid):
-    return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.POREP_SEAL_COMMIT, sector_size=2048,
-                                 registered_proof=5, vanilla_proof=curio_bytes,
-                                 sector_number=SECTOR, miner_id=MINER)
-
-
-def verified(proof, what):
-    e2e.porep_verified(proof, what, e2e.porep_vk_file(CACHE), c1, SECTOR)
-
-
+porep = e2e.PorepSector(SECTOR, CACHE)
+winning = e2e.PostPartition("winning-post", 2, 0, "winning", CACHE)
 config = e2e.daemon_config("signals", CACHE, extra='[logging]\nlevel = "info"\n')
 sock = os.path.join(stubs, "signals.sock")
 target = "unix://" + sock
@@ -57,15 +51,31 @@ def kill_left():  # a failed check must not leave a daemon holding ctest's pipe
             d.p.kill()
 
 
-def wait_running(st, job, timeout=LONG):
-    """Until the job's state is running (GetStatus lists it on a worker)."""
+def wait_running(st, jobs, submitted=True, timeout=LONG):
+    """The first of jobs seen running (GetStatus lists it on a worker);
+    None when none was before timeout passed or, once they are submitted
+    (by another process: when the queues have held work), the queues
+    emptied."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         s = st.GetStatus(pb.GetStatusRequest(), timeout=10)
-        if any(g.current_job_id == job for g in s.gpus):
-            return True
-        time.sleep(0.05)
-    return False
+        running = [g.current_job_id for g in s.gpus if g.current_job_id in jobs]
+        if running:
+            return running[0]
+        idle = all(q.pending == 0 and q.in_progress == 0 for q in s.queues)
+        if idle and submitted:
+            return None
+        submitted = submitted or not idle
+        time.sleep(0.02)
+    return None
+
+
+def submit_winning(st, prefix, n=4):
+    """n WinningPoSt jobs <prefix>-1..n queued at once: their ids."""
+    ids = ["%s-%d" % (prefix, i) for i in range(1, n + 1)]
+    for rid in ids:
+        st.SubmitProof(winning.submit(rid), timeout=60)
+    return ids
 
 
 def readyz(d):
@@ -88,42 +98,50 @@ def wait_log(d, text, timeout=30):
     return False
 
 
+def porep_key():
+    """The PoRep test key for single --verify-vk; when no test made the
+    parameters yet (this test run alone on a fresh build), one in-process
+    proof makes them, as test_porep_c2 does in the suite."""
+    vk = e2e.porep_vk_file(CACHE)
+    if vk is None:
+        bench_run("--quiet", "prove", "--c1", porep.c1, "--cache-dir", CACHE, timeout=LONG)
+        vk = e2e.porep_vk_file(CACHE)
+    check(vk is not None, "the PoRep test parameters are in %s" % CACHE)
+    return vk or "missing-vk"
+
+
 try:
     # ---- SIGHUP while proving ----------------------------------------------------------
     d = start()
     ch, st = stub_for(target)
     code, js = readyz(d)
     check(code == 200 and js and js.get("ready") is True, "GET /readyz: 200 ready at start (%s %s)" % (code, js))
-    st.SubmitProof(request("hup-1"), timeout=60)
-    check(wait_running(st, "hup-1"), "hup-1 is running")
+    hup = submit_winning(st, "hup")
+    check(wait_running(st, hup), "a WinningPoSt is running (%s)" % hup)
     d.p.send_signal(signal.SIGHUP)
     check(wait_log(d, "SIGHUP: logging.level info"), "SIGHUP is taken as a reload")
     c, _ = code_of(lambda: st.GetStatus(pb.GetStatusRequest(), timeout=10))
     check(c == grpc.StatusCode.OK and d.p.poll() is None, "after SIGHUP the daemon answers")
-    a = st.AwaitProof(pb.AwaitProofRequest(job_id="hup-1"), timeout=LONG)
-    check(a.status == pb.AwaitProofResponse.COMPLETED, "hup-1: COMPLETED after SIGHUP (%s)" % a.error_message)
-    verified(a.proof, "hup-1 (SIGHUP during its proof)")
+    for rid in hup:
+        a = e2e.await_proof(st, rid)
+        check(a.status == pb.AwaitProofResponse.COMPLETED, "%s: COMPLETED after SIGHUP (%s)" % (rid, a.error_message))
+        winning.verified(a.proof, rid + " (SIGHUP during the queue)")
+    d.err.seek(0)
+    log = d.err.read()
+    reload_at = log.find("SIGHUP: logging.level info")
+    ends = [m.start() for m in re.finditer(r"^TIMELINE,\d+,END,hup-\d,status=completed", log, re.M)]
+    check(reload_at >= 0 and ends and max(ends) > reload_at,
+          "a proof ended after the reload: SIGHUP came while the daemon proved")
     check(d.p.poll() is None, "the daemon is still running")
 
-    # ---- cuzk-bench single --c1 - -------------------------------------------------------
-    vk = e2e.porep_vk_file(CACHE) or "missing-vk"
-    with open(c1_curio, "rb") as stdin:
-        r = bench_run("single", "-a", target, "-t", "porep", "--c1", "-", "--sector-num", str(SECTOR),
-                      "--miner-id", str(MINER), "--id", "stdin-1", "--verify-vk", vk,
-                      "--save-proofs", stubs, timeout=LONG, stdin=stdin)
-    out = r.stdout.decode(errors="replace")
-    check(r.returncode == 0 and " status COMPLETED bytes 192 " in out and "verified valid" in out,
-          "single --c1 - proves, verified by the client (%r %r)" % (out[-300:], r.stderr[-200:]))
-    p0 = os.path.join(stubs, "proof-0.bin")
-    verified(open(p0, "rb").read() if os.path.exists(p0) else b"", "single --c1 -")
-
-    # ---- /readyz while draining after SIGTERM --------------------------------------------
-    st.SubmitProof(request("drain-1"), timeout=60)
-    check(wait_running(st, "drain-1"), "drain-1 is running")
-    answer = {}
-    waiter = threading.Thread(target=lambda: answer.update(
-        a=st.AwaitProof(pb.AwaitProofRequest(job_id="drain-1"), timeout=LONG)))
-    waiter.start()
+    # ---- /readyz while draining after SIGTERM; single --c1 - awaits the running proof --
+    vk = porep_key()
+    with open(porep.c1_curio, "rb") as stdin:
+        single = subprocess.Popen([bench, "single", "-a", target, "-t", "porep", "--c1", "-",
+                                   "--sector-num", str(SECTOR), "--miner-id", str(e2e.POREP_MINER),
+                                   "--id", "drain-1", "--verify-vk", vk, "--save-proofs", stubs],
+                                  stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(wait_running(st, ["drain-1"], submitted=False) == "drain-1", "drain-1 is running")
     code, js = readyz(d)
     check(code == 200, "GET /readyz: 200 while proving (%s)" % code)
     d.p.send_signal(signal.SIGTERM)
@@ -137,14 +155,15 @@ try:
         time.sleep(0.02)
     check(seen is not None and seen.get("ready") is False,
           "GET /readyz: 503 ready false while draining (%s)" % seen)
-    c, detail = code_of(lambda: st.SubmitProof(request("late-1"), timeout=30))
+    c, detail = code_of(lambda: st.SubmitProof(porep.request("late-1"), timeout=30))
     check(c != grpc.StatusCode.OK, "a submit while draining is refused (%s %s)" % (c, detail))
-    waiter.join(LONG)
-    a = answer.get("a")
-    check(a is not None and a.status == pb.AwaitProofResponse.COMPLETED,
-          "drain-1: its awaiter gets COMPLETED (%s)" % (a and a.error_message))
-    if a is not None:
-        verified(a.proof, "drain-1 (proved while draining)")
+    out, err = single.communicate(timeout=LONG)
+    out = out.decode(errors="replace")
+    check(single.returncode == 0 and " status COMPLETED bytes 192 " in out and "verified valid" in out,
+          "drain-1: its awaiter, single --c1 -, gets the proof, verified by the client (%r %r)"
+          % (out[-300:], err[-200:]))
+    p0 = os.path.join(stubs, "proof-0.bin")
+    porep.verified(open(p0, "rb").read() if os.path.exists(p0) else b"", "drain-1 (proved while draining)")
     rc, log = d.stop()
     check(rc == 0 and "stopped" in log, "SIGTERM: drained and exit 0 (%s)" % rc)
     check(not os.path.exists(sock), "the socket is removed at exit")
@@ -153,8 +172,9 @@ try:
     # ---- kill -9 while proving, then a restart: the same request proves -----------------
     d = start()
     ch, st = stub_for(target)
-    st.SubmitProof(request("k9-1"), timeout=60)
-    check(wait_running(st, "k9-1"), "k9-1 is running")
+    k9 = submit_winning(st, "k9")
+    killed = wait_running(st, k9)
+    check(killed, "a WinningPoSt is running (%s)" % k9)
     d.p.send_signal(signal.SIGKILL)
     d.p.wait(timeout=30)
     check(d.p.returncode == -signal.SIGKILL, "the daemon was killed (%s)" % d.p.returncode)
@@ -162,10 +182,11 @@ try:
     check(os.path.exists(sock), "kill -9 left the socket behind")
     d = start()  # the stale socket is replaced
     ch, st = stub_for(target)
-    r = st.Prove(pb.ProveRequest(submit=request("k9-1")), timeout=LONG)
+    killed = killed or k9[0]
+    r = st.Prove(pb.ProveRequest(submit=winning.submit(killed)), timeout=LONG)
     check(r.result.status == pb.AwaitProofResponse.COMPLETED,
-          "k9-1 after the restart: COMPLETED (%s)" % r.result.error_message)
-    verified(r.result.proof, "k9-1 (after kill -9 and a restart)")
+          "%s after the restart: COMPLETED (%s)" % (killed, r.result.error_message))
+    winning.verified(r.result.proof, killed + " (after kill -9 and a restart)")
     rc, _ = d.stop()
     check(rc == 0, "the restarted daemon exits 0")
     ch.close()

@@ -1,14 +1,18 @@
 """Shared by the cuzk-daemon end-to-end scripts (see test_daemon.sh): the
 python3-grpcio stubs, a daemon process wrapper, the check counters, and
 helpers more than one script uses (cuzk-bench runs, refused requests, the
-2 KiB PoRep C1, key and verify-seal check).
+2 KiB PoRep C1, key and verify-seal check, 2 KiB PoSt partitions, their
+keys and verify-post check).
 Imported after sys.argv = [script, daemon, stubs_dir, cuzk-bench, ...]."""
+import base64
 import glob
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 daemon, stubs, bench = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -105,6 +109,12 @@ def raw_call(ch, method, data):
     return ch.unary_unary("/cuzk.v1.ProvingEngine/" + method)(data, timeout=10)
 
 
+def await_proof(st, job, timeout_ms=0, deadline=1800):
+    """AwaitProof of job (timeout_ms 0: until it ends), the RPC given
+    deadline seconds (a first proof may have to make its test parameters)."""
+    return st.AwaitProof(pb.AwaitProofRequest(job_id=job, timeout_ms=timeout_ms), timeout=deadline)
+
+
 def bench_run(*args, timeout=300, stdin=None):
     return subprocess.run([bench] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           timeout=timeout, stdin=stdin)
@@ -128,6 +138,7 @@ def check_refused(st, bad, completed):
 
 
 # ---- 2 KiB PoRep C2 (daemon_porep_e2e, daemon_signals_e2e) ------------------------
+POREP_MINER = 1000
 POREP_PROVER = "e807" + "00" * 30  # miner 1000 as LEB128, zero-padded: Curio's prover id
 
 
@@ -170,6 +181,115 @@ def porep_verified(proof, what, vk, c1, sector, prover=POREP_PROVER):
     r = bench_run("verify-seal", "--vk", vk, "--c1", c1, "--prover-id", prover,
                   "--sector-id", str(sector), "--proof", path)
     check(r.returncode == 0, "%s: the proof verifies (%r %r)" % (what, r.stdout[-100:], r.stderr[-200:]))
+
+
+class PorepSector:
+    """A 2 KiB PoRep sector of POREP_MINER for the daemon tests: its C1
+    (porep_c1), SubmitProofRequests for it (StackedDrg2KiBV1_1, the C1 in
+    Curio's wrapper; kw replaces any field), and the check of a proof of it
+    against the key of the test parameters in cache."""
+
+    def __init__(self, sector, cache):
+        self.sector, self.cache = sector, cache
+        self.c1, self.c1_curio, self.curio_bytes = porep_c1(sector)
+
+    def request(self, rid, priority=pb.PRIORITY_UNSPECIFIED, **kw):
+        fields = dict(request_id=rid, proof_kind=pb.POREP_SEAL_COMMIT, sector_size=2048,
+                      registered_proof=5, vanilla_proof=self.curio_bytes,
+                      sector_number=self.sector, miner_id=POREP_MINER, priority=priority)
+        fields.update(kw)
+        return pb.SubmitProofRequest(**fields)
+
+    def verified(self, proof, what):
+        vk = porep_vk_file(self.cache)
+        check(vk is not None, "%s: test parameters are in %s" % (what, self.cache))
+        porep_verified(proof, what, vk, self.c1, self.sector)
+
+
+# ---- 2 KiB PoSt partitions (daemon_post_e2e, daemon_load_e2e, daemon_signals_e2e) --
+POST_IC = {"winning-post": 133, "window-post": 23}  # each 2 KiB circuit's key: IC points
+
+
+def leb128(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+class PostPartition:
+    """One partition of a 2 KiB WinningPoSt or WindowPoSt over test sectors
+    sealed by cuzk-bench gen-vanilla (stubs/<name>/): its request.json
+    fields (req, path), its bincode vanilla proofs (vanilla), the
+    SubmitProofRequest Curio would send (kw replaces any field), and the
+    check of a proof with verify-post against the key of the test
+    parameters in cache, which computes the public inputs itself."""
+
+    def __init__(self, kind, sectors, partition, name, cache):
+        out = os.path.join(stubs, name)
+        r = bench_run("gen-vanilla", kind, "--sector-size", "2KiB", "--sectors", str(sectors),
+                      "--partition", str(partition), "--out", out)
+        check(r.returncode == 0, "gen-vanilla %s (%r)" % (name, r.stderr[-300:]))
+        self.path = os.path.join(out, "request.json")
+        self.req = json.load(open(self.path))
+        self.vanilla = [base64.b64decode(v) for v in
+                        json.load(open(os.path.join(out, self.req["vanilla"])))]
+        self.n_ic, self.cache = POST_IC[kind], cache
+
+    def submit(self, rid, **kw):
+        q = self.req
+        fields = dict(request_id=rid,
+                      proof_kind=pb.WINNING_POST if q["proof_kind"] == "winning-post"
+                      else pb.WINDOW_POST_PARTITION,
+                      registered_proof=q["registered_proof"], vanilla_proofs=self.vanilla,
+                      randomness=bytes.fromhex(q["randomness"]), miner_id=q["miner_id"],
+                      partition_index=q["partition"])
+        fields.update(kw)
+        return pb.SubmitProofRequest(**fields)
+
+    def vk(self):
+        """The verifying key at the head of the test parameter file with this
+        circuit's IC count (bellperson layout: 6 uncompressed points, a u32 BE
+        count, the IC points), as stubs/vk-<n>.bin; None when there is none."""
+        for f in glob.glob(os.path.join(self.cache, "cuzk-TEST-ONLY-post-*proof-of-spacetime*.params")):
+            head = open(f, "rb").read(868)
+            if len(head) == 868 and int.from_bytes(head[864:868], "big") == self.n_ic:
+                out = os.path.join(stubs, "vk-%d.bin" % self.n_ic)
+                open(out, "wb").write(open(f, "rb").read(868 + 96 * self.n_ic))
+                return out
+        return None
+
+    def verify(self, proof, vk, randomness=None):
+        """verify-post of proof (bytes) under vk and randomness (hex; default
+        the request's), its completed process: returncode 0 valid, 1
+        invalid. Thread-safe."""
+        q = self.req
+        path = os.path.join(stubs, "proof-%d.bin" % threading.get_ident())
+        open(path, "wb").write(proof)
+        sectors = ",".join("%d:%s" % (s["sector_id"], s["comm_r"]) for s in q["sectors"])
+        r = bench_run("verify-post", "--vk", vk, "--registered-proof", str(q["registered_proof"]),
+                      "--randomness", randomness or q["randomness"],
+                      "--prover-id", leb128(q["miner_id"]).hex().ljust(64, "0"),
+                      "--sectors", sectors, "--partition", str(q["partition"]), "--proof", path)
+        return r
+
+    def verified(self, proof, what):
+        """Checks: proof is 192 bytes, verifies, and does not under other randomness."""
+        vk = self.vk()
+        check(vk is not None, "%s: test parameters with %d IC points are in %s"
+              % (what, self.n_ic, self.cache))
+        if not vk or len(proof) != 192:
+            check(False, "%s: a 192-byte proof (%d bytes)" % (what, len(proof)))
+            return
+        r = self.verify(proof, vk)
+        check(r.returncode == 0, "%s: the proof verifies (%r %r)" % (what, r.stdout[-100:], r.stderr[-200:]))
+        other = bytearray(bytes.fromhex(self.req["randomness"]))
+        other[0] ^= 1
+        r = self.verify(proof, vk, other.hex())
+        check(r.returncode == 1, "%s: refused under other randomness (%d)" % (what, r.returncode))
 
 
 def report(name):

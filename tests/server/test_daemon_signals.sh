@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# cuzk-daemon proving 2 KiB PoRep C2 under SIGHUP, SIGTERM (/readyz 503 while
-# it drains) and kill -9 with a restart, and cuzk-bench single --c1 - (stdin)
-# through it (daemon_signals_e2e.py). Test parameters are shared with
-# test_porep_c2 (build/test-params).
+# cuzk-daemon under SIGHUP while proving, SIGTERM (/readyz 503 while it
+# drains a 2 KiB PoRep C2 that cuzk-bench single --c1 - awaits, the C1 on
+# stdin) and kill -9 with a restart (daemon_signals_e2e.py); the proofs where
+# the kind is not the point are 2 KiB WinningPoSt. Test parameters are
+# shared with test_porep_c2 (build/test-params).
 # ctest-label: slow
 # Usage: test_daemon_signals.sh path/to/cuzk-bench (the daemon is its sibling).
 . tests/server/daemon_prereq.sh

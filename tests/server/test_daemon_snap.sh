@@ -4,7 +4,7 @@
 # cuzk-bench verify-update; bad requests answered with one reason and
 # nothing queued. Test parameters are shared with the other daemon tests
 # (build/test-params; the first run makes the update circuit's, ~2.5 min).
-# ctest-label: slow
+# ctest-label: slow e2e
 # Usage: test_daemon_snap.sh path/to/cuzk-bench (the daemon is its sibling).
 . tests/server/daemon_prereq.sh
 export CUZK_TEST_PARAM_CACHE=${CUZK_TEST_PARAM_CACHE:-$(dirname "$bench")/test-params}

@@ -3,7 +3,8 @@
  * with --c1, PoRep C2 of a C1 output (prove_porep.c); with --request (or
  * --vanilla), a WinningPoSt or WindowPoSt partition (prove_post.c), or
  * with a gen-vanilla snap-prove request, every partition of a SnapDeals
- * update (prove_snap.c).
+ * update (prove_snap.c); with --zkey and --wtns, a circom circuit from its
+ * snarkjs key and witness (prove_zkey.c).
  *
  * The parameters are test parameters made here from random toxic waste
  * that is then discarded, kept by the parameter store (porep.h) as
@@ -29,13 +30,15 @@
 #include "prove_porep.h"
 #include "prove_post.h"
 #include "prove_snap.h"
+#include "prove_zkey.h"
 #include "util/msg.h"
 #include "common/progress_out.h"
 
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
     "[--out FILE] [--vk-out FILE] [--official-only] [--pce] | --request FILE [--repeat N] | "
-    "--vanilla FILE --registered-proof N --randomness HEX --miner-id N [--partition K]) "
+    "--vanilla FILE --registered-proof N --randomness HEX --miner-id N [--partition K] | "
+    "--zkey FILE --wtns FILE [--repeat N] [--check-key]) "
     "[--threads N] [--cache-dir DIR] [--checked] [--backend cpu|cuda|auto]";
 
 static double ms_since(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
@@ -77,8 +80,13 @@ int cmd_prove(int argc, char **argv) {
   const char *backend_name = "cpu", *request = NULL, *vanilla = NULL, *reg = NULL,
              *rand_hex = NULL;
   unsigned long logc = 0, threads = 0, count = 1, repeat = 1, miner = ~0ul, partition = ~0ul;
-  bool no_cache = false, checked = false, official_only = false, pce = false;
+  bool no_cache = false, checked = false, official_only = false, pce = false, check_key = false;
+  const char *zkey = NULL, *wtns = NULL;
   const cz_opt opts[] = {
+      {"zkey", CZ_OPT_STRING, &zkey, "FILE", "a snarkjs Groth16 key (bls12381); needs --wtns"},
+      {"wtns", CZ_OPT_STRING, &wtns, "FILE", "--zkey: the circom witness to prove"},
+      {"check-key", CZ_OPT_FLAG, &check_key, NULL,
+       "--zkey: test every point of the key for the subgroup (slow)"},
       {"c1", CZ_OPT_STRING, &c1, "FILE", "PoRep C2 of this C1 output (JSON or Curio's wrapper)"},
       {"out", CZ_OPT_STRING, &out, "FILE", "--c1: write the proof bytes here (default: hex on stdout)"},
       {"vk-out", CZ_OPT_STRING, &vk_out, "FILE", "--c1: write the verifying key used"},
@@ -94,7 +102,8 @@ int cmd_prove(int argc, char **argv) {
       {"randomness", CZ_OPT_STRING, &rand_hex, "HEX", "--vanilla: 32 bytes"},
       {"miner-id", CZ_OPT_UINT, &miner, "N", "--vanilla: the miner (prover id = LEB128)"},
       {"partition", CZ_OPT_UINT, &partition, "K", "--vanilla: WindowPoSt partition (default 0)"},
-      {"repeat", CZ_OPT_UINT, &repeat, "N", "PoSt: prove N times with hot parameters (latency)"},
+      {"repeat", CZ_OPT_UINT, &repeat, "N",
+       "PoSt, --zkey: prove N times with hot parameters (latency)"},
       {"synthetic", CZ_OPT_STRING, &shape, "SHAPE", "chain (dense witness) or sparse (0/1 witness)"},
       {"log-constraints", CZ_OPT_UINT, &logc, "K", "2^K constraints, input constraints included"},
       {"threads", CZ_OPT_UINT, &threads, "N", "thread budget (0 = all cores)"},
@@ -118,6 +127,15 @@ int cmd_prove(int argc, char **argv) {
                                       .official_only = official_only, .checked = checked,
                                       .threads = (unsigned)threads, .pce = pce,
                                       .backend = backend};
+  if (zkey || wtns) {
+    if (!zkey || !wtns || c1 || shape || request || vanilla || threads > 1024 || repeat < 1 ||
+        repeat > 1000) {
+      fprintf(stderr, "prove: --zkey and --wtns go together, alone (1 <= --repeat <= 1000)\n");
+      return 2;
+    }
+    cz_bench_zkey_args za = {zkey, wtns, (unsigned)threads, (unsigned)repeat, check_key};
+    return cz_bench_prove_zkey(&za);
+  }
   if (request || vanilla) {
     if (c1 || shape || (request && vanilla) || threads > 1024 || repeat < 1 || repeat > 1000) {
       fprintf(stderr, "prove: give one of --c1, --request, --vanilla, --synthetic "

@@ -14,6 +14,7 @@ const cz_bench_command cz_bench_commands[] = {
     {"verify-seal", cmd_verify_seal, "verify a PoRep C2 proof from the sector's commitments and randomness"},
     {"porep-inputs", cmd_porep_inputs, "print a PoRep partition's public inputs (hex, one per line)"},
     {"sdr-parents", cmd_sdr_parents, "print a seal proof's porep_id, API version and the SDR parents of nodes"},
+    {"zkey-setup", cmd_zkey_setup, "a snarkjs .zkey (and .ptau) for a circom .r1cs from known toxic waste, tests only"},
     {"ntt", cmd_bench_ntt, "NTT over Fr: time vs butterflies x Fr mul / threads"},
     {"msm", cmd_bench_msm, "multi-scalar multiplication G1/G2: us/point, sparse ratio, scaling"},
     {"poseidon", cmd_bench_poseidon, "Poseidon native hashes/s and gadget constraints/s per LC layout"},
