@@ -50,6 +50,28 @@ __attribute__((noinline, cold)) static void FB(_add_slow)(AFF *acc, const AFF *p
   GN(to_affine)(acc, &j);
 }
 
+/* *a += (neg ? -*p : *p) once inv_l = 1 / (x2 - x1) is known:
+ * lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2,
+ * y3 = lambda (x1 - x3) - y1. */
+static inline __attribute__((always_inline)) void FB(_add_line)(AFF *a, const AFF *p, bool neg,
+                                                                const F *inv_l) {
+  F lambda, x3, t;
+  if (neg) {
+    FF(add)(&lambda, &p->y, &a->y);
+    FF(neg)(&lambda, &lambda);
+  } else {
+    FF(sub)(&lambda, &p->y, &a->y);
+  }
+  FF(mul)(&lambda, &lambda, inv_l);
+  FF(sqr)(&x3, &lambda);
+  FF(sub)(&x3, &x3, &a->x);
+  FF(sub)(&x3, &x3, &p->x);
+  FF(sub)(&t, &a->x, &x3);
+  FF(mul)(&t, &t, &lambda);
+  a->x = x3;
+  FF(sub)(&a->y, &t, &a->y);
+}
+
 static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
   FB(_ctx) *c = vctx;
   const unsigned w = c->w, nwin = c->nwin;
@@ -110,24 +132,10 @@ static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
         size_t i = live[l];
         int32_t di = d[i];
         const AFF *p = &T[abs(di) - 1];
-        AFF *a = &acc[i];
-        F inv_l, lambda, x3, t;
+        F inv_l;
         FF(mul)(&inv_l, &inv, &pre[l]);
         FF(mul)(&inv, &inv, &den[l]);
-        if (di < 0) {
-          FF(add)(&lambda, &p->y, &a->y);
-          FF(neg)(&lambda, &lambda);
-        } else {
-          FF(sub)(&lambda, &p->y, &a->y);
-        }
-        FF(mul)(&lambda, &lambda, &inv_l);
-        FF(sqr)(&x3, &lambda);
-        FF(sub)(&x3, &x3, &a->x);
-        FF(sub)(&x3, &x3, &p->x);
-        FF(sub)(&t, &a->x, &x3);
-        FF(mul)(&t, &t, &lambda);
-        a->x = x3;
-        FF(sub)(&a->y, &t, &a->y);
+        FB(_add_line)(&acc[i], p, di < 0, &inv_l);
       }
     }
     if (c->pc) cz_progress_add(c->pc, (uint64_t)m * c->weight);

@@ -187,6 +187,32 @@ cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t l
   return params_read(p, buf, len, checked, n_threads, NULL, msg, msg_len);
 }
 
+/* Pass 1 of params_read: each vector's count into p and the offset of its
+ * first point into start, from off (after the vk); the points must end the
+ * file. On error msg says where (p's counts are then zero or unused). */
+static cz_err params_layout(cz_groth16_params *p, const uint8_t *buf, size_t len, size_t off,
+                            size_t start[V_COUNT], char *msg, size_t msg_len) {
+  for (int v = 0; v < V_COUNT; v++) {
+    if (len - off < 4)
+      return cz_msg_err(msg, msg_len, CZ_ERR_TRUNCATED, "%s count at offset %zu: file ends at %zu",
+                        VNAME[v], off, len);
+    const uint8_t *c = buf + off;
+    size_t n = (size_t)c[0] << 24 | (size_t)c[1] << 16 | (size_t)c[2] << 8 | c[3];
+    off += 4;
+    if (n > (len - off) / enc_size(v))
+      return cz_msg_err(msg, msg_len, CZ_ERR_TRUNCATED,
+                        "%s: %zu points of %zu bytes from offset %zu run past the end (%zu)",
+                        VNAME[v], n, enc_size(v), off, len);
+    *count_of(p, v) = n;
+    start[v] = off;
+    off += n * enc_size(v);
+  }
+  if (off == len) return CZ_OK;
+  for (int v = 0; v < V_COUNT; v++) *count_of(p, v) = 0;
+  return cz_msg_err(msg, msg_len, CZ_ERR_TRAILING, "%zu trailing bytes after b_g2 at offset %zu",
+                    len - off, off);
+}
+
 static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
                           unsigned n_threads, const cz_progress *progress, char *msg,
                           size_t msg_len) {
@@ -200,32 +226,10 @@ static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, 
             len);
     return e;
   }
-  /* Pass 1: counts and lengths only. */
   size_t start[V_COUNT];
-  for (int v = 0; v < V_COUNT; v++) {
-    if (len - off < 4) {
-      cz_msg(msg, msg_len, "%s count at offset %zu: file ends at %zu", VNAME[v], off, len);
-      cz_groth16_params_free(p);
-      return CZ_ERR_TRUNCATED;
-    }
-    const uint8_t *c = buf + off;
-    size_t n = (size_t)c[0] << 24 | (size_t)c[1] << 16 | (size_t)c[2] << 8 | c[3];
-    off += 4;
-    if (n > (len - off) / enc_size(v)) {
-      cz_msg(msg, msg_len, "%s: %zu points of %zu bytes from offset %zu run past the end (%zu)",
-              VNAME[v], n, enc_size(v), off, len);
-      cz_groth16_params_free(p);
-      return CZ_ERR_TRUNCATED;
-    }
-    *count_of(p, v) = n;
-    start[v] = off;
-    off += n * enc_size(v);
-  }
-  if (off != len) {
-    cz_msg(msg, msg_len, "%zu trailing bytes after b_g2 at offset %zu", len - off, off);
-    for (int v = 0; v < V_COUNT; v++) *count_of(p, v) = 0;
+  if ((e = params_layout(p, buf, len, off, start, msg, msg_len)) != CZ_OK) {
     cz_groth16_params_free(p);
-    return CZ_ERR_TRAILING;
+    return e;
   }
   /* Pass 2: allocate and decode; progress counts the bytes of the file
    * (the vk and counts at once: they are read already). */

@@ -114,6 +114,121 @@ cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
  * arithmetic): the progress units weigh them so. */
 #define G2_WEIGHT 3
 
+/* The scratch of one setup: powers of tau, the A, B and IC/L evaluations,
+ * the non-zero A and B exponents, the density marks and the IC/L points. */
+typedef struct {
+  cz_fr *pw, *at, *bt, *ext, *a_exp, *b_exp;
+  uint8_t *a_nz, *b_nz;
+  cz_g1_affine *ext_pts;
+} setup_scratch;
+
+static bool scratch_alloc(setup_scratch *s, size_t n, size_t nv) {
+  s->pw = malloc(n * sizeof *s->pw);
+  s->at = malloc(nv * sizeof *s->at), s->bt = malloc(nv * sizeof *s->bt);
+  s->ext = malloc(nv * sizeof *s->ext);
+  s->a_exp = malloc(nv * sizeof *s->a_exp), s->b_exp = malloc(nv * sizeof *s->b_exp);
+  s->a_nz = malloc(nv), s->b_nz = malloc(nv);
+  s->ext_pts = malloc(nv * sizeof *s->ext_pts);
+  return s->pw && s->at && s->bt && s->ext && s->a_exp && s->b_exp && s->a_nz && s->b_nz &&
+         s->ext_pts;
+}
+
+static void scratch_free(setup_scratch *s) {
+  free(s->pw), free(s->at), free(s->bt), free(s->ext), free(s->a_exp), free(s->b_exp);
+  free(s->a_nz), free(s->b_nz), free(s->ext_pts);
+}
+
+/* gamma and delta inverted; the toxic waste refused when a secret is zero. */
+static cz_err toxic_check(const cz_groth16_toxic *t, cz_fr *gamma_inv, cz_fr *delta_inv,
+                          char *msg, size_t msg_len) {
+  if (!cz_fr_inv(gamma_inv, &t->gamma) || !cz_fr_inv(delta_inv, &t->delta))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "gamma and delta must be non-zero");
+  if (cz_fr_is_zero(&t->alpha) || cz_fr_is_zero(&t->beta)) {
+    /* alpha_g1 / beta_g2 would be the identity, which no reader accepts. */
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "alpha and beta must be non-zero");
+  }
+  return CZ_OK;
+}
+
+/* Filter a/b to non-zero evaluations (bellperson) into a_exp[0..*na) and
+ * b_exp[0..*nb), and insist that this is exactly the prover's density
+ * (non-zero coefficients), with inputs always present in a. */
+static cz_err filter_ab(setup_scratch *s, size_t n_in, size_t nv, size_t *na, size_t *nb,
+                        char *msg, size_t msg_len) {
+  *na = *nb = 0;
+  for (size_t i = 0; i < nv; i++) {
+    bool az = cz_fr_is_zero(&s->at[i]), bz = cz_fr_is_zero(&s->bt[i]);
+    if ((i < n_in && az) || (s->a_nz[i] && az) || (s->b_nz[i] && bz))
+      return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                        "%s %zu: its %s column evaluates to zero at tau (degenerate toxic waste)",
+                        i < n_in ? "input" : "aux", i < n_in ? i : i - n_in, az ? "A" : "B");
+    if (!az) s->a_exp[(*na)++] = s->at[i];
+    if (!bz) s->b_exp[(*nb)++] = s->bt[i];
+  }
+  return CZ_OK;
+}
+
+/* No IC or L point may be the identity. */
+static cz_err check_ext(const cz_g1_affine *ext_pts, size_t n_in, size_t nv, char *msg,
+                        size_t msg_len) {
+  for (size_t i = 0; i < nv; i++)
+    if (cz_g1_affine_is_identity(&ext_pts[i]))
+      return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                        i < n_in ? "input %zu has an identity IC point"
+                                 : "aux %zu is unconstrained (its L point is the identity)",
+                        i < n_in ? i : i - n_in);
+  return CZ_OK;
+}
+
+/* The verifying key's fixed points (IC is set by the caller). */
+static void setup_vk(cz_groth16_vk *vk, const cz_groth16_toxic *t) {
+  cz_g1 g1, j1;
+  cz_g2 g2, j2;
+  cz_g1_from_affine(&g1, &CZ_G1_GENERATOR);
+  cz_g2_from_affine(&g2, &CZ_G2_GENERATOR);
+  cz_g1_mul_fr(&j1, &g1, &t->alpha); cz_g1_to_affine(&vk->alpha_g1, &j1);
+  cz_g1_mul_fr(&j1, &g1, &t->beta);  cz_g1_to_affine(&vk->beta_g1, &j1);
+  cz_g1_mul_fr(&j1, &g1, &t->delta); cz_g1_to_affine(&vk->delta_g1, &j1);
+  cz_g2_mul_fr(&j2, &g2, &t->beta);  cz_g2_to_affine(&vk->beta_g2, &j2);
+  cz_g2_mul_fr(&j2, &g2, &t->gamma); cz_g2_to_affine(&vk->gamma_g2, &j2);
+  cz_g2_mul_fr(&j2, &g2, &t->delta); cz_g2_to_affine(&vk->delta_g2, &j2);
+}
+
+/* The h points: tau^i Z(tau) / delta, i < p->n_h (pw is scratch). */
+static cz_err setup_h(cz_groth16_params *p, cz_fr *pw, const cz_fr *tau, const cz_fr *coeff,
+                      unsigned n_threads, cz_progress_counter *work) {
+  if (!p->n_h) return CZ_OK;
+  powers_ctx pc = {pw, tau, coeff};
+  cz_parallel_for(p->n_h, n_threads, powers_worker, &pc);
+  if (!(p->h = g16_big_alloc(p->n_h * sizeof *p->h))) return CZ_ERR_NOMEM;
+  return g16_fixed_base_g1_progress(p->h, &CZ_G1_GENERATOR, pw, p->n_h, n_threads, work, 1);
+}
+
+/* The IC, L, A and B points from the scratch's exponents. */
+static cz_err setup_points(cz_groth16_params *p, const setup_scratch *s, size_t n_in,
+                           size_t n_aux, size_t na, size_t nb, unsigned n_threads,
+                           cz_progress_counter *work) {
+  p->n_l = n_aux;
+  p->n_a = na;
+  p->n_b_g1 = p->n_b_g2 = nb;
+  if ((n_aux && !(p->l = g16_big_alloc(n_aux * sizeof *p->l))) ||
+      (na && !(p->a = g16_big_alloc(na * sizeof *p->a))) ||
+      (nb && !(p->b_g1 = g16_big_alloc(nb * sizeof *p->b_g1))) ||
+      (nb && !(p->b_g2 = g16_big_alloc(nb * sizeof *p->b_g2))) ||
+      !(p->vk.ic = malloc(n_in * sizeof *p->vk.ic)))
+    return CZ_ERR_NOMEM;
+  p->vk.n_ic = n_in;
+  memcpy(p->vk.ic, s->ext_pts, n_in * sizeof *p->vk.ic);
+  if (n_aux) memcpy(p->l, s->ext_pts + n_in, n_aux * sizeof *p->l);
+  cz_err e = g16_fixed_base_g1_progress(p->a, &CZ_G1_GENERATOR, s->a_exp, na, n_threads, work, 1);
+  if (e == CZ_OK)
+    e = g16_fixed_base_g1_progress(p->b_g1, &CZ_G1_GENERATOR, s->b_exp, nb, n_threads, work, 1);
+  if (e == CZ_OK)
+    e = g16_fixed_base_g2_progress(p->b_g2, &CZ_G2_GENERATOR, s->b_exp, nb, n_threads, work,
+                                   G2_WEIGHT);
+  return e;
+}
+
 cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *cols,
                                  const cz_groth16_toxic *t, unsigned n_threads,
                                  const cz_progress *progress, char *msg, size_t msg_len) {
@@ -122,19 +237,13 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
   if (!cols_valid(cols))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "keygen columns are malformed");
   cz_fr gamma_inv, delta_inv;
-  if (!cz_fr_inv(&gamma_inv, &t->gamma) || !cz_fr_inv(&delta_inv, &t->delta))
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "gamma and delta must be non-zero");
-  if (cz_fr_is_zero(&t->alpha) || cz_fr_is_zero(&t->beta)) {
-    /* alpha_g1 / beta_g2 would be the identity, which no reader accepts. */
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "alpha and beta must be non-zero");
-  }
+  cz_err e = toxic_check(t, &gamma_inv, &delta_inv, msg, msg_len);
+  if (e != CZ_OK) return e;
   const size_t n_in = cols->n_inputs, n_aux = cols->n_aux, nv = n_in + n_aux;
   cz_ntt_domain *dom = NULL;
-  cz_err e = cz_ntt_domain_for_size(&dom, cols->n_constraints);
-  if (e != CZ_OK) {
-    cz_msg(msg, msg_len, "no evaluation domain for %zu constraints", cols->n_constraints);
-    return e;
-  }
+  if ((e = cz_ntt_domain_for_size(&dom, cols->n_constraints)) != CZ_OK)
+    return cz_msg_err(msg, msg_len, e, "no evaluation domain for %zu constraints",
+                      cols->n_constraints);
   const size_t n = cz_ntt_domain_size(dom);
 
   /* Z(tau) = tau^n - 1; zero means tau is in the domain. */
@@ -148,113 +257,39 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
                       "tau lies in the evaluation domain (Z(tau) = 0)");
   }
 
-  cz_fr *pw = malloc(n * sizeof *pw);
-  cz_fr *at = malloc(nv * sizeof *at), *bt = malloc(nv * sizeof *bt);
-  cz_fr *ext = malloc(nv * sizeof *ext);
-  cz_fr *a_exp = malloc(nv * sizeof *a_exp), *b_exp = malloc(nv * sizeof *b_exp);
-  uint8_t *a_nz = malloc(nv), *b_nz = malloc(nv);
-  cz_g1_affine *ext_pts = malloc(nv * sizeof *ext_pts);
+  setup_scratch s;
   cz_groth16_params p;
   memset(&p, 0, sizeof p);
-  e = CZ_ERR_NOMEM;
-  if (!pw || !at || !bt || !ext || !a_exp || !b_exp || !a_nz || !b_nz || !ext_pts) goto done;
+  e = scratch_alloc(&s, n, nv) ? CZ_OK : CZ_ERR_NOMEM;
 
-  /* h exponents: tau^i Z(tau) / delta, i < n - 1. The work: h, the IC and
-   * l points, a, b_g1, b_g2; a and b are at most one point per variable,
-   * and their real counts replace the bound once they are known. */
+  /* The work: h, the IC and l points, a, b_g1, b_g2; a and b are at most
+   * one point per variable, and their real counts replace the bound once
+   * they are known. */
   cz_fr coeff;
   cz_fr_mul(&coeff, &zt, &delta_inv);
   p.n_h = n - 1;
   cz_progress_counter work;
   cz_progress_counter_init(&work, progress, "setup", "points",
                            (uint64_t)p.n_h + (uint64_t)nv * (3 + G2_WEIGHT));
-  if (p.n_h) {
-    powers_ctx pc = {pw, &t->tau, &coeff};
-    cz_parallel_for(p.n_h, n_threads, powers_worker, &pc);
-    if (!(p.h = g16_big_alloc(p.n_h * sizeof *p.h))) goto done;
-    if ((e = g16_fixed_base_g1_progress(p.h, &CZ_G1_GENERATOR, pw, p.n_h, n_threads, &work, 1)) !=
-        CZ_OK)
-      goto done;
-    e = CZ_ERR_NOMEM;
-  }
-
-  /* Lagrange coefficients at tau: ifft of the powers of tau. */
-  powers_ctx pc = {pw, &t->tau, NULL};
-  cz_parallel_for(n, n_threads, powers_worker, &pc);
-  cz_ntt_ifft(dom, pw, n_threads);
-
-  eval_ctx ec = {cols, pw, &t->alpha, &t->beta, &gamma_inv, &delta_inv, at, bt, ext, a_nz, b_nz};
-  cz_parallel_for(nv, n_threads, eval_worker, &ec);
-
-  /* Filter a/b to non-zero evaluations (bellperson), and insist that this
-   * is exactly the prover's density (non-zero coefficients), with inputs
-   * always present in a. */
+  if (e == CZ_OK) e = setup_h(&p, s.pw, &t->tau, &coeff, n_threads, &work);
   size_t na = 0, nb = 0;
-  for (size_t i = 0; i < nv; i++) {
-    bool az = cz_fr_is_zero(&at[i]), bz = cz_fr_is_zero(&bt[i]);
-    if ((i < n_in && az) || (a_nz[i] && az) || (b_nz[i] && bz)) {
-      cz_msg(msg, msg_len,
-              "%s %zu: its %s column evaluates to zero at tau (degenerate toxic waste)",
-              i < n_in ? "input" : "aux", i < n_in ? i : i - n_in, az ? "A" : "B");
-      e = CZ_ERR_INVALID_ARG;
-      goto done;
-    }
-    if (!az) a_exp[na++] = at[i];
-    if (!bz) b_exp[nb++] = bt[i];
+  if (e == CZ_OK) {
+    /* Lagrange coefficients at tau: ifft of the powers of tau. */
+    powers_ctx pc = {s.pw, &t->tau, NULL};
+    cz_parallel_for(n, n_threads, powers_worker, &pc);
+    cz_ntt_ifft(dom, s.pw, n_threads);
+    eval_ctx ec = {cols,  s.pw, &t->alpha, &t->beta, &gamma_inv, &delta_inv,
+                   s.at,  s.bt, s.ext,     s.a_nz,   s.b_nz};
+    cz_parallel_for(nv, n_threads, eval_worker, &ec);
+    e = filter_ab(&s, n_in, nv, &na, &nb, msg, msg_len);
   }
-
   work.total = (uint64_t)p.n_h + nv + na + (uint64_t)nb * (1 + G2_WEIGHT); /* before the workers */
-  if ((e = g16_fixed_base_g1_progress(ext_pts, &CZ_G1_GENERATOR, ext, nv, n_threads, &work, 1)) !=
-      CZ_OK)
-    goto done;
-  for (size_t i = 0; i < nv; i++) {
-    if (cz_g1_affine_is_identity(&ext_pts[i])) {
-      cz_msg(msg, msg_len, i < n_in ? "input %zu has an identity IC point"
-                                     : "aux %zu is unconstrained (its L point is the identity)",
-              i < n_in ? i : i - n_in);
-      e = CZ_ERR_INVALID_ARG;
-      goto done;
-    }
-  }
-  e = CZ_ERR_NOMEM;
-  p.n_l = n_aux;
-  p.n_a = na;
-  p.n_b_g1 = p.n_b_g2 = nb;
-  if ((n_aux && !(p.l = g16_big_alloc(n_aux * sizeof *p.l))) ||
-      (na && !(p.a = g16_big_alloc(na * sizeof *p.a))) ||
-      (nb && !(p.b_g1 = g16_big_alloc(nb * sizeof *p.b_g1))) ||
-      (nb && !(p.b_g2 = g16_big_alloc(nb * sizeof *p.b_g2))) ||
-      !(p.vk.ic = malloc(n_in * sizeof *p.vk.ic)))
-    goto done;
-  p.vk.n_ic = n_in;
-  memcpy(p.vk.ic, ext_pts, n_in * sizeof *p.vk.ic);
-  if (n_aux) memcpy(p.l, ext_pts + n_in, n_aux * sizeof *p.l);
-  if ((e = g16_fixed_base_g1_progress(p.a, &CZ_G1_GENERATOR, a_exp, na, n_threads, &work, 1)) !=
-          CZ_OK ||
-      (e = g16_fixed_base_g1_progress(p.b_g1, &CZ_G1_GENERATOR, b_exp, nb, n_threads, &work, 1)) !=
-          CZ_OK ||
-      (e = g16_fixed_base_g2_progress(p.b_g2, &CZ_G2_GENERATOR, b_exp, nb, n_threads, &work,
-                                      G2_WEIGHT)) != CZ_OK)
-    goto done;
-
-  /* The verifying key. */
-  cz_g1 g1;
-  cz_g2 g2;
-  cz_g1_from_affine(&g1, &CZ_G1_GENERATOR);
-  cz_g2_from_affine(&g2, &CZ_G2_GENERATOR);
-  cz_g1 j1;
-  cz_g2 j2;
-  cz_g1_mul_fr(&j1, &g1, &t->alpha); cz_g1_to_affine(&p.vk.alpha_g1, &j1);
-  cz_g1_mul_fr(&j1, &g1, &t->beta);  cz_g1_to_affine(&p.vk.beta_g1, &j1);
-  cz_g1_mul_fr(&j1, &g1, &t->delta); cz_g1_to_affine(&p.vk.delta_g1, &j1);
-  cz_g2_mul_fr(&j2, &g2, &t->beta);  cz_g2_to_affine(&p.vk.beta_g2, &j2);
-  cz_g2_mul_fr(&j2, &g2, &t->gamma); cz_g2_to_affine(&p.vk.gamma_g2, &j2);
-  cz_g2_mul_fr(&j2, &g2, &t->delta); cz_g2_to_affine(&p.vk.delta_g2, &j2);
-  e = CZ_OK;
-
-done:
-  free(pw); free(at); free(bt); free(ext); free(a_exp); free(b_exp);
-  free(a_nz); free(b_nz); free(ext_pts);
+  if (e == CZ_OK)
+    e = g16_fixed_base_g1_progress(s.ext_pts, &CZ_G1_GENERATOR, s.ext, nv, n_threads, &work, 1);
+  if (e == CZ_OK) e = check_ext(s.ext_pts, n_in, nv, msg, msg_len);
+  if (e == CZ_OK) e = setup_points(&p, &s, n_in, n_aux, na, nb, n_threads, &work);
+  if (e == CZ_OK) setup_vk(&p.vk, t);
+  scratch_free(&s);
   cz_ntt_domain_free(dom);
   if (e == CZ_OK) *out = p;
   else cz_groth16_params_free(&p);

@@ -346,6 +346,32 @@ static void recode_chunk(void *vctx, size_t task, unsigned worker) {
     recode(p->digits + t, p->n_terms, r->kv[t], p->c, p->n_windows);
 }
 
+/* The chunks' offsets (prefix sums of their counts) and the plan's totals
+ * (n_zero, n_one, n_terms = n_other). CZ_ERR_INVALID_ARG when a segment's
+ * used count is not its bases', or one with no scalars has bases. */
+static cz_err prefix_sums(msm_plan *plan, pre_chunk *chunks, size_t n_chunks, const msm_seg *segs,
+                          size_t n_segs) {
+  size_t used_in_seg = 0, ones = 0, terms = 0;
+  cz_err err = CZ_OK;
+  for (size_t i = 0; i < n_chunks; i++) {
+    if (i == 0 || chunks[i].seg != chunks[i - 1].seg) used_in_seg = 0;
+    chunks[i].base_off = used_in_seg;
+    chunks[i].ones_off = ones;
+    chunks[i].terms_off = terms;
+    used_in_seg += chunks[i].used;
+    ones += chunks[i].n_one;
+    terms += chunks[i].n_terms;
+    plan->n_zero += chunks[i].n_zero;
+    bool last = i + 1 == n_chunks || chunks[i + 1].seg != chunks[i].seg;
+    if (last && used_in_seg != segs[chunks[i].seg].n_bases) err = CZ_ERR_INVALID_ARG;
+  }
+  for (size_t s = 0; s < n_segs; s++)
+    if (segs[s].n_scalars == 0 && segs[s].n_bases != 0) err = CZ_ERR_INVALID_ARG;
+  plan->n_one = ones;
+  plan->n_terms = plan->n_other = terms;
+  return err;
+}
+
 cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t base_size,
                       unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs) {
   memset(plan, 0, sizeof *plan);
@@ -375,30 +401,12 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
   pre_ctx ctx = {segs, chunks, base_size, plan, NULL};
   plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_count, &ctx);
 
-  /* Prefix sums; each segment's used count must match its bases. */
-  size_t used_in_seg = 0, ones = 0, terms = 0;
-  cz_err err = CZ_OK;
-  for (size_t i = 0; i < n_chunks; i++) {
-    if (i == 0 || chunks[i].seg != chunks[i - 1].seg) used_in_seg = 0;
-    chunks[i].base_off = used_in_seg;
-    chunks[i].ones_off = ones;
-    chunks[i].terms_off = terms;
-    used_in_seg += chunks[i].used;
-    ones += chunks[i].n_one;
-    terms += chunks[i].n_terms;
-    plan->n_zero += chunks[i].n_zero;
-    bool last = i + 1 == n_chunks || chunks[i + 1].seg != chunks[i].seg;
-    if (last && used_in_seg != segs[chunks[i].seg].n_bases) err = CZ_ERR_INVALID_ARG;
-  }
-  /* Segments with no scalars must have no bases either. */
-  for (size_t s = 0; s < n_segs; s++)
-    if (segs[s].n_scalars == 0 && segs[s].n_bases != 0) err = CZ_ERR_INVALID_ARG;
+  cz_err err = prefix_sums(plan, chunks, n_chunks, segs, n_segs);
   if (err) {
     free(chunks);
     return err;
   }
-  plan->n_one = ones;
-  plan->n_terms = plan->n_other = terms;
+  size_t ones = plan->n_one, terms = plan->n_terms;
   /* Not an input of the window model: both paths must pick the same
    * windows, so that their results are the same bits. cz_cpu_use_ifma is
    * false where the 8-lane code is not built (CZ_IFMA undefined). */

@@ -218,51 +218,79 @@ static bool want_duration(const value *v, uint64_t *out, const char **why) {
   return true;
 }
 
-/* Apply one key; false with *why on a bad value; *unknown when not ours. */
-static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *unknown,
-                  const char **why) {
+static bool want_bool(const value *v, bool *out, const char **why) {
+  if (v->type != V_BOOL) return *why = "expected true or false", false;
+  *out = v->b;
+  return true;
+}
+
+/* A string that must be one of the NULL-ended list; *why is expected. */
+static bool want_one_of(const value *v, char *out, size_t cap, const char *const *allowed,
+                        const char *expected, const char **why) {
+  if (!want_str(v, out, cap, why)) return false;
+  for (size_t i = 0; allowed[i]; i++)
+    if (!strcmp(out, allowed[i])) return true;
+  return *why = expected, false;
+}
+
+/* A string, as TOML has no 0660: a bare integer 660 would be decimal. */
+static bool want_mode(const value *v, uint32_t *out, const char **why) {
+  char *end;
+  if (v->type != V_STR || !v->str[0] || strspn(v->str, "01234567") != strlen(v->str) ||
+      strlen(v->str) > 4 || strtoul(v->str, &end, 8) > 0777)
+    return *why = "expected an octal mode string such as \"0660\"", false;
+  *out = (uint32_t)strtoul(v->str, &end, 8);
+  return true;
+}
+
+static bool want_devices(const value *v, cz_daemon_config *c, const char **why) {
+  if (v->type != V_ARRAY || (v->n && v->item_type != V_INT))
+    return *why = "expected an array of device ordinals", false;
+  if (v->n > CZ_MAX_GPU_DEVICES) return *why = "too many devices", false;
+  /* One CUDA backend per process (cuda_backend.c): a second device would
+   * be listed and never used, so it is refused rather than ignored. */
+  if (v->n > 1)
+    return *why = "one device per daemon for now (run one daemon per GPU, each with its own "
+                  "devices = [N])", false;
+  for (size_t i = 0; i < v->n; i++) {
+    if (v->items[i] < 0 || v->items[i] > 1024) return *why = "bad device ordinal", false;
+    c->gpu_devices[i] = (int)v->items[i];
+  }
+  c->n_gpu_devices = v->n;
+  return true;
+}
+
+/* The [daemon], [srs] and [memory] keys (apply's rules). */
+static bool apply_host(cz_daemon_config *c, const char *key, const value *v, bool *unknown,
+                       const char **why) {
   *unknown = false;
   if (!strcmp(key, "daemon.listen")) return want_str(v, c->listen, sizeof c->listen, why);
   if (!strcmp(key, "daemon.status_listen"))
     return want_str(v, c->status_listen, sizeof c->status_listen, why);
-  if (!strcmp(key, "daemon.socket_mode")) {
-    /* A string, as TOML has no 0660: a bare integer 660 would be decimal. */
-    char *end;
-    if (v->type != V_STR || !v->str[0] || strspn(v->str, "01234567") != strlen(v->str) ||
-        strlen(v->str) > 4 || strtoul(v->str, &end, 8) > 0777)
-      return *why = "expected an octal mode string such as \"0660\"", false;
-    c->socket_mode = (uint32_t)strtoul(v->str, &end, 8);
-    return true;
-  }
+  if (!strcmp(key, "daemon.socket_mode")) return want_mode(v, &c->socket_mode, why);
   if (!strcmp(key, "daemon.socket_group"))
     return want_str(v, c->socket_group, sizeof c->socket_group, why);
   if (!strcmp(key, "srs.param_cache")) return want_str(v, c->param_cache, sizeof c->param_cache, why);
   if (!strcmp(key, "srs.test_param_cache"))
     return want_str(v, c->test_param_cache, sizeof c->test_param_cache, why);
-  if (!strcmp(key, "srs.allow_test_params")) {
-    if (v->type != V_BOOL) return *why = "expected true or false", false;
-    c->allow_test_params = v->b;
-    return true;
-  }
+  if (!strcmp(key, "srs.allow_test_params")) return want_bool(v, &c->allow_test_params, why);
   if (!strcmp(key, "memory.total_budget")) return want_size(v, &c->total_budget, true, why);
   if (!strcmp(key, "memory.safety_margin")) return want_size(v, &c->safety_margin, false, why);
   if (!strcmp(key, "memory.eviction_min_idle")) return want_duration(v, &c->eviction_min_idle_ms, why);
-  if (!strcmp(key, "gpus.devices")) {
-    if (v->type != V_ARRAY || (v->n && v->item_type != V_INT))
-      return *why = "expected an array of device ordinals", false;
-    if (v->n > CZ_MAX_GPU_DEVICES) return *why = "too many devices", false;
-    /* One CUDA backend per process (cuda_backend.c): a second device would
-     * be listed and never used, so it is refused rather than ignored. */
-    if (v->n > 1)
-      return *why = "one device per daemon for now (run one daemon per GPU, each with its own "
-                    "devices = [N])", false;
-    for (size_t i = 0; i < v->n; i++) {
-      if (v->items[i] < 0 || v->items[i] > 1024) return *why = "bad device ordinal", false;
-      c->gpu_devices[i] = (int)v->items[i];
-    }
-    c->n_gpu_devices = v->n;
-    return true;
-  }
+  *unknown = true;
+  return true;
+}
+
+/* Apply one key; false with *why on a bad value; *unknown when not ours. */
+static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *unknown,
+                  const char **why) {
+  static const char *const backends[] = {"cpu", "cuda", "auto", NULL};
+  static const char *const levels[] = {"trace", "debug", "info", "warn", "error", NULL};
+  static const char *const formats[] = {"text", "json", NULL};
+  bool ok = apply_host(c, key, v, unknown, why);
+  if (!*unknown) return ok;
+  *unknown = false;
+  if (!strcmp(key, "gpus.devices")) return want_devices(v, c, why);
   if (!strcmp(key, "gpus.gpu_threads")) {
     /* Nothing reads it yet: the Groth16 stage's CPU threads are
      * synthesis.threads. A non-zero value would be a setting that does
@@ -273,6 +301,9 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
     return true;
   }
   if (!strcmp(key, "gpus.gpu_workers_per_device")) return want_u32(v, &c->gpu_workers_per_device, why);
+  if (!strcmp(key, "gpus.backend"))
+    return want_one_of(v, c->backend, sizeof c->backend, backends, "expected cpu, cuda or auto",
+                       why);
   if (!strcmp(key, "scheduler.max_batch_size")) return want_u32(v, &c->max_batch_size, why);
   if (!strcmp(key, "scheduler.max_batch_wait_ms")) {
     if (v->type != V_INT || v->i < 0) return *why = "expected milliseconds", false;
@@ -280,37 +311,17 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
     return true;
   }
   if (!strcmp(key, "synthesis.threads")) return want_u32(v, &c->synthesis_threads, why);
-  if (!strcmp(key, "synthesis.pce")) {
-    if (v->type != V_BOOL) return *why = "expected true or false", false;
-    c->pce = v->b;
-    return true;
-  }
-  if (!strcmp(key, "gpus.backend")) {
-    if (!want_str(v, c->backend, sizeof c->backend, why)) return false;
-    if (!strcmp(c->backend, "cpu") || !strcmp(c->backend, "cuda") || !strcmp(c->backend, "auto"))
-      return true;
-    return *why = "expected cpu, cuda or auto", false;
-  }
-  if (!strcmp(key, "pipeline.enabled")) {
-    if (v->type != V_BOOL) return *why = "expected true or false", false;
-    c->pipeline_enabled = v->b;
-    return true;
-  }
+  if (!strcmp(key, "synthesis.pce")) return want_bool(v, &c->pce, why);
+  if (!strcmp(key, "pipeline.enabled")) return want_bool(v, &c->pipeline_enabled, why);
   if (!strcmp(key, "pipeline.synthesis_concurrency")) return want_u32(v, &c->synthesis_concurrency, why);
   if (!strcmp(key, "pipeline.max_parallel_synthesis")) return want_u32(v, &c->max_parallel_synthesis, why);
   if (!strcmp(key, "pipeline.max_gpu_queue_depth")) return want_u32(v, &c->max_gpu_queue_depth, why);
-  if (!strcmp(key, "logging.level")) {
-    if (!want_str(v, c->log_level, sizeof c->log_level, why)) return false;
-    static const char *const levels[] = {"trace", "debug", "info", "warn", "error"};
-    for (size_t i = 0; i < 5; i++)
-      if (!strcmp(c->log_level, levels[i])) return true;
-    return *why = "expected trace, debug, info, warn or error", false;
-  }
-  if (!strcmp(key, "logging.format")) {
-    if (!want_str(v, c->log_format, sizeof c->log_format, why)) return false;
-    if (!strcmp(c->log_format, "text") || !strcmp(c->log_format, "json")) return true;
-    return *why = "expected text or json", false;
-  }
+  if (!strcmp(key, "logging.level"))
+    return want_one_of(v, c->log_level, sizeof c->log_level, levels,
+                       "expected trace, debug, info, warn or error", why);
+  if (!strcmp(key, "logging.format"))
+    return want_one_of(v, c->log_format, sizeof c->log_format, formats, "expected text or json",
+                       why);
   *unknown = true;
   return true;
 }

@@ -199,6 +199,22 @@ static cz_err kind_supported(const cz_porep_kind *k, const cz_porep_config *cfg,
   return CZ_OK;
 }
 
+/* Tree D: the binary SHA-256 tree over the data, and its root comm_d. */
+static cz_err build_tree_d(sealer *s, uint8_t comm_d[32], char *msg, size_t msg_len) {
+  for (uint64_t i = 0; i < s->nodes; i++)
+    if (cz_fr_from_bytes_le(&s->leaves[i], s->data + i * NODE) != CZ_OK)
+      return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                        "data chunk %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 ") is not below r", i,
+                        i * NODE, i * NODE + NODE - 1);
+  const cz_merkle_shape shape_d = {CZ_MERKLE_SHA256, 2, 0, 0};
+  cz_err e = cz_merkle_tree_build(&s->tree_d, &shape_d, s->leaves, (size_t)s->nodes);
+  if (e != CZ_OK)
+    return cz_msg_err(msg, msg_len, e, "%s: building a Merkle tree failed", s->kind->name);
+  cz_progress_add(&s->pc, s->nodes);
+  cz_fr_to_bytes_le(comm_d, &s->tree_d.root);
+  return CZ_OK;
+}
+
 static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_porep_config *cfg,
                           cz_porep_c1 *out, char *msg, size_t msg_len) {
   const cz_porep_kind *k = in->kind;
@@ -219,18 +235,8 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   cz_progress_counter_init(&s->pc, in->progress, "seal", "nodes",
                            s->nodes * (s->layers + 3) + n_proofs);
 
-  /* Tree D: the binary SHA-256 tree over the data (comm_d). */
-  for (uint64_t i = 0; i < s->nodes; i++)
-    if (cz_fr_from_bytes_le(&s->leaves[i], s->data + i * NODE) != CZ_OK)
-      return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                        "data chunk %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 ") is not below r", i,
-                        i * NODE, i * NODE + NODE - 1);
-  const cz_merkle_shape shape_d = {CZ_MERKLE_SHA256, 2, 0, 0};
-  if ((e = cz_merkle_tree_build(&s->tree_d, &shape_d, s->leaves, (size_t)s->nodes)) != CZ_OK)
-    goto tree_fail;
-  cz_progress_add(&s->pc, s->nodes);
   uint8_t comm_d[32], comm_c[32], comm_r_last[32];
-  cz_fr_to_bytes_le(comm_d, &s->tree_d.root);
+  if ((e = build_tree_d(s, comm_d, msg, msg_len)) != CZ_OK) return e;
   cz_sdr_replica_id(s->replica_id, in->prover_id, in->sector_id, in->ticket, comm_d, cfg->porep_id);
 
   /* The SDR layers from the parent cache (computed once, in parallel). */
