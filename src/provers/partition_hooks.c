@@ -110,7 +110,11 @@ static void hook_discard(void *self, void *state) {
 }
 
 cz_kind_hooks cz_partition_hooks(cz_prover_common *c) {
-  return (cz_kind_hooks){.self = c,
+  return (cz_kind_hooks){.name = c->kind.name,
+                         .self = c,
+                         .parse = c->kind.parse,
+                         .free_model = c->kind.free_model,
+                         .batch = c->kind.batch,
                          .plan = hook_plan,
                          .prepare = hook_prepare,
                          .check = c->kind.check ? hook_check : NULL,

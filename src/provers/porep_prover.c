@@ -148,16 +148,15 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
                                 size_t msg_len) {
   porep_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_partition_kind kind = {.plan = porep_plan,
+  cz_partition_kind kind = {.name = "porep-c2",
+                            .parse = porep_parse,
+                            .free_model = porep_free_model,
+                            .batch = true,
+                            .plan = porep_plan,
                             .check = porep_check,
                             .synthesize = porep_synthesize,
                             .prove = porep_prove_partition};
   cz_prover_common_init(&st->c, cfg, &kind);
-  cz_kind_hooks h = cz_partition_hooks(&st->c);
-  h.name = "porep-c2";
-  h.parse = porep_parse;
-  h.free_model = porep_free_model;
-  h.batch = true;
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     srs_entry *s = &st->srs[i];
@@ -180,6 +179,7 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
                                                           s->kind->shape.challenges),
                                     msg, msg_len);
   }
+  cz_kind_hooks h = cz_partition_hooks(&st->c);
   /* The engine keeps pointers to the state (its SRS loaders too, so a
    * failed registration leaves it be) and frees it (destroy) when it is
    * destroyed. */

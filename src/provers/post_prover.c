@@ -146,15 +146,15 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
                             char *msg, size_t msg_len) {
   post_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_partition_kind kind = {
-      .plan = post_plan, .synthesize = post_synthesize, .prove = post_prove_partition};
+  cz_partition_kind kind = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
+                            .parse = post_parse,
+                            .free_model = post_free_model,
+                            .plan = post_plan,
+                            .synthesize = post_synthesize,
+                            .prove = post_prove_partition};
   cz_prover_common_init(&st->c, cfg, &kind);
   st->type = type;
   st->job_kind = type == CZ_POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST_PARTITION;
-  cz_kind_hooks h = cz_partition_hooks(&st->c);
-  h.name = type == CZ_POST_WINNING ? "winning-post" : "window-post";
-  h.parse = post_parse;
-  h.free_model = post_free_model;
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     /* Winning 0-4; Window V1 5-9 (V1_1 10-14 has the same circuit). */
@@ -175,6 +175,7 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
         e, &st->c.kept.cfg, c, record_shape, k,
         cz_shape_charge_bytes(cz_post_circuit_constraints(k), k->sector_count), msg, msg_len);
   }
+  cz_kind_hooks h = cz_partition_hooks(&st->c);
   /* The engine keeps pointers to the state and frees it (destroy). */
   if (err == CZ_OK && (err = cz_engine_register_kind(e, st->job_kind, &h)) != CZ_OK)
     cz_msg(msg, msg_len, "cannot register the %s prover", h.name);

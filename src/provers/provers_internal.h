@@ -97,6 +97,12 @@ typedef struct {
 
 /* What a prover gives (model: what its parse made). */
 typedef struct {
+  const char *name; /* the engine's name of the kind (cz_kind_hooks.name) */
+  /* The engine's parse and free_model hooks of the kind, as they are. */
+  cz_err (*parse)(void *self, const cz_job_request *req, void **model, uint64_t *model_bytes,
+                  char *msg, size_t msg_len);
+  void (*free_model)(void *self, void *model);
+  bool batch; /* same-circuit jobs may be proved as one batch */
   cz_err (*plan)(void *self, const void *model, cz_partition_plan *plan, char *msg, size_t len);
   /* Optional: the inputs' expensive check, once the parameters are there
    * and before any synthesis (PoRep's vanilla proofs). */
@@ -133,8 +139,8 @@ cz_err cz_prover_circuit_declare(cz_engine *e, const cz_provers_config *cfg, cz_
  * for the pipeline's window of partitions, the circuit's SRS, its shape
  * when cfg->pce), prepare (test parameters made on first use), check (when
  * the prover has one), synthesize, prove_partition, discard, and destroy
- * (the lock, then the state freed). The caller sets name, parse,
- * free_model and batch. */
+ * (the lock, then the state freed); name, parse, free_model and batch
+ * are the prover's own. */
 cz_kind_hooks cz_partition_hooks(cz_prover_common *c);
 
 #endif

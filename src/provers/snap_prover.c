@@ -158,16 +158,16 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
                                size_t msg_len) {
   snap_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_partition_kind kind = {
-      .plan = snap_plan, .synthesize = snap_synthesize, .prove = snap_prove_partition};
-  cz_prover_common_init(&st->c, cfg, &kind);
-  cz_kind_hooks h = cz_partition_hooks(&st->c);
-  h.name = "snap-update";
-  h.parse = snap_parse;
-  h.free_model = snap_free_model;
   /* Same-size jobs: the engine batches by registered proof, one circuit
    * per size, as upstream does. */
-  h.batch = true;
+  cz_partition_kind kind = {.name = "snap-update",
+                            .parse = snap_parse,
+                            .free_model = snap_free_model,
+                            .batch = true,
+                            .plan = snap_plan,
+                            .synthesize = snap_synthesize,
+                            .prove = snap_prove_partition};
+  cz_prover_common_init(&st->c, cfg, &kind);
   cz_err err = CZ_OK;
   for (uint32_t i = 0; i < CZ_SNAP_N_KINDS && err == CZ_OK; i++) {
     const cz_snap_kind *k = cz_snap_kind_by_id(i);
@@ -185,6 +185,7 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
         e, &st->c.kept.cfg, c, record_shape, &k->shape,
         cz_shape_charge_bytes(cz_snap_partition_constraints(&k->shape), 0), msg, msg_len);
   }
+  cz_kind_hooks h = cz_partition_hooks(&st->c);
   /* The engine keeps pointers to the state and frees it (destroy). */
   if (err == CZ_OK && (err = cz_engine_register_kind(e, CZ_KIND_SNAP_DEALS_UPDATE, &h)) != CZ_OK)
     cz_msg(msg, msg_len, "cannot register the SnapDeals prover");

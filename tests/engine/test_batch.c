@@ -264,14 +264,6 @@ static void test_computed(cz_engine *e) {
   CHECK_EQ_INT(st.memory_used, 2500);
 }
 
-static bool blocked(void *arg) {
-  (void)arg;
-  pthread_mutex_lock(&S.mu);
-  bool there = S.blocked;
-  pthread_mutex_unlock(&S.mu);
-  return there;
-}
-
 int main(void) {
   cz_engine_config cfg;
   cz_engine_config_default(&cfg);
@@ -343,7 +335,7 @@ int main(void) {
   submit(e, "D", "tag=4 items=3 block=1"); /* item 1's proving waits for the cancel */
   submit(e, "E", "tag=5 items=2");
   submit(e, "F", "tag=6 items=1");
-  test_wait(blocked, NULL, 60, "D's blocked item");
+  test_wait(test_flag, &(test_locked_flag){&S.mu, &S.blocked}, 60, "D's blocked item");
   bool was_running = false;
   CHECK_EQ_INT(cz_engine_cancel(e, "D", &was_running), CZ_OK);
   CHECK(was_running);

@@ -6,14 +6,17 @@
  * by spaces ("items=6 fail=3"). */
 #ifndef CUZK_TESTS_ENGINE_TEST_INPUT_H
 #define CUZK_TESTS_ENGINE_TEST_INPUT_H
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "check.h"
 #include "cuzk/engine.h"
+#include "cuzk/kind_hooks.h"
 
 /* The value of key in the request's input, or dflt when it has none. */
 static inline uint64_t test_input(const cz_job_request *r, const char *key, uint64_t dflt) {
@@ -26,6 +29,18 @@ static inline uint64_t test_input(const cz_job_request *r, const char *key, uint
   for (char *w = strtok_r(text, " ", &save); w; w = strtok_r(NULL, " ", &save))
     if (!strncmp(w, key, k) && w[k] == '=') return strtoull(w + k + 1, NULL, 10);
   return dflt;
+}
+
+/* The test kinds' plan hook: "items=N" partitions of one byte each; no
+ * items is refused. */
+static inline cz_err test_items_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p,
+                                     char *msg, size_t len) {
+  (void)self;
+  p->n_partitions = test_input(ctx->req, "items", 0);
+  p->proof_bytes = 1;
+  if (p->n_partitions) return CZ_OK;
+  snprintf(msg, len, "no items");
+  return CZ_ERR_INVALID_ARG;
 }
 
 /* A request of kind with that input text. */
@@ -52,6 +67,20 @@ static inline bool test_wait(bool (*cond)(void *), void *arg, unsigned timeout_s
     }
     usleep(1000);
   }
+}
+
+/* A flag another thread sets under its mutex, for test_wait (test_flag). */
+typedef struct {
+  pthread_mutex_t *mu;
+  const bool *flag;
+} test_locked_flag;
+
+static inline bool test_flag(void *arg) {
+  const test_locked_flag *f = arg;
+  pthread_mutex_lock(f->mu);
+  bool set = *f->flag;
+  pthread_mutex_unlock(f->mu);
+  return set;
 }
 
 #endif

@@ -26,15 +26,6 @@ typedef struct {
 
 static pl P = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static cz_err plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg, size_t len) {
-  (void)self;
-  p->n_partitions = test_input(ctx->req, "items", 0);
-  p->proof_bytes = 1;
-  if (p->n_partitions) return CZ_OK;
-  snprintf(msg, len, "no items");
-  return CZ_ERR_INVALID_ARG;
-}
-
 static cz_err synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
                     size_t msg_len) {
   (void)self;
@@ -105,14 +96,6 @@ static void reset(void) {
   pthread_mutex_unlock(&P.mu);
 }
 
-static bool blocked(void *arg) {
-  (void)arg;
-  pthread_mutex_lock(&P.mu);
-  bool there = P.blocked;
-  pthread_mutex_unlock(&P.mu);
-  return there;
-}
-
 /* Run one job with that input; its status, error and answer. */
 static cz_job_status run(cz_engine *e, const char *id, const char *input, char *err,
                          cz_job_result *res) {
@@ -120,7 +103,7 @@ static cz_job_status run(cz_engine *e, const char *id, const char *input, char *
   cz_job_request r = test_request(id, CZ_KIND_POREP_SEAL_COMMIT, input);
   char job_id[CZ_JOB_ID_MAX], msg[256];
   CHECK_EQ_INT(cz_engine_submit(e, &r, job_id, NULL, msg, sizeof msg), CZ_OK);
-  if (strstr(input, "block=") && test_wait(blocked, NULL, 60, "the blocked item")) {
+  if (strstr(input, "block=") && test_wait(test_flag, &(test_locked_flag){&P.mu, &P.blocked}, 60, "the blocked item")) {
     bool was_running = false;
     CHECK_EQ_INT(cz_engine_cancel(e, id, &was_running), CZ_OK);
     CHECK(was_running);
@@ -131,7 +114,7 @@ static cz_job_status run(cz_engine *e, const char *id, const char *input, char *
 }
 
 int main(void) {
-  cz_kind_hooks h = {.name = "pipeline-double", .plan = plan, .synthesize = synth,
+  cz_kind_hooks h = {.name = "pipeline-double", .plan = test_items_plan, .synthesize = synth,
                      .prove_partition = prove_item, .discard = discard};
   cz_engine *e = one_worker_engine(&h, false, 2, 1, false);
   char err[512];

@@ -30,13 +30,6 @@ static struct {
   bool filled;
 } S = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static cz_err plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg, size_t len) {
-  (void)self, (void)msg, (void)len;
-  p->n_partitions = test_input(ctx->req, "items", 0);
-  p->proof_bytes = 1;
-  return CZ_OK;
-}
-
 static cz_err synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
                     size_t msg_len) {
   (void)self, (void)ctx, (void)msg, (void)msg_len;
@@ -113,7 +106,7 @@ typedef struct {
 /* One 126-item job on an engine whose pipeline is conc + depth, or serial. */
 static run_result run(FILE *log, unsigned conc, unsigned depth, bool serial) {
   run_result out = {0};
-  cz_kind_hooks h = {.name = "stream-double", .plan = plan, .synthesize = synth,
+  cz_kind_hooks h = {.name = "stream-double", .plan = test_items_plan, .synthesize = synth,
                      .prove_partition = prove, .discard = discard};
   cz_engine *e = one_worker_engine(&h, true, conc, depth, serial);
   pthread_mutex_lock(&S.mu);

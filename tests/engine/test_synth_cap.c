@@ -16,13 +16,6 @@
 
 static atomic_int in_synth, peak;
 
-static cz_err plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg, size_t len) {
-  (void)self, (void)msg, (void)len;
-  p->n_partitions = test_input(ctx->req, "items", 0);
-  p->proof_bytes = 1;
-  return CZ_OK;
-}
-
 static cz_err synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
                     size_t msg_len) {
   (void)self, (void)ctx, (void)i, (void)msg, (void)msg_len;
@@ -62,7 +55,7 @@ static int run(unsigned cap, cz_priority prio, int n_jobs) {
   cz_engine *e = NULL;
   CHECK_EQ_INT(cz_engine_create(&e, &cfg, NULL, 0), CZ_OK);
   if (!e) return -1;
-  cz_kind_hooks h = {.name = "synth-cap-double", .plan = plan, .synthesize = synth,
+  cz_kind_hooks h = {.name = "synth-cap-double", .plan = test_items_plan, .synthesize = synth,
                      .prove_partition = prove_item, .discard = discard};
   CHECK_EQ_INT(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h), CZ_OK);
   CHECK_EQ_INT(cz_engine_start(e), CZ_OK);

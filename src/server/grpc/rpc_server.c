@@ -40,8 +40,7 @@ static void handle_prove(call_ctx *c, const ProtobufCMessage *req);
 static void handle_cancel(call_ctx *c, const ProtobufCMessage *req);
 static void handle_status(call_ctx *c, const ProtobufCMessage *req);
 static void handle_metrics(call_ctx *c, const ProtobufCMessage *req);
-static void handle_preload(call_ctx *c, const ProtobufCMessage *req);
-static void handle_evict(call_ctx *c, const ProtobufCMessage *req);
+static void handle_srs(call_ctx *c, const ProtobufCMessage *req); /* preload, evict */
 
 /* The service: each method's path, request message, handler, and whether
  * it blocks in the engine (then it runs in a thread of its own). */
@@ -64,9 +63,9 @@ static const struct {
     [M_METRICS] = {"/cuzk.v1.ProvingEngine/GetMetrics",
                    &cuzk__v1__get_metrics_request__descriptor, handle_metrics, false},
     [M_PRELOAD] = {"/cuzk.v1.ProvingEngine/PreloadSRS", &cuzk__v1__preload_srsrequest__descriptor,
-                   handle_preload, false},
+                   handle_srs, false},
     [M_EVICT] = {"/cuzk.v1.ProvingEngine/EvictSRS", &cuzk__v1__evict_srsrequest__descriptor,
-                 handle_evict, false},
+                 handle_srs, false},
 };
 
 enum { TAG_NEW, TAG_DONE, TAG_SHUTDOWN, TAG_UNKNOWN };
@@ -443,37 +442,30 @@ static void handle_metrics(call_ctx *c, const ProtobufCMessage *req) {
   free(text);
 }
 
-static void handle_preload(call_ctx *c, const ProtobufCMessage *req) {
-  const Cuzk__V1__PreloadSRSRequest *q = (const Cuzk__V1__PreloadSRSRequest *)req;
-  if (!q->circuit_id[0]) {
-    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
-    return;
-  }
-  bool already = false;
-  uint64_t ms = 0;
+/* PreloadSRS and EvictSRS: the engine's call of the same shape on the
+ * named circuit, its flag and count in the answer. An SRS in use
+ * (CZ_ERR_BUSY) cannot be evicted now: the caller may retry. */
+static void handle_srs(call_ctx *c, const ProtobufCMessage *req) {
+  bool preload = c->m == M_PRELOAD;
+  const char *id = preload ? ((const Cuzk__V1__PreloadSRSRequest *)req)->circuit_id
+                           : ((const Cuzk__V1__EvictSRSRequest *)req)->circuit_id;
   char msg[512] = "";
-  cz_err st = cz_engine_srs_preload(c->s->e, q->circuit_id, &already, &ms, msg, sizeof msg);
-  Cuzk__V1__PreloadSRSResponse r = CUZK__V1__PRELOAD_SRSRESPONSE__INIT;
-  r.already_loaded = already;
-  r.load_time_ms = ms;
-  respond(c, &r.base, grpc_code(st), msg);
-}
-
-static void handle_evict(call_ctx *c, const ProtobufCMessage *req) {
-  const Cuzk__V1__EvictSRSRequest *q = (const Cuzk__V1__EvictSRSRequest *)req;
-  if (!q->circuit_id[0]) {
-    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "circuit_id is empty");
-    return;
+  bool flag = false;
+  uint64_t n = 0;
+  cz_err st = !id[0] ? cz_msg_err(msg, sizeof msg, CZ_ERR_INVALID_ARG, "circuit_id is empty")
+                     : (preload ? cz_engine_srs_preload : cz_engine_srs_evict)(
+                           c->s->e, id, &flag, &n, msg, sizeof msg);
+  if (preload) {
+    Cuzk__V1__PreloadSRSResponse r = CUZK__V1__PRELOAD_SRSRESPONSE__INIT;
+    r.already_loaded = flag;
+    r.load_time_ms = n;
+    respond(c, &r.base, grpc_code(st), msg);
+  } else {
+    Cuzk__V1__EvictSRSResponse r = CUZK__V1__EVICT_SRSRESPONSE__INIT;
+    r.was_loaded = flag;
+    r.freed_bytes = n;
+    respond(c, &r.base, grpc_code(st), msg);
   }
-  bool was = false;
-  uint64_t freed = 0;
-  char msg[512] = "";
-  cz_err st = cz_engine_srs_evict(c->s->e, q->circuit_id, &was, &freed, msg, sizeof msg);
-  Cuzk__V1__EvictSRSResponse r = CUZK__V1__EVICT_SRSRESPONSE__INIT;
-  r.was_loaded = was;
-  r.freed_bytes = freed;
-  /* An SRS in use (CZ_ERR_BUSY) cannot be evicted now: the caller may retry. */
-  respond(c, &r.base, grpc_code(st), msg);
 }
 
 /* Decode the payload and answer. */
