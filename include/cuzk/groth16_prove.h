@@ -59,20 +59,19 @@ typedef struct {
  * range is ignored. on_phase runs on the calling thread. */
 void cz_prove_timing_emit(const cz_prove_timing *hook, cz_prove_phase phase, uint64_t ns);
 
-
 typedef struct {
-  unsigned n_threads;        /* thread budget, 0 = all online cores */
+  unsigned n_threads; /* thread budget, 0 = all online cores */
   /* r[i], s[i] for proof i; NULL draws them from getrandom. Tests inject
    * them (r = s = 0 gives the unblinded proof). Both or neither. */
   const cz_fr *r, *s;
   const cz_prove_timing *timing; /* NULL: print CUZK_TIMING lines only */
-  char *msg;                 /* optional detail of an error */
+  char *msg;                     /* optional detail of an error */
   size_t msg_len;
 } cz_prove_opts;
 
 typedef struct cz_prover_backend cz_prover_backend;
 struct cz_prover_backend {
-  const char *name;          /* "cpu", "cuda" */
+  const char *name; /* "cpu", "cuda" */
   /* Prove n assignments of the same circuit against params, writing
    * proofs[0..n). The backend may consume each assignment's a, b and c
    * (they are freed and set to NULL); values and densities are left as
@@ -83,10 +82,9 @@ struct cz_prover_backend {
    * n > 0; CZ_ERR_NOMEM; CZ_ERR_IO when getrandom fails. Proofs are made in
    * order: on error proofs[0..i) before the failing one are written and
    * their assignments consumed, and no timing is reported. */
-  cz_err (*prove)(const cz_prover_backend *self, const cz_groth16_params *params,
-                  cz_assignment *as, size_t n, cz_groth16_proof *proofs,
-                  const cz_prove_opts *opts);
-  void *state;               /* the backend's own data (NULL for the CPU one) */
+  cz_err (*prove)(const cz_prover_backend *self, const cz_groth16_params *params, cz_assignment *as,
+                  size_t n, cz_groth16_proof *proofs, const cz_prove_opts *opts);
+  void *state; /* the backend's own data (NULL for the CPU one) */
 };
 
 /* The CPU backend (static; never freed). */
@@ -128,9 +126,8 @@ cz_err cz_groth16_prove_verified(const cz_prove_ctx *pc, cz_assignment *as, cons
  * the evaluation runs on one thread whatever opts->n_threads says (use
  * cz_r1cs_eval_threads or cz_pce_eval, then cz_groth16_prove, to spread
  * it). */
-cz_err cz_groth16_prove_recorded(const cz_prover_backend *backend,
-                                 const cz_groth16_params *params, const cz_r1cs *shape,
-                                 cz_assignment *w, cz_groth16_proof *proof,
+cz_err cz_groth16_prove_recorded(const cz_prover_backend *backend, const cz_groth16_params *params,
+                                 const cz_r1cs *shape, cz_assignment *w, cz_groth16_proof *proof,
                                  const cz_prove_opts *opts);
 
 #endif

@@ -55,18 +55,18 @@ typedef struct {
  * each step (NULL or 0 before); a hook only reads it. Strings and objects
  * stay valid while the job runs. */
 typedef struct {
-  const cz_job_request *req;  /* the job's own copy of the request */
-  const void *model;          /* what parse made (NULL: no parse, or none) */
-  const cz_kind_plan *plan;   /* from prepare on */
-  const void *srs;            /* the hot object of plan->circuit_id: its
-                                 loader's object, or the mapped file */
-  size_t srs_len;             /* the mapped file's length (no loader) */
-  const void *shape;          /* the hot object of plan->shape_id; NULL:
-                                 none, the plain path */
-  unsigned synth_threads;     /* one partition's synthesis thread budget */
-  size_t window;              /* partitions the pipeline holds synthesized
-                                 and not yet proved, at most: the factor of
-                                 a partition's memory in the plan */
+  const cz_job_request *req;    /* the job's own copy of the request */
+  const void *model;            /* what parse made (NULL: no parse, or none) */
+  const cz_kind_plan *plan;     /* from prepare on */
+  const void *srs;              /* the hot object of plan->circuit_id: its
+                                   loader's object, or the mapped file */
+  size_t srs_len;               /* the mapped file's length (no loader) */
+  const void *shape;            /* the hot object of plan->shape_id; NULL:
+                                   none, the plain path */
+  unsigned synth_threads;       /* one partition's synthesis thread budget */
+  size_t window;                /* partitions the pipeline holds synthesized
+                                   and not yet proved, at most: the factor of
+                                   a partition's memory in the plan */
   const atomic_bool *cancelled; /* true once the job is cancelled */
 } cz_kind_ctx;
 
@@ -83,8 +83,7 @@ typedef struct {
   void (*free_model)(void *self, void *model);
   /* The job's plan, at submit, right after parse (ctx: req, model,
    * synth_threads, window). A failure refuses the submit as parse's. */
-  cz_err (*plan)(void *self, const cz_kind_ctx *ctx, cz_kind_plan *plan, char *msg,
-                 size_t msg_len);
+  cz_err (*plan)(void *self, const cz_kind_ctx *ctx, cz_kind_plan *plan, char *msg, size_t msg_len);
   /* Optional, on the worker before the SRS is made hot: what the SRS file
    * needs first (test parameters made on first use: minutes). A failure
    * fails the job with msg. */
@@ -98,8 +97,8 @@ typedef struct {
                        size_t msg_len);
   /* Partition i's proof from its state (freed here, whatever happens) into
    * out, plan->proof_bytes of them, checked before CZ_OK. */
-  cz_err (*prove_partition)(void *self, const cz_kind_ctx *ctx, size_t i, void *state,
-                            uint8_t *out, char *msg, size_t msg_len);
+  cz_err (*prove_partition)(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+                            char *msg, size_t msg_len);
   /* Free a synthesized state that will not be proved (error, cancel). */
   void (*discard)(void *self, void *state);
   /* Same-circuit jobs may be proved as one batch (scheduler.max_batch_size). */
@@ -115,8 +114,8 @@ typedef struct {
 /* Turns a mapped parameter file into the hot object a kind uses (e.g.
  * cz_groth16_params_read). *bytes: the memory the object holds. */
 typedef struct {
-  cz_err (*load)(void *self, const char *circuit_id, const uint8_t *file, size_t len,
-                 void **obj, uint64_t *bytes, char *msg, size_t msg_len);
+  cz_err (*load)(void *self, const char *circuit_id, const uint8_t *file, size_t len, void **obj,
+                 uint64_t *bytes, char *msg, size_t msg_len);
   void (*unload)(void *self, void *obj);
   void *self;
 } cz_srs_loader;

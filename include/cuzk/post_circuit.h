@@ -97,7 +97,7 @@ typedef struct {
  * in msg) or the capacity is below cz_post_circuit_input_count (*n then
  * holds the count needed, out untouched). Thread-safe. */
 cz_err cz_post_circuit_inputs(const cz_post_dims *d, const cz_post_slot *sectors, cz_fr *out,
-                             size_t *n, char *msg, size_t msg_len);
+                              size_t *n, char *msg, size_t msg_len);
 
 /* One sector slot of the circuit (storage-proofs-post Sector::synthesize):
  * comm_r_last, comm_c, comm_r (an input), the comm_r check and the

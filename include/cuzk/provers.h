@@ -27,7 +27,7 @@ typedef struct {
    * chain. */
   bool allow_test_params;
   const char *test_dir;
-  unsigned prove_threads;          /* the CPU prover's budget, 0 = all cores */
+  unsigned prove_threads; /* the CPU prover's budget, 0 = all cores */
   /* The Groth16 backend (NULL = the CPU one; see cz_prover_pick). */
   const cz_prover_backend *backend;
   /* Pre-compiled synthesis: one recorded shape per sector size, loaded

@@ -130,9 +130,8 @@ typedef struct {
  * a canonical Fr: filecoin-proofs' as_safe_commitment refuses it); msg
  * names the argument. */
 #define CZ_SNAP_PUBLIC_INPUTS 4
-cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h,
-                             const cz_snap_comms *c, cz_fr out[CZ_SNAP_PUBLIC_INPUTS], char *msg,
-                             size_t msg_len);
+cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h, const cz_snap_comms *c,
+                             cz_fr out[CZ_SNAP_PUBLIC_INPUTS], char *msg, size_t msg_len);
 
 /* ---- Encoding and the native vanilla prover (snap_generate.c) ----------- */
 
@@ -315,8 +314,7 @@ cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
  * proof does not decode or verify), CZ_ERR_INVALID_ARG (a length other
  * than partitions x 192, a vk with another IC count), CZ_ERR_NONCANONICAL
  * (a commitment). Reentrant. */
-cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k,
-                             const cz_snap_comms *c, const uint8_t *proofs, size_t len, char *msg,
-                             size_t msg_len);
+cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k, const cz_snap_comms *c,
+                             const uint8_t *proofs, size_t len, char *msg, size_t msg_len);
 
 #endif

@@ -511,18 +511,17 @@ static void enforce_impl(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc 
   size_t row = cs->n_constraints;
   row_result r = ROW_OK;
   switch (cs->kind) {
-  case CZ_CS_PROVE: r = enforce_prove(cs, row, a, b, c, known); break;
-  case CZ_CS_KEYGEN:
-  case CZ_CS_RECORD: r = enforce_rows(cs, row, a, b, c); break;
-  case CZ_CS_TEST: r = enforce_test(cs, row, a, b, c, fmt, ap); break;
-  case CZ_CS_WITNESS:
-  case CZ_CS_COUNT: /* the count below is all either keeps */
-  default: break;
+    case CZ_CS_PROVE: r = enforce_prove(cs, row, a, b, c, known); break;
+    case CZ_CS_KEYGEN:
+    case CZ_CS_RECORD: r = enforce_rows(cs, row, a, b, c); break;
+    case CZ_CS_TEST: r = enforce_test(cs, row, a, b, c, fmt, ap); break;
+    case CZ_CS_WITNESS:
+    case CZ_CS_COUNT: /* the count below is all either keeps */
+    default: break;
   }
   if (r == ROW_OK) cs->n_constraints = row + 1;
   else if (r == ROW_RANGE)
-    cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "constraint %zu uses a variable that is not allocated",
-               row);
+    cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "constraint %zu uses a variable that is not allocated", row);
   else if (r == ROW_NOMEM) cz_cs_fail(cs, CZ_ERR_NOMEM, "out of memory at constraint %zu", row);
 }
 

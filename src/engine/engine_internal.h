@@ -110,9 +110,9 @@ struct cz_job {
   cz_kind_ctx ctx;           /* what the kind's hooks see (job_run.c fills it) */
   /* While it runs (job_run.c; only the worker running it touches these): */
   uint64_t mem_reserved;
-  cz_srs_entry *srs, *shape; /* the plan's SRS and shape references */
-  uint8_t *out;              /* the proofs being made, partition after partition */
-  bool answered;             /* cz_job_answer ran */
+  cz_srs_entry *srs, *shape;  /* the plan's SRS and shape references */
+  uint8_t *out;               /* the proofs being made, partition after partition */
+  bool answered;              /* cz_job_answer ran */
   cz_partition_status *items; /* the pipeline's items (under e->mu) */
   size_t n_items;
   uint32_t batch_size;

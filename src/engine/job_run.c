@@ -53,8 +53,8 @@ static cz_err reserve_memory(cz_job *j, char *msg, size_t msg_len) {
 static cz_err acquire_srs(cz_job *j, char *msg, size_t msg_len) {
   if (!j->plan.circuit_id) return CZ_OK;
   uint64_t load_ms = 0;
-  cz_err err = cz_srs_acquire(j->e->srs, j->plan.circuit_id, true, &j->srs, NULL, &load_ms, msg,
-                              msg_len);
+  cz_err err =
+      cz_srs_acquire(j->e->srs, j->plan.circuit_id, true, &j->srs, NULL, &load_ms, msg, msg_len);
   j->t.srs_load_ms = load_ms;
   if (err == CZ_OK) j->ctx.srs = cz_srs_entry_object(j->srs, &j->ctx.srs_len);
   return err;
@@ -65,11 +65,11 @@ static cz_err acquire_srs(cz_job *j, char *msg, size_t msg_len) {
 static void acquire_shape(cz_job *j) {
   if (!j->plan.shape_id) return;
   char why[256] = "", d[320];
-  if (cz_srs_acquire(j->e->srs, j->plan.shape_id, true, &j->shape, NULL, NULL, why,
-                     sizeof why) == CZ_OK)
+  if (cz_srs_acquire(j->e->srs, j->plan.shape_id, true, &j->shape, NULL, NULL, why, sizeof why) ==
+      CZ_OK)
     j->ctx.shape = cz_srs_entry_object(j->shape, NULL);
-  snprintf(d, sizeof d, "%s%s", j->ctx.shape ? "shape=" : "plain,why=",
-           j->ctx.shape ? j->plan.shape_id : why);
+  snprintf(d, sizeof d, "%s%s",
+           j->ctx.shape ? "shape=" : "plain,why=", j->ctx.shape ? j->plan.shape_id : why);
   cz_job_event(j, "PCE", d);
 }
 
@@ -193,7 +193,7 @@ void cz_job_item_state(cz_job *j, size_t i, cz_partition_state st, uint64_t ms) 
 }
 
 const char *cz_partition_state_label(cz_partition_state s) {
-  static const char *const names[] = {"queued", "synthesizing", "synthesized",
-                                      "proving", "done", "failed"};
+  static const char *const names[] = {"queued",  "synthesizing", "synthesized",
+                                      "proving", "done",         "failed"};
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }

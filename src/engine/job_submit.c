@@ -27,8 +27,8 @@ static void random_uuid(char out[37]) {
 
 /* Deep copy of a request into one blob. */
 static cz_err copy_request(cz_job *j, const cz_job_request *r) {
-  size_t total = r->vanilla_proof.len + r->randomness.len + r->comm_r_old.len +
-                 r->comm_r_new.len + r->comm_d_new.len;
+  size_t total = r->vanilla_proof.len + r->randomness.len + r->comm_r_old.len + r->comm_r_new.len +
+                 r->comm_d_new.len;
   for (size_t i = 0; i < r->n_vanilla_proofs; i++) total += r->vanilla_proofs[i].len;
   j->blob = malloc(total ? total : 1);
   j->blob_len = total;
@@ -37,12 +37,12 @@ static cz_err copy_request(cz_job *j, const cz_job_request *r) {
   uint8_t *p = j->blob;
   j->req = *r;
   j->req.request_id = j->id;
-#define COPY(dst, src)                                  \
-  do {                                                  \
-    if ((src).len) memcpy(p, (src).data, (src).len);    \
-    (dst).data = p;                                     \
-    (dst).len = (src).len;                              \
-    p += (src).len;                                     \
+#define COPY(dst, src) \
+  do { \
+    if ((src).len) memcpy(p, (src).data, (src).len); \
+    (dst).data = p; \
+    (dst).len = (src).len; \
+    p += (src).len; \
   } while (0)
   COPY(j->req.vanilla_proof, r->vanilla_proof);
   COPY(j->req.randomness, r->randomness);
@@ -224,8 +224,7 @@ static cz_err join_or_enter(cz_engine *e, cz_job *j, char job_id[CZ_JOB_ID_MAX],
     err = cz_msg_err(msg, msg_len, CZ_ERR_UNAVAILABLE, "the engine is shutting down");
   } else if (old && reuse(old, j)) {
     snprintf(job_id, CZ_JOB_ID_MAX, "%s", old->id);
-    if (queue_pos && old->state == JOB_QUEUED)
-      *queue_pos = cz_engine_queue_position_locked(e, old);
+    if (queue_pos && old->state == JOB_QUEUED) *queue_pos = cz_engine_queue_position_locked(e, old);
   } else if (!cz_membudget_try_reserve(&e->budget, j->blob_len + j->model_bytes)) {
     err = cz_msg_err(
         msg, msg_len, CZ_ERR_EXHAUSTED,

@@ -232,11 +232,13 @@ void cz_pipeline_run(cz_engine *e, cz_job *const *jobs, size_t n_jobs) {
   size_t n = 0;
   for (size_t j = 0; j < n_jobs; j++) n += jobs[j]->plan.n_partitions;
   if (!n_jobs || !n) return;
-  unsigned conc = e->cfg.serial                   ? 1
+  unsigned conc = e->cfg.serial                  ? 1
                   : e->cfg.synthesis_concurrency ? e->cfg.synthesis_concurrency
-                                                  : 1;
+                                                 : 1;
   if (conc > n) conc = (unsigned)n;
-  pipe_run r = {.jobs = jobs, .h = &e->kinds[jobs[0]->req.kind], .n = n,
+  pipe_run r = {.jobs = jobs,
+                .h = &e->kinds[jobs[0]->req.kind],
+                .n = n,
                 .window = cz_pipeline_window(&e->cfg)};
   r.job_of = calloc(n, sizeof *r.job_of);
   r.local = calloc(n, sizeof *r.local);
@@ -248,8 +250,7 @@ void cz_pipeline_run(cz_engine *e, cz_job *const *jobs, size_t n_jobs) {
     size_t k = 0;
     for (size_t j = 0; j < n_jobs; j++) {
       cz_job_items_begin(jobs[j], jobs[j]->plan.n_partitions);
-      for (size_t i = 0; i < jobs[j]->plan.n_partitions; i++, k++)
-        r.job_of[k] = j, r.local[k] = i;
+      for (size_t i = 0; i < jobs[j]->plan.n_partitions; i++, k++) r.job_of[k] = j, r.local[k] = i;
     }
     pthread_mutex_init(&r.mu, NULL);
     pthread_cond_init(&r.cv, NULL);

@@ -55,15 +55,15 @@ static size_t collect_batch(cz_engine *e, cz_worker *w, cz_job **batch, size_t c
   for (;;) {
     for (cz_job *q = e->qhead[first->prio]; q && n < cap;) {
       cz_job *next = q->qnext;
-      if (q->req.kind == first->req.kind && q->req.registered_proof == first->req.registered_proof) {
+      if (q->req.kind == first->req.kind &&
+          q->req.registered_proof == first->req.registered_proof) {
         cz_engine_unqueue_locked(e, q);
         mark_running_locked(e, w, q);
         batch[n++] = q;
       }
       q = next;
     }
-    if (n >= cap || e->stopping || higher_queued(e, first->prio) ||
-        atomic_load(&batch[0]->cancel))
+    if (n >= cap || e->stopping || higher_queued(e, first->prio) || atomic_load(&batch[0]->cancel))
       break;
     if (pthread_cond_timedwait(&e->work_cv, &e->mu, &deadline) == ETIMEDOUT) break;
   }

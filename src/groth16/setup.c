@@ -139,8 +139,8 @@ static void scratch_free(setup_scratch *s) {
 }
 
 /* gamma and delta inverted; the toxic waste refused when a secret is zero. */
-static cz_err toxic_check(const cz_groth16_toxic *t, cz_fr *gamma_inv, cz_fr *delta_inv,
-                          char *msg, size_t msg_len) {
+static cz_err toxic_check(const cz_groth16_toxic *t, cz_fr *gamma_inv, cz_fr *delta_inv, char *msg,
+                          size_t msg_len) {
   if (!cz_fr_inv(gamma_inv, &t->gamma) || !cz_fr_inv(delta_inv, &t->delta))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "gamma and delta must be non-zero");
   if (cz_fr_is_zero(&t->alpha) || cz_fr_is_zero(&t->beta)) {
@@ -153,8 +153,8 @@ static cz_err toxic_check(const cz_groth16_toxic *t, cz_fr *gamma_inv, cz_fr *de
 /* Filter a/b to non-zero evaluations (bellperson) into a_exp[0..*na) and
  * b_exp[0..*nb), and insist that this is exactly the prover's density
  * (non-zero coefficients), with inputs always present in a. */
-static cz_err filter_ab(setup_scratch *s, size_t n_in, size_t nv, size_t *na, size_t *nb,
-                        char *msg, size_t msg_len) {
+static cz_err filter_ab(setup_scratch *s, size_t n_in, size_t nv, size_t *na, size_t *nb, char *msg,
+                        size_t msg_len) {
   *na = *nb = 0;
   for (size_t i = 0; i < nv; i++) {
     bool az = cz_fr_is_zero(&s->at[i]), bz = cz_fr_is_zero(&s->bt[i]);
@@ -186,12 +186,18 @@ static void setup_vk(cz_groth16_vk *vk, const cz_groth16_toxic *t) {
   cz_g2 g2, j2;
   cz_g1_from_affine(&g1, &CZ_G1_GENERATOR);
   cz_g2_from_affine(&g2, &CZ_G2_GENERATOR);
-  cz_g1_mul_fr(&j1, &g1, &t->alpha); cz_g1_to_affine(&vk->alpha_g1, &j1);
-  cz_g1_mul_fr(&j1, &g1, &t->beta);  cz_g1_to_affine(&vk->beta_g1, &j1);
-  cz_g1_mul_fr(&j1, &g1, &t->delta); cz_g1_to_affine(&vk->delta_g1, &j1);
-  cz_g2_mul_fr(&j2, &g2, &t->beta);  cz_g2_to_affine(&vk->beta_g2, &j2);
-  cz_g2_mul_fr(&j2, &g2, &t->gamma); cz_g2_to_affine(&vk->gamma_g2, &j2);
-  cz_g2_mul_fr(&j2, &g2, &t->delta); cz_g2_to_affine(&vk->delta_g2, &j2);
+  cz_g1_mul_fr(&j1, &g1, &t->alpha);
+  cz_g1_to_affine(&vk->alpha_g1, &j1);
+  cz_g1_mul_fr(&j1, &g1, &t->beta);
+  cz_g1_to_affine(&vk->beta_g1, &j1);
+  cz_g1_mul_fr(&j1, &g1, &t->delta);
+  cz_g1_to_affine(&vk->delta_g1, &j1);
+  cz_g2_mul_fr(&j2, &g2, &t->beta);
+  cz_g2_to_affine(&vk->beta_g2, &j2);
+  cz_g2_mul_fr(&j2, &g2, &t->gamma);
+  cz_g2_to_affine(&vk->gamma_g2, &j2);
+  cz_g2_mul_fr(&j2, &g2, &t->delta);
+  cz_g2_to_affine(&vk->delta_g2, &j2);
 }
 
 /* The h points: tau^i Z(tau) / delta, i < p->n_h (pw is scratch). */
@@ -205,9 +211,8 @@ static cz_err setup_h(cz_groth16_params *p, cz_fr *pw, const cz_fr *tau, const c
 }
 
 /* The IC, L, A and B points from the scratch's exponents. */
-static cz_err setup_points(cz_groth16_params *p, const setup_scratch *s, size_t n_in,
-                           size_t n_aux, size_t na, size_t nb, unsigned n_threads,
-                           cz_progress_counter *work) {
+static cz_err setup_points(cz_groth16_params *p, const setup_scratch *s, size_t n_in, size_t n_aux,
+                           size_t na, size_t nb, unsigned n_threads, cz_progress_counter *work) {
   p->n_l = n_aux;
   p->n_a = na;
   p->n_b_g1 = p->n_b_g2 = nb;
@@ -278,8 +283,8 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
     powers_ctx pc = {s.pw, &t->tau, NULL};
     cz_parallel_for(n, n_threads, powers_worker, &pc);
     cz_ntt_ifft(dom, s.pw, n_threads);
-    eval_ctx ec = {cols,  s.pw, &t->alpha, &t->beta, &gamma_inv, &delta_inv,
-                   s.at,  s.bt, s.ext,     s.a_nz,   s.b_nz};
+    eval_ctx ec = {cols, s.pw, &t->alpha, &t->beta, &gamma_inv, &delta_inv,
+                   s.at, s.bt, s.ext,     s.a_nz,   s.b_nz};
     cz_parallel_for(nv, n_threads, eval_worker, &ec);
     e = filter_ab(&s, n_in, nv, &na, &nb, msg, msg_len);
   }

@@ -70,15 +70,24 @@ typedef struct {
  * *p): its kind, and for a line (an addition or a doubling) its
  * denominator in s->den[i]; false when it has none. */
 static inline __attribute__((always_inline)) bool GN(msm_ba_classify)(
-    const AFF *a, const AFF *p, bool ng, const GN(msm_batch_scratch) *s, size_t i, bool regular) {
+    const AFF *a, const AFF *p, bool ng, const GN(msm_batch_scratch) * s, size_t i, bool regular) {
   if (!regular) {
-    if (GN(msm_aff_is_id)(p)) { s->kind[i] = BA_KEEP; return false; }
-    if (GN(msm_aff_is_id)(a)) { s->kind[i] = BA_COPY; return false; }
+    if (GN(msm_aff_is_id)(p)) {
+      s->kind[i] = BA_KEEP;
+      return false;
+    }
+    if (GN(msm_aff_is_id)(a)) {
+      s->kind[i] = BA_COPY;
+      return false;
+    }
   }
   if (GN(msm_f_eq)(&a->x, &p->x)) {
     F y2 = p->y;
     if (ng) GN(msm_f_neg)(&y2, &y2);
-    if (!GN(msm_f_eq)(&a->y, &y2) || GN(msm_f_is_zero)(&a->y)) { s->kind[i] = BA_ZERO; return false; }
+    if (!GN(msm_f_eq)(&a->y, &y2) || GN(msm_f_is_zero)(&a->y)) {
+      s->kind[i] = BA_ZERO;
+      return false;
+    }
     s->kind[i] = BA_DBL;
     FF(dbl)(&s->den[i], &a->y);
   } else {
@@ -91,7 +100,7 @@ static inline __attribute__((always_inline)) bool GN(msm_ba_classify)(
 /* The second pass for a line once 1 / den is known (inv_i): *a += (ng ?
  * -*p : *p), an addition (add) or a doubling. */
 static inline __attribute__((always_inline)) void GN(msm_ba_line)(AFF *a, const AFF *p, bool ng,
-                                                                bool add, const F *inv_i) {
+                                                                  bool add, const F *inv_i) {
   F lambda, t;
   if (add) {
     /* Subtracting, lambda = -(y2 + y1) / den: keep mu = -lambda and flip
@@ -101,20 +110,20 @@ static inline __attribute__((always_inline)) void GN(msm_ba_line)(AFF *a, const 
     FF(mul)(&lambda, &lambda, inv_i);
     FF(sqr)(&t, &lambda);
     F_SUB(&t, &t, &a->x);
-    F_SUB(&t, &t, &p->x);            /* x3 = lambda^2 - x1 - x2 */
+    F_SUB(&t, &t, &p->x); /* x3 = lambda^2 - x1 - x2 */
     if (ng) {
       F dx;
       F_SUB(&dx, &t, &a->x);
       FF(mul)(&dx, &dx, &lambda);
       a->x = t;
-      F_SUB(&a->y, &dx, &a->y);      /* y3 = mu (x3 - x1) - y1 */
+      F_SUB(&a->y, &dx, &a->y); /* y3 = mu (x3 - x1) - y1 */
       return;
     }
   } else {
     FF(sqr)(&t, &a->x);
     FF(mul)(&lambda, &t, inv_i);
     FF(dbl)(&t, &lambda);
-    F_ADD(&lambda, &lambda, &t);     /* 3 x1^2 / (2 y1) */
+    F_ADD(&lambda, &lambda, &t); /* 3 x1^2 / (2 y1) */
     FF(sqr)(&t, &lambda);
     F_SUB(&t, &t, &a->x);
     F_SUB(&t, &t, &a->x);
@@ -123,7 +132,7 @@ static inline __attribute__((always_inline)) void GN(msm_ba_line)(AFF *a, const 
   F_SUB(&dx, &a->x, &t);
   FF(mul)(&dx, &dx, &lambda);
   a->x = t;
-  F_SUB(&a->y, &dx, &a->y);          /* y3 = lambda (x1 - x3) - y1 */
+  F_SUB(&a->y, &dx, &a->y); /* y3 = lambda (x1 - x3) - y1 */
 }
 
 /* *acc[i] += (neg[i] ? -*pt[i] : *pt[i]) for i < m, sharing one inversion

@@ -64,9 +64,9 @@ static void *GN(msm_vscratch_carve)(size_t cap, msm_carve *c) {
  * y2 negated where neg says), the lanes left to the scalar code noted
  * (v->skip[g], v->idx from *n_skip), and its denominator x2 - x1 into *den
  * (one on those lanes). */
-VF_INLINE void GN(msm_vec_load)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg,
-                                size_t m, size_t g, GN(msm_vscratch) *v, const VF *one,
-                                bool regular, size_t *n_skip, VF *den) {
+VF_INLINE void GN(msm_vec_load)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg, size_t m,
+                                size_t g, GN(msm_vscratch) * v, const VF *one, bool regular,
+                                size_t *n_skip, VF *den) {
   GN(msm_vgroup) *G = &v->grp[g];
   const F *px1[8], *py1[8], *px2[8], *py2[8];
   unsigned live = 0, flip = 0;
@@ -133,7 +133,7 @@ VF_INLINE void GN(msm_vec_invert)(VF *inv, VF *prod) {
 /* Group g's additions from the running inverse *inv (which it steps back
  * past the group), written to the accumulators (skipped lanes to the
  * sink). */
-VF_INLINE void GN(msm_vec_store)(AFF *const *acc, GN(msm_vscratch) *v, size_t g, const VF *one,
+VF_INLINE void GN(msm_vec_store)(AFF *const *acc, GN(msm_vscratch) * v, size_t g, const VF *one,
                                  VF *inv) {
   const GN(msm_vgroup) *G = &v->grp[g];
   const unsigned skip = v->skip[g];
@@ -146,10 +146,10 @@ VF_INLINE void GN(msm_vec_store)(AFF *const *acc, GN(msm_vscratch) *v, size_t g,
   VF_MUL(&lambda, &lambda, &inv_g); /* (y2 - y1) / (x2 - x1) */
   VF_SQR(&x3, &lambda);
   VF_SUB(&x3, &x3, &G->x1);
-  VF_SUB(&x3, &x3, &G->x2);         /* x3 = lambda^2 - x1 - x2 */
+  VF_SUB(&x3, &x3, &G->x2); /* x3 = lambda^2 - x1 - x2 */
   VF_SUB(&t, &G->x1, &x3);
   VF_MUL(&t, &t, &lambda);
-  VF_SUB(&y3, &t, &G->y1);          /* y3 = lambda (x1 - x3) - y1 */
+  VF_SUB(&y3, &t, &G->y1); /* y3 = lambda (x1 - x3) - y1 */
   F *ox[8], *oy[8];
   for (unsigned l = 0; l < 8; l++) {
     AFF *a = (skip >> l) & 1 ? &v->sink : acc[8 * g + l];

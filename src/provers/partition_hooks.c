@@ -43,12 +43,13 @@ static cz_err hook_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *out, c
   cz_err e = c->kind.plan(self, ctx->model, &p, msg, len);
   if (e != CZ_OK) return e;
   uint64_t in_flight = ctx->window < p.n_partitions ? ctx->window : p.n_partitions;
-  *out = (cz_kind_plan){.n_partitions = p.n_partitions,
-                        .proof_bytes = CZ_GROTH16_PROOF_BYTES,
-                        .mem_bytes = cz_partition_mem_bytes(p.constraints, in_flight) + p.extra_bytes,
-                        .circuit_id = p.circuit->srs.circuit_id,
-                        .shape_id = c->kept.cfg.pce ? p.circuit->shape.id : NULL,
-                        .circuit = p.circuit};
+  *out =
+      (cz_kind_plan){.n_partitions = p.n_partitions,
+                     .proof_bytes = CZ_GROTH16_PROOF_BYTES,
+                     .mem_bytes = cz_partition_mem_bytes(p.constraints, in_flight) + p.extra_bytes,
+                     .circuit_id = p.circuit->srs.circuit_id,
+                     .shape_id = c->kept.cfg.pce ? p.circuit->shape.id : NULL,
+                     .circuit = p.circuit};
   return CZ_OK;
 }
 
@@ -74,8 +75,8 @@ static const cz_hot_srs *job_srs(const cz_kind_ctx *ctx, char *msg, size_t len) 
   return srs;
 }
 
-static cz_err hook_synthesize(void *self, const cz_kind_ctx *ctx, size_t i, void **state,
-                              char *msg, size_t len) {
+static cz_err hook_synthesize(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+                              size_t len) {
   cz_prover_common *c = self;
   if (!job_srs(ctx, msg, len)) return CZ_ERR_INVALID_ARG;
   cz_assignment *as = malloc(sizeof *as);
@@ -96,8 +97,7 @@ static cz_err hook_prove(void *self, const cz_kind_ctx *ctx, size_t i, void *sta
   cz_prover_common *c = self;
   const cz_provers_config *cfg = &c->kept.cfg;
   const cz_hot_srs *srs = ctx->srs;
-  cz_prove_ctx pc = {cfg->backend, &srs->params, srs->pvk, cfg->prove_threads,
-                     cz_provers_timing()};
+  cz_prove_ctx pc = {cfg->backend, &srs->params, srs->pvk, cfg->prove_threads, cz_provers_timing()};
   cz_err e = c->kind.prove(ctx->model, i, state, &pc, out, msg, len);
   free(state);
   return e;

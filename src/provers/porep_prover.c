@@ -128,8 +128,8 @@ static cz_err porep_check(const void *model, char *msg, size_t len) {
   return cz_porep_verify_vanilla(model, msg, len);
 }
 
-static cz_err porep_synthesize(const void *model, size_t i, const cz_pce *shape,
-                               unsigned n_threads, cz_assignment *as, char *msg, size_t len) {
+static cz_err porep_synthesize(const void *model, size_t i, const cz_pce *shape, unsigned n_threads,
+                               cz_assignment *as, char *msg, size_t len) {
   return cz_porep_c2_synthesize_pce(model, (uint32_t)i, shape, n_threads, as, msg, len);
 }
 

@@ -82,7 +82,10 @@ static cz_err post_parse(void *self, const cz_job_request *req, void **model,
   uint8_t prover_id[32];
   cz_prover_id_of_miner(prover_id, req->miner_id);
   if (e == CZ_OK)
-    e = cz_post_partition_parse(p, &(cz_post_challenge_seed){k, req->randomness.data, prover_id, req->partition_index}, vp, lens, n, msg, len);
+    e = cz_post_partition_parse(p,
+                                &(cz_post_challenge_seed){k, req->randomness.data, prover_id,
+                                                          req->partition_index},
+                                vp, lens, n, msg, len);
   if (e == CZ_OK && (e = cz_post_partition_verify(p, msg, len)) != CZ_OK) cz_post_partition_free(p);
   free(vp);
   free(lens);
@@ -115,9 +118,9 @@ static cz_err post_plan(void *self, const void *model, cz_partition_plan *plan, 
   const cz_post_kind *k = ((const cz_post_partition *)model)->kind;
   const cz_prover_circuit *c = circuit_for(st, k);
   if (!c) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", k->name);
-  *plan = (cz_partition_plan){
-      1, c, cz_post_circuit_constraints(k),
-      (uint64_t)k->sector_count * k->challenge_count * sizeof(cz_merkle_proof)};
+  *plan =
+      (cz_partition_plan){1, c, cz_post_circuit_constraints(k),
+                          (uint64_t)k->sector_count * k->challenge_count * sizeof(cz_merkle_proof)};
   return CZ_OK;
 }
 
@@ -171,9 +174,10 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
                           type == CZ_POST_WINNING ? "winning" : "wpost", k->sector_size);
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
-    err = cz_prover_circuit_declare(
-        e, &st->c.kept.cfg, c, record_shape, k,
-        cz_shape_charge_bytes(cz_post_circuit_constraints(k), k->sector_count), msg, msg_len);
+    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, c, record_shape, k,
+                                    cz_shape_charge_bytes(cz_post_circuit_constraints(k),
+                                                          k->sector_count),
+                                    msg, msg_len);
   }
   cz_kind_hooks h = cz_partition_hooks(&st->c);
   /* The engine keeps pointers to the state and frees it (destroy). */

@@ -72,8 +72,8 @@ static cz_err shape_load(void *self, const char *id, const uint8_t *file, size_t
   cz_prover_shape *s = self;
   (void)file, (void)len, (void)id;
   cz_pce *shape = NULL;
-  cz_shape_source from = {s->dir, s->srs->circuit_id, s->srs->name, s->srs->test_tag, s->record,
-                         s->ctx};
+  cz_shape_source from = {s->dir,           s->srs->circuit_id, s->srs->name,
+                          s->srs->test_tag, s->record,          s->ctx};
   cz_err e = cz_prover_shape_get(&from, &shape, NULL, msg, msg_len);
   if (e != CZ_OK) return e;
   cz_pce_info info;

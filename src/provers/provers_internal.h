@@ -82,7 +82,7 @@ void cz_provers_config_keep(cz_provers_kept_config *k, const cz_provers_config *
 
 /* One circuit of a prover: its parameters and its recorded shape. */
 typedef struct {
-  const char *name;      /* the registered proof it is named after, for messages */
+  const char *name; /* the registered proof it is named after, for messages */
   cz_prover_srs srs;
   cz_prover_shape shape; /* its computed SRS entry, declared when cfg->pce */
 } cz_prover_circuit;

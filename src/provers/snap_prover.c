@@ -68,7 +68,10 @@ static cz_err need32(const cz_bytes *b, const char *what, char *msg, size_t len)
 static cz_err parse_partitions(snap_model *m, const cz_job_request *req, char *msg, size_t len) {
   for (uint32_t i = 0; i < m->kind->shape.partitions; i++) {
     const cz_bytes *v = &req->vanilla_proofs[i];
-    cz_err e = cz_snap_partition_parse(&m->parts[i], m->kind, i, &(cz_snap_comms){req->comm_r_old.data, req->comm_d_new.data, req->comm_r_new.data}, v->data, v->len, msg, len);
+    cz_err e = cz_snap_partition_parse(&m->parts[i], m->kind, i,
+                                       &(cz_snap_comms){req->comm_r_old.data, req->comm_d_new.data,
+                                                        req->comm_r_new.data},
+                                       v->data, v->len, msg, len);
     if (e == CZ_OK) e = cz_snap_partition_verify(&m->parts[i], msg, len);
     if (e != CZ_OK) return e;
   }
@@ -181,9 +184,10 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
     cz_provers_circuit_id(c->srs.circuit_id, sizeof c->srs.circuit_id, "snap", k->sector_size);
     /* A shape holds about 46 bytes per constraint; the exact size replaces
      * this estimate once recorded. */
-    err = cz_prover_circuit_declare(
-        e, &st->c.kept.cfg, c, record_shape, &k->shape,
-        cz_shape_charge_bytes(cz_snap_partition_constraints(&k->shape), 0), msg, msg_len);
+    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, c, record_shape, &k->shape,
+                                    cz_shape_charge_bytes(cz_snap_partition_constraints(&k->shape),
+                                                          0),
+                                    msg, msg_len);
   }
   cz_kind_hooks h = cz_partition_hooks(&st->c);
   /* The engine keeps pointers to the state and frees it (destroy). */

@@ -250,8 +250,10 @@ static bool want_devices(const value *v, cz_daemon_config *c, const char **why) 
   /* One CUDA backend per process (cuda_backend.c): a second device would
    * be listed and never used, so it is refused rather than ignored. */
   if (v->n > 1)
-    return *why = "one device per daemon for now (run one daemon per GPU, each with its own "
-                  "devices = [N])", false;
+    return *why =
+               "one device per daemon for now (run one daemon per GPU, each with its own "
+               "devices = [N])",
+           false;
   for (size_t i = 0; i < v->n; i++) {
     if (v->items[i] < 0 || v->items[i] > 1024) return *why = "bad device ordinal", false;
     c->gpu_devices[i] = (int)v->items[i];

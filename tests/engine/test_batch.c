@@ -70,7 +70,8 @@ static void m_free(void *self, void *m) {
 static cz_err m_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg, size_t len) {
   (void)self, (void)msg, (void)len;
   const model *m = ctx->model;
-  *p = (cz_kind_plan){.n_partitions = m->items, .proof_bytes = 8,
+  *p = (cz_kind_plan){.n_partitions = m->items,
+                      .proof_bytes = 8,
                       .shape_id = S.want_shape ? "shape-x" : NULL};
   return CZ_OK;
 }
@@ -278,9 +279,14 @@ int main(void) {
   cz_engine *e = NULL;
   CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
   S.e = e;
-  cz_kind_hooks h = {.name = "batch-double", .parse = m_parse, .free_model = m_free,
-                     .plan = m_plan, .synthesize = m_synth, .prove_partition = m_prove,
-                     .discard = m_discard, .batch = true};
+  cz_kind_hooks h = {.name = "batch-double",
+                     .parse = m_parse,
+                     .free_model = m_free,
+                     .plan = m_plan,
+                     .synthesize = m_synth,
+                     .prove_partition = m_prove,
+                     .discard = m_discard,
+                     .batch = true};
   CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h) == CZ_OK);
   cz_srs_loader ld = {c_load, c_unload, NULL};
   CHECK(cz_engine_register_computed_srs(e, "shape-x", 3000, &ld) == CZ_OK);

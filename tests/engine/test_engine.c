@@ -608,7 +608,7 @@ static void test_timeline(void) {
   FILE *f = fdopen(fd, "r");
   rewind(f);
   char line[256];
-  const char *want[] = {"QUEUED",  "START",      "PROVE",     "SYNTH_START", "SYNTH_END",
+  const char *want[] = {"QUEUED",    "START",      "PROVE",     "SYNTH_START", "SYNTH_END",
                         "GPU_QUEUE", "GPU_PICKUP", "GPU_START", "GPU_END",     "END"};
   enum { N_WANT = sizeof want / sizeof want[0] };
   int n = 0, bad = 0;

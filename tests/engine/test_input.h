@@ -33,8 +33,8 @@ static inline uint64_t test_input(const cz_job_request *r, const char *key, uint
 
 /* The test kinds' plan hook: "items=N" partitions of one byte each; no
  * items is refused. */
-static inline cz_err test_items_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p,
-                                     char *msg, size_t len) {
+static inline cz_err test_items_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg,
+                                     size_t len) {
   (void)self;
   p->n_partitions = test_input(ctx->req, "items", 0);
   p->proof_bytes = 1;

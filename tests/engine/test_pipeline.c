@@ -103,7 +103,8 @@ static cz_job_status run(cz_engine *e, const char *id, const char *input, char *
   cz_job_request r = test_request(id, CZ_KIND_POREP_SEAL_COMMIT, input);
   char job_id[CZ_JOB_ID_MAX], msg[256];
   CHECK_EQ_INT(cz_engine_submit(e, &r, job_id, NULL, msg, sizeof msg), CZ_OK);
-  if (strstr(input, "block=") && test_wait(test_flag, &(test_locked_flag){&P.mu, &P.blocked}, 60, "the blocked item")) {
+  if (strstr(input, "block=") &&
+      test_wait(test_flag, &(test_locked_flag){&P.mu, &P.blocked}, 60, "the blocked item")) {
     bool was_running = false;
     CHECK_EQ_INT(cz_engine_cancel(e, id, &was_running), CZ_OK);
     CHECK(was_running);
@@ -114,8 +115,11 @@ static cz_job_status run(cz_engine *e, const char *id, const char *input, char *
 }
 
 int main(void) {
-  cz_kind_hooks h = {.name = "pipeline-double", .plan = test_items_plan, .synthesize = synth,
-                     .prove_partition = prove_item, .discard = discard};
+  cz_kind_hooks h = {.name = "pipeline-double",
+                     .plan = test_items_plan,
+                     .synthesize = synth,
+                     .prove_partition = prove_item,
+                     .discard = discard};
   cz_engine *e = one_worker_engine(&h, false, 2, 1, false);
   char err[512];
   cz_job_result res;

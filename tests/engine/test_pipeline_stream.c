@@ -106,8 +106,11 @@ typedef struct {
 /* One 126-item job on an engine whose pipeline is conc + depth, or serial. */
 static run_result run(FILE *log, unsigned conc, unsigned depth, bool serial) {
   run_result out = {0};
-  cz_kind_hooks h = {.name = "stream-double", .plan = test_items_plan, .synthesize = synth,
-                     .prove_partition = prove, .discard = discard};
+  cz_kind_hooks h = {.name = "stream-double",
+                     .plan = test_items_plan,
+                     .synthesize = synth,
+                     .prove_partition = prove,
+                     .discard = discard};
   cz_engine *e = one_worker_engine(&h, true, conc, depth, serial);
   pthread_mutex_lock(&S.mu);
   S.conc = conc, S.depth = depth, S.serial = serial;

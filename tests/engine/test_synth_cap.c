@@ -55,8 +55,11 @@ static int run(unsigned cap, cz_priority prio, int n_jobs) {
   cz_engine *e = NULL;
   CHECK_EQ_INT(cz_engine_create(&e, &cfg, NULL, 0), CZ_OK);
   if (!e) return -1;
-  cz_kind_hooks h = {.name = "synth-cap-double", .plan = test_items_plan, .synthesize = synth,
-                     .prove_partition = prove_item, .discard = discard};
+  cz_kind_hooks h = {.name = "synth-cap-double",
+                     .plan = test_items_plan,
+                     .synthesize = synth,
+                     .prove_partition = prove_item,
+                     .discard = discard};
   CHECK_EQ_INT(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h), CZ_OK);
   CHECK_EQ_INT(cz_engine_start(e), CZ_OK);
   atomic_store(&peak, 0);

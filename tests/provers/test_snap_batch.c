@@ -52,7 +52,10 @@ static void param_cache(char *out, size_t len) {
 
 static cz_err verify(const cz_groth16_vk *vk, int u, const cz_job_result *r, char *msg,
                      size_t len) {
-  return cz_snap_verify_proofs(vk, cz_snap_kind_by_id(0), &(cz_snap_comms){t[u].b_comm_r_old, t[u].b_comm_d_new, t[u].b_comm_r_new}, r->proof, r->proof_len, msg, len);
+  return cz_snap_verify_proofs(vk, cz_snap_kind_by_id(0),
+                               &(cz_snap_comms){t[u].b_comm_r_old, t[u].b_comm_d_new,
+                                                t[u].b_comm_r_new},
+                               r->proof, r->proof_len, msg, len);
 }
 
 /* The largest batch_size GET /status shows for job u while it runs (the

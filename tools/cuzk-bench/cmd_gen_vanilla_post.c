@@ -103,7 +103,10 @@ static int prove_sector(const cz_post_kind *k, const uint8_t randomness[32],
           ? CZ_ERR_INVALID_ARG
           : cz_post_sector_challenges(k, randomness, sector_index, id, ch, why, sizeof why);
   if (e == CZ_OK)
-    e = cz_post_generate_vanilla(k, &(cz_post_replica){id, rep.comm_r, &rep.comm_c, &rep.comm_r_last, &rep.tree_r_last}, ch, k->config_challenge_count, &v, why, sizeof why);
+    e = cz_post_generate_vanilla(k,
+                                 &(cz_post_replica){id, rep.comm_r, &rep.comm_c, &rep.comm_r_last,
+                                                    &rep.tree_r_last},
+                                 ch, k->config_challenge_count, &v, why, sizeof why);
   sec->sector_id = id;
   memcpy(sec->comm_r, rep.comm_r, 32);
   cz_porep_replica_free(&rep);
@@ -126,7 +129,9 @@ static int verify_written(const cz_bench_post_request *r) {
   for (size_t i = 0; e == CZ_OK && i < r->n_vanilla; i++)
     e = cz_post_vanilla_parse(&v[i], r->vanilla[i].bytes, r->vanilla[i].len, i, why, sizeof why);
   if (e == CZ_OK)
-    e = cz_post_verify_vanilla(&(cz_post_challenge_seed){r->kind, r->randomness, r->prover_id, r->partition}, r->sectors, v, r->n_vanilla, why, sizeof why);
+    e = cz_post_verify_vanilla(&(cz_post_challenge_seed){r->kind, r->randomness, r->prover_id,
+                                                         r->partition},
+                               r->sectors, v, r->n_vanilla, why, sizeof why);
   for (size_t i = 0; v && i < r->n_vanilla; i++) cz_post_vanilla_free(&v[i]);
   free(v);
   return e == CZ_OK ? 0 : fail("the generated proofs do not verify: %s", why);

@@ -73,8 +73,9 @@ static int print_inputs(const cz_post_kind *k, const uint8_t randomness[32],
   char why[512];
   if (!in) return fail("out of memory");
   if (cz_post_check_commitment(prover_id, "prover-id", why, sizeof why) != CZ_OK ||
-      cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = randomness, .partition = partition}, sectors, n, in, per, why, sizeof why) !=
-          CZ_OK) {
+      cz_post_public_inputs(
+          &(cz_post_challenge_seed){.kind = k, .randomness = randomness, .partition = partition},
+          sectors, n, in, per, why, sizeof why) != CZ_OK) {
     free(in);
     return fail("%s", why);
   }
@@ -163,7 +164,10 @@ static int run(int argc, char **argv, bool print_only) {
   } else if (!(inputs = malloc(per * sizeof *inputs))) {
     rc = fail("out of memory");
   } else if ((e = cz_post_check_commitment(prover_id, "prover-id", why, sizeof why)) != CZ_OK ||
-             (e = cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = randomness, .partition = (uint32_t)partition}, sectors, n, inputs, per, why, sizeof why)) != CZ_OK) {
+             (e = cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                                  .randomness = randomness,
+                                                                  .partition = (uint32_t)partition},
+                                        sectors, n, inputs, per, why, sizeof why)) != CZ_OK) {
     rc = fail("%s", why);
   } else {
     cz_groth16_proof proof;

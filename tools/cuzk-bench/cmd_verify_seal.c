@@ -218,7 +218,10 @@ static int claim_from_options(seal_claim *c, const claim_opts *o) {
 static int claim_public_inputs(const seal_claim *c, size_t per, cz_fr *out) {
   for (uint32_t p = 0; p < c->cfg.partitions; p++) {
     size_t n = per;
-    cz_err e = cz_porep_public_inputs(&c->cfg, &(cz_porep_sealed){c->sector_id, c->prover_id, c->ticket, c->seed, c->comm_d, c->comm_r}, p, out + (size_t)p * per, &n);
+    cz_err e = cz_porep_public_inputs(&c->cfg,
+                                      &(cz_porep_sealed){c->sector_id, c->prover_id, c->ticket,
+                                                         c->seed, c->comm_d, c->comm_r},
+                                      p, out + (size_t)p * per, &n);
     if (e != CZ_OK || n != per)
       return fail("public inputs of partition %u: %s", p, cz_err_str(e));
   }
@@ -351,7 +354,11 @@ int cmd_porep_inputs(int argc, char **argv) {
   size_t per = cz_porep_public_input_count(&claim.cfg), n = per;
   cz_fr *in = malloc(per * sizeof *in);
   if (!in) return fail("out of memory");
-  cz_err e = cz_porep_public_inputs(&claim.cfg, &(cz_porep_sealed){claim.sector_id, claim.prover_id, claim.ticket, claim.seed, claim.comm_d, claim.comm_r}, (uint32_t)partition, in, &n);
+  cz_err e =
+      cz_porep_public_inputs(&claim.cfg,
+                             &(cz_porep_sealed){claim.sector_id, claim.prover_id, claim.ticket,
+                                                claim.seed, claim.comm_d, claim.comm_r},
+                             (uint32_t)partition, in, &n);
   if (e == CZ_OK && n == per)
     for (size_t i = 0; i < n; i++) print_fr(&in[i]);
   else

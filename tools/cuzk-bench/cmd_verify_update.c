@@ -65,8 +65,8 @@ int cmd_verify_update(int argc, char **argv) {
   } else if ((rc = cz_bench_load_vk_for(CMD, &vk, vk_path, vk_hex, vk_compressed,
                                         CZ_SNAP_PUBLIC_INPUTS, "an update")) != 0) {
   } else {
-    cz_err e =
-        cz_snap_verify_proofs(&vk, k, &(cz_snap_comms){c_r_old, c_d_new, c_r_new}, bytes, len, why, sizeof why);
+    cz_err e = cz_snap_verify_proofs(&vk, k, &(cz_snap_comms){c_r_old, c_d_new, c_r_new}, bytes,
+                                     len, why, sizeof why);
     if (e == CZ_OK) {
       printf("valid\n");
     } else if (e == CZ_ERR_PROOF_INVALID) {

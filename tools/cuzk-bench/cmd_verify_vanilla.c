@@ -178,7 +178,9 @@ static int verify(const vv_opts *o) {
     }
     const cz_post_sector *s = r.sectors ? r.sectors : sec;
     char why[512] = "";
-    cz_err e = cz_post_verify_vanilla(&(cz_post_challenge_seed){r.kind, r.randomness, r.prover_id, r.partition}, s, v, r.n_vanilla, why, sizeof why);
+    cz_err e = cz_post_verify_vanilla(&(cz_post_challenge_seed){r.kind, r.randomness, r.prover_id,
+                                                                r.partition},
+                                      s, v, r.n_vanilla, why, sizeof why);
     if (e == CZ_OK) {
       printf("valid\n");
     } else if (e == CZ_ERR_PROOF_INVALID || e == CZ_ERR_INVALID_ARG) {
@@ -207,7 +209,9 @@ static int verify_snap(const char *path) {
               r.kind->shape.partitions);
   for (uint32_t k = 0; rc == 0 && k < r.n_vanilla; k++) {
     cz_snap_partition p;
-    cz_err e = cz_snap_partition_parse(&p, r.kind, k, &(cz_snap_comms){r.comm_r_old, r.comm_d_new, r.comm_r_new}, r.vanilla[k].bytes, r.vanilla[k].len, why, sizeof why);
+    cz_err e = cz_snap_partition_parse(&p, r.kind, k,
+                                       &(cz_snap_comms){r.comm_r_old, r.comm_d_new, r.comm_r_new},
+                                       r.vanilla[k].bytes, r.vanilla[k].len, why, sizeof why);
     if (e != CZ_OK) {
       rc = fail("%s", why);
       break;

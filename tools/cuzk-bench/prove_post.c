@@ -28,7 +28,10 @@ static int load_partition(const cz_bench_post_args *a, cz_post_partition *p) {
   for (size_t i = 0; e == CZ_OK && i < r.n_vanilla; i++)
     vp[i] = r.vanilla[i].bytes, lens[i] = r.vanilla[i].len;
   if (e == CZ_OK)
-    e = cz_post_partition_parse(p, &(cz_post_challenge_seed){r.kind, r.randomness, r.prover_id, r.partition}, vp, lens, r.n_vanilla, why, sizeof why);
+    e = cz_post_partition_parse(p,
+                                &(cz_post_challenge_seed){r.kind, r.randomness, r.prover_id,
+                                                          r.partition},
+                                vp, lens, r.n_vanilla, why, sizeof why);
   /* A request names its sectors: each proof must be its sector's. */
   for (size_t i = 0; e == CZ_OK && r.sectors && i < r.n_sectors; i++)
     if (p->sectors[i].sector_id != r.sectors[i].sector_id ||

@@ -29,7 +29,10 @@ static int load_partitions(const cz_bench_snap_request *r, const char *path,
   char msg[512] = "";
   uint64_t t0 = cz_now_ns();
   for (uint32_t k = 0; k < r->n_vanilla; k++) {
-    cz_err e = cz_snap_partition_parse(&parts[k], r->kind, k, &(cz_snap_comms){r->comm_r_old, r->comm_d_new, r->comm_r_new}, r->vanilla[k].bytes, r->vanilla[k].len, msg, sizeof msg);
+    cz_err e =
+        cz_snap_partition_parse(&parts[k], r->kind, k,
+                                &(cz_snap_comms){r->comm_r_old, r->comm_d_new, r->comm_r_new},
+                                r->vanilla[k].bytes, r->vanilla[k].len, msg, sizeof msg);
     if (e != CZ_OK) {
       fprintf(stderr, "prove: %s: %s\n", path, msg);
       return 2;

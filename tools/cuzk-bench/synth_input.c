@@ -232,7 +232,9 @@ cz_err synth_input_run(const synth_input *in, cz_cs_kind kind, const cz_cs_confi
                         msg_len);
   } else {
     const cz_post_kind *p = in->post;
-    e = cz_post_witness(&(cz_post_dims){&p->tree_r, (size_t)(p->sector_size / 32), in->n_sectors, in->n_challenges}, in->slots, k, n_threads, out, msg, msg_len);
+    e = cz_post_witness(&(cz_post_dims){&p->tree_r, (size_t)(p->sector_size / 32), in->n_sectors,
+                                        in->n_challenges},
+                        in->slots, k, n_threads, out, msg, msg_len);
   }
   if (e == CZ_OK && shape && (e = cz_pce_eval(shape, out, n_threads)) != CZ_OK) {
     cz_assignment_free(out);

@@ -150,7 +150,7 @@ cz_err cz_post_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t sector_lea
 }
 
 cz_err cz_post_circuit_inputs(const cz_post_dims *d, const cz_post_slot *sectors, cz_fr *out,
-                             size_t *n, char *msg, size_t msg_len) {
+                              size_t *n, char *msg, size_t msg_len) {
   if (!n || !d) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "n or sizes: missing");
   const cz_merkle_shape *tree = d->tree;
   size_t sector_leaves = d->sector_leaves, n_sectors = d->n_sectors, n_challenges = d->n_challenges;

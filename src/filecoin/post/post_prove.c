@@ -17,7 +17,10 @@
 static cz_err verifier_inputs(const cz_post_partition *p, cz_fr **out, char *msg, size_t msg_len) {
   size_t n = cz_post_public_input_count(p->kind);
   if (!(*out = malloc(n * sizeof **out))) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_post_public_inputs(&(cz_post_challenge_seed){.kind = p->kind, .randomness = p->randomness, .partition = p->partition}, p->sectors, p->n, *out, n, msg, msg_len);
+  cz_err e = cz_post_public_inputs(&(cz_post_challenge_seed){.kind = p->kind,
+                                                             .randomness = p->randomness,
+                                                             .partition = p->partition},
+                                   p->sectors, p->n, *out, n, msg, msg_len);
   if (e != CZ_OK) free(*out), *out = NULL;
   return e;
 }
@@ -72,7 +75,9 @@ cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_challenge_s
 cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t msg_len) {
   if (!p || !p->kind)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: not parsed");
-  return cz_post_verify_vanilla(&(cz_post_challenge_seed){p->kind, p->randomness, p->prover_id, p->partition}, p->sectors, p->proofs, p->n, msg, msg_len);
+  return cz_post_verify_vanilla(&(cz_post_challenge_seed){p->kind, p->randomness, p->prover_id,
+                                                          p->partition},
+                                p->sectors, p->proofs, p->n, msg, msg_len);
 }
 
 /* The circuit's slots over the partition's (verified) proofs: Winning's
@@ -112,7 +117,9 @@ static cz_err synthesize_slots(const cz_post_kind *k, const cz_post_slot *slots,
                                const cz_pce *shape, unsigned n_threads, cz_assignment *as,
                                char *msg, size_t msg_len) {
   size_t leaves = (size_t)(k->sector_size / 32);
-  cz_err e = cz_post_witness(&(cz_post_dims){&k->tree_r, leaves, k->sector_count, k->challenge_count}, slots, shape ? CZ_CS_WITNESS : CZ_CS_PROVE, n_threads, as, msg, msg_len);
+  cz_err e =
+      cz_post_witness(&(cz_post_dims){&k->tree_r, leaves, k->sector_count, k->challenge_count},
+                      slots, shape ? CZ_CS_WITNESS : CZ_CS_PROVE, n_threads, as, msg, msg_len);
   if (e != CZ_OK) {
     char why[160];
     snprintf(why, sizeof why, "%s", msg);

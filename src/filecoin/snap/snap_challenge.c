@@ -86,9 +86,8 @@ static cz_err commitment(const uint8_t b[32], const char *what, cz_fr *out, char
   return CZ_OK;
 }
 
-cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h,
-                             const cz_snap_comms *c, cz_fr out[CZ_SNAP_PUBLIC_INPUTS], char *msg,
-                             size_t msg_len) {
+cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h, const cz_snap_comms *c,
+                             cz_fr out[CZ_SNAP_PUBLIC_INPUTS], char *msg, size_t msg_len) {
   uint64_t kh;
   if (!out || !c || cz_snap_k_and_h_select(s, k, h, &kh) != CZ_OK)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,

@@ -166,9 +166,8 @@ cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
   return cz_params_store_get(out, name, CZ_SNAP_PUBLIC_INPUTS + 1, o, origin, msg, msg_len);
 }
 
-cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k,
-                             const cz_snap_comms *c, const uint8_t *proofs, size_t len, char *msg,
-                             size_t msg_len) {
+cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k, const cz_snap_comms *c,
+                             const uint8_t *proofs, size_t len, char *msg, size_t msg_len) {
   if (!vk || !k || (!proofs && len))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing key, kind or proofs");
   size_t parts = k->shape.partitions;

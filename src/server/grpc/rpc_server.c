@@ -50,18 +50,18 @@ static const struct {
   void (*handle)(call_ctx *c, const ProtobufCMessage *req);
   bool blocking;
 } methods[M_COUNT] = {
-    [M_SUBMIT] = {"/cuzk.v1.ProvingEngine/SubmitProof",
-                  &cuzk__v1__submit_proof_request__descriptor, handle_submit, false},
+    [M_SUBMIT] = {"/cuzk.v1.ProvingEngine/SubmitProof", &cuzk__v1__submit_proof_request__descriptor,
+                  handle_submit, false},
     [M_AWAIT] = {"/cuzk.v1.ProvingEngine/AwaitProof", &cuzk__v1__await_proof_request__descriptor,
                  handle_await, true},
-    [M_PROVE] = {"/cuzk.v1.ProvingEngine/Prove", &cuzk__v1__prove_request__descriptor,
-                 handle_prove, true},
-    [M_CANCEL] = {"/cuzk.v1.ProvingEngine/CancelProof",
-                  &cuzk__v1__cancel_proof_request__descriptor, handle_cancel, false},
+    [M_PROVE] = {"/cuzk.v1.ProvingEngine/Prove", &cuzk__v1__prove_request__descriptor, handle_prove,
+                 true},
+    [M_CANCEL] = {"/cuzk.v1.ProvingEngine/CancelProof", &cuzk__v1__cancel_proof_request__descriptor,
+                  handle_cancel, false},
     [M_STATUS] = {"/cuzk.v1.ProvingEngine/GetStatus", &cuzk__v1__get_status_request__descriptor,
                   handle_status, false},
-    [M_METRICS] = {"/cuzk.v1.ProvingEngine/GetMetrics",
-                   &cuzk__v1__get_metrics_request__descriptor, handle_metrics, false},
+    [M_METRICS] = {"/cuzk.v1.ProvingEngine/GetMetrics", &cuzk__v1__get_metrics_request__descriptor,
+                   handle_metrics, false},
     [M_PRELOAD] = {"/cuzk.v1.ProvingEngine/PreloadSRS", &cuzk__v1__preload_srsrequest__descriptor,
                    handle_srs, false},
     [M_EVICT] = {"/cuzk.v1.ProvingEngine/EvictSRS", &cuzk__v1__evict_srsrequest__descriptor,
@@ -453,8 +453,8 @@ static void handle_srs(call_ctx *c, const ProtobufCMessage *req) {
   bool flag = false;
   uint64_t n = 0;
   cz_err st = !id[0] ? cz_msg_err(msg, sizeof msg, CZ_ERR_INVALID_ARG, "circuit_id is empty")
-                     : (preload ? cz_engine_srs_preload : cz_engine_srs_evict)(
-                           c->s->e, id, &flag, &n, msg, sizeof msg);
+                     : (preload ? cz_engine_srs_preload : cz_engine_srs_evict)(c->s->e, id, &flag,
+                                                                               &n, msg, sizeof msg);
   if (preload) {
     Cuzk__V1__PreloadSRSResponse r = CUZK__V1__PRELOAD_SRSRESPONSE__INIT;
     r.already_loaded = flag;

@@ -91,7 +91,9 @@ static void test_winning_vector(void) {
   char msg[256];
   cz_fr in[N_INPUTS];
   CHECK_EQ_INT(cz_post_public_input_count(k), N_INPUTS);
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0}, &w.sector, 1, in, N_INPUTS, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(
+                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0},
+                   &w.sector, 1, in, N_INPUTS, msg, sizeof msg),
                CZ_OK);
   size_t diff = 0;
   for (size_t i = 0; i < N_INPUTS; i++) {
@@ -164,31 +166,43 @@ static void test_winning_vector(void) {
   cz_fr other[N_INPUTS];
   cz_post_sector s8 = w.sector;
   s8.sector_id = 8;
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0}, &s8, 1, other, N_INPUTS, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(
+                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0},
+                   &s8, 1, other, N_INPUTS, msg, sizeof msg),
                CZ_OK);
   CHECK_EQ_INT(verify(pvk, other, w.proof), CZ_ERR_PROOF_INVALID);
   uint8_t r2[32];
   memcpy(r2, w.randomness, 32);
   r2[0] ^= 1;
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = r2, .partition = 0}, &w.sector, 1, other, N_INPUTS, msg, sizeof msg),
-               CZ_OK);
+  CHECK_EQ_INT(
+      cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = r2, .partition = 0},
+                            &w.sector, 1, other, N_INPUTS, msg, sizeof msg),
+      CZ_OK);
   CHECK_EQ_INT(verify(pvk, other, w.proof), CZ_ERR_PROOF_INVALID);
   cz_groth16_pvk_free(pvk);
   cz_groth16_vk_free(&vk);
 
   /* Contract errors. */
   cz_post_sector two[2] = {w.sector, w.sector};
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0}, two, 2, in, N_INPUTS, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(
+                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0},
+                   two, 2, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 1}, &w.sector, 1, in, N_INPUTS, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(
+                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 1},
+                   &w.sector, 1, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0}, &w.sector, 1, in, N_INPUTS - 1, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(
+                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0},
+                   &w.sector, 1, in, N_INPUTS - 1, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
   /* Non-canonical randomness (r itself) and comm_r: refused, named. */
   static const uint8_t r_le[32] = {
       0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0x02, 0xa4, 0xbd, 0x53,
       0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8, 0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = r_le, .partition = 0}, &w.sector, 1, in, N_INPUTS, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(
+                   &(cz_post_challenge_seed){.kind = k, .randomness = r_le, .partition = 0},
+                   &w.sector, 1, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_NONCANONICAL);
   CHECK(strncmp(msg, "randomness: not a canonical", 27) == 0);
   CHECK_EQ_INT(cz_post_sector_challenges(k, r_le, 0, 7, ch, msg, sizeof msg), CZ_ERR_NONCANONICAL);
@@ -197,7 +211,9 @@ static void test_winning_vector(void) {
   CHECK(strncmp(msg, "prover_id:", 10) == 0);
   cz_post_sector bad = w.sector;
   memcpy(bad.comm_r, r_le, 32);
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0}, &bad, 1, in, N_INPUTS, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(
+                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0},
+                   &bad, 1, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_NONCANONICAL);
   CHECK(strncmp(msg, "sectors[0].comm_r:", 18) == 0);
 }
@@ -220,7 +236,11 @@ static void test_window_layout(void) {
     const uint64_t(*want)[10] = v ? v1_1 : v1;
     cz_fr in[22], c;
     CHECK_EQ_INT(cz_post_public_input_count(k), 22);
-    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 1}, s, 2, in, 22, msg, sizeof msg), CZ_OK);
+    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                                 .randomness = w.randomness,
+                                                                 .partition = 1},
+                                       s, 2, in, 22, msg, sizeof msg),
+                 CZ_OK);
     for (int i = 0; i < 2; i++) {
       uint8_t b[32];
       cz_fr_to_bytes_le(b, &in[11 * i]);
@@ -236,15 +256,25 @@ static void test_window_layout(void) {
       }
     }
     /* One sector: the partition is padded with a copy of its inputs. */
-    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 1}, s, 1, in, 22, msg, sizeof msg), CZ_OK);
+    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                                 .randomness = w.randomness,
+                                                                 .partition = 1},
+                                       s, 1, in, 22, msg, sizeof msg),
+                 CZ_OK);
     CHECK(memcmp(in, in + 11, 11 * sizeof *in) == 0);
     cz_fr_from_u64(&c, want[0][9]);
     CHECK(cz_fr_eq(&in[21], &c));
     /* Three sectors do not fit a partition of two; none is no partition. */
     cz_post_sector three[3] = {s[0], s[1], s[1]};
-    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0}, three, 3, in, 22, msg, sizeof msg),
+    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                                 .randomness = w.randomness,
+                                                                 .partition = 0},
+                                       three, 3, in, 22, msg, sizeof msg),
                  CZ_ERR_INVALID_ARG);
-    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0}, s, 0, in, 22, msg, sizeof msg),
+    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                                 .randomness = w.randomness,
+                                                                 .partition = 0},
+                                       s, 0, in, 22, msg, sizeof msg),
                  CZ_ERR_INVALID_ARG);
   }
   CHECK_EQ_INT(cz_post_challenge_index(CZ_API_1_0_0, 3, 10, 4), 34);

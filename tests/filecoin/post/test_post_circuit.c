@@ -82,7 +82,9 @@ static bool inputs_match(const witness *w, const cz_fr *got, size_t n_got) {
   size_t n = cz_post_circuit_input_count(w->n_sectors, w->n_challenges);
   cz_fr *want = malloc(n * sizeof *want);
   char msg[160];
-  bool ok = want && cz_post_circuit_inputs(&(cz_post_dims){&w->tree, w->leaves, w->n_sectors, w->n_challenges}, w->sectors, want, &n, msg, sizeof msg) == CZ_OK;
+  bool ok = want && cz_post_circuit_inputs(&(cz_post_dims){&w->tree, w->leaves, w->n_sectors,
+                                                           w->n_challenges},
+                                           w->sectors, want, &n, msg, sizeof msg) == CZ_OK;
   ok = ok && n_got == n + 1 && cz_fr_eq(&got[0], &CZ_FR_ONE);
   for (size_t i = 0; ok && i < n; i++) ok = cz_fr_eq(&got[i + 1], &want[i]);
   free(want);
@@ -333,11 +335,13 @@ static void test_checks(void) {
   /* Public inputs: too little room tells the count needed. */
   cz_fr out[6];
   size_t n = 5;
-  CHECK_EQ_INT(cz_post_circuit_inputs(&(cz_post_dims){&w.tree, 64, 2, 2}, w.sectors, out, &n, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_circuit_inputs(&(cz_post_dims){&w.tree, 64, 2, 2}, w.sectors, out, &n, msg,
+                                      sizeof msg),
                CZ_ERR_INVALID_ARG);
   CHECK_EQ_INT(n, 6);
   CHECK(msg_has(msg, "out"));
-  CHECK_EQ_INT(cz_post_circuit_inputs(&(cz_post_dims){&w.tree, 64, 2, 2}, w.sectors, out, &n, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_circuit_inputs(&(cz_post_dims){&w.tree, 64, 2, 2}, w.sectors, out, &n, msg,
+                                      sizeof msg),
                CZ_OK);
   CHECK_EQ_INT(n, 6);
   cz_fr ch;
@@ -387,7 +391,8 @@ static void test_parallel_witness(cz_merkle_shape tree, size_t leaves, size_t n_
   char msg[160];
   for (size_t b = 0; b < 4; b++) {
     cz_assignment par, pp;
-    CHECK_EQ_INT(cz_post_witness(&(cz_post_dims){&w.tree, leaves, n_sectors, n_ch}, w.sectors, CZ_CS_PROVE, budgets[b], &pp, msg, sizeof msg),
+    CHECK_EQ_INT(cz_post_witness(&(cz_post_dims){&w.tree, leaves, n_sectors, n_ch}, w.sectors,
+                                 CZ_CS_PROVE, budgets[b], &pp, msg, sizeof msg),
                  CZ_OK);
     CHECK_EQ_INT(pp.n_inputs, want.n_inputs);
     CHECK_EQ_INT(pp.n_aux, want.n_aux);
@@ -397,7 +402,8 @@ static void test_parallel_witness(cz_merkle_shape tree, size_t leaves, size_t n_
     }
     CHECK(prove_rows_eq(&pp, &want));
     cz_assignment_free(&pp);
-    CHECK_EQ_INT(cz_post_witness(&(cz_post_dims){&w.tree, leaves, n_sectors, n_ch}, w.sectors, CZ_CS_WITNESS, budgets[b], &par, msg, sizeof msg),
+    CHECK_EQ_INT(cz_post_witness(&(cz_post_dims){&w.tree, leaves, n_sectors, n_ch}, w.sectors,
+                                 CZ_CS_WITNESS, budgets[b], &par, msg, sizeof msg),
                  CZ_OK);
     CHECK_EQ_INT(par.n_inputs, ser.n_inputs);
     CHECK_EQ_INT(par.n_aux, ser.n_aux);
@@ -423,7 +429,8 @@ static void test_parallel_witness(cz_merkle_shape tree, size_t leaves, size_t n_
   /* A rejected witness: the message, and *out zeroed. */
   cz_assignment par;
   w.proofs[0].challenge = leaves;
-  CHECK_EQ_INT(cz_post_witness(&(cz_post_dims){&w.tree, leaves, n_sectors, n_ch}, w.sectors, CZ_CS_PROVE, 2, &par, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_witness(&(cz_post_dims){&w.tree, leaves, n_sectors, n_ch}, w.sectors,
+                               CZ_CS_PROVE, 2, &par, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
   CHECK(msg_has(msg, "sectors[0].proofs[0].challenge"));
   CHECK(par.inputs == NULL && par.aux.one == NULL && par.n_aux == 0);

@@ -317,7 +317,10 @@ static cz_err gen_for(const cz_post_kind *k, size_t sector, uint64_t sector_inde
   cz_err e = cz_post_sector_challenges(k, randomness(), sector_index, sector + 1, ch, msg,
                                        sizeof msg);
   if (e == CZ_OK)
-    e = cz_post_generate_vanilla(k, &(cz_post_replica){sector + 1, r->comm_r, &r->comm_c, &r->comm_r_last, &r->tree_r_last}, ch, k->config_challenge_count, v, msg, sizeof msg);
+    e = cz_post_generate_vanilla(k,
+                                 &(cz_post_replica){sector + 1, r->comm_r, &r->comm_c,
+                                                    &r->comm_r_last, &r->tree_r_last},
+                                 ch, k->config_challenge_count, v, msg, sizeof msg);
   if (e != CZ_OK) fprintf(stderr, "generate: %s\n", msg);
   return e;
 }
@@ -342,13 +345,15 @@ static void test_winning(size_t n_sectors) {
   check_generated(&v, ch, 66, 0, 2, 0, &wp);
   cz_post_sector s;
   sector_of(&s, (size_t)pick);
-  cz_err e = cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, 0}, &s, &v, 1, msg, sizeof msg);
+  cz_err e = cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, 0}, &s,
+                                    &v, 1, msg, sizeof msg);
   CHECK_EQ_INT(e, CZ_OK);
   if (e != CZ_OK) fprintf(stderr, "winning verify: %s\n", msg);
   /* Another sector's comm_r: refused. */
   sector_of(&s, ((size_t)pick + 1) % N_SEALED);
   s.sector_id = pick + 1;
-  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, 0}, &s, &v, 1, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, 0}, &s,
+                                      &v, 1, msg, sizeof msg),
                CZ_ERR_PROOF_INVALID);
   cz_post_vanilla_free(&v);
 }
@@ -370,18 +375,23 @@ static void test_window(uint32_t id, size_t n_sectors) {
       check_generated(&v[i], ch[i], 10, 0, 2, 0, &wp);
       sector_of(&s[i], first + i);
     }
-    cz_err e = cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, (uint32_t)p}, s, v, n, msg, sizeof msg);
+    cz_err e =
+        cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, (uint32_t)p},
+                               s, v, n, msg, sizeof msg);
     CHECK_EQ_INT(e, CZ_OK);
     if (e != CZ_OK) fprintf(stderr, "window %u verify partition %zu: %s\n", id, p, msg);
     if (n == 2) { /* the proofs in the wrong order: refused */
       cz_post_sector sw[2] = {s[1], s[0]};
-      CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, (uint32_t)p}, sw, v, 1, msg, sizeof msg),
+      CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id,
+                                                                    (uint32_t)p},
+                                          sw, v, 1, msg, sizeof msg),
                    CZ_ERR_PROOF_INVALID);
     }
     /* ApiVersion 1.0.0 counts the sector's position across partitions:
      * partition 1's proof does not hold as partition 0's. */
     if (p == 1 && k->api == CZ_API_1_0_0)
-      CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, 0}, s, v, n, msg, sizeof msg),
+      CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, 0},
+                                          s, v, n, msg, sizeof msg),
                    CZ_ERR_PROOF_INVALID);
     for (size_t i = 0; i < n; i++) cz_post_vanilla_free(&v[i]);
   }
@@ -420,7 +430,9 @@ static void test_custom(uint32_t id, size_t n_leaves, uint32_t variant, size_t b
                                          sizeof msg),
                CZ_OK);
   cz_post_vanilla v;
-  cz_err e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, ch, k.config_challenge_count, &v, msg, sizeof msg);
+  cz_err e =
+      cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
+                               ch, k.config_challenge_count, &v, msg, sizeof msg);
   CHECK_EQ_INT(e, CZ_OK);
   if (e != CZ_OK) {
     fprintf(stderr, "custom %u: %s\n", id, msg);
@@ -437,27 +449,35 @@ static void test_custom(uint32_t id, size_t n_leaves, uint32_t variant, size_t b
           wp.inc[0].hashes[1] == real.inc[0].hashes[1]);
   cz_post_sector s = {sector_id, {0}};
   memcpy(s.comm_r, comm_r_b, 32);
-  e = cz_post_verify_vanilla(&(cz_post_challenge_seed){&k, randomness(), prover_id, 0}, &s, &v, 1, msg, sizeof msg);
+  e = cz_post_verify_vanilla(&(cz_post_challenge_seed){&k, randomness(), prover_id, 0}, &s, &v, 1,
+                             msg, sizeof msg);
   CHECK_EQ_INT(e, CZ_OK);
   if (e != CZ_OK) fprintf(stderr, "custom %u verify: %s\n", id, msg);
   cz_post_vanilla_free(&v);
 
   /* Refusals, each naming its argument; *out zeroed. */
   const cz_post_kind *real_k = cz_post_kind_by_id(id); /* 32 / 64 GiB: wrong size */
-  e = cz_post_generate_vanilla(real_k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, ch, 10, &v, msg, sizeof msg);
+  e = cz_post_generate_vanilla(real_k,
+                               &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, ch,
+                               10, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "tree_r_last") && v.sectors == NULL);
   uint64_t bad[1] = {n_leaves};
-  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, bad, 1, &v, msg, sizeof msg);
+  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
+                               bad, 1, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "challenges[0]"));
-  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, ch, 0, &v, msg, sizeof msg);
+  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
+                               ch, 0, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "challenges"));
-  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &t.root, &t.root, &t}, ch, 1, &v, msg, sizeof msg);
+  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &t.root, &t.root, &t},
+                               ch, 1, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "comm_r:"));
-  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &comm_c, &t}, ch, 1, &v, msg, sizeof msg);
+  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &comm_c, &t},
+                               ch, 1, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "comm_r_last"));
   uint8_t big[32];
   memset(big, 0xff, 32);
-  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, big, &comm_c, &t.root, &t}, ch, 1, &v, msg, sizeof msg);
+  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, big, &comm_c, &t.root, &t}, ch, 1,
+                               &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_NONCANONICAL && strstr(msg, "comm_r"));
   cz_merkle_tree_free(&t);
 }

@@ -78,8 +78,10 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
   for (size_t i = 0; i < n; i++) vp[i] = s[i].bytes, lens[i] = s[i].len;
   cz_post_partition p;
   char msg[256] = "";
-  CHECK_EQ_INT(cz_post_partition_parse(&p, &(cz_post_challenge_seed){k, randomness, prover_id, partition}, vp, lens, n, msg, sizeof msg),
-               CZ_OK);
+  CHECK_EQ_INT(
+      cz_post_partition_parse(&p, &(cz_post_challenge_seed){k, randomness, prover_id, partition},
+                              vp, lens, n, msg, sizeof msg),
+      CZ_OK);
   /* The recorded-shape path makes the plain path's assignment bit for bit
    * (both with the slots in parallel; test_post_circuit holds them to a
    * serial run). */
@@ -100,7 +102,10 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
   CHECK_EQ_INT(e, CZ_OK);
   size_t ni = cz_post_public_input_count(k);
   cz_fr *in = malloc(ni * sizeof *in);
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = randomness, .partition = partition}, p.sectors, n, in, ni, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                               .randomness = randomness,
+                                                               .partition = partition},
+                                     p.sectors, n, in, ni, msg, sizeof msg),
                CZ_OK);
   cz_groth16_proof proof;
   CHECK_EQ_INT(cz_groth16_proof_read(&proof, out), CZ_OK);
@@ -108,14 +113,19 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
   uint8_t other[32];
   memcpy(other, randomness, 32);
   other[0] ^= 1;
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = other, .partition = partition}, p.sectors, n, in, ni, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                               .randomness = other,
+                                                               .partition = partition},
+                                     p.sectors, n, in, ni, msg, sizeof msg),
                CZ_OK);
   CHECK(cz_groth16_verify(&params->vk, in, ni, &proof) != CZ_OK);
   free(in);
   /* The same vanilla proofs under other randomness are refused before
    * anything is synthesized. */
   cz_post_partition q;
-  CHECK_EQ_INT(cz_post_partition_parse(&q, &(cz_post_challenge_seed){k, other, prover_id, partition}, vp, lens, n, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_partition_parse(&q,
+                                       &(cz_post_challenge_seed){k, other, prover_id, partition},
+                                       vp, lens, n, msg, sizeof msg),
                CZ_OK);
   CHECK_EQ_INT(cz_post_prove(&q, &pc, out, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
   CHECK(strstr(msg, "is not the challenge") != NULL);
@@ -137,13 +147,14 @@ static void test_winning(const uint8_t randomness[32]) {
   size_t lens[2] = {s.len, s.len};
   cz_post_partition p;
   char msg[256];
-  CHECK_EQ_INT(cz_post_partition_parse(&p, &(cz_post_challenge_seed){k, randomness, prover_id, 0}, vp, lens, 2, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_partition_parse(&p, &(cz_post_challenge_seed){k, randomness, prover_id, 0},
+                                       vp, lens, 2, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
   CHECK(p.proofs == NULL && msg[0]);
   /* Truncated bincode names the field. */
   lens[0] = s.len - 1;
-  CHECK(cz_post_partition_parse(&p, &(cz_post_challenge_seed){k, randomness, prover_id, 0}, vp, lens, 1, msg, sizeof msg) !=
-        CZ_OK);
+  CHECK(cz_post_partition_parse(&p, &(cz_post_challenge_seed){k, randomness, prover_id, 0}, vp,
+                                lens, 1, msg, sizeof msg) != CZ_OK);
   CHECK(strstr(msg, "vanilla_proofs[0]") != NULL);
   free_sector(&s);
   cz_groth16_params_free(&params);
@@ -166,14 +177,16 @@ static void test_window(const uint8_t randomness[32]) {
   size_t lens[2] = {s[0].len, s[1].len};
   cz_post_partition p;
   char msg[256];
-  CHECK_EQ_INT(cz_post_partition_parse(&p, &(cz_post_challenge_seed){v1, randomness, prover_id, 0}, vp, lens, 2, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_partition_parse(&p, &(cz_post_challenge_seed){v1, randomness, prover_id, 0},
+                                       vp, lens, 2, msg, sizeof msg),
                CZ_OK);
   CHECK_EQ_INT(cz_post_partition_verify(&p, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
   cz_post_partition_free(&p);
   /* Three sectors do not fit one partition of two. */
   const uint8_t *vp3[3] = {s[0].bytes, s[1].bytes, s[2].bytes};
   size_t lens3[3] = {s[0].len, s[1].len, s[2].len};
-  CHECK_EQ_INT(cz_post_partition_parse(&p, &(cz_post_challenge_seed){k, randomness, prover_id, 0}, vp3, lens3, 3, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_partition_parse(&p, &(cz_post_challenge_seed){k, randomness, prover_id, 0},
+                                       vp3, lens3, 3, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
   for (int i = 0; i < 3; i++) free_sector(&s[i]);
   cz_groth16_params_free(&params);
@@ -189,12 +202,18 @@ int main(void) {
   cz_post_partition p;
   char msg[256];
   uint8_t prover_id[32] = {0};
-  CHECK_EQ_INT(cz_post_partition_parse(&p, &(cz_post_challenge_seed){cz_post_kind_by_id(0), bad, prover_id, 0}, NULL, NULL, 0, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_partition_parse(&p,
+                                       &(cz_post_challenge_seed){cz_post_kind_by_id(0), bad,
+                                                                 prover_id, 0},
+                                       NULL, NULL, 0, msg, sizeof msg),
                CZ_ERR_INVALID_ARG); /* no proofs: the count comes first */
   const uint8_t one = 0;
   const uint8_t *vp[1] = {&one};
   size_t len1 = 1;
-  CHECK_EQ_INT(cz_post_partition_parse(&p, &(cz_post_challenge_seed){cz_post_kind_by_id(0), bad, prover_id, 0}, vp, &len1, 1, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_partition_parse(&p,
+                                       &(cz_post_challenge_seed){cz_post_kind_by_id(0), bad,
+                                                                 prover_id, 0},
+                                       vp, &len1, 1, msg, sizeof msg),
                CZ_ERR_NONCANONICAL);
   CHECK(strstr(msg, "randomness") != NULL);
   return check_report("test_post_prove");

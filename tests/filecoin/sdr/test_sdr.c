@@ -320,11 +320,17 @@ static void test_porep_vector(void) {
   CHECK_EQ_INT(cz_porep_public_input_count(&cfg), 39);
   cz_fr in[39];
   size_t n = 10;
-  CHECK_EQ_INT(cz_porep_public_inputs(&cfg, &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d, comm_r}, 0, in, &n),
+  CHECK_EQ_INT(cz_porep_public_inputs(&cfg,
+                                      &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d,
+                                                         comm_r},
+                                      0, in, &n),
                CZ_ERR_INVALID_ARG);
   CHECK_EQ_INT(n, 39);
   n = 39;
-  CHECK_EQ_INT(cz_porep_public_inputs(&cfg, &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d, comm_r}, 0, in, &n),
+  CHECK_EQ_INT(cz_porep_public_inputs(&cfg,
+                                      &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d,
+                                                         comm_r},
+                                      0, in, &n),
                CZ_OK);
   CHECK_EQ_INT(n, 39);
   json_t *jin = vec_array(pi, "inputs");
@@ -336,7 +342,10 @@ static void test_porep_vector(void) {
     cz_fr_to_bytes_le(got, &in[i]);
     CHECK_MEM(got, want, 32);
   }
-  CHECK_EQ_INT(cz_porep_public_inputs(&cfg, &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d, comm_r}, 1, in, &n),
+  CHECK_EQ_INT(cz_porep_public_inputs(&cfg,
+                                      &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d,
+                                                         comm_r},
+                                      1, in, &n),
                CZ_ERR_INVALID_ARG);
 
   size_t hex_len = 0;
@@ -362,12 +371,20 @@ static void test_porep_vector(void) {
     cz_porep_config bad = cfg;
     bad.api = CZ_API_1_0_0;
     n = 39;
-    CHECK_EQ_INT(cz_porep_public_inputs(&bad, &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d, comm_r}, 0, in, &n), CZ_OK);
+    CHECK_EQ_INT(cz_porep_public_inputs(&bad,
+                                        &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d,
+                                                           comm_r},
+                                        0, in, &n),
+                 CZ_OK);
     CHECK_EQ_INT(cz_groth16_verify(&vk, in, 39, &proof), CZ_ERR_PROOF_INVALID);
     bad = cfg;
     cz_porep_id(bad.porep_id, 5, 0);
     n = 39;
-    CHECK_EQ_INT(cz_porep_public_inputs(&bad, &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d, comm_r}, 0, in, &n), CZ_OK);
+    CHECK_EQ_INT(cz_porep_public_inputs(&bad,
+                                        &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d,
+                                                           comm_r},
+                                        0, in, &n),
+                 CZ_OK);
     CHECK_EQ_INT(cz_groth16_verify(&vk, in, 39, &proof), CZ_ERR_PROOF_INVALID);
     cz_groth16_vk_free(&vk);
   } else {

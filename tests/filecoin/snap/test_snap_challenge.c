@@ -133,15 +133,16 @@ static void test_public_inputs(void) {
   memset(bad, 0xff, 32);
   cz_fr out[CZ_SNAP_PUBLIC_INPUTS], want;
   char msg[160];
-  CHECK(cz_snap_public_inputs(&k->shape, 3, 10, &(cz_snap_comms){a, b, c}, out, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_public_inputs(&k->shape, 3, 10, &(cz_snap_comms){a, b, c}, out, msg, sizeof msg) ==
+        CZ_OK);
   cz_fr_from_u64(&want, 3 + 32);
   CHECK(cz_fr_eq(&out[0], &want));
   cz_fr_from_u64(&want, 1);
   CHECK(cz_fr_eq(&out[1], &want));
   cz_fr_from_u64(&want, 3);
   CHECK(cz_fr_eq(&out[3], &want));
-  CHECK(cz_snap_public_inputs(&k->shape, 3, 10, &(cz_snap_comms){a, bad, c}, out, msg, sizeof msg) ==
-        CZ_ERR_NONCANONICAL);
+  CHECK(cz_snap_public_inputs(&k->shape, 3, 10, &(cz_snap_comms){a, bad, c}, out, msg,
+                              sizeof msg) == CZ_ERR_NONCANONICAL);
   CHECK(strncmp(msg, "comm_d_new:", 11) == 0);
   CHECK(cz_snap_public_inputs(&k->shape, 4, 10, &(cz_snap_comms){a, b, c}, out, msg, sizeof msg) ==
         CZ_ERR_INVALID_ARG);

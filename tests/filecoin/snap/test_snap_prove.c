@@ -73,7 +73,9 @@ int main(void) {
   cz_snap_vanilla_free(&pp);
 
   cz_snap_partition p;
-  CHECK(cz_snap_partition_parse(&p, k, 0, &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new}, b, n, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_partition_parse(&p, k, 0,
+                                &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new}, b,
+                                n, msg, sizeof msg) == CZ_OK);
   CHECK(cz_snap_partition_verify(&p, msg, sizeof msg) == CZ_OK);
   cz_fr in[CZ_SNAP_PUBLIC_INPUTS], one;
   CHECK(cz_snap_partition_inputs(&p, in, msg, sizeof msg) == CZ_OK);
@@ -102,18 +104,25 @@ int main(void) {
   cz_snap_partition_free(&p);
 
   cz_snap_partition q;
-  CHECK(cz_snap_partition_parse(&q, k, 1, &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new}, b, n, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+  CHECK(cz_snap_partition_parse(&q, k, 1,
+                                &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new}, b,
+                                n, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "partition 1: StackedDrg2KiBV1 has 1 partition") != NULL);
   uint8_t bad[32];
   memset(bad, 0xff, 32);
-  CHECK(cz_snap_partition_parse(&q, k, 0, &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, bad}, b, n, msg, sizeof msg) == CZ_ERR_NONCANONICAL);
+  CHECK(cz_snap_partition_parse(&q, k, 0, &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, bad}, b,
+                                n, msg, sizeof msg) == CZ_ERR_NONCANONICAL);
   CHECK(strncmp(msg, "comm_r_new:", 11) == 0);
-  CHECK(cz_snap_partition_parse(&q, k, 0, &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new}, b, n - 1, msg, sizeof msg) == CZ_ERR_TRUNCATED);
+  CHECK(cz_snap_partition_parse(&q, k, 0,
+                                &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new}, b,
+                                n - 1, msg, sizeof msg) == CZ_ERR_TRUNCATED);
   /* Proofs of the wrong length are refused before any key is read. */
   cz_groth16_vk vk;
   memset(&vk, 0, sizeof vk);
   uint8_t proofs[2 * CZ_GROTH16_PROOF_BYTES] = {0};
-  CHECK(cz_snap_verify_proofs(&vk, k, &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new}, proofs, sizeof proofs, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+  CHECK(cz_snap_verify_proofs(&vk, k,
+                              &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new},
+                              proofs, sizeof proofs, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "has 1 partitions") != NULL);
   free(b);
   cz_snap_sector_free(&sec);

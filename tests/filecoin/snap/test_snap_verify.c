@@ -20,7 +20,8 @@ static void expect_bad(const snap_test_sector *t, uint32_t k, const cz_snap_part
                        const uint8_t *r_old, const uint8_t *d_new, const uint8_t *r_new,
                        cz_err want, const char *needle) {
   char msg[256] = "";
-  cz_err e = cz_snap_verify_partition(&t->shape, k, &(cz_snap_comms){r_old, d_new, r_new}, p, 0, msg, sizeof msg);
+  cz_err e = cz_snap_verify_partition(&t->shape, k, &(cz_snap_comms){r_old, d_new, r_new}, p, 0,
+                                      msg, sizeof msg);
   CHECK_EQ_INT(e, want);
   CHECK(strstr(msg, needle) != NULL);
   if (!strstr(msg, needle)) fprintf(stderr, "message: %s (wanted %s)\n", msg, needle);
@@ -33,14 +34,19 @@ static void test_honest(uint64_t nodes) {
     cz_snap_partition_proof p, q;
     char msg[256];
     CHECK(cz_snap_prove_partition(&t.shape, k, &t.trees, &p, msg, sizeof msg) == CZ_OK);
-    cz_err e = cz_snap_verify_partition(&t.shape, k, &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new}, &p, k, msg, sizeof msg);
+    cz_err e =
+        cz_snap_verify_partition(&t.shape, k,
+                                 &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
+                                 &p, k, msg, sizeof msg);
     CHECK_EQ_INT(e, CZ_OK);
     if (e) fprintf(stderr, "%llu nodes, k %u: %s\n", (unsigned long long)nodes, k, msg);
     size_t n = cz_snap_vanilla_write(NULL, &p);
     uint8_t *b = malloc(n);
     CHECK(b && cz_snap_vanilla_write(b, &p) == n);
     CHECK(b && cz_snap_vanilla_parse(&q, b, n, k, msg, sizeof msg) == CZ_OK);
-    CHECK(cz_snap_verify_partition(&t.shape, k, &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new}, &q, k, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_snap_verify_partition(&t.shape, k,
+                                   &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
+                                   &q, k, msg, sizeof msg) == CZ_OK);
     free(b);
     cz_snap_vanilla_free(&q);
     /* Another partition's index: its challenges differ. */
@@ -95,15 +101,23 @@ static void test_tampered(void) {
   /* The 8 MiB registered proof's constants: 128 apex leaves expected. */
   cz_snap_partition_proof *pp = &p;
   char m2[256];
-  CHECK(cz_snap_verify_partition(&cz_snap_kind_by_id(1)->shape, 0, &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new}, pp, 0, m2, sizeof m2) == CZ_ERR_PROOF_INVALID);
+  CHECK(cz_snap_verify_partition(&cz_snap_kind_by_id(1)->shape, 0,
+                                 &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
+                                 pp, 0, m2, sizeof m2) == CZ_ERR_PROOF_INVALID);
   CHECK(strstr(m2, "8 leaves, the sector size has 128") != NULL);
-  CHECK(cz_snap_verify_partition(&t.shape, 1, &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new}, pp, 0, m2, sizeof m2) == CZ_ERR_INVALID_ARG);
-  CHECK(cz_snap_verify_partition(&t.shape, 0, &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new}, pp, 0, m2, sizeof m2) == CZ_OK);
+  CHECK(cz_snap_verify_partition(&t.shape, 1,
+                                 &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
+                                 pp, 0, m2, sizeof m2) == CZ_ERR_INVALID_ARG);
+  CHECK(cz_snap_verify_partition(&t.shape, 0,
+                                 &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
+                                 pp, 0, m2, sizeof m2) == CZ_OK);
 
   /* The circuit on this witness: satisfied, 5 inputs equal to the
    * verifier's public inputs. */
   cz_fr pub[CZ_SNAP_PUBLIC_INPUTS];
-  CHECK(cz_snap_public_inputs(&t.shape, 0, t.shape.h, &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new}, pub, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_public_inputs(&t.shape, 0, t.shape.h,
+                              &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new}, pub,
+                              msg, sizeof msg) == CZ_OK);
   cz_snap_public sp = {pub[0], pub[1], pub[2], pub[3]};
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   CHECK(cz_snap_circuit(cs, &t.shape, &sp, &p) == CZ_OK);
@@ -156,7 +170,9 @@ static void test_sector_make(void) {
   cz_snap_sector_trees(&sec, &t);
   cz_snap_partition_proof p;
   CHECK(cz_snap_prove_partition(&k->shape, 0, &t, &p, msg, sizeof msg) == CZ_OK);
-  CHECK(cz_snap_verify_partition(&k->shape, 0, &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new}, &p, 0, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_verify_partition(&k->shape, 0,
+                                 &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new},
+                                 &p, 0, msg, sizeof msg) == CZ_OK);
   cz_snap_vanilla_free(&p);
   cz_snap_sector_free(&sec);
   uint8_t *bad = malloc(k->sector_size);
