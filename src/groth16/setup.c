@@ -182,22 +182,17 @@ static cz_err check_ext(const cz_g1_affine *ext_pts, size_t n_in, size_t nv, cha
 
 /* The verifying key's fixed points (IC is set by the caller). */
 static void setup_vk(cz_groth16_vk *vk, const cz_groth16_toxic *t) {
+  const cz_fr *k1[3] = {&t->alpha, &t->beta, &t->delta}, *k2[3] = {&t->beta, &t->gamma, &t->delta};
+  cz_g1_affine *p1[3] = {&vk->alpha_g1, &vk->beta_g1, &vk->delta_g1};
+  cz_g2_affine *p2[3] = {&vk->beta_g2, &vk->gamma_g2, &vk->delta_g2};
   cz_g1 g1, j1;
   cz_g2 g2, j2;
   cz_g1_from_affine(&g1, &CZ_G1_GENERATOR);
   cz_g2_from_affine(&g2, &CZ_G2_GENERATOR);
-  cz_g1_mul_fr(&j1, &g1, &t->alpha);
-  cz_g1_to_affine(&vk->alpha_g1, &j1);
-  cz_g1_mul_fr(&j1, &g1, &t->beta);
-  cz_g1_to_affine(&vk->beta_g1, &j1);
-  cz_g1_mul_fr(&j1, &g1, &t->delta);
-  cz_g1_to_affine(&vk->delta_g1, &j1);
-  cz_g2_mul_fr(&j2, &g2, &t->beta);
-  cz_g2_to_affine(&vk->beta_g2, &j2);
-  cz_g2_mul_fr(&j2, &g2, &t->gamma);
-  cz_g2_to_affine(&vk->gamma_g2, &j2);
-  cz_g2_mul_fr(&j2, &g2, &t->delta);
-  cz_g2_to_affine(&vk->delta_g2, &j2);
+  for (int i = 0; i < 3; i++) {
+    cz_g1_mul_fr(&j1, &g1, k1[i]), cz_g1_to_affine(p1[i], &j1);
+    cz_g2_mul_fr(&j2, &g2, k2[i]), cz_g2_to_affine(p2[i], &j2);
+  }
 }
 
 /* The h points: tau^i Z(tau) / delta, i < p->n_h (pw is scratch). */
