@@ -23,6 +23,8 @@ typedef enum {
   CZ_ERR_UNAVAILABLE,   /* not any more: the engine is shutting down */
   CZ_ERR_EXHAUSTED,     /* the memory budget cannot hold it now: retry later */
   CZ_ERR_BUSY,          /* in use: it cannot be done while something holds it */
+  CZ_ERR_DEVICE,        /* a GPU failed (a kernel launch, a copy, a runtime
+                           error): the same work may succeed on another one */
   CZ_ERR_COUNT
 } cz_err;
 

@@ -154,7 +154,7 @@ uint32_t czg_rev_host(uint32_t x, unsigned log_n) {
 cz_err cuda_err(cudaError_t e) {
   if (e == cudaSuccess) return CZ_OK;
   fprintf(stderr, "cuzk cuda: %s\n", cudaGetErrorString(e));
-  return e == cudaErrorMemoryAllocation ? CZ_ERR_NOMEM : CZ_ERR_IO;
+  return e == cudaErrorMemoryAllocation ? CZ_ERR_NOMEM : CZ_ERR_DEVICE;
 }
 
 #define CK(x)                           \

@@ -4,8 +4,11 @@
  * position, signed digits, sorted buckets, window segments, strided batch
  * addition) testable against the CPU library without a GPU. Slow: tests
  * only. */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "cuda/czg_arith.h"
 #include "cuda/czg_host.h"
 #include "cuzk/ntt.h"
@@ -124,12 +127,40 @@ void czg_emu_msm(cz_g1 *out, const cz_g1_affine *pts, const cz_scalar *k, size_t
 /* ---- the emulated device's ops --------------------------------------------- */
 
 typedef struct {
+  char name[48];
   size_t free_bytes;
   czg_fr *h; /* H coefficients, position p holds coefficient rev(p), Montgomery */
   unsigned log_n;
+  pthread_mutex_t mu; /* guards faults and step */
+  czg_emu_faults faults;
+  unsigned long step; /* device steps run since the faults were set */
 } emu_dev;
 
-static emu_dev EMU; /* one emulated device per process (tests) */
+/* One device step begins: the injected delay, then CZ_OK or the injected
+ * failure; *corrupt says whether this step's result must be wrong. */
+static cz_err emu_step(emu_dev *d, size_t points, bool *corrupt) {
+  pthread_mutex_lock(&d->mu);
+  czg_emu_faults f = d->faults;
+  unsigned long k = ++d->step;
+  pthread_mutex_unlock(&d->mu);
+  if (f.delay_ms) {
+    struct timespec ts = {f.delay_ms / 1000, (long)(f.delay_ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+  }
+  *corrupt = f.corrupt_all || (f.corrupt_step && k == f.corrupt_step);
+  unsigned long span = f.fail_steps ? f.fail_steps : 1;
+  if (f.fail_step && k >= f.fail_step && k - f.fail_step < span)
+    return f.fail_err != CZ_OK ? f.fail_err : CZ_ERR_NOMEM;
+  if (f.max_points && points > f.max_points) return CZ_ERR_NOMEM;
+  return CZ_OK;
+}
+
+/* A wrong result that still decodes: the generator added to it. */
+static void emu_spoil(cz_g1 *out) {
+  cz_g1 g;
+  cz_g1_from_affine(&g, &CZ_G1_GENERATOR);
+  cz_g1_add(out, out, &g);
+}
 
 static cz_err emu_mem_free(void *ctx, size_t *f) {
   *f = ((emu_dev *)ctx)->free_bytes;
@@ -138,24 +169,35 @@ static cz_err emu_mem_free(void *ctx, size_t *f) {
 static void *emu_alloc(void *ctx, size_t n) { (void)ctx; return malloc(n); }
 static void emu_free(void *ctx, void *p) { (void)ctx; free(p); }
 
-/* The device's H: the same steps as the CUDA path (czg_cuda.cu ntt_h). */
-static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m,
-                        unsigned log_n) {
-  emu_dev *d = ctx;
-  size_t n = (size_t)1 << log_n;
-  free(d->h);
-  d->h = NULL;
-  czg_fr *v[3];
+/* The three vectors of H on the device: copies of a, b, c zero-padded to
+ * n, c = a b when c is NULL (as the CUDA device makes it). */
+static bool h_inputs(czg_fr *v[3], const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m,
+                     size_t n) {
   const cz_fr *src[3] = {a, b, c};
   for (int i = 0; i < 3; i++) {
     v[i] = calloc(n, sizeof(czg_fr));
     if (v[i] && src[i]) memcpy(v[i], src[i], m * sizeof(cz_fr));
   }
-  if (!c && v[0] && v[1] && v[2]) /* c = a b, as the CUDA device makes it */
+  if (!v[0] || !v[1] || !v[2]) return false;
+  if (!c)
     for (size_t p = 0; p < m; p++) {
       memcpy(&v[2][p], &v[0][p], sizeof v[2][p]);
       czg_h_product(&v[2][p], &v[1][p]);
     }
+  return true;
+}
+
+/* The device's H: the same steps as the CUDA path (czg_cuda.cu ntt_h). */
+static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m,
+                        unsigned log_n) {
+  emu_dev *d = ctx;
+  bool corrupt;
+  cz_err fault = emu_step(d, 0, &corrupt);
+  if (fault != CZ_OK) return fault;
+  size_t n = (size_t)1 << log_n;
+  free(d->h);
+  d->h = NULL;
+  czg_fr *v[3];
   cz_fr w, winv, g, ginv, ninv, zinv;
   cz_fr_root_of_unity(&w, log_n);
   cz_fr_inv(&winv, &w);
@@ -168,8 +210,8 @@ static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *
   cz_fr_sub(&zinv, &zinv, &CZ_FR_ONE);
   cz_fr_inv(&zinv, &zinv);
   tw_tables tw = {0}, twi = {0}, tg = {0}, tgi = {0};
-  bool ok = v[0] && v[1] && v[2] && tw_build(&tw, &w, log_n) && tw_build(&twi, &winv, log_n) &&
-            tw_build(&tg, &g, log_n) && tw_build(&tgi, &ginv, log_n);
+  bool ok = h_inputs(v, a, b, c, m, n) && tw_build(&tw, &w, log_n) &&
+            tw_build(&twi, &winv, log_n) && tw_build(&tg, &g, log_n) && tw_build(&tgi, &ginv, log_n);
   if (ok) {
     cz_fr nzinv;
     cz_fr_mul(&nzinv, &ninv, &zinv);
@@ -186,6 +228,7 @@ static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *
       czg_coset_scale(&v[0][p], (uint32_t)p, log_n, (const czg_fr *)&ninv, tgi.lo, tgi.hi);
       czg_h_subtract(&v[0][p], &v[2][p], (const czg_fr *)&nzinv);
     }
+    if (corrupt) czg_h_product(&v[0][0], &v[1][0]); /* one wrong coefficient */
     d->h = v[0];
     d->log_n = log_n;
     v[0] = NULL;
@@ -207,46 +250,63 @@ static unsigned emu_window(size_t n) { return n < 64 ? 3 : n < 4096 ? 5 : 8; }
 
 static cz_err emu_msm_h(void *ctx, const cz_g1_affine *bases, size_t first, size_t n, cz_g1 *out) {
   emu_dev *d = ctx;
+  bool corrupt;
+  cz_err fault = emu_step(d, n, &corrupt);
+  if (fault != CZ_OK) return fault;
   if (!d->h || first + n > ((size_t)1 << d->log_n)) return CZ_ERR_INVALID_ARG;
   czg_fr *k = malloc((n ? n : 1) * sizeof *k);
   if (!k) return CZ_ERR_NOMEM;
   for (size_t i = 0; i < n; i++) czg_fr_from_mont(&k[i], &d->h[czg_rev((uint32_t)(first + i), d->log_n)]);
   bool ok = emu_msm(out, bases, k, n, emu_window(n), 4);
   free(k);
+  if (ok && corrupt) emu_spoil(out);
   return ok ? CZ_OK : CZ_ERR_NOMEM;
 }
 
 /* The batch-add kernel: T threads sum strided points, the host sums those. */
 static cz_err emu_batch_add(void *ctx, const cz_g1_affine *pts, size_t n, cz_g1 *out) {
-  (void)ctx;
   enum { T = 5 };
+  bool corrupt;
+  cz_err fault = emu_step(ctx, n, &corrupt);
+  if (fault != CZ_OK) return fault;
   czg_xyzz part[T];
   for (unsigned t = 0; t < T; t++) {
     czg_xyzz_set_identity(&part[t]);
     for (size_t i = t; i < n; i += T) czg_xyzz_add_affine(&part[t], (const czg_affine *)&pts[i], false);
   }
   czg_sum_xyzz(out, part, T);
+  if (corrupt) emu_spoil(out);
   return CZ_OK;
 }
 
 static cz_err emu_msm_ops(void *ctx, const cz_g1_affine *pts, const cz_scalar *k, size_t n,
                           cz_g1 *out) {
-  (void)ctx;
-  return emu_msm(out, pts, (const czg_fr *)k, n, emu_window(n), 2) ? CZ_OK : CZ_ERR_NOMEM;
+  bool corrupt;
+  cz_err fault = emu_step(ctx, n, &corrupt);
+  if (fault != CZ_OK) return fault;
+  if (!emu_msm(out, pts, (const czg_fr *)k, n, emu_window(n), 2)) return CZ_ERR_NOMEM;
+  if (corrupt) emu_spoil(out);
+  return CZ_OK;
 }
 
 static void emu_close(void *ctx) {
   emu_dev *d = ctx;
   free(d->h);
-  d->h = NULL;
+  pthread_mutex_destroy(&d->mu);
+  free(d);
 }
 
-void czg_emu_ops(czg_ops *ops, size_t free_bytes) {
-  EMU.free_bytes = free_bytes;
+cz_err czg_emu_open(czg_ops *ops, const char *name, size_t free_bytes) {
+  emu_dev *d = calloc(1, sizeof *d);
+  if (!d) return CZ_ERR_NOMEM;
+  snprintf(d->name, sizeof d->name, "%s", name && name[0] ? name : "cuda-emulated");
+  d->free_bytes = free_bytes;
+  pthread_mutex_init(&d->mu, NULL);
   *ops = (czg_ops){
-      .name = "cuda-emulated",
-      .ctx = &EMU,
+      .name = d->name,
+      .ctx = d,
       .mem_free = emu_mem_free,
+      .mem_total = free_bytes,
       .msm_bytes_per_point = sizeof(cz_g1_affine) + sizeof(cz_scalar) + 2 * 8 * 32,
       .add_bytes_per_point = sizeof(cz_g1_affine),
       .msm_reserve_bytes = 0,
@@ -259,4 +319,25 @@ void czg_emu_ops(czg_ops *ops, size_t free_bytes) {
       .msm = emu_msm_ops,
       .close = emu_close,
   };
+  return CZ_OK;
+}
+
+void czg_emu_ops(czg_ops *ops, size_t free_bytes) {
+  if (czg_emu_open(ops, NULL, free_bytes) != CZ_OK) abort(); /* test helper: a few bytes */
+}
+
+void czg_emu_set_faults(const czg_ops *ops, const czg_emu_faults *f) {
+  emu_dev *d = ops->ctx;
+  pthread_mutex_lock(&d->mu);
+  d->faults = f ? *f : (czg_emu_faults){0};
+  d->step = 0;
+  pthread_mutex_unlock(&d->mu);
+}
+
+unsigned long czg_emu_steps(const czg_ops *ops) {
+  emu_dev *d = ops->ctx;
+  pthread_mutex_lock(&d->mu);
+  unsigned long k = d->step;
+  pthread_mutex_unlock(&d->mu);
+  return k;
 }

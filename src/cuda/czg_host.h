@@ -79,8 +79,9 @@ typedef struct czg_ops czg_ops;
 struct czg_ops {
   const char *name;
   void *ctx;
-  /* Device memory now free. */
+  /* Device memory now free, and the device's whole memory (status). */
   cz_err (*mem_free)(void *ctx, size_t *free_bytes);
+  size_t mem_total;
   /* Device bytes per point of a tail-MSM batch and of a batch_add batch, and
    * what one MSM call needs besides (buckets, tables). */
   size_t msm_bytes_per_point, add_bytes_per_point, msm_reserve_bytes;
@@ -105,11 +106,17 @@ struct czg_ops {
   void (*close)(void *ctx);
 };
 
-/* The backend state of a device: its ops and staging pool. */
+/* The backend state of a device: its ops and staging pool. Several threads
+ * may prove on one device at once (gpus.gpu_workers_per_device): each
+ * takes the device (the mutex) from H to the tail MSM, while the others'
+ * CPU phases (prep_msm, the G2 MSM) run. */
 typedef struct {
   czg_ops ops;
   czg_pool pool;
   size_t max_batch; /* cap on points per batch (0: memory decides); tests use it */
+  pthread_mutex_t device;
+  unsigned long oom_retries; /* batches that did not fit and were retried smaller
+                               (__atomic builtins: the header is C++ too) */
 } czg_backend_state;
 
 /* Fill b as a backend named ops->name that proves through st. */
@@ -117,10 +124,40 @@ void czg_backend_init(cz_prover_backend *b, czg_backend_state *st, const czg_ops
 /* Close st's device and free its pool. */
 void czg_backend_destroy(czg_backend_state *st);
 
+/* The device's self-test: a small H (NTT) and a small MSM and batch
+ * addition on it, each compared with the CPU library's result. CZ_OK when
+ * all agree; otherwise the device's error, or CZ_ERR_PROOF_INVALID for a
+ * wrong result, with msg saying which step. Takes the device as a proof
+ * does. */
+cz_err czg_self_test(czg_backend_state *st, char *msg, size_t msg_len);
+
 /* The emulated device: every kernel body of czg_arith.h run on the CPU, one
  * thread, with free_bytes of pretend device memory (small values force many
- * batches). For tests of everything but the CUDA runtime. */
+ * batches). For tests of everything but the CUDA runtime. Each open makes a
+ * device of its own (memory, faults, H); ops->close frees it. name (NULL:
+ * "cuda-emulated") is copied. CZ_ERR_NOMEM. */
+cz_err czg_emu_open(czg_ops *ops, const char *name, size_t free_bytes);
+/* czg_emu_open with the default name; aborts when out of memory (tests). */
 void czg_emu_ops(czg_ops *ops, size_t free_bytes);
+
+/* Faults an emulated device injects. A step is one call of ntt_h, msm_h,
+ * batch_add or msm, counted from 1 since the faults were set. */
+typedef struct {
+  unsigned long fail_step;    /* the first step that fails (0: none) */
+  unsigned long fail_steps;   /* steps from fail_step on that fail (0 -> 1) */
+  cz_err fail_err;            /* their error: CZ_ERR_NOMEM (an allocation), CZ_ERR_DEVICE
+                                 (a launch); CZ_OK -> CZ_ERR_NOMEM */
+  size_t max_points;          /* a batch of more points fails with CZ_ERR_NOMEM (0: none) */
+  unsigned long corrupt_step; /* the step whose result is wrong (0: none) */
+  bool corrupt_all;           /* every step's result is wrong */
+  unsigned delay_ms;          /* each step takes this much longer (a slow device) */
+} czg_emu_faults;
+
+/* Replace the faults of the emulated device of ops (f NULL: none) and
+ * restart the step count. Thread-safe, at any time. */
+void czg_emu_set_faults(const czg_ops *ops, const czg_emu_faults *f);
+/* Steps the device has run since its faults were last set. */
+unsigned long czg_emu_steps(const czg_ops *ops);
 
 /* The host's last steps after the kernels, shared by both devices (plain
  * types so that czg_cuda.cu can declare them): *out (a cz_g1) = the sum of

@@ -95,66 +95,102 @@ static size_t batch_points(czg_backend_state *st, size_t n, size_t per_point) {
                         st->max_batch);
 }
 
-static cz_err run_msm_h(czg_backend_state *st, const cz_g1_affine *bases, size_t n, cz_g1 *out) {
+/* A batch of m points did not fit on the device although its free memory
+ * said it would (fragmentation, another process): the next batches take
+ * half as many. false when m was one point already. */
+static bool shrink(czg_backend_state *st, const char *step, size_t *bs, size_t m) {
+  if (m <= 1) return false;
+  *bs = m / 2;
+  __atomic_fetch_add(&st->oom_retries, 1, __ATOMIC_RELAXED);
+  fprintf(stderr, "cuzk %s: out of device memory in %s with %zu points; retrying with %zu\n",
+          st->ops.name, step, m, *bs);
+  return true;
+}
+
+/* What one batched step stages and runs: stage copies points [first,
+ * first + m) into buf (of m * bytes_per_point bytes), run sums them. */
+typedef struct {
+  const char *name;
+  size_t n, stage_bytes_per_point, device_bytes_per_point;
+  void (*stage)(const void *src, size_t first, size_t m, uint8_t *buf);
+  cz_err (*run)(czg_backend_state *st, const void *src, size_t first, size_t m, uint8_t *buf,
+                cz_g1 *part);
+  const void *src;
+} batched_step;
+
+/* *out = the sum over batches of step->run, batches sized to the device's
+ * free memory and halved after an out-of-memory error. */
+static cz_err run_batched(czg_backend_state *st, const batched_step *step, cz_g1 *out) {
   cz_g1_set_identity(out);
-  size_t bs = batch_points(st, n, st->ops.msm_bytes_per_point);
+  size_t n = step->n, bs = batch_points(st, n, step->device_bytes_per_point);
   if (n && !bs) return CZ_ERR_NOMEM;
-  for (size_t first = 0; first < n; first += bs) {
+  for (size_t first = 0; first < n;) {
     size_t m = n - first < bs ? n - first : bs;
     unsigned slot;
-    cz_g1_affine *buf = czg_pool_acquire(&st->pool, m * sizeof *buf, &slot);
+    uint8_t *buf = czg_pool_acquire(&st->pool, m * step->stage_bytes_per_point, &slot);
     if (!buf) return CZ_ERR_NOMEM;
-    memcpy(buf, bases + first, m * sizeof *buf);
+    step->stage(step->src, first, m, buf);
     cz_g1 part;
-    cz_err e = st->ops.msm_h(st->ops.ctx, buf, first, m, &part);
+    cz_err e = step->run(st, step->src, first, m, buf, &part);
     czg_pool_release(&st->pool, slot);
+    if (e == CZ_ERR_NOMEM && shrink(st, step->name, &bs, m)) continue;
     if (e != CZ_OK) return e;
     cz_g1_add(out, out, &part);
+    first += m;
   }
   return CZ_OK;
+}
+
+static void stage_h(const void *src, size_t first, size_t m, uint8_t *buf) {
+  memcpy(buf, (const cz_g1_affine *)src + first, m * sizeof(cz_g1_affine));
+}
+static cz_err run_h(czg_backend_state *st, const void *src, size_t first, size_t m, uint8_t *buf,
+                    cz_g1 *part) {
+  (void)src;
+  return st->ops.msm_h(st->ops.ctx, (const cz_g1_affine *)buf, first, m, part);
+}
+
+static cz_err run_msm_h(czg_backend_state *st, const cz_g1_affine *bases, size_t n, cz_g1 *out) {
+  batched_step step = {"msm_h", n, sizeof(cz_g1_affine), st->ops.msm_bytes_per_point,
+                       stage_h, run_h, bases};
+  return run_batched(st, &step, out);
+}
+
+static void stage_one(const void *src, size_t first, size_t m, uint8_t *buf) {
+  const czg_split *s = src;
+  cz_g1_affine *pts = (cz_g1_affine *)buf;
+  for (size_t i = 0; i < m; i++) pts[i] = *s->one[first + i];
+}
+static cz_err run_add(czg_backend_state *st, const void *src, size_t first, size_t m, uint8_t *buf,
+                      cz_g1 *part) {
+  (void)src, (void)first;
+  return st->ops.batch_add(st->ops.ctx, (const cz_g1_affine *)buf, m, part);
 }
 
 static cz_err run_batch_add(czg_backend_state *st, const czg_split *s, cz_g1 *out) {
-  cz_g1_set_identity(out);
-  size_t bs = batch_points(st, s->n_one, st->ops.add_bytes_per_point);
-  if (s->n_one && !bs) return CZ_ERR_NOMEM;
-  for (size_t first = 0; first < s->n_one; first += bs) {
-    size_t m = s->n_one - first < bs ? s->n_one - first : bs;
-    unsigned slot;
-    cz_g1_affine *buf = czg_pool_acquire(&st->pool, m * sizeof *buf, &slot);
-    if (!buf) return CZ_ERR_NOMEM;
-    for (size_t i = 0; i < m; i++) buf[i] = *s->one[first + i];
-    cz_g1 part;
-    cz_err e = st->ops.batch_add(st->ops.ctx, buf, m, &part);
-    czg_pool_release(&st->pool, slot);
-    if (e != CZ_OK) return e;
-    cz_g1_add(out, out, &part);
-  }
-  return CZ_OK;
+  batched_step step = {"batch_add", s->n_one, sizeof(cz_g1_affine), st->ops.add_bytes_per_point,
+                       stage_one, run_add, s};
+  return run_batched(st, &step, out);
+}
+
+/* one staging buffer: the bases, then their scalars */
+static void stage_other(const void *src, size_t first, size_t m, uint8_t *buf) {
+  const czg_split *s = src;
+  cz_g1_affine *pts = (cz_g1_affine *)buf;
+  for (size_t i = 0; i < m; i++) pts[i] = *s->other[first + i];
+  memcpy(buf + m * sizeof(cz_g1_affine), s->k + first, m * sizeof(cz_scalar));
+}
+static cz_err run_other(czg_backend_state *st, const void *src, size_t first, size_t m,
+                        uint8_t *buf, cz_g1 *part) {
+  (void)src, (void)first;
+  const cz_scalar *k = (const cz_scalar *)(buf + m * sizeof(cz_g1_affine));
+  return st->ops.msm(st->ops.ctx, (const cz_g1_affine *)buf, k, m, part);
 }
 
 static cz_err run_tail(czg_backend_state *st, const czg_split *s, cz_g1 *out) {
-  cz_g1_set_identity(out);
-  size_t bs = batch_points(st, s->n_other, st->ops.msm_bytes_per_point);
-  if (s->n_other && !bs) return CZ_ERR_NOMEM;
-  for (size_t first = 0; first < s->n_other; first += bs) {
-    size_t m = s->n_other - first < bs ? s->n_other - first : bs;
-    unsigned slot;
-    /* one staging buffer: the bases, then their scalars */
-    uint8_t *buf = czg_pool_acquire(&st->pool, m * (sizeof(cz_g1_affine) + sizeof(cz_scalar)),
-                                    &slot);
-    if (!buf) return CZ_ERR_NOMEM;
-    cz_g1_affine *pts = (cz_g1_affine *)buf;
-    cz_scalar *k = (cz_scalar *)(buf + m * sizeof(cz_g1_affine));
-    for (size_t i = 0; i < m; i++) pts[i] = *s->other[first + i];
-    memcpy(k, s->k + first, m * sizeof *k);
-    cz_g1 part;
-    cz_err e = st->ops.msm(st->ops.ctx, pts, k, m, &part);
-    czg_pool_release(&st->pool, slot);
-    if (e != CZ_OK) return e;
-    cz_g1_add(out, out, &part);
-  }
-  return CZ_OK;
+  batched_step step = {"tail_msm", s->n_other, sizeof(cz_g1_affine) + sizeof(cz_scalar),
+                       st->ops.msm_bytes_per_point, stage_other, run_other, s};
+  return run_batched(st, &step, out);
 }
 
 /* Phase times of one call, summed over its proofs. */
@@ -181,6 +217,9 @@ static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_as
     return CZ_ERR_NOMEM;
   }
   cz_g1 h, g[M_COUNT], part;
+  /* The device is one worker's from H to the tail MSM; another worker's
+   * prep_msm and G2 MSM (started above) run on the CPU meanwhile. */
+  pthread_mutex_lock(&st->device);
   uint64_t t0 = cz_now_ns(), t1;
   cz_err e = st->ops.ntt_h(st->ops.ctx, as->a, as->b, as->c, as->n_constraints, log_n);
   t1 = cz_now_ns(); t->ntt_h += t1 - t0; t0 = t1;
@@ -205,6 +244,7 @@ static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_as
     if (e == CZ_OK) cz_g1_add(&g[m], &g[m], &part);
   }
   t1 = cz_now_ns(); t->tail += t1 - t0;
+  pthread_mutex_unlock(&st->device);
   for (int m = 0; m < M_COUNT; m++) czg_split_free(&pj.split[m]);
   pthread_join(tg, NULL);
   if (e == CZ_OK) e = gj.err;
@@ -248,6 +288,7 @@ static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *
     memset(&r, 0, sizeof r);
     memset(&s, 0, sizeof s);
     if (e == CZ_ERR_NOMEM) cz_msg(opts->msg, opts->msg_len, "out of memory (host or %s device)", st->ops.name);
+    else if (e == CZ_ERR_DEVICE) cz_msg(opts->msg, opts->msg_len, "%s: device error", st->ops.name);
     else if (e != CZ_OK) cz_msg(opts->msg, opts->msg_len, "%s device failed (%s)", st->ops.name, cz_err_str(e));
   }
   if (e != CZ_OK) return e;
@@ -270,6 +311,7 @@ void czg_backend_init(cz_prover_backend *b, czg_backend_state *st, const czg_ops
   st->ops = *ops;
   /* two buffers: one being filled while the device reads the other */
   czg_pool_init(&st->pool, 2, ops->host_alloc, ops->host_free, ops->ctx);
+  pthread_mutex_init(&st->device, NULL);
   b->name = ops->name;
   b->prove = gpu_prove;
   b->state = st;
@@ -277,6 +319,7 @@ void czg_backend_init(cz_prover_backend *b, czg_backend_state *st, const czg_ops
 
 void czg_backend_destroy(czg_backend_state *st) {
   czg_pool_destroy(&st->pool);
+  pthread_mutex_destroy(&st->device);
   if (st->ops.close) st->ops.close(st->ops.ctx);
   memset(st, 0, sizeof *st);
 }

@@ -19,6 +19,7 @@ const char *cz_err_str(cz_err e) {
       [CZ_ERR_UNAVAILABLE] = "shutting down",
       [CZ_ERR_EXHAUSTED] = "the memory budget cannot hold it now",
       [CZ_ERR_BUSY] = "in use",
+      [CZ_ERR_DEVICE] = "the device failed",
   };
   return (unsigned)e < CZ_ERR_COUNT ? names[e] : "unknown error";
 }
