@@ -150,6 +150,11 @@ typedef struct {
    * 0 = the cores shared among the partitions synthesized at once: all
    * cores / synthesis_concurrency (1 when serial), at least 1. */
   unsigned synthesis_threads;
+  /* Devices (cz_engine_add_device): a device is unhealthy after
+   * device_fail_limit faults in a row (0 -> 3); an unhealthy one's
+   * self-test runs every self_test_interval_ms (0 -> 60000). */
+  unsigned device_fail_limit;
+  uint64_t self_test_interval_ms;
 } cz_engine_config;
 
 /* Defaults of docs/interface.md (auto budget, 5 GiB margin, 5 min idle, batch 1 /
@@ -239,6 +244,27 @@ typedef struct {
   bool busy;
 } cz_worker_status;
 
+/* Faults of a device, by kind (metric label): a step out of device memory
+ * ("oom", whether the device retried it smaller or the partition moved),
+ * a launch or runtime error ("device_error"), a proof that does not verify
+ * ("bad_proof"). */
+typedef enum { CZ_FAULT_OOM, CZ_FAULT_DEVICE, CZ_FAULT_BAD_PROOF, CZ_FAULT_COUNT } cz_fault_kind;
+const char *cz_fault_kind_label(cz_fault_kind k); /* NULL out of range */
+
+#define CZ_ENGINE_MAX_DEVICES 16
+
+typedef struct {
+  char name[64];
+  uint64_t mem_free, mem_total; /* 0 when the device does not say */
+  unsigned workers, busy;       /* partition slots, and those in use */
+  bool healthy;
+  char why[256];                /* why it is unhealthy ("" when healthy) */
+  char job_id[CZ_JOB_ID_MAX];   /* the job and partition it last took ("" none) */
+  uint32_t partition;
+  uint64_t proved;              /* partitions proved on it */
+  uint64_t faults[CZ_FAULT_COUNT];
+} cz_device_status;
+
 /* The provers declare 40 entries (four kinds x five sizes, parameters and
  * recorded shape each); room beyond them for ids resolved from files. */
 #define CZ_ENGINE_MAX_SRS 64
@@ -260,6 +286,9 @@ typedef struct {
   unsigned n_workers;
   cz_worker_status workers[CZ_ENGINE_MAX_WORKERS];
   bool has_prover[CZ_KIND_COUNT];
+  unsigned n_devices;
+  cz_device_status devices[CZ_ENGINE_MAX_DEVICES];
+  uint64_t fallback_proved;      /* partitions proved on the fallback device */
   bool accepting;                /* started and not shutting down (readiness) */
 } cz_engine_stats;
 

@@ -68,6 +68,10 @@ typedef struct {
                                    and not yet proved, at most: the factor of
                                    a partition's memory in the plan */
   const atomic_bool *cancelled; /* true once the job is cancelled */
+  const void *device;           /* prove_partition only: the handle of the
+                                   device it proves on (cz_engine_device);
+                                   NULL when the engine has no devices (the
+                                   kind's own default) */
 } cz_kind_ctx;
 
 typedef struct {
@@ -96,7 +100,12 @@ typedef struct {
   cz_err (*synthesize)(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
                        size_t msg_len);
   /* Partition i's proof from its state (freed here, whatever happens) into
-   * out, plan->proof_bytes of them, checked before CZ_OK. */
+   * out, plan->proof_bytes of them, checked before CZ_OK, on ctx->device.
+   * With devices, three errors are the device's fault, not the input's:
+   * CZ_ERR_NOMEM and CZ_ERR_DEVICE (counted against the device), and
+   * CZ_ERR_PROOF_INVALID (the proof made does not verify: the device is
+   * taken out at once). The engine then synthesizes the partition again
+   * and proves it on another device, at last on the fallback one. */
   cz_err (*prove_partition)(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
                             char *msg, size_t msg_len);
   /* Free a synthesized state that will not be proved (error, cancel). */
@@ -143,5 +152,36 @@ cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *
  * required). */
 cz_err cz_engine_register_computed_srs(cz_engine *e, const char *circuit_id,
                                        uint64_t estimate_bytes, const cz_srs_loader *loader);
+
+/* ---- Devices (before cz_engine_start) --------------------------------------- */
+
+/* A proving device (a GPU) the engine hands partitions to. A partition is
+ * proved on one device, at most workers of them at once per device; HIGH
+ * and CRITICAL jobs take the next free device before NORMAL and LOW ones.
+ * A device is taken out (unhealthy) after fail_limit faults in a row or
+ * one proof that does not verify, and brought back when its self-test
+ * passes (the engine runs it every self_test_interval_ms). */
+typedef struct {
+  const char *name;   /* copied (status, metrics, logs) */
+  const void *handle; /* given to prove_partition as ctx->device */
+  unsigned workers;   /* partitions proved on it at once (0 -> 2) */
+  /* Required: CZ_OK when the device computes right again. */
+  cz_err (*self_test)(const void *handle, char *msg, size_t msg_len);
+  /* Optional: its memory now free and in all (status). */
+  void (*memory)(const void *handle, uint64_t *free_bytes, uint64_t *total_bytes);
+  /* Optional: out-of-memory faults it handled itself (a batch retried
+   * smaller), added to its "oom" fault count. */
+  uint64_t (*oom_retries)(const void *handle);
+} cz_engine_device;
+
+/* Add a device (copied; at most CZ_ENGINE_MAX_DEVICES). CZ_ERR_INVALID_ARG
+ * for no name or handle, no self_test, too many, or after start. */
+cz_err cz_engine_add_device(cz_engine *e, const cz_engine_device *d);
+/* The handle a partition is proved with when no healthy device is left for
+ * it (the CPU backend); NULL (default): the partition fails instead. */
+void cz_engine_set_fallback_device(cz_engine *e, const void *handle);
+/* Run device i's self-test now (it is marked healthy when it passes).
+ * CZ_ERR_NOT_FOUND for no such device; else the test's result, msg why. */
+cz_err cz_engine_device_self_test(cz_engine *e, unsigned i, char *msg, size_t msg_len);
 
 #endif

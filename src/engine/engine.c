@@ -90,10 +90,12 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   e->workers = calloc(cfg.n_workers + cfg.urgent_workers, sizeof *e->workers);
   cz_membudget_init(&e->budget, budget);
   cz_synth_slots_init(&e->synth, cfg.max_parallel_synthesis);
+  cz_devices_init(&e->devs, cfg.device_fail_limit, cfg.self_test_interval_ms);
   e->srs = cz_srs_manager_new(&e->budget, e->param_cache, cfg.eviction_min_idle_ms);
   if (!e->param_cache || !e->workers || !e->srs) {
     cz_srs_manager_free(e->srs);
     cz_synth_slots_destroy(&e->synth);
+    cz_devices_destroy(&e->devs);
     cz_membudget_destroy(&e->budget);
     free(e->workers);
     free(e->param_cache);
@@ -134,6 +136,23 @@ cz_err cz_engine_register_kind(cz_engine *e, cz_proof_kind kind, const cz_kind_h
   else e->kinds[kind] = *h, e->has_kind[kind] = true;
   pthread_mutex_unlock(&e->mu);
   return err;
+}
+
+cz_err cz_engine_add_device(cz_engine *e, const cz_engine_device *d) {
+  pthread_mutex_lock(&e->mu);
+  cz_err err = e->started ? CZ_ERR_INVALID_ARG : cz_devices_add(&e->devs, d);
+  pthread_mutex_unlock(&e->mu);
+  return err;
+}
+
+void cz_engine_set_fallback_device(cz_engine *e, const void *handle) {
+  pthread_mutex_lock(&e->mu);
+  e->devs.fallback = handle;
+  pthread_mutex_unlock(&e->mu);
+}
+
+cz_err cz_engine_device_self_test(cz_engine *e, unsigned i, char *msg, size_t msg_len) {
+  return cz_devices_self_test(&e->devs, i, msg, msg_len);
 }
 
 cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *path,
@@ -192,6 +211,7 @@ void cz_engine_shutdown(cz_engine *e, bool drain) {
   pthread_mutex_unlock(&e->mu);
   if (started)
     for (unsigned i = 0; i < e->n_workers; i++) pthread_join(e->workers[i].thread, NULL);
+  cz_devices_stop(&e->devs);
   pthread_mutex_lock(&e->mu);
   e->joined = true;
   pthread_mutex_unlock(&e->mu);
@@ -217,6 +237,7 @@ void cz_engine_destroy(cz_engine *e) {
   }
   cz_membudget_destroy(&e->budget);
   cz_synth_slots_destroy(&e->synth);
+  cz_devices_destroy(&e->devs);
   pthread_mutex_destroy(&e->mu);
   pthread_cond_destroy(&e->work_cv);
   pthread_cond_destroy(&e->done_cv);
@@ -260,6 +281,7 @@ void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out) {
   out->memory_pool_idle = pool.idle_bytes;
   out->memory_budget = e->budget.total;
   out->n_srs = cz_srs_snapshot(e->srs, out->srs, CZ_ENGINE_MAX_SRS);
+  cz_devices_snapshot(&e->devs, out);
 }
 
 cz_err cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already, uint64_t *load_ms,

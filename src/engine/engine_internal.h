@@ -77,6 +77,62 @@ void cz_synth_slots_destroy(cz_synth_slots *s);
 bool cz_synth_slots_take(cz_synth_slots *s, const atomic_bool *cancel);
 void cz_synth_slots_give(cz_synth_slots *s);
 
+/* ---- Devices (devices.c) ----------------------------------------------------- */
+
+typedef struct {
+  cz_engine_device d;      /* d.name points to name */
+  char name[64];
+  unsigned busy;           /* partitions in flight on it */
+  bool healthy;
+  unsigned consecutive;    /* faults since its last good proof */
+  uint64_t proved, faults[CZ_FAULT_COUNT];
+  uint64_t tested_ms;      /* when it was taken out or last self-tested */
+  char why[256];
+  char job[CZ_JOB_ID_MAX]; /* the last partition it took */
+  uint32_t partition;
+} cz_device;
+
+typedef struct {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  cz_device dev[CZ_ENGINE_MAX_DEVICES];
+  unsigned n;
+  unsigned urgent_waiting; /* HIGH and CRITICAL partitions waiting for a device */
+  const void *fallback;
+  uint64_t fallback_proved;
+  unsigned fail_limit;
+  uint64_t test_interval_ms;
+  pthread_t health;
+  bool health_started, stop;
+} cz_devices;
+
+/* cz_devices_acquire's answers besides a device index. */
+#define CZ_DEVICE_NONE (-1)      /* no healthy device outside excluded: use the fallback */
+#define CZ_DEVICE_CANCELLED (-2) /* the job was cancelled while waiting */
+
+void cz_devices_init(cz_devices *s, unsigned fail_limit, uint64_t test_interval_ms);
+cz_err cz_devices_add(cz_devices *s, const cz_engine_device *d);
+/* The self-test thread (only when there are devices). */
+void cz_devices_start(cz_devices *s);
+void cz_devices_stop(cz_devices *s);
+void cz_devices_destroy(cz_devices *s);
+/* A slot on a healthy device whose bit is not set in excluded, waiting
+ * while all such are full; HIGH and CRITICAL callers are served before
+ * the others. The device index, or CZ_DEVICE_NONE / CZ_DEVICE_CANCELLED.
+ * job and partition are shown in status while it is held. */
+int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded, const atomic_bool *cancel,
+                       const char *job, uint32_t partition);
+/* Give back device i (CZ_DEVICE_NONE: the fallback) with the proof's
+ * outcome: counts, faults, health. */
+void cz_devices_release(cz_devices *s, int i, cz_err err, const char *msg);
+/* err is a device's fault (NOMEM, DEVICE, PROOF_INVALID): prove elsewhere. */
+bool cz_devices_is_fault(cz_err err);
+cz_err cz_devices_self_test(cz_devices *s, unsigned i, char *msg, size_t msg_len);
+void cz_devices_snapshot(cz_devices *s, cz_engine_stats *out);
+/* Device i's handle and name (CZ_DEVICE_NONE: the fallback's). */
+const void *cz_devices_handle(cz_devices *s, int i);
+const char *cz_devices_name(cz_devices *s, int i);
+
 /* ---- The engine and its jobs (engine*.c) ---------------------------------- */
 
 /* The job table's hash buckets (keyed by request_id). */
@@ -149,6 +205,7 @@ struct cz_engine {
   cz_membudget budget;
   cz_srs_manager *srs;
   cz_synth_slots synth;        /* cfg.max_parallel_synthesis */
+  cz_devices devs;             /* cz_engine_add_device */
   uint64_t start_ms;
   char backend[32], backend_note[256]; /* under mu */
   /* counters (under mu) */

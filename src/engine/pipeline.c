@@ -19,6 +19,7 @@ typedef struct {
   cz_err err;    /* the first error, or CZ_ERR_INVALID_ARG when cancelled */
   bool dead;     /* failed or cancelled: its remaining partitions are skipped */
   char msg[512]; /* why */
+  size_t done;   /* partitions proved, failed or skipped */
 } job_outcome;
 
 typedef struct {
@@ -28,10 +29,12 @@ typedef struct {
   size_t *job_of;         /* partition -> job */
   size_t *local;          /* partition -> its index within the job */
   job_outcome *out;       /* per job */
+  cz_engine *e;
   pthread_mutex_t mu;
   pthread_cond_t cv;
   size_t next_synth; /* next partition to start synthesizing */
-  size_t proved;     /* partitions proved (or taken by the prover) */
+  size_t next_prove; /* next partition a prover takes */
+  size_t proved;     /* partitions whose proving is over */
   size_t window;
   /* Partitions whose synthesis started and whose state is not yet proved
    * or discarded: at most window (next_synth - proved). Reported in
@@ -141,6 +144,50 @@ static void *synth_main(void *arg) {
   return NULL;
 }
 
+/* Partition i of job j made again after its device failed (the failed
+ * prove consumed the state). */
+static cz_err resynthesize(pipe_run *r, cz_job *job, size_t i, void **st, char *msg,
+                           size_t msg_len) {
+  uint64_t t0 = cz_now_ms();
+  cz_err err = r->h->synthesize(r->h->self, &job->ctx, i, st, msg, msg_len);
+  cz_job_add_timing(job, cz_now_ms() - t0, 0);
+  return err;
+}
+
+/* prove_partition on the engine's devices: a device's fault (out of
+ * memory, a device error, a proof that does not verify) makes the
+ * partition again and proves it on another device, then on the fallback.
+ * st is consumed. Without devices: the kind's own prover, once. */
+static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uint8_t *out,
+                               char *msg, size_t msg_len) {
+  cz_devices *devs = &r->e->devs;
+  if (!devs->n) return r->h->prove_partition(r->h->self, &job->ctx, i, st, out, msg, msg_len);
+  uint32_t excluded = 0;
+  for (;;) {
+    cz_err err = CZ_OK;
+    if (!st && (err = resynthesize(r, job, i, &st, msg, msg_len)) != CZ_OK) return err;
+    int d = cz_devices_acquire(devs, job->prio, excluded, &job->cancel, job->id, (uint32_t)i);
+    if (d == CZ_DEVICE_CANCELLED || (d == CZ_DEVICE_NONE && !devs->fallback)) {
+      r->h->discard(r->h->self, st);
+      if (d == CZ_DEVICE_CANCELLED) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
+      return cz_msg_err(msg, msg_len, CZ_ERR_DEVICE, "no healthy device left for partition %zu",
+                        i);
+    }
+    cz_kind_ctx ctx = job->ctx;
+    ctx.device = cz_devices_handle(devs, d);
+    char d_msg[512] = "";
+    err = r->h->prove_partition(r->h->self, &ctx, i, st, out, d_msg, sizeof d_msg);
+    st = NULL;
+    cz_devices_release(devs, d, err, d_msg);
+    if (err == CZ_OK) return CZ_OK;
+    bool again = d >= 0 && cz_devices_is_fault(err) && !atomic_load(&job->cancel);
+    if (!again) return cz_msg_err(msg, msg_len, err, "%s", d_msg);
+    fprintf(stderr, "cuzk engine: job %s partition %zu failed on %s (%s); proving it elsewhere\n",
+            job->id, i, cz_devices_name(devs, d), d_msg);
+    excluded |= 1u << d;
+  }
+}
+
 /* Prove partition i of job j from st (NULL: skipped), on this thread.
  * CZ_OK, the hook's error, or CZ_ERR_INVALID_ARG with msg "cancelled". */
 static cz_err prove_one(pipe_run *r, size_t j, size_t i, void *st, bool dead, char *msg,
@@ -164,7 +211,7 @@ static cz_err prove_one(pipe_run *r, size_t j, size_t i, void *st, bool dead, ch
   cz_job_item_state(job, i, CZ_PART_PROVING, 0);
   uint64_t t0 = cz_now_ms();
   uint8_t *out = job->out + i * job->plan.proof_bytes;
-  cz_err err = r->h->prove_partition(r->h->self, &job->ctx, i, st, out, msg, msg_len);
+  cz_err err = prove_on_devices(r, job, i, st, out, msg, msg_len);
   uint64_t ms = cz_now_ms() - t0;
   if (err != CZ_OK) {
     cz_job_item_state(job, i, CZ_PART_FAILED, 0);
@@ -177,17 +224,17 @@ static cz_err prove_one(pipe_run *r, size_t j, size_t i, void *st, bool dead, ch
   return go ? CZ_OK : cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
 }
 
-/* The proving stage: this thread, partitions in order; a job is answered
- * once its last partition has passed. */
-static void prove_all(pipe_run *r) {
-  for (size_t k = 0; k < r->n; k++) {
-    size_t j = r->job_of[k], i = r->local[k];
-    pthread_mutex_lock(&r->mu);
-    while (!r->stop && !r->ready[k]) pthread_cond_wait(&r->cv, &r->mu);
-    if (r->stop) {
-      pthread_mutex_unlock(&r->mu);
-      return;
-    }
+/* A prover of the run: takes the partitions in order as they are ready and
+ * proves each (several provers: several partitions on several devices at
+ * once); a job is answered once all its partitions have passed. */
+static void *prove_main(void *arg) {
+  pipe_run *r = arg;
+  pthread_mutex_lock(&r->mu);
+  for (;;) {
+    while (!r->stop && r->next_prove < r->n && !r->ready[r->next_prove])
+      pthread_cond_wait(&r->cv, &r->mu);
+    if (r->stop || r->next_prove >= r->n) break;
+    size_t k = r->next_prove++, j = r->job_of[k], i = r->local[k];
     void *st = r->state[k];
     r->state[k] = NULL;
     r->ready[k] = false;
@@ -197,14 +244,28 @@ static void prove_all(pipe_run *r) {
     cz_err err = prove_one(r, j, i, st, dead, msg, sizeof msg);
     pthread_mutex_lock(&r->mu);
     if (st) r->alive--; /* proved or discarded */
-    r->proved = k + 1;
+    r->proved++;
     if (err != CZ_OK) job_fail_locked(r, j, err, msg);
     pthread_cond_broadcast(&r->cv);
-    bool last = i + 1 == r->jobs[j]->plan.n_partitions;
-    pthread_mutex_unlock(&r->mu);
-    /* out[j] is final: no other partition of job j is left. */
-    if (last) cz_job_answer(r->jobs[j], r->out[j].err, r->out[j].msg);
+    bool last = ++r->out[j].done == r->jobs[j]->plan.n_partitions;
+    if (last) {
+      /* out[j] is final: no other partition of job j is left. */
+      pthread_mutex_unlock(&r->mu);
+      cz_job_answer(r->jobs[j], r->out[j].err, r->out[j].msg);
+      pthread_mutex_lock(&r->mu);
+    }
   }
+  pthread_mutex_unlock(&r->mu);
+  return NULL;
+}
+
+/* Provers of a run: one per device slot (at most one per partition), or
+ * one (the calling thread's) when the engine has no devices. */
+static unsigned provers_for(cz_engine *e, size_t n) {
+  unsigned slots = 0;
+  for (unsigned d = 0; d < e->devs.n; d++) slots += e->devs.dev[d].d.workers;
+  if (!slots) slots = 1;
+  return slots < n ? slots : (unsigned)n;
 }
 
 static void run(pipe_run *r, unsigned conc) {
@@ -218,7 +279,14 @@ static void run(pipe_run *r, unsigned conc) {
     r->stop = true;
     pthread_mutex_unlock(&r->mu);
   }
-  prove_all(r);
+  unsigned np = provers_for(r->e, r->n), np_started = 0;
+  pthread_t *pt = started ? calloc(np, sizeof *pt) : NULL;
+  if (pt)
+    for (; np_started + 1 < np; np_started++)
+      if (pthread_create(&pt[np_started], NULL, prove_main, r) != 0) break;
+  prove_main(r); /* this thread is a prover too */
+  for (unsigned t = 0; t < np_started; t++) pthread_join(pt[t], NULL);
+  free(pt);
   for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
   for (size_t k = 0; k < r->n; k++)
     if (r->ready[k] && r->state[k]) r->h->discard(r->h->self, r->state[k]);
@@ -236,7 +304,8 @@ void cz_pipeline_run(cz_engine *e, cz_job *const *jobs, size_t n_jobs) {
                   : e->cfg.synthesis_concurrency ? e->cfg.synthesis_concurrency
                                                  : 1;
   if (conc > n) conc = (unsigned)n;
-  pipe_run r = {.jobs = jobs,
+  pipe_run r = {.e = e,
+                .jobs = jobs,
                 .h = &e->kinds[jobs[0]->req.kind],
                 .n = n,
                 .window = cz_pipeline_window(&e->cfg)};

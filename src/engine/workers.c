@@ -157,6 +157,7 @@ cz_err cz_engine_start(cz_engine *e) {
   }
   e->started = true;
   pthread_mutex_unlock(&e->mu);
+  cz_devices_start(&e->devs);
   for (unsigned i = 0; i < e->n_workers; i++) {
     worker_arg *a = malloc(sizeof *a);
     e->workers[i].index = i;

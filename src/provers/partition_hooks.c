@@ -97,7 +97,9 @@ static cz_err hook_prove(void *self, const cz_kind_ctx *ctx, size_t i, void *sta
   cz_prover_common *c = self;
   const cz_provers_config *cfg = &c->kept.cfg;
   const cz_hot_srs *srs = ctx->srs;
-  cz_prove_ctx pc = {cfg->backend, &srs->params, srs->pvk, cfg->prove_threads, cz_provers_timing()};
+  /* the engine's device for this partition, else the configured backend */
+  const cz_prover_backend *backend = ctx->device ? ctx->device : cfg->backend;
+  cz_prove_ctx pc = {backend, &srs->params, srs->pvk, cfg->prove_threads, cz_provers_timing()};
   cz_err e = c->kind.prove(ctx->model, i, state, &pc, out, msg, len);
   free(state);
   return e;
