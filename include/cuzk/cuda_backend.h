@@ -17,6 +17,7 @@
 #define CUZK_CUDA_BACKEND_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "cuzk/groth16_prove.h"
 
 /* True when this build has the CUDA backend compiled in. */
@@ -43,5 +44,35 @@ const cz_prover_backend *cz_prover_cuda(char *why, size_t why_len);
  * says "backend must be cpu, cuda or auto"). */
 const cz_prover_backend *cz_prover_pick(const char *choice, bool *fell_back, char *why,
                                         size_t why_len);
+
+/* ---- One backend per device (the daemon's gpus.devices) -------------------
+ * Each call opens a backend of its own, for one device, whatever
+ * cz_prover_cuda holds; several may prove at once on one device (each
+ * takes the device from H to the tail MSM: its CPU phases overlap the
+ * other's device phases). Close each with cz_prover_device_close. */
+
+/* CUDA devices the runtime reports; 0 without a CUDA build or driver. */
+int cz_prover_cuda_count(void);
+/* The backend of CUDA device ordinal (named "cuda"), or NULL with why. */
+cz_prover_backend *cz_prover_cuda_open(int ordinal, char *why, size_t why_len);
+/* An emulated device (named name, with mem_bytes of device memory): the
+ * device's kernels run on the CPU, one thread, slowly. For tests of many
+ * devices on a machine without GPUs. NULL with why when out of memory. */
+cz_prover_backend *cz_prover_emulated_open(const char *name, size_t mem_bytes, char *why,
+                                           size_t why_len);
+/* Close a backend of cz_prover_cuda_open or cz_prover_emulated_open (NULL
+ * is allowed); no prove may be running on it. */
+void cz_prover_device_close(cz_prover_backend *b);
+/* The device's product name ("" when it has none), memory now free and in
+ * all (0 when the device cannot say). Any pointer may be NULL. */
+void cz_prover_device_info(const cz_prover_backend *b, char *model, size_t model_len,
+                           uint64_t *free_bytes, uint64_t *total_bytes);
+/* Batches that did not fit in the device's memory and were retried with
+ * fewer points, since it was opened. */
+uint64_t cz_prover_device_oom_retries(const cz_prover_backend *b);
+/* The device's self-test: a small H, MSM and batch addition on it checked
+ * against the CPU. CZ_OK, the device's error, or CZ_ERR_PROOF_INVALID for a
+ * wrong result; msg says which step. */
+cz_err cz_prover_device_self_test(const cz_prover_backend *b, char *msg, size_t msg_len);
 
 #endif

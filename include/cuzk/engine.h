@@ -259,7 +259,8 @@ typedef struct {
   unsigned workers, busy;       /* partition slots, and those in use */
   bool healthy;
   char why[256];                /* why it is unhealthy ("" when healthy) */
-  char job_id[CZ_JOB_ID_MAX];   /* the job and partition it last took ("" none) */
+  char job_id[CZ_JOB_ID_MAX];   /* while busy: the job and partition it last took ("" idle) */
+  cz_proof_kind kind;           /* that job's kind (UNSPECIFIED when idle) */
   uint32_t partition;
   uint64_t proved;              /* partitions proved on it */
   uint64_t faults[CZ_FAULT_COUNT];

@@ -172,6 +172,9 @@ typedef struct {
   /* Optional: out-of-memory faults it handled itself (a batch retried
    * smaller), added to its "oom" fault count. */
   uint64_t (*oom_retries)(const void *handle);
+  /* Optional: release the device, at cz_engine_destroy (the engine owns
+   * a device once added, when close is set). */
+  void (*close)(const void *handle);
 } cz_engine_device;
 
 /* Add a device (copied; at most CZ_ENGINE_MAX_DEVICES). CZ_ERR_INVALID_ARG

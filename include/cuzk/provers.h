@@ -59,6 +59,25 @@ const cz_prover_entry *cz_provers_table(size_t *n);
 cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char *msg,
                                size_t msg_len);
 
+/* The proving devices of a daemon (gpus.devices): CUDA ordinals, or
+ * emulated devices (tests), each with workers partition slots. */
+typedef struct {
+  const int *ordinals;  /* n_ordinals 0: every device the CUDA runtime reports */
+  size_t n_ordinals;
+  unsigned emulated;    /* > 0: that many emulated devices instead (test-only) */
+  size_t emulated_mem;  /* each one's memory (0 -> 1 GiB) */
+  unsigned workers;     /* partitions proved at once per device (0 -> 2) */
+} cz_provers_devices;
+
+/* Open the devices of d and add each to e (cz_engine_add_device: the
+ * engine closes them), with the CPU backend as the fallback (before
+ * cz_engine_start). *added: how many. CZ_ERR_INVALID_ARG with msg naming
+ * the device that cannot be opened (devices added before it stay), or
+ * when there are more than CZ_ENGINE_MAX_DEVICES. No CUDA device and no
+ * list: CZ_OK with none added. */
+cz_err cz_provers_add_devices(cz_engine *e, const cz_provers_devices *d, size_t *added, char *msg,
+                              size_t msg_len);
+
 /* The daemon's SRS circuit id of a family ("porep", "winning", "wpost",
  * "snap") at
  * a registered sector size: "<family>-2k|8m|512m|32g|64g". False for any

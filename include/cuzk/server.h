@@ -34,10 +34,15 @@ typedef struct {
   uint64_t total_budget;          /* memory.total_budget bytes, 0 = "auto" */
   uint64_t safety_margin;         /* memory.safety_margin (5 GiB) */
   uint64_t eviction_min_idle_ms;  /* memory.eviction_min_idle (5 min) */
-  int gpu_devices[CZ_MAX_GPU_DEVICES]; /* gpus.devices ([] = auto) */
+  int gpu_devices[CZ_MAX_GPU_DEVICES]; /* gpus.devices ([] = every one) */
   size_t n_gpu_devices;
   uint32_t gpu_threads;           /* gpus.gpu_threads (0) */
   uint32_t gpu_workers_per_device;/* gpus.gpu_workers_per_device (2) */
+  uint32_t gpu_unhealthy_after;   /* gpus.unhealthy_after (3): faults in a row */
+  uint64_t gpu_self_test_interval_ms; /* gpus.self_test_interval (60 s) */
+  /* TEST ONLY: gpus.test_emulated_devices (0): that many emulated devices
+   * (the CPU runs their kernels, slowly) instead of the CUDA ones. */
+  uint32_t test_emulated_devices;
   uint32_t max_batch_size;        /* scheduler.max_batch_size (1) */
   uint64_t max_batch_wait_ms;     /* scheduler.max_batch_wait_ms (10000) */
   uint32_t synthesis_threads;     /* synthesis.threads (0 = all) */
@@ -97,7 +102,8 @@ cz_err cz_parse_size(const char *s, uint64_t *bytes);
 cz_err cz_parse_duration_ms(const char *s, uint64_t *ms);
 
 /* The engine configuration the daemon config implies (workers =
- * devices x gpu_workers_per_device, with one device when none is listed;
+ * devices x gpu_workers_per_device, with one device when none is listed
+ * (test_emulated_devices when set); the device health settings;
  * the [pipeline] settings and synthesis.threads). */
 void cz_daemon_engine_config(const cz_daemon_config *cfg, cz_engine_config *out);
 

@@ -3,6 +3,7 @@
  * otherwise, and why. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cuda/czg_host.h"
 #include "cuzk/cuda_backend.h"
@@ -90,4 +91,76 @@ const cz_prover_backend *cz_prover_pick(const char *choice, bool *fell_back, cha
   say(why, why_len, reason);
   if (fell_back) *fell_back = true;
   return cz_prover_cpu();
+}
+
+/* ---- One backend per device ------------------------------------------------- */
+
+typedef struct {
+  cz_prover_backend b;
+  czg_backend_state st;
+} own_device;
+
+int cz_prover_cuda_count(void) {
+#ifdef CUZK_HAVE_CUDA
+  return czg_cuda_count();
+#else
+  return 0;
+#endif
+}
+
+static cz_prover_backend *device_from(const czg_ops *ops) {
+  own_device *d = calloc(1, sizeof *d);
+  if (!d) {
+    ops->close(ops->ctx);
+    return NULL;
+  }
+  czg_backend_init(&d->b, &d->st, ops);
+  return &d->b;
+}
+
+cz_prover_backend *cz_prover_cuda_open(int ordinal, char *why, size_t why_len) {
+#ifdef CUZK_HAVE_CUDA
+  czg_ops ops;
+  if (czg_cuda_open(&ops, ordinal, why, why_len) != 0) return NULL;
+  cz_prover_backend *b = device_from(&ops);
+  if (!b) say(why, why_len, "out of memory");
+  return b;
+#else
+  (void)ordinal;
+  say(why, why_len, "this build has no CUDA backend (CUZK_CUDA=OFF, or nvcc not found)");
+  return NULL;
+#endif
+}
+
+cz_prover_backend *cz_prover_emulated_open(const char *name, size_t mem_bytes, char *why,
+                                           size_t why_len) {
+  czg_ops ops;
+  cz_prover_backend *b = czg_emu_open(&ops, name, mem_bytes) == CZ_OK ? device_from(&ops) : NULL;
+  if (!b) say(why, why_len, "out of memory");
+  return b;
+}
+
+void cz_prover_device_close(cz_prover_backend *b) {
+  if (!b) return;
+  own_device *d = (own_device *)b;
+  czg_backend_destroy(&d->st);
+  free(d);
+}
+
+void cz_prover_device_info(const cz_prover_backend *b, char *model, size_t model_len,
+                           uint64_t *free_bytes, uint64_t *total_bytes) {
+  czg_backend_state *st = b->state;
+  size_t f = 0;
+  if (model && model_len) snprintf(model, model_len, "%s", st->ops.model ? st->ops.model : "");
+  if (free_bytes) *free_bytes = st->ops.mem_free(st->ops.ctx, &f) == CZ_OK ? f : 0;
+  if (total_bytes) *total_bytes = st->ops.mem_total;
+}
+
+uint64_t cz_prover_device_oom_retries(const cz_prover_backend *b) {
+  czg_backend_state *st = b->state;
+  return __atomic_load_n(&st->oom_retries, __ATOMIC_RELAXED);
+}
+
+cz_err cz_prover_device_self_test(const cz_prover_backend *b, char *msg, size_t msg_len) {
+  return czg_self_test(b->state, msg, msg_len);
 }

@@ -23,6 +23,7 @@
 // tests/cuda/gpu_check.sh on a GPU machine.
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
+#include <new>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +144,10 @@ struct Device {
   czg_fr *tw[4][2] = {};
 };
 
-Device DEV;
+// Each open device has its own Device; the ops select theirs (use_dev) on
+// the thread they run on, and the helpers below reach it through CUR.
+thread_local Device *CUR = nullptr;
+#define DEV (*CUR)
 
 uint32_t czg_rev_host(uint32_t x, unsigned log_n) {
   uint32_t r = 0;
@@ -233,22 +237,25 @@ void ntt_chain(czg_fr *a, unsigned log_n, int table, bool dif) {
 // The current device is per host thread and the ops run on the prover's
 // threads, not the one that opened the device: each op selects it first
 // (cudaSetDevice is a no-op when it is current already).
-void use_dev() { cudaSetDevice(DEV.id); }
+void use_dev(void *ctx) {
+  CUR = static_cast<Device *>(ctx);
+  cudaSetDevice(CUR->id);
+}
 
-cz_err op_mem_free(void *, size_t *f) {
-  use_dev();
+cz_err op_mem_free(void *ctx, size_t *f) {
+  use_dev(ctx);
   size_t total = 0;
   return cuda_err(cudaMemGetInfo(f, &total));
 }
 
-void *op_host_alloc(void *, size_t n) {
-  use_dev();
+void *op_host_alloc(void *ctx, size_t n) {
+  use_dev(ctx);
   void *p = nullptr;
   return cudaHostAlloc(&p, n, cudaHostAllocDefault) == cudaSuccess ? p : nullptr;
 }
 
-void op_host_free(void *, void *p) {
-  use_dev();
+void op_host_free(void *ctx, void *p) {
+  use_dev(ctx);
   cudaFreeHost(p);
 }
 
@@ -258,9 +265,9 @@ czg_fr to_dev(const cz_fr &x) {
   return r;
 }
 
-cz_err op_ntt_h(void *, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m,
+cz_err op_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m,
                 unsigned log_n) {
-  use_dev();
+  use_dev(ctx);
   cz_err ret = CZ_OK;
   size_t n = size_t(1) << log_n;
   czg_fr *v[3] = {nullptr, nullptr, nullptr};
@@ -312,8 +319,8 @@ out:
   return ret;
 }
 
-cz_err op_h_read(void *, cz_fr *out) {
-  use_dev();
+cz_err op_h_read(void *ctx, cz_fr *out) {
+  use_dev(ctx);
   if (!DEV.h) return CZ_ERR_INVALID_ARG;
   size_t n = size_t(1) << DEV.log_n;
   cz_fr *tmp = (cz_fr *)malloc(n * sizeof(cz_fr));
@@ -380,8 +387,8 @@ out:
   return ret;
 }
 
-cz_err op_msm_h(void *, const cz_g1_affine *bases, size_t first, size_t n, cz_g1 *out) {
-  use_dev();
+cz_err op_msm_h(void *ctx, const cz_g1_affine *bases, size_t first, size_t n, cz_g1 *out) {
+  use_dev(ctx);
   if (!DEV.h || first + n > (size_t(1) << DEV.log_n)) return CZ_ERR_INVALID_ARG;
   cz_err ret = CZ_OK;
   czg_affine *db = nullptr;
@@ -393,8 +400,8 @@ out:
   return ret;
 }
 
-cz_err op_msm(void *, const cz_g1_affine *pts, const cz_scalar *k, size_t n, cz_g1 *out) {
-  use_dev();
+cz_err op_msm(void *ctx, const cz_g1_affine *pts, const cz_scalar *k, size_t n, cz_g1 *out) {
+  use_dev(ctx);
   cz_err ret = CZ_OK;
   czg_affine *db = nullptr;
   czg_fr *dk = nullptr;
@@ -409,8 +416,8 @@ out:
   return ret;
 }
 
-cz_err op_batch_add(void *, const cz_g1_affine *pts, size_t n, cz_g1 *out) {
-  use_dev();
+cz_err op_batch_add(void *ctx, const cz_g1_affine *pts, size_t n, cz_g1 *out) {
+  use_dev(ctx);
   cz_err ret = CZ_OK;
   const unsigned block = 128, grid = (unsigned)DEV.sms * 4;
   size_t T = (size_t)block * grid, live = T;
@@ -436,14 +443,21 @@ out:
   return ret;
 }
 
-void op_close(void *) {
-  use_dev();
+void op_close(void *ctx) {
+  use_dev(ctx);
   cudaFree(DEV.h);
   DEV.h = nullptr;
   free_tables();
+  delete CUR;
+  CUR = nullptr;
 }
 
 }  // namespace
+
+extern "C" int czg_cuda_count(void) {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
 
 extern "C" int czg_cuda_open(struct czg_ops *ops, int device, char *why, size_t why_len) {
   int count = 0;
@@ -465,12 +479,19 @@ extern "C" int czg_cuda_open(struct czg_ops *ops, int device, char *why, size_t 
       snprintf(why, why_len, "CUDA device %d unusable (%s)", device, cudaGetErrorString(e));
     return -1;
   }
-  DEV.id = device;
-  DEV.sms = prop.multiProcessorCount;
-  snprintf(DEV.name, sizeof DEV.name, "%s", prop.name);
+  Device *d = new (std::nothrow) Device();
+  if (!d) {
+    if (why && why_len) snprintf(why, why_len, "out of memory");
+    return -1;
+  }
+  d->id = device;
+  d->sms = prop.multiProcessorCount;
+  snprintf(d->name, sizeof d->name, "%s", prop.name);
   memset(ops, 0, sizeof *ops);
   ops->name = "cuda";
-  ops->ctx = &DEV;
+  ops->model = d->name;
+  ops->mem_total = prop.totalGlobalMem;
+  ops->ctx = d;
   ops->mem_free = op_mem_free;
   // per point: base, scalar, and (key, value) twice (sort in/out) for up to
   // 32 windows (c >= 8); besides: buckets and segment sums of 16-bit windows

@@ -8,10 +8,13 @@ extern "C" {
 #endif
 struct czg_ops;
 /* Open CUDA device `device` (an ordinal, 0 = the first) and fill *ops (a
- * struct czg_ops); every op selects that device on the thread it runs on.
- * One device per process (its state is global): open it once. 0 on success;
- * -1 with why set (no driver, no such device, out of memory) otherwise. */
+ * struct czg_ops) with a state of its own (freed by ops->close); every op
+ * selects that device on the thread it runs on. Several devices may be
+ * open at once, each opened once. 0 on success; -1 with why set (no
+ * driver, no such device, out of memory) otherwise. */
 int czg_cuda_open(struct czg_ops *ops, int device, char *why, size_t why_len);
+/* Devices the CUDA runtime reports (0 when none or no driver). */
+int czg_cuda_count(void);
 #ifdef __cplusplus
 }
 #endif

@@ -304,6 +304,7 @@ cz_err czg_emu_open(czg_ops *ops, const char *name, size_t free_bytes) {
   pthread_mutex_init(&d->mu, NULL);
   *ops = (czg_ops){
       .name = d->name,
+      .model = "emulated (CPU)",
       .ctx = d,
       .mem_free = emu_mem_free,
       .mem_total = free_bytes,

@@ -78,6 +78,7 @@ void czg_pool_destroy(czg_pool *p);
 typedef struct czg_ops czg_ops;
 struct czg_ops {
   const char *name;
+  const char *model; /* the device's product name (status); NULL: none */
   void *ctx;
   /* Device memory now free, and the device's whole memory (status). */
   cz_err (*mem_free)(void *ctx, size_t *free_bytes);

@@ -51,7 +51,7 @@ static int pick_locked(cz_devices *s, uint32_t excluded, bool *any) {
 }
 
 int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded, const atomic_bool *cancel,
-                       const char *job, uint32_t partition) {
+                       const char *job, cz_proof_kind kind, uint32_t partition) {
   bool urgent = prio >= CZ_PRIO_HIGH;
   pthread_mutex_lock(&s->mu);
   if (urgent) s->urgent_waiting++;
@@ -81,6 +81,7 @@ int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded, const
     v->busy++;
     snprintf(v->job, sizeof v->job, "%s", job ? job : "");
     v->partition = partition;
+    v->kind = kind;
   }
   pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->mu);
@@ -198,6 +199,9 @@ void cz_devices_stop(cz_devices *s) {
 
 void cz_devices_destroy(cz_devices *s) {
   cz_devices_stop(s);
+  for (unsigned i = 0; i < s->n; i++)
+    if (s->dev[i].d.close) s->dev[i].d.close(s->dev[i].d.handle);
+  s->n = 0;
   pthread_mutex_destroy(&s->mu);
   pthread_cond_destroy(&s->cv);
 }
@@ -217,6 +221,7 @@ void cz_devices_snapshot(cz_devices *s, cz_engine_stats *out) {
     snprintf(o->why, sizeof o->why, "%s", v->why);
     snprintf(o->job_id, sizeof o->job_id, "%s", v->busy ? v->job : "");
     o->partition = v->partition;
+    o->kind = v->busy ? v->kind : CZ_KIND_UNSPECIFIED;
     o->proved = v->proved;
     memcpy(o->faults, v->faults, sizeof o->faults);
   }

@@ -89,6 +89,7 @@ typedef struct {
   uint64_t tested_ms;      /* when it was taken out or last self-tested */
   char why[256];
   char job[CZ_JOB_ID_MAX]; /* the last partition it took */
+  cz_proof_kind kind;
   uint32_t partition;
 } cz_device;
 
@@ -121,7 +122,7 @@ void cz_devices_destroy(cz_devices *s);
  * the others. The device index, or CZ_DEVICE_NONE / CZ_DEVICE_CANCELLED.
  * job and partition are shown in status while it is held. */
 int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded, const atomic_bool *cancel,
-                       const char *job, uint32_t partition);
+                       const char *job, cz_proof_kind kind, uint32_t partition);
 /* Give back device i (CZ_DEVICE_NONE: the fallback) with the proof's
  * outcome: counts, faults, health. */
 void cz_devices_release(cz_devices *s, int i, cz_err err, const char *msg);

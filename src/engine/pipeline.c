@@ -166,7 +166,8 @@ static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uin
   for (;;) {
     cz_err err = CZ_OK;
     if (!st && (err = resynthesize(r, job, i, &st, msg, msg_len)) != CZ_OK) return err;
-    int d = cz_devices_acquire(devs, job->prio, excluded, &job->cancel, job->id, (uint32_t)i);
+    int d = cz_devices_acquire(devs, job->prio, excluded, &job->cancel, job->id, job->req.kind,
+                               (uint32_t)i);
     if (d == CZ_DEVICE_CANCELLED || (d == CZ_DEVICE_NONE && !devs->fallback)) {
       r->h->discard(r->h->self, st);
       if (d == CZ_DEVICE_CANCELLED) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");

@@ -20,6 +20,8 @@ void cz_daemon_config_default(cz_daemon_config *c) {
   c->safety_margin = 5ull << 30;
   c->eviction_min_idle_ms = 5 * 60 * 1000;
   c->gpu_workers_per_device = 2;
+  c->gpu_unhealthy_after = 3;
+  c->gpu_self_test_interval_ms = 60 * 1000;
   c->max_batch_size = 1;
   c->max_batch_wait_ms = 10000;
   c->pipeline_enabled = true;
@@ -247,18 +249,45 @@ static bool want_devices(const value *v, cz_daemon_config *c, const char **why) 
   if (v->type != V_ARRAY || (v->n && v->item_type != V_INT))
     return *why = "expected an array of device ordinals", false;
   if (v->n > CZ_MAX_GPU_DEVICES) return *why = "too many devices", false;
-  /* One CUDA backend per process (cuda_backend.c): a second device would
-   * be listed and never used, so it is refused rather than ignored. */
-  if (v->n > 1)
-    return *why =
-               "one device per daemon for now (run one daemon per GPU, each with its own "
-               "devices = [N])",
-           false;
   for (size_t i = 0; i < v->n; i++) {
     if (v->items[i] < 0 || v->items[i] > 1024) return *why = "bad device ordinal", false;
+    /* two workers of one device must share its state, not open it twice */
+    for (size_t k = 0; k < i; k++)
+      if (v->items[k] == v->items[i]) return *why = "a device is listed twice", false;
     c->gpu_devices[i] = (int)v->items[i];
   }
   c->n_gpu_devices = v->n;
+  return true;
+}
+
+/* The [gpus] keys (apply's rules). */
+static bool apply_gpus(cz_daemon_config *c, const char *key, const value *v, bool *unknown,
+                       const char **why) {
+  static const char *const backends[] = {"cpu", "cuda", "auto", NULL};
+  *unknown = false;
+  if (!strcmp(key, "gpus.devices")) return want_devices(v, c, why);
+  if (!strcmp(key, "gpus.gpu_threads")) {
+    /* Nothing reads it yet: the Groth16 stage's CPU threads are
+     * synthesis.threads. A non-zero value would be a setting that does
+     * nothing, so it is refused. */
+    if (!want_u32(v, &c->gpu_threads, why)) return false;
+    if (c->gpu_threads)
+      return *why = "not implemented: only 0 (the proving threads are synthesis.threads)", false;
+    return true;
+  }
+  if (!strcmp(key, "gpus.gpu_workers_per_device")) return want_u32(v, &c->gpu_workers_per_device, why);
+  if (!strcmp(key, "gpus.backend"))
+    return want_one_of(v, c->backend, sizeof c->backend, backends, "expected cpu, cuda or auto",
+                       why);
+  if (!strcmp(key, "gpus.unhealthy_after")) return want_u32(v, &c->gpu_unhealthy_after, why);
+  if (!strcmp(key, "gpus.self_test_interval"))
+    return want_duration(v, &c->gpu_self_test_interval_ms, why);
+  if (!strcmp(key, "gpus.test_emulated_devices")) {
+    if (!want_u32(v, &c->test_emulated_devices, why)) return false;
+    if (c->test_emulated_devices > CZ_MAX_GPU_DEVICES) return *why = "too many devices", false;
+    return true;
+  }
+  *unknown = true;
   return true;
 }
 
@@ -286,26 +315,14 @@ static bool apply_host(cz_daemon_config *c, const char *key, const value *v, boo
 /* Apply one key; false with *why on a bad value; *unknown when not ours. */
 static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *unknown,
                   const char **why) {
-  static const char *const backends[] = {"cpu", "cuda", "auto", NULL};
   static const char *const levels[] = {"trace", "debug", "info", "warn", "error", NULL};
   static const char *const formats[] = {"text", "json", NULL};
   bool ok = apply_host(c, key, v, unknown, why);
   if (!*unknown) return ok;
   *unknown = false;
-  if (!strcmp(key, "gpus.devices")) return want_devices(v, c, why);
-  if (!strcmp(key, "gpus.gpu_threads")) {
-    /* Nothing reads it yet: the Groth16 stage's CPU threads are
-     * synthesis.threads. A non-zero value would be a setting that does
-     * nothing, so it is refused. */
-    if (!want_u32(v, &c->gpu_threads, why)) return false;
-    if (c->gpu_threads)
-      return *why = "not implemented: only 0 (the proving threads are synthesis.threads)", false;
-    return true;
-  }
-  if (!strcmp(key, "gpus.gpu_workers_per_device")) return want_u32(v, &c->gpu_workers_per_device, why);
-  if (!strcmp(key, "gpus.backend"))
-    return want_one_of(v, c->backend, sizeof c->backend, backends, "expected cpu, cuda or auto",
-                       why);
+  ok = apply_gpus(c, key, v, unknown, why);
+  if (!*unknown) return ok;
+  *unknown = false;
   if (!strcmp(key, "scheduler.max_batch_size")) return want_u32(v, &c->max_batch_size, why);
   if (!strcmp(key, "scheduler.max_batch_wait_ms")) {
     if (v->type != V_INT || v->i < 0) return *why = "expected milliseconds", false;
@@ -516,7 +533,9 @@ cz_err cz_listen_parse(const char *listen, cz_listen_addr *out, char *msg, size_
 
 void cz_daemon_engine_config(const cz_daemon_config *c, cz_engine_config *out) {
   cz_engine_config_default(out);
-  size_t devices = c->n_gpu_devices ? c->n_gpu_devices : 1;
+  size_t devices = c->test_emulated_devices ? c->test_emulated_devices
+                   : c->n_gpu_devices       ? c->n_gpu_devices
+                                            : 1;
   size_t workers = devices * (c->gpu_workers_per_device ? c->gpu_workers_per_device : 1);
   out->n_workers = (unsigned)(workers > CZ_ENGINE_MAX_WORKERS ? CZ_ENGINE_MAX_WORKERS : workers);
   out->memory_budget = c->total_budget;
@@ -534,4 +553,6 @@ void cz_daemon_engine_config(const cz_daemon_config *c, cz_engine_config *out) {
   /* Without the pipeline a partition is proved before the next is made. */
   out->serial = !c->pipeline_enabled;
   out->synthesis_threads = c->synthesis_threads;
+  out->device_fail_limit = c->gpu_unhealthy_after;
+  out->self_test_interval_ms = c->gpu_self_test_interval_ms;
 }

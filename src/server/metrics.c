@@ -99,11 +99,52 @@ static void more_metrics(cz_prom *p, const cz_engine_stats *s,
                 s->accepting ? 1 : 0);
 }
 
+/* One sample per device of a gauge or counter read from its status. */
+static void per_device(cz_prom *p, const cz_engine_stats *s, const char *name, const char *type,
+                       const char *help, double (*value)(const cz_device_status *d)) {
+  cz_prom_family(p, name, type, help);
+  for (unsigned i = 0; i < s->n_devices; i++) {
+    const char *l[] = {"device", s->devices[i].name, NULL};
+    cz_prom_sample(p, name, l, value(&s->devices[i]));
+  }
+}
+
+static double dev_healthy(const cz_device_status *d) { return d->healthy ? 1 : 0; }
+static double dev_busy(const cz_device_status *d) { return d->busy; }
+static double dev_proved(const cz_device_status *d) { return (double)d->proved; }
+static double dev_free(const cz_device_status *d) { return (double)d->mem_free; }
+static double dev_total(const cz_device_status *d) { return (double)d->mem_total; }
+
+/* The proving devices (gpus.devices), when the daemon has any. */
+static void gpu_metrics(cz_prom *p, const cz_engine_stats *s) {
+  if (!s->n_devices) return;
+  cz_prom_family(p, "cuzk_gpu_faults_total", "counter",
+                 "Device faults by kind: oom (a step out of device memory), device_error (a "
+                 "launch or runtime error), bad_proof (a proof that did not verify).");
+  for (unsigned i = 0; i < s->n_devices; i++)
+    for (int k = 0; k < CZ_FAULT_COUNT; k++) {
+      const char *l[] = {"device", s->devices[i].name, "kind", cz_fault_kind_label(k), NULL};
+      cz_prom_sample(p, "cuzk_gpu_faults_total", l, (double)s->devices[i].faults[k]);
+    }
+  per_device(p, s, "cuzk_gpu_healthy", "gauge",
+             "1 while the device is used; 0 once taken out, until its self-test passes.",
+             dev_healthy);
+  per_device(p, s, "cuzk_gpu_busy", "gauge", "Partitions being proved on the device now.", dev_busy);
+  per_device(p, s, "cuzk_gpu_partitions_proved_total", "counter", "Partitions proved on the device.",
+             dev_proved);
+  per_device(p, s, "cuzk_gpu_memory_free_bytes", "gauge", "Device memory free.", dev_free);
+  per_device(p, s, "cuzk_gpu_memory_total_bytes", "gauge", "Device memory.", dev_total);
+  counter_total(p, "cuzk_gpu_fallback_partitions_total", "counter",
+                "Partitions proved on the CPU because no healthy device was left for them.",
+                (double)s->fallback_proved);
+}
+
 char *cz_metrics_text_with(const cz_engine_stats *s, const cz_histogram_snap phases[CZ_PHASE_COUNT]) {
   cz_prom p;
   cz_prom_init(&p);
   spec_metrics(&p, s);
   more_metrics(&p, s, phases);
+  gpu_metrics(&p, s);
   return cz_prom_finish(&p);
 }
 
@@ -189,10 +230,37 @@ static json_t *job_object(const cz_job_info *j) {
                    "n_partitions", (json_int_t)j->n_partitions, "partitions", parts);
 }
 
+/* "gpus": one object per device ([] without devices). */
+static json_t *gpus_array(const cz_engine_stats *s) {
+  json_t *a = json_array();
+  for (unsigned i = 0; a && i < s->n_devices; i++) {
+    const cz_device_status *d = &s->devices[i];
+    json_t *faults = json_object();
+    for (int k = 0; faults && k < CZ_FAULT_COUNT; k++)
+      json_object_set_new(faults, cz_fault_kind_label(k), json_integer((json_int_t)d->faults[k]));
+    json_array_append_new(
+        a, json_pack("{s:s, s:b, s:s, s:i, s:i, s:s, s:s, s:i, s:I, s:I, s:I, s:o}", "name",
+                     d->name, "healthy", d->healthy, "unhealthy_reason", d->why, "workers",
+                     (int)d->workers, "busy", (int)d->busy, "job_id", d->job_id, "proof_kind",
+                     d->busy ? cz_proof_kind_label(d->kind) : "", "partition", (int)d->partition,
+                     "memory_free", (json_int_t)d->mem_free, "memory_total",
+                     (json_int_t)d->mem_total, "partitions_proved", (json_int_t)d->proved,
+                     "faults", faults ? faults : json_object()));
+  }
+  return a;
+}
+
 char *cz_status_json_full(const cz_engine_stats *s, const cz_job_info *jobs, size_t n_jobs,
                           const char *backend, const char *backend_note) {
   json_t *root = status_object(s);
   if (!root) return NULL;
+  json_t *gpus = gpus_array(s);
+  if (!gpus || json_object_set_new(root, "gpus", gpus) != 0 ||
+      json_object_set_new(root, "fallback_partitions_proved",
+                          json_integer((json_int_t)s->fallback_proved)) != 0) {
+    json_decref(root);
+    return NULL;
+  }
   json_t *list = json_array();
   for (size_t i = 0; list && i < n_jobs; i++) json_array_append_new(list, job_object(&jobs[i]));
   json_t *js = json_object_get(root, "jobs");

@@ -143,7 +143,7 @@ static cz_engine *devices_engine(unsigned n, unsigned workers, bool fallback, ui
     czg_ops ops;
     CHECK_EQ_INT(czg_emu_open(&ops, name, 1 << 22), CZ_OK);
     czg_backend_init(&DEV[i].b, &DEV[i].st, &ops);
-    cz_engine_device d = {name, &DEV[i].b, workers, dev_self_test, dev_memory, dev_oom};
+    cz_engine_device d = {name, &DEV[i].b, workers, dev_self_test, dev_memory, dev_oom, NULL};
     CHECK_EQ_INT(cz_engine_add_device(e, &d), CZ_OK);
   }
   if (fallback) cz_engine_set_fallback_device(e, cz_prover_cpu());

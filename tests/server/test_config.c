@@ -23,6 +23,9 @@ static void test_defaults(void) {
   CHECK_EQ_INT(c.safety_margin, 5ull << 30);
   CHECK_EQ_INT(c.eviction_min_idle_ms, 300000);
   CHECK_EQ_INT(c.n_gpu_devices, 0);
+  CHECK_EQ_INT(c.gpu_unhealthy_after, 3);
+  CHECK_EQ_INT(c.gpu_self_test_interval_ms, 60000);
+  CHECK_EQ_INT(c.test_emulated_devices, 0);
   CHECK_EQ_INT(c.gpu_threads, 0);
   CHECK_EQ_INT(c.gpu_workers_per_device, 2);
   CHECK_EQ_INT(c.max_batch_size, 1);
@@ -145,9 +148,23 @@ static void test_errors(void) {
   CHECK_EQ_INT(parse(&c, "[synthesis]\npce = \"no\"\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [0, 1\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [\"a\"]\n", msg), CZ_ERR_PARSE);
+  /* Many devices in one daemon, each listed once; their health settings
+   * and the test-only emulated devices. */
+  CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [0, 1, 3]\nunhealthy_after = 5\n"
+                         "self_test_interval = \"10s\"\n", msg), CZ_OK);
+  CHECK(c.n_gpu_devices == 3 && c.gpu_devices[2] == 3 && c.gpu_unhealthy_after == 5);
+  CHECK_EQ_INT(c.gpu_self_test_interval_ms, 10000);
+  cz_engine_config dec;
+  cz_daemon_engine_config(&c, &dec);
+  CHECK_EQ_INT(dec.n_workers, 6); /* three devices x two workers */
+  CHECK_EQ_INT(dec.device_fail_limit, 5);
+  CHECK_EQ_INT(dec.self_test_interval_ms, 10000);
+  CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [0, 1, 0]\n", msg), CZ_ERR_PARSE);
+  CHECK(strstr(msg, "line 2: gpus.devices: a device is listed twice") != NULL);
+  CHECK_EQ_INT(parse(&c, "[gpus]\ntest_emulated_devices = 4\n", msg), CZ_OK);
+  CHECK_EQ_INT(c.test_emulated_devices, 4);
+  CHECK_EQ_INT(parse(&c, "[gpus]\ntest_emulated_devices = 17\n", msg), CZ_ERR_PARSE);
   /* Settings that would do nothing are refused, naming the key. */
-  CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [0, 1]\n", msg), CZ_ERR_PARSE);
-  CHECK(strstr(msg, "line 2: gpus.devices: one device per daemon") != NULL);
   CHECK_EQ_INT(parse(&c, "[gpus]\ngpu_threads = 16\n", msg), CZ_ERR_PARSE);
   CHECK(strstr(msg, "line 2: gpus.gpu_threads: not implemented") != NULL);
   CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [2]\ngpu_threads = 0\n", msg), CZ_OK);

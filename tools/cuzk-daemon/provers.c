@@ -1,5 +1,6 @@
 /* The daemon's use of the prover table (src/provers/): its config mapped
- * onto cz_provers_config, the backend picked once, every row registered. */
+ * onto cz_provers_config, the backend picked once, the devices of
+ * gpus.devices opened and handed to the engine, every row registered. */
 #include <stdio.h>
 #include <string.h>
 #include "provers.h"
@@ -13,7 +14,7 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   /* The backend is chosen once: a fallback is said once, here and in status. */
   bool fell_back = false;
   char why[256] = "";
-  /* gpus.devices = [N] opens device N (config.c refuses more than one). */
+  /* The pick opens the first listed device to see that CUDA works. */
   if (cfg->n_gpu_devices && cz_prover_cuda_set_device(cfg->gpu_devices[0]) != CZ_OK)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "gpus.devices: device %d cannot be chosen now", cfg->gpu_devices[0]);
@@ -28,9 +29,24 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   const char *name = backend->name ? backend->name : "cpu";
   cz_engine_set_backend_info(e, name, note);
   /* The CPU opens no device: say so rather than seem to prove on it. */
-  if (cfg->n_gpu_devices && !strcmp(name, "cpu"))
-    cz_log(CZ_LOG_WARN, "daemon", "gpus.devices = [%d] is not used: proving on the CPU",
-           cfg->gpu_devices[0]);
+  bool emulated = cfg->test_emulated_devices > 0;
+  if (cfg->n_gpu_devices && !strcmp(name, "cpu") && !emulated)
+    cz_log(CZ_LOG_WARN, "daemon", "gpus.devices is not used: proving on the CPU");
+  if (emulated || strcmp(name, "cpu")) {
+    cz_provers_devices dv = {cfg->gpu_devices, cfg->n_gpu_devices, cfg->test_emulated_devices, 0,
+                             cfg->gpu_workers_per_device};
+    size_t added = 0;
+    cz_err err = cz_provers_add_devices(e, &dv, &added, why, sizeof why);
+    if (err != CZ_OK) return cz_msg_err(msg, msg_len, err, "gpus.devices: %s", why);
+    if (emulated) {
+      snprintf(note, sizeof note, "TEST ONLY: %zu emulated devices (gpus.test_emulated_devices)",
+               added);
+      cz_engine_set_backend_info(e, "cuda-emulated", note);
+      backend = cz_prover_cpu(); /* every partition gets a device or the CPU fallback */
+    }
+    cz_log(CZ_LOG_INFO, "daemon", "proving on %zu device(s), %u worker(s) each", added,
+           cfg->gpu_workers_per_device ? cfg->gpu_workers_per_device : 2);
+  }
 
   cz_provers_config pc = {0};
   pc.official_dir = cfg->param_cache;

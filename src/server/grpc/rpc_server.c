@@ -361,10 +361,36 @@ typedef struct {
   char names[CZ_ENGINE_MAX_WORKERS][48];
 } st_parts;
 
-/* Each proving worker is reported as a device, named after the backend it
- * proves on ("cpu-worker-0", "cuda-worker-0"). */
+/* Device i of the engine: its name, memory, job and partition, health. */
+static void status_device(Cuzk__V1__GPUStatus *g, unsigned i, const cz_device_status *d) {
+  uint64_t faults = 0;
+  for (int k = 0; k < CZ_FAULT_COUNT; k++) faults += d->faults[k];
+  g->ordinal = i;
+  g->name = (char *)d->name;
+  g->vram_total_bytes = d->mem_total;
+  g->vram_free_bytes = d->mem_free;
+  g->current_job_id = (char *)d->job_id;
+  g->current_proof_kind = (char *)(d->busy ? cz_proof_kind_label(d->kind) : "");
+  g->busy = d->busy > 0;
+  g->current_partition = d->partition;
+  g->healthy = d->healthy;
+  g->unhealthy_reason = (char *)d->why;
+  g->partitions_proved = d->proved;
+  g->faults = faults;
+}
+
+/* One GPUStatus per device; without devices (the CPU backend) each proving
+ * worker is reported as one, named after the backend ("cpu-worker-0"). */
 static void status_workers(Cuzk__V1__GetStatusResponse *r, const cz_engine_stats *s,
                            const char *backend, st_parts *p) {
+  for (unsigned i = 0; i < s->n_devices; i++) {
+    cuzk__v1__gpustatus__init(&p->gpus[i]);
+    status_device(&p->gpus[i], i, &s->devices[i]);
+    p->gp[i] = &p->gpus[i];
+  }
+  r->n_gpus = s->n_devices;
+  r->gpus = p->gp;
+  if (s->n_devices) return;
   for (unsigned i = 0; i < s->n_workers; i++) {
     cuzk__v1__gpustatus__init(&p->gpus[i]);
     snprintf(p->names[i], sizeof p->names[i], "%s-worker-%u", backend, i);
