@@ -56,10 +56,20 @@ int cz_prover_cuda_count(void);
 /* The backend of CUDA device ordinal (named "cuda"), or NULL with why. */
 cz_prover_backend *cz_prover_cuda_open(int ordinal, char *why, size_t why_len);
 /* An emulated device (named name, with mem_bytes of device memory): the
- * device's kernels run on the CPU, one thread, slowly. For tests of many
- * devices on a machine without GPUs. NULL with why when out of memory. */
+ * device's steps (batches, staging, memory) run on the CPU, H and the MSMs
+ * by the CPU library. For tests of many devices on a machine without GPUs.
+ * NULL with why when out of memory. */
 cz_prover_backend *cz_prover_emulated_open(const char *name, size_t mem_bytes, char *why,
                                            size_t why_len);
+/* TEST ONLY: faults for an emulated device to inject, from words separated
+ * by spaces: oom@S or launch@S (device step S fails with out of memory, or
+ * a launch error; oom@SxN: steps S..S+N-1), corrupt@S (step S's result is
+ * wrong; corrupt@all: every result), max_points=N (a batch of more points
+ * is out of memory), slow=MS (each step takes MS longer). A step is one
+ * device call (H, an MSM batch, a batch addition), counted from 1.
+ * CZ_ERR_INVALID_ARG with why for a word it does not know, or b not an
+ * emulated device; the faults replace any before. */
+cz_err cz_prover_emulated_faults(cz_prover_backend *b, const char *spec, char *why, size_t why_len);
 /* Close a backend of cz_prover_cuda_open or cz_prover_emulated_open (NULL
  * is allowed); no prove may be running on it. */
 void cz_prover_device_close(cz_prover_backend *b);

@@ -67,12 +67,17 @@ typedef struct {
   unsigned emulated;    /* > 0: that many emulated devices instead (test-only) */
   size_t emulated_mem;  /* each one's memory (0 -> 1 GiB) */
   unsigned workers;     /* partitions proved at once per device (0 -> 2) */
+  /* TEST ONLY, emulated devices: "D:fault ..." words, each for emulated
+   * device D (cz_prover_emulated_faults' words), e.g. "1:launch@5x3
+   * 2:corrupt@9"; NULL or "": none. */
+  const char *emulated_faults;
 } cz_provers_devices;
 
 /* Open the devices of d and add each to e (cz_engine_add_device: the
  * engine closes them), with the CPU backend as the fallback (before
  * cz_engine_start). *added: how many. CZ_ERR_INVALID_ARG with msg naming
- * the device that cannot be opened (devices added before it stay), or
+ * the device that cannot be opened (devices added before it stay), or a
+ * fault word that is not one (or names no emulated device), or
  * when there are more than CZ_ENGINE_MAX_DEVICES. No CUDA device and no
  * list: CZ_OK with none added. */
 cz_err cz_provers_add_devices(cz_engine *e, const cz_provers_devices *d, size_t *added, char *msg,

@@ -43,6 +43,9 @@ typedef struct {
   /* TEST ONLY: gpus.test_emulated_devices (0): that many emulated devices
    * (the CPU runs their kernels, slowly) instead of the CUDA ones. */
   uint32_t test_emulated_devices;
+  /* TEST ONLY: gpus.test_emulated_faults (""): faults they inject,
+   * "D:fault ..." (cuzk/provers.h cz_provers_devices; checked at start). */
+  char test_emulated_faults[256];
   uint32_t max_batch_size;        /* scheduler.max_batch_size (1) */
   uint64_t max_batch_wait_ms;     /* scheduler.max_batch_wait_ms (10000) */
   uint32_t synthesis_threads;     /* synthesis.threads (0 = all) */

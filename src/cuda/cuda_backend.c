@@ -132,10 +132,49 @@ cz_prover_backend *cz_prover_cuda_open(int ordinal, char *why, size_t why_len) {
 #endif
 }
 
+/* One word of cz_prover_emulated_faults' spec into f; false when unknown. */
+static bool fault_word(const char *w, czg_emu_faults *f) {
+  unsigned long a = 0, b = 1;
+  char tail[8] = "";
+  if (sscanf(w, "oom@%lux%lu%7s", &a, &b, tail) >= 1 && !tail[0] && a && b) {
+    f->fail_step = a, f->fail_steps = b, f->fail_err = CZ_ERR_NOMEM;
+    return true;
+  }
+  if (sscanf(w, "launch@%lux%lu%7s", &a, &b, tail) >= 1 && !tail[0] && a && b) {
+    f->fail_step = a, f->fail_steps = b, f->fail_err = CZ_ERR_DEVICE;
+    return true;
+  }
+  if (!strcmp(w, "corrupt@all")) return f->corrupt_all = true;
+  if (sscanf(w, "corrupt@%lu%7s", &a, tail) == 1 && a) return f->corrupt_step = a, true;
+  if (sscanf(w, "max_points=%lu%7s", &a, tail) == 1 && a) return f->max_points = a, true;
+  if (sscanf(w, "slow=%lu%7s", &a, tail) == 1 && a < 60000) return f->delay_ms = (unsigned)a, true;
+  return false;
+}
+
+cz_err cz_prover_emulated_faults(cz_prover_backend *b, const char *spec, char *why, size_t why_len) {
+  czg_backend_state *st = b->state;
+  if (!czg_emu_is(&st->ops))
+    return cz_msg_err(why, why_len, CZ_ERR_INVALID_ARG, "%s is not an emulated device", b->name);
+  czg_emu_faults f = {0};
+  char copy[256];
+  snprintf(copy, sizeof copy, "%s", spec ? spec : "");
+  char *save = NULL;
+  for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+    if (!fault_word(w, &f))
+      return cz_msg_err(why, why_len, CZ_ERR_INVALID_ARG, "unknown fault %s (expected oom@S[xN], "
+                        "launch@S[xN], corrupt@S|all, max_points=N, slow=MS)", w);
+  czg_emu_set_faults(&st->ops, &f);
+  return CZ_OK;
+}
+
 cz_prover_backend *cz_prover_emulated_open(const char *name, size_t mem_bytes, char *why,
                                            size_t why_len) {
   czg_ops ops;
-  cz_prover_backend *b = czg_emu_open(&ops, name, mem_bytes) == CZ_OK ? device_from(&ops) : NULL;
+  cz_prover_backend *b = NULL;
+  if (czg_emu_open(&ops, name, mem_bytes) == CZ_OK) {
+    czg_emu_use_library(&ops, true); /* the daemon's tests need many proofs */
+    b = device_from(&ops);
+  }
   if (!b) say(why, why_len, "out of memory");
   return b;
 }

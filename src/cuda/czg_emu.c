@@ -11,6 +11,7 @@
 #include <time.h>
 #include "cuda/czg_arith.h"
 #include "cuda/czg_host.h"
+#include "cuzk/msm.h"
 #include "cuzk/ntt.h"
 
 _Static_assert(sizeof(czg_fp) == sizeof(cz_fp), "Fp layout");
@@ -134,6 +135,7 @@ typedef struct {
   pthread_mutex_t mu; /* guards faults and step */
   czg_emu_faults faults;
   unsigned long step; /* device steps run since the faults were set */
+  bool library;       /* H and the MSMs by the CPU library (czg_emu_use_library) */
 } emu_dev;
 
 /* One device step begins: the injected delay, then CZ_OK or the injected
@@ -187,6 +189,21 @@ static bool h_inputs(czg_fr *v[3], const cz_fr *a, const cz_fr *b, const cz_fr *
   return true;
 }
 
+/* H by the CPU library (cz_ntt_h_poly), kept in the device's order. */
+static cz_err library_h(emu_dev *d, czg_fr *v[3], unsigned log_n) {
+  size_t n = (size_t)1 << log_n;
+  cz_ntt_domain *dom;
+  cz_err e = cz_ntt_domain_new(&dom, log_n);
+  if (e != CZ_OK) return e;
+  cz_ntt_h_poly(dom, (cz_fr *)v[0], (cz_fr *)v[1], (cz_fr *)v[2], 0);
+  cz_ntt_domain_free(dom);
+  for (size_t i = 0; i < n; i++) v[1][czg_rev((uint32_t)i, log_n)] = v[0][i];
+  d->h = v[1];
+  d->log_n = log_n;
+  v[1] = NULL;
+  return CZ_OK;
+}
+
 /* The device's H: the same steps as the CUDA path (czg_cuda.cu ntt_h). */
 static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *c, size_t m,
                         unsigned log_n) {
@@ -198,6 +215,12 @@ static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *
   free(d->h);
   d->h = NULL;
   czg_fr *v[3];
+  if (d->library) {
+    cz_err e = h_inputs(v, a, b, c, m, n) ? library_h(d, v, log_n) : CZ_ERR_NOMEM;
+    if (e == CZ_OK && corrupt) ((uint8_t *)d->h)[0] ^= 1; /* one wrong bit */
+    for (int i = 0; i < 3; i++) free(v[i]);
+    return e;
+  }
   cz_fr w, winv, g, ginv, ninv, zinv;
   cz_fr_root_of_unity(&w, log_n);
   cz_fr_inv(&winv, &w);
@@ -257,7 +280,8 @@ static cz_err emu_msm_h(void *ctx, const cz_g1_affine *bases, size_t first, size
   czg_fr *k = malloc((n ? n : 1) * sizeof *k);
   if (!k) return CZ_ERR_NOMEM;
   for (size_t i = 0; i < n; i++) czg_fr_from_mont(&k[i], &d->h[czg_rev((uint32_t)(first + i), d->log_n)]);
-  bool ok = emu_msm(out, bases, k, n, emu_window(n), 4);
+  bool ok = d->library ? cz_msm_g1(out, bases, (const cz_scalar *)k, n, 0) == CZ_OK
+                       : emu_msm(out, bases, k, n, emu_window(n), 4);
   free(k);
   if (ok && corrupt) emu_spoil(out);
   return ok ? CZ_OK : CZ_ERR_NOMEM;
@@ -284,7 +308,11 @@ static cz_err emu_msm_ops(void *ctx, const cz_g1_affine *pts, const cz_scalar *k
   bool corrupt;
   cz_err fault = emu_step(ctx, n, &corrupt);
   if (fault != CZ_OK) return fault;
-  if (!emu_msm(out, pts, (const czg_fr *)k, n, emu_window(n), 2)) return CZ_ERR_NOMEM;
+  if (((emu_dev *)ctx)->library) {
+    if (cz_msm_g1(out, pts, k, n, 0) != CZ_OK) return CZ_ERR_NOMEM;
+  } else if (!emu_msm(out, pts, (const czg_fr *)k, n, emu_window(n), 2)) {
+    return CZ_ERR_NOMEM;
+  }
   if (corrupt) emu_spoil(out);
   return CZ_OK;
 }
@@ -332,6 +360,15 @@ void czg_emu_set_faults(const czg_ops *ops, const czg_emu_faults *f) {
   pthread_mutex_lock(&d->mu);
   d->faults = f ? *f : (czg_emu_faults){0};
   d->step = 0;
+  pthread_mutex_unlock(&d->mu);
+}
+
+bool czg_emu_is(const czg_ops *ops) { return ops->mem_free == emu_mem_free; }
+
+void czg_emu_use_library(const czg_ops *ops, bool on) {
+  emu_dev *d = ops->ctx;
+  pthread_mutex_lock(&d->mu);
+  d->library = on;
   pthread_mutex_unlock(&d->mu);
 }
 

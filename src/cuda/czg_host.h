@@ -157,6 +157,13 @@ typedef struct {
 /* Replace the faults of the emulated device of ops (f NULL: none) and
  * restart the step count. Thread-safe, at any time. */
 void czg_emu_set_faults(const czg_ops *ops, const czg_emu_faults *f);
+/* ops are an emulated device's. */
+bool czg_emu_is(const czg_ops *ops);
+/* on: H and the MSMs of the device are computed by the CPU library (all
+ * cores, the same results) instead of the kernel bodies, for tests that
+ * need many proofs from many devices quickly (the daemon's); the steps,
+ * faults, batches and memory stay the emulated device's. Thread-safe. */
+void czg_emu_use_library(const czg_ops *ops, bool on);
 /* Steps the device has run since its faults were last set. */
 unsigned long czg_emu_steps(const czg_ops *ops);
 

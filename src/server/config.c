@@ -282,6 +282,8 @@ static bool apply_gpus(cz_daemon_config *c, const char *key, const value *v, boo
   if (!strcmp(key, "gpus.unhealthy_after")) return want_u32(v, &c->gpu_unhealthy_after, why);
   if (!strcmp(key, "gpus.self_test_interval"))
     return want_duration(v, &c->gpu_self_test_interval_ms, why);
+  if (!strcmp(key, "gpus.test_emulated_faults"))
+    return want_str(v, c->test_emulated_faults, sizeof c->test_emulated_faults, why);
   if (!strcmp(key, "gpus.test_emulated_devices")) {
     if (!want_u32(v, &c->test_emulated_devices, why)) return false;
     if (c->test_emulated_devices > CZ_MAX_GPU_DEVICES) return *why = "too many devices", false;

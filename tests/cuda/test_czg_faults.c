@@ -2,7 +2,8 @@
  * (czg_emu_open, czg_emu_set_faults): each device has its own memory and
  * faults; a batch too large for the device is retried smaller and still
  * gives the CPU's proof; an allocation failure or a launch error is the
- * prove's error; a wrong result gives a proof that does not verify (so
+ * prove's error; the CPU library's kernels (czg_emu_use_library) give the
+ * same proofs; a wrong result gives a proof that does not verify (so
  * cz_groth16_prove_verified refuses it); the self-test passes on a sound
  * device and names the failing step on a faulty one; two provers share one
  * device. */
@@ -91,6 +92,19 @@ static void test_instances_and_faults(const cz_groth16_params *p) {
   cz_assignment a = synth(5);
   CHECK(cz_groth16_verify(&p->vk, a.inputs + 1, p->vk.n_ic - 1, &got) != CZ_OK);
   cz_assignment_free(&a);
+
+  /* the CPU library's H and MSMs on d1 (the daemon's emulated devices):
+   * the same proof; a wrong result there too is caught */
+  czg_emu_use_library(&d1.st.ops, true);
+  czg_emu_set_faults(&d1.st.ops, &(czg_emu_faults){.max_points = 8});
+  CHECK_EQ_INT(prove(&d1.b, p, 5, &got, msg, sizeof msg), CZ_OK);
+  CHECK(same_proof(&got, &want));
+  czg_emu_set_faults(&d1.st.ops, &(czg_emu_faults){.corrupt_step = 1});
+  CHECK_EQ_INT(prove(&d1.b, p, 5, &got, msg, sizeof msg), CZ_OK);
+  CHECK(!same_proof(&got, &want));
+  czg_emu_set_faults(&d1.st.ops, &(czg_emu_faults){.corrupt_step = 4});
+  CHECK_EQ_INT(prove(&d1.b, p, 5, &got, msg, sizeof msg), CZ_OK);
+  CHECK(!same_proof(&got, &want));
 
   /* a slow device is only slow */
   czg_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.delay_ms = 2});

@@ -1,0 +1,139 @@
+"""cuzk-daemon with two emulated GPUs (see test_daemon_gpus.sh): three
+WinningPoSt proofs submitted at once are proved on both devices, each proof checked
+by cuzk-bench verify-post; GetStatus.gpus, GET /status and GET /metrics
+report each device."""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_common as e2e  # noqa: E402
+from e2e_common import Daemon, await_proof, check, pb, stub_for, stubs  # noqa: E402
+
+CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
+PARAM_CACHE = os.path.join(stubs, "param-cache")
+os.makedirs(PARAM_CACHE, exist_ok=True)
+
+first = e2e.PostPartition("winning-post", 3, 0, "winning3", CACHE)
+parts = [e2e.PostPartition("winning-post", n, 0, "winning%d" % n, CACHE) for n in (2, 4, 5)]
+
+cfg = e2e.daemon_config("gpus", CACHE, PARAM_CACHE, "16GiB",
+                        "test_emulated_devices = 2\nself_test_interval = \"1s\"\n")
+d = Daemon("127.0.0.1:0", cfg)
+ch, st = stub_for("127.0.0.1:%d" % d.port)
+
+# One job first, so that the test parameters and shapes are made once.
+job = st.SubmitProof(first.submit("first"), timeout=30).job_id
+r = await_proof(st, job)
+check(r.status == pb.AwaitProofResponse.COMPLETED, "first: COMPLETED (%s)" % r.error_message)
+first.verified(r.proof, "first")
+
+t0 = time.time()
+ids = [st.SubmitProof(p.submit("p%d" % i), timeout=30).job_id for i, p in enumerate(parts)]
+busy_seen = set()
+while time.time() - t0 < 600:
+    s = st.GetStatus(pb.GetStatusRequest(), timeout=10)
+    busy_seen |= {g.name for g in s.gpus if g.busy}
+    if s.total_proofs_completed + s.total_proofs_failed >= 1 + len(parts):
+        break
+    time.sleep(0.05)
+for i, (job, p) in enumerate(zip(ids, parts)):
+    r = await_proof(st, job)
+    check(r.status == pb.AwaitProofResponse.COMPLETED, "p%d: COMPLETED (%s)" % (i, r.error_message))
+    p.verified(r.proof, "p%d" % i)
+check(busy_seen == {"emulated:0", "emulated:1"}, "both devices proved at once (%s)" % busy_seen)
+
+s = st.GetStatus(pb.GetStatusRequest(), timeout=10)
+check([g.name for g in s.gpus] == ["emulated:0", "emulated:1"], "GetStatus: two devices")
+check(all(g.healthy and not g.busy and g.vram_total_bytes == 1 << 30 for g in s.gpus),
+      "GetStatus: healthy, idle, 1 GiB each")
+check(sum(g.partitions_proved for g in s.gpus) == 1 + len(parts),
+      "GetStatus: every partition proved on a device (%s)" % [g.partitions_proved for g in s.gpus])
+
+base = "http://127.0.0.1:%d" % d.status_port
+with urllib.request.urlopen(base + "/status", timeout=10) as f:
+    js = json.load(f)
+check([g["name"] for g in js["gpus"]] == ["emulated:0", "emulated:1"], "/status: gpus")
+check(js["backend"]["name"] == "cuda-emulated" and "TEST ONLY" in js["backend"]["note"],
+      "/status: the backend says the devices are emulated (%s)" % js["backend"])
+with urllib.request.urlopen(base + "/metrics", timeout=10) as f:
+    text = f.read().decode()
+for line in ('cuzk_gpu_faults_total{device="emulated:1",kind="bad_proof"} 0',
+             'cuzk_gpu_healthy{device="emulated:0"} 1',
+             'cuzk_gpu_fallback_partitions_total 0'):
+    check(line in text, "/metrics: %s" % line)
+
+rc, log = d.stop()
+check(rc == 0, "the daemon stops cleanly (%s)" % rc)
+check("proving on 2 device(s)" in log, "the log names the devices")
+
+# ---- 4 devices x 2 workers, faults on three of them ----------------------------------
+# emulated:1 fails four launches (then a self-test brings it back), emulated:2
+# makes one wrong result (a proof that does not verify: out at once),
+# emulated:3 takes no batch over 64 points (retried smaller in the device).
+mixed = [e2e.PostPartition("winning-post", n, 0, "mix-winning%d" % n, CACHE) for n in range(2, 9)]
+mixed += [e2e.PostPartition("window-post", 2, 0, "mix-window2", CACHE)]
+mixed += [e2e.PostPartition("window-post", 3, p, "mix-window3-p%d" % p, CACHE) for p in (0, 1)]
+faults = "1:launch@3x4 2:corrupt@5 3:max_points=64"
+cfg = e2e.daemon_config("gpus4", CACHE, PARAM_CACHE, "16GiB",
+                        'test_emulated_devices = 4\nself_test_interval = "1s"\n'
+                        'test_emulated_faults = "%s"\n' % faults)
+open(cfg, "a").write("")
+text = open(cfg).read().replace("gpu_workers_per_device = 1", "gpu_workers_per_device = 2")
+open(cfg, "w").write(text)
+d = Daemon("127.0.0.1:0", cfg)
+ch, st = stub_for("127.0.0.1:%d" % d.port)
+ids = [st.SubmitProof(p.submit("m%d" % i), timeout=30).job_id for i, p in enumerate(mixed)]
+done = 0
+for i, (job, p) in enumerate(zip(ids, mixed)):
+    r = await_proof(st, job)
+    ok = r.status == pb.AwaitProofResponse.COMPLETED
+    check(ok, "m%d: COMPLETED (%s)" % (i, r.error_message))
+    if ok:
+        p.verified(r.proof, "m%d" % i)
+        done += 1
+check(done == len(mixed), "every mixed job COMPLETED and verified (%d of %d)" % (done, len(mixed)))
+with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % d.status_port, timeout=10) as f:
+    text = f.read().decode()
+
+
+def metric(name, device, kind=None):
+    lab = 'device="%s"' % device + (',kind="%s"' % kind if kind else "")
+    m = re.search(r"^%s\{%s\} (\S+)$" % (name, re.escape(lab)), text, re.M)
+    return float(m.group(1)) if m else None
+
+
+check((metric("cuzk_gpu_faults_total", "emulated:1", "device_error") or 0) >= 1,
+      "/metrics counts emulated:1's launch errors")
+check(metric("cuzk_gpu_faults_total", "emulated:2", "bad_proof") == 1,
+      "/metrics counts emulated:2's bad proof")
+check((metric("cuzk_gpu_faults_total", "emulated:3", "oom") or 0) >= 1,
+      "/metrics counts emulated:3's smaller batches")
+check(metric("cuzk_gpu_faults_total", "emulated:0", "oom") == 0, "emulated:0 had no fault")
+s = st.GetStatus(pb.GetStatusRequest(), timeout=10)
+# the faults were one-off: the self-tests (every second) brought both back
+deadline = time.time() + 30
+while time.time() < deadline and not all(g.healthy for g in s.gpus):
+    time.sleep(0.2)
+    s = st.GetStatus(pb.GetStatusRequest(), timeout=10)
+check(len(s.gpus) == 4 and all(g.healthy for g in s.gpus),
+      "GetStatus: all four healthy again (%s)" % [(g.name, g.unhealthy_reason) for g in s.gpus])
+check(s.total_proofs_failed == 0, "no job failed")
+rc, log = d.stop()
+check(rc == 0, "the daemon with faults stops cleanly (%s)" % rc)
+for line in ("emulated:2: unhealthy", "emulated:1: unhealthy", "proving it elsewhere",
+             "emulated:2: self-test passed, back in use"):
+    check(line in log, "the log says: %s" % line)
+
+# A fault word for no device is refused at start, naming it.
+bad = e2e.daemon_config("gpus-bad", CACHE, PARAM_CACHE, "16GiB",
+                        'test_emulated_devices = 2\ntest_emulated_faults = "5:oom@1"\n')
+r = subprocess.run([e2e.daemon, "-l", "127.0.0.1:0", "-c", bad], capture_output=True, text=True,
+                   timeout=60)
+check(r.returncode != 0 and "fault 5:oom@1" in r.stderr,
+      "a fault for no device stops the start (%d %r)" % (r.returncode, r.stderr[-200:]))
+e2e.report("test_daemon_gpus")
