@@ -25,7 +25,7 @@
  * (size=), PROVE (the kind's name), VANILLA_CHECK, PCE (shape=<id> or
  * plain,why=<reason>), per partition SYNTH_START (item=,in_flight=),
  * SYNTH_END (item=,synth_ms=), GPU_QUEUE, GPU_PICKUP, GPU_START, GPU_END
- * (item=,gpu_ms=), then END (status=..,total_ms=..); CANCELLED when one is
+ * (item=,gpu_ms=, and device=<name> when the engine has devices), then END (status=..,total_ms=..); CANCELLED when one is
  * cancelled. cuzk/kind_hooks.h says when each comes. */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H

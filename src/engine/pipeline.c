@@ -157,10 +157,12 @@ static cz_err resynthesize(pipe_run *r, cz_job *job, size_t i, void **st, char *
 /* prove_partition on the engine's devices: a device's fault (out of
  * memory, a device error, a proof that does not verify) makes the
  * partition again and proves it on another device, then on the fallback.
- * st is consumed. Without devices: the kind's own prover, once. */
+ * st is consumed; *where names the device that proved it. Without
+ * devices: the kind's own prover, once. */
 static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uint8_t *out,
-                               char *msg, size_t msg_len) {
+                               const char **where, char *msg, size_t msg_len) {
   cz_devices *devs = &r->e->devs;
+  *where = NULL;
   if (!devs->n) return r->h->prove_partition(r->h->self, &job->ctx, i, st, out, msg, msg_len);
   uint32_t excluded = 0;
   for (;;) {
@@ -180,6 +182,7 @@ static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uin
     err = r->h->prove_partition(r->h->self, &ctx, i, st, out, d_msg, sizeof d_msg);
     st = NULL;
     cz_devices_release(devs, d, err, d_msg);
+    *where = cz_devices_name(devs, d);
     if (err == CZ_OK) return CZ_OK;
     bool again = d >= 0 && cz_devices_is_fault(err) && !atomic_load(&job->cancel);
     if (!again) return cz_msg_err(msg, msg_len, err, "%s", d_msg);
@@ -212,14 +215,17 @@ static cz_err prove_one(pipe_run *r, size_t j, size_t i, void *st, bool dead, ch
   cz_job_item_state(job, i, CZ_PART_PROVING, 0);
   uint64_t t0 = cz_now_ms();
   uint8_t *out = job->out + i * job->plan.proof_bytes;
-  cz_err err = prove_on_devices(r, job, i, st, out, msg, msg_len);
+  const char *where;
+  cz_err err = prove_on_devices(r, job, i, st, out, &where, msg, msg_len);
   uint64_t ms = cz_now_ms() - t0;
   if (err != CZ_OK) {
     cz_job_item_state(job, i, CZ_PART_FAILED, 0);
     return err;
   }
-  snprintf(d, sizeof d, "item=%zu,gpu_ms=%llu", i, (unsigned long long)ms);
-  bool go = cz_job_event(job, "GPU_END", d);
+  char dd[160];
+  snprintf(dd, sizeof dd, "item=%zu,gpu_ms=%llu%s%s", i, (unsigned long long)ms,
+           where ? ",device=" : "", where ? where : "");
+  bool go = cz_job_event(job, "GPU_END", dd);
   cz_job_add_timing(job, 0, ms);
   cz_job_item_state(job, i, CZ_PART_DONE, ms);
   return go ? CZ_OK : cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");

@@ -70,6 +70,8 @@ for line in ('cuzk_gpu_faults_total{device="emulated:1",kind="bad_proof"} 0',
 rc, log = d.stop()
 check(rc == 0, "the daemon stops cleanly (%s)" % rc)
 check("proving on 2 device(s)" in log, "the log names the devices")
+check(re.search(r"TIMELINE,\d+,GPU_END,p\d,item=0,gpu_ms=\d+,device=emulated:[01]", log),
+      "TIMELINE GPU_END names the device")
 
 # ---- 4 devices x 2 workers, faults on three of them ----------------------------------
 # emulated:1 fails four launches (then a self-test brings it back), emulated:2
