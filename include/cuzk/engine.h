@@ -25,8 +25,8 @@
  * (size=), PROVE (the kind's name), VANILLA_CHECK, PCE (shape=<id> or
  * plain,why=<reason>), per partition SYNTH_START (item=,in_flight=),
  * SYNTH_END (item=,synth_ms=), GPU_QUEUE, GPU_PICKUP, GPU_START, GPU_END
- * (item=,gpu_ms=, and device=<name> when the engine has devices), then END (status=..,total_ms=..); CANCELLED when one is
- * cancelled. cuzk/kind_hooks.h says when each comes. */
+ * (item=,gpu_ms=, and device=<name> when the engine has devices), then END (status=..,total_ms=..);
+ * CANCELLED when one is cancelled. cuzk/kind_hooks.h says when each comes. */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
 #include <stdbool.h>
@@ -258,11 +258,11 @@ typedef struct {
   uint64_t mem_free, mem_total; /* 0 when the device does not say */
   unsigned workers, busy;       /* partition slots, and those in use */
   bool healthy;
-  char why[256];                /* why it is unhealthy ("" when healthy) */
-  char job_id[CZ_JOB_ID_MAX];   /* while busy: the job and partition it last took ("" idle) */
-  cz_proof_kind kind;           /* that job's kind (UNSPECIFIED when idle) */
+  char why[256];              /* why it is unhealthy ("" when healthy) */
+  char job_id[CZ_JOB_ID_MAX]; /* while busy: the job and partition it last took ("" idle) */
+  cz_proof_kind kind;         /* that job's kind (UNSPECIFIED when idle) */
   uint32_t partition;
-  uint64_t proved;              /* partitions proved on it */
+  uint64_t proved; /* partitions proved on it */
   uint64_t faults[CZ_FAULT_COUNT];
 } cz_device_status;
 

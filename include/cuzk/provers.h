@@ -62,11 +62,11 @@ cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char 
 /* The proving devices of a daemon (gpus.devices): CUDA ordinals, or
  * emulated devices (tests), each with workers partition slots. */
 typedef struct {
-  const int *ordinals;  /* n_ordinals 0: every device the CUDA runtime reports */
+  const int *ordinals; /* n_ordinals 0: every device the CUDA runtime reports */
   size_t n_ordinals;
-  unsigned emulated;    /* > 0: that many emulated devices instead (test-only) */
-  size_t emulated_mem;  /* each one's memory (0 -> 1 GiB) */
-  unsigned workers;     /* partitions proved at once per device (0 -> 2) */
+  unsigned emulated;   /* > 0: that many emulated devices instead (test-only) */
+  size_t emulated_mem; /* each one's memory (0 -> 1 GiB) */
+  unsigned workers;    /* partitions proved at once per device (0 -> 2) */
   /* TEST ONLY, emulated devices: "D:fault ..." words, each for emulated
    * device D (cz_prover_emulated_faults' words), e.g. "1:launch@5x3
    * 2:corrupt@9"; NULL or "": none. */

@@ -151,7 +151,8 @@ static bool fault_word(const char *w, czg_emu_faults *f) {
   return false;
 }
 
-cz_err cz_prover_emulated_faults(cz_prover_backend *b, const char *spec, char *why, size_t why_len) {
+cz_err cz_prover_emulated_faults(cz_prover_backend *b, const char *spec, char *why,
+                                 size_t why_len) {
   czg_backend_state *st = b->state;
   if (!czg_emu_is(&st->ops))
     return cz_msg_err(why, why_len, CZ_ERR_INVALID_ARG, "%s is not an emulated device", b->name);
@@ -161,8 +162,10 @@ cz_err cz_prover_emulated_faults(cz_prover_backend *b, const char *spec, char *w
   char *save = NULL;
   for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
     if (!fault_word(w, &f))
-      return cz_msg_err(why, why_len, CZ_ERR_INVALID_ARG, "unknown fault %s (expected oom@S[xN], "
-                        "launch@S[xN], corrupt@S|all, max_points=N, slow=MS)", w);
+      return cz_msg_err(why, why_len, CZ_ERR_INVALID_ARG,
+                        "unknown fault %s (expected oom@S[xN], "
+                        "launch@S[xN], corrupt@S|all, max_points=N, slow=MS)",
+                        w);
   czg_emu_set_faults(&st->ops, &f);
   return CZ_OK;
 }

@@ -234,7 +234,8 @@ static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *
   cz_fr_inv(&zinv, &zinv);
   tw_tables tw = {0}, twi = {0}, tg = {0}, tgi = {0};
   bool ok = h_inputs(v, a, b, c, m, n) && tw_build(&tw, &w, log_n) &&
-            tw_build(&twi, &winv, log_n) && tw_build(&tg, &g, log_n) && tw_build(&tgi, &ginv, log_n);
+            tw_build(&twi, &winv, log_n) && tw_build(&tg, &g, log_n) &&
+            tw_build(&tgi, &ginv, log_n);
   if (ok) {
     cz_fr nzinv;
     cz_fr_mul(&nzinv, &ninv, &zinv);

@@ -151,8 +151,13 @@ static cz_err run_h(czg_backend_state *st, const void *src, size_t first, size_t
 }
 
 static cz_err run_msm_h(czg_backend_state *st, const cz_g1_affine *bases, size_t n, cz_g1 *out) {
-  batched_step step = {"msm_h", n, sizeof(cz_g1_affine), st->ops.msm_bytes_per_point,
-                       stage_h, run_h, bases};
+  batched_step step = {.name = "msm_h",
+                       .n = n,
+                       .stage_bytes_per_point = sizeof(cz_g1_affine),
+                       .device_bytes_per_point = st->ops.msm_bytes_per_point,
+                       .stage = stage_h,
+                       .run = run_h,
+                       .src = bases};
   return run_batched(st, &step, out);
 }
 
@@ -168,8 +173,13 @@ static cz_err run_add(czg_backend_state *st, const void *src, size_t first, size
 }
 
 static cz_err run_batch_add(czg_backend_state *st, const czg_split *s, cz_g1 *out) {
-  batched_step step = {"batch_add", s->n_one, sizeof(cz_g1_affine), st->ops.add_bytes_per_point,
-                       stage_one, run_add, s};
+  batched_step step = {.name = "batch_add",
+                       .n = s->n_one,
+                       .stage_bytes_per_point = sizeof(cz_g1_affine),
+                       .device_bytes_per_point = st->ops.add_bytes_per_point,
+                       .stage = stage_one,
+                       .run = run_add,
+                       .src = s};
   return run_batched(st, &step, out);
 }
 
@@ -188,8 +198,13 @@ static cz_err run_other(czg_backend_state *st, const void *src, size_t first, si
 }
 
 static cz_err run_tail(czg_backend_state *st, const czg_split *s, cz_g1 *out) {
-  batched_step step = {"tail_msm", s->n_other, sizeof(cz_g1_affine) + sizeof(cz_scalar),
-                       st->ops.msm_bytes_per_point, stage_other, run_other, s};
+  batched_step step = {.name = "tail_msm",
+                       .n = s->n_other,
+                       .stage_bytes_per_point = sizeof(cz_g1_affine) + sizeof(cz_scalar),
+                       .device_bytes_per_point = st->ops.msm_bytes_per_point,
+                       .stage = stage_other,
+                       .run = run_other,
+                       .src = s};
   return run_batched(st, &step, out);
 }
 

@@ -23,8 +23,7 @@ void cz_devices_init(cz_devices *s, unsigned fail_limit, uint64_t test_interval_
 }
 
 cz_err cz_devices_add(cz_devices *s, const cz_engine_device *d) {
-  if (!d || !d->name || !d->name[0] || !d->handle || !d->self_test ||
-      s->n >= CZ_ENGINE_MAX_DEVICES)
+  if (!d || !d->name || !d->name[0] || !d->handle || !d->self_test || s->n >= CZ_ENGINE_MAX_DEVICES)
     return CZ_ERR_INVALID_ARG;
   cz_device *v = &s->dev[s->n++];
   v->d = *d;
@@ -50,8 +49,9 @@ static int pick_locked(cz_devices *s, uint32_t excluded, bool *any) {
   return best;
 }
 
-int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded, const atomic_bool *cancel,
-                       const char *job, cz_proof_kind kind, uint32_t partition) {
+int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
+                       const atomic_bool *cancel, const char *job, cz_proof_kind kind,
+                       uint32_t partition) {
   bool urgent = prio >= CZ_PRIO_HIGH;
   pthread_mutex_lock(&s->mu);
   if (urgent) s->urgent_waiting++;

@@ -80,13 +80,13 @@ void cz_synth_slots_give(cz_synth_slots *s);
 /* ---- Devices (devices.c) ----------------------------------------------------- */
 
 typedef struct {
-  cz_engine_device d;      /* d.name points to name */
+  cz_engine_device d; /* d.name points to name */
   char name[64];
-  unsigned busy;           /* partitions in flight on it */
+  unsigned busy; /* partitions in flight on it */
   bool healthy;
-  unsigned consecutive;    /* faults since its last good proof */
+  unsigned consecutive; /* faults since its last good proof */
   uint64_t proved, faults[CZ_FAULT_COUNT];
-  uint64_t tested_ms;      /* when it was taken out or last self-tested */
+  uint64_t tested_ms; /* when it was taken out or last self-tested */
   char why[256];
   char job[CZ_JOB_ID_MAX]; /* the last partition it took */
   cz_proof_kind kind;
@@ -121,8 +121,9 @@ void cz_devices_destroy(cz_devices *s);
  * while all such are full; HIGH and CRITICAL callers are served before
  * the others. The device index, or CZ_DEVICE_NONE / CZ_DEVICE_CANCELLED.
  * job and partition are shown in status while it is held. */
-int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded, const atomic_bool *cancel,
-                       const char *job, cz_proof_kind kind, uint32_t partition);
+int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
+                       const atomic_bool *cancel, const char *job, cz_proof_kind kind,
+                       uint32_t partition);
 /* Give back device i (CZ_DEVICE_NONE: the fallback) with the proof's
  * outcome: counts, faults, health. */
 void cz_devices_release(cz_devices *s, int i, cz_err err, const char *msg);

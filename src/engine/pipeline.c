@@ -172,9 +172,9 @@ static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uin
                                (uint32_t)i);
     if (d == CZ_DEVICE_CANCELLED || (d == CZ_DEVICE_NONE && !devs->fallback)) {
       r->h->discard(r->h->self, st);
-      if (d == CZ_DEVICE_CANCELLED) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
-      return cz_msg_err(msg, msg_len, CZ_ERR_DEVICE, "no healthy device left for partition %zu",
-                        i);
+      if (d == CZ_DEVICE_CANCELLED)
+        return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
+      return cz_msg_err(msg, msg_len, CZ_ERR_DEVICE, "no healthy device left for partition %zu", i);
     }
     cz_kind_ctx ctx = job->ctx;
     ctx.device = cz_devices_handle(devs, d);

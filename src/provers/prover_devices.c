@@ -63,7 +63,9 @@ static cz_prover_backend *open_one(const cz_provers_devices *d, size_t k, char *
 cz_err cz_provers_add_devices(cz_engine *e, const cz_provers_devices *d, size_t *added, char *msg,
                               size_t msg_len) {
   *added = 0;
-  size_t n = d->emulated ? d->emulated : d->n_ordinals ? d->n_ordinals : (size_t)cz_prover_cuda_count();
+  size_t n = d->emulated     ? d->emulated
+             : d->n_ordinals ? d->n_ordinals
+                             : (size_t)cz_prover_cuda_count();
   if (n > CZ_ENGINE_MAX_DEVICES)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%zu devices: at most %d", n,
                       CZ_ENGINE_MAX_DEVICES);

@@ -275,7 +275,8 @@ static bool apply_gpus(cz_daemon_config *c, const char *key, const value *v, boo
       return *why = "not implemented: only 0 (the proving threads are synthesis.threads)", false;
     return true;
   }
-  if (!strcmp(key, "gpus.gpu_workers_per_device")) return want_u32(v, &c->gpu_workers_per_device, why);
+  if (!strcmp(key, "gpus.gpu_workers_per_device"))
+    return want_u32(v, &c->gpu_workers_per_device, why);
   if (!strcmp(key, "gpus.backend"))
     return want_one_of(v, c->backend, sizeof c->backend, backends, "expected cpu, cuda or auto",
                        why);

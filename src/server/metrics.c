@@ -129,9 +129,10 @@ static void gpu_metrics(cz_prom *p, const cz_engine_stats *s) {
   per_device(p, s, "cuzk_gpu_healthy", "gauge",
              "1 while the device is used; 0 once taken out, until its self-test passes.",
              dev_healthy);
-  per_device(p, s, "cuzk_gpu_busy", "gauge", "Partitions being proved on the device now.", dev_busy);
-  per_device(p, s, "cuzk_gpu_partitions_proved_total", "counter", "Partitions proved on the device.",
-             dev_proved);
+  per_device(p, s, "cuzk_gpu_busy", "gauge", "Partitions being proved on the device now.",
+             dev_busy);
+  per_device(p, s, "cuzk_gpu_partitions_proved_total", "counter",
+             "Partitions proved on the device.", dev_proved);
   per_device(p, s, "cuzk_gpu_memory_free_bytes", "gauge", "Device memory free.", dev_free);
   per_device(p, s, "cuzk_gpu_memory_total_bytes", "gauge", "Device memory.", dev_total);
   counter_total(p, "cuzk_gpu_fallback_partitions_total", "counter",
@@ -244,8 +245,8 @@ static json_t *gpus_array(const cz_engine_stats *s) {
                      (int)d->workers, "busy", (int)d->busy, "job_id", d->job_id, "proof_kind",
                      d->busy ? cz_proof_kind_label(d->kind) : "", "partition", (int)d->partition,
                      "memory_free", (json_int_t)d->mem_free, "memory_total",
-                     (json_int_t)d->mem_total, "partitions_proved", (json_int_t)d->proved,
-                     "faults", faults ? faults : json_object()));
+                     (json_int_t)d->mem_total, "partitions_proved", (json_int_t)d->proved, "faults",
+                     faults ? faults : json_object()));
   }
   return a;
 }

@@ -167,8 +167,8 @@ static void submit(cz_engine *e, const char *id, cz_proof_kind kind, const char 
 
 /* Await id; true when COMPLETED, with each partition's proof checked
  * against the circuit of its x (items, seed as submitted). */
-static bool completed_verified(cz_engine *e, const char *id, size_t items, uint64_t seed,
-                               char *why, size_t why_len) {
+static bool completed_verified(cz_engine *e, const char *id, size_t items, uint64_t seed, char *why,
+                               size_t why_len) {
   cz_job_result res;
   CHECK_EQ_INT(cz_engine_await(e, id, 60000, &res), CZ_OK);
   snprintf(why, why_len, "%s", res.error);
@@ -361,8 +361,8 @@ static void test_mixed(void) {
   for (int j = 0; j < JOBS; j++) {
     char id[16];
     snprintf(id, sizeof id, "mix-%d", j);
-    completed += completed_verified(e, id, 1 + (size_t)j % 3, 1000 + 10 * (uint64_t)j, why,
-                                    sizeof why);
+    completed +=
+        completed_verified(e, id, 1 + (size_t)j % 3, 1000 + 10 * (uint64_t)j, why, sizeof why);
   }
   CHECK_EQ_INT(completed, JOBS);
   cz_engine_stats s;

@@ -150,8 +150,11 @@ static void test_errors(void) {
   CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [\"a\"]\n", msg), CZ_ERR_PARSE);
   /* Many devices in one daemon, each listed once; their health settings
    * and the test-only emulated devices. */
-  CHECK_EQ_INT(parse(&c, "[gpus]\ndevices = [0, 1, 3]\nunhealthy_after = 5\n"
-                         "self_test_interval = \"10s\"\n", msg), CZ_OK);
+  CHECK_EQ_INT(parse(&c,
+                     "[gpus]\ndevices = [0, 1, 3]\nunhealthy_after = 5\n"
+                     "self_test_interval = \"10s\"\n",
+                     msg),
+               CZ_OK);
   CHECK(c.n_gpu_devices == 3 && c.gpu_devices[2] == 3 && c.gpu_unhealthy_after == 5);
   CHECK_EQ_INT(c.gpu_self_test_interval_ms, 10000);
   cz_engine_config dec;

@@ -33,9 +33,11 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   if (cfg->n_gpu_devices && !strcmp(name, "cpu") && !emulated)
     cz_log(CZ_LOG_WARN, "daemon", "gpus.devices is not used: proving on the CPU");
   if (emulated || strcmp(name, "cpu")) {
-    cz_provers_devices dv = {cfg->gpu_devices,           cfg->n_gpu_devices,
-                             cfg->test_emulated_devices, 0,
-                             cfg->gpu_workers_per_device, cfg->test_emulated_faults};
+    cz_provers_devices dv = {.ordinals = cfg->gpu_devices,
+                             .n_ordinals = cfg->n_gpu_devices,
+                             .emulated = cfg->test_emulated_devices,
+                             .workers = cfg->gpu_workers_per_device,
+                             .emulated_faults = cfg->test_emulated_faults};
     size_t added = 0;
     cz_err err = cz_provers_add_devices(e, &dv, &added, why, sizeof why);
     if (err != CZ_OK) return cz_msg_err(msg, msg_len, err, "gpus.devices: %s", why);
