@@ -34,6 +34,16 @@ cz_err cz_devices_add(cz_devices *s, const cz_engine_device *d) {
   return CZ_OK;
 }
 
+/* Wait on s->cv for at most ms (s->mu held). */
+static void wait_locked(cz_devices *s, uint64_t ms) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ts.tv_sec += (time_t)(ms / 1000);
+  ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+  if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+  pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+}
+
 /* The free, healthy device not in excluded with the fewest partitions in
  * flight (so partitions spread), or -1 when none is free now. *any: some
  * healthy device outside excluded exists (free or not). */
@@ -69,11 +79,7 @@ int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
     }
     /* A PoSt waiting for a device goes first: PoRep partitions wait. */
     if (got >= 0 && (urgent || !s->urgent_waiting)) break;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 20 * 1000000L; /* poll the cancel flag */
-    if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
-    pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+    wait_locked(s, 20); /* poll the cancel flag */
   }
   if (urgent) s->urgent_waiting--;
   if (got >= 0) {
@@ -172,13 +178,7 @@ static void *health_main(void *arg) {
       cz_devices_self_test(s, i, msg, sizeof msg);
       pthread_mutex_lock(&s->mu);
     }
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t wait = s->test_interval_ms < 1000 ? s->test_interval_ms : 1000;
-    ts.tv_sec += (time_t)(wait / 1000);
-    ts.tv_nsec += (long)(wait % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
-    pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+    wait_locked(s, s->test_interval_ms < 1000 ? s->test_interval_ms : 1000);
   }
   pthread_mutex_unlock(&s->mu);
   return NULL;

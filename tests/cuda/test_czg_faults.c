@@ -9,26 +9,15 @@
  * device. */
 #include <pthread.h>
 #include "check.h"
-#include "setup_keygen.h"
+#include "synth_sparse.h"
 #include "cuda/czg_host.h"
 #include "cuzk/groth16_prove.h"
-#include "cuzk/synthetic.h"
 #include "rand_field.h"
 
 static const cz_prove_timing QUIET = {NULL, NULL, true};
 enum { N_CONS = 60 };
 
-static cz_assignment synth(uint64_t x) {
-  cz_fr xv;
-  cz_fr_from_u64(&xv, x);
-  cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
-  CHECK_EQ_INT(cz_synthetic_sparse(cs, N_CONS, &xv, 42), CZ_OK);
-  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
-  cz_assignment as;
-  CHECK_EQ_INT(cz_cs_take_assignment(cs, &as), CZ_OK);
-  cz_cs_free(cs);
-  return as;
-}
+static cz_assignment synth(uint64_t x) { return check_sparse_assignment(N_CONS, x); }
 
 typedef struct {
   czg_backend_state st;
@@ -172,11 +161,7 @@ static void test_two_workers(const cz_groth16_params *p) {
 
 int main(void) {
   cz_groth16_params p;
-  cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
-  cz_fr x = CZ_FR_ONE;
-  CHECK_EQ_INT(cz_synthetic_sparse(cs, N_CONS, &x, 42), CZ_OK);
-  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
-  if (check_setup_from(&p, cs)) {
+  if (check_sparse_setup(&p, N_CONS)) {
     test_instances_and_faults(&p);
     test_two_workers(&p);
     cz_groth16_params_free(&p);

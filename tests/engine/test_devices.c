@@ -17,11 +17,10 @@
  * proves the circuit of x = S + i). */
 #include <pthread.h>
 #include "check.h"
-#include "setup_keygen.h"
+#include "synth_sparse.h"
 #include "test_input.h"
 #include "cuda/czg_host.h"
 #include "cuzk/groth16_prove.h"
-#include "cuzk/synthetic.h"
 
 enum { N_CONS = 60, MAX_DEV = 4, LOG_CAP = 512 };
 
@@ -43,17 +42,7 @@ static struct {
 } LOG[LOG_CAP];
 static int N_LOG;
 
-static cz_assignment synth(uint64_t x) {
-  cz_fr xv;
-  cz_fr_from_u64(&xv, x);
-  cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
-  CHECK_EQ_INT(cz_synthetic_sparse(cs, N_CONS, &xv, 42), CZ_OK);
-  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
-  cz_assignment as;
-  CHECK_EQ_INT(cz_cs_take_assignment(cs, &as), CZ_OK);
-  cz_cs_free(cs);
-  return as;
-}
+static cz_assignment synth(uint64_t x) { return check_sparse_assignment(N_CONS, x); }
 
 static cz_err g_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg, size_t len) {
   cz_err e = test_items_plan(self, ctx, p, msg, len);
@@ -373,11 +362,7 @@ static void test_mixed(void) {
 }
 
 int main(void) {
-  cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
-  cz_fr x = CZ_FR_ONE;
-  CHECK_EQ_INT(cz_synthetic_sparse(cs, N_CONS, &x, 42), CZ_OK);
-  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
-  if (!check_setup_from(&P, cs)) return check_report("test_devices");
+  if (!check_sparse_setup(&P, N_CONS)) return check_report("test_devices");
   PVK = cz_groth16_prepare(&P.vk);
   test_spread();
   test_post_overtakes();
