@@ -24,6 +24,7 @@ const cz_bench_command cz_bench_commands[] = {
     {"synth-only", cmd_synth_only, "one partition's synthesis at any size and kind: wall, user, sys, RSS, --scaling, --ab, --pce"},
     {"pce", cmd_pce, "make (--build) or check (--check) the recorded circuit shape in the parameter cache"},
     {"pool", cmd_bench_pool, "first touch of big buffers (huge pages, threads) against the pool's reuse"},
+    {"param-digest", cmd_bench_param_digest, "hash an official parameter file as its digest check does (a sparse 47 GiB one by default), against b2sum"},
     {"seal", cmd_bench_seal, "seal a test sector in memory and verify its vanilla proofs; times"},
 #ifdef CUZK_HAVE_GRPC
     {"status", cmd_client_status, "a running daemon's status (-a ADDR)"},
