@@ -255,7 +255,7 @@ static cz_cs *fork_leader(const slots_run *r) {
             take((void **)&f->aux, &f->cap_aux, n_aux, sizeof(cz_fr));
   if (ok) {
     memcpy(f->inputs, L->inputs, r->hdr.in * sizeof(cz_fr));
-    memcpy(f->aux, L->aux, r->hdr.aux * sizeof(cz_fr));
+    if (r->hdr.aux) memcpy(f->aux, L->aux, r->hdr.aux * sizeof(cz_fr)); /* no header: NULL */
   }
   if (ok && r->kind == CZ_CS_PROVE) {
     ok = take((void **)&f->cls_in, &f->cap_cls_in, n_in, 1) &&
@@ -265,7 +265,7 @@ static cz_cs *fork_leader(const slots_run *r) {
          take((void **)&f->b_aux.d.bits, &f->b_aux.cap_words, n_aux / 64 + 1, 8);
     if (ok) {
       memcpy(f->cls_in, L->cls_in, r->hdr.in);
-      memcpy(f->cls_aux, L->cls_aux, r->hdr.aux);
+      if (r->hdr.aux) memcpy(f->cls_aux, L->cls_aux, r->hdr.aux);
     }
     /* Its own a/b are dropped: rows go to the result (fork_bind). */
     cz_pool_give(f->a);
