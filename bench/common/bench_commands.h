@@ -13,5 +13,6 @@ int cmd_bench_poseidon(int argc, char **argv); /* bench/hash/bench_poseidon.c */
 int cmd_bench_sha256(int argc, char **argv);   /* bench/gadgets/bench_sha256.c */
 int cmd_bench_seal(int argc, char **argv);     /* bench/filecoin/bench_seal.c */
 int cmd_bench_pool(int argc, char **argv);     /* bench/util/bench_pool.c */
+int cmd_bench_param_digest(int argc, char **argv); /* bench/filecoin/bench_param_digest.c */
 
 #endif

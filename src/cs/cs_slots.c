@@ -1,7 +1,8 @@
 /* Parallel synthesis of header + slots circuits (cuzk/cs_slots.h).
  *
  * One leader system runs the header. A COUNT system that starts where the
- * header ended runs slot 0, which gives one slot's inputs, aux and rows.
+ * header ended runs slot 0, which gives one slot's inputs, aux and rows
+ * (once per slot function and header: later runs take them from a memo).
  * Then every worker forks the leader: a system holding a copy of the
  * header's values, whose own rows are windows of the result's a/b/c. For
  * each of its slots it rewinds to the header, synthesizes the slot (its
@@ -39,6 +40,8 @@ typedef struct {
   cz_cs_kind kind;
   cz_cs_config cfg;
   cs_counts hdr, per;
+  bool guessed;    /* per came from the memo, not from a count of this run */
+  bool shape_miss; /* a slot's shape was not per's */
   unsigned n_threads;
   /* The result: values, rows (PROVE), densities (PROVE; bits ORed in). */
   cz_assignment *out;
@@ -90,6 +93,55 @@ static cz_err count_slot(slots_run *r) {
   }
   cz_cs_free(cnt);
   return e;
+}
+
+/* A slot's counts depend on the circuit's shape alone, and every partition
+ * of a kind has the same: the first one's count serves the later ones
+ * instead of a serial COUNT run each time (one slot of 18 at 32 GiB; with
+ * as many threads as slots, a third of the wall time). The key is the slot
+ * function and where the header ends. Two shapes under one key are caught
+ * by the first slot's shape check, and the run starts again from a count. */
+#define MEMO_SIZE 32
+typedef struct {
+  cz_err (*slot)(cz_cs *, const void *, size_t);
+  cs_counts hdr, per;
+} memo_entry;
+static memo_entry memo[MEMO_SIZE];
+static size_t memo_used;
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool same_counts(const cs_counts *a, const cs_counts *b) {
+  return a->in == b->in && a->aux == b->aux && a->con == b->con;
+}
+
+/* The remembered entry of r's key (memo_lock held), or NULL. */
+static memo_entry *memo_find(const slots_run *r) {
+  for (size_t i = 0; i < memo_used; i++)
+    if (memo[i].slot == r->c->slot && same_counts(&memo[i].hdr, &r->hdr)) return &memo[i];
+  return NULL;
+}
+
+static bool memo_get(slots_run *r) {
+  pthread_mutex_lock(&memo_lock);
+  const memo_entry *m = memo_find(r);
+  if (m) r->per = m->per;
+  pthread_mutex_unlock(&memo_lock);
+  return m != NULL;
+}
+
+/* Remember r's counts (replacing its key's; the oldest goes when full). */
+static void memo_put(const slots_run *r) {
+  pthread_mutex_lock(&memo_lock);
+  memo_entry *m = memo_find(r);
+  if (!m) {
+    if (memo_used == MEMO_SIZE) { /* full: the oldest goes */
+      memmove(memo, memo + 1, (MEMO_SIZE - 1) * sizeof *memo);
+      memo_used--;
+    }
+    m = &memo[memo_used++];
+  }
+  *m = (memo_entry){r->c->slot, r->hdr, r->per};
+  pthread_mutex_unlock(&memo_lock);
 }
 
 /* n * per + hdr without overflow. */
@@ -203,7 +255,7 @@ static cz_cs *fork_leader(const slots_run *r) {
             take((void **)&f->aux, &f->cap_aux, n_aux, sizeof(cz_fr));
   if (ok) {
     memcpy(f->inputs, L->inputs, r->hdr.in * sizeof(cz_fr));
-    memcpy(f->aux, L->aux, r->hdr.aux * sizeof(cz_fr));
+    if (r->hdr.aux) memcpy(f->aux, L->aux, r->hdr.aux * sizeof(cz_fr)); /* no header: NULL */
   }
   if (ok && r->kind == CZ_CS_PROVE) {
     ok = take((void **)&f->cls_in, &f->cap_cls_in, n_in, 1) &&
@@ -213,7 +265,7 @@ static cz_cs *fork_leader(const slots_run *r) {
          take((void **)&f->b_aux.d.bits, &f->b_aux.cap_words, n_aux / 64 + 1, 8);
     if (ok) {
       memcpy(f->cls_in, L->cls_in, r->hdr.in);
-      memcpy(f->cls_aux, L->cls_aux, r->hdr.aux);
+      if (r->hdr.aux) memcpy(f->cls_aux, L->cls_aux, r->hdr.aux);
     }
     /* Its own a/b are dropped: rows go to the result (fork_bind). */
     cz_pool_give(f->a);
@@ -269,11 +321,14 @@ static cz_err fork_slot(slots_run *r, cz_cs *f, size_t i, others_list *list, uin
   cz_err e = r->c->slot(f, r->c->ctx, i);
   if (e == CZ_OK) e = cz_cs_error(f);
   if (e != CZ_OK) {
+    if (r->kind == CZ_CS_PROVE && f->n_constraints == f->cap_abc) /* more rows than per */
+      __atomic_store_n(&r->shape_miss, true, __ATOMIC_RELAXED);
     fail(r, i, e, cz_cs_errmsg(f));
     return e;
   }
   if (f->n_inputs != r->hdr.in + r->per.in || f->n_aux != r->hdr.aux + r->per.aux ||
       f->n_constraints != r->hdr.con + r->per.con) {
+    __atomic_store_n(&r->shape_miss, true, __ATOMIC_RELAXED);
     fail(r, i, CZ_ERR_INVALID_ARG, "its shape differs from slot 0's");
     return CZ_ERR_INVALID_ARG;
   }
@@ -335,8 +390,10 @@ static void finish_rows(slots_run *r) {
   density_count(&o->b_aux);
 }
 
-static cz_err run_slots(slots_run *r, unsigned n_threads) {
-  cz_err e = count_slot(r);
+static cz_err run_slots(slots_run *r, unsigned n_threads, bool use_memo) {
+  r->guessed = use_memo && memo_get(r);
+  cz_err e = r->guessed ? CZ_OK : count_slot(r);
+  if (e == CZ_OK && !r->guessed) memo_put(r);
   if (e == CZ_OK) e = alloc_result(r);
   if (e != CZ_OK) return e;
   unsigned workers = cz_parallel_workers(r->c->n_slots, n_threads);
@@ -353,7 +410,21 @@ static cz_err run_slots(slots_run *r, unsigned n_threads) {
   return CZ_OK;
 }
 
-static void free_lists(slots_run *r) { free(r->others); }
+static void free_lists(slots_run *r) {
+  free(r->others);
+  r->others = NULL;
+}
+
+/* run_slots, and once more from a count when remembered counts were not
+ * this circuit's (the first slot's shape check failed). */
+static cz_err run_slots_checked(slots_run *r, unsigned n_threads) {
+  cz_err e = run_slots(r, n_threads, true);
+  if (e == CZ_OK || !r->guessed || !r->shape_miss) return e;
+  cz_assignment_free(r->out); /* and zeroed */
+  free_lists(r);
+  r->err = CZ_OK, r->err_slot = 0, r->err_msg[0] = 0, r->shape_miss = false;
+  return run_slots(r, n_threads, false);
+}
 
 /* ---- the recorded shape ---------------------------------------------------- */
 
@@ -442,7 +513,7 @@ cz_err cz_slots_synthesize(cz_cs_kind kind, const cz_cs_config *cfg, const cz_sl
   } else {
     r.leader = L;
     r.hdr = (cs_counts){L->n_inputs, L->n_aux, L->n_constraints};
-    if (c->n_slots) e = run_slots(&r, n_threads);
+    if (c->n_slots) e = run_slots_checked(&r, n_threads);
     else e = cz_cs_finish(L) == CZ_OK ? cz_cs_take_assignment(L, out) : cz_cs_error(L);
     if (e != CZ_OK && r.err != CZ_OK)
       cz_msg(msg, msg_len, "slot %zu: %s", r.err_slot, r.err_msg);

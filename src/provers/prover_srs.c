@@ -4,13 +4,35 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cuzk/param_digest.h"
 #include "provers/provers_internal.h"
 #include "util/msg.h"
 
+static cz_params_store_opts store_opts(const cz_provers_config *cfg, const cz_prover_srs *s) {
+  cz_params_store_opts o = {0};
+  o.official_dir = cfg->official_dir;
+  o.test_dir = cfg->test_dir;
+  o.test_tag = s->test_tag;
+  o.n_threads = cfg->prove_threads;
+  o.keygen = s->keygen;
+  o.keygen_ctx = s->keygen_ctx;
+  o.who = "cuzk-daemon";
+  return o;
+}
+
+/* An official file is checked against parameters.json's digest before its
+ * bytes are read (once; a stamp stands for later loads): a corrupt file
+ * fails its first job with that reason instead of every proof. */
 static cz_err hot_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
                        uint64_t *bytes, char *msg, size_t msg_len) {
-  const cz_provers_config *cfg = self;
+  const cz_prover_srs *s = self;
+  const cz_provers_config *cfg = s->cfg;
   (void)id;
+  if (s->official) {
+    cz_params_store_opts o = store_opts(cfg, s);
+    cz_err e = cz_official_params_check(s->name, &o, msg, msg_len);
+    if (e != CZ_OK) return e;
+  }
   cz_hot_srs *h = calloc(1, sizeof *h);
   if (!h) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = cz_groth16_params_read(&h->params, file, len, false, cfg->prove_threads, msg,
@@ -37,20 +59,8 @@ static void hot_unload(void *self, void *obj) {
   free(h);
 }
 
-cz_srs_loader cz_hot_srs_loader(const cz_provers_config *cfg) {
-  return (cz_srs_loader){hot_load, hot_unload, (void *)cfg};
-}
-
-static cz_params_store_opts store_opts(const cz_provers_config *cfg, const cz_prover_srs *s) {
-  cz_params_store_opts o = {0};
-  o.official_dir = cfg->official_dir;
-  o.test_dir = cfg->test_dir;
-  o.test_tag = s->test_tag;
-  o.n_threads = cfg->prove_threads;
-  o.keygen = s->keygen;
-  o.keygen_ctx = s->keygen_ctx;
-  o.who = "cuzk-daemon";
-  return o;
+cz_srs_loader cz_hot_srs_loader(const cz_prover_srs *s) {
+  return (cz_srs_loader){hot_load, hot_unload, (void *)s};
 }
 
 cz_err cz_prover_srs_declare(cz_engine *e, const cz_provers_config *cfg, cz_prover_srs *s,
@@ -62,7 +72,8 @@ cz_err cz_prover_srs_declare(cz_engine *e, const cz_provers_config *cfg, cz_prov
                       s->circuit_id);
   s->official = access(official, R_OK) == 0 || !cfg->allow_test_params;
   snprintf(s->path, sizeof s->path, "%s", s->official ? official : test);
-  cz_srs_loader loader = cz_hot_srs_loader(cfg);
+  s->cfg = cfg;
+  cz_srs_loader loader = cz_hot_srs_loader(s);
   cz_err err = cz_engine_register_srs(e, s->circuit_id, s->path, &loader);
   if (err != CZ_OK) cz_msg(msg, msg_len, "cannot declare SRS %s", s->circuit_id);
   return err;

@@ -17,11 +17,6 @@ typedef struct {
   cz_groth16_pvk *pvk;
 } cz_hot_srs;
 
-/* A cz_srs_loader whose self is the prover's cz_provers_config (its
- * prove_threads read the file): cz_groth16_params_read of the mapped file
- * into a cz_hot_srs, charged at the file's size. */
-cz_srs_loader cz_hot_srs_loader(const cz_provers_config *cfg);
-
 /* One circuit's parameter file as a prover declares it to the engine. */
 typedef struct {
   char circuit_id[24];             /* "porep-2k", "winning-2k", ... (cz_provers_circuit_id) */
@@ -33,7 +28,15 @@ typedef struct {
   char path[CZ_PARAMS_PATH_MAX];   /* the file the engine maps */
   bool official;                   /* path is the official file (or test
                                       parameters are not allowed) */
+  const cz_provers_config *cfg;    /* set by declare: the loader's threads
+                                      and directories */
 } cz_prover_srs;
+
+/* A cz_srs_loader whose self is s: an official file checked against
+ * parameters.json's digest (cz_official_params_check), then
+ * cz_groth16_params_read of the mapped file on s->cfg's prove_threads into
+ * a cz_hot_srs, charged at the file's size. */
+cz_srs_loader cz_hot_srs_loader(const cz_prover_srs *s);
 
 /* Fill s->path and s->official from cfg (the official file when it exists
  * or test parameters are off, else the test file) and declare the SRS

@@ -3,8 +3,8 @@
  * 37 aux (so slots meet inside density and packing words), an input each,
  * bits and full values, using the header's variables in A and B; knobs
  * make one slot of another shape, one use a variable it was not given,
- * one fail, or odd slots read another header variable (slots that do not
- * repeat). */
+ * one fail, odd slots read another header variable (slots that do not
+ * repeat), or every slot be larger (another circuit with the same header). */
 #ifndef CUZK_TESTS_TOY_SLOTS_H
 #define CUZK_TESTS_TOY_SLOTS_H
 #include "cuzk/cs_slots.h"
@@ -19,6 +19,7 @@ typedef struct {
   int thief;     /* this slot uses a variable it did not get (-1: none) */
   int failing;   /* this slot fails (-1: none) */
   bool vary;     /* odd slots read another header variable: slots do not repeat */
+  size_t extra;  /* aux every slot allocates beyond PER_AUX (another circuit, the same header) */
 } toy;
 
 static inline cz_fr toy_fr(uint64_t v) {
@@ -62,7 +63,7 @@ static inline cz_err toy_slot(cz_cs *cs, const void *ctx, size_t i) {
   cz_lc_init(&a, cs);
   cz_lc_init(&b, cs);
   cz_lc_init(&c, cs);
-  size_t n = PER_AUX + ((int)i == t->odd_slot);
+  size_t n = PER_AUX + t->extra + ((int)i == t->odd_slot);
   for (size_t j = 0; j + 1 < n; j += 2) {
     /* v in {0, 1, other} by (i + j) % 3; w = v * (h_aux + 1). */
     unsigned k = (unsigned)((i + j) % 3);

@@ -28,7 +28,7 @@ declare -A HEADER=(
   [cuda_backend.h]=cuda
   [sha256.h]=hash [blake2b.h]=hash [chacha8.h]=hash [chacha20.h]=hash [poseidon.h]=hash [merkle.h]=hash
   [gadgets.h]=gadgets [poseidon_gadget.h]=gadgets [por.h]=gadgets
-  [registry.h]=filecoin [sdr.h]=filecoin [porep.h]=filecoin [post.h]=filecoin
+  [registry.h]=filecoin [param_digest.h]=filecoin [sdr.h]=filecoin [porep.h]=filecoin [post.h]=filecoin
   [post_circuit.h]=filecoin [snap.h]=filecoin [snap_circuit.h]=filecoin [vanilla_merkle.h]=filecoin
   [engine.h]=engine [kind_hooks.h]=engine
   [provers.h]=provers

@@ -5,7 +5,9 @@ Curio does (vanilla_proofs = bincode FallbackPoStSectorProofs, randomness,
 miner_id, registered_proof, partition_index). Every returned proof is
 checked by cuzk-bench verify-post against the test parameters' key, which
 computes the public inputs itself. Bad requests get INVALID_ARGUMENT with
-the reason at submit and nothing is queued."""
+the reason at submit and nothing is queued. A file under the official
+WinningPoSt name that is not the published one (its parameters.json digest
+differs) fails the job with that reason, and is never used."""
 import glob
 import os
 import re
@@ -173,4 +175,32 @@ if wshape:
               "a %s shape file is warned about and rebuilt" % damage)
     log4 = prove_winning_on_fresh_daemon("shape rebuilt")
     check("shape winning-2k loaded from" in log4, "the rebuilt shape loads")
+
+# ---- a corrupt official parameter file -------------------------------------------------
+# The official WinningPoSt 2 KiB name holding other bytes (the real key's
+# file, its .vk): the digest check refuses it at load, before any proof.
+CORRUPT = os.path.join(stubs, "corrupt-official")
+os.makedirs(CORRUPT, exist_ok=True)
+OFFICIAL = ("v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+            "3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.params")
+with open("tests/vectors/winningpost-2kib/winning-post-2kib.vk", "rb") as f:  # cwd: the repo root
+    key = f.read()
+with open(os.path.join(CORRUPT, OFFICIAL), "wb") as f:
+    f.write(key)
+dc = Daemon("127.0.0.1:0", e2e.daemon_config("post-corrupt", CACHE, CORRUPT))
+_, sc = stub_for("127.0.0.1:%d" % dc.port)
+for i in (1, 2):
+    r = sc.Prove(pb.ProveRequest(submit=winning.submit("corrupt-%d" % i)), timeout=LONG)
+    check(r.result.status == pb.AwaitProofResponse.FAILED and not r.result.proof
+          and "parameters.json" in r.result.error_message and OFFICIAL in r.result.error_message,
+          "corrupt official file, job %d: FAILED with the digest's reason (%s)"
+          % (i, r.result.error_message))
+rc, logc = dc.stop()
+check(rc == 0, "corrupt official file: the daemon exits 0")
+check(re.search(r"ERROR.*" + re.escape(OFFICIAL) + r": BLAKE2b digest \w+, but parameters.json says "
+                r"82c88066be968bb550a05e30ff6c2413", logc) is not None,
+      "corrupt official file: an ERROR line names the file and both digests")
+check(len(re.findall(r"checking it against parameters.json", logc)) == 1,
+      "corrupt official file: hashed once, the stamp stands for the second load")
+check(os.path.exists(os.path.join(CORRUPT, OFFICIAL + ".cuzk-digest")), "the stamp is beside the file")
 e2e.report("test_daemon_post")

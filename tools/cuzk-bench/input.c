@@ -2,6 +2,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include "cuzk/clock.h"
+#include "cuzk/param_digest.h"
 #include "input.h"
 #include "common/progress_out.h"
 #include <ctype.h>
@@ -369,7 +370,8 @@ int cz_bench_prove_params(cz_groth16_params *out, const char *name, size_t n_ic,
   cz_params_origin org;
   char msg[512] = "";
   uint64_t t0 = cz_now_ns();
-  if (cz_params_store_get(out, name, n_ic, &so, &org, msg, sizeof msg) != CZ_OK) {
+  if (cz_official_params_check(name, &so, msg, sizeof msg) != CZ_OK ||
+      cz_params_store_get(out, name, n_ic, &so, &org, msg, sizeof msg) != CZ_OK) {
     fprintf(stderr, "prove: parameters: %s\n", msg);
     return 2;
   }

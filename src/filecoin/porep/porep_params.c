@@ -2,6 +2,7 @@
  * its public-input count. */
 #include <string.h>
 
+#include "cuzk/param_digest.h"
 #include "cuzk/params_store.h"
 #include "cuzk/porep.h"
 #include "util/msg.h"
@@ -15,6 +16,8 @@ cz_err cz_porep_params_get(cz_groth16_params *out, const cz_porep_kind *k,
   if (cz_porep_param_name(k, name, sizeof name) >= sizeof name) return CZ_ERR_INVALID_ARG;
   cz_porep_config cfg;
   cz_porep_kind_config(k, &cfg);
+  cz_err e = cz_official_params_check(name, o, msg, msg_len);
+  if (e != CZ_OK) return e;
   return cz_params_store_get(out, name, cz_porep_public_input_count(&cfg) + 1, o, origin, msg,
                              msg_len);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cuzk/clock.h"
+#include "cuzk/param_digest.h"
 #include "cuzk/post.h"
 #include "cuzk/post_circuit.h"
 #include "filecoin/circuit_build.h"
@@ -230,6 +231,8 @@ cz_err cz_post_params_get(cz_groth16_params *out, const cz_post_kind *k,
   if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered PoSt proof");
   char name[256];
   if (cz_post_param_name(k, name, sizeof name) >= sizeof name) return CZ_ERR_INVALID_ARG;
+  cz_err e = cz_official_params_check(name, o, msg, msg_len);
+  if (e != CZ_OK) return e;
   return cz_params_store_get(out, name, cz_post_public_input_count(k) + 1, o, origin, msg,
                              msg_len);
 }

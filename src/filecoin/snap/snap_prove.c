@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cuzk/clock.h"
+#include "cuzk/param_digest.h"
 #include "cuzk/snap.h"
 #include "cuzk/snap_circuit.h"
 #include "filecoin/circuit_build.h"
@@ -163,6 +164,8 @@ cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
   if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered update proof");
   char name[256];
   if (cz_snap_param_name(&k->shape, name, sizeof name) >= sizeof name) return CZ_ERR_INVALID_ARG;
+  cz_err e = cz_official_params_check(name, o, msg, msg_len);
+  if (e != CZ_OK) return e;
   return cz_params_store_get(out, name, CZ_SNAP_PUBLIC_INPUTS + 1, o, origin, msg, msg_len);
 }
 

@@ -335,16 +335,23 @@ static void test_store(const char *root) {
   o.no_test_cache = false;
 
   /* 9. The PoRep wrapper: the official name and count of the kind. A file
-   * under the 2 KiB name with our 2-input key is refused: 2 KiB needs 40. */
+   * under the 2 KiB name with our 2-input key is not the published file:
+   * the wrapper refuses it by its digest before reading it, and the store
+   * alone by its count (2 KiB needs 40). */
   const cz_porep_kind *k = cz_porep_kind_by_id(5);
-  char pname[256], ppath[CZ_PARAMS_PATH_MAX];
+  char pname[256], ppath[CZ_PARAMS_PATH_MAX], stamp[CZ_PARAMS_PATH_MAX + 16];
   cz_porep_param_name(k, pname, sizeof pname);
   snprintf(ppath, sizeof ppath, "%s/%s.params", odir, pname);
   CHECK(cz_groth16_params_save(&fresh, ppath) == CZ_OK);
   e = cz_porep_params_get(&p2, k, &o, &org, msg, sizeof msg);
+  CHECK(e == CZ_ERR_IO);
+  CHECK(strstr(msg, pname) != NULL && strstr(msg, "parameters.json") != NULL);
+  e = cz_params_store_get(&p2, pname, 40, &o, &org, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, pname) != NULL && strstr(msg, "needs 40") != NULL);
   unlink(ppath);
+  snprintf(stamp, sizeof stamp, "%s.cuzk-digest", ppath);
+  unlink(stamp);
   o.keygen = NULL;
   e = cz_porep_params_get(&p2, k, &o, &org, msg, sizeof msg);
   CHECK(e == CZ_ERR_IO);
