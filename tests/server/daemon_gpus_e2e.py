@@ -54,6 +54,11 @@ check(all(g.healthy and not g.busy and g.vram_total_bytes == 1 << 30 for g in s.
 check(sum(g.partitions_proved for g in s.gpus) == 1 + len(parts),
       "GetStatus: every partition proved on a device (%s)" % [g.partitions_proved for g in s.gpus])
 
+r = e2e.bench_run("-a", "127.0.0.1:%d" % d.port, "status")
+out = r.stdout.decode(errors="replace")
+check(r.returncode == 0 and re.search(r"^gpu 1 emulated:1 healthy job - +partition \d+ vram_free "
+                                      r"\d+ / 1073741824 proved \d+ faults 0$", out, re.M),
+      "cuzk-bench status prints each device (%r)" % out[-400:])
 base = "http://127.0.0.1:%d" % d.status_port
 with urllib.request.urlopen(base + "/status", timeout=10) as f:
     js = json.load(f)

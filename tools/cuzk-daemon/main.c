@@ -227,6 +227,7 @@ int main(int argc, char **argv) {
 
   cz_engine_config ec;
   cz_daemon_engine_config(&cfg, &ec);
+  cz_daemon_workers_for_devices(&cfg, &ec);
   cz_engine *e = NULL;
   if (cz_engine_create(&e, &ec, msg, sizeof msg) != CZ_OK) {
     cz_log(CZ_LOG_ERROR, "daemon", "engine: %s", msg[0] ? msg : "cannot create");

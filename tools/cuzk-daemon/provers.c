@@ -60,3 +60,11 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   pc.pce = cfg->pce;
   return cz_provers_register_all(e, &pc, msg, msg_len);
 }
+
+void cz_daemon_workers_for_devices(const cz_daemon_config *cfg, cz_engine_config *ec) {
+  if (cfg->n_gpu_devices || cfg->test_emulated_devices || !strcmp(cfg->backend, "cpu")) return;
+  unsigned per = cfg->gpu_workers_per_device ? cfg->gpu_workers_per_device : 1;
+  unsigned n = (unsigned)cz_prover_cuda_count() * per;
+  if (n > CZ_ENGINE_MAX_WORKERS) n = CZ_ENGINE_MAX_WORKERS;
+  if (n > ec->n_workers) ec->n_workers = n;
+}

@@ -10,4 +10,9 @@
 cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, char *msg,
                                   size_t msg_len);
 
+/* With gpus.devices = [] on a CUDA backend, the engine runs as many jobs
+ * at once as the devices the runtime reports take (x gpu_workers_per_device)
+ * instead of one device's: ec->n_workers raised to that. */
+void cz_daemon_workers_for_devices(const cz_daemon_config *cfg, cz_engine_config *ec);
+
 #endif

@@ -150,6 +150,22 @@ static int report_error(const char *what, grpc_status_code code, const char *det
   return 1;
 }
 
+/* One GetStatus.gpus entry: a device (it reports its memory) with its
+ * health, or a CPU proving worker. */
+static void print_gpu(const Cuzk__V1__GPUStatus *g) {
+  const char *job = g->current_job_id[0] ? g->current_job_id : "-";
+  if (!g->vram_total_bytes) {
+    printf("worker %u %s job %s %s\n", g->ordinal, g->name, job, g->current_proof_kind);
+    return;
+  }
+  printf("gpu %u %s %s%s%s job %s %s partition %u vram_free %llu / %llu proved %llu faults %llu\n",
+         g->ordinal, g->name, g->healthy ? "healthy" : "UNHEALTHY",
+         g->healthy ? "" : ": ", g->healthy ? "" : g->unhealthy_reason, g->busy ? job : "-",
+         g->current_proof_kind, g->current_partition, (unsigned long long)g->vram_free_bytes,
+         (unsigned long long)g->vram_total_bytes, (unsigned long long)g->partitions_proved,
+         (unsigned long long)g->faults);
+}
+
 int cmd_client_status(int argc, char **argv) {
   opts o;
   int rc = parse(argc, argv, &o, false);
@@ -170,10 +186,7 @@ int cmd_client_status(int argc, char **argv) {
   for (size_t i = 0; i < s->n_queues; i++)
     printf("queue %s pending %u in_progress %u\n", s->queues[i]->proof_kind, s->queues[i]->pending,
            s->queues[i]->in_progress);
-  for (size_t i = 0; i < s->n_gpus; i++)
-    printf("worker %u %s job %s %s\n", s->gpus[i]->ordinal, s->gpus[i]->name,
-           s->gpus[i]->current_job_id[0] ? s->gpus[i]->current_job_id : "-",
-           s->gpus[i]->current_proof_kind);
+  for (size_t i = 0; i < s->n_gpus; i++) print_gpu(s->gpus[i]);
   for (size_t i = 0; i < s->n_loaded_srs; i++)
     printf("srs %s %s %llu bytes refs %u\n", s->loaded_srs[i]->circuit_id,
            (unsigned)s->loaded_srs[i]->tier < 3 ? tiers[s->loaded_srs[i]->tier] : "?",
