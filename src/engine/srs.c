@@ -355,6 +355,29 @@ cz_err cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded,
   return st;
 }
 
+cz_err cz_srs_remove(cz_srs_manager *m, const char *circuit_id, uint64_t *freed, char *msg,
+                     size_t msg_len) {
+  *freed = 0;
+  pthread_mutex_lock(&m->mu);
+  cz_srs_entry **at = &m->entries;
+  while (*at && (!valid_id(circuit_id) || strcmp((*at)->id, circuit_id) != 0)) at = &(*at)->next;
+  cz_srs_entry *e = *at;
+  cz_err st = CZ_OK;
+  if (!e) {
+    st = cz_msg_err(msg, msg_len, CZ_ERR_NOT_FOUND, "circuit %s has no SRS entry",
+                    circuit_id ? circuit_id : "");
+  } else if (e->refs || e->loading) {
+    st = cz_msg_err(msg, msg_len, CZ_ERR_BUSY, "SRS %s is in use by %u proof(s)", e->id, e->refs);
+  } else {
+    *freed = drop_to_cold(m, e);
+    *at = e->next;
+    free(e->path);
+    free(e);
+  }
+  pthread_mutex_unlock(&m->mu);
+  return st;
+}
+
 uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted) {
   uint64_t freed = 0, now = cz_now_ms();
   pthread_mutex_lock(&m->mu);
@@ -375,12 +398,14 @@ uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted) {
 
 size_t cz_srs_snapshot(cz_srs_manager *m, cz_srs_status *out, size_t cap) {
   size_t n = 0;
+  uint64_t now = cz_now_ms();
   pthread_mutex_lock(&m->mu);
   for (cz_srs_entry *e = m->entries; e && n < cap; e = e->next, n++) {
     snprintf(out[n].circuit_id, sizeof out[n].circuit_id, "%s", e->id);
     out[n].tier = e->tier;
     out[n].size_bytes = e->size_bytes;
     out[n].ref_count = e->refs;
+    out[n].idle_ms = e->last_used_ms ? now - e->last_used_ms : 0;
   }
   pthread_mutex_unlock(&m->mu);
   return n;
