@@ -29,7 +29,7 @@ typedef struct cz_circom_keys cz_circom_keys;
 typedef struct {
   char key_id[CZ_CIRCOM_KEY_HEX];
   char name[CZ_CIRCOM_NAME_MAX];
-  char circuit_id[32];   /* its SRS entry */
+  char circuit_id[32]; /* its SRS entry */
   size_t n_vars, n_public, domain_size;
   uint64_t file_bytes;
   uint64_t resident_bytes; /* what a hot key is charged (file and tables) */

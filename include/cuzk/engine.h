@@ -107,7 +107,7 @@ typedef struct {
 
 typedef struct {
   char job_id[CZ_JOB_ID_MAX];
-  cz_proof_kind kind;       /* the job's */
+  cz_proof_kind kind; /* the job's */
   cz_job_status status;
   uint8_t *proof;           /* malloc'd (caller frees) when COMPLETED */
   size_t proof_len;

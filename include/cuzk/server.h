@@ -23,9 +23,9 @@
 
 /* One [[circom.keys]] table: a snarkjs key loaded at start. */
 typedef struct {
-  char name[64];        /* name (required) */
-  char path[1024];      /* path of the .zkey (required) */
-  bool check_subgroup;  /* check_subgroup (false) */
+  char name[64];       /* name (required) */
+  char path[1024];     /* path of the .zkey (required) */
+  bool check_subgroup; /* check_subgroup (false) */
 } cz_circom_key_config;
 
 typedef struct {

@@ -15,7 +15,7 @@
 #include "util/msg.h"
 
 const char *cz_proof_kind_label(cz_proof_kind k) {
-  static const char *const names[CZ_KIND_COUNT] = {"unspecified", "porep_c2", "snap_update",
+  static const char *const names[CZ_KIND_COUNT] = {"unspecified", "porep_c2",     "snap_update",
                                                    "window_post", "winning_post", "circom"};
   return (unsigned)k < CZ_KIND_COUNT ? names[k] : NULL;
 }

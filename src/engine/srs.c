@@ -335,28 +335,11 @@ const void *cz_srs_entry_object(const cz_srs_entry *e, size_t *len) {
   return e->has_loader ? e->obj : (const void *)e->map;
 }
 
-cz_err cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
-                    char *msg, size_t msg_len) {
+/* Drop an idle entry to cold (evict), and take it out of the list too
+ * when forget (remove). */
+static cz_err drop_idle(cz_srs_manager *m, const char *circuit_id, bool forget, bool *was_loaded,
+                        uint64_t *freed, char *msg, size_t msg_len) {
   *was_loaded = false;
-  *freed = 0;
-  pthread_mutex_lock(&m->mu);
-  cz_srs_entry *e = valid_id(circuit_id) ? find(m, circuit_id) : NULL;
-  cz_err st = CZ_OK;
-  if (!e) {
-    st = cz_msg_err(msg, msg_len, CZ_ERR_NOT_FOUND, "circuit %s has no SRS entry",
-                    circuit_id ? circuit_id : "");
-  } else if (e->refs || e->loading) {
-    st = cz_msg_err(msg, msg_len, CZ_ERR_BUSY, "SRS %s is in use by %u proof(s)", e->id, e->refs);
-  } else {
-    *was_loaded = e->tier != CZ_SRS_COLD;
-    *freed = drop_to_cold(m, e);
-  }
-  pthread_mutex_unlock(&m->mu);
-  return st;
-}
-
-cz_err cz_srs_remove(cz_srs_manager *m, const char *circuit_id, uint64_t *freed, char *msg,
-                     size_t msg_len) {
   *freed = 0;
   pthread_mutex_lock(&m->mu);
   cz_srs_entry **at = &m->entries;
@@ -369,13 +352,27 @@ cz_err cz_srs_remove(cz_srs_manager *m, const char *circuit_id, uint64_t *freed,
   } else if (e->refs || e->loading) {
     st = cz_msg_err(msg, msg_len, CZ_ERR_BUSY, "SRS %s is in use by %u proof(s)", e->id, e->refs);
   } else {
+    *was_loaded = e->tier != CZ_SRS_COLD;
     *freed = drop_to_cold(m, e);
-    *at = e->next;
-    free(e->path);
-    free(e);
+    if (forget) {
+      *at = e->next;
+      free(e->path);
+      free(e);
+    }
   }
   pthread_mutex_unlock(&m->mu);
   return st;
+}
+
+cz_err cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
+                    char *msg, size_t msg_len) {
+  return drop_idle(m, circuit_id, false, was_loaded, freed, msg, msg_len);
+}
+
+cz_err cz_srs_remove(cz_srs_manager *m, const char *circuit_id, uint64_t *freed, char *msg,
+                     size_t msg_len) {
+  bool was_loaded;
+  return drop_idle(m, circuit_id, true, &was_loaded, freed, msg, msg_len);
 }
 
 uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted) {

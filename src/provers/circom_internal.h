@@ -13,9 +13,9 @@ struct circom_key {
   uint8_t id[32];
   cz_circom_key_info info;
   char *path;
-  unsigned flags;       /* cz_zkey_load flags */
-  bool loaded_once;     /* info's sizes are known */
-  cz_err load_err;      /* the loader's last refusal, with its line */
+  unsigned flags;   /* cz_zkey_load flags */
+  bool loaded_once; /* info's sizes are known */
+  cz_err load_err;  /* the loader's last refusal, with its line */
   char load_msg[256];
   circom_key *next;
 };

@@ -19,7 +19,7 @@ bool cz_circom_key_id_parse(const char *hex, uint8_t out[32]) {
   if (!hex || strlen(hex) != 64) return false;
   for (int i = 0; i < 64; i++) {
     char c = hex[i];
-    int v = c >= '0' && c <= '9' ? c - '0'
+    int v = c >= '0' && c <= '9'   ? c - '0'
             : c >= 'a' && c <= 'f' ? c - 'a' + 10
             : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                    : -1;
@@ -101,8 +101,8 @@ cz_srs_loader cz_circom_srs_loader(cz_circom_keys *k) {
 static cz_err hash_file(const char *path, uint8_t id[32], char *msg, size_t msg_len) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return cz_msg_err(msg, msg_len, errno == ENOENT ? CZ_ERR_NOT_FOUND : CZ_ERR_IO, "%s: %s",
-                      path, strerror(errno));
+    return cz_msg_err(msg, msg_len, errno == ENOENT ? CZ_ERR_NOT_FOUND : CZ_ERR_IO, "%s: %s", path,
+                      strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
     close(fd);
@@ -110,7 +110,8 @@ static cz_err hash_file(const char *path, uint8_t id[32], char *msg, size_t msg_
   }
   void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);
-  if (p == MAP_FAILED) return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: mmap: %s", path, strerror(errno));
+  if (p == MAP_FAILED)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: mmap: %s", path, strerror(errno));
   cz_sha256_digest(id, p, (size_t)st.st_size);
   munmap(p, (size_t)st.st_size);
   return CZ_OK;
@@ -203,8 +204,7 @@ cz_err cz_circom_key_load(cz_circom_keys *k, const cz_circom_key_spec *spec,
   if (already) *already = false;
   if (load_ms) *load_ms = 0;
   if (!valid_name(name))
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "name: 1-63 printable characters expected");
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "name: 1-63 printable characters expected");
   if (!path || !path[0]) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "zkey_path is empty");
   uint8_t id[32];
   cz_err err = hash_file(path, id, msg, msg_len);

@@ -37,7 +37,8 @@ static cz_err circom_parse(void *self, const cz_job_request *req, void **model,
   bool known = c && c->loaded_once;
   pthread_mutex_unlock(&k->mu);
   cz_err err = known ? CZ_OK : cz_msg_err(msg, len, CZ_ERR_NOT_FOUND, "no such key loaded");
-  if (err == CZ_OK) err = cz_wtns_read(&j->w, req->vanilla_proof.data, req->vanilla_proof.len, msg, len);
+  if (err == CZ_OK)
+    err = cz_wtns_read(&j->w, req->vanilla_proof.data, req->vanilla_proof.len, msg, len);
   if (err == CZ_OK && j->w.n != n_vars)
     err = cz_msg_err(msg, len, CZ_ERR_INVALID_ARG,
                      "witness: %zu values, the key %s expects %zu (nVars)", j->w.n, j->circuit_id,

@@ -35,9 +35,7 @@ static uint8_t *file(const char *path, size_t *len) {
 /* Submit wtns with key and await it. */
 static cz_err prove(cz_engine *e, const uint8_t key[32], const uint8_t *wtns, size_t len,
                     cz_job_result *res, char *msg) {
-  cz_job_request r = {.kind = CZ_KIND_CIRCOM,
-                      .vanilla_proof = {wtns, len},
-                      .key_id = {key, 32}};
+  cz_job_request r = {.kind = CZ_KIND_CIRCOM, .vanilla_proof = {wtns, len}, .key_id = {key, 32}};
   char id[CZ_JOB_ID_MAX];
   cz_err err = cz_engine_submit(e, &r, id, NULL, msg, 256);
   if (err == CZ_OK) CHECK(cz_engine_await(e, id, 0, res) == CZ_OK);
@@ -130,6 +128,14 @@ static void test_load_prove_unload(void) {
   cz_engine_get_stats(e, st);
   CHECK(srs_of(st, info.circuit_id) == NULL);
   CHECK_EQ_INT(cz_circom_key_list(k, &info, 1), 0);
+  /* Loaded again, it proves again. */
+  CHECK(cz_circom_key_load(k, &spec, &info, &already, NULL, msg, sizeof msg) == CZ_OK && !already);
+  wtns[wlen - 1] ^= 1;
+  CHECK(prove(e, id, wtns, wlen, &res, msg) == CZ_OK);
+  CHECK_EQ_INT(res.status, CZ_JOB_COMPLETED);
+  free(res.proof);
+  CHECK_EQ_INT(info.proofs, 0);
+  CHECK(cz_circom_key_find(k, info.key_id, &info) && info.proofs == 1);
   free(st);
   free(wtns);
   free(zkey);

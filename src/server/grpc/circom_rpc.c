@@ -54,7 +54,8 @@ void cz_circom_rpc_unload(call_ctx *c, const ProtobufCMessage *req) {
 }
 
 /* A key's tier and idle time from the engine's SRS entries. */
-static void key_tier(const cz_engine_stats *s, const char *circuit_id, Cuzk__Circom__V1__KeyInfo *ki) {
+static void key_tier(const cz_engine_stats *s, const char *circuit_id,
+                     Cuzk__Circom__V1__KeyInfo *ki) {
   ki->tier = CUZK__CIRCOM__V1__KEY_INFO__TIER__COLD;
   for (size_t i = 0; i < s->n_srs; i++)
     if (!strcmp(s->srs[i].circuit_id, circuit_id)) {
@@ -201,7 +202,8 @@ void cz_circom_rpc_prove(call_ctx *c, const ProtobufCMessage *req) {
   }
   cz_job_result res;
   if (cz_rpc_await(c, id, 0, &res) != CZ_OK) {
-    cz_rpc_respond(c, NULL, GRPC_STATUS_INTERNAL, "the job left the table before its result was read");
+    cz_rpc_respond(c, NULL, GRPC_STATUS_INTERNAL,
+                   "the job left the table before its result was read");
     return;
   }
   answer(c, &res, true);
