@@ -15,8 +15,8 @@
 #include "util/msg.h"
 
 const char *cz_proof_kind_label(cz_proof_kind k) {
-  static const char *const names[CZ_KIND_COUNT] = {"unspecified", "porep_c2", "snap_update",
-                                                   "window_post", "winning_post"};
+  static const char *const names[CZ_KIND_COUNT] = {"unspecified", "porep_c2",     "snap_update",
+                                                   "window_post", "winning_post", "circom"};
   return (unsigned)k < CZ_KIND_COUNT ? names[k] : NULL;
 }
 
@@ -139,6 +139,11 @@ cz_err cz_engine_register_kind(cz_engine *e, cz_proof_kind kind, const cz_kind_h
 cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *path,
                               const cz_srs_loader *loader) {
   return cz_srs_register(e->srs, circuit_id, path, loader);
+}
+
+cz_err cz_engine_srs_remove(cz_engine *e, const char *circuit_id, uint64_t *freed, char *msg,
+                            size_t msg_len) {
+  return cz_srs_remove(e->srs, circuit_id, freed, msg, msg_len);
 }
 
 cz_err cz_engine_register_computed_srs(cz_engine *e, const char *circuit_id,
