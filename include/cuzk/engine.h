@@ -35,15 +35,20 @@
 #include "cuzk/err.h"
 #include "cuzk/histogram.h"
 
-/* cuzk.v1 ProofKind and Priority, with the wire values. */
+/* cuzk.v1 ProofKind and Priority, with the wire values. CIRCOM is the
+ * engine's own (not on cuzk.v1's wire): proofs of snarkjs keys, submitted
+ * through the cuzk.circom.v1 service (docs/circom.md). */
 typedef enum {
   CZ_KIND_UNSPECIFIED = 0,
   CZ_KIND_POREP_SEAL_COMMIT = 1,
   CZ_KIND_SNAP_DEALS_UPDATE = 2,
   CZ_KIND_WINDOW_POST_PARTITION = 3,
   CZ_KIND_WINNING_POST = 4,
+  CZ_KIND_CIRCOM = 5,
   CZ_KIND_COUNT
 } cz_proof_kind;
+/* The last kind cuzk.v1's ProofKind has (its wire refuses those above). */
+#define CZ_KIND_WIRE_MAX CZ_KIND_WINNING_POST
 
 typedef enum {
   CZ_PRIO_UNSPECIFIED = 0,
@@ -55,7 +60,7 @@ typedef enum {
 } cz_priority;
 
 /* The metric label of a kind: "porep_c2", "snap_update", "window_post",
- * "winning_post" ("unspecified" for 0, NULL out of range). */
+ * "winning_post", "circom" ("unspecified" for 0, NULL out of range). */
 const char *cz_proof_kind_label(cz_proof_kind k);
 /* The default of docs/interface.md: WinningPoSt CRITICAL, WindowPoSt HIGH, else NORMAL. */
 cz_priority cz_proof_kind_default_priority(cz_proof_kind k);
@@ -82,6 +87,9 @@ typedef struct {
   cz_bytes randomness;      /* 32 bytes when present */
   uint32_t partition_index;
   cz_bytes comm_r_old, comm_r_new, comm_d_new; /* 32 bytes each when present */
+  /* CIRCOM: the key's id, the SHA-256 of its .zkey (32 bytes); the .wtns
+   * is vanilla_proof. Empty for the other kinds. */
+  cz_bytes key_id;
 } cz_job_request;
 
 typedef enum {
@@ -99,6 +107,7 @@ typedef struct {
 
 typedef struct {
   char job_id[CZ_JOB_ID_MAX];
+  cz_proof_kind kind; /* the job's */
   cz_job_status status;
   uint8_t *proof;           /* malloc'd (caller frees) when COMPLETED */
   size_t proof_len;
@@ -236,6 +245,7 @@ typedef struct {
   cz_srs_tier tier;
   uint64_t size_bytes;
   uint32_t ref_count;
+  uint64_t idle_ms; /* since its last use (0: never used) */
 } cz_srs_status;
 
 typedef struct {
@@ -267,8 +277,9 @@ typedef struct {
 } cz_device_status;
 
 /* The provers declare 40 entries (four kinds x five sizes, parameters and
- * recorded shape each); room beyond them for ids resolved from files. */
-#define CZ_ENGINE_MAX_SRS 64
+ * recorded shape each); room beyond them for ids resolved from files and
+ * circom keys. */
+#define CZ_ENGINE_MAX_SRS 128
 #define CZ_ENGINE_MAX_WORKERS 64
 
 typedef struct {
@@ -313,6 +324,14 @@ cz_err cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already
  * (ref_count 0, idle >= eviction_min_idle) to warm, LRU first. */
 cz_err cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed,
                            char *msg, size_t msg_len);
+
+/* Forget a circuit's SRS entry: dropped to cold, then removed, so that the
+ * id is unknown again (circom keys: UnloadKey). *freed as evict's. An
+ * entry in use or being loaded is left alone (CZ_ERR_BUSY); unknown id:
+ * CZ_ERR_NOT_FOUND. Any time, any thread (the loader's self must live
+ * until this returns). freed must not be NULL. */
+cz_err cz_engine_srs_remove(cz_engine *e, const char *circuit_id, uint64_t *freed, char *msg,
+                            size_t msg_len);
 
 /* ---- Jobs and partitions (GET /status) -------------------------------------- */
 

@@ -36,6 +36,9 @@ void cz_fp_sqr(cz_fp *r, const cz_fp *a);
 void cz_fp_mul_portable(cz_fp *r, const cz_fp *a, const cz_fp *b);
 void cz_fp_sqr_portable(cz_fp *r, const cz_fp *a);
 void cz_fp_mul_adx(cz_fp *r, const cz_fp *a, const cz_fp *b);
+/* a b with a, b < 2p (not necessarily reduced) and the result below 2p,
+ * not canonical: for chains of products only (see mont_adx.c). */
+void cz_fp_mul_adx_lazy(cz_fp *r, const cz_fp *a, const cz_fp *b);
 void cz_fp_sqr_adx(cz_fp *r, const cz_fp *a);
 
 /* r = a^e, e given as n little-endian 64-bit limbs (not secret: variable

@@ -129,14 +129,17 @@ typedef struct {
   void *self;
 } cz_srs_loader;
 
-/* ---- Registration (before cz_engine_start) ------------------------------- */
+/* ---- Registration ------------------------------------------------------------
+ * Kinds register before cz_engine_start. SRS entries may also be declared
+ * while the engine runs (any thread): circom keys are loaded on request
+ * (LoadKey) and forgotten with cz_engine_srs_remove. */
 
 /* Register the hooks of a kind (copied; a second registration replaces the
  * first). CZ_ERR_INVALID_ARG for a bad kind, a missing plan, synthesize,
  * prove_partition or discard, or after start. */
 cz_err cz_engine_register_kind(cz_engine *e, cz_proof_kind kind, const cz_kind_hooks *h);
 /* Declare an SRS circuit: its parameter file and (optional) loader, both
- * copied. A circuit id that was never declared resolves to
+ * copied; before or after start. A circuit id that was never declared resolves to
  * <param_cache>/<id>.params and is kept as mapped bytes. CZ_ERR_INVALID_ARG
  * for an id that is not 1-63 of [A-Za-z0-9._-], a NULL path, a loader
  * without load or unload, or an id declared twice; CZ_ERR_NOMEM. */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "cuzk/circom_keys.h"
 #include "cuzk/engine.h"
 #include "cuzk/err.h"
 #include "cuzk/histogram.h"
@@ -18,6 +19,14 @@
 /* ---- Config (config.c) ------------------------------------------------------ */
 
 #define CZ_MAX_GPU_DEVICES 16
+#define CZ_MAX_CIRCOM_KEYS 32
+
+/* One [[circom.keys]] table: a snarkjs key loaded at start. */
+typedef struct {
+  char name[64];       /* name (required) */
+  char path[1024];     /* path of the .zkey (required) */
+  bool check_subgroup; /* check_subgroup (false) */
+} cz_circom_key_config;
 
 typedef struct {
   char listen[256];               /* daemon.listen: unix:///path or host:port */
@@ -59,6 +68,8 @@ typedef struct {
   /* cuzk extensions: */
   bool pce;                       /* synthesis.pce (true): pre-compiled synthesis */
   char backend[8];                /* gpus.backend (auto): cpu, cuda or auto */
+  cz_circom_key_config circom_keys[CZ_MAX_CIRCOM_KEYS]; /* [[circom.keys]], in order */
+  size_t n_circom_keys;
 } cz_daemon_config;
 
 /* docs/interface.md's defaults. listen: unix:///run/curio/cuzk.sock; param_cache:
@@ -193,12 +204,14 @@ typedef struct cz_server cz_server;
  * created, a stale socket removed, and the new one given socket_mode and,
  * when socket_gid >= 0, that group; host:port without SO_REUSEPORT, so a
  * port another process holds is refused, not shared), register the cuzk.v1.ProvingEngine methods
+ * and, beside them, cuzk.circom.v1.CircomProver's (proofs with circom's
+ * keys; circom NULL: those answer UNIMPLEMENTED)
  * with 256 MiB message limits and start serving e from a completion-queue
  * thread. CZ_ERR_PARSE for a malformed address, CZ_ERR_IO when it cannot
  * be bound or the socket's mode or group cannot be set (msg says why, in
  * one line: "... address already in use" for a held port), CZ_ERR_NOMEM. */
-cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, unsigned socket_mode,
-                       long socket_gid, char *msg, size_t msg_len);
+cz_err cz_server_start(cz_server **out, cz_engine *e, cz_circom_keys *circom, const char *listen,
+                       unsigned socket_mode, long socket_gid, char *msg, size_t msg_len);
 /* The bound TCP port (the one chosen for host:0); 0 for a unix socket. */
 int cz_server_port(const cz_server *s);
 /* Stop: no new calls; calls in flight are answered (awaiters see the engine

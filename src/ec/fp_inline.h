@@ -34,6 +34,17 @@ static inline void fpi_mul(cz_fp *r, const cz_fp *a, const cz_fp *b) {
   cz_fp_mul_portable(r, a, b);
 }
 static inline void fpi_sqr(cz_fp *r, const cz_fp *a) { fpi_mul(r, a, a); }
+/* A product inside a chain of products: a, b < 2p, result < 2p and not
+ * canonical on the ADX path (one conditional subtraction fewer); the
+ * portable path's is the full product, so there every value stays reduced.
+ * Feed it only to fpi_mul/fpi_mul_lazy, or make it canonical with
+ * fpi_add(r, r, &CZ_FP_ZERO). */
+static inline void fpi_mul_lazy(cz_fp *r, const cz_fp *a, const cz_fp *b) {
+#ifdef CZ_MONT_ADX
+  if (cz_mont_use_adx) { cz_fp_mul_adx_lazy(r, a, b); return; }
+#endif
+  cz_fp_mul_portable(r, a, b);
+}
 static inline bool fpi_is_zero(const cz_fp *a) { return limbs_is_zero(a->l, CZ_FP_LIMBS); }
 static inline bool fpi_eq(const cz_fp *a, const cz_fp *b) {
   return memcmp(a->l, b->l, sizeof a->l) == 0;
@@ -86,6 +97,11 @@ static inline void fp2i_mul(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
   if (cz_mont_use_adx) { cz_fp2_mul_adx(r, a, b); return; }
 #endif
   cz_fp2_mul(r, a, b);
+}
+/* Fp2 has no lazy product (cz_fp2_mul_adx wants reduced inputs): the
+ * full one, for code generic over Fp and Fp2 (msm_impl.h). */
+static inline void fp2i_mul_lazy(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
+  fp2i_mul(r, a, b);
 }
 static inline void fp2i_sqr(cz_fp2 *r, const cz_fp2 *a) {
 #ifdef CZ_MONT_ADX

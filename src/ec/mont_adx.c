@@ -84,6 +84,36 @@ void cz_fp_mul_adx(cz_fp *r, const cz_fp *a, const cz_fp *b) {
   r->l[3] = r2; r->l[4] = r3; r->l[5] = r4;
 }
 
+/* The same product without its final subtraction, for chains of products
+ * whose values need not be canonical: with a, b < 2p the rows stay below
+ * a + p < 3p < 2^383 (so the seven words hold them, as for reduced inputs)
+ * and the result is below a b / 2^384 + p < 1.5 p, since 4p < 2^384. Such
+ * a result may feed either product again (the full one then returns the
+ * canonical value), never an addition, a comparison or an inversion. */
+void cz_fp_mul_adx_lazy(cz_fp *r, const cz_fp *a, const cz_fp *b) {
+  uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
+  const uint64_t *pa = a->l, *pb = b->l;
+  __asm__(FP_ROW0(r0, r1, r2, r3, r4, r5, r6)
+          FP_RED(r0, r1, r2, r3, r4, r5, r6)
+          FP_ROW(8, r1, r2, r3, r4, r5, r6, r0)
+          FP_RED(r1, r2, r3, r4, r5, r6, r0)
+          FP_ROW(16, r2, r3, r4, r5, r6, r0, r1)
+          FP_RED(r2, r3, r4, r5, r6, r0, r1)
+          FP_ROW(24, r3, r4, r5, r6, r0, r1, r2)
+          FP_RED(r3, r4, r5, r6, r0, r1, r2)
+          FP_ROW(32, r4, r5, r6, r0, r1, r2, r3)
+          FP_RED(r4, r5, r6, r0, r1, r2, r3)
+          FP_ROW(40, r5, r6, r0, r1, r2, r3, r4)
+          FP_RED(r5, r6, r0, r1, r2, r3, r4)
+          : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+            [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
+            [hi] "=&r"(hi)
+          : [a] "r"(pa), [b] "r"(pb), [m] "r"(P), [minv] "m"(P_INV)
+          : "rdx", "cc", "memory");
+  r->l[0] = r6; r->l[1] = r0; r->l[2] = r1;
+  r->l[3] = r2; r->l[4] = r3; r->l[5] = r4;
+}
+
 /* A dedicated square (21 products for the 12-limb square, then REDC of its
  * low half plus its high half) was written and passed the agreement tests,
  * but measured the same as this in a dependent chain and with four

@@ -15,8 +15,8 @@
 #include "util/msg.h"
 
 const char *cz_proof_kind_label(cz_proof_kind k) {
-  static const char *const names[CZ_KIND_COUNT] = {"unspecified", "porep_c2", "snap_update",
-                                                   "window_post", "winning_post"};
+  static const char *const names[CZ_KIND_COUNT] = {"unspecified", "porep_c2",     "snap_update",
+                                                   "window_post", "winning_post", "circom"};
   return (unsigned)k < CZ_KIND_COUNT ? names[k] : NULL;
 }
 
@@ -158,6 +158,11 @@ cz_err cz_engine_device_self_test(cz_engine *e, unsigned i, char *msg, size_t ms
 cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *path,
                               const cz_srs_loader *loader) {
   return cz_srs_register(e->srs, circuit_id, path, loader);
+}
+
+cz_err cz_engine_srs_remove(cz_engine *e, const char *circuit_id, uint64_t *freed, char *msg,
+                            size_t msg_len) {
+  return cz_srs_remove(e->srs, circuit_id, freed, msg, msg_len);
 }
 
 cz_err cz_engine_register_computed_srs(cz_engine *e, const char *circuit_id,

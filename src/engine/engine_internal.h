@@ -55,6 +55,9 @@ void cz_srs_release(cz_srs_manager *m, cz_srs_entry *entry);
 const void *cz_srs_entry_object(const cz_srs_entry *entry, size_t *len);
 cz_err cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
                     char *msg, size_t msg_len);
+/* Drop the entry to cold and forget it (cz_engine_srs_remove). */
+cz_err cz_srs_remove(cz_srs_manager *m, const char *circuit_id, uint64_t *freed, char *msg,
+                     size_t msg_len);
 /* Evict idle (ref 0, idle >= min_idle) entries, least recently used first,
  * until at least wanted bytes are freed; returns the bytes freed. */
 uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted);

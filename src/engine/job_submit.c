@@ -28,7 +28,7 @@ static void random_uuid(char out[37]) {
 /* Deep copy of a request into one blob. */
 static cz_err copy_request(cz_job *j, const cz_job_request *r) {
   size_t total = r->vanilla_proof.len + r->randomness.len + r->comm_r_old.len + r->comm_r_new.len +
-                 r->comm_d_new.len;
+                 r->comm_d_new.len + r->key_id.len;
   for (size_t i = 0; i < r->n_vanilla_proofs; i++) total += r->vanilla_proofs[i].len;
   j->blob = malloc(total ? total : 1);
   j->blob_len = total;
@@ -49,6 +49,7 @@ static cz_err copy_request(cz_job *j, const cz_job_request *r) {
   COPY(j->req.comm_r_old, r->comm_r_old);
   COPY(j->req.comm_r_new, r->comm_r_new);
   COPY(j->req.comm_d_new, r->comm_d_new);
+  COPY(j->req.key_id, r->key_id);
   for (size_t i = 0; i < r->n_vanilla_proofs; i++) COPY(j->vps[i], r->vanilla_proofs[i]);
 #undef COPY
   j->req.vanilla_proofs = j->vps;
@@ -86,6 +87,7 @@ static void input_digest(cz_job *j) {
   put_u64(&c, r->comm_r_old.len);
   put_u64(&c, r->comm_r_new.len);
   put_u64(&c, r->comm_d_new.len);
+  put_u64(&c, r->key_id.len);
   put_u64(&c, r->n_vanilla_proofs);
   for (size_t i = 0; i < r->n_vanilla_proofs; i++) put_u64(&c, r->vanilla_proofs[i].len);
   cz_sha256_update(&c, blob, sizeof blob);
@@ -117,9 +119,9 @@ static cz_err check_request(const cz_engine *e, const cz_job_request *r, char *m
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "unknown priority %u",
                       (unsigned)r->priority);
   if (!optional32(r->randomness) || !optional32(r->comm_r_old) || !optional32(r->comm_r_new) ||
-      !optional32(r->comm_d_new))
+      !optional32(r->comm_d_new) || !optional32(r->key_id))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "randomness and comm_r_old/comm_r_new/comm_d_new must be 32 bytes");
+                      "randomness, comm_r_old/comm_r_new/comm_d_new and key_id must be 32 bytes");
   if (!e->has_kind[r->kind])
     return cz_msg_err(msg, msg_len, CZ_ERR_UNIMPLEMENTED,
                       "no prover for proof kind %s in this build", cz_proof_kind_label(r->kind));

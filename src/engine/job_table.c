@@ -149,6 +149,7 @@ void cz_engine_finish_locked(cz_engine *e, cz_job *j, cz_job_status st, const ch
 
 static void copy_result(const cz_job *j, cz_job_result *out) {
   snprintf(out->job_id, sizeof out->job_id, "%s", j->id);
+  out->kind = j->req.kind;
   out->t = j->t;
   out->proof = NULL;
   out->proof_len = 0;

@@ -335,12 +335,16 @@ const void *cz_srs_entry_object(const cz_srs_entry *e, size_t *len) {
   return e->has_loader ? e->obj : (const void *)e->map;
 }
 
-cz_err cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
-                    char *msg, size_t msg_len) {
+/* Drop an idle entry to cold (evict), and take it out of the list too
+ * when forget (remove). */
+static cz_err drop_idle(cz_srs_manager *m, const char *circuit_id, bool forget, bool *was_loaded,
+                        uint64_t *freed, char *msg, size_t msg_len) {
   *was_loaded = false;
   *freed = 0;
   pthread_mutex_lock(&m->mu);
-  cz_srs_entry *e = valid_id(circuit_id) ? find(m, circuit_id) : NULL;
+  cz_srs_entry **at = &m->entries;
+  while (*at && (!valid_id(circuit_id) || strcmp((*at)->id, circuit_id) != 0)) at = &(*at)->next;
+  cz_srs_entry *e = *at;
   cz_err st = CZ_OK;
   if (!e) {
     st = cz_msg_err(msg, msg_len, CZ_ERR_NOT_FOUND, "circuit %s has no SRS entry",
@@ -350,9 +354,25 @@ cz_err cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded,
   } else {
     *was_loaded = e->tier != CZ_SRS_COLD;
     *freed = drop_to_cold(m, e);
+    if (forget) {
+      *at = e->next;
+      free(e->path);
+      free(e);
+    }
   }
   pthread_mutex_unlock(&m->mu);
   return st;
+}
+
+cz_err cz_srs_evict(cz_srs_manager *m, const char *circuit_id, bool *was_loaded, uint64_t *freed,
+                    char *msg, size_t msg_len) {
+  return drop_idle(m, circuit_id, false, was_loaded, freed, msg, msg_len);
+}
+
+cz_err cz_srs_remove(cz_srs_manager *m, const char *circuit_id, uint64_t *freed, char *msg,
+                     size_t msg_len) {
+  bool was_loaded;
+  return drop_idle(m, circuit_id, true, &was_loaded, freed, msg, msg_len);
 }
 
 uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted) {
@@ -375,12 +395,14 @@ uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted) {
 
 size_t cz_srs_snapshot(cz_srs_manager *m, cz_srs_status *out, size_t cap) {
   size_t n = 0;
+  uint64_t now = cz_now_ms();
   pthread_mutex_lock(&m->mu);
   for (cz_srs_entry *e = m->entries; e && n < cap; e = e->next, n++) {
     snprintf(out[n].circuit_id, sizeof out[n].circuit_id, "%s", e->id);
     out[n].tier = e->tier;
     out[n].size_bytes = e->size_bytes;
     out[n].ref_count = e->refs;
+    out[n].idle_ms = e->last_used_ms ? now - e->last_used_ms : 0;
   }
   pthread_mutex_unlock(&m->mu);
   return n;

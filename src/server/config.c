@@ -315,12 +315,29 @@ static bool apply_host(cz_daemon_config *c, const char *key, const value *v, boo
   return true;
 }
 
+/* A key of the current [[circom.keys]] table. */
+static bool apply_circom_key(cz_daemon_config *c, const char *key, const value *v, bool *unknown,
+                             const char **why) {
+  *unknown = strncmp(key, "circom.keys.", 12) != 0;
+  if (*unknown) return true;
+  if (!c->n_circom_keys) return *why = "expected [[circom.keys]] tables", false;
+  cz_circom_key_config *k = &c->circom_keys[c->n_circom_keys - 1];
+  key += 12;
+  if (!strcmp(key, "name")) return want_str(v, k->name, sizeof k->name, why);
+  if (!strcmp(key, "path")) return want_str(v, k->path, sizeof k->path, why);
+  if (!strcmp(key, "check_subgroup")) return want_bool(v, &k->check_subgroup, why);
+  *unknown = true;
+  return true;
+}
+
 /* Apply one key; false with *why on a bad value; *unknown when not ours. */
 static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *unknown,
                   const char **why) {
   static const char *const levels[] = {"trace", "debug", "info", "warn", "error", NULL};
   static const char *const formats[] = {"text", "json", NULL};
   bool ok = apply_host(c, key, v, unknown, why);
+  if (!*unknown) return ok;
+  ok = apply_circom_key(c, key, v, unknown, why);
   if (!*unknown) return ok;
   *unknown = false;
   ok = apply_gpus(c, key, v, unknown, why);
@@ -402,6 +419,13 @@ cz_err cz_daemon_config_parse(cz_daemon_config *c, const char *text, size_t len,
         goto bad;
       }
       q += array_table ? 2 : 1;
+      if (array_table && !strcmp(table, "circom.keys")) {
+        if (c->n_circom_keys == CZ_MAX_CIRCOM_KEYS) {
+          why = "too many [[circom.keys]] tables";
+          goto bad;
+        }
+        memset(&c->circom_keys[c->n_circom_keys++], 0, sizeof c->circom_keys[0]);
+      }
     } else {
       char key[256], full[512];
       if (!parse_key(&q, eol, key, sizeof key)) {

@@ -331,6 +331,55 @@ static void pow_window(void) {
   }
 }
 
+/* The lazy Fp product (cz_fp_mul_adx_lazy) on operands below 2p: its
+ * result is below 2p and one conditional subtraction from the canonical
+ * product, and the full ADX product of such operands is canonical. Edge
+ * elements, each also as itself + p, and random ones. */
+static void lazy_product_of(const cz_fp *a, const cz_fp *b, const cz_fp *want) {
+#ifdef CZ_MONT_ADX
+  static const uint64_t two_p[6] = {0x73fdffffffff5556ULL, 0x3d57fffd62a7ffffULL,
+                                    0xce61a541ed61ec48ULL, 0xc8ee9709e70a257eULL,
+                                    0x96374f6c869759aeULL, 0x340223d472ffcd34ULL};
+  cz_fp y;
+  cz_fp_mul_adx_lazy(&y, a, b);
+  CHECK(limbs_lt(y.l, two_p, 6));
+  mont_add(y.l, y.l, CZ_FP_ZERO.l, CZ_FP_MODULUS, 6); /* the one subtraction */
+  CHECK(cz_fp_eq(&y, want));
+  cz_fp_mul_adx(&y, a, b);
+  CHECK(cz_fp_eq(&y, want));
+#else
+  (void)a; (void)b; (void)want;
+#endif
+}
+
+static void plus_p(cz_fp *r, const cz_fp *a) {
+  unsigned char c = 0;
+  for (int i = 0; i < 6; i++) {
+    unsigned __int128 s = (unsigned __int128)a->l[i] + CZ_FP_MODULUS[i] + c;
+    r->l[i] = (uint64_t)s;
+    c = (unsigned char)(s >> 64);
+  }
+}
+
+static void lazy_product(void) {
+  if (!cz_cpu_has_adx()) return;
+  static uint64_t efp[40][6];
+  int n = edge_limbs(efp, CZ_FP_MODULUS, 6);
+  for (int i = 0; i < n + 2000; i++)
+    for (int j = 0; j < (i < n ? n : 1); j++) {
+      cz_fp a, b, ap, bp, want;
+      if (i < n) { memcpy(a.l, efp[i], 48); memcpy(b.l, efp[j], 48); }
+      else { a = check_rand_fp(); b = check_rand_fp(); }
+      cz_fp_mul_portable(&want, &a, &b);
+      plus_p(&ap, &a);
+      plus_p(&bp, &b);
+      lazy_product_of(&a, &b, &want);
+      lazy_product_of(&ap, &b, &want);
+      lazy_product_of(&a, &bp, &want);
+      lazy_product_of(&ap, &bp, &want);
+    }
+}
+
 int main(void) {
   pow_window();
   for (int pass = 0; pass < 2; pass++) {
@@ -343,6 +392,7 @@ int main(void) {
   }
   cz_cpu_force_portable(false);
   paths_agree();
+  lazy_product();
   inv_matches_fermat();
   return check_report("test_field");
 }

@@ -597,6 +597,7 @@ static void test_timeline(void) {
   cfg.memory_budget = 1 << 20;
   cz_engine *e = NULL;
   CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
+  D.e = e; /* the double asks this engine, not test_srs's destroyed one */
   CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &dbl_hooks) == CZ_OK);
   CHECK(cz_engine_start(e) == CZ_OK);
   CHECK_EQ_INT(submit(e, "tl-job", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_OK);

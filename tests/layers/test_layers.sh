@@ -31,7 +31,7 @@ declare -A HEADER=(
   [registry.h]=filecoin [param_digest.h]=filecoin [sdr.h]=filecoin [porep.h]=filecoin [post.h]=filecoin
   [post_circuit.h]=filecoin [snap.h]=filecoin [snap_circuit.h]=filecoin [vanilla_merkle.h]=filecoin
   [engine.h]=engine [kind_hooks.h]=engine
-  [provers.h]=provers
+  [provers.h]=provers [circom_keys.h]=provers
   [server.h]=server
 )
 
@@ -67,8 +67,8 @@ while IFS= read -r -d '' f; do
   fi
   while IFS= read -r inc; do
     checked=$((checked + 1))
-    if [[ $inc == cuzk/v1/*.pb-c.h ]]; then
-      hl=server # the protobuf-c code generated from proto/cuzk/v1
+    if [[ $inc == cuzk/v1/*.pb-c.h || $inc == cuzk/circom/v1/*.pb-c.h ]]; then
+      hl=server # the protobuf-c code generated from proto/cuzk/v1 and proto/cuzk/circom/v1
     elif [[ $inc == cuzk/* ]]; then
       h=${inc#cuzk/}
       hl=${HEADER[$h]:-}

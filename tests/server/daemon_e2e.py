@@ -46,13 +46,14 @@ def http_metrics(status_port, grpc_text):
                   % (name, typ, fams[name].type if name in fams else "absent"))
         lat = fams.get("cuzk_proof_latency_seconds")
         kinds = {s.labels.get("proof_kind") for s in lat.samples} if lat else set()
-        check(kinds == {"porep_c2", "snap_update", "window_post", "winning_post"}, "latency histogram per kind")
+        check(kinds == {"porep_c2", "snap_update", "window_post", "winning_post", "circom"},
+              "latency histogram per kind (circom's too)")
         phases = {s.labels.get("phase") for s in fams["cuzk_prove_phase_seconds"].samples} \
             if "cuzk_prove_phase_seconds" in fams else set()
         check({"synthesis", "ntt_h", "msm_h", "msm_l", "msm_a", "msm_b_g2", "total"} <= phases,
               "phase histogram per phase (%s)" % sorted(x for x in phases if x))
         inf = [s for s in lat.samples if s.name.endswith("_bucket") and s.labels.get("le") in ("+Inf", "inf")] if lat else []
-        check(len(inf) == 4, "each latency histogram ends with le=+Inf")
+        check(len(inf) == 5, "each latency histogram ends with le=+Inf")
     with urllib.request.urlopen(base + "/healthz", timeout=10) as r:
         check(r.status == 200 and r.read() == b"ok\n", "GET /healthz: 200 ok")
     with urllib.request.urlopen(base + "/readyz", timeout=10) as r:
@@ -117,7 +118,7 @@ def checks(target, status_port, budget, srs_size):
     kinds = {"porep_c2": pb.POREP_SEAL_COMMIT, "snap_update": pb.SNAP_DEALS_UPDATE,
              "window_post": pb.WINDOW_POST_PARTITION, "winning_post": pb.WINNING_POST}
     missing = [k for k in kinds if not provers.get(k, False)]
-    check(not status_port or len(provers) == 4, "status JSON names the four kinds")
+    check(not status_port or len(provers) == 5, "status JSON names the five kinds (circom's too)")
     for k in missing:
         req = pb.SubmitProofRequest(proof_kind=kinds[k], vanilla_proof=b"{}", randomness=b"\x01" * 32)
         c, d = code_of(lambda: st.SubmitProof(req, timeout=10))

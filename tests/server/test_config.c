@@ -262,8 +262,35 @@ static void test_example(void) {
   CHECK(!strcmp(c.backend, "cuda"));
 }
 
+/* [[circom.keys]]: one entry per table header, keys into the last one. */
+static void test_circom_keys(void) {
+  cz_daemon_config c;
+  char msg[256] = "";
+  CHECK(parse(&c,
+              "[[circom.keys]]\nname = \"a\"\npath = \"/k/a.zkey\"\n"
+              "[memory]\ntotal_budget = \"1GiB\"\n"
+              "[[circom.keys]]\nname = \"b\"\npath = \"/k/b.zkey\"\ncheck_subgroup = true\n",
+              msg) == CZ_OK);
+  CHECK_EQ_INT(c.n_circom_keys, 2);
+  CHECK(!strcmp(c.circom_keys[0].name, "a") && !strcmp(c.circom_keys[0].path, "/k/a.zkey"));
+  CHECK(!c.circom_keys[0].check_subgroup);
+  CHECK(!strcmp(c.circom_keys[1].name, "b") && c.circom_keys[1].check_subgroup);
+  CHECK_EQ_INT(c.total_budget, 1ull << 30);
+  CHECK(!c.warning[0]);
+  /* Not an array of tables: refused with the line. */
+  CHECK(parse(&c, "[circom.keys]\nname = \"a\"\n", msg) == CZ_ERR_PARSE);
+  CHECK(strstr(msg, "line 2") && strstr(msg, "[[circom.keys]]"));
+  CHECK(parse(&c, "[[circom.keys]]\ncheck_subgroup = 1\n", msg) == CZ_ERR_PARSE);
+  CHECK(parse(&c, "[[circom.keys]]\ncolour = \"red\"\n", msg) == CZ_OK);
+  CHECK(strstr(c.warning, "circom.keys.colour") != NULL);
+  char many[64 * (CZ_MAX_CIRCOM_KEYS + 1) + 1] = "";
+  for (int i = 0; i <= CZ_MAX_CIRCOM_KEYS; i++) strcat(many, "[[circom.keys]]\n");
+  CHECK(parse(&c, many, msg) == CZ_ERR_PARSE && strstr(msg, "too many"));
+}
+
 int main(void) {
   test_defaults();
+  test_circom_keys();
   test_example();
   test_full();
   test_units();

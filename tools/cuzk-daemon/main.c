@@ -234,13 +234,17 @@ int main(int argc, char **argv) {
     return 1;
   }
   the_engine = e;
-  if (cz_daemon_register_provers(e, &cfg, msg, sizeof msg) != CZ_OK || cz_engine_start(e) != CZ_OK) {
+  cz_circom_keys *circom = NULL;
+  if (cz_daemon_register_provers(e, &cfg, &circom, msg, sizeof msg) != CZ_OK ||
+      cz_engine_start(e) != CZ_OK ||
+      cz_daemon_load_circom_keys(circom, &cfg, msg, sizeof msg) != CZ_OK) {
     cz_log(CZ_LOG_ERROR, "daemon", "provers: %s", msg[0] ? msg : "cannot start");
     cz_engine_destroy(e);
     return 1;
   }
   cz_server *srv = NULL;
-  if (cz_server_start(&srv, e, cfg.listen, cfg.socket_mode, gid, msg, sizeof msg) != CZ_OK) {
+  if (cz_server_start(&srv, e, circom, cfg.listen, cfg.socket_mode, gid, msg, sizeof msg) !=
+      CZ_OK) {
     cz_log(CZ_LOG_ERROR, "daemon", "%s", msg);
     cz_engine_destroy(e);
     return 1;

@@ -9,8 +9,8 @@
 #include "cuzk/cuda_backend.h"
 #include "util/msg.h"
 
-cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, char *msg,
-                                  size_t msg_len) {
+cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg,
+                                  cz_circom_keys **circom, char *msg, size_t msg_len) {
   /* The backend is chosen once: a fallback is said once, here and in status. */
   bool fell_back = false;
   char why[256] = "";
@@ -58,7 +58,27 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg, cha
   pc.prove_threads = cfg->synthesis_threads;
   pc.backend = backend;
   pc.pce = cfg->pce;
-  return cz_provers_register_all(e, &pc, msg, msg_len);
+  cz_err err = cz_provers_register_all(e, &pc, msg, msg_len);
+  if (err == CZ_OK) err = cz_circom_prover_register(e, &pc, circom, msg, msg_len);
+  return err;
+}
+
+cz_err cz_daemon_load_circom_keys(cz_circom_keys *k, const cz_daemon_config *cfg, char *msg,
+                                  size_t msg_len) {
+  for (size_t i = 0; i < cfg->n_circom_keys; i++) {
+    const cz_circom_key_config *c = &cfg->circom_keys[i];
+    cz_circom_key_info info;
+    uint64_t ms = 0;
+    char why[400] = "";
+    cz_circom_key_spec spec = {c->name, c->path, c->check_subgroup};
+    cz_err err = cz_circom_key_load(k, &spec, &info, NULL, &ms, why, sizeof why);
+    if (err != CZ_OK)
+      return cz_msg_err(msg, msg_len, err, "circom.keys[%zu] %s (%s): %s", i, c->name, c->path,
+                        why);
+    cz_log(CZ_LOG_INFO, "daemon", "circom key %s: %s (%zu vars, domain %zu, %llu ms)", info.name,
+           info.key_id, info.n_vars, info.domain_size, (unsigned long long)ms);
+  }
+  return CZ_OK;
 }
 
 void cz_daemon_workers_for_devices(const cz_daemon_config *cfg, cz_engine_config *ec) {

@@ -1,4 +1,5 @@
-/* The cuzk.v1.ProvingEngine service on gRPC's C core API.
+/* The cuzk.v1.ProvingEngine service on gRPC's C core API, and beside it on
+ * the same server cuzk.circom.v1.CircomProver (its handlers: circom_rpc.c).
  *
  * One thread drives the completion queue. Every method is registered with
  * its payload read up front, so a new call arrives with its request bytes;
@@ -22,16 +23,33 @@
 #include <grpc/support/log.h>
 #include "cuzk/log.h"
 #include "cuzk/server.h"
+#include "cuzk/circom/v1/circom.pb-c.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "server/grpc/listen_socket.h"
+#include "server/grpc/rpc_internal.h"
 #include "util/msg.h"
 
 #define MAX_MESSAGE (256 * 1024 * 1024)
 #define MAX_BLOCKING 512
 
-typedef enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M_COUNT } method;
-
-typedef struct call_ctx call_ctx;
+typedef enum {
+  M_SUBMIT,
+  M_AWAIT,
+  M_PROVE,
+  M_CANCEL,
+  M_STATUS,
+  M_METRICS,
+  M_PRELOAD,
+  M_EVICT,
+  M_C_LOAD,
+  M_C_UNLOAD,
+  M_C_LIST,
+  M_C_PROVE,
+  M_C_SUBMIT,
+  M_C_AWAIT,
+  M_C_CANCEL,
+  M_COUNT
+} method;
 
 /* The handlers, one per method (below). Each answers its call once. */
 static void handle_submit(call_ctx *c, const ProtobufCMessage *req);
@@ -66,6 +84,22 @@ static const struct {
                    handle_srs, false},
     [M_EVICT] = {"/cuzk.v1.ProvingEngine/EvictSRS", &cuzk__v1__evict_srsrequest__descriptor,
                  handle_srs, false},
+#define CIRCOM(name) "/cuzk.circom.v1.CircomProver/" name
+    [M_C_LOAD] = {CIRCOM("LoadKey"), &cuzk__circom__v1__load_key_request__descriptor,
+                  cz_circom_rpc_load, true},
+    [M_C_UNLOAD] = {CIRCOM("UnloadKey"), &cuzk__circom__v1__unload_key_request__descriptor,
+                    cz_circom_rpc_unload, false},
+    [M_C_LIST] = {CIRCOM("ListKeys"), &cuzk__circom__v1__list_keys_request__descriptor,
+                  cz_circom_rpc_list, false},
+    [M_C_PROVE] = {CIRCOM("Prove"), &cuzk__circom__v1__prove_request__descriptor,
+                   cz_circom_rpc_prove, true},
+    [M_C_SUBMIT] = {CIRCOM("Submit"), &cuzk__circom__v1__prove_request__descriptor,
+                    cz_circom_rpc_submit, false},
+    [M_C_AWAIT] = {CIRCOM("Await"), &cuzk__circom__v1__await_request__descriptor,
+                   cz_circom_rpc_await, true},
+    [M_C_CANCEL] = {CIRCOM("Cancel"), &cuzk__circom__v1__cancel_request__descriptor,
+                    cz_circom_rpc_cancel, false},
+#undef CIRCOM
 };
 
 enum { TAG_NEW, TAG_DONE, TAG_SHUTDOWN, TAG_UNKNOWN };
@@ -105,6 +139,7 @@ struct cz_server {
   grpc_server *server;
   grpc_completion_queue *cq;
   cz_engine *e;
+  cz_circom_keys *circom; /* NULL: the circom service answers UNIMPLEMENTED */
   void *handles[M_COUNT];
   slot slots[M_COUNT];
   unknown_slot unknown;
@@ -213,6 +248,17 @@ static grpc_status_code grpc_code(cz_err err) {
   }
 }
 
+void cz_rpc_respond(call_ctx *c, const ProtobufCMessage *msg, grpc_status_code code,
+                    const char *details) {
+  respond(c, msg, code, details);
+}
+grpc_status_code cz_rpc_code(cz_err err) { return grpc_code(err); }
+cz_engine *cz_rpc_engine(const call_ctx *c) { return c->s->e; }
+cz_circom_keys *cz_rpc_circom(const call_ctx *c) { return c->s->circom; }
+void cz_rpc_set_job(call_ctx *c, const char *job_id) {
+  snprintf(c->job_id, sizeof c->job_id, "%s", job_id);
+}
+
 /* Milliseconds left before the call's deadline (UINT64_MAX: none). */
 static uint64_t ms_to_deadline(gpr_timespec deadline) {
   gpr_timespec d = gpr_convert_clock_type(deadline, GPR_CLOCK_MONOTONIC);
@@ -237,7 +283,7 @@ static void fill_await(Cuzk__V1__AwaitProofResponse *r, const cz_job_result *res
 }
 
 /* Wait honouring both the request's timeout and the call's deadline. */
-static cz_err await_job(call_ctx *c, const char *job_id, uint64_t timeout_ms, cz_job_result *res) {
+cz_err cz_rpc_await(call_ctx *c, const char *job_id, uint64_t timeout_ms, cz_job_result *res) {
   uint64_t left = ms_to_deadline(c->deadline);
   if (left != UINT64_MAX && (timeout_ms == 0 || left < timeout_ms)) timeout_ms = left;
   return cz_engine_await(c->s->e, job_id, timeout_ms, res);
@@ -266,6 +312,10 @@ static void to_job_request(const Cuzk__V1__SubmitProofRequest *p, cz_job_request
 
 static cz_err submit(call_ctx *c, const Cuzk__V1__SubmitProofRequest *p, char job_id[CZ_JOB_ID_MAX],
                      uint32_t *pos, char *msg, size_t msg_len) {
+  /* The engine's own kinds (CIRCOM) are not on cuzk.v1's wire. */
+  if ((unsigned)p->proof_kind > (unsigned)CZ_KIND_WIRE_MAX)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "unknown proof_kind %u",
+                      (unsigned)p->proof_kind);
   cz_bytes *vps = calloc(p->n_vanilla_proofs ? p->n_vanilla_proofs : 1, sizeof *vps);
   if (!vps) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_job_request r;
@@ -296,7 +346,7 @@ static void handle_await(call_ctx *c, const ProtobufCMessage *req) {
     return;
   }
   cz_job_result res;
-  cz_err st = await_job(c, q->job_id, q->timeout_ms, &res);
+  cz_err st = cz_rpc_await(c, q->job_id, q->timeout_ms, &res);
   if (st != CZ_OK) {
     char msg[256];
     snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
@@ -324,7 +374,7 @@ static void handle_prove(call_ctx *c, const ProtobufCMessage *req) {
   }
   snprintf(c->job_id, sizeof c->job_id, "%s", id);
   cz_job_result res;
-  if (await_job(c, id, 0, &res) != CZ_OK) {
+  if (cz_rpc_await(c, id, 0, &res) != CZ_OK) {
     respond(c, NULL, GRPC_STATUS_INTERNAL, "the job left the table before its result was read");
     return;
   }
@@ -417,14 +467,16 @@ static void status_srs_and_queues(Cuzk__V1__GetStatusResponse *r, const cz_engin
   }
   r->n_loaded_srs = s->n_srs;
   r->loaded_srs = p->sp;
-  for (int k = 1; k < CZ_KIND_COUNT; k++) {
+  /* cuzk.v1's kinds only: the circom queue is cuzk.circom.v1's business
+   * (metrics and GET /status show it). */
+  for (int k = 1; k <= CZ_KIND_WIRE_MAX; k++) {
     cuzk__v1__queue_status__init(&p->qs[k - 1]);
     p->qs[k - 1].proof_kind = (char *)cz_proof_kind_label((cz_proof_kind)k);
     p->qs[k - 1].pending = s->pending[k];
     p->qs[k - 1].in_progress = s->running[k];
     p->qp[k - 1] = &p->qs[k - 1];
   }
-  r->n_queues = CZ_KIND_COUNT - 1;
+  r->n_queues = CZ_KIND_WIRE_MAX;
   r->queues = p->qp;
 }
 
@@ -679,8 +731,8 @@ static void destroy_unstarted(struct cz_server *s) {
   free(s);
 }
 
-cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, unsigned socket_mode,
-                       long socket_gid, char *msg, size_t msg_len) {
+cz_err cz_server_start(cz_server **out, cz_engine *e, cz_circom_keys *circom, const char *listen,
+                       unsigned socket_mode, long socket_gid, char *msg, size_t msg_len) {
   *out = NULL;
   cz_listen_addr la;
   cz_err err = cz_listen_parse(listen, &la, msg, msg_len);
@@ -691,6 +743,7 @@ cz_err cz_server_start(cz_server **out, cz_engine *e, const char *listen, unsign
   struct cz_server *s = calloc(1, sizeof *s);
   if (!s) return CZ_ERR_NOMEM;
   s->e = e;
+  s->circom = circom;
   const char *addr = listen;
   if (strncmp(addr, "http://", 7) == 0) addr += 7;
   gpr_set_log_function(grpc_log_line);

@@ -1,0 +1,35 @@
+/* What rpc_server.c (the calls, cuzk.v1's handlers) lends the other
+ * services' handlers on the same server (circom_rpc.c). */
+#ifndef CUZK_SERVER_GRPC_RPC_INTERNAL_H
+#define CUZK_SERVER_GRPC_RPC_INTERNAL_H
+#include <grpc/grpc.h>
+#include <protobuf-c/protobuf-c.h>
+
+#include "cuzk/circom_keys.h"
+#include "cuzk/engine.h"
+
+typedef struct call_ctx call_ctx;
+
+/* Answer the call once: msg (NULL for a non-OK status) and the status. */
+void cz_rpc_respond(call_ctx *c, const ProtobufCMessage *msg, grpc_status_code code,
+                    const char *details);
+/* The gRPC status of an engine error (docs/interface.md, Errors). */
+grpc_status_code cz_rpc_code(cz_err err);
+/* Await the job within both timeout_ms (0: none) and the call's deadline. */
+cz_err cz_rpc_await(call_ctx *c, const char *job_id, uint64_t timeout_ms, cz_job_result *res);
+cz_engine *cz_rpc_engine(const call_ctx *c);
+/* The circom keys the server was started with (NULL: none). */
+cz_circom_keys *cz_rpc_circom(const call_ctx *c);
+/* Name the call's job in its log line. */
+void cz_rpc_set_job(call_ctx *c, const char *job_id);
+
+/* cuzk.circom.v1.CircomProver (circom_rpc.c). */
+void cz_circom_rpc_load(call_ctx *c, const ProtobufCMessage *req);
+void cz_circom_rpc_unload(call_ctx *c, const ProtobufCMessage *req);
+void cz_circom_rpc_list(call_ctx *c, const ProtobufCMessage *req);
+void cz_circom_rpc_prove(call_ctx *c, const ProtobufCMessage *req);
+void cz_circom_rpc_submit(call_ctx *c, const ProtobufCMessage *req);
+void cz_circom_rpc_await(call_ctx *c, const ProtobufCMessage *req);
+void cz_circom_rpc_cancel(call_ctx *c, const ProtobufCMessage *req);
+
+#endif
