@@ -112,6 +112,10 @@ typedef struct {
   void (*discard)(void *self, void *state);
   /* Same-circuit jobs may be proved as one batch (scheduler.max_batch_size). */
   bool batch;
+  /* Its prove_partition proves on the device in ctx->device (a Groth16
+   * backend): the engine's devices are handed out for its partitions. A
+   * kind without it (it proves on the CPU whatever) is given no device. */
+  bool uses_devices;
   /* Optional: release self. cz_engine_destroy calls it once per distinct
    * self, last (after every job and SRS entry is gone, since SRS loaders
    * may point into it). */

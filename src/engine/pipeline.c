@@ -163,7 +163,8 @@ static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uin
                                const char **where, char *msg, size_t msg_len) {
   cz_devices *devs = &r->e->devs;
   *where = NULL;
-  if (!devs->n) return r->h->prove_partition(r->h->self, &job->ctx, i, st, out, msg, msg_len);
+  if (!devs->n || !r->h->uses_devices)
+    return r->h->prove_partition(r->h->self, &job->ctx, i, st, out, msg, msg_len);
   uint32_t excluded = 0;
   for (;;) {
     cz_err err = CZ_OK;
@@ -267,10 +268,11 @@ static void *prove_main(void *arg) {
 }
 
 /* Provers of a run: one per device slot (at most one per partition), or
- * one (the calling thread's) when the engine has no devices. */
-static unsigned provers_for(cz_engine *e, size_t n) {
+ * one (the calling thread's) when the engine has no devices or the kind
+ * uses none. */
+static unsigned provers_for(cz_engine *e, const cz_kind_hooks *h, size_t n) {
   unsigned slots = 0;
-  for (unsigned d = 0; d < e->devs.n; d++) slots += e->devs.dev[d].d.workers;
+  for (unsigned d = 0; h->uses_devices && d < e->devs.n; d++) slots += e->devs.dev[d].d.workers;
   if (!slots) slots = 1;
   return slots < n ? slots : (unsigned)n;
 }
@@ -286,7 +288,7 @@ static void run(pipe_run *r, unsigned conc) {
     r->stop = true;
     pthread_mutex_unlock(&r->mu);
   }
-  unsigned np = provers_for(r->e, r->n), np_started = 0;
+  unsigned np = provers_for(r->e, r->h, r->n), np_started = 0;
   pthread_t *pt = started ? calloc(np, sizeof *pt) : NULL;
   if (pt)
     for (; np_started + 1 < np; np_started++)

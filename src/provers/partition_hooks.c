@@ -117,6 +117,7 @@ cz_kind_hooks cz_partition_hooks(cz_prover_common *c) {
                          .parse = c->kind.parse,
                          .free_model = c->kind.free_model,
                          .batch = c->kind.batch,
+                         .uses_devices = true,
                          .plan = hook_plan,
                          .prepare = hook_prepare,
                          .check = c->kind.check ? hook_check : NULL,

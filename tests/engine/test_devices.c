@@ -2,7 +2,8 @@
  * GPUs (czg_emu_open) and a kind that makes real Groth16 proofs of a small
  * circuit on the device the engine hands it (ctx->device), each verified
  * before it is kept (cz_groth16_prove_verified), as the Filecoin kinds do:
- *   - a job's partitions spread across the devices;
+ *   - a job's partitions spread across the devices (a kind that uses no
+ *     device gets none);
  *   - a WinningPoSt (CRITICAL) takes the next free device before the
  *     queued partitions of a PoRep that holds both devices;
  *   - launch errors, allocation failures, too-large batches and wrong
@@ -90,7 +91,8 @@ static const cz_kind_hooks HOOKS = {.name = "groth16-test",
                                     .plan = g_plan,
                                     .synthesize = g_synthesize,
                                     .prove_partition = g_prove,
-                                    .discard = g_discard};
+                                    .discard = g_discard,
+                                    .uses_devices = true};
 
 /* ---- devices as the engine sees them ------------------------------------ */
 
@@ -126,6 +128,10 @@ static cz_engine *devices_engine(unsigned n, unsigned workers, bool fallback, ui
   CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
   CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &HOOKS) == CZ_OK);
   CHECK(cz_engine_register_kind(e, CZ_KIND_WINNING_POST, &HOOKS) == CZ_OK);
+  /* a kind that proves on the CPU whatever (circom's): given no device */
+  cz_kind_hooks cpu_kind = HOOKS;
+  cpu_kind.uses_devices = false;
+  CHECK(cz_engine_register_kind(e, CZ_KIND_SNAP_DEALS_UPDATE, &cpu_kind) == CZ_OK);
   for (unsigned i = 0; i < n; i++) {
     char name[32];
     snprintf(name, sizeof name, "emu-%u", i);
@@ -204,6 +210,11 @@ static void test_spread(void) {
     total += s.devices[i].proved;
   }
   CHECK(total == 9);
+  submit(e, "cpu-kind", CZ_KIND_SNAP_DEALS_UPDATE, "items=2 seed=20");
+  CHECK(completed_verified(e, "cpu-kind", 2, 20, why, sizeof why));
+  CHECK(proved_on(NULL) == 2);
+  cz_engine_get_stats(e, &s);
+  CHECK(s.devices[0].proved + s.devices[1].proved + s.devices[2].proved == 9);
   close_engine(e, 3);
 }
 
