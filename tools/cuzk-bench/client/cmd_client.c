@@ -159,9 +159,9 @@ static void print_gpu(const Cuzk__V1__GPUStatus *g) {
     return;
   }
   printf("gpu %u %s %s%s%s job %s %s partition %u vram_free %llu / %llu proved %llu faults %llu\n",
-         g->ordinal, g->name, g->healthy ? "healthy" : "UNHEALTHY",
-         g->healthy ? "" : ": ", g->healthy ? "" : g->unhealthy_reason, g->busy ? job : "-",
-         g->current_proof_kind, g->current_partition, (unsigned long long)g->vram_free_bytes,
+         g->ordinal, g->name, g->healthy ? "healthy" : "UNHEALTHY", g->healthy ? "" : ": ",
+         g->healthy ? "" : g->unhealthy_reason, g->busy ? job : "-", g->current_proof_kind,
+         g->current_partition, (unsigned long long)g->vram_free_bytes,
          (unsigned long long)g->vram_total_bytes, (unsigned long long)g->partitions_proved,
          (unsigned long long)g->faults);
 }
