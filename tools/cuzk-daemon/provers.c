@@ -30,8 +30,13 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg,
   cz_engine_set_backend_info(e, name, note);
   /* The CPU opens no device: say so rather than seem to prove on it. */
   bool emulated = cfg->test_emulated_devices > 0;
-  if (cfg->n_gpu_devices && !strcmp(name, "cpu") && !emulated)
-    cz_log(CZ_LOG_WARN, "daemon", "gpus.devices is not used: proving on the CPU");
+  if (cfg->n_gpu_devices && !strcmp(name, "cpu") && !emulated) {
+    char list[CZ_MAX_GPU_DEVICES * 12 + 2] = "";
+    for (size_t i = 0; i < cfg->n_gpu_devices; i++)
+      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d", i ? ", " : "",
+               cfg->gpu_devices[i]);
+    cz_log(CZ_LOG_WARN, "daemon", "gpus.devices = [%s] is not used: proving on the CPU", list);
+  }
   if (emulated || strcmp(name, "cpu")) {
     cz_provers_devices dv = {.ordinals = cfg->gpu_devices,
                              .n_ordinals = cfg->n_gpu_devices,
