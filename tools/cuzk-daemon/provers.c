@@ -9,6 +9,16 @@
 #include "cuzk/cuda_backend.h"
 #include "util/msg.h"
 
+/* "gpus.devices = [0, 1] is not used: proving on the CPU". */
+static void warn_unused_devices(const cz_daemon_config *cfg) {
+  char list[128] = "";
+  size_t used = 0;
+  for (size_t i = 0; i < cfg->n_gpu_devices && used < sizeof list; i++)
+    used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", i ? ", " : "",
+                             cfg->gpu_devices[i]);
+  cz_log(CZ_LOG_WARN, "daemon", "gpus.devices = [%s] is not used: proving on the CPU", list);
+}
+
 cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg,
                                   cz_circom_keys **circom, char *msg, size_t msg_len) {
   /* The backend is chosen once: a fallback is said once, here and in status. */
@@ -31,7 +41,7 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg,
   /* The CPU opens no device: say so rather than seem to prove on it. */
   bool emulated = cfg->test_emulated_devices > 0;
   if (cfg->n_gpu_devices && !strcmp(name, "cpu") && !emulated)
-    cz_log(CZ_LOG_WARN, "daemon", "gpus.devices is not used: proving on the CPU");
+    warn_unused_devices(cfg);
   if (emulated || strcmp(name, "cpu")) {
     cz_provers_devices dv = {.ordinals = cfg->gpu_devices,
                              .n_ordinals = cfg->n_gpu_devices,
