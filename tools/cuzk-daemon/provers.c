@@ -40,8 +40,7 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg,
   cz_engine_set_backend_info(e, name, note);
   /* The CPU opens no device: say so rather than seem to prove on it. */
   bool emulated = cfg->test_emulated_devices > 0;
-  if (cfg->n_gpu_devices && !strcmp(name, "cpu") && !emulated)
-    warn_unused_devices(cfg);
+  if (cfg->n_gpu_devices && !strcmp(name, "cpu") && !emulated) warn_unused_devices(cfg);
   if (emulated || strcmp(name, "cpu")) {
     cz_provers_devices dv = {.ordinals = cfg->gpu_devices,
                              .n_ordinals = cfg->n_gpu_devices,
