@@ -282,7 +282,9 @@ void cz_job_item_state(cz_job *j, size_t i, cz_partition_state st, uint64_t ms);
 /* The partitions of jobs[0..n) (each set up: ctx complete, out allocated)
  * through one pipeline, job after job: synthesis of the next partitions
  * (the kind's synthesize, on the pipeline's threads) overlaps proving of
- * the current one (prove_partition, on the calling thread, in order). A
+ * the current ones (prove_partition, taken in order: on the calling
+ * thread, or with devices on one thread per device slot, each partition on
+ * a device of devices.c, re-made and moved after a device's fault). A
  * stage error or a cancellation ends that job alone. Each job is answered
  * (cz_job_answer) as soon as its last partition is proved or it failed. */
 void cz_pipeline_run(cz_engine *e, cz_job *const *jobs, size_t n);

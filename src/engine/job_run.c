@@ -106,7 +106,8 @@ static void release_held(cz_job *j) {
 
 void cz_job_answer(cz_job *j, cz_err err, const char *msg) {
   if (j->answered) return;
-  j->answered = true; /* only the job's worker thread answers */
+  j->answered = true; /* one thread answers a job: the prover that ended its
+                         last partition, or its worker once the run is over */
   cz_engine *e = j->e;
   release_held(j);
   uint8_t *proof = err == CZ_OK ? j->out : NULL;

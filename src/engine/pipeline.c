@@ -1,5 +1,6 @@
-/* The two-stage pipeline: synthesis threads feed the proving (calling)
- * thread, in partition order, through a bounded window. One run may carry
+/* The two-stage pipeline: synthesis threads feed the provers (the calling
+ * thread; with devices, one thread per device slot) in partition order,
+ * through a bounded window. One run may carry
  * the partitions of several jobs (a batch): they are proved job after job,
  * so the next job's synthesis overlaps the current job's proving, and a
  * failure or a cancellation ends only its own job (its other partitions
