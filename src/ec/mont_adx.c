@@ -57,22 +57,21 @@ static const uint64_t P_INV = 0x89f3fffcfffcfffdULL;
   SUB_NEXT(32, t4, s4) SUB_NEXT(40, t5, s5)                                         \
   TAKE(t0, s0) TAKE(t1, s1) TAKE(t2, s2) TAKE(t3, s3) TAKE(t4, s4) TAKE(t5, s5)
 
+/* The six rows of a product, each reduced: the value, below 2p, ends in
+ * the seven words from r6 on (row i keeps its value from r(i mod 7) on). */
+#define FP_ROWS_REDUCED                                                          \
+  FP_ROW0(r0, r1, r2, r3, r4, r5, r6) FP_RED(r0, r1, r2, r3, r4, r5, r6)          \
+  FP_ROW(8, r1, r2, r3, r4, r5, r6, r0) FP_RED(r1, r2, r3, r4, r5, r6, r0)        \
+  FP_ROW(16, r2, r3, r4, r5, r6, r0, r1) FP_RED(r2, r3, r4, r5, r6, r0, r1)       \
+  FP_ROW(24, r3, r4, r5, r6, r0, r1, r2) FP_RED(r3, r4, r5, r6, r0, r1, r2)       \
+  FP_ROW(32, r4, r5, r6, r0, r1, r2, r3) FP_RED(r4, r5, r6, r0, r1, r2, r3)       \
+  FP_ROW(40, r5, r6, r0, r1, r2, r3, r4) FP_RED(r5, r6, r0, r1, r2, r3, r4)
+
 void cz_fp_mul_adx(cz_fp *r, const cz_fp *a, const cz_fp *b) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
   const uint64_t *pa = a->l, *pb = b->l;
   /* Row i keeps its value in the seven words from r(i mod 7) on. */
-  __asm__(FP_ROW0(r0, r1, r2, r3, r4, r5, r6)
-          FP_RED(r0, r1, r2, r3, r4, r5, r6)
-          FP_ROW(8, r1, r2, r3, r4, r5, r6, r0)
-          FP_RED(r1, r2, r3, r4, r5, r6, r0)
-          FP_ROW(16, r2, r3, r4, r5, r6, r0, r1)
-          FP_RED(r2, r3, r4, r5, r6, r0, r1)
-          FP_ROW(24, r3, r4, r5, r6, r0, r1, r2)
-          FP_RED(r3, r4, r5, r6, r0, r1, r2)
-          FP_ROW(32, r4, r5, r6, r0, r1, r2, r3)
-          FP_RED(r4, r5, r6, r0, r1, r2, r3)
-          FP_ROW(40, r5, r6, r0, r1, r2, r3, r4)
-          FP_RED(r5, r6, r0, r1, r2, r3, r4)
+  __asm__(FP_ROWS_REDUCED
           FP_FINAL(O(r6), O(r0), O(r1), O(r2), O(r3), O(r4),
                    O(lo), O(hi), O(r5), O(a), O(b), RDX)
           : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
@@ -93,18 +92,7 @@ void cz_fp_mul_adx(cz_fp *r, const cz_fp *a, const cz_fp *b) {
 void cz_fp_mul_adx_lazy(cz_fp *r, const cz_fp *a, const cz_fp *b) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
   const uint64_t *pa = a->l, *pb = b->l;
-  __asm__(FP_ROW0(r0, r1, r2, r3, r4, r5, r6)
-          FP_RED(r0, r1, r2, r3, r4, r5, r6)
-          FP_ROW(8, r1, r2, r3, r4, r5, r6, r0)
-          FP_RED(r1, r2, r3, r4, r5, r6, r0)
-          FP_ROW(16, r2, r3, r4, r5, r6, r0, r1)
-          FP_RED(r2, r3, r4, r5, r6, r0, r1)
-          FP_ROW(24, r3, r4, r5, r6, r0, r1, r2)
-          FP_RED(r3, r4, r5, r6, r0, r1, r2)
-          FP_ROW(32, r4, r5, r6, r0, r1, r2, r3)
-          FP_RED(r4, r5, r6, r0, r1, r2, r3)
-          FP_ROW(40, r5, r6, r0, r1, r2, r3, r4)
-          FP_RED(r5, r6, r0, r1, r2, r3, r4)
+  __asm__(FP_ROWS_REDUCED
           : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
             [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
             [hi] "=&r"(hi)
