@@ -59,6 +59,7 @@ static const uint64_t P_INV = 0x89f3fffcfffcfffdULL;
 
 /* The six rows of a product, each reduced: the value, below 2p, ends in
  * the seven words from r6 on (row i keeps its value from r(i mod 7) on). */
+/* clang-format off: a row and its reduction per line */
 #define FP_ROWS_REDUCED                                                          \
   FP_ROW0(r0, r1, r2, r3, r4, r5, r6) FP_RED(r0, r1, r2, r3, r4, r5, r6)          \
   FP_ROW(8, r1, r2, r3, r4, r5, r6, r0) FP_RED(r1, r2, r3, r4, r5, r6, r0)        \
@@ -66,6 +67,7 @@ static const uint64_t P_INV = 0x89f3fffcfffcfffdULL;
   FP_ROW(24, r3, r4, r5, r6, r0, r1, r2) FP_RED(r3, r4, r5, r6, r0, r1, r2)       \
   FP_ROW(32, r4, r5, r6, r0, r1, r2, r3) FP_RED(r4, r5, r6, r0, r1, r2, r3)       \
   FP_ROW(40, r5, r6, r0, r1, r2, r3, r4) FP_RED(r5, r6, r0, r1, r2, r3, r4)
+/* clang-format on */
 
 void cz_fp_mul_adx(cz_fp *r, const cz_fp *a, const cz_fp *b) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
