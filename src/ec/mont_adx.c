@@ -59,7 +59,8 @@ static const uint64_t P_INV = 0x89f3fffcfffcfffdULL;
 
 /* The six rows of a product, each reduced: the value, below 2p, ends in
  * the seven words from r6 on (row i keeps its value from r(i mod 7) on). */
-/* clang-format off: a row and its reduction per line */
+/* One row and its reduction a line, which clang-format cannot keep. */
+/* clang-format off */
 #define FP_ROWS_REDUCED                                                          \
   FP_ROW0(r0, r1, r2, r3, r4, r5, r6) FP_RED(r0, r1, r2, r3, r4, r5, r6)          \
   FP_ROW(8, r1, r2, r3, r4, r5, r6, r0) FP_RED(r1, r2, r3, r4, r5, r6, r0)        \
