@@ -74,14 +74,13 @@ void cz_fp_mul_adx(cz_fp *r, const cz_fp *a, const cz_fp *b) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
   const uint64_t *pa = a->l, *pb = b->l;
   /* Row i keeps its value in the seven words from r(i mod 7) on. */
-  __asm__(FP_ROWS_REDUCED
-          FP_FINAL(O(r6), O(r0), O(r1), O(r2), O(r3), O(r4),
-                   O(lo), O(hi), O(r5), O(a), O(b), RDX)
-          : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
-            [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
-            [hi] "=&r"(hi), [a] "+r"(pa), [b] "+r"(pb)
-          : [m] "r"(P), [minv] "m"(P_INV)
-          : "rdx", "cc", "memory");
+  __asm__(
+      FP_ROWS_REDUCED FP_FINAL(O(r6), O(r0), O(r1), O(r2), O(r3), O(r4), O(lo), O(hi), O(r5), O(a),
+                               O(b), RDX)
+      : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+        [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+r"(pa), [b] "+r"(pb)
+      : [m] "r"(P), [minv] "m"(P_INV)
+      : "rdx", "cc", "memory");
   r->l[0] = r6; r->l[1] = r0; r->l[2] = r1;
   r->l[3] = r2; r->l[4] = r3; r->l[5] = r4;
 }
@@ -96,9 +95,8 @@ void cz_fp_mul_adx_lazy(cz_fp *r, const cz_fp *a, const cz_fp *b) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
   const uint64_t *pa = a->l, *pb = b->l;
   __asm__(FP_ROWS_REDUCED
-          : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
-            [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
-            [hi] "=&r"(hi)
+          : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+            [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi)
           : [a] "r"(pa), [b] "r"(pb), [m] "r"(P), [minv] "m"(P_INV)
           : "rdx", "cc", "memory");
   r->l[0] = r6; r->l[1] = r0; r->l[2] = r1;
