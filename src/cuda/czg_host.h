@@ -125,6 +125,14 @@ void czg_backend_init(cz_prover_backend *b, czg_backend_state *st, const czg_ops
 /* Close st's device and free its pool. */
 void czg_backend_destroy(czg_backend_state *st);
 
+/* *out = sum_{i < n} k[i] pts[i], and *out = sum_{i < n} pts[i], on the
+ * device through the prover's staging pool, in batches that its free memory
+ * allows, halved after an out-of-memory error (counted in oom_retries) as a
+ * proof's MSMs are. The caller holds st->device. */
+cz_err czg_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k, size_t n,
+                       cz_g1 *out);
+cz_err czg_batch_add_batched(czg_backend_state *st, const cz_g1_affine *pts, size_t n, cz_g1 *out);
+
 /* The device's self-test: a small H (NTT) and a small MSM and batch
  * addition on it, each compared with the CPU library's result. CZ_OK when
  * all agree; otherwise the device's error, or CZ_ERR_PROOF_INVALID for a

@@ -208,6 +208,42 @@ static cz_err run_tail(czg_backend_state *st, const czg_split *s, cz_g1 *out) {
   return run_batched(st, &step, out);
 }
 
+/* Contiguous points and scalars, staged as stage_other's buffer. */
+typedef struct {
+  const cz_g1_affine *pts;
+  const cz_scalar *k;
+} plain_msm;
+
+static void stage_plain(const void *src, size_t first, size_t m, uint8_t *buf) {
+  const plain_msm *s = src;
+  memcpy(buf, s->pts + first, m * sizeof(cz_g1_affine));
+  memcpy(buf + m * sizeof(cz_g1_affine), s->k + first, m * sizeof(cz_scalar));
+}
+
+cz_err czg_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k, size_t n,
+                       cz_g1 *out) {
+  plain_msm src = {pts, k};
+  batched_step step = {.name = "msm",
+                       .n = n,
+                       .stage_bytes_per_point = sizeof(cz_g1_affine) + sizeof(cz_scalar),
+                       .device_bytes_per_point = st->ops.msm_bytes_per_point,
+                       .stage = stage_plain,
+                       .run = run_other,
+                       .src = &src};
+  return run_batched(st, &step, out);
+}
+
+cz_err czg_batch_add_batched(czg_backend_state *st, const cz_g1_affine *pts, size_t n, cz_g1 *out) {
+  batched_step step = {.name = "batch_add",
+                       .n = n,
+                       .stage_bytes_per_point = sizeof(cz_g1_affine),
+                       .device_bytes_per_point = st->ops.add_bytes_per_point,
+                       .stage = stage_h, /* a plain copy of the points */
+                       .run = run_add,
+                       .src = pts};
+  return run_batched(st, &step, out);
+}
+
 /* Phase times of one call, summed over its proofs. */
 typedef struct {
   uint64_t prep, ntt_h, msm_h, batch_add, tail, b_g2;

@@ -119,6 +119,12 @@ static void test_self_test(void) {
   CHECK(strstr(msg, "self-test batch addition failed") != NULL);
   czg_emu_set_faults(&d.st.ops, NULL);
   CHECK_EQ_INT(czg_self_test(&d.st, msg, sizeof msg), CZ_OK);
+  /* A device that takes small batches only passes: the self-test's MSM and
+   * batch addition are retried smaller, as a proof's are. */
+  unsigned long retries = d.st.oom_retries;
+  czg_emu_set_faults(&d.st.ops, &(czg_emu_faults){.max_points = 8});
+  CHECK_EQ_INT(czg_self_test(&d.st, msg, sizeof msg), CZ_OK);
+  CHECK(d.st.oom_retries > retries);
   czg_backend_destroy(&d.st);
 }
 
