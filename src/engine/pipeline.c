@@ -178,6 +178,10 @@ static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uin
         return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
       return cz_msg_err(msg, msg_len, CZ_ERR_DEVICE, "no healthy device left for partition %zu", i);
     }
+    /* when the partition got a device: GPU_START to here is its wait */
+    char ev[160];
+    snprintf(ev, sizeof ev, "item=%zu,device=%s", i, cz_devices_name(devs, d));
+    cz_job_event(job, "DEVICE", ev);
     cz_kind_ctx ctx = job->ctx;
     ctx.device = cz_devices_handle(devs, d);
     char d_msg[512] = "";
