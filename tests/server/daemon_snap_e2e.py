@@ -8,9 +8,7 @@ parameters, from the commitments alone. Bad requests get INVALID_ARGUMENT
 with the reason at submit and nothing is queued. Two updates submitted
 together (scheduler.max_batch_size 2) are proved as one batch, each proof
 verified."""
-import base64
 import glob
-import json
 import os
 import re
 import sys
@@ -23,41 +21,10 @@ CACHE = os.environ["CUZK_TEST_PARAM_CACHE"]
 LONG = 900  # the first job makes the update circuit's test parameters
 
 
-out = os.path.join(stubs, "snap")
-r = bench_run("gen-vanilla", "snap-prove", "--sector-size", "2KiB", "--out", out)
-check(r.returncode == 0, "gen-vanilla snap-prove 2KiB (%r)" % r.stderr[-300:])
-REQ = os.path.join(out, "request.json")
-req = json.load(open(REQ))
-vanilla = [base64.b64decode(v) for v in json.load(open(os.path.join(out, req["vanilla"])))]
+update = e2e.SnapUpdate("snap", CACHE)
+REQ, req, vanilla, comm, submit = update.path, update.req, update.vanilla, update.comm, update.submit
+verify_update = update.verify
 check(req["registered_proof"] == 0 and len(vanilla) == 1, "a 2 KiB update has one partition proof")
-comm = {k: bytes.fromhex(req[k]) for k in ("comm_r_old", "comm_r_new", "comm_d_new")}
-
-
-def submit(rid, **kw):
-    fields = dict(request_id=rid, proof_kind=pb.SNAP_DEALS_UPDATE,
-                  registered_proof=req["registered_proof"], vanilla_proofs=vanilla, **comm)
-    fields.update(kw)
-    return pb.SubmitProofRequest(**fields)
-
-
-def verify_update(proof, comm_r_new):
-    """verify-update's exit status for proof under comm_r_new (hex), with
-    the test parameters' key."""
-    # 8 MiB's are 8-0-0 too: the name's hash picks the 2 KiB circuit's.
-    params = glob.glob(os.path.join(CACHE, "cuzk-TEST-ONLY-snap-*empty-sector-update*8-0-0-fb9e095b*.params"))
-    check(len(params) == 1, "the 2 KiB update test parameters are in %s (%s)" % (CACHE, params))
-    if len(params) != 1:
-        return None
-    # The verifying key heads the file (bellperson layout: 6 uncompressed
-    # points, a u32 BE count, the 5 IC points).
-    vk = os.path.join(stubs, "update-vk.bin")
-    open(vk, "wb").write(open(params[0], "rb").read(868 + 96 * 5))
-    path = os.path.join(stubs, "update-proof.bin")
-    open(path, "wb").write(proof)
-    r = bench_run("verify-update", "--vk", vk, "--registered-proof", "0",
-                  "--comm-r-old", req["comm_r_old"], "--comm-d-new", req["comm_d_new"],
-                  "--comm-r-new", comm_r_new, "--proof", path)
-    return r.returncode
 
 
 PARAM_CACHE = os.path.join(stubs, "param-cache")  # no official files; the shape is kept here

@@ -2,7 +2,8 @@
 python3-grpcio stubs, a daemon process wrapper, the check counters, and
 helpers more than one script uses (cuzk-bench runs, refused requests, the
 2 KiB PoRep C1, key and verify-seal check, 2 KiB PoSt partitions, their
-keys and verify-post check).
+keys and verify-post check, the 2 KiB SnapDeals update and its
+verify-update check).
 Imported after sys.argv = [script, daemon, stubs_dir, cuzk-bench, ...]."""
 import base64
 import glob
@@ -143,11 +144,11 @@ POREP_PROVER = "e807" + "00" * 30  # miner 1000 as LEB128, zero-padded: Curio's 
 
 
 def porep_c1(sector, prover=POREP_PROVER):
-    """gen-vanilla porep's 2 KiB C1 output for sector, as stubs/c1.json and
-    in Curio's wrapper (stubs/c1-curio.json): (the first's path, the
-    second's path, the second's bytes)."""
-    c1 = os.path.join(stubs, "c1.json")
-    c1_curio = os.path.join(stubs, "c1-curio.json")
+    """gen-vanilla porep's 2 KiB C1 output for sector, as stubs/c1-<sector>.json
+    and in Curio's wrapper (stubs/c1-curio-<sector>.json): (the first's
+    path, the second's path, the second's bytes)."""
+    c1 = os.path.join(stubs, "c1-%d.json" % sector)
+    c1_curio = os.path.join(stubs, "c1-curio-%d.json" % sector)
     for path, extra in ((c1, []), (c1_curio, ["--curio"])):
         r = bench_run("gen-vanilla", "porep", "--sector-size", "2KiB", "--sector-id", str(sector),
                       "--prover-id", prover, "--out", path, *extra)
@@ -290,6 +291,65 @@ class PostPartition:
         other[0] ^= 1
         r = self.verify(proof, vk, other.hex())
         check(r.returncode == 1, "%s: refused under other randomness (%d)" % (what, r.returncode))
+
+
+# ---- the 2 KiB SnapDeals update (daemon_snap_e2e, daemon_gpus_mixed_e2e) -----------
+class SnapUpdate:
+    """A 2 KiB SnapDeals update from cuzk-bench gen-vanilla snap-prove
+    (stubs/<name>/: a sealed CC sector with new data encoded into it): its
+    request.json (req, path), bincode partition proofs (vanilla) and
+    commitments (comm, bytes), the SubmitProofRequest Curio would send (kw
+    replaces any field), and verify-update against the key of the test
+    parameters in cache, from the commitments alone."""
+
+    def __init__(self, name, cache):
+        out = os.path.join(stubs, name)
+        r = bench_run("gen-vanilla", "snap-prove", "--sector-size", "2KiB", "--out", out)
+        check(r.returncode == 0, "gen-vanilla snap-prove 2KiB (%r)" % r.stderr[-300:])
+        self.path = os.path.join(out, "request.json")
+        self.req = json.load(open(self.path))
+        self.vanilla = [base64.b64decode(v) for v in
+                        json.load(open(os.path.join(out, self.req["vanilla"])))]
+        self.comm = {k: bytes.fromhex(self.req[k]) for k in ("comm_r_old", "comm_r_new", "comm_d_new")}
+        self.cache = cache
+
+    def submit(self, rid, **kw):
+        fields = dict(request_id=rid, proof_kind=pb.SNAP_DEALS_UPDATE,
+                      registered_proof=self.req["registered_proof"], vanilla_proofs=self.vanilla,
+                      **self.comm)
+        fields.update(kw)
+        return pb.SubmitProofRequest(**fields)
+
+    def verify(self, proof, comm_r_new):
+        """verify-update's exit status for proof under comm_r_new (hex), with
+        the test parameters' key (None, after a failed check, when there is
+        none). Thread-safe."""
+        # 8 MiB's are 8-0-0 too: the name's hash picks the 2 KiB circuit's.
+        params = glob.glob(os.path.join(self.cache, "cuzk-TEST-ONLY-snap-*empty-sector-update"
+                                        "*8-0-0-fb9e095b*.params"))
+        check(len(params) == 1, "the 2 KiB update test parameters are in %s (%s)" % (self.cache, params))
+        if len(params) != 1:
+            return None
+        # The verifying key heads the file (bellperson layout: 6 uncompressed
+        # points, a u32 BE count, the 5 IC points).
+        tag = threading.get_ident()
+        vk = os.path.join(stubs, "update-vk-%d.bin" % tag)
+        open(vk, "wb").write(open(params[0], "rb").read(868 + 96 * 5))
+        path = os.path.join(stubs, "update-proof-%d.bin" % tag)
+        open(path, "wb").write(proof)
+        r = bench_run("verify-update", "--vk", vk, "--registered-proof", str(self.req["registered_proof"]),
+                      "--comm-r-old", self.req["comm_r_old"], "--comm-d-new", self.req["comm_d_new"],
+                      "--comm-r-new", comm_r_new, "--proof", path)
+        return r.returncode
+
+    def verified(self, proof, what):
+        """Checks: proof is 192 bytes, verifies, and does not under another comm_r_new."""
+        check(len(proof) == 192, "%s: a 192-byte proof (%d bytes)" % (what, len(proof)))
+        check(self.verify(proof, self.req["comm_r_new"]) == 0, "%s: verify-update accepts it" % what)
+        other = bytearray(self.comm["comm_r_new"])
+        other[0] ^= 1
+        check(self.verify(proof, other.hex()) == 1,
+              "%s: refused under another comm_r_new" % what)
 
 
 def report(name):
