@@ -45,18 +45,27 @@ static void wait_locked(cz_devices *s, uint64_t ms) {
 }
 
 /* The free, healthy device not in excluded with the fewest partitions in
- * flight (so partitions spread), or -1 when none is free now. *any: some
- * healthy device outside excluded exists (free or not). */
-static int pick_locked(cz_devices *s, uint32_t excluded, bool *any) {
+ * flight (so partitions spread), or -1 when none is free now; with
+ * yield_urgent, none that a waiting urgent partition could take. *any:
+ * some healthy device outside excluded exists (free or not). */
+static int pick_locked(cz_devices *s, uint32_t excluded, bool yield_urgent, bool *any) {
   int best = -1;
   *any = false;
   for (unsigned i = 0; i < s->n; i++) {
     cz_device *v = &s->dev[i];
     if (!v->healthy || (excluded >> i & 1u)) continue;
     *any = true;
+    if (yield_urgent && s->urgent_want[i]) continue;
     if (v->busy < v->d.workers && (best < 0 || v->busy < s->dev[best].busy)) best = (int)i;
   }
   return best;
+}
+
+/* An urgent caller waiting with excluded: it wants (+1) or no longer
+ * wants (-1) every other device. */
+static void want_locked(cz_devices *s, uint32_t excluded, int delta) {
+  for (unsigned i = 0; i < s->n; i++)
+    if (!(excluded >> i & 1u)) s->urgent_want[i] += (unsigned)delta;
 }
 
 int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
@@ -64,11 +73,12 @@ int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
                        uint32_t partition) {
   bool urgent = prio >= CZ_PRIO_HIGH;
   pthread_mutex_lock(&s->mu);
-  if (urgent) s->urgent_waiting++;
+  if (urgent) want_locked(s, excluded, +1);
   int got;
   for (;;) {
     bool any;
-    got = pick_locked(s, excluded, &any);
+    /* A PoSt waiting for a device goes first: PoRep partitions wait. */
+    got = pick_locked(s, excluded, !urgent, &any);
     if (!any) {
       got = CZ_DEVICE_NONE;
       break;
@@ -77,11 +87,10 @@ int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
       got = CZ_DEVICE_CANCELLED;
       break;
     }
-    /* A PoSt waiting for a device goes first: PoRep partitions wait. */
-    if (got >= 0 && (urgent || !s->urgent_waiting)) break;
+    if (got >= 0) break;
     wait_locked(s, 20); /* poll the cancel flag */
   }
-  if (urgent) s->urgent_waiting--;
+  if (urgent) want_locked(s, excluded, -1);
   if (got >= 0) {
     cz_device *v = &s->dev[got];
     v->busy++;

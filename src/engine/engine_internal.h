@@ -101,7 +101,9 @@ typedef struct {
   pthread_cond_t cv;
   cz_device dev[CZ_ENGINE_MAX_DEVICES];
   unsigned n;
-  unsigned urgent_waiting; /* HIGH and CRITICAL partitions waiting for a device */
+  /* HIGH and CRITICAL partitions waiting that could take each device (one
+   * retried after a fault on a device cannot take that one) */
+  unsigned urgent_want[CZ_ENGINE_MAX_DEVICES];
   const void *fallback;
   uint64_t fallback_proved;
   unsigned fail_limit;
@@ -122,7 +124,8 @@ void cz_devices_stop(cz_devices *s);
 void cz_devices_destroy(cz_devices *s);
 /* A slot on a healthy device whose bit is not set in excluded, waiting
  * while all such are full; HIGH and CRITICAL callers are served before
- * the others. The device index, or CZ_DEVICE_NONE / CZ_DEVICE_CANCELLED.
+ * the others (a device one of them waits for and could take is not given
+ * to the others; one it cannot take is). The device index, or CZ_DEVICE_NONE / CZ_DEVICE_CANCELLED.
  * job and partition are shown in status while it is held. */
 int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
                        const atomic_bool *cancel, const char *job, cz_proof_kind kind,

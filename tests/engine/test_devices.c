@@ -13,7 +13,9 @@
  *     skipped, and its self-test (called, or the engine's own thread)
  *     brings it back;
  *   - 4 devices x 2 workers, 40 mixed jobs with faults on two devices:
- *     every job COMPLETED with proofs that verify.
+ *     every job COMPLETED with proofs that verify;
+ *   - the slots themselves (cz_devices): a waiting PoSt holds off PoRep
+ *     partitions only from the devices it could take.
  * Input words (test_input.h): items=N partitions, seed=S (partition i
  * proves the circuit of x = S + i). */
 #include <pthread.h>
@@ -22,6 +24,7 @@
 #include "test_input.h"
 #include "cuda/czg_host.h"
 #include "cuzk/groth16_prove.h"
+#include "engine/engine_internal.h"
 
 enum { N_CONS = 60, MAX_DEV = 4, LOG_CAP = 512 };
 
@@ -372,6 +375,90 @@ static void test_mixed(void) {
   close_engine(e, 4);
 }
 
+/* ---- the slots: whom a waiting urgent partition holds off ------------------- */
+
+static cz_err st_ok(const void *h, char *msg, size_t len) {
+  (void)h, (void)msg, (void)len;
+  return CZ_OK;
+}
+
+typedef struct {
+  cz_devices *s;
+  cz_priority prio;
+  uint32_t excluded;
+  pthread_t t;
+  int got; /* -3 while waiting (under s->mu) */
+} waiter;
+
+static void *waiter_main(void *arg) {
+  waiter *w = arg;
+  int d = cz_devices_acquire(w->s, w->prio, w->excluded, NULL, "w", CZ_KIND_WINNING_POST, 0);
+  pthread_mutex_lock(&w->s->mu);
+  w->got = d;
+  pthread_mutex_unlock(&w->s->mu);
+  return NULL;
+}
+
+static void start_waiter(waiter *w, cz_devices *s, cz_priority prio, uint32_t excluded) {
+  *w = (waiter){s, prio, excluded, 0, -3};
+  CHECK(pthread_create(&w->t, NULL, waiter_main, w) == 0);
+}
+
+static int got_of(waiter *w) {
+  pthread_mutex_lock(&w->s->mu);
+  int d = w->got;
+  pthread_mutex_unlock(&w->s->mu);
+  return d;
+}
+
+static bool has_got(void *arg) { return got_of(arg) != -3; }
+
+static bool urgent_waits_for_0(void *arg) {
+  cz_devices *s = arg;
+  pthread_mutex_lock(&s->mu);
+  bool w = s->urgent_want[0] == 1 && s->urgent_want[1] == 0;
+  pthread_mutex_unlock(&s->mu);
+  return w;
+}
+
+/* Both devices busy; a CRITICAL partition that may not use device 1 (it
+ * faulted there) waits, and so does a NORMAL one. Device 1 frees: the
+ * NORMAL one takes it (the other cannot). Device 0 frees: the CRITICAL
+ * one takes it, ahead of a NORMAL one that waited longer. */
+static void test_urgent_yields(void) {
+  cz_devices s;
+  cz_devices_init(&s, 3, 60000);
+  for (unsigned i = 0; i < 2; i++) {
+    cz_engine_device d = {i ? "slot-1" : "slot-0", &DEV[i], 1, st_ok, NULL, NULL, NULL};
+    CHECK_EQ_INT(cz_devices_add(&s, &d), CZ_OK);
+  }
+  CHECK_EQ_INT(cz_devices_acquire(&s, CZ_PRIO_NORMAL, 0, NULL, "a", CZ_KIND_POREP_SEAL_COMMIT, 0),
+               0);
+  CHECK_EQ_INT(cz_devices_acquire(&s, CZ_PRIO_NORMAL, 0, NULL, "b", CZ_KIND_POREP_SEAL_COMMIT, 1),
+               1);
+  waiter crit, normal, later;
+  start_waiter(&crit, &s, CZ_PRIO_CRITICAL, 1u << 1);
+  test_wait(urgent_waits_for_0, &s, 10, "the CRITICAL partition waiting for device 0");
+  start_waiter(&normal, &s, CZ_PRIO_NORMAL, 0);
+  cz_devices_release(&s, 1, CZ_OK, "");
+  test_wait(has_got, &normal, 10, "the NORMAL partition on device 1");
+  CHECK_EQ_INT(got_of(&normal), 1);
+  CHECK_EQ_INT(got_of(&crit), -3);
+  start_waiter(&later, &s, CZ_PRIO_NORMAL, 0);
+  usleep(50 * 1000); /* it is waiting too */
+  cz_devices_release(&s, 0, CZ_OK, "");
+  test_wait(has_got, &crit, 10, "the CRITICAL partition on device 0");
+  CHECK_EQ_INT(got_of(&crit), 0);
+  CHECK_EQ_INT(got_of(&later), -3);
+  cz_devices_release(&s, 1, CZ_OK, "");
+  test_wait(has_got, &later, 10, "the last NORMAL partition");
+  CHECK_EQ_INT(got_of(&later), 1);
+  pthread_join(crit.t, NULL), pthread_join(normal.t, NULL), pthread_join(later.t, NULL);
+  cz_devices_release(&s, 0, CZ_OK, ""), cz_devices_release(&s, 1, CZ_OK, "");
+  CHECK(s.dev[0].proved == 2 && s.dev[1].proved == 3);
+  cz_devices_destroy(&s);
+}
+
 int main(void) {
   if (!check_sparse_setup(&P, N_CONS)) return check_report("test_devices");
   PVK = cz_groth16_prepare(&P.vk);
@@ -381,6 +468,7 @@ int main(void) {
   test_bad_proof();
   test_oom();
   test_mixed();
+  test_urgent_yields();
   cz_groth16_pvk_free(PVK);
   cz_groth16_params_free(&P);
   return check_report("test_devices");
