@@ -9,6 +9,10 @@
  *   whole proofs (sparse and chain synthetic circuits, 2^proof-log), same
  *     r and s on both backends: equal bytes, and they verify.
  *
+ * --device N checks CUDA device N (default 0); --count prints how many
+ * devices the CUDA runtime reports and exits (gpu_check.sh runs one check
+ * per device).
+ *
  * Output: `name value unit` lines and one `gpu_check ok|FAILED` line.
  * Exit 0 when everything matched, 1 on a mismatch, 3 with no device. */
 #include <stdio.h>
@@ -202,23 +206,32 @@ static void check_proofs(const cz_prover_backend *gpu, unsigned lg) {
 
 int main(int argc, char **argv) {
   unsigned lo = 20, hi = 26, proof_log = 16;
+  int device = 0;
+  if (argc == 2 && !strcmp(argv[1], "--count")) {
+    printf("%d\n", czg_cuda_count());
+    return 0;
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--min-log")) lo = (unsigned)atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--max-log")) hi = (unsigned)atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--proof-log")) proof_log = (unsigned)atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--device")) device = atoi(argv[i + 1]);
   }
-  if (lo < 1 || hi < lo || hi > 28 || proof_log < 4 || proof_log > 24) {
-    fprintf(stderr, "usage: cuzk-gpu-check [--min-log K] [--max-log K] [--proof-log K]\n");
+  if (lo < 1 || hi < lo || hi > 28 || proof_log < 4 || proof_log > 24 || device < 0) {
+    fprintf(stderr,
+            "usage: cuzk-gpu-check [--device N] [--min-log K] [--max-log K] "
+            "[--proof-log K] | --count\n");
     return 2;
   }
   char why[256];
   czg_ops ops;
-  if (czg_cuda_open((struct czg_ops *)&ops, 0, why, sizeof why) != 0) {
+  if (czg_cuda_open((struct czg_ops *)&ops, device, why, sizeof why) != 0) {
     printf("gpu_check no_device (%s)\n", why);
     return 3;
   }
   size_t free_b = 0;
   ops.mem_free(ops.ctx, &free_b);
+  printf("device %d %s\n", device, ops.model ? ops.model : "");
   printf("device_free_memory %.1f GiB\n", (double)free_b / (1u << 30));
   setvbuf(stdout, NULL, _IOLBF, 0);
   check_h(&ops, lo, hi < 24 ? hi : 24);
