@@ -9,7 +9,10 @@ test_daemon_gpus_mixed.sh).
    kind (PoRep C2, WinningPoSt, WindowPoSt, SnapDeals) submitted at once.
    Every job ends COMPLETED with a proof its cuzk-bench verifier accepts
    (and refuses under other public inputs): no wrong proof, no lost job.
-   /metrics counts each fault; the daemon stays up and stops cleanly."""
+   /metrics counts each fault; the daemon stays up and stops cleanly.
+3. 2 devices that never work (every result wrong; every launch fails):
+   the jobs are proved on the CPU, verified, and counted as fallbacks; the
+   devices stay out (their self-tests fail)."""
 import json
 import os
 import re
@@ -173,4 +176,27 @@ for line in ("emulated:1: unhealthy", "emulated:3: unhealthy", "proving it elsew
     check(line in log, "the log says: %s" % line)
 print("mixed: 40 jobs (%s) in %.1f s, faults %s" % (kinds, wall,
       {k: v for k, v in m.items() if v}))
+# ---- 3. no device works: the CPU proves ---------------------------------------------
+d = Daemon("127.0.0.1:0", gpu_config("gm-fallback", 2, 1, "0:corrupt@all 1:launch@1x1000000"))
+ch, st = stub_for("127.0.0.1:%d" % d.port)
+jobs = [(p.submit("f%d" % i), p.verified) for i, p in enumerate(post[:4])]
+jobs.append((update.submit("f-snap"), update.verified))
+ids = [st.SubmitProof(req, timeout=30).job_id for req, _ in jobs]
+for i, (job, (req, verified)) in enumerate(zip(ids, jobs)):
+    r = await_proof(st, job)
+    check(r.status == pb.AwaitProofResponse.COMPLETED, "f%d: COMPLETED on the CPU (%s)" % (i, r.error_message))
+    if r.status == pb.AwaitProofResponse.COMPLETED:
+        verified(r.proof, "f%d" % i)
+text = metrics(d.status_port)
+m = re.search(r"^cuzk_gpu_fallback_partitions_total (\S+)$", text, re.M)
+check(m and float(m.group(1)) >= len(jobs), "/metrics: every partition proved by the fallback (%s)"
+      % (m and m.group(1)))
+s = st.GetStatus(pb.GetStatusRequest(), timeout=10)
+check(len(s.gpus) == 2 and not any(g.healthy for g in s.gpus) and all(g.unhealthy_reason for g in s.gpus),
+      "GetStatus: both devices out, with their reasons (%s)" % [(g.name, g.unhealthy_reason) for g in s.gpus])
+check(s.total_proofs_completed == len(jobs) and s.total_proofs_failed == 0,
+      "no job failed (%d, %d)" % (s.total_proofs_completed, s.total_proofs_failed))
+rc, log = d.stop()
+check(rc == 0, "the daemon without a working device stops cleanly (%s)" % rc)
+check("self-test failed" in log, "the log says the self-tests failed")
 e2e.report("test_daemon_gpus_mixed")
