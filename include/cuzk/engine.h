@@ -269,9 +269,9 @@ typedef struct {
   unsigned workers, busy;       /* partition slots, and those in use */
   bool healthy;
   char why[256];              /* why it is unhealthy ("" when healthy) */
-  char job_id[CZ_JOB_ID_MAX]; /* while busy: the job and partition it last took ("" idle) */
+  char job_id[CZ_JOB_ID_MAX]; /* while busy: the newest partition in flight on it ("" idle) */
   cz_proof_kind kind;         /* that job's kind (UNSPECIFIED when idle) */
-  uint32_t partition;
+  uint32_t partition;         /* of job_id (0 when idle) */
   uint64_t proved; /* partitions proved on it */
   uint64_t faults[CZ_FAULT_COUNT];
 } cz_device_status;

@@ -94,9 +94,14 @@ int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
   if (got >= 0) {
     cz_device *v = &s->dev[got];
     v->busy++;
-    snprintf(v->job, sizeof v->job, "%s", job ? job : "");
-    v->partition = partition;
-    v->kind = kind;
+    for (unsigned k = 0; k < CZ_DEVICE_SHOWN; k++)
+      if (!v->flight[k].seq) {
+        snprintf(v->flight[k].job, sizeof v->flight[k].job, "%s", job ? job : "");
+        v->flight[k].partition = partition;
+        v->flight[k].kind = kind;
+        v->flight[k].seq = ++v->next_seq;
+        break;
+      }
   }
   pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->mu);
@@ -115,7 +120,18 @@ static cz_fault_kind fault_of(cz_err err) {
 
 bool cz_devices_is_fault(cz_err err) { return fault_of(err) != CZ_FAULT_COUNT; }
 
-void cz_devices_release(cz_devices *s, int i, cz_err err, const char *msg) {
+/* Device v's in-flight entry for job's partition is free again. */
+static void land_locked(cz_device *v, const char *job, uint32_t partition) {
+  for (unsigned k = 0; k < CZ_DEVICE_SHOWN; k++)
+    if (v->flight[k].seq && v->flight[k].partition == partition &&
+        !strcmp(v->flight[k].job, job ? job : "")) {
+      v->flight[k].seq = 0;
+      return;
+    }
+}
+
+void cz_devices_release(cz_devices *s, int i, const char *job, uint32_t partition, cz_err err,
+                        const char *msg) {
   pthread_mutex_lock(&s->mu);
   if (i < 0) {
     if (err == CZ_OK) s->fallback_proved++;
@@ -124,6 +140,7 @@ void cz_devices_release(cz_devices *s, int i, cz_err err, const char *msg) {
   }
   cz_device *v = &s->dev[i];
   v->busy--;
+  land_locked(v, job, partition);
   cz_fault_kind k = fault_of(err);
   if (err == CZ_OK) {
     v->proved++;
@@ -228,9 +245,13 @@ void cz_devices_snapshot(cz_devices *s, cz_engine_stats *out) {
     o->busy = v->busy;
     o->healthy = v->healthy;
     snprintf(o->why, sizeof o->why, "%s", v->why);
-    snprintf(o->job_id, sizeof o->job_id, "%s", v->busy ? v->job : "");
-    o->partition = v->partition;
-    o->kind = v->busy ? v->kind : CZ_KIND_UNSPECIFIED;
+    int shown = -1; /* the newest partition in flight */
+    for (unsigned k = 0; k < CZ_DEVICE_SHOWN; k++)
+      if (v->flight[k].seq && (shown < 0 || v->flight[k].seq > v->flight[shown].seq))
+        shown = (int)k;
+    snprintf(o->job_id, sizeof o->job_id, "%s", shown >= 0 ? v->flight[shown].job : "");
+    o->partition = shown >= 0 ? v->flight[shown].partition : 0;
+    o->kind = shown >= 0 ? v->flight[shown].kind : CZ_KIND_UNSPECIFIED;
     o->proved = v->proved;
     memcpy(o->faults, v->faults, sizeof o->faults);
   }

@@ -82,6 +82,8 @@ void cz_synth_slots_give(cz_synth_slots *s);
 
 /* ---- Devices (devices.c) ----------------------------------------------------- */
 
+#define CZ_DEVICE_SHOWN 8
+
 typedef struct {
   cz_engine_device d; /* d.name points to name */
   char name[64];
@@ -91,9 +93,15 @@ typedef struct {
   uint64_t proved, faults[CZ_FAULT_COUNT];
   uint64_t tested_ms; /* when it was taken out or last self-tested */
   char why[256];
-  char job[CZ_JOB_ID_MAX]; /* the last partition it took */
-  cz_proof_kind kind;
-  uint32_t partition;
+  /* Partitions in flight on it, for status (the first CZ_DEVICE_SHOWN of
+   * them; seq orders them, 0 marks a free entry) */
+  struct {
+    char job[CZ_JOB_ID_MAX];
+    cz_proof_kind kind;
+    uint32_t partition;
+    uint64_t seq;
+  } flight[CZ_DEVICE_SHOWN];
+  uint64_t next_seq;
 } cz_device;
 
 typedef struct {
@@ -126,13 +134,15 @@ void cz_devices_destroy(cz_devices *s);
  * while all such are full; HIGH and CRITICAL callers are served before
  * the others (a device one of them waits for and could take is not given
  * to the others; one it cannot take is). The device index, or CZ_DEVICE_NONE / CZ_DEVICE_CANCELLED.
- * job and partition are shown in status while it is held. */
+ * job and partition are shown in status while it is held (the newest
+ * partition in flight on a device is the one shown). */
 int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
                        const atomic_bool *cancel, const char *job, cz_proof_kind kind,
                        uint32_t partition);
-/* Give back device i (CZ_DEVICE_NONE: the fallback) with the proof's
- * outcome: counts, faults, health. */
-void cz_devices_release(cz_devices *s, int i, cz_err err, const char *msg);
+/* Give back device i (CZ_DEVICE_NONE: the fallback), taken for job's
+ * partition, with the proof's outcome: counts, faults, health. */
+void cz_devices_release(cz_devices *s, int i, const char *job, uint32_t partition, cz_err err,
+                        const char *msg);
 /* err is a device's fault (NOMEM, DEVICE, PROOF_INVALID): prove elsewhere. */
 bool cz_devices_is_fault(cz_err err);
 cz_err cz_devices_self_test(cz_devices *s, unsigned i, char *msg, size_t msg_len);

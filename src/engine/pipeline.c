@@ -187,7 +187,7 @@ static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uin
     char d_msg[512] = "";
     err = r->h->prove_partition(r->h->self, &ctx, i, st, out, d_msg, sizeof d_msg);
     st = NULL;
-    cz_devices_release(devs, d, err, d_msg);
+    cz_devices_release(devs, d, job->id, (uint32_t)i, err, d_msg);
     *where = cz_devices_name(devs, d);
     if (err == CZ_OK) return CZ_OK;
     bool again = d >= 0 && cz_devices_is_fault(err) && !atomic_load(&job->cancel);

@@ -15,7 +15,8 @@
  *   - 4 devices x 2 workers, 40 mixed jobs with faults on two devices:
  *     every job COMPLETED with proofs that verify;
  *   - the slots themselves (cz_devices): a waiting PoSt holds off PoRep
- *     partitions only from the devices it could take.
+ *     partitions only from the devices it could take; status shows the
+ *     newest partition still in flight on a device.
  * Input words (test_input.h): items=N partitions, seed=S (partition i
  * proves the circuit of x = S + i). */
 #include <pthread.h>
@@ -440,22 +441,49 @@ static void test_urgent_yields(void) {
   start_waiter(&crit, &s, CZ_PRIO_CRITICAL, 1u << 1);
   test_wait(urgent_waits_for_0, &s, 10, "the CRITICAL partition waiting for device 0");
   start_waiter(&normal, &s, CZ_PRIO_NORMAL, 0);
-  cz_devices_release(&s, 1, CZ_OK, "");
+  cz_devices_release(&s, 1, "b", 1, CZ_OK, "");
   test_wait(has_got, &normal, 10, "the NORMAL partition on device 1");
   CHECK_EQ_INT(got_of(&normal), 1);
   CHECK_EQ_INT(got_of(&crit), -3);
   start_waiter(&later, &s, CZ_PRIO_NORMAL, 0);
   usleep(50 * 1000); /* it is waiting too */
-  cz_devices_release(&s, 0, CZ_OK, "");
+  cz_devices_release(&s, 0, "a", 0, CZ_OK, "");
   test_wait(has_got, &crit, 10, "the CRITICAL partition on device 0");
   CHECK_EQ_INT(got_of(&crit), 0);
   CHECK_EQ_INT(got_of(&later), -3);
-  cz_devices_release(&s, 1, CZ_OK, "");
+  cz_devices_release(&s, 1, "w", 0, CZ_OK, "");
   test_wait(has_got, &later, 10, "the last NORMAL partition");
   CHECK_EQ_INT(got_of(&later), 1);
   pthread_join(crit.t, NULL), pthread_join(normal.t, NULL), pthread_join(later.t, NULL);
-  cz_devices_release(&s, 0, CZ_OK, ""), cz_devices_release(&s, 1, CZ_OK, "");
+  cz_devices_release(&s, 0, "w", 0, CZ_OK, ""), cz_devices_release(&s, 1, "w", 0, CZ_OK, "");
   CHECK(s.dev[0].proved == 2 && s.dev[1].proved == 3);
+  cz_devices_destroy(&s);
+}
+
+/* A device with two partitions in flight shows the newer one; when that
+ * one ends, the other; then none. */
+static void check_shown(cz_devices *s, const char *job, uint32_t partition) {
+  static cz_engine_stats st;
+  cz_devices_snapshot(s, &st);
+  CHECK(strcmp(st.devices[0].job_id, job) == 0 && st.devices[0].partition == partition);
+  CHECK(st.devices[0].kind == (job[0] ? CZ_KIND_POREP_SEAL_COMMIT : CZ_KIND_UNSPECIFIED));
+}
+
+static void test_status_in_flight(void) {
+  cz_devices s;
+  cz_devices_init(&s, 3, 60000);
+  cz_engine_device d = {"two", &DEV[0], 2, st_ok, NULL, NULL, NULL};
+  CHECK_EQ_INT(cz_devices_add(&s, &d), CZ_OK);
+  CHECK_EQ_INT(cz_devices_acquire(&s, CZ_PRIO_NORMAL, 0, NULL, "x", CZ_KIND_POREP_SEAL_COMMIT, 1),
+               0);
+  check_shown(&s, "x", 1);
+  CHECK_EQ_INT(cz_devices_acquire(&s, CZ_PRIO_NORMAL, 0, NULL, "y", CZ_KIND_POREP_SEAL_COMMIT, 2),
+               0);
+  check_shown(&s, "y", 2);
+  cz_devices_release(&s, 0, "y", 2, CZ_OK, "");
+  check_shown(&s, "x", 1);
+  cz_devices_release(&s, 0, "x", 1, CZ_OK, "");
+  check_shown(&s, "", 0);
   cz_devices_destroy(&s);
 }
 
@@ -469,6 +497,7 @@ int main(void) {
   test_oom();
   test_mixed();
   test_urgent_yields();
+  test_status_in_flight();
   cz_groth16_pvk_free(PVK);
   cz_groth16_params_free(&P);
   return check_report("test_devices");
