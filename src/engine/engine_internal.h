@@ -133,9 +133,10 @@ void cz_devices_destroy(cz_devices *s);
 /* A slot on a healthy device whose bit is not set in excluded, waiting
  * while all such are full; HIGH and CRITICAL callers are served before
  * the others (a device one of them waits for and could take is not given
- * to the others; one it cannot take is). The device index, or CZ_DEVICE_NONE / CZ_DEVICE_CANCELLED.
- * job and partition are shown in status while it is held (the newest
- * partition in flight on a device is the one shown). */
+ * to the others; one it cannot take is). The device index, or
+ * CZ_DEVICE_NONE / CZ_DEVICE_CANCELLED. job and partition are shown in
+ * status while it is held (the newest partition in flight on a device is
+ * the one shown). */
 int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
                        const atomic_bool *cancel, const char *job, cz_proof_kind kind,
                        uint32_t partition);

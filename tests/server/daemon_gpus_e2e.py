@@ -8,7 +8,6 @@ import re
 import subprocess
 import sys
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_common as e2e  # noqa: E402
@@ -21,8 +20,7 @@ os.makedirs(PARAM_CACHE, exist_ok=True)
 first = e2e.PostPartition("winning-post", 3, 0, "winning3", CACHE)
 parts = [e2e.PostPartition("winning-post", n, 0, "winning%d" % n, CACHE) for n in (2, 4, 5)]
 
-cfg = e2e.daemon_config("gpus", CACHE, PARAM_CACHE, "16GiB",
-                        "test_emulated_devices = 2\nself_test_interval = \"1s\"\n")
+cfg = e2e.emulated_gpus_config("gpus", CACHE, PARAM_CACHE, 2)
 d = Daemon("127.0.0.1:0", cfg)
 ch, st = stub_for("127.0.0.1:%d" % d.port)
 
@@ -59,14 +57,11 @@ out = r.stdout.decode(errors="replace")
 check(r.returncode == 0 and re.search(r"^gpu 1 emulated:1 healthy job - +partition \d+ vram_free "
                                       r"\d+ / 1073741824 proved \d+ faults 0$", out, re.M),
       "cuzk-bench status prints each device (%r)" % out[-400:])
-base = "http://127.0.0.1:%d" % d.status_port
-with urllib.request.urlopen(base + "/status", timeout=10) as f:
-    js = json.load(f)
+js = json.loads(e2e.status_get(d.status_port, "/status"))
 check([g["name"] for g in js["gpus"]] == ["emulated:0", "emulated:1"], "/status: gpus")
 check(js["backend"]["name"] == "cuda-emulated" and "TEST ONLY" in js["backend"]["note"],
       "/status: the backend says the devices are emulated (%s)" % js["backend"])
-with urllib.request.urlopen(base + "/metrics", timeout=10) as f:
-    text = f.read().decode()
+text = e2e.status_get(d.status_port, "/metrics")
 for line in ('cuzk_gpu_faults_total{device="emulated:1",kind="bad_proof"} 0',
              'cuzk_gpu_healthy{device="emulated:0"} 1',
              'cuzk_gpu_fallback_partitions_total 0'):
@@ -86,12 +81,7 @@ mixed = [e2e.PostPartition("winning-post", n, 0, "mix-winning%d" % n, CACHE) for
 mixed += [e2e.PostPartition("window-post", 2, 0, "mix-window2", CACHE)]
 mixed += [e2e.PostPartition("window-post", 3, p, "mix-window3-p%d" % p, CACHE) for p in (0, 1)]
 faults = "1:launch@3x4 2:corrupt@5 3:max_points=64"
-cfg = e2e.daemon_config("gpus4", CACHE, PARAM_CACHE, "16GiB",
-                        'test_emulated_devices = 4\nself_test_interval = "1s"\n'
-                        'test_emulated_faults = "%s"\n' % faults)
-open(cfg, "a").write("")
-text = open(cfg).read().replace("gpu_workers_per_device = 1", "gpu_workers_per_device = 2")
-open(cfg, "w").write(text)
+cfg = e2e.emulated_gpus_config("gpus4", CACHE, PARAM_CACHE, 4, workers=2, faults=faults)
 d = Daemon("127.0.0.1:0", cfg)
 ch, st = stub_for("127.0.0.1:%d" % d.port)
 ids = [st.SubmitProof(p.submit("m%d" % i), timeout=30).job_id for i, p in enumerate(mixed)]
@@ -104,14 +94,11 @@ for i, (job, p) in enumerate(zip(ids, mixed)):
         p.verified(r.proof, "m%d" % i)
         done += 1
 check(done == len(mixed), "every mixed job COMPLETED and verified (%d of %d)" % (done, len(mixed)))
-with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % d.status_port, timeout=10) as f:
-    text = f.read().decode()
+text = e2e.status_get(d.status_port, "/metrics")
 
 
 def metric(name, device, kind=None):
-    lab = 'device="%s"' % device + (',kind="%s"' % kind if kind else "")
-    m = re.search(r"^%s\{%s\} (\S+)$" % (name, re.escape(lab)), text, re.M)
-    return float(m.group(1)) if m else None
+    return e2e.gpu_metric(text, name, device, kind)
 
 
 check((metric("cuzk_gpu_faults_total", "emulated:1", "device_error") or 0) >= 1,

@@ -18,7 +18,6 @@ import os
 import re
 import sys
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_common as e2e  # noqa: E402
@@ -30,13 +29,7 @@ os.makedirs(PARAM_CACHE, exist_ok=True)
 
 
 def gpu_config(name, devices, workers, faults=""):
-    cfg = e2e.daemon_config(name, CACHE, PARAM_CACHE, "16GiB",
-                            'test_emulated_devices = %d\nself_test_interval = "1s"\n'
-                            'test_emulated_faults = "%s"\n' % (devices, faults))
-    text = open(cfg).read().replace("gpu_workers_per_device = 1",
-                                    "gpu_workers_per_device = %d" % workers)
-    open(cfg, "w").write(text)
-    return cfg
+    return e2e.emulated_gpus_config(name, CACHE, PARAM_CACHE, devices, workers, faults)
 
 
 def timeline(log):
@@ -45,17 +38,6 @@ def timeline(log):
     for ms, ev, job in re.findall(r"^TIMELINE,(\d+),(\w+),([^,]+),", log, re.M):
         t.setdefault((job, ev), []).append(int(ms))
     return t
-
-
-def metrics(port):
-    with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=10) as f:
-        return f.read().decode()
-
-
-def metric(text, name, device, kind):
-    m = re.search(r'^%s\{device="%s",kind="%s"\} (\S+)$' % (name, re.escape(device), kind), text,
-                  re.M)
-    return float(m.group(1)) if m else None
 
 
 porep = [e2e.PorepSector(s, CACHE) for s in range(101, 104)]
@@ -151,8 +133,8 @@ check(s.total_proofs_completed == 40 and s.total_proofs_failed == 0,
 check(all(q.pending == 0 and q.in_progress == 0 for q in s.queues), "nothing left queued")
 proved = {g.name: g.partitions_proved for g in s.gpus}
 check(len(proved) == 4 and all(proved.values()), "every device proved partitions (%s)" % proved)
-text = metrics(d.status_port)
-m = {(dev, k): metric(text, "cuzk_gpu_faults_total", dev, k)
+text = e2e.status_get(d.status_port, "/metrics")
+m = {(dev, k): e2e.gpu_metric(text, "cuzk_gpu_faults_total", dev, k)
      for dev in ("emulated:%d" % i for i in range(4)) for k in ("oom", "device_error", "bad_proof")}
 check(m[("emulated:1", "device_error")] >= 3, "/metrics counts emulated:1's launch errors (%s)" % m)
 check(m[("emulated:1", "oom")] >= 1, "/metrics counts emulated:1's smaller batches (%s)" % m)
@@ -166,8 +148,7 @@ while time.time() < deadline and not all(g.healthy for g in s.gpus):
     s = st.GetStatus(pb.GetStatusRequest(), timeout=10)
 check(all(g.healthy for g in s.gpus),
       "all four healthy again after their self-tests (%s)" % [(g.name, g.unhealthy_reason) for g in s.gpus])
-with urllib.request.urlopen("http://127.0.0.1:%d/status" % d.status_port, timeout=10) as f:
-    js = json.load(f)
+js = json.loads(e2e.status_get(d.status_port, "/status"))
 check(sum(g["partitions_proved"] for g in js["gpus"]) + js["fallback_partitions_proved"] >= 40,
       "/status: every partition proved on a device or the CPU")
 rc, log = d.stop()
@@ -187,7 +168,7 @@ for i, (job, (req, verified)) in enumerate(zip(ids, jobs)):
     check(r.status == pb.AwaitProofResponse.COMPLETED, "f%d: COMPLETED on the CPU (%s)" % (i, r.error_message))
     if r.status == pb.AwaitProofResponse.COMPLETED:
         verified(r.proof, "f%d" % i)
-text = metrics(d.status_port)
+text = e2e.status_get(d.status_port, "/metrics")
 m = re.search(r"^cuzk_gpu_fallback_partitions_total (\S+)$", text, re.M)
 check(m and float(m.group(1)) >= len(jobs), "/metrics: every partition proved by the fallback (%s)"
       % (m and m.group(1)))

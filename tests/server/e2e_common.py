@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 daemon, stubs, bench = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, stubs)
@@ -85,20 +86,44 @@ class Daemon:
         return rc, self.err.read()
 
 
-def daemon_config(name, test_params, param_cache=None, budget="16GiB", extra=""):
+def daemon_config(name, test_params, param_cache=None, budget="16GiB", extra="", gpu_workers=1):
     """A daemon config written to stubs/<name>.toml, returned as its path:
     a status listener on a free loopback port, test parameters cached in
     test_params, official files and recorded shapes in param_cache (default:
-    an empty stubs/no-official-params), budget memory, one gpu worker, then
-    the TOML lines extra."""
+    an empty stubs/no-official-params), budget memory, gpu_workers per
+    device, then the TOML lines extra (in the [gpus] table unless they open
+    another)."""
     path = os.path.join(stubs, name + ".toml")
     with open(path, "w") as f:
         f.write('[daemon]\nstatus_listen = "127.0.0.1:0"\n'
                 '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n'
-                '[memory]\ntotal_budget = "%s"\n[gpus]\ngpu_workers_per_device = 1\n%s'
+                '[memory]\ntotal_budget = "%s"\n[gpus]\ngpu_workers_per_device = %d\n%s'
                 % (param_cache or os.path.join(stubs, "no-official-params"), test_params, budget,
-                   extra))
+                   gpu_workers, extra))
     return path
+
+
+def emulated_gpus_config(name, test_params, param_cache, devices, workers=1, faults=""):
+    """daemon_config with devices emulated GPUs (TEST ONLY), workers per
+    device, self-tests every second and the injected faults (see
+    gpus.test_emulated_faults)."""
+    return daemon_config(name, test_params, param_cache, "16GiB",
+                         'test_emulated_devices = %d\nself_test_interval = "1s"\n'
+                         'test_emulated_faults = "%s"\n' % (devices, faults), gpu_workers=workers)
+
+
+def status_get(port, path):
+    """The body of GET path from the daemon's status listener on port (text)."""
+    with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path), timeout=10) as f:
+        return f.read().decode()
+
+
+def gpu_metric(text, name, device, kind=None):
+    """The value of name{device="device"[,kind="kind"]} in the Prometheus
+    text, or None when it is absent."""
+    lab = 'device="%s"' % device + (',kind="%s"' % kind if kind else "")
+    m = re.search(r"^%s\{%s\} (\S+)$" % (name, re.escape(lab)), text, re.M)
+    return float(m.group(1)) if m else None
 
 
 def stub_for(target):
@@ -156,6 +181,17 @@ def porep_c1(sector, prover=POREP_PROVER):
     return c1, c1_curio, open(c1_curio, "rb").read()
 
 
+def vk_file(params, n_ic, name):
+    """The verifying key at the head of the parameter file params with n_ic
+    IC points (bellperson layout: 6 uncompressed points, a u32 BE IC count,
+    the IC points), written to stubs/<name>; its path."""
+    out = os.path.join(stubs, name)
+    with open(params, "rb") as f:
+        head = f.read(868 + 96 * n_ic)
+    open(out, "wb").write(head)
+    return out
+
+
 def porep_vk_file(cache):
     """The verifying key at the head of the 2 KiB PoRep test parameter file
     in cache (bellperson layout: 6 uncompressed points, a u32 BE IC count,
@@ -163,11 +199,8 @@ def porep_vk_file(cache):
     files = glob.glob(os.path.join(cache, "cuzk-TEST-ONLY-porep-*-032d3138*.params"))
     if not files:
         return None
-    head = open(files[0], "rb").read(864 + 4 + 64 * 96)
-    n_ic = int.from_bytes(head[864:868], "big")
-    out = os.path.join(stubs, "vk.bin")
-    open(out, "wb").write(head[:868 + 96 * n_ic])
-    return out
+    head = open(files[0], "rb").read(868)
+    return vk_file(files[0], int.from_bytes(head[864:868], "big"), "vk.bin")
 
 
 def porep_verified(proof, what, vk, c1, sector, prover=POREP_PROVER):
@@ -258,9 +291,7 @@ class PostPartition:
         for f in glob.glob(os.path.join(self.cache, "cuzk-TEST-ONLY-post-*proof-of-spacetime*.params")):
             head = open(f, "rb").read(868)
             if len(head) == 868 and int.from_bytes(head[864:868], "big") == self.n_ic:
-                out = os.path.join(stubs, "vk-%d.bin" % self.n_ic)
-                open(out, "wb").write(open(f, "rb").read(868 + 96 * self.n_ic))
-                return out
+                return vk_file(f, self.n_ic, "vk-%d.bin" % self.n_ic)
         return None
 
     def verify(self, proof, vk, randomness=None):
@@ -330,11 +361,8 @@ class SnapUpdate:
         check(len(params) == 1, "the 2 KiB update test parameters are in %s (%s)" % (self.cache, params))
         if len(params) != 1:
             return None
-        # The verifying key heads the file (bellperson layout: 6 uncompressed
-        # points, a u32 BE count, the 5 IC points).
         tag = threading.get_ident()
-        vk = os.path.join(stubs, "update-vk-%d.bin" % tag)
-        open(vk, "wb").write(open(params[0], "rb").read(868 + 96 * 5))
+        vk = vk_file(params[0], 5, "update-vk-%d.bin" % tag)  # the update circuit's 5 IC points
         path = os.path.join(stubs, "update-proof-%d.bin" % tag)
         open(path, "wb").write(proof)
         r = bench_run("verify-update", "--vk", vk, "--registered-proof", str(self.req["registered_proof"]),
