@@ -134,7 +134,7 @@ typedef void (*item_fn)(void *ctx, size_t i0, size_t i1, void *scratch);
 
 typedef struct {
   atomic_size_t next;
-  size_t count, chunk;
+  size_t count, chunk, share; /* grabs: (count - next) / share items, at least chunk */
   item_fn fn;
   void *ctx;
   char *scratch; /* per worker: scratch + worker * scratch_bytes, or NULL */
@@ -146,20 +146,27 @@ static void sched_worker(void *ctx, size_t w0, size_t w1, unsigned worker) {
   (void)w1;
   sched *s = ctx;
   void *scratch = s->scratch ? s->scratch + (size_t)worker * s->scratch_bytes : NULL;
+  size_t i = atomic_load_explicit(&s->next, memory_order_relaxed);
   for (;;) {
-    size_t i = atomic_fetch_add_explicit(&s->next, s->chunk, memory_order_relaxed);
     if (i >= s->count) break;
-    s->fn(s->ctx, i, i + s->chunk < s->count ? i + s->chunk : s->count, scratch);
+    /* guided: a share of what is left, so that the last grabs are small
+     * and the workers finish together */
+    size_t take = (s->count - i) / s->share;
+    if (take < s->chunk) take = s->chunk;
+    if (!atomic_compare_exchange_weak_explicit(&s->next, &i, i + take, memory_order_relaxed,
+                                               memory_order_relaxed))
+      continue;
+    s->fn(s->ctx, i, i + take < s->count ? i + take : s->count, scratch);
+    i = atomic_load_explicit(&s->next, memory_order_relaxed);
   }
 }
 
-/* fn over items [0, count) on up to threads workers, in chunks of about
- * count / (8 threads) items. */
+/* fn over items [0, count) on up to threads workers: each grab takes a
+ * 1 / (2 workers) share of the items left, at least one item. */
 static void for_items(size_t count, unsigned threads, item_fn fn, void *ctx, char *scratch,
                       size_t scratch_bytes) {
   unsigned workers = cz_parallel_workers(count, threads);
-  size_t chunk = count / (8 * (size_t)(workers ? workers : 1));
-  sched s = {0, count, chunk ? chunk : 1, fn, ctx, scratch, scratch_bytes};
+  sched s = {0, count, 1, 2 * (size_t)(workers ? workers : 1), fn, ctx, scratch, scratch_bytes};
   atomic_init(&s.next, 0);
   cz_parallel_for(workers, workers, sched_worker, &s);
 }
