@@ -1,16 +1,13 @@
-/* cuzk-bench prove: setup (cached on disk), synthesis, proof and
- * verification of a synthetic circuit, printing the prover's phase times;
- * with --c1, PoRep C2 of a C1 output (prove_porep.c); with --request (or
+/* cuzk-bench prove: the options and the dispatch. With --synthetic,
+ * setup (cached on disk), synthesis, proof and verification of a synthetic
+ * circuit, printing the prover's phase times (prove_synthetic.c); with --c1, PoRep C2 of a C1 output (prove_porep.c); with --request (or
  * --vanilla), a WinningPoSt or WindowPoSt partition (prove_post.c), or
  * with a gen-vanilla snap-prove request, every partition of a SnapDeals
  * update (prove_snap.c); with --zkey and --wtns, a circom circuit from its
  * snarkjs key and witness (prove_zkey.c).
  *
- * The parameters are test parameters made here from random toxic waste
- * that is then discarded, kept by the parameter store (porep.h) as
- * <cache>/cuzk-TEST-ONLY-synthetic-<shape>-<K>.params, where <cache> is
- * --cache-dir, else $XDG_CACHE_HOME/cuzk, else ~/.cache/cuzk. They are
- * never Filecoin's parameters.
+ * Test parameters live in --cache-dir, else $XDG_CACHE_HOME/cuzk, else
+ * ~/.cache/cuzk; they are never Filecoin's parameters.
  *
  * Output: CUZK_TIMING: lines on stderr (from the prover's hook) and
  * `name value unit` lines on stdout. Exit status 0 when every proof
@@ -20,19 +17,14 @@
 #include <string.h>
 #include "common/args.h"
 #include "commands.h"
-#include "cuzk/clock.h"
-#include "cuzk/params.h"
 #include "cuzk/porep.h"
-#include "cuzk/groth16_prove.h"
 #include "cuzk/cuda_backend.h"
-#include "cuzk/synthetic.h"
 #include "input.h"
 #include "prove_porep.h"
 #include "prove_post.h"
 #include "prove_snap.h"
+#include "prove_synthetic.h"
 #include "prove_zkey.h"
-#include "util/msg.h"
-#include "common/progress_out.h"
 
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
@@ -40,26 +32,6 @@ static const char SYNOPSIS[] =
     "--vanilla FILE --registered-proof N --randomness HEX --miner-id N [--partition K] | "
     "--zkey FILE --wtns FILE [--repeat N] [--check-key]) "
     "[--threads N] [--cache-dir DIR] [--checked] [--backend cpu|cuda|auto]";
-
-static double ms_since(uint64_t t0) { return (double)(cz_now_ns() - t0) / 1e6; }
-
-/* The store's keygen callback: the synthetic circuit's KEYGEN columns. */
-typedef struct {
-  const char *shape;
-  size_t n;
-} synth_keygen;
-
-static cz_err keygen_synthetic(void *vctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
-  const synth_keygen *ctx = vctx;
-  cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
-  if (!cs) return CZ_ERR_NOMEM;
-  cz_err e = cz_synthetic_by_name(ctx->shape, cs, ctx->n, NULL, 1);
-  if (e == CZ_OK) e = cz_cs_finish(cs);
-  if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
-  if (e != CZ_OK) cz_msg(msg, msg_len, "%s", cz_cs_errmsg(cs));
-  cz_cs_free(cs);
-  return e;
-}
 
 /* The backend asked for; auto falls back to the CPU when this build or
  * machine has no CUDA device, and says so on stderr; cuda then fails.
@@ -73,6 +45,44 @@ static const cz_prover_backend *pick_backend(const char *choice, int *rc) {
   else if (fell_back) fprintf(stderr, "prove: CUDA backend unavailable (%s); proving on the CPU\n", why);
   else if (b != cz_prover_cpu()) fprintf(stderr, "prove: backend %s\n", b->name);
   return b;
+}
+
+/* The PoSt and SnapDeals options as given. */
+typedef struct {
+  const char *request, *vanilla, *reg, *rand_hex;
+  unsigned long miner, partition, repeat;
+} post_opts;
+
+/* --request (a PoSt partition or a SnapDeals update) or --vanilla (a PoSt
+ * partition from its parts); other_input: --c1 or --synthetic was given
+ * too, a usage error. */
+static int prove_post_or_snap(const post_opts *p, bool other_input, const cz_bench_prove_opts *common) {
+  if (other_input || (p->request && p->vanilla) || p->repeat < 1 || p->repeat > 1000) {
+    fprintf(stderr, "prove: give one of --c1, --request, --vanilla, --synthetic "
+                    "(and 1 <= --repeat <= 1000)\n");
+    return 2;
+  }
+  if (p->request && cz_bench_is_snap_request(p->request)) {
+    cz_bench_snap_args sa = {p->request, *common};
+    return cz_bench_prove_snap(&sa);
+  }
+  uint8_t rnd[32], prover[32];
+  cz_bench_post_args pa = {p->request ? p->request : p->vanilla, {0}, (unsigned)p->repeat, *common};
+  if (p->vanilla) {
+    pa.opt.kind = p->reg ? cz_bench_post_kind_arg(p->reg) : NULL;
+    if (!pa.opt.kind || !p->rand_hex || p->miner == ~0ul) {
+      fprintf(stderr, "prove: --vanilla needs --registered-proof (0-14), --randomness and "
+                      "--miner-id\n");
+      return 2;
+    }
+    if (cz_bench_hex32("prove", "randomness", p->rand_hex, rnd)) return 2;
+    cz_prover_id_of_miner(prover, p->miner);
+    pa.opt.randomness = rnd;
+    pa.opt.prover_id = prover;
+    pa.opt.has_partition = p->partition != ~0ul;
+    pa.opt.partition = p->partition == ~0ul ? 0 : (uint32_t)p->partition;
+  }
+  return cz_bench_prove_post(&pa);
 }
 
 int cmd_prove(int argc, char **argv) {
@@ -122,14 +132,17 @@ int cmd_prove(int argc, char **argv) {
   int pick_rc = 0;
   const cz_prover_backend *backend = pick_backend(backend_name, &pick_rc);
   if (!backend) return pick_rc;
-  /* What the C1, request and vanilla paths take alike. */
+  if (threads > 1024) {
+    fprintf(stderr, "prove: --threads too large (at most 1024)\n");
+    return 2;
+  }
+  /* What every path takes alike. */
   const cz_bench_prove_opts common = {.out = out, .vk_out = vk_out, .cache_dir = dir_opt,
                                       .official_only = official_only, .checked = checked,
                                       .threads = (unsigned)threads, .pce = pce,
                                       .backend = backend};
   if (zkey || wtns) {
-    if (!zkey || !wtns || c1 || shape || request || vanilla || threads > 1024 || repeat < 1 ||
-        repeat > 1000) {
+    if (!zkey || !wtns || c1 || shape || request || vanilla || repeat < 1 || repeat > 1000) {
       fprintf(stderr, "prove: --zkey and --wtns go together, alone (1 <= --repeat <= 1000)\n");
       return 2;
     }
@@ -137,38 +150,10 @@ int cmd_prove(int argc, char **argv) {
     return cz_bench_prove_zkey(&za);
   }
   if (request || vanilla) {
-    if (c1 || shape || (request && vanilla) || threads > 1024 || repeat < 1 || repeat > 1000) {
-      fprintf(stderr, "prove: give one of --c1, --request, --vanilla, --synthetic "
-                      "(and 1 <= --repeat <= 1000)\n");
-      return 2;
-    }
-    if (request && cz_bench_is_snap_request(request)) {
-      cz_bench_snap_args sa = {request, common};
-      return cz_bench_prove_snap(&sa);
-    }
-    uint8_t rnd[32], prover[32];
-    cz_bench_post_args pa = {request ? request : vanilla, {0}, (unsigned)repeat, common};
-    if (vanilla) {
-      pa.opt.kind = reg ? cz_bench_post_kind_arg(reg) : NULL;
-      if (!pa.opt.kind || !rand_hex || miner == ~0ul) {
-        fprintf(stderr, "prove: --vanilla needs --registered-proof (0-14), --randomness and "
-                        "--miner-id\n");
-        return 2;
-      }
-      if (cz_bench_hex32("prove", "randomness", rand_hex, rnd)) return 2;
-      cz_prover_id_of_miner(prover, miner);
-      pa.opt.randomness = rnd;
-      pa.opt.prover_id = prover;
-      pa.opt.has_partition = partition != ~0ul;
-      pa.opt.partition = partition == ~0ul ? 0 : (uint32_t)partition;
-    }
-    return cz_bench_prove_post(&pa);
+    const post_opts po = {request, vanilla, reg, rand_hex, miner, partition, repeat};
+    return prove_post_or_snap(&po, c1 || shape, &common);
   }
   if (c1 && !shape) {
-    if (threads > 1024) {
-      fprintf(stderr, "prove: --threads too large\n");
-      return 2;
-    }
     cz_bench_porep_args pa = {c1, common};
     return cz_bench_prove_porep(&pa);
   }
@@ -177,86 +162,10 @@ int cmd_prove(int argc, char **argv) {
             SYNOPSIS);
     return 2;
   }
-  if (logc < 2 || logc > 28 || count < 1 || count > 64 || threads > 1024) {
+  if (logc < 2 || logc > 28 || count < 1 || count > 64) {
     fprintf(stderr, "prove: need 2 <= --log-constraints <= 28, 1 <= --count <= 64\n");
     return 2;
   }
-  const size_t n = ((size_t)1 << logc) - CZ_SYNTHETIC_INPUTS;
-  const unsigned th = (unsigned)threads;
-
-  /* Parameters: the store's test cache, else setup (and cache them). */
-  cz_groth16_params params;
-  char name[64], msg[512];
-  snprintf(name, sizeof name, "synthetic-%s-%lu", shape, logc);
-  synth_keygen kctx = {shape, n};
-  cz_params_store_opts so = {0};
-  so.test_dir = dir_opt;
-  so.no_official = true; /* never Filecoin's: no official file to look for */
-  so.no_test_cache = no_cache;
-  so.checked = checked;
-  so.n_threads = th;
-  so.keygen = keygen_synthetic;
-  so.keygen_ctx = &kctx;
-  so.who = "prove";
-  so.progress = cz_bench_progress();
-  cz_params_origin org;
-  uint64_t t0 = cz_now_ns();
-  cz_err e = cz_params_store_get(&params, name, CZ_SYNTHETIC_INPUTS, &so, &org, msg, sizeof msg);
-  if (e != CZ_OK) {
-    fprintf(stderr, "prove: parameters: %s\n", msg);
-    return 2;
-  }
-  printf("%s %.1f ms\n", org.source == CZ_PARAMS_TEST_CACHED ? "load_params" : "setup",
-         ms_since(t0));
-
-  /* Synthesis (timed here, reported through the prover's hook). */
-  cz_assignment *as = calloc(count, sizeof *as);
-  cz_fr *inputs = calloc(count, sizeof *inputs);
-  cz_groth16_proof *proofs = calloc(count, sizeof *proofs);
-  if (!as || !inputs || !proofs) {
-    fprintf(stderr, "prove: out of memory\n");
-    return 2;
-  }
-  t0 = cz_now_ns();
-  for (unsigned long i = 0; i < count && e == CZ_OK; i++) {
-    cz_fr x;
-    cz_fr_from_u64(&x, 3 + i);
-    cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
-    if (!cs) { e = CZ_ERR_NOMEM; break; }
-    e = cz_synthetic_by_name(shape, cs, n, &x, 1);
-    if (e == CZ_OK) e = cz_cs_finish(cs);
-    if (e == CZ_OK) e = cz_cs_take_assignment(cs, &as[i]);
-    cz_cs_free(cs);
-    if (e == CZ_OK) inputs[i] = as[i].inputs[1];
-  }
-  if (e != CZ_OK) {
-    fprintf(stderr, "prove: synthesis: %s\n", cz_err_str(e));
-    return 2;
-  }
-  cz_prove_timing_emit(NULL, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-
-  cz_prove_opts po = {th, NULL, NULL, NULL, msg, sizeof msg};
-  t0 = cz_now_ns();
-  e = cz_groth16_prove(backend, &params, as, count, proofs, &po);
-  double prove_ms = ms_since(t0);
-  for (unsigned long i = 0; i < count; i++) cz_assignment_free(&as[i]);
-  free(as);
-  if (e != CZ_OK) {
-    fprintf(stderr, "prove: %s: %s\n", cz_err_str(e), msg);
-    return 2;
-  }
-  printf("constraints %zu count\n", (size_t)1 << logc);
-  printf("prove %.1f ms\n", prove_ms / (double)count);
-
-  t0 = cz_now_ns();
-  int bad = 0;
-  for (unsigned long i = 0; i < count; i++)
-    if (cz_groth16_verify(&params.vk, &inputs[i], 1, &proofs[i]) != CZ_OK) bad++;
-  if (count > 1 && cz_groth16_verify_batch(&params.vk, inputs, 1, proofs, count) != CZ_OK) bad++;
-  printf("verify %.1f ms\n", ms_since(t0));
-  printf("%s\n", bad ? "invalid" : "valid");
-  free(inputs);
-  free(proofs);
-  cz_groth16_params_free(&params);
-  return bad ? 1 : 0;
+  cz_bench_synthetic_args sa = {shape, (unsigned)logc, (unsigned)count, no_cache, common};
+  return cz_bench_prove_synthetic(&sa);
 }
