@@ -140,82 +140,189 @@ static bool set_option(cz_daemon_config *cfg, const char *section, const char *k
   return false;
 }
 
-int main(int argc, char **argv) {
-  cz_log_setup(CZ_LOG_INFO, CZ_LOG_TEXT);
-  const char *config = NULL, *listen = NULL, *level = NULL, *status = NULL, *backend = NULL;
-  bool test_params = false, no_pce = false;
+/* The command line as given (NULL / false: not given). */
+typedef struct {
+  const char *config, *listen, *level, *status, *backend;
+  bool test_params, no_pce;
+} daemon_args;
+
+/* -1 when the daemon should start, else the exit status (--help,
+ * --version, or a usage error said on stderr). */
+static int parse_args(int argc, char **argv, daemon_args *a) {
+  *a = (daemon_args){0};
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
+    const char *arg = argv[i];
     const char **dst = NULL;
-    if (!strcmp(a, "-c") || !strcmp(a, "--config")) dst = &config;
-    else if (!strcmp(a, "-l") || !strcmp(a, "--listen")) dst = &listen;
-    else if (!strcmp(a, "--log-level")) dst = &level;
-    else if (!strcmp(a, "--status-listen")) dst = &status;
-    else if (!strcmp(a, "--backend")) dst = &backend;
-    else if (!strcmp(a, "--no-pce")) {
-      no_pce = true;
-      continue;
-    }
-    else if (!strcmp(a, "--test-params")) {
-      test_params = true;
-      continue;
-    }
-    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--version")) {
+    if (!strcmp(arg, "-c") || !strcmp(arg, "--config")) dst = &a->config;
+    else if (!strcmp(arg, "-l") || !strcmp(arg, "--listen")) dst = &a->listen;
+    else if (!strcmp(arg, "--log-level")) dst = &a->level;
+    else if (!strcmp(arg, "--status-listen")) dst = &a->status;
+    else if (!strcmp(arg, "--backend")) dst = &a->backend;
+    else if (!strcmp(arg, "--no-pce")) { a->no_pce = true; continue; }
+    else if (!strcmp(arg, "--test-params")) { a->test_params = true; continue; }
+    else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) { usage(stdout); return 0; }
+    else if (!strcmp(arg, "--version")) {
       printf("cuzk-daemon %s (git %s)\n", CUZK_VERSION, CUZK_GIT_COMMIT);
       return 0;
     } else {
-      cz_log(CZ_LOG_ERROR, "daemon", "unknown argument %s", a);
+      cz_log(CZ_LOG_ERROR, "daemon", "unknown argument %s", arg);
       usage(stderr);
       return 2;
     }
     if (++i >= argc) {
-      cz_log(CZ_LOG_ERROR, "daemon", "%s needs a value", a);
+      cz_log(CZ_LOG_ERROR, "daemon", "%s needs a value", arg);
       return 2;
     }
     *dst = argv[i];
   }
+  return -1;
+}
 
-  cz_daemon_config cfg;
-  cz_daemon_config_default(&cfg);
+/* The config: the file (an explicit -c must exist; the default path is
+ * read only when it does), then the options over it, logging set up from
+ * the result. a->config becomes the file read (or NULL). 0, or 2 after a
+ * log line. */
+static int load_config(daemon_args *a, cz_daemon_config *cfg) {
+  cz_daemon_config_default(cfg);
   char msg[512] = "";
-  /* An explicit -c must exist; the default one is read only when it does. */
-  bool default_config = !config;
-  if (default_config && access(DEFAULT_CONFIG, F_OK) == 0) config = DEFAULT_CONFIG;
-  if (config && cz_daemon_config_load(&cfg, config, msg, sizeof msg) != CZ_OK) {
-    cz_log(CZ_LOG_ERROR, "daemon", "config %s: %s", config, msg);
+  if (!a->config && access(DEFAULT_CONFIG, F_OK) == 0) a->config = DEFAULT_CONFIG;
+  if (a->config && cz_daemon_config_load(cfg, a->config, msg, sizeof msg) != CZ_OK) {
+    cz_log(CZ_LOG_ERROR, "daemon", "config %s: %s", a->config, msg);
     return 2;
   }
-  setup_log(&cfg); /* the file's level and format, until --log-level below */
-  if (cfg.warning[0]) cz_log(CZ_LOG_WARN, "daemon", "config: ignoring %s", cfg.warning);
-  if (listen) snprintf(cfg.listen, sizeof cfg.listen, "%s", listen);
-  if (status) snprintf(cfg.status_listen, sizeof cfg.status_listen, "%s", status);
-  if (test_params) cfg.allow_test_params = true;
-  if (no_pce) cfg.pce = false;
-  if ((backend && !set_option(&cfg, "gpus", "backend", backend, "--backend",
-                              "cpu, cuda or auto")) ||
-      (level && !set_option(&cfg, "logging", "level", level, "--log-level",
-                            "trace, debug, info, warn or error")))
+  setup_log(cfg); /* the file's level and format, until --log-level below */
+  if (cfg->warning[0]) cz_log(CZ_LOG_WARN, "daemon", "config: ignoring %s", cfg->warning);
+  if (a->listen) snprintf(cfg->listen, sizeof cfg->listen, "%s", a->listen);
+  if (a->status) snprintf(cfg->status_listen, sizeof cfg->status_listen, "%s", a->status);
+  if (a->test_params) cfg->allow_test_params = true;
+  if (a->no_pce) cfg->pce = false;
+  if ((a->backend && !set_option(cfg, "gpus", "backend", a->backend, "--backend",
+                                 "cpu, cuda or auto")) ||
+      (a->level && !set_option(cfg, "logging", "level", a->level, "--log-level",
+                               "trace, debug, info, warn or error")))
     return 2;
-  setup_log(&cfg);
-  config_path = config;
-  level_option = level;
-  cz_listen_addr la;
-  if (cz_listen_parse(cfg.listen, &la, msg, sizeof msg) != CZ_OK) {
+  setup_log(cfg);
+  config_path = a->config;
+  level_option = a->level;
+  return 0;
+}
+
+/* The listen address, and the socket's group (-1: none) for a unix one
+ * with daemon.socket_group. 0, or 2 after a log line. */
+static int listen_setup(const cz_daemon_config *cfg, cz_listen_addr *la, long *gid) {
+  char msg[512] = "";
+  *gid = -1;
+  if (cz_listen_parse(cfg->listen, la, msg, sizeof msg) != CZ_OK) {
     cz_log(CZ_LOG_ERROR, "daemon", "%s", msg);
     return 2;
   }
-  long gid = -1;
-  if (la.is_unix && cfg.socket_group[0]) {
-    struct group *g = getgrnam(cfg.socket_group);
-    if (!g) {
-      cz_log(CZ_LOG_ERROR, "daemon", "daemon.socket_group %s: no such group", cfg.socket_group);
-      return 2;
-    }
-    gid = (long)g->gr_gid;
+  if (!la->is_unix || !cfg->socket_group[0]) return 0;
+  struct group *g = getgrnam(cfg->socket_group);
+  if (!g) {
+    cz_log(CZ_LOG_ERROR, "daemon", "daemon.socket_group %s: no such group", cfg->socket_group);
+    return 2;
   }
+  *gid = (long)g->gr_gid;
+  return 0;
+}
+
+/* What runs: the engine with its provers, the gRPC server and the status
+ * endpoint (NULL when not configured). */
+typedef struct {
+  cz_engine *engine;
+  cz_circom_keys *circom;
+  cz_server *srv;
+  cz_http_status *http;
+} services;
+
+/* Every service started, in order; on a failure the ones started are
+ * stopped again. 0, or 1 after a log line. */
+static int start_services(const cz_daemon_config *cfg, long gid, services *sv) {
+  char msg[512] = "";
+  *sv = (services){0};
+  cz_engine_config ec;
+  cz_daemon_engine_config(cfg, &ec);
+  cz_daemon_workers_for_devices(cfg, &ec);
+  if (cz_engine_create(&sv->engine, &ec, msg, sizeof msg) != CZ_OK) {
+    cz_log(CZ_LOG_ERROR, "daemon", "engine: %s", msg[0] ? msg : "cannot create");
+    return 1;
+  }
+  the_engine = sv->engine;
+  if (cz_daemon_register_provers(sv->engine, cfg, &sv->circom, msg, sizeof msg) != CZ_OK ||
+      cz_engine_start(sv->engine) != CZ_OK ||
+      cz_daemon_load_circom_keys(sv->circom, cfg, msg, sizeof msg) != CZ_OK) {
+    cz_log(CZ_LOG_ERROR, "daemon", "provers: %s", msg[0] ? msg : "cannot start");
+    cz_engine_destroy(sv->engine);
+    return 1;
+  }
+  if (cz_server_start(&sv->srv, sv->engine, sv->circom, cfg->listen, cfg->socket_mode, gid, msg,
+                      sizeof msg) != CZ_OK) {
+    cz_log(CZ_LOG_ERROR, "daemon", "%s", msg);
+    cz_engine_destroy(sv->engine);
+    return 1;
+  }
+  if (cfg->status_listen[0] &&
+      cz_http_status_start(&sv->http, sv->engine, cfg->status_listen, msg, sizeof msg) != CZ_OK) {
+    cz_log(CZ_LOG_ERROR, "daemon", "%s", msg);
+    cz_server_stop(sv->srv);
+    cz_engine_destroy(sv->engine);
+    return 1;
+  }
+  return 0;
+}
+
+/* The start-up lines: exposure warning, version, config, where it listens. */
+static void log_started(const cz_daemon_config *cfg, const cz_listen_addr *la, const char *config,
+                        bool default_config, const services *sv) {
+  if (!la->is_unix && !la->loopback)
+    cz_log(CZ_LOG_WARN, "daemon",
+           "%s is not a loopback address and the cuzk.v1 API has no "
+           "authentication: whoever reaches it can submit and cancel proofs",
+           cfg->listen);
+  cz_engine_stats st;
+  cz_engine_get_stats(sv->engine, &st);
+  /* srs.param_cache in the file wins; else $FIL_PROOFS_PARAMETER_CACHE
+   * (cz_daemon_config_default); else /data/zk/params. */
+  cz_log(CZ_LOG_INFO, "daemon", "cuzk-daemon %s (git %s)", CUZK_VERSION, CUZK_GIT_COMMIT);
+  if (config) cz_log(CZ_LOG_INFO, "daemon", "config %s%s", config, default_config ? " (the default path)" : "");
+  else cz_log(CZ_LOG_INFO, "daemon", "no config file at %s (the default path): using defaults", DEFAULT_CONFIG);
+  const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
+  bool from_env = env && env[0] && !strcmp(env, cfg->param_cache);
+  cz_log(CZ_LOG_INFO, "daemon", "listening on %s (%u workers, memory budget %llu bytes, params %s%s)",
+         cfg->listen, st.n_workers, (unsigned long long)st.memory_budget, cfg->param_cache,
+         from_env ? " from FIL_PROOFS_PARAMETER_CACHE" : "");
+  if (cz_server_port(sv->srv)) cz_log(CZ_LOG_INFO, "daemon", "grpc port %d", cz_server_port(sv->srv));
+  if (sv->http) cz_log(CZ_LOG_INFO, "daemon", "status port %d (GET /status)", cz_http_status_port(sv->http));
+  check_param_dir(cfg->param_cache);
+}
+
+/* After the first stop signal: drain (a second one, on its watcher thread,
+ * cancels), then stop the services. */
+static void drain_and_stop(int sig, const services *sv) {
+  cz_log(CZ_LOG_INFO, "daemon", "signal %d: draining (again to cancel)", sig);
+  pthread_t t;
+  bool watcher = pthread_create(&t, NULL, second_signal, NULL) == 0;
+  if (watcher) pthread_detach(t);
+  cz_engine_shutdown(sv->engine, true); /* awaiters get their answers */
+  cz_http_status_stop(sv->http);
+  cz_server_stop(sv->srv);
+  cz_engine_stats st;
+  cz_engine_get_stats(sv->engine, &st);
+  cz_log(CZ_LOG_INFO, "daemon", "stopped (%llu completed, %llu failed)",
+         (unsigned long long)st.total_completed, (unsigned long long)st.total_failed);
+  /* The watcher may still wait in sigwait: the engine stays allocated. */
+}
+
+int main(int argc, char **argv) {
+  cz_log_setup(CZ_LOG_INFO, CZ_LOG_TEXT);
+  daemon_args args;
+  int rc = parse_args(argc, argv, &args);
+  if (rc >= 0) return rc;
+  bool default_config = !args.config;
+  cz_daemon_config cfg;
+  cz_listen_addr la;
+  long gid;
+  if ((rc = load_config(&args, &cfg)) != 0 || (rc = listen_setup(&cfg, &la, &gid)) != 0) return rc;
 
   /* Every thread inherits this mask; only sigwait sees these signals. */
   sigemptyset(&stop_signals);
@@ -225,70 +332,9 @@ int main(int argc, char **argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
   signal(SIGPIPE, SIG_IGN);
 
-  cz_engine_config ec;
-  cz_daemon_engine_config(&cfg, &ec);
-  cz_daemon_workers_for_devices(&cfg, &ec);
-  cz_engine *e = NULL;
-  if (cz_engine_create(&e, &ec, msg, sizeof msg) != CZ_OK) {
-    cz_log(CZ_LOG_ERROR, "daemon", "engine: %s", msg[0] ? msg : "cannot create");
-    return 1;
-  }
-  the_engine = e;
-  cz_circom_keys *circom = NULL;
-  if (cz_daemon_register_provers(e, &cfg, &circom, msg, sizeof msg) != CZ_OK ||
-      cz_engine_start(e) != CZ_OK ||
-      cz_daemon_load_circom_keys(circom, &cfg, msg, sizeof msg) != CZ_OK) {
-    cz_log(CZ_LOG_ERROR, "daemon", "provers: %s", msg[0] ? msg : "cannot start");
-    cz_engine_destroy(e);
-    return 1;
-  }
-  cz_server *srv = NULL;
-  if (cz_server_start(&srv, e, circom, cfg.listen, cfg.socket_mode, gid, msg, sizeof msg) !=
-      CZ_OK) {
-    cz_log(CZ_LOG_ERROR, "daemon", "%s", msg);
-    cz_engine_destroy(e);
-    return 1;
-  }
-  cz_http_status *http = NULL;
-  if (cfg.status_listen[0] &&
-      cz_http_status_start(&http, e, cfg.status_listen, msg, sizeof msg) != CZ_OK) {
-    cz_log(CZ_LOG_ERROR, "daemon", "%s", msg);
-    cz_server_stop(srv);
-    cz_engine_destroy(e);
-    return 1;
-  }
-  if (!la.is_unix && !la.loopback)
-    cz_log(CZ_LOG_WARN, "daemon",
-           "%s is not a loopback address and the cuzk.v1 API has no "
-           "authentication: whoever reaches it can submit and cancel proofs",
-           cfg.listen);
-  cz_engine_stats st;
-  cz_engine_get_stats(e, &st);
-  /* srs.param_cache in the file wins; else $FIL_PROOFS_PARAMETER_CACHE
-   * (cz_daemon_config_default); else /data/zk/params. */
-  cz_log(CZ_LOG_INFO, "daemon", "cuzk-daemon %s (git %s)", CUZK_VERSION, CUZK_GIT_COMMIT);
-  if (config) cz_log(CZ_LOG_INFO, "daemon", "config %s%s", config, default_config ? " (the default path)" : "");
-  else cz_log(CZ_LOG_INFO, "daemon", "no config file at %s (the default path): using defaults", DEFAULT_CONFIG);
-  const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
-  bool from_env = env && env[0] && !strcmp(env, cfg.param_cache);
-  cz_log(CZ_LOG_INFO, "daemon", "listening on %s (%u workers, memory budget %llu bytes, params %s%s)",
-         cfg.listen, st.n_workers, (unsigned long long)st.memory_budget, cfg.param_cache,
-         from_env ? " from FIL_PROOFS_PARAMETER_CACHE" : "");
-  if (cz_server_port(srv)) cz_log(CZ_LOG_INFO, "daemon", "grpc port %d", cz_server_port(srv));
-  if (http) cz_log(CZ_LOG_INFO, "daemon", "status port %d (GET /status)", cz_http_status_port(http));
-  check_param_dir(cfg.param_cache);
-
-  int sig = wait_stop();
-  cz_log(CZ_LOG_INFO, "daemon", "signal %d: draining (again to cancel)", sig);
-  pthread_t t;
-  bool watcher = pthread_create(&t, NULL, second_signal, NULL) == 0;
-  if (watcher) pthread_detach(t);
-  cz_engine_shutdown(e, true); /* awaiters get their answers */
-  cz_http_status_stop(http);
-  cz_server_stop(srv);
-  cz_engine_get_stats(e, &st);
-  cz_log(CZ_LOG_INFO, "daemon", "stopped (%llu completed, %llu failed)",
-         (unsigned long long)st.total_completed, (unsigned long long)st.total_failed);
-  /* The watcher may still wait in sigwait: the engine stays allocated. */
+  services sv;
+  if ((rc = start_services(&cfg, gid, &sv)) != 0) return rc;
+  log_started(&cfg, &la, args.config, default_config, &sv);
+  drain_and_stop(wait_stop(), &sv);
   return 0;
 }
