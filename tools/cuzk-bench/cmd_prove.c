@@ -1,6 +1,7 @@
 /* cuzk-bench prove: the options and the dispatch. With --synthetic,
  * setup (cached on disk), synthesis, proof and verification of a synthetic
- * circuit, printing the prover's phase times (prove_synthetic.c); with --c1, PoRep C2 of a C1 output (prove_porep.c); with --request (or
+ * circuit, printing the prover's phase times (prove_synthetic.c); with
+ * --c1, PoRep C2 of a C1 output (prove_porep.c); with --request (or
  * --vanilla), a WinningPoSt or WindowPoSt partition (prove_post.c), or
  * with a gen-vanilla snap-prove request, every partition of a SnapDeals
  * update (prove_snap.c); with --zkey and --wtns, a circom circuit from its
@@ -56,10 +57,12 @@ typedef struct {
 /* --request (a PoSt partition or a SnapDeals update) or --vanilla (a PoSt
  * partition from its parts); other_input: --c1 or --synthetic was given
  * too, a usage error. */
-static int prove_post_or_snap(const post_opts *p, bool other_input, const cz_bench_prove_opts *common) {
+static int prove_post_or_snap(const post_opts *p, bool other_input,
+                              const cz_bench_prove_opts *common) {
   if (other_input || (p->request && p->vanilla) || p->repeat < 1 || p->repeat > 1000) {
-    fprintf(stderr, "prove: give one of --c1, --request, --vanilla, --synthetic "
-                    "(and 1 <= --repeat <= 1000)\n");
+    fprintf(stderr,
+            "prove: give one of --c1, --request, --vanilla, --synthetic "
+            "(and 1 <= --repeat <= 1000)\n");
     return 2;
   }
   if (p->request && cz_bench_is_snap_request(p->request)) {
@@ -71,8 +74,9 @@ static int prove_post_or_snap(const post_opts *p, bool other_input, const cz_ben
   if (p->vanilla) {
     pa.opt.kind = p->reg ? cz_bench_post_kind_arg(p->reg) : NULL;
     if (!pa.opt.kind || !p->rand_hex || p->miner == ~0ul) {
-      fprintf(stderr, "prove: --vanilla needs --registered-proof (0-14), --randomness and "
-                      "--miner-id\n");
+      fprintf(stderr,
+              "prove: --vanilla needs --registered-proof (0-14), --randomness and "
+              "--miner-id\n");
       return 2;
     }
     if (cz_bench_hex32("prove", "randomness", p->rand_hex, rnd)) return 2;

@@ -4,11 +4,11 @@
 #include "prove_common.h"
 
 typedef struct {
-  const char *shape;       /* "chain" or "sparse" */
-  unsigned log_constraints;/* 2^K constraints, input constraints included */
-  unsigned count;          /* proofs made and verified together */
-  bool no_cache;           /* always run setup; read and write no file */
-  cz_bench_prove_opts o;   /* cache_dir, checked, threads, backend */
+  const char *shape;        /* "chain" or "sparse" */
+  unsigned log_constraints; /* 2^K constraints, input constraints included */
+  unsigned count;           /* proofs made and verified together */
+  bool no_cache;            /* always run setup; read and write no file */
+  cz_bench_prove_opts o;    /* cache_dir, checked, threads, backend */
 } cz_bench_synthetic_args;
 
 /* Setup (or the cached test parameters), synthesis of count instances,

@@ -158,10 +158,16 @@ static int parse_args(int argc, char **argv, daemon_args *a) {
     else if (!strcmp(arg, "--log-level")) dst = &a->level;
     else if (!strcmp(arg, "--status-listen")) dst = &a->status;
     else if (!strcmp(arg, "--backend")) dst = &a->backend;
-    else if (!strcmp(arg, "--no-pce")) { a->no_pce = true; continue; }
-    else if (!strcmp(arg, "--test-params")) { a->test_params = true; continue; }
-    else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) { usage(stdout); return 0; }
-    else if (!strcmp(arg, "--version")) {
+    else if (!strcmp(arg, "--no-pce")) {
+      a->no_pce = true;
+      continue;
+    } else if (!strcmp(arg, "--test-params")) {
+      a->test_params = true;
+      continue;
+    } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(arg, "--version")) {
       printf("cuzk-daemon %s (git %s)\n", CUZK_VERSION, CUZK_GIT_COMMIT);
       return 0;
     } else {
@@ -196,8 +202,8 @@ static int load_config(daemon_args *a, cz_daemon_config *cfg) {
   if (a->status) snprintf(cfg->status_listen, sizeof cfg->status_listen, "%s", a->status);
   if (a->test_params) cfg->allow_test_params = true;
   if (a->no_pce) cfg->pce = false;
-  if ((a->backend && !set_option(cfg, "gpus", "backend", a->backend, "--backend",
-                                 "cpu, cuda or auto")) ||
+  if ((a->backend &&
+       !set_option(cfg, "gpus", "backend", a->backend, "--backend", "cpu, cuda or auto")) ||
       (a->level && !set_option(cfg, "logging", "level", a->level, "--log-level",
                                "trace, debug, info, warn or error")))
     return 2;
@@ -288,11 +294,14 @@ static void log_started(const cz_daemon_config *cfg, const cz_listen_addr *la, c
   else cz_log(CZ_LOG_INFO, "daemon", "no config file at %s (the default path): using defaults", DEFAULT_CONFIG);
   const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
   bool from_env = env && env[0] && !strcmp(env, cfg->param_cache);
-  cz_log(CZ_LOG_INFO, "daemon", "listening on %s (%u workers, memory budget %llu bytes, params %s%s)",
-         cfg->listen, st.n_workers, (unsigned long long)st.memory_budget, cfg->param_cache,
+  cz_log(CZ_LOG_INFO, "daemon",
+         "listening on %s (%u workers, memory budget %llu bytes, params %s%s)", cfg->listen,
+         st.n_workers, (unsigned long long)st.memory_budget, cfg->param_cache,
          from_env ? " from FIL_PROOFS_PARAMETER_CACHE" : "");
-  if (cz_server_port(sv->srv)) cz_log(CZ_LOG_INFO, "daemon", "grpc port %d", cz_server_port(sv->srv));
-  if (sv->http) cz_log(CZ_LOG_INFO, "daemon", "status port %d (GET /status)", cz_http_status_port(sv->http));
+  if (cz_server_port(sv->srv))
+    cz_log(CZ_LOG_INFO, "daemon", "grpc port %d", cz_server_port(sv->srv));
+  if (sv->http)
+    cz_log(CZ_LOG_INFO, "daemon", "status port %d (GET /status)", cz_http_status_port(sv->http));
   check_param_dir(cfg->param_cache);
 }
 
