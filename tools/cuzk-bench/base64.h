@@ -23,4 +23,9 @@ size_t cz_bench_base64_encode(char *out, const uint8_t *in, size_t n);
 bool cz_bench_base64_decode(uint8_t *out, size_t *out_len, const char *text, size_t len,
                             char *why, size_t whylen);
 
+/* Curio's wrapper around a C1 JSON text: {"SectorNum":sector,"Phase1Out":
+ * "<base64 of json>","SectorSize":size}, NUL-terminated, from malloc (NULL
+ * when out of memory). */
+char *cz_bench_curio_wrap(const char *json, size_t len, uint64_t sector, uint64_t size);
+
 #endif

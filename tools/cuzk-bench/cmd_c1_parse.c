@@ -23,6 +23,7 @@
 #include "common/args.h"
 #include "commands.h"
 #include "cuzk/porep.h"
+#include "base64.h"
 
 /* The kind from a size name or byte count. */
 static const cz_porep_kind *kind_from(const char *s, bool v1) {
@@ -33,26 +34,6 @@ static const cz_porep_kind *kind_from(const char *s, bool v1) {
   char *end;
   unsigned long long b = strtoull(s, &end, 10);
   return *s && !*end ? cz_porep_kind_by_sector_size(b, !v1) : NULL;
-}
-
-/* Curio's wrapper around json (base64, RFC 4648 standard alphabet). */
-static char *curio_wrap(const char *json, size_t n, uint64_t sector_size, size_t *len) {
-  static const char A[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  char *o = malloc(n / 3 * 4 + 128);
-  if (!o) return NULL;
-  size_t k = (size_t)sprintf(o, "{\"SectorNum\":1,\"Phase1Out\":\"");
-  for (size_t i = 0; i < n; i += 3) {
-    uint32_t v = (uint32_t)(uint8_t)json[i] << 16 |
-                 (i + 1 < n ? (uint32_t)(uint8_t)json[i + 1] << 8 : 0) |
-                 (i + 2 < n ? (uint8_t)json[i + 2] : 0);
-    o[k++] = A[v >> 18 & 63];
-    o[k++] = A[v >> 12 & 63];
-    o[k++] = i + 1 < n ? A[v >> 6 & 63] : '=';
-    o[k++] = i + 2 < n ? A[v & 63] : '=';
-  }
-  k += (size_t)sprintf(o + k, "\",\"SectorSize\":%llu}", (unsigned long long)sector_size);
-  *len = k;
-  return o;
 }
 
 static int canonical(const char *path) {
@@ -107,11 +88,10 @@ static int make_text(c1_text *t, const cz_porep_kind *k, bool curio) {
     return 1;
   }
   if (!curio) return 0;
-  size_t wlen = 0;
-  char *w = curio_wrap(t->json, t->len, k->sector_size, &wlen);
+  char *w = cz_bench_curio_wrap(t->json, t->len, 1, k->sector_size);
   free(t->json);
   t->json = w;
-  t->len = wlen;
+  t->len = w ? strlen(w) : 0;
   if (w) return 0;
   fprintf(stderr, "c1-parse: out of memory\n");
   text_free(t);

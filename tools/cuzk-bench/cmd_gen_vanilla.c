@@ -32,36 +32,129 @@ static const char SYNOPSIS[] =
     "       cuzk-bench gen-vanilla winning-post|window-post --help (PoSt vanilla proofs)\n"
     "       cuzk-bench gen-vanilla snap-prove --help (SnapDeals partition proofs)";
 
-/* Curio's wrapper: {"SectorNum":N,"Phase1Out":"<base64>","SectorSize":S}. */
-static char *curio_wrap(const char *json, size_t len, uint64_t sector, uint64_t size) {
-  size_t cap = cz_bench_base64_len(len) + 128;
-  char *out = malloc(cap);
-  if (!out) return NULL;
-  int h = snprintf(out, cap, "{\"SectorNum\":%llu,\"Phase1Out\":\"", (unsigned long long)sector);
-  char *p = out + h;
-  p += cz_bench_base64_encode(p, (const uint8_t *)json, len);
-  snprintf(p, cap - (size_t)(p - out), "\",\"SectorSize\":%llu}", (unsigned long long)size);
-  return out;
+/* The options of gen-vanilla porep as given. */
+typedef struct {
+  const char *size_s, *data_path, *out_path, *prover_s, *ticket_s, *seed_s;
+  unsigned long sector, threads;
+  bool v1, synthetic, ni, curio;
+} porep_opts;
+
+/* The seal input the options ask for, *size the sector's bytes and *data
+ * the sector's contents read from --data (NULL: generated; the caller
+ * frees it). 0, or 2 after a line on stderr. */
+static int seal_input(const porep_opts *o, cz_porep_seal_input *in, uint64_t *size,
+                      uint8_t **data) {
+  *data = NULL;
+  if (!o->size_s || cz_bench_parse_size(o->size_s, size) != 0 || !o->out_path) {
+    fprintf(stderr, "gen-vanilla: need --sector-size and --out (usage: gen-vanilla %s)\n",
+            SYNOPSIS);
+    return 2;
+  }
+  if (o->v1 + o->synthetic + o->ni > 1) {
+    fprintf(stderr, "gen-vanilla: --v1, --synthetic and --ni exclude one another\n");
+    return 2;
+  }
+  *in = (cz_porep_seal_input){0};
+  in->kind = cz_porep_kind_by_sector_size(*size, !o->v1);
+  /* The feature kinds follow V1_1's ids: 5 + s -> 10 + s, 15 + s. */
+  if (in->kind && (o->synthetic || o->ni))
+    in->kind = cz_porep_kind_by_id(in->kind->id + (o->ni ? 10 : 5));
+  in->sector_id = o->sector;
+  in->progress = cz_bench_progress();
+  memset(in->ticket, 0x0c, 32);
+  memset(in->seed, 0x0d, 32);
+  if (!in->kind) {
+    fprintf(stderr, "gen-vanilla: %s is not a Filecoin sector size\n", o->size_s);
+    return 2;
+  }
+  int rc;
+  if ((o->prover_s &&
+       (rc = cz_bench_hex32("gen-vanilla", "prover-id", o->prover_s, in->prover_id))) ||
+      (o->ticket_s && (rc = cz_bench_hex32("gen-vanilla", "ticket", o->ticket_s, in->ticket))) ||
+      (o->seed_s && (rc = cz_bench_hex32("gen-vanilla", "seed", o->seed_s, in->seed))))
+    return rc;
+  if (!o->data_path) return 0;
+  char why[512] = "";
+  size_t n;
+  if (cz_bench_read_file(o->data_path, data, &n, why, sizeof why) != CZ_OK) {
+    fprintf(stderr, "gen-vanilla: %s\n", why);
+    return 2;
+  }
+  if (n != *size) {
+    fprintf(stderr, "gen-vanilla: %s holds %zu bytes, the sector %llu\n", o->data_path, n,
+            (unsigned long long)*size);
+    free(*data);
+    *data = NULL;
+    return 2;
+  }
+  in->data = *data;
+  return 0;
+}
+
+/* The C1 as JSON (wrapped as Curio sends it when curio), written
+ * atomically to path. 0, or 2 after a line on stderr. */
+static int write_c1(const cz_porep_c1 *c1, const porep_opts *o, uint64_t size) {
+  char *json = NULL, *wrapped = NULL;
+  size_t len = 0;
+  cz_err e = cz_porep_c1_to_json(c1, &json, &len);
+  if (e == CZ_OK && o->curio && !(wrapped = cz_bench_curio_wrap(json, len, o->sector, size)))
+    e = CZ_ERR_NOMEM;
+  const char *text = wrapped ? wrapped : json;
+  char werr[4400] = "out of memory";
+  if (e == CZ_OK) e = cz_bench_write_atomic(o->out_path, text, strlen(text), werr, sizeof werr);
+  free(json);
+  free(wrapped);
+  if (e != CZ_OK) {
+    fprintf(stderr, "gen-vanilla: %s\n", werr);
+    return 2;
+  }
+  printf("c1 %s\n", o->out_path);
+  return 0;
+}
+
+/* Seal, verify the vanilla proofs natively, write the C1. */
+static int gen_porep(const porep_opts *o) {
+  cz_porep_seal_input in;
+  uint64_t size = 0;
+  uint8_t *data = NULL;
+  int rc = seal_input(o, &in, &size, &data);
+  if (rc) return rc;
+  char why[512] = "";
+  cz_porep_c1 c1;
+  uint64_t t0 = cz_now_ns();
+  cz_err e = cz_porep_seal(&in, &c1, (unsigned)o->threads, why, sizeof why);
+  free(data);
+  if (e != CZ_OK) {
+    fprintf(stderr, "gen-vanilla: sealing: %s: %s\n", cz_err_str(e), why);
+    return 2;
+  }
+  printf("seal %.1f ms\n", (double)(cz_now_ns() - t0) / 1e6);
+  if (cz_porep_verify_vanilla(&c1, why, sizeof why) != CZ_OK) {
+    fprintf(stderr, "gen-vanilla: the vanilla proofs do not verify: %s\n", why);
+    rc = 2;
+  } else {
+    rc = write_c1(&c1, o, size);
+  }
+  cz_porep_c1_free(&c1);
+  return rc;
 }
 
 int cmd_gen_vanilla(int argc, char **argv) {
-  const char *size_s = NULL, *data_path = NULL, *out_path = NULL;
-  const char *prover_s = NULL, *ticket_s = NULL, *seed_s = NULL;
-  unsigned long sector = 1, threads = 0;
-  bool v1 = false, synthetic = false, ni = false, curio = false;
+  porep_opts o = {.sector = 1};
   const cz_opt opts[] = {
-      {"sector-size", CZ_OPT_STRING, &size_s, "SIZE", "2KiB, 8MiB or 512MiB (or bytes)"},
-      {"v1", CZ_OPT_FLAG, &v1, NULL, "StackedDrg...V1 (API 1.0.0) instead of V1_1"},
-      {"synthetic", CZ_OPT_FLAG, &synthetic, NULL, "..._Feat_SyntheticPoRep (API 1.2.0)"},
-      {"ni", CZ_OPT_FLAG, &ni, NULL, "..._Feat_NonInteractivePoRep (API 1.2.0)"},
-      {"data", CZ_OPT_STRING, &data_path, "FILE", "sector data, fr32-padded (default: generated)"},
-      {"sector-id", CZ_OPT_UINT, &sector, "N", "sector number (default 1)"},
-      {"prover-id", CZ_OPT_STRING, &prover_s, "HEX", "32-byte prover id (default zero)"},
-      {"ticket", CZ_OPT_STRING, &ticket_s, "HEX", "32-byte ticket (default 0c..0c)"},
-      {"seed", CZ_OPT_STRING, &seed_s, "HEX", "32-byte interactive seed (default 0d..0d)"},
-      {"curio", CZ_OPT_FLAG, &curio, NULL, "wrap as Curio's {SectorNum, Phase1Out, SectorSize}"},
-      {"threads", CZ_OPT_UINT, &threads, "N", "thread budget (0 = all cores)"},
-      {"out", CZ_OPT_STRING, &out_path, "FILE", "where to write the C1 JSON"},
+      {"sector-size", CZ_OPT_STRING, &o.size_s, "SIZE", "2KiB, 8MiB or 512MiB (or bytes)"},
+      {"v1", CZ_OPT_FLAG, &o.v1, NULL, "StackedDrg...V1 (API 1.0.0) instead of V1_1"},
+      {"synthetic", CZ_OPT_FLAG, &o.synthetic, NULL, "..._Feat_SyntheticPoRep (API 1.2.0)"},
+      {"ni", CZ_OPT_FLAG, &o.ni, NULL, "..._Feat_NonInteractivePoRep (API 1.2.0)"},
+      {"data", CZ_OPT_STRING, &o.data_path, "FILE",
+       "sector data, fr32-padded (default: generated)"},
+      {"sector-id", CZ_OPT_UINT, &o.sector, "N", "sector number (default 1)"},
+      {"prover-id", CZ_OPT_STRING, &o.prover_s, "HEX", "32-byte prover id (default zero)"},
+      {"ticket", CZ_OPT_STRING, &o.ticket_s, "HEX", "32-byte ticket (default 0c..0c)"},
+      {"seed", CZ_OPT_STRING, &o.seed_s, "HEX", "32-byte interactive seed (default 0d..0d)"},
+      {"curio", CZ_OPT_FLAG, &o.curio, NULL, "wrap as Curio's {SectorNum, Phase1Out, SectorSize}"},
+      {"threads", CZ_OPT_UINT, &o.threads, "N", "thread budget (0 = all cores)"},
+      {"out", CZ_OPT_STRING, &o.out_path, "FILE", "where to write the C1 JSON"},
       {NULL, 0, NULL, NULL, NULL},
   };
   if (argc < 2 || argv[1][0] == '-') {
@@ -79,76 +172,5 @@ int cmd_gen_vanilla(int argc, char **argv) {
   }
   int rc = cz_opts_parse_or_help(argc - 1, argv + 1, opts, "gen-vanilla", SYNOPSIS);
   if (rc >= 0) return rc;
-  uint64_t size = 0;
-  if (!size_s || cz_bench_parse_size(size_s, &size) != 0 || !out_path) {
-    fprintf(stderr, "gen-vanilla: need --sector-size and --out (usage: gen-vanilla %s)\n",
-            SYNOPSIS);
-    return 2;
-  }
-  if (v1 + synthetic + ni > 1) {
-    fprintf(stderr, "gen-vanilla: --v1, --synthetic and --ni exclude one another\n");
-    return 2;
-  }
-  cz_porep_seal_input in = {0};
-  in.kind = cz_porep_kind_by_sector_size(size, !v1);
-  /* The feature kinds follow V1_1's ids: 5 + s -> 10 + s, 15 + s. */
-  if (in.kind && (synthetic || ni)) in.kind = cz_porep_kind_by_id(in.kind->id + (ni ? 10 : 5));
-  in.sector_id = sector;
-  in.progress = cz_bench_progress();
-  memset(in.ticket, 0x0c, 32);
-  memset(in.seed, 0x0d, 32);
-  if (!in.kind) {
-    fprintf(stderr, "gen-vanilla: %s is not a Filecoin sector size\n", size_s);
-    return 2;
-  }
-  if ((prover_s && (rc = cz_bench_hex32("gen-vanilla", "prover-id", prover_s, in.prover_id))) ||
-      (ticket_s && (rc = cz_bench_hex32("gen-vanilla", "ticket", ticket_s, in.ticket))) ||
-      (seed_s && (rc = cz_bench_hex32("gen-vanilla", "seed", seed_s, in.seed))))
-    return rc;
-  uint8_t *data = NULL;
-  char why[512] = "";
-  if (data_path) {
-    size_t n;
-    if (cz_bench_read_file(data_path, &data, &n, why, sizeof why) != CZ_OK) {
-      fprintf(stderr, "gen-vanilla: %s\n", why);
-      return 2;
-    }
-    if (n != size) {
-      fprintf(stderr, "gen-vanilla: %s holds %zu bytes, the sector %llu\n", data_path, n,
-              (unsigned long long)size);
-      free(data);
-      return 2;
-    }
-    in.data = data;
-  }
-  cz_porep_c1 c1;
-  uint64_t t0 = cz_now_ns();
-  cz_err e = cz_porep_seal(&in, &c1, (unsigned)threads, why, sizeof why);
-  free(data);
-  if (e != CZ_OK) {
-    fprintf(stderr, "gen-vanilla: sealing: %s: %s\n", cz_err_str(e), why);
-    return 2;
-  }
-  printf("seal %.1f ms\n", (double)(cz_now_ns() - t0) / 1e6);
-  if ((e = cz_porep_verify_vanilla(&c1, why, sizeof why)) != CZ_OK) {
-    fprintf(stderr, "gen-vanilla: the vanilla proofs do not verify: %s\n", why);
-    cz_porep_c1_free(&c1);
-    return 2;
-  }
-  char *json = NULL, *wrapped = NULL;
-  size_t len = 0;
-  e = cz_porep_c1_to_json(&c1, &json, &len);
-  cz_porep_c1_free(&c1);
-  if (e == CZ_OK && curio && !(wrapped = curio_wrap(json, len, sector, size))) e = CZ_ERR_NOMEM;
-  const char *text = wrapped ? wrapped : json;
-  char werr[4400] = "out of memory";
-  if (e == CZ_OK) e = cz_bench_write_atomic(out_path, text, strlen(text), werr, sizeof werr);
-  free(json);
-  free(wrapped);
-  if (e != CZ_OK) {
-    fprintf(stderr, "gen-vanilla: %s\n", werr);
-    return 2;
-  }
-  printf("c1 %s\n", out_path);
-  return 0;
+  return gen_porep(&o);
 }
