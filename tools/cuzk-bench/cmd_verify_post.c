@@ -89,6 +89,100 @@ static int print_inputs(const cz_post_kind *k, const uint8_t randomness[32],
   return 0;
 }
 
+/* The partition's sectors from --sectors: the list itself, or "@FILE",
+ * the file's text (a 32 GiB partition's 2349 sectors do not fit one
+ * command-line argument). *out from calloc (the caller frees it). 0, or
+ * the exit status after a line on stderr. */
+static int load_sectors(const char *arg, cz_post_sector **out, size_t *n) {
+  *n = 0;
+  *out = calloc(MAX_SECTORS, sizeof **out);
+  if (!*out) return fail("out of memory");
+  uint8_t *list = NULL;
+  size_t list_len = 0;
+  char why[512];
+  if (arg[0] == '@') {
+    if (cz_bench_read_file(arg + 1, &list, &list_len, why, sizeof why) != CZ_OK) {
+      free(*out);
+      *out = NULL;
+      return fail("--sectors: %s", why);
+    }
+    while (list_len && (list[list_len - 1] == '\n' || list[list_len - 1] == ' '))
+      list[--list_len] = 0;
+    arg = (const char *)list;
+  }
+  int rc = parse_sectors(arg, *out, MAX_SECTORS, n);
+  free(list);
+  if (rc != 0) {
+    free(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+/* What one verification checks: the partition's challenge seed and its
+ * sectors. */
+typedef struct {
+  const cz_post_kind *k;
+  const uint8_t *randomness, *prover_id;
+  uint32_t partition;
+  const cz_post_sector *sectors;
+  size_t n;
+} post_claim;
+
+/* The proof (CZ_GROTH16_PROOF_BYTES bytes) against the key and the
+ * public inputs of the claim: "valid" or "invalid: ..." on stdout. 0
+ * valid, 1 invalid, 2 unusable input (a line on stderr). */
+static int verify_proof(const post_claim *c, const cz_groth16_vk *vk, const uint8_t *bytes) {
+  size_t per = cz_post_public_input_count(c->k);
+  cz_fr *inputs = malloc(per * sizeof *inputs);
+  if (!inputs) return fail("out of memory");
+  char why[512];
+  cz_post_challenge_seed seed = {.kind = c->k,
+                                 .randomness = c->randomness,
+                                 .partition = c->partition};
+  int rc = 0;
+  cz_err e;
+  if (cz_post_check_commitment(c->prover_id, "prover-id", why, sizeof why) != CZ_OK ||
+      cz_post_public_inputs(&seed, c->sectors, c->n, inputs, per, why, sizeof why) != CZ_OK) {
+    rc = fail("%s", why);
+  } else {
+    cz_groth16_proof proof;
+    if ((e = cz_groth16_proof_read(&proof, bytes)) != CZ_OK) {
+      printf("invalid: the proof does not decode: %s\n", cz_err_str(e));
+      rc = 1;
+    } else if ((e = cz_groth16_verify(vk, inputs, per, &proof)) == CZ_OK) {
+      printf("valid\n");
+    } else {
+      printf("invalid: %s\n",
+             e == CZ_ERR_PROOF_INVALID ? "the pairing check fails" : cz_err_str(e));
+      rc = 1;
+    }
+  }
+  fflush(stdout);
+  free(inputs);
+  return rc;
+}
+
+/* Load the proof and the key, then verify_proof. */
+static int verify_claim(const post_claim *c, const char *proof_arg, const char *vk_path,
+                        bool vk_hex, bool vk_compressed) {
+  char what[32];
+  uint8_t *bytes = NULL;
+  size_t len = 0;
+  int rc = cz_bench_load_proof(CMD, proof_arg, &bytes, &len, what, sizeof what);
+  if (rc != 0) return rc;
+  cz_groth16_vk vk;
+  memset(&vk, 0, sizeof vk);
+  size_t per = cz_post_public_input_count(c->k);
+  if (len != CZ_GROTH16_PROOF_BYTES)
+    rc = fail("%s holds %zu bytes, expected %d", what, len, CZ_GROTH16_PROOF_BYTES);
+  else rc = cz_bench_load_vk_for(CMD, &vk, vk_path, vk_hex, vk_compressed, per, c->k->name);
+  if (rc == 0) rc = verify_proof(c, &vk, bytes);
+  free(bytes);
+  cz_groth16_vk_free(&vk);
+  return rc;
+}
+
 static int run(int argc, char **argv, bool print_only) {
   const char *vk_path = NULL, *proof_arg = NULL, *rand_hex = NULL, *prover_hex = NULL,
              *sectors_arg = NULL;
@@ -117,76 +211,15 @@ static int run(int argc, char **argv, bool print_only) {
   if (cz_bench_hex32(CMD, "randomness", rand_hex, randomness) ||
       cz_bench_hex32(CMD, "prover-id", prover_hex, prover_id))
     return 2;
-  cz_post_sector *sectors = calloc(MAX_SECTORS, sizeof *sectors);
-  if (!sectors) return fail("out of memory");
+  cz_post_sector *sectors = NULL;
   size_t n = 0;
-  /* "@FILE": the list is the file's text (a 32 GiB partition's 2349
-   * sectors do not fit one command-line argument). */
-  uint8_t *list = NULL;
-  size_t list_len = 0;
-  char lwhy[512];
-  if (sectors_arg[0] == '@') {
-    if (cz_bench_read_file(sectors_arg + 1, &list, &list_len, lwhy, sizeof lwhy) != CZ_OK) {
-      free(sectors);
-      return fail("--sectors: %s", lwhy);
-    }
-    while (list_len && (list[list_len - 1] == '\n' || list[list_len - 1] == ' '))
-      list[--list_len] = 0;
-    sectors_arg = (const char *)list;
+  if ((rc = load_sectors(sectors_arg, &sectors, &n)) != 0) return rc;
+  if (print_only) rc = print_inputs(k, randomness, prover_id, (uint32_t)partition, sectors, n);
+  else {
+    post_claim c = {k, randomness, prover_id, (uint32_t)partition, sectors, n};
+    rc = verify_claim(&c, proof_arg, vk_path, vk_hex, vk_compressed);
   }
-  rc = parse_sectors(sectors_arg, sectors, MAX_SECTORS, &n);
-  free(list);
-  if (rc != 0) {
-    free(sectors);
-    return rc;
-  }
-  char why[512], what[32];
-  uint8_t *bytes = NULL;
-  size_t len = 0;
-  if (print_only) {
-    rc = print_inputs(k, randomness, prover_id, (uint32_t)partition, sectors, n);
-    free(sectors);
-    return rc;
-  }
-  if ((rc = cz_bench_load_proof(CMD, proof_arg, &bytes, &len, what, sizeof what)) != 0) {
-    free(sectors);
-    return rc;
-  }
-  cz_groth16_vk vk;
-  memset(&vk, 0, sizeof vk);
-  cz_fr *inputs = NULL;
-  size_t per = cz_post_public_input_count(k);
-  cz_err e;
-  if (len != CZ_GROTH16_PROOF_BYTES) {
-    rc = fail("%s holds %zu bytes, expected %d", what, len, CZ_GROTH16_PROOF_BYTES);
-  } else if ((rc = cz_bench_load_vk_for(CMD, &vk, vk_path, vk_hex, vk_compressed, per,
-                                        k->name)) != 0) {
-  } else if (!(inputs = malloc(per * sizeof *inputs))) {
-    rc = fail("out of memory");
-  } else if ((e = cz_post_check_commitment(prover_id, "prover-id", why, sizeof why)) != CZ_OK ||
-             (e = cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
-                                                                  .randomness = randomness,
-                                                                  .partition = (uint32_t)partition},
-                                        sectors, n, inputs, per, why, sizeof why)) != CZ_OK) {
-    rc = fail("%s", why);
-  } else {
-    cz_groth16_proof proof;
-    if ((e = cz_groth16_proof_read(&proof, bytes)) != CZ_OK) {
-      printf("invalid: the proof does not decode: %s\n", cz_err_str(e));
-      rc = 1;
-    } else if ((e = cz_groth16_verify(&vk, inputs, per, &proof)) == CZ_OK) {
-      printf("valid\n");
-    } else {
-      printf("invalid: %s\n", e == CZ_ERR_PROOF_INVALID ? "the pairing check fails"
-                                                         : cz_err_str(e));
-      rc = 1;
-    }
-  }
-  fflush(stdout);
-  free(inputs);
-  free(bytes);
   free(sectors);
-  cz_groth16_vk_free(&vk);
   return rc;
 }
 
