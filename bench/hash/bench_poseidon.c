@@ -20,7 +20,6 @@
 #include "cuzk/poseidon_gadget.h"
 #include "gadgets/poseidon_internal.h"
 
-
 static void fill(cz_fr *v, size_t n) {
   uint64_t s = 0x243f6a8885a308d3ULL;
   for (size_t i = 0; i < n; i++) {
@@ -70,6 +69,89 @@ static double gadget_run(const cz_poseidon_params *p, const cz_cs_config *cfg0, 
   return e ? 0 : dt;
 }
 
+/* What the rounds measure: the best (least) seconds of each. */
+enum { NL = CZ_BENCH_N_LAYOUTS };
+typedef struct {
+  double opt, plain, layout[NL], generic;
+  size_t constraints;
+  uint64_t checksum;
+} pos_best;
+
+static void keep_best(double *best, double dt) {
+  if (*best == 0 || dt < *best) *best = dt;
+}
+
+/* The run's inputs: the parameters, the backend and the layouts on. */
+typedef struct {
+  const cz_poseidon_params *p;
+  cz_cs_kind kind;
+  const bool *on;
+  const cz_fr *in;
+  cz_fr *out;
+  size_t hashes, circuits;
+} pos_run;
+
+/* One round: native opt and plain, every layout on, then the generic
+ * synthesis code on the vec layout (layouts alternate within a round so
+ * that noise hits all alike). 0, or 1 when a synthesis failed. */
+static int one_round(const pos_run *r, pos_best *b) {
+  const cz_bench_layout *lay = cz_bench_layouts;
+  keep_best(&b->opt, native_run(r->p, r->in, r->out, r->hashes, false));
+  b->checksum += r->out[r->hashes - 1].l[0];
+  keep_best(&b->plain, native_run(r->p, r->in, r->out, r->hashes, true));
+  b->checksum += r->out[r->hashes - 1].l[0];
+  for (int i = 0; i < NL; i++) {
+    if (!r->on[i]) continue;
+    double dt = gadget_run(r->p, &lay[i].cfg, r->kind, r->in, r->circuits, &b->constraints);
+    if (dt <= 0) return 1;
+    keep_best(&b->layout[i], dt);
+  }
+  cz_poseidon_gadget_set_templates(false);
+  double dt = gadget_run(r->p, &lay[0].cfg, r->kind, r->in, r->circuits, &b->constraints);
+  cz_poseidon_gadget_set_templates(true);
+  if (dt <= 0) return 1;
+  keep_best(&b->generic, dt);
+  return 0;
+}
+
+static void report(const pos_run *r, const pos_best *b, const char *backend) {
+  unsigned a = r->p->arity;
+  const cz_bench_layout *lay = cz_bench_layouts;
+  printf("poseidon.native.a%u.opt %.0f hashes/s\n", a, (double)r->hashes / b->opt);
+  printf("poseidon.native.a%u.plain %.0f hashes/s\n", a, (double)r->hashes / b->plain);
+  printf("poseidon.native.a%u.opt_vs_plain %.3f ratio\n", a, b->plain / b->opt);
+  /* Count the gadget's own constraints only: the trailing input
+   * constraints (ONE) of PROVE/RECORD are not synthesis work. */
+  size_t per = r->kind == CZ_CS_WITNESS ? b->constraints : b->constraints - 1;
+  for (int i = 0; i < NL; i++) {
+    if (!r->on[i]) continue;
+    printf("poseidon.gadget.%s.a%u.%s %.0f constraints/s\n", backend, a, lay[i].name,
+           (double)per / b->layout[i]);
+    if (i)
+      printf("poseidon.gadget.%s.a%u.%s_vs_vec %.3f ratio\n", backend, a, lay[i].name,
+             b->layout[0] / b->layout[i]);
+  }
+  printf("poseidon.gadget.%s.a%u.generic_vec %.0f constraints/s\n", backend, a,
+         (double)per / b->generic);
+  if (r->on[0])
+    printf("poseidon.gadget.%s.a%u.vec_vs_generic %.3f ratio\n", backend, a,
+           b->generic / b->layout[0]);
+  printf("poseidon.gadget.a%u.constraints_per_hash %zu constraints\n", a, per / r->circuits);
+  fprintf(stderr, "poseidon: checksum %016llx\n", (unsigned long long)b->checksum);
+  fflush(stdout);
+}
+
+/* Warm-up (parameters and the constraint template are built at first use,
+ * outside the timed runs), the rounds, the report. */
+static int measure(const pos_run *r, unsigned long reps, const char *backend) {
+  pos_best b = {0};
+  if (gadget_run(r->p, &cz_bench_layouts[0].cfg, r->kind, r->in, 1, &b.constraints) <= 0) return 1;
+  for (unsigned long k = 0; k < reps; k++)
+    if (one_round(r, &b)) return 1;
+  report(r, &b, backend);
+  return 0;
+}
+
 int cmd_bench_poseidon(int argc, char **argv) {
   unsigned long arity = 8, hashes = 20000, circuits = 200, reps = 3;
   const char *backend = "prove", *lc = "all";
@@ -95,84 +177,22 @@ int cmd_bench_poseidon(int argc, char **argv) {
     fprintf(stderr, "poseidon: unknown backend '%s'\n", backend);
     return 2;
   }
-  enum { NL = CZ_BENCH_N_LAYOUTS };
-  const cz_bench_layout *lay = cz_bench_layouts;
   bool on[NL];
   if (!cz_bench_select_layouts(lc, on)) {
     fprintf(stderr, "poseidon: unknown layout '%s'\n", lc);
     return 2;
   }
-
   size_t n_in = (hashes > circuits ? hashes : circuits) * arity;
   cz_fr *in = malloc(n_in * sizeof(cz_fr)), *out = malloc(hashes * sizeof(cz_fr));
   if (!in || !out) {
-    free(in);
-    free(out);
     fprintf(stderr, "poseidon: out of memory\n");
-    return 1;
+    rc = 1;
+  } else {
+    fill(in, n_in);
+    pos_run r = {p, kind, on, in, out, hashes, circuits};
+    rc = measure(&r, reps, backend);
   }
-  fill(in, n_in);
-
-  double best_opt = 0, best_plain = 0, best[NL] = {0}, best_generic = 0;
-  size_t constraints = 0;
-  uint64_t checksum = 0;
-  /* Warm-up: parameters and the constraint template are built at first
-   * use, outside the timed runs. */
-  if (gadget_run(p, &lay[0].cfg, kind, in, 1, &constraints) <= 0) {
-    free(in);
-    free(out);
-    return 1;
-  }
-  for (unsigned long r = 0; r < reps; r++) {
-    double dt = native_run(p, in, out, hashes, false);
-    checksum += out[hashes - 1].l[0];
-    if (best_opt == 0 || dt < best_opt) best_opt = dt;
-    dt = native_run(p, in, out, hashes, true);
-    checksum += out[hashes - 1].l[0];
-    if (best_plain == 0 || dt < best_plain) best_plain = dt;
-    /* Layouts alternate within a round so that noise hits all alike. */
-    for (int i = 0; i < NL; i++) {
-      if (!on[i]) continue;
-      dt = gadget_run(p, &lay[i].cfg, kind, in, circuits, &constraints);
-      if (dt <= 0) {
-        free(in);
-        free(out);
-        return 1;
-      }
-      if (best[i] == 0 || dt < best[i]) best[i] = dt;
-    }
-    cz_poseidon_gadget_set_templates(false);
-    dt = gadget_run(p, &lay[0].cfg, kind, in, circuits, &constraints);
-    cz_poseidon_gadget_set_templates(true);
-    if (dt <= 0) {
-      free(in);
-      free(out);
-      return 1;
-    }
-    if (best_generic == 0 || dt < best_generic) best_generic = dt;
-  }
-  printf("poseidon.native.a%lu.opt %.0f hashes/s\n", arity, (double)hashes / best_opt);
-  printf("poseidon.native.a%lu.plain %.0f hashes/s\n", arity, (double)hashes / best_plain);
-  printf("poseidon.native.a%lu.opt_vs_plain %.3f ratio\n", arity, best_plain / best_opt);
-  /* Count the gadget's own constraints only: the trailing input
-   * constraints (ONE) of PROVE/RECORD are not synthesis work. */
-  size_t per = kind == CZ_CS_WITNESS ? constraints : constraints - 1;
-  for (int i = 0; i < NL; i++) {
-    if (!on[i]) continue;
-    printf("poseidon.gadget.%s.a%lu.%s %.0f constraints/s\n", backend, arity, lay[i].name,
-           (double)per / best[i]);
-    if (i) printf("poseidon.gadget.%s.a%lu.%s_vs_vec %.3f ratio\n", backend, arity, lay[i].name,
-                  best[0] / best[i]);
-  }
-  printf("poseidon.gadget.%s.a%lu.generic_vec %.0f constraints/s\n", backend, arity,
-         (double)per / best_generic);
-  if (on[0])
-    printf("poseidon.gadget.%s.a%lu.vec_vs_generic %.3f ratio\n", backend, arity,
-           best_generic / best[0]);
-  printf("poseidon.gadget.a%lu.constraints_per_hash %zu constraints\n", arity, per / circuits);
-  fprintf(stderr, "poseidon: checksum %016llx\n", (unsigned long long)checksum);
-  fflush(stdout);
   free(in);
   free(out);
-  return 0;
+  return rc;
 }
