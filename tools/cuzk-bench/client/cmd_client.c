@@ -454,7 +454,8 @@ static void *prove_worker(void *arg) {
 /* --request FILE: the kind, registered proof, randomness, miner,
  * partition and vanilla proofs of a gen-vanilla request.json (the request
  * keeps the proofs; sub points at them). 0, or 1 after one line. */
-static int post_request(opts *o, cz_bench_post_request *r, Cuzk__V1__SubmitProofRequest *sub) {
+static int post_request(const opts *o, cz_bench_post_request *r,
+                        Cuzk__V1__SubmitProofRequest *sub) {
   char why[512];
   if (cz_bench_post_request_read(o->request, NULL, r, why, sizeof why) != CZ_OK)
     return fprintf(stderr, "--request: %s\n", why), 1;
@@ -474,7 +475,8 @@ static int post_request(opts *o, cz_bench_post_request *r, Cuzk__V1__SubmitProof
 /* --request FILE with -t snap: the registered proof, the three commitments
  * and the partition proofs of a gen-vanilla snap-prove request.json (the
  * proofs move into *blobs; sub gets the rest). 0, or 1 after one line. */
-static int snap_request(opts *o, cz_bench_post_request *blobs, Cuzk__V1__SubmitProofRequest *sub) {
+static int snap_request(const opts *o, cz_bench_post_request *blobs,
+                        Cuzk__V1__SubmitProofRequest *sub) {
   char why[512];
   cz_bench_snap_request r;
   if (cz_bench_snap_request_read(o->request, &r, why, sizeof why) != CZ_OK)
@@ -502,6 +504,114 @@ static int snap_request(opts *o, cz_bench_post_request *blobs, Cuzk__V1__SubmitP
   return 0;
 }
 
+/* The request the options describe, and what it owns. */
+typedef struct {
+  Cuzk__V1__SubmitProofRequest sub;
+  cz_bench_post_request preq; /* PoSt / update parts read from files */
+  ProtobufCBinaryData *vps;   /* sub.vanilla_proofs */
+} prove_request;
+
+static void request_free(prove_request *r) {
+  free(r->sub.vanilla_proof.data);
+  free(r->vps);
+  cz_bench_post_request_free(&r->preq);
+  free(r->sub.randomness.data);
+  free(r->sub.comm_r_old.data);
+  free(r->sub.comm_r_new.data);
+  free(r->sub.comm_d_new.data);
+}
+
+/* Fill r from the options for the proof kind; nonzero after a line on
+ * stderr. r is freed by request_free either way. */
+static int build_request(const opts *o, int kind, prove_request *r, const char *cmd) {
+  Cuzk__V1__SubmitProofRequest init = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+  memset(r, 0, sizeof *r);
+  r->sub = init;
+  Cuzk__V1__SubmitProofRequest *sub = &r->sub;
+  sub->proof_kind = (Cuzk__V1__ProofKind)kind;
+  sub->priority = (Cuzk__V1__Priority)o->priority;
+  sub->registered_proof = o->registered_proof;
+  sub->sector_number = o->sector_num;
+  sub->miner_id = o->miner_id;
+  sub->partition_index = (uint32_t)o->partition;
+  int err = 0;
+  bool post = kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
+              kind == CUZK__V1__PROOF_KIND__WINNING_POST;
+  /* Updates carry a list of partition proofs, as PoSt does. */
+  bool snap = kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE;
+  if (o->c1) err |= read_file(o->c1, &sub->vanilla_proof);
+  if (o->request && snap) {
+    err |= snap_request(o, &r->preq, sub);
+  } else if (o->request) {
+    err |= post_request(o, &r->preq, sub);
+  } else if (o->vanilla && !post && !snap) {
+    err |= read_file(o->vanilla, &sub->vanilla_proof);
+  } else if (o->vanilla) {
+    char why[512];
+    if (cz_bench_vanilla_load(o->vanilla, &r->preq.vanilla, &r->preq.n_vanilla, why, sizeof why) !=
+        CZ_OK)
+      err |= fprintf(stderr, "%s: %s\n", cmd, why) > 0;
+  }
+  if (!err && r->preq.n_vanilla) {
+    if (!(r->vps = calloc(r->preq.n_vanilla, sizeof *r->vps))) err = 1;
+    for (size_t i = 0; r->vps && i < r->preq.n_vanilla; i++)
+      r->vps[i] = (ProtobufCBinaryData){r->preq.vanilla[i].len, r->preq.vanilla[i].bytes};
+    sub->n_vanilla_proofs = r->preq.n_vanilla;
+    sub->vanilla_proofs = r->vps;
+  }
+  if (!o->request && !snap) err |= hex32("--randomness", o->randomness, &sub->randomness);
+  err |= hex32("--comm-r-old", o->comm_r_old, &sub->comm_r_old);
+  err |= hex32("--comm-r-new", o->comm_r_new, &sub->comm_r_new);
+  err |= hex32("--comm-d-new", o->comm_d_new, &sub->comm_d_new);
+  return err;
+}
+
+/* --verify-vk: the local verifier for a PoRep request with its C1. 0 and
+ * *on (or *on false without --verify-vk), else nonzero after a line on
+ * stderr. */
+static int open_verifier(const opts *o, const prove_request *r, local_verifier *ver, bool *on,
+                         const char *cmd) {
+  *on = false;
+  if (!o->verify_vk) return 0;
+  if (r->sub.proof_kind != CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT || !r->sub.vanilla_proof.len) {
+    fprintf(stderr, "%s: --verify-vk works for -t porep with --c1\n", cmd);
+    return 1;
+  }
+  if (verifier_open(ver, o->verify_vk, &r->sub.vanilla_proof) != 0) return 1;
+  *on = true;
+  return 0;
+}
+
+/* The proofs on o->concurrency threads (or here when none starts), with
+ * a progress ticker while they run, then the summary lines. */
+static void run_proofs(batch_state *b, bool batch) {
+  const opts *o = b->o;
+  pthread_mutex_init(&b->mu, NULL);
+  clock_gettime(CLOCK_MONOTONIC, &b->t0);
+  /* The ticker reprints while minute-long proofs run, so a batch is
+   * never silent between answers. */
+  bool quiet = !batch || o->progress_s <= 0 || cz_bench_quiet();
+  cz_progress_meter_init(&b->meter, stderr, cz_progress_mode_for(stderr, quiet), o->progress_s,
+                         NULL, NULL, true);
+  unsigned long long n = o->concurrency > o->count ? o->count : o->concurrency;
+  pthread_t *th = calloc(n, sizeof *th);
+  unsigned long long started = 0;
+  for (; th && started < n; started++)
+    if (pthread_create(&th[started], NULL, prove_worker, b) != 0) break;
+  if (!started) prove_worker(b); /* no thread: run them here */
+  for (unsigned long long i = 0; i < started; i++) pthread_join(th[i], NULL);
+  free(th);
+  cz_progress_meter_end(&b->meter);
+  double wall = since(&b->t0);
+  if (batch)
+    printf(
+        "summary proofs %llu completed %llu failed %llu wall_s %.3f throughput_proofs_per_min "
+        "%.3f\n",
+        o->count, b->ok, b->failed, wall, wall > 0 ? (double)b->ok * 60.0 / wall : 0.0);
+  if (b->verifier) printf("verify valid %llu invalid %llu\n", b->ok, b->verified_bad);
+  pthread_mutex_destroy(&b->mu);
+}
+
 static int prove_command(int argc, char **argv, bool batch) {
   opts o;
   int rc = parse(argc, argv, &o, batch);
@@ -509,92 +619,17 @@ static int prove_command(int argc, char **argv, bool batch) {
   if (!batch) o.count = 1, o.concurrency = 1;
   int kind = kind_of(o.type);
   if (kind < 0) return fprintf(stderr, "%s: unknown type %s\n", argv[0], o.type), 2;
-  if (!o.count || !o.concurrency) return fprintf(stderr, "%s: count and concurrency must be > 0\n", argv[0]), 2;
-  Cuzk__V1__SubmitProofRequest sub = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
-  ProtobufCBinaryData vp = {0, NULL};
-  sub.proof_kind = (Cuzk__V1__ProofKind)kind;
-  sub.priority = (Cuzk__V1__Priority)o.priority;
-  sub.registered_proof = o.registered_proof;
-  sub.sector_number = o.sector_num;
-  sub.miner_id = o.miner_id;
-  sub.partition_index = (uint32_t)o.partition;
-  int err = 0;
-  bool post = kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
-              kind == CUZK__V1__PROOF_KIND__WINNING_POST;
-  /* Updates carry a list of partition proofs, as PoSt does. */
-  bool snap = kind == CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE;
-  cz_bench_post_request preq;
-  memset(&preq, 0, sizeof preq);
-  ProtobufCBinaryData *vps = NULL;
-  if (o.c1) err |= read_file(o.c1, &sub.vanilla_proof);
-  if (o.request && snap) {
-    err |= snap_request(&o, &preq, &sub);
-  } else if (o.request) {
-    err |= post_request(&o, &preq, &sub);
-  } else if (o.vanilla && !post && !snap) {
-    err |= read_file(o.vanilla, &sub.vanilla_proof);
-  } else if (o.vanilla) {
-    char why[512];
-    if (cz_bench_vanilla_load(o.vanilla, &preq.vanilla, &preq.n_vanilla, why, sizeof why) != CZ_OK)
-      err |= fprintf(stderr, "%s: %s\n", argv[0], why) > 0;
-  }
-  if (!err && preq.n_vanilla) {
-    if (!(vps = calloc(preq.n_vanilla, sizeof *vps))) err = 1;
-    for (size_t i = 0; vps && i < preq.n_vanilla; i++)
-      vps[i] = (ProtobufCBinaryData){preq.vanilla[i].len, preq.vanilla[i].bytes};
-    sub.n_vanilla_proofs = preq.n_vanilla;
-    sub.vanilla_proofs = vps;
-  }
-  if (!o.request && !snap) err |= hex32("--randomness", o.randomness, &sub.randomness);
-  err |= hex32("--comm-r-old", o.comm_r_old, &sub.comm_r_old);
-  err |= hex32("--comm-r-new", o.comm_r_new, &sub.comm_r_new);
-  err |= hex32("--comm-d-new", o.comm_d_new, &sub.comm_d_new);
+  if (!o.count || !o.concurrency)
+    return fprintf(stderr, "%s: count and concurrency must be > 0\n", argv[0]), 2;
+  prove_request r;
   local_verifier ver;
   bool verifying = false;
-  if (!err && o.verify_vk) {
-    if (kind != CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT || !sub.vanilla_proof.len ||
-        verifier_open(&ver, o.verify_vk, &sub.vanilla_proof) != 0) {
-      if (kind != CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT || !sub.vanilla_proof.len)
-        fprintf(stderr, "%s: --verify-vk works for -t porep with --c1\n", argv[0]);
-      err = 1;
-    } else {
-      verifying = true;
-    }
-  }
-  batch_state b = {.o = &o, .base = &sub, .verifier = verifying ? &ver : NULL};
-  if (!err) {
-    pthread_mutex_init(&b.mu, NULL);
-    clock_gettime(CLOCK_MONOTONIC, &b.t0);
-    /* The ticker reprints while minute-long proofs run, so a batch is
-     * never silent between answers. */
-    bool quiet = !batch || o.progress_s <= 0 || cz_bench_quiet();
-    cz_progress_meter_init(&b.meter, stderr, cz_progress_mode_for(stderr, quiet), o.progress_s,
-                           NULL, NULL, true);
-    unsigned long long n = o.concurrency > o.count ? o.count : o.concurrency;
-    pthread_t *th = calloc(n, sizeof *th);
-    unsigned long long started = 0;
-    for (; th && started < n; started++)
-      if (pthread_create(&th[started], NULL, prove_worker, &b) != 0) break;
-    if (!started) prove_worker(&b); /* no thread: run them here */
-    for (unsigned long long i = 0; i < started; i++) pthread_join(th[i], NULL);
-    free(th);
-    cz_progress_meter_end(&b.meter);
-    double wall = since(&b.t0);
-    if (batch)
-      printf("summary proofs %llu completed %llu failed %llu wall_s %.3f throughput_proofs_per_min %.3f\n",
-             o.count, b.ok, b.failed, wall, wall > 0 ? (double)b.ok * 60.0 / wall : 0.0);
-    if (verifying) printf("verify valid %llu invalid %llu\n", b.ok, b.verified_bad);
-    pthread_mutex_destroy(&b.mu);
-  }
+  int err = build_request(&o, kind, &r, argv[0]);
+  if (!err) err = open_verifier(&o, &r, &ver, &verifying, argv[0]);
+  batch_state b = {.o = &o, .base = &r.sub, .verifier = verifying ? &ver : NULL};
+  if (!err) run_proofs(&b, batch);
   if (verifying) verifier_close(&ver);
-  free(sub.vanilla_proof.data);
-  free(vp.data);
-  free(vps);
-  cz_bench_post_request_free(&preq);
-  free(sub.randomness.data);
-  free(sub.comm_r_old.data);
-  free(sub.comm_r_new.data);
-  free(sub.comm_d_new.data);
+  request_free(&r);
   return err ? 2 : b.failed ? 1 : 0;
 }
 
