@@ -107,6 +107,8 @@ static int prove_on(const cz_bench_synthetic_args *a, size_t n, const cz_groth16
   uint64_t t0 = cz_now_ns();
   e = cz_groth16_prove(a->o.backend, params, as, a->count, proofs, &po);
   double prove_ms = cz_bench_ms_since(t0);
+  /* The witnesses are done with: not held through verification. */
+  for (unsigned i = 0; i < a->count; i++) cz_assignment_free(&as[i]);
   if (e != CZ_OK) {
     fprintf(stderr, "prove: %s: %s\n", cz_err_str(e), msg);
     return 2;
@@ -130,7 +132,7 @@ int cz_bench_prove_synthetic(const cz_bench_synthetic_args *a) {
   } else {
     rc = prove_on(a, n, &params, as, inputs, proofs);
   }
-  for (unsigned i = 0; as && i < a->count; i++) cz_assignment_free(&as[i]);
+  for (unsigned i = 0; as && i < a->count; i++) cz_assignment_free(&as[i]); /* after a failure */
   free(as);
   free(inputs);
   free(proofs);
