@@ -381,22 +381,41 @@ static inline __attribute__((always_inline)) void ntt_fr_mul(cz_fr *r, const cz_
   cz_fr_mul(r, a, b);
 }
 
-/* r = t (u - v) for reduced t, u, v, with the difference left unreduced
- * where the product allows it: the ADX product's bound (its accumulator
- * stays below t + r_Fr, and the result below t d / 2^256 + r_Fr < 2 r_Fr
- * before its final subtraction) holds for a second operand d < 2 r_Fr as
- * long as the first, t, is reduced. */
-static inline __attribute__((always_inline)) void ntt_fr_mul_diff(cz_fr *r, const cz_fr *t, const cz_fr *u, const cz_fr *v) {
-  cz_fr d;
+/* d = u - v for the second operand of ntt_fr_mul: on the ADX path left
+ * unreduced in (0, 2 r_Fr), which the ADX product's bound allows (its
+ * accumulator stays below t + r_Fr, and the result below t d / 2^256 + r_Fr
+ * < 2 r_Fr before its final subtraction, for a reduced first operand t and
+ * any d < 2 r_Fr); reduced on the others. */
+static inline __attribute__((always_inline)) void ntt_fr_diff_for_mul(cz_fr *d, const cz_fr *u,
+                                                                      const cz_fr *v) {
 #if defined(CZ_MONT_ADX) && defined(__x86_64__)
   if (cz_mont_use_adx) {
-    ntt_fr_sub_lazy(&d, u, v);
-    mont_adx_fr_mul(r->l, t->l, d.l);
+    ntt_fr_sub_lazy(d, u, v);
     return;
   }
 #endif
-  ntt_fr_sub(&d, u, v);
-  cz_fr_mul(r, &d, t);
+  ntt_fr_sub(d, u, v);
+}
+
+/* r = a, a limb at a time. A struct copy of a value just stored limb by
+ * limb compiles to 16-byte loads, which the store buffer cannot forward
+ * from 8-byte stores: each such copy in a butterfly stalled until the
+ * stores reached the cache (a fifth of the kernels' time, measured). */
+static inline __attribute__((always_inline)) void ntt_fr_copy(cz_fr *r, const cz_fr *a) {
+#if defined(__x86_64__)
+  uint64_t x0, x1, x2, x3;
+  __asm__(
+      "movq 0(%[a]), %[x0]\n\t movq 8(%[a]), %[x1]\n\t"
+      "movq 16(%[a]), %[x2]\n\t movq 24(%[a]), %[x3]\n\t"
+      : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3)
+      : [a] "r"(a->l), "m"(*(const uint64_t(*)[4])a->l));
+  r->l[0] = x0;
+  r->l[1] = x1;
+  r->l[2] = x2;
+  r->l[3] = x3;
+#else
+  *r = *a;
+#endif
 }
 
 /* i with its low k bits reversed (k = 0: 0). */

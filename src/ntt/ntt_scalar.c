@@ -15,13 +15,15 @@
 
 /* ---- butterflies --------------------------------------------------------- */
 
-/* DIF: (u, v) <- (u + v, (u - v) w); with w = -t for the inverse root. */
+/* DIF: (u, v) <- (u + v, (u - v) w); with w = -t for the inverse root.
+ * The product goes straight to v (see ntt_fr_copy for why not through a
+ * temporary). */
 static inline __attribute__((always_inline)) void bf_dif(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
-  cz_fr m;
-  if (inv) ntt_fr_mul_diff(&m, t, v, u);
-  else ntt_fr_mul_diff(&m, t, u, v);
+  cz_fr d;
+  if (inv) ntt_fr_diff_for_mul(&d, v, u);
+  else ntt_fr_diff_for_mul(&d, u, v);
   ntt_fr_add(u, u, v);
-  *v = m;
+  ntt_fr_mul(v, t, &d);
 }
 
 /* DIT: (u, v) <- (u + v w, u - v w); with w = -t for the inverse root. */
@@ -39,7 +41,7 @@ static inline __attribute__((always_inline)) void bf_one(cz_fr *u, cz_fr *v) {
   cz_fr d;
   ntt_fr_sub(&d, u, v);
   ntt_fr_add(u, u, v);
-  *v = d;
+  ntt_fr_copy(v, &d);
 }
 
 /* A DIT butterfly (bf_one when t is NULL), its outputs then times *scale
