@@ -233,7 +233,7 @@ static inline void ntt_ahead_step(ntt_ahead *a) {
  * row residue rr = r % m and column c0 + c is omega_2h^(rr h_lo + c0 + c) =
  * tw[(e0 + c) s] with e0 = rr h_lo + c0, s = half / h. */
 static inline size_t ntt_panel_tw_stride(const ntt_level_pass *p, size_t m) {
-  return p->d->half / (m * p->h_lo);
+  return p->d->half >> __builtin_ctzll(m * p->h_lo); /* powers of two: no division */
 }
 
 /* Prefetch the twiddles of residues rr0 .. rr0 + NTT_PREFETCH_TW - 1 (< m). */
