@@ -397,27 +397,6 @@ static inline __attribute__((always_inline)) void ntt_fr_diff_for_mul(cz_fr *d, 
   ntt_fr_sub(d, u, v);
 }
 
-/* r = a, a limb at a time. A struct copy of a value just stored limb by
- * limb compiles to 16-byte loads, which the store buffer cannot forward
- * from 8-byte stores: each such copy in a butterfly stalled until the
- * stores reached the cache (a fifth of the kernels' time, measured). */
-static inline __attribute__((always_inline)) void ntt_fr_copy(cz_fr *r, const cz_fr *a) {
-#if defined(__x86_64__)
-  uint64_t x0, x1, x2, x3;
-  __asm__(
-      "movq 0(%[a]), %[x0]\n\t movq 8(%[a]), %[x1]\n\t"
-      "movq 16(%[a]), %[x2]\n\t movq 24(%[a]), %[x3]\n\t"
-      : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3)
-      : [a] "r"(a->l), "m"(*(const uint64_t(*)[4])a->l));
-  r->l[0] = x0;
-  r->l[1] = x1;
-  r->l[2] = x2;
-  r->l[3] = x3;
-#else
-  *r = *a;
-#endif
-}
-
 /* i with its low k bits reversed (k = 0: 0). */
 static inline size_t ntt_rev_bits(size_t i, unsigned k) {
   if (k == 0) return 0;
