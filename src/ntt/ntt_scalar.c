@@ -28,12 +28,25 @@ static inline __attribute__((always_inline)) void bf_dif(cz_fr *u, cz_fr *v, con
   ntt_fr_mul(v, t, &d);
 }
 
-/* DIT: (u, v) <- (u + v w, u - v w); with w = -t for the inverse root. */
+/* DIT: (u, v) <- (u + m, u - m) for m = v w, in two parts: the product,
+ * then the sum and difference (with w = -t for the inverse root). The
+ * quadruples run a product of another pair between the two, so that the
+ * additions do not wait on the product just issued (see bf4_step). */
+static inline __attribute__((always_inline)) void dit_join(cz_fr *u, cz_fr *v, const cz_fr *m,
+                                                           int inv) {
+  if (inv) {
+    ntt_fr_add(v, u, m);
+    ntt_fr_sub(u, u, m);
+  } else {
+    ntt_fr_sub(v, u, m);
+    ntt_fr_add(u, u, m);
+  }
+}
+
 static inline __attribute__((always_inline)) void bf_dit(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
   cz_fr m;
   ntt_fr_mul(&m, v, t);
-  if (inv) { ntt_fr_add(v, u, &m); ntt_fr_sub(u, u, &m); }
-  else { ntt_fr_sub(v, u, &m); ntt_fr_add(u, u, &m); }
+  dit_join(u, v, &m, inv);
 }
 
 /* Both butterflies with twiddle 1 (exponent 0; for the inverse root t = -1,
@@ -57,34 +70,73 @@ static inline __attribute__((always_inline)) void bf2(cz_fr *u, cz_fr *v, const 
 
 /* Two stages on q = (p0, p1, p2, p3), columns j, j + g, j + 2g, j + 3g,
  * with ta = omega_4g^j, tb = omega_4g^(j+g), tc = omega_2g^j (ta = tc =
- * NULL for j = 0), in DIT or DIF order; DIT outputs then times *scale (or
- * NULL). The two halves are separate so that loops can run the first half
- * of the next quadruple before the second half of this one: a quadruple
- * is longer than the out-of-order window, and its halves depend on each
- * other, so the products of the next one would otherwise wait. */
+ * NULL for j = 0). The two halves are separate so that loops can run the
+ * first half of the next quadruple before the second half of this one: a
+ * quadruple is longer than the out-of-order window, and its halves depend
+ * on each other, so the products of the next one would otherwise wait. */
 typedef struct {
   cz_fr *p[4];
   const cz_fr *ta, *tb, *tc;
 } quad;
 
-static inline __attribute__((always_inline)) void bf4_first(const quad *q, int inv, int dit) {
-  if (dit) {
-    bf2(q->p[0], q->p[1], q->tc, inv, 1, NULL);
-    bf2(q->p[2], q->p[3], q->tc, inv, 1, NULL);
-  } else {
-    bf2(q->p[0], q->p[2], q->ta, inv, 0, NULL);
-    bf2(q->p[1], q->p[3], q->tb, inv, 0, NULL);
+/* The DIF's halves: stage 2g, then stage g. */
+static inline __attribute__((always_inline)) void dif_first(const quad *q, int inv) {
+  bf2(q->p[0], q->p[2], q->ta, inv, 0, NULL);
+  bf2(q->p[1], q->p[3], q->tb, inv, 0, NULL);
+}
+
+static inline __attribute__((always_inline)) void dif_second(const quad *q, int inv) {
+  bf2(q->p[0], q->p[1], q->tc, inv, 0, NULL);
+  bf2(q->p[2], q->p[3], q->tc, inv, 0, NULL);
+}
+
+/* The DIT's halves (stage g, then stage 2g; its outputs then times
+ * *scale when set) in two parts each. The products for pairs (u0, v0) and
+ * (u1, v1): m[i] = v_i t_i,
+ * none where t_i is NULL (twiddle 1). */
+static inline __attribute__((always_inline)) void dit_muls(cz_fr m[2], const cz_fr *v0,
+                                                           const cz_fr *t0, const cz_fr *v1,
+                                                           const cz_fr *t1) {
+  if (t0) ntt_fr_mul(&m[0], v0, t0);
+  if (t1) ntt_fr_mul(&m[1], v1, t1);
+}
+
+/* Sum and difference of a pair whose product m is ready (bf_one when the
+ * twiddle is 1), then times *scale when set. */
+static inline __attribute__((always_inline)) void dit_finish(cz_fr *u, cz_fr *v, const cz_fr *t,
+                                                             const cz_fr *m, int inv,
+                                                             const cz_fr *scale) {
+  if (t) dit_join(u, v, m, inv);
+  else bf_one(u, v);
+  if (scale) {
+    ntt_fr_mul(u, u, scale);
+    ntt_fr_mul(v, v, scale);
   }
 }
 
-static inline __attribute__((always_inline)) void bf4_second(const quad *q, int inv, int dit,
-                                                             const cz_fr *scale) {
-  if (dit) {
-    bf2(q->p[0], q->p[2], q->ta, inv, 1, scale);
-    bf2(q->p[1], q->p[3], q->tb, inv, 1, scale);
-  } else {
-    bf2(q->p[0], q->p[1], q->tc, inv, 0, NULL);
-    bf2(q->p[2], q->p[3], q->tc, inv, 0, NULL);
+/* The quadruple loops' step: the first half of q (when not NULL), then
+ * the second half of prev (when not NULL). The DIT orders it as the
+ * products of both, then the additions of both, so that each sum and
+ * difference comes a product or two after the product it needs (measured:
+ * the inverse 4-5% faster); the DIF's additions need no product, so its
+ * halves simply alternate. */
+static inline __attribute__((always_inline)) void bf4_step(const quad *q, const quad *prev, int inv,
+                                                           int dit, const cz_fr *scale) {
+  if (!dit) {
+    if (q) dif_first(q, inv);
+    if (prev) dif_second(prev, inv);
+    return;
+  }
+  cz_fr mq[2], mp[2];
+  if (q) dit_muls(mq, q->p[1], q->tc, q->p[3], q->tc);
+  if (prev) dit_muls(mp, prev->p[2], prev->ta, prev->p[3], prev->tb);
+  if (q) {
+    dit_finish(q->p[0], q->p[1], q->tc, &mq[0], inv, NULL);
+    dit_finish(q->p[2], q->p[3], q->tc, &mq[1], inv, NULL);
+  }
+  if (prev) {
+    dit_finish(prev->p[0], prev->p[2], prev->ta, &mp[0], inv, scale);
+    dit_finish(prev->p[1], prev->p[3], prev->tb, &mp[1], inv, scale);
   }
 }
 
@@ -112,9 +164,10 @@ static void block_radix2(const stage_ctx *c) {
     }
 }
 
-static void block_radix4(const stage_ctx *c) {
+/* The radix-4 step over the block, for one direction (dit a constant). */
+static inline __attribute__((always_inline)) void block_radix4_as(const stage_ctx *c, int dit) {
   size_t g = c->h, s1 = c->half / (2 * g);
-  int inv = c->inv, dit = c->dit;
+  int inv = c->inv;
   quad prev = {{NULL}, NULL, NULL, NULL};
   for (size_t base = 0; base < c->len; base += 4 * g)
     for (size_t j = 0; j < g; j++) {
@@ -124,12 +177,14 @@ static void block_radix4(const stage_ctx *c) {
                 j ? ntt_twid(c->tw, c->half, j * s1, inv) : NULL,
                 ntt_twid(c->tw, c->half, (j + g) * s1, inv),
                 j ? ntt_twid(c->tw, c->half, 2 * j * s1, inv) : NULL};
-      bf4_first(&q, inv, dit);
-      if (prev.p[0]) bf4_second(&prev, inv, dit, c->scale);
+      bf4_step(&q, prev.p[0] ? &prev : NULL, inv, dit, c->scale);
       prev = q;
     }
-  bf4_second(&prev, inv, dit, c->scale);
+  bf4_step(NULL, &prev, inv, dit, c->scale);
 }
+
+static void block_radix4_dif(const stage_ctx *c) { block_radix4_as(c, 0); }
+static void block_radix4_dit(const stage_ctx *c) { block_radix4_as(c, 1); }
 
 /* Every stage with h < len, in the order the direction needs (DIF: large
  * to small; DIT: small to large, the last one scaling when scale is set).
@@ -141,7 +196,10 @@ static void block_stages(cz_fr *x, size_t len, const cz_ntt_domain *d, int dit, 
   stage_ctx c = {x, len, 0, d->tw_blk, d->blk_half, inv, dit, NULL, ahead};
   if (!dit) {
     size_t h = len / 2;
-    for (; stages >= 2; stages -= 2, h /= 4, c.ahead = NULL) { c.h = h / 2; block_radix4(&c); }
+    for (; stages >= 2; stages -= 2, h /= 4, c.ahead = NULL) {
+      c.h = h / 2;
+      block_radix4_dif(&c);
+    }
     if (stages) { c.h = h; block_radix2(&c); }
     return;
   }
@@ -153,7 +211,7 @@ static void block_stages(cz_fr *x, size_t len, const cz_ntt_domain *d, int dit, 
   }
   for (; stages >= 2; stages -= 2, h *= 4, c.ahead = NULL) {
     c.h = h; c.scale = stages == 2 ? scale : NULL;
-    block_radix4(&c);
+    block_radix4_dit(&c);
   }
 }
 
@@ -235,7 +293,8 @@ static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
 
 /* The stages of half-sizes 2m h_lo and m h_lo: rows r, r + m, r + 2m,
  * r + 3m, as the blocks' radix-4 step. */
-static void panel_radix4(panel *pn, size_t m, const cz_fr *scale) {
+static inline __attribute__((always_inline)) void panel_radix4_as(panel *pn, size_t m,
+                                                                  const cz_fr *scale, int dit) {
   const ntt_level_pass *p = pn->p;
   size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs, mr = m * rs;
   quad prev = {{NULL}, NULL, NULL, NULL};
@@ -247,12 +306,16 @@ static void panel_radix4(panel *pn, size_t m, const cz_fr *scale) {
         cz_fr *p0 = pn->P + base * rs + c;
         quad q = {{p0, p0 + mr, p0 + 2 * mr, p0 + 3 * mr},
                   ta.t + c * ta.step, tb.t + c * tb.step, tc.t + c * tc.step};
-        bf4_first(&q, p->inv, p->dit);
-        if (prev.p[0]) bf4_second(&prev, p->inv, p->dit, scale);
+        bf4_step(&q, prev.p[0] ? &prev : NULL, p->inv, dit, scale);
         prev = q;
       }
   }
-  bf4_second(&prev, p->inv, p->dit, scale);
+  bf4_step(NULL, &prev, p->inv, dit, scale);
+}
+
+static void panel_radix4(panel *pn, size_t m, const cz_fr *scale) {
+  if (pn->p->dit) panel_radix4_as(pn, m, scale, 1);
+  else panel_radix4_as(pn, m, scale, 0);
 }
 
 /* Every stage of the level on one panel (its first step's twiddles
