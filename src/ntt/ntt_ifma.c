@@ -90,12 +90,23 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_one(cz_frv *u, cz_frv *v) {
   *v = d;
 }
 
-/* DIT: (u, v) <- (u + v w, u - v w); w = -t for the inverse root. */
+/* DIT: (u, v) <- (u + m, u - m) for the product m = v w (w = -t for the
+ * inverse root); vbf_join is the part after the product. */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_join(cz_frv *u, cz_frv *v, const cz_frv *m,
+                                                          int inv) {
+  if (inv) {
+    cz_frv_add(v, u, m);
+    cz_frv_sub(u, u, m);
+  } else {
+    cz_frv_sub(v, u, m);
+    cz_frv_add(u, u, m);
+  }
+}
+
 static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_dit(cz_frv *u, cz_frv *v, const cz_frv *tp, int inv) {
   cz_frv m;
   cz_frv_mul_prepared(&m, v, tp);
-  if (inv) { cz_frv_add(v, u, &m); cz_frv_sub(u, u, &m); }
-  else { cz_frv_sub(v, u, &m); cz_frv_add(u, u, &m); }
+  vbf_join(u, v, &m, inv);
 }
 
 /* One radix-2 step on (u, v): DIT (then times the prepared scale, when
@@ -118,10 +129,17 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf4(cz_frv *A, cz_frv *B, cz_f
                                                       const cz_frv *tc, int inv, int dit,
                                                       const cz_frv *scale) {
   if (dit) {
-    vbf_dit(A, B, tc, inv);
-    vbf_dit(C, D, tc, inv);
-    vbf_dit(A, C, ta, inv);
-    vbf_dit(B, D, tb, inv);
+    /* each stage's two products first, then their additions, which would
+     * otherwise wait on the product just issued */
+    cz_frv m0, m1;
+    cz_frv_mul_prepared(&m0, B, tc);
+    cz_frv_mul_prepared(&m1, D, tc);
+    vbf_join(A, B, &m0, inv);
+    vbf_join(C, D, &m1, inv);
+    cz_frv_mul_prepared(&m0, C, ta);
+    cz_frv_mul_prepared(&m1, D, tb);
+    vbf_join(A, C, &m0, inv);
+    vbf_join(B, D, &m1, inv);
     if (scale) {
       cz_frv_mul_prepared(A, A, scale); cz_frv_mul_prepared(B, B, scale);
       cz_frv_mul_prepared(C, C, scale); cz_frv_mul_prepared(D, D, scale);
