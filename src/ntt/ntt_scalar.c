@@ -221,15 +221,15 @@ static void block_coset(const ntt_block_pass *p, cz_fr *x, size_t p0) {
   const ntt_job *job = p->job;
   const cz_fr *lo = d->rev_lo[job->coset] + (p0 & ((size_t)2 * d->blk_half - 1));
   const cz_fr *sub = job->sub ? job->sub + p0 : NULL;
-  cz_fr c, f, t;
+  cz_fr c, f[2], t;
   ntt_coset_block(&c, d, job, p0);
+  /* f(p) one element ahead, so that no product waits on the one before */
+  ntt_fr_mul(&f[0], &lo[0], &c);
   for (size_t i = 0; i < p->bsize; i++) {
-    ntt_fr_mul(&f, &lo[i], &c);
-    ntt_fr_mul(&x[i], &x[i], &f);
-    if (sub) {
-      ntt_fr_mul(&t, &sub[i], &job->sub_k);
-      ntt_fr_sub(&x[i], &x[i], &t);
-    }
+    if (sub) ntt_fr_mul(&t, &sub[i], &job->sub_k);
+    if (i + 1 < p->bsize) ntt_fr_mul(&f[(i + 1) & 1], &lo[i + 1], &c);
+    ntt_fr_mul(&x[i], &x[i], &f[i & 1]);
+    if (sub) ntt_fr_sub(&x[i], &x[i], &t);
   }
 }
 
