@@ -90,10 +90,10 @@ static inline __attribute__((always_inline)) void dif_second(const quad *q, int 
   bf2(q->p[2], q->p[3], q->tc, inv, 0, NULL);
 }
 
-/* The DIT's halves (stage g, then stage 2g; its outputs then times
- * *scale when set) in two parts each. The products for pairs (u0, v0) and
- * (u1, v1): m[i] = v_i t_i,
- * none where t_i is NULL (twiddle 1). */
+/* The DIT's halves (stage g, then stage 2g, whose outputs are then times
+ * *scale when set) run in two parts each. First the products for pairs
+ * (u0, v0) and (u1, v1): m[i] = v_i t_i, none where t_i is NULL (twiddle
+ * 1). */
 static inline __attribute__((always_inline)) void dit_muls(cz_fr m[2], const cz_fr *v0,
                                                            const cz_fr *t0, const cz_fr *v1,
                                                            const cz_fr *t1) {
