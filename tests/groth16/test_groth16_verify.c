@@ -156,41 +156,27 @@ static void add_one(cz_fr *x) { cz_fr_add(x, x, &CZ_FR_ONE); }
 /* Offsets in the uncompressed layout. */
 enum { U_ALPHA = 0, U_BETA_G2 = 192, U_COUNT = 96 * 3 + 192 * 3, U_IC = U_COUNT + 4 };
 
-static void test_winningpost(void) {
-  size_t vk_len = 0, n = 0;
-  uint8_t *vk_bytes = read_all(WP_DIR "winning-post-2kib.vk", &vk_len);
-  cz_fr *in = load_inputs(WP_DIR "public_inputs.json", &n);
-  uint8_t pb[CZ_GROTH16_PROOF_BYTES];
-  bool have_proof = load_proof_hex(pb, WP_DIR "vector.json", "proof_bytes_hex");
-  CHECK(vk_bytes && in && have_proof);
-  if (!vk_bytes || !in || !have_proof) goto done;
-  CHECK_EQ_INT(vk_len, 13636);
-  CHECK_EQ_INT(n, 132);
-
+/* What the WinningPoSt checks share: the key file's bytes and the key read
+ * from it, its prepared form, the vector's inputs and its proof. */
+typedef struct {
+  const uint8_t *vk_bytes;
+  size_t vk_len;
   cz_groth16_vk vk;
-  CHECK_EQ_INT(cz_groth16_vk_load(&vk, WP_DIR "winning-post-2kib.vk", false), CZ_OK);
-  CHECK_EQ_INT(vk.n_ic, 133);
+  const cz_groth16_pvk *pvk;
+  cz_fr *in;
+  size_t n;
   cz_groth16_proof proof;
-  CHECK_EQ_INT(cz_groth16_proof_read(&proof, pb), CZ_OK);
+  uint8_t pb[CZ_GROTH16_PROOF_BYTES];
+} wp_case;
 
-  /* The real proof verifies, also under a prepared key made from a copy of
-   * the key that is freed at once (the prepared key owns what it needs). */
-  cz_groth16_pvk *pvk;
-  {
-    cz_groth16_vk copy;
-    CHECK_EQ_INT(cz_groth16_vk_read(&copy, vk_bytes, vk_len, false, NULL), CZ_OK);
-    pvk = cz_groth16_prepare(&copy);
-    cz_groth16_vk_free(&copy);
-  }
-  CHECK(pvk != NULL);
-  if (!pvk) { cz_groth16_vk_free(&vk); goto done; }
-  CHECK_EQ_INT(verify_both(&vk, pvk, in, n, &proof), CZ_OK);
-
-  /* The proof re-encodes to the same bytes. */
-  uint8_t again[CZ_GROTH16_PROOF_BYTES];
-  cz_groth16_proof_write(again, &proof);
-  CHECK_MEM(again, pb, sizeof pb);
-
+/* Changed proof bytes, swapped points, the point at infinity: all refused. */
+static void wp_tampered_proofs(const wp_case *w) {
+  cz_groth16_vk vk = w->vk;
+  const cz_groth16_pvk *pvk = w->pvk;
+  cz_fr *in = w->in;
+  size_t n = w->n;
+  cz_groth16_proof proof = w->proof;
+  const uint8_t *pb = w->pb;
   /* Every proof byte changed is rejected. One bit per byte, walking through
    * the bit positions; then each point's sign and infinity flags. */
   int reached = 0;
@@ -232,7 +218,15 @@ static void test_winningpost(void) {
     cz_groth16_proof p;
     CHECK_EQ_INT(cz_groth16_proof_read(&p, t), CZ_ERR_BAD_FLAGS);
   }
+}
 
+/* Changed inputs and wrong input counts: refused. */
+static void wp_changed_inputs(const wp_case *w) {
+  cz_groth16_vk vk = w->vk;
+  const cz_groth16_pvk *pvk = w->pvk;
+  cz_fr *in = w->in;
+  size_t n = w->n;
+  cz_groth16_proof proof = w->proof;
   /* Every public input changed (+1) is rejected. */
   for (size_t i = 0; i < n; i++) {
     cz_fr saved = in[i];
@@ -254,7 +248,14 @@ static void test_winningpost(void) {
   CHECK_EQ_INT(cz_groth16_verify_prepared(pvk, in, n - 1, &proof), CZ_ERR_INVALID_ARG);
   CHECK_EQ_INT(cz_groth16_verify_prepared(pvk, more, n + 1, &proof), CZ_ERR_INVALID_ARG);
   free(more);
+}
 
+/* Inputs of 0 and 1, which take shortcuts in the IC combination. */
+static void wp_zero_one_inputs(const wp_case *w) {
+  cz_groth16_vk vk = w->vk;
+  cz_fr *in = w->in;
+  size_t n = w->n;
+  cz_groth16_proof proof = w->proof;
   /* Inputs equal to 0 and 1 take shortcuts in the IC combination. Fold
    * (x_i - c) IC_{i+1} into IC0 for a set of positions and set those
    * inputs to c: the equation is unchanged, so the proof must still verify
@@ -282,7 +283,16 @@ static void test_winningpost(void) {
     free(in2);
     free(vk2.ic);
   }
+}
 
+/* The key written back, in both layouts. */
+static void wp_key_round_trips(const wp_case *w) {
+  cz_groth16_vk vk = w->vk;
+  const uint8_t *vk_bytes = w->vk_bytes;
+  size_t vk_len = w->vk_len;
+  cz_fr *in = w->in;
+  size_t n = w->n;
+  cz_groth16_proof proof = w->proof;
   /* Round trips: uncompressed -> same bytes; via the compressed layout and
    * back -> same bytes. */
   {
@@ -306,7 +316,12 @@ static void test_winningpost(void) {
     free(cw);
     free(w);
   }
+}
 
+/* Truncated keys and keys with trailing bytes. */
+static void wp_key_lengths(const wp_case *w) {
+  const uint8_t *vk_bytes = w->vk_bytes;
+  size_t vk_len = w->vk_len;
   /* Every truncation is CZ_ERR_TRUNCATED, with or without `used`. */
   {
     int bad = 0;
@@ -329,7 +344,12 @@ static void test_winningpost(void) {
     CHECK_EQ_INT(used, vk_len);
     free(longer);
   }
+}
 
+/* Corrupted key points and counts. */
+static void wp_key_corruptions(const wp_case *w) {
+  const uint8_t *vk_bytes = w->vk_bytes;
+  size_t vk_len = w->vk_len;
   /* Corrupted points and counts give the matching decode error. */
   {
     uint8_t *t = malloc(vk_len);
@@ -391,6 +411,55 @@ static void test_winningpost(void) {
 #undef CORRUPT
     free(t);
   }
+}
+
+static void test_winningpost(void) {
+  size_t vk_len = 0, n = 0;
+  uint8_t *vk_bytes = read_all(WP_DIR "winning-post-2kib.vk", &vk_len);
+  cz_fr *in = load_inputs(WP_DIR "public_inputs.json", &n);
+  uint8_t pb[CZ_GROTH16_PROOF_BYTES];
+  bool have_proof = load_proof_hex(pb, WP_DIR "vector.json", "proof_bytes_hex");
+  CHECK(vk_bytes && in && have_proof);
+  if (!vk_bytes || !in || !have_proof) goto done;
+  CHECK_EQ_INT(vk_len, 13636);
+  CHECK_EQ_INT(n, 132);
+
+  cz_groth16_vk vk;
+  CHECK_EQ_INT(cz_groth16_vk_load(&vk, WP_DIR "winning-post-2kib.vk", false), CZ_OK);
+  CHECK_EQ_INT(vk.n_ic, 133);
+  cz_groth16_proof proof;
+  CHECK_EQ_INT(cz_groth16_proof_read(&proof, pb), CZ_OK);
+
+  /* The real proof verifies, also under a prepared key made from a copy of
+   * the key that is freed at once (the prepared key owns what it needs). */
+  cz_groth16_pvk *pvk;
+  {
+    cz_groth16_vk copy;
+    CHECK_EQ_INT(cz_groth16_vk_read(&copy, vk_bytes, vk_len, false, NULL), CZ_OK);
+    pvk = cz_groth16_prepare(&copy);
+    cz_groth16_vk_free(&copy);
+  }
+  CHECK(pvk != NULL);
+  if (!pvk) {
+    cz_groth16_vk_free(&vk);
+    goto done;
+  }
+  CHECK_EQ_INT(verify_both(&vk, pvk, in, n, &proof), CZ_OK);
+
+  /* The proof re-encodes to the same bytes. */
+  uint8_t again[CZ_GROTH16_PROOF_BYTES];
+  cz_groth16_proof_write(again, &proof);
+  CHECK_MEM(again, pb, sizeof pb);
+
+  wp_case w = {vk_bytes, vk_len, vk, pvk, in, n, proof, {0}};
+  memcpy(w.pb, pb, sizeof pb);
+  wp_tampered_proofs(&w);
+  wp_changed_inputs(&w);
+  wp_zero_one_inputs(&w);
+  wp_key_round_trips(&w);
+  wp_key_lengths(&w);
+  wp_key_corruptions(&w);
+
   cz_groth16_vk missing;
   CHECK_EQ_INT(cz_groth16_vk_load(&missing, "tests/vectors/no-such-file.vk", false), CZ_ERR_IO);
 
