@@ -34,13 +34,15 @@ bool cz_bench_base64_decode(uint8_t *out, size_t *out_len, const char *text, siz
   return cz_json_base64(&j, text, len, out, out_len);
 }
 
-char *cz_bench_curio_wrap(const char *json, size_t len, uint64_t sector, uint64_t size) {
+char *cz_bench_curio_wrap(const char *json, size_t len, uint64_t sector, uint64_t size,
+                          size_t *out_len) {
   size_t cap = cz_bench_base64_len(len) + 128;
   char *out = malloc(cap);
   if (!out) return NULL;
   int h = snprintf(out, cap, "{\"SectorNum\":%llu,\"Phase1Out\":\"", (unsigned long long)sector);
   char *p = out + h;
   p += cz_bench_base64_encode(p, (const uint8_t *)json, len);
-  snprintf(p, cap - (size_t)(p - out), "\",\"SectorSize\":%llu}", (unsigned long long)size);
+  p += snprintf(p, cap - (size_t)(p - out), "\",\"SectorSize\":%llu}", (unsigned long long)size);
+  *out_len = (size_t)(p - out);
   return out;
 }

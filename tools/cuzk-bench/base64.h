@@ -24,8 +24,9 @@ bool cz_bench_base64_decode(uint8_t *out, size_t *out_len, const char *text, siz
                             char *why, size_t whylen);
 
 /* Curio's wrapper around a C1 JSON text: {"SectorNum":sector,"Phase1Out":
- * "<base64 of json>","SectorSize":size}, NUL-terminated, from malloc (NULL
- * when out of memory). */
-char *cz_bench_curio_wrap(const char *json, size_t len, uint64_t sector, uint64_t size);
+ * "<base64 of json>","SectorSize":size}, NUL-terminated, from malloc, and
+ * its length (before the NUL) in *out_len; NULL when out of memory. */
+char *cz_bench_curio_wrap(const char *json, size_t len, uint64_t sector, uint64_t size,
+                          size_t *out_len);
 
 #endif

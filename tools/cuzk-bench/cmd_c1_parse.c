@@ -88,10 +88,11 @@ static int make_text(c1_text *t, const cz_porep_kind *k, bool curio) {
     return 1;
   }
   if (!curio) return 0;
-  char *w = cz_bench_curio_wrap(t->json, t->len, 1, k->sector_size);
+  size_t w_len = 0;
+  char *w = cz_bench_curio_wrap(t->json, t->len, 1, k->sector_size, &w_len);
   free(t->json);
   t->json = w;
-  t->len = w ? strlen(w) : 0;
+  t->len = w_len;
   if (w) return 0;
   fprintf(stderr, "c1-parse: out of memory\n");
   text_free(t);

@@ -95,13 +95,15 @@ static int seal_input(const porep_opts *o, cz_porep_seal_input *in, uint64_t *si
  * atomically to path. 0, or 2 after a line on stderr. */
 static int write_c1(const cz_porep_c1 *c1, const porep_opts *o, uint64_t size) {
   char *json = NULL, *wrapped = NULL;
-  size_t len = 0;
+  size_t len = 0, wrapped_len = 0;
   cz_err e = cz_porep_c1_to_json(c1, &json, &len);
-  if (e == CZ_OK && o->curio && !(wrapped = cz_bench_curio_wrap(json, len, o->sector, size)))
+  if (e == CZ_OK && o->curio &&
+      !(wrapped = cz_bench_curio_wrap(json, len, o->sector, size, &wrapped_len)))
     e = CZ_ERR_NOMEM;
   const char *text = wrapped ? wrapped : json;
   char werr[4400] = "out of memory";
-  if (e == CZ_OK) e = cz_bench_write_atomic(o->out_path, text, strlen(text), werr, sizeof werr);
+  if (e == CZ_OK)
+    e = cz_bench_write_atomic(o->out_path, text, wrapped ? wrapped_len : len, werr, sizeof werr);
   free(json);
   free(wrapped);
   if (e != CZ_OK) {

@@ -89,44 +89,85 @@ static int prove_post_or_snap(const post_opts *p, bool other_input,
   return cz_bench_prove_post(&pa);
 }
 
+/* Every option of prove, as given. */
+typedef struct {
+  const char *shape, *cache_dir, *c1, *out, *vk_out, *backend, *zkey, *wtns;
+  post_opts post;
+  unsigned long logc, threads, count;
+  bool no_cache, checked, official_only, pce, check_key;
+} prove_opts;
+
+/* The proof that the inputs name: a circom circuit, a PoSt partition or
+ * SnapDeals update, a PoRep C2, or a synthetic circuit. */
+static int prove_dispatch(const prove_opts *o, const cz_bench_prove_opts *common) {
+  const post_opts *p = &o->post;
+  if (o->zkey || o->wtns) {
+    if (!o->zkey || !o->wtns || o->c1 || o->shape || p->request || p->vanilla || p->repeat < 1 ||
+        p->repeat > 1000) {
+      fprintf(stderr, "prove: --zkey and --wtns go together, alone (1 <= --repeat <= 1000)\n");
+      return 2;
+    }
+    cz_bench_zkey_args za = {o->zkey, o->wtns, (unsigned)o->threads, (unsigned)p->repeat,
+                             o->check_key};
+    return cz_bench_prove_zkey(&za);
+  }
+  if (p->request || p->vanilla) return prove_post_or_snap(p, o->c1 || o->shape, common);
+  if (o->c1 && !o->shape) {
+    cz_bench_porep_args pa = {o->c1, *common};
+    return cz_bench_prove_porep(&pa);
+  }
+  if (!o->shape || o->c1 || (strcmp(o->shape, "chain") && strcmp(o->shape, "sparse"))) {
+    fprintf(stderr, "prove: --synthetic must be chain or sparse (usage: cuzk-bench prove %s)\n",
+            SYNOPSIS);
+    return 2;
+  }
+  if (o->logc < 2 || o->logc > 28 || o->count < 1 || o->count > 64) {
+    fprintf(stderr, "prove: need 2 <= --log-constraints <= 28, 1 <= --count <= 64\n");
+    return 2;
+  }
+  cz_bench_synthetic_args sa = {o->shape, (unsigned)o->logc, (unsigned)o->count, o->no_cache,
+                                *common};
+  return cz_bench_prove_synthetic(&sa);
+}
+
 int cmd_prove(int argc, char **argv) {
-  const char *shape = NULL, *dir_opt = NULL, *c1 = NULL, *out = NULL, *vk_out = NULL;
-  const char *backend_name = "cpu", *request = NULL, *vanilla = NULL, *reg = NULL,
-             *rand_hex = NULL;
-  unsigned long logc = 0, threads = 0, count = 1, repeat = 1, miner = ~0ul, partition = ~0ul;
-  bool no_cache = false, checked = false, official_only = false, pce = false, check_key = false;
-  const char *zkey = NULL, *wtns = NULL;
+  prove_opts o = {.backend = "cpu", .count = 1};
+  post_opts *p = &o.post;
+  *p = (post_opts){.miner = ~0ul, .partition = ~0ul, .repeat = 1};
   const cz_opt opts[] = {
-      {"zkey", CZ_OPT_STRING, &zkey, "FILE", "a snarkjs Groth16 key (bls12381); needs --wtns"},
-      {"wtns", CZ_OPT_STRING, &wtns, "FILE", "--zkey: the circom witness to prove"},
-      {"check-key", CZ_OPT_FLAG, &check_key, NULL,
+      {"zkey", CZ_OPT_STRING, &o.zkey, "FILE", "a snarkjs Groth16 key (bls12381); needs --wtns"},
+      {"wtns", CZ_OPT_STRING, &o.wtns, "FILE", "--zkey: the circom witness to prove"},
+      {"check-key", CZ_OPT_FLAG, &o.check_key, NULL,
        "--zkey: test every point of the key for the subgroup (slow)"},
-      {"c1", CZ_OPT_STRING, &c1, "FILE", "PoRep C2 of this C1 output (JSON or Curio's wrapper)"},
-      {"out", CZ_OPT_STRING, &out, "FILE", "--c1: write the proof bytes here (default: hex on stdout)"},
-      {"vk-out", CZ_OPT_STRING, &vk_out, "FILE", "--c1: write the verifying key used"},
-      {"official-only", CZ_OPT_FLAG, &official_only, NULL,
+      {"c1", CZ_OPT_STRING, &o.c1, "FILE", "PoRep C2 of this C1 output (JSON or Curio's wrapper)"},
+      {"out", CZ_OPT_STRING, &o.out, "FILE",
+       "--c1: write the proof bytes here (default: hex on stdout)"},
+      {"vk-out", CZ_OPT_STRING, &o.vk_out, "FILE", "--c1: write the verifying key used"},
+      {"official-only", CZ_OPT_FLAG, &o.official_only, NULL,
        "--c1: refuse test parameters (need $FIL_PROOFS_PARAMETER_CACHE/v28-...params)"},
-      {"pce", CZ_OPT_FLAG, &pce, NULL,
+      {"pce", CZ_OPT_FLAG, &o.pce, NULL,
        "--c1: pre-compiled synthesis (record the circuit once, then witness + M w)"},
-      {"request", CZ_OPT_STRING, &request, "FILE",
+      {"request", CZ_OPT_STRING, &p->request, "FILE",
        "a PoSt partition or an update: request.json (or vanilla.json) as gen-vanilla writes it"},
-      {"vanilla", CZ_OPT_STRING, &vanilla, "FILE",
+      {"vanilla", CZ_OPT_STRING, &p->vanilla, "FILE",
        "a PoSt partition: vanilla.json (a JSON array of base64 bincode proofs)"},
-      {"registered-proof", CZ_OPT_STRING, &reg, "N", "--vanilla: RegisteredPoStProof 0-14 or name"},
-      {"randomness", CZ_OPT_STRING, &rand_hex, "HEX", "--vanilla: 32 bytes"},
-      {"miner-id", CZ_OPT_UINT, &miner, "N", "--vanilla: the miner (prover id = LEB128)"},
-      {"partition", CZ_OPT_UINT, &partition, "K", "--vanilla: WindowPoSt partition (default 0)"},
-      {"repeat", CZ_OPT_UINT, &repeat, "N",
+      {"registered-proof", CZ_OPT_STRING, &p->reg, "N",
+       "--vanilla: RegisteredPoStProof 0-14 or name"},
+      {"randomness", CZ_OPT_STRING, &p->rand_hex, "HEX", "--vanilla: 32 bytes"},
+      {"miner-id", CZ_OPT_UINT, &p->miner, "N", "--vanilla: the miner (prover id = LEB128)"},
+      {"partition", CZ_OPT_UINT, &p->partition, "K", "--vanilla: WindowPoSt partition (default 0)"},
+      {"repeat", CZ_OPT_UINT, &p->repeat, "N",
        "PoSt, --zkey: prove N times with hot parameters (latency)"},
-      {"synthetic", CZ_OPT_STRING, &shape, "SHAPE", "chain (dense witness) or sparse (0/1 witness)"},
-      {"log-constraints", CZ_OPT_UINT, &logc, "K", "2^K constraints, input constraints included"},
-      {"threads", CZ_OPT_UINT, &threads, "N", "thread budget (0 = all cores)"},
-      {"count", CZ_OPT_UINT, &count, "N", "proofs to make and verify (default 1)"},
-      {"cache-dir", CZ_OPT_STRING, &dir_opt, "DIR",
+      {"synthetic", CZ_OPT_STRING, &o.shape, "SHAPE",
+       "chain (dense witness) or sparse (0/1 witness)"},
+      {"log-constraints", CZ_OPT_UINT, &o.logc, "K", "2^K constraints, input constraints included"},
+      {"threads", CZ_OPT_UINT, &o.threads, "N", "thread budget (0 = all cores)"},
+      {"count", CZ_OPT_UINT, &o.count, "N", "proofs to make and verify (default 1)"},
+      {"cache-dir", CZ_OPT_STRING, &o.cache_dir, "DIR",
        "where test parameters are cached (default $XDG_CACHE_HOME/cuzk or ~/.cache/cuzk)"},
-      {"no-cache", CZ_OPT_FLAG, &no_cache, NULL, "always run setup; read/write no file"},
-      {"checked", CZ_OPT_FLAG, &checked, NULL, "load cached parameters with subgroup checks"},
-      {"backend", CZ_OPT_STRING, &backend_name, "NAME",
+      {"no-cache", CZ_OPT_FLAG, &o.no_cache, NULL, "always run setup; read/write no file"},
+      {"checked", CZ_OPT_FLAG, &o.checked, NULL, "load cached parameters with subgroup checks"},
+      {"backend", CZ_OPT_STRING, &o.backend, "NAME",
        "cpu (default), cuda (the GPU, or exit 1 when there is none), or auto (the GPU when "
        "there is one, else the CPU, said on stderr)"},
       {NULL, 0, NULL, NULL, NULL},
@@ -134,42 +175,20 @@ int cmd_prove(int argc, char **argv) {
   int rc = cz_opts_parse_or_help(argc, argv, opts, "prove", SYNOPSIS);
   if (rc >= 0) return rc;
   int pick_rc = 0;
-  const cz_prover_backend *backend = pick_backend(backend_name, &pick_rc);
+  const cz_prover_backend *backend = pick_backend(o.backend, &pick_rc);
   if (!backend) return pick_rc;
-  if (threads > 1024) {
+  if (o.threads > 1024) {
     fprintf(stderr, "prove: --threads too large (at most 1024)\n");
     return 2;
   }
   /* What every path takes alike. */
-  const cz_bench_prove_opts common = {.out = out, .vk_out = vk_out, .cache_dir = dir_opt,
-                                      .official_only = official_only, .checked = checked,
-                                      .threads = (unsigned)threads, .pce = pce,
+  const cz_bench_prove_opts common = {.out = o.out,
+                                      .vk_out = o.vk_out,
+                                      .cache_dir = o.cache_dir,
+                                      .official_only = o.official_only,
+                                      .checked = o.checked,
+                                      .threads = (unsigned)o.threads,
+                                      .pce = o.pce,
                                       .backend = backend};
-  if (zkey || wtns) {
-    if (!zkey || !wtns || c1 || shape || request || vanilla || repeat < 1 || repeat > 1000) {
-      fprintf(stderr, "prove: --zkey and --wtns go together, alone (1 <= --repeat <= 1000)\n");
-      return 2;
-    }
-    cz_bench_zkey_args za = {zkey, wtns, (unsigned)threads, (unsigned)repeat, check_key};
-    return cz_bench_prove_zkey(&za);
-  }
-  if (request || vanilla) {
-    const post_opts po = {request, vanilla, reg, rand_hex, miner, partition, repeat};
-    return prove_post_or_snap(&po, c1 || shape, &common);
-  }
-  if (c1 && !shape) {
-    cz_bench_porep_args pa = {c1, common};
-    return cz_bench_prove_porep(&pa);
-  }
-  if (!shape || c1 || (strcmp(shape, "chain") && strcmp(shape, "sparse"))) {
-    fprintf(stderr, "prove: --synthetic must be chain or sparse (usage: cuzk-bench prove %s)\n",
-            SYNOPSIS);
-    return 2;
-  }
-  if (logc < 2 || logc > 28 || count < 1 || count > 64) {
-    fprintf(stderr, "prove: need 2 <= --log-constraints <= 28, 1 <= --count <= 64\n");
-    return 2;
-  }
-  cz_bench_synthetic_args sa = {shape, (unsigned)logc, (unsigned)count, no_cache, common};
-  return cz_bench_prove_synthetic(&sa);
+  return prove_dispatch(&o, &common);
 }

@@ -131,9 +131,10 @@ typedef struct {
 
 /* The proof (CZ_GROTH16_PROOF_BYTES bytes) against the key and the
  * public inputs of the claim: "valid" or "invalid: ..." on stdout. 0
- * valid, 1 invalid, 2 unusable input (a line on stderr). */
-static int verify_proof(const post_claim *c, const cz_groth16_vk *vk, const uint8_t *bytes) {
-  size_t per = cz_post_public_input_count(c->k);
+ * valid, 1 invalid, 2 unusable input (a line on stderr). per: the
+ * kind's public-input count, which the caller already has. */
+static int verify_proof(const post_claim *c, const cz_groth16_vk *vk, const uint8_t *bytes,
+                        size_t per) {
   cz_fr *inputs = malloc(per * sizeof *inputs);
   if (!inputs) return fail("out of memory");
   char why[512];
@@ -177,7 +178,7 @@ static int verify_claim(const post_claim *c, const char *proof_arg, const char *
   if (len != CZ_GROTH16_PROOF_BYTES)
     rc = fail("%s holds %zu bytes, expected %d", what, len, CZ_GROTH16_PROOF_BYTES);
   else rc = cz_bench_load_vk_for(CMD, &vk, vk_path, vk_hex, vk_compressed, per, c->k->name);
-  if (rc == 0) rc = verify_proof(c, &vk, bytes);
+  if (rc == 0) rc = verify_proof(c, &vk, bytes, per);
   free(bytes);
   cz_groth16_vk_free(&vk);
   return rc;
