@@ -129,6 +129,72 @@ static cz_fr *bench_scalars(size_t n, bool sparse, unsigned equal) {
   return k;
 }
 
+/* Configurations timed by one bench run: [0] dense at T threads, [1]
+ * sparse at T, [2] dense at 1, [3] dense at T on the scalar field code (no
+ * IFMA), [4] and [5] the --equal scalars at T grouped and not, [MSM_PIN + i]
+ * dense at 1 pinned to the i-th CPU this process may use (--scaling). */
+enum { MSM_PIN = 6, MSM_NC = MSM_PIN + BENCH_MAX_CPUS };
+typedef struct {
+  bool on[MSM_NC];
+  int cpus[BENCH_MAX_CPUS], n_cpus;
+  double ms[MSM_NC][BENCH_MAX_REPS], cpu[MSM_NC][BENCH_MAX_REPS], crit[MSM_NC][BENCH_MAX_REPS];
+  cz_msm_opts used[MSM_NC];
+} msm_runs;
+
+/* Each configuration's figures (median wall, us/point, window, paths). */
+static void msm_report_each(const char *name, const bench_args *a, msm_runs *r, size_t n,
+                            double *med) {
+  static const char *label[MSM_PIN] = {"dense",        "sparse01", "dense_t1",
+                                       "dense_scalar", "equal",    "equal_plain"};
+  for (int c = 0; c < MSM_NC; c++) {
+    if (!r->on[c]) continue;
+    med[c] = bench_median(r->ms[c], a->reps);
+    char lb[32];
+    if (c < MSM_PIN) snprintf(lb, sizeof lb, "%s", label[c]);
+    else snprintf(lb, sizeof lb, "dense_t1_cpu%d", r->cpus[c - MSM_PIN]);
+    printf("%s.%s.total %.3f ms\n", name, lb, med[c]);
+    printf("%s.%s.per_point %.4f us/point\n", name, lb, 1e3 * med[c] / (double)n);
+    printf("%s.%s.cpu_per_point %.4f us/point\n", name, lb,
+           1e3 * bench_median(r->cpu[c], a->reps) / (double)n);
+    if (r->used[c].n_other) printf("%s.%s.window %u bits\n", name, lb, r->used[c].used_window_bits);
+    printf("%s.%s.batch_affine %d bool\n", name, lb, r->used[c].used_batch_affine ? 1 : 0);
+    printf("%s.%s.ifma %d bool\n", name, lb, r->used[c].used_ifma ? 1 : 0);
+    if (c == 4 || c == 5) printf("%s.%s.distinct %zu scalars\n", name, lb, r->used[c].n_distinct);
+  }
+}
+
+/* The figures of a run, then the ratios between its configurations. */
+static void msm_report(const bench_args *a, msm_runs *r, size_t n) {
+  char name[96];
+  snprintf(name, sizeof name, "msm.%s.2^%u.t%u", a->group, a->log_n, a->threads);
+  double med[MSM_NC];
+  msm_report_each(name, a, r, n, med);
+  if (r->on[4]) printf("%s.grouped_vs_plain %.4f ratio\n", name, med[4] / med[5]);
+  if (r->on[3]) {
+    /* Same run, alternating: wall and the load-independent critical path. */
+    printf("%s.ifma_vs_scalar %.4f ratio\n", name, med[0] / med[3]);
+    printf("%s.ifma_vs_scalar_cpu %.4f ratio\n", name,
+           bench_median(r->crit[0], a->reps) / bench_median(r->crit[3], a->reps));
+  }
+  if (r->on[1]) printf("%s.sparse01_vs_dense %.4f ratio\n", name, med[1] / med[0]);
+  if (r->on[2]) {
+    printf("%s.speedup_vs_t1 %.3f ratio\n", name, med[2] / med[0]);
+    /* Load-independent: one thread's CPU time over the T-thread run's
+     * critical path (cz_msm_opts.cpu_critical_ms). */
+    printf("%s.speedup_cpu_bound %.3f ratio\n", name,
+           bench_median(r->cpu[2], a->reps) / bench_median(r->crit[0], a->reps));
+  }
+  if (r->on[2] && r->n_cpus == (int)a->threads) {
+    /* What the same CPUs give at best, each at the speed it ran one thread
+     * pinned in this run: on a VM whose vCPUs are not equally fast (the
+     * host's other load), 2 threads cannot reach twice the faster one. */
+    double capacity = 0;
+    for (int i = 0; i < r->n_cpus; i++) capacity += 1.0 / med[MSM_PIN + i];
+    printf("%s.speedup_ideal %.3f ratio\n", name, med[2] * capacity);
+    printf("%s.parallel_efficiency %.3f ratio\n", name, 1.0 / (med[0] * capacity));
+  }
+}
+
 #define AFF cz_g1_affine
 #define JAC cz_g1
 #define GN(x) cz_g1_##x

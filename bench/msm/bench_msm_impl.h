@@ -30,6 +30,33 @@ static AFF *GN(bench_points)(size_t n) {
   return out;
 }
 
+/* One timed call of configuration c (msm_runs) in repetition rep. */
+static int GN(bench_once)(const bench_args *a, msm_runs *r, int c, int rep, const AFF *bases,
+                          const cz_fr *scalars, size_t n) {
+  SEG s = {bases, n, NULL, scalars, n, NULL};
+  cz_msm_opts o = {.window_bits = a->window,
+                   .accumulate = a->acc,
+                   .no_ifma = c == 3,
+                   .no_grouping = c == 5};
+  JAC out;
+  if (c >= MSM_PIN && bench_pin(r->cpus[c - MSM_PIN])) return 1;
+  double t0 = bench_now_ms(), c0 = bench_cpu_ms();
+  cz_err e = MSM(_segments)(&out, &s, 1, c == 2 || c >= MSM_PIN ? 1 : a->threads, &o);
+  r->ms[c][rep] = bench_now_ms() - t0;
+  r->cpu[c][rep] = bench_cpu_ms() - c0;
+  r->crit[c][rep] = o.cpu_critical_ms;
+  if (c >= MSM_PIN && bench_pin(-1)) return 1;
+  if (e) {
+    fprintf(stderr, "cuzk-bench msm: %s\n", cz_err_str(e));
+    return 1;
+  }
+  uint64_t w0;
+  memcpy(&w0, &out, sizeof w0);
+  bench_sink ^= w0;
+  r->used[c] = o;
+  return 0;
+}
+
 /* Median wall time (ms) of reps calls for each of the configurations,
  * interleaved so that machine noise hits all of them alike. */
 static int GN(bench_run)(const bench_args *a) {
@@ -37,92 +64,29 @@ static int GN(bench_run)(const bench_args *a) {
   AFF *bases = GN(bench_points)(n);
   cz_fr *dense = bench_scalars(n, false, 0), *sparse = a->sparse ? bench_scalars(n, true, 0) : NULL;
   cz_fr *equal = a->equal ? bench_scalars(n, false, a->equal) : NULL;
+  msm_runs r = {0};
+  int rc = 0;
   if (!bases || !dense || (a->sparse && !sparse) || (a->equal && !equal)) {
     fprintf(stderr, "cuzk-bench msm: out of memory\n");
-    return 1;
+    rc = 1;
   }
-  /* Configurations: [0] dense at T threads, [1] sparse at T, [2] dense at 1,
-   * [3] dense at T on the scalar field code (no IFMA), [4] and [5] the
-   * --equal scalars at T grouped and not, [PIN + i] dense at 1 pinned to the
-   * i-th CPU this process may use (--scaling). */
-  int cpus[BENCH_MAX_CPUS];
-  int n_cpus = a->scaling && a->threads > 1 ? bench_cpus(cpus, (int)a->threads) : 0;
-  enum { PIN = 6, NC = PIN + BENCH_MAX_CPUS };
-  bool on[NC] = {true, a->sparse, a->scaling && a->threads != 1, a->vs_scalar, a->equal, a->equal};
-  for (int i = 0; i < n_cpus; i++) on[PIN + i] = true;
-  double ms[NC][BENCH_MAX_REPS], cpu[NC][BENCH_MAX_REPS], crit[NC][BENCH_MAX_REPS];
-  cz_msm_opts used[NC];
-  for (int r = 0; r < a->reps; r++)
-    for (int c = 0; c < NC; c++) {
-      if (!on[c]) continue;
-      SEG s = {bases, n, NULL, c == 1 ? sparse : c == 4 || c == 5 ? equal : dense, n, NULL};
-      cz_msm_opts o = {.window_bits = a->window, .accumulate = a->acc, .no_ifma = c == 3,
-                       .no_grouping = c == 5};
-      JAC out;
-      if (c >= PIN && bench_pin(cpus[c - PIN])) return 1;
-      double t0 = bench_now_ms(), c0 = bench_cpu_ms();
-      cz_err e = MSM(_segments)(&out, &s, 1, c == 2 || c >= PIN ? 1 : a->threads, &o);
-      ms[c][r] = bench_now_ms() - t0;
-      cpu[c][r] = bench_cpu_ms() - c0;
-      crit[c][r] = o.cpu_critical_ms;
-      if (c >= PIN && bench_pin(-1)) return 1;
-      if (e) {
-        fprintf(stderr, "cuzk-bench msm: %s\n", cz_err_str(e));
-        return 1;
-      }
-      uint64_t w0;
-      memcpy(&w0, &out, sizeof w0);
-      bench_sink ^= w0;
-      used[c] = o;
-    }
-  char name[96];
-  snprintf(name, sizeof name, "msm.%s.2^%u.t%u", a->group, a->log_n, a->threads);
-  double med[NC];
-  static const char *label[PIN] = {"dense",        "sparse01",    "dense_t1",
-                                   "dense_scalar", "equal",       "equal_plain"};
-  for (int c = 0; c < NC; c++) {
-    if (!on[c]) continue;
-    med[c] = bench_median(ms[c], a->reps);
-    char lb[32];
-    if (c < PIN) snprintf(lb, sizeof lb, "%s", label[c]);
-    else snprintf(lb, sizeof lb, "dense_t1_cpu%d", cpus[c - PIN]);
-    printf("%s.%s.total %.3f ms\n", name, lb, med[c]);
-    printf("%s.%s.per_point %.4f us/point\n", name, lb, 1e3 * med[c] / (double)n);
-    printf("%s.%s.cpu_per_point %.4f us/point\n", name, lb,
-           1e3 * bench_median(cpu[c], a->reps) / (double)n);
-    if (used[c].n_other)
-      printf("%s.%s.window %u bits\n", name, lb, used[c].used_window_bits);
-    printf("%s.%s.batch_affine %d bool\n", name, lb, used[c].used_batch_affine ? 1 : 0);
-    printf("%s.%s.ifma %d bool\n", name, lb, used[c].used_ifma ? 1 : 0);
-    if (c == 4 || c == 5) printf("%s.%s.distinct %zu scalars\n", name, lb, used[c].n_distinct);
-  }
-  if (on[4]) printf("%s.grouped_vs_plain %.4f ratio\n", name, med[4] / med[5]);
-  if (on[3]) {
-    /* Same run, alternating: wall and the load-independent critical path. */
-    printf("%s.ifma_vs_scalar %.4f ratio\n", name, med[0] / med[3]);
-    printf("%s.ifma_vs_scalar_cpu %.4f ratio\n", name,
-           bench_median(crit[0], a->reps) / bench_median(crit[3], a->reps));
-  }
-  if (on[1]) printf("%s.sparse01_vs_dense %.4f ratio\n", name, med[1] / med[0]);
-  if (on[2]) {
-    printf("%s.speedup_vs_t1 %.3f ratio\n", name, med[2] / med[0]);
-    /* Load-independent: one thread's CPU time over the T-thread run's
-     * critical path (cz_msm_opts.cpu_critical_ms). */
-    printf("%s.speedup_cpu_bound %.3f ratio\n", name,
-           bench_median(cpu[2], a->reps) / bench_median(crit[0], a->reps));
-  }
-  if (on[2] && n_cpus == (int)a->threads) {
-    /* What the same CPUs give at best, each at the speed it ran one thread
-     * pinned in this run: on a VM whose vCPUs are not equally fast (the
-     * host's other load), 2 threads cannot reach twice the faster one. */
-    double capacity = 0;
-    for (int i = 0; i < n_cpus; i++) capacity += 1.0 / med[PIN + i];
-    printf("%s.speedup_ideal %.3f ratio\n", name, med[2] * capacity);
-    printf("%s.parallel_efficiency %.3f ratio\n", name, 1.0 / (med[0] * capacity));
-  }
+  r.n_cpus = a->scaling && a->threads > 1 ? bench_cpus(r.cpus, (int)a->threads) : 0;
+  bool on[MSM_PIN] = {true,         a->sparse, a->scaling && a->threads != 1,
+                      a->vs_scalar, a->equal,  a->equal};
+  memcpy(r.on, on, sizeof on);
+  for (int i = 0; i < r.n_cpus; i++) r.on[MSM_PIN + i] = true;
+  for (int rep = 0; rep < a->reps && !rc; rep++)
+    for (int c = 0; c < MSM_NC && !rc; c++)
+      if (r.on[c])
+        rc = GN(bench_once)(a, &r, c, rep, bases,
+                            c == 1             ? sparse
+                            : c == 4 || c == 5 ? equal
+                                               : dense,
+                            n);
+  if (!rc) msm_report(a, &r, n);
   free(bases);
   free(dense);
   free(sparse);
   free(equal);
-  return 0;
+  return rc;
 }

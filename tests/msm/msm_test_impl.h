@@ -111,6 +111,68 @@ static void GN(t_modes)(const char *label) {
     for (int kind = 0; kind < 3; kind++) GN(t_case)(label, sizes[si], kind, si == ns - 1);
 }
 
+/* *want += the naive sum of segment s: walk its density bits. */
+static void GN(t_density_naive)(JAC *want, const SEG *s) {
+  JAC t;
+  size_t j = 0;
+  for (size_t i = 0; i < s->n_scalars; i++)
+    if ((s->density[i / 64] >> (i % 64)) & 1) {
+      GN(t_naive)(&t, &s->bases[j++], &s->scalars[i], 1);
+      GN(add)(want, want, &t);
+    }
+}
+
+/* The two segments of t_density with Montgomery-form scalars (the
+ * prover's form), which take the 0/1 classification before the conversion
+ * to canonical form, and then packed (a witness's aux): the same sum and
+ * the same classes, with density, on 1 and 2 threads; a packed vector
+ * shorter than the segment is refused. */
+static void GN(t_density_fr)(const SEG segs[2], const JAC *want) {
+  JAC got;
+  cz_fr *f[2];
+  SEG fsegs[2], psegs[2];
+  cz_fr_packed p[2];
+  for (int s = 0; s < 2; s++) {
+    size_t n = segs[s].n_scalars;
+    f[s] = malloc(n * sizeof *f[s]);
+    for (size_t i = 0; i < n; i++) {
+      uint8_t wide[64] = {0};
+      for (int l = 0; l < 4; l++)
+        for (int b = 0; b < 8; b++) wide[8 * l + b] = (uint8_t)(segs[s].scalars[i].l[l] >> (8 * b));
+      cz_fr_from_wide_le(&f[s][i], wide);
+    }
+    fsegs[s] = segs[s];
+    fsegs[s].scalars = NULL;
+    fsegs[s].frs = f[s];
+  }
+  cz_msm_opts o = {0}, oc = {0};
+  CHECK_EQ_INT(MSM(_segments)(&got, fsegs, 2, 2, &o), CZ_OK);
+  CHECK(GN(eq)(&got, want));
+  CHECK_EQ_INT(MSM(_segments)(&got, segs, 2, 1, &oc), CZ_OK);
+  CHECK_EQ_INT(o.n_zero, oc.n_zero);
+  CHECK_EQ_INT(o.n_one, oc.n_one);
+  CHECK(o.n_one > 0 && o.n_zero > 0);
+  for (int s = 0; s < 2; s++) {
+    CHECK_EQ_INT(cz_fr_packed_from(&p[s], f[s], segs[s].n_scalars), CZ_OK);
+    psegs[s] = fsegs[s];
+    psegs[s].frs = NULL;
+    psegs[s].packed = &p[s];
+  }
+  for (unsigned threads = 1; threads <= 2; threads++) {
+    cz_msm_opts op = {0};
+    CHECK_EQ_INT(MSM(_segments)(&got, psegs, 2, threads, &op), CZ_OK);
+    CHECK(GN(eq)(&got, want));
+    CHECK_EQ_INT(op.n_zero, oc.n_zero);
+    CHECK_EQ_INT(op.n_one, oc.n_one);
+  }
+  psegs[0].n_scalars++;
+  CHECK_EQ_INT(MSM(_segments)(&got, psegs, 2, 1, NULL), CZ_ERR_INVALID_ARG);
+  for (int s = 0; s < 2; s++) {
+    cz_fr_packed_free(&p[s]);
+    free(f[s]);
+  }
+}
+
 /* Density: bases hold only the entries whose bit is set; two segments (as
  * for b: inputs then aux) with separate base vectors. */
 static void GN(t_density)(void) {
@@ -128,68 +190,18 @@ static void GN(t_density)(void) {
   cz_scalar *k1 = malloc(n1 * sizeof *k1), *k2 = malloc(n2 * sizeof *k2);
   GN(t_scalars)(k1, n1, 0);
   GN(t_scalars)(k2, n2, 1);
-  /* Naive: walk the bits. */
-  JAC want, got, t;
-  GN(set_identity)(&want);
-  size_t j = 0;
-  for (size_t i = 0; i < n1; i++)
-    if ((d1[i / 64] >> (i % 64)) & 1) {
-      GN(t_naive)(&t, &b1[j++], &k1[i], 1);
-      GN(add)(&want, &want, &t);
-    }
-  j = 0;
-  for (size_t i = 0; i < n2; i++)
-    if ((d2[i / 64] >> (i % 64)) & 1) {
-      GN(t_naive)(&t, &b2[j++], &k2[i], 1);
-      GN(add)(&want, &want, &t);
-    }
   SEG segs[2] = {{b1, c1, k1, NULL, n1, d1, NULL}, {b2, c2, k2, NULL, n2, d2, NULL}};
+  JAC want, got;
+  GN(set_identity)(&want);
+  GN(t_density_naive)(&want, &segs[0]);
+  GN(t_density_naive)(&want, &segs[1]);
   for (unsigned threads = 1; threads <= 2; threads++) {
     cz_msm_opts o = {0};
     CHECK_EQ_INT(MSM(_segments)(&got, segs, 2, threads, &o), CZ_OK);
     CHECK(GN(eq)(&got, &want));
     CHECK_EQ_INT(o.n_zero + o.n_one + o.n_other, c1 + c2);
   }
-  /* The same with Montgomery-form scalars (the prover's form), which take
-   * the 0/1 classification before the conversion to canonical form. */
-  {
-    cz_fr *f1 = malloc(n1 * sizeof *f1), *f2 = malloc(n2 * sizeof *f2);
-    for (size_t i = 0; i < n1 + n2; i++) {
-      const cz_scalar *src = i < n1 ? &k1[i] : &k2[i - n1];
-      uint8_t wide[64] = {0};
-      for (int l = 0; l < 4; l++)
-        for (int b = 0; b < 8; b++) wide[8 * l + b] = (uint8_t)(src->l[l] >> (8 * b));
-      cz_fr_from_wide_le(i < n1 ? &f1[i] : &f2[i - n1], wide);
-    }
-    SEG fsegs[2] = {{b1, c1, NULL, f1, n1, d1, NULL}, {b2, c2, NULL, f2, n2, d2, NULL}};
-    cz_msm_opts o = {0}, oc = {0};
-    CHECK_EQ_INT(MSM(_segments)(&got, fsegs, 2, 2, &o), CZ_OK);
-    CHECK(GN(eq)(&got, &want));
-    CHECK_EQ_INT(MSM(_segments)(&got, segs, 2, 1, &oc), CZ_OK);
-    CHECK_EQ_INT(o.n_zero, oc.n_zero);
-    CHECK_EQ_INT(o.n_one, oc.n_one);
-    CHECK(o.n_one > 0 && o.n_zero > 0);
-    /* Packed (a witness's aux): the same sum and the same classes, with
-     * density, on 1 and 2 threads; a packed vector shorter than the
-     * segment is refused. */
-    cz_fr_packed p1, p2;
-    CHECK_EQ_INT(cz_fr_packed_from(&p1, f1, n1), CZ_OK);
-    CHECK_EQ_INT(cz_fr_packed_from(&p2, f2, n2), CZ_OK);
-    SEG psegs[2] = {{b1, c1, NULL, NULL, n1, d1, &p1}, {b2, c2, NULL, NULL, n2, d2, &p2}};
-    for (unsigned threads = 1; threads <= 2; threads++) {
-      cz_msm_opts op = {0};
-      CHECK_EQ_INT(MSM(_segments)(&got, psegs, 2, threads, &op), CZ_OK);
-      CHECK(GN(eq)(&got, &want));
-      CHECK_EQ_INT(op.n_zero, oc.n_zero);
-      CHECK_EQ_INT(op.n_one, oc.n_one);
-    }
-    psegs[0].n_scalars = n1 + 1;
-    CHECK_EQ_INT(MSM(_segments)(&got, psegs, 2, 1, NULL), CZ_ERR_INVALID_ARG);
-    cz_fr_packed_free(&p1);
-    cz_fr_packed_free(&p2);
-    free(f1);
-    free(f2);
-  }
+  GN(t_density_fr)(segs, &want);
   /* A base count that does not match the density is rejected. */
   SEG bad = {b1, c1 + 1, k1, NULL, n1, d1, NULL};
   CHECK_EQ_INT(MSM(_segments)(&got, &bad, 1, 1, NULL), CZ_ERR_INVALID_ARG);

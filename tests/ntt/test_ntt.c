@@ -79,6 +79,95 @@ static void check_domain_constants(const cz_ntt_domain *d) {
   CHECK(cz_fr_is_one(&t));
 }
 
+/* The plain transforms of x at 2^k against the naive DFT (want: n
+ * elements of scratch). */
+static void naive_plain(const cz_ntt_domain *d, unsigned k, const cz_fr *x, cz_fr *want,
+                        unsigned threads) {
+  size_t n = (size_t)1 << k;
+  const cz_fr *w = cz_ntt_domain_omega(d), *wi = cz_ntt_domain_omega_inv(d);
+  const cz_fr *ninv = cz_ntt_domain_size_inv(d);
+  cz_fr *y;
+  /* forward: natural in, bit-reversed out */
+  naive_dft(want, x, n, w, &CZ_FR_ONE, &CZ_FR_ONE);
+  y = copy_vec(x, n);
+  cz_ntt_forward(d, y, threads);
+  int ok = 1;
+  for (size_t j = 0; j < n; j++) ok &= cz_fr_eq(&y[rev(j, k)], &want[j]);
+  CHECK(ok);
+  /* inverse: bit-reversed in, natural out, undoes forward */
+  cz_ntt_inverse(d, y, threads);
+  CHECK(vec_eq(y, x, n));
+  /* natural-order fft */
+  memcpy(y, x, n * sizeof *y);
+  cz_ntt_fft(d, y, threads);
+  CHECK(vec_eq(y, want, n));
+  free(y);
+
+  /* forward with the inverse root, no scaling */
+  naive_dft(want, x, n, wi, &CZ_FR_ONE, &CZ_FR_ONE);
+  y = copy_vec(x, n);
+  cz_ntt_forward_inv_root(d, y, threads);
+  ok = 1;
+  for (size_t j = 0; j < n; j++) ok &= cz_fr_eq(&y[rev(j, k)], &want[j]);
+  CHECK(ok);
+  free(y);
+
+  /* ifft = n^-1 DFT with omega^-1, natural order */
+  naive_dft(want, x, n, wi, &CZ_FR_ONE, ninv);
+  y = copy_vec(x, n);
+  cz_ntt_ifft(d, y, threads);
+  CHECK(vec_eq(y, want, n));
+  free(y);
+  /* inverse on bit-reversed input equals ifft of the natural input */
+  y = malloc(n * sizeof *y);
+  for (size_t i = 0; i < n; i++) y[rev(i, k)] = x[i];
+  cz_ntt_inverse(d, y, threads);
+  CHECK(vec_eq(y, want, n));
+  /* the DIT with the forward root: bit-reversed in, plain DFT out */
+  naive_dft(want, x, n, w, &CZ_FR_ONE, &CZ_FR_ONE);
+  for (size_t i = 0; i < n; i++) y[rev(i, k)] = x[i];
+  cz_ntt_inverse_fwd_root(d, y, threads);
+  CHECK(vec_eq(y, want, n));
+  free(y);
+}
+
+/* The coset transforms of x at 2^k against the naive DFT, and the bit
+ * reversal. */
+static void naive_coset(const cz_ntt_domain *d, unsigned k, const cz_fr *x, cz_fr *want,
+                        unsigned threads) {
+  size_t n = (size_t)1 << k;
+  const cz_fr *w = cz_ntt_domain_omega(d), *wi = cz_ntt_domain_omega_inv(d);
+  const cz_fr *ninv = cz_ntt_domain_size_inv(d), *g = cz_ntt_domain_coset_gen(d);
+  const cz_fr *gi = cz_ntt_domain_coset_gen_inv(d);
+  cz_fr *y;
+  /* coset_fft: evaluations at g omega^j */
+  naive_dft(want, x, n, w, g, &CZ_FR_ONE);
+  y = copy_vec(x, n);
+  cz_ntt_coset_fft(d, y, threads);
+  CHECK(vec_eq(y, want, n));
+  cz_ntt_icoset_fft(d, y, threads);
+  CHECK(vec_eq(y, x, n));
+  /* icoset_fft on its own: coefficients i get n^-1 g^-i sum_j x_j omega^-ij */
+  memcpy(y, x, n * sizeof *y);
+  cz_ntt_icoset_fft(d, y, threads);
+  naive_dft(want, x, n, wi, &CZ_FR_ONE, ninv);
+  cz_fr p = CZ_FR_ONE;
+  for (size_t i = 0; i < n; i++) {
+    cz_fr_mul(&want[i], &want[i], &p);
+    cz_fr_mul(&p, &p, gi);
+  }
+  CHECK(vec_eq(y, want, n));
+  free(y);
+
+  /* bit reversal is the permutation rev, and an involution */
+  y = copy_vec(x, n);
+  cz_ntt_bit_reverse(d, y, threads);
+  int ok = 1;
+  for (size_t i = 0; i < n; i++) ok &= cz_fr_eq(&y[i], &x[rev(i, k)]);
+  CHECK(ok);
+  free(y);
+}
+
 /* Every transform at sizes 1..2^8 against the naive DFT. */
 static void test_naive(void) {
   for (unsigned k = 0; k <= 8; k++) {
@@ -86,78 +175,10 @@ static void test_naive(void) {
     CHECK(cz_ntt_domain_new(&d, k) == CZ_OK);
     check_domain_constants(d);
     size_t n = (size_t)1 << k;
-    const cz_fr *w = cz_ntt_domain_omega(d), *wi = cz_ntt_domain_omega_inv(d);
-    const cz_fr *ninv = cz_ntt_domain_size_inv(d), *g = cz_ntt_domain_coset_gen(d);
-    const cz_fr *gi = cz_ntt_domain_coset_gen_inv(d);
-    cz_fr *x = rand_vec(n), *want = malloc(n * sizeof *want), *y;
+    cz_fr *x = rand_vec(n), *want = malloc(n * sizeof *want);
     unsigned threads = (unsigned)(k % 3 + 1);
-
-    /* forward: natural in, bit-reversed out */
-    naive_dft(want, x, n, w, &CZ_FR_ONE, &CZ_FR_ONE);
-    y = copy_vec(x, n);
-    cz_ntt_forward(d, y, threads);
-    int ok = 1;
-    for (size_t j = 0; j < n; j++) ok &= cz_fr_eq(&y[rev(j, k)], &want[j]);
-    CHECK(ok);
-    /* inverse: bit-reversed in, natural out, undoes forward */
-    cz_ntt_inverse(d, y, threads);
-    CHECK(vec_eq(y, x, n));
-    /* natural-order fft */
-    memcpy(y, x, n * sizeof *y);
-    cz_ntt_fft(d, y, threads);
-    CHECK(vec_eq(y, want, n));
-    free(y);
-
-    /* forward with the inverse root, no scaling */
-    naive_dft(want, x, n, wi, &CZ_FR_ONE, &CZ_FR_ONE);
-    y = copy_vec(x, n);
-    cz_ntt_forward_inv_root(d, y, threads);
-    ok = 1;
-    for (size_t j = 0; j < n; j++) ok &= cz_fr_eq(&y[rev(j, k)], &want[j]);
-    CHECK(ok);
-    free(y);
-
-    /* ifft = n^-1 DFT with omega^-1, natural order */
-    naive_dft(want, x, n, wi, &CZ_FR_ONE, ninv);
-    y = copy_vec(x, n);
-    cz_ntt_ifft(d, y, threads);
-    CHECK(vec_eq(y, want, n));
-    free(y);
-    /* inverse on bit-reversed input equals ifft of the natural input */
-    y = malloc(n * sizeof *y);
-    for (size_t i = 0; i < n; i++) y[rev(i, k)] = x[i];
-    cz_ntt_inverse(d, y, threads);
-    CHECK(vec_eq(y, want, n));
-    /* the DIT with the forward root: bit-reversed in, plain DFT out */
-    naive_dft(want, x, n, w, &CZ_FR_ONE, &CZ_FR_ONE);
-    for (size_t i = 0; i < n; i++) y[rev(i, k)] = x[i];
-    cz_ntt_inverse_fwd_root(d, y, threads);
-    CHECK(vec_eq(y, want, n));
-    free(y);
-
-    /* coset_fft: evaluations at g omega^j */
-    naive_dft(want, x, n, w, g, &CZ_FR_ONE);
-    y = copy_vec(x, n);
-    cz_ntt_coset_fft(d, y, threads);
-    CHECK(vec_eq(y, want, n));
-    cz_ntt_icoset_fft(d, y, threads);
-    CHECK(vec_eq(y, x, n));
-    /* icoset_fft on its own: coefficients i get n^-1 g^-i sum_j x_j omega^-ij */
-    memcpy(y, x, n * sizeof *y);
-    cz_ntt_icoset_fft(d, y, threads);
-    naive_dft(want, x, n, wi, &CZ_FR_ONE, ninv);
-    cz_fr p = CZ_FR_ONE;
-    for (size_t i = 0; i < n; i++) { cz_fr_mul(&want[i], &want[i], &p); cz_fr_mul(&p, &p, gi); }
-    CHECK(vec_eq(y, want, n));
-    free(y);
-
-    /* bit reversal is the permutation rev, and an involution */
-    y = copy_vec(x, n);
-    cz_ntt_bit_reverse(d, y, threads);
-    ok = 1;
-    for (size_t i = 0; i < n; i++) ok &= cz_fr_eq(&y[i], &x[rev(i, k)]);
-    CHECK(ok);
-    free(y);
+    naive_plain(d, k, x, want, threads);
+    naive_coset(d, k, x, want, threads);
     free(x);
     free(want);
     cz_ntt_domain_free(d);

@@ -239,8 +239,8 @@ static void truncations(const char *json, size_t n) {
   CHECK(tried > 3000);
 }
 
-static void curio_wrapper(const char *json, const cz_porep_c1 *ref) {
-  /* The test encoder against RFC 4648 section 10. */
+/* The test encoder against RFC 4648 section 10. */
+static void wrapper_encoder(void) {
   static const char *const V[][2] = {{"", ""},         {"f", "Zg=="},     {"fo", "Zm8="},
                                      {"foo", "Zm9v"},  {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
                                      {"foobar", "Zm9vYmFy"}};
@@ -249,6 +249,12 @@ static void curio_wrapper(const char *json, const cz_porep_c1 *ref) {
     CHECK(strcmp(e, V[i][1]) == 0);
     free(e);
   }
+}
+
+/* Curio's wrapper of json parses to ref and its sector number, with and
+ * without line breaks in the base64, and with its fields in another order
+ * and "\/" escapes as Go may write them. */
+static void wrapper_parses(const char *json, const cz_porep_c1 *ref) {
   uint64_t size = ref->kind->sector_size;
   char msg[MSG];
   for (int lines = 0; lines < 2; lines++) {
@@ -264,44 +270,48 @@ static void curio_wrapper(const char *json, const cz_porep_c1 *ref) {
     cz_porep_c1_free(&c);
     free(w);
   }
-  /* Fields in another order, "\/" escapes as Go may write them. */
-  {
-    char *enc = b64((const uint8_t *)json, strlen(json), 0);
-    size_t cap = strlen(enc) * 2 + 128, k = 0;
-    char *w = malloc(cap);
-    k += (size_t)snprintf(w, cap, "{ \"SectorSize\" : %llu, \"Phase1Out\" : \"",
-                          (unsigned long long)size);
-    for (const char *p = enc; *p; p++) {
-      if (*p == '/') w[k++] = '\\';
-      w[k++] = *p;
-    }
-    snprintf(w + k, cap - k, "\", \"SectorNum\" : 9 }\n");
+  char *enc = b64((const uint8_t *)json, strlen(json), 0);
+  size_t cap = strlen(enc) * 2 + 128, k = 0;
+  char *w = malloc(cap);
+  k += (size_t)snprintf(w, cap, "{ \"SectorSize\" : %llu, \"Phase1Out\" : \"",
+                        (unsigned long long)size);
+  for (const char *p = enc; *p; p++) {
+    if (*p == '/') w[k++] = '\\';
+    w[k++] = *p;
+  }
+  snprintf(w + k, cap - k, "\", \"SectorNum\" : 9 }\n");
+  cz_porep_c1 c;
+  cz_err e = cz_porep_c1_parse(&c, w, strlen(w), msg, sizeof msg);
+  if (e != CZ_OK) fprintf(stderr, "wrapper reordered: %s\n", msg);
+  CHECK(e == CZ_OK && c.sector_num == 9);
+  cz_porep_c1_free(&c);
+  free(w);
+  free(enc);
+}
+
+/* Cuts of the wrapper: in its keys, inside the base64 (which then is not
+ * a multiple of 4, or decodes to a cut C1) and at its end. */
+static void wrapper_cuts(const char *json, uint64_t size) {
+  char msg[MSG];
+  char *full = wrapper(json, 5, size, 0);
+  size_t n = strlen(full);
+  bool all = true;
+  for (size_t cut = 0; cut < n; cut += (cut < 200 || cut + 100 > n) ? 1 : 4099) {
     cz_porep_c1 c;
-    cz_err e = cz_porep_c1_parse(&c, w, strlen(w), msg, sizeof msg);
-    if (e != CZ_OK) fprintf(stderr, "wrapper reordered: %s\n", msg);
-    CHECK(e == CZ_OK && c.sector_num == 9);
-    cz_porep_c1_free(&c);
-    free(w);
-    free(enc);
-  }
-  /* Cuts of the wrapper: in its keys, inside the base64 (which then is not
-   * a multiple of 4, or decodes to a cut C1) and at its end. */
-  {
-    char *full = wrapper(json, 5, size, 0);
-    size_t n = strlen(full);
-    bool all = true;
-    for (size_t cut = 0; cut < n; cut += (cut < 200 || cut + 100 > n) ? 1 : 4099) {
-      cz_porep_c1 c;
-      cz_err e = cz_porep_c1_parse(&c, full, cut, msg, sizeof msg);
-      if (e != CZ_ERR_PARSE || c.proofs) {
-        fprintf(stderr, "wrapper cut %zu: %s %s\n", cut, cz_err_str(e), msg);
-        all = false;
-        break;
-      }
+    cz_err e = cz_porep_c1_parse(&c, full, cut, msg, sizeof msg);
+    if (e != CZ_ERR_PARSE || c.proofs) {
+      fprintf(stderr, "wrapper cut %zu: %s %s\n", cut, cz_err_str(e), msg);
+      all = false;
+      break;
     }
-    CHECK(all);
-    free(full);
   }
+  CHECK(all);
+  free(full);
+}
+
+/* Wrong wrappers, and wrapped C1s that are wrong inside, each with its
+ * error. */
+static void wrapper_errors(const char *json, uint64_t size) {
   char *w = wrapper(json, 5, size * 2, 0);
   EXPECT_ERR(w, CZ_ERR_PARSE, "SectorSize 4096 does not match StackedDrg2KiBV1_1 (2048 bytes)");
   free(w);
@@ -335,6 +345,13 @@ static void curio_wrapper(const char *json, const cz_porep_c1 *ref) {
              "bad base64");
   EXPECT_ERR("{\"SectorNum\":1,\"Phase1Out\":\"e30=e30=\",\"SectorSize\":2048}", CZ_ERR_PARSE,
              "data after padding");
+}
+
+static void curio_wrapper(const char *json, const cz_porep_c1 *ref) {
+  wrapper_encoder();
+  wrapper_parses(json, ref);
+  wrapper_cuts(json, ref->kind->sector_size);
+  wrapper_errors(json, ref->kind->sector_size);
 }
 
 /* r, little-endian: the smallest value that must be refused. */

@@ -196,170 +196,205 @@ static bool proves(const cz_groth16_params *p) {
 
 static bool file_exists(const char *p) { return access(p, F_OK) == 0; }
 
-static void test_store(const char *root) {
+/* What test_store's steps share: the store's options, the official and
+ * test paths of `name`, the keygen's call count and the keys made so far.
+ * Passed by pointer only (o points into it). */
+typedef struct {
   char odir[512], tdir[512], off[CZ_PARAMS_PATH_MAX], tst[CZ_PARAMS_PATH_MAX], msg[512];
-  snprintf(odir, sizeof odir, "%s/official", root);
-  snprintf(tdir, sizeof tdir, "%s/test/nested", root); /* created on demand */
-  mkdir(odir, 0755);
-  keygen_ctx kc = {0, 0};
-  cz_params_store_opts o = {0};
-  o.official_dir = odir;
-  o.test_dir = tdir;
-  o.n_threads = 2;
-  o.keygen = chain_keygen;
-  o.keygen_ctx = &kc;
-  o.who = "test";
-  const char *name = "v28-some-circuit-0123";
-  CHECK(cz_params_store_paths(name, &o, off, tst) == CZ_OK);
-  CHECK(strstr(tst, "/" CZ_PARAMS_TEST_PREFIX "v28-some-circuit-0123.params") != NULL);
+  keygen_ctx kc;
+  cz_params_store_opts o;
+  const char *name;
+  cz_groth16_params p1, fresh;
+} store_case;
 
-  /* 1. Nothing there: generated, cached under the TEST name, one line. */
-  cz_groth16_params p1, p2;
+/* 1. Nothing there: generated, cached under the TEST name, one line.
+ * 2. Again: the cached file, same key, no keygen.
+ * 3. A wrong IC count for the cached file: replaced, keygen refuses too. */
+static void store_generate_then_cache(store_case *sc) {
+  cz_groth16_params p2;
   cz_params_origin org;
   capture_begin();
-  cz_err e = cz_params_store_get(&p1, name, 2, &o, &org, msg, sizeof msg);
+  cz_err e = cz_params_store_get(&sc->p1, sc->name, 2, &sc->o, &org, sc->msg, sizeof sc->msg);
   const char *err = capture_end();
   CHECK(e == CZ_OK);
-  CHECK_EQ_INT(kc.calls, 1);
+  CHECK_EQ_INT(sc->kc.calls, 1);
   CHECK_EQ_INT(org.source, CZ_PARAMS_TEST_GENERATED);
-  CHECK(strcmp(org.path, tst) == 0);
-  CHECK(file_exists(tst));
-  CHECK(!file_exists(off)); /* nothing ever written where official files live */
+  CHECK(strcmp(org.path, sc->tst) == 0);
+  CHECK(file_exists(sc->tst));
+  CHECK(!file_exists(sc->off)); /* nothing ever written where official files live */
   CHECK_EQ_INT(count_lines(err), 1);
-  CHECK(strstr(err, "test: generated TEST parameters") != NULL && strstr(err, tst) != NULL);
-  CHECK(e == CZ_OK && proves(&p1));
+  CHECK(strstr(err, "test: generated TEST parameters") != NULL && strstr(err, sc->tst) != NULL);
+  CHECK(e == CZ_OK && proves(&sc->p1));
 
-  /* 2. Again: the cached file, same key, no keygen. */
   capture_begin();
-  e = cz_params_store_get(&p2, name, 2, &o, &org, msg, sizeof msg);
+  e = cz_params_store_get(&p2, sc->name, 2, &sc->o, &org, sc->msg, sizeof sc->msg);
   err = capture_end();
   CHECK(e == CZ_OK);
-  CHECK_EQ_INT(kc.calls, 1);
+  CHECK_EQ_INT(sc->kc.calls, 1);
   CHECK_EQ_INT(org.source, CZ_PARAMS_TEST_CACHED);
   CHECK_EQ_INT(count_lines(err), 1);
   CHECK(strstr(err, "using TEST parameters") != NULL);
-  CHECK(e == CZ_OK && same_vk(&p1.vk, &p2.vk));
+  CHECK(e == CZ_OK && same_vk(&sc->p1.vk, &p2.vk));
   cz_groth16_params_free(&p2);
 
-  /* 3. A wrong IC count for the cached file: replaced, keygen refuses too. */
   capture_begin();
-  e = cz_params_store_get(&p2, name, 3, &o, &org, msg, sizeof msg);
+  e = cz_params_store_get(&p2, sc->name, 3, &sc->o, &org, sc->msg, sizeof sc->msg);
   err = capture_end();
   CHECK(e == CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(kc.calls, 2);
+  CHECK_EQ_INT(sc->kc.calls, 2);
   CHECK(strstr(err, "unusable") != NULL && strstr(err, "IC points") != NULL);
-  CHECK(strstr(msg, "inputs") != NULL);
+  CHECK(strstr(sc->msg, "inputs") != NULL);
+}
 
-  /* 4. An official file wins over the test cache; no line printed. Use
-   * fresh parameters so the two keys differ. */
-  cz_groth16_params fresh;
-  cz_params_store_opts gen = o;
+/* 4. An official file wins over the test cache; no line printed. Fresh
+ * parameters (sc->fresh, kept for step 9) make the two keys differ. */
+static void store_official_wins(store_case *sc) {
+  cz_groth16_params p2;
+  cz_params_origin org;
+  cz_params_store_opts gen = sc->o;
   gen.no_official = true;
   gen.no_test_cache = true;
   capture_begin();
-  CHECK(cz_params_store_get(&fresh, "x", 2, &gen, &org, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_params_store_get(&sc->fresh, "x", 2, &gen, &org, sc->msg, sizeof sc->msg) == CZ_OK);
   capture_end();
   CHECK_EQ_INT(org.source, CZ_PARAMS_TEST_GENERATED);
   CHECK_EQ_INT(org.path[0], 0);
-  CHECK(!same_vk(&fresh.vk, &p1.vk));
-  CHECK(cz_groth16_params_save(&fresh, off) == CZ_OK);
-  int before = kc.calls;
+  CHECK(!same_vk(&sc->fresh.vk, &sc->p1.vk));
+  CHECK(cz_groth16_params_save(&sc->fresh, sc->off) == CZ_OK);
+  int before = sc->kc.calls;
   capture_begin();
-  e = cz_params_store_get(&p2, name, 2, &o, &org, msg, sizeof msg);
-  err = capture_end();
+  cz_err e = cz_params_store_get(&p2, sc->name, 2, &sc->o, &org, sc->msg, sizeof sc->msg);
+  const char *err = capture_end();
   CHECK(e == CZ_OK);
   CHECK_EQ_INT(org.source, CZ_PARAMS_OFFICIAL);
-  CHECK(strcmp(org.path, off) == 0);
-  CHECK_EQ_INT(kc.calls, before);
+  CHECK(strcmp(org.path, sc->off) == 0);
+  CHECK_EQ_INT(sc->kc.calls, before);
   CHECK_EQ_INT(count_lines(err), 0);
-  CHECK(e == CZ_OK && same_vk(&p2.vk, &fresh.vk) && proves(&p2));
+  CHECK(e == CZ_OK && same_vk(&p2.vk, &sc->fresh.vk) && proves(&p2));
   cz_groth16_params_free(&p2);
-  o.checked = true; /* the checked loader takes it too */
-  CHECK(cz_params_store_get(&p2, name, 0, &o, &org, msg, sizeof msg) == CZ_OK);
+  sc->o.checked = true; /* the checked loader takes it too */
+  CHECK(cz_params_store_get(&p2, sc->name, 0, &sc->o, &org, sc->msg, sizeof sc->msg) == CZ_OK);
   cz_groth16_params_free(&p2);
-  o.checked = false;
+  sc->o.checked = false;
+}
 
-  /* 5. An official file that does not fit is an error, not a fall-back. */
-  e = cz_params_store_get(&p2, name, 40, &o, &org, msg, sizeof msg);
+/* 5. An official file that does not fit is an error, not a fall-back. */
+static void store_official_unfit(store_case *sc) {
+  cz_groth16_params p2;
+  cz_params_origin org;
+  char *msg = sc->msg;
+  int before = sc->kc.calls;
+  cz_err e = cz_params_store_get(&p2, sc->name, 40, &sc->o, &org, msg, sizeof sc->msg);
   CHECK(e == CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "has 2 IC points, the circuit needs 40") != NULL);
-  CHECK_EQ_INT(kc.calls, before);
+  CHECK_EQ_INT(sc->kc.calls, before);
   CHECK(p2.h == NULL && p2.vk.ic == NULL);
-  CHECK(truncate(off, 5000) == 0); /* the header fits, the vectors do not */
-  e = cz_params_store_get(&p2, name, 2, &o, &org, msg, sizeof msg);
+  CHECK(truncate(sc->off, 5000) == 0); /* the header fits, the vectors do not */
+  e = cz_params_store_get(&p2, sc->name, 2, &sc->o, &org, msg, sizeof sc->msg);
   CHECK(e == CZ_ERR_TRUNCATED);
-  CHECK(strstr(msg, off) != NULL);
-  CHECK(truncate(off, 500) == 0); /* shorter than the header */
-  CHECK(cz_params_store_get(&p2, name, 2, &o, &org, msg, sizeof msg) == CZ_ERR_TRUNCATED);
+  CHECK(strstr(msg, sc->off) != NULL);
+  CHECK(truncate(sc->off, 500) == 0); /* shorter than the header */
+  e = cz_params_store_get(&p2, sc->name, 2, &sc->o, &org, msg, sizeof sc->msg);
+  CHECK(e == CZ_ERR_TRUNCATED);
   CHECK(strstr(msg, "header") != NULL);
-  unlink(off);
+  unlink(sc->off);
+}
 
-  /* 6. official_only without the official file; no keygen, no cache. */
-  o.official_only = true;
-  e = cz_params_store_get(&p2, name, 2, &o, &org, msg, sizeof msg);
+/* 6. official_only without the official file; no keygen, no cache.
+ * 7. A corrupt cached test file is reported and replaced.
+ * 8. A keygen whose circuit has the wrong input count. */
+static void store_missing_or_corrupt(store_case *sc) {
+  cz_groth16_params p2;
+  cz_params_origin org;
+  char *msg = sc->msg;
+  sc->o.official_only = true;
+  cz_err e = cz_params_store_get(&p2, sc->name, 2, &sc->o, &org, msg, sizeof sc->msg);
   CHECK(e == CZ_ERR_IO);
-  CHECK(strstr(msg, off) != NULL);
-  o.official_only = false;
-  unlink(tst);
-  o.keygen = NULL;
-  e = cz_params_store_get(&p2, name, 2, &o, &org, msg, sizeof msg);
+  CHECK(strstr(msg, sc->off) != NULL);
+  sc->o.official_only = false;
+  unlink(sc->tst);
+  sc->o.keygen = NULL;
+  e = cz_params_store_get(&p2, sc->name, 2, &sc->o, &org, msg, sizeof sc->msg);
   CHECK(e == CZ_ERR_IO);
   CHECK(strstr(msg, "not found") != NULL);
-  o.keygen = chain_keygen;
+  sc->o.keygen = chain_keygen;
 
-  /* 7. A corrupt cached test file is reported and replaced. */
   capture_begin();
-  CHECK(cz_params_store_get(&p2, name, 2, &o, &org, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_params_store_get(&p2, sc->name, 2, &sc->o, &org, msg, sizeof sc->msg) == CZ_OK);
   capture_end();
   cz_groth16_params_free(&p2);
-  CHECK(truncate(tst, 3000) == 0);
-  before = kc.calls;
+  CHECK(truncate(sc->tst, 3000) == 0);
+  int before = sc->kc.calls;
   capture_begin();
-  e = cz_params_store_get(&p2, name, 2, &o, &org, msg, sizeof msg);
-  err = capture_end();
+  e = cz_params_store_get(&p2, sc->name, 2, &sc->o, &org, msg, sizeof sc->msg);
+  const char *err = capture_end();
   CHECK(e == CZ_OK);
-  CHECK_EQ_INT(kc.calls, before + 1);
+  CHECK_EQ_INT(sc->kc.calls, before + 1);
   CHECK_EQ_INT(org.source, CZ_PARAMS_TEST_GENERATED);
   CHECK_EQ_INT(count_lines(err), 2);
   CHECK(strstr(err, "unusable") != NULL && strstr(err, "generated TEST") != NULL);
   CHECK(e == CZ_OK && proves(&p2));
   cz_groth16_params_free(&p2);
 
-  /* 8. A keygen whose circuit has the wrong input count. */
-  kc.extra_inputs = 1;
-  o.no_test_cache = true;
-  e = cz_params_store_get(&p2, name, 2, &o, &org, msg, sizeof msg);
+  sc->kc.extra_inputs = 1;
+  sc->o.no_test_cache = true;
+  e = cz_params_store_get(&p2, sc->name, 2, &sc->o, &org, msg, sizeof sc->msg);
   CHECK(e == CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "3 inputs") != NULL);
-  kc.extra_inputs = 0;
-  o.no_test_cache = false;
+  sc->kc.extra_inputs = 0;
+  sc->o.no_test_cache = false;
+}
 
-  /* 9. The PoRep wrapper: the official name and count of the kind. A file
-   * under the 2 KiB name with our 2-input key is not the published file:
-   * the wrapper refuses it by its digest before reading it, and the store
-   * alone by its count (2 KiB needs 40). */
+/* 9. The PoRep wrapper: the official name and count of the kind. A file
+ * under the 2 KiB name with our 2-input key is not the published file:
+ * the wrapper refuses it by its digest before reading it, and the store
+ * alone by its count (2 KiB needs 40). */
+static void store_porep_wrapper(store_case *sc) {
+  cz_groth16_params p2;
+  cz_params_origin org;
+  char *msg = sc->msg;
   const cz_porep_kind *k = cz_porep_kind_by_id(5);
   char pname[256], ppath[CZ_PARAMS_PATH_MAX], stamp[CZ_PARAMS_PATH_MAX + 16];
   cz_porep_param_name(k, pname, sizeof pname);
-  snprintf(ppath, sizeof ppath, "%s/%s.params", odir, pname);
-  CHECK(cz_groth16_params_save(&fresh, ppath) == CZ_OK);
-  e = cz_porep_params_get(&p2, k, &o, &org, msg, sizeof msg);
+  snprintf(ppath, sizeof ppath, "%s/%s.params", sc->odir, pname);
+  CHECK(cz_groth16_params_save(&sc->fresh, ppath) == CZ_OK);
+  cz_err e = cz_porep_params_get(&p2, k, &sc->o, &org, msg, sizeof sc->msg);
   CHECK(e == CZ_ERR_IO);
   CHECK(strstr(msg, pname) != NULL && strstr(msg, "parameters.json") != NULL);
-  e = cz_params_store_get(&p2, pname, 40, &o, &org, msg, sizeof msg);
+  e = cz_params_store_get(&p2, pname, 40, &sc->o, &org, msg, sizeof sc->msg);
   CHECK(e == CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, pname) != NULL && strstr(msg, "needs 40") != NULL);
   unlink(ppath);
   snprintf(stamp, sizeof stamp, "%s.cuzk-digest", ppath);
   unlink(stamp);
-  o.keygen = NULL;
-  e = cz_porep_params_get(&p2, k, &o, &org, msg, sizeof msg);
+  sc->o.keygen = NULL;
+  e = cz_porep_params_get(&p2, k, &sc->o, &org, msg, sizeof sc->msg);
   CHECK(e == CZ_ERR_IO);
   CHECK(strstr(msg, pname) != NULL);
-  CHECK(cz_porep_params_get(&p2, NULL, &o, &org, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+  CHECK(cz_porep_params_get(&p2, NULL, &sc->o, &org, msg, sizeof sc->msg) == CZ_ERR_INVALID_ARG);
+}
 
-  cz_groth16_params_free(&fresh);
-  cz_groth16_params_free(&p1);
+static void test_store(const char *root) {
+  store_case sc = {0};
+  snprintf(sc.odir, sizeof sc.odir, "%s/official", root);
+  snprintf(sc.tdir, sizeof sc.tdir, "%s/test/nested", root); /* created on demand */
+  mkdir(sc.odir, 0755);
+  sc.o.official_dir = sc.odir;
+  sc.o.test_dir = sc.tdir;
+  sc.o.n_threads = 2;
+  sc.o.keygen = chain_keygen;
+  sc.o.keygen_ctx = &sc.kc;
+  sc.o.who = "test";
+  sc.name = "v28-some-circuit-0123";
+  CHECK(cz_params_store_paths(sc.name, &sc.o, sc.off, sc.tst) == CZ_OK);
+  CHECK(strstr(sc.tst, "/" CZ_PARAMS_TEST_PREFIX "v28-some-circuit-0123.params") != NULL);
+  store_generate_then_cache(&sc);
+  store_official_wins(&sc);
+  store_official_unfit(&sc);
+  store_missing_or_corrupt(&sc);
+  store_porep_wrapper(&sc);
+  cz_groth16_params_free(&sc.fresh);
+  cz_groth16_params_free(&sc.p1);
 }
 
 int main(void) {

@@ -264,44 +264,51 @@ static void test_expander_pathology(void) {
 
 /* ---- the real 2 KiB PoRep vector --------------------------------------- */
 
-static void test_porep_vector(void) {
-  json_t *v = vec_load(PR_DIR "vector.json");
-  json_t *pi = vec_load(PR_DIR "public_inputs.json");
-  if (!v || !pi) goto out;
+/* The vector's sector and its proof, as read from vector.json. */
+typedef struct {
   uint8_t porep_id[32], prover[32], ticket[32], seed[32], comm_r[32], comm_d[32], rid_want[32];
   uint8_t proof_bytes[CZ_GROTH16_PROOF_BYTES];
-  json_t *der = vec_path(v, "derived");
-  if (!der) goto out;
-  bool ok = vec_hex(v, "porep_id_hex", porep_id, 32) && vec_hex(v, "prover_id_hex", prover, 32) &&
-            vec_hex(v, "ticket_hex", ticket, 32) && vec_hex(v, "seed_hex", seed, 32) &&
-            vec_hex(v, "comm_r_hex", comm_r, 32) && vec_hex(v, "comm_d_hex", comm_d, 32) &&
-            vec_hex(v, "proof_hex", proof_bytes, sizeof proof_bytes) &&
-            vec_hex(der, "replica_id_hex", rid_want, 32);
+  uint64_t sector_id, sector_size;
+} porep_vector;
+
+/* The vector's fields, checked against what the vector is known to be. */
+static bool pv_read(porep_vector *pv, json_t *v, json_t *der) {
+  bool ok = vec_hex(v, "porep_id_hex", pv->porep_id, 32) &&
+            vec_hex(v, "prover_id_hex", pv->prover, 32) &&
+            vec_hex(v, "ticket_hex", pv->ticket, 32) && vec_hex(v, "seed_hex", pv->seed, 32) &&
+            vec_hex(v, "comm_r_hex", pv->comm_r, 32) && vec_hex(v, "comm_d_hex", pv->comm_d, 32) &&
+            vec_hex(v, "proof_hex", pv->proof_bytes, sizeof pv->proof_bytes) &&
+            vec_hex(der, "replica_id_hex", pv->rid_want, 32);
   CHECK(ok);
-  if (!ok) goto out;
-  uint64_t sector_id = (uint64_t)json_integer_value(json_object_get(v, "sector_id"));
-  uint64_t sector_size = (uint64_t)json_integer_value(json_object_get(v, "sector_size"));
-  CHECK_EQ_INT(sector_id, 77);
-  CHECK_EQ_INT(sector_size, 2048);
+  if (!ok) return false;
+  pv->sector_id = (uint64_t)json_integer_value(json_object_get(v, "sector_id"));
+  pv->sector_size = (uint64_t)json_integer_value(json_object_get(v, "sector_size"));
+  CHECK_EQ_INT(pv->sector_id, 77);
+  CHECK_EQ_INT(pv->sector_size, 2048);
   CHECK_EQ_INT(strcmp(json_string_value(json_object_get(v, "api_version")), "1.1.0"), 0);
   /* Registered proof 0 (StackedDrg2KiBV1) with nonce 0 gives this porep_id. */
   uint8_t pid0[32];
   cz_porep_id(pid0, 0, 0);
-  CHECK_MEM(pid0, porep_id, 32);
+  CHECK_MEM(pid0, pv->porep_id, 32);
+  return true;
+}
 
+/* The replica id, the challenges and their DRG and expander parents equal
+ * the vector's "derived" values. */
+static void pv_check_challenges(const porep_vector *pv, json_t *der) {
   uint8_t rid[32];
-  cz_sdr_replica_id(rid, prover, sector_id, ticket, comm_d, porep_id);
-  CHECK_MEM(rid, rid_want, 32);
+  cz_sdr_replica_id(rid, pv->prover, pv->sector_id, pv->ticket, pv->comm_d, pv->porep_id);
+  CHECK_MEM(rid, pv->rid_want, 32);
 
   uint64_t ch[2];
-  cz_sdr_challenges(ch, 2, sector_size / 32, rid, seed, 0);
+  cz_sdr_challenges(ch, 2, pv->sector_size / 32, rid, pv->seed, 0);
   json_t *jch = vec_array(der, "challenges");
   json_t *jdrg = vec_array(der, "drg_parents");
   json_t *jexp = vec_array(der, "expander_parents");
-  if (!jch || !jdrg || !jexp) goto out;
+  if (!jch || !jdrg || !jexp) return;
   CHECK_EQ_INT(json_array_size(jch), 2);
   cz_sdr_graph g;
-  CHECK_EQ_INT(cz_sdr_graph_init(&g, sector_size / 32, porep_id, CZ_API_1_1_0), CZ_OK);
+  CHECK_EQ_INT(cz_sdr_graph_init(&g, pv->sector_size / 32, pv->porep_id, CZ_API_1_1_0), CZ_OK);
   for (size_t i = 0; i < 2 && i < json_array_size(jch); i++) {
     CHECK_EQ_INT(ch[i], json_integer_value(json_array_get(jch, i)));
     uint32_t p[14];
@@ -312,29 +319,27 @@ static void test_porep_vector(void) {
     for (size_t k = 0; k < 6; k++) CHECK_EQ_INT(p[k], json_integer_value(json_array_get(d, k)));
     for (size_t k = 0; k < 8; k++) CHECK_EQ_INT(p[6 + k], json_integer_value(json_array_get(e, k)));
   }
+}
 
-  /* The public inputs equal the file's, and the real proof verifies. */
-  cz_porep_config cfg = {.sector_size = sector_size, .api = CZ_API_1_1_0, .challenges = 2,
-                         .partitions = 1};
-  memcpy(cfg.porep_id, porep_id, 32);
-  CHECK_EQ_INT(cz_porep_public_input_count(&cfg), 39);
-  cz_fr in[39];
+/* cz_porep_public_inputs of the vector's sector under cfg. */
+static cz_err pv_inputs(const porep_vector *pv, const cz_porep_config *cfg, size_t k, cz_fr *in,
+                        size_t *n) {
+  cz_porep_sealed s = {pv->sector_id, pv->prover, pv->ticket, pv->seed, pv->comm_d, pv->comm_r};
+  return cz_porep_public_inputs(cfg, &s, k, in, n);
+}
+
+/* The public inputs equal public_inputs.json's (in[39] on return). */
+static bool pv_check_inputs(const porep_vector *pv, const cz_porep_config *cfg, json_t *pi,
+                            cz_fr *in) {
+  CHECK_EQ_INT(cz_porep_public_input_count(cfg), 39);
   size_t n = 10;
-  CHECK_EQ_INT(cz_porep_public_inputs(&cfg,
-                                      &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d,
-                                                         comm_r},
-                                      0, in, &n),
-               CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(pv_inputs(pv, cfg, 0, in, &n), CZ_ERR_INVALID_ARG);
   CHECK_EQ_INT(n, 39);
   n = 39;
-  CHECK_EQ_INT(cz_porep_public_inputs(&cfg,
-                                      &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d,
-                                                         comm_r},
-                                      0, in, &n),
-               CZ_OK);
+  CHECK_EQ_INT(pv_inputs(pv, cfg, 0, in, &n), CZ_OK);
   CHECK_EQ_INT(n, 39);
   json_t *jin = vec_array(pi, "inputs");
-  if (!jin) goto out;
+  if (!jin) return false;
   CHECK_EQ_INT(json_array_size(jin), 39);
   for (size_t i = 0; i < 39 && i < json_array_size(jin); i++) {
     uint8_t want[32], got[32];
@@ -342,18 +347,19 @@ static void test_porep_vector(void) {
     cz_fr_to_bytes_le(got, &in[i]);
     CHECK_MEM(got, want, 32);
   }
-  CHECK_EQ_INT(cz_porep_public_inputs(&cfg,
-                                      &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d,
-                                                         comm_r},
-                                      1, in, &n),
-               CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(pv_inputs(pv, cfg, 1, in, &n), CZ_ERR_INVALID_ARG);
+  return true;
+}
 
-  size_t hex_len = 0;
+/* The real proof verifies with vk.hex; the vector's README: not with 1.0.0
+ * graph semantics, nor with porep_id [5, 0, ...] (registered proof
+ * StackedDrg2KiBV1_1). */
+static void pv_check_proof(const porep_vector *pv, const cz_porep_config *cfg, const cz_fr *good) {
   FILE *f = fopen(PR_DIR "vk.hex", "rb");
   CHECK(f != NULL);
-  if (!f) goto out;
+  if (!f) return;
   char *hex = malloc(16384);
-  hex_len = fread(hex, 1, 16383, f);
+  size_t hex_len = fread(hex, 1, 16383, f);
   fclose(f);
   while (hex_len && isspace((unsigned char)hex[hex_len - 1])) hex_len--;
   hex[hex_len] = 0;
@@ -364,35 +370,41 @@ static void test_porep_vector(void) {
   cz_groth16_proof proof;
   if (vk_len > 0 && cz_groth16_vk_read(&vk, vkb, (size_t)vk_len, true, NULL) == CZ_OK) {
     CHECK_EQ_INT(vk.n_ic, 40);
-    CHECK_EQ_INT(cz_groth16_proof_read(&proof, proof_bytes), CZ_OK);
-    CHECK_EQ_INT(cz_groth16_verify(&vk, in, 39, &proof), CZ_OK);
-    /* The vector's README: it does not verify with 1.0.0 graph semantics,
-     * nor with porep_id [5, 0, ...] (registered proof StackedDrg2KiBV1_1). */
-    cz_porep_config bad = cfg;
-    bad.api = CZ_API_1_0_0;
-    n = 39;
-    CHECK_EQ_INT(cz_porep_public_inputs(&bad,
-                                        &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d,
-                                                           comm_r},
-                                        0, in, &n),
-                 CZ_OK);
-    CHECK_EQ_INT(cz_groth16_verify(&vk, in, 39, &proof), CZ_ERR_PROOF_INVALID);
-    bad = cfg;
-    cz_porep_id(bad.porep_id, 5, 0);
-    n = 39;
-    CHECK_EQ_INT(cz_porep_public_inputs(&bad,
-                                        &(cz_porep_sealed){sector_id, prover, ticket, seed, comm_d,
-                                                           comm_r},
-                                        0, in, &n),
-                 CZ_OK);
-    CHECK_EQ_INT(cz_groth16_verify(&vk, in, 39, &proof), CZ_ERR_PROOF_INVALID);
+    CHECK_EQ_INT(cz_groth16_proof_read(&proof, pv->proof_bytes), CZ_OK);
+    CHECK_EQ_INT(cz_groth16_verify(&vk, good, 39, &proof), CZ_OK);
+    cz_fr in[39];
+    for (int variant = 0; variant < 2; variant++) {
+      cz_porep_config bad = *cfg;
+      if (variant == 0) bad.api = CZ_API_1_0_0;
+      else cz_porep_id(bad.porep_id, 5, 0);
+      size_t n = 39;
+      CHECK_EQ_INT(pv_inputs(pv, &bad, 0, in, &n), CZ_OK);
+      CHECK_EQ_INT(cz_groth16_verify(&vk, in, 39, &proof), CZ_ERR_PROOF_INVALID);
+    }
     cz_groth16_vk_free(&vk);
   } else {
     CHECK(!"vk.hex does not parse");
   }
   free(vkb);
   free(hex);
-out:
+}
+
+static void test_porep_vector(void) {
+  json_t *v = vec_load(PR_DIR "vector.json");
+  json_t *pi = vec_load(PR_DIR "public_inputs.json");
+  json_t *der = v && pi ? vec_path(v, "derived") : NULL;
+  porep_vector pv;
+  if (der && pv_read(&pv, v, der)) {
+    pv_check_challenges(&pv, der);
+    /* The public inputs equal the file's, and the real proof verifies. */
+    cz_porep_config cfg = {.sector_size = pv.sector_size,
+                           .api = CZ_API_1_1_0,
+                           .challenges = 2,
+                           .partitions = 1};
+    memcpy(cfg.porep_id, pv.porep_id, 32);
+    cz_fr in[39];
+    if (pv_check_inputs(&pv, &cfg, pi, in)) pv_check_proof(&pv, &cfg, in);
+  }
   json_decref(v);
   json_decref(pi);
 }
