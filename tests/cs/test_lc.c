@@ -52,97 +52,133 @@ static bool matches(const cz_lc *lc, const model *m) {
   return k == lc->len;
 }
 
-static void random_ops(cz_cs *cs, unsigned rounds) {
-  cz_lc lc, other;
-  model m = {0}, mo;
-  cz_lc_init(&lc, cs);
-  cz_lc_init(&other, cs);
-  bool ok = true;
-  for (unsigned r = 0; r < rounds; r++) {
-    int i = (int)(check_rand64() % NV);
-    cz_fr c = rnd_fr(), neg;
-    cz_fr_neg(&neg, &c);
-    switch (check_rand64() % 10) {
-    case 0: cz_lc_add_term(&lc, var_of(i), &c); model_add(&m, i, &c); break;
-    case 1: cz_lc_sub_term(&lc, var_of(i), &c); model_add(&m, i, &neg); break;
-    case 2: cz_lc_add(&lc, var_of(i)); model_add(&m, i, &CZ_FR_ONE); break;
+/* Another LC of a few random terms (in other, checked against its own
+ * model), then combined into lc (add, sub, add scaled by c or sub scaled),
+ * mirrored on m. false when other left its model. */
+static bool combine_random_lc(cz_lc *lc, cz_lc *other, model *m, const cz_fr *c) {
+  model mo;
+  cz_lc_clear(other);
+  memset(&mo, 0, sizeof mo);
+  int n = (int)(check_rand64() % 6);
+  for (int j = 0; j < n; j++) {
+    int v = (int)(check_rand64() % NV);
+    cz_fr d = rnd_fr();
+    cz_lc_add_term(other, var_of(v), &d);
+    model_add(&mo, v, &d);
+  }
+  bool ok = matches(other, &mo);
+  int op = (int)(check_rand64() % 4);
+  for (int v = 0; v < NV; v++) {
+    if (!mo.present[v]) continue;
+    cz_fr t = mo.coeff[v];
+    if (op >= 2) cz_fr_mul(&t, &t, c);
+    if (op & 1) cz_fr_neg(&t, &t);
+    model_add(m, v, &t);
+  }
+  if (op == 0) cz_lc_add_lc(lc, other);
+  else if (op == 1) cz_lc_sub_lc(lc, other);
+  else if (op == 2) cz_lc_add_scaled(lc, c, other);
+  else cz_lc_sub_scaled(lc, c, other);
+  return ok;
+}
+
+/* A batch in random order, duplicates and present keys included, added to
+ * lc with cz_lc_add_terms and term by term to m. */
+static void add_random_batch(cz_lc *lc, model *m) {
+  cz_lc_term batch[40];
+  size_t n = (size_t)(check_rand64() % 41);
+  for (size_t j = 0; j < n; j++) {
+    int v = (int)(check_rand64() % NV);
+    batch[j] = (cz_lc_term){rnd_fr(), cz_var_key(var_of(v))};
+    model_add(m, v, &batch[j].coeff);
+  }
+  cz_lc_add_terms(lc, batch, n);
+}
+
+/* One random operation on lc, mirrored on m; other is scratch for the
+ * combining operations. false when that scratch LC left its model. */
+static bool random_op(cz_lc *lc, cz_lc *other, model *m) {
+  int i = (int)(check_rand64() % NV);
+  cz_fr c = rnd_fr(), neg;
+  cz_fr_neg(&neg, &c);
+  switch (check_rand64() % 10) {
+    case 0:
+      cz_lc_add_term(lc, var_of(i), &c);
+      model_add(m, i, &c);
+      break;
+    case 1:
+      cz_lc_sub_term(lc, var_of(i), &c);
+      model_add(m, i, &neg);
+      break;
+    case 2:
+      cz_lc_add(lc, var_of(i));
+      model_add(m, i, &CZ_FR_ONE);
+      break;
     case 3: {
       cz_fr m1;
       cz_fr_neg(&m1, &CZ_FR_ONE);
-      cz_lc_sub(&lc, var_of(i));
-      model_add(&m, i, &m1);
+      cz_lc_sub(lc, var_of(i));
+      model_add(m, i, &m1);
       break;
     }
-    case 4: cz_lc_add_const(&lc, &c); model_add(&m, 0, &c); break;
-    case 5: case 6: case 7: {
-      /* Build another LC of a few terms, then combine. */
-      cz_lc_clear(&other);
-      memset(&mo, 0, sizeof mo);
-      int n = (int)(check_rand64() % 6);
-      for (int j = 0; j < n; j++) {
-        int v = (int)(check_rand64() % NV);
-        cz_fr d = rnd_fr();
-        cz_lc_add_term(&other, var_of(v), &d);
-        model_add(&mo, v, &d);
-      }
-      ok &= matches(&other, &mo);
-      int op = (int)(check_rand64() % 4);
-      for (int v = 0; v < NV; v++) {
-        if (!mo.present[v]) continue;
-        cz_fr t = mo.coeff[v];
-        if (op >= 2) cz_fr_mul(&t, &t, &c);
-        if (op & 1) cz_fr_neg(&t, &t);
-        model_add(&m, v, &t);
-      }
-      if (op == 0) cz_lc_add_lc(&lc, &other);
-      else if (op == 1) cz_lc_sub_lc(&lc, &other);
-      else if (op == 2) cz_lc_add_scaled(&lc, &c, &other);
-      else cz_lc_sub_scaled(&lc, &c, &other);
+    case 4:
+      cz_lc_add_const(lc, &c);
+      model_add(m, 0, &c);
       break;
-    }
-    case 8: { /* a batch in random order, duplicates and present keys included */
-      cz_lc_term batch[40];
-      size_t n = (size_t)(check_rand64() % 41);
-      for (size_t j = 0; j < n; j++) {
-        int v = (int)(check_rand64() % NV);
-        batch[j] = (cz_lc_term){rnd_fr(), cz_var_key(var_of(v))};
-        model_add(&m, v, &batch[j].coeff);
-      }
-      cz_lc_add_terms(&lc, batch, n);
-      break;
-    }
+    case 5:
+    case 6:
+    case 7: return combine_random_lc(lc, other, m, &c);
+    case 8: add_random_batch(lc, m); break;
     default:
       if (check_rand64() % 8 == 0) { /* occasionally start over */
-        cz_lc_clear(&lc);
-        memset(&m, 0, sizeof m);
+        cz_lc_clear(lc);
+        memset(m, 0, sizeof *m);
       }
       break;
-    }
-    ok &= matches(&lc, &m);
   }
-  CHECK(ok);
-  CHECK(!cz_lc_failed(&lc));
-  /* lc += lc doubles every coefficient, in place. */
-  cz_lc_add_lc(&lc, &lc);
-  for (int v = 0; v < NV; v++) cz_fr_dbl(&m.coeff[v], &m.coeff[v]);
-  CHECK(matches(&lc, &m));
+  return true;
+}
+
+/* lc += lc doubles every coefficient in place; a copy of lc matches m and
+ * evaluates as m does. */
+static void check_double_copy_eval(cz_lc *lc, cz_lc *other, model *m) {
+  cz_lc_add_lc(lc, lc);
+  for (int v = 0; v < NV; v++) cz_fr_dbl(&m->coeff[v], &m->coeff[v]);
+  CHECK(matches(lc, m));
   /* copy, then eval against the model. */
-  cz_lc_copy(&other, &lc);
-  CHECK(matches(&other, &m));
+  cz_lc_copy(other, lc);
+  CHECK(matches(other, m));
   cz_fr in[NI], ax[NA], got, want = CZ_FR_ZERO, t;
   for (int v = 0; v < NV; v++) {
     cz_fr x = rnd_fr();
     if (v < NI) in[v] = x;
     else ax[v - NI] = x;
-    if (m.present[v]) {
-      cz_fr_mul(&t, &m.coeff[v], &x);
+    if (m->present[v]) {
+      cz_fr_mul(&t, &m->coeff[v], &x);
       cz_fr_add(&want, &want, &t);
     }
   }
-  CHECK(cz_lc_eval(&got, &other, in, NI, ax, NA));
+  CHECK(cz_lc_eval(&got, other, in, NI, ax, NA));
   CHECK(cz_fr_eq(&got, &want));
-  CHECK(!cz_lc_eval(&got, &other, in, NI, ax, 0) || other.len == 0 ||
-        other.t[other.len - 1].key < ((uint64_t)1 << 32));
+  CHECK(!cz_lc_eval(&got, other, in, NI, ax, 0) || other->len == 0 ||
+        other->t[other->len - 1].key < ((uint64_t)1 << 32));
+}
+
+/* rounds random operations on an LC of cs, each checked against the dense
+ * model; then doubling, copying and evaluating. */
+static void random_ops(cz_cs *cs, unsigned rounds) {
+  cz_lc lc, other;
+  model m = {0};
+  cz_lc_init(&lc, cs);
+  cz_lc_init(&other, cs);
+  bool ok = true;
+  for (unsigned r = 0; r < rounds; r++) {
+    ok &= random_op(&lc, &other, &m);
+    ok &= matches(&lc, &m);
+  }
+  CHECK(ok);
+  CHECK(!cz_lc_failed(&lc));
+  check_double_copy_eval(&lc, &other, &m);
   cz_lc_free(&lc);
   cz_lc_free(&other);
 }

@@ -265,7 +265,11 @@ static void test_computed(cz_engine *e) {
   CHECK_EQ_INT(st.memory_used, 2500);
 }
 
-int main(void) {
+/* The engine: one worker, batches of three that close when full, the
+ * batch-double kind and the computed entries shape-x, shape-big (nearly
+ * the whole budget) and shape-huge (more than the budget); a second
+ * registration of shape-x is refused. */
+static cz_engine *make_engine(void) {
   cz_engine_config cfg;
   cz_engine_config_default(&cfg);
   cfg.n_workers = 1;
@@ -293,14 +297,20 @@ int main(void) {
   CHECK(cz_engine_register_computed_srs(e, "shape-big", (1 << 20) - 1000, &ld) == CZ_OK);
   CHECK(cz_engine_register_computed_srs(e, "shape-huge", (1 << 20) + 1, &ld) == CZ_OK);
   CHECK(cz_engine_register_computed_srs(e, "shape-x", 3000, &ld) == CZ_ERR_INVALID_ARG);
+  return e;
+}
 
-  /* A refused parse answers INVALID at submit with the prover's message. */
+/* A refused parse answers INVALID at submit with the prover's message. */
+static void test_refused_parse(cz_engine *e) {
   cz_job_request bad = {.request_id = "bad", .kind = CZ_KIND_POREP_SEAL_COMMIT};
   char job_id[CZ_JOB_ID_MAX], msg[256];
   CHECK_EQ_INT(cz_engine_submit(e, &bad, job_id, NULL, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "no items") != NULL);
+}
 
-  /* Queued before the worker starts: the models are charged meanwhile. */
+/* Jobs A, B (its item 1 fails) and C queued before the worker starts: the
+ * models are charged meanwhile, parsed once each, no partitions yet. */
+static void test_queued_batch(cz_engine *e) {
   submit(e, "A", "tag=1 items=3");
   submit(e, "B", "tag=2 items=3 fail=1");
   submit(e, "C", "tag=3 items=2");
@@ -310,8 +320,12 @@ int main(void) {
   cz_job_info info;
   CHECK(find_job("B", &info) && !info.running && info.n_partitions == 0);
   CHECK_EQ_INT(S.parses, 3);
-  CHECK(cz_engine_start(e) == CZ_OK);
+}
 
+/* The batch of A, B and C once the worker runs: B fails alone, A and C
+ * complete with their own answers, partitions proved in order with
+ * overlapping synthesis, nothing leaked, nothing left charged. */
+static void test_batch_results(cz_engine *e) {
   uint64_t tag;
   char err[512];
   CHECK_EQ_INT(result(e, "A", &tag, err), CZ_JOB_COMPLETED);
@@ -331,12 +345,15 @@ int main(void) {
   CHECK_EQ_INT(S.proved + S.discarded, S.synthesized); /* no state leaked */
   CHECK_EQ_INT(S.parses, 3);                           /* one parse per job */
   CHECK_EQ_INT(S.frees, 3);
+  cz_engine_stats st;
   cz_engine_get_stats(e, &st);
   CHECK_EQ_INT(st.memory_used, 0);
   CHECK_EQ_INT(st.completed[CZ_KIND_POREP_SEAL_COMMIT], 2);
   CHECK_EQ_INT(st.failed[CZ_KIND_POREP_SEAL_COMMIT], 1);
+}
 
-  /* A job cancelled in the middle of a batch: the others complete. */
+/* A job cancelled in the middle of a batch: the others complete. */
+static void test_cancel_in_batch(cz_engine *e) {
   S.proved = S.discarded = S.synthesized = 0;
   submit(e, "D", "tag=4 items=3 block=1"); /* item 1's proving waits for the cancel */
   submit(e, "E", "tag=5 items=2");
@@ -345,6 +362,8 @@ int main(void) {
   bool was_running = false;
   CHECK_EQ_INT(cz_engine_cancel(e, "D", &was_running), CZ_OK);
   CHECK(was_running);
+  uint64_t tag;
+  char err[512];
   CHECK_EQ_INT(result(e, "D", &tag, err), CZ_JOB_CANCELLED);
   CHECK_EQ_INT(result(e, "E", &tag, err), CZ_JOB_COMPLETED);
   CHECK_EQ_INT(tag, 5);
@@ -353,6 +372,15 @@ int main(void) {
   CHECK_EQ_INT(S.proved, 2 + 2 + 1); /* D's items 0 and 1, E's two, F's one */
   CHECK_EQ_INT(S.proved + S.discarded, S.synthesized);
   CHECK_EQ_INT(S.frees, 6);
+}
+
+int main(void) {
+  cz_engine *e = make_engine();
+  test_refused_parse(e);
+  test_queued_batch(e);
+  CHECK(cz_engine_start(e) == CZ_OK);
+  test_batch_results(e);
+  test_cancel_in_batch(e);
   test_computed(e);
 
   cz_engine_destroy(e);
