@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cuzk/snap.h"
+#include "filecoin/snap/snap_internal.h"
 #include "util/msg.h"
 
 #define FR_CAPACITY 254 /* Fr::CAPACITY: bits every value below r has room for */
@@ -77,12 +78,15 @@ cz_err cz_snap_k_and_h_select(const cz_snap_shape *s, uint32_t k, uint32_t h, ui
   return CZ_OK;
 }
 
-static cz_err commitment(const uint8_t b[32], const char *what, cz_fr *out, char *msg,
-                         size_t msg_len) {
-  if (!b) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: missing", what);
-  if (cz_fr_from_bytes_le(out, b) != CZ_OK)
-    return cz_msg_err(msg, msg_len, CZ_ERR_NONCANONICAL,
-                      "%s: not a canonical field element (value >= r)", what);
+cz_err cz_snap_comms_fr(const cz_snap_comms *c, cz_fr out[3], char *msg, size_t msg_len) {
+  const uint8_t *b[3] = {c->comm_r_old, c->comm_d_new, c->comm_r_new};
+  static const char *const name[3] = {"comm_r_old", "comm_d_new", "comm_r_new"};
+  for (int i = 0; i < 3; i++) {
+    if (!b[i]) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: missing", name[i]);
+    if (cz_fr_from_bytes_le(&out[i], b[i]) != CZ_OK)
+      return cz_msg_err(msg, msg_len, CZ_ERR_NONCANONICAL,
+                        "%s: not a canonical field element (value >= r)", name[i]);
+  }
   return CZ_OK;
 }
 
@@ -92,10 +96,8 @@ cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h, con
   if (!out || !c || cz_snap_k_and_h_select(s, k, h, &kh) != CZ_OK)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "partition %u, h %u: not a partition and h of this sector size", k, h);
-  cz_err e;
-  if ((e = commitment(c->comm_r_old, "comm_r_old", &out[1], msg, msg_len)) != CZ_OK) return e;
-  if ((e = commitment(c->comm_d_new, "comm_d_new", &out[2], msg, msg_len)) != CZ_OK) return e;
-  if ((e = commitment(c->comm_r_new, "comm_r_new", &out[3], msg, msg_len)) != CZ_OK) return e;
+  cz_err e = cz_snap_comms_fr(c, &out[1], msg, msg_len);
+  if (e != CZ_OK) return e;
   cz_fr_from_u64(&out[0], kh);
   return CZ_OK;
 }

@@ -11,21 +11,13 @@
 #include "cuzk/snap.h"
 #include "cuzk/snap_circuit.h"
 #include "filecoin/circuit_build.h"
+#include "filecoin/snap/snap_internal.h"
 #include "util/msg.h"
 
 void cz_snap_partition_free(cz_snap_partition *p) {
   if (!p) return;
   cz_snap_vanilla_free(&p->proof);
   memset(p, 0, sizeof *p);
-}
-
-static cz_err canonical(const uint8_t b[32], const char *what, char *msg, size_t msg_len) {
-  cz_fr v;
-  if (!b) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: missing", what);
-  if (cz_fr_from_bytes_le(&v, b) != CZ_OK)
-    return cz_msg_err(msg, msg_len, CZ_ERR_NONCANONICAL,
-                      "%s: not a canonical field element (value >= r)", what);
-  return CZ_OK;
 }
 
 cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, uint32_t partition,
@@ -39,10 +31,9 @@ cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, ui
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partition %u: %s has %u partition%s",
                       partition, k->name, k->shape.partitions,
                       k->shape.partitions == 1 ? "" : "s");
-  cz_err e;
-  if ((e = canonical(c->comm_r_old, "comm_r_old", msg, msg_len)) != CZ_OK) return e;
-  if ((e = canonical(c->comm_d_new, "comm_d_new", msg, msg_len)) != CZ_OK) return e;
-  if ((e = canonical(c->comm_r_new, "comm_r_new", msg, msg_len)) != CZ_OK) return e;
+  cz_fr comms[3];
+  cz_err e = cz_snap_comms_fr(c, comms, msg, msg_len);
+  if (e != CZ_OK) return e;
   if ((e = cz_snap_vanilla_parse(&out->proof, vanilla, len, partition, msg, msg_len)) != CZ_OK)
     return e;
   out->kind = k;

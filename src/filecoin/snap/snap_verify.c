@@ -7,6 +7,7 @@
 
 #include "cuzk/snap.h"
 #include "filecoin/bincode/bincode.h"
+#include "filecoin/snap/snap_internal.h"
 #include "util/msg.h"
 
 static unsigned log2u64(uint64_t v) {
@@ -117,26 +118,16 @@ static cz_err check_challenge(const vctx *x, size_t i, uint32_t c, const cz_snap
   return CZ_OK;
 }
 
-static cz_err commitment(const uint8_t b[32], const char *what, cz_fr *out, char *msg,
-                         size_t msg_len) {
-  if (!b) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: missing", what);
-  if (cz_fr_from_bytes_le(out, b) != CZ_OK)
-    return cz_msg_err(msg, msg_len, CZ_ERR_NONCANONICAL,
-                      "%s: not a canonical field element (value >= r)", what);
-  return CZ_OK;
-}
-
 cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
                                 const cz_snap_partition_proof *p, size_t index, char *msg,
                                 size_t msg_len) {
   if (!s || !c || !p || k >= s->partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "partition %u: missing argument or not a partition of this sector size", k);
-  cz_fr r_old, d_new, r_new;
-  cz_err e;
-  if ((e = commitment(c->comm_r_old, "comm_r_old", &r_old, msg, msg_len)) != CZ_OK) return e;
-  if ((e = commitment(c->comm_d_new, "comm_d_new", &d_new, msg, msg_len)) != CZ_OK) return e;
-  if ((e = commitment(c->comm_r_new, "comm_r_new", &r_new, msg, msg_len)) != CZ_OK) return e;
+  cz_fr comms[3];
+  cz_err e = cz_snap_comms_fr(c, comms, msg, msg_len);
+  if (e != CZ_OK) return e;
+  cz_fr r_old = comms[0], d_new = comms[1], r_new = comms[2];
   vctx x = {.s = s, .msg = msg, .msg_len = msg_len, .index = index};
   x.bits = log2u64(s->nodes);
   x.partition_bits = log2u64(s->partitions);
