@@ -81,19 +81,29 @@ static cz_err verify(const cz_groth16_pvk *pvk, const cz_fr *in, const uint8_t *
   return e != CZ_OK ? e : cz_groth16_verify_prepared(pvk, in, N_INPUTS, &p);
 }
 
-static void test_winning_vector(void) {
+/* What the steps of test_winning_vector share: the vector, its kind and
+ * the public inputs derived from it. */
+typedef struct {
   winning_vector w;
-  static uint8_t want[N_INPUTS][32];
-  CHECK(load_vector(&w));
-  CHECK(load_inputs(want));
-  CHECK_EQ_INT(w.sector.sector_id, 7);
-  const cz_post_kind *k = cz_post_kind_by_id(0);
-  char msg[256];
+  const cz_post_kind *k;
   cz_fr in[N_INPUTS];
-  CHECK_EQ_INT(cz_post_public_input_count(k), N_INPUTS);
-  CHECK_EQ_INT(cz_post_public_inputs(
-                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0},
-                   &w.sector, 1, in, N_INPUTS, msg, sizeof msg),
+} winning_case;
+
+/* Step 1: the 132 inputs derived from vector.json are public_inputs.json's. */
+static void winning_inputs_match(winning_case *wc) {
+  winning_vector *w = &wc->w;
+  cz_fr *in = wc->in;
+  static uint8_t want[N_INPUTS][32];
+  CHECK(load_vector(w));
+  CHECK(load_inputs(want));
+  CHECK_EQ_INT(w->sector.sector_id, 7);
+  wc->k = cz_post_kind_by_id(0);
+  char msg[256];
+  CHECK_EQ_INT(cz_post_public_input_count(wc->k), N_INPUTS);
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = wc->k,
+                                                               .randomness = w->randomness,
+                                                               .partition = 0},
+                                     &w->sector, 1, in, N_INPUTS, msg, sizeof msg),
                CZ_OK);
   size_t diff = 0;
   for (size_t i = 0; i < N_INPUTS; i++) {
@@ -102,7 +112,14 @@ static void test_winning_vector(void) {
     diff += memcmp(b, want[i], 32) != 0;
   }
   CHECK_EQ_INT(diff, 0);
+}
 
+/* Step 2: the winning sector picked among sets of several sizes; an empty
+ * set and a WindowPoSt kind are refused. */
+static void winning_sector_selection(const winning_case *wc) {
+  const winning_vector *w = &wc->w;
+  const cz_post_kind *k = wc->k;
+  char msg[256];
   /* The selection among a one-sector set is that sector (vector.json's
    * challenged_indices [0]); larger sets from hashlib. */
   static const struct {
@@ -110,30 +127,88 @@ static void test_winning_vector(void) {
   } picks[] = {{1, 0}, {2, 1}, {3, 1}, {1000, 65}, {1ull << 40, 792661091137ull}};
   for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
     uint64_t got = ~0ull;
-    CHECK_EQ_INT(cz_post_winning_sectors(k, w.randomness, w.prover_id, picks[i].len, &got, msg,
+    CHECK_EQ_INT(cz_post_winning_sectors(k, w->randomness, w->prover_id, picks[i].len, &got, msg,
                                          sizeof msg),
                  CZ_OK);
     CHECK_EQ_INT(got, picks[i].pick);
   }
   uint64_t got;
-  CHECK_EQ_INT(cz_post_winning_sectors(k, w.randomness, w.prover_id, 0, &got, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_winning_sectors(k, w->randomness, w->prover_id, 0, &got, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(cz_post_winning_sectors(cz_post_kind_by_id(5), w.randomness, w.prover_id, 5, &got,
+  CHECK_EQ_INT(cz_post_winning_sectors(cz_post_kind_by_id(5), w->randomness, w->prover_id, 5, &got,
                                        msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
+}
 
-  /* The vanilla view: 66 challenges of sector 0, which are the slots'. */
+/* Step 3: the vanilla view: 66 challenges of sector 0, which are the slots'. */
+static void winning_vanilla_challenges(const winning_case *wc) {
+  char msg[256];
   uint64_t ch[66];
-  CHECK_EQ_INT(cz_post_sector_challenges(k, w.randomness, 0, 7, ch, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(cz_post_sector_challenges(wc->k, wc->w.randomness, 0, 7, ch, msg, sizeof msg),
+               CZ_OK);
   size_t same = 0;
   for (size_t i = 0; i < 66; i++) {
     cz_fr c;
     cz_fr_from_u64(&c, ch[i]);
-    same += cz_fr_eq(&c, &in[2 * i + 1]);
+    same += cz_fr_eq(&c, &wc->in[2 * i + 1]);
   }
   CHECK_EQ_INT(same, 66);
+}
 
-  /* The real proof verifies with exactly these inputs. */
+/* Step 4, continued: the real proof with any input or any proof byte
+ * changed is rejected. The inputs are left as they were. */
+static void winning_rejects_changed_bytes(const cz_groth16_pvk *pvk, winning_case *wc) {
+  const winning_vector *w = &wc->w;
+  cz_fr *in = wc->in;
+  /* Any input changed (plus one): rejected. */
+  size_t accepted = 0;
+  for (size_t i = 0; i < N_INPUTS; i++) {
+    cz_fr keep = in[i];
+    cz_fr_add(&in[i], &in[i], &CZ_FR_ONE);
+    accepted += verify(pvk, in, w->proof) == CZ_OK;
+    in[i] = keep;
+  }
+  CHECK_EQ_INT(accepted, 0);
+  /* Any proof byte changed: rejected (by the decoder or the pairing). */
+  accepted = 0;
+  for (size_t i = 0; i < sizeof w->proof; i++) {
+    uint8_t t[CZ_GROTH16_PROOF_BYTES];
+    memcpy(t, w->proof, sizeof t);
+    t[i] ^= 0x01;
+    accepted += verify(pvk, in, t) == CZ_OK;
+  }
+  CHECK_EQ_INT(accepted, 0);
+}
+
+/* Step 4, continued: inputs derived for another sector number or
+ * randomness are rejected with the real proof. */
+static void winning_rejects_other_seeds(const cz_groth16_pvk *pvk, const winning_case *wc) {
+  const winning_vector *w = &wc->w;
+  const cz_post_kind *k = wc->k;
+  char msg[256];
+  cz_fr other[N_INPUTS];
+  cz_post_sector s8 = w->sector;
+  s8.sector_id = 8;
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                               .randomness = w->randomness,
+                                                               .partition = 0},
+                                     &s8, 1, other, N_INPUTS, msg, sizeof msg),
+               CZ_OK);
+  CHECK_EQ_INT(verify(pvk, other, w->proof), CZ_ERR_PROOF_INVALID);
+  uint8_t r2[32];
+  memcpy(r2, w->randomness, 32);
+  r2[0] ^= 1;
+  CHECK_EQ_INT(
+      cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = r2, .partition = 0},
+                            &w->sector, 1, other, N_INPUTS, msg, sizeof msg),
+      CZ_OK);
+  CHECK_EQ_INT(verify(pvk, other, w->proof), CZ_ERR_PROOF_INVALID);
+}
+
+/* Step 4: the real proof verifies under the official key with exactly these
+ * inputs and nothing else. False when the key cannot be prepared, which
+ * ends the test. */
+static bool winning_real_proof(winning_case *wc) {
   cz_groth16_vk vk;
   CHECK_EQ_INT(cz_groth16_vk_load(&vk, WINNING_DIR "winning-post-2kib.vk", false), CZ_OK);
   CHECK_EQ_INT(vk.n_ic, N_INPUTS + 1);
@@ -141,81 +216,79 @@ static void test_winning_vector(void) {
   CHECK(pvk != NULL);
   if (!pvk) {
     cz_groth16_vk_free(&vk);
-    return;
+    return false;
   }
-  CHECK_EQ_INT(verify(pvk, in, w.proof), CZ_OK);
-  /* Any input changed (plus one): rejected. */
-  size_t accepted = 0;
-  for (size_t i = 0; i < N_INPUTS; i++) {
-    cz_fr keep = in[i];
-    cz_fr_add(&in[i], &in[i], &CZ_FR_ONE);
-    accepted += verify(pvk, in, w.proof) == CZ_OK;
-    in[i] = keep;
-  }
-  CHECK_EQ_INT(accepted, 0);
-  /* Any proof byte changed: rejected (by the decoder or the pairing). */
-  accepted = 0;
-  for (size_t i = 0; i < sizeof w.proof; i++) {
-    uint8_t t[CZ_GROTH16_PROOF_BYTES];
-    memcpy(t, w.proof, sizeof t);
-    t[i] ^= 0x01;
-    accepted += verify(pvk, in, t) == CZ_OK;
-  }
-  CHECK_EQ_INT(accepted, 0);
-  /* Inputs derived for another sector number or randomness: rejected. */
-  cz_fr other[N_INPUTS];
-  cz_post_sector s8 = w.sector;
-  s8.sector_id = 8;
-  CHECK_EQ_INT(cz_post_public_inputs(
-                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0},
-                   &s8, 1, other, N_INPUTS, msg, sizeof msg),
-               CZ_OK);
-  CHECK_EQ_INT(verify(pvk, other, w.proof), CZ_ERR_PROOF_INVALID);
-  uint8_t r2[32];
-  memcpy(r2, w.randomness, 32);
-  r2[0] ^= 1;
-  CHECK_EQ_INT(
-      cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = r2, .partition = 0},
-                            &w.sector, 1, other, N_INPUTS, msg, sizeof msg),
-      CZ_OK);
-  CHECK_EQ_INT(verify(pvk, other, w.proof), CZ_ERR_PROOF_INVALID);
+  CHECK_EQ_INT(verify(pvk, wc->in, wc->w.proof), CZ_OK);
+  winning_rejects_changed_bytes(pvk, wc);
+  winning_rejects_other_seeds(pvk, wc);
   cz_groth16_pvk_free(pvk);
   cz_groth16_vk_free(&vk);
+  return true;
+}
 
-  /* Contract errors. */
-  cz_post_sector two[2] = {w.sector, w.sector};
-  CHECK_EQ_INT(cz_post_public_inputs(
-                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0},
-                   two, 2, in, N_INPUTS, msg, sizeof msg),
+/* Step 5: contract errors: two sectors, partition 1, too small an output. */
+static void winning_contract_errors(winning_case *wc) {
+  const winning_vector *w = &wc->w;
+  const cz_post_kind *k = wc->k;
+  cz_fr *in = wc->in;
+  char msg[256];
+  cz_post_sector two[2] = {w->sector, w->sector};
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                               .randomness = w->randomness,
+                                                               .partition = 0},
+                                     two, 2, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(cz_post_public_inputs(
-                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 1},
-                   &w.sector, 1, in, N_INPUTS, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                               .randomness = w->randomness,
+                                                               .partition = 1},
+                                     &w->sector, 1, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(cz_post_public_inputs(
-                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0},
-                   &w.sector, 1, in, N_INPUTS - 1, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                               .randomness = w->randomness,
+                                                               .partition = 0},
+                                     &w->sector, 1, in, N_INPUTS - 1, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
-  /* Non-canonical randomness (r itself) and comm_r: refused, named. */
+}
+
+/* Step 6: non-canonical randomness (r itself), prover id and comm_r are
+ * refused, and the message names the field. */
+static void winning_noncanonical_refused(winning_case *wc) {
+  const winning_vector *w = &wc->w;
+  const cz_post_kind *k = wc->k;
+  cz_fr *in = wc->in;
+  char msg[256];
+  uint64_t ch[66], got;
   static const uint8_t r_le[32] = {
       0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0x02, 0xa4, 0xbd, 0x53,
       0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8, 0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
   CHECK_EQ_INT(cz_post_public_inputs(
                    &(cz_post_challenge_seed){.kind = k, .randomness = r_le, .partition = 0},
-                   &w.sector, 1, in, N_INPUTS, msg, sizeof msg),
+                   &w->sector, 1, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_NONCANONICAL);
   CHECK(strncmp(msg, "randomness: not a canonical", 27) == 0);
   CHECK_EQ_INT(cz_post_sector_challenges(k, r_le, 0, 7, ch, msg, sizeof msg), CZ_ERR_NONCANONICAL);
-  CHECK_EQ_INT(cz_post_winning_sectors(k, w.randomness, r_le, 9, &got, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_winning_sectors(k, w->randomness, r_le, 9, &got, msg, sizeof msg),
                CZ_ERR_NONCANONICAL);
   CHECK(strncmp(msg, "prover_id:", 10) == 0);
-  cz_post_sector bad = w.sector;
+  cz_post_sector bad = w->sector;
   memcpy(bad.comm_r, r_le, 32);
-  CHECK_EQ_INT(cz_post_public_inputs(
-                   &(cz_post_challenge_seed){.kind = k, .randomness = w.randomness, .partition = 0},
-                   &bad, 1, in, N_INPUTS, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+                                                               .randomness = w->randomness,
+                                                               .partition = 0},
+                                     &bad, 1, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_NONCANONICAL);
   CHECK(strncmp(msg, "sectors[0].comm_r:", 18) == 0);
+}
+
+/* The real WinningPoSt vector, step by step (see the functions above). */
+static void test_winning_vector(void) {
+  winning_case wc;
+  winning_inputs_match(&wc);
+  winning_sector_selection(&wc);
+  winning_vanilla_challenges(&wc);
+  if (!winning_real_proof(&wc)) return;
+  winning_contract_errors(&wc);
+  winning_noncanonical_refused(&wc);
 }
 
 /* WindowPoSt 2 KiB, partition 1 of sectors 7 and 9 (sector_index 2 and 3):

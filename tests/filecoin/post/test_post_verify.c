@@ -93,127 +93,177 @@ static cz_err tampered(const window_vector *w, size_t at, uint8_t x, char *msg, 
   return e;
 }
 
-static void test_window(void) {
+/* What the steps of test_window share: the vector, and one message buffer
+ * that every call writes its error to and every expect reads. */
+typedef struct {
   window_vector w;
-  CHECK(load(&w));
-  if (!w.file) return;
-  char msg[320] = "";
+  char msg[320];
+} window_case;
+
+/* Step 1: the challenges are the README's, and the proof is accepted. */
+static void window_accepted(window_case *wc) {
+  const window_vector *w = &wc->w;
+  char *msg = wc->msg;
+  size_t msg_len = sizeof wc->msg;
   /* The challenges as the README lists them. */
   uint64_t ch[10];
-  CHECK_EQ_INT(cz_post_sector_challenges(cz_post_kind_by_id(8), w.randomness, 0, 1, ch, msg,
-                                         sizeof msg),
+  CHECK_EQ_INT(cz_post_sector_challenges(cz_post_kind_by_id(8), w->randomness, 0, 1, ch, msg,
+                                         msg_len),
                CZ_OK);
   CHECK_MEM(ch, readme_leaves, sizeof ch);
   /* Accepted. */
-  cz_err e = run(&w, w.file, w.len, 8, w.randomness, &w.sector, 0, msg, sizeof msg);
+  cz_err e = run(w, w->file, w->len, 8, w->randomness, &w->sector, 0, msg, msg_len);
   CHECK_EQ_INT(e, CZ_OK);
   if (e != CZ_OK) fprintf(stderr, "verify: %s\n", msg);
   /* The 1.2.0 rule (V1_1, id 13) hashes n alone: the same for the first
    * sector of partition 0, so that proof holds too. */
-  CHECK_EQ_INT(run(&w, w.file, w.len, 13, w.randomness, &w.sector, 0, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(run(w, w->file, w->len, 13, w->randomness, &w->sector, 0, msg, msg_len), CZ_OK);
+}
 
+/* Step 2: a path hash, a leaf, a root, comm_c, comm_r_last or a path index
+ * changed in the file: refused, and the message names the proof. */
+static void window_tampered_file(window_case *wc) {
+  const window_vector *w = &wc->w;
+  char *msg = wc->msg;
+  size_t msg_len = sizeof wc->msg;
   /* A path hash, a leaf, a root, comm_c, comm_r_last changed (low byte:
    * still canonical). */
-  expect(tampered(&w, LEVEL(4, 3) + 8 + 32 * 2, 1, msg, sizeof msg), CZ_ERR_PROOF_INVALID, msg,
+  expect(tampered(w, LEVEL(4, 3) + 8 + 32 * 2, 1, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
          "vanilla_proofs[0].sectors[0].inclusion_proofs[4]: the path from the leaf does not hash");
-  expect(tampered(&w, INC_SUB(8) + 8 + 8 + 32 * 6, 1, msg, sizeof msg), CZ_ERR_PROOF_INVALID, msg,
+  expect(tampered(w, INC_SUB(8) + 8 + 8 + 32 * 6, 1, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
          "inclusion_proofs[8]: the path from the leaf does not hash");
-  expect(tampered(&w, INC_LEAF(2), 1, msg, sizeof msg), CZ_ERR_PROOF_INVALID, msg,
+  expect(tampered(w, INC_LEAF(2), 1, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
          "inclusion_proofs[2]: the path from the leaf does not hash");
-  expect(tampered(&w, INC_ROOT(6), 1, msg, sizeof msg), CZ_ERR_PROOF_INVALID, msg,
+  expect(tampered(w, INC_ROOT(6), 1, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
          "inclusion_proofs[6].root: differs from comm_r_last");
-  expect(tampered(&w, w.len - 64, 1, msg, sizeof msg), CZ_ERR_PROOF_INVALID, msg,
+  expect(tampered(w, w->len - 64, 1, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
          "vanilla_proofs[0].sectors[0]: comm_r != Poseidon(comm_c, comm_r_last)");
-  expect(tampered(&w, w.len - 32, 1, msg, sizeof msg), CZ_ERR_PROOF_INVALID, msg,
+  expect(tampered(w, w->len - 32, 1, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
          "comm_r != Poseidon(comm_c, comm_r_last)");
   /* A path index changed: the leaf is not the challenge. */
-  expect(tampered(&w, LEVEL(0, 0) + 8 + 7 * 32, 1, msg, sizeof msg), CZ_ERR_PROOF_INVALID, msg,
+  expect(tampered(w, LEVEL(0, 0) + 8 + 7 * 32, 1, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
          "inclusion_proofs[0]: leaf index");
+}
 
+/* Step 3: the proof against another sector id (on the public side only,
+ * and on both sides), comm_r, randomness or partition: refused. */
+static void window_other_public_side(window_case *wc) {
+  const window_vector *w = &wc->w;
+  char *msg = wc->msg;
+  size_t msg_len = sizeof wc->msg;
   /* Another sector id: on the public side only, and on both sides. */
-  cz_post_sector s2 = w.sector;
+  cz_post_sector s2 = w->sector;
   s2.sector_id = 2;
-  expect(run(&w, w.file, w.len, 8, w.randomness, &s2, 0, msg, sizeof msg), CZ_ERR_PROOF_INVALID,
-         msg, "vanilla_proofs[0].sector_id: 1 is not the challenged sector 2");
+  expect(run(w, w->file, w->len, 8, w->randomness, &s2, 0, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
+         "vanilla_proofs[0].sector_id: 1 is not the challenged sector 2");
   {
-    uint8_t *b = malloc(w.len);
-    memcpy(b, w.file, w.len);
+    uint8_t *b = malloc(w->len);
+    memcpy(b, w->file, w->len);
     b[0] = 2;
-    expect(run(&w, b, w.len, 8, w.randomness, &s2, 0, msg, sizeof msg), CZ_ERR_PROOF_INVALID, msg,
+    expect(run(w, b, w->len, 8, w->randomness, &s2, 0, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
            "inclusion_proofs[0]: leaf index 707914199 is not the challenge");
     free(b);
   }
   /* Another comm_r on the public side. */
-  cz_post_sector s3 = w.sector;
+  cz_post_sector s3 = w->sector;
   s3.comm_r[0] ^= 1;
-  expect(run(&w, w.file, w.len, 8, w.randomness, &s3, 0, msg, sizeof msg), CZ_ERR_PROOF_INVALID,
-         msg, "vanilla_proofs[0].comm_r: differs");
+  expect(run(w, w->file, w->len, 8, w->randomness, &s3, 0, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
+         "vanilla_proofs[0].comm_r: differs");
   /* Other randomness; another partition (sector_index 2349). */
   uint8_t r1[32] = {1};
-  expect(run(&w, w.file, w.len, 8, r1, &w.sector, 0, msg, sizeof msg), CZ_ERR_PROOF_INVALID, msg,
+  expect(run(w, w->file, w->len, 8, r1, &w->sector, 0, msg, msg_len), CZ_ERR_PROOF_INVALID, msg,
          "inclusion_proofs[0]: leaf index 707914199 is not the challenge");
-  expect(run(&w, w.file, w.len, 8, w.randomness, &w.sector, 1, msg, sizeof msg),
+  expect(run(w, w->file, w->len, 8, w->randomness, &w->sector, 1, msg, msg_len),
          CZ_ERR_PROOF_INVALID, msg, "is not the challenge");
+}
 
+/* Step 4: the file truncated, or with a length of 2^63: refused by the
+ * reader; then registered proofs of another tree shape or challenge
+ * count: refused, with the shape each needs. */
+static void window_bad_length_or_kind(window_case *wc) {
+  const window_vector *w = &wc->w;
+  char *msg = wc->msg;
+  size_t msg_len = sizeof wc->msg;
   /* Truncated; a length of 2^63. */
-  expect(run(&w, w.file, w.len - 1, 8, w.randomness, &w.sector, 0, msg, sizeof msg),
+  expect(run(w, w->file, w->len - 1, 8, w->randomness, &w->sector, 0, msg, msg_len),
          CZ_ERR_TRUNCATED, msg, "comm_r_last: unexpected end of input");
   {
-    uint8_t *b = malloc(w.len);
-    memcpy(b, w.file, w.len);
+    uint8_t *b = malloc(w->len);
+    memcpy(b, w->file, w->len);
     memset(b + 48, 0, 8);
     b[55] = 0x80;
-    expect(run(&w, b, w.len, 8, w.randomness, &w.sector, 0, msg, sizeof msg), CZ_ERR_TRUNCATED,
-           msg, "vanilla_proofs[0].sectors[0].inclusion_proofs: unexpected end of input (length "
-                "9223372036854775808");
+    expect(run(w, b, w->len, 8, w->randomness, &w->sector, 0, msg, msg_len), CZ_ERR_TRUNCATED, msg,
+           "vanilla_proofs[0].sectors[0].inclusion_proofs: unexpected end of input (length "
+           "9223372036854775808");
     free(b);
   }
 
   /* Wrong registered proofs: another tree shape, another challenge count. */
-  expect(run(&w, w.file, w.len, 9, w.randomness, &w.sector, 0, msg, sizeof msg),
-         CZ_ERR_INVALID_ARG, msg,
+  expect(run(w, w->file, w->len, 9, w->randomness, &w->sector, 0, msg, msg_len), CZ_ERR_INVALID_ARG,
+         msg,
          "inclusion_proofs[0]: a Sub proof with 9/1/0 base/sub/top levels; "
          "StackedDrgWindow64GiBV1 (tree 8-8-2) needs Top with 9/1/1");
-  expect(run(&w, w.file, w.len, 5, w.randomness, &w.sector, 0, msg, sizeof msg),
-         CZ_ERR_INVALID_ARG, msg, "needs Single with 2/0/0");
-  expect(run(&w, w.file, w.len, 3, w.randomness, &w.sector, 0, msg, sizeof msg),
-         CZ_ERR_INVALID_ARG, msg, "inclusion_proofs: 10 proofs (StackedDrgWinning32GiBV1 opens 66");
+  expect(run(w, w->file, w->len, 5, w->randomness, &w->sector, 0, msg, msg_len), CZ_ERR_INVALID_ARG,
+         msg, "needs Single with 2/0/0");
+  expect(run(w, w->file, w->len, 3, w->randomness, &w->sector, 0, msg, msg_len), CZ_ERR_INVALID_ARG,
+         msg, "inclusion_proofs: 10 proofs (StackedDrgWinning32GiBV1 opens 66");
+}
 
+/* Step 5: sector and inclusion counts, a second sector of the partition
+ * (other challenges), non-canonical prover id and randomness, no kind. */
+static void window_counts_and_seeds(window_case *wc) {
+  const window_vector *w = &wc->w;
+  char *msg = wc->msg;
+  size_t msg_len = sizeof wc->msg;
   /* Counts, and the second sector of a partition gets other challenges. */
   cz_post_vanilla v[2];
-  CHECK_EQ_INT(cz_post_vanilla_parse(&v[0], w.file, w.len, 0, msg, sizeof msg), CZ_OK);
-  CHECK_EQ_INT(cz_post_vanilla_parse(&v[1], w.file, w.len, 1, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(cz_post_vanilla_parse(&v[0], w->file, w->len, 0, msg, msg_len), CZ_OK);
+  CHECK_EQ_INT(cz_post_vanilla_parse(&v[1], w->file, w->len, 1, msg, msg_len), CZ_OK);
   const cz_post_kind *k = cz_post_kind_by_id(8);
-  cz_post_sector two[2] = {w.sector, w.sector};
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w.randomness, w.prover_id, 0}, two, v,
-                                2, msg, sizeof msg),
+  cz_post_sector two[2] = {w->sector, w->sector};
+  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0}, two,
+                                v, 2, msg, msg_len),
          CZ_ERR_PROOF_INVALID, msg, "vanilla_proofs[1].sectors[0].inclusion_proofs[0]: leaf index");
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w.randomness, w.prover_id, 0}, two, v,
-                                0, msg, sizeof msg),
+  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0}, two,
+                                v, 0, msg, msg_len),
          CZ_ERR_INVALID_ARG, msg, "0 sectors in partition 0");
   v[0].sectors[0].n_inclusions = 9;
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w.randomness, w.prover_id, 0}, two, v,
-                                1, msg, sizeof msg),
+  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0}, two,
+                                v, 1, msg, msg_len),
          CZ_ERR_INVALID_ARG, msg, "inclusion_proofs: 9 proofs");
   v[0].sectors[0].n_inclusions = 10;
   /* Non-canonical prover id and randomness. */
   uint8_t ff[32];
   memset(ff, 0xff, 32);
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w.randomness, ff, 0}, two, v, 1, msg,
-                                sizeof msg),
+  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w->randomness, ff, 0}, two, v, 1, msg,
+                                msg_len),
          CZ_ERR_NONCANONICAL, msg, "prover_id: not a canonical");
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, ff, w.prover_id, 0}, two, v, 1, msg,
-                                sizeof msg),
+  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, ff, w->prover_id, 0}, two, v, 1, msg,
+                                msg_len),
          CZ_ERR_NONCANONICAL, msg, "randomness: not a canonical");
-  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w.randomness, w.prover_id, 0},
-                                      two, v, 1, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0},
+                                      two, v, 1, msg, msg_len),
                CZ_OK);
-  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){NULL, w.randomness, w.prover_id, 0},
-                                      two, v, 1, msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){NULL, w->randomness, w->prover_id,
+                                                                0},
+                                      two, v, 1, msg, msg_len),
                CZ_ERR_INVALID_ARG);
   cz_post_vanilla_free(&v[0]);
   cz_post_vanilla_free(&v[1]);
-  free(w.file);
+}
+
+/* The real WindowPoSt vanilla proof, step by step (see the functions
+ * above); skipped when its file cannot be read. */
+static void test_window(void) {
+  window_case wc = {.msg = ""};
+  CHECK(load(&wc.w));
+  if (!wc.w.file) return;
+  window_accepted(&wc);
+  window_tampered_file(&wc);
+  window_other_public_side(&wc);
+  window_bad_length_or_kind(&wc);
+  window_counts_and_seeds(&wc);
+  free(wc.w.file);
 }
 
 /* WinningPoSt 2 KiB over a tree built here: 66 Single inclusions at the

@@ -58,69 +58,84 @@ static void test_honest(uint64_t nodes) {
   snap_test_sector_free(&t);
 }
 
-static void test_tampered(void) {
-  snap_test_sector t;
-  if (!snap_test_sector_make(&t, 64)) return;
-  cz_snap_partition_proof p;
-  char msg[256];
-  CHECK(cz_snap_prove_partition(&t.shape, 0, &t.trees, &p, msg, sizeof msg) == CZ_OK);
+/* test_tampered, step 1: comm_r_new or comm_d_new off by one bit, or a
+ * non-canonical comm_r_old, with an honest proof: refused. */
+static void snap_refuses_wrong_comms(const snap_test_sector *t, const cz_snap_partition_proof *p) {
   uint8_t other[32];
-  memcpy(other, t.b_comm_r_new, 32);
+  memcpy(other, t->b_comm_r_new, 32);
   other[0] ^= 1;
-  expect_bad(&t, 0, &p, t.b_comm_r_old, t.b_comm_d_new, other, CZ_ERR_PROOF_INVALID,
+  expect_bad(t, 0, p, t->b_comm_r_old, t->b_comm_d_new, other, CZ_ERR_PROOF_INVALID,
              "comm_r_new is not Poseidon(comm_c, root_r_new)");
-  memcpy(other, t.b_comm_d_new, 32);
+  memcpy(other, t->b_comm_d_new, 32);
   other[3] ^= 1;
-  expect_bad(&t, 0, &p, t.b_comm_r_old, other, t.b_comm_r_new, CZ_ERR_PROOF_INVALID,
+  expect_bad(t, 0, p, t->b_comm_r_old, other, t->b_comm_r_new, CZ_ERR_PROOF_INVALID,
              "apex_leafs: they do not hash to comm_d_new");
   memset(other, 0xff, 32);
-  expect_bad(&t, 0, &p, other, t.b_comm_d_new, t.b_comm_r_new, CZ_ERR_NONCANONICAL, "comm_r_old");
-  cz_fr keep = p.apex_leaves[5];
-  cz_fr_add(&p.apex_leaves[5], &p.apex_leaves[5], &CZ_FR_ONE);
-  expect_bad(&t, 0, &p, t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new, CZ_ERR_PROOF_INVALID,
+  expect_bad(t, 0, p, other, t->b_comm_d_new, t->b_comm_r_new, CZ_ERR_NONCANONICAL, "comm_r_old");
+}
+
+/* test_tampered, step 2: an apex leaf, a leaf_r_new, the proofs of another
+ * challenge or the challenge count changed in the proof: refused. Each
+ * change is undone after its check. */
+static void snap_refuses_tampered_proof(const snap_test_sector *t, cz_snap_partition_proof *p) {
+  cz_fr keep = p->apex_leaves[5];
+  cz_fr_add(&p->apex_leaves[5], &p->apex_leaves[5], &CZ_FR_ONE);
+  expect_bad(t, 0, p, t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new, CZ_ERR_PROOF_INVALID,
              "apex_leafs");
-  p.apex_leaves[5] = keep;
+  p->apex_leaves[5] = keep;
   /* leaf_r_new changed: its path no longer leads to root_r_new. */
-  cz_fr_add(&p.challenges[4].proof_r_new.proof.leaf, &p.challenges[4].proof_r_new.proof.leaf,
+  cz_fr_add(&p->challenges[4].proof_r_new.proof.leaf, &p->challenges[4].proof_r_new.proof.leaf,
             &CZ_FR_ONE);
-  expect_bad(&t, 0, &p, t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new, CZ_ERR_PROOF_INVALID,
+  expect_bad(t, 0, p, t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new, CZ_ERR_PROOF_INVALID,
              "challenge_proofs[4].proof_r_new: the path does not lead to root_r_new");
-  cz_fr_sub(&p.challenges[4].proof_r_new.proof.leaf, &p.challenges[4].proof_r_new.proof.leaf,
+  cz_fr_sub(&p->challenges[4].proof_r_new.proof.leaf, &p->challenges[4].proof_r_new.proof.leaf,
             &CZ_FR_ONE);
   /* Proofs of another challenge. */
-  cz_snap_challenge_proof c = p.challenges[2];
-  p.challenges[2] = p.challenges[3];
-  expect_bad(&t, 0, &p, t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new, CZ_ERR_PROOF_INVALID,
+  cz_snap_challenge_proof c = p->challenges[2];
+  p->challenges[2] = p->challenges[3];
+  expect_bad(t, 0, p, t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new, CZ_ERR_PROOF_INVALID,
              "challenge_proofs[2].proof_r_old: opens node");
-  p.challenges[2] = c;
+  p->challenges[2] = c;
   /* Wrong counts. */
-  p.n_challenges = 9;
-  expect_bad(&t, 0, &p, t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new, CZ_ERR_PROOF_INVALID,
+  p->n_challenges = 9;
+  expect_bad(t, 0, p, t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new, CZ_ERR_PROOF_INVALID,
              "9 proofs, the sector size has 10");
-  p.n_challenges = 10;
-  /* The 8 MiB registered proof's constants: 128 apex leaves expected. */
-  cz_snap_partition_proof *pp = &p;
-  char m2[256];
-  CHECK(cz_snap_verify_partition(&cz_snap_kind_by_id(1)->shape, 0,
-                                 &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
-                                 pp, 0, m2, sizeof m2) == CZ_ERR_PROOF_INVALID);
-  CHECK(strstr(m2, "8 leaves, the sector size has 128") != NULL);
-  CHECK(cz_snap_verify_partition(&t.shape, 1,
-                                 &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
-                                 pp, 0, m2, sizeof m2) == CZ_ERR_INVALID_ARG);
-  CHECK(cz_snap_verify_partition(&t.shape, 0,
-                                 &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
-                                 pp, 0, m2, sizeof m2) == CZ_OK);
+  p->n_challenges = 10;
+}
 
-  /* The circuit on this witness: satisfied, 5 inputs equal to the
-   * verifier's public inputs. */
+/* test_tampered, step 3: the restored proof under the 8 MiB registered
+ * proof's constants (128 apex leaves expected) and for a partition the
+ * shape does not have: refused; as it is: accepted. */
+static void snap_refuses_wrong_shape(const snap_test_sector *t, const cz_snap_partition_proof *pp) {
+  char m2[256];
+  CHECK(
+      cz_snap_verify_partition(&cz_snap_kind_by_id(1)->shape, 0,
+                               &(cz_snap_comms){t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new},
+                               pp, 0, m2, sizeof m2) == CZ_ERR_PROOF_INVALID);
+  CHECK(strstr(m2, "8 leaves, the sector size has 128") != NULL);
+  CHECK(
+      cz_snap_verify_partition(&t->shape, 1,
+                               &(cz_snap_comms){t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new},
+                               pp, 0, m2, sizeof m2) == CZ_ERR_INVALID_ARG);
+  CHECK(
+      cz_snap_verify_partition(&t->shape, 0,
+                               &(cz_snap_comms){t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new},
+                               pp, 0, m2, sizeof m2) == CZ_OK);
+}
+
+/* test_tampered, step 4: the circuit on this witness is satisfied, with 5
+ * inputs equal to the verifier's public inputs; a tampered leaf_d_new makes
+ * it unsatisfied (not an error); a witness of the wrong shape is refused.
+ * Leaves leaf_d_new of challenge 7 tampered. */
+static void snap_circuit_on_witness(const snap_test_sector *t, cz_snap_partition_proof *p) {
+  char msg[256];
   cz_fr pub[CZ_SNAP_PUBLIC_INPUTS];
-  CHECK(cz_snap_public_inputs(&t.shape, 0, t.shape.h,
-                              &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new}, pub,
-                              msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_public_inputs(&t->shape, 0, t->shape.h,
+                              &(cz_snap_comms){t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new},
+                              pub, msg, sizeof msg) == CZ_OK);
   cz_snap_public sp = {pub[0], pub[1], pub[2], pub[3]};
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
-  CHECK(cz_snap_circuit(cs, &t.shape, &sp, &p) == CZ_OK);
+  CHECK(cz_snap_circuit(cs, &t->shape, &sp, p) == CZ_OK);
   CHECK(cz_cs_finish(cs) == CZ_OK);
   CHECK(cz_cs_is_satisfied(cs));
   size_t at = 0;
@@ -134,19 +149,33 @@ static void test_tampered(void) {
   }
   cz_cs_free(cs);
   /* A tampered leaf_d_new makes an unsatisfied circuit, not an error. */
-  cz_fr_add(&p.challenges[7].proof_d_new.proof.leaf, &p.challenges[7].proof_d_new.proof.leaf,
+  cz_fr_add(&p->challenges[7].proof_d_new.proof.leaf, &p->challenges[7].proof_d_new.proof.leaf,
             &CZ_FR_ONE);
   cs = cz_cs_new(CZ_CS_TEST, NULL);
-  CHECK(cz_snap_circuit(cs, &t.shape, &sp, &p) == CZ_OK);
+  CHECK(cz_snap_circuit(cs, &t->shape, &sp, p) == CZ_OK);
   CHECK(cz_cs_finish(cs) == CZ_OK);
   CHECK(!cz_cs_is_satisfied(cs));
   cz_cs_free(cs);
   /* A witness of the wrong shape is refused. */
   cs = cz_cs_new(CZ_CS_TEST, NULL);
-  p.n_apex = 4;
-  CHECK(cz_snap_circuit(cs, &t.shape, &sp, &p) == CZ_ERR_INVALID_ARG);
-  p.n_apex = 8;
+  p->n_apex = 4;
+  CHECK(cz_snap_circuit(cs, &t->shape, &sp, p) == CZ_ERR_INVALID_ARG);
+  p->n_apex = 8;
   cz_cs_free(cs);
+}
+
+/* One honest proof of a 64-node sector, tampered step by step (see the
+ * functions above). */
+static void test_tampered(void) {
+  snap_test_sector t;
+  if (!snap_test_sector_make(&t, 64)) return;
+  cz_snap_partition_proof p;
+  char msg[256];
+  CHECK(cz_snap_prove_partition(&t.shape, 0, &t.trees, &p, msg, sizeof msg) == CZ_OK);
+  snap_refuses_wrong_comms(&t, &p);
+  snap_refuses_tampered_proof(&t, &p);
+  snap_refuses_wrong_shape(&t, &p);
+  snap_circuit_on_witness(&t, &p);
   cz_snap_vanilla_free(&p);
   snap_test_sector_free(&t);
 }
