@@ -38,7 +38,22 @@ static const char *skip_ws(const char *p, const char *end) {
   return p;
 }
 
-cz_err cz_parse_size(const char *s, uint64_t *bytes) {
+/* A unit system: each unit's name and multiplier; whether a fraction
+ * ("1.5GiB") is allowed and whether names match in any case. */
+typedef struct {
+  const char *name;
+  uint64_t mul;
+} unit;
+typedef struct {
+  const unit *units;
+  size_t n_units;
+  bool fraction, any_case;
+} unit_system;
+
+/* "<digits>[.<digits>] [unit]" (blanks around), times the unit's
+ * multiplier; CZ_ERR_PARSE on anything else or overflow, *out set only on
+ * success. */
+static cz_err parse_scaled(const char *s, const unit_system *sys, uint64_t *out) {
   while (isspace((unsigned char)*s)) s++;
   if (!isdigit((unsigned char)*s)) return CZ_ERR_PARSE;
   errno = 0;
@@ -46,56 +61,61 @@ cz_err cz_parse_size(const char *s, uint64_t *bytes) {
   unsigned long long v = strtoull(s, &end, 10);
   if (errno) return CZ_ERR_PARSE;
   double frac = 0;
-  if (*end == '.') { /* "1.5GiB" */
+  if (sys->fraction && *end == '.') {
     char *fend;
     frac = strtod(end, &fend);
     end = fend;
   }
   while (isspace((unsigned char)*end)) end++;
-  static const struct { const char *unit; uint64_t mul; } units[] = {
-      {"", 1},           {"b", 1},          {"byte", 1},       {"bytes", 1},
-      {"kib", 1ull << 10}, {"mib", 1ull << 20}, {"gib", 1ull << 30}, {"tib", 1ull << 40},
-      {"kb", 1000ull},   {"mb", 1000000ull}, {"gb", 1000000000ull}, {"tb", 1000000000000ull},
-      {"k", 1ull << 10}, {"m", 1ull << 20}, {"g", 1ull << 30}, {"t", 1ull << 40},
-  };
-  char unit[8];
+  char name[16];
   size_t n = strlen(end);
   while (n && isspace((unsigned char)end[n - 1])) n--;
-  if (n >= sizeof unit) return CZ_ERR_PARSE;
-  for (size_t i = 0; i < n; i++) unit[i] = (char)tolower((unsigned char)end[i]);
-  unit[n] = 0;
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-    if (strcmp(unit, units[i].unit) != 0) continue;
-    uint64_t mul = units[i].mul;
+  if (n >= sizeof name) return CZ_ERR_PARSE;
+  for (size_t i = 0; i < n; i++)
+    name[i] = sys->any_case ? (char)tolower((unsigned char)end[i]) : end[i];
+  name[n] = 0;
+  for (size_t i = 0; i < sys->n_units; i++) {
+    if (strcmp(name, sys->units[i].name) != 0) continue;
+    uint64_t mul = sys->units[i].mul;
     if (v > UINT64_MAX / mul) return CZ_ERR_PARSE;
-    *bytes = v * mul + (uint64_t)(frac * (double)mul);
+    *out = v * mul + (uint64_t)(frac * (double)mul);
     return CZ_OK;
   }
   return CZ_ERR_PARSE;
 }
 
-cz_err cz_parse_duration_ms(const char *s, uint64_t *ms) {
-  while (isspace((unsigned char)*s)) s++;
-  if (!isdigit((unsigned char)*s)) return CZ_ERR_PARSE;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno) return CZ_ERR_PARSE;
-  while (isspace((unsigned char)*end)) end++;
-  static const struct { const char *unit; uint64_t mul; } units[] = {
-      {"ms", 1}, {"msec", 1}, {"milliseconds", 1}, {"s", 1000}, {"sec", 1000},
-      {"second", 1000}, {"seconds", 1000}, {"", 1000}, {"m", 60000}, {"min", 60000},
-      {"minute", 60000}, {"minutes", 60000}, {"h", 3600000}, {"hour", 3600000}, {"hours", 3600000},
+cz_err cz_parse_size(const char *s, uint64_t *bytes) {
+  static const unit units[] = {
+      {"", 1},
+      {"b", 1},
+      {"byte", 1},
+      {"bytes", 1},
+      {"kib", 1ull << 10},
+      {"mib", 1ull << 20},
+      {"gib", 1ull << 30},
+      {"tib", 1ull << 40},
+      {"kb", 1000ull},
+      {"mb", 1000000ull},
+      {"gb", 1000000000ull},
+      {"tb", 1000000000000ull},
+      {"k", 1ull << 10},
+      {"m", 1ull << 20},
+      {"g", 1ull << 30},
+      {"t", 1ull << 40},
   };
-  size_t n = strlen(end);
-  while (n && isspace((unsigned char)end[n - 1])) n--;
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-    if (strlen(units[i].unit) != n || strncmp(end, units[i].unit, n) != 0) continue;
-    if (v > UINT64_MAX / units[i].mul) return CZ_ERR_PARSE;
-    *ms = v * units[i].mul;
-    return CZ_OK;
-  }
-  return CZ_ERR_PARSE;
+  static const unit_system sizes = {units, sizeof units / sizeof *units, true, true};
+  return parse_scaled(s, &sizes, bytes);
+}
+
+cz_err cz_parse_duration_ms(const char *s, uint64_t *ms) {
+  static const unit units[] = {
+      {"ms", 1},      {"msec", 1},       {"milliseconds", 1}, {"s", 1000},
+      {"sec", 1000},  {"second", 1000},  {"seconds", 1000},   {"", 1000},
+      {"m", 60000},   {"min", 60000},    {"minute", 60000},   {"minutes", 60000},
+      {"h", 3600000}, {"hour", 3600000}, {"hours", 3600000},
+  };
+  static const unit_system durations = {units, sizeof units / sizeof *units, false, false};
+  return parse_scaled(s, &durations, ms);
 }
 
 /* ---- values --------------------------------------------------------------- */
