@@ -166,17 +166,36 @@ static void print_gpu(const Cuzk__V1__GPUStatus *g) {
          (unsigned long long)g->faults);
 }
 
-int cmd_client_status(int argc, char **argv) {
+/* A command of one request and its answer: parses the options, opens the
+ * client and calls method (30 s deadline). True with *resp and *c open;
+ * false with *c closed (or never opened) and the command's exit status in
+ * *rc (0 after --help). */
+static bool call_once(int argc, char **argv, cz_rpc_client *c, const char *method,
+                      const ProtobufCMessage *req, const ProtobufCMessageDescriptor *answer,
+                      ProtobufCMessage **resp, int *rc) {
   opts o;
-  int rc = parse(argc, argv, &o, false);
-  if (rc) return rc == 1 ? 0 : rc;
+  *rc = parse(argc, argv, &o, false);
+  if (*rc) {
+    *rc = *rc == 1 ? 0 : *rc;
+    return false;
+  }
+  if ((*rc = open_client(c, &o)) != 0) return false;
+  char det[512];
+  grpc_status_code code = cz_rpc_call(c, method, req, answer, resp, det, sizeof det, 30000);
+  if (code == GRPC_STATUS_OK) return true;
+  cz_rpc_close(c);
+  *rc = report_error(method, code, det);
+  return false;
+}
+
+int cmd_client_status(int argc, char **argv) {
   cz_rpc_client c;
-  if (open_client(&c, &o)) return 1;
   Cuzk__V1__GetStatusRequest req = CUZK__V1__GET_STATUS_REQUEST__INIT;
   ProtobufCMessage *resp;
-  char det[512];
-  grpc_status_code code = cz_rpc_call(&c, "GetStatus", &req.base, &cuzk__v1__get_status_response__descriptor, &resp, det, sizeof det, 30000);
-  if (code != GRPC_STATUS_OK) return cz_rpc_close(&c), report_error("GetStatus", code, det);
+  int rc;
+  if (!call_once(argc, argv, &c, "GetStatus", &req.base, &cuzk__v1__get_status_response__descriptor,
+                 &resp, &rc))
+    return rc;
   const Cuzk__V1__GetStatusResponse *s = (const Cuzk__V1__GetStatusResponse *)resp;
   static const char *const tiers[] = {"hot", "warm", "cold"};
   printf("uptime_seconds %llu\nproofs_completed %llu\nproofs_failed %llu\nmemory_bytes %llu / %llu\n",
@@ -197,16 +216,13 @@ int cmd_client_status(int argc, char **argv) {
 }
 
 int cmd_client_metrics(int argc, char **argv) {
-  opts o;
-  int rc = parse(argc, argv, &o, false);
-  if (rc) return rc == 1 ? 0 : rc;
   cz_rpc_client c;
-  if (open_client(&c, &o)) return 1;
   Cuzk__V1__GetMetricsRequest req = CUZK__V1__GET_METRICS_REQUEST__INIT;
   ProtobufCMessage *resp;
-  char det[512];
-  grpc_status_code code = cz_rpc_call(&c, "GetMetrics", &req.base, &cuzk__v1__get_metrics_response__descriptor, &resp, det, sizeof det, 30000);
-  if (code != GRPC_STATUS_OK) return cz_rpc_close(&c), report_error("GetMetrics", code, det);
+  int rc;
+  if (!call_once(argc, argv, &c, "GetMetrics", &req.base,
+                 &cuzk__v1__get_metrics_response__descriptor, &resp, &rc))
+    return rc;
   fputs(((Cuzk__V1__GetMetricsResponse *)resp)->prometheus_text, stdout);
   protobuf_c_message_free_unpacked(resp, NULL);
   cz_rpc_close(&c);
