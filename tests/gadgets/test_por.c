@@ -85,86 +85,124 @@ static cz_merkle_tree make_tree(const cz_merkle_shape *s, size_t n) {
   return t;
 }
 
-static void test_por_case(const por_case *pc) {
-  cz_merkle_tree t = make_tree(&pc->s, pc->leaves);
-  size_t aux = 0;
-  for (size_t c = 0; c < pc->leaves; c += pc->stride) {
-    cz_merkle_proof p;
-    CHECK_EQ_INT(cz_merkle_prove(&t, c, &p), CZ_OK);
-    for (int priv = 0; priv < 2; priv++) {
-      if (priv && pc->s.hasher == CZ_MERKLE_SHA256) continue; /* keep the test short */
-      cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
-      CHECK_EQ_INT(cz_por_circuit(cs, &pc->s, pc->leaves, &p, priv), CZ_OK);
-      CHECK(cz_cs_is_satisfied(cs));
-      /* Private root: one input and one constraint fewer
-       * (test_por_circuit_private_root: 2 inputs, 1_886 / 1_163 / 1_062). */
-      CHECK_EQ_INT(cz_cs_num_constraints(cs), pc->constraints - (size_t)priv);
-      CHECK_EQ_INT(cz_cs_num_inputs(cs), 3 - (size_t)priv);
-      /* Inputs as generate_public_inputs: the challenge, then the root. */
-      cz_fr v, ch;
-      cz_fr_from_u64(&ch, c);
-      CHECK(cz_cs_value(cs, cz_var_input(1), &v) && cz_fr_eq(&v, &ch));
-      if (!priv) CHECK(cz_cs_value(cs, cz_var_input(2), &v) && cz_fr_eq(&v, &t.root));
-      if (aux == 0) aux = cz_cs_num_aux(cs);
-      CHECK_EQ_INT(cz_cs_num_aux(cs), aux);
-      /* The computed root: the aux right before "root_value" (the last aux). */
-      CHECK(cz_cs_value(cs, cz_var_aux((uint32_t)(aux - 2)), &v) && cz_fr_eq(&v, &t.root));
-      if (c == pc->stride && !priv) {
-        /* Flip index bit 0 (aux 1, after the value): the bit stays boolean
-         * but the insert no longer matches. */
-        cz_fr b;
-        CHECK(cz_cs_value(cs, cz_var_aux(1), &b));
-        cz_fr_sub(&b, &CZ_FR_ONE, &b);
-        CHECK(cz_cs_set_value(cs, cz_var_aux(1), &b));
-        const char *want = pc->flip_name;
-        if (pc->s.base_arity == 8 && ((c >> 1) & 1))
-          want = "base/merkle tree hash 0/b0 and b1/and constraint";
-        const char *bad = cz_cs_which_is_unsatisfied(cs, NULL);
-        CHECK(bad != NULL && strcmp(bad, want) == 0);
-        /* Restore, then break the claimed root. */
-        cz_fr_sub(&b, &CZ_FR_ONE, &b);
-        CHECK(cz_cs_set_value(cs, cz_var_aux(1), &b));
-        CHECK(cz_cs_is_satisfied(cs));
-        cz_fr r = t.root;
-        cz_fr_add(&r, &r, &CZ_FR_ONE);
-        CHECK(cz_cs_set_value(cs, cz_var_aux((uint32_t)(aux - 1)), &r));
-        bad = cz_cs_which_is_unsatisfied(cs, NULL);
-        CHECK(bad != NULL && strcmp(bad, "enforce root is correct") == 0);
-      }
-      if (c == 0) {
-        /* The circuit ends as por.rs does: packing of the path bits, the
-         * root check, the root's inputize (bellpepper's names). */
-        size_t k = cz_cs_num_constraints(cs);
-        const char *n1 = cz_cs_constraint_name(cs, k - 2);
-        const char *n2 = cz_cs_constraint_name(cs, k - 1);
-        CHECK(n1 &&
-              strcmp(n1, priv ? "path/packing constraint 0" : "enforce root is correct") == 0);
-        CHECK(n2 &&
-              strcmp(n2, priv ? "enforce root is correct" : "root/enforce input is correct") == 0);
-      }
-      CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
-      cz_cs_free(cs);
-    }
-    /* A wrong leaf in an otherwise honest proof is not satisfiable
-     * (Poseidon shapes only, to keep the SHA-256 ones short). */
-    if (c == 0 && pc->s.hasher == CZ_MERKLE_POSEIDON) {
-      cz_merkle_proof q = p;
-      cz_fr_add(&q.leaf, &q.leaf, &CZ_FR_ONE);
-      cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
-      CHECK_EQ_INT(cz_por_circuit(cs, &pc->s, pc->leaves, &q, false), CZ_OK);
-      const char *bad = cz_cs_which_is_unsatisfied(cs, NULL);
-      CHECK(bad != NULL && strcmp(bad, "enforce root is correct") == 0);
-      cz_cs_free(cs);
-    }
-  }
-  /* The blank circuit (no witness) has the same shape; KEYGEN adds one
-   * constraint per input at finish. */
+/* What the circuits of one PoR shape share: the case, its tree, and the
+ * aux count of the first circuit built (0 until then), which every later
+ * circuit must have. */
+typedef struct {
+  const por_case *pc;
+  const cz_merkle_tree *t;
+  size_t aux;
+} por_run;
+
+/* Flipping index bit 0 breaks the insert (the named constraint); restored,
+ * the circuit is satisfied again; a changed claimed root breaks the root
+ * check. cs is a satisfied public-root circuit for challenge c. */
+static void por_check_broken_witness(const por_run *run, cz_cs *cs, size_t c) {
+  const por_case *pc = run->pc;
+  const cz_merkle_tree t = *run->t;
+  size_t aux = run->aux;
+  /* Flip index bit 0 (aux 1, after the value): the bit stays boolean
+   * but the insert no longer matches. */
+  cz_fr b;
+  CHECK(cz_cs_value(cs, cz_var_aux(1), &b));
+  cz_fr_sub(&b, &CZ_FR_ONE, &b);
+  CHECK(cz_cs_set_value(cs, cz_var_aux(1), &b));
+  const char *want = pc->flip_name;
+  if (pc->s.base_arity == 8 && ((c >> 1) & 1))
+    want = "base/merkle tree hash 0/b0 and b1/and constraint";
+  const char *bad = cz_cs_which_is_unsatisfied(cs, NULL);
+  CHECK(bad != NULL && strcmp(bad, want) == 0);
+  /* Restore, then break the claimed root. */
+  cz_fr_sub(&b, &CZ_FR_ONE, &b);
+  CHECK(cz_cs_set_value(cs, cz_var_aux(1), &b));
+  CHECK(cz_cs_is_satisfied(cs));
+  cz_fr r = t.root;
+  cz_fr_add(&r, &r, &CZ_FR_ONE);
+  CHECK(cz_cs_set_value(cs, cz_var_aux((uint32_t)(aux - 1)), &r));
+  bad = cz_cs_which_is_unsatisfied(cs, NULL);
+  CHECK(bad != NULL && strcmp(bad, "enforce root is correct") == 0);
+}
+
+/* The circuit ends as por.rs does: packing of the path bits, the root
+ * check, the root's inputize (bellpepper's names). */
+static void por_check_last_names(const cz_cs *cs, int priv) {
+  size_t k = cz_cs_num_constraints(cs);
+  const char *n1 = cz_cs_constraint_name(cs, k - 2);
+  const char *n2 = cz_cs_constraint_name(cs, k - 1);
+  CHECK(n1 && strcmp(n1, priv ? "path/packing constraint 0" : "enforce root is correct") == 0);
+  CHECK(n2 && strcmp(n2, priv ? "enforce root is correct" : "root/enforce input is correct") == 0);
+}
+
+/* The PoR circuit for the proof of challenge c, root public or private:
+ * satisfied, rust-fil-proofs' counts, the inputs and the computed root in
+ * place; then broken witnesses (challenge stride) and the last names
+ * (challenge 0). Sets run->aux from the first circuit. */
+static void por_check_circuit(por_run *run, const cz_merkle_proof *proof, size_t c, int priv) {
+  const por_case *pc = run->pc;
+  const cz_merkle_tree t = *run->t;
+  const cz_merkle_proof p = *proof;
+  cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
+  CHECK_EQ_INT(cz_por_circuit(cs, &pc->s, pc->leaves, &p, priv), CZ_OK);
+  CHECK(cz_cs_is_satisfied(cs));
+  /* Private root: one input and one constraint fewer
+   * (test_por_circuit_private_root: 2 inputs, 1_886 / 1_163 / 1_062). */
+  CHECK_EQ_INT(cz_cs_num_constraints(cs), pc->constraints - (size_t)priv);
+  CHECK_EQ_INT(cz_cs_num_inputs(cs), 3 - (size_t)priv);
+  /* Inputs as generate_public_inputs: the challenge, then the root. */
+  cz_fr v, ch;
+  cz_fr_from_u64(&ch, c);
+  CHECK(cz_cs_value(cs, cz_var_input(1), &v) && cz_fr_eq(&v, &ch));
+  if (!priv) CHECK(cz_cs_value(cs, cz_var_input(2), &v) && cz_fr_eq(&v, &t.root));
+  if (run->aux == 0) run->aux = cz_cs_num_aux(cs);
+  size_t aux = run->aux;
+  CHECK_EQ_INT(cz_cs_num_aux(cs), aux);
+  /* The computed root: the aux right before "root_value" (the last aux). */
+  CHECK(cz_cs_value(cs, cz_var_aux((uint32_t)(aux - 2)), &v) && cz_fr_eq(&v, &t.root));
+  if (c == pc->stride && !priv) por_check_broken_witness(run, cs, c);
+  if (c == 0) por_check_last_names(cs, priv);
+  CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
+  cz_cs_free(cs);
+}
+
+/* Proof p with its leaf changed: the root check is the broken constraint. */
+static void por_check_wrong_leaf(const por_case *pc, const cz_merkle_proof *p) {
+  cz_merkle_proof q = *p;
+  cz_fr_add(&q.leaf, &q.leaf, &CZ_FR_ONE);
+  cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
+  CHECK_EQ_INT(cz_por_circuit(cs, &pc->s, pc->leaves, &q, false), CZ_OK);
+  const char *bad = cz_cs_which_is_unsatisfied(cs, NULL);
+  CHECK(bad != NULL && strcmp(bad, "enforce root is correct") == 0);
+  cz_cs_free(cs);
+}
+
+/* The blank circuit (no witness) has the same shape; KEYGEN adds one
+ * constraint per input at finish. */
+static void por_check_blank(const por_case *pc, size_t aux) {
   cz_cs *ks = cz_cs_new(CZ_CS_KEYGEN, NULL);
   CHECK_EQ_INT(cz_por_circuit(ks, &pc->s, pc->leaves, NULL, false), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(ks), CZ_OK);
   CHECK_EQ_INT(cz_cs_num_aux(ks), aux);
   CHECK_EQ_INT(cz_cs_num_constraints(ks), pc->constraints + 3);
   cz_cs_free(ks);
+}
+
+/* One PoR shape over every stride-th challenge of a random tree: each
+ * circuit, a wrong leaf, and the blank circuit's shape. */
+static void test_por_case(const por_case *pc) {
+  cz_merkle_tree t = make_tree(&pc->s, pc->leaves);
+  por_run run = {pc, &t, 0};
+  for (size_t c = 0; c < pc->leaves; c += pc->stride) {
+    cz_merkle_proof p;
+    CHECK_EQ_INT(cz_merkle_prove(&t, c, &p), CZ_OK);
+    for (int priv = 0; priv < 2; priv++) {
+      if (priv && pc->s.hasher == CZ_MERKLE_SHA256) continue; /* keep the test short */
+      por_check_circuit(&run, &p, c, priv);
+    }
+    /* A wrong leaf in an otherwise honest proof is not satisfiable
+     * (Poseidon shapes only, to keep the SHA-256 ones short). */
+    if (c == 0 && pc->s.hasher == CZ_MERKLE_POSEIDON) por_check_wrong_leaf(pc, &p);
+  }
+  por_check_blank(pc, run.aux);
   cz_merkle_tree_free(&t);
 }
 

@@ -472,28 +472,25 @@ done:
 
 /* ---- PoRep 2 KiB (compressed key, hex) --------------------------------- */
 
-static void test_porep(void) {
-  size_t hex_len = 0, vk_len = 0, n = 0;
-  uint8_t *hex = read_all(PR_DIR "vk.hex", &hex_len);
-  uint8_t *vk_bytes = hex ? unhex((const char *)hex, &vk_len) : NULL;
-  cz_fr *in = load_inputs(PR_DIR "public_inputs.json", &n);
-  uint8_t pb[CZ_GROTH16_PROOF_BYTES];
-  bool have_proof = load_proof_hex(pb, PR_DIR "vector.json", "proof_hex");
-  CHECK(vk_bytes && in && have_proof);
-  if (!vk_bytes || !in || !have_proof) goto done;
-  CHECK_EQ_INT(vk_len, 48 * 3 + 96 * 3 + 4 + 48 * 40);
-  CHECK_EQ_INT(n, 39);
-
+/* What the PoRep checks share: the compressed key's bytes and the key read
+ * from it, its prepared form, the vector's inputs and its proof. */
+typedef struct {
+  const uint8_t *vk_bytes;
+  size_t vk_len;
   cz_groth16_vk vk;
-  CHECK_EQ_INT(cz_groth16_vk_read(&vk, vk_bytes, vk_len, true, NULL), CZ_OK);
-  CHECK_EQ_INT(vk.n_ic, 40);
+  const cz_groth16_pvk *pvk;
+  cz_fr *in;
+  size_t n;
   cz_groth16_proof proof;
-  CHECK_EQ_INT(cz_groth16_proof_read(&proof, pb), CZ_OK);
-  cz_groth16_pvk *pvk = cz_groth16_prepare(&vk);
-  CHECK(pvk != NULL);
-  if (!pvk) { cz_groth16_vk_free(&vk); goto done; }
-  CHECK_EQ_INT(verify_both(&vk, pvk, in, n, &proof), CZ_OK);
+} pr_case;
 
+/* Every public input changed (+1), and one input too few: refused. */
+static void pr_changed_inputs(const pr_case *w) {
+  cz_groth16_vk vk = w->vk;
+  const cz_groth16_pvk *pvk = w->pvk;
+  cz_fr *in = w->in;
+  size_t n = w->n;
+  cz_groth16_proof proof = w->proof;
   for (size_t i = 0; i < n; i++) {
     cz_fr saved = in[i];
     add_one(&in[i]);
@@ -501,17 +498,25 @@ static void test_porep(void) {
     in[i] = saved;
   }
   CHECK_EQ_INT(cz_groth16_verify(&vk, in, n - 1, &proof), CZ_ERR_INVALID_ARG);
-  cz_groth16_pvk_free(pvk);
-  /* A proof for the other circuit does not verify here. */
-  {
-    uint8_t wp[CZ_GROTH16_PROOF_BYTES];
-    cz_groth16_proof other;
-    CHECK(load_proof_hex(wp, WP_DIR "vector.json", "proof_bytes_hex"));
-    CHECK_EQ_INT(cz_groth16_proof_read(&other, wp), CZ_OK);
-    CHECK_EQ_INT(cz_groth16_verify(&vk, in, n, &other), CZ_ERR_PROOF_INVALID);
-  }
+}
 
-  /* Round trip in the compressed layout, and through the uncompressed one. */
+/* A proof for the other circuit (the WinningPoSt vector's) does not verify. */
+static void pr_other_circuit_proof(const pr_case *w) {
+  cz_groth16_vk vk = w->vk;
+  cz_fr *in = w->in;
+  size_t n = w->n;
+  uint8_t wp[CZ_GROTH16_PROOF_BYTES];
+  cz_groth16_proof other;
+  CHECK(load_proof_hex(wp, WP_DIR "vector.json", "proof_bytes_hex"));
+  CHECK_EQ_INT(cz_groth16_proof_read(&other, wp), CZ_OK);
+  CHECK_EQ_INT(cz_groth16_verify(&vk, in, n, &other), CZ_ERR_PROOF_INVALID);
+}
+
+/* Round trip in the compressed layout, and through the uncompressed one. */
+static void pr_key_round_trips(const pr_case *pr) {
+  cz_groth16_vk vk = pr->vk;
+  const uint8_t *vk_bytes = pr->vk_bytes;
+  size_t vk_len = pr->vk_len;
   uint8_t *w = malloc(vk_len);
   CHECK_EQ_INT(cz_groth16_vk_write(NULL, &vk, true), vk_len);
   CHECK_EQ_INT(cz_groth16_vk_write(w, &vk, true), vk_len);
@@ -528,7 +533,12 @@ static void test_porep(void) {
   cz_groth16_vk_free(&vku);
   free(uw);
   free(w);
+}
 
+/* Every truncation of the compressed key, and corruptions of its flags. */
+static void pr_key_decode_errors(const pr_case *w) {
+  const uint8_t *vk_bytes = w->vk_bytes;
+  size_t vk_len = w->vk_len;
   /* Every truncation of the compressed key. */
   int bad = 0;
   for (size_t len = 0; len < vk_len; len++)
@@ -548,6 +558,42 @@ static void test_porep(void) {
   memset(t + vk_len - 47, 0, 47);
   CHECK_EQ_INT(read_exact_copy(t, vk_len, true, NULL), CZ_ERR_BAD_FLAGS);
   free(t);
+}
+
+/* The PoRep vector: the real proof verifies under the compressed key, and
+ * changed inputs, another circuit's proof and broken keys are refused. */
+static void test_porep(void) {
+  size_t hex_len = 0, vk_len = 0, n = 0;
+  uint8_t *hex = read_all(PR_DIR "vk.hex", &hex_len);
+  uint8_t *vk_bytes = hex ? unhex((const char *)hex, &vk_len) : NULL;
+  cz_fr *in = load_inputs(PR_DIR "public_inputs.json", &n);
+  uint8_t pb[CZ_GROTH16_PROOF_BYTES];
+  bool have_proof = load_proof_hex(pb, PR_DIR "vector.json", "proof_hex");
+  CHECK(vk_bytes && in && have_proof);
+  if (!vk_bytes || !in || !have_proof) goto done;
+  CHECK_EQ_INT(vk_len, 48 * 3 + 96 * 3 + 4 + 48 * 40);
+  CHECK_EQ_INT(n, 39);
+
+  cz_groth16_vk vk;
+  CHECK_EQ_INT(cz_groth16_vk_read(&vk, vk_bytes, vk_len, true, NULL), CZ_OK);
+  CHECK_EQ_INT(vk.n_ic, 40);
+  cz_groth16_proof proof;
+  CHECK_EQ_INT(cz_groth16_proof_read(&proof, pb), CZ_OK);
+  cz_groth16_pvk *pvk = cz_groth16_prepare(&vk);
+  CHECK(pvk != NULL);
+  if (!pvk) {
+    cz_groth16_vk_free(&vk);
+    goto done;
+  }
+  CHECK_EQ_INT(verify_both(&vk, pvk, in, n, &proof), CZ_OK);
+
+  pr_case w = {vk_bytes, vk_len, vk, pvk, in, n, proof};
+  pr_changed_inputs(&w);
+  cz_groth16_pvk_free(pvk);
+  w.pvk = NULL;
+  pr_other_circuit_proof(&w);
+  pr_key_round_trips(&w);
+  pr_key_decode_errors(&w);
 
   cz_groth16_vk_free(&vk);
 done:

@@ -141,6 +141,95 @@ static void col_at(cz_fr *out, const cz_spmat *m, size_t col, const cz_fr *L) {
   *out = acc;
 }
 
+/* The Lagrange basis L_0..L_{m-1} at tau over the smallest power-of-two
+ * domain that holds m constraints, by its closed form (no NTT). */
+static cz_fr *lagrange_at_tau(const cz_fr *tau, size_t m) {
+  size_t n = 1;
+  unsigned logn = 0;
+  while (n < m) { n <<= 1; logn++; }
+  cz_fr omega, wj = CZ_FR_ONE, zt, ninv, tmp;
+  cz_fr_root_of_unity(&omega, logn);
+  uint64_t ne = n;
+  cz_fr_pow(&zt, tau, &ne, 1);
+  cz_fr_sub(&zt, &zt, &CZ_FR_ONE);
+  cz_fr_from_u64(&ninv, n);
+  cz_fr_inv(&ninv, &ninv);
+  cz_fr *L = malloc(m * sizeof *L);
+  for (size_t j = 0; j < m; j++) {
+    cz_fr_sub(&tmp, tau, &wj);
+    cz_fr_inv(&tmp, &tmp);
+    cz_fr_mul(&tmp, &tmp, &wj);
+    cz_fr_mul(&tmp, &tmp, &zt);
+    cz_fr_mul(&L[j], &tmp, &ninv);
+    cz_fr_mul(&wj, &wj, &omega);
+  }
+  return L;
+}
+
+/* The witness-weighted QAP sums at tau that the known answer is built from. */
+typedef struct {
+  cz_fr aw, bw, cw; /* A_w, B_w, C_w over all variables */
+  cz_fr lsum;       /* the aux part of beta u + alpha v + w */
+} qap_sums;
+
+/* Fills q from the QAP columns of k evaluated at L, weighted by the witness as. */
+static void qap_sums_at(qap_sums *q, const cz_keygen_cols *k, const cz_assignment *as,
+                        const cz_fr *L, const cz_groth16_toxic *t) {
+  cz_fr tmp;
+  q->aw = q->bw = q->cw = q->lsum = CZ_FR_ZERO;
+  for (size_t i = 0; i < k->n_inputs + k->n_aux; i++) {
+    cz_fr wv;
+    if (i < k->n_inputs) wv = as->inputs[i];
+    else cz_fr_packed_get(&as->aux, i - k->n_inputs, &wv);
+    const cz_fr *w = &wv;
+    cz_fr u, v, ww, e;
+    col_at(&u, &k->at, i, L);
+    col_at(&v, &k->bt, i, L);
+    col_at(&ww, &k->ct, i, L);
+    cz_fr_mul(&tmp, &u, w);
+    cz_fr_add(&q->aw, &q->aw, &tmp);
+    cz_fr_mul(&tmp, &v, w);
+    cz_fr_add(&q->bw, &q->bw, &tmp);
+    cz_fr_mul(&tmp, &ww, w);
+    cz_fr_add(&q->cw, &q->cw, &tmp);
+    if (i >= k->n_inputs) {
+      cz_fr_mul(&e, &u, &t->beta);
+      cz_fr_mul(&tmp, &v, &t->alpha);
+      cz_fr_add(&e, &e, &tmp);
+      cz_fr_add(&e, &e, &ww);
+      cz_fr_mul(&e, &e, w);
+      cz_fr_add(&q->lsum, &q->lsum, &e);
+    }
+  }
+}
+
+/* The proof's A, B, C as scalars, from the toxic waste, the sums and r, s. */
+static void expected_abc(cz_fr *A, cz_fr *B, cz_fr *C, const qap_sums *q, const cz_groth16_toxic *t,
+                         const cz_fr *r, const cz_fr *s) {
+  cz_fr tmp, dinv;
+  cz_fr_mul(&tmp, r, &t->delta);
+  cz_fr_add(A, &t->alpha, &q->aw);
+  cz_fr_add(A, A, &tmp);
+  cz_fr_mul(&tmp, s, &t->delta);
+  cz_fr_add(B, &t->beta, &q->bw);
+  cz_fr_add(B, B, &tmp);
+  /* C = (lsum + A_w B_w - C_w) / delta + s A + r B - r s delta */
+  cz_fr_mul(C, &q->aw, &q->bw);
+  cz_fr_sub(C, C, &q->cw);
+  cz_fr_add(C, C, &q->lsum);
+  cz_fr_inv(&dinv, &t->delta);
+  cz_fr_mul(C, C, &dinv);
+  cz_fr_mul(&tmp, s, A);
+  cz_fr_add(C, C, &tmp);
+  cz_fr_mul(&tmp, r, B);
+  cz_fr_add(C, C, &tmp);
+  cz_fr_mul(&tmp, r, s);
+  cz_fr_mul(&tmp, &tmp, &t->delta);
+  cz_fr_sub(C, C, &tmp);
+}
+
+/* The proof for injected r, s (zero or random) equals A, B, C computed
+ * directly from the toxic waste, and the vk's alpha_g1 is alpha times G1. */
 static void known_answer(const circ_spec *c, bool zero_rs) {
   cz_groth16_params p;
   cz_groth16_toxic t;
@@ -150,68 +239,14 @@ static void known_answer(const circ_spec *c, bool zero_rs) {
   cz_assignment as;
   assign(&as, c);
 
-  /* Lagrange basis at tau, closed form. */
-  size_t m = k.n_constraints, n = 1;
-  unsigned logn = 0;
-  while (n < m) { n <<= 1; logn++; }
-  cz_fr omega, wj = CZ_FR_ONE, zt, ninv, tmp;
-  cz_fr_root_of_unity(&omega, logn);
-  uint64_t ne = n;
-  cz_fr_pow(&zt, &t.tau, &ne, 1);
-  cz_fr_sub(&zt, &zt, &CZ_FR_ONE);
-  cz_fr_from_u64(&ninv, n);
-  cz_fr_inv(&ninv, &ninv);
-  cz_fr *L = malloc(m * sizeof *L);
-  for (size_t j = 0; j < m; j++) {
-    cz_fr_sub(&tmp, &t.tau, &wj);
-    cz_fr_inv(&tmp, &tmp);
-    cz_fr_mul(&tmp, &tmp, &wj);
-    cz_fr_mul(&tmp, &tmp, &zt);
-    cz_fr_mul(&L[j], &tmp, &ninv);
-    cz_fr_mul(&wj, &wj, &omega);
-  }
-  /* A_w, B_w, C_w over all variables; the aux part of beta u + alpha v + w. */
-  cz_fr aw = CZ_FR_ZERO, bw = CZ_FR_ZERO, cw = CZ_FR_ZERO, lsum = CZ_FR_ZERO;
-  for (size_t i = 0; i < k.n_inputs + k.n_aux; i++) {
-    cz_fr wv;
-    if (i < k.n_inputs) wv = as.inputs[i];
-    else cz_fr_packed_get(&as.aux, i - k.n_inputs, &wv);
-    const cz_fr *w = &wv;
-    cz_fr u, v, ww, e;
-    col_at(&u, &k.at, i, L);
-    col_at(&v, &k.bt, i, L);
-    col_at(&ww, &k.ct, i, L);
-    cz_fr_mul(&tmp, &u, w); cz_fr_add(&aw, &aw, &tmp);
-    cz_fr_mul(&tmp, &v, w); cz_fr_add(&bw, &bw, &tmp);
-    cz_fr_mul(&tmp, &ww, w); cz_fr_add(&cw, &cw, &tmp);
-    if (i >= k.n_inputs) {
-      cz_fr_mul(&e, &u, &t.beta);
-      cz_fr_mul(&tmp, &v, &t.alpha);
-      cz_fr_add(&e, &e, &tmp);
-      cz_fr_add(&e, &e, &ww);
-      cz_fr_mul(&e, &e, w);
-      cz_fr_add(&lsum, &lsum, &e);
-    }
-  }
+  cz_fr *L = lagrange_at_tau(&t.tau, k.n_constraints);
+  qap_sums q;
+  qap_sums_at(&q, &k, &as, L, &t);
   cz_fr r, s;
   if (zero_rs) r = s = CZ_FR_ZERO;
   else { rand_fr(&r); rand_fr(&s); }
-  cz_fr A, B, C, dinv;
-  cz_fr_mul(&tmp, &r, &t.delta);
-  cz_fr_add(&A, &t.alpha, &aw);
-  cz_fr_add(&A, &A, &tmp);
-  cz_fr_mul(&tmp, &s, &t.delta);
-  cz_fr_add(&B, &t.beta, &bw);
-  cz_fr_add(&B, &B, &tmp);
-  /* C = (lsum + A_w B_w - C_w) / delta + s A + r B - r s delta */
-  cz_fr_mul(&C, &aw, &bw);
-  cz_fr_sub(&C, &C, &cw);
-  cz_fr_add(&C, &C, &lsum);
-  cz_fr_inv(&dinv, &t.delta);
-  cz_fr_mul(&C, &C, &dinv);
-  cz_fr_mul(&tmp, &s, &A); cz_fr_add(&C, &C, &tmp);
-  cz_fr_mul(&tmp, &r, &B); cz_fr_add(&C, &C, &tmp);
-  cz_fr_mul(&tmp, &r, &s); cz_fr_mul(&tmp, &tmp, &t.delta); cz_fr_sub(&C, &C, &tmp);
+  cz_fr A, B, C;
+  expected_abc(&A, &B, &C, &q, &t, &r, &s);
 
   cz_groth16_proof got, want;
   CHECK_EQ_INT(prove(&p, c, &r, &s, &got, NULL), CZ_OK);
@@ -475,29 +510,44 @@ static void non_subgroup_g1(cz_g1_affine *q) {
   }
 }
 
-static void test_files(void) {
-  /* cubic: the output input is not in B and several aux are in A only, so
-   * the a and b vectors are filtered in their input and aux parts. */
-  circ_spec c = {C_CUBIC, 0, 3, 35};
-  cz_groth16_params p;
-  cz_groth16_toxic t;
-  if (!setup(&p, &t, &c)) return;
+/* What the parameter-file checks share: the circuit and its parameters,
+ * the saved file's path and bytes, and a second path for rewritten files. */
+typedef struct {
+  const circ_spec *c;
+  const cz_groth16_params *p;
+  char path[64], path2[64];
+  uint8_t *file;
+  size_t len;
+} params_file;
+
+/* cubic: the output input is not in B and several aux are in A only, so
+ * the a and b vectors are filtered in their input and aux parts. */
+static void files_filtered_vectors(const params_file *f) {
+  cz_groth16_params p = *f->p;
   cz_assignment as;
-  assign(&as, &c);
+  assign(&as, f->c);
   CHECK_EQ_INT(p.n_a, as.n_inputs + as.a_aux.count);
   CHECK_EQ_INT(p.n_b_g1, as.b_input.count + as.b_aux.count);
   CHECK(as.b_input.count < as.n_inputs);
   CHECK(as.b_aux.count < as.n_aux && as.a_aux.count == as.n_aux);
   cz_assignment_free(&as);
+}
 
-  char path[64], path2[64];
-  snprintf(path, sizeof path, "/tmp/cuzk-test-params-%d", (int)getpid());
-  snprintf(path2, sizeof path2, "/tmp/cuzk-test-params-%d-b", (int)getpid());
+/* The saved file has the announced size, holds what params_write writes
+ * and starts with the vk in cz_groth16_vk_write's layout. Fills in the
+ * paths and the file's bytes; false when the file cannot be read back. */
+static bool files_save(params_file *f) {
+  cz_groth16_params p = *f->p;
+  char *path = f->path, *path2 = f->path2;
+  snprintf(path, sizeof f->path, "/tmp/cuzk-test-params-%d", (int)getpid());
+  snprintf(path2, sizeof f->path2, "/tmp/cuzk-test-params-%d-b", (int)getpid());
   CHECK_EQ_INT(cz_groth16_params_save(&p, path), CZ_OK);
   size_t len;
   uint8_t *file = slurp(path, &len);
   CHECK(file != NULL);
-  if (!file) return;
+  if (!file) return false;
+  f->file = file;
+  f->len = len;
   CHECK_EQ_INT(len, cz_groth16_params_file_size(&p));
   uint8_t *mem = malloc(len);
   CHECK_EQ_INT(cz_groth16_params_write(mem, &p), len);
@@ -509,6 +559,17 @@ static void test_files(void) {
   CHECK_EQ_INT(cz_groth16_vk_read(&vk, file, len, false, &used), CZ_OK);
   CHECK_EQ_INT(used, cz_groth16_vk_write(NULL, &p.vk, false));
   cz_groth16_vk_free(&vk);
+  return true;
+}
+
+/* Loading, checked and unchecked, gives the same parameters, which save
+ * to the same bytes and make proofs that verify. */
+static void files_load_round_trips(const params_file *f) {
+  circ_spec c = *f->c;
+  cz_groth16_params p = *f->p;
+  const char *path = f->path, *path2 = f->path2;
+  const uint8_t *file = f->file;
+  size_t len = f->len;
   char msg[256];
   for (int checked = 0; checked <= 1; checked++) {
     cz_groth16_params q;
@@ -527,8 +588,15 @@ static void test_files(void) {
     CHECK_EQ_INT(cz_groth16_verify(&q.vk, in, 1, &pr), CZ_OK);
     cz_groth16_params_free(&q);
   }
+}
 
-  /* Every truncation fails cleanly, in memory; some through files. */
+/* Every truncation fails cleanly, in memory; some through files; a missing
+ * file is an I/O error. */
+static void files_truncations(const params_file *f) {
+  const char *path2 = f->path2;
+  const uint8_t *file = f->file;
+  size_t len = f->len;
+  char msg[256];
   cz_groth16_params q;
   int bad = 0;
   for (size_t l = 0; l < len; l++) {
@@ -547,6 +615,15 @@ static void test_files(void) {
   CHECK(strstr(msg, "b_g2") != NULL && strstr(msg, "offset") != NULL);
   CHECK_EQ_INT(cz_groth16_params_load(&q, "/nonexistent/cuzk.params", true, 1, msg, sizeof msg),
                CZ_ERR_IO);
+}
+
+/* A trailing byte is refused, and a forged huge count is a truncation,
+ * found before any allocation. */
+static void files_trailing_and_huge_count(const params_file *f) {
+  cz_groth16_params p = *f->p;
+  const uint8_t *file = f->file;
+  size_t len = f->len;
+  cz_groth16_params q;
   /* A trailing byte. */
   uint8_t *more = malloc(len + 1);
   memcpy(more, file, len);
@@ -558,8 +635,18 @@ static void test_files(void) {
   more[vkn] = 0xff;
   CHECK_EQ_INT(cz_groth16_params_read(&q, more, len, true, 1, NULL, 0), CZ_ERR_TRUNCATED);
   free(more);
+}
 
-  /* Corrupt points. Offsets of the first point of each vector: */
+/* Corrupt points: off the curve (both modes refuse), outside the subgroup
+ * (only checked refuses), the point at infinity (both refuse). */
+static void files_corrupt_points(const params_file *f) {
+  cz_groth16_params p = *f->p;
+  const uint8_t *file = f->file;
+  size_t len = f->len;
+  char msg[256];
+  cz_groth16_params q;
+  /* Offsets of the first point of each vector: */
+  size_t vkn = cz_groth16_vk_write(NULL, &p.vk, false);
   size_t off_h = vkn + 4, off_l = off_h + p.n_h * 96 + 4, off_a = off_l + p.n_l * 96 + 4;
   size_t off_b2 = off_a + p.n_a * 96 + 4 + p.n_b_g1 * 96 + 4;
   uint8_t *cor = malloc(len);
@@ -592,9 +679,25 @@ static void test_files(void) {
     CHECK_EQ_INT(cz_groth16_params_read(&q, cor, len, checked, 2, NULL, 0), CZ_ERR_BAD_FLAGS);
   }
   free(cor);
-  free(file);
-  unlink(path);
-  unlink(path2);
+}
+
+/* Parameter files of the cubic circuit: the filtered a and b vectors, the
+ * saved bytes, load round trips, and truncated, padded and corrupt files. */
+static void test_files(void) {
+  circ_spec c = {C_CUBIC, 0, 3, 35};
+  cz_groth16_params p;
+  cz_groth16_toxic t;
+  if (!setup(&p, &t, &c)) return;
+  params_file f = {.c = &c, .p = &p};
+  files_filtered_vectors(&f);
+  if (!files_save(&f)) return;
+  files_load_round_trips(&f);
+  files_truncations(&f);
+  files_trailing_and_huge_count(&f);
+  files_corrupt_points(&f);
+  free(f.file);
+  unlink(f.path);
+  unlink(f.path2);
   cz_groth16_params_free(&p);
 }
 
