@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The size rules of the project guide, checked on the tree:
-#   - no function in src/ longer than 80 lines (from its opening brace to its
-#     closing one, comments and blank lines included);
+#   - no function longer than 80 lines (from its opening brace to its
+#     closing one, comments and blank lines included) in the library, the
+#     tools, the benchmarks, the tests or the fuzz targets;
 #   - no public function (declared in include/cuzk/) with more than 8
 #     parameters: a longer list becomes a struct (cz_prove_ctx, ...).
 # Prints every offender and fails when there is one.
@@ -77,7 +78,8 @@ def wide_declarations(path):
             yield "%s:%d: %s takes %d parameters (at most %d)" % (path, line, m.group(1), n, MAX_PARAMS)
 
 bad = []
-for root, _, files in os.walk("src"):
+CODE_DIRS = ("src", "include", "tools", "bench", "tests", "fuzz")
+for root, _, files in (w for d in CODE_DIRS for w in os.walk(d)):
     for f in sorted(files):
         if f.endswith((".c", ".h", ".cu")):
             bad += long_functions(os.path.join(root, f))
@@ -87,6 +89,6 @@ for b in bad:
     print("test_sizes:", b)
 if bad:
     sys.exit(1)
-print("test_sizes: no function in src/ over %d lines, no public function over %d parameters"
-      % (MAX_LINES, MAX_PARAMS))
+print("test_sizes: no function in %s over %d lines, no public function over %d parameters"
+      % ("/, ".join(CODE_DIRS) + "/", MAX_LINES, MAX_PARAMS))
 PY
