@@ -1,5 +1,6 @@
-/* What rpc_server.c (the calls, cuzk.v1's handlers) lends the other
- * services' handlers on the same server (circom_rpc.c). */
+/* What rpc_server.c (the calls) lends the services' handlers on the same
+ * server (proving_rpc.c, circom_rpc.c), and the handlers it dispatches to:
+ * each answers its call once. */
 #ifndef CUZK_SERVER_GRPC_RPC_INTERNAL_H
 #define CUZK_SERVER_GRPC_RPC_INTERNAL_H
 #include <grpc/grpc.h>
@@ -22,6 +23,16 @@ cz_engine *cz_rpc_engine(const call_ctx *c);
 cz_circom_keys *cz_rpc_circom(const call_ctx *c);
 /* Name the call's job in its log line. */
 void cz_rpc_set_job(call_ctx *c, const char *job_id);
+
+/* cuzk.v1.ProvingEngine (proving_rpc.c). */
+void cz_proving_rpc_submit(call_ctx *c, const ProtobufCMessage *req);
+void cz_proving_rpc_await(call_ctx *c, const ProtobufCMessage *req);
+void cz_proving_rpc_prove(call_ctx *c, const ProtobufCMessage *req);
+void cz_proving_rpc_cancel(call_ctx *c, const ProtobufCMessage *req);
+void cz_proving_rpc_status(call_ctx *c, const ProtobufCMessage *req);
+void cz_proving_rpc_metrics(call_ctx *c, const ProtobufCMessage *req);
+void cz_proving_rpc_preload(call_ctx *c, const ProtobufCMessage *req);
+void cz_proving_rpc_evict(call_ctx *c, const ProtobufCMessage *req);
 
 /* cuzk.circom.v1.CircomProver (circom_rpc.c). */
 void cz_circom_rpc_load(call_ctx *c, const ProtobufCMessage *req);

@@ -1,5 +1,6 @@
-/* The cuzk.v1.ProvingEngine service on gRPC's C core API, and beside it on
- * the same server cuzk.circom.v1.CircomProver (its handlers: circom_rpc.c).
+/* The calls of the cuzk.v1.ProvingEngine service on gRPC's C core API, and
+ * beside it on the same server cuzk.circom.v1.CircomProver; their handlers
+ * are proving_rpc.c's and circom_rpc.c's.
  *
  * One thread drives the completion queue. Every method is registered with
  * its payload read up front, so a new call arrives with its request bytes;
@@ -51,15 +52,6 @@ typedef enum {
   M_COUNT
 } method;
 
-/* The handlers, one per method (below). Each answers its call once. */
-static void handle_submit(call_ctx *c, const ProtobufCMessage *req);
-static void handle_await(call_ctx *c, const ProtobufCMessage *req);
-static void handle_prove(call_ctx *c, const ProtobufCMessage *req);
-static void handle_cancel(call_ctx *c, const ProtobufCMessage *req);
-static void handle_status(call_ctx *c, const ProtobufCMessage *req);
-static void handle_metrics(call_ctx *c, const ProtobufCMessage *req);
-static void handle_srs(call_ctx *c, const ProtobufCMessage *req); /* preload, evict */
-
 /* The service: each method's path, request message, handler, and whether
  * it blocks in the engine (then it runs in a thread of its own). */
 static const struct {
@@ -69,21 +61,21 @@ static const struct {
   bool blocking;
 } methods[M_COUNT] = {
     [M_SUBMIT] = {"/cuzk.v1.ProvingEngine/SubmitProof", &cuzk__v1__submit_proof_request__descriptor,
-                  handle_submit, false},
+                  cz_proving_rpc_submit, false},
     [M_AWAIT] = {"/cuzk.v1.ProvingEngine/AwaitProof", &cuzk__v1__await_proof_request__descriptor,
-                 handle_await, true},
-    [M_PROVE] = {"/cuzk.v1.ProvingEngine/Prove", &cuzk__v1__prove_request__descriptor, handle_prove,
-                 true},
+                 cz_proving_rpc_await, true},
+    [M_PROVE] = {"/cuzk.v1.ProvingEngine/Prove", &cuzk__v1__prove_request__descriptor,
+                 cz_proving_rpc_prove, true},
     [M_CANCEL] = {"/cuzk.v1.ProvingEngine/CancelProof", &cuzk__v1__cancel_proof_request__descriptor,
-                  handle_cancel, false},
+                  cz_proving_rpc_cancel, false},
     [M_STATUS] = {"/cuzk.v1.ProvingEngine/GetStatus", &cuzk__v1__get_status_request__descriptor,
-                  handle_status, false},
+                  cz_proving_rpc_status, false},
     [M_METRICS] = {"/cuzk.v1.ProvingEngine/GetMetrics", &cuzk__v1__get_metrics_request__descriptor,
-                   handle_metrics, false},
+                   cz_proving_rpc_metrics, false},
     [M_PRELOAD] = {"/cuzk.v1.ProvingEngine/PreloadSRS", &cuzk__v1__preload_srsrequest__descriptor,
-                   handle_srs, false},
+                   cz_proving_rpc_preload, false},
     [M_EVICT] = {"/cuzk.v1.ProvingEngine/EvictSRS", &cuzk__v1__evict_srsrequest__descriptor,
-                 handle_srs, false},
+                 cz_proving_rpc_evict, false},
 #define CIRCOM(name) "/cuzk.circom.v1.CircomProver/" name
     [M_C_LOAD] = {CIRCOM("LoadKey"), &cuzk__circom__v1__load_key_request__descriptor,
                   cz_circom_rpc_load, true},
@@ -269,281 +261,11 @@ static uint64_t ms_to_deadline(gpr_timespec deadline) {
   return (uint64_t)left.tv_sec * 1000u + (uint64_t)left.tv_nsec / 1000000u + 1;
 }
 
-static void fill_await(Cuzk__V1__AwaitProofResponse *r, const cz_job_result *res) {
-  r->job_id = (char *)res->job_id;
-  r->status = (Cuzk__V1__AwaitProofResponse__Status)res->status;
-  r->proof.data = res->proof;
-  r->proof.len = res->proof_len;
-  r->error_message = (char *)res->error;
-  r->queue_wait_ms = res->t.queue_wait_ms;
-  r->srs_load_ms = res->t.srs_load_ms;
-  r->synthesis_ms = res->t.synthesis_ms;
-  r->gpu_compute_ms = res->t.gpu_compute_ms;
-  r->total_ms = res->t.total_ms;
-}
-
 /* Wait honouring both the request's timeout and the call's deadline. */
 cz_err cz_rpc_await(call_ctx *c, const char *job_id, uint64_t timeout_ms, cz_job_result *res) {
   uint64_t left = ms_to_deadline(c->deadline);
   if (left != UINT64_MAX && (timeout_ms == 0 || left < timeout_ms)) timeout_ms = left;
   return cz_engine_await(c->s->e, job_id, timeout_ms, res);
-}
-
-static void to_job_request(const Cuzk__V1__SubmitProofRequest *p, cz_job_request *r, cz_bytes *vps) {
-  memset(r, 0, sizeof *r);
-  r->request_id = p->request_id;
-  r->kind = (cz_proof_kind)p->proof_kind;
-  r->sector_size = p->sector_size;
-  r->registered_proof = p->registered_proof;
-  r->priority = (cz_priority)p->priority;
-  r->vanilla_proof = (cz_bytes){p->vanilla_proof.data, p->vanilla_proof.len};
-  for (size_t i = 0; i < p->n_vanilla_proofs; i++)
-    vps[i] = (cz_bytes){p->vanilla_proofs[i].data, p->vanilla_proofs[i].len};
-  r->vanilla_proofs = vps;
-  r->n_vanilla_proofs = p->n_vanilla_proofs;
-  r->sector_number = p->sector_number;
-  r->miner_id = p->miner_id;
-  r->randomness = (cz_bytes){p->randomness.data, p->randomness.len};
-  r->partition_index = p->partition_index;
-  r->comm_r_old = (cz_bytes){p->comm_r_old.data, p->comm_r_old.len};
-  r->comm_r_new = (cz_bytes){p->comm_r_new.data, p->comm_r_new.len};
-  r->comm_d_new = (cz_bytes){p->comm_d_new.data, p->comm_d_new.len};
-}
-
-static cz_err submit(call_ctx *c, const Cuzk__V1__SubmitProofRequest *p, char job_id[CZ_JOB_ID_MAX],
-                     uint32_t *pos, char *msg, size_t msg_len) {
-  /* The engine's own kinds (CIRCOM) are not on cuzk.v1's wire. */
-  if ((unsigned)p->proof_kind > (unsigned)CZ_KIND_WIRE_MAX)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "unknown proof_kind %u",
-                      (unsigned)p->proof_kind);
-  cz_bytes *vps = calloc(p->n_vanilla_proofs ? p->n_vanilla_proofs : 1, sizeof *vps);
-  if (!vps) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_job_request r;
-  to_job_request(p, &r, vps);
-  cz_err st = cz_engine_submit(c->s->e, &r, job_id, pos, msg, msg_len);
-  free(vps);
-  return st;
-}
-
-/* ---- the methods ------------------------------------------------------------ */
-
-static void handle_submit(call_ctx *c, const ProtobufCMessage *req) {
-  char id[CZ_JOB_ID_MAX], msg[512] = "";
-  uint32_t pos = 0;
-  cz_err st = submit(c, (const Cuzk__V1__SubmitProofRequest *)req, id, &pos, msg, sizeof msg);
-  if (st == CZ_OK) snprintf(c->job_id, sizeof c->job_id, "%s", id);
-  Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
-  r.job_id = id;
-  r.queue_position = pos;
-  respond(c, &r.base, grpc_code(st), msg);
-}
-
-static void handle_await(call_ctx *c, const ProtobufCMessage *req) {
-  const Cuzk__V1__AwaitProofRequest *q = (const Cuzk__V1__AwaitProofRequest *)req;
-  snprintf(c->job_id, sizeof c->job_id, "%s", q->job_id);
-  if (!q->job_id[0]) {
-    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
-    return;
-  }
-  cz_job_result res;
-  cz_err st = cz_rpc_await(c, q->job_id, q->timeout_ms, &res);
-  if (st != CZ_OK) {
-    char msg[256];
-    snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
-    respond(c, NULL, grpc_code(st), msg);
-    return;
-  }
-  Cuzk__V1__AwaitProofResponse r = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-  fill_await(&r, &res);
-  respond(c, &r.base, GRPC_STATUS_OK, NULL);
-  free(res.proof);
-}
-
-/* SubmitProof and AwaitProof in one call: the answer waits for the proof. */
-static void handle_prove(call_ctx *c, const ProtobufCMessage *req) {
-  const Cuzk__V1__ProveRequest *q = (const Cuzk__V1__ProveRequest *)req;
-  if (!q->submit) {
-    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "ProveRequest.submit is missing");
-    return;
-  }
-  char id[CZ_JOB_ID_MAX], msg[512] = "";
-  cz_err st = submit(c, q->submit, id, NULL, msg, sizeof msg);
-  if (st != CZ_OK) {
-    respond(c, NULL, grpc_code(st), msg);
-    return;
-  }
-  snprintf(c->job_id, sizeof c->job_id, "%s", id);
-  cz_job_result res;
-  if (cz_rpc_await(c, id, 0, &res) != CZ_OK) {
-    respond(c, NULL, GRPC_STATUS_INTERNAL, "the job left the table before its result was read");
-    return;
-  }
-  Cuzk__V1__AwaitProofResponse ar = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
-  fill_await(&ar, &res);
-  Cuzk__V1__ProveResponse r = CUZK__V1__PROVE_RESPONSE__INIT;
-  r.result = &ar;
-  respond(c, &r.base, GRPC_STATUS_OK, NULL);
-  free(res.proof);
-}
-
-static void handle_cancel(call_ctx *c, const ProtobufCMessage *req) {
-  const Cuzk__V1__CancelProofRequest *q = (const Cuzk__V1__CancelProofRequest *)req;
-  snprintf(c->job_id, sizeof c->job_id, "%s", q->job_id);
-  if (!q->job_id[0]) {
-    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
-    return;
-  }
-  bool was_running = false;
-  char msg[256] = "";
-  cz_err st = cz_engine_cancel(c->s->e, q->job_id, &was_running);
-  if (st != CZ_OK) snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
-  Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
-  r.was_running = was_running;
-  respond(c, &r.base, grpc_code(st), msg);
-}
-
-/* The status message's parts (GetStatus), pointing into s and the arrays
- * of st_parts, which live as long as the answer is being built. */
-typedef struct {
-  Cuzk__V1__GPUStatus gpus[CZ_ENGINE_MAX_WORKERS], *gp[CZ_ENGINE_MAX_WORKERS];
-  Cuzk__V1__SRSStatus srs[CZ_ENGINE_MAX_SRS], *sp[CZ_ENGINE_MAX_SRS];
-  Cuzk__V1__QueueStatus qs[CZ_KIND_COUNT], *qp[CZ_KIND_COUNT];
-  char names[CZ_ENGINE_MAX_WORKERS][48];
-} st_parts;
-
-/* Device i of the engine: its name, memory, job and partition, health. */
-static void status_device(Cuzk__V1__GPUStatus *g, unsigned i, const cz_device_status *d) {
-  uint64_t faults = 0;
-  for (int k = 0; k < CZ_FAULT_COUNT; k++) faults += d->faults[k];
-  g->ordinal = i;
-  g->name = (char *)d->name;
-  g->vram_total_bytes = d->mem_total;
-  g->vram_free_bytes = d->mem_free;
-  g->current_job_id = (char *)d->job_id;
-  g->current_proof_kind = (char *)(d->busy ? cz_proof_kind_label(d->kind) : "");
-  g->busy = d->busy > 0;
-  g->current_partition = d->partition;
-  g->healthy = d->healthy;
-  g->unhealthy_reason = (char *)d->why;
-  g->partitions_proved = d->proved;
-  g->faults = faults;
-}
-
-/* One GPUStatus per device; without devices (the CPU backend) each proving
- * worker is reported as one, named after the backend ("cpu-worker-0"). */
-static void status_workers(Cuzk__V1__GetStatusResponse *r, const cz_engine_stats *s,
-                           const char *backend, st_parts *p) {
-  for (unsigned i = 0; i < s->n_devices; i++) {
-    cuzk__v1__gpustatus__init(&p->gpus[i]);
-    status_device(&p->gpus[i], i, &s->devices[i]);
-    p->gp[i] = &p->gpus[i];
-  }
-  r->n_gpus = s->n_devices;
-  r->gpus = p->gp;
-  if (s->n_devices) return;
-  for (unsigned i = 0; i < s->n_workers; i++) {
-    cuzk__v1__gpustatus__init(&p->gpus[i]);
-    snprintf(p->names[i], sizeof p->names[i], "%s-worker-%u", backend, i);
-    p->gpus[i].ordinal = i;
-    p->gpus[i].name = p->names[i];
-    p->gpus[i].current_job_id = (char *)s->workers[i].job_id;
-    p->gpus[i].current_proof_kind =
-        (char *)(s->workers[i].busy ? cz_proof_kind_label(s->workers[i].kind) : "");
-    p->gp[i] = &p->gpus[i];
-  }
-  r->n_gpus = s->n_workers;
-  r->gpus = p->gp;
-}
-
-static void status_srs_and_queues(Cuzk__V1__GetStatusResponse *r, const cz_engine_stats *s,
-                                  st_parts *p) {
-  for (size_t i = 0; i < s->n_srs; i++) {
-    cuzk__v1__srsstatus__init(&p->srs[i]);
-    p->srs[i].circuit_id = (char *)s->srs[i].circuit_id;
-    p->srs[i].tier = (Cuzk__V1__SRSStatus__Tier)s->srs[i].tier;
-    p->srs[i].size_bytes = s->srs[i].size_bytes;
-    p->srs[i].ref_count = s->srs[i].ref_count;
-    p->sp[i] = &p->srs[i];
-  }
-  r->n_loaded_srs = s->n_srs;
-  r->loaded_srs = p->sp;
-  /* cuzk.v1's kinds only: the circom queue is cuzk.circom.v1's business
-   * (metrics and GET /status show it). */
-  for (int k = 1; k <= CZ_KIND_WIRE_MAX; k++) {
-    cuzk__v1__queue_status__init(&p->qs[k - 1]);
-    p->qs[k - 1].proof_kind = (char *)cz_proof_kind_label((cz_proof_kind)k);
-    p->qs[k - 1].pending = s->pending[k];
-    p->qs[k - 1].in_progress = s->running[k];
-    p->qp[k - 1] = &p->qs[k - 1];
-  }
-  r->n_queues = CZ_KIND_WIRE_MAX;
-  r->queues = p->qp;
-}
-
-static void handle_status(call_ctx *c, const ProtobufCMessage *req) {
-  (void)req;
-  cz_engine_stats *s = malloc(sizeof *s);
-  st_parts *p = malloc(sizeof *p);
-  if (!s || !p) {
-    free(s), free(p);
-    respond(c, NULL, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    return;
-  }
-  cz_engine_get_stats(c->s->e, s);
-  char backend[16];
-  cz_engine_get_backend_info(c->s->e, backend, sizeof backend, NULL, 0);
-  Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-  status_workers(&r, s, backend, p);
-  status_srs_and_queues(&r, s, p);
-  r.total_proofs_completed = s->total_completed;
-  r.total_proofs_failed = s->total_failed;
-  r.uptime_seconds = s->uptime_seconds;
-  r.pinned_memory_bytes = s->memory_used;
-  r.pinned_memory_limit_bytes = s->memory_budget;
-  respond(c, &r.base, GRPC_STATUS_OK, NULL);
-  free(s), free(p);
-}
-
-static void handle_metrics(call_ctx *c, const ProtobufCMessage *req) {
-  (void)req;
-  cz_engine_stats *s = malloc(sizeof *s);
-  char *text = NULL;
-  if (s) cz_engine_get_stats(c->s->e, s), text = cz_metrics_text(s);
-  free(s);
-  if (!text) {
-    respond(c, NULL, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    return;
-  }
-  Cuzk__V1__GetMetricsResponse r = CUZK__V1__GET_METRICS_RESPONSE__INIT;
-  r.prometheus_text = text;
-  respond(c, &r.base, GRPC_STATUS_OK, NULL);
-  free(text);
-}
-
-/* PreloadSRS and EvictSRS: the engine's call of the same shape on the
- * named circuit, its flag and count in the answer. An SRS in use
- * (CZ_ERR_BUSY) cannot be evicted now: the caller may retry. */
-static void handle_srs(call_ctx *c, const ProtobufCMessage *req) {
-  bool preload = c->m == M_PRELOAD;
-  const char *id = preload ? ((const Cuzk__V1__PreloadSRSRequest *)req)->circuit_id
-                           : ((const Cuzk__V1__EvictSRSRequest *)req)->circuit_id;
-  char msg[512] = "";
-  bool flag = false;
-  uint64_t n = 0;
-  cz_err st = !id[0] ? cz_msg_err(msg, sizeof msg, CZ_ERR_INVALID_ARG, "circuit_id is empty")
-                     : (preload ? cz_engine_srs_preload : cz_engine_srs_evict)(c->s->e, id, &flag,
-                                                                               &n, msg, sizeof msg);
-  if (preload) {
-    Cuzk__V1__PreloadSRSResponse r = CUZK__V1__PRELOAD_SRSRESPONSE__INIT;
-    r.already_loaded = flag;
-    r.load_time_ms = n;
-    respond(c, &r.base, grpc_code(st), msg);
-  } else {
-    Cuzk__V1__EvictSRSResponse r = CUZK__V1__EVICT_SRSRESPONSE__INIT;
-    r.was_loaded = flag;
-    r.freed_bytes = n;
-    respond(c, &r.base, grpc_code(st), msg);
-  }
 }
 
 /* Decode the payload and answer. */
