@@ -224,34 +224,19 @@ void cz_circom_rpc_submit(call_ctx *c, const ProtobufCMessage *req) {
 
 void cz_circom_rpc_await(call_ctx *c, const ProtobufCMessage *req) {
   const Cuzk__Circom__V1__AwaitRequest *q = (const Cuzk__Circom__V1__AwaitRequest *)req;
-  cz_rpc_set_job(c, q->job_id);
-  if (!q->job_id[0]) {
-    cz_rpc_respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
-    return;
-  }
   cz_job_result res;
-  if (cz_rpc_await(c, q->job_id, q->timeout_ms, &res) != CZ_OK) {
-    char msg[256];
-    snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
-    cz_rpc_respond(c, NULL, GRPC_STATUS_NOT_FOUND, msg);
-    return;
-  }
+  if (!cz_rpc_await_job(c, q->job_id, q->timeout_ms, &res)) return;
   answer(c, &res, false);
   free(res.proof);
 }
 
 void cz_circom_rpc_cancel(call_ctx *c, const ProtobufCMessage *req) {
   const Cuzk__Circom__V1__CancelRequest *q = (const Cuzk__Circom__V1__CancelRequest *)req;
-  cz_rpc_set_job(c, q->job_id);
-  if (!q->job_id[0]) {
-    cz_rpc_respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
-    return;
-  }
-  bool was_running = false;
-  char msg[256] = "";
-  cz_err st = cz_engine_cancel(cz_rpc_engine(c), q->job_id, &was_running);
-  if (st != CZ_OK) snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
+  bool was_running;
+  grpc_status_code code;
+  char msg[CZ_RPC_MSG];
+  if (!cz_rpc_cancel_job(c, q->job_id, &was_running, &code, msg)) return;
   Cuzk__Circom__V1__CancelResponse r = CUZK__CIRCOM__V1__CANCEL_RESPONSE__INIT;
   r.was_running = was_running;
-  cz_rpc_respond(c, &r.base, cz_rpc_code(st), msg);
+  cz_rpc_respond(c, &r.base, code, msg);
 }

@@ -73,19 +73,8 @@ void cz_proving_rpc_submit(call_ctx *c, const ProtobufCMessage *req) {
 
 void cz_proving_rpc_await(call_ctx *c, const ProtobufCMessage *req) {
   const Cuzk__V1__AwaitProofRequest *q = (const Cuzk__V1__AwaitProofRequest *)req;
-  cz_rpc_set_job(c, q->job_id);
-  if (!q->job_id[0]) {
-    cz_rpc_respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
-    return;
-  }
   cz_job_result res;
-  cz_err st = cz_rpc_await(c, q->job_id, q->timeout_ms, &res);
-  if (st != CZ_OK) {
-    char msg[256];
-    snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
-    cz_rpc_respond(c, NULL, cz_rpc_code(st), msg);
-    return;
-  }
+  if (!cz_rpc_await_job(c, q->job_id, q->timeout_ms, &res)) return;
   Cuzk__V1__AwaitProofResponse r = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
   fill_await(&r, &res);
   cz_rpc_respond(c, &r.base, GRPC_STATUS_OK, NULL);
@@ -122,18 +111,13 @@ void cz_proving_rpc_prove(call_ctx *c, const ProtobufCMessage *req) {
 
 void cz_proving_rpc_cancel(call_ctx *c, const ProtobufCMessage *req) {
   const Cuzk__V1__CancelProofRequest *q = (const Cuzk__V1__CancelProofRequest *)req;
-  cz_rpc_set_job(c, q->job_id);
-  if (!q->job_id[0]) {
-    cz_rpc_respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
-    return;
-  }
-  bool was_running = false;
-  char msg[256] = "";
-  cz_err st = cz_engine_cancel(cz_rpc_engine(c), q->job_id, &was_running);
-  if (st != CZ_OK) snprintf(msg, sizeof msg, "no job %.200s", q->job_id);
+  bool was_running;
+  grpc_status_code code;
+  char msg[CZ_RPC_MSG];
+  if (!cz_rpc_cancel_job(c, q->job_id, &was_running, &code, msg)) return;
   Cuzk__V1__CancelProofResponse r = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
   r.was_running = was_running;
-  cz_rpc_respond(c, &r.base, cz_rpc_code(st), msg);
+  cz_rpc_respond(c, &r.base, code, msg);
 }
 
 /* The status message's parts (GetStatus), pointing into s and the arrays

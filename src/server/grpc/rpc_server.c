@@ -268,6 +268,35 @@ cz_err cz_rpc_await(call_ctx *c, const char *job_id, uint64_t timeout_ms, cz_job
   return cz_engine_await(c->s->e, job_id, timeout_ms, res);
 }
 
+bool cz_rpc_await_job(call_ctx *c, const char *job_id, uint64_t timeout_ms, cz_job_result *res) {
+  cz_rpc_set_job(c, job_id);
+  if (!job_id[0]) {
+    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
+    return false;
+  }
+  cz_err st = cz_rpc_await(c, job_id, timeout_ms, res);
+  if (st == CZ_OK) return true;
+  char msg[256];
+  snprintf(msg, sizeof msg, "no job %.200s", job_id);
+  respond(c, NULL, grpc_code(st), msg);
+  return false;
+}
+
+bool cz_rpc_cancel_job(call_ctx *c, const char *job_id, bool *was_running, grpc_status_code *code,
+                       char msg[CZ_RPC_MSG]) {
+  cz_rpc_set_job(c, job_id);
+  if (!job_id[0]) {
+    respond(c, NULL, GRPC_STATUS_INVALID_ARGUMENT, "job_id is empty");
+    return false;
+  }
+  *was_running = false;
+  msg[0] = 0;
+  cz_err st = cz_engine_cancel(c->s->e, job_id, was_running);
+  if (st != CZ_OK) snprintf(msg, CZ_RPC_MSG, "no job %.200s", job_id);
+  *code = grpc_code(st);
+  return true;
+}
+
 /* Decode the payload and answer. */
 static void dispatch(call_ctx *c) {
   uint8_t *data = NULL;
