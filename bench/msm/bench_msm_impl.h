@@ -64,16 +64,14 @@ static int GN(bench_run)(const bench_args *a) {
   AFF *bases = GN(bench_points)(n);
   cz_fr *dense = bench_scalars(n, false, 0), *sparse = a->sparse ? bench_scalars(n, true, 0) : NULL;
   cz_fr *equal = a->equal ? bench_scalars(n, false, a->equal) : NULL;
-  msm_runs r = {0};
   int rc = 0;
   if (!bases || !dense || (a->sparse && !sparse) || (a->equal && !equal)) {
     fprintf(stderr, "cuzk-bench msm: out of memory\n");
     rc = 1;
   }
+  msm_runs r = {
+      .on = {true, a->sparse, a->scaling && a->threads != 1, a->vs_scalar, a->equal, a->equal}};
   r.n_cpus = a->scaling && a->threads > 1 ? bench_cpus(r.cpus, (int)a->threads) : 0;
-  bool on[MSM_PIN] = {true,         a->sparse, a->scaling && a->threads != 1,
-                      a->vs_scalar, a->equal,  a->equal};
-  memcpy(r.on, on, sizeof on);
   for (int i = 0; i < r.n_cpus; i++) r.on[MSM_PIN + i] = true;
   for (int rep = 0; rep < a->reps && !rc; rep++)
     for (int c = 0; c < MSM_NC && !rc; c++)

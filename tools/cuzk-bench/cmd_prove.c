@@ -131,9 +131,10 @@ static int prove_dispatch(const prove_opts *o, const cz_bench_prove_opts *common
 }
 
 int cmd_prove(int argc, char **argv) {
-  prove_opts o = {.backend = "cpu", .count = 1};
+  prove_opts o = {.backend = "cpu",
+                  .count = 1,
+                  .post = {.miner = ~0ul, .partition = ~0ul, .repeat = 1}};
   post_opts *p = &o.post;
-  *p = (post_opts){.miner = ~0ul, .partition = ~0ul, .repeat = 1};
   const cz_opt opts[] = {
       {"zkey", CZ_OPT_STRING, &o.zkey, "FILE", "a snarkjs Groth16 key (bls12381); needs --wtns"},
       {"wtns", CZ_OPT_STRING, &o.wtns, "FILE", "--zkey: the circom witness to prove"},

@@ -31,7 +31,7 @@ cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, ui
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partition %u: %s has %u partition%s",
                       partition, k->name, k->shape.partitions,
                       k->shape.partitions == 1 ? "" : "s");
-  cz_fr comms[3];
+  cz_fr comms[3]; /* only checked here: the circuit reads the bytes */
   cz_err e = cz_snap_comms_fr(c, comms, msg, msg_len);
   if (e != CZ_OK) return e;
   if ((e = cz_snap_vanilla_parse(&out->proof, vanilla, len, partition, msg, msg_len)) != CZ_OK)
