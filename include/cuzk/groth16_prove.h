@@ -39,6 +39,7 @@ typedef enum {
   CZ_PHASE_BATCH_ADD,
   CZ_PHASE_TAIL_MSM,
   CZ_PHASE_TOTAL,
+  CZ_PHASE_KEY_WAIT, /* a mapped key's MSMs waiting for the disk (within the msm_* phases) */
   CZ_PHASE_COUNT
 } cz_prove_phase;
 

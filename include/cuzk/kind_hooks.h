@@ -125,12 +125,16 @@ typedef struct {
 /* ---- SRS circuits ------------------------------------------------------------ */
 
 /* Turns a mapped parameter file into the hot object a kind uses (e.g.
- * cz_groth16_params_read). *bytes: the memory the object holds. */
+ * cz_groth16_params_view or _read). *bytes: the memory the object holds. */
 typedef struct {
   cz_err (*load)(void *self, const char *circuit_id, const uint8_t *file, size_t len, void **obj,
                  uint64_t *bytes, char *msg, size_t msg_len);
   void (*unload)(void *self, void *obj);
   void *self;
+  /* The object reads the file in place (a mapped key), so the mapping
+   * lives as long as it does and is page cache, not the process's memory:
+   * the budget is charged what load reports, not the file's size. */
+  bool in_place;
 } cz_srs_loader;
 
 /* ---- Registration ------------------------------------------------------------

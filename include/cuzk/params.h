@@ -28,12 +28,37 @@
 #include "cuzk/groth16.h"
 #include "cuzk/progress.h"
 
+/* A mapped key's file: its bytes (mapped read-only, or a caller's buffer)
+ * and, per vector, where its first encoded point is. The points stay in
+ * the file's encoding; the prover decodes them slice by slice as its MSMs
+ * reach them (src/groth16/prover_msm_mapped.c), so the key costs page
+ * cache, not process memory. */
+typedef struct {
+  const uint8_t *file; /* NULL: the key is decoded */
+  size_t len;
+  const uint8_t *h, *l, *a, *b_g1, *b_g2;
+  bool owned; /* mapped by cz_groth16_params_map: unmapped on free */
+  /* file is a read-only file mapping: the prover may drop the pages it has
+   * read from the process (the page cache keeps them). Set by
+   * cz_groth16_params_map; a caller of cz_groth16_params_view over such a
+   * mapping may set it (never over other memory: dropping anonymous pages
+   * loses them). */
+  bool drop_pages;
+} cz_params_mapping;
+
+/* Decoded (h .. b_g2 set, map.file NULL) or mapped (h .. b_g2 NULL,
+ * map.file set); the counts and vk are set either way. */
 typedef struct {
   cz_groth16_vk vk;
   size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
   cz_g1_affine *h, *l, *a, *b_g1;
   cz_g2_affine *b_g2;
+  cz_params_mapping map;
 } cz_groth16_params;
+
+static inline bool cz_groth16_params_is_mapped(const cz_groth16_params *p) {
+  return p->map.file != NULL;
+}
 
 /* Toxic waste. Setup uses the standard generators of G1 and G2 (bellperson
  * draws random ones; any generator gives an equally valid key). */
@@ -118,7 +143,32 @@ cz_err cz_groth16_params_load_progress(cz_groth16_params *p, const char *path, b
                                        unsigned n_threads, const cz_progress *progress,
                                        char *msg, size_t msg_len);
 
-/* Release every vector and the vk; p is zeroed. NULL is allowed. */
+/* A mapped key over buf (len bytes, exactly one parameter set), which
+ * must stay readable and unchanged until p is freed: the vk is decoded
+ * and checked, the counts and lengths are checked as
+ * cz_groth16_params_read checks them, and the first and last point of
+ * every vector are decoded (a file of another layout fails here, not in
+ * a proof). checked: every point is decoded and subgroup-checked now, on
+ * n_threads workers, into no memory (as slow as a checked load). Other
+ * points are decoded, curve-checked, by the prover when it reads them; a
+ * bad one fails that proof. Errors and messages as cz_groth16_params_read.
+ * On error *p is zeroed. */
+cz_err cz_groth16_params_view(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
+                              unsigned n_threads, char *msg, size_t msg_len);
+
+/* cz_groth16_params_view over the file at path, mapped read-only (shared
+ * with every process that maps it, backed by the page cache) and unmapped
+ * by cz_groth16_params_free. CZ_ERR_IO when it cannot be opened or
+ * mapped (msg says why); msg names the path on every error. */
+cz_err cz_groth16_params_map(cz_groth16_params *p, const char *path, bool checked,
+                             unsigned n_threads, char *msg, size_t msg_len);
+
+/* Bytes p holds in process memory: the decoded vectors and the vk (a
+ * mapped key: the vk alone; its points are page cache). */
+size_t cz_groth16_params_resident_bytes(const cz_groth16_params *p);
+
+/* Release every vector (or the mapping) and the vk; p is zeroed. NULL is
+ * allowed. */
 void cz_groth16_params_free(cz_groth16_params *p);
 
 #endif

@@ -1,6 +1,8 @@
 /* The parameter store, for any circuit (src/groth16/params_store.c).
  *
  * Official parameters: <official dir>/<name>.params, memory-mapped.
+ * A file is returned as a mapped key (cz_groth16_params_map) unless
+ * opts.decode; parameters generated now are returned decoded.
  * Otherwise TEST parameters (random toxic waste, discarded), cached as
  * <test dir>/cuzk-TEST-ONLY-[<tag>-]<name>.params: a name no official file
  * has, so test parameters are never mistaken for Filecoin's.
@@ -36,13 +38,18 @@ typedef struct {
   bool official_only;       /* never use test parameters */
   bool no_test_cache;       /* generate test parameters, read/write no file */
   bool checked;             /* subgroup-check every point on load (slow) */
+  bool decode;              /* decode every point into memory, as before
+                               mapped keys; default: a file is mapped
+                               (cz_groth16_params_map), its points decoded
+                               by the prover as it reads them */
   unsigned n_threads;       /* 0 = all cores */
   cz_params_keygen_fn keygen; /* NULL: test parameters only from the cache */
   void *keygen_ctx;
   const char *who;          /* prefix of stderr lines; NULL: "cuzk" */
   const cz_progress *progress; /* NULL: none; else phases "keygen" (no
-                               total), "setup", "write params" and "load
-                               params" are reported (cuzk/params.h) */
+                               total), "setup", "write params", and "load
+                               params" (decode) or "map params" (once, the
+                               file's bytes) are reported (cuzk/params.h) */
 } cz_params_store_opts;
 
 typedef enum {

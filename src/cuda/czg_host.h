@@ -30,6 +30,7 @@ typedef struct {
   cz_scalar *k;
   size_t n_other;
   size_t n_zero;
+  bool encoded; /* the pointers are a mapped key's encodings (the caller sets it) */
 } czg_split;
 
 /* Split the MSM of segs (cz_msm_g1_segments' layout and checks: bases follow

@@ -36,7 +36,15 @@ typedef struct {
   uint64_t ns;
 } prep_job;
 
+/* The G1 bases of vector v from point i: decoded points, or (a mapped
+ * key) the encodings, which are as long as a point, so that the split's
+ * pointers step over them alike and the staging decodes them. */
+static const cz_g1_affine *g1_bases(const cz_groth16_params *p, g16_vec v, size_t i) {
+  return (const cz_g1_affine *)g16_point_at(p, v, i);
+}
+
 static void *prep_thread(void *v) {
+  _Static_assert(sizeof(cz_g1_affine) == CZ_G1_UNCOMPRESSED_BYTES, "encodings step as points");
   prep_job *j = v;
   uint64_t t0 = cz_now_ns();
   const cz_groth16_params *p = j->p;
@@ -44,20 +52,22 @@ static void *prep_thread(void *v) {
   const size_t n_in = as->n_inputs, n_aux = as->n_aux, bi = as->b_input.count;
   cz_msm_g1_segment seg[2];
   memset(seg, 0, sizeof seg);
-  seg[0] = (cz_msm_g1_segment){p->l, p->n_l, NULL, NULL, n_aux, NULL, &as->aux};
+  seg[0] = (cz_msm_g1_segment){g1_bases(p, G16_L, 0), p->n_l, NULL, NULL, n_aux, NULL, &as->aux};
   j->err = czg_split_g1(&j->split[M_L], seg, 1);
   if (j->err == CZ_OK) {
-    seg[0] = (cz_msm_g1_segment){p->a, n_in, NULL, as->inputs, n_in, NULL, NULL};
-    seg[1] = (cz_msm_g1_segment){p->a + n_in, p->n_a - n_in, NULL,          NULL,
-                                 n_aux,       as->a_aux.bits, &as->aux};
+    seg[0] = (cz_msm_g1_segment){g1_bases(p, G16_A, 0), n_in, NULL, as->inputs, n_in, NULL, NULL};
+    seg[1] = (cz_msm_g1_segment){g1_bases(p, G16_A, n_in), p->n_a - n_in, NULL, NULL, n_aux,
+                                 as->a_aux.bits,           &as->aux};
     j->err = czg_split_g1(&j->split[M_A], seg, 2);
   }
   if (j->err == CZ_OK && !j->skip_b1) {
-    seg[0] = (cz_msm_g1_segment){p->b_g1, bi, NULL, as->inputs, n_in, as->b_input.bits, NULL};
-    seg[1] = (cz_msm_g1_segment){p->b_g1 + bi, p->n_b_g1 - bi, NULL,          NULL,
-                                 n_aux,        as->b_aux.bits, &as->aux};
+    seg[0] = (cz_msm_g1_segment){g1_bases(p, G16_B_G1, 0), bi,  NULL, as->inputs, n_in,
+                                 as->b_input.bits,         NULL};
+    seg[1] = (cz_msm_g1_segment){
+        g1_bases(p, G16_B_G1, bi), p->n_b_g1 - bi, NULL, NULL, n_aux, as->b_aux.bits, &as->aux};
     j->err = czg_split_g1(&j->split[M_B1], seg, 2);
   }
+  for (int m = 0; m < M_COUNT; m++) j->split[m].encoded = cz_groth16_params_is_mapped(p);
   j->ns = cz_now_ns() - t0;
   return NULL;
 }
@@ -76,11 +86,8 @@ static void *g2_thread(void *v) {
   uint64_t t0 = cz_now_ns();
   const cz_groth16_params *p = j->p;
   const cz_assignment *as = j->as;
-  const size_t bi = as->b_input.count;
-  g16_msm_seg seg[2] = {
-      {p->b_g2, bi, as->inputs, as->n_inputs, as->b_input.bits, NULL},
-      {p->b_g2 + bi, p->n_b_g2 - bi, NULL, as->n_aux, as->b_aux.bits, &as->aux},
-  };
+  g16_msm_seg seg[2];
+  g16_b_segments(seg, p, G16_B_G2, as);
   j->err = g16_msm_g2(&j->b2, seg, 2, j->threads);
   j->ns = cz_now_ns() - t0;
   return NULL;
@@ -108,11 +115,14 @@ static bool shrink(czg_backend_state *st, const char *step, size_t *bs, size_t m
 }
 
 /* What one batched step stages and runs: stage copies points [first,
- * first + m) into buf (of m * bytes_per_point bytes), run sums them. */
+ * first + m) into buf (of m * bytes_per_point bytes), decoding them when
+ * they are a mapped key's file encodings (CZ_ERR_* for a point that does
+ * not decode), run sums them. */
 typedef struct {
   const char *name;
   size_t n, stage_bytes_per_point, device_bytes_per_point;
-  void (*stage)(const void *src, size_t first, size_t m, uint8_t *buf);
+  cz_err (*stage)(const void *src, size_t first, size_t m, uint8_t *buf, bool encoded);
+  bool encoded;
   cz_err (*run)(czg_backend_state *st, const void *src, size_t first, size_t m, uint8_t *buf,
                 cz_g1 *part);
   const void *src;
@@ -129,9 +139,9 @@ static cz_err run_batched(czg_backend_state *st, const batched_step *step, cz_g1
     unsigned slot;
     uint8_t *buf = czg_pool_acquire(&st->pool, m * step->stage_bytes_per_point, &slot);
     if (!buf) return CZ_ERR_NOMEM;
-    step->stage(step->src, first, m, buf);
     cz_g1 part;
-    cz_err e = step->run(st, step->src, first, m, buf, &part);
+    cz_err e = step->stage(step->src, first, m, buf, step->encoded);
+    if (e == CZ_OK) e = step->run(st, step->src, first, m, buf, &part);
     czg_pool_release(&st->pool, slot);
     if (e == CZ_ERR_NOMEM && shrink(st, step->name, &bs, m)) continue;
     if (e != CZ_OK) return e;
@@ -141,8 +151,23 @@ static cz_err run_batched(czg_backend_state *st, const batched_step *step, cz_g1
   return CZ_OK;
 }
 
-static void stage_h(const void *src, size_t first, size_t m, uint8_t *buf) {
-  memcpy(buf, (const cz_g1_affine *)src + first, m * sizeof(cz_g1_affine));
+/* Contiguous points (a mapped key's encodings are as long as a point). */
+static cz_err stage_h(const void *src, size_t first, size_t m, uint8_t *buf, bool encoded) {
+  const cz_g1_affine *p = (const cz_g1_affine *)src + first;
+  size_t bad = 0;
+  if (encoded) return g16_decode_points(buf, (const uint8_t *)p, m, false, false, &bad);
+  memcpy(buf, p, m * sizeof(cz_g1_affine));
+  return CZ_OK;
+}
+
+/* Points gathered through pointers (into decoded points or encodings). */
+static cz_err gather(cz_g1_affine *dst, const cz_g1_affine *const *src, size_t m, bool encoded) {
+  for (size_t i = 0; i < m; i++) {
+    if (!encoded) dst[i] = *src[i];
+    else if (g16_decode_points(&dst[i], (const uint8_t *)src[i], 1, false, false, &(size_t){0}))
+      return CZ_ERR_BAD_FLAGS;
+  }
+  return CZ_OK;
 }
 static cz_err run_h(czg_backend_state *st, const void *src, size_t first, size_t m, uint8_t *buf,
                     cz_g1 *part) {
@@ -150,8 +175,10 @@ static cz_err run_h(czg_backend_state *st, const void *src, size_t first, size_t
   return st->ops.msm_h(st->ops.ctx, (const cz_g1_affine *)buf, first, m, part);
 }
 
-static cz_err run_msm_h(czg_backend_state *st, const cz_g1_affine *bases, size_t n, cz_g1 *out) {
+static cz_err run_msm_h(czg_backend_state *st, const cz_g1_affine *bases, size_t n, bool encoded,
+                        cz_g1 *out) {
   batched_step step = {.name = "msm_h",
+                       .encoded = encoded,
                        .n = n,
                        .stage_bytes_per_point = sizeof(cz_g1_affine),
                        .device_bytes_per_point = st->ops.msm_bytes_per_point,
@@ -161,10 +188,9 @@ static cz_err run_msm_h(czg_backend_state *st, const cz_g1_affine *bases, size_t
   return run_batched(st, &step, out);
 }
 
-static void stage_one(const void *src, size_t first, size_t m, uint8_t *buf) {
+static cz_err stage_one(const void *src, size_t first, size_t m, uint8_t *buf, bool encoded) {
   const czg_split *s = src;
-  cz_g1_affine *pts = (cz_g1_affine *)buf;
-  for (size_t i = 0; i < m; i++) pts[i] = *s->one[first + i];
+  return gather((cz_g1_affine *)buf, s->one + first, m, encoded);
 }
 static cz_err run_add(czg_backend_state *st, const void *src, size_t first, size_t m, uint8_t *buf,
                       cz_g1 *part) {
@@ -178,17 +204,17 @@ static cz_err run_batch_add(czg_backend_state *st, const czg_split *s, cz_g1 *ou
                        .stage_bytes_per_point = sizeof(cz_g1_affine),
                        .device_bytes_per_point = st->ops.add_bytes_per_point,
                        .stage = stage_one,
+                       .encoded = s->encoded,
                        .run = run_add,
                        .src = s};
   return run_batched(st, &step, out);
 }
 
 /* one staging buffer: the bases, then their scalars */
-static void stage_other(const void *src, size_t first, size_t m, uint8_t *buf) {
+static cz_err stage_other(const void *src, size_t first, size_t m, uint8_t *buf, bool encoded) {
   const czg_split *s = src;
-  cz_g1_affine *pts = (cz_g1_affine *)buf;
-  for (size_t i = 0; i < m; i++) pts[i] = *s->other[first + i];
   memcpy(buf + m * sizeof(cz_g1_affine), s->k + first, m * sizeof(cz_scalar));
+  return gather((cz_g1_affine *)buf, s->other + first, m, encoded);
 }
 static cz_err run_other(czg_backend_state *st, const void *src, size_t first, size_t m,
                         uint8_t *buf, cz_g1 *part) {
@@ -203,6 +229,7 @@ static cz_err run_tail(czg_backend_state *st, const czg_split *s, cz_g1 *out) {
                        .stage_bytes_per_point = sizeof(cz_g1_affine) + sizeof(cz_scalar),
                        .device_bytes_per_point = st->ops.msm_bytes_per_point,
                        .stage = stage_other,
+                       .encoded = s->encoded,
                        .run = run_other,
                        .src = s};
   return run_batched(st, &step, out);
@@ -214,10 +241,12 @@ typedef struct {
   const cz_scalar *k;
 } plain_msm;
 
-static void stage_plain(const void *src, size_t first, size_t m, uint8_t *buf) {
+static cz_err stage_plain(const void *src, size_t first, size_t m, uint8_t *buf, bool encoded) {
+  (void)encoded;
   const plain_msm *s = src;
   memcpy(buf, s->pts + first, m * sizeof(cz_g1_affine));
   memcpy(buf + m * sizeof(cz_g1_affine), s->k + first, m * sizeof(cz_scalar));
+  return CZ_OK;
 }
 
 cz_err czg_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k, size_t n,
@@ -281,7 +310,7 @@ static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_as
     cz_pool_give(as->b);
     cz_pool_give(as->c);
     as->a = as->b = as->c = NULL;
-    e = run_msm_h(st, p->h, p->n_h, &h);
+    e = run_msm_h(st, g16_point_at(p, G16_H, 0), p->n_h, cz_groth16_params_is_mapped(p), &h);
   }
   t1 = cz_now_ns(); t->msm_h += t1 - t0;
   pthread_join(tp, NULL);

@@ -236,27 +236,28 @@ static cz_err load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg, size_t m
   e->tier = CZ_SRS_WARM;
   pthread_mutex_unlock(&m->mu);
 
-  /* The hot object is about the size of the file (uncompressed points). */
-  if (cz_membudget_reserve(m->budget, len, NULL) != CZ_OK)
+  /* A decoded object is about the size of the file (uncompressed points);
+   * one read in place holds what its loader reports. */
+  uint64_t charged = e->has_loader && e->loader.in_place ? 0 : len;
+  if (charged && cz_membudget_reserve(m->budget, charged, NULL) != CZ_OK)
     return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM,
                       "SRS %s: %zu bytes do not fit the memory budget of %llu", e->id, len,
                       (unsigned long long)m->budget->total);
-  uint64_t charged = len;
   void *obj = NULL;
   if (e->has_loader) {
     uint64_t bytes = 0;
     cz_err err = e->loader.load(e->loader.self, e->id, map, len, &obj, &bytes, msg, msg_len);
     if (err != CZ_OK) {
-      cz_membudget_release(m->budget, len);
+      if (charged) cz_membudget_release(m->budget, charged);
       return load_failed(e, err, msg, msg_len);
     }
-    /* The object holds its own copy: drop the mapping's resident pages (it
-     * stays mapped, warm, and refaults from the file if loaded again), so
-     * the budget's charge below is what the process really holds. */
+    /* Drop the mapping's resident pages (it stays mapped, warm, and
+     * refaults from the page cache when read again), so the budget's
+     * charge below is what the process really holds. */
     madvise(map, len, MADV_DONTNEED);
     /* Charge what the object really holds. */
-    if (bytes < len) cz_membudget_release(m->budget, len - bytes), charged = bytes;
-    else if (bytes > len && cz_membudget_reserve(m->budget, bytes - len, NULL) == CZ_OK)
+    if (bytes < charged) cz_membudget_release(m->budget, charged - bytes), charged = bytes;
+    else if (bytes > charged && cz_membudget_reserve(m->budget, bytes - charged, NULL) == CZ_OK)
       charged = bytes;
   } else {
     /* No loader: hot means the pages are resident. */

@@ -29,6 +29,23 @@ cz_err g16_blinding(const cz_prove_opts *opts, size_t i, cz_fr *r, cz_fr *s);
 void *g16_big_alloc(size_t n);
 void g16_big_free(void *p, size_t n);
 
+/* Parameter files (params_io.c). The vk of buf into p->vk and the counts
+ * into p's counts, start[v] the offset of vector v's first point (h, l,
+ * a, b_g1, b_g2: file order); every length checked against len. On
+ * error *p is zeroed and msg says where. */
+cz_err g16_params_head(cz_groth16_params *p, const uint8_t *buf, size_t len, size_t start[5],
+                       char *msg, size_t msg_len);
+/* Decodes and subgroup-checks every point of a mapped p (into no memory),
+ * on n_threads workers; msg names the first bad point. */
+cz_err g16_params_check_points(cz_groth16_params *p, const uint8_t *buf, const size_t start[5],
+                               unsigned n_threads, char *msg, size_t msg_len);
+/* n points from their file encoding src into dst (cz_g1_affine, or
+ * cz_g2_affine when g2), curve-checked (and subgroup-checked when
+ * checked); the point at infinity is refused (CZ_ERR_BAD_FLAGS), as in
+ * every parameter vector. *bad = the first failing index. */
+cz_err g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, bool checked,
+                         size_t *bad);
+
 /* Fixed-base scalar multiplication of many scalars by one base, as
  * bellperson's generator does with its wNAF tables: out[i] = k[i] * base
  * (k Montgomery), affine, computed by n_threads workers. CZ_ERR_NOMEM when
@@ -52,6 +69,11 @@ cz_err g16_fixed_base_g2_progress(cz_g2_affine *out, const cz_g2_affine *base, c
                                   size_t n, unsigned n_threads, cz_progress_counter *pc,
                                   unsigned weight);
 
+/* Where an MSM segment's bases are: decoded points, or file encodings
+ * (a mapped key) in a caller's buffer or in a read-only file mapping
+ * whose pages may be dropped once read. */
+typedef enum { G16_DECODED = 0, G16_ENCODED, G16_ENC_FILE } g16_bases_form;
+
 /* One MSM term run, in bellperson's layout: scalars frs[0..n_scalars)
  * (or the packed aux values, when packed is set) and, with density !=
  * NULL, bases only for the scalars whose bit is set (the j-th set bit pairs
@@ -63,12 +85,41 @@ typedef struct {
   size_t n_scalars;
   const uint64_t *density;
   const cz_fr_packed *packed;
+  g16_bases_form encoded; /* not G16_DECODED: decoded a slice at a time */
 } g16_msm_seg;
 
+/* The parameter vectors, in file order. */
+typedef enum { G16_H, G16_L, G16_A, G16_B_G1, G16_B_G2 } g16_vec;
+
+/* The form of p's bases. */
+g16_bases_form g16_bases_of(const cz_groth16_params *p);
+/* Point i of vector v of p: a cz_g1_affine / cz_g2_affine of a decoded
+ * key, or the first byte of its encoding in a mapped one. */
+const void *g16_point_at(const cz_groth16_params *p, g16_vec v, size_t i);
+/* The two segments of the b query of vector v (G16_B_G1 or G16_B_G2):
+ * the inputs of the b_input density, then the aux of b_aux. */
+void g16_b_segments(g16_msm_seg seg[2], const cz_groth16_params *p, g16_vec v,
+                    const cz_assignment *as);
+
 /* out = sum over the segments, through cz_msm (prover_msm.c): the one
- * place the prover calls the MSM. */
+ * place the prover calls the MSM. Encoded segments are decoded a slice
+ * at a time (prover_msm_mapped.c); a point that does not decode fails
+ * the call with the decoder's error. */
 cz_err g16_msm_g1(cz_g1 *out, const g16_msm_seg *segs, size_t n_segs, unsigned n_threads);
 cz_err g16_msm_g2(cz_g2 *out, const g16_msm_seg *segs, size_t n_segs, unsigned n_threads);
+
+/* Adds the MSM of one decoded segment into acc (a cz_g1 or cz_g2). */
+typedef cz_err (*g16_slice_msm)(void *acc, const g16_msm_seg *seg, unsigned n_threads);
+/* The MSM of encoded segments (prover_msm_mapped.c), slice by slice
+ * through msm into acc (which the caller set to the identity).
+ * CZ_ERR_INVALID_ARG when a segment's bases do not match its scalars,
+ * the decoder's error for a bad point, CZ_ERR_NOMEM, or msm's. */
+cz_err g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_slice_msm msm, void *acc,
+                      unsigned n_threads);
+/* Decoded bytes per slice (0: the default, 256 MiB); for tests. */
+void g16_set_slice_bytes(size_t bytes);
+/* Nanoseconds the decoders have waited for the disk, process-wide. */
+uint64_t g16_key_wait_ns(void);
 
 /* The prover's pieces every backend shares (prover.c). */
 /* CZ_ERR_INVALID_ARG, with msg saying which count disagrees, when as does

@@ -53,8 +53,19 @@ static size_t mem_size(int v) {
 void cz_groth16_params_free(cz_groth16_params *p) {
   if (!p) return;
   cz_groth16_vk_free(&p->vk);
-  for (int v = 0; v < V_COUNT; v++) g16_big_free(*vec_of(p, v), *count_of(p, v) * mem_size(v));
+  if (cz_groth16_params_is_mapped(p)) {
+    if (p->map.owned && p->map.len) munmap((void *)p->map.file, p->map.len);
+  } else {
+    for (int v = 0; v < V_COUNT; v++) g16_big_free(*vec_of(p, v), *count_of(p, v) * mem_size(v));
+  }
   memset(p, 0, sizeof *p);
+}
+
+size_t cz_groth16_params_resident_bytes(const cz_groth16_params *p) {
+  size_t n = sizeof *p + p->vk.n_ic * sizeof *p->vk.ic;
+  if (cz_groth16_params_is_mapped(p)) return n;
+  for (int v = 0; v < V_COUNT; v++) n += *ccount_of(p, v) * mem_size(v);
+  return n;
 }
 
 size_t cz_groth16_params_file_size(const cz_groth16_params *p) {
@@ -66,6 +77,8 @@ size_t cz_groth16_params_file_size(const cz_groth16_params *p) {
 size_t cz_groth16_params_write(uint8_t *out, const cz_groth16_params *p) {
   size_t total = cz_groth16_params_file_size(p);
   if (!out) return total;
+  /* A mapped key's file is exactly its encoding. */
+  if (cz_groth16_params_is_mapped(p)) return memcpy(out, p->map.file, total), total;
   uint8_t *o = out + cz_groth16_vk_write(out, &p->vk, false);
   for (int v = 0; v < V_COUNT; v++) {
     size_t n = *ccount_of(p, v);
@@ -91,6 +104,11 @@ cz_err cz_groth16_params_save_progress(const cz_groth16_params *p, const char *p
   cz_progress_report(progress, "write params", "B", 0, total);
   FILE *f = fopen(path, "wb");
   if (!f) return CZ_ERR_IO;
+  if (cz_groth16_params_is_mapped(p)) {
+    bool ok = fwrite(p->map.file, 1, total, f) == total;
+    cz_progress_report(progress, "write params", "B", total, total);
+    return fclose(f) == 0 && ok ? CZ_OK : CZ_ERR_IO;
+  }
   size_t vkn = cz_groth16_vk_write(NULL, &p->vk, false);
   uint8_t *buf = malloc(vkn > 65536 ? vkn : 65536);
   if (!buf) { fclose(f); return CZ_ERR_NOMEM; }
@@ -133,29 +151,38 @@ typedef struct {
   cz_progress_counter *pc; /* bytes decoded, of the whole file */
 } decode_ctx;
 
-/* Points [i, i + n) of the vector; *bad = the first failing index. The
- * parameter layout has no place for the point at infinity: it is refused. */
-static cz_err decode_run(const decode_ctx *c, size_t i, size_t n, size_t *bad) {
+/* Runs of this many points between checks for an earlier failure. */
+#define DECODE_RUN 256
+
+cz_err g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, bool checked,
+                         size_t *bad) {
+  *bad = 0;
   cz_err e;
-  if (c->v == V_B_G2) {
-    cz_g2_affine *q = (cz_g2_affine *)c->dst + i;
-    e = cz_g2_affine_deserialize_many(q, c->src + i * CZ_G2_UNCOMPRESSED_BYTES, n, c->checked,
-                                      bad);
+  if (g2) {
+    cz_g2_affine *q = dst;
+    e = cz_g2_affine_deserialize_many(q, src, n, checked, bad);
     for (size_t j = 0; e == CZ_OK && j < n; j++)
       if (cz_g2_affine_is_identity(&q[j])) { *bad = j; e = CZ_ERR_BAD_FLAGS; }
   } else {
-    cz_g1_affine *q = (cz_g1_affine *)c->dst + i;
-    e = cz_g1_affine_deserialize_many(q, c->src + i * CZ_G1_UNCOMPRESSED_BYTES, n, c->checked,
-                                      bad);
+    cz_g1_affine *q = dst;
+    e = cz_g1_affine_deserialize_many(q, src, n, checked, bad);
     for (size_t j = 0; e == CZ_OK && j < n; j++)
       if (cz_g1_affine_is_identity(&q[j])) { *bad = j; e = CZ_ERR_BAD_FLAGS; }
   }
-  *bad += i;
   return e;
 }
 
-/* Runs of this many points between checks for an earlier failure. */
-#define DECODE_RUN 256
+/* Points [i, i + n) of the vector (into dst, or a scratch run when dst
+ * is NULL: a check only); *bad = the first failing index. */
+static cz_err decode_run(const decode_ctx *c, size_t i, size_t n, size_t *bad) {
+  size_t sz = mem_size(c->v);
+  cz_g2_affine scratch[DECODE_RUN];
+  void *dst = c->dst ? (uint8_t *)c->dst + i * sz : (void *)scratch;
+  cz_err e =
+      g16_decode_points(dst, c->src + i * enc_size(c->v), n, c->v == V_B_G2, c->checked, bad);
+  *bad += i;
+  return e;
+}
 
 static void decode_worker(void *vctx, size_t begin, size_t end, unsigned worker) {
   decode_ctx *c = vctx;
@@ -181,6 +208,41 @@ static void decode_worker(void *vctx, size_t begin, size_t end, unsigned worker)
 static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
                           unsigned n_threads, const cz_progress *progress, char *msg,
                           size_t msg_len);
+
+/* Decodes every vector of p from buf (vector v's first point at start[v])
+ * into p's vectors, or, for a mapped p, only checks them. msg names the
+ * first bad point. */
+static cz_err decode_vectors(cz_groth16_params *p, const uint8_t *buf, const size_t *start,
+                             bool checked, unsigned n_threads, cz_progress_counter *pc, char *msg,
+                             size_t msg_len) {
+  for (int v = 0; v < V_COUNT; v++) {
+    size_t n = *count_of(p, v);
+    if (!n) continue;
+    decode_ctx *c = malloc(sizeof *c);
+    if (!c) return CZ_ERR_NOMEM;
+    c->src = buf + start[v];
+    c->dst = *vec_of(p, v);
+    c->v = v;
+    c->checked = checked;
+    c->pc = pc;
+    atomic_init(&c->first_bad, SIZE_MAX);
+    unsigned workers = cz_parallel_workers(n, n_threads);
+    cz_parallel_for(n, n_threads, decode_worker, c);
+    size_t bad = SIZE_MAX;
+    cz_err err = CZ_OK;
+    for (unsigned w = 0; w < workers; w++)
+      if (c->bad[w] < bad) {
+        bad = c->bad[w];
+        err = c->errs[w];
+      }
+    free(c);
+    if (bad != SIZE_MAX)
+      return cz_msg_err(msg, msg_len, err, "%s point %zu at offset %zu: %s%s", VNAME[v], bad,
+                        start[v] + bad * enc_size(v), cz_err_str(err),
+                        err == CZ_ERR_BAD_FLAGS ? " (or the point at infinity)" : "");
+  }
+  return CZ_OK;
+}
 
 cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len,
                               bool checked, unsigned n_threads, char *msg, size_t msg_len) {
@@ -213,9 +275,8 @@ static cz_err params_layout(cz_groth16_params *p, const uint8_t *buf, size_t len
                     len - off, off);
 }
 
-static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
-                          unsigned n_threads, const cz_progress *progress, char *msg,
-                          size_t msg_len) {
+cz_err g16_params_head(cz_groth16_params *p, const uint8_t *buf, size_t len, size_t start[5],
+                       char *msg, size_t msg_len) {
   memset(p, 0, sizeof *p);
   cz_msg(msg, msg_len, "%s", "");
   if (!buf && len) return CZ_ERR_INVALID_ARG;
@@ -226,11 +287,24 @@ static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, 
             len);
     return e;
   }
-  size_t start[V_COUNT];
-  if ((e = params_layout(p, buf, len, off, start, msg, msg_len)) != CZ_OK) {
+  if ((e = params_layout(p, buf, len, off, start, msg, msg_len)) != CZ_OK)
     cz_groth16_params_free(p);
-    return e;
-  }
+  return e;
+}
+
+cz_err g16_params_check_points(cz_groth16_params *p, const uint8_t *buf, const size_t start[5],
+                               unsigned n_threads, char *msg, size_t msg_len) {
+  cz_progress_counter pc;
+  cz_progress_counter_init(&pc, NULL, "check params", "B", 0);
+  return decode_vectors(p, buf, start, true, n_threads, &pc, msg, msg_len);
+}
+
+static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
+                          unsigned n_threads, const cz_progress *progress, char *msg,
+                          size_t msg_len) {
+  size_t start[V_COUNT];
+  cz_err e = g16_params_head(p, buf, len, start, msg, msg_len);
+  if (e != CZ_OK) return e;
   /* Pass 2: allocate and decode; progress counts the bytes of the file
    * (the vk and counts at once: they are read already). */
   cz_progress_counter pc;
@@ -249,33 +323,9 @@ static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, 
     }
     *vec_of(p, v) = dst;
   }
-  for (int v = 0; v < V_COUNT; v++) {
-    size_t n = *count_of(p, v);
-    if (!n) continue;
-    decode_ctx *c = malloc(sizeof *c);
-    if (!c) { cz_groth16_params_free(p); return CZ_ERR_NOMEM; }
-    c->src = buf + start[v];
-    c->dst = *vec_of(p, v);
-    c->v = v;
-    c->checked = checked;
-    c->pc = &pc;
-    atomic_init(&c->first_bad, SIZE_MAX);
-    unsigned workers = cz_parallel_workers(n, n_threads);
-    cz_parallel_for(n, n_threads, decode_worker, c);
-    size_t bad = SIZE_MAX;
-    cz_err err = CZ_OK;
-    for (unsigned w = 0; w < workers; w++)
-      if (c->bad[w] < bad) { bad = c->bad[w]; err = c->errs[w]; }
-    free(c);
-    if (bad != SIZE_MAX) {
-      cz_msg(msg, msg_len, "%s point %zu at offset %zu: %s%s", VNAME[v], bad,
-              start[v] + bad * enc_size(v), cz_err_str(err),
-              err == CZ_ERR_BAD_FLAGS ? " (or the point at infinity)" : "");
-      cz_groth16_params_free(p);
-      return err;
-    }
-  }
-  return CZ_OK;
+  e = decode_vectors(p, buf, start, checked, n_threads, &pc, msg, msg_len);
+  if (e != CZ_OK) cz_groth16_params_free(p);
+  return e;
 }
 
 cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool checked,

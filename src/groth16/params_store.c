@@ -111,8 +111,12 @@ static cz_err load_fitting(cz_groth16_params *out, const char *path, size_t want
                       "%s: the verifying key has %zu IC points, the circuit needs %zu", path, have,
                       want_ic);
   char why[384] = "";
-  e = cz_groth16_params_load_progress(out, path, o->checked, o->n_threads, o->progress, why,
-                                      sizeof why);
+  if (o->decode)
+    e = cz_groth16_params_load_progress(out, path, o->checked, o->n_threads, o->progress, why,
+                                        sizeof why);
+  else if ((e = cz_groth16_params_map(out, path, o->checked, o->n_threads, why, sizeof why)) ==
+           CZ_OK)
+    cz_progress_report(o->progress, "map params", "B", out->map.len, out->map.len);
   if (e != CZ_OK) {
     cz_msg(msg, msg_len, "%s: %s%s%s", path, cz_err_str(e), *why ? ": " : "", why);
     return e;

@@ -20,8 +20,8 @@
 #include "util/msg.h"
 
 static const char *const PHASE_NAMES[CZ_PHASE_COUNT] = {
-    "synthesis", "ntt_h",    "msm_h",     "msm_l",    "msm_a",
-    "msm_b_g1",  "msm_b_g2", "batch_add", "tail_msm", "total",
+    "synthesis", "ntt_h",     "msm_h",    "msm_l", "msm_a",    "msm_b_g1",
+    "msm_b_g2",  "batch_add", "tail_msm", "total", "key_wait",
 };
 
 const char *cz_prove_phase_name(cz_prove_phase p) {
@@ -113,6 +113,30 @@ static cz_err compute_h(const cz_ntt_domain *d, cz_assignment *as, unsigned thre
   return CZ_OK;
 }
 
+g16_bases_form g16_bases_of(const cz_groth16_params *p) {
+  if (!cz_groth16_params_is_mapped(p)) return G16_DECODED;
+  return p->map.drop_pages ? G16_ENC_FILE : G16_ENCODED;
+}
+
+const void *g16_point_at(const cz_groth16_params *p, g16_vec v, size_t i) {
+  if (cz_groth16_params_is_mapped(p)) {
+    const uint8_t *enc[5] = {p->map.h, p->map.l, p->map.a, p->map.b_g1, p->map.b_g2};
+    return enc[v] + i * (v == G16_B_G2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES);
+  }
+  const cz_g1_affine *g1[4] = {p->h, p->l, p->a, p->b_g1};
+  return v == G16_B_G2 ? (const void *)(p->b_g2 + i) : (const void *)(g1[v] + i);
+}
+
+void g16_b_segments(g16_msm_seg seg[2], const cz_groth16_params *p, g16_vec v,
+                    const cz_assignment *as) {
+  const size_t bi = as->b_input.count, n_b = v == G16_B_G2 ? p->n_b_g2 : p->n_b_g1;
+  const g16_bases_form enc = g16_bases_of(p);
+  seg[0] = (g16_msm_seg){g16_point_at(p, v, 0), bi,   as->inputs, as->n_inputs,
+                         as->b_input.bits,      NULL, enc};
+  seg[1] = (g16_msm_seg){g16_point_at(p, v, bi), n_b - bi, NULL, as->n_aux,
+                         as->b_aux.bits,         &as->aux, enc};
+}
+
 /* A, B, C from the MSM results (see the top of this file). */
 void g16_assemble(const cz_groth16_vk *vk, const cz_fr *r, const cz_fr *s, const cz_g1 *h,
                   const cz_g1 *l, const cz_g1 *a, const cz_g1 *b1, const cz_g2 *b2,
@@ -150,46 +174,46 @@ void g16_assemble(const cz_groth16_vk *vk, const cz_fr *r, const cz_fr *s, const
 static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_assignment *as,
                         const cz_fr *r, const cz_fr *s, cz_groth16_proof *proof, unsigned th,
                         uint64_t *t) {
-  uint64_t t0 = cz_now_ns(), t1;
+  uint64_t t0 = cz_now_ns(), t1, wait0 = g16_key_wait_ns();
   cz_err e = compute_h(d, as, th);
   if (e != CZ_OK) return e;
   t1 = cz_now_ns(); t[CZ_PHASE_NTT_H] += t1 - t0; t0 = t1;
 
   const size_t n_in = as->n_inputs, n_aux = as->n_aux;
+  const g16_bases_form enc = g16_bases_of(p);
   cz_g1 h, l, a, b1;
   cz_g2 b2;
   g16_msm_seg seg[2];
-  seg[0] = (g16_msm_seg){p->h, p->n_h, as->a, p->n_h, NULL, NULL};
+  seg[0] = (g16_msm_seg){g16_point_at(p, G16_H, 0), p->n_h, as->a, p->n_h, NULL, NULL, enc};
   if ((e = g16_msm_g1(&h, seg, 1, th)) != CZ_OK) return e;
   cz_pool_give(as->a);
   as->a = NULL;
   t1 = cz_now_ns(); t[CZ_PHASE_MSM_H] += t1 - t0; t0 = t1;
 
-  seg[0] = (g16_msm_seg){p->l, p->n_l, NULL, n_aux, NULL, &as->aux};
+  seg[0] = (g16_msm_seg){g16_point_at(p, G16_L, 0), p->n_l, NULL, n_aux, NULL, &as->aux, enc};
   if ((e = g16_msm_g1(&l, seg, 1, th)) != CZ_OK) return e;
   t1 = cz_now_ns(); t[CZ_PHASE_MSM_L] += t1 - t0; t0 = t1;
 
   /* a: the input part of the a query is dense (every input has its input
    * constraint in A), aux follow the a_aux density. */
-  seg[0] = (g16_msm_seg){p->a, n_in, as->inputs, n_in, NULL, NULL};
-  seg[1] = (g16_msm_seg){p->a + n_in, p->n_a - n_in, NULL, n_aux, as->a_aux.bits, &as->aux};
+  seg[0] = (g16_msm_seg){g16_point_at(p, G16_A, 0), n_in, as->inputs, n_in, NULL, NULL, enc};
+  seg[1] = (g16_msm_seg){
+      g16_point_at(p, G16_A, n_in), p->n_a - n_in, NULL, n_aux, as->a_aux.bits, &as->aux, enc};
   if ((e = g16_msm_g1(&a, seg, 2, th)) != CZ_OK) return e;
   t1 = cz_now_ns(); t[CZ_PHASE_MSM_A] += t1 - t0; t0 = t1;
 
-  const size_t bi = as->b_input.count;
-  seg[0] = (g16_msm_seg){p->b_g1, bi, as->inputs, n_in, as->b_input.bits, NULL};
-  seg[1] = (g16_msm_seg){p->b_g1 + bi, p->n_b_g1 - bi, NULL, n_aux, as->b_aux.bits, &as->aux};
+  g16_b_segments(seg, p, G16_B_G1, as);
   cz_g1_set_identity(&b1);
   if (!cz_fr_is_zero(r) && (e = g16_msm_g1(&b1, seg, 2, th)) != CZ_OK) return e;
   t1 = cz_now_ns(); t[CZ_PHASE_MSM_B_G1] += t1 - t0; t0 = t1;
 
-  seg[0] = (g16_msm_seg){p->b_g2, bi, as->inputs, n_in, as->b_input.bits, NULL};
-  seg[1] = (g16_msm_seg){p->b_g2 + bi, p->n_b_g2 - bi, NULL, n_aux, as->b_aux.bits, &as->aux};
+  g16_b_segments(seg, p, G16_B_G2, as);
   if ((e = g16_msm_g2(&b2, seg, 2, th)) != CZ_OK) return e;
   t1 = cz_now_ns(); t[CZ_PHASE_MSM_B_G2] += t1 - t0; t0 = t1;
 
   g16_assemble(&p->vk, r, s, &h, &l, &a, &b1, &b2, proof);
   t1 = cz_now_ns(); t[CZ_PHASE_BATCH_ADD] += t1 - t0;
+  t[CZ_PHASE_KEY_WAIT] += g16_key_wait_ns() - wait0;
   return CZ_OK;
 }
 
@@ -230,7 +254,8 @@ static cz_err cpu_prove(const cz_prover_backend *self, const cz_groth16_params *
   if (e != CZ_OK) return e;
   t[CZ_PHASE_TOTAL] = cz_now_ns() - start;
   for (int ph = CZ_PHASE_NTT_H; ph < CZ_PHASE_COUNT; ph++)
-    cz_prove_timing_emit(opts->timing, (cz_prove_phase)ph, t[ph]);
+    if (ph != CZ_PHASE_KEY_WAIT || cz_groth16_params_is_mapped(params))
+      cz_prove_timing_emit(opts->timing, (cz_prove_phase)ph, t[ph]);
   return CZ_OK;
 }
 

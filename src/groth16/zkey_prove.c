@@ -226,7 +226,7 @@ cz_err cz_zkey_prove(const cz_zkey *z, const cz_fr *w, size_t n_w, cz_groth16_pr
     return cz_msg_err(o->msg, o->msg_len, e, "verifying the proof failed (%s)", cz_err_str(e));
   }
   t[CZ_PHASE_TOTAL] = cz_now_ns() - start - t[CZ_PHASE_SYNTHESIS];
-  for (int ph = CZ_PHASE_SYNTHESIS; ph < CZ_PHASE_COUNT; ph++)
+  for (int ph = CZ_PHASE_SYNTHESIS; ph <= CZ_PHASE_TOTAL; ph++)
     if (ph != CZ_PHASE_TAIL_MSM) cz_prove_timing_emit(o->timing, (cz_prove_phase)ph, t[ph]);
   return CZ_OK;
 }

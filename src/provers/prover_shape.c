@@ -93,7 +93,7 @@ cz_err cz_prover_shape_declare(cz_engine *e, cz_prover_shape *s, const cz_prover
                                uint64_t estimate_bytes, char *msg, size_t msg_len) {
   *s = (cz_prover_shape){.srs = srs, .dir = dir, .record = record, .ctx = ctx};
   snprintf(s->id, sizeof s->id, "pce-%s", srs->circuit_id);
-  cz_srs_loader loader = {shape_load, shape_unload, s};
+  cz_srs_loader loader = {shape_load, shape_unload, s, false};
   cz_err err = cz_engine_register_computed_srs(e, s->id, estimate_bytes, &loader);
   if (err != CZ_OK) cz_msg(msg, msg_len, "cannot declare the shape %s", s->id);
   return err;

@@ -35,8 +35,10 @@ static cz_err hot_load(void *self, const char *id, const uint8_t *file, size_t l
   }
   cz_hot_srs *h = calloc(1, sizeof *h);
   if (!h) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_groth16_params_read(&h->params, file, len, false, cfg->prove_threads, msg,
-                                    msg_len);
+  /* The engine's mapping is a read-only file mapping: the key is read in
+   * place, its pages dropped from the process once decoded. */
+  cz_err e = cz_groth16_params_view(&h->params, file, len, false, cfg->prove_threads, msg, msg_len);
+  h->params.map.drop_pages = e == CZ_OK;
   if (e == CZ_OK && !(h->pvk = cz_groth16_prepare(&h->params.vk))) {
     cz_groth16_params_free(&h->params);
     e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
@@ -46,7 +48,7 @@ static cz_err hot_load(void *self, const char *id, const uint8_t *file, size_t l
     return e;
   }
   *obj = h;
-  *bytes = cz_groth16_params_file_size(&h->params);
+  *bytes = sizeof *h + cz_groth16_params_resident_bytes(&h->params);
   return CZ_OK;
 }
 
@@ -60,7 +62,7 @@ static void hot_unload(void *self, void *obj) {
 }
 
 cz_srs_loader cz_hot_srs_loader(const cz_prover_srs *s) {
-  return (cz_srs_loader){hot_load, hot_unload, (void *)s};
+  return (cz_srs_loader){hot_load, hot_unload, (void *)s, true};
 }
 
 cz_err cz_prover_srs_declare(cz_engine *e, const cz_provers_config *cfg, cz_prover_srs *s,

@@ -292,7 +292,7 @@ static cz_engine *make_engine(void) {
                      .discard = m_discard,
                      .batch = true};
   CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h) == CZ_OK);
-  cz_srs_loader ld = {c_load, c_unload, NULL};
+  cz_srs_loader ld = {c_load, c_unload, NULL, false};
   CHECK(cz_engine_register_computed_srs(e, "shape-x", 3000, &ld) == CZ_OK);
   CHECK(cz_engine_register_computed_srs(e, "shape-big", (1 << 20) - 1000, &ld) == CZ_OK);
   CHECK(cz_engine_register_computed_srs(e, "shape-huge", (1 << 20) + 1, &ld) == CZ_OK);

@@ -492,7 +492,7 @@ static void test_srs(void) {
   write_file(path, 5000);
   dbl_reset(true);
   cz_engine *e = make(1, 20000, 1, dir);
-  cz_srs_loader ld = {t_load, t_unload, NULL};
+  cz_srs_loader ld = {t_load, t_unload, NULL, false};
   CHECK(cz_engine_register_srs(e, "t3", path, &ld) == CZ_OK);
   CHECK(cz_engine_start(e) == CZ_OK);
   char msg[256];

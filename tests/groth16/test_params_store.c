@@ -110,9 +110,20 @@ static void test_progress(const char *dir) {
   CHECK(cz_params_store_get(&p, "progress", CZ_SYNTHETIC_INPUTS, &o, NULL, msg, sizeof msg) ==
         CZ_OK);
   CHECK_EQ_INT(l.n, 1);
-  CHECK(!strcmp(l.phase[0], "load params"));
+  CHECK(!strcmp(l.phase[0], "map params"));
   CHECK_EQ_INT(l.total[0], st.st_size);
   CHECK_EQ_INT(l.max_done[0], st.st_size);
+  cz_groth16_params_free(&p);
+
+  seen d = {.mu = PTHREAD_MUTEX_INITIALIZER};
+  pr.ctx = &d;
+  o.decode = true;
+  CHECK(cz_params_store_get(&p, "progress", CZ_SYNTHETIC_INPUTS, &o, NULL, msg, sizeof msg) ==
+        CZ_OK);
+  CHECK_EQ_INT(d.n, 1);
+  CHECK(!strcmp(d.phase[0], "load params"));
+  CHECK_EQ_INT(d.total[0], st.st_size);
+  CHECK_EQ_INT(d.max_done[0], st.st_size);
   cz_groth16_params_free(&p);
 }
 

@@ -31,7 +31,7 @@ ok "no carriage return off a terminal" bash -c '! grep -q $'"'\r'"' <<<"$0"' "$e
 
 err=$("$BENCH" "${PROVE[@]}" 2>&1 >"$tmp/out2")
 ok "prove (loading parameters) succeeds" grep -q '^valid$' "$tmp/out2"
-ok "loading shows its bytes to 100%" has "$err" '^progress load params: ([0-9.]+M)/\1 B 100\.0% '
+ok "mapping the key shows its bytes" has "$err" '^progress map params: ([0-9.]+M)/\1 B 100\.0% '
 ok "loading makes no parameters" bash -c '! grep -q "^progress setup" <<<"$0"' "$err"
 
 for q in before after; do

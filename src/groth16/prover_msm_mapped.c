@@ -1,0 +1,233 @@
+/* MSMs over a mapped key (g16_msm_seg.encoded): the points stay encoded
+ * in the file, and each segment is cut into slices of at most
+ * SLICE_BYTES of decoded points, each decoded on the MSM's workers into
+ * one pool block and summed by the plain MSM. A slice of 2.7 M G1 points
+ * costs its bucket reduction once more (about 1% of its additions at
+ * c = 16) and its decoding (a conversion to Montgomery form and a curve
+ * check per point), in exchange for a key that needs no process memory.
+ *
+ * A reader thread faults each slice's pages in (madvise WILLNEED, then a
+ * read per page) one slice ahead of the decoder, so the disk reads while
+ * the CPU adds; the time the decoder waits for it is the disk wait
+ * (g16_key_wait_ns). Pages already decoded are dropped from the process
+ * when they are a file's (MADV_DONTNEED: the page cache keeps them), so
+ * the key never counts in the process's resident set for more than two
+ * slices. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "cuzk/clock.h"
+#include "cuzk/msm.h"
+#include "cuzk/parallel.h"
+#include "groth16/g16_internal.h"
+#include "util/bigbuf.h"
+
+/* Decoded bytes per slice (tests lower it to cross many slice edges). */
+static size_t slice_bytes = (size_t)256 << 20;
+static _Atomic uint64_t key_wait_ns;
+
+void g16_set_slice_bytes(size_t bytes) { slice_bytes = bytes ? bytes : (size_t)256 << 20; }
+uint64_t g16_key_wait_ns(void) { return atomic_load(&key_wait_ns); }
+
+/* Scalars [i0, i1) of segment seg, whose bases are [b0, b0 + nb). */
+typedef struct {
+  size_t seg, i0, i1, b0, nb;
+} slice;
+
+typedef struct {
+  const g16_msm_seg *segs;
+  size_t enc; /* bytes per encoded point */
+  bool drop_pages;
+  slice *sl;
+  size_t n_sl;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  size_t read, used; /* slices faulted in; slices the decoder has taken */
+  bool stop;
+} key_reader;
+
+/* Bases of scalars [64 w, 64 w + 64) of s (bits past n_scalars do not
+ * count, as in cz_msm). */
+static size_t word_bases(const g16_msm_seg *s, size_t w) {
+  size_t left = s->n_scalars - 64 * w;
+  if (!s->density) return left < 64 ? left : 64;
+  uint64_t bits = s->density[w];
+  if (left < 64) bits &= ((uint64_t)1 << left) - 1;
+  return (size_t)__builtin_popcountll(bits);
+}
+
+/* Cuts segment k into slices of at most max_pts bases (whole 64-scalar
+ * words, so that densities and packed values are cut at word
+ * boundaries; a slice without bases is left out), appending to r->sl.
+ * CZ_ERR_INVALID_ARG when the segment's bases do not match its scalars
+ * (the slices would read past its vector), CZ_ERR_NOMEM. */
+static cz_err plan_segment(key_reader *r, size_t k, size_t max_pts, size_t *cap) {
+  const g16_msm_seg *s = &r->segs[k];
+  size_t i = 0, b = 0, words = (s->n_scalars + 63) / 64;
+  for (size_t w = 0; w < words;) {
+    size_t i0 = i, b0 = b;
+    do {
+      size_t nb = word_bases(s, w);
+      if (b - b0 + nb > max_pts && b > b0) break;
+      b += nb, i = 64 * ++w;
+    } while (w < words);
+    if (i > s->n_scalars) i = s->n_scalars;
+    if (b == b0) continue;
+    if (r->n_sl == *cap) {
+      slice *g = realloc(r->sl, (*cap = *cap * 2 + 16) * sizeof *g);
+      if (!g) return CZ_ERR_NOMEM;
+      r->sl = g;
+    }
+    r->sl[r->n_sl++] = (slice){k, i0, i, b0, b - b0};
+  }
+  return b == s->n_bases ? CZ_OK : CZ_ERR_INVALID_ARG;
+}
+
+static void page_range(const key_reader *r, const slice *s, uintptr_t *lo, size_t *len) {
+  const uint8_t *p = (const uint8_t *)r->segs[s->seg].bases + s->b0 * r->enc;
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  *lo = (uintptr_t)p & ~(page - 1);
+  *len = (uintptr_t)(p + s->nb * r->enc) - *lo;
+}
+
+static void *reader_main(void *v) {
+  key_reader *r = v;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  for (size_t k = 0; k < r->n_sl; k++) {
+    pthread_mutex_lock(&r->mu);
+    while (!r->stop && k > r->used + 1) pthread_cond_wait(&r->cv, &r->mu);
+    bool stop = r->stop;
+    pthread_mutex_unlock(&r->mu);
+    if (stop) break;
+    uintptr_t lo;
+    size_t len;
+    page_range(r, &r->sl[k], &lo, &len);
+    madvise((void *)lo, len, MADV_WILLNEED);
+    volatile uint8_t sink = 0;
+    for (size_t o = 0; o < len; o += page) sink ^= *(const volatile uint8_t *)(lo + o);
+    (void)sink;
+    pthread_mutex_lock(&r->mu);
+    r->read = k + 1;
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+  }
+  return NULL;
+}
+
+/* The decoder takes slice k: waits until the reader has it in. */
+static void take_slice(key_reader *r, size_t k) {
+  uint64_t t0 = cz_now_ns();
+  pthread_mutex_lock(&r->mu);
+  r->used = k;
+  pthread_cond_broadcast(&r->cv);
+  while (r->read <= k) pthread_cond_wait(&r->cv, &r->mu);
+  pthread_mutex_unlock(&r->mu);
+  atomic_fetch_add(&key_wait_ns, cz_now_ns() - t0);
+}
+
+typedef struct {
+  void *dst;
+  const uint8_t *src;
+  bool g2;
+  size_t mem, enc;
+  cz_err err[CZ_PARALLEL_MAX_THREADS];
+} decode_job;
+
+static void decode_part(void *v, size_t begin, size_t end, unsigned worker) {
+  decode_job *j = v;
+  size_t bad = 0;
+  j->err[worker] = g16_decode_points((uint8_t *)j->dst + begin * j->mem, j->src + begin * j->enc,
+                                     end - begin, j->g2, false, &bad);
+}
+
+static cz_err decode_slice(const key_reader *r, const slice *s, bool g2, void *dst, unsigned th) {
+  decode_job j = {.dst = dst, .g2 = g2, .enc = r->enc};
+  j.src = (const uint8_t *)r->segs[s->seg].bases + s->b0 * r->enc;
+  j.mem = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+  unsigned workers = cz_parallel_workers(s->nb, th);
+  cz_parallel_for(s->nb, th, decode_part, &j);
+  for (unsigned w = 0; w < workers; w++)
+    if (j.err[w] != CZ_OK) return j.err[w];
+  return CZ_OK;
+}
+
+/* Segment s cut to slice sl, its bases the decoded ones. */
+static g16_msm_seg sub_segment(const g16_msm_seg *s, const slice *sl, const void *bases,
+                               cz_fr_packed *view) {
+  size_t w0 = sl->i0 / 64;
+  g16_msm_seg t = {bases,
+                   sl->nb,
+                   s->frs ? s->frs + sl->i0 : NULL,
+                   sl->i1 - sl->i0,
+                   s->density ? s->density + w0 : NULL,
+                   NULL,
+                   G16_DECODED};
+  if (s->packed) {
+    /* rank[] counts from the vector's start, so others stays as it is */
+    *view = (cz_fr_packed){sl->i1 - sl->i0,       s->packed->n_other,   s->packed->one + w0,
+                           s->packed->other + w0, s->packed->rank + w0, s->packed->others};
+    t.packed = view;
+  }
+  return t;
+}
+
+/* Each slice decoded, summed by msm into acc. */
+static cz_err run_slices(key_reader *r, bool g2, g16_slice_msm msm, void *acc, unsigned th) {
+  size_t mem = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine), max_nb = 0;
+  for (size_t k = 0; k < r->n_sl; k++)
+    if (r->sl[k].nb > max_nb) max_nb = r->sl[k].nb;
+  void *buf = max_nb ? cz_pool_take(max_nb * mem) : NULL;
+  if (max_nb && !buf) return CZ_ERR_NOMEM;
+  cz_err e = CZ_OK;
+  for (size_t k = 0; k < r->n_sl && e == CZ_OK; k++) {
+    const slice *s = &r->sl[k];
+    take_slice(r, k);
+    e = decode_slice(r, s, g2, buf, th);
+    if (r->drop_pages) {
+      uintptr_t lo;
+      size_t len;
+      page_range(r, s, &lo, &len);
+      madvise((void *)lo, len, MADV_DONTNEED);
+    }
+    cz_fr_packed view;
+    g16_msm_seg t = sub_segment(&r->segs[s->seg], s, buf, &view);
+    if (e == CZ_OK) e = msm(acc, &t, th);
+  }
+  if (buf) cz_pool_give(buf);
+  return e;
+}
+
+cz_err g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_slice_msm msm, void *acc,
+                      unsigned th) {
+  key_reader r = {.segs = segs,
+                  .enc = g2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES,
+                  .drop_pages = segs[0].encoded == G16_ENC_FILE};
+  size_t mem = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine), cap = 0;
+  size_t max_pts = slice_bytes / mem ? slice_bytes / mem : 1;
+  for (size_t k = 0; k < n_segs; k++) {
+    cz_err e = plan_segment(&r, k, max_pts, &cap);
+    if (e != CZ_OK) {
+      free(r.sl);
+      return e;
+    }
+  }
+  pthread_mutex_init(&r.mu, NULL);
+  pthread_cond_init(&r.cv, NULL);
+  pthread_t t;
+  bool started = r.n_sl && pthread_create(&t, NULL, reader_main, &r) == 0;
+  if (!started) r.read = r.n_sl; /* no reader: the decoder faults pages in itself */
+  cz_err e = run_slices(&r, g2, msm, acc, th);
+  pthread_mutex_lock(&r.mu);
+  r.stop = true;
+  pthread_cond_broadcast(&r.cv);
+  pthread_mutex_unlock(&r.mu);
+  if (started) pthread_join(t, NULL);
+  pthread_mutex_destroy(&r.mu);
+  pthread_cond_destroy(&r.cv);
+  free(r.sl);
+  return e;
+}
