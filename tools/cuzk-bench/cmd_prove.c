@@ -32,7 +32,7 @@ static const char SYNOPSIS[] =
     "[--out FILE] [--vk-out FILE] [--official-only] [--pce] | --request FILE [--repeat N] | "
     "--vanilla FILE --registered-proof N --randomness HEX --miner-id N [--partition K] | "
     "--zkey FILE --wtns FILE [--repeat N] [--check-key]) "
-    "[--threads N] [--cache-dir DIR] [--checked] [--backend cpu|cuda|auto]";
+    "[--threads N] [--cache-dir DIR] [--checked] [--decoded-key] [--backend cpu|cuda|auto]";
 
 /* The backend asked for; auto falls back to the CPU when this build or
  * machine has no CUDA device, and says so on stderr; cuda then fails.
@@ -94,7 +94,7 @@ typedef struct {
   const char *shape, *cache_dir, *c1, *out, *vk_out, *backend, *zkey, *wtns;
   post_opts post;
   unsigned long logc, threads, count;
-  bool no_cache, checked, official_only, pce, check_key;
+  bool no_cache, checked, official_only, pce, check_key, decoded_key;
 } prove_opts;
 
 /* The proof that the inputs name: a circom circuit, a PoSt partition or
@@ -168,6 +168,8 @@ int cmd_prove(int argc, char **argv) {
        "where test parameters are cached (default $XDG_CACHE_HOME/cuzk or ~/.cache/cuzk)"},
       {"no-cache", CZ_OPT_FLAG, &o.no_cache, NULL, "always run setup; read/write no file"},
       {"checked", CZ_OPT_FLAG, &o.checked, NULL, "load cached parameters with subgroup checks"},
+      {"decoded-key", CZ_OPT_FLAG, &o.decoded_key, NULL,
+       "decode the key's points into memory (default: map the file, decode as the MSMs read)"},
       {"backend", CZ_OPT_STRING, &o.backend, "NAME",
        "cpu (default), cuda (the GPU, or exit 1 when there is none), or auto (the GPU when "
        "there is one, else the CPU, said on stderr)"},
@@ -188,6 +190,7 @@ int cmd_prove(int argc, char **argv) {
                                       .cache_dir = o.cache_dir,
                                       .official_only = o.official_only,
                                       .checked = o.checked,
+                                      .decoded_key = o.decoded_key,
                                       .threads = (unsigned)o.threads,
                                       .pce = o.pce,
                                       .backend = backend};

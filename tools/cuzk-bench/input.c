@@ -354,15 +354,15 @@ int cz_bench_write_vk(const char *cmd, const char *path, const cz_groth16_vk *vk
   return rc;
 }
 
-int cz_bench_prove_params(cz_groth16_params *out, const char *name, size_t n_ic,
-                          const char *cache_dir, const char *tag, bool official_only,
-                          bool checked, unsigned threads, cz_params_keygen_fn keygen, void *ctx) {
+int cz_bench_prove_params(cz_groth16_params *out, const char *name, size_t n_ic, const char *tag,
+                          const cz_bench_prove_opts *o, cz_params_keygen_fn keygen, void *ctx) {
   cz_params_store_opts so = {0};
-  so.test_dir = cache_dir;
+  so.test_dir = o->cache_dir;
   so.test_tag = tag;
-  so.official_only = official_only;
-  so.checked = checked;
-  so.n_threads = threads;
+  so.official_only = o->official_only;
+  so.checked = o->checked;
+  so.decode = o->decoded_key;
+  so.n_threads = o->threads;
   so.keygen = keygen;
   so.keygen_ctx = ctx;
   so.who = "prove";

@@ -9,6 +9,7 @@
 #include "cuzk/fr.h"
 #include "cuzk/groth16.h"
 #include "cuzk/params_store.h"
+#include "prove_common.h"
 
 /* Read a whole file ("-": standard input, read to its end) into a fresh
  * heap buffer (NUL-terminated one byte past *len, so text can be treated
@@ -96,11 +97,11 @@ int cz_bench_write_vk(const char *cmd, const char *path, const cz_groth16_vk *vk
 
 /* `prove`'s parameters for circuit `name` with n_ic IC points from the
  * store (cz_params_store_get: the official file unless missing, else the
- * cached or freshly made test file under cache_dir with tag), timed and
- * printed as "setup N ms" or "load_params N ms". 0, or 2 after one line
- * "prove: parameters: <why>" on stderr (*out then empty). */
-int cz_bench_prove_params(cz_groth16_params *out, const char *name, size_t n_ic,
-                          const char *cache_dir, const char *tag, bool official_only,
-                          bool checked, unsigned threads, cz_params_keygen_fn keygen, void *ctx);
+ * cached or freshly made test file under o->cache_dir with tag; mapped
+ * unless o->decoded_key), timed and printed as "setup N ms" or
+ * "load_params N ms". 0, or 2 after one line "prove: parameters: <why>"
+ * on stderr (*out then empty). */
+int cz_bench_prove_params(cz_groth16_params *out, const char *name, size_t n_ic, const char *tag,
+                          const cz_bench_prove_opts *o, cz_params_keygen_fn keygen, void *ctx);
 
 #endif

@@ -31,9 +31,8 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   cz_porep_kind_config(c1.kind, &cfg);
   cz_groth16_params params;
   const cz_bench_prove_opts *o = &a->o;
-  if (cz_bench_prove_params(&params, name, cz_porep_public_input_count(&cfg) + 1, o->cache_dir,
-                            CZ_POREP_CIRCUIT_REVISION, o->official_only, o->checked, o->threads,
-                            cz_porep_keygen, (void *)c1.kind)) {
+  if (cz_bench_prove_params(&params, name, cz_porep_public_input_count(&cfg) + 1,
+                            CZ_POREP_CIRCUIT_REVISION, o, cz_porep_keygen, (void *)c1.kind)) {
     cz_porep_c1_free(&c1);
     return 2;
   }

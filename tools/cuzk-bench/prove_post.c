@@ -71,9 +71,8 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
   cz_post_param_name(p.kind, name, sizeof name);
   cz_groth16_params params;
   const cz_bench_prove_opts *o = &a->o;
-  if (cz_bench_prove_params(&params, name, cz_post_public_input_count(p.kind) + 1, o->cache_dir,
-                            CZ_POST_CIRCUIT_REVISION, o->official_only, o->checked, o->threads,
-                            cz_post_keygen, (void *)p.kind)) {
+  if (cz_bench_prove_params(&params, name, cz_post_public_input_count(p.kind) + 1,
+                            CZ_POST_CIRCUIT_REVISION, o, cz_post_keygen, (void *)p.kind)) {
     cz_post_partition_free(&p);
     return 2;
   }

@@ -97,9 +97,8 @@ int cz_bench_prove_snap(const cz_bench_snap_args *a) {
   memset(&params, 0, sizeof params);
   if (!rc) printf("kind %s\npartitions %zu count\n", k->name, r.n_vanilla);
   const cz_bench_prove_opts *o = &a->o;
-  if (!rc && cz_bench_prove_params(&params, name, CZ_SNAP_PUBLIC_INPUTS + 1, o->cache_dir,
-                                   CZ_SNAP_CIRCUIT_REVISION, o->official_only, o->checked,
-                                   o->threads, cz_snap_keygen, (void *)&k->shape))
+  if (!rc && cz_bench_prove_params(&params, name, CZ_SNAP_PUBLIC_INPUTS + 1,
+                                   CZ_SNAP_CIRCUIT_REVISION, o, cz_snap_keygen, (void *)&k->shape))
     rc = 2;
   if (!rc && o->vk_out) rc = cz_bench_write_vk("prove", o->vk_out, &params.vk);
   cz_pce *shape = NULL;

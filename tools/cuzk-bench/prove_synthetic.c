@@ -43,6 +43,7 @@ static int synthetic_params(const cz_bench_synthetic_args *a, size_t n, cz_groth
   so.no_official = true; /* never Filecoin's: no official file to look for */
   so.no_test_cache = a->no_cache;
   so.checked = a->o.checked;
+  so.decode = a->o.decoded_key;
   so.n_threads = a->o.threads;
   so.keygen = keygen_synthetic;
   so.keygen_ctx = &kctx;
