@@ -1,7 +1,10 @@
 """A real Prometheus scraping a real cuzk-daemon (see
 test_daemon_prometheus.sh).
 
-1. The daemon (2 emulated GPUs, a status listener on a free loopback port)
+1. The daemon (one emulated GPU, as many as the rules' default
+   cuzk_alert:gpus_expected, so that no alert fires however long the first
+   proofs take to make their test parameters; a status listener on a free
+   loopback port)
    and Prometheus (its own config, data folder and free loopback port,
    scraping the daemon every second as job "cuzk", with the shipped rules
    evaluated every second) start; Prometheus sees the target up.
@@ -177,7 +180,7 @@ def check_rules(prom, exposed):
 def main():
     winning = e2e.PostPartition("winning-post", 2, 0, "winning", CACHE)
     porep = e2e.PorepSector(1, CACHE)
-    d = Daemon("127.0.0.1:0", e2e.emulated_gpus_config("prom", CACHE, PARAM_CACHE, 2))
+    d = Daemon("127.0.0.1:0", e2e.emulated_gpus_config("prom", CACHE, PARAM_CACHE, 1))
     instance = "127.0.0.1:%d" % d.status_port
     prom = None
     try:

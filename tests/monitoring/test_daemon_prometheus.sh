@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real Prometheus (Debian's prometheus, 2.42) scrapes a cuzk-daemon, on
-# emulated GPUs, proving two 2 KiB WinningPoSt and one 2 KiB PoRep C2 (each
+# an emulated GPU, proving two 2 KiB WinningPoSt and one 2 KiB PoRep C2 (each
 # proof verified): every query of the shipped Grafana dashboard returns
 # data through Prometheus's HTTP API, every metric the dashboard and the
 # alert rules read is in the daemon's /metrics, and Prometheus evaluates
