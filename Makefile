@@ -1,10 +1,14 @@
 # The two commands a newcomer needs: `make test` and `make demo`.
 # Each installs the Debian packages it is missing, then builds what it needs.
+# prometheus and python3-yaml are tests/monitoring's (promtool, and a Prometheus
+# server the tests start on a free loopback port of their own: the package's
+# service, running or not, is never used).
 BUILD       ?= build
 JOBS        ?= $(shell nproc)
 DEB_PACKAGES = build-essential cmake pkg-config libjansson-dev libssl-dev clang libclang-rt-14-dev \
                libgrpc-dev libprotobuf-c-dev protobuf-c-compiler python3-grpcio python3-grpc-tools \
-               python3-prometheus-client python3-cryptography systemd dpkg-dev golang-go
+               python3-prometheus-client python3-cryptography systemd dpkg-dev golang-go \
+               prometheus python3-yaml
 
 .PHONY: all deps build test test-e2e demo test-8mib test-asan fuzz-build fuzz-smoke fuzz fuzz-corpus bench install package clean
 

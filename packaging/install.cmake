@@ -1,6 +1,7 @@
 # `make install` (cmake --install) and `cpack -G DEB`: the binaries, the
 # layer archives with a pkg-config file, the public headers, the example
-# config, the systemd unit and its user. Included by CMakeLists.txt after
+# config, the systemd unit and its user, the Grafana dashboard and the
+# Prometheus alert rules. Included by CMakeLists.txt after
 # the targets; tests/install/test_install.sh checks the result.
 include(GNUInstallDirs)
 
@@ -29,6 +30,10 @@ install(TARGETS ${cuzk_archives} ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/cuzk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(FILES ${CMAKE_BINARY_DIR}/cuzk.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(FILES tools/cuzk-daemon/cuzk.example.toml DESTINATION ${CMAKE_INSTALL_DATADIR}/cuzk)
+# The Grafana dashboard and the Prometheus alert rules (docs/operating.md,
+# "Metrics to alert on").
+install(FILES packaging/grafana/cuzk.json packaging/prometheus/cuzk-alerts.yml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/cuzk)
 install(FILES LICENSE README.md docs/operating.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # sysusers.d and the unit sit under <prefix>/lib whatever the libdir
 # (/usr/lib/systemd/system, /usr/local/lib/systemd/system: both searched).

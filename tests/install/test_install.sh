@@ -20,8 +20,8 @@ root=$stage/usr
 want=(bin/cuzk-bench bin/cuzk-prove include/cuzk/msm.h include/cuzk/fr.h include/cuzk/zkey.h
       include/cuzk/circom.h lib/pkgconfig/cuzk.pc
       lib/libcuzk_util.a lib/libcuzk_server.a lib/systemd/system/cuzk.service
-      lib/sysusers.d/cuzk.conf share/cuzk/cuzk.example.toml share/doc/cuzk/LICENSE
-      share/doc/cuzk/operating.md)
+      lib/sysusers.d/cuzk.conf share/cuzk/cuzk.example.toml share/cuzk/cuzk.json
+      share/cuzk/cuzk-alerts.yml share/doc/cuzk/LICENSE share/doc/cuzk/operating.md)
 daemon=0
 if [ -x "$build/cuzk-daemon" ]; then daemon=1; want+=(bin/cuzk-daemon); fi
 for f in "${want[@]}"; do [ -e "$root/$f" ] || bad "missing /usr/$f"; done
@@ -101,7 +101,8 @@ else
       dpkg-deb -c "$deb" >"$tmp/contents"
       for f in ./usr/bin/cuzk-bench ./usr/include/cuzk/fr.h ./usr/lib/pkgconfig/cuzk.pc \
                ./usr/lib/systemd/system/cuzk.service ./etc/cuzk/cuzk.toml \
-               ./usr/share/doc/cuzk/LICENSE; do
+               ./usr/share/doc/cuzk/LICENSE ./usr/share/cuzk/cuzk.json \
+               ./usr/share/cuzk/cuzk-alerts.yml; do
         grep -q " $f\$" "$tmp/contents" || bad ".deb lacks $f"
       done
       [ $daemon = 1 ] && { grep -q " ./usr/bin/cuzk-daemon\$" "$tmp/contents" || bad ".deb lacks cuzk-daemon"; }
