@@ -195,7 +195,7 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
  * those. The vanilla proofs verify (cz_porep_verify_vanilla) and the
  * circuit is satisfied, but no replica of the sector exists. Time and
  * memory grow with the challenges (a few thousand nodes) times the tree
- * depth, not with the sector: under a second and a few MB beside the C1
+ * depth, not with the sector: seconds of Poseidon hashing and a few MB beside the C1
  * (175 KiB per challenge) at 32 GiB. in->data must be NULL and
  * in->progress is not used; cfg as cz_porep_seal_config's, whose rule must
  * be interactive (the synthetic and NI challenges depend on comm_r). On

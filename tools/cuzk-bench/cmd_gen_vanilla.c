@@ -15,7 +15,7 @@
  * 13 partitions; the seed is written but unused). --sparse writes a TEST
  * INPUT, not a sealed sector's C1 (cz_porep_seal_sparse): an all-zero
  * (committed-capacity) sector of any size of which only the challenged
- * nodes and their parents are labelled, in about a second at 32 GiB; it
+ * nodes and their parents are labelled, in seconds at 32 GiB; it
  * verifies and proves like a sealed one, and says so on stderr. Exit 0
  * written, 2 on any problem (one line on stderr). */
 #include <stdio.h>
