@@ -63,6 +63,7 @@ demo: build
 # their parameters are cached like 2 KiB's.
 test-8mib: build
 	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/porep/test_porep_c2.sh $(BUILD)/cuzk-bench
+	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/porep/test_porep_sparse_c2.sh $(BUILD)/cuzk-bench
 	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/post/test_post_roundtrip.sh $(BUILD)/cuzk-bench
 	CUZK_SECTOR_SIZE=8MiB bash tests/filecoin/snap/test_snap_roundtrip.sh $(BUILD)/cuzk-bench
 

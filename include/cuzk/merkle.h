@@ -100,4 +100,41 @@ cz_err cz_merkle_prove(const cz_merkle_tree *t, size_t challenge, cz_merkle_proo
  * the indices agree with p->challenge. */
 bool cz_merkle_verify(const cz_merkle_proof *p);
 
+/* ---- Sparse trees (src/hash/merkle_sparse.c) ----------------------------- */
+
+/* A tree of the same shape and root as cz_merkle_tree_build over n_leaves
+ * leaves that all equal default_leaf except n_set given ones. Only the
+ * given leaves' ancestors are stored (sorted per level); every other node
+ * is the default node of its level (level 0: default_leaf, level l + 1:
+ * the hash of arity copies of level l's), computed once. Memory and time
+ * grow with n_set x levels, not with n_leaves: a 32 GiB sector's tree of
+ * a few thousand touched leaves is built in milliseconds. Levels are
+ * numbered as in cz_merkle_proof: the base levels, then sub, then top. */
+typedef struct {
+  cz_merkle_shape shape;
+  size_t n_leaves, n_levels;
+  unsigned arity[CZ_MERKLE_MAX_LEVELS];
+  cz_fr defaults[CZ_MERKLE_MAX_LEVELS + 1];  /* [n_levels] is the all-default root */
+  size_t count[CZ_MERKLE_MAX_LEVELS + 1];    /* stored nodes per level */
+  uint64_t *index[CZ_MERKLE_MAX_LEVELS + 1]; /* their positions in the level, ascending */
+  cz_fr *value[CZ_MERKLE_MAX_LEVELS + 1];
+  cz_fr root;
+} cz_merkle_sparse;
+
+/* Build the sparse tree: leaf idx[i] is leaves[i] (i < n_set), every other
+ * leaf *default_leaf. idx need not be sorted but must be distinct and
+ * < n_leaves; n_set may be 0 (idx and leaves may then be NULL).
+ * CZ_ERR_INVALID_ARG for a bad shape (cz_merkle_shape_ok), an index out of
+ * range or repeated, or a NULL pointer that is needed; CZ_ERR_NOMEM. On
+ * error t is left empty (zeroed). Free with cz_merkle_sparse_free. */
+cz_err cz_merkle_sparse_build(cz_merkle_sparse *t, const cz_merkle_shape *s, size_t n_leaves,
+                              const cz_fr *default_leaf, const uint64_t *idx, const cz_fr *leaves,
+                              size_t n_set);
+void cz_merkle_sparse_free(cz_merkle_sparse *t); /* idempotent on a zeroed tree */
+
+/* Proof for any leaf `challenge` (< n_leaves, else CZ_ERR_INVALID_ARG and
+ * *p untouched), the same proof cz_merkle_prove gives on the dense tree of
+ * the same leaves. */
+cz_err cz_merkle_sparse_prove(const cz_merkle_sparse *t, size_t challenge, cz_merkle_proof *p);
+
 #endif

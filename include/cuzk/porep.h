@@ -12,6 +12,8 @@
  *   porep_c1_write.c      C1 JSON out
  *   porep_c1_synthetic.c  the synthetic C1 (tests, benchmarks)
  *   porep_seal.c          test-sector sealing and the native vanilla verifier
+ *   porep_sparse.c        sparse test sectors of any size (no sealing)
+ *   porep_challenge.c     one challenge's vanilla proof (seal and sparse)
  *   porep_circuit.c       StackedCircuit (storage-proofs-porep stacked/circuit)
  *                         and the partitions' public inputs
  *   porep_c2.c            C2: synthesis, proving and verification of
@@ -182,6 +184,27 @@ cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config
                             cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len);
 cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
                                       char *msg, size_t msg_len);
+
+/* A TEST INPUT, not a sealed sector (porep_sparse.c): the C1 of a
+ * committed-capacity sector (all-zero data) of any registered size, 2 KiB
+ * to 64 GiB, made without sealing it. comm_d is the all-zero-data root;
+ * replica_id and the interactive challenges follow as in sealing. Only the
+ * challenged nodes and their parents are labelled (pseudo-random labels,
+ * the challenged nodes' by the SDR rule from their parents); every other
+ * node's label is zero, and trees C and R-last are sparse trees over
+ * those. The vanilla proofs verify (cz_porep_verify_vanilla) and the
+ * circuit is satisfied, but no replica of the sector exists. Time and
+ * memory grow with the challenges (a few thousand nodes) times the tree
+ * depth, not with the sector: seconds of Poseidon hashing and a few MB beside the C1
+ * (175 KiB per challenge) at 32 GiB. in->data must be NULL and
+ * in->progress is not used; cfg as cz_porep_seal_config's, whose rule must
+ * be interactive (the synthetic and NI challenges depend on comm_r). On
+ * success *n_touched (when not NULL) is the number of labelled nodes.
+ * Errors: CZ_ERR_INVALID_ARG (data given, a non-interactive rule, an
+ * unsupported kind), CZ_ERR_NOMEM; msg names the cause. The caller frees
+ * *out with cz_porep_c1_free. */
+cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config *cfg,
+                            cz_porep_c1 *out, size_t *n_touched, char *msg, size_t msg_len);
 
 /* What a PoSt over a sealed sector needs, as filecoin-proofs'
  * PrivateReplicaInfo holds it (the replica's tree R-last from the cache

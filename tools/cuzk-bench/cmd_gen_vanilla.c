@@ -7,12 +7,17 @@
  *   cuzk-bench gen-vanilla porep --sector-size 2KiB|8MiB|512MiB
  *       [--v1 | --synthetic | --ni] [--data FILE] [--sector-id N] [--prover-id HEX] [--ticket HEX]
  *       [--seed HEX] [--curio] --out FILE
+ *   cuzk-bench gen-vanilla porep --sparse --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB [--v1] ...
  * Defaults: deterministic data, sector 1, prover id 0, ticket 0x0c..,
  * seed 0x0d... --synthetic seals a SyntheticPoRep sector (registered proof
  * 10-12: the C1 holds the proofs of the challenges the seed selects from
  * its synthetic set), --ni an NI-PoRep one (15-17: challenges from comm_r,
- * 13 partitions; the seed is written but unused). Exit 0 written, 2 on any
- * problem (one line on stderr). */
+ * 13 partitions; the seed is written but unused). --sparse writes a TEST
+ * INPUT, not a sealed sector's C1 (cz_porep_seal_sparse): an all-zero
+ * (committed-capacity) sector of any size of which only the challenged
+ * nodes and their parents are labelled, in seconds at 32 GiB; it
+ * verifies and proves like a sealed one, and says so on stderr. Exit 0
+ * written, 2 on any problem (one line on stderr). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +34,11 @@
 static const char SYNOPSIS[] =
     "porep --sector-size 2KiB|8MiB|512MiB [--v1|--synthetic|--ni] [--data FILE] [--sector-id N] "
     "[--prover-id HEX] [--ticket HEX] [--seed HEX] [--curio] --out FILE\n"
+    "       cuzk-bench gen-vanilla porep --sparse --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB "
+    "[--v1] "
+    "[--sector-id N] [--prover-id HEX] [--ticket HEX] [--seed HEX] [--curio] --out FILE\n"
+    "         (--sparse: a TEST INPUT, not a sealed sector: an all-zero sector of which only the\n"
+    "          challenged nodes and their parents are labelled; any size, no sealing)\n"
     "       cuzk-bench gen-vanilla winning-post|window-post --help (PoSt vanilla proofs)\n"
     "       cuzk-bench gen-vanilla snap-prove --help (SnapDeals partition proofs)";
 
@@ -36,7 +46,7 @@ static const char SYNOPSIS[] =
 typedef struct {
   const char *size_s, *data_path, *out_path, *prover_s, *ticket_s, *seed_s;
   unsigned long sector, threads;
-  bool v1, synthetic, ni, curio;
+  bool v1, synthetic, ni, curio, sparse;
 } porep_opts;
 
 /* The seal input the options ask for, *size the sector's bytes and *data
@@ -52,6 +62,12 @@ static int seal_input(const porep_opts *o, cz_porep_seal_input *in, uint64_t *si
   }
   if (o->v1 + o->synthetic + o->ni > 1) {
     fprintf(stderr, "gen-vanilla: --v1, --synthetic and --ni exclude one another\n");
+    return 2;
+  }
+  if (o->sparse && (o->synthetic || o->ni || o->data_path)) {
+    fprintf(stderr,
+            "gen-vanilla: --sparse excludes --synthetic, --ni and --data (its sector is "
+            "all zero, its challenges interactive)\n");
     return 2;
   }
   *in = (cz_porep_seal_input){0};
@@ -124,17 +140,29 @@ static int gen_porep(const porep_opts *o) {
   char why[512] = "";
   cz_porep_c1 c1;
   uint64_t t0 = cz_now_ns();
-  cz_err e = cz_porep_seal(&in, &c1, (unsigned)o->threads, why, sizeof why);
+  size_t touched = 0;
+  cz_err e = o->sparse ? cz_porep_seal_sparse(&in, NULL, &c1, &touched, why, sizeof why)
+                       : cz_porep_seal(&in, &c1, (unsigned)o->threads, why, sizeof why);
   free(data);
   if (e != CZ_OK) {
     fprintf(stderr, "gen-vanilla: sealing: %s: %s\n", cz_err_str(e), why);
     return 2;
   }
-  printf("seal %.1f ms\n", (double)(cz_now_ns() - t0) / 1e6);
+  printf("%s %.1f ms\n", o->sparse ? "sparse" : "seal", (double)(cz_now_ns() - t0) / 1e6);
+  if (o->sparse) {
+    printf("touched_nodes %zu nodes\n", touched);
+    fprintf(stderr,
+            "gen-vanilla: --sparse: writing a TEST INPUT, not a sealed sector: an all-zero %s "
+            "sector of which only %zu nodes (the challenges and their parents) are labelled; "
+            "no replica of it exists\n",
+            in.kind->name, touched);
+  }
+  t0 = cz_now_ns();
   if (cz_porep_verify_vanilla(&c1, why, sizeof why) != CZ_OK) {
     fprintf(stderr, "gen-vanilla: the vanilla proofs do not verify: %s\n", why);
     rc = 2;
   } else {
+    printf("verify_vanilla %.1f ms\n", (double)(cz_now_ns() - t0) / 1e6);
     rc = write_c1(&c1, o, size);
   }
   cz_porep_c1_free(&c1);
@@ -144,7 +172,11 @@ static int gen_porep(const porep_opts *o) {
 int cmd_gen_vanilla(int argc, char **argv) {
   porep_opts o = {.sector = 1};
   const cz_opt opts[] = {
-      {"sector-size", CZ_OPT_STRING, &o.size_s, "SIZE", "2KiB, 8MiB or 512MiB (or bytes)"},
+      {"sector-size", CZ_OPT_STRING, &o.size_s, "SIZE",
+       "2KiB, 8MiB or 512MiB (or bytes); with --sparse also 32GiB, 64GiB"},
+      {"sparse", CZ_OPT_FLAG, &o.sparse, NULL,
+       "TEST INPUT, not a sealed sector: an all-zero sector with only the challenged nodes and "
+       "their parents labelled (any size, no sealing)"},
       {"v1", CZ_OPT_FLAG, &o.v1, NULL, "StackedDrg...V1 (API 1.0.0) instead of V1_1"},
       {"synthetic", CZ_OPT_FLAG, &o.synthetic, NULL, "..._Feat_SyntheticPoRep (API 1.2.0)"},
       {"ni", CZ_OPT_FLAG, &o.ni, NULL, "..._Feat_NonInteractivePoRep (API 1.2.0)"},

@@ -21,7 +21,11 @@
  * --perf reads hardware counters over each series (cycles, instructions,
  * IPC, cache and branch misses), or says in one line why it cannot.
  * Every line is "name value unit". Exit 0; 1 when synthesis fails; 2 for
- * bad options or input. */
+ * bad options or input. --check (PoRep) synthesizes the partition once in
+ * TEST mode instead and says whether every constraint holds (exit 1
+ * naming the first that does not); --challenge I cuts it to the header and
+ * challenge I. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +43,9 @@
 
 static const char SYNOPSIS[] =
     "[--kind K] [--sector-size S | --c1 FILE] [--partition N] [--sectors N] [-i N] "
-    "[--threads N] [--scaling] [--lc L] [--ab L2] [--pce] [--perf]";
+    "[--threads N] [--scaling] [--lc L] [--ab L2] [--pce] [--perf]\n"
+    "       cuzk-bench synth-only [--sector-size S | --c1 FILE] [--partition N] --check "
+    "[--challenge I]";
 
 #define MAX_ITERS 1000
 
@@ -160,7 +166,8 @@ static void perf_open(series *s, size_t n) {
 typedef struct {
   const char *kind, *size, *c1, *lc, *ab;
   unsigned long partition, sectors, iters, threads;
-  bool pce, scaling, perf;
+  unsigned long challenge; /* ULONG_MAX: none */
+  bool pce, scaling, perf, check;
 } synth_args;
 
 /* The input the options name; NULL (after a message) when they name none. */
@@ -232,7 +239,7 @@ static int make_series(const synth_args *a, const synth_input *in, series s[2], 
 }
 
 int cmd_synth_only(int argc, char **argv) {
-  synth_args a = {.lc = "inline:4", .iters = 1};
+  synth_args a = {.lc = "inline:4", .iters = 1, .challenge = ULONG_MAX};
   const cz_opt opts[] = {
       {"kind", CZ_OPT_STRING, &a.kind, "K", "porep (default), winning-post, window-post, update"},
       {"sector-size", CZ_OPT_STRING, &a.size, "S", "a registered size, input of its real shape"},
@@ -246,12 +253,25 @@ int cmd_synth_only(int argc, char **argv) {
       {"ab", CZ_OPT_STRING, &a.ab, "LAYOUT", "alternate with this layout; print the ratio"},
       {"pce", CZ_OPT_FLAG, &a.pce, NULL, "alternate with the recorded (pre-compiled) shape"},
       {"perf", CZ_OPT_FLAG, &a.perf, NULL, "read hardware counters (perf_event_open)"},
+      {"check", CZ_OPT_FLAG, &a.check, NULL,
+       "PoRep: one TEST-mode synthesis instead (several times the memory): is every constraint "
+       "satisfied? (exit 1 naming the first that is not)"},
+      {"challenge", CZ_OPT_UINT, &a.challenge, "I",
+       "with --check: the partition's header and challenge I alone (1/18 of 32 GiB's)"},
       {NULL, 0, NULL, NULL, NULL},
   };
   int rc = cz_opts_parse_or_help(argc, argv, opts, "synth-only", SYNOPSIS);
   if (rc >= 0) return rc;
   synth_input *in = make_input(&a);
   if (!in) return 2;
+  if (a.check || a.challenge != ULONG_MAX) {
+    rc = !a.check ? (fprintf(stderr, "synth-only: --challenge goes with --check\n"), 2)
+                  : synth_input_check(in, a.challenge == ULONG_MAX ? -1
+                                          : a.challenge > LONG_MAX ? LONG_MAX
+                                                                   : (long)a.challenge);
+    synth_input_free(in);
+    return rc;
+  }
   static series s[2];
   size_t n_series = 0;
   cz_pce *shape = NULL;

@@ -253,3 +253,49 @@ cz_err synth_input_record(const synth_input *in, cz_pce **out, char *msg, size_t
   }
   return cz_post_record_shape(in->post, out, msg, msg_len);
 }
+
+/* The PoRep circuit of partition p cut to its challenge i alone (the header
+ * and that challenge's subcircuit: the partition's circuit is the header
+ * and the challenges side by side, sharing only the header's variables). */
+static cz_err porep_one_challenge(cz_cs *cs, const cz_porep_c1 *c1, uint32_t p, uint32_t i) {
+  cz_porep_kind k = *c1->kind;
+  k.shape.challenges = 1;
+  cz_porep_c1 one = *c1;
+  one.kind = &k;
+  one.n_partitions = 1;
+  one.n_challenges = 1;
+  one.proofs = &c1->proofs[(size_t)p * c1->n_challenges + i];
+  return cz_porep_circuit(cs, &k.shape, &one, 0);
+}
+
+int synth_input_check(const synth_input *in, long challenge) {
+  if (in->kind != SYN_POREP) {
+    fprintf(stderr, "synth-only: --check is for PoRep\n");
+    return 2;
+  }
+  if (challenge >= (long)in->c1.n_challenges) {
+    fprintf(stderr, "synth-only: --challenge %ld: a partition has %u\n", challenge,
+            in->c1.n_challenges);
+    return 2;
+  }
+  cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
+  if (!cs) {
+    fprintf(stderr, "synth-only: out of memory\n");
+    return 2;
+  }
+  cz_err e = challenge < 0 ? cz_porep_circuit(cs, &in->c1.kind->shape, &in->c1, in->partition)
+                           : porep_one_challenge(cs, &in->c1, in->partition, (uint32_t)challenge);
+  int rc = 2;
+  if (e != CZ_OK) {
+    fprintf(stderr, "synth-only: TEST synthesis of partition %u: %s: %s\n", in->partition,
+            cz_err_str(e), cz_cs_errmsg(cs));
+  } else {
+    size_t i = 0;
+    const char *bad = cz_cs_which_is_unsatisfied(cs, &i);
+    if (bad) printf("unsatisfied constraint %zu of %zu: %s\n", i, cz_cs_num_constraints(cs), bad);
+    else printf("satisfied yes\nconstraints %zu count\n", cz_cs_num_constraints(cs));
+    rc = bad ? 1 : 0;
+  }
+  cz_cs_free(cs);
+  return rc;
+}

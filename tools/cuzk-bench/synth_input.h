@@ -49,6 +49,16 @@ cz_err synth_input_run(const synth_input *in, cz_cs_kind kind, const cz_cs_confi
                        const cz_pce *shape, unsigned n_threads, cz_assignment *out, char *msg,
                        size_t msg_len);
 
+/* TEST-mode synthesis of the PoRep partition (bellpepper's
+ * TestConstraintSystem: every constraint kept with its name, so several
+ * times a PROVE run's memory), or with challenge >= 0 of the partition's
+ * header and that challenge alone (a 32 GiB challenge is 1/18 of its
+ * partition), then whether every constraint holds: 0
+ * ("satisfied yes" on stdout), 1 ("unsatisfied constraint N of M: NAME", the
+ * first, one line), 2 when the input is not PoRep or synthesis fails (a line on
+ * stderr). */
+int synth_input_check(const synth_input *in, long challenge);
+
 /* The circuit's recorded shape (RECORD). CZ_ERR_INVALID_ARG for a PoSt
  * with another sector count than the registered one. */
 cz_err synth_input_record(const synth_input *in, cz_pce **out, char *msg, size_t msg_len);

@@ -15,6 +15,7 @@
 #include "cuzk/porep.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/sha256.h"
+#include "filecoin/porep/porep_challenge.h"
 #include "util/msg.h"
 
 #define NODE CZ_SDR_NODE_BYTES
@@ -120,40 +121,24 @@ static void encode_range(void *ctx, size_t begin, size_t end, unsigned worker) {
   }
 }
 
-static cz_err fill_column(const sealer *s, uint32_t node, cz_porep_column *c) {
-  c->index = node;
-  column_of(s, node, c->rows);
-  return cz_merkle_prove(&s->tree_c, node, &c->tree_c);
+/* The sealer as a sector view: its labels and its dense trees. */
+static const uint8_t *view_label(const void *ctx, uint32_t layer, uint32_t node) {
+  return label_at(ctx, layer, node);
 }
 
-/* The 37 parent labels of `node` in `layer` as the label hash consumes them:
- * DRG parents from this layer, expander parents (layers > 1) from the one
- * below, repeated cyclically (prove_layers_generate's parents_data_full). */
-static void fill_labeling(const sealer *s, uint32_t layer, uint32_t node, cz_porep_labeling *lp) {
-  const uint32_t *p = s->parents + (size_t)node * CZ_SDR_DEGREE;
-  size_t n = layer == 1 ? CZ_SDR_BASE_DEGREE : CZ_SDR_DEGREE;
-  cz_fr vals[CZ_SDR_DEGREE];
-  for (size_t i = 0; i < n; i++)
-    cz_fr_from_bytes_le(&vals[i], label_at(s, i < CZ_SDR_BASE_DEGREE ? layer : layer - 1, p[i]));
-  lp->layer = layer;
-  lp->node = node;
-  for (size_t j = 0; j < CZ_POREP_LABEL_PARENTS; j++) lp->parents[j] = vals[j % n];
+static cz_err view_prove(const void *ctx, cz_porep_tree_id tree, uint32_t node,
+                         cz_merkle_proof *p) {
+  const sealer *s = ctx;
+  const cz_merkle_tree *t = tree == CZ_POREP_TREE_D   ? &s->tree_d
+                            : tree == CZ_POREP_TREE_C ? &s->tree_c
+                                                      : &s->tree_r;
+  return cz_merkle_prove(t, node, p);
 }
 
 static cz_err prove_challenge(const sealer *s, uint64_t challenge, cz_porep_challenge_proof *pr) {
-  uint32_t node = (uint32_t)challenge;
-  const uint32_t *p = s->parents + (size_t)node * CZ_SDR_DEGREE;
-  pr->challenge = challenge;
-  cz_err e = cz_merkle_prove(&s->tree_d, node, &pr->tree_d);
-  if (e == CZ_OK) e = cz_merkle_prove(&s->tree_r, node, &pr->tree_r_last);
-  if (e == CZ_OK) e = fill_column(s, node, &pr->c_x);
-  for (int i = 0; e == CZ_OK && i < CZ_SDR_BASE_DEGREE; i++) e = fill_column(s, p[i], &pr->drg[i]);
-  for (int i = 0; e == CZ_OK && i < CZ_SDR_EXP_DEGREE; i++)
-    e = fill_column(s, p[CZ_SDR_BASE_DEGREE + i], &pr->exp[i]);
-  if (e != CZ_OK) return e;
-  for (uint32_t l = 1; l <= s->layers; l++) fill_labeling(s, l, node, &pr->labeling[l - 1]);
-  pr->encoding = pr->labeling[s->layers - 1]; /* the key is the last layer's label */
-  return CZ_OK;
+  const cz_porep_sector_view v = {s, s->layers, view_label, view_prove};
+  return cz_porep_prove_challenge(&v, challenge, s->parents + (size_t)challenge * CZ_SDR_DEGREE,
+                                  pr);
 }
 
 typedef struct {
@@ -183,10 +168,9 @@ static void sealer_free(sealer *s) {
   cz_merkle_tree_free(&s->tree_r);
 }
 
-/* The checks shared by sealing and verification: a kind this code handles
- * and a configuration that agrees with it. */
-static cz_err kind_supported(const cz_porep_kind *k, const cz_porep_config *cfg, char *msg,
-                             size_t msg_len) {
+/* See porep_challenge.h. */
+cz_err cz_porep_check_kind(const cz_porep_kind *k, const cz_porep_config *cfg, char *msg,
+                           size_t msg_len) {
   if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   if ((k->shape.layers != 2 && k->shape.layers != 11) || k->shape.layers > CZ_POREP_MAX_LAYERS ||
       k->shape.nodes < 2 || k->shape.nodes > UINT32_MAX || k->shape.challenges == 0 ||
@@ -300,7 +284,7 @@ cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_confi
     cz_porep_kind_config(in->kind, &own);
     cfg = &own;
   }
-  cz_err e = kind_supported(in->kind, cfg, msg, msg_len);
+  cz_err e = cz_porep_check_kind(in->kind, cfg, msg, msg_len);
   if (e != CZ_OK) return e;
   if (in->kind->sector_size > SEAL_MAX_SECTOR)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
@@ -530,7 +514,7 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
     cz_porep_kind_config(k, &own);
     cfg = &own;
   }
-  cz_err e = kind_supported(k, cfg, msg, msg_len);
+  cz_err e = cz_porep_check_kind(k, cfg, msg, msg_len);
   if (e != CZ_OK) return e;
   if (c1->n_partitions != k->partitions || c1->n_challenges != k->shape.challenges)
     return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
