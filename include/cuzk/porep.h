@@ -330,6 +330,13 @@ cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pc
 /* cz_porep_c2 synthesizing through shape (NULL: plain, as cz_porep_c2). */
 cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
                        uint8_t *out, char *msg, size_t msg_len);
+/* The same for partitions [first, first + count) only, their proofs at
+ * out[0 .. 192 count) (one 32 GiB partition is minutes on a few cores:
+ * a benchmark proves one). CZ_ERR_INVALID_ARG for a range past the C1's
+ * partitions. */
+cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
+                              uint32_t first, uint32_t count, uint8_t *out, char *msg,
+                              size_t msg_len);
 
 /* ---- Parameters (porep_params.c) ----------------------------------------- */
 

@@ -29,7 +29,7 @@
 
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
-    "[--out FILE] [--vk-out FILE] [--official-only] [--pce] | --request FILE [--repeat N] | "
+    "[--out FILE] [--vk-out FILE] [--official-only] [--pce] [--partition K] | --request FILE [--repeat N] | "
     "--vanilla FILE --registered-proof N --randomness HEX --miner-id N [--partition K] | "
     "--zkey FILE --wtns FILE [--repeat N] [--check-key]) "
     "[--threads N] [--cache-dir DIR] [--checked] [--decoded-key] [--backend cpu|cuda|auto]";
@@ -113,7 +113,7 @@ static int prove_dispatch(const prove_opts *o, const cz_bench_prove_opts *common
   }
   if (p->request || p->vanilla) return prove_post_or_snap(p, o->c1 || o->shape, common);
   if (o->c1 && !o->shape) {
-    cz_bench_porep_args pa = {o->c1, *common};
+    cz_bench_porep_args pa = {o->c1, *common, p->partition};
     return cz_bench_prove_porep(&pa);
   }
   if (!o->shape || o->c1 || (strcmp(o->shape, "chain") && strcmp(o->shape, "sparse"))) {
@@ -156,7 +156,8 @@ int cmd_prove(int argc, char **argv) {
        "--vanilla: RegisteredPoStProof 0-14 or name"},
       {"randomness", CZ_OPT_STRING, &p->rand_hex, "HEX", "--vanilla: 32 bytes"},
       {"miner-id", CZ_OPT_UINT, &p->miner, "N", "--vanilla: the miner (prover id = LEB128)"},
-      {"partition", CZ_OPT_UINT, &p->partition, "K", "--vanilla: WindowPoSt partition (default 0)"},
+      {"partition", CZ_OPT_UINT, &p->partition, "K",
+       "--vanilla: WindowPoSt partition (default 0); --c1: prove this partition alone"},
       {"repeat", CZ_OPT_UINT, &p->repeat, "N",
        "PoSt, --zkey: prove N times with hot parameters (latency)"},
       {"synthetic", CZ_OPT_STRING, &o.shape, "SHAPE",

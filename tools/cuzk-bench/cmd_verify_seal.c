@@ -66,7 +66,7 @@ static const char *cmd_name = "verify-seal";
 static const char SEAL_SYNOPSIS[] =
     "--vk FILE [--vk-compressed] [--vk-hex] (--registered-proof N | --sector-size S "
     "--porep-id HEX --api-version 1.0.0|1.1.0|1.2.0) --sector-id N --prover-id HEX --ticket HEX "
-    "--seed HEX --comm-r HEX --comm-d HEX --proof HEX_OR_FILE [--partitions N] (or --c1 FILE in "
+    "--seed HEX --comm-r HEX --comm-d HEX --proof HEX_OR_FILE [--partitions N | --partition K] (or --c1 FILE in "
     "place of the configuration, ticket, seed and commitments)";
 static const char INPUTS_SYNOPSIS[] =
     "(--registered-proof N | --sector-size S --porep-id HEX --api-version V) --sector-id N "
@@ -271,6 +271,7 @@ int cmd_verify_seal(int argc, char **argv) {
   const char *vk_path = NULL, *proof_arg = NULL;
   bool vk_compressed = false, vk_hex = false;
   claim_opts co = {0};
+  unsigned long one = ~0ul;
   const cz_opt opts[] = {
       CZ_BENCH_VK_OPTIONS(&vk_path, &vk_hex, &vk_compressed),
       CONFIG_OPTIONS(co), CLAIM_OPTIONS(co),
@@ -278,6 +279,8 @@ int cmd_verify_seal(int argc, char **argv) {
        "192 bytes per partition: hex, or a file of raw bytes or hex"},
       {"partitions", CZ_OPT_UINT, &co.partitions, "N",
        "partitions in the proof (default: the sector size's)"},
+      {"partition", CZ_OPT_UINT, &one, "K",
+       "the proof is partition K's alone (192 bytes), checked against K's inputs"},
       {NULL, 0, NULL, NULL, NULL},
   };
   int rc = cz_opts_parse_or_help(argc, argv, opts, cmd_name, SEAL_SYNOPSIS);
@@ -293,7 +296,11 @@ int cmd_verify_seal(int argc, char **argv) {
   size_t len = 0;
   if ((rc = cz_bench_load_proof(cmd_name, proof_arg, &bytes, &len, what, sizeof what)) != 0)
     return rc;
-  const size_t parts = claim.cfg.partitions;
+  if (one != ~0ul && one >= claim.cfg.partitions) {
+    free(bytes);
+    return fail("--partition %lu: the configuration has %u partitions", one, claim.cfg.partitions);
+  }
+  const size_t parts = one != ~0ul ? 1 : claim.cfg.partitions;
   if (len != parts * CZ_GROTH16_PROOF_BYTES) {
     fprintf(stderr, "%s: %s holds %zu bytes, expected %zu (%zu partition%s x %d)\n", cmd_name,
             what, len, parts * CZ_GROTH16_PROOF_BYTES, parts, parts == 1 ? "" : "s",
@@ -312,10 +319,10 @@ int cmd_verify_seal(int argc, char **argv) {
     return rc;
   }
   cz_fr *inputs = NULL;
-  if (!(inputs = malloc(parts * per * sizeof *inputs))) {
+  if (!(inputs = malloc(claim.cfg.partitions * per * sizeof *inputs))) {
     rc = fail("out of memory");
   } else if ((rc = claim_public_inputs(&claim, per, inputs)) == 0) {
-    rc = verify_all(&vk, inputs, per, bytes, parts);
+    rc = verify_all(&vk, inputs + (one != ~0ul ? one : 0) * per, per, bytes, parts);
   }
   fflush(stdout);
   free(inputs);

@@ -6,6 +6,7 @@
 typedef struct {
   const char *c1_path;     /* C1 JSON or Curio's wrapper */
   cz_bench_prove_opts o;
+  unsigned long partition; /* prove this partition alone; ~0ul: all of them */
 } cz_bench_porep_args;
 
 /* Exit status: 0 proved and verified, 1 a proof did not verify (or the

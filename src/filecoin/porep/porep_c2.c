@@ -93,9 +93,19 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_prove_ctx *pc, uint8_t *out, 
 
 cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
                        uint8_t *out, char *msg, size_t msg_len) {
+  return cz_porep_c2_partitions(c1, pc, shape, 0, c1 ? c1->n_partitions : 0, out, msg, msg_len);
+}
+
+cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
+                              uint32_t first, uint32_t count, uint8_t *out, char *msg,
+                              size_t msg_len) {
   const cz_groth16_params *params = pc ? pc->params : NULL;
   if (!c1 || !c1->kind || !c1->proofs || !params || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing C1, parameters or output");
+  if (first > c1->n_partitions || count > c1->n_partitions - first)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "partitions %u..%u: the C1 has %u", first, first + count - 1,
+                      c1->n_partitions);
   cz_porep_config cfg;
   cz_porep_kind_config(c1->kind, &cfg);
   size_t n_inputs = cz_porep_public_input_count(&cfg);
@@ -109,14 +119,15 @@ cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_p
   cz_groth16_pvk *own = NULL;
   if (!each.pvk && !(each.pvk = own = cz_groth16_prepare(&params->vk)))
     return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  for (uint32_t p = 0; p < c1->n_partitions && e == CZ_OK; p++) {
+  for (uint32_t p = first; p < first + count && e == CZ_OK; p++) {
     cz_assignment as;
     uint64_t t0 = cz_now_ns();
     if ((e = cz_porep_c2_synthesize_pce(c1, p, shape, pc->n_threads, &as, msg, msg_len)) != CZ_OK)
       break;
     cz_prove_timing_emit(pc->timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-    e = cz_porep_c2_prove_partition(c1, p, &as, &each, out + (size_t)p * CZ_GROTH16_PROOF_BYTES,
-                                    msg, msg_len);
+    e = cz_porep_c2_prove_partition(c1, p, &as, &each,
+                                    out + (size_t)(p - first) * CZ_GROTH16_PROOF_BYTES, msg,
+                                    msg_len);
   }
   cz_groth16_pvk_free(own);
   return e;

@@ -41,7 +41,9 @@ expect 2 "--sparse --data refused" 'excludes' gen --data "$TMP/c1.json" --out "$
 # The circuit is satisfied (TEST mode).
 expect 0 "synth-only --check: satisfied" '^satisfied yes' "$BENCH" synth-only --c1 "$TMP/c1.json" --check
 
-"$BENCH" prove --c1 "$TMP/c1.json" --cache-dir "$CACHE" --out "$TMP/proof.bin" \
+# --partition 0 proves that partition alone (the only one at 2 KiB; at 32
+# GiB one of ten), and verify-seal --partition checks it alone.
+"$BENCH" prove --c1 "$TMP/c1.json" --cache-dir "$CACHE" --out "$TMP/proof.bin" --partition 0 \
   --vk-out "$TMP/vk.bin" >"$TMP/prove.out" 2>"$TMP/prove.err"
 rc=$?
 ok "prove --c1 exits 0" "[ $rc -eq 0 ]"
@@ -50,6 +52,13 @@ ok "self-verified" "grep -qx 'verified yes' '$TMP/prove.out'"
 vs() { "$BENCH" verify-seal --vk "$TMP/vk.bin" "$@"; }
 expect 0 "verify-seal --c1: valid" '^valid$' vs --c1 "$TMP/c1.json" --prover-id $PROVER --sector-id 42 \
   --proof "$TMP/proof.bin"
+expect 0 "verify-seal --partition 0: valid" '^valid$' vs --c1 "$TMP/c1.json" --prover-id $PROVER \
+  --sector-id 42 --proof "$TMP/proof.bin" --partition 0
+expect 2 "verify-seal --partition past the last: refused" 'partition' vs --c1 "$TMP/c1.json" \
+  --prover-id $PROVER --sector-id 42 --proof "$TMP/proof.bin" --partition 1
+expect 2 "prove --partition past the last: refused" 'partition' "$BENCH" prove --c1 "$TMP/c1.json" \
+  --cache-dir "$CACHE" --partition 1 --out "$TMP/x.bin"
+ok "the mapped key's disk wait is timed" "grep -q '^CUZK_TIMING: key_wait_ms=[0-9]' '$TMP/prove.err'"
 expect 1 "verify-seal, another sector id: invalid" '^invalid: ' vs --c1 "$TMP/c1.json" \
   --prover-id $PROVER --sector-id 43 --proof "$TMP/proof.bin"
 
