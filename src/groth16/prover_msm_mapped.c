@@ -6,8 +6,8 @@
  * c = 16) and its decoding (a conversion to Montgomery form and a curve
  * check per point), in exchange for a key that needs no process memory.
  *
- * A reader thread faults each slice's pages in (madvise WILLNEED, then a
- * read per page) one slice ahead of the decoder, so the disk reads while
+ * A reader thread brings each slice's pages in (madvise WILLNEED and
+ * POPULATE_READ) one slice ahead of the decoder, so the disk reads while
  * the CPU adds; the time the decoder waits for it is the disk wait
  * (g16_key_wait_ns). Pages already decoded are dropped from the process
  * when they are a file's (MADV_DONTNEED: the page cache keeps them), so
@@ -94,6 +94,22 @@ static void page_range(const key_reader *r, const slice *s, uintptr_t *lo, size_
   *len = (uintptr_t)(p + s->nb * r->enc) - *lo;
 }
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+/* Brings [lo, lo + len) in: read from disk where the page cache lacks it,
+ * and mapped, in one call where the kernel has MADV_POPULATE_READ (5.14;
+ * a fault per page costs 4% of a 2 KiB PoRep proof), else a read per
+ * page. */
+static void populate(uintptr_t lo, size_t len, size_t page) {
+  madvise((void *)lo, len, MADV_WILLNEED);
+  if (madvise((void *)lo, len, MADV_POPULATE_READ) == 0) return;
+  volatile uint8_t sink = 0;
+  for (size_t o = 0; o < len; o += page) sink ^= *(const volatile uint8_t *)(lo + o);
+  (void)sink;
+}
+
 static void *reader_main(void *v) {
   key_reader *r = v;
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -106,10 +122,7 @@ static void *reader_main(void *v) {
     uintptr_t lo;
     size_t len;
     page_range(r, &r->sl[k], &lo, &len);
-    madvise((void *)lo, len, MADV_WILLNEED);
-    volatile uint8_t sink = 0;
-    for (size_t o = 0; o < len; o += page) sink ^= *(const volatile uint8_t *)(lo + o);
-    (void)sink;
+    populate(lo, len, page);
     pthread_mutex_lock(&r->mu);
     r->read = k + 1;
     pthread_cond_broadcast(&r->cv);
