@@ -24,7 +24,7 @@ static unsigned fb_windows(unsigned w) { return 255 / w + 1; }
  * more than the windows saved. Measured for G1 at 2^18 scalars, one thread,
  * CPU us per scalar: w = 10: 6.3, 12: 6.0, 14: 6.4, 16: 9.2. */
 #define FB_AUTO_MAX_W 12
-static unsigned fb_pick_window(size_t n) {
+unsigned g16_fixed_base_pick_window(size_t n) {
   unsigned best = 1;
   double best_cost = 0;
   for (unsigned w = 1; w <= FB_AUTO_MAX_W; w++) {

@@ -166,27 +166,44 @@ static AFF *FB(_table)(const AFF *base, unsigned w, unsigned nwin) {
   return table;
 }
 
-static cz_err FB(_run)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned w,
-                      unsigned n_threads, cz_progress_counter *pc, unsigned weight) {
-  if (!n) return CZ_OK;
+cz_err FB(_tab_new)(FB(_tab) * t, const AFF *base, unsigned w) {
+  t->table = NULL;
   if (w < 1 || w > FB_MAX_W) return CZ_ERR_INVALID_ARG;
-  const unsigned nwin = fb_windows(w);
+  t->w = w;
+  t->nwin = fb_windows(w);
+  t->table = FB(_table)(base, w, t->nwin);
+  return t->table ? CZ_OK : CZ_ERR_NOMEM;
+}
+
+void FB(_tab_free)(FB(_tab) * t) {
+  free(t->table);
+  t->table = NULL;
+}
+
+cz_err FB(_tab_mul)(const FB(_tab) * t, AFF *out, const cz_fr *k, size_t n, unsigned n_threads,
+                    cz_progress_counter *pc, unsigned weight) {
+  if (!n) return CZ_OK;
   unsigned workers = cz_parallel_workers(n, n_threads);
-  AFF *table = FB(_table)(base, w, nwin);
   /* den, pre, live, then the digits (sizeof(F) and 2 FB_CHUNK are
    * multiples of 4, so the digits are aligned). */
-  size_t bytes = FB_CHUNK * (2 * sizeof(F) + 2 + 4 * (size_t)nwin);
+  size_t bytes = FB_CHUNK * (2 * sizeof(F) + 2 + 4 * (size_t)t->nwin);
   uint8_t *scratch = malloc((size_t)workers * bytes);
-  if (!table || !scratch) {
-    free(table);
-    free(scratch);
-    return CZ_ERR_NOMEM;
-  }
-  FB(_ctx) ctx = {table, w, nwin, k, out, scratch, bytes, pc, weight};
+  if (!scratch) return CZ_ERR_NOMEM;
+  FB(_ctx) ctx = {t->table, t->w, t->nwin, k, out, scratch, bytes, pc, weight};
   cz_parallel_for(n, n_threads, FB(_worker), &ctx);
-  free(table);
   free(scratch);
   return CZ_OK;
+}
+
+static cz_err FB(_run)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned w,
+                       unsigned n_threads, cz_progress_counter *pc, unsigned weight) {
+  if (!n) return CZ_OK;
+  if (w < 1 || w > FB_MAX_W) return CZ_ERR_INVALID_ARG;
+  FB(_tab) t;
+  cz_err e = FB(_tab_new)(&t, base, w);
+  if (e == CZ_OK) e = FB(_tab_mul)(&t, out, k, n, n_threads, pc, weight);
+  FB(_tab_free)(&t);
+  return e;
 }
 
 cz_err FB(_window)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned w,
@@ -195,10 +212,10 @@ cz_err FB(_window)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned
 }
 
 cz_err FB()(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned n_threads) {
-  return FB(_run)(out, base, k, n, fb_pick_window(n), n_threads, NULL, 0);
+  return FB(_run)(out, base, k, n, g16_fixed_base_pick_window(n), n_threads, NULL, 0);
 }
 
 cz_err FB(_progress)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned n_threads,
                      cz_progress_counter *pc, unsigned weight) {
-  return FB(_run)(out, base, k, n, fb_pick_window(n), n_threads, pc, weight);
+  return FB(_run)(out, base, k, n, g16_fixed_base_pick_window(n), n_threads, pc, weight);
 }
