@@ -122,6 +122,8 @@ cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_p
   return e;
 }
 
+cz_err cz_porep_keygen_shape(void *ctx, cz_cs *cs) { return build_kind(cs, ctx); }
+
 cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
   const cz_porep_kind *k = ctx;
   return cz_circuit_keygen(build_kind, k, k->name, out, msg, msg_len);
