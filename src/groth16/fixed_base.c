@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include "cuzk/parallel.h"
 #include "ec/fp_inline.h"
+#include "ec/ifma_fp2.h"
 #include "groth16/g16_internal.h"
 
 #define FB_CHUNK 1024 /* scalars per batched inversion */
@@ -60,6 +61,30 @@ static void fb_recode(int32_t *out, size_t stride, const cz_scalar *k, unsigned 
   }
 }
 
+#ifdef CZ_IFMA
+/* The 8-lane windows (fixed_base_vec.h, included after the scalar helpers
+ * they use for the cases that are not plain additions). A group of 8 plain
+ * additions, kept from the forward pass for the backward one: the
+ * accumulators (x1, y1), the table points (x2, y2; y2 negated for negative
+ * digits) and the product of the earlier groups' denominators. */
+typedef struct {
+  cz_fpv x1, y1, x2, y2, pre;
+} fbv_g1_group;
+typedef struct {
+  cz_fp2v x1, y1, x2, y2, pre;
+} fbv_g2_group;
+CZ_IFMA_TARGET __attribute__((noinline)) static void fbv_g1_window(cz_g1_affine *acc,
+                                                                   const int32_t *d,
+                                                                   const cz_g1_affine *T, size_t m,
+                                                                   fbv_g1_group *grp,
+                                                                   uint16_t *idx);
+CZ_IFMA_TARGET __attribute__((noinline)) static void fbv_g2_window(cz_g2_affine *acc,
+                                                                   const int32_t *d,
+                                                                   const cz_g2_affine *T, size_t m,
+                                                                   fbv_g2_group *grp,
+                                                                   uint16_t *idx);
+#endif
+
 #define F cz_fp
 #define FF(x) fpi_##x
 #define F_ONE CZ_FP_ONE
@@ -67,7 +92,16 @@ static void fb_recode(int32_t *out, size_t stride, const cz_scalar *k, unsigned 
 #define JAC cz_g1
 #define GN(x) cz_g1_##x
 #define FB(x) g16_fixed_base_g1##x
+#ifdef CZ_IFMA
+#define FBV_GROUP fbv_g1_group
+#define FBV(x) fbv_g1##x
+#define VF cz_fpv
+#define VFN(x) cz_fpv_##x
+#endif
 #include "groth16/fixed_base_impl.h"
+#ifdef CZ_IFMA
+#include "groth16/fixed_base_vec.h"
+#endif
 #undef F
 #undef FF
 #undef F_ONE
@@ -75,6 +109,10 @@ static void fb_recode(int32_t *out, size_t stride, const cz_scalar *k, unsigned 
 #undef JAC
 #undef GN
 #undef FB
+#undef FBV_GROUP
+#undef FBV
+#undef VF
+#undef VFN
 
 #define F cz_fp2
 #define FF(x) fp2i_##x
@@ -83,4 +121,13 @@ static void fb_recode(int32_t *out, size_t stride, const cz_scalar *k, unsigned 
 #define JAC cz_g2
 #define GN(x) cz_g2_##x
 #define FB(x) g16_fixed_base_g2##x
+#ifdef CZ_IFMA
+#define FBV_GROUP fbv_g2_group
+#define FBV(x) fbv_g2##x
+#define VF cz_fp2v
+#define VFN(x) cz_fp2v_##x
+#endif
 #include "groth16/fixed_base_impl.h"
+#ifdef CZ_IFMA
+#include "groth16/fixed_base_vec.h"
+#endif

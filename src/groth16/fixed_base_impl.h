@@ -80,6 +80,10 @@ static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
   F *den = (F *)mem, *pre = den + FB_CHUNK;
   uint16_t *live = (uint16_t *)(pre + FB_CHUNK);
   int32_t *dig = (int32_t *)(live + FB_CHUNK); /* [window][i] */
+#ifdef FBV_GROUP
+  /* The 8-lane window (fixed_base_vec.h) where the CPU has IFMA. */
+  FBV_GROUP *grp = cz_ifma_use ? aligned_alloc(64, (FB_CHUNK / 8 + 1) * sizeof *grp) : NULL;
+#endif
   for (size_t s = begin; s < end; s += FB_CHUNK) {
     const size_t m = end - s < FB_CHUNK ? end - s : FB_CHUNK;
     AFF *acc = c->out + s;
@@ -92,6 +96,12 @@ static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
     for (unsigned j = 0; j < nwin; j++) {
       const AFF *T = c->table + (size_t)j * row;
       const int32_t *d = dig + (size_t)j * FB_CHUNK;
+#ifdef FBV_GROUP
+      if (grp) {
+        FBV(_window)(acc, d, T, m, grp, live);
+        continue;
+      }
+#endif
       /* Forward: copies into empty accumulators, and the prefix products
        * of the x differences of the real additions (listed in live[]). */
       size_t nl = 0;
@@ -140,6 +150,9 @@ static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
     }
     if (c->pc) cz_progress_add(c->pc, (uint64_t)m * c->weight);
   }
+#ifdef FBV_GROUP
+  free(grp);
+#endif
 }
 
 /* The table rows T[j][e] = (e + 1) 2^(w j) base, j < nwin, e < 2^(w-1),
