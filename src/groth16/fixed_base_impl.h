@@ -72,6 +72,58 @@ static inline __attribute__((always_inline)) void FB(_add_line)(AFF *a, const AF
   FF(sub)(&a->y, &t, &a->y);
 }
 
+/* One window in scalar code: acc[i] += sign(d[i]) T[|d[i]| - 1], i < m,
+ * the plain additions sharing one inversion (den, pre, live: FB_CHUNK
+ * entries of scratch). */
+static void FB(_window_scalar)(AFF *acc, const int32_t *d, const AFF *T, size_t m, F *den, F *pre,
+                               uint16_t *live) {
+  /* Forward: copies into empty accumulators, and the prefix products
+   * of the x differences of the real additions (listed in live[]). */
+  size_t nl = 0;
+  F prod = F_ONE;
+  for (size_t i = 0; i < m; i++) {
+    /* Table rows reach megabytes: fetch both cache lines of the
+     * point a few scalars ahead. */
+    if (i + FB_PREFETCH < m && d[i + FB_PREFETCH]) {
+      const uint8_t *q = (const uint8_t *)&T[abs(d[i + FB_PREFETCH]) - 1];
+      __builtin_prefetch(q);
+      __builtin_prefetch(q + sizeof(AFF) - 1);
+    }
+    int32_t di = d[i];
+    if (!di) continue;
+    const AFF *p = &T[abs(di) - 1];
+    AFF *a = &acc[i];
+    if (FB(_aff_is_id)(a)) {
+      a->x = p->x;
+      if (di < 0) FF(neg)(&a->y, &p->y);
+      else a->y = p->y;
+      continue;
+    }
+    if (FF(eq)(&a->x, &p->x)) {
+      FB(_add_slow)(a, p, di < 0);
+      continue;
+    }
+    FF(sub)(&den[nl], &p->x, &a->x);
+    pre[nl] = prod;
+    FF(mul)(&prod, &prod, &den[nl]);
+    live[nl++] = (uint16_t)i;
+  }
+  if (!nl) return;
+  F inv;
+  FF(inv)(&inv, &prod);
+  /* Backward: lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2,
+   * y3 = lambda (x1 - x3) - y1, with y2 negated for negative digits. */
+  for (size_t l = nl; l-- > 0;) {
+    size_t i = live[l];
+    int32_t di = d[i];
+    const AFF *p = &T[abs(di) - 1];
+    F inv_l;
+    FF(mul)(&inv_l, &inv, &pre[l]);
+    FF(mul)(&inv, &inv, &den[l]);
+    FB(_add_line)(&acc[i], p, di < 0, &inv_l);
+  }
+}
+
 static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
   FB(_ctx) *c = vctx;
   const unsigned w = c->w, nwin = c->nwin;
@@ -102,51 +154,7 @@ static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
         continue;
       }
 #endif
-      /* Forward: copies into empty accumulators, and the prefix products
-       * of the x differences of the real additions (listed in live[]). */
-      size_t nl = 0;
-      F prod = F_ONE;
-      for (size_t i = 0; i < m; i++) {
-        /* Table rows reach megabytes: fetch both cache lines of the
-         * point a few scalars ahead. */
-        if (i + FB_PREFETCH < m && d[i + FB_PREFETCH]) {
-          const uint8_t *q = (const uint8_t *)&T[abs(d[i + FB_PREFETCH]) - 1];
-          __builtin_prefetch(q);
-          __builtin_prefetch(q + sizeof(AFF) - 1);
-        }
-        int32_t di = d[i];
-        if (!di) continue;
-        const AFF *p = &T[abs(di) - 1];
-        AFF *a = &acc[i];
-        if (FB(_aff_is_id)(a)) {
-          a->x = p->x;
-          if (di < 0) FF(neg)(&a->y, &p->y);
-          else a->y = p->y;
-          continue;
-        }
-        if (FF(eq)(&a->x, &p->x)) {
-          FB(_add_slow)(a, p, di < 0);
-          continue;
-        }
-        FF(sub)(&den[nl], &p->x, &a->x);
-        pre[nl] = prod;
-        FF(mul)(&prod, &prod, &den[nl]);
-        live[nl++] = (uint16_t)i;
-      }
-      if (!nl) continue;
-      F inv;
-      FF(inv)(&inv, &prod);
-      /* Backward: lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2,
-       * y3 = lambda (x1 - x3) - y1, with y2 negated for negative digits. */
-      for (size_t l = nl; l-- > 0;) {
-        size_t i = live[l];
-        int32_t di = d[i];
-        const AFF *p = &T[abs(di) - 1];
-        F inv_l;
-        FF(mul)(&inv_l, &inv, &pre[l]);
-        FF(mul)(&inv, &inv, &den[l]);
-        FB(_add_line)(&acc[i], p, di < 0, &inv_l);
-      }
+      FB(_window_scalar)(acc, d, T, m, den, pre, live);
     }
     if (c->pc) cz_progress_add(c->pc, (uint64_t)m * c->weight);
   }
