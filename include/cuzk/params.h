@@ -75,7 +75,7 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
  * The parameters cz_groth16_setup + cz_groth16_params_save would write,
  * byte for byte, made from the circuit's evaluations at tau (cz_qap_evals:
  * a KEYGEN run at a point, cuzk/cs.h, or cz_groth16_qap_from_cols) and
- * written straight to disk vector by vector in chunks of 65536 points, so
+ * written straight to disk vector by vector in chunks of up to 2^18 points, so
  * memory holds the evaluations (96 bytes per variable) and a few chunks,
  * never the key.
  *  - path's file system must have the file's size plus keep_free bytes
@@ -95,6 +95,8 @@ typedef struct {
   unsigned n_threads;          /* 0 = all cores */
   const cz_progress *progress; /* NULL: none */
   uint64_t keep_free;          /* bytes that must stay free besides the file */
+  size_t chunk;                /* points per chunk; 0 = 2^18 (the same bytes
+                                  for any value) */
 } cz_groth16_stream_opts;
 
 cz_err cz_groth16_setup_stream(const char *path, cz_qap_evals *ev, const cz_groth16_toxic *t,

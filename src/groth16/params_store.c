@@ -211,7 +211,7 @@ static cz_err generate_file(const char *path, size_t want_ic, const cz_params_st
     e = cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot make the directory of %s: %s", path,
                    strerror(errno));
   } else {
-    cz_groth16_stream_opts so = {o->n_threads, o->progress, 0};
+    cz_groth16_stream_opts so = {.n_threads = o->n_threads, .progress = o->progress};
     e = cz_groth16_setup_stream(path, &ev, &t, &so, why, sizeof why);
     if (e != CZ_OK) cz_msg(msg, msg_len, "setup: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
   }

@@ -153,7 +153,9 @@ static int run_stream(const setup_opts *o, setup_circuit *c, const char *path) {
          ev.n_constraints, ev.n_inputs, ev.n_aux);
   printf("eval.time %.3f s\neval.peak_rss %.1f MiB\n", (double)(t1 - t0) / 1e9, peak_rss_mib());
   if (!o->eval_only) {
-    cz_groth16_stream_opts so = {(unsigned)o->threads, &pr, o->keep_free};
+    cz_groth16_stream_opts so = {.n_threads = (unsigned)o->threads,
+                                 .progress = &pr,
+                                 .keep_free = o->keep_free};
     points_total = 0;
     e = cz_groth16_setup_stream(path, &ev, &t, &so, msg, sizeof msg);
   }
