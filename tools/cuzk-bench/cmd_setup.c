@@ -152,6 +152,15 @@ static int run_stream(const setup_opts *o, setup_circuit *c, const char *path) {
   printf("circuit.constraints %zu count\ncircuit.inputs %zu count\ncircuit.aux %zu count\n",
          ev.n_constraints, ev.n_inputs, ev.n_aux);
   printf("eval.time %.3f s\neval.peak_rss %.1f MiB\n", (double)(t1 - t0) / 1e9, peak_rss_mib());
+  /* The a and b_g1/b_g2 vectors' lengths (columns with a non-zero A or B
+   * coefficient, inputs always in a), h's and the file's bytes. */
+  size_t na = ev.a_nz.count, nb = ev.b_nz.count;
+  for (size_t i = 0; i < ev.n_inputs; i++) na += !((ev.a_nz.bits[i / 64] >> (i % 64)) & 1);
+  double g1 = (double)(ev.domain - 1) + (double)ev.n_aux + (double)na + (double)nb;
+  printf("vector.h %zu points\nvector.l %zu points\nvector.a %zu points\nvector.b %zu points\n",
+         ev.domain - 1, ev.n_aux, na, nb);
+  printf("file.bytes_approx %.0f B\nwork.points %.0f points\n", g1 * 96 + (double)nb * 192,
+         g1 + (double)ev.n_inputs + 3.0 * (double)nb);
   if (!o->eval_only) {
     cz_groth16_stream_opts so = {.n_threads = (unsigned)o->threads,
                                  .progress = &pr,
