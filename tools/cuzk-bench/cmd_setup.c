@@ -14,9 +14,12 @@
  * circuit into <file>.in-memory, as the baseline of the points rate.
  * Output: `name value unit` lines; points are G1 multiplications, a G2 one
  * counted as 3 (the setup's progress unit). Progress on stderr. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include "commands.h"
 #include "common/args.h"
 #include "common/progress_out.h"
@@ -135,6 +138,37 @@ static int run_in_memory(const setup_opts *o, setup_circuit *c, const char *path
   return 0;
 }
 
+/* mkdir -p of path's directory; false (and a line) when it cannot be made. */
+static bool make_dirs(const char *path) {
+  char dir[CZ_PARAMS_PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash || slash == dir) return true;
+  *slash = 0;
+  for (char *p = dir + 1;; p++) {
+    bool end = !*p;
+    if (*p && *p != '/') continue;
+    *p = 0;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+      fprintf(stderr, "setup: cannot make %s: %s\n", dir, strerror(errno));
+      return false;
+    }
+    if (end) return true;
+    *p = '/';
+  }
+}
+
+/* The free space where path goes (the setup checks it again). */
+static void print_free(const char *path) {
+  char dir[CZ_PARAMS_PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = 0;
+  struct statvfs sv;
+  if (slash && statvfs(dir, &sv) == 0)
+    printf("disk.free %llu B\n", (unsigned long long)sv.f_bavail * sv.f_frsize);
+}
+
 /* The streaming setup into path (or only the evaluation pass). */
 static int run_stream(const setup_opts *o, setup_circuit *c, const char *path) {
   cz_progress pr = {on_progress, NULL};
@@ -161,6 +195,7 @@ static int run_stream(const setup_opts *o, setup_circuit *c, const char *path) {
          ev.domain - 1, ev.n_aux, na, nb);
   printf("file.bytes_approx %.0f B\nwork.points %.0f points\n", g1 * 96 + (double)nb * 192,
          g1 + (double)ev.n_inputs + 3.0 * (double)nb);
+  print_free(path);
   if (!o->eval_only) {
     cz_groth16_stream_opts so = {.n_threads = (unsigned)o->threads,
                                  .progress = &pr,
@@ -217,6 +252,7 @@ int cmd_setup(int argc, char **argv) {
     return 2;
   }
   printf("setup.file %s path\n", path);
+  if (!make_dirs(path)) return 1;
   if (o.in_memory) {
     snprintf(base, sizeof base, "%s.in-memory", path);
     if ((rc = run_in_memory(&o, &c, base)) != 0) return rc;
