@@ -12,6 +12,9 @@
 #include "groth16/g16_internal.h"
 
 #define FB_CHUNK 1024 /* scalars per batched inversion */
+#ifndef CZ_IFMA
+#define FB_VEC_BYTES 0 /* no 8-lane groups in the scratch */
+#endif
 #define FB_PREFETCH 16 /* scalars ahead */
 #define FB_MAX_W 16   /* the widest a caller may ask for */
 
@@ -93,6 +96,7 @@ CZ_IFMA_TARGET __attribute__((noinline)) static void fbv_g2_window(cz_g2_affine 
 #define GN(x) cz_g1_##x
 #define FB(x) g16_fixed_base_g1##x
 #ifdef CZ_IFMA
+#define FB_VEC_BYTES ((FB_CHUNK / 8 + 1) * sizeof(fbv_g1_group))
 #define FBV_GROUP fbv_g1_group
 #define FBV(x) fbv_g1##x
 #define VF cz_fpv
@@ -113,6 +117,9 @@ CZ_IFMA_TARGET __attribute__((noinline)) static void fbv_g2_window(cz_g2_affine 
 #undef FBV
 #undef VF
 #undef VFN
+#ifdef CZ_IFMA
+#undef FB_VEC_BYTES
+#endif
 
 #define F cz_fp2
 #define FF(x) fp2i_##x
@@ -122,6 +129,7 @@ CZ_IFMA_TARGET __attribute__((noinline)) static void fbv_g2_window(cz_g2_affine 
 #define GN(x) cz_g2_##x
 #define FB(x) g16_fixed_base_g2##x
 #ifdef CZ_IFMA
+#define FB_VEC_BYTES ((FB_CHUNK / 8 + 1) * sizeof(fbv_g2_group))
 #define FBV_GROUP fbv_g2_group
 #define FBV(x) fbv_g2##x
 #define VF cz_fp2v

@@ -129,13 +129,15 @@ static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
   const unsigned w = c->w, nwin = c->nwin;
   const size_t row = (size_t)1 << (w - 1);
   uint8_t *mem = c->scratch + (size_t)worker * c->scratch_bytes;
+#ifdef FBV_GROUP
+  /* The 8-lane window (fixed_base_vec.h) where the CPU has IFMA; its
+   * groups start the worker's scratch (64-byte aligned). */
+  FBV_GROUP *grp = cz_ifma_use ? (FBV_GROUP *)mem : NULL;
+  mem += FB_VEC_BYTES;
+#endif
   F *den = (F *)mem, *pre = den + FB_CHUNK;
   uint16_t *live = (uint16_t *)(pre + FB_CHUNK);
   int32_t *dig = (int32_t *)(live + FB_CHUNK); /* [window][i] */
-#ifdef FBV_GROUP
-  /* The 8-lane window (fixed_base_vec.h) where the CPU has IFMA. */
-  FBV_GROUP *grp = cz_ifma_use ? aligned_alloc(64, (FB_CHUNK / 8 + 1) * sizeof *grp) : NULL;
-#endif
   for (size_t s = begin; s < end; s += FB_CHUNK) {
     const size_t m = end - s < FB_CHUNK ? end - s : FB_CHUNK;
     AFF *acc = c->out + s;
@@ -158,9 +160,6 @@ static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
     }
     if (c->pc) cz_progress_add(c->pc, (uint64_t)m * c->weight);
   }
-#ifdef FBV_GROUP
-  free(grp);
-#endif
 }
 
 /* The table rows T[j][e] = (e + 1) 2^(w j) base, j < nwin, e < 2^(w-1),
@@ -189,6 +188,8 @@ static AFF *FB(_table)(const AFF *base, unsigned w, unsigned nwin) {
 
 cz_err FB(_tab_new)(FB(_tab) * t, const AFF *base, unsigned w) {
   t->table = NULL;
+  t->scratch = NULL;
+  t->scratch_cap = 0;
   if (w < 1 || w > FB_MAX_W) return CZ_ERR_INVALID_ARG;
   t->w = w;
   t->nwin = fb_windows(w);
@@ -198,21 +199,30 @@ cz_err FB(_tab_new)(FB(_tab) * t, const AFF *base, unsigned w) {
 
 void FB(_tab_free)(FB(_tab) * t) {
   free(t->table);
+  free(t->scratch);
   t->table = NULL;
+  t->scratch = NULL;
+  t->scratch_cap = 0;
 }
 
-cz_err FB(_tab_mul)(const FB(_tab) * t, AFF *out, const cz_fr *k, size_t n, unsigned n_threads,
+cz_err FB(_tab_mul)(FB(_tab) * t, AFF *out, const cz_fr *k, size_t n, unsigned n_threads,
                     cz_progress_counter *pc, unsigned weight) {
   if (!n) return CZ_OK;
   unsigned workers = cz_parallel_workers(n, n_threads);
-  /* den, pre, live, then the digits (sizeof(F) and 2 FB_CHUNK are
-   * multiples of 4, so the digits are aligned). */
-  size_t bytes = FB_CHUNK * (2 * sizeof(F) + 2 + 4 * (size_t)t->nwin);
-  uint8_t *scratch = malloc((size_t)workers * bytes);
-  if (!scratch) return CZ_ERR_NOMEM;
-  FB(_ctx) ctx = {t->table, t->w, t->nwin, k, out, scratch, bytes, pc, weight};
+  /* [the 8-lane groups,] den, pre, live, then the digits (sizeof(F) and
+   * 2 FB_CHUNK are multiples of 4, so the digits are aligned); each
+   * worker's part rounded to 64 bytes. Kept with the table: a streaming
+   * setup calls this chunk after chunk. */
+  size_t bytes = FB_VEC_BYTES + FB_CHUNK * (2 * sizeof(F) + 2 + 4 * (size_t)t->nwin);
+  bytes = (bytes + 63) / 64 * 64;
+  if (t->scratch_cap < (size_t)workers * bytes) {
+    free(t->scratch);
+    t->scratch_cap = 0;
+    if (!(t->scratch = aligned_alloc(64, (size_t)workers * bytes))) return CZ_ERR_NOMEM;
+    t->scratch_cap = (size_t)workers * bytes;
+  }
+  FB(_ctx) ctx = {t->table, t->w, t->nwin, k, out, t->scratch, bytes, pc, weight};
   cz_parallel_for(n, n_threads, FB(_worker), &ctx);
-  free(scratch);
   return CZ_OK;
 }
 

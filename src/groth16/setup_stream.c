@@ -99,22 +99,31 @@ static cz_err put_count(streamer *s, size_t n) {
   return g16_stream_write(&s->f, c, 4, s->msg, s->msg_len);
 }
 
-/* k[0..m) times the generator of G1 (or G2), encoded and written. */
-static cz_err put_points(streamer *s, const cz_fr *k, size_t m, bool g2) {
-  cz_err e;
-  if (g2) {
-    e = g16_fixed_base_g2_tab_mul(&s->t2, s->p2, k, m, s->n_threads, &s->work, G2_WEIGHT);
-    for (size_t i = 0; e == CZ_OK && i < m; i++)
-      cz_g2_affine_serialize(s->out + i * CZ_G2_UNCOMPRESSED_BYTES, &s->p2[i]);
-  } else {
-    e = g16_fixed_base_g1_tab_mul(&s->t1, s->p1, k, m, s->n_threads, &s->work, 1);
-    for (size_t i = 0; e == CZ_OK && i < m; i++)
-      cz_g1_affine_serialize(s->out + i * CZ_G1_UNCOMPRESSED_BYTES, &s->p1[i]);
+typedef struct {
+  const streamer *s;
+  bool g2;
+} encode_ctx;
+
+static void encode_worker(void *vctx, size_t begin, size_t end, unsigned worker) {
+  (void)worker;
+  const encode_ctx *c = vctx;
+  for (size_t i = begin; i < end; i++) {
+    if (c->g2) cz_g2_affine_serialize(c->s->out + i * CZ_G2_UNCOMPRESSED_BYTES, &c->s->p2[i]);
+    else cz_g1_affine_serialize(c->s->out + i * CZ_G1_UNCOMPRESSED_BYTES, &c->s->p1[i]);
   }
+}
+
+/* k[0..m) times the generator of G1 (or G2), encoded (on the workers too)
+ * and written. */
+static cz_err put_points(streamer *s, const cz_fr *k, size_t m, bool g2) {
+  cz_err e = g2 ? g16_fixed_base_g2_tab_mul(&s->t2, s->p2, k, m, s->n_threads, &s->work, G2_WEIGHT)
+                : g16_fixed_base_g1_tab_mul(&s->t1, s->p1, k, m, s->n_threads, &s->work, 1);
   if (e != CZ_OK) {
     g16_stream_abort(&s->f);
     return cz_msg_err(s->msg, s->msg_len, e, "out of memory for the fixed-base scratch");
   }
+  encode_ctx ec = {s, g2};
+  cz_parallel_for(m, s->n_threads, encode_worker, &ec);
   size_t sz = g2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES;
   return g16_stream_write(&s->f, s->out, m * sz, s->msg, s->msg_len);
 }
