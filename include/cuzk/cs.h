@@ -130,6 +130,44 @@ typedef struct {
   cz_spmat at, bt, ct;
 } cz_keygen_cols;
 
+/* ---- KEYGEN evaluated at a point (src/cs/cs_qap.c) ---------------------
+ * For a setup that never holds the KEYGEN columns: a KEYGEN system
+ * (cz_cs_get_kind says CZ_CS_KEYGEN, so circuits take their KEYGEN paths)
+ * whose enforce adds, for every term of constraint j, coeff * L_j(x) to
+ * the term's variable in u (A), v (B) or w (C), L_j the Lagrange basis of
+ * the domain of n = 2^k >= n_constraints points (the values bellperson's
+ * inverse FFT of the powers of x gives). Memory: 3 x 32 bytes per
+ * variable, nothing per constraint or term. The counts must be known first
+ * (a COUNT run: its constraints plus its inputs, the input constraints that
+ * finish appends). */
+typedef struct {
+  size_t n_inputs, n_aux, n_constraints; /* after finish, input rows included */
+  cz_fr x;
+} cz_qap_config;
+
+/* The evaluations, inputs first, then aux (n_inputs + n_aux each), and
+ * which columns of A and B hold a non-zero coefficient (count set). */
+typedef struct {
+  size_t n_inputs, n_aux, n_constraints, domain;
+  cz_fr *u, *v, *w;
+  cz_density a_nz, b_nz;
+} cz_qap_evals;
+
+/* *n = the domain size for m constraints (CZ_ERR_INVALID_ARG past 2^31). */
+cz_err cz_qap_domain(size_t m, size_t *n);
+/* A new system evaluating at cfg->x. CZ_ERR_INVALID_ARG (msg says which):
+ * no input or constraint, over 2^32 variables or 2^31 constraints, x in the
+ * domain (x^n = 1); CZ_ERR_NOMEM. Synthesis fails (sticky
+ * CZ_ERR_INVALID_ARG) on a variable or constraint beyond the counts. Free
+ * with cz_cs_free. */
+cz_err cz_cs_new_qap(cz_cs **out, const cz_qap_config *cfg, char *msg, size_t msg_len);
+/* After cz_cs_finish: move the evaluations out. CZ_ERR_INVALID_ARG when cs
+ * is not such a system, unfinished, failed, taken, or its counts differ
+ * from the configured ones (the domain would not be the circuit's; the
+ * reason is then cz_cs_errmsg). Free with cz_qap_evals_free (NULL is fine). */
+cz_err cz_cs_take_qap(cz_cs *cs, cz_qap_evals *out);
+void cz_qap_evals_free(cz_qap_evals *e);
+
 /* A new system of the given kind with ONE allocated; cfg NULL = defaults
  * (CZ_LC_INLINE with N = 4, the fastest safe layout measured by cuzk-bench
  * cs). Returns NULL when out of memory, kind is out of range or cfg is

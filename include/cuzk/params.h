@@ -96,6 +96,44 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
                                  const cz_groth16_toxic *t, unsigned n_threads,
                                  const cz_progress *progress, char *msg, size_t msg_len);
 
+/* ---- Streaming setup (src/groth16/setup_stream.c) ------------------------
+ * The parameters cz_groth16_setup + cz_groth16_params_save would write,
+ * byte for byte, made from the circuit's evaluations at tau (cz_qap_evals:
+ * a KEYGEN run at a point, cuzk/cs.h, or cz_groth16_qap_from_cols) and
+ * written straight to disk vector by vector in chunks of up to 2^18 points, so
+ * memory holds the evaluations (96 bytes per variable) and a few chunks,
+ * never the key.
+ *  - path's file system must have the file's size plus keep_free bytes
+ *    free (statvfs), else CZ_ERR_IO and msg says both figures.
+ *  - The file is written as <path>.tmp.<pid> and renamed over path once
+ *    whole and fsynced: a killed run leaves only a temporary no reader
+ *    opens. Temporaries of path left by processes that no longer run are
+ *    removed first. A run is not resumed: that would need the toxic waste
+ *    kept on disk, which a setup must discard.
+ *  - A failed write (CZ_ERR_IO) removes the temporary; msg names it, the
+ *    reason (strerror) and the bytes the file needs.
+ * ev must be evaluated at t->tau (checked only as far as Z(tau) != 0);
+ * its w is overwritten (the IC / L scalars). Other errors as
+ * cz_groth16_setup's (degenerate toxic waste, unconstrained aux),
+ * CZ_ERR_NOMEM. Progress: phase "setup" in "points" as cz_groth16_setup. */
+typedef struct {
+  unsigned n_threads;          /* 0 = all cores */
+  const cz_progress *progress; /* NULL: none */
+  uint64_t keep_free;          /* bytes that must stay free besides the file */
+  size_t chunk;                /* points per chunk; 0 = 2^18 (the same bytes
+                                  for any value) */
+} cz_groth16_stream_opts;
+
+cz_err cz_groth16_setup_stream(const char *path, cz_qap_evals *ev, const cz_groth16_toxic *t,
+                               const cz_groth16_stream_opts *o, char *msg, size_t msg_len);
+
+/* The evaluations of a circuit's KEYGEN columns at tau, computed as
+ * cz_groth16_setup does (powers of tau, inverse FFT): for callers that
+ * have the columns. CZ_ERR_INVALID_ARG (msg says why: malformed columns,
+ * no domain, tau in the domain), CZ_ERR_NOMEM. Free with cz_qap_evals_free. */
+cz_err cz_groth16_qap_from_cols(cz_qap_evals *out, const cz_keygen_cols *cols, const cz_fr *tau,
+                                unsigned n_threads, char *msg, size_t msg_len);
+
 /* Bytes of the file layout above. */
 size_t cz_groth16_params_file_size(const cz_groth16_params *p);
 

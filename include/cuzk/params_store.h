@@ -26,6 +26,16 @@
 /* Fills *out with the KEYGEN columns of the circuit (cz_cs_take_keygen after
  * cz_cs_finish). msg names a failure. */
 typedef cz_err (*cz_params_keygen_fn)(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
+/* Synthesizes the circuit into cs (a COUNT system, then a KEYGEN one
+ * evaluating at tau: cz_cs_new_qap), without finishing it; returns
+ * cz_cs_error(cs) or its own error. */
+typedef cz_err (*cz_params_shape_fn)(void *ctx, cz_cs *cs);
+
+/* The circuit's evaluations at tau without its columns: shape on a COUNT
+ * system (the counts), then on cz_cs_new_qap's. Errors: shape's or the
+ * system's (msg says which), CZ_ERR_NOMEM. Free *ev with cz_qap_evals_free. */
+cz_err cz_params_shape_evals(cz_qap_evals *ev, cz_params_shape_fn shape, void *ctx,
+                             const cz_fr *tau, char *msg, size_t msg_len);
 
 typedef struct {
   const char *official_dir; /* NULL: $FIL_PROOFS_PARAMETER_CACHE, else
@@ -44,6 +54,9 @@ typedef struct {
                                by the prover as it reads them */
   unsigned n_threads;       /* 0 = all cores */
   cz_params_keygen_fn keygen; /* NULL: test parameters only from the cache */
+  cz_params_shape_fn shape;   /* preferred to keygen when set (both get
+                                 keygen_ctx): setup from the circuit's
+                                 evaluations, never its KEYGEN columns */
   void *keygen_ctx;
   const char *who;          /* prefix of stderr lines; NULL: "cuzk" */
   const cz_progress *progress; /* NULL: none; else phases "keygen" (no
@@ -79,9 +92,15 @@ cz_err cz_params_store_paths(const char *name, const cz_params_store_opts *o,
  *     count, else the loader's), never a silent fall-back to test params.
  *  2. unless official_only or no_test_cache: the cached test file; one that
  *     does not load or fit is reported on stderr and replaced.
- *  3. unless official_only or keygen is NULL: keygen, cz_groth16_setup from
- *     fresh random toxic waste, then (unless no_test_cache) an atomic write
- *     of the test file (a failed write is reported, not an error).
+ *  3. unless official_only or both keygen and shape are NULL: the
+ *     circuit's evaluations at a fresh random tau (shape: a COUNT run, then
+ *     a KEYGEN run at tau, cz_cs_new_qap; else keygen's columns,
+ *     cz_groth16_qap_from_cols), then cz_groth16_setup_stream into the test
+ *     file (written whole under a temporary name, then renamed: the key is
+ *     never held in memory), then the file is loaded as in step 2. A
+ *     failed write is an error (msg names the path, the reason and the
+ *     bytes). With no_test_cache: keygen, cz_groth16_setup in memory, no
+ *     file (keygen is needed then).
  * Steps 2 and 3 run under an exclusive flock of <test file>.lock (left in
  * the cache, empty), so processes sharing a cache make a missing file once:
  * the others wait, then load it.

@@ -275,6 +275,10 @@ cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_co
  * const cz_porep_kind *; fills *out with the KEYGEN columns of its circuit
  * (the caller frees them with cz_keygen_cols_free). */
 cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
+/* A cz_params_shape_fn for the same circuit (same ctx): synthesizes it
+ * without a witness into cs, unfinished (the streaming setup evaluates it
+ * at tau instead of keeping its columns). */
+cz_err cz_porep_keygen_shape(void *ctx, cz_cs *cs);
 
 /* Part of the test-parameter file name (cz_params_store_opts.test_tag):
  * bumped whenever the circuit changes, so stale test parameters are never

@@ -283,6 +283,8 @@ cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
 /* A cz_params_keygen_fn for the PoSt circuit of ctx (a const cz_post_kind
  * *): its KEYGEN columns. */
 cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
+/* A cz_params_shape_fn for the same circuit (same ctx), as cz_porep_keygen_shape. */
+cz_err cz_post_keygen_shape(void *ctx, cz_cs *cs);
 
 /* Part of the test-parameter file name (cz_params_store_opts.test_tag),
  * bumped whenever the circuit changes. */

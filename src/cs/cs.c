@@ -91,6 +91,7 @@ void cz_cs_free(cz_cs *cs) {
   for (size_t i = 0; i < sizeof big / sizeof *big; i++) cz_pool_give(big[i]);
   for (int i = 0; i < 3; i++) triplets_free(&cs->mat[i]);
   cz_rec_free(&cs->rec);
+  cz_qap_state_free(cs->qap);
   free(cs->tterms);
   free(cs->toff);
   free(cs->names);
@@ -465,6 +466,7 @@ static row_result enforce_rows(cz_cs *cs, size_t row, const cz_lc *a, const cz_l
     return ROW_FAILED;
   }
   if (!lc_in_range(cs, a) || !lc_in_range(cs, b) || !lc_in_range(cs, c)) return ROW_RANGE;
+  if (cs->qap) return cz_qap_push(cs, row, a, b, c) ? ROW_OK : ROW_FAILED;
   if (cs->kind == CZ_CS_KEYGEN)
     return matrix_push(cs, 0, a, (uint32_t)row) && matrix_push(cs, 1, b, (uint32_t)row) &&
                    matrix_push(cs, 2, c, (uint32_t)row)

@@ -136,6 +136,8 @@ struct cz_cs {
   /* KEYGEN: matrix entries. RECORD: the compact matrices. */
   cz_triplets mat[3];
   cz_recorder rec;
+  /* KEYGEN at a point (cs_qap.c): u, v, w accumulated instead of mat. */
+  struct cz_qap_state *qap;
 
   /* TEST: constraint terms (a, b, c of constraint i are terms
    * toff[3i]..toff[3i+1], ..toff[3i+2], ..toff[3i+3]) and names. */
@@ -223,6 +225,11 @@ static inline void cz_bits_extract(uint64_t *dst, const uint64_t *src, size_t fr
 }
 
 /* Set the sticky error (first one wins). */
+/* cs_qap.c: the evaluations of one row (false: the sticky error is set),
+ * and the state's release (NULL is fine). */
+bool cz_qap_push(cz_cs *cs, size_t row, const cz_lc *a, const cz_lc *b, const cz_lc *c);
+void cz_qap_state_free(struct cz_qap_state *q);
+
 void cz_cs_fail(cz_cs *cs, cz_err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- 320-bit lazy sums (the prover's evaluation and spmv.c) ----------- */

@@ -127,7 +127,7 @@ static void triplets_release(cz_triplets *t) {
 
 cz_err cz_cs_take_keygen(cz_cs *cs, cz_keygen_cols *out) {
   memset(out, 0, sizeof *out);
-  cz_err e = take_check(cs, cs->kind == CZ_CS_KEYGEN);
+  cz_err e = take_check(cs, cs->kind == CZ_CS_KEYGEN && !cs->qap);
   if (e) return e;
   size_t n_cols = cs->n_inputs + cs->n_aux;
   if (n_cols > UINT32_MAX) return CZ_ERR_INVALID_ARG;

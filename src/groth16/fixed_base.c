@@ -8,9 +8,13 @@
 #include <stdlib.h>
 #include "cuzk/parallel.h"
 #include "ec/fp_inline.h"
+#include "ec/ifma_fp2.h"
 #include "groth16/g16_internal.h"
 
 #define FB_CHUNK 1024 /* scalars per batched inversion */
+#ifndef CZ_IFMA
+#define FB_VEC_BYTES 0 /* no 8-lane groups in the scratch */
+#endif
 #define FB_PREFETCH 16 /* scalars ahead */
 #define FB_MAX_W 16   /* the widest a caller may ask for */
 
@@ -24,7 +28,7 @@ static unsigned fb_windows(unsigned w) { return 255 / w + 1; }
  * more than the windows saved. Measured for G1 at 2^18 scalars, one thread,
  * CPU us per scalar: w = 10: 6.3, 12: 6.0, 14: 6.4, 16: 9.2. */
 #define FB_AUTO_MAX_W 12
-static unsigned fb_pick_window(size_t n) {
+unsigned g16_fixed_base_pick_window(size_t n) {
   unsigned best = 1;
   double best_cost = 0;
   for (unsigned w = 1; w <= FB_AUTO_MAX_W; w++) {
@@ -60,6 +64,30 @@ static void fb_recode(int32_t *out, size_t stride, const cz_scalar *k, unsigned 
   }
 }
 
+#ifdef CZ_IFMA
+/* The 8-lane windows (fixed_base_vec.h, included after the scalar helpers
+ * they use for the cases that are not plain additions). A group of 8 plain
+ * additions, kept from the forward pass for the backward one: the
+ * accumulators (x1, y1), the table points (x2, y2; y2 negated for negative
+ * digits) and the product of the earlier groups' denominators. */
+typedef struct {
+  cz_fpv x1, y1, x2, y2, pre;
+} fbv_g1_group;
+typedef struct {
+  cz_fp2v x1, y1, x2, y2, pre;
+} fbv_g2_group;
+CZ_IFMA_TARGET __attribute__((noinline)) static void fbv_g1_window(cz_g1_affine *acc,
+                                                                   const int32_t *d,
+                                                                   const cz_g1_affine *T, size_t m,
+                                                                   fbv_g1_group *grp,
+                                                                   uint16_t *idx);
+CZ_IFMA_TARGET __attribute__((noinline)) static void fbv_g2_window(cz_g2_affine *acc,
+                                                                   const int32_t *d,
+                                                                   const cz_g2_affine *T, size_t m,
+                                                                   fbv_g2_group *grp,
+                                                                   uint16_t *idx);
+#endif
+
 #define F cz_fp
 #define FF(x) fpi_##x
 #define F_ONE CZ_FP_ONE
@@ -67,7 +95,17 @@ static void fb_recode(int32_t *out, size_t stride, const cz_scalar *k, unsigned 
 #define JAC cz_g1
 #define GN(x) cz_g1_##x
 #define FB(x) g16_fixed_base_g1##x
+#ifdef CZ_IFMA
+#define FB_VEC_BYTES ((FB_CHUNK / 8 + 1) * sizeof(fbv_g1_group))
+#define FBV_GROUP fbv_g1_group
+#define FBV(x) fbv_g1##x
+#define VF cz_fpv
+#define VFN(x) cz_fpv_##x
+#endif
 #include "groth16/fixed_base_impl.h"
+#ifdef CZ_IFMA
+#include "groth16/fixed_base_vec.h"
+#endif
 #undef F
 #undef FF
 #undef F_ONE
@@ -75,6 +113,13 @@ static void fb_recode(int32_t *out, size_t stride, const cz_scalar *k, unsigned 
 #undef JAC
 #undef GN
 #undef FB
+#undef FBV_GROUP
+#undef FBV
+#undef VF
+#undef VFN
+#ifdef CZ_IFMA
+#undef FB_VEC_BYTES
+#endif
 
 #define F cz_fp2
 #define FF(x) fp2i_##x
@@ -83,4 +128,14 @@ static void fb_recode(int32_t *out, size_t stride, const cz_scalar *k, unsigned 
 #define JAC cz_g2
 #define GN(x) cz_g2_##x
 #define FB(x) g16_fixed_base_g2##x
+#ifdef CZ_IFMA
+#define FB_VEC_BYTES ((FB_CHUNK / 8 + 1) * sizeof(fbv_g2_group))
+#define FBV_GROUP fbv_g2_group
+#define FBV(x) fbv_g2##x
+#define VF cz_fp2v
+#define VFN(x) cz_fp2v_##x
+#endif
 #include "groth16/fixed_base_impl.h"
+#ifdef CZ_IFMA
+#include "groth16/fixed_base_vec.h"
+#endif

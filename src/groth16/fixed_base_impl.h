@@ -72,11 +72,69 @@ static inline __attribute__((always_inline)) void FB(_add_line)(AFF *a, const AF
   FF(sub)(&a->y, &t, &a->y);
 }
 
+/* One window in scalar code: acc[i] += sign(d[i]) T[|d[i]| - 1], i < m,
+ * the plain additions sharing one inversion (den, pre, live: FB_CHUNK
+ * entries of scratch). */
+static void FB(_window_scalar)(AFF *acc, const int32_t *d, const AFF *T, size_t m, F *den, F *pre,
+                               uint16_t *live) {
+  /* Forward: copies into empty accumulators, and the prefix products
+   * of the x differences of the real additions (listed in live[]). */
+  size_t nl = 0;
+  F prod = F_ONE;
+  for (size_t i = 0; i < m; i++) {
+    /* Table rows reach megabytes: fetch both cache lines of the
+     * point a few scalars ahead. */
+    if (i + FB_PREFETCH < m && d[i + FB_PREFETCH]) {
+      const uint8_t *q = (const uint8_t *)&T[abs(d[i + FB_PREFETCH]) - 1];
+      __builtin_prefetch(q);
+      __builtin_prefetch(q + sizeof(AFF) - 1);
+    }
+    int32_t di = d[i];
+    if (!di) continue;
+    const AFF *p = &T[abs(di) - 1];
+    AFF *a = &acc[i];
+    if (FB(_aff_is_id)(a)) {
+      a->x = p->x;
+      if (di < 0) FF(neg)(&a->y, &p->y);
+      else a->y = p->y;
+      continue;
+    }
+    if (FF(eq)(&a->x, &p->x)) {
+      FB(_add_slow)(a, p, di < 0);
+      continue;
+    }
+    FF(sub)(&den[nl], &p->x, &a->x);
+    pre[nl] = prod;
+    FF(mul)(&prod, &prod, &den[nl]);
+    live[nl++] = (uint16_t)i;
+  }
+  if (!nl) return;
+  F inv;
+  FF(inv)(&inv, &prod);
+  /* Backward: lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2,
+   * y3 = lambda (x1 - x3) - y1, with y2 negated for negative digits. */
+  for (size_t l = nl; l-- > 0;) {
+    size_t i = live[l];
+    int32_t di = d[i];
+    const AFF *p = &T[abs(di) - 1];
+    F inv_l;
+    FF(mul)(&inv_l, &inv, &pre[l]);
+    FF(mul)(&inv, &inv, &den[l]);
+    FB(_add_line)(&acc[i], p, di < 0, &inv_l);
+  }
+}
+
 static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
   FB(_ctx) *c = vctx;
   const unsigned w = c->w, nwin = c->nwin;
   const size_t row = (size_t)1 << (w - 1);
   uint8_t *mem = c->scratch + (size_t)worker * c->scratch_bytes;
+#ifdef FBV_GROUP
+  /* The 8-lane window (fixed_base_vec.h) where the CPU has IFMA; its
+   * groups start the worker's scratch (64-byte aligned). */
+  FBV_GROUP *grp = cz_ifma_use ? (FBV_GROUP *)mem : NULL;
+  mem += FB_VEC_BYTES;
+#endif
   F *den = (F *)mem, *pre = den + FB_CHUNK;
   uint16_t *live = (uint16_t *)(pre + FB_CHUNK);
   int32_t *dig = (int32_t *)(live + FB_CHUNK); /* [window][i] */
@@ -92,51 +150,13 @@ static void FB(_worker)(void *vctx, size_t begin, size_t end, unsigned worker) {
     for (unsigned j = 0; j < nwin; j++) {
       const AFF *T = c->table + (size_t)j * row;
       const int32_t *d = dig + (size_t)j * FB_CHUNK;
-      /* Forward: copies into empty accumulators, and the prefix products
-       * of the x differences of the real additions (listed in live[]). */
-      size_t nl = 0;
-      F prod = F_ONE;
-      for (size_t i = 0; i < m; i++) {
-        /* Table rows reach megabytes: fetch both cache lines of the
-         * point a few scalars ahead. */
-        if (i + FB_PREFETCH < m && d[i + FB_PREFETCH]) {
-          const uint8_t *q = (const uint8_t *)&T[abs(d[i + FB_PREFETCH]) - 1];
-          __builtin_prefetch(q);
-          __builtin_prefetch(q + sizeof(AFF) - 1);
-        }
-        int32_t di = d[i];
-        if (!di) continue;
-        const AFF *p = &T[abs(di) - 1];
-        AFF *a = &acc[i];
-        if (FB(_aff_is_id)(a)) {
-          a->x = p->x;
-          if (di < 0) FF(neg)(&a->y, &p->y);
-          else a->y = p->y;
-          continue;
-        }
-        if (FF(eq)(&a->x, &p->x)) {
-          FB(_add_slow)(a, p, di < 0);
-          continue;
-        }
-        FF(sub)(&den[nl], &p->x, &a->x);
-        pre[nl] = prod;
-        FF(mul)(&prod, &prod, &den[nl]);
-        live[nl++] = (uint16_t)i;
+#ifdef FBV_GROUP
+      if (grp) {
+        FBV(_window)(acc, d, T, m, grp, live);
+        continue;
       }
-      if (!nl) continue;
-      F inv;
-      FF(inv)(&inv, &prod);
-      /* Backward: lambda = (y2 - y1) / (x2 - x1), x3 = lambda^2 - x1 - x2,
-       * y3 = lambda (x1 - x3) - y1, with y2 negated for negative digits. */
-      for (size_t l = nl; l-- > 0;) {
-        size_t i = live[l];
-        int32_t di = d[i];
-        const AFF *p = &T[abs(di) - 1];
-        F inv_l;
-        FF(mul)(&inv_l, &inv, &pre[l]);
-        FF(mul)(&inv, &inv, &den[l]);
-        FB(_add_line)(&acc[i], p, di < 0, &inv_l);
-      }
+#endif
+      FB(_window_scalar)(acc, d, T, m, den, pre, live);
     }
     if (c->pc) cz_progress_add(c->pc, (uint64_t)m * c->weight);
   }
@@ -166,27 +186,55 @@ static AFF *FB(_table)(const AFF *base, unsigned w, unsigned nwin) {
   return table;
 }
 
+cz_err FB(_tab_new)(FB(_tab) * t, const AFF *base, unsigned w) {
+  t->table = NULL;
+  t->scratch = NULL;
+  t->scratch_cap = 0;
+  if (w < 1 || w > FB_MAX_W) return CZ_ERR_INVALID_ARG;
+  t->w = w;
+  t->nwin = fb_windows(w);
+  t->table = FB(_table)(base, w, t->nwin);
+  return t->table ? CZ_OK : CZ_ERR_NOMEM;
+}
+
+void FB(_tab_free)(FB(_tab) * t) {
+  free(t->table);
+  free(t->scratch);
+  t->table = NULL;
+  t->scratch = NULL;
+  t->scratch_cap = 0;
+}
+
+cz_err FB(_tab_mul)(FB(_tab) * t, AFF *out, const cz_fr *k, size_t n, unsigned n_threads,
+                    cz_progress_counter *pc, unsigned weight) {
+  if (!n) return CZ_OK;
+  unsigned workers = cz_parallel_workers(n, n_threads);
+  /* [the 8-lane groups,] den, pre, live, then the digits (sizeof(F) and
+   * 2 FB_CHUNK are multiples of 4, so the digits are aligned); each
+   * worker's part rounded to 64 bytes. Kept with the table: a streaming
+   * setup calls this chunk after chunk. */
+  size_t bytes = FB_VEC_BYTES + FB_CHUNK * (2 * sizeof(F) + 2 + 4 * (size_t)t->nwin);
+  bytes = (bytes + 63) / 64 * 64;
+  if (t->scratch_cap < (size_t)workers * bytes) {
+    free(t->scratch);
+    t->scratch_cap = 0;
+    if (!(t->scratch = aligned_alloc(64, (size_t)workers * bytes))) return CZ_ERR_NOMEM;
+    t->scratch_cap = (size_t)workers * bytes;
+  }
+  FB(_ctx) ctx = {t->table, t->w, t->nwin, k, out, t->scratch, bytes, pc, weight};
+  cz_parallel_for(n, n_threads, FB(_worker), &ctx);
+  return CZ_OK;
+}
+
 static cz_err FB(_run)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned w,
-                      unsigned n_threads, cz_progress_counter *pc, unsigned weight) {
+                       unsigned n_threads, cz_progress_counter *pc, unsigned weight) {
   if (!n) return CZ_OK;
   if (w < 1 || w > FB_MAX_W) return CZ_ERR_INVALID_ARG;
-  const unsigned nwin = fb_windows(w);
-  unsigned workers = cz_parallel_workers(n, n_threads);
-  AFF *table = FB(_table)(base, w, nwin);
-  /* den, pre, live, then the digits (sizeof(F) and 2 FB_CHUNK are
-   * multiples of 4, so the digits are aligned). */
-  size_t bytes = FB_CHUNK * (2 * sizeof(F) + 2 + 4 * (size_t)nwin);
-  uint8_t *scratch = malloc((size_t)workers * bytes);
-  if (!table || !scratch) {
-    free(table);
-    free(scratch);
-    return CZ_ERR_NOMEM;
-  }
-  FB(_ctx) ctx = {table, w, nwin, k, out, scratch, bytes, pc, weight};
-  cz_parallel_for(n, n_threads, FB(_worker), &ctx);
-  free(table);
-  free(scratch);
-  return CZ_OK;
+  FB(_tab) t;
+  cz_err e = FB(_tab_new)(&t, base, w);
+  if (e == CZ_OK) e = FB(_tab_mul)(&t, out, k, n, n_threads, pc, weight);
+  FB(_tab_free)(&t);
+  return e;
 }
 
 cz_err FB(_window)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned w,
@@ -195,10 +243,10 @@ cz_err FB(_window)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned
 }
 
 cz_err FB()(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned n_threads) {
-  return FB(_run)(out, base, k, n, fb_pick_window(n), n_threads, NULL, 0);
+  return FB(_run)(out, base, k, n, g16_fixed_base_pick_window(n), n_threads, NULL, 0);
 }
 
 cz_err FB(_progress)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned n_threads,
                      cz_progress_counter *pc, unsigned weight) {
-  return FB(_run)(out, base, k, n, fb_pick_window(n), n_threads, pc, weight);
+  return FB(_run)(out, base, k, n, g16_fixed_base_pick_window(n), n_threads, pc, weight);
 }

@@ -69,6 +69,45 @@ cz_err g16_fixed_base_g2_progress(cz_g2_affine *out, const cz_g2_affine *base, c
                                   size_t n, unsigned n_threads, cz_progress_counter *pc,
                                   unsigned weight);
 
+/* Setup's shared steps (setup.c): gamma and delta inverted, the toxic
+ * waste refused (CZ_ERR_INVALID_ARG, msg says why) when gamma, delta, alpha
+ * or beta is zero; the vk's fixed points (alpha, beta, gamma, delta; IC is
+ * the caller's). */
+cz_err g16_toxic_check(const cz_groth16_toxic *t, cz_fr *gamma_inv, cz_fr *delta_inv, char *msg,
+                       size_t msg_len);
+void g16_setup_vk(cz_groth16_vk *vk, const cz_groth16_toxic *t);
+
+/* A fixed-base table kept for many calls (the streaming setup multiplies
+ * chunk after chunk by one base): built once for window w (1..16), then
+ * g16_fixed_base_*_tab_mul works as g16_fixed_base_*_progress with it
+ * (keeping its workers' scratch in t: one call at a time per table).
+ * tab_new: CZ_ERR_INVALID_ARG for another w, CZ_ERR_NOMEM; tab_free
+ * releases it (also after a failed tab_new). */
+typedef struct {
+  cz_g1_affine *table;
+  unsigned w, nwin;
+  uint8_t *scratch; /* the workers', kept from call to call */
+  size_t scratch_cap;
+} g16_fixed_base_g1_tab;
+typedef struct {
+  cz_g2_affine *table;
+  unsigned w, nwin;
+  uint8_t *scratch;
+  size_t scratch_cap;
+} g16_fixed_base_g2_tab;
+cz_err g16_fixed_base_g1_tab_new(g16_fixed_base_g1_tab *t, const cz_g1_affine *base, unsigned w);
+cz_err g16_fixed_base_g2_tab_new(g16_fixed_base_g2_tab *t, const cz_g2_affine *base, unsigned w);
+void g16_fixed_base_g1_tab_free(g16_fixed_base_g1_tab *t);
+void g16_fixed_base_g2_tab_free(g16_fixed_base_g2_tab *t);
+cz_err g16_fixed_base_g1_tab_mul(g16_fixed_base_g1_tab *t, cz_g1_affine *out, const cz_fr *k,
+                                 size_t n, unsigned n_threads, cz_progress_counter *pc,
+                                 unsigned weight);
+cz_err g16_fixed_base_g2_tab_mul(g16_fixed_base_g2_tab *t, cz_g2_affine *out, const cz_fr *k,
+                                 size_t n, unsigned n_threads, cz_progress_counter *pc,
+                                 unsigned weight);
+/* The window the automatic choice takes for n scalars. */
+unsigned g16_fixed_base_pick_window(size_t n);
+
 /* Where an MSM segment's bases are: decoded points, or file encodings
  * (a mapped key) in a caller's buffer or in a read-only file mapping
  * whose pages may be dropped once read. */

@@ -160,17 +160,68 @@ static cz_err generate(cz_groth16_params *out, size_t want_ic, const cz_params_s
   return e;
 }
 
-/* Write atomically (temporary name, then rename): a concurrent reader sees
- * the old file or the whole new one. */
-static bool save_atomic(const cz_groth16_params *p, const char *path, const cz_progress *pr) {
-  char tmp[CZ_PARAMS_PATH_MAX + 32];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  if (make_parent_dirs(path) != 0 || cz_groth16_params_save_progress(p, tmp, pr) != CZ_OK ||
-      rename(tmp, path) != 0) {
-    unlink(tmp);
-    return false;
+cz_err cz_params_shape_evals(cz_qap_evals *ev, cz_params_shape_fn shape, void *ctx,
+                             const cz_fr *tau, char *msg, size_t msg_len) {
+  memset(ev, 0, sizeof *ev);
+  cz_cs *cs = cz_cs_new(CZ_CS_COUNT, NULL);
+  if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  cz_err e = shape(ctx, cs);
+  if (e == CZ_OK) e = cz_cs_finish(cs);
+  cz_qap_config cfg = {cz_cs_num_inputs(cs), cz_cs_num_aux(cs),
+                       cz_cs_num_constraints(cs) + cz_cs_num_inputs(cs), *tau};
+  if (e != CZ_OK) cz_msg(msg, msg_len, "counting: %s", cz_cs_errmsg(cs));
+  cz_cs_free(cs);
+  cs = NULL;
+  if (e == CZ_OK && (e = cz_cs_new_qap(&cs, &cfg, msg, msg_len)) == CZ_OK) {
+    e = shape(ctx, cs);
+    if (e == CZ_OK) e = cz_cs_finish(cs);
+    if (e == CZ_OK) e = cz_cs_take_qap(cs, ev);
+    if (e != CZ_OK) cz_msg(msg, msg_len, "%s", cz_cs_errmsg(cs));
   }
-  return true;
+  cz_cs_free(cs);
+  return e;
+}
+
+/* The evaluations at tau from keygen's columns. */
+static cz_err evals_from_keygen(cz_qap_evals *ev, const cz_params_store_opts *o, const cz_fr *tau,
+                                char *msg, size_t msg_len) {
+  cz_keygen_cols cols;
+  memset(&cols, 0, sizeof cols);
+  cz_err e = o->keygen(o->keygen_ctx, &cols, msg, msg_len);
+  if (e == CZ_OK) e = cz_groth16_qap_from_cols(ev, &cols, tau, o->n_threads, msg, msg_len);
+  cz_keygen_cols_free(&cols);
+  return e;
+}
+
+/* New test parameters streamed into path (cz_groth16_setup_stream). */
+static cz_err generate_file(const char *path, size_t want_ic, const cz_params_store_opts *o,
+                            char *msg, size_t msg_len) {
+  cz_groth16_toxic t;
+  cz_qap_evals ev;
+  memset(&ev, 0, sizeof ev);
+  char why[512] = "";
+  cz_err e = cz_groth16_toxic_random(&t);
+  if (e != CZ_OK) return cz_msg_err(msg, msg_len, e, "setup: no random toxic waste");
+  cz_progress_report(o->progress, "keygen", "", 0, 0); /* no count: it synthesizes once */
+  e = o->shape ? cz_params_shape_evals(&ev, o->shape, o->keygen_ctx, &t.tau, why, sizeof why)
+               : evals_from_keygen(&ev, o, &t.tau, why, sizeof why);
+  if (e != CZ_OK) {
+    cz_msg(msg, msg_len, "keygen: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
+  } else if (want_ic && ev.n_inputs != want_ic) {
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                   "keygen: the circuit has %zu inputs (ONE included), expected %zu", ev.n_inputs,
+                   want_ic);
+  } else if (make_parent_dirs(path) != 0) {
+    e = cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot make the directory of %s: %s", path,
+                   strerror(errno));
+  } else {
+    cz_groth16_stream_opts so = {.n_threads = o->n_threads, .progress = o->progress};
+    e = cz_groth16_setup_stream(path, &ev, &t, &so, why, sizeof why);
+    if (e != CZ_OK) cz_msg(msg, msg_len, "setup: %s%s%s", cz_err_str(e), *why ? ": " : "", why);
+  }
+  memset(&t, 0, sizeof t); /* the toxic waste must not outlive setup */
+  cz_qap_evals_free(&ev);
+  return e;
 }
 
 /* Hold <test>.lock (flock, exclusive) while the cached test file is looked
@@ -255,26 +306,26 @@ static cz_err test_params(cz_groth16_params *out, const char *test, const char *
     }
     cz_log(CZ_LOG_WARN, "params", "%s: cached test parameters unusable (%s); generating them again", who, why);
   }
-  if (!o->keygen)
+  if (!o->keygen && !(o->shape && !o->no_test_cache))
     return cz_msg_err(msg, msg_len, CZ_ERR_IO,
                       "no parameters: %s not found and no circuit to generate test parameters",
                       o->no_official ? test : official);
-  cz_err e = generate(out, n_ic, o, msg, msg_len);
-  if (e != CZ_OK) return e;
   org->source = CZ_PARAMS_TEST_GENERATED;
   if (o->no_test_cache) {
-    cz_log(CZ_LOG_INFO, "params", "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's)%s",
-            who, why_test);
-  } else if (save_atomic(out, test, o->progress)) {
-    snprintf(org->path, sizeof org->path, "%s", test);
+    cz_err e = generate(out, n_ic, o, msg, msg_len);
+    if (e != CZ_OK) return e;
     cz_log(CZ_LOG_INFO, "params",
-            "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's) into "
-            "%s%s",
-            who, test, why_test);
-  } else {
-    cz_log(CZ_LOG_WARN, "params",
-            "%s: generated TEST parameters (not Filecoin's)%s; could not cache them as %s", who,
-            why_test, test);
+           "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's)%s", who,
+           why_test);
+    return CZ_OK;
   }
+  cz_err e = generate_file(test, n_ic, o, msg, msg_len);
+  if (e == CZ_OK) e = load_fitting(out, test, n_ic, o, msg, msg_len);
+  if (e != CZ_OK) return e;
+  snprintf(org->path, sizeof org->path, "%s", test);
+  cz_log(CZ_LOG_INFO, "params",
+         "%s: generated TEST parameters (random toxic waste, discarded; not Filecoin's) into "
+         "%s%s",
+         who, test, why_test);
   return CZ_OK;
 }

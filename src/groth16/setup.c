@@ -139,8 +139,8 @@ static void scratch_free(setup_scratch *s) {
 }
 
 /* gamma and delta inverted; the toxic waste refused when a secret is zero. */
-static cz_err toxic_check(const cz_groth16_toxic *t, cz_fr *gamma_inv, cz_fr *delta_inv, char *msg,
-                          size_t msg_len) {
+cz_err g16_toxic_check(const cz_groth16_toxic *t, cz_fr *gamma_inv, cz_fr *delta_inv, char *msg,
+                       size_t msg_len) {
   if (!cz_fr_inv(gamma_inv, &t->gamma) || !cz_fr_inv(delta_inv, &t->delta))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "gamma and delta must be non-zero");
   if (cz_fr_is_zero(&t->alpha) || cz_fr_is_zero(&t->beta)) {
@@ -181,7 +181,7 @@ static cz_err check_ext(const cz_g1_affine *ext_pts, size_t n_in, size_t nv, cha
 }
 
 /* The verifying key's fixed points (IC is set by the caller). */
-static void setup_vk(cz_groth16_vk *vk, const cz_groth16_toxic *t) {
+void g16_setup_vk(cz_groth16_vk *vk, const cz_groth16_toxic *t) {
   const cz_fr *k1[3] = {&t->alpha, &t->beta, &t->delta}, *k2[3] = {&t->beta, &t->gamma, &t->delta};
   cz_g1_affine *p1[3] = {&vk->alpha_g1, &vk->beta_g1, &vk->delta_g1};
   cz_g2_affine *p2[3] = {&vk->beta_g2, &vk->gamma_g2, &vk->delta_g2};
@@ -237,7 +237,7 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
   if (!cols_valid(cols))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "keygen columns are malformed");
   cz_fr gamma_inv, delta_inv;
-  cz_err e = toxic_check(t, &gamma_inv, &delta_inv, msg, msg_len);
+  cz_err e = g16_toxic_check(t, &gamma_inv, &delta_inv, msg, msg_len);
   if (e != CZ_OK) return e;
   const size_t n_in = cols->n_inputs, n_aux = cols->n_aux, nv = n_in + n_aux;
   cz_ntt_domain *dom = NULL;
@@ -288,11 +288,81 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
     e = g16_fixed_base_g1_progress(s.ext_pts, &CZ_G1_GENERATOR, s.ext, nv, n_threads, &work, 1);
   if (e == CZ_OK) e = check_ext(s.ext_pts, n_in, nv, msg, msg_len);
   if (e == CZ_OK) e = setup_points(&p, &s, n_in, n_aux, na, nb, n_threads, &work);
-  if (e == CZ_OK) setup_vk(&p.vk, t);
+  if (e == CZ_OK) g16_setup_vk(&p.vk, t);
   scratch_free(&s);
   cz_ntt_domain_free(dom);
   if (e == CZ_OK) *out = p;
   else cz_groth16_params_free(&p);
   if (e == CZ_ERR_NOMEM) cz_msg(msg, msg_len, "out of memory");
+  return e;
+}
+
+/* ---- evaluations for the streaming setup ---------------------------------- */
+
+typedef struct {
+  const cz_keygen_cols *cols;
+  const cz_fr *lagrange;
+  cz_qap_evals *ev;
+  uint8_t *a_nz, *b_nz;
+} qap_ctx;
+
+static void qap_worker(void *vctx, size_t begin, size_t end, unsigned worker) {
+  (void)worker;
+  qap_ctx *c = vctx;
+  for (size_t i = begin; i < end; i++) {
+    col_eval(&c->ev->u[i], &c->a_nz[i], &c->cols->at, i, c->lagrange);
+    col_eval(&c->ev->v[i], &c->b_nz[i], &c->cols->bt, i, c->lagrange);
+    col_eval(&c->ev->w[i], NULL, &c->cols->ct, i, c->lagrange);
+  }
+}
+
+/* The byte marks nz[0..n) as the bitmap d (its count set). */
+static void marks_to_bits(cz_density *d, const uint8_t *nz, size_t n) {
+  d->n = n;
+  d->count = 0;
+  for (size_t i = 0; i < n; i++)
+    if (nz[i]) d->bits[i / 64] |= 1ull << (i % 64), d->count++;
+}
+
+cz_err cz_groth16_qap_from_cols(cz_qap_evals *out, const cz_keygen_cols *cols, const cz_fr *tau,
+                                unsigned n_threads, char *msg, size_t msg_len) {
+  memset(out, 0, sizeof *out);
+  if (!cols_valid(cols))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "keygen columns are malformed");
+  cz_ntt_domain *dom = NULL;
+  cz_err e = cz_ntt_domain_for_size(&dom, cols->n_constraints);
+  if (e != CZ_OK)
+    return cz_msg_err(msg, msg_len, e, "no evaluation domain for %zu constraints",
+                      cols->n_constraints);
+  const size_t n = cz_ntt_domain_size(dom), nv = cols->n_inputs + cols->n_aux;
+  cz_fr zt;
+  uint64_t nn = n;
+  cz_fr_pow(&zt, tau, &nn, 1);
+  cz_fr_sub(&zt, &zt, &CZ_FR_ONE);
+  cz_fr *pw = malloc(n * sizeof *pw);
+  uint8_t *nz = malloc(2 * nv + 1);
+  out->u = malloc(nv * sizeof(cz_fr)), out->v = malloc(nv * sizeof(cz_fr));
+  out->w = malloc(nv * sizeof(cz_fr));
+  out->a_nz.bits = calloc(nv / 64 + 1, 8), out->b_nz.bits = calloc(nv / 64 + 1, 8);
+  if (cz_fr_is_zero(&zt)) {
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                   "tau lies in the evaluation domain (Z(tau) = 0)");
+  } else if (!pw || !nz || !out->u || !out->v || !out->w || !out->a_nz.bits || !out->b_nz.bits) {
+    e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  } else {
+    powers_ctx pc = {pw, tau, NULL};
+    cz_parallel_for(n, n_threads, powers_worker, &pc);
+    cz_ntt_ifft(dom, pw, n_threads);
+    qap_ctx qc = {cols, pw, out, nz, nz + nv};
+    cz_parallel_for(nv, n_threads, qap_worker, &qc);
+    marks_to_bits(&out->a_nz, nz, nv);
+    marks_to_bits(&out->b_nz, nz + nv, nv);
+    out->n_inputs = cols->n_inputs, out->n_aux = cols->n_aux;
+    out->n_constraints = cols->n_constraints, out->domain = n;
+  }
+  free(pw);
+  free(nz);
+  cz_ntt_domain_free(dom);
+  if (e != CZ_OK) cz_qap_evals_free(out);
   return e;
 }

@@ -168,6 +168,7 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
     c->srs = (cz_prover_srs){.test_tag = CZ_POREP_CIRCUIT_REVISION,
                              .n_ic = cz_porep_public_input_count(&pc) + 1,
                              .keygen = cz_porep_keygen,
+                             .shape = cz_porep_keygen_shape,
                              .keygen_ctx = (void *)s->kind};
     cz_porep_param_name(s->kind, c->srs.name, sizeof c->srs.name);
     cz_provers_circuit_id(c->srs.circuit_id, sizeof c->srs.circuit_id, "porep",

@@ -168,6 +168,7 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
     c->srs = (cz_prover_srs){.test_tag = CZ_POST_CIRCUIT_REVISION,
                              .n_ic = cz_post_public_input_count(k) + 1,
                              .keygen = cz_post_keygen,
+                             .shape = cz_post_keygen_shape,
                              .keygen_ctx = (void *)k};
     cz_post_param_name(k, c->srs.name, sizeof c->srs.name);
     cz_provers_circuit_id(c->srs.circuit_id, sizeof c->srs.circuit_id,

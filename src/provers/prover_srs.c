@@ -15,6 +15,7 @@ static cz_params_store_opts store_opts(const cz_provers_config *cfg, const cz_pr
   o.test_tag = s->test_tag;
   o.n_threads = cfg->prove_threads;
   o.keygen = s->keygen;
+  o.shape = s->shape;
   o.keygen_ctx = s->keygen_ctx;
   o.who = "cuzk-daemon";
   return o;

@@ -24,6 +24,7 @@ typedef struct {
   const char *test_tag;            /* its circuit revision */
   size_t n_ic;                     /* public inputs + ONE */
   cz_params_keygen_fn keygen;      /* for test parameters */
+  cz_params_shape_fn shape;        /* the same, streamed without the columns */
   void *keygen_ctx;
   char path[CZ_PARAMS_PATH_MAX];   /* the file the engine maps */
   bool official;                   /* path is the official file (or test

@@ -179,6 +179,7 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
     c->srs = (cz_prover_srs){.test_tag = CZ_SNAP_CIRCUIT_REVISION,
                              .n_ic = CZ_SNAP_PUBLIC_INPUTS + 1,
                              .keygen = cz_snap_keygen,
+                             .shape = cz_snap_keygen_shape,
                              .keygen_ctx = (void *)&k->shape};
     cz_snap_param_name(&k->shape, c->srs.name, sizeof c->srs.name);
     cz_provers_circuit_id(c->srs.circuit_id, sizeof c->srs.circuit_id, "snap", k->sector_size);

@@ -1,8 +1,10 @@
 /* The parameter store's test cache under concurrency: processes that want
  * the same missing test file make it once (the others wait on its lock and
  * load it), so all of them end up with one verifying key, the file's.
- * And its progress reports: keygen, setup, write params when it makes the
- * file, load params when it reads it, each ending at its total. */
+ * And its progress reports: keygen, setup (streamed into the file) and load
+ * params when it makes the file, load params when it reads it, each ending
+ * at its total. Parameters made from the circuit's shape (evaluated at tau,
+ * no KEYGEN columns) fit it as those made from its columns. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -26,6 +28,35 @@ static cz_err keygen_chain(void *ctx, cz_keygen_cols *out, char *msg, size_t msg
   if (e == CZ_OK) e = cz_cs_take_keygen(cs, out);
   cz_cs_free(cs);
   return e;
+}
+
+static cz_err shape_chain(void *ctx, cz_cs *cs) {
+  (void)ctx;
+  return cz_synthetic_chain(cs, N_CONSTRAINTS, NULL);
+}
+
+static void test_shape(const char *dir) {
+  cz_params_store_opts o = {.test_dir = dir,
+                            .no_official = true,
+                            .shape = shape_chain,
+                            .n_threads = 2,
+                            .who = "test_params_store"};
+  cz_groth16_params p, q;
+  cz_params_origin org;
+  char msg[256];
+  CHECK(cz_params_store_get(&p, "shape", CZ_SYNTHETIC_INPUTS, &o, &org, msg, sizeof msg) == CZ_OK);
+  CHECK(org.source == CZ_PARAMS_TEST_GENERATED && access(org.path, F_OK) == 0);
+  o.shape = NULL, o.keygen = keygen_chain;
+  CHECK(cz_params_store_get(&q, "cols", CZ_SYNTHETIC_INPUTS, &o, &org, msg, sizeof msg) == CZ_OK);
+  CHECK(p.n_h == q.n_h && p.n_l == q.n_l && p.n_a == q.n_a && p.n_b_g1 == q.n_b_g1 &&
+        p.n_b_g2 == q.n_b_g2 && p.vk.n_ic == q.vk.n_ic);
+  CHECK_EQ_INT(p.n_h, 4095);
+  CHECK_EQ_INT(p.n_l, N_CONSTRAINTS);
+  cz_groth16_params_free(&p), cz_groth16_params_free(&q);
+  /* the wrong input count is refused before anything is written */
+  o.shape = shape_chain, o.keygen = NULL;
+  CHECK(cz_params_store_get(&p, "shape3", 3, &o, &org, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+  CHECK(strstr(msg, "expected 3") != NULL);
 }
 
 /* Get the parameters and write their vk to vk_path; exit status 0 or 1. */
@@ -99,7 +130,9 @@ static void test_progress(const char *dir) {
   CHECK(!strcmp(s.phase[1], "setup"));
   /* h (n - 1 of the 2^12 domain), then at least the 4000 aux's l points */
   CHECK(s.total[1] > 4095 + N_CONSTRAINTS && s.max_done[1] == s.total[1]);
-  CHECK(!strcmp(s.phase[2], "write params"));
+  /* The setup streams the file (its points are the setup's progress);
+   * the store then loads what it wrote. */
+  CHECK(!strcmp(s.phase[2], "load params"));
   CHECK_EQ_INT(s.total[2], cz_groth16_params_file_size(&p));
   CHECK_EQ_INT(s.total[2], st.st_size);
   CHECK_EQ_INT(s.max_done[2], s.total[2]);
@@ -156,6 +189,7 @@ int main(void) {
   free(again);
   free(first);
   test_progress(dir);
+  test_shape(dir);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   CHECK_EQ_INT(system(cmd), 0);

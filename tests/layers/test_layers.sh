@@ -43,7 +43,8 @@ declare -A EXPORTED=(
   [util/json_scan.h]="the streaming JSON scanner"
   [ec/mont.h]="Montgomery limbs for the NTT, MSM and cs hot loops"
   [ec/fp_inline.h]="inline Fp for curve code in msm and groth16"
-  [ec/ifma_field.h]="8-lane IFMA field for msm and ntt"
+  [ec/ifma_field.h]="8-lane IFMA field for msm, ntt and the setup's fixed-base multiplication"
+  [ec/ifma_fp2.h]="8-lane IFMA Fp2 for the G2 MSM and the setup's fixed-base multiplication"
   [ec/mont_adx_asm.h]="ADX multiply for the NTT"
   [groth16/g16_internal.h]="the prover's internals, shared with its CUDA backend"
 )

@@ -34,6 +34,7 @@ int cmd_verify_post(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_post.
 int cmd_verify_update(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_update.c */
 int cmd_post_inputs(int argc, char **argv); /* tools/cuzk-bench/cmd_verify_post.c */
 int cmd_zkey_setup(int argc, char **argv); /* tools/cuzk-bench/cmd_zkey_setup.c */
+int cmd_setup(int argc, char **argv);      /* tools/cuzk-bench/cmd_setup.c */
 
 #ifdef CUZK_HAVE_GRPC /* tools/cuzk-bench/client/cmd_client.c: daemon commands */
 int cmd_client_status(int argc, char **argv);

@@ -133,6 +133,8 @@ cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, con
   return e;
 }
 
+cz_err cz_porep_keygen_shape(void *ctx, cz_cs *cs) { return build_kind(cs, ctx); }
+
 cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
   const cz_porep_kind *k = ctx;
   return cz_circuit_keygen(build_kind, k, k->name, out, msg, msg_len);

@@ -219,6 +219,8 @@ cz_err cz_post_prove(const cz_post_partition *p, const cz_prove_ctx *pc,
   return cz_post_prove_assignment(p, &as, pc, out, msg, msg_len);
 }
 
+cz_err cz_post_keygen_shape(void *ctx, cz_cs *cs) { return build_kind(cs, ctx); }
+
 cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
   const cz_post_kind *k = ctx;
   return cz_circuit_keygen(build_kind, k, k->name, out, msg, msg_len);

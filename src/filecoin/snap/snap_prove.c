@@ -144,6 +144,8 @@ cz_err cz_snap_prove(const cz_snap_partition *p, const cz_prove_ctx *pc,
   return cz_snap_prove_assignment(p, &as, pc, out, msg, msg_len);
 }
 
+cz_err cz_snap_keygen_shape(void *ctx, cz_cs *cs) { return build_shape(cs, ctx); }
+
 cz_err cz_snap_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
   return cz_circuit_keygen(build_shape, ctx, "update", out, msg, msg_len);
 }
