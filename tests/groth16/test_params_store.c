@@ -2,7 +2,8 @@
  * the same missing test file make it once (the others wait on its lock and
  * load it), so all of them end up with one verifying key, the file's.
  * And its progress reports: keygen, setup (streamed into the file) and load
- * params when it makes the file, load params when it reads it, each ending
+ * params when it makes the file, map params (load params when decoding)
+ * when it reads it, each ending
  * at its total. Parameters made from the circuit's shape (evaluated at tau,
  * no KEYGEN columns) fit it as those made from its columns. */
 #include <pthread.h>
@@ -131,8 +132,8 @@ static void test_progress(const char *dir) {
   /* h (n - 1 of the 2^12 domain), then at least the 4000 aux's l points */
   CHECK(s.total[1] > 4095 + N_CONSTRAINTS && s.max_done[1] == s.total[1]);
   /* The setup streams the file (its points are the setup's progress);
-   * the store then loads what it wrote. */
-  CHECK(!strcmp(s.phase[2], "load params"));
+   * the store then maps what it wrote. */
+  CHECK(!strcmp(s.phase[2], "map params"));
   CHECK_EQ_INT(s.total[2], cz_groth16_params_file_size(&p));
   CHECK_EQ_INT(s.total[2], st.st_size);
   CHECK_EQ_INT(s.max_done[2], s.total[2]);
