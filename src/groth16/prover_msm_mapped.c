@@ -157,17 +157,6 @@ static void decode_part(void *v, size_t begin, size_t end, unsigned worker) {
                                      end - begin, j->g2, false, &bad);
 }
 
-static cz_err decode_slice(const key_reader *r, const slice *s, bool g2, void *dst, unsigned th) {
-  decode_job j = {.dst = dst, .g2 = g2, .enc = r->enc};
-  j.src = (const uint8_t *)r->segs[s->seg].bases + s->b0 * r->enc;
-  j.mem = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
-  unsigned workers = cz_parallel_workers(s->nb, th);
-  cz_parallel_for(s->nb, th, decode_part, &j);
-  for (unsigned w = 0; w < workers; w++)
-    if (j.err[w] != CZ_OK) return j.err[w];
-  return CZ_OK;
-}
-
 /* Segment s cut to slice sl, its bases the decoded ones. */
 static g16_msm_seg sub_segment(const g16_msm_seg *s, const slice *sl, const void *bases,
                                cz_fr_packed *view) {
@@ -181,36 +170,114 @@ static g16_msm_seg sub_segment(const g16_msm_seg *s, const slice *sl, const void
                    G16_DECODED};
   if (s->packed) {
     /* rank[] counts from the vector's start, so others stays as it is */
-    *view = (cz_fr_packed){sl->i1 - sl->i0,       s->packed->n_other,   s->packed->one + w0,
+    *view = (cz_fr_packed){sl->i1 - sl->i0,      s->packed->n_other, s->packed->one + w0,
                            s->packed->other + w0, s->packed->rank + w0, s->packed->others};
     t.packed = view;
   }
   return t;
 }
 
+/* Decodes n encodings from src into dst on th workers. */
+static cz_err decode_run(const uint8_t *src, size_t n, size_t enc, bool g2, void *dst,
+                         unsigned th) {
+  decode_job j = {.dst = dst, .src = src, .g2 = g2, .enc = enc};
+  j.mem = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+  unsigned workers = cz_parallel_workers(n, th);
+  cz_parallel_for(n, th, decode_part, &j);
+  for (unsigned w = 0; w < workers; w++)
+    if (j.err[w] != CZ_OK) return j.err[w];
+  return CZ_OK;
+}
+
+/* Working memory of one MSM's slices: the decoded bases, and for packed
+ * segments the encodings of the bases whose scalar is not 0 and the
+ * density that keeps only them. */
+typedef struct {
+  void *pts;
+  uint8_t *enc;
+  uint64_t *dens;
+} slice_bufs;
+
+/* A packed segment's slice keeps only the bases whose scalar is not 0:
+ * their encodings copied together into b->enc, b->dens the density of
+ * the kept ones. A witness is mostly bits, and the MSM drops its zeros
+ * unread, so decoding them would be wasted. Returns the kept count. */
+static size_t compact_slice(const key_reader *r, const slice *s, slice_bufs *b) {
+  const g16_msm_seg *g = &r->segs[s->seg];
+  const uint8_t *src = (const uint8_t *)g->bases + s->b0 * r->enc;
+  size_t kept = 0, w0 = s->i0 / 64, nw = (s->i1 - s->i0 + 63) / 64;
+  for (size_t w = 0; w < nw; w++) {
+    uint64_t live = g->density ? g->density[w0 + w] : ~(uint64_t)0;
+    size_t left = s->i1 - s->i0 - 64 * w;
+    if (left < 64) live &= ((uint64_t)1 << left) - 1;
+    uint64_t nz = (g->packed->one[w0 + w] | g->packed->other[w0 + w]) & live;
+    b->dens[w] = nz;
+    for (uint64_t m = live; m; m &= m - 1, src += r->enc)
+      if (nz & m & -m) memcpy(b->enc + kept++ * r->enc, src, r->enc);
+  }
+  return kept;
+}
+
+/* Slice s decoded (its kept bases, for a packed segment) into b->pts, as
+ * the segment *t to sum. */
+static cz_err prepare_slice(const key_reader *r, const slice *s, bool g2, slice_bufs *b,
+                            g16_msm_seg *t, cz_fr_packed *view, unsigned th) {
+  const g16_msm_seg *g = &r->segs[s->seg];
+  *t = sub_segment(g, s, b->pts, view);
+  if (!g->packed)
+    return decode_run((const uint8_t *)g->bases + s->b0 * r->enc, s->nb, r->enc, g2, b->pts, th);
+  t->n_bases = compact_slice(r, s, b);
+  t->density = b->dens;
+  return decode_run(b->enc, t->n_bases, r->enc, g2, b->pts, th);
+}
+
+static void bufs_free(slice_bufs *b) {
+  if (b->pts) cz_pool_give(b->pts);
+  if (b->enc) cz_pool_give(b->enc);
+  free(b->dens);
+}
+
+/* Room for slices of up to max_nb bases of max_ns scalars. */
+static bool bufs_take(slice_bufs *b, const key_reader *r, bool g2) {
+  size_t mem = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine), max_nb = 0, max_ns = 0;
+  bool packed = false;
+  for (size_t k = 0; k < r->n_sl; k++) {
+    const slice *s = &r->sl[k];
+    if (s->nb > max_nb) max_nb = s->nb;
+    if (s->i1 - s->i0 > max_ns) max_ns = s->i1 - s->i0;
+    packed |= r->segs[s->seg].packed != NULL;
+  }
+  *b = (slice_bufs){max_nb ? cz_pool_take(max_nb * mem) : NULL, NULL, NULL};
+  if (packed) {
+    b->enc = cz_pool_take(max_nb * r->enc);
+    b->dens = calloc(max_ns / 64 + 2, sizeof *b->dens);
+  }
+  return (!max_nb || b->pts) && (!packed || (b->enc && b->dens));
+}
+
 /* Each slice decoded, summed by msm into acc. */
 static cz_err run_slices(key_reader *r, bool g2, g16_slice_msm msm, void *acc, unsigned th) {
-  size_t mem = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine), max_nb = 0;
-  for (size_t k = 0; k < r->n_sl; k++)
-    if (r->sl[k].nb > max_nb) max_nb = r->sl[k].nb;
-  void *buf = max_nb ? cz_pool_take(max_nb * mem) : NULL;
-  if (max_nb && !buf) return CZ_ERR_NOMEM;
+  slice_bufs b;
+  if (!bufs_take(&b, r, g2)) {
+    bufs_free(&b);
+    return CZ_ERR_NOMEM;
+  }
   cz_err e = CZ_OK;
   for (size_t k = 0; k < r->n_sl && e == CZ_OK; k++) {
     const slice *s = &r->sl[k];
     take_slice(r, k);
-    e = decode_slice(r, s, g2, buf, th);
+    cz_fr_packed view;
+    g16_msm_seg t;
+    e = prepare_slice(r, s, g2, &b, &t, &view, th);
     if (r->drop_pages) {
       uintptr_t lo;
       size_t len;
       page_range(r, s, &lo, &len);
       madvise((void *)lo, len, MADV_DONTNEED);
     }
-    cz_fr_packed view;
-    g16_msm_seg t = sub_segment(&r->segs[s->seg], s, buf, &view);
     if (e == CZ_OK) e = msm(acc, &t, th);
   }
-  if (buf) cz_pool_give(buf);
+  bufs_free(&b);
   return e;
 }
 

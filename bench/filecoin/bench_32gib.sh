@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# make bench-32gib: a 32 GiB PoRep C2 proved and verified on this machine
+# from test parameters larger than its memory (a mapped key), step by step:
+#   c1       gen-vanilla porep --sparse (a TEST INPUT: an all-zero sector of
+#            which only the challenges and their parents are labelled)
+#   check    synth-only --check of one challenge (the circuit holds)
+#   key      cuzk-bench setup: the 32 GiB PoRep test key streamed to disk
+#            (about 44 GiB; about 12.4 GB of memory for its evaluation)
+#   prove-0  partition 0 alone, then verify-seal --partition 0
+#   prove    all ten partitions, then verify-seal
+# Resumable: each step leaves its output and a done.<step> mark in $WORK and
+# is skipped when the mark is there; delete a mark to run that step again.
+# Every timed step prints /usr/bin/time's wall, user, sys, peak RSS and the
+# blocks it read, and the page cache before and after (Cached in
+# /proc/meminfo). Not in CI: the key alone takes most of an hour on 2 cores.
+# Usage: bench_32gib.sh [path/to/cuzk-bench]   (from the repository root)
+#   CUZK_32GIB_DIR   where everything goes (default /var/tmp/cuzk-32gib)
+#   THREADS          thread budget (default 0: all cores)
+#   STEPS            the steps to run, in order (default: all of them)
+set -euo pipefail
+BENCH=$(realpath "${1:-build/cuzk-bench}")
+WORK=${CUZK_32GIB_DIR:-/var/tmp/cuzk-32gib}
+THREADS=${THREADS:-0}
+STEPS=${STEPS:-c1 check key prove-0 prove}
+PARAMS=$WORK/params
+C1=$WORK/c1-32gib-sparse.json
+mkdir -p "$WORK" "$PARAMS" "$WORK/bin"
+# A copy of the binary, so that a rebuild during a long step changes nothing.
+cp "$BENCH" "$WORK/bin/cuzk-bench"
+B=$WORK/bin/cuzk-bench
+
+cached_kb() { awk '/^Cached:/ {print $2}' /proc/meminfo; }
+
+# timed NAME CMD...: runs CMD with its stdout in $WORK/NAME.out and stderr
+# (progress, CUZK_TIMING, /usr/bin/time -v) in $WORK/NAME.err; prints the
+# figures as `name value unit` lines.
+timed() {
+  local name=$1
+  shift
+  local before
+  before=$(cached_kb)
+  local rc=0
+  /usr/bin/time -v "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" || rc=$?
+  awk -v n="$name" -v b="$before" -v a="$(cached_kb)" '
+    /Elapsed \(wall clock\)/ { split($NF, t, ":"); w = t[1] * 60 + t[2]; if (length(t) == 3) w = t[1] * 3600 + t[2] * 60 + t[3] }
+    /User time/ { u = $NF } /System time/ { s = $NF } /Maximum resident/ { r = $NF }
+    /File system inputs/ { io = $NF }
+    /^CUZK_TIMING: / { sub(/^CUZK_TIMING: /, ""); split($0, kv, "="); ph[kv[1]] += kv[2] }
+    END {
+      printf "%s_wall %.1f s\n%s_user %.1f s\n%s_sys %.1f s\n", n, w, n, u, n, s
+      printf "%s_peak_rss %.2f GB\n%s_read %.2f GB\n", n, r / 1e6, n, io * 512 / 1e9
+      printf "%s_page_cache_before %.2f GB\n%s_page_cache_after %.2f GB\n", n, b / 1e6, n, a / 1e6
+      for (k in ph) printf "%s_%s %.1f s\n", n, k, ph[k] / 1000
+    }' "$WORK/$name.err" | sort
+  return $rc
+}
+
+step_c1() { timed c1 "$B" gen-vanilla porep --sparse --sector-size 32GiB --out "$C1"; }
+step_check() { timed check "$B" synth-only --c1 "$C1" --check --challenge 0 --threads "$THREADS"; }
+step_key() {
+  timed key nice -n 5 "$B" --quiet setup --circuit porep --sector-size 32GiB --out "$PARAMS" \
+    --threads "$THREADS"
+}
+step_prove-0() {
+  CUZK_TIMING=1 timed prove-0 "$B" --quiet prove --c1 "$C1" --cache-dir "$PARAMS" \
+    --partition 0 --out "$WORK/proof-0.bin" --vk-out "$WORK/vk.bin" --threads "$THREADS"
+  "$B" verify-seal --vk "$WORK/vk.bin" --c1 "$C1" --proof "$WORK/proof-0.bin" --partition 0
+}
+step_prove() {
+  CUZK_TIMING=1 timed prove "$B" --quiet prove --c1 "$C1" --cache-dir "$PARAMS" \
+    --out "$WORK/proof.bin" --vk-out "$WORK/vk.bin" --threads "$THREADS"
+  "$B" verify-seal --vk "$WORK/vk.bin" --c1 "$C1" --proof "$WORK/proof.bin"
+}
+
+echo "# $(lscpu | grep 'Model name' | tr -s ' ')"
+echo "# avx512ifma: $(grep -qw avx512ifma /proc/cpuinfo && echo yes || echo no)"
+for s in $STEPS; do
+  if [ -e "$WORK/done.$s" ]; then
+    echo "== $s: done before (rm $WORK/done.$s to run it again)"
+    continue
+  fi
+  echo "== $s"
+  "step_$s"
+  touch "$WORK/done.$s"
+done
