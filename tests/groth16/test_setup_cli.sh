@@ -24,6 +24,17 @@ ok "prove exits 0" "[ $? -eq 0 ]"
 ok "prove loads the file" "grep -q '^load_params ' '$TMP/out2' && ! grep -q '^setup ' '$TMP/out2'"
 ok "its proof verifies" "grep -qx valid '$TMP/out2'"
 
+# WindowPoSt 2 KiB: the store's file for that circuit (the name the
+# prover's parameter lookup forms), and nothing else.
+W="$TMP/window"
+"$BENCH" --quiet setup --circuit window-post --sector-size 2KiB --threads 2 --out "$W" \
+  >"$TMP/out4" 2>"$TMP/err4"
+ok "window-post setup exits 0" "[ $? -eq 0 ]"
+ok "window-post: the store's file" \
+  "[ \$(ls '$W') = cuzk-TEST-ONLY-post-r1-v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.params ]"
+"$BENCH" setup --circuit window-post --sector-size 3KiB --out "$W" >/dev/null 2>"$TMP/err5"
+ok "no WindowPoSt of 3 KiB: exit 2" "[ $? -eq 2 ] && grep -q 'no Window PoSt of sector size 3KiB' '$TMP/err5'"
+
 E="$TMP/full"
 "$BENCH" setup --synthetic sparse --log-constraints 6 --out "$E" --keep-free 999999999999999999 \
   >"$TMP/out3" 2>"$TMP/err3"

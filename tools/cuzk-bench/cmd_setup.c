@@ -5,8 +5,9 @@
  * constraints, a 47 GiB file), which the store would otherwise make on a
  * daemon's first job.
  *
- *   cuzk-bench setup (--circuit porep --sector-size S | --synthetic chain|sparse
- *       --log-constraints K) [--out DIR] [--threads N] [--keep-free BYTES]
+ *   cuzk-bench setup (--circuit porep|window-post|winning-post --sector-size S
+ *       | --synthetic chain|sparse --log-constraints K) [--out DIR] [--threads N]
+ *       [--keep-free BYTES]
  *       [--eval-only] [--in-memory]
  * --eval-only: count and evaluate the circuit at tau (the memory and time
  * of that pass), no points, no file. --in-memory: also the in-memory setup
@@ -26,13 +27,15 @@
 #include "cuzk/clock.h"
 #include "cuzk/params_store.h"
 #include "cuzk/porep.h"
+#include "cuzk/post.h"
 #include "cuzk/registry.h"
 #include "cuzk/synthetic.h"
 #include "input.h"
 #include "util/msg.h"
 
 static const char SYNOPSIS[] =
-    "(--circuit porep --sector-size S | --synthetic chain|sparse --log-constraints K) "
+    "(--circuit porep|window-post|winning-post --sector-size S | --synthetic chain|sparse "
+    "--log-constraints K) "
     "[--out DIR] [--threads N] [--keep-free BYTES] [--eval-only] [--in-memory]";
 
 typedef struct {
@@ -44,6 +47,7 @@ typedef struct {
 /* The circuit: a PoRep kind or a synthetic shape of n constraints. */
 typedef struct {
   const cz_porep_kind *porep;
+  const cz_post_kind *post;
   const char *shape;
   size_t n;
   char name[256];
@@ -53,6 +57,7 @@ typedef struct {
 static cz_err shape_fn(void *ctx, cz_cs *cs) {
   const setup_circuit *c = ctx;
   if (c->porep) return cz_porep_keygen_shape((void *)c->porep, cs);
+  if (c->post) return cz_post_keygen_shape((void *)c->post, cs);
   return cz_synthetic_by_name(c->shape, cs, c->n, NULL, 1);
 }
 
@@ -65,6 +70,26 @@ static cz_err keygen_fn(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_le
   if (e != CZ_OK) cz_msg(msg, msg_len, "%s", cz_cs_errmsg(cs));
   cz_cs_free(cs);
   return e;
+}
+
+/* The WindowPoSt (V1 and V1_1 share parameters) or WinningPoSt of sector
+ * size o->size. */
+static int pick_post(const setup_opts *o, bool window, setup_circuit *c) {
+  uint64_t bytes = 0;
+  if (cz_bench_parse_size(o->size, &bytes) == 0)
+    for (uint32_t id = 0; id < CZ_POST_N_KINDS && !c->post; id++) {
+      const cz_post_kind *k = cz_post_kind_by_id(id);
+      bool want = window ? k->type == CZ_POST_WINDOW : k->type == CZ_POST_WINNING;
+      if (k->sector_size == bytes && want) c->post = k;
+    }
+  if (!c->post) {
+    fprintf(stderr, "setup: no %s PoSt of sector size %s\n", window ? "Window" : "Winning",
+            o->size);
+    return 2;
+  }
+  cz_post_param_name(c->post, c->name, sizeof c->name);
+  c->tag = CZ_POST_CIRCUIT_REVISION;
+  return 0;
 }
 
 static int pick_circuit(const setup_opts *o, setup_circuit *c) {
@@ -80,6 +105,9 @@ static int pick_circuit(const setup_opts *o, setup_circuit *c) {
     c->tag = CZ_POREP_CIRCUIT_REVISION;
     return 0;
   }
+  bool window = o->circuit && !strcmp(o->circuit, "window-post");
+  if ((window || (o->circuit && !strcmp(o->circuit, "winning-post"))) && o->size && !o->synthetic)
+    return pick_post(o, window, c);
   if (o->synthetic && !o->circuit && o->log_k >= 2 && o->log_k <= 28) {
     c->shape = o->synthetic;
     c->n = ((size_t)1 << o->log_k) - CZ_SYNTHETIC_INPUTS;
