@@ -170,7 +170,7 @@ static g16_msm_seg sub_segment(const g16_msm_seg *s, const slice *sl, const void
                    G16_DECODED};
   if (s->packed) {
     /* rank[] counts from the vector's start, so others stays as it is */
-    *view = (cz_fr_packed){sl->i1 - sl->i0,      s->packed->n_other, s->packed->one + w0,
+    *view = (cz_fr_packed){sl->i1 - sl->i0,       s->packed->n_other,   s->packed->one + w0,
                            s->packed->other + w0, s->packed->rank + w0, s->packed->others};
     t.packed = view;
   }

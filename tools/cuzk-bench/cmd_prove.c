@@ -29,7 +29,8 @@
 
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
-    "[--out FILE] [--vk-out FILE] [--official-only] [--pce] [--partition K] | --request FILE [--repeat N] | "
+    "[--out FILE] [--vk-out FILE] [--official-only] [--pce] [--partition K] | --request FILE "
+    "[--repeat N] | "
     "--vanilla FILE --registered-proof N --randomness HEX --miner-id N [--partition K] | "
     "--zkey FILE --wtns FILE [--repeat N] [--check-key]) "
     "[--threads N] [--cache-dir DIR] [--checked] [--decoded-key] [--backend cpu|cuda|auto]";

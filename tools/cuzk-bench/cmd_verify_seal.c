@@ -66,8 +66,8 @@ static const char *cmd_name = "verify-seal";
 static const char SEAL_SYNOPSIS[] =
     "--vk FILE [--vk-compressed] [--vk-hex] (--registered-proof N | --sector-size S "
     "--porep-id HEX --api-version 1.0.0|1.1.0|1.2.0) --sector-id N --prover-id HEX --ticket HEX "
-    "--seed HEX --comm-r HEX --comm-d HEX --proof HEX_OR_FILE [--partitions N | --partition K] (or --c1 FILE in "
-    "place of the configuration, ticket, seed and commitments)";
+    "--seed HEX --comm-r HEX --comm-d HEX --proof HEX_OR_FILE [--partitions N | --partition K] "
+    "(or --c1 FILE in place of the configuration, ticket, seed and commitments)";
 static const char INPUTS_SYNOPSIS[] =
     "(--registered-proof N | --sector-size S --porep-id HEX --api-version V) --sector-id N "
     "--prover-id HEX --ticket HEX --seed HEX --comm-r HEX --comm-d HEX [--partition K] (or --c1 "
@@ -274,7 +274,8 @@ int cmd_verify_seal(int argc, char **argv) {
   unsigned long one = ~0ul;
   const cz_opt opts[] = {
       CZ_BENCH_VK_OPTIONS(&vk_path, &vk_hex, &vk_compressed),
-      CONFIG_OPTIONS(co), CLAIM_OPTIONS(co),
+      CONFIG_OPTIONS(co),
+      CLAIM_OPTIONS(co),
       {"proof", CZ_OPT_STRING, &proof_arg, "HEX_OR_FILE",
        "192 bytes per partition: hex, or a file of raw bytes or hex"},
       {"partitions", CZ_OPT_UINT, &co.partitions, "N",

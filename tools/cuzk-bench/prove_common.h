@@ -17,7 +17,7 @@ typedef struct {
   const char *vk_out;      /* also write the verifying key used (bellperson layout) */
   const char *cache_dir;   /* test-parameter cache; NULL: the store's default */
   bool official_only, checked;
-  bool decoded_key;        /* decode the key into memory instead of mapping it */
+  bool decoded_key; /* decode the key into memory instead of mapping it */
   unsigned threads;
   bool pce;                /* record the circuit once, synthesize through it */
   const struct cz_prover_backend *backend; /* NULL: the CPU backend */

@@ -103,9 +103,8 @@ cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, con
   if (!c1 || !c1->kind || !c1->proofs || !params || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing C1, parameters or output");
   if (first > c1->n_partitions || count > c1->n_partitions - first)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "partitions %u..%u: the C1 has %u", first, first + count - 1,
-                      c1->n_partitions);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partitions %u..%u: the C1 has %u", first,
+                      first + count - 1, c1->n_partitions);
   cz_porep_config cfg;
   cz_porep_kind_config(c1->kind, &cfg);
   size_t n_inputs = cz_porep_public_input_count(&cfg);
