@@ -34,5 +34,11 @@ cz_err cz_porep_prove_challenge(const cz_porep_sector_view *v, uint64_t challeng
  * CZ_ERR_INVALID_ARG with msg naming the cause. */
 cz_err cz_porep_check_kind(const cz_porep_kind *k, const cz_porep_config *cfg, char *msg,
                            size_t msg_len);
+/* A sealer's input checks (the dense and the sparse one): an input and an
+ * output (has_out), a registered proof, *cfg defaulting to the kind's own
+ * configuration (written to *own), then cz_porep_check_kind. */
+cz_err cz_porep_check_seal_input(const cz_porep_seal_input *in, bool has_out,
+                                 const cz_porep_config **cfg, cz_porep_config *own, char *msg,
+                                 size_t msg_len);
 
 #endif

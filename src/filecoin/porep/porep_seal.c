@@ -183,6 +183,18 @@ cz_err cz_porep_check_kind(const cz_porep_kind *k, const cz_porep_config *cfg, c
   return CZ_OK;
 }
 
+cz_err cz_porep_check_seal_input(const cz_porep_seal_input *in, bool has_out,
+                                 const cz_porep_config **cfg, cz_porep_config *own, char *msg,
+                                 size_t msg_len) {
+  if (!in || !has_out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no input or output");
+  if (!in->kind) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
+  if (!*cfg) {
+    cz_porep_kind_config(in->kind, own);
+    *cfg = own;
+  }
+  return cz_porep_check_kind(in->kind, *cfg, msg, msg_len);
+}
+
 /* Tree D: the binary SHA-256 tree over the data, and its root comm_d. */
 static cz_err build_tree_d(sealer *s, uint8_t comm_d[32], char *msg, size_t msg_len) {
   for (uint64_t i = 0; i < s->nodes; i++)
@@ -277,14 +289,8 @@ cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_confi
                              char *msg, size_t msg_len) {
   if (replica) memset(replica, 0, sizeof *replica);
   if (out) memset(out, 0, sizeof *out);
-  if (!in || !out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no input or output");
-  if (!in->kind) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   cz_porep_config own;
-  if (!cfg) {
-    cz_porep_kind_config(in->kind, &own);
-    cfg = &own;
-  }
-  cz_err e = cz_porep_check_kind(in->kind, cfg, msg, msg_len);
+  cz_err e = cz_porep_check_seal_input(in, out != NULL, &cfg, &own, msg, msg_len);
   if (e != CZ_OK) return e;
   if (in->kind->sector_size > SEAL_MAX_SECTOR)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,

@@ -224,14 +224,8 @@ cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config
                             cz_porep_c1 *out, size_t *n_touched, char *msg, size_t msg_len) {
   if (out) memset(out, 0, sizeof *out);
   if (n_touched) *n_touched = 0;
-  if (!in || !out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no input or output");
-  if (!in->kind) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   cz_porep_config own;
-  if (!cfg) {
-    cz_porep_kind_config(in->kind, &own);
-    cfg = &own;
-  }
-  cz_err e = cz_porep_check_kind(in->kind, cfg, msg, msg_len);
+  cz_err e = cz_porep_check_seal_input(in, out != NULL, &cfg, &own, msg, msg_len);
   if (e != CZ_OK) return e;
   if (cfg->rule != CZ_POREP_INTERACTIVE)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
