@@ -24,6 +24,9 @@ THREADS=${THREADS:-0}
 STEPS=${STEPS:-c1 check key prove-0 prove}
 PARAMS=$WORK/params
 C1=$WORK/c1-32gib-sparse.json
+# The sector the sparse C1 claims (verify-seal needs what a C1 does not carry).
+SECTOR=1
+PROVER=0000000000000000000000000000000000000000000000000000000000000000
 mkdir -p "$WORK" "$PARAMS" "$WORK/bin"
 # A copy of the binary, so that a rebuild during a long step changes nothing.
 cp "$BENCH" "$WORK/bin/cuzk-bench"
@@ -55,7 +58,11 @@ timed() {
   return $rc
 }
 
-step_c1() { timed c1 "$B" gen-vanilla porep --sparse --sector-size 32GiB --out "$C1"; }
+step_c1() {
+  timed c1 "$B" gen-vanilla porep --sparse --sector-size 32GiB --sector-id $SECTOR \
+    --prover-id $PROVER --out "$C1"
+}
+seal() { "$B" verify-seal --vk "$WORK/vk.bin" --c1 "$C1" --prover-id $PROVER --sector-id $SECTOR "$@"; }
 step_check() { timed check "$B" synth-only --c1 "$C1" --check --challenge 0 --threads "$THREADS"; }
 step_key() {
   timed key nice -n 5 "$B" --quiet setup --circuit porep --sector-size 32GiB --out "$PARAMS" \
@@ -64,12 +71,12 @@ step_key() {
 step_prove-0() {
   CUZK_TIMING=1 timed prove-0 "$B" --quiet prove --c1 "$C1" --cache-dir "$PARAMS" \
     --partition 0 --out "$WORK/proof-0.bin" --vk-out "$WORK/vk.bin" --threads "$THREADS"
-  "$B" verify-seal --vk "$WORK/vk.bin" --c1 "$C1" --proof "$WORK/proof-0.bin" --partition 0
+  seal --proof "$WORK/proof-0.bin" --partition 0
 }
 step_prove() {
   CUZK_TIMING=1 timed prove "$B" --quiet prove --c1 "$C1" --cache-dir "$PARAMS" \
     --out "$WORK/proof.bin" --vk-out "$WORK/vk.bin" --threads "$THREADS"
-  "$B" verify-seal --vk "$WORK/vk.bin" --c1 "$C1" --proof "$WORK/proof.bin"
+  seal --proof "$WORK/proof.bin"
 }
 
 echo "# $(lscpu | grep 'Model name' | tr -s ' ')"

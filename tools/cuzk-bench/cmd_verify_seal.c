@@ -228,17 +228,18 @@ static int claim_public_inputs(const seal_claim *c, size_t per, cz_fr *out) {
   return 0;
 }
 
-/* Verify the partitions' proofs: one batch check, and on failure each alone
- * to name the first that fails. Returns the exit status. */
+/* Verify the proofs of partitions first, first + 1, ...: one batch check,
+ * and on failure each alone to name the first that fails. Returns the exit
+ * status. */
 static int verify_all(const cz_groth16_vk *vk, const cz_fr *inputs, size_t per,
-                      const uint8_t *bytes, size_t n) {
+                      const uint8_t *bytes, size_t n, size_t first) {
   cz_groth16_proof *proofs = calloc(n, sizeof *proofs);
   if (!proofs) return fail("out of memory");
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++) {
     cz_err e = cz_groth16_proof_read(&proofs[i], bytes + i * CZ_GROTH16_PROOF_BYTES);
     if (e != CZ_OK) {
-      printf("invalid: the proof of partition %zu does not decode: %s\n", i, cz_err_str(e));
+      printf("invalid: the proof of partition %zu does not decode: %s\n", first + i, cz_err_str(e));
       rc = 1;
     }
   }
@@ -256,7 +257,7 @@ static int verify_all(const cz_groth16_vk *vk, const cz_fr *inputs, size_t per,
           break;
         }
       cz_groth16_pvk_free(pvk);
-      printf("invalid: the pairing check of partition %zu fails\n", bad);
+      printf("invalid: the pairing check of partition %zu fails\n", first + bad);
       rc = 1;
     } else {
       fprintf(stderr, "%s: verification: %s\n", cmd_name, cz_err_str(e));
@@ -323,7 +324,8 @@ int cmd_verify_seal(int argc, char **argv) {
   if (!(inputs = malloc(claim.cfg.partitions * per * sizeof *inputs))) {
     rc = fail("out of memory");
   } else if ((rc = claim_public_inputs(&claim, per, inputs)) == 0) {
-    rc = verify_all(&vk, inputs + (one != ~0ul ? one : 0) * per, per, bytes, parts);
+    size_t first = one != ~0ul ? one : 0;
+    rc = verify_all(&vk, inputs + first * per, per, bytes, parts, first);
   }
   fflush(stdout);
   free(inputs);
