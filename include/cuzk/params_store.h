@@ -60,9 +60,10 @@ typedef struct {
   void *keygen_ctx;
   const char *who;          /* prefix of stderr lines; NULL: "cuzk" */
   const cz_progress *progress; /* NULL: none; else phases "keygen" (no
-                               total), "setup", "write params", and "load
-                               params" (decode) or "map params" (once, the
-                               file's bytes) are reported (cuzk/params.h) */
+                               total), "setup" (its points streamed into
+                               the file), and "load params" (decode) or
+                               "map params" (once, the file's bytes) are
+                               reported (cuzk/params.h) */
 } cz_params_store_opts;
 
 typedef enum {
