@@ -8,6 +8,11 @@
 #            (about 44 GiB; about 12.4 GB of memory for its evaluation)
 #   prove-0  partition 0 alone, then verify-seal --partition 0
 #   prove    all ten partitions, then verify-seal
+#   window-key    the 32 GiB WindowPoSt test key; the disk (80 GB here) holds
+#                 one 32 GiB key at a time, so the PoRep key goes first
+#   window-prove  WindowPoSt partition 0 from Curio's real vanilla proof
+#                 (tests/vectors/windowpost-32gib-vanilla: sector 1, miner
+#                 1000, zero randomness), then verify-post
 # Resumable: each step leaves its output and a done.<step> mark in $WORK and
 # is skipped when the mark is there; delete a mark to run that step again.
 # Every timed step prints /usr/bin/time's wall, user, sys, peak RSS and the
@@ -21,7 +26,7 @@ set -euo pipefail
 BENCH=$(realpath "${1:-build/cuzk-bench}")
 WORK=${CUZK_32GIB_DIR:-/var/tmp/cuzk-32gib}
 THREADS=${THREADS:-0}
-STEPS=${STEPS:-c1 check key prove-0 prove}
+STEPS=${STEPS:-c1 check key prove-0 prove window-key window-prove}
 PARAMS=$WORK/params
 C1=$WORK/c1-32gib-sparse.json
 # The sector the sparse C1 claims (verify-seal needs what a C1 does not carry).
@@ -31,6 +36,9 @@ mkdir -p "$WORK" "$PARAMS" "$WORK/bin"
 # A copy of the binary, so that a rebuild during a long step changes nothing.
 cp "$BENCH" "$WORK/bin/cuzk-bench"
 B=$WORK/bin/cuzk-bench
+
+VEC=$(realpath tests/vectors/windowpost-32gib-vanilla/sector1.vproof)
+ZERO=0000000000000000000000000000000000000000000000000000000000000000
 
 cached_kb() { awk '/^Cached:/ {print $2}' /proc/meminfo; }
 
@@ -77,6 +85,26 @@ step_prove() {
   CUZK_TIMING=1 timed prove "$B" --quiet prove --c1 "$C1" --cache-dir "$PARAMS" \
     --out "$WORK/proof.bin" --vk-out "$WORK/vk.bin" --threads "$THREADS"
   seal --proof "$WORK/proof.bin"
+}
+
+step_window-key() {
+  rm -f "$PARAMS"/cuzk-TEST-ONLY-porep-*.params
+  timed window-key nice -n 5 "$B" --quiet setup --circuit window-post --sector-size 32GiB \
+    --out "$WORK/params-window" --threads "$THREADS"
+}
+step_window-prove() {
+  /usr/bin/python3 -c 'import base64, json, sys
+b = open(sys.argv[1], "rb").read()
+json.dump([base64.b64encode(b).decode()], open(sys.argv[2], "w"))
+print("1:" + b[8:40].hex(), file=open(sys.argv[3], "w"))' "$VEC" "$WORK/window-vanilla.json" \
+    "$WORK/window-sectors.txt"
+  CUZK_TIMING=1 timed window-prove "$B" --quiet prove --vanilla "$WORK/window-vanilla.json" \
+    --registered-proof 8 --randomness $ZERO --miner-id 1000 --partition 0 \
+    --cache-dir "$WORK/params-window" --out "$WORK/proof-window.bin" \
+    --vk-out "$WORK/vk-window.bin" --threads "$THREADS"
+  "$B" verify-post --vk "$WORK/vk-window.bin" --registered-proof 8 --randomness $ZERO \
+    --prover-id e807$(printf '0%.0s' {1..60}) --sectors "$(cat "$WORK/window-sectors.txt")" \
+    --partition 0 --proof "$WORK/proof-window.bin"
 }
 
 echo "# $(lscpu | grep 'Model name' | tr -s ' ')"
