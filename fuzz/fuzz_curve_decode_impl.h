@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define REQUIRE(c) \
-  do {             \
+  do { \
     if (!(c)) abort(); \
   } while (0)
 
@@ -38,10 +38,10 @@ static void check_accepted(const AFF *p, bool checked) {
 static void one(const uint8_t *data, size_t n, bool compressed) {
   uint8_t *in = copy(data, n), out[UNCOMPRESSED_BYTES];
   AFF p, q;
-  cz_err e = compressed ? GN(affine_decompress)(&p, in, false)
-                        : GN(affine_deserialize)(&p, in, false);
-  cz_err ec = compressed ? GN(affine_decompress)(&q, in, true)
-                         : GN(affine_deserialize)(&q, in, true);
+  cz_err e =
+      compressed ? GN(affine_decompress)(&p, in, false) : GN(affine_deserialize)(&p, in, false);
+  cz_err ec =
+      compressed ? GN(affine_decompress)(&q, in, true) : GN(affine_deserialize)(&q, in, true);
   REQUIRE(e >= CZ_OK && e < CZ_ERR_COUNT && e != CZ_ERR_NOT_IN_SUBGROUP);
   /* the subgroup check only adds CZ_ERR_NOT_IN_SUBGROUP to accepted input */
   REQUIRE(ec == e || (e == CZ_OK && ec == CZ_ERR_NOT_IN_SUBGROUP));

@@ -17,10 +17,18 @@ static uint8_t *valid_file(size_t *len) {
   g2[0] = g2[1] = CZ_G2_GENERATOR;
   cz_g2_affine_neg(&g2[1], &g2[1]);
   cz_groth16_params p = {
-      .vk = {CZ_G1_GENERATOR, CZ_G1_GENERATOR, CZ_G2_GENERATOR, CZ_G2_GENERATOR,
-             CZ_G1_GENERATOR, CZ_G2_GENERATOR, 2, g1},
-      .n_h = 3, .n_l = 1, .n_a = 2, .n_b_g1 = 2, .n_b_g2 = 2,
-      .h = g1, .l = g1 + 1, .a = g1, .b_g1 = g1 + 1, .b_g2 = g2,
+      .vk = {CZ_G1_GENERATOR, CZ_G1_GENERATOR, CZ_G2_GENERATOR, CZ_G2_GENERATOR, CZ_G1_GENERATOR,
+             CZ_G2_GENERATOR, 2, g1},
+      .n_h = 3,
+      .n_l = 1,
+      .n_a = 2,
+      .n_b_g1 = 2,
+      .n_b_g2 = 2,
+      .h = g1,
+      .l = g1 + 1,
+      .a = g1,
+      .b_g1 = g1 + 1,
+      .b_g2 = g2,
   };
   *len = cz_groth16_params_write(NULL, &p);
   uint8_t *b = malloc(*len);

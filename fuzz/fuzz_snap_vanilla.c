@@ -39,7 +39,9 @@ static void make_base(void) {
   }
   cz_merkle_tree_free(&tr);
   cz_merkle_tree_free(&td);
-  cz_snap_partition_proof v = {.apex_leaves = apex, .n_apex = 8, .challenges = ch,
+  cz_snap_partition_proof v = {.apex_leaves = apex,
+                               .n_apex = 8,
+                               .challenges = ch,
                                .n_challenges = 4};
   cz_fr_from_u64(&v.comm_c, 6);
   set_base(&v);

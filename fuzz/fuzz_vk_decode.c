@@ -10,10 +10,16 @@
 #include "cuzk/groth16.h"
 
 static uint8_t *valid_key(bool compressed, size_t n_ic, size_t *len) {
-  cz_groth16_vk vk = {CZ_G1_GENERATOR, CZ_G1_GENERATOR, CZ_G2_GENERATOR, CZ_G2_GENERATOR,
-                      CZ_G1_GENERATOR, CZ_G2_GENERATOR, n_ic, NULL};
+  cz_groth16_vk vk = {CZ_G1_GENERATOR,
+                      CZ_G1_GENERATOR,
+                      CZ_G2_GENERATOR,
+                      CZ_G2_GENERATOR,
+                      CZ_G1_GENERATOR,
+                      CZ_G2_GENERATOR,
+                      n_ic,
+                      NULL};
   cz_g1_affine ic[4] = {CZ_G1_GENERATOR, CZ_G1_GENERATOR, CZ_G1_GENERATOR, CZ_G1_GENERATOR};
-  cz_g1_affine_neg(&ic[1], &ic[1]);  /* both y signs */
+  cz_g1_affine_neg(&ic[1], &ic[1]); /* both y signs */
   vk.ic = ic;
   *len = cz_groth16_vk_write(NULL, &vk, compressed);
   uint8_t *b = malloc(*len);

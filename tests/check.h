@@ -11,24 +11,24 @@
  * test_engine, the PoSt prover), where a plain ++ can lose a failure. */
 static _Atomic int check_passed, check_failed;
 
-#define CHECK(cond)                                                              \
-  do {                                                                           \
-    if (cond) check_passed++;                                                    \
-    else {                                                                       \
-      check_failed++;                                                            \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
-    }                                                                            \
+#define CHECK(cond) \
+  do { \
+    if (cond) check_passed++; \
+    else { \
+      check_failed++; \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+    } \
   } while (0)
 
-#define CHECK_EQ_INT(a, b)                                                       \
-  do {                                                                           \
-    long long check_a_ = (long long)(a), check_b_ = (long long)(b);              \
-    if (check_a_ == check_b_) check_passed++;                                    \
-    else {                                                                       \
-      check_failed++;                                                            \
-      fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld vs %lld)\n",         \
-              __FILE__, __LINE__, #a, #b, check_a_, check_b_);                   \
-    }                                                                            \
+#define CHECK_EQ_INT(a, b) \
+  do { \
+    long long check_a_ = (long long)(a), check_b_ = (long long)(b); \
+    if (check_a_ == check_b_) check_passed++; \
+    else { \
+      check_failed++; \
+      fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld vs %lld)\n", __FILE__, __LINE__, #a, \
+              #b, check_a_, check_b_); \
+    } \
   } while (0)
 
 #define CHECK_MEM(a, b, n) CHECK(memcmp((a), (b), (n)) == 0)

@@ -31,7 +31,10 @@ static inline json_t *vec_path(json_t *root, const char *path) {
   const char *p = path;
   while (cur && *p) {
     size_t n = strcspn(p, ".");
-    if (n >= sizeof key) { cur = NULL; break; }
+    if (n >= sizeof key) {
+      cur = NULL;
+      break;
+    }
     memcpy(key, p, n);
     key[n] = 0;
     cur = json_object_get(cur, key);
@@ -74,10 +77,9 @@ static inline bool vec_hex(const json_t *obj, const char *key, uint8_t *out, siz
 }
 
 /* Prints where a failing vector came from, for the log. */
-#define VEC_NOTE_FAIL(before, what, idx)                                         \
-  do {                                                                           \
-    if (check_failed != (before))                                                \
-      fprintf(stderr, "  ^ in %s[%zu]\n", (what), (size_t)(idx));                \
+#define VEC_NOTE_FAIL(before, what, idx) \
+  do { \
+    if (check_failed != (before)) fprintf(stderr, "  ^ in %s[%zu]\n", (what), (size_t)(idx)); \
   } while (0)
 
 #endif

@@ -11,18 +11,18 @@
 #include <stdio.h>
 
 typedef enum {
-  CZ_OPT_FLAG,    /* dest: bool *, set to true */
-  CZ_OPT_STRING,  /* dest: const char **, points into argv */
-  CZ_OPT_UINT,    /* dest: unsigned long *, decimal */
+  CZ_OPT_FLAG,   /* dest: bool *, set to true */
+  CZ_OPT_STRING, /* dest: const char **, points into argv */
+  CZ_OPT_UINT,   /* dest: unsigned long *, decimal */
 } cz_opt_kind;
 
 typedef struct {
-  const char *name;   /* without the leading "--" */
+  const char *name; /* without the leading "--" */
   cz_opt_kind kind;
   void *dest;
-  const char *value;  /* name of the value in usage text ("FILE"), NULL for flags */
-  const char *help;   /* one line */
-  char alias;         /* optional one-letter form "-x" (0: none) */
+  const char *value; /* name of the value in usage text ("FILE"), NULL for flags */
+  const char *help;  /* one line */
+  char alias;        /* optional one-letter form "-x" (0: none) */
 } cz_opt;
 
 /* Parse argv[1..argc) (argv[0] is the subcommand's name, used in messages).

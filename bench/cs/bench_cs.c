@@ -18,7 +18,6 @@
 #include "cuzk/cs.h"
 #include "common/args.h"
 
-
 typedef struct {
   const char *name;
   cz_cs_config cfg;
@@ -146,8 +145,8 @@ int cmd_bench_cs(int argc, char **argv) {
     else {
       fprintf(help ? stdout : stderr,
               "usage: cuzk-bench cs [--lc vec|inline:N|arena|all] [--constraints N]\n"
-              "                     [--backend prove|witness|record] [--reps R]\n"
-              CZ_BENCH_EXIT_STATUS);
+              "                     [--backend prove|witness|record] [--reps "
+              "R]\n" CZ_BENCH_EXIT_STATUS);
       return help ? 0 : 2;
     }
   }
@@ -185,8 +184,10 @@ int cmd_bench_cs(int argc, char **argv) {
       }
     for (int i = 0; i < 6; i++) {
       if (!on[i]) continue;
-      printf("cs.%s.%s.%s %.0f constraints/s\n", backend, circ[c], all[i].name, (double)n / best[i]);
-      if (i) printf("cs.%s.%s.%s_vs_vec %.3f ratio\n", backend, circ[c], all[i].name, best[0] / best[i]);
+      printf("cs.%s.%s.%s %.0f constraints/s\n", backend, circ[c], all[i].name,
+             (double)n / best[i]);
+      if (i)
+        printf("cs.%s.%s.%s_vs_vec %.3f ratio\n", backend, circ[c], all[i].name, best[0] / best[i]);
     }
   }
   fflush(stdout);

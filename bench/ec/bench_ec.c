@@ -24,8 +24,6 @@
 #include "ec/ifma_field.h"
 #include "common/args.h"
 
-
-
 /* Operands shared by the chains; the final "# sink" line keeps them live. */
 static cz_fp fp_x, fp_y;
 static cz_fr fr_x, fr_y;
@@ -41,23 +39,55 @@ static void fr_setup(void) {
   cz_fr_inv(&fr_y, &fr_y);
 }
 
-static void fp_mul(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp_mul(&fp_x, &fp_x, &fp_y); }
-static void fp_sqr(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp_sqr(&fp_x, &fp_x); }
-static void fp_add(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp_add(&fp_x, &fp_x, &fp_y); }
-static void fp_sub(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp_sub(&fp_x, &fp_x, &fp_y); }
-static void fp_dbl(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp_dbl(&fp_x, &fp_x); }
-static void fp_inv(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp_inv(&fp_x, &fp_x); }
-static void fp_inv_fermat(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp_inv_fermat(&fp_x, &fp_x); }
-static void fp_mul_portable(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp_mul_portable(&fp_x, &fp_x, &fp_y); }
-static void fp_sqr_portable(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp_sqr_portable(&fp_x, &fp_x); }
+static void fp_mul(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp_mul(&fp_x, &fp_x, &fp_y);
+}
+static void fp_sqr(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp_sqr(&fp_x, &fp_x);
+}
+static void fp_add(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp_add(&fp_x, &fp_x, &fp_y);
+}
+static void fp_sub(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp_sub(&fp_x, &fp_x, &fp_y);
+}
+static void fp_dbl(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp_dbl(&fp_x, &fp_x);
+}
+static void fp_inv(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp_inv(&fp_x, &fp_x);
+}
+static void fp_inv_fermat(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp_inv_fermat(&fp_x, &fp_x);
+}
+static void fp_mul_portable(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp_mul_portable(&fp_x, &fp_x, &fp_y);
+}
+static void fp_sqr_portable(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp_sqr_portable(&fp_x, &fp_x);
+}
 
-static void fr_mul(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fr_mul(&fr_x, &fr_x, &fr_y); }
-static void fr_sqr(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fr_sqr(&fr_x, &fr_x); }
-static void fr_add(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fr_add(&fr_x, &fr_x, &fr_y); }
-static void fr_inv(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fr_inv(&fr_x, &fr_x); }
-static void fr_inv_fermat(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fr_inv_fermat(&fr_x, &fr_x); }
-static void fr_mul_portable(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fr_mul_portable(&fr_x, &fr_x, &fr_y); }
-static void fr_sqr_portable(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fr_sqr_portable(&fr_x, &fr_x); }
+static void fr_mul(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fr_mul(&fr_x, &fr_x, &fr_y);
+}
+static void fr_sqr(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fr_sqr(&fr_x, &fr_x);
+}
+static void fr_add(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fr_add(&fr_x, &fr_x, &fr_y);
+}
+static void fr_inv(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fr_inv(&fr_x, &fr_x);
+}
+static void fr_inv_fermat(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fr_inv_fermat(&fr_x, &fr_x);
+}
+static void fr_mul_portable(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fr_mul_portable(&fr_x, &fr_x, &fr_y);
+}
+static void fr_sqr_portable(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fr_sqr_portable(&fr_x, &fr_x);
+}
 
 /* ---- Fp2 ---- */
 static cz_fp2 fp2_x, fp2_y;
@@ -90,7 +120,10 @@ static void fp_mul_tput(uint64_t n) {
 #ifdef CZ_IFMA
 static CZ_IFMA_TARGET void frv_mul(uint64_t n) {
   cz_frv x[TPUT_N / 8], y[TPUT_N / 8];
-  for (int i = 0; i < TPUT_N / 8; i++) { cz_frv_load(&x[i], &tr_x[8 * i]); cz_frv_load(&y[i], &tr_y[8 * i]); }
+  for (int i = 0; i < TPUT_N / 8; i++) {
+    cz_frv_load(&x[i], &tr_x[8 * i]);
+    cz_frv_load(&y[i], &tr_y[8 * i]);
+  }
   for (uint64_t k = 0; k < n; k += TPUT_N)
     for (int i = 0; i < TPUT_N / 8; i++) cz_frv_mul(&x[i], &x[i], &y[i]);
   for (int i = 0; i < TPUT_N / 8; i++) cz_frv_store(&tr_x[8 * i], &x[i]);
@@ -98,7 +131,10 @@ static CZ_IFMA_TARGET void frv_mul(uint64_t n) {
 }
 static CZ_IFMA_TARGET void fpv_mul(uint64_t n) {
   cz_fpv x[TPUT_N / 8], y[TPUT_N / 8];
-  for (int i = 0; i < TPUT_N / 8; i++) { cz_fpv_load(&x[i], &tp_x[8 * i]); cz_fpv_load(&y[i], &tp_y[8 * i]); }
+  for (int i = 0; i < TPUT_N / 8; i++) {
+    cz_fpv_load(&x[i], &tp_x[8 * i]);
+    cz_fpv_load(&y[i], &tp_y[8 * i]);
+  }
   for (uint64_t k = 0; k < n; k += TPUT_N)
     for (int i = 0; i < TPUT_N / 8; i++) cz_fpv_mul(&x[i], &x[i], &y[i]);
   for (int i = 0; i < TPUT_N / 8; i++) cz_fpv_store(&tp_x[8 * i], &x[i]);
@@ -116,8 +152,12 @@ static void fp2_setup(void) {
   fp2_y.c0 = fp_y;
   cz_fp_sqr(&fp2_y.c1, &fp_y);
 }
-static void fp2_mul(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp2_mul(&fp2_x, &fp2_x, &fp2_y); }
-static void fp2_sqr(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_fp2_sqr(&fp2_x, &fp2_x); }
+static void fp2_mul(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp2_mul(&fp2_x, &fp2_x, &fp2_y);
+}
+static void fp2_sqr(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_fp2_sqr(&fp2_x, &fp2_x);
+}
 
 /* ---- curves ----
  * Chains P = P + Q and P = 2P from generator multiples in general position
@@ -153,17 +193,33 @@ static void curve_setup(void) {
   cz_g2_dbl(&g2_q, &g2_q);
   cz_g2_affine_compress(g2_bytes, &g2_qa);
 }
-static void g1_add(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_g1_add(&g1_p, &g1_p, &g1_q); }
-static void g1_dbl(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_g1_dbl(&g1_p, &g1_p); }
-static void g1_madd(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_g1_add_affine(&g1_p, &g1_p, &g1_qa); }
+static void g1_add(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_g1_add(&g1_p, &g1_p, &g1_q);
+}
+static void g1_dbl(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_g1_dbl(&g1_p, &g1_p);
+}
+static void g1_madd(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_g1_add_affine(&g1_p, &g1_p, &g1_qa);
+}
 static void g1_xyzz_madd(uint64_t n) {
   for (uint64_t i = 0; i < n; i++) cz_g1_xyzz_add_affine(&g1_pz, &g1_pz, &g1_qa);
 }
-static void g2_add(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_g2_add(&g2_p, &g2_p, &g2_q); }
-static void g2_dbl(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_g2_dbl(&g2_p, &g2_p); }
-static void g2_madd(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_g2_add_affine(&g2_p, &g2_p, &g2_qa); }
-static void g1_mul(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_g1_mul(&g1_p, &g1_p, &sc); }
-static void g2_mul(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_g2_mul(&g2_p, &g2_p, &sc); }
+static void g2_add(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_g2_add(&g2_p, &g2_p, &g2_q);
+}
+static void g2_dbl(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_g2_dbl(&g2_p, &g2_p);
+}
+static void g2_madd(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_g2_add_affine(&g2_p, &g2_p, &g2_qa);
+}
+static void g1_mul(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_g1_mul(&g1_p, &g1_p, &sc);
+}
+static void g2_mul(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_g2_mul(&g2_p, &g2_p, &sc);
+}
 /* Decoding reads the same bytes each time (a chain would need a re-encode
  * in the loop); the results feed the sink. A failure aborts the run. */
 static void g1_decompress(uint64_t n) {
@@ -196,7 +252,9 @@ static void miller_loop(uint64_t n) {
     cz_fp12_mul(&gt, &gt, &f); /* keeps every result live; ~1% of the loop */
   }
 }
-static void final_exp(uint64_t n) { for (uint64_t i = 0; i < n; i++) cz_final_exponentiation(&gt, &gt); }
+static void final_exp(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) cz_final_exponentiation(&gt, &gt);
+}
 static void pairing(uint64_t n) {
   for (uint64_t i = 0; i < n; i++) {
     cz_fp12 f;
@@ -259,7 +317,9 @@ static const bench_entry ENTRIES[] = {
 #define N_ENTRIES (sizeof ENTRIES / sizeof ENTRIES[0])
 
 /* Ratios printed when both operands were measured in this run. */
-static const struct { const char *name, *num, *den; } RATIOS[] = {
+static const struct {
+  const char *name, *num, *den;
+} RATIOS[] = {
     {"fp_mul_adx_over_portable", "fp_mul", "fp_mul_portable"},
     {"fp_sqr_adx_over_portable", "fp_sqr", "fp_sqr_portable"},
     {"fr_mul_adx_over_portable", "fr_mul", "fr_mul_portable"},
@@ -301,11 +361,12 @@ static double measure(const bench_entry *e, uint64_t iters, int reps) {
 }
 
 static int usage(FILE *out) {
-  fprintf(out, "usage: cuzk-bench ec [--filter SUBSTR] [--iters N] [--reps N] [--wall] [--list]\n"
-                  "  --iters N  iterations of a field multiplication per repetition (default 200000)\n"
-                  "  --reps N   repetitions; the median is printed (default 9, at most 64)\n"
-                  "  --wall     time with the wall clock instead of thread CPU time\n"
-                  CZ_BENCH_EXIT_STATUS);
+  fprintf(
+      out,
+      "usage: cuzk-bench ec [--filter SUBSTR] [--iters N] [--reps N] [--wall] [--list]\n"
+      "  --iters N  iterations of a field multiplication per repetition (default 200000)\n"
+      "  --reps N   repetitions; the median is printed (default 9, at most 64)\n"
+      "  --wall     time with the wall clock instead of thread CPU time\n" CZ_BENCH_EXIT_STATUS);
   return out == stdout ? 0 : 2;
 }
 
@@ -350,8 +411,8 @@ int cmd_bench_ec(int argc, char **argv) {
   }
   /* Keep the chains observable so the compiler cannot drop them. */
   printf("# sink %016llx\n",
-         (unsigned long long)(fp_x.l[0] ^ fr_x.l[0] ^ fp2_x.c0.l[0] ^ g1_p.x.l[0] ^
-                              g1_pz.x.l[0] ^ g2_p.x.c0.l[0] ^ g1_dec.x.l[0] ^
-                              g2_dec.x.c0.l[0] ^ gt.c0.c0.c0.l[0]));
+         (unsigned long long)(fp_x.l[0] ^ fr_x.l[0] ^ fp2_x.c0.l[0] ^ g1_p.x.l[0] ^ g1_pz.x.l[0] ^
+                              g2_p.x.c0.l[0] ^ g1_dec.x.l[0] ^ g2_dec.x.c0.l[0] ^
+                              gt.c0.c0.c0.l[0]));
   return 0;
 }

@@ -56,14 +56,17 @@ static int make_sparse(char *path, size_t cap, unsigned long gib) {
 int cmd_bench_param_digest(int argc, char **argv) {
   const char *file = NULL;
   unsigned long gib = 47, rounds = 3;
-  const cz_opt opts[] = {
-      {"file", CZ_OPT_STRING, &file, "F", "hash this file (default: a sparse file of --gib)", 'f'},
-      {"gib", CZ_OPT_UINT, &gib, "N", "size of the sparse file in GiB (default 47)", 0},
-      {"rounds", CZ_OPT_UINT, &rounds, "R", "rounds of each (default 3)", 0},
-      {0}};
-  int rc = cz_opts_parse_or_help(argc, argv, opts, "param-digest", "[--file F | --gib N] [--rounds R]");
+  const cz_opt opts[] = {{"file", CZ_OPT_STRING, &file, "F",
+                          "hash this file (default: a sparse file of --gib)", 'f'},
+                         {"gib", CZ_OPT_UINT, &gib, "N",
+                          "size of the sparse file in GiB (default 47)", 0},
+                         {"rounds", CZ_OPT_UINT, &rounds, "R", "rounds of each (default 3)", 0},
+                         {0}};
+  int rc =
+      cz_opts_parse_or_help(argc, argv, opts, "param-digest", "[--file F | --gib N] [--rounds R]");
   if (rc >= 0) return rc;
-  if (rounds < 1 || rounds > MAX_ROUNDS || gib < 1) return fprintf(stderr, "param-digest: --rounds 1..32, --gib >= 1\n"), 2;
+  if (rounds < 1 || rounds > MAX_ROUNDS || gib < 1)
+    return fprintf(stderr, "param-digest: --rounds 1..32, --gib >= 1\n"), 2;
   char path[4096];
   if (file) snprintf(path, sizeof path, "%s", file);
   else if ((rc = make_sparse(path, sizeof path, gib)) != 0) return rc;

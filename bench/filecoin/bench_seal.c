@@ -16,8 +16,6 @@
 #include "cuzk/porep.h"
 #include "common/progress_out.h"
 
-
-
 int cmd_bench_seal(int argc, char **argv) {
   unsigned long id = 6, threads = 0, reps = 1;
   const cz_opt opts[] = {

@@ -21,7 +21,6 @@
 #include "cuzk/gadgets.h"
 #include "common/args.h"
 
-
 /* One synthesis; returns CPU seconds (0 on error) and the constraint count. */
 static double run_once(const cz_cs_config *base, cz_cs_kind kind, const uint8_t *msg, size_t n,
                        size_t *n_constraints) {
@@ -64,8 +63,8 @@ int cmd_bench_sha256(int argc, char **argv) {
     else {
       fprintf(help ? stdout : stderr,
               "usage: cuzk-bench sha256-synth [--lc vec|inline:N|arena|all]\n"
-              "                               [--backend prove|witness|record] [--reps R] [--bytes N]\n"
-              CZ_BENCH_EXIT_STATUS);
+              "                               [--backend prove|witness|record] [--reps R] [--bytes "
+              "N]\n" CZ_BENCH_EXIT_STATUS);
       return help ? 0 : 2;
     }
   }

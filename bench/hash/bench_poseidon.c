@@ -164,12 +164,14 @@ int cmd_bench_poseidon(int argc, char **argv) {
       {"reps", CZ_OPT_UINT, &reps, "R", "rounds; the best counts (default 3)"},
       {0},
   };
-  const char *synopsis = "[--arity A] [--hashes N] [--circuits N] [--backend B] [--lc L] [--reps R]";
+  const char *synopsis =
+      "[--arity A] [--hashes N] [--circuits N] [--backend B] [--lc L] [--reps R]";
   int rc = cz_opts_parse_or_help(argc, argv, opts, "poseidon", synopsis);
   if (rc >= 0) return rc;
   const cz_poseidon_params *p = cz_poseidon_params_get((unsigned)arity);
   if (!p || hashes == 0 || circuits == 0 || reps == 0) {
-    fprintf(stderr, "poseidon: need a supported --arity and positive --hashes, --circuits, --reps\n");
+    fprintf(stderr,
+            "poseidon: need a supported --arity and positive --hashes, --circuits, --reps\n");
     return 2;
   }
   cz_cs_kind kind;

@@ -22,9 +22,6 @@
 
 int cmd_bench_ntt(int argc, char **argv);
 
-
-
-
 static uint64_t rng = 0x243f6a8885a308d3ULL;
 static void fill_random(cz_fr *v, size_t n) {
   for (size_t i = 0; i < n; i++) {
@@ -106,12 +103,12 @@ static double frv_mul_ns(void) {
 }
 
 static int usage(FILE *out) {
-  fprintf(out, "usage: cuzk-bench ntt --log-n K [--threads T] [--reps R] [--h] [--portable|--no-ifma]\n"
-                  "  K in 1..28; T = 0 means all cores (default 1); --h also times the\n"
-                  "  H polynomial (six transforms, their pointwise steps and one\n"
-                  "  permutation); --portable forces the portable scalar path (no ADX, no\n"
-                  "  IFMA); --no-ifma only turns IFMA off\n"
-                  CZ_BENCH_EXIT_STATUS);
+  fprintf(out,
+          "usage: cuzk-bench ntt --log-n K [--threads T] [--reps R] [--h] [--portable|--no-ifma]\n"
+          "  K in 1..28; T = 0 means all cores (default 1); --h also times the\n"
+          "  H polynomial (six transforms, their pointwise steps and one\n"
+          "  permutation); --portable forces the portable scalar path (no ADX, no\n"
+          "  IFMA); --no-ifma only turns IFMA off\n" CZ_BENCH_EXIT_STATUS);
   return out == stdout ? 0 : 2;
 }
 
@@ -161,7 +158,10 @@ static void stats_init(ntt_stats *st, unsigned reps) {
 
 static void stats_free(ntt_stats *st) {
   for (int k = 0; k < TIMED; k++) {
-    free(st->wall[k]); free(st->cpu[k]); free(st->wall_vec[k]); free(st->cpu_vec[k]);
+    free(st->wall[k]);
+    free(st->cpu[k]);
+    free(st->wall_vec[k]);
+    free(st->cpu_vec[k]);
   }
 }
 
@@ -177,7 +177,10 @@ static void one_rep(const ntt_work *w, unsigned r, int vec, ntt_stats *st) {
   size_t n = cz_ntt_domain_size(w->d);
   unsigned t = w->o->threads;
   fill_random(w->a, n);
-  if (w->o->with_h) { fill_random(w->b, n); fill_random(w->c, n); }
+  if (w->o->with_h) {
+    fill_random(w->b, n);
+    fill_random(w->c, n);
+  }
   double m0 = fr_mul_ns(), v0 = vec ? frv_mul_ns() : 0, wall[TIMED] = {0}, cpu[TIMED] = {0};
   for (int k = 0; k < (w->o->with_h ? TIMED : HP); k++) {
     double c0 = cz_bench_cpu_s(), t0 = cz_bench_wall_s();
@@ -194,7 +197,10 @@ static void one_rep(const ntt_work *w, unsigned r, int vec, ntt_stats *st) {
   for (int k = 0; k < TIMED; k++) {
     st->wall[k][r] = wall[k] / bound;
     st->cpu[k][r] = cpu[k] / (bound * t);
-    if (vec) { st->wall_vec[k][r] = wall[k] / vbound; st->cpu_vec[k][r] = cpu[k] / (vbound * t); }
+    if (vec) {
+      st->wall_vec[k][r] = wall[k] / vbound;
+      st->cpu_vec[k][r] = cpu[k] / (vbound * t);
+    }
     if (wall[k] < st->best_wall[k]) st->best_wall[k] = wall[k];
     if (cpu[k] < st->best_cpu[k]) st->best_cpu[k] = cpu[k];
   }
@@ -235,14 +241,22 @@ int cmd_bench_ntt(int argc, char **argv) {
   if (rc >= 0) return rc;
   cz_ntt_domain *d;
   cz_err e = cz_ntt_domain_new(&d, o.log_n);
-  if (e != CZ_OK) { fprintf(stderr, "ntt: %s\n", cz_err_str(e)); return 1; }
+  if (e != CZ_OK) {
+    fprintf(stderr, "ntt: %s\n", cz_err_str(e));
+    return 1;
+  }
   size_t n = cz_ntt_domain_size(d);
   /* On huge pages where the kernel allows, as the prover's a, b, c are. */
   ntt_work w = {d, cz_huge_alloc(n * sizeof(cz_fr)), NULL, NULL, &o};
-  if (o.with_h) { w.b = cz_huge_alloc(n * sizeof(cz_fr)); w.c = cz_huge_alloc(n * sizeof(cz_fr)); }
+  if (o.with_h) {
+    w.b = cz_huge_alloc(n * sizeof(cz_fr));
+    w.c = cz_huge_alloc(n * sizeof(cz_fr));
+  }
   if (!w.a || (o.with_h && (!w.b || !w.c))) {
     fprintf(stderr, "ntt: out of memory\n");
-    free(w.a); free(w.b); free(w.c);
+    free(w.a);
+    free(w.b);
+    free(w.c);
     cz_ntt_domain_free(d);
     return 1;
   }
@@ -252,7 +266,9 @@ int cmd_bench_ntt(int argc, char **argv) {
   for (unsigned r = 0; r < o.reps; r++) one_rep(&w, r, vec, &st);
   report(&o, vec, &st);
   stats_free(&st);
-  free(w.a); free(w.b); free(w.c);
+  free(w.a);
+  free(w.b);
+  free(w.c);
   cz_ntt_domain_free(d);
   return 0;
 }

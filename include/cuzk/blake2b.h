@@ -22,16 +22,16 @@ void cz_blake2b512_short(uint8_t out[64], const uint8_t *in, size_t len);
  * key[0..key_len) (0..64 bytes; none when 0) of in[0..len). False (out
  * untouched) when a length is out of range or a pointer NULL where bytes
  * are needed. Pure; any thread. */
-bool cz_blake2b(uint8_t *out, size_t out_len, const uint8_t *key, size_t key_len,
-                const uint8_t *in, size_t len);
+bool cz_blake2b(uint8_t *out, size_t out_len, const uint8_t *key, size_t key_len, const uint8_t *in,
+                size_t len);
 
 /* A BLAKE2b computation in progress (unkeyed). The last block is held back
  * until final, which alone may compress a block flagged as the last. */
 typedef struct {
   uint64_t h[8];
-  uint64_t t;                      /* bytes compressed so far */
-  uint8_t buf[CZ_BLAKE2B_BLOCK];   /* bytes not yet compressed */
-  size_t n;                        /* how many of buf hold them (0..128) */
+  uint64_t t;                    /* bytes compressed so far */
+  uint8_t buf[CZ_BLAKE2B_BLOCK]; /* bytes not yet compressed */
+  size_t n;                      /* how many of buf hold them (0..128) */
   size_t out_len;
 } cz_blake2b_state;
 

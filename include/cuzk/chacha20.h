@@ -12,7 +12,7 @@
 /* out[0..len) = keystream bytes [offset, offset + len) under key and
  * nonce. False (out untouched) when the range passes the 2^32 blocks the
  * 32-bit counter allows (256 GiB), as the crate refuses to seek there. */
-bool cz_chacha20_keystream(uint8_t *out, size_t len, const uint8_t key[32],
-                           const uint8_t nonce[12], uint64_t offset);
+bool cz_chacha20_keystream(uint8_t *out, size_t len, const uint8_t key[32], const uint8_t nonce[12],
+                           uint64_t offset);
 
 #endif

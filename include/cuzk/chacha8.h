@@ -16,9 +16,9 @@
 
 typedef struct {
   uint32_t key[8];
-  uint64_t counter;  /* next block to generate */
+  uint64_t counter; /* next block to generate */
   uint32_t block[16];
-  unsigned used;     /* words of block already consumed (16 = empty) */
+  unsigned used; /* words of block already consumed (16 = empty) */
 } cz_chacha8_rng;
 
 /* ChaCha8Rng::from_seed: the next output is block 0's first word. */

@@ -47,9 +47,9 @@ typedef struct {
   /* Linear combination k (constraint k / 3, matrix k % 3 = A, B, C) is
    * terms [lc[k], lc[k + 1]). */
   size_t n_terms;
-  uint32_t *lc;      /* 3 n_constraints + 1 offsets */
-  uint32_t *wire;    /* n_terms */
-  cz_fr *coef;       /* n_terms, Montgomery form */
+  uint32_t *lc;   /* 3 n_constraints + 1 offsets */
+  uint32_t *wire; /* n_terms */
+  cz_fr *coef;    /* n_terms, Montgomery form */
 } cz_circom_r1cs;
 
 /* Errors as cz_wtns_read's, and CZ_ERR_PARSE for a wire past nWires.
@@ -64,8 +64,8 @@ void cz_circom_r1cs_free(cz_circom_r1cs *r); /* a zeroed r is fine */
  * satisfy constraint K of N" (K the first, *bad set to it when bad is
  * not NULL), or when n_w != n_wires or w[0] != 1 (msg says so). Runs on
  * n_threads workers (0 = all cores). */
-cz_err cz_circom_r1cs_check(const cz_circom_r1cs *r, const cz_fr *w, size_t n_w,
-                            unsigned n_threads, size_t *bad, char *msg, size_t msg_len);
+cz_err cz_circom_r1cs_check(const cz_circom_r1cs *r, const cz_fr *w, size_t n_w, unsigned n_threads,
+                            size_t *bad, char *msg, size_t msg_len);
 
 /* ---- snarkjs JSON ----------------------------------------------------------
  * proof.json: {"pi_a": [x, y, "1"], "pi_b": [[x0, x1], [y0, y1], ["1", "0"]],

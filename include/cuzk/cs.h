@@ -74,8 +74,8 @@ typedef enum {
 typedef struct cz_cs cz_cs;
 
 typedef struct {
-  cz_lc_layout lc_layout; /* layout of LCs made by cz_lc_init(lc, cs) */
-  unsigned lc_inline_n;   /* 1, 2 or 4 for CZ_LC_INLINE */
+  cz_lc_layout lc_layout;            /* layout of LCs made by cz_lc_init(lc, cs) */
+  unsigned lc_inline_n;              /* 1, 2 or 4 for CZ_LC_INLINE */
   size_t hint_constraints, hint_aux; /* expected sizes, to reserve (0: none) */
 } cz_cs_config;
 
@@ -199,8 +199,8 @@ void cz_cs_enforce_known(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc 
 
 /* Same, named by printf-style fmt; only TEST formats the name, others pay
  * one branch. */
-void cz_cs_enforce_named(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c,
-                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void cz_cs_enforce_named(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c, const char *fmt,
+                         ...) __attribute__((format(printf, 5, 6)));
 
 /* Namespaces: names of constraints enforced between push and pop are
  * prefixed by "name/". Names must not contain '/' (sticky error, as
@@ -231,7 +231,7 @@ bool cz_cs_needs_constraints(const cz_cs *cs);
  * computing witnesses when it is false. */
 bool cz_cs_needs_values(const cz_cs *cs);
 
-size_t cz_cs_num_inputs(const cz_cs *cs);      /* ONE included */
+size_t cz_cs_num_inputs(const cz_cs *cs); /* ONE included */
 size_t cz_cs_num_aux(const cz_cs *cs);
 size_t cz_cs_num_constraints(const cz_cs *cs); /* input constraints included after finish */
 
@@ -345,8 +345,8 @@ typedef enum {
 } cz_pce_file_status;
 cz_err cz_pce_save(const cz_pce *p, const char *path, const uint8_t key[CZ_PCE_KEY_BYTES],
                    char *msg, size_t msg_len);
-cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BYTES],
-                               cz_pce **out, char *msg, size_t msg_len);
+cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BYTES], cz_pce **out,
+                               char *msg, size_t msg_len);
 
 /* cz_r1cs_eval for the compact form, on a thread budget (0 = all online
  * cores): completes a WITNESS assignment of the recorded shape with a/b

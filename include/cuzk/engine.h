@@ -75,16 +75,16 @@ typedef struct {
 /* A SubmitProofRequest. The engine deep-copies it on submit; inside a
  * prover it stays valid for the whole prove call. */
 typedef struct {
-  const char *request_id;   /* NULL or "" -> a random UUID */
+  const char *request_id; /* NULL or "" -> a random UUID */
   cz_proof_kind kind;
   uint64_t sector_size;
   uint64_t registered_proof;
-  cz_priority priority;     /* UNSPECIFIED -> the kind's default */
+  cz_priority priority; /* UNSPECIFIED -> the kind's default */
   cz_bytes vanilla_proof;
   const cz_bytes *vanilla_proofs;
   size_t n_vanilla_proofs;
   uint64_t sector_number, miner_id;
-  cz_bytes randomness;      /* 32 bytes when present */
+  cz_bytes randomness; /* 32 bytes when present */
   uint32_t partition_index;
   cz_bytes comm_r_old, comm_r_new, comm_d_new; /* 32 bytes each when present */
   /* CIRCOM: the key's id, the SHA-256 of its .zkey (32 bytes); the .wtns
@@ -93,11 +93,11 @@ typedef struct {
 } cz_job_request;
 
 typedef enum {
-  CZ_JOB_UNKNOWN = 0,       /* AwaitProofResponse.Status values */
+  CZ_JOB_UNKNOWN = 0, /* AwaitProofResponse.Status values */
   CZ_JOB_COMPLETED = 1,
   CZ_JOB_FAILED = 2,
   CZ_JOB_CANCELLED = 3,
-  CZ_JOB_TIMEOUT = 4,       /* await only: the job is still queued or running */
+  CZ_JOB_TIMEOUT = 4, /* await only: the job is still queued or running */
 } cz_job_status;
 
 /* Phase timings of a job, in milliseconds (AwaitProofResponse 10..14). */
@@ -109,9 +109,9 @@ typedef struct {
   char job_id[CZ_JOB_ID_MAX];
   cz_proof_kind kind; /* the job's */
   cz_job_status status;
-  uint8_t *proof;           /* malloc'd (caller frees) when COMPLETED */
+  uint8_t *proof; /* malloc'd (caller frees) when COMPLETED */
   size_t proof_len;
-  char error[512];          /* FAILED / CANCELLED: why */
+  char error[512]; /* FAILED / CANCELLED: why */
   cz_job_timings t;
 } cz_job_result;
 
@@ -127,9 +127,9 @@ typedef struct {
   uint64_t eviction_min_idle_ms; /* an SRS idle for less is never evicted */
   uint32_t max_batch_size;       /* 0 or 1: no batching */
   uint64_t max_batch_wait_ms;
-  const char *param_cache;       /* directory of <name>.params files */
-  size_t max_finished_jobs;      /* results kept for AwaitProof (0 -> 10000) */
-  bool timeline;                 /* print TIMELINE lines on stderr */
+  const char *param_cache;  /* directory of <name>.params files */
+  size_t max_finished_jobs; /* results kept for AwaitProof (0 -> 10000) */
+  bool timeline;            /* print TIMELINE lines on stderr */
   /* Workers beyond n_workers that take only HIGH and CRITICAL jobs
    * (WindowPoSt, WinningPoSt), so that such a job never waits for a
    * running PoRep to end (default 0; the daemon uses 1). */
@@ -272,7 +272,7 @@ typedef struct {
   char job_id[CZ_JOB_ID_MAX]; /* while busy: the newest partition in flight on it ("" idle) */
   cz_proof_kind kind;         /* that job's kind (UNSPECIFIED when idle) */
   uint32_t partition;         /* of job_id (0 when idle) */
-  uint64_t proved; /* partitions proved on it */
+  uint64_t proved;            /* partitions proved on it */
   uint64_t faults[CZ_FAULT_COUNT];
 } cz_device_status;
 
@@ -291,8 +291,8 @@ typedef struct {
   uint64_t total_completed, total_failed;
   uint64_t uptime_seconds;
   uint64_t memory_used, memory_budget;
-  uint64_t memory_pool_idle;     /* buffers kept for the next partition (counted as used) */
-  size_t n_jobs;                 /* in the table, finished included */
+  uint64_t memory_pool_idle; /* buffers kept for the next partition (counted as used) */
+  size_t n_jobs;             /* in the table, finished included */
   size_t n_srs;
   cz_srs_status srs[CZ_ENGINE_MAX_SRS];
   unsigned n_workers;
@@ -300,8 +300,8 @@ typedef struct {
   bool has_prover[CZ_KIND_COUNT];
   unsigned n_devices;
   cz_device_status devices[CZ_ENGINE_MAX_DEVICES];
-  uint64_t fallback_proved;      /* partitions proved on the fallback device */
-  bool accepting;                /* started and not shutting down (readiness) */
+  uint64_t fallback_proved; /* partitions proved on the fallback device */
+  bool accepting;           /* started and not shutting down (readiness) */
 } cz_engine_stats;
 
 /* A snapshot of the counters, workers and SRS entries (the first
@@ -336,12 +336,12 @@ cz_err cz_engine_srs_remove(cz_engine *e, const char *circuit_id, uint64_t *free
 /* ---- Jobs and partitions (GET /status) -------------------------------------- */
 
 typedef enum {
-  CZ_PART_QUEUED = 0,       /* not started */
+  CZ_PART_QUEUED = 0, /* not started */
   CZ_PART_SYNTHESIZING,
-  CZ_PART_SYNTHESIZED,      /* waiting for the prover */
+  CZ_PART_SYNTHESIZED, /* waiting for the prover */
   CZ_PART_PROVING,
   CZ_PART_DONE,
-  CZ_PART_FAILED,           /* failed, skipped or cancelled */
+  CZ_PART_FAILED, /* failed, skipped or cancelled */
 } cz_partition_state;
 
 /* "queued", "synthesizing", "synthesized", "proving", "done", "failed";
@@ -361,11 +361,11 @@ typedef struct {
   char job_id[CZ_JOB_ID_MAX];
   cz_proof_kind kind;
   cz_priority priority;
-  bool running;             /* else queued */
-  uint32_t batch_size;      /* jobs proved together with it (1 = alone) */
-  uint64_t age_ms;          /* since submit */
-  uint64_t running_ms;      /* since it started (0 while queued) */
-  size_t n_partitions;      /* known once its pipeline started */
+  bool running;        /* else queued */
+  uint32_t batch_size; /* jobs proved together with it (1 = alone) */
+  uint64_t age_ms;     /* since submit */
+  uint64_t running_ms; /* since it started (0 while queued) */
+  size_t n_partitions; /* known once its pipeline started */
   cz_partition_status partitions[CZ_ENGINE_MAX_PARTITIONS]; /* the first 16 */
 } cz_job_info;
 

@@ -1,5 +1,6 @@
 /* Fp: the 381-bit base field of BLS12-381,
- * p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab.
+ * p =
+ * 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab.
  *
  * Elements are kept in Montgomery form (a*R mod p, R = 2^384) in six
  * little-endian 64-bit limbs and are always fully reduced (< p). All
@@ -18,10 +19,12 @@
 #define CZ_FP_LIMBS 6
 #define CZ_FP_BYTES 48
 
-typedef struct { uint64_t l[CZ_FP_LIMBS]; } cz_fp;
+typedef struct {
+  uint64_t l[CZ_FP_LIMBS];
+} cz_fp;
 
 extern const cz_fp CZ_FP_ZERO;
-extern const cz_fp CZ_FP_ONE;       /* R mod p */
+extern const cz_fp CZ_FP_ONE; /* R mod p */
 extern const uint64_t CZ_FP_MODULUS[CZ_FP_LIMBS];
 
 void cz_fp_add(cz_fp *r, const cz_fp *a, const cz_fp *b);

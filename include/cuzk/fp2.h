@@ -5,7 +5,9 @@
 #define CUZK_FP2_H
 #include "cuzk/fp.h"
 
-typedef struct { cz_fp c0, c1; } cz_fp2;
+typedef struct {
+  cz_fp c0, c1;
+} cz_fp2;
 
 extern const cz_fp2 CZ_FP2_ZERO;
 extern const cz_fp2 CZ_FP2_ONE;
@@ -21,8 +23,8 @@ void cz_fp2_mul_fp(cz_fp2 *r, const cz_fp2 *a, const cz_fp *b);
 void cz_fp2_mul_by_nonresidue(cz_fp2 *r, const cz_fp2 *a);
 /* r = conjugate of a = a^p (the Frobenius map of Fp2). */
 void cz_fp2_conj(cz_fp2 *r, const cz_fp2 *a);
-bool cz_fp2_inv(cz_fp2 *r, const cz_fp2 *a);     /* false (r = 0) when a = 0 */
-bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a);    /* false (r unchanged) for a non-square */
+bool cz_fp2_inv(cz_fp2 *r, const cz_fp2 *a);  /* false (r = 0) when a = 0 */
+bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a); /* false (r unchanged) for a non-square */
 bool cz_fp2_is_square(const cz_fp2 *a);
 void cz_fp2_pow(cz_fp2 *r, const cz_fp2 *a, const uint64_t *e, size_t n);
 

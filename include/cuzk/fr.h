@@ -19,11 +19,15 @@
 #define CZ_FR_TWO_ADICITY 32
 #define CZ_FR_GENERATOR 7
 
-typedef struct { uint64_t l[CZ_FR_LIMBS]; } cz_fr;
+typedef struct {
+  uint64_t l[CZ_FR_LIMBS];
+} cz_fr;
 
 /* A canonical (non-Montgomery) 256-bit integer, little-endian limbs:
  * the form scalar multiplication and MSM consume. */
-typedef struct { uint64_t l[CZ_FR_LIMBS]; } cz_scalar;
+typedef struct {
+  uint64_t l[CZ_FR_LIMBS];
+} cz_scalar;
 
 extern const cz_fr CZ_FR_ZERO;
 extern const cz_fr CZ_FR_ONE;
@@ -37,8 +41,8 @@ void cz_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b);
 void cz_fr_sqr(cz_fr *r, const cz_fr *a);
 void cz_fr_mul_portable(cz_fr *r, const cz_fr *a, const cz_fr *b);
 void cz_fr_sqr_portable(cz_fr *r, const cz_fr *a);
-void cz_fr_mul_adx(cz_fr *r, const cz_fr *a, const cz_fr *b);  /* needs ADX */
-void cz_fr_sqr_adx(cz_fr *r, const cz_fr *a);                  /* needs ADX */
+void cz_fr_mul_adx(cz_fr *r, const cz_fr *a, const cz_fr *b); /* needs ADX */
+void cz_fr_sqr_adx(cz_fr *r, const cz_fr *a);                 /* needs ADX */
 
 void cz_fr_pow(cz_fr *r, const cz_fr *a, const uint64_t *e, size_t n);
 /* r = 1/a; false (r = 0) when a = 0. Variable time: public values only. */
@@ -58,7 +62,7 @@ void cz_fr_from_u64(cz_fr *r, uint64_t v);
 void cz_fr_from_canonical(cz_fr *r, const uint64_t a[CZ_FR_LIMBS]); /* a < r required */
 void cz_fr_to_canonical(uint64_t r[CZ_FR_LIMBS], const cz_fr *a);
 void cz_fr_to_scalar(cz_scalar *s, const cz_fr *a);
-cz_err cz_fr_from_bytes_le(cz_fr *r, const uint8_t in[CZ_FR_BYTES]);  /* rejects >= r */
+cz_err cz_fr_from_bytes_le(cz_fr *r, const uint8_t in[CZ_FR_BYTES]); /* rejects >= r */
 cz_err cz_fr_from_bytes_be(cz_fr *r, const uint8_t in[CZ_FR_BYTES]);
 void cz_fr_to_bytes_le(uint8_t out[CZ_FR_BYTES], const cz_fr *a);
 void cz_fr_to_bytes_be(uint8_t out[CZ_FR_BYTES], const cz_fr *a);

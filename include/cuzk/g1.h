@@ -17,14 +17,20 @@
 #include "cuzk/fp.h"
 #include "cuzk/fr.h"
 
-typedef struct { cz_fp x, y; } cz_g1_affine;
-typedef struct { cz_fp x, y, z; } cz_g1;
-typedef struct { cz_fp x, y, zz, zzz; } cz_g1_xyzz;
+typedef struct {
+  cz_fp x, y;
+} cz_g1_affine;
+typedef struct {
+  cz_fp x, y, z;
+} cz_g1;
+typedef struct {
+  cz_fp x, y, zz, zzz;
+} cz_g1_xyzz;
 
 #define CZ_G1_COMPRESSED_BYTES 48
 #define CZ_G1_UNCOMPRESSED_BYTES 96
 
-extern const cz_g1_affine CZ_G1_GENERATOR;   /* the standard generator */
+extern const cz_g1_affine CZ_G1_GENERATOR; /* the standard generator */
 
 void cz_g1_set_identity(cz_g1 *r);
 bool cz_g1_is_identity(const cz_g1 *p);

@@ -17,14 +17,20 @@
 #include "cuzk/fp2.h"
 #include "cuzk/fr.h"
 
-typedef struct { cz_fp2 x, y; } cz_g2_affine;
-typedef struct { cz_fp2 x, y, z; } cz_g2;
-typedef struct { cz_fp2 x, y, zz, zzz; } cz_g2_xyzz;
+typedef struct {
+  cz_fp2 x, y;
+} cz_g2_affine;
+typedef struct {
+  cz_fp2 x, y, z;
+} cz_g2;
+typedef struct {
+  cz_fp2 x, y, zz, zzz;
+} cz_g2_xyzz;
 
 #define CZ_G2_COMPRESSED_BYTES 96
 #define CZ_G2_UNCOMPRESSED_BYTES 192
 
-extern const cz_g2_affine CZ_G2_GENERATOR;   /* the standard generator */
+extern const cz_g2_affine CZ_G2_GENERATOR; /* the standard generator */
 
 void cz_g2_set_identity(cz_g2 *r);
 bool cz_g2_is_identity(const cz_g2 *p);

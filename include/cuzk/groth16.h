@@ -16,8 +16,8 @@ typedef struct {
   cz_g2_affine beta_g2, gamma_g2;
   cz_g1_affine delta_g1;
   cz_g2_affine delta_g2;
-  size_t n_ic;              /* number of public inputs + 1 (ONE) */
-  cz_g1_affine *ic;         /* n_ic points, heap-owned */
+  size_t n_ic;      /* number of public inputs + 1 (ONE) */
+  cz_g1_affine *ic; /* n_ic points, heap-owned */
 } cz_groth16_vk;
 
 typedef struct {
@@ -37,8 +37,8 @@ typedef struct {
  * long and used is NULL); an IC count of 0 gives CZ_ERR_PARSE; a point at
  * infinity anywhere gives CZ_ERR_BAD_FLAGS (bellperson refuses it in IC, and
  * a real key never holds it). On error *vk is zeroed and owns nothing. */
-cz_err cz_groth16_vk_read(cz_groth16_vk *vk, const uint8_t *buf, size_t len,
-                          bool compressed, size_t *used);
+cz_err cz_groth16_vk_read(cz_groth16_vk *vk, const uint8_t *buf, size_t len, bool compressed,
+                          size_t *used);
 /* Same, from a file that holds exactly one key (raw bytes; CZ_ERR_IO when it
  * cannot be opened or read, CZ_ERR_NOMEM). */
 cz_err cz_groth16_vk_load(cz_groth16_vk *vk, const char *path, bool compressed);
@@ -73,11 +73,11 @@ typedef struct cz_groth16_pvk cz_groth16_pvk;
 /* NULL when vk has no IC points or an allocation fails. The caller frees
  * the result with cz_groth16_pvk_free. */
 cz_groth16_pvk *cz_groth16_prepare(const cz_groth16_vk *vk);
-void cz_groth16_pvk_free(cz_groth16_pvk *pvk);   /* NULL is allowed */
+void cz_groth16_pvk_free(cz_groth16_pvk *pvk); /* NULL is allowed */
 /* Same contract and verdicts as cz_groth16_verify, plus CZ_ERR_NOMEM when
  * the per-proof line buffer for B cannot be allocated. */
-cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs,
-                                  size_t n_inputs, const cz_groth16_proof *proof);
+cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs, size_t n_inputs,
+                                  const cz_groth16_proof *proof);
 
 /* Batch verification of n proofs for the same key: with random non-zero
  * 128-bit z_j from getrandom, checks

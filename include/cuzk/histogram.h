@@ -14,8 +14,8 @@
 #define CZ_HIST_MAX_BUCKETS 24
 
 typedef struct {
-  const double *le;  /* n ascending upper bounds in seconds (the caller's, static) */
-  size_t n;          /* <= CZ_HIST_MAX_BUCKETS; an observation above le[n-1] goes to +Inf */
+  const double *le; /* n ascending upper bounds in seconds (the caller's, static) */
+  size_t n;         /* <= CZ_HIST_MAX_BUCKETS; an observation above le[n-1] goes to +Inf */
   _Atomic uint64_t counts[CZ_HIST_MAX_BUCKETS + 1]; /* per bucket, not cumulative; [n] = +Inf */
   _Atomic uint64_t sum_ns;
 } cz_histogram;
@@ -26,7 +26,7 @@ typedef struct {
   size_t n;
   uint64_t cum[CZ_HIST_MAX_BUCKETS + 1];
   uint64_t count;
-  double sum;        /* seconds */
+  double sum; /* seconds */
 } cz_histogram_snap;
 
 /* Bounds suited to whole proofs (0.1 s .. 1 h, 15 bounds) and to prover

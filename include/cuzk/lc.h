@@ -60,7 +60,9 @@ static inline bool cz_var_eq(cz_var a, cz_var b) { return a.index == b.index && 
 
 /* Term keys order inputs before aux, each by index. */
 static inline uint64_t cz_var_key(cz_var v) { return (uint64_t)v.kind << 32 | v.index; }
-static inline cz_var cz_var_from_key(uint64_t k) { return (cz_var){(uint32_t)k, (uint32_t)(k >> 32)}; }
+static inline cz_var cz_var_from_key(uint64_t k) {
+  return (cz_var){(uint32_t)k, (uint32_t)(k >> 32)};
+}
 
 typedef struct {
   cz_fr coeff;  /* Montgomery form */
@@ -77,11 +79,11 @@ struct cz_lc_arena;
 /* Fields are visible so that LCs can live on the stack; change them only
  * through the functions below. */
 typedef struct cz_lc {
-  cz_lc_term *t;       /* terms[len], sorted by key, unique keys */
+  cz_lc_term *t; /* terms[len], sorted by key, unique keys */
   uint32_t len, cap;
-  uint8_t layout;      /* cz_lc_layout */
-  uint8_t heap;        /* t was malloc'ed (VEC, or a spilled INLINE) */
-  uint8_t failed;      /* an allocation failed: contents are incomplete */
+  uint8_t layout; /* cz_lc_layout */
+  uint8_t heap;   /* t was malloc'ed (VEC, or a spilled INLINE) */
+  uint8_t failed; /* an allocation failed: contents are incomplete */
   uint8_t pad_;
   struct cz_lc_arena *arena; /* ARENA only */
   cz_lc_term inl[CZ_LC_INLINE_MAX];
@@ -131,7 +133,7 @@ static inline bool cz_lc_failed(const cz_lc *lc) { return lc->failed != 0; }
 
 /* sum coeff * value over the terms, with values[] = inputs then aux. Every
  * variable must be below n_inputs / n_aux; returns false (out = 0) otherwise. */
-bool cz_lc_eval(cz_fr *out, const cz_lc *lc, const cz_fr *inputs, size_t n_inputs,
-                const cz_fr *aux, size_t n_aux);
+bool cz_lc_eval(cz_fr *out, const cz_lc *lc, const cz_fr *inputs, size_t n_inputs, const cz_fr *aux,
+                size_t n_aux);
 
 #endif

@@ -75,18 +75,18 @@ typedef struct {
 } cz_msm_g2_segment;
 
 typedef enum {
-  CZ_MSM_ACC_AUTO = 0,      /* cost model decides */
-  CZ_MSM_ACC_XYZZ,          /* XYZZ buckets, mixed additions */
-  CZ_MSM_ACC_BATCH_AFFINE,  /* affine buckets, batched affine additions */
+  CZ_MSM_ACC_AUTO = 0,     /* cost model decides */
+  CZ_MSM_ACC_XYZZ,         /* XYZZ buckets, mixed additions */
+  CZ_MSM_ACC_BATCH_AFFINE, /* affine buckets, batched affine additions */
 } cz_msm_accumulate;
 
 /* Optional knobs (for tests and benchmarks) and a report of what was done.
  * Zero-initialise for automatic choices. */
 typedef struct {
   /* in */
-  unsigned window_bits;         /* 1..16, 0 = choose */
+  unsigned window_bits; /* 1..16, 0 = choose */
   cz_msm_accumulate accumulate;
-  unsigned point_chunks;        /* split of the non-trivial scalars, 0 = choose */
+  unsigned point_chunks; /* split of the non-trivial scalars, 0 = choose */
   /* Keep to the scalar field code even where the 8-lane AVX-512 IFMA path
    * is available (for tests and benchmarks; the result is the same). */
   bool no_ifma;

@@ -53,7 +53,7 @@ cz_err cz_ntt_domain_for_size(cz_ntt_domain **out, size_t m);
 
 void cz_ntt_domain_free(cz_ntt_domain *d); /* NULL is allowed */
 
-size_t cz_ntt_domain_size(const cz_ntt_domain *d);      /* n */
+size_t cz_ntt_domain_size(const cz_ntt_domain *d);       /* n */
 unsigned cz_ntt_domain_log_size(const cz_ntt_domain *d); /* k */
 /* The domain's constants: omega, omega^-1, n^-1, g = 7 and g^-1. */
 const cz_fr *cz_ntt_domain_omega(const cz_ntt_domain *d);

@@ -24,8 +24,8 @@ void cz_g2_prepared_free(cz_g2_prepared *pq);
  * pairs with an identity (affine (0, 0)) are skipped; n = 0 gives f = 1.
  * Points must be on their curves and in the order-r subgroups (not checked). */
 void cz_miller_loop(cz_fp12 *f, const cz_g1_affine *p, const cz_g2_affine *q, size_t n);
-void cz_miller_loop_prepared(cz_fp12 *f, const cz_g1_affine *p,
-                             const cz_g2_prepared *const *q, size_t n);
+void cz_miller_loop_prepared(cz_fp12 *f, const cz_g1_affine *p, const cz_g2_prepared *const *q,
+                             size_t n);
 /* r = f^(3 (p^12 - 1) / r): like zkcrypto and noble (whose GT value
  * test_pairing reproduces bit for bit) the fast hard part computes the cube of the
  * textbook f^((p^12 - 1) / r); cubing is an automorphism of GT since 3 does

@@ -27,8 +27,8 @@ cz_err cz_param_file_digest(const char *path, char hex[CZ_PARAM_DIGEST_HEX + 1],
                             size_t msg_len);
 
 typedef struct {
-  bool hashed;          /* the file was read and hashed now (no stamp stood) */
-  double hash_seconds;  /* how long that took */
+  bool hashed;                         /* the file was read and hashed now (no stamp stood) */
+  double hash_seconds;                 /* how long that took */
   char stamp[CZ_PARAMS_PATH_MAX + 32]; /* the stamp used or written ("" if none) */
 } cz_param_check_info;
 

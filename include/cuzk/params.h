@@ -168,8 +168,8 @@ cz_err cz_groth16_params_save_progress(const cz_groth16_params *p, const char *p
  * ("" on success); CZ_ERR_NOMEM; CZ_ERR_INVALID_ARG for buf NULL with len
  * > 0. On error *p is zeroed and owns nothing; on success the caller frees
  * it with cz_groth16_params_free. buf is not referenced afterwards. */
-cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len,
-                              bool checked, unsigned n_threads, char *msg, size_t msg_len);
+cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
+                              unsigned n_threads, char *msg, size_t msg_len);
 
 /* Same, from a file read through mmap (CZ_ERR_IO when it cannot be opened or
  * mapped; msg then says why). The mapping is released before returning. */
@@ -178,8 +178,8 @@ cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool check
 /* The same, reporting phase "load params" in bytes of the file decoded to
  * progress (NULL: none), from the decoding workers. */
 cz_err cz_groth16_params_load_progress(cz_groth16_params *p, const char *path, bool checked,
-                                       unsigned n_threads, const cz_progress *progress,
-                                       char *msg, size_t msg_len);
+                                       unsigned n_threads, const cz_progress *progress, char *msg,
+                                       size_t msg_len);
 
 /* A mapped key over buf (len bytes, exactly one parameter set), which
  * must stay readable and unchanged until p is freed: the vk is decoded

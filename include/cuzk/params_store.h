@@ -38,27 +38,27 @@ cz_err cz_params_shape_evals(cz_qap_evals *ev, cz_params_shape_fn shape, void *c
                              const cz_fr *tau, char *msg, size_t msg_len);
 
 typedef struct {
-  const char *official_dir; /* NULL: $FIL_PROOFS_PARAMETER_CACHE, else
-                               /var/tmp/filecoin-proof-parameters */
-  const char *test_dir;     /* NULL: $XDG_CACHE_HOME/cuzk, else ~/.cache/cuzk,
-                               else /tmp/cuzk-cache */
-  const char *test_tag;     /* NULL or a circuit revision, part of the test
-                               file name so a changed circuit gets new params */
-  bool no_official;         /* skip the official lookup (synthetic circuits) */
-  bool official_only;       /* never use test parameters */
-  bool no_test_cache;       /* generate test parameters, read/write no file */
-  bool checked;             /* subgroup-check every point on load (slow) */
-  bool decode;              /* decode every point into memory, as before
-                               mapped keys; default: a file is mapped
-                               (cz_groth16_params_map), its points decoded
-                               by the prover as it reads them */
-  unsigned n_threads;       /* 0 = all cores */
+  const char *official_dir;   /* NULL: $FIL_PROOFS_PARAMETER_CACHE, else
+                                 /var/tmp/filecoin-proof-parameters */
+  const char *test_dir;       /* NULL: $XDG_CACHE_HOME/cuzk, else ~/.cache/cuzk,
+                                 else /tmp/cuzk-cache */
+  const char *test_tag;       /* NULL or a circuit revision, part of the test
+                                 file name so a changed circuit gets new params */
+  bool no_official;           /* skip the official lookup (synthetic circuits) */
+  bool official_only;         /* never use test parameters */
+  bool no_test_cache;         /* generate test parameters, read/write no file */
+  bool checked;               /* subgroup-check every point on load (slow) */
+  bool decode;                /* decode every point into memory, as before
+                                 mapped keys; default: a file is mapped
+                                 (cz_groth16_params_map), its points decoded
+                                 by the prover as it reads them */
+  unsigned n_threads;         /* 0 = all cores */
   cz_params_keygen_fn keygen; /* NULL: test parameters only from the cache */
   cz_params_shape_fn shape;   /* preferred to keygen when set (both get
                                  keygen_ctx): setup from the circuit's
                                  evaluations, never its KEYGEN columns */
   void *keygen_ctx;
-  const char *who;          /* prefix of stderr lines; NULL: "cuzk" */
+  const char *who;             /* prefix of stderr lines; NULL: "cuzk" */
   const cz_progress *progress; /* NULL: none; else phases "keygen" (no
                                total), "setup" (its points streamed into
                                the file), and "load params" (decode) or
@@ -67,9 +67,9 @@ typedef struct {
 } cz_params_store_opts;
 
 typedef enum {
-  CZ_PARAMS_OFFICIAL = 1,   /* <official dir>/<name>.params */
-  CZ_PARAMS_TEST_CACHED,    /* a cached test file */
-  CZ_PARAMS_TEST_GENERATED  /* made now (and cached unless no_test_cache) */
+  CZ_PARAMS_OFFICIAL = 1,  /* <official dir>/<name>.params */
+  CZ_PARAMS_TEST_CACHED,   /* a cached test file */
+  CZ_PARAMS_TEST_GENERATED /* made now (and cached unless no_test_cache) */
 } cz_params_source;
 
 typedef struct {

@@ -27,15 +27,15 @@ typedef enum {
 } cz_perf_event;
 
 typedef struct {
-  int fd[CZ_PERF_N_EVENTS];  /* -1: that counter is not open */
+  int fd[CZ_PERF_N_EVENTS]; /* -1: that counter is not open */
   int n_open;
-  char reason[192];          /* why a counter (or all) is missing; "" if none */
+  char reason[192];                   /* why a counter (or all) is missing; "" if none */
   uint64_t base[CZ_PERF_N_EVENTS][3]; /* private: value, enabled, running at start */
 } cz_perf;
 
 typedef struct {
   uint64_t value[CZ_PERF_N_EVENTS];
-  bool valid[CZ_PERF_N_EVENTS];  /* open, and counted for a non-zero time */
+  bool valid[CZ_PERF_N_EVENTS]; /* open, and counted for a non-zero time */
 } cz_perf_counts;
 
 /* The short name of an event ("cycles", "instructions", "l1d_read_misses",

@@ -69,8 +69,8 @@ cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
  * Errors as cz_por_circuit's, and CZ_ERR_INVALID_ARG for a NULL leaf or
  * root. */
 cz_err cz_por_circuit_allocated(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
-                                const cz_merkle_proof *p, const cz_anum *leaf,
-                                const cz_anum *root, bool private_root);
+                                const cz_merkle_proof *p, const cz_anum *leaf, const cz_anum *root,
+                                bool private_root);
 
 /* PoRCircuit::synthesize with a Root::Val leaf and a Root::Var root, as
  * storage-proofs-post's fallback circuit (fallback/circuit.rs,

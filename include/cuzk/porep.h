@@ -69,10 +69,10 @@ typedef struct {
 
 /* The vanilla proof of one challenge (stacked/vanilla/proof.rs Proof). */
 typedef struct {
-  uint64_t challenge;            /* node index, from tree_d.challenge */
-  cz_merkle_proof tree_d;        /* comm_d_proofs: data leaf in tree D */
-  cz_merkle_proof tree_r_last;   /* comm_r_last_proof: replica leaf */
-  cz_porep_column c_x;           /* replica_column_proofs */
+  uint64_t challenge;          /* node index, from tree_d.challenge */
+  cz_merkle_proof tree_d;      /* comm_d_proofs: data leaf in tree D */
+  cz_merkle_proof tree_r_last; /* comm_r_last_proof: replica leaf */
+  cz_porep_column c_x;         /* replica_column_proofs */
   cz_porep_column drg[CZ_SDR_BASE_DEGREE];
   cz_porep_column exp[CZ_SDR_EXP_DEGREE];
   cz_porep_labeling labeling[CZ_POREP_MAX_LAYERS]; /* layers 1..layers at [0..layers) */
@@ -85,7 +85,7 @@ typedef struct {
   const cz_porep_kind *kind;
   uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32];
   uint32_t n_partitions, n_challenges;
-  cz_porep_challenge_proof *proofs;   /* heap-owned */
+  cz_porep_challenge_proof *proofs; /* heap-owned */
   bool has_sector_num;
   uint64_t sector_num;
 } cz_porep_c1;
@@ -110,8 +110,7 @@ void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
  * Errors: CZ_ERR_PARSE (syntax, missing/unknown fields, wrong types or
  * counts), CZ_ERR_NONCANONICAL (a value >= r), CZ_ERR_INVALID_ARG (zero
  * commitment or seed, unknown proof), CZ_ERR_NOMEM. */
-cz_err cz_porep_c1_parse(cz_porep_c1 *out, const char *json, size_t len, char *msg,
-                         size_t msg_len);
+cz_err cz_porep_c1_parse(cz_porep_c1 *out, const char *json, size_t len, char *msg, size_t msg_len);
 /* Read (mmap) and parse a file (CZ_ERR_IO when not a readable regular
  * file). */
 cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg, size_t msg_len);
@@ -154,8 +153,8 @@ typedef struct {
  * Errors: CZ_ERR_INVALID_ARG (bad data chunk, unsupported kind, over
  * 512 MiB: see cz_porep_seal_config), CZ_ERR_NOMEM; msg names the cause.
  * The caller frees *out with cz_porep_c1_free. */
-cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out, unsigned n_threads,
-                     char *msg, size_t msg_len);
+cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out, unsigned n_threads, char *msg,
+                     size_t msg_len);
 
 /* The deterministic default data of a sector (sector_size bytes into out):
  * fr32-valid, different per chunk. */
@@ -182,8 +181,8 @@ cz_err cz_porep_verify_vanilla(const cz_porep_c1 *c1, char *msg, size_t msg_len)
  * Sealing works in memory and refuses sectors over 512 MiB. */
 cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config *cfg,
                             cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len);
-cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
-                                      char *msg, size_t msg_len);
+cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
+                                      size_t msg_len);
 
 /* A TEST INPUT, not a sealed sector (porep_sparse.c): the C1 of a
  * committed-capacity sector (all-zero data) of any registered size, 2 KiB
@@ -252,14 +251,13 @@ cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c
  * 0's", "slot 2: ..."): CZ_ERR_INVALID_ARG, CZ_ERR_NONCANONICAL,
  * CZ_ERR_NOMEM; *out is zeroed then. */
 cz_err cz_porep_witness(cz_cs_kind kind, const cz_porep_c1 *c1, uint32_t partition,
-                        const cz_cs_config *cfg, unsigned n_threads, cz_assignment *out,
-                        char *msg, size_t msg_len);
+                        const cz_cs_config *cfg, unsigned n_threads, cz_assignment *out, char *msg,
+                        size_t msg_len);
 
 /* The public inputs (ONE excluded) of partition `partition` of c1, as
  * cz_porep_public_inputs orders them, from c1's replica_id, seed, comm_d
  * and comm_r. *n: capacity in, count out (as cz_porep_public_inputs). */
-cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out,
-                                 size_t *n);
+cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out, size_t *n);
 
 /* The same under an explicit configuration in place of the kind's, as
  * cz_porep_seal_config takes one (e.g. the polka-storage vector's porep_id
@@ -329,8 +327,7 @@ cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, si
  * size fails (CZ_ERR_INVALID_ARG); one of another circuit with the same
  * counts would make proofs that fail cz_porep_c2's verification. */
 cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pce *shape,
-                                  unsigned n_threads, cz_assignment *as, char *msg,
-                                  size_t msg_len);
+                                  unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
 /* cz_porep_c2 synthesizing through shape (NULL: plain, as cz_porep_c2). */
 cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
                        uint8_t *out, char *msg, size_t msg_len);

@@ -83,8 +83,7 @@ void cz_poseidon_hash_plain(const cz_poseidon_params *p, const cz_fr *inputs, cz
 /* out[i] = Poseidon(inputs[i * arity .. (i+1) * arity)) for i < n: the
  * tree-building path, allocation-free, single-threaded (callers split the
  * range across threads). out must not overlap inputs. */
-void cz_poseidon_hash_many(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out,
-                           size_t n);
+void cz_poseidon_hash_many(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out, size_t n);
 /* The same split over n_threads workers (0: all online cores) with
  * cz_parallel_for; results identical to cz_poseidon_hash_many. */
 void cz_poseidon_hash_many_par(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out,

@@ -39,8 +39,7 @@
 
 /* filecoin-proofs as_safe_commitment: CZ_OK when b is a canonical
  * little-endian Fr, else CZ_ERR_NONCANONICAL with msg "<what>: ...". */
-cz_err cz_post_check_commitment(const uint8_t b[32], const char *what, char *msg,
-                                size_t msg_len);
+cz_err cz_post_check_commitment(const uint8_t b[32], const char *what, char *msg, size_t msg_len);
 
 /* (The prover id of a miner is cz_prover_id_of_miner, cuzk/registry.h.) */
 
@@ -140,8 +139,8 @@ cz_err cz_post_sector_challenges(const cz_post_kind *k, const uint8_t randomness
  * CZ_ERR_INVALID_ARG (k not Winning, sector_set_len 0, NULL argument),
  * CZ_ERR_NONCANONICAL (randomness or prover_id not a canonical Fr). */
 cz_err cz_post_winning_sectors(const cz_post_kind *k, const uint8_t randomness[32],
-                               const uint8_t prover_id[32], uint64_t sector_set_len,
-                               uint64_t *out, char *msg, size_t msg_len);
+                               const uint8_t prover_id[32], uint64_t sector_set_len, uint64_t *out,
+                               char *msg, size_t msg_len);
 
 /* A challenged sector as the verifier knows it (fallback::PublicSector):
  * its number and its comm_r (the sealed CID's 32-byte digest). */
@@ -213,9 +212,9 @@ typedef struct {
   const cz_post_kind *kind;
   uint8_t randomness[32], prover_id[32];
   uint32_t partition;
-  size_t n;                  /* vanilla proofs: Winning 1, Window 1..sector_count */
-  cz_post_sector *sectors;   /* heap-owned, n */
-  cz_post_vanilla *proofs;   /* heap-owned, n */
+  size_t n;                /* vanilla proofs: Winning 1, Window 1..sector_count */
+  cz_post_sector *sectors; /* heap-owned, n */
+  cz_post_vanilla *proofs; /* heap-owned, n */
 } cz_post_partition;
 
 /* Parse the n bincode vanilla proofs vanilla[i][0..lens[i]) of partition
@@ -256,8 +255,8 @@ cz_err cz_post_synthesize(const cz_post_partition *p, unsigned n_threads, cz_ass
  * A shape of another circuit fails (CZ_ERR_INVALID_ARG). The shape is
  * immutable and may be shared by threads. */
 cz_err cz_post_record_shape(const cz_post_kind *k, cz_pce **out, char *msg, size_t msg_len);
-cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape,
-                              unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
+cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape, unsigned n_threads,
+                              cz_assignment *as, char *msg, size_t msg_len);
 
 /* The whole partition: cz_post_partition_verify, cz_post_synthesize on
  * pc->n_threads (reported as the synthesis phase through pc->timing),
@@ -307,8 +306,7 @@ cz_err cz_post_params_get(cz_groth16_params *out, const cz_post_kind *k,
  * Errors: CZ_ERR_INVALID_ARG (NULL, an empty tree, a SHA-256 tree, an arity
  * other than 2, 4 or 8, challenge >= t->n_leaves); *out is then zeroed.
  * Reentrant (t is only read). */
-cz_err cz_post_inclusion_prove(const cz_merkle_tree *t, uint64_t challenge,
-                               cz_post_inclusion *out);
+cz_err cz_post_inclusion_prove(const cz_merkle_tree *t, uint64_t challenge, cz_post_inclusion *out);
 
 /* A sealed sector as the vanilla prover reads it: its number, comm_r (32
  * bytes), comm_c, comm_r_last and tree R-last; only read. */

@@ -73,8 +73,8 @@ typedef struct {
   cz_progress sink; /* hand &meter.sink to the library */
   FILE *out;
   cz_progress_mode mode;
-  double interval_s;                 /* LINES: seconds between lines */
-  double (*clock)(void *clock_ctx);  /* seconds, monotonic; tests inject one */
+  double interval_s;                /* LINES: seconds between lines */
+  double (*clock)(void *clock_ctx); /* seconds, monotonic; tests inject one */
   void *clock_ctx;
   pthread_mutex_t mu;
   pthread_cond_t cv;
@@ -108,7 +108,7 @@ void cz_progress_meter_end(cz_progress_meter *m);
 
 /* The line (without "\r" or "\n") for a phase at elapsed_s seconds, into
  * buf (always NUL-terminated); returns its length. detail may be NULL. */
-size_t cz_progress_format(char *buf, size_t cap, const char *phase, const char *unit,
-                          uint64_t done, uint64_t total, double elapsed_s, const char *detail);
+size_t cz_progress_format(char *buf, size_t cap, const char *phase, const char *unit, uint64_t done,
+                          uint64_t total, double elapsed_s, const char *detail);
 
 #endif

@@ -29,23 +29,23 @@ void cz_prover_id_of_miner(uint8_t out[32], uint64_t miner_id);
 
 /* What the circuit's shape depends on (not porep_id, not the API version). */
 typedef struct {
-  uint64_t nodes;           /* sector size / 32 */
-  uint32_t layers;          /* SDR layers (2 for small sectors, 11 for 32/64 GiB) */
-  uint32_t challenges;      /* interactive challenges per partition */
-  cz_merkle_shape tree_r;   /* shape of tree C and tree R-last (Poseidon) */
+  uint64_t nodes;         /* sector size / 32 */
+  uint32_t layers;        /* SDR layers (2 for small sectors, 11 for 32/64 GiB) */
+  uint32_t challenges;    /* interactive challenges per partition */
+  cz_merkle_shape tree_r; /* shape of tree C and tree R-last (Poseidon) */
 } cz_porep_shape;
 
 typedef struct {
-  uint32_t id;              /* registered_proof number: 0-4 V1, 5-9 V1_1,
-                               10-14 V1_1 SyntheticPoRep, 15-19 V1_2 NI */
-  const char *name;         /* "StackedDrg2KiBV1_1" (the C1 JSON string) */
-  const char *vanilla_tag;  /* "StackedDrg2KiBV1": the vanilla_proofs key */
-  const char *size_name;    /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
-  uint64_t sector_size;     /* bytes */
+  uint32_t id;             /* registered_proof number: 0-4 V1, 5-9 V1_1,
+                              10-14 V1_1 SyntheticPoRep, 15-19 V1_2 NI */
+  const char *name;        /* "StackedDrg2KiBV1_1" (the C1 JSON string) */
+  const char *vanilla_tag; /* "StackedDrg2KiBV1": the vanilla_proofs key */
+  const char *size_name;   /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
+  uint64_t sector_size;    /* bytes */
   uint32_t partitions;
   cz_porep_shape shape;
-  cz_api_version api;       /* V1: 1.0.0, V1_1: 1.1.0, the features: 1.2.0 */
-  cz_porep_rule rule;       /* how its challenges are drawn */
+  cz_api_version api; /* V1: 1.0.0, V1_1: 1.1.0, the features: 1.2.0 */
+  cz_porep_rule rule; /* how its challenges are drawn */
 } cz_porep_kind;
 
 #define CZ_POREP_N_KINDS 20
@@ -98,17 +98,17 @@ typedef enum { CZ_POST_WINNING = 0, CZ_POST_WINDOW = 1 } cz_post_type;
  * taking challenge n = 0 with sector_index i. The parameter identifier (and
  * so the parameter file) is over the swapped counts. */
 typedef struct {
-  uint32_t id;                /* RegisteredPoStProof number, 0-14 */
-  const char *name;           /* "StackedDrgWinning2KiBV1", "StackedDrgWindow32GiBV1_1" */
+  uint32_t id;      /* RegisteredPoStProof number, 0-14 */
+  const char *name; /* "StackedDrgWinning2KiBV1", "StackedDrgWindow32GiBV1_1" */
   cz_post_type type;
-  const char *size_name;      /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
-  uint64_t sector_size;       /* bytes; the tree has sector_size / 32 leaves */
-  cz_merkle_shape tree_r;     /* Poseidon 8-0-0 (2KiB..512MiB), 8-8-0 (32GiB), 8-8-2 (64GiB) */
+  const char *size_name;  /* "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" */
+  uint64_t sector_size;   /* bytes; the tree has sector_size / 32 leaves */
+  cz_merkle_shape tree_r; /* Poseidon 8-0-0 (2KiB..512MiB), 8-8-0 (32GiB), 8-8-2 (64GiB) */
   cz_api_version api;
   uint32_t config_challenge_count; /* PoStConfig: 66 Winning, 10 Window */
   uint32_t config_sector_count;    /* PoStConfig: 1 Winning, 2 / 2349 / 2300 Window */
-  uint32_t challenge_count;   /* PublicParams: challenges per sector slot (1 Winning) */
-  uint32_t sector_count;      /* PublicParams: sector slots per partition (66 Winning) */
+  uint32_t challenge_count;        /* PublicParams: challenges per sector slot (1 Winning) */
+  uint32_t sector_count;           /* PublicParams: sector slots per partition (66 Winning) */
 } cz_post_kind;
 
 #define CZ_POST_N_KINDS 15
@@ -159,12 +159,12 @@ size_t cz_post_partitions(const cz_post_kind *k, size_t n_sectors);
 #define CZ_SNAP_N_HS 6
 
 typedef struct {
-  uint64_t nodes;             /* sector size / 32, a power of two */
+  uint64_t nodes; /* sector size / 32, a power of two */
   uint32_t partitions;
-  uint32_t challenges;        /* per partition */
-  uint32_t apex_leaves;       /* per partition */
-  uint32_t hs[CZ_SNAP_N_HS];  /* the h values the circuit can select */
-  uint32_t h;                 /* hs[3]: the h every production proof uses */
+  uint32_t challenges;       /* per partition */
+  uint32_t apex_leaves;      /* per partition */
+  uint32_t hs[CZ_SNAP_N_HS]; /* the h values the circuit can select */
+  uint32_t h;                /* hs[3]: the h every production proof uses */
   cz_merkle_shape tree_r;
 } cz_snap_shape;
 
@@ -178,9 +178,9 @@ bool cz_snap_shape_of(uint64_t nodes, cz_snap_shape *out);
  * all ApiVersion 1.1.0 (filecoin-proofs-api registry.rs). */
 typedef struct {
   uint32_t id;
-  const char *name;         /* "StackedDrg2KiBV1" */
-  const char *size_name;    /* "2KiB", ... */
-  uint64_t sector_size;     /* bytes */
+  const char *name;      /* "StackedDrg2KiBV1" */
+  const char *size_name; /* "2KiB", ... */
+  uint64_t sector_size;  /* bytes */
   cz_api_version api;
   cz_snap_shape shape;
 } cz_snap_kind;

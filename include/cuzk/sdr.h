@@ -33,10 +33,10 @@
 typedef enum { CZ_API_1_0_0 = 0, CZ_API_1_1_0 = 1, CZ_API_1_2_0 = 2 } cz_api_version;
 
 typedef struct {
-  uint64_t nodes;              /* sector size / 32 */
+  uint64_t nodes; /* sector size / 32 */
   cz_api_version api;
-  uint8_t drg_seed[28];        /* SHA-256("Filecoin_DRSample" | porep_id)[0..28] */
-  uint64_t feistel_keys[4];    /* SHA-256("Filecoin_Feistel" | porep_id) as 4 u64 LE */
+  uint8_t drg_seed[28];     /* SHA-256("Filecoin_DRSample" | porep_id)[0..28] */
+  uint64_t feistel_keys[4]; /* SHA-256("Filecoin_Feistel" | porep_id) as 4 u64 LE */
   uint64_t feistel_left_mask, feistel_right_mask, feistel_half_bits;
 } cz_sdr_graph;
 
@@ -59,8 +59,7 @@ void cz_sdr_parents(const cz_sdr_graph *g, uint32_t node, uint32_t out[CZ_SDR_DE
 /* The parents of nodes first .. first+count-1 (all < g->nodes), 14 per node
  * as cz_sdr_parents lays them out: the rows of rust-fil-proofs' parent cache
  * (stacked/vanilla/cache.rs, which stores them as u32 little-endian). */
-void cz_sdr_parents_range(const cz_sdr_graph *g, uint32_t first, uint32_t count,
-                          uint32_t *out);
+void cz_sdr_parents_range(const cz_sdr_graph *g, uint32_t first, uint32_t count, uint32_t *out);
 
 /* porep_id of a registered seal proof: id as u64 LE, nonce as u64 LE, then 16
  * zero bytes (filecoin-proofs-api RegisteredSealProof::porep_id; the nonce is
@@ -84,8 +83,8 @@ void cz_sdr_challenges(uint64_t *out, size_t count, uint64_t nodes, const uint8_
  * j = count*k + i, challenge = LE(SHA-256("filecoin.io|PoRep|1|
  * NonInteractive|1" | replica_id | comm_r | j as u32 LE)) mod (nodes - 1)
  * + 1. No seed. nodes >= 2. */
-void cz_sdr_ni_challenges(uint64_t *out, size_t count, uint64_t nodes,
-                          const uint8_t replica_id[32], const uint8_t comm_r[32], uint32_t k);
+void cz_sdr_ni_challenges(uint64_t *out, size_t count, uint64_t nodes, const uint8_t replica_id[32],
+                          const uint8_t comm_r[32], uint32_t k);
 
 /* Synthetic PoRep (challenges.rs SynthChallengeGenerator). The sector has
  * min(nodes, 2^18) synthetic challenges, fixed at sealing by replica_id
@@ -98,8 +97,8 @@ void cz_sdr_ni_challenges(uint64_t *out, size_t count, uint64_t nodes,
  * of replica_id | seed, mod the synthetic count; challenge_i = synthetic
  * challenge index_i. nodes >= 2. */
 uint32_t cz_sdr_synth_count(uint64_t nodes);
-void cz_sdr_synth_indexes(uint32_t *out, size_t count, uint64_t nodes,
-                          const uint8_t replica_id[32], const uint8_t seed[32], uint32_t k);
+void cz_sdr_synth_indexes(uint32_t *out, size_t count, uint64_t nodes, const uint8_t replica_id[32],
+                          const uint8_t seed[32], uint32_t k);
 void cz_sdr_synth_challenges(uint64_t *out, size_t count, uint64_t nodes,
                              const uint8_t replica_id[32], const uint8_t comm_r[32],
                              const uint8_t seed[32], uint32_t k);
@@ -170,12 +169,12 @@ cz_err cz_sdr_comm_r(uint8_t out[32], const uint8_t comm_c[32], const uint8_t co
 typedef enum { CZ_POREP_INTERACTIVE = 0, CZ_POREP_SYNTHETIC, CZ_POREP_NI } cz_porep_rule;
 
 typedef struct {
-  uint64_t sector_size;   /* bytes, a multiple of 32 */
+  uint64_t sector_size; /* bytes, a multiple of 32 */
   uint8_t porep_id[32];
   cz_api_version api;
-  uint32_t challenges;    /* per partition */
+  uint32_t challenges; /* per partition */
   uint32_t partitions;
-  cz_porep_rule rule;     /* zero: interactive */
+  cz_porep_rule rule; /* zero: interactive */
 } cz_porep_config;
 
 /* Partition k's cfg->challenges challenges under cfg->rule (the

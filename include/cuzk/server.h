@@ -29,25 +29,25 @@ typedef struct {
 } cz_circom_key_config;
 
 typedef struct {
-  char listen[256];               /* daemon.listen: unix:///path or host:port */
-  char status_listen[256];        /* daemon.status_listen: "" = no HTTP server */
+  char listen[256];        /* daemon.listen: unix:///path or host:port */
+  char status_listen[256]; /* daemon.status_listen: "" = no HTTP server */
   /* cuzk extensions, applied to a unix socket once it is bound: */
-  uint32_t socket_mode;           /* daemon.socket_mode ("0660"), an octal string <= 0777 */
-  char socket_group[64];          /* daemon.socket_group (""): a group name, "" = unchanged */
-  char param_cache[1024];         /* srs.param_cache */
+  uint32_t socket_mode;   /* daemon.socket_mode ("0660"), an octal string <= 0777 */
+  char socket_group[64];  /* daemon.socket_group (""): a group name, "" = unchanged */
+  char param_cache[1024]; /* srs.param_cache */
   /* cuzk extensions, off by default: without an official file, prove with
    * TEST parameters (made on first use) cached in test_param_cache ("" =
    * $XDG_CACHE_HOME/cuzk). Their proofs verify here, never on chain. */
-  bool allow_test_params;         /* srs.allow_test_params (false) */
-  char test_param_cache[1024];    /* srs.test_param_cache ("") */
-  uint64_t total_budget;          /* memory.total_budget bytes, 0 = "auto" */
-  uint64_t safety_margin;         /* memory.safety_margin (5 GiB) */
-  uint64_t eviction_min_idle_ms;  /* memory.eviction_min_idle (5 min) */
+  bool allow_test_params;              /* srs.allow_test_params (false) */
+  char test_param_cache[1024];         /* srs.test_param_cache ("") */
+  uint64_t total_budget;               /* memory.total_budget bytes, 0 = "auto" */
+  uint64_t safety_margin;              /* memory.safety_margin (5 GiB) */
+  uint64_t eviction_min_idle_ms;       /* memory.eviction_min_idle (5 min) */
   int gpu_devices[CZ_MAX_GPU_DEVICES]; /* gpus.devices ([] = every one) */
   size_t n_gpu_devices;
-  uint32_t gpu_threads;           /* gpus.gpu_threads (0) */
-  uint32_t gpu_workers_per_device;/* gpus.gpu_workers_per_device (2) */
-  uint32_t gpu_unhealthy_after;   /* gpus.unhealthy_after (3): faults in a row */
+  uint32_t gpu_threads;               /* gpus.gpu_threads (0) */
+  uint32_t gpu_workers_per_device;    /* gpus.gpu_workers_per_device (2) */
+  uint32_t gpu_unhealthy_after;       /* gpus.unhealthy_after (3): faults in a row */
   uint64_t gpu_self_test_interval_ms; /* gpus.self_test_interval (60 s) */
   /* TEST ONLY: gpus.test_emulated_devices (0): that many emulated devices
    * (the CPU runs their kernels, slowly) instead of the CUDA ones. */
@@ -55,19 +55,19 @@ typedef struct {
   /* TEST ONLY: gpus.test_emulated_faults (""): faults they inject,
    * "D:fault ..." (cuzk/provers.h cz_provers_devices; checked at start). */
   char test_emulated_faults[256];
-  uint32_t max_batch_size;        /* scheduler.max_batch_size (1) */
-  uint64_t max_batch_wait_ms;     /* scheduler.max_batch_wait_ms (10000) */
-  uint32_t synthesis_threads;     /* synthesis.threads (0 = all) */
-  bool pipeline_enabled;          /* pipeline.enabled (true) */
-  uint32_t synthesis_concurrency; /* pipeline.synthesis_concurrency (1) */
-  uint32_t max_parallel_synthesis;/* pipeline.max_parallel_synthesis (18) */
-  uint32_t max_gpu_queue_depth;   /* pipeline.max_gpu_queue_depth (0) */
-  char log_level[16];             /* logging.level (info) */
-  char log_format[8];             /* logging.format (text): text or json, one object a line */
-  char warning[256];              /* the first unknown key, if any ("" when none) */
+  uint32_t max_batch_size;         /* scheduler.max_batch_size (1) */
+  uint64_t max_batch_wait_ms;      /* scheduler.max_batch_wait_ms (10000) */
+  uint32_t synthesis_threads;      /* synthesis.threads (0 = all) */
+  bool pipeline_enabled;           /* pipeline.enabled (true) */
+  uint32_t synthesis_concurrency;  /* pipeline.synthesis_concurrency (1) */
+  uint32_t max_parallel_synthesis; /* pipeline.max_parallel_synthesis (18) */
+  uint32_t max_gpu_queue_depth;    /* pipeline.max_gpu_queue_depth (0) */
+  char log_level[16];              /* logging.level (info) */
+  char log_format[8];              /* logging.format (text): text or json, one object a line */
+  char warning[256];               /* the first unknown key, if any ("" when none) */
   /* cuzk extensions: */
-  bool pce;                       /* synthesis.pce (true): pre-compiled synthesis */
-  char backend[8];                /* gpus.backend (auto): cpu, cuda or auto */
+  bool pce;        /* synthesis.pce (true): pre-compiled synthesis */
+  char backend[8]; /* gpus.backend (auto): cpu, cuda or auto */
   cz_circom_key_config circom_keys[CZ_MAX_CIRCOM_KEYS]; /* [[circom.keys]], in order */
   size_t n_circom_keys;
 } cz_daemon_config;
@@ -90,10 +90,10 @@ cz_err cz_daemon_config_load(cz_daemon_config *cfg, const char *path, char *msg,
 /* A listen address, split (cz_listen_parse). */
 typedef struct {
   bool is_unix;
-  char path[256];  /* unix:///path: the path ("" for tcp) */
-  char host[256];  /* host:port or [v6]:port: the host, without brackets */
-  int port;        /* 0..65535; 0 = an ephemeral port */
-  bool loopback;   /* tcp: 127.0.0.0/8, ::1 (also v4-mapped) or "localhost" */
+  char path[256]; /* unix:///path: the path ("" for tcp) */
+  char host[256]; /* host:port or [v6]:port: the host, without brackets */
+  int port;       /* 0..65535; 0 = an ephemeral port */
+  bool loopback;  /* tcp: 127.0.0.0/8, ::1 (also v4-mapped) or "localhost" */
 } cz_listen_addr;
 
 /* Split listen (unix:///path, host:port or [IPv6]:port; an http:// prefix
@@ -167,7 +167,8 @@ char *cz_prom_finish(cz_prom *p);
  * cuzk_ready (1 while accepting work). */
 char *cz_metrics_text(const cz_engine_stats *s);
 /* The same with the given phase histograms (tests). */
-char *cz_metrics_text_with(const cz_engine_stats *s, const cz_histogram_snap phases[CZ_PHASE_COUNT]);
+char *cz_metrics_text_with(const cz_engine_stats *s,
+                           const cz_histogram_snap phases[CZ_PHASE_COUNT]);
 /* GET /readyz: {"ready":accepting,"hot_circuits":[ids of HOT SRS]}
  * (malloc'd; NULL on OOM). */
 char *cz_ready_json(const cz_engine_stats *s);
@@ -190,8 +191,8 @@ typedef struct cz_http_status cz_http_status;
  *                 once it is draining or shutting down
  * and 404 otherwise (a query string is ignored). CZ_ERR_IO when host_port is not host:port or
  * cannot be bound (msg says why), CZ_ERR_NOMEM; *out is NULL on error. */
-cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host_port,
-                            char *msg, size_t msg_len);
+cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host_port, char *msg,
+                            size_t msg_len);
 /* The bound port (useful with port 0); 0 for NULL. */
 int cz_http_status_port(const cz_http_status *h);
 /* Stop the thread (within 200 ms), close the socket, free h. NULL allowed. */

@@ -48,8 +48,8 @@ enum { CZ_ZKEY_CHECK_SUBGROUP = 1 };
  * values), CZ_ERR_NONCANONICAL, CZ_ERR_NOT_ON_CURVE,
  * CZ_ERR_NOT_IN_SUBGROUP. n_threads: the budget for the checks (0 = all
  * cores). *out is set only on success; free it with cz_zkey_free. */
-cz_err cz_zkey_load(cz_zkey **out, const char *path, unsigned flags, unsigned n_threads,
-                    char *msg, size_t msg_len);
+cz_err cz_zkey_load(cz_zkey **out, const char *path, unsigned flags, unsigned n_threads, char *msg,
+                    size_t msg_len);
 
 /* The same from a buffer (fuzzing, keys held in memory): the key borrows
  * buf, which must stay unchanged until cz_zkey_free. */
@@ -72,13 +72,13 @@ void cz_zkey_get_info(const cz_zkey *z, cz_zkey_info *info);
 const cz_groth16_vk *cz_zkey_vk(const cz_zkey *z);
 
 typedef struct {
-  unsigned n_threads;              /* 0 = all online cores */
+  unsigned n_threads; /* 0 = all online cores */
   /* r and s; NULL draws them from getrandom. Both or neither. */
   const cz_fr *r, *s;
-  const cz_prove_timing *timing;   /* NULL: print CUZK_TIMING lines only */
+  const cz_prove_timing *timing; /* NULL: print CUZK_TIMING lines only */
   /* Skip the verification of the proof made (benchmarks only). */
   bool no_verify;
-  char *msg;                       /* optional one-line detail of an error */
+  char *msg; /* optional one-line detail of an error */
   size_t msg_len;
 } cz_zkey_prove_opts;
 

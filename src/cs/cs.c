@@ -54,8 +54,7 @@ cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg) {
   bool ok = true;
   /* A right hint means no buffer ever moves (a/b/c get the H domain's room). */
   if (kind == CZ_CS_PROVE && c.hint_constraints) {
-    ok = cz_reserve((void **)&cs->a, &cs->cap_abc, cz_abc_room(c.hint_constraints),
-                    sizeof(cz_fr));
+    ok = cz_reserve((void **)&cs->a, &cs->cap_abc, cz_abc_room(c.hint_constraints), sizeof(cz_fr));
     size_t cap = 0;
     ok = ok && cz_reserve((void **)&cs->b, &cap, cs->cap_abc, sizeof(cz_fr));
   }
@@ -86,8 +85,9 @@ static void triplets_free(cz_triplets *t) {
 void cz_cs_free(cz_cs *cs) {
   if (!cs) return;
   /* Big arrays may be pool blocks (cs_slots.c); give() frees the rest. */
-  void *const big[] = {cs->inputs, cs->aux, cs->a, cs->b, cs->cls_in, cs->cls_aux,
-                       cs->a_aux.d.bits, cs->b_input.d.bits, cs->b_aux.d.bits};
+  void *const big[] = {
+      cs->inputs,         cs->aux,         cs->a, cs->b, cs->cls_in, cs->cls_aux, cs->a_aux.d.bits,
+      cs->b_input.d.bits, cs->b_aux.d.bits};
   for (size_t i = 0; i < sizeof big / sizeof *big; i++) cz_pool_give(big[i]);
   for (int i = 0; i < 3; i++) triplets_free(&cs->mat[i]);
   cz_rec_free(&cs->rec);
@@ -131,8 +131,8 @@ static cz_err alloc_common(cz_cs *cs, cz_var *out, const cz_fr *value, bool inpu
   }
   if (cs->want_values) {
     if (!value) {
-      cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "assignment missing for %s %zu",
-                 input ? "input" : "aux", *n);
+      cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "assignment missing for %s %zu", input ? "input" : "aux",
+                 *n);
       return cs->err;
     }
     cz_fr **vals = input ? &cs->inputs : &cs->aux;
@@ -141,8 +141,7 @@ static cz_err alloc_common(cz_cs *cs, cz_var *out, const cz_fr *value, bool inpu
     (*vals)[*n] = *value;
   }
   if (cs->kind == CZ_CS_PROVE) {
-    if (input ? !dens_add(&cs->b_input)
-              : !(dens_add(&cs->a_aux) && dens_add(&cs->b_aux)))
+    if (input ? !dens_add(&cs->b_input) : !(dens_add(&cs->a_aux) && dens_add(&cs->b_aux)))
       goto nomem;
     uint8_t **cls = input ? &cs->cls_in : &cs->cls_aux;
     size_t *cap = input ? &cs->cap_cls_in : &cs->cap_cls_aux;
@@ -537,8 +536,8 @@ void cz_cs_enforce_known(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc 
   enforce_impl(cs, a, b, c, known, NULL, NULL);
 }
 
-void cz_cs_enforce_named(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c,
-                         const char *fmt, ...) {
+void cz_cs_enforce_named(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c, const char *fmt,
+                         ...) {
   if (!cs->want_names) {
     enforce_impl(cs, a, b, c, NULL, NULL, NULL);
     return;

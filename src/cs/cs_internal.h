@@ -97,7 +97,7 @@ struct cz_pce {
   size_t n_inputs, n_aux, n_constraints;
   cz_pce_tiling tile;
   cz_pce_mat m[3]; /* A, B; C is not kept (c = a * b): m[2] is empty */
-  cz_fr *coeffs; /* coeffs[0] = ONE, coeffs[1] = -ONE */
+  cz_fr *coeffs;   /* coeffs[0] = ONE, coeffs[1] = -ONE */
   size_t n_coeffs;
   unsigned code_bytes;
   cz_density a_aux, b_input, b_aux;
@@ -239,24 +239,23 @@ void cz_cs_fail(cz_cs *cs, cz_err e, const char *fmt, ...) __attribute__((format
  * and the _addcarry_u64 versions to memory). Each addend is below 2^256,
  * so 2^64 of them cannot overflow. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define CZ_ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                \
-  __asm__("addq %5, %0\n\tadcq %6, %1\n\tadcq %7, %2\n\tadcq %8, %3\n\tadcq $0, %4"          \
-          : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4)                                   \
-          : "r"((v)[0] & (mask)), "r"((v)[1] & (mask)), "r"((v)[2] & (mask)),                \
-            "r"((v)[3] & (mask))                                                             \
+#define CZ_ACC_ADD(a0, a1, a2, a3, a4, v, mask) \
+  __asm__("addq %5, %0\n\tadcq %6, %1\n\tadcq %7, %2\n\tadcq %8, %3\n\tadcq $0, %4" \
+          : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4) \
+          : "r"((v)[0] & (mask)), "r"((v)[1] & (mask)), "r"((v)[2] & (mask)), "r"((v)[3] & (mask)) \
           : "cc")
 #else
-#define CZ_ACC_ADD(a0, a1, a2, a3, a4, v, mask)                                                \
-  do {                                                                                         \
-    cz_u128 t_ = (cz_u128)(a0) + ((v)[0] & (mask));                                            \
-    a0 = (uint64_t)t_;                                                                         \
-    t_ = (cz_u128)(a1) + ((v)[1] & (mask)) + (uint64_t)(t_ >> 64);                             \
-    a1 = (uint64_t)t_;                                                                         \
-    t_ = (cz_u128)(a2) + ((v)[2] & (mask)) + (uint64_t)(t_ >> 64);                             \
-    a2 = (uint64_t)t_;                                                                         \
-    t_ = (cz_u128)(a3) + ((v)[3] & (mask)) + (uint64_t)(t_ >> 64);                             \
-    a3 = (uint64_t)t_;                                                                         \
-    a4 += (uint64_t)(t_ >> 64);                                                                \
+#define CZ_ACC_ADD(a0, a1, a2, a3, a4, v, mask) \
+  do { \
+    cz_u128 t_ = (cz_u128)(a0) + ((v)[0] & (mask)); \
+    a0 = (uint64_t)t_; \
+    t_ = (cz_u128)(a1) + ((v)[1] & (mask)) + (uint64_t)(t_ >> 64); \
+    a1 = (uint64_t)t_; \
+    t_ = (cz_u128)(a2) + ((v)[2] & (mask)) + (uint64_t)(t_ >> 64); \
+    a2 = (uint64_t)t_; \
+    t_ = (cz_u128)(a3) + ((v)[3] & (mask)) + (uint64_t)(t_ >> 64); \
+    a3 = (uint64_t)t_; \
+    a4 += (uint64_t)(t_ >> 64); \
   } while (0)
 #endif
 

@@ -56,7 +56,8 @@ typedef struct {
 cz_err cz_slots_run(cz_cs *cs, const cz_slotted_circuit *c, char *msg, size_t msg_len) {
   cz_err e = c->header(cs, c->ctx);
   if (e != CZ_OK)
-    return cz_msg_err(msg, msg_len, e, "header: %s", *cz_cs_errmsg(cs) ? cz_cs_errmsg(cs) : cz_err_str(e));
+    return cz_msg_err(msg, msg_len, e, "header: %s",
+                      *cz_cs_errmsg(cs) ? cz_cs_errmsg(cs) : cz_err_str(e));
   for (size_t i = 0; i < c->n_slots; i++)
     if ((e = c->slot(cs, c->ctx, i)) != CZ_OK)
       return cz_msg_err(msg, msg_len, e, "slot %zu: %s", i,
@@ -196,8 +197,8 @@ static cz_err alloc_result(slots_run *r) {
 
 /* A forked system's density (bits for the header's variables, then its
  * slot's) into the result: the header's in place, the slot's at base. */
-static void merge_dens(cz_density *dst, const cz_dens_buf *src, size_t hdr, size_t per,
-                       size_t base, uint64_t *tmp) {
+static void merge_dens(cz_density *dst, const cz_dens_buf *src, size_t hdr, size_t per, size_t base,
+                       uint64_t *tmp) {
   cz_bits_or_at(dst->bits, 0, src->d.bits, hdr);
   cz_bits_extract(tmp, src->d.bits, hdr, per);
   cz_bits_or_at(dst->bits, base, tmp, per);
@@ -357,7 +358,8 @@ static void work(void *p, size_t begin, size_t end, unsigned worker) {
 
 static void density_count(cz_density *d) {
   d->count = 0;
-  for (size_t w = 0; w < (d->n + 63) / 64; w++) d->count += (size_t)__builtin_popcountll(d->bits[w]);
+  for (size_t w = 0; w < (d->n + 63) / 64; w++)
+    d->count += (size_t)__builtin_popcountll(d->bits[w]);
 }
 
 /* The workers' runs of others moved down behind the header's, in order
@@ -435,7 +437,8 @@ static bool slot_repeats(const cz_recorder *rec, const cz_pce_tiling *t, size_t 
   for (int mi = 0; mi < 2; mi++) {
     const cz_rec_mat *m = &rec->m[mi];
     size_t r0 = t->hdr_rows, rk = t->hdr_rows + pos * t->per_rows;
-    if (m->ptr[r0 + t->per_rows] - m->ptr[r0] != m->ptr[rk + t->per_rows] - m->ptr[rk]) return false;
+    if (m->ptr[r0 + t->per_rows] - m->ptr[r0] != m->ptr[rk + t->per_rows] - m->ptr[rk])
+      return false;
     for (size_t k = 0; k < m->ptr[r0 + t->per_rows] - m->ptr[r0]; k++) {
       uint32_t c0 = m->col[m->ptr[r0] + k], ck = m->col[m->ptr[rk] + k];
       uint32_t idx = c0 & ~REC_INPUT_BIT;
@@ -465,8 +468,9 @@ static cz_err record_probe(cz_cs *rec, const cz_slotted_circuit *c, cz_pce_tilin
     at[k + 1] = (cs_counts){rec->n_inputs, rec->n_aux, rec->n_constraints};
   }
   if (e != CZ_OK) return e;
-  *t = (cz_pce_tiling){c->n_slots,        hdr.con, hdr.in, hdr.aux, at[1].con - hdr.con,
-                       at[1].in - hdr.in, at[1].aux - hdr.aux};
+  *t = (cz_pce_tiling){
+      c->n_slots,         hdr.con, hdr.in, hdr.aux, at[1].con - hdr.con, at[1].in - hdr.in,
+      at[1].aux - hdr.aux};
   bool same = true;
   for (size_t k = 1; k < n_probe; k++)
     same &= at[k + 1].con - at[k].con == t->per_rows && at[k + 1].in - at[k].in == t->per_in &&
@@ -515,8 +519,7 @@ cz_err cz_slots_synthesize(cz_cs_kind kind, const cz_cs_config *cfg, const cz_sl
     r.hdr = (cs_counts){L->n_inputs, L->n_aux, L->n_constraints};
     if (c->n_slots) e = run_slots_checked(&r, n_threads);
     else e = cz_cs_finish(L) == CZ_OK ? cz_cs_take_assignment(L, out) : cz_cs_error(L);
-    if (e != CZ_OK && r.err != CZ_OK)
-      cz_msg(msg, msg_len, "slot %zu: %s", r.err_slot, r.err_msg);
+    if (e != CZ_OK && r.err != CZ_OK) cz_msg(msg, msg_len, "slot %zu: %s", r.err_slot, r.err_msg);
     else if (e != CZ_OK)
       cz_msg(msg, msg_len, "%s", e == CZ_ERR_NOMEM ? "out of memory" : cz_err_str(e));
   }

@@ -82,23 +82,23 @@ void cz_lc_init_layout(cz_lc *lc, cz_lc_layout layout, unsigned inline_n, struct
   if (layout == CZ_LC_ARENA && !cs) layout = CZ_LC_VEC;
   lc->layout = (uint8_t)layout;
   switch (layout) {
-  case CZ_LC_INLINE:
-    if (inline_n < 1) inline_n = 1;
-    if (inline_n > CZ_LC_INLINE_MAX) inline_n = CZ_LC_INLINE_MAX;
-    lc->t = lc->inl;
-    lc->cap = inline_n;
-    break;
-  case CZ_LC_ARENA:
-    lc->t = NULL;
-    lc->cap = 0;
-    lc->arena = &cs->arena;
-    lc->arena->live++;
-    break;
-  default:
-    lc->layout = CZ_LC_VEC;
-    lc->t = NULL;
-    lc->cap = 0;
-    break;
+    case CZ_LC_INLINE:
+      if (inline_n < 1) inline_n = 1;
+      if (inline_n > CZ_LC_INLINE_MAX) inline_n = CZ_LC_INLINE_MAX;
+      lc->t = lc->inl;
+      lc->cap = inline_n;
+      break;
+    case CZ_LC_ARENA:
+      lc->t = NULL;
+      lc->cap = 0;
+      lc->arena = &cs->arena;
+      lc->arena->live++;
+      break;
+    default:
+      lc->layout = CZ_LC_VEC;
+      lc->t = NULL;
+      lc->cap = 0;
+      break;
   }
 }
 
@@ -276,7 +276,8 @@ void cz_lc_add_terms(cz_lc *lc, cz_lc_term *terms, size_t n) {
   /* One term per key: sums of the duplicates (exact, so in any order). */
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
-    if (m && terms[m - 1].key == terms[i].key) cz_fr_add(&terms[m - 1].coeff, &terms[m - 1].coeff, &terms[i].coeff);
+    if (m && terms[m - 1].key == terms[i].key)
+      cz_fr_add(&terms[m - 1].coeff, &terms[m - 1].coeff, &terms[i].coeff);
     else terms[m++] = terms[i];
   }
   /* Keys already in lc take their sum in place; the others are new. */
@@ -321,8 +322,8 @@ void cz_lc_copy(cz_lc *dst, const cz_lc *src) {
   dst->failed = src->failed;
 }
 
-bool cz_lc_eval(cz_fr *out, const cz_lc *lc, const cz_fr *inputs, size_t n_inputs,
-                const cz_fr *aux, size_t n_aux) {
+bool cz_lc_eval(cz_fr *out, const cz_lc *lc, const cz_fr *inputs, size_t n_inputs, const cz_fr *aux,
+                size_t n_aux) {
   cz_fr acc = CZ_FR_ZERO, tmp;
   for (uint32_t i = 0; i < lc->len; i++) {
     cz_var v = cz_var_from_key(lc->t[i].key);

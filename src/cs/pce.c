@@ -266,7 +266,9 @@ static cz_err take_pce(cz_cs *cs, size_t rows, size_t n_in, size_t n_aux, bool k
   r->coeffs = NULL;
   cz_rec_free(r);
   cs->taken = true;
-  cz_err e = !ok ? CZ_ERR_INVALID_ARG : set_codes(p, codes) && pce_densities(p) ? CZ_OK : CZ_ERR_NOMEM;
+  cz_err e = !ok                                       ? CZ_ERR_INVALID_ARG
+             : set_codes(p, codes) && pce_densities(p) ? CZ_OK
+                                                       : CZ_ERR_NOMEM;
   for (int i = 0; i < 3; i++) free(codes[i]);
   if (e != CZ_OK) {
     cz_pce_free(p);
@@ -277,8 +279,8 @@ static cz_err take_pce(cz_cs *cs, size_t rows, size_t n_in, size_t n_aux, bool k
 }
 
 cz_err cz_pce_take_tiled(cz_cs *cs, const cz_pce_tiling *t, cz_pce **out) {
-  cz_err e = take_pce(cs, t->hdr_rows + t->per_rows, t->hdr_in + t->per_in,
-                      t->hdr_aux + t->per_aux, false, out);
+  cz_err e = take_pce(cs, t->hdr_rows + t->per_rows, t->hdr_in + t->per_in, t->hdr_aux + t->per_aux,
+                      false, out);
   if (e == CZ_OK) (*out)->tile = *t;
   return e;
 }

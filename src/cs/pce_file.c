@@ -111,8 +111,8 @@ static void header_of(uint64_t h[H_WORDS], const cz_pce *p) {
   h[H_COUNT_B_INPUT] = p->b_input.count;
   h[H_COUNT_B_AUX] = p->b_aux.count;
   const cz_pce_tiling *t = &p->tile;
-  const size_t tile[7] = {t->n_slots, t->hdr_rows, t->hdr_in, t->hdr_aux,
-                          t->per_rows, t->per_in,  t->per_aux};
+  const size_t tile[7] = {t->n_slots,  t->hdr_rows, t->hdr_in, t->hdr_aux,
+                          t->per_rows, t->per_in,   t->per_aux};
   for (int i = 0; i < 7; i++) h[H_SLOTS + i] = tile[i];
 }
 
@@ -158,8 +158,7 @@ cz_err cz_pce_save(const cz_pce *p, const char *path, const uint8_t key[CZ_PCE_K
   if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: path too long", path);
   writer w = {open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), 0, 0, 0};
-  if (w.fd < 0)
-    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: %s", tmp, strerror(errno));
+  if (w.fd < 0) return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: %s", tmp, strerror(errno));
   uint8_t head[HEADER_BYTES] = {0};
   memcpy(head, MAGIC, 8);
   for (int i = 0; i < H_WORDS; i++)
@@ -236,8 +235,8 @@ static bool shape_sane(const cz_pce *p) {
 /* A tiling that fits the matrices: the header and one slot are all the
  * rows and variables (or no tiling). */
 static bool tiling_sane(const cz_pce_tiling *t, const cz_pce *p) {
-  if (!t->n_slots) return !t->hdr_rows && !t->hdr_in && !t->hdr_aux && !t->per_rows &&
-                          !t->per_in && !t->per_aux;
+  if (!t->n_slots)
+    return !t->hdr_rows && !t->hdr_in && !t->hdr_aux && !t->per_rows && !t->per_in && !t->per_aux;
   return t->hdr_rows + t->per_rows == p->n_constraints && t->hdr_in + t->per_in == p->n_inputs &&
          t->hdr_aux + t->per_aux == p->n_aux && t->n_slots <= UINT32_MAX &&
          t->per_in * t->n_slots <= UINT32_MAX && t->per_aux * t->n_slots <= UINT32_MAX &&
@@ -279,8 +278,8 @@ static cz_pce *shape_over(const uint8_t *map, size_t len, const uint64_t h[H_WOR
   return p;
 }
 
-cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BYTES],
-                               cz_pce **out, char *msg, size_t msg_len) {
+cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BYTES], cz_pce **out,
+                               char *msg, size_t msg_len) {
   *out = NULL;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -312,8 +311,9 @@ cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BY
              memcmp(map + KEY_AT, key, CZ_PCE_KEY_BYTES) != 0) {
     cz_msg(msg, msg_len, "%s: recorded for another circuit or format", path);
     r = CZ_PCE_FILE_STALE;
-  } else if ((h[H_CODE_BYTES] != 2 && h[H_CODE_BYTES] != 4) || h[H_INPUTS] + h[H_AUX] > UINT32_MAX ||
-             !sections(sz, NULL, h) || file_bytes(sz) != len) {
+  } else if ((h[H_CODE_BYTES] != 2 && h[H_CODE_BYTES] != 4) ||
+             h[H_INPUTS] + h[H_AUX] > UINT32_MAX || !sections(sz, NULL, h) ||
+             file_bytes(sz) != len) {
     cz_msg(msg, msg_len, "%s: truncated or inconsistent (%zu bytes)", path, len);
   } else if (memcmp(map + len - 8, END_MAGIC, 8) != 0 ||
              cz_crc32c(0, map, len - TRAILER_BYTES) != get64(map + len - TRAILER_BYTES)) {

@@ -19,7 +19,6 @@
 #include "cs/cs_internal.h"
 #include "cuzk/parallel.h"
 
-
 /* Entry weight of a row's own work (reduction, store) when splitting. */
 #define ROW_COST 2
 
@@ -32,17 +31,17 @@ typedef struct {
   const uint64_t *ptr64[3]; /* FORM_R1CS */
   const uint32_t *ptr32[3]; /* FORM_PCE* */
   const uint32_t *idx[3];
-  const cz_fr *val[3];      /* FORM_R1CS */
-  const void *code[3];      /* FORM_PCE* */
+  const cz_fr *val[3]; /* FORM_R1CS */
+  const void *code[3]; /* FORM_PCE* */
   const cz_fr *coeffs;
-  size_t rows;              /* the matrices' rows */
+  size_t rows; /* the matrices' rows */
   int form;
-  cz_pce_tiling tile;       /* n_slots 0: the rows are the circuit's */
+  cz_pce_tiling tile; /* n_slots 0: the rows are the circuit's */
   /* witness */
   const cz_fr *inputs;
   const cz_fr_packed *aux;
-  size_t n_inputs;          /* the matrices' input columns (then aux) */
-  uint8_t *cls_in;          /* the inputs' classes (CZ_CLS_*) */
+  size_t n_inputs; /* the matrices' input columns (then aux) */
+  uint8_t *cls_in; /* the inputs' classes (CZ_CLS_*) */
   cz_fr *out[3];
   int n_out; /* 3 for cz_r1cs (a, b, c), 2 for cz_pce (a, b) */
   uint64_t two_256_mod_r[4];
@@ -54,9 +53,9 @@ typedef struct {
  * and writes i slots of rows on. A plain shape's thresholds are past
  * every column. */
 typedef struct {
-  size_t hdr_in, hdr_aux;      /* columns below stay: the header's */
-  size_t shift_in, shift_aux;  /* added to the slot's own */
-  size_t row_shift;            /* added to the output row */
+  size_t hdr_in, hdr_aux;     /* columns below stay: the header's */
+  size_t shift_in, shift_aux; /* added to the slot's own */
+  size_t row_shift;           /* added to the output row */
 } ev_tile;
 
 /* ---- 320-bit lazy sums (CZ_ACC_ADD: cs_internal.h) ------------------- */
@@ -231,9 +230,9 @@ static void eval_part(void *ctx, size_t begin, size_t end, unsigned worker) {
     for (int mi = 0; mi < c->n_out; mi++) {
       size_t r0 = split_row(c, mi, lo, hi, part), r1 = split_row(c, mi, lo, hi, part + 1);
       switch (c->form) {
-      case FORM_R1CS: rows_r1cs(c, mi, r0, r1, &tl); break;
-      case FORM_PCE16: rows_pce16(c, mi, r0, r1, &tl); break;
-      default: rows_pce32(c, mi, r0, r1, &tl); break;
+        case FORM_R1CS: rows_r1cs(c, mi, r0, r1, &tl); break;
+        case FORM_PCE16: rows_pce16(c, mi, r0, r1, &tl); break;
+        default: rows_pce32(c, mi, r0, r1, &tl); break;
       }
     }
   }

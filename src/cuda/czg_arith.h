@@ -35,10 +35,18 @@
 #define CZG_FP_N 12
 #define CZG_FR_N 8
 
-typedef struct { uint32_t l[CZG_FP_N]; } czg_fp;
-typedef struct { uint32_t l[CZG_FR_N]; } czg_fr;
-typedef struct { czg_fp x, y; } czg_affine;
-typedef struct { czg_fp x, y, zz, zzz; } czg_xyzz;
+typedef struct {
+  uint32_t l[CZG_FP_N];
+} czg_fp;
+typedef struct {
+  uint32_t l[CZG_FR_N];
+} czg_fr;
+typedef struct {
+  czg_fp x, y;
+} czg_affine;
+typedef struct {
+  czg_fp x, y, zz, zzz;
+} czg_xyzz;
 
 /* p and r, and -m^-1 mod 2^32 (the low words of the 64-bit constants of
  * src/ec/fp.c and fr.c; the tests compare both moduli with the library's). */
@@ -208,7 +216,10 @@ CZG_CALL void czg_xyzz_dbl_affine(czg_xyzz *r, const czg_affine *a) {
 }
 
 CZG_CALL void czg_xyzz_dbl(czg_xyzz *r, const czg_xyzz *a) {
-  if (czg_xyzz_is_identity(a)) { *r = *a; return; }
+  if (czg_xyzz_is_identity(a)) {
+    *r = *a;
+    return;
+  }
   czg_fp u, v, w, s, m, t, y1 = a->y;
   czg_fp_dbl(&u, &a->y);
   czg_fp_sqr(&v, &u);
@@ -267,7 +278,10 @@ CZG_CALL void czg_xyzz_add_affine(czg_xyzz *acc, const czg_affine *b, bool neg) 
 /* acc += b, both XYZZ. */
 CZG_CALL void czg_xyzz_add(czg_xyzz *acc, const czg_xyzz *b) {
   if (czg_xyzz_is_identity(b)) return;
-  if (czg_xyzz_is_identity(acc)) { *acc = *b; return; }
+  if (czg_xyzz_is_identity(acc)) {
+    *acc = *b;
+    return;
+  }
   czg_fp u1, u2, s1, s2, p, r, pp, ppp, qq, t;
   czg_fp_mul(&u1, &acc->x, &b->zz);
   czg_fp_mul(&u2, &b->x, &acc->zz);
@@ -315,8 +329,8 @@ CZG_FN void czg_xyzz_mul_small(czg_xyzz *r, const czg_xyzz *p, uint32_t k) {
  * bits, so the signed recoding never carries out of it. */
 CZG_HFN unsigned czg_msm_windows(unsigned c) { return 255 / c + 1; }
 
-#define CZG_KEY_NONE 0xffffffffu  /* a zero digit: sorted last, never summed */
-#define CZG_NEG_BIT 0x80000000u   /* in a value: the point is subtracted */
+#define CZG_KEY_NONE 0xffffffffu /* a zero digit: sorted last, never summed */
+#define CZG_NEG_BIT 0x80000000u  /* in a value: the point is subtracted */
 
 /* Bits [pos, pos + c) of the 256-bit k (c <= 16). */
 CZG_FN uint32_t czg_scalar_bits(const czg_fr *k, unsigned pos, unsigned c) {
@@ -412,8 +426,8 @@ CZG_FN void czg_pow_table(czg_fr *r, const czg_fr *lo, const czg_fr *hi, uint32_
  *     [s0, s0 + k), half-sizes rising.
  * So three passes of k = 9 do 2^27, and no permutation pass is needed. */
 typedef struct {
-  unsigned log_n, k;  /* transform size 2^log_n, pass radix 2^k */
-  unsigned low_bit;   /* first index bit of the pass (the group stride is 2^low_bit) */
+  unsigned log_n, k; /* transform size 2^log_n, pass radix 2^k */
+  unsigned low_bit;  /* first index bit of the pass (the group stride is 2^low_bit) */
   bool dif;
 } czg_ntt_pass;
 

@@ -28,7 +28,11 @@ static bool tw_build(tw_tables *t, const cz_fr *w, unsigned log_n) {
   size_t n = (size_t)1 << log_n, nlo = n < (1u << CZG_TW_BITS) ? n : (1u << CZG_TW_BITS);
   size_t nhi = (n >> CZG_TW_BITS) ? (n >> CZG_TW_BITS) : 1;
   cz_fr *lo = malloc(nlo * sizeof *lo), *hi = malloc(nhi * sizeof *hi);
-  if (!lo || !hi) { free(lo); free(hi); return false; }
+  if (!lo || !hi) {
+    free(lo);
+    free(hi);
+    return false;
+  }
   lo[0] = CZ_FR_ONE;
   for (size_t i = 1; i < nlo; i++) cz_fr_mul(&lo[i], &lo[i - 1], w);
   cz_fr step = *w;
@@ -40,7 +44,10 @@ static bool tw_build(tw_tables *t, const cz_fr *w, unsigned log_n) {
   return true;
 }
 
-static void tw_free(tw_tables *t) { free(t->lo); free(t->hi); }
+static void tw_free(tw_tables *t) {
+  free(t->lo);
+  free(t->hi);
+}
 
 /* The kernel czg_ntt_pass_kernel: per group, load, k levels, store. */
 static void ntt_run(czg_fr *a, unsigned log_n, const tw_tables *tw, bool dif, unsigned max_k) {
@@ -70,7 +77,9 @@ void czg_emu_ntt(cz_fr *a, unsigned log_n, const cz_fr *w, bool dif, unsigned ma
 
 /* ---- MSM ------------------------------------------------------------------ */
 
-typedef struct { uint32_t key, val; } kv;
+typedef struct {
+  uint32_t key, val;
+} kv;
 
 static int kv_cmp(const void *x, const void *y) {
   const kv *a = x, *b = y;
@@ -85,7 +94,8 @@ static bool emu_msm(cz_g1 *out, const cz_g1_affine *pts, const czg_fr *k, size_t
   unsigned nw = czg_msm_windows(c);
   uint32_t half = 1u << (c - 1), nb = nw * half;
   size_t nk = n * nw;
-  uint32_t *keys = malloc((nk ? nk : 1) * sizeof *keys), *vals = malloc((nk ? nk : 1) * sizeof *vals);
+  uint32_t *keys = malloc((nk ? nk : 1) * sizeof *keys),
+           *vals = malloc((nk ? nk : 1) * sizeof *vals);
   kv *pairs = malloc((nk ? nk : 1) * sizeof *pairs);
   uint32_t *start = calloc(nb, sizeof *start), *end = calloc(nb, sizeof *end);
   czg_xyzz *buckets = malloc(nb * sizeof *buckets), *seg = malloc((size_t)nw * segs * sizeof *seg);
@@ -117,7 +127,13 @@ static bool emu_msm(cz_g1 *out, const cz_g1_affine *pts, const czg_fr *k, size_t
       }
     czg_finish_windows(out, seg, nw, segs, c);
   }
-  free(keys); free(vals); free(pairs); free(start); free(end); free(buckets); free(seg);
+  free(keys);
+  free(vals);
+  free(pairs);
+  free(start);
+  free(end);
+  free(buckets);
+  free(seg);
   return ok;
 }
 
@@ -168,8 +184,14 @@ static cz_err emu_mem_free(void *ctx, size_t *f) {
   *f = ((emu_dev *)ctx)->free_bytes;
   return CZ_OK;
 }
-static void *emu_alloc(void *ctx, size_t n) { (void)ctx; return malloc(n); }
-static void emu_free(void *ctx, void *p) { (void)ctx; free(p); }
+static void *emu_alloc(void *ctx, size_t n) {
+  (void)ctx;
+  return malloc(n);
+}
+static void emu_free(void *ctx, void *p) {
+  (void)ctx;
+  free(p);
+}
 
 /* The three vectors of H on the device: copies of a, b, c zero-padded to
  * n, c = a b when c is NULL (as the CUDA device makes it). */
@@ -257,7 +279,10 @@ static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *
     d->log_n = log_n;
     v[0] = NULL;
   }
-  tw_free(&tw); tw_free(&twi); tw_free(&tg); tw_free(&tgi);
+  tw_free(&tw);
+  tw_free(&twi);
+  tw_free(&tg);
+  tw_free(&tgi);
   for (int i = 0; i < 3; i++) free(v[i]);
   return ok ? CZ_OK : CZ_ERR_NOMEM;
 }
@@ -266,7 +291,8 @@ static cz_err emu_h_read(void *ctx, cz_fr *out) {
   emu_dev *d = ctx;
   if (!d->h) return CZ_ERR_INVALID_ARG;
   size_t n = (size_t)1 << d->log_n;
-  for (size_t i = 0; i < n; i++) memcpy(&out[i], &d->h[czg_rev((uint32_t)i, d->log_n)], sizeof *out);
+  for (size_t i = 0; i < n; i++)
+    memcpy(&out[i], &d->h[czg_rev((uint32_t)i, d->log_n)], sizeof *out);
   return CZ_OK;
 }
 
@@ -280,7 +306,8 @@ static cz_err emu_msm_h(void *ctx, const cz_g1_affine *bases, size_t first, size
   if (!d->h || first + n > ((size_t)1 << d->log_n)) return CZ_ERR_INVALID_ARG;
   czg_fr *k = malloc((n ? n : 1) * sizeof *k);
   if (!k) return CZ_ERR_NOMEM;
-  for (size_t i = 0; i < n; i++) czg_fr_from_mont(&k[i], &d->h[czg_rev((uint32_t)(first + i), d->log_n)]);
+  for (size_t i = 0; i < n; i++)
+    czg_fr_from_mont(&k[i], &d->h[czg_rev((uint32_t)(first + i), d->log_n)]);
   bool ok = d->library ? cz_msm_g1(out, bases, (const cz_scalar *)k, n, 0) == CZ_OK
                        : emu_msm(out, bases, k, n, emu_window(n), 4);
   free(k);
@@ -297,7 +324,8 @@ static cz_err emu_batch_add(void *ctx, const cz_g1_affine *pts, size_t n, cz_g1 
   czg_xyzz part[T];
   for (unsigned t = 0; t < T; t++) {
     czg_xyzz_set_identity(&part[t]);
-    for (size_t i = t; i < n; i += T) czg_xyzz_add_affine(&part[t], (const czg_affine *)&pts[i], false);
+    for (size_t i = t; i < n; i += T)
+      czg_xyzz_add_affine(&part[t], (const czg_affine *)&pts[i], false);
   }
   czg_sum_xyzz(out, part, T);
   if (corrupt) emu_spoil(out);

@@ -302,7 +302,9 @@ static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_as
   pthread_mutex_lock(&st->device);
   uint64_t t0 = cz_now_ns(), t1;
   cz_err e = st->ops.ntt_h(st->ops.ctx, as->a, as->b, as->c, as->n_constraints, log_n);
-  t1 = cz_now_ns(); t->ntt_h += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t->ntt_h += t1 - t0;
+  t0 = t1;
   if (e == CZ_OK) {
     /* a, b (and c, when the caller gave one) now live on the device:
      * release them as the CPU backend does */
@@ -312,18 +314,22 @@ static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_as
     as->a = as->b = as->c = NULL;
     e = run_msm_h(st, g16_point_at(p, G16_H, 0), p->n_h, cz_groth16_params_is_mapped(p), &h);
   }
-  t1 = cz_now_ns(); t->msm_h += t1 - t0;
+  t1 = cz_now_ns();
+  t->msm_h += t1 - t0;
   pthread_join(tp, NULL);
   if (e == CZ_OK) e = pj.err;
   t->prep += pj.ns;
   t0 = cz_now_ns();
   for (int m = 0; m < M_COUNT && e == CZ_OK; m++) e = run_batch_add(st, &pj.split[m], &g[m]);
-  t1 = cz_now_ns(); t->batch_add += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t->batch_add += t1 - t0;
+  t0 = t1;
   for (int m = 0; m < M_COUNT && e == CZ_OK; m++) {
     e = run_tail(st, &pj.split[m], &part);
     if (e == CZ_OK) cz_g1_add(&g[m], &g[m], &part);
   }
-  t1 = cz_now_ns(); t->tail += t1 - t0;
+  t1 = cz_now_ns();
+  t->tail += t1 - t0;
   pthread_mutex_unlock(&st->device);
   for (int m = 0; m < M_COUNT; m++) czg_split_free(&pj.split[m]);
   pthread_join(tg, NULL);
@@ -367,9 +373,11 @@ static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *
     e = prove_one(st, params, &as[i], log_n, &r, &s, &proofs[i], opts->n_threads, &t);
     memset(&r, 0, sizeof r);
     memset(&s, 0, sizeof s);
-    if (e == CZ_ERR_NOMEM) cz_msg(opts->msg, opts->msg_len, "out of memory (host or %s device)", st->ops.name);
+    if (e == CZ_ERR_NOMEM)
+      cz_msg(opts->msg, opts->msg_len, "out of memory (host or %s device)", st->ops.name);
     else if (e == CZ_ERR_DEVICE) cz_msg(opts->msg, opts->msg_len, "%s: device error", st->ops.name);
-    else if (e != CZ_OK) cz_msg(opts->msg, opts->msg_len, "%s device failed (%s)", st->ops.name, cz_err_str(e));
+    else if (e != CZ_OK)
+      cz_msg(opts->msg, opts->msg_len, "%s device failed (%s)", st->ops.name, cz_err_str(e));
   }
   if (e != CZ_OK) return e;
   const cz_prove_timing *hook = opts->timing;

@@ -39,7 +39,10 @@ static void reduce_scalar(cz_scalar *k) {
   for (;;) {
     bool geq = true;
     for (int i = CZ_FR_LIMBS - 1; i >= 0; i--) {
-      if (k->l[i] != CZ_FR_MODULUS[i]) { geq = k->l[i] > CZ_FR_MODULUS[i]; break; }
+      if (k->l[i] != CZ_FR_MODULUS[i]) {
+        geq = k->l[i] > CZ_FR_MODULUS[i];
+        break;
+      }
     }
     if (!geq) return;
     unsigned __int128 borrow = 0;
@@ -86,9 +89,7 @@ cz_err czg_split_g1(czg_split *out, const cz_msm_g1_segment *segs, size_t n_segs
       switch (scalar_class(&k)) {
         case 0: out->n_zero++; break;
         case 1: out->one[out->n_one++] = base; break;
-        default:
-          out->other[out->n_other] = base;
-          out->k[out->n_other++] = k;
+        default: out->other[out->n_other] = base; out->k[out->n_other++] = k;
       }
     }
   }
@@ -121,7 +122,10 @@ void *czg_pool_acquire(czg_pool *p, size_t n, unsigned *slot) {
     int pick = -1;
     for (unsigned i = 0; i < p->n_bufs; i++) {
       if (p->busy[i]) continue;
-      if (p->size[i] >= n) { pick = (int)i; break; }
+      if (p->size[i] >= n) {
+        pick = (int)i;
+        break;
+      }
       if (pick < 0) pick = (int)i;
     }
     if (pick >= 0) {
@@ -130,7 +134,10 @@ void *czg_pool_acquire(czg_pool *p, size_t n, unsigned *slot) {
         if (p->buf[i]) p->free(p->ctx, p->buf[i]);
         p->buf[i] = p->alloc(p->ctx, n);
         p->size[i] = p->buf[i] ? n : 0;
-        if (!p->buf[i]) { pthread_mutex_unlock(&p->mu); return NULL; }
+        if (!p->buf[i]) {
+          pthread_mutex_unlock(&p->mu);
+          return NULL;
+        }
         p->n_allocs++;
       }
       p->busy[i] = true;

@@ -19,9 +19,7 @@
 /* ---- identity and conversions ------------------------------------------ */
 
 static inline bool GN(jac_is_id)(const JAC *p) { return FF(is_zero)(&p->z); }
-static inline bool GN(aff_is_id)(const AFF *p) {
-  return FF(is_zero)(&p->x) && FF(is_zero)(&p->y);
-}
+static inline bool GN(aff_is_id)(const AFF *p) { return FF(is_zero)(&p->x) && FF(is_zero)(&p->y); }
 static inline bool GN(xyzz_is_id)(const XYZZ *p) { return FF(is_zero)(&p->zz); }
 
 void GN(set_identity)(JAC *r) {
@@ -54,14 +52,21 @@ bool GN(eq)(const JAC *a, const JAC *b) {
 }
 
 void GN(from_affine)(JAC *r, const AFF *a) {
-  if (GN(aff_is_id)(a)) { GN(set_identity)(r); return; }
+  if (GN(aff_is_id)(a)) {
+    GN(set_identity)(r);
+    return;
+  }
   r->x = a->x;
   r->y = a->y;
   r->z = F_ONE;
 }
 
 void GN(to_affine)(AFF *r, const JAC *p) {
-  if (GN(jac_is_id)(p)) { r->x = F_ZERO; r->y = F_ZERO; return; }
+  if (GN(jac_is_id)(p)) {
+    r->x = F_ZERO;
+    r->y = F_ZERO;
+    return;
+  }
   F zi, zi2;
   FF(inv)(&zi, &p->z);
   FF(sqr)(&zi2, &zi);
@@ -81,10 +86,14 @@ void GN(batch_to_affine)(AFF *out, const JAC *in, size_t n) {
   }
   FF(inv)(&acc, &acc); /* acc = 1/(product of all non-zero Z) */
   for (size_t i = n; i-- > 0;) {
-    if (GN(jac_is_id)(&in[i])) { out[i].x = F_ZERO; out[i].y = F_ZERO; continue; }
+    if (GN(jac_is_id)(&in[i])) {
+      out[i].x = F_ZERO;
+      out[i].y = F_ZERO;
+      continue;
+    }
     F zi, zi2;
-    FF(mul)(&zi, &acc, &out[i].x);  /* 1/Z_i */
-    FF(mul)(&acc, &acc, &in[i].z);  /* drop Z_i from the running inverse */
+    FF(mul)(&zi, &acc, &out[i].x); /* 1/Z_i */
+    FF(mul)(&acc, &acc, &in[i].z); /* drop Z_i from the running inverse */
     FF(sqr)(&zi2, &zi);
     FF(mul)(&out[i].x, &in[i].x, &zi2);
     FF(mul)(&zi2, &zi2, &zi);
@@ -115,12 +124,12 @@ static inline void GN(dbl_core)(JAC *r, const JAC *p) {
   FF(sqr)(&d, &d);
   FF(sub)(&d, &d, &a);
   FF(sub)(&d, &d, &c);
-  FF(dbl)(&d, &d);          /* D = 2((X + B)^2 - A - C) */
+  FF(dbl)(&d, &d); /* D = 2((X + B)^2 - A - C) */
   FF(dbl)(&e, &a);
-  FF(add)(&e, &e, &a);      /* E = 3A */
+  FF(add)(&e, &e, &a); /* E = 3A */
   FF(sqr)(&f, &e);
   FF(mul)(&r->z, &p->y, &p->z);
-  FF(dbl)(&r->z, &r->z);    /* Z3 = 2 Y Z: last read of p */
+  FF(dbl)(&r->z, &r->z); /* Z3 = 2 Y Z: last read of p */
   FF(sub)(&r->x, &f, &d);
   FF(sub)(&r->x, &r->x, &d); /* X3 = F - 2D */
   FF(sub)(&d, &d, &r->x);
@@ -128,14 +137,20 @@ static inline void GN(dbl_core)(JAC *r, const JAC *p) {
   FF(dbl)(&c, &c);
   FF(dbl)(&c, &c);
   FF(dbl)(&c, &c);
-  FF(sub)(&r->y, &d, &c);   /* Y3 = E (D - X3) - 8C */
+  FF(sub)(&r->y, &d, &c); /* Y3 = E (D - X3) - 8C */
 }
 void GN(dbl)(JAC *r, const JAC *a) { GN(dbl_core)(r, a); }
 
 /* add-2007-bl: 11M + 5S. */
 static inline void GN(add_core)(JAC *r, const JAC *a, const JAC *b) {
-  if (GN(jac_is_id)(a)) { *r = *b; return; }
-  if (GN(jac_is_id)(b)) { *r = *a; return; }
+  if (GN(jac_is_id)(a)) {
+    *r = *b;
+    return;
+  }
+  if (GN(jac_is_id)(b)) {
+    *r = *a;
+    return;
+  }
   F z1z1, z2z2, u1, u2, s1, s2, h, rr, i, j, v;
   FF(sqr)(&z1z1, &a->z);
   FF(sqr)(&z2z2, &b->z);
@@ -154,14 +169,14 @@ static inline void GN(add_core)(JAC *r, const JAC *a, const JAC *b) {
   }
   FF(dbl)(&rr, &rr);
   FF(dbl)(&i, &h);
-  FF(sqr)(&i, &i);          /* I = (2H)^2 */
+  FF(sqr)(&i, &i); /* I = (2H)^2 */
   FF(mul)(&j, &h, &i);
   FF(mul)(&v, &u1, &i);
   FF(add)(&u2, &a->z, &b->z);
   FF(sqr)(&u2, &u2);
   FF(sub)(&u2, &u2, &z1z1);
   FF(sub)(&u2, &u2, &z2z2);
-  FF(mul)(&r->z, &u2, &h);  /* Z3: last read of a and b */
+  FF(mul)(&r->z, &u2, &h); /* Z3: last read of a and b */
   FF(sqr)(&r->x, &rr);
   FF(sub)(&r->x, &r->x, &j);
   FF(sub)(&r->x, &r->x, &v);
@@ -176,8 +191,14 @@ void GN(add)(JAC *r, const JAC *a, const JAC *b) { GN(add_core)(r, a, b); }
 
 /* madd-2007-bl: 7M + 4S. */
 static inline void GN(madd_core)(JAC *r, const JAC *a, const AFF *b) {
-  if (GN(aff_is_id)(b)) { *r = *a; return; }
-  if (GN(jac_is_id)(a)) { GN(from_affine)(r, b); return; }
+  if (GN(aff_is_id)(b)) {
+    *r = *a;
+    return;
+  }
+  if (GN(jac_is_id)(a)) {
+    GN(from_affine)(r, b);
+    return;
+  }
   F z1z1, u2, s2, h, hh, rr, i, j, v, y1j;
   FF(sqr)(&z1z1, &a->z);
   FF(mul)(&u2, &b->x, &z1z1);
@@ -230,8 +251,8 @@ static inline void GN(xyzz_dbl_core)(XYZZ *r, const XYZZ *p) {
   FF(mul)(&s, &p->x, &v);
   FF(sqr)(&m, &p->x);
   FF(dbl)(&t, &m);
-  FF(add)(&m, &m, &t);      /* M = 3 X^2 */
-  FF(mul)(&t, &w, &p->y);   /* W Y */
+  FF(add)(&m, &m, &t);    /* M = 3 X^2 */
+  FF(mul)(&t, &w, &p->y); /* W Y */
   FF(mul)(&r->zz, &v, &p->zz);
   FF(mul)(&r->zzz, &w, &p->zzz);
   FF(sqr)(&r->x, &m);
@@ -246,7 +267,10 @@ void GN(xyzz_dbl)(XYZZ *r, const XYZZ *a) { GN(xyzz_dbl_core)(r, a); }
 /* madd-2008-s (8M + 2S) for a + b, or a - b when negate. For the subtraction
  * R' = S2 + Y1 = -R, which only flips the sign of the (Q - X3) factor. */
 static inline void GN(xyzz_madd_core)(XYZZ *r, const XYZZ *a, const AFF *b, const bool negate) {
-  if (GN(aff_is_id)(b)) { *r = *a; return; }
+  if (GN(aff_is_id)(b)) {
+    *r = *a;
+    return;
+  }
   if (GN(xyzz_is_id)(a)) {
     r->x = b->x;
     if (negate) FF(neg)(&r->y, &b->y);
@@ -290,8 +314,14 @@ void GN(xyzz_sub_affine)(XYZZ *r, const XYZZ *a, const AFF *b) {
 
 /* add-2008-s: 12M + 2S. */
 void GN(xyzz_add)(XYZZ *r, const XYZZ *a, const XYZZ *b) {
-  if (GN(xyzz_is_id)(a)) { *r = *b; return; }
-  if (GN(xyzz_is_id)(b)) { *r = *a; return; }
+  if (GN(xyzz_is_id)(a)) {
+    *r = *b;
+    return;
+  }
+  if (GN(xyzz_is_id)(b)) {
+    *r = *a;
+    return;
+  }
   F u1, u2, s1, s2, p, rr, pp, ppp, zz, zzz;
   FF(mul)(&u1, &a->x, &b->zz);
   FF(mul)(&u2, &b->x, &a->zz);
@@ -310,7 +340,7 @@ void GN(xyzz_add)(XYZZ *r, const XYZZ *a, const XYZZ *b) {
   FF(mul)(&zzz, &a->zzz, &b->zzz);
   FF(mul)(&r->zz, &zz, &pp);
   FF(mul)(&r->zzz, &zzz, &ppp);
-  FF(mul)(&u1, &u1, &pp);   /* Q = U1 PP */
+  FF(mul)(&u1, &u1, &pp); /* Q = U1 PP */
   FF(mul)(&s1, &s1, &ppp);
   FF(sqr)(&r->x, &rr);
   FF(sub)(&r->x, &r->x, &ppp);
@@ -324,7 +354,10 @@ void GN(xyzz_add)(XYZZ *r, const XYZZ *a, const XYZZ *b) {
 /* (X/ZZ, Y/ZZZ) = (X ZZ / ZZ^2, Y ZZZ / ZZ^3) since ZZ^3 = ZZZ^2: Jacobian
  * (X ZZ, Y ZZZ, ZZ), 2M. */
 void GN(xyzz_to_jacobian)(JAC *r, const XYZZ *a) {
-  if (GN(xyzz_is_id)(a)) { GN(set_identity)(r); return; }
+  if (GN(xyzz_is_id)(a)) {
+    GN(set_identity)(r);
+    return;
+  }
   FF(mul)(&r->x, &a->x, &a->zz);
   FF(mul)(&r->y, &a->y, &a->zzz);
   r->z = a->zz;
@@ -397,8 +430,8 @@ static void GN(odd_multiples)(JAC *table, const JAC *p, int w) {
 /* Straus (interleaved) evaluation: r = sum over dims i of
  * sum_pos digits[i][pos] 2^pos base_i, where tables[i] holds the odd
  * multiples of base_i. Leading doublings of the identity are skipped. */
-static void GN(wnaf_straus)(JAC *r, JAC tables[][WNAF_TABLE_MAX], int dims,
-                            int8_t (*digits)[257], const int *lens) {
+static void GN(wnaf_straus)(JAC *r, JAC tables[][WNAF_TABLE_MAX], int dims, int8_t (*digits)[257],
+                            const int *lens) {
   int len = 0;
   for (int i = 0; i < dims; i++)
     if (lens[i] > len) len = lens[i];

@@ -79,7 +79,9 @@ CZ_IFMA_TARGET static bool g1_eight(cz_g1_affine out[8], const uint8_t *in, cons
 }
 
 /* Fp2 in two cz_fpv: c0 + c1 u, u^2 = -1. */
-typedef struct { cz_fpv c0, c1; } fp2v;
+typedef struct {
+  cz_fpv c0, c1;
+} fp2v;
 
 CZ_IFMA_TARGET static void fp2v_mul(fp2v *r, const fp2v *a, const fp2v *b) {
   cz_fpv t0, t1, s0, s1;
@@ -158,35 +160,35 @@ CZ_IFMA_TARGET static size_t g2_vector_prefix(const vec_consts *k, cz_g2_affine 
 
 /* The shared loop: vector groups while they pass, a failing group point by
  * point (it may hold only infinities, which are fine), then on again. */
-#define DESERIALIZE_MANY(G, AFF, BYTES)                                                    \
-  cz_err cz_##G##_affine_deserialize_many(AFF *out, const uint8_t *in, size_t n,           \
-                                          bool check_subgroup, size_t *bad) {              \
-    VECTOR_CONSTS(k);                                                                      \
-    size_t i = 0;                                                                          \
-    while (i < n) {                                                                        \
-      size_t done = 0;                                                                     \
-      VECTOR_PREFIX(G, out + i, in + i * BYTES, n - i, done);                              \
-      for (size_t j = i; j < i + done && check_subgroup; j++)                              \
-        if (!cz_##G##_affine_is_in_subgroup(&out[j])) {                                    \
-          if (bad) *bad = j;                                                               \
-          return CZ_ERR_NOT_IN_SUBGROUP;                                                   \
-        }                                                                                  \
-      i += done;                                                                           \
-      size_t end = i + 8 < n ? i + 8 : n;                                                  \
-      for (; i < end; i++) {                                                               \
-        cz_err e = cz_##G##_affine_deserialize(&out[i], in + i * BYTES, check_subgroup);   \
-        if (e != CZ_OK) {                                                                  \
-          if (bad) *bad = i;                                                               \
-          return e;                                                                        \
-        }                                                                                  \
-      }                                                                                    \
-    }                                                                                      \
-    return CZ_OK;                                                                          \
+#define DESERIALIZE_MANY(G, AFF, BYTES) \
+  cz_err cz_##G##_affine_deserialize_many(AFF *out, const uint8_t *in, size_t n, \
+                                          bool check_subgroup, size_t *bad) { \
+    VECTOR_CONSTS(k); \
+    size_t i = 0; \
+    while (i < n) { \
+      size_t done = 0; \
+      VECTOR_PREFIX(G, out + i, in + i * BYTES, n - i, done); \
+      for (size_t j = i; j < i + done && check_subgroup; j++) \
+        if (!cz_##G##_affine_is_in_subgroup(&out[j])) { \
+          if (bad) *bad = j; \
+          return CZ_ERR_NOT_IN_SUBGROUP; \
+        } \
+      i += done; \
+      size_t end = i + 8 < n ? i + 8 : n; \
+      for (; i < end; i++) { \
+        cz_err e = cz_##G##_affine_deserialize(&out[i], in + i * BYTES, check_subgroup); \
+        if (e != CZ_OK) { \
+          if (bad) *bad = i; \
+          return e; \
+        } \
+      } \
+    } \
+    return CZ_OK; \
   }
 
 #ifdef CZ_IFMA
-#define VECTOR_CONSTS(k)        \
-  vec_consts k = {0};           \
+#define VECTOR_CONSTS(k) \
+  vec_consts k = {0}; \
   if (cz_ifma_use && n >= 8) consts_init(&k)
 #define VECTOR_PREFIX(G, o, p, cnt, done) \
   if (cz_ifma_use && (cnt) >= 8) done = G##_vector_prefix(&k, o, p, cnt)

@@ -20,13 +20,19 @@ __attribute__((noinline)) void FN(sqr_portable)(F *r, const F *a) {
  * testing the flag, which the ADX path then paid on every call. */
 void FN(mul)(F *r, const F *a, const F *b) {
 #ifdef CZ_MONT_ADX
-  if (cz_mont_use_adx) { FN(mul_adx)(r, a, b); return; }
+  if (cz_mont_use_adx) {
+    FN(mul_adx)(r, a, b);
+    return;
+  }
 #endif
   FN(mul_portable)(r, a, b);
 }
 void FN(sqr)(F *r, const F *a) {
 #ifdef CZ_MONT_ADX
-  if (cz_mont_use_adx) { FN(sqr_adx)(r, a); return; }
+  if (cz_mont_use_adx) {
+    FN(sqr_adx)(r, a);
+    return;
+  }
 #endif
   FN(sqr_portable)(r, a);
 }
@@ -34,15 +40,27 @@ void FN(sqr)(F *r, const F *a) {
 /* Addition and subtraction: ADC/SBB chains on x86-64, portable C elsewhere. */
 static inline void FN(add_limbs)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
 #ifdef CZ_MONT_X86
-  if (NL == 6) { mont_add6_x86(r, a, b, MOD); return; }
-  if (NL == 4) { mont_add4_x86(r, a, b, MOD); return; }
+  if (NL == 6) {
+    mont_add6_x86(r, a, b, MOD);
+    return;
+  }
+  if (NL == 4) {
+    mont_add4_x86(r, a, b, MOD);
+    return;
+  }
 #endif
   mont_add(r, a, b, MOD, NL);
 }
 static inline void FN(sub_limbs)(uint64_t *r, const uint64_t *a, const uint64_t *b) {
 #ifdef CZ_MONT_X86
-  if (NL == 6) { mont_sub6_x86(r, a, b, MOD); return; }
-  if (NL == 4) { mont_sub4_x86(r, a, b, MOD); return; }
+  if (NL == 6) {
+    mont_sub6_x86(r, a, b, MOD);
+    return;
+  }
+  if (NL == 4) {
+    mont_sub4_x86(r, a, b, MOD);
+    return;
+  }
 #endif
   mont_sub(r, a, b, MOD, NL);
 }
@@ -141,7 +159,10 @@ static void FN(mod_minus)(uint64_t out[NL], uint64_t k) {
 }
 
 bool FN(inv_fermat)(F *r, const F *a) {
-  if (FN(is_zero)(a)) { *r = (F){{0}}; return false; }
+  if (FN(is_zero)(a)) {
+    *r = (F){{0}};
+    return false;
+  }
   uint64_t e[NL];
   FN(mod_minus)(e, 2);
   FN(pow)(r, a, e, NL);
@@ -151,11 +172,14 @@ bool FN(inv_fermat)(F *r, const F *a) {
 #include "ec/field_inv.h"
 
 bool FN(inv)(F *r, const F *a) {
-  if (FN(is_zero)(a)) { *r = (F){{0}}; return false; }
+  if (FN(is_zero)(a)) {
+    *r = (F){{0}};
+    return false;
+  }
   F t, r3;
-  FN(inv_limbs)(t.l, a->l);                     /* (aR)^-1 */
-  FN(mul)(&r3, (const F *)R2, (const F *)R2);   /* R^3 */
-  FN(mul)(r, &t, &r3);                          /* a^-1 R */
+  FN(inv_limbs)(t.l, a->l);                   /* (aR)^-1 */
+  FN(mul)(&r3, (const F *)R2, (const F *)R2); /* R^3 */
+  FN(mul)(r, &t, &r3);                        /* a^-1 R */
   return true;
 }
 
@@ -173,7 +197,10 @@ void FN(batch_inv)(F *out, const F *in, size_t n) {
   }
   FN(inv)(&acc, &acc);
   for (size_t i = n; i-- > 0;) {
-    if (FN(is_zero)(&in[i])) { out[i] = in[i]; continue; }
+    if (FN(is_zero)(&in[i])) {
+      out[i] = in[i];
+      continue;
+    }
     F x = in[i];
     FN(mul)(&out[i], &acc, &prefix[i]);
     FN(mul)(&acc, &acc, &x);

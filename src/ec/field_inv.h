@@ -24,9 +24,11 @@
 #define INV_M62 (((uint64_t)1 << 62) - 1)
 
 typedef __int128 cz_i128;
-typedef struct { int64_t l[INV_S]; } FN(s62);
+typedef struct {
+  int64_t l[INV_S];
+} FN(s62);
 
-static void FN(to_s62)(FN(s62) *r, const uint64_t a[NL]) {
+static void FN(to_s62)(FN(s62) * r, const uint64_t a[NL]) {
   for (int i = 0; i < INV_S; i++) {
     int bit = 62 * i, w = bit / 64, s = bit % 64;
     uint64_t v = w < NL ? a[w] >> s : 0;
@@ -36,7 +38,7 @@ static void FN(to_s62)(FN(s62) *r, const uint64_t a[NL]) {
 }
 
 /* a must be in [0, 2^(64 NL)). */
-static void FN(from_s62)(uint64_t r[NL], const FN(s62) *a) {
+static void FN(from_s62)(uint64_t r[NL], const FN(s62) * a) {
   for (int w = 0; w < NL; w++) r[w] = 0;
   for (int i = 0; i < INV_S; i++) {
     uint64_t v = (uint64_t)a->l[i];
@@ -55,40 +57,56 @@ static int64_t FN(divsteps62)(int64_t delta, uint64_t f, uint64_t g, int64_t t[4
   int i = 62;
   for (;;) {
     int zeros = __builtin_ctzll(g | ((uint64_t)1 << i));
-    g >>= zeros; u <<= zeros; v <<= zeros;
-    delta += zeros; i -= zeros;
+    g >>= zeros;
+    u <<= zeros;
+    v <<= zeros;
+    delta += zeros;
+    i -= zeros;
     if (i == 0) break;
     /* g is odd. With delta > 0 the divstep swaps: (f, g) = (g, -f). */
     if (delta > 0) {
       uint64_t x;
       delta = -delta;
-      x = f; f = g; g = -x;
-      x = u; u = q; q = -x;
-      x = v; v = r; r = -x;
+      x = f;
+      f = g;
+      g = -x;
+      x = u;
+      u = q;
+      q = -x;
+      x = v;
+      v = r;
+      r = -x;
     }
     /* Now delta <= 0: the next min(1 - delta, i) steps add f when g is odd. */
     int limit = (int)(1 - delta) < i ? (int)(1 - delta) : i;
     if (limit > 6) limit = 6;
     uint64_t mask = ((uint64_t)1 << limit) - 1;
-    uint64_t finv = f * (2 - f * f);       /* 1/f mod 2^6 (f odd) */
+    uint64_t finv = f * (2 - f * f); /* 1/f mod 2^6 (f odd) */
     uint64_t w = (0 - g * finv) & mask;
-    g += f * w; q += u * w; r += v * w;
+    g += f * w;
+    q += u * w;
+    r += v * w;
   }
-  t[0] = (int64_t)u; t[1] = (int64_t)v; t[2] = (int64_t)q; t[3] = (int64_t)r;
+  t[0] = (int64_t)u;
+  t[1] = (int64_t)v;
+  t[2] = (int64_t)q;
+  t[3] = (int64_t)r;
   return delta;
 }
 
 /* (f, g) = T (f, g) / 2^62, exactly, on their low len limbs. */
-static void FN(update_fg)(FN(s62) *f, FN(s62) *g, const int64_t t[4], int len) {
+static void FN(update_fg)(FN(s62) * f, FN(s62) * g, const int64_t t[4], int len) {
   cz_i128 cf = (cz_i128)t[0] * f->l[0] + (cz_i128)t[1] * g->l[0];
   cz_i128 cg = (cz_i128)t[2] * f->l[0] + (cz_i128)t[3] * g->l[0];
-  cf >>= 62; cg >>= 62; /* the low 62 bits are zero by construction */
+  cf >>= 62;
+  cg >>= 62; /* the low 62 bits are zero by construction */
   for (int i = 1; i < len; i++) {
     cf += (cz_i128)t[0] * f->l[i] + (cz_i128)t[1] * g->l[i];
     cg += (cz_i128)t[2] * f->l[i] + (cz_i128)t[3] * g->l[i];
     f->l[i - 1] = (int64_t)((uint64_t)cf & INV_M62);
     g->l[i - 1] = (int64_t)((uint64_t)cg & INV_M62);
-    cf >>= 62; cg >>= 62;
+    cf >>= 62;
+    cg >>= 62;
   }
   f->l[len - 1] = (int64_t)cf;
   g->l[len - 1] = (int64_t)cg;
@@ -98,7 +116,7 @@ static void FN(update_fg)(FN(s62) *f, FN(s62) *g, const int64_t t[4], int len) {
  * or e first gets M added through the sign masks, then the multiple of M
  * that clears the low 62 bits is added. m62 is M in 62-bit limbs and
  * minv62 = 1/M mod 2^62. */
-static void FN(update_de)(FN(s62) *d, FN(s62) *e, const int64_t t[4], const FN(s62) *m62,
+static void FN(update_de)(FN(s62) * d, FN(s62) * e, const int64_t t[4], const FN(s62) * m62,
                           uint64_t minv62) {
   int64_t sd = d->l[INV_S - 1] >> 63, se = e->l[INV_S - 1] >> 63;
   int64_t md = (t[0] & sd) + (t[1] & se), me = (t[2] & sd) + (t[3] & se);
@@ -108,45 +126,51 @@ static void FN(update_de)(FN(s62) *d, FN(s62) *e, const int64_t t[4], const FN(s
   me -= (int64_t)((minv62 * (uint64_t)ce + (uint64_t)me) & INV_M62);
   cd += (cz_i128)m62->l[0] * md;
   ce += (cz_i128)m62->l[0] * me;
-  cd >>= 62; ce >>= 62;
+  cd >>= 62;
+  ce >>= 62;
   for (int i = 1; i < INV_S; i++) {
     cd += (cz_i128)t[0] * d->l[i] + (cz_i128)t[1] * e->l[i] + (cz_i128)m62->l[i] * md;
     ce += (cz_i128)t[2] * d->l[i] + (cz_i128)t[3] * e->l[i] + (cz_i128)m62->l[i] * me;
     d->l[i - 1] = (int64_t)((uint64_t)cd & INV_M62);
     e->l[i - 1] = (int64_t)((uint64_t)ce & INV_M62);
-    cd >>= 62; ce >>= 62;
+    cd >>= 62;
+    ce >>= 62;
   }
   d->l[INV_S - 1] = (int64_t)cd;
   e->l[INV_S - 1] = (int64_t)ce;
 }
 
-static bool FN(s62_is_zero)(const FN(s62) *a, int len) {
+static bool FN(s62_is_zero)(const FN(s62) * a, int len) {
   int64_t acc = 0;
   for (int i = 0; i < len; i++) acc |= a->l[i];
   return acc == 0;
 }
 
 /* r = a + c * M for c in {-1, 1}, on signed 62-bit limbs (normalized carries). */
-static void FN(s62_add_m)(FN(s62) *a, const FN(s62) *m62, int64_t c) {
+static void FN(s62_add_m)(FN(s62) * a, const FN(s62) * m62, int64_t c) {
   int64_t carry = 0;
   for (int i = 0; i < INV_S; i++) {
     int64_t x = a->l[i] + c * m62->l[i] + carry;
-    if (i + 1 < INV_S) { a->l[i] = x & (int64_t)INV_M62; carry = x >> 62; }
-    else a->l[i] = x;
+    if (i + 1 < INV_S) {
+      a->l[i] = x & (int64_t)INV_M62;
+      carry = x >> 62;
+    } else a->l[i] = x;
   }
 }
 
-static void FN(s62_neg)(FN(s62) *a) {
+static void FN(s62_neg)(FN(s62) * a) {
   int64_t carry = 0;
   for (int i = 0; i < INV_S; i++) {
     int64_t x = -a->l[i] + carry;
-    if (i + 1 < INV_S) { a->l[i] = x & (int64_t)INV_M62; carry = x >> 62; }
-    else a->l[i] = x;
+    if (i + 1 < INV_S) {
+      a->l[i] = x & (int64_t)INV_M62;
+      carry = x >> 62;
+    } else a->l[i] = x;
   }
 }
 
 /* a < M for a >= 0 in signed 62-bit limbs. */
-static bool FN(s62_lt_m)(const FN(s62) *a, const FN(s62) *m62) {
+static bool FN(s62_lt_m)(const FN(s62) * a, const FN(s62) * m62) {
   for (int i = INV_S - 1; i >= 0; i--)
     if (a->l[i] != m62->l[i]) return a->l[i] < m62->l[i];
   return false;

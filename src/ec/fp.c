@@ -2,15 +2,15 @@
 #include "cuzk/fp.h"
 #include "ec/mont.h"
 
-const uint64_t CZ_FP_MODULUS[CZ_FP_LIMBS] = {
-    0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
-    0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
+const uint64_t CZ_FP_MODULUS[CZ_FP_LIMBS] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
+                                             0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
+                                             0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
 const cz_fp CZ_FP_ZERO = {{0}};
 const cz_fp CZ_FP_ONE = {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
                           0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}};
-static const uint64_t FP_R2[CZ_FP_LIMBS] = {
-    0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL,
-    0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
+static const uint64_t FP_R2[CZ_FP_LIMBS] = {0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL,
+                                            0x8de5476c4c95b6d5ULL, 0x67eb88a9939d83c0ULL,
+                                            0x9a793e85b519952dULL, 0x11988fe592cae3aaULL};
 
 #define F cz_fp
 #define FN(x) cz_fp_##x

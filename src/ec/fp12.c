@@ -3,11 +3,25 @@
 #include "cuzk/fp12.h"
 #include "ec/fp_inline.h"
 
-#define FP_ONE_LIMBS                                                                  \
-  {0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,               \
-   0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}
-#define FP2_ONE_INIT {{FP_ONE_LIMBS}, {{0}}}
-#define FP6_ONE_INIT {FP2_ONE_INIT, {{{0}}, {{0}}}, {{{0}}, {{0}}}}
+#define FP_ONE_LIMBS \
+  { \
+    0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL, 0x77ce585370525745ULL, \
+        0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL \
+  }
+#define FP2_ONE_INIT \
+  { \
+    {FP_ONE_LIMBS}, { \
+      { 0 } \
+    } \
+  }
+#define FP6_ONE_INIT \
+  { \
+    FP2_ONE_INIT, {{{0}}, {{0}}}, { \
+      {{0}}, { \
+        { 0 } \
+      } \
+    } \
+  }
 
 const cz_fp6 CZ_FP6_ZERO = {{{{0}}, {{0}}}, {{{0}}, {{0}}}, {{{0}}, {{0}}}};
 const cz_fp6 CZ_FP6_ONE = FP6_ONE_INIT;
@@ -162,7 +176,10 @@ bool cz_fp6_inv(cz_fp6 *r, const cz_fp6 *a) {
   fp2i_mul_by_nonresidue(&n, &n);
   fp2i_mul(&s, &a->c0, &t0);
   fp2i_add(&n, &n, &s);
-  if (!cz_fp2_inv(&n, &n)) { *r = CZ_FP6_ZERO; return false; }
+  if (!cz_fp2_inv(&n, &n)) {
+    *r = CZ_FP6_ZERO;
+    return false;
+  }
   fp2i_mul(&r->c0, &t0, &n);
   fp2i_mul(&r->c1, &t1, &n);
   fp2i_mul(&r->c2, &t2, &n);
@@ -325,15 +342,19 @@ void cz_fp12_cyclotomic_sqr(cz_fp12 *r, const cz_fp12 *a) {
   fp2i_dbl(&z3, &z3);
   fp2i_add(&z3, &z3, &t2);
 
-  r->c0.c0 = z0; r->c0.c1 = z4; r->c0.c2 = z3;
-  r->c1.c0 = z2; r->c1.c1 = z1; r->c1.c2 = z5;
+  r->c0.c0 = z0;
+  r->c0.c1 = z4;
+  r->c0.c2 = z3;
+  r->c1.c0 = z2;
+  r->c1.c1 = z1;
+  r->c1.c2 = z5;
 }
 
 /* a * (b0 + b1 w) with b0 = c0 + c1 v, b1 = c4 v (a Miller-loop line):
  * Karatsuba over w, aa = a0 b0, bb = a1 b1, r = aa + bb v + ((a0 + a1)(b0 + b1)
  * - aa - bb) w, with sparse Fp6 products: 13 Fp2 multiplications, not 18. */
-void cz_fp12_mul_by_014(cz_fp12 *r, const cz_fp12 *a,
-                        const cz_fp2 *c0, const cz_fp2 *c1, const cz_fp2 *c4) {
+void cz_fp12_mul_by_014(cz_fp12 *r, const cz_fp12 *a, const cz_fp2 *c0, const cz_fp2 *c1,
+                        const cz_fp2 *c4) {
   cz_fp6 aa, bb, s;
   cz_fp2 o;
   fp6_mul_by_01(&aa, &a->c0, c0, c1);

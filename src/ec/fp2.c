@@ -31,7 +31,10 @@ void cz_fp2_conj(cz_fp2 *r, const cz_fp2 *a) {
 /* Karatsuba: 3 Fp multiplications. The ADX path reduces lazily. */
 void cz_fp2_mul(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
 #ifdef CZ_MONT_ADX
-  if (cz_mont_use_adx) { cz_fp2_mul_adx(r, a, b); return; }
+  if (cz_mont_use_adx) {
+    cz_fp2_mul_adx(r, a, b);
+    return;
+  }
 #endif
   cz_fp t0, t1, s0, s1;
   fpi_mul(&t0, &a->c0, &b->c0);
@@ -47,7 +50,10 @@ void cz_fp2_mul(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
 /* (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 multiplications. */
 void cz_fp2_sqr(cz_fp2 *r, const cz_fp2 *a) {
 #ifdef CZ_MONT_ADX
-  if (cz_mont_use_adx) { cz_fp2_sqr_adx(r, a); return; }
+  if (cz_mont_use_adx) {
+    cz_fp2_sqr_adx(r, a);
+    return;
+  }
 #endif
   cz_fp s, d, m;
   fpi_add(&s, &a->c0, &a->c1);
@@ -76,7 +82,10 @@ bool cz_fp2_inv(cz_fp2 *r, const cz_fp2 *a) {
   fpi_sqr(&n, &a->c0);
   fpi_sqr(&t, &a->c1);
   fpi_add(&n, &n, &t);
-  if (!cz_fp_inv(&n, &n)) { *r = CZ_FP2_ZERO; return false; }
+  if (!cz_fp_inv(&n, &n)) {
+    *r = CZ_FP2_ZERO;
+    return false;
+  }
   fpi_mul(&r->c0, &a->c0, &n);
   fpi_mul(&r->c1, &a->c1, &n);
   fpi_neg(&r->c1, &r->c1);
@@ -135,7 +144,10 @@ static void p_minus_shift(uint64_t e[CZ_FP_LIMBS], uint64_t k, unsigned shift) {
 /* Algorithm 9 of Adj and Rodriguez-Henriquez, "Square root computation over
  * even extension fields", for p = 3 mod 4. */
 bool cz_fp2_sqrt(cz_fp2 *r, const cz_fp2 *a) {
-  if (cz_fp2_is_zero(a)) { *r = *a; return true; }
+  if (cz_fp2_is_zero(a)) {
+    *r = *a;
+    return true;
+  }
   uint64_t e34[CZ_FP_LIMBS], e12[CZ_FP_LIMBS];
   p_minus_shift(e34, 3, 2); /* (p - 3) / 4 */
   p_minus_shift(e12, 1, 1); /* (p - 1) / 2 */
@@ -190,7 +202,11 @@ bool cz_fp2_sqrt_any(cz_fp2 *r, const cz_fp2 *a) {
     e[i] = (e[i] >> 2) | (i + 1 < CZ_FP_LIMBS ? e[i + 1] << 62 : 0);
   cz_fp n, t, gamma, d, x0, x1;
   if (fpi_is_zero(&a->c1)) { /* a0 or -a0 is a square in Fp (-1 is not) */
-    if (cz_fp_sqrt(&t, &a->c0)) { r->c0 = t; r->c1 = CZ_FP_ZERO; return true; }
+    if (cz_fp_sqrt(&t, &a->c0)) {
+      r->c0 = t;
+      r->c1 = CZ_FP_ZERO;
+      return true;
+    }
     fpi_neg(&n, &a->c0);
     if (!cz_fp_sqrt(&t, &n)) return false; /* unreachable */
     r->c0 = CZ_FP_ZERO;
@@ -209,8 +225,13 @@ bool cz_fp2_sqrt_any(cz_fp2 *r, const cz_fp2 *a) {
   fpi_mul(&x1, &a->c1, &t);
   fpi_sqr(&t, &x0);
   cz_fp2 x;
-  if (fpi_eq(&t, &d)) { x.c0 = x0; x.c1 = x1; }
-  else { x.c0 = x1; x.c1 = x0; }
+  if (fpi_eq(&t, &d)) {
+    x.c0 = x0;
+    x.c1 = x1;
+  } else {
+    x.c0 = x1;
+    x.c1 = x0;
+  }
   cz_fp2 check;
   fp2i_sqr(&check, &x);
   if (!cz_fp2_eq(&check, a)) return false; /* unreachable for a square */

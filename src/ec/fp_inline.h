@@ -29,7 +29,10 @@ static inline void fpi_dbl(cz_fp *r, const cz_fp *a) { fpi_add(r, a, a); }
 static inline void fpi_neg(cz_fp *r, const cz_fp *a) { fpi_sub(r, &CZ_FP_ZERO, a); }
 static inline void fpi_mul(cz_fp *r, const cz_fp *a, const cz_fp *b) {
 #ifdef CZ_MONT_ADX
-  if (cz_mont_use_adx) { cz_fp_mul_adx(r, a, b); return; }
+  if (cz_mont_use_adx) {
+    cz_fp_mul_adx(r, a, b);
+    return;
+  }
 #endif
   cz_fp_mul_portable(r, a, b);
 }
@@ -41,7 +44,10 @@ static inline void fpi_sqr(cz_fp *r, const cz_fp *a) { fpi_mul(r, a, a); }
  * fpi_add(r, r, &CZ_FP_ZERO). */
 static inline void fpi_mul_lazy(cz_fp *r, const cz_fp *a, const cz_fp *b) {
 #ifdef CZ_MONT_ADX
-  if (cz_mont_use_adx) { cz_fp_mul_adx_lazy(r, a, b); return; }
+  if (cz_mont_use_adx) {
+    cz_fp_mul_adx_lazy(r, a, b);
+    return;
+  }
 #endif
   cz_fp_mul_portable(r, a, b);
 }
@@ -94,18 +100,22 @@ void cz_fp2_mul_adx(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b);
 void cz_fp2_sqr_adx(cz_fp2 *r, const cz_fp2 *a);
 static inline void fp2i_mul(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
 #ifdef CZ_MONT_ADX
-  if (cz_mont_use_adx) { cz_fp2_mul_adx(r, a, b); return; }
+  if (cz_mont_use_adx) {
+    cz_fp2_mul_adx(r, a, b);
+    return;
+  }
 #endif
   cz_fp2_mul(r, a, b);
 }
 /* Fp2 has no lazy product (cz_fp2_mul_adx wants reduced inputs): the
  * full one, for code generic over Fp and Fp2 (msm_impl.h). */
-static inline void fp2i_mul_lazy(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) {
-  fp2i_mul(r, a, b);
-}
+static inline void fp2i_mul_lazy(cz_fp2 *r, const cz_fp2 *a, const cz_fp2 *b) { fp2i_mul(r, a, b); }
 static inline void fp2i_sqr(cz_fp2 *r, const cz_fp2 *a) {
 #ifdef CZ_MONT_ADX
-  if (cz_mont_use_adx) { cz_fp2_sqr_adx(r, a); return; }
+  if (cz_mont_use_adx) {
+    cz_fp2_sqr_adx(r, a);
+    return;
+  }
 #endif
   cz_fp2_sqr(r, a);
 }

@@ -6,13 +6,13 @@
 const uint64_t CZ_FR_MODULUS[CZ_FR_LIMBS] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
                                              0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
 const cz_fr CZ_FR_ZERO = {{0}};
-const cz_fr CZ_FR_ONE = {{0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL,
-                          0x1824b159acc5056fULL}};
+const cz_fr CZ_FR_ONE = {
+    {0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL}};
 static const uint64_t FR_R2[CZ_FR_LIMBS] = {0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL,
                                             0x05d314967254398fULL, 0x0748d9d99f59ff11ULL};
 /* 7^((r-1)/2^32) in Montgomery form: a primitive 2^32-th root of unity. */
-static const cz_fr FR_ROOT_OF_UNITY = {{0xb9b58d8c5f0e466aULL, 0x5b1b4c801819d7ecULL,
-                                        0x0af53ae352a31e64ULL, 0x5bf3adda19e9b27bULL}};
+static const cz_fr FR_ROOT_OF_UNITY = {
+    {0xb9b58d8c5f0e466aULL, 0x5b1b4c801819d7ecULL, 0x0af53ae352a31e64ULL, 0x5bf3adda19e9b27bULL}};
 
 #define F cz_fr
 #define FN(x) cz_fr_##x
@@ -31,18 +31,20 @@ void cz_fr_root_of_unity(cz_fr *r, unsigned log_n) {
 
 /* Tonelli-Shanks with r - 1 = 2^32 * t, t odd. */
 bool cz_fr_sqrt(cz_fr *r, const cz_fr *a) {
-  if (cz_fr_is_zero(a)) { *r = *a; return true; }
+  if (cz_fr_is_zero(a)) {
+    *r = *a;
+    return true;
+  }
   /* (t - 1) / 2 where t = (r - 1) >> 32. */
   uint64_t t[NL] = {0};
-  for (int i = 0; i < NL; i++)
-    t[i] = (MOD[i] >> 32) | (i + 1 < NL ? MOD[i + 1] << 32 : 0);
+  for (int i = 0; i < NL; i++) t[i] = (MOD[i] >> 32) | (i + 1 < NL ? MOD[i + 1] << 32 : 0);
   t[0] -= 1; /* t is odd */
   for (int i = 0; i < NL; i++) t[i] = (t[i] >> 1) | (i + 1 < NL ? t[i + 1] << 63 : 0);
 
   cz_fr w, x, b, z = FR_ROOT_OF_UNITY; /* z: a non-residue's t-th power */
-  cz_fr_pow(&w, a, t, NL);            /* w = a^((t-1)/2) */
-  cz_fr_mul(&x, a, &w);               /* x = a^((t+1)/2) */
-  cz_fr_mul(&b, &x, &w);              /* b = a^t */
+  cz_fr_pow(&w, a, t, NL);             /* w = a^((t-1)/2) */
+  cz_fr_mul(&x, a, &w);                /* x = a^((t+1)/2) */
+  cz_fr_mul(&b, &x, &w);               /* b = a^t */
   unsigned v = CZ_FR_TWO_ADICITY;
   while (!cz_fr_is_one(&b)) {
     unsigned k = 0;
@@ -73,7 +75,7 @@ void cz_fr_from_wide_le(cz_fr *r, const uint8_t in[64]) {
   cz_fr r2 = {{FR_R2[0], FR_R2[1], FR_R2[2], FR_R2[3]}}, r3, a, b;
   cz_fr_mul(&r3, &r2, &r2); /* R^3 */
   /* lo, hi may exceed r; mont_mul only needs inputs < 2^256 with r's spare bit. */
-  mont_mul(a.l, lo, r2.l, MOD, MINV, NL);  /* lo * R   (mod r, < 2r reduced) */
-  mont_mul(b.l, hi, r3.l, MOD, MINV, NL);  /* hi * R^2 = (hi * 2^256) * R */
+  mont_mul(a.l, lo, r2.l, MOD, MINV, NL); /* lo * R   (mod r, < 2r reduced) */
+  mont_mul(b.l, hi, r3.l, MOD, MINV, NL); /* hi * R^2 = (hi * 2^256) * R */
   cz_fr_add(r, &a, &b);
 }

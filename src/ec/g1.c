@@ -6,10 +6,10 @@
 #include "ec/fp_inline.h"
 
 const cz_g1_affine CZ_G1_GENERATOR = {
-    {{0x5cb38790fd530c16ULL, 0x7817fc679976fff5ULL, 0x154f95c7143ba1c1ULL,
-      0xf0ae6acdf3d0e747ULL, 0xedce6ecc21dbf440ULL, 0x120177419e0bfb75ULL}},
-    {{0xbaac93d50ce72271ULL, 0x8c22631a7918fd8eULL, 0xdd595f13570725ceULL,
-      0x51ac582950405194ULL, 0x0e1c8c3fad0059c0ULL, 0x0bbc3efc5008a26aULL}}};
+    {{0x5cb38790fd530c16ULL, 0x7817fc679976fff5ULL, 0x154f95c7143ba1c1ULL, 0xf0ae6acdf3d0e747ULL,
+      0xedce6ecc21dbf440ULL, 0x120177419e0bfb75ULL}},
+    {{0xbaac93d50ce72271ULL, 0x8c22631a7918fd8eULL, 0xdd595f13570725ceULL, 0x51ac582950405194ULL,
+      0x0e1c8c3fad0059c0ULL, 0x0bbc3efc5008a26aULL}}};
 
 static const cz_fp G1_B = {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
                             0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}};
@@ -35,8 +35,7 @@ static const cz_fp BETA_LAMBDA = {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL,
 static const cz_fp BETA_MINUS_Z2 = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL,
                                      0x16a8ca3ac61577f7ULL, 0xc26a2ff874fd029bULL,
                                      0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
-static const cz_u128 GLV_LAMBDA =
-    ((cz_u128)0xac45a4010001a402ULL << 64) | 0x00000000ffffffffULL;
+static const cz_u128 GLV_LAMBDA = ((cz_u128)0xac45a4010001a402ULL << 64) | 0x00000000ffffffffULL;
 #define Z_ABS 0xd201000000010000ULL /* the BLS parameter is z = -Z_ABS */
 
 /* wNAF widths, measured (CPU time of cz_g1_mul over random 254-bit
@@ -49,7 +48,8 @@ static const cz_u128 GLV_LAMBDA =
 #define G1_PLAIN_WNAF_W 5
 #endif
 _Static_assert(G1_WNAF_W >= 2 && G1_WNAF_W <= WNAF_MAX_W && G1_PLAIN_WNAF_W >= 2 &&
-                   G1_PLAIN_WNAF_W <= WNAF_MAX_W, "wNAF tables are sized for WNAF_MAX_W");
+                   G1_PLAIN_WNAF_W <= WNAF_MAX_W,
+               "wNAF tables are sized for WNAF_MAX_W");
 
 /* k = k0 + k1 lambda with 0 <= k0 < lambda and k1 = floor(k / lambda) <=
  * lambda + 1, so both halves fit in 128 bits (k < r = lambda^2 + lambda + 1).

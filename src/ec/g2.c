@@ -7,21 +7,21 @@
 #include "ec/fp_inline.h"
 
 const cz_g2_affine CZ_G2_GENERATOR = {
-    {{{0xf5f28fa202940a10ULL, 0xb3f5fb2687b4961aULL, 0xa1a893b53e2ae580ULL,
-       0x9894999d1a3caee9ULL, 0x6f67b7631863366bULL, 0x058191924350bcd7ULL}},
-     {{0xa5a9c0759e23f606ULL, 0xaaa0c59dbccd60c3ULL, 0x3bb17e18e2867806ULL,
-       0x1b1ab6cc8541b367ULL, 0xc2b6ed0ef2158547ULL, 0x11922a097360edf3ULL}}},
-    {{{0x4c730af860494c4aULL, 0x597cfa1f5e369c5aULL, 0xe7e6856caa0a635aULL,
-       0xbbefb5e96e0d495fULL, 0x07d3a975f0ef25a2ULL, 0x0083fd8e7e80dae5ULL}},
-     {{0xadc0fc92df64b05dULL, 0x18aa270a2b1461dcULL, 0x86adac6a3be4eba0ULL,
-       0x79495c4ec93da33aULL, 0xe7175850a43ccaedULL, 0x0b2bc2a163de1bf2ULL}}}};
+    {{{0xf5f28fa202940a10ULL, 0xb3f5fb2687b4961aULL, 0xa1a893b53e2ae580ULL, 0x9894999d1a3caee9ULL,
+       0x6f67b7631863366bULL, 0x058191924350bcd7ULL}},
+     {{0xa5a9c0759e23f606ULL, 0xaaa0c59dbccd60c3ULL, 0x3bb17e18e2867806ULL, 0x1b1ab6cc8541b367ULL,
+       0xc2b6ed0ef2158547ULL, 0x11922a097360edf3ULL}}},
+    {{{0x4c730af860494c4aULL, 0x597cfa1f5e369c5aULL, 0xe7e6856caa0a635aULL, 0xbbefb5e96e0d495fULL,
+       0x07d3a975f0ef25a2ULL, 0x0083fd8e7e80dae5ULL}},
+     {{0xadc0fc92df64b05dULL, 0x18aa270a2b1461dcULL, 0x86adac6a3be4eba0ULL, 0x79495c4ec93da33aULL,
+       0xe7175850a43ccaedULL, 0x0b2bc2a163de1bf2ULL}}}};
 
 /* b = 4 + 4u */
-static const cz_fp2 G2_B = {
-    {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
-      0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}},
-    {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
-      0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}}};
+static const cz_fp2 G2_B = {{{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
+                              0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL}},
+                            {{0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL,
+                              0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL,
+                              0x09d645513d83de7eULL}}};
 
 #define F cz_fp2
 #define FF(x) fp2i_##x
@@ -37,14 +37,14 @@ static const cz_fp2 G2_B = {
 /* psi(x, y) = (cx conj(x), cy conj(y)), cx = 1/(1+u)^((p-1)/3),
  * cy = 1/(1+u)^((p-1)/2). psi acts as [z] = [p mod r] on G2. cx is purely
  * imaginary, cx = PSI_CX1 u, so cx conj(a0 + a1 u) = PSI_CX1 (a1 + a0 u). */
-static const cz_fp PSI_CX1 = {{0x890dc9e4867545c3ULL, 0x2af322533285a5d5ULL,
-                               0x50880866309b7e2cULL, 0xa20d1b8c7e881024ULL,
-                               0x14e4f04fe2db9068ULL, 0x14e56d3f1564853aULL}};
+static const cz_fp PSI_CX1 = {{0x890dc9e4867545c3ULL, 0x2af322533285a5d5ULL, 0x50880866309b7e2cULL,
+                               0xa20d1b8c7e881024ULL, 0x14e4f04fe2db9068ULL,
+                               0x14e56d3f1564853aULL}};
 static const cz_fp2 PSI_CY = {
-    {{0x3e2f585da55c9ad1ULL, 0x4294213d86c18183ULL, 0x382844c88b623732ULL,
-      0x92ad2afd19103e18ULL, 0x1d794e4fac7cf0b9ULL, 0x0bd592fc7d825ec8ULL}},
-    {{0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL,
-      0xd1ca2087da74d4a7ULL, 0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}}};
+    {{0x3e2f585da55c9ad1ULL, 0x4294213d86c18183ULL, 0x382844c88b623732ULL, 0x92ad2afd19103e18ULL,
+      0x1d794e4fac7cf0b9ULL, 0x0bd592fc7d825ec8ULL}},
+    {{0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL, 0xd1ca2087da74d4a7ULL,
+      0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}}};
 #define Z_ABS 0xd201000000010000ULL /* the BLS parameter is z = -Z_ABS */
 
 /* Frobenius commutes with the projective scaling, so on Jacobian
@@ -68,7 +68,8 @@ static void psi(cz_g2 *r, const cz_g2 *p) {
 #define G2_PLAIN_WNAF_W 5
 #endif
 _Static_assert(G2_WNAF_W >= 2 && G2_WNAF_W <= WNAF_MAX_W && G2_PLAIN_WNAF_W >= 2 &&
-                   G2_PLAIN_WNAF_W <= WNAF_MAX_W, "wNAF tables are sized for WNAF_MAX_W");
+                   G2_PLAIN_WNAF_W <= WNAF_MAX_W,
+               "wNAF tables are sized for WNAF_MAX_W");
 
 /* k = a0 + a1 |z| + a2 |z|^2 + a3 |z|^3 with 0 <= ai < |z| < 2^64 (k < r
  * < |z|^4). Since -psi = [|z|] on G2, k P = sum ai (-psi)^i P. */

@@ -82,8 +82,12 @@ extern bool cz_ifma_use;
 #define CZ_IFMA_UNROLL _Pragma("GCC unroll 16")
 #endif
 
-typedef struct { __m512i l[5]; } cz_frv;
-typedef struct { __m512i l[8]; } cz_fpv;
+typedef struct {
+  __m512i l[5];
+} cz_frv;
+typedef struct {
+  __m512i l[8];
+} cz_fpv;
 
 /* Fr: r = 0x73eda753...00000001, 5 limbs, R = 2^256 (shift 4). */
 #define IV cz_frv
@@ -93,10 +97,10 @@ typedef struct { __m512i l[8]; } cz_fpv;
 #define IW 4
 #define ISH 4
 #define IPINV 0xffffeffffffffULL
-#define IP_LIST 0xfffff00000001ULL, 0x02fffe5bfefffULL, 0x9a1d80553bda4ULL, 0x7d483339d8080ULL, \
-                0x073eda753299dULL
-#define IONE_LIST 0x00001fffffffeULL, 0xfa00034802000ULL, 0xcbc4ff55884b7ULL, 0x056f998c4fefeULL, \
-                  0x01824b159acc5ULL
+#define IP_LIST \
+  0xfffff00000001ULL, 0x02fffe5bfefffULL, 0x9a1d80553bda4ULL, 0x7d483339d8080ULL, 0x073eda753299dULL
+#define IONE_LIST \
+  0x00001fffffffeULL, 0xfa00034802000ULL, 0xcbc4ff55884b7ULL, 0x056f998c4fefeULL, 0x01824b159acc5ULL
 #include "ec/ifma_field_impl.h"
 #undef IV
 #undef IVN
@@ -116,10 +120,12 @@ typedef struct { __m512i l[8]; } cz_fpv;
 #define IW 6
 #define ISH 32
 #define IPINV 0x3fffcfffcfffdULL
-#define IP_LIST 0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, \
-                0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL
-#define IONE_LIST 0x900000002fffdULL, 0x0bc40c0002760ULL, 0x3c758baebf400ULL, 0x57455f4898575ULL, \
-                  0xd77ce58537052ULL, 0x071a97a256ec6ULL, 0xec3fa80e4935cULL, 0x0000000015f65ULL
+#define IP_LIST \
+  0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, \
+      0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL
+#define IONE_LIST \
+  0x900000002fffdULL, 0x0bc40c0002760ULL, 0x3c758baebf400ULL, 0x57455f4898575ULL, \
+      0xd77ce58537052ULL, 0x071a97a256ec6ULL, 0xec3fa80e4935cULL, 0x0000000015f65ULL
 #include "ec/ifma_field_impl.h"
 #undef IV
 #undef IVN

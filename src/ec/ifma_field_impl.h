@@ -36,7 +36,8 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void IVN(from_words_)(IV *r, const _
   for (int k = 0; k < IL; k++) {
     int bit = 52 * k, wi = bit / 64, off = bit % 64;
     __m512i v = _mm512_srli_epi64(w[wi], (unsigned)off);
-    if (off > 12 && wi + 1 < IW) v = _mm512_or_si512(v, _mm512_slli_epi64(w[wi + 1], (unsigned)(64 - off)));
+    if (off > 12 && wi + 1 < IW)
+      v = _mm512_or_si512(v, _mm512_slli_epi64(w[wi + 1], (unsigned)(64 - off)));
     r->l[k] = _mm512_and_si512(v, m);
   }
 }
@@ -77,8 +78,10 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void IVN(store)(IS out[8], const IV 
   IVN(to_words_)(w, a);
   const __m512i lo = _mm512_setr_epi64(0, 2, 8, 10, 1, 3, 9, 11);
   const __m512i hi = _mm512_setr_epi64(4, 6, 12, 14, 5, 7, 13, 15);
-  __m512i t0 = _mm512_permutex2var_epi64(w[0], lo, w[2]), t2 = _mm512_permutex2var_epi64(w[0], hi, w[2]);
-  __m512i t1 = _mm512_permutex2var_epi64(w[1], lo, w[3]), t3 = _mm512_permutex2var_epi64(w[1], hi, w[3]);
+  __m512i t0 = _mm512_permutex2var_epi64(w[0], lo, w[2]),
+          t2 = _mm512_permutex2var_epi64(w[0], hi, w[2]);
+  __m512i t1 = _mm512_permutex2var_epi64(w[1], lo, w[3]),
+          t3 = _mm512_permutex2var_epi64(w[1], hi, w[3]);
   __m512i *p = (__m512i *)(void *)out;
   _mm512_storeu_si512(p, _mm512_unpacklo_epi64(t0, t1));
   _mm512_storeu_si512(p + 1, _mm512_unpackhi_epi64(t0, t1));
@@ -197,7 +200,8 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void IVN(mul_prepare)(IV *bs, const 
  * unnormalized (at most 4 IL terms of < 2^52 each, no overflow) and only the
  * reduced column's carry is passed on per step. a < 2^(64 IW) and b < p give
  * a * bs < 2^(52 IL) p, so the sum before the last subtraction is < 2p. */
-static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void IVN(mul_prepared)(IV *r, const IV *a, const IV *bs) {
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void IVN(mul_prepared)(IV *r, const IV *a,
+                                                                   const IV *bs) {
   const __m512i m = _mm512_set1_epi64((long long)CZ_IFMA_MASK52);
   const __m512i pinv = _mm512_set1_epi64((long long)IPINV);
   const __m512i z = _mm512_setzero_si512();
@@ -264,7 +268,8 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET __mmask8 IVN(eq)(const IV *a, const 
 }
 
 /* Lane j of r = lane j of a where bit j of mask is set, else of b. */
-static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void IVN(select)(IV *r, __mmask8 mask, const IV *a, const IV *b) {
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void IVN(select)(IV *r, __mmask8 mask, const IV *a,
+                                                             const IV *b) {
   CZ_IFMA_UNROLL
   for (int k = 0; k < IL; k++) r->l[k] = _mm512_mask_blend_epi64(mask, b->l[k], a->l[k]);
 }

@@ -20,8 +20,8 @@ typedef unsigned __int128 cz_u128;
 extern bool cz_mont_use_adx;
 
 /* r = a + b - (m if a + b >= m); inputs < m. */
-static inline void mont_add(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                            const uint64_t *m, const int n) {
+static inline void mont_add(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                            const int n) {
   uint64_t s[8], d[8], carry = 0, borrow = 0;
   for (int i = 0; i < n; i++) {
     cz_u128 t = (cz_u128)a[i] + b[i] + carry;
@@ -39,8 +39,8 @@ static inline void mont_add(uint64_t *r, const uint64_t *a, const uint64_t *b,
 }
 
 /* r = a - b + (m if a < b); inputs < m. */
-static inline void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                            const uint64_t *m, const int n) {
+static inline void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                            const int n) {
   uint64_t d[8], borrow = 0, carry = 0;
   for (int i = 0; i < n; i++) {
     cz_u128 t = (cz_u128)a[i] - b[i] - borrow;
@@ -56,8 +56,8 @@ static inline void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
 }
 
 /* r = a >= m ? a - m : a, for a < 2m. */
-static inline void mont_reduce_once(uint64_t *r, const uint64_t *a,
-                                    const uint64_t *m, const int n) {
+static inline void mont_reduce_once(uint64_t *r, const uint64_t *a, const uint64_t *m,
+                                    const int n) {
   uint64_t d[8], borrow = 0;
   for (int i = 0; i < n; i++) {
     cz_u128 t = (cz_u128)a[i] - m[i] - borrow;
@@ -69,8 +69,8 @@ static inline void mont_reduce_once(uint64_t *r, const uint64_t *a,
 }
 
 /* r = a * b * 2^(-64n) mod m (CIOS). minv = -m^(-1) mod 2^64. */
-static inline void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                            const uint64_t *m, uint64_t minv, const int n) {
+static inline void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                            uint64_t minv, const int n) {
   uint64_t t[10] = {0};
   for (int i = 0; i < n; i++) {
     uint64_t c = 0;

@@ -31,31 +31,53 @@
 
 /* Moduli and -m^(-1) mod 2^64, local to this file (the asm reads them
  * through a register operand; "memory" tells the compiler so). */
-static const uint64_t P[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
-                              0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
-                              0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
+static const uint64_t P[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
+                              0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
 static const uint64_t P_INV = 0x89f3fffcfffcfffdULL;
 /* (Fr's modulus is in mont_adx_asm.h, with its inline product.) */
 
 #include "ec/mont_adx_asm.h"
 
-
 /* ---- Fp: 6 limbs, seven accumulator registers used in rotation ---- */
 
-#define FP_ROW0(t0, t1, t2, t3, t4, t5, z)                                          \
-  ROW0_START(O(t0), O(t1)) ROW0_STEP(8, O(t1), O(t2)) ROW0_STEP(16, O(t2), O(t3))  \
-  ROW0_STEP(24, O(t3), O(t4)) ROW0_STEP(32, O(t4), O(t5)) ROW0_END(40, O(t5), O(z))
-#define FP_ROW(boff, t0, t1, t2, t3, t4, t5, z)                                     \
-  ROW_START(boff, K(z)) ROW_STEP(0, O(t0), O(t1)) ROW_STEP(8, O(t1), O(t2))         \
-  ROW_STEP(16, O(t2), O(t3)) ROW_STEP(24, O(t3), O(t4)) ROW_STEP(32, O(t4), O(t5))  \
+/* clang-format off: one step per line, which clang-format cannot settle on */
+#define FP_ROW0(t0, t1, t2, t3, t4, t5, z) \
+  ROW0_START(O(t0), O(t1)) \
+  ROW0_STEP(8, O(t1), O(t2)) \
+  ROW0_STEP(16, O(t2), O(t3)) \
+  ROW0_STEP(24, O(t3), O(t4)) \
+  ROW0_STEP(32, O(t4), O(t5)) \
+  ROW0_END(40, O(t5), O(z))
+#define FP_ROW(boff, t0, t1, t2, t3, t4, t5, z) \
+  ROW_START(boff, K(z)) \
+  ROW_STEP(0, O(t0), O(t1)) \
+  ROW_STEP(8, O(t1), O(t2)) \
+  ROW_STEP(16, O(t2), O(t3)) \
+  ROW_STEP(24, O(t3), O(t4)) \
+  ROW_STEP(32, O(t4), O(t5)) \
   ROW_END(40, O(t5), O(z))
-#define FP_RED(t0, t1, t2, t3, t4, t5, z)                                           \
-  RED_START(O(t0)) RED_STEP(8, O(t1)) RED_STEP(16, O(t2)) RED_STEP(24, O(t3))       \
-  RED_STEP(32, O(t4)) RED_STEP(40, O(t5)) RED_END(O(t0), O(z))
-#define FP_FINAL(t0, t1, t2, t3, t4, t5, s0, s1, s2, s3, s4, s5)                    \
-  SUB_FIRST(t0, s0) SUB_NEXT(8, t1, s1) SUB_NEXT(16, t2, s2) SUB_NEXT(24, t3, s3)   \
-  SUB_NEXT(32, t4, s4) SUB_NEXT(40, t5, s5)                                         \
-  TAKE(t0, s0) TAKE(t1, s1) TAKE(t2, s2) TAKE(t3, s3) TAKE(t4, s4) TAKE(t5, s5)
+#define FP_RED(t0, t1, t2, t3, t4, t5, z) \
+  RED_START(O(t0)) \
+  RED_STEP(8, O(t1)) \
+  RED_STEP(16, O(t2)) \
+  RED_STEP(24, O(t3)) \
+  RED_STEP(32, O(t4)) \
+  RED_STEP(40, O(t5)) \
+  RED_END(O(t0), O(z))
+#define FP_FINAL(t0, t1, t2, t3, t4, t5, s0, s1, s2, s3, s4, s5) \
+  SUB_FIRST(t0, s0) \
+  SUB_NEXT(8, t1, s1) \
+  SUB_NEXT(16, t2, s2) \
+  SUB_NEXT(24, t3, s3) \
+  SUB_NEXT(32, t4, s4) \
+  SUB_NEXT(40, t5, s5) \
+  TAKE(t0, s0) \
+  TAKE(t1, s1) \
+  TAKE(t2, s2) \
+  TAKE(t3, s3) \
+  TAKE(t4, s4) \
+  TAKE(t5, s5)
+/* clang-format on */
 
 /* The six rows of a product, each reduced: the value, below 2p, ends in
  * the seven words from r6 on (row i keeps its value from r(i mod 7) on). */
@@ -81,8 +103,12 @@ void cz_fp_mul_adx(cz_fp *r, const cz_fp *a, const cz_fp *b) {
         [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+r"(pa), [b] "+r"(pb)
       : [m] "r"(P), [minv] "m"(P_INV)
       : "rdx", "cc", "memory");
-  r->l[0] = r6; r->l[1] = r0; r->l[2] = r1;
-  r->l[3] = r2; r->l[4] = r3; r->l[5] = r4;
+  r->l[0] = r6;
+  r->l[1] = r0;
+  r->l[2] = r1;
+  r->l[3] = r2;
+  r->l[4] = r3;
+  r->l[5] = r4;
 }
 
 /* The same product without its final subtraction, for chains of products
@@ -99,8 +125,12 @@ void cz_fp_mul_adx_lazy(cz_fp *r, const cz_fp *a, const cz_fp *b) {
             [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi)
           : [a] "r"(pa), [b] "r"(pb), [m] "r"(P), [minv] "m"(P_INV)
           : "rdx", "cc", "memory");
-  r->l[0] = r6; r->l[1] = r0; r->l[2] = r1;
-  r->l[3] = r2; r->l[4] = r3; r->l[5] = r4;
+  r->l[0] = r6;
+  r->l[1] = r0;
+  r->l[2] = r1;
+  r->l[3] = r2;
+  r->l[4] = r3;
+  r->l[5] = r4;
 }
 
 /* A dedicated square (21 products for the 12-limb square, then REDC of its
@@ -125,42 +155,45 @@ void cz_fp_sqr_adx(cz_fp *r, const cz_fp *a) { cz_fp_mul_adx(r, a, a); }
 /* out = a * b, 12 words; the schoolbook rows of cz_fp_mul_adx without the
  * reduction, the low word of each row stored as it becomes final.
  * a and b below 2^384 (not necessarily reduced). */
-static inline __attribute__((always_inline)) void mul_384x384_adx(uint64_t out[12], const uint64_t a[6], const uint64_t b[6]) {
+static inline __attribute__((always_inline)) void mul_384x384_adx(uint64_t out[12],
+                                                                  const uint64_t a[6],
+                                                                  const uint64_t b[6]) {
   uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi;
   const uint64_t *pa = a, *pb = b;
 #define ST(x, off) "movq %[" #x "], " #off "(%[out])\n\t"
   /* volatile: the result leaves through memory, not through the outputs. */
-  __asm__ volatile(FP_ROW0(r0, r1, r2, r3, r4, r5, r6) ST(r0, 0)
-          FP_ROW(8, r1, r2, r3, r4, r5, r6, r0) ST(r1, 8)
-          FP_ROW(16, r2, r3, r4, r5, r6, r0, r1) ST(r2, 16)
-          FP_ROW(24, r3, r4, r5, r6, r0, r1, r2) ST(r3, 24)
-          FP_ROW(32, r4, r5, r6, r0, r1, r2, r3) ST(r4, 32)
-          FP_ROW(40, r5, r6, r0, r1, r2, r3, r4) ST(r5, 40)
-          ST(r6, 48) ST(r0, 56) ST(r1, 64) ST(r2, 72) ST(r3, 80) ST(r4, 88)
-          : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
-            [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
-            [hi] "=&r"(hi), [a] "+r"(pa), [b] "+r"(pb)
-          : [out] "r"(out)
-          : "rdx", "cc", "memory");
+  __asm__ volatile(
+      FP_ROW0(r0, r1, r2, r3, r4, r5, r6) ST(r0, 0) FP_ROW(8, r1, r2, r3, r4, r5, r6, r0) ST(r1, 8)
+          FP_ROW(16, r2, r3, r4, r5, r6, r0, r1) ST(r2, 16) FP_ROW(24, r3, r4, r5, r6, r0, r1, r2)
+              ST(r3, 24) FP_ROW(32, r4, r5, r6, r0, r1, r2, r3) ST(r4, 32)
+                  FP_ROW(40, r5, r6, r0, r1, r2, r3, r4) ST(r5, 40) ST(r6, 48) ST(r0, 56) ST(r1, 64)
+                      ST(r2, 72) ST(r3, 80) ST(r4, 88)
+      : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+        [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+r"(pa), [b] "+r"(pb)
+      : [out] "r"(out)
+      : "rdx", "cc", "memory");
 #undef ST
 }
 
 /* out = (L + Q p) / 2^384 <= p for the 6-word L, Q chosen so the division
  * is exact: the six reduction rounds of cz_fp_mul_adx with no products
  * between them (the word entering at the top of each round is zero). */
-static inline __attribute__((always_inline)) void redc_lo_adx(uint64_t out[6], const uint64_t t[6]) {
+static inline __attribute__((always_inline)) void redc_lo_adx(uint64_t out[6],
+                                                              const uint64_t t[6]) {
   uint64_t r0 = t[0], r1 = t[1], r2 = t[2], r3 = t[3], r4 = t[4], r5 = t[5], r6 = 0, lo, hi;
-  __asm__(FP_RED(r0, r1, r2, r3, r4, r5, r6)
-          FP_RED(r1, r2, r3, r4, r5, r6, r0)
-          FP_RED(r2, r3, r4, r5, r6, r0, r1)
-          FP_RED(r3, r4, r5, r6, r0, r1, r2)
-          FP_RED(r4, r5, r6, r0, r1, r2, r3)
-          FP_RED(r5, r6, r0, r1, r2, r3, r4)
-          : [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3),
-            [r4] "+r"(r4), [r5] "+r"(r5), [r6] "+r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi)
+  __asm__(FP_RED(r0, r1, r2, r3, r4, r5, r6) FP_RED(r1, r2, r3, r4, r5, r6, r0)
+              FP_RED(r2, r3, r4, r5, r6, r0, r1) FP_RED(r3, r4, r5, r6, r0, r1, r2)
+                  FP_RED(r4, r5, r6, r0, r1, r2, r3) FP_RED(r5, r6, r0, r1, r2, r3, r4)
+          : [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3), [r4] "+r"(r4),
+            [r5] "+r"(r5), [r6] "+r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi)
           : [m] "r"(P), [minv] "m"(P_INV)
           : "rdx", "cc", "memory");
-  out[0] = r6; out[1] = r0; out[2] = r1; out[3] = r2; out[4] = r3; out[5] = r4;
+  out[0] = r6;
+  out[1] = r0;
+  out[2] = r1;
+  out[3] = r2;
+  out[4] = r3;
+  out[5] = r4;
 }
 
 /* r = T / 2^384 mod p, fully reduced, for T < p 2^384. */

@@ -20,8 +20,12 @@
 /* 63 doublings, one per bit below the top; 5 additions, one per other set bit. */
 #define MILLER_STEPS (BLS_X_TOP_BIT + 5)
 
-typedef struct { cz_fp2 c0, cx, cy; } line_coeffs;
-typedef struct { cz_fp2 x, y, z; } g2_proj;
+typedef struct {
+  cz_fp2 c0, cx, cy;
+} line_coeffs;
+typedef struct {
+  cz_fp2 x, y, z;
+} g2_proj;
 
 struct cz_g2_prepared {
   bool infinity;
@@ -129,7 +133,10 @@ static void ell(cz_fp12 *f, const line_coeffs *l, const cz_g1_affine *p) {
 /* f = f * l(P), where *one says f is still 1 (then f = l(P) at no cost;
  * this skips the multiplications and squarings of 1 at the loop start). */
 static void mul_line(cz_fp12 *f, bool *one, const line_coeffs *l, const cz_g1_affine *p) {
-  if (!*one) { ell(f, l, p); return; }
+  if (!*one) {
+    ell(f, l, p);
+    return;
+  }
   f->c0 = CZ_FP6_ZERO;
   f->c1 = CZ_FP6_ZERO;
   f->c0.c0 = l->c0;
@@ -211,8 +218,8 @@ void cz_miller_loop(cz_fp12 *f, const cz_g1_affine *p, const cz_g2_affine *q, si
   cz_fp12_conj(f, &acc); /* x < 0: f_{x,Q} = 1 / f_{|x|,Q} up to erased factors */
 }
 
-void cz_miller_loop_prepared(cz_fp12 *f, const cz_g1_affine *p,
-                             const cz_g2_prepared *const *q, size_t n) {
+void cz_miller_loop_prepared(cz_fp12 *f, const cz_g1_affine *p, const cz_g2_prepared *const *q,
+                             size_t n) {
   cz_fp12 acc = CZ_FP12_ONE;
   bool one = true;
   size_t k = 0; /* the step index, shared by all prepared points */
@@ -223,8 +230,7 @@ void cz_miller_loop_prepared(cz_fp12 *f, const cz_g1_affine *p,
     k++;
     if ((BLS_X_ABS >> i) & 1) {
       for (size_t j = 0; j < n; j++)
-        if (!q[j]->infinity && !g1_is_identity(&p[j]))
-          mul_line(&acc, &one, &q[j]->lines[k], &p[j]);
+        if (!q[j]->infinity && !g1_is_identity(&p[j])) mul_line(&acc, &one, &q[j]->lines[k], &p[j]);
       k++;
     }
   }
@@ -241,7 +247,9 @@ void cz_miller_loop_prepared(cz_fp12 *f, const cz_g1_affine *p,
  * two are recovered from them (decompression, one division):
  *   g4 = c1.c1 = (xi g5^2 + 3 g1^2 - 2 g2) / (4 g3)   (g3 != 0),
  *   g0 = c0.c0 = xi (2 g4^2 + g3 g5 - 3 g1 g2) + 1. */
-typedef struct { cz_fp2 g1, g2, g3, g5; } cyc_compressed;
+typedef struct {
+  cz_fp2 g1, g2, g3, g5;
+} cyc_compressed;
 
 static void cyc_compress(cyc_compressed *c, const cz_fp12 *a) {
   c->g1 = a->c0.c1;
@@ -380,33 +388,33 @@ void cz_final_exponentiation(cz_fp12 *r, const cz_fp12 *f) {
   cz_fp12 m, t, t2, t3, t4, t5, t6, t7, s;
   cz_fp12_inv(&t, f); /* f = 0 (never a Miller loop output) yields 0 */
   cz_fp12_conj(&m, f);
-  cz_fp12_mul(&m, &m, &t);       /* f^(p^6 - 1) */
+  cz_fp12_mul(&m, &m, &t); /* f^(p^6 - 1) */
   cz_fp12_frobenius(&t, &m, 2);
-  cz_fp12_mul(&m, &t, &m);       /* ^(p^2 + 1): m is now cyclotomic */
+  cz_fp12_mul(&m, &t, &m); /* ^(p^2 + 1): m is now cyclotomic */
 
-  cyclotomic_exp_x(&t2, &m);     /* m^x */
+  cyclotomic_exp_x(&t2, &m); /* m^x */
   cz_fp12_cyclotomic_sqr(&t, &m);
   cz_fp12_conj(&t, &t);
-  cz_fp12_mul(&t3, &t, &t2);     /* m^(x - 2) */
-  cyclotomic_exp_x(&t4, &t3);    /* m^(x^2 - 2x) */
-  cyclotomic_exp_x(&t5, &t4);    /* m^(x^3 - 2x^2) */
+  cz_fp12_mul(&t3, &t, &t2);  /* m^(x - 2) */
+  cyclotomic_exp_x(&t4, &t3); /* m^(x^2 - 2x) */
+  cyclotomic_exp_x(&t5, &t4); /* m^(x^3 - 2x^2) */
   cyclotomic_exp_x(&t6, &t5);
   cz_fp12_cyclotomic_sqr(&t, &t2);
-  cz_fp12_mul(&t6, &t6, &t);     /* m^(x^4 - 2x^3 + 2x) */
-  cyclotomic_exp_x(&t7, &t6);    /* m^(x^5 - 2x^4 + 2x^2) */
+  cz_fp12_mul(&t6, &t6, &t);  /* m^(x^4 - 2x^3 + 2x) */
+  cyclotomic_exp_x(&t7, &t6); /* m^(x^5 - 2x^4 + 2x^2) */
 
-  cz_fp12_mul(&s, &t2, &t5);     /* m^l2 */
+  cz_fp12_mul(&s, &t2, &t5); /* m^l2 */
   cz_fp12_frobenius(&s, &s, 2);
-  cz_fp12_mul(&t, &t4, &m);      /* m^l3 */
+  cz_fp12_mul(&t, &t4, &m); /* m^l3 */
   cz_fp12_frobenius(&t, &t, 3);
   cz_fp12_mul(&s, &s, &t);
   cz_fp12_conj(&t, &m);
-  cz_fp12_mul(&t, &t6, &t);      /* m^l1 */
+  cz_fp12_mul(&t, &t6, &t); /* m^l1 */
   cz_fp12_frobenius(&t, &t, 1);
   cz_fp12_mul(&s, &s, &t);
   cz_fp12_conj(&t, &t3);
   cz_fp12_mul(&t, &t7, &t);
-  cz_fp12_mul(&t, &t, &m);       /* m^l0 */
+  cz_fp12_mul(&t, &t, &m); /* m^l0 */
   cz_fp12_mul(r, &s, &t);
 }
 

@@ -80,7 +80,8 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   if (cfg.urgent_workers > CZ_ENGINE_MAX_WORKERS - cfg.n_workers)
     cfg.urgent_workers = CZ_ENGINE_MAX_WORKERS - cfg.n_workers;
   if (cfg.max_finished_jobs == 0) cfg.max_finished_jobs = 10000;
-  uint64_t budget = cfg.memory_budget ? cfg.memory_budget : cz_engine_auto_budget(cfg.safety_margin);
+  uint64_t budget =
+      cfg.memory_budget ? cfg.memory_budget : cz_engine_auto_budget(cfg.safety_margin);
   if (budget == 0)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "auto memory budget: MemTotal unreadable or below the safety margin");

@@ -44,8 +44,8 @@ cz_err cz_srs_register(cz_srs_manager *m, const char *circuit_id, const char *pa
                        const cz_srs_loader *loader);
 /* An entry made by loader->load(file NULL, len 0): see
  * cz_engine_register_computed_srs. */
-cz_err cz_srs_register_computed(cz_srs_manager *m, const char *circuit_id,
-                                uint64_t estimate_bytes, const cz_srs_loader *loader);
+cz_err cz_srs_register_computed(cz_srs_manager *m, const char *circuit_id, uint64_t estimate_bytes,
+                                const cz_srs_loader *loader);
 /* Make the circuit hot and take a reference (acquire) or just make it hot
  * (preload). Errors as cz_engine_srs_preload's. */
 cz_err cz_srs_acquire(cz_srs_manager *m, const char *circuit_id, bool take_ref,
@@ -165,24 +165,24 @@ typedef struct cz_job cz_job;
 
 struct cz_job {
   char id[CZ_JOB_ID_MAX];
-  cz_job_request req;        /* deep copy; its bytes live in blob */
+  cz_job_request req; /* deep copy; its bytes live in blob */
   uint8_t *blob;
-  size_t blob_len;           /* charged to the budget while the job lives */
+  size_t blob_len; /* charged to the budget while the job lives */
   cz_bytes *vps;
   cz_priority prio;
   uint64_t seq;
   cz_job_state state;
-  cz_job_status status;      /* when DONE */
+  cz_job_status status; /* when DONE */
   uint8_t *proof;
   size_t proof_len;
   char error[512];
   cz_job_timings t;
   uint64_t submit_ms, start_ms;
   atomic_bool cancel;
-  void *model;               /* the kind's parse of req */
-  uint64_t model_bytes;      /* charged to the budget with blob_len */
-  cz_kind_plan plan;         /* the kind's plan, made at submit */
-  cz_kind_ctx ctx;           /* what the kind's hooks see (job_run.c fills it) */
+  void *model;          /* the kind's parse of req */
+  uint64_t model_bytes; /* charged to the budget with blob_len */
+  cz_kind_plan plan;    /* the kind's plan, made at submit */
+  cz_kind_ctx ctx;      /* what the kind's hooks see (job_run.c fills it) */
   /* While it runs (job_run.c; only the worker running it touches these): */
   uint64_t mem_reserved;
   cz_srs_entry *srs, *shape;  /* the plan's SRS and shape references */
@@ -191,10 +191,10 @@ struct cz_job {
   cz_partition_status *items; /* the pipeline's items (under e->mu) */
   size_t n_items;
   uint32_t batch_size;
-  unsigned waiters;          /* cz_engine_await calls holding a pointer */
-  unsigned pins;             /* cz_jobs_run holding a pointer */
+  unsigned waiters;               /* cz_engine_await calls holding a pointer */
+  unsigned pins;                  /* cz_jobs_run holding a pointer */
   uint8_t input[CZ_SHA256_BYTES]; /* input_digest of req, kept after DONE */
-  bool superseded;           /* its request_id now names a newer job */
+  bool superseded;                /* its request_id now names a newer job */
   cz_engine *e;
   cz_job *qnext, *hnext, *fnext;
 };
@@ -202,7 +202,7 @@ struct cz_job {
 typedef struct {
   pthread_t thread;
   unsigned index;
-  cz_priority min_prio;      /* the lowest priority it takes (urgent workers: HIGH) */
+  cz_priority min_prio; /* the lowest priority it takes (urgent workers: HIGH) */
   cz_job *current;
 } cz_worker;
 
@@ -223,8 +223,8 @@ struct cz_engine {
   unsigned n_workers;
   cz_membudget budget;
   cz_srs_manager *srs;
-  cz_synth_slots synth;        /* cfg.max_parallel_synthesis */
-  cz_devices devs;             /* cz_engine_add_device */
+  cz_synth_slots synth; /* cfg.max_parallel_synthesis */
+  cz_devices devs;      /* cz_engine_add_device */
   uint64_t start_ms;
   char backend[32], backend_note[256]; /* under mu */
   /* counters (under mu) */

@@ -23,15 +23,15 @@ struct cz_srs_entry {
   char *path;
   cz_srs_loader loader;
   bool has_loader;
-  bool computed;         /* made by the loader, no file: hot or cold */
-  uint64_t estimate;     /* computed: reserved before the loader runs */
+  bool computed;     /* made by the loader, no file: hot or cold */
+  uint64_t estimate; /* computed: reserved before the loader runs */
   cz_srs_tier tier;
   bool loading;
-  uint64_t size_bytes;   /* file size */
+  uint64_t size_bytes; /* file size */
   uint8_t *map;
   size_t map_len;
   void *obj;
-  uint64_t charged;      /* bytes reserved in the budget while hot */
+  uint64_t charged; /* bytes reserved in the budget while hot */
   uint32_t refs;
   uint64_t last_used_ms;
   cz_srs_entry *next;
@@ -51,8 +51,8 @@ static bool valid_id(const char *id) {
   if (n == 0 || n >= 64 || id[0] == '.') return false;
   for (size_t i = 0; i < n; i++) {
     char c = id[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-          c == '-' || c == '_' || c == '.'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+          c == '_' || c == '.'))
       return false;
   }
   return true;
@@ -149,8 +149,8 @@ cz_err cz_srs_register(cz_srs_manager *m, const char *circuit_id, const char *pa
   return err;
 }
 
-cz_err cz_srs_register_computed(cz_srs_manager *m, const char *circuit_id,
-                                uint64_t estimate_bytes, const cz_srs_loader *loader) {
+cz_err cz_srs_register_computed(cz_srs_manager *m, const char *circuit_id, uint64_t estimate_bytes,
+                                const cz_srs_loader *loader) {
   if (!loader || !loader->load || !loader->unload) return CZ_ERR_INVALID_ARG;
   cz_err err = cz_srs_register(m, circuit_id, "", loader);
   if (err != CZ_OK) return err;
@@ -194,8 +194,7 @@ static cz_err compute_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg, size_
     return load_failed(e, err, msg, msg_len);
   }
   if (bytes < charged) cz_membudget_release(m->budget, charged - bytes), charged = bytes;
-  else if (bytes > charged && cz_membudget_try_reserve(m->budget, bytes - charged))
-    charged = bytes;
+  else if (bytes > charged && cz_membudget_try_reserve(m->budget, bytes - charged)) charged = bytes;
   pthread_mutex_lock(&m->mu);
   e->obj = obj;
   e->charged = charged;
@@ -383,12 +382,11 @@ uint64_t cz_srs_evict_idle(cz_srs_manager *m, uint64_t wanted) {
     cz_srs_entry *lru = NULL;
     for (cz_srs_entry *e = m->entries; e; e = e->next)
       if (e->tier == CZ_SRS_HOT && !e->refs && !e->loading &&
-          now - e->last_used_ms >= m->min_idle_ms &&
-          (!lru || e->last_used_ms < lru->last_used_ms))
+          now - e->last_used_ms >= m->min_idle_ms && (!lru || e->last_used_ms < lru->last_used_ms))
         lru = e;
     if (!lru) break;
     uint64_t f = drop_to_warm(m, lru); /* the mapping costs no budget */
-    freed += f ? f : 1; /* an entry charging nothing still counts as progress */
+    freed += f ? f : 1;                /* an entry charging nothing still counts as progress */
   }
   pthread_mutex_unlock(&m->mu);
   return freed;

@@ -24,8 +24,8 @@ cz_err cz_circuit_keygen(cz_circuit_shape_fn build, const void *ctx, const char 
   return build_in(CZ_CS_KEYGEN, build, ctx, out, NULL, what, msg, msg_len);
 }
 
-cz_err cz_circuit_record(cz_circuit_shape_fn build, const void *ctx, const char *what,
-                         cz_pce **out, char *msg, size_t msg_len) {
+cz_err cz_circuit_record(cz_circuit_shape_fn build, const void *ctx, const char *what, cz_pce **out,
+                         char *msg, size_t msg_len) {
   *out = NULL;
   return build_in(CZ_CS_RECORD, build, ctx, NULL, out, what, msg, msg_len);
 }

@@ -16,8 +16,8 @@ cz_err cz_circuit_keygen(cz_circuit_shape_fn build, const void *ctx, const char 
 
 /* The recorded shape of build(ctx) in *out (NULL on error, msg
  * "<what>: recording the circuit: <why>"). */
-cz_err cz_circuit_record(cz_circuit_shape_fn build, const void *ctx, const char *what,
-                         cz_pce **out, char *msg, size_t msg_len);
+cz_err cz_circuit_record(cz_circuit_shape_fn build, const void *ctx, const char *what, cz_pce **out,
+                         char *msg, size_t msg_len);
 
 /* The recorded shape of a circuit of slots (cz_slots_record: tiled when
  * its slots repeat), msg as cz_circuit_record's. */

@@ -25,16 +25,14 @@ const cz_fr *cz_gadget_pow2(unsigned k) {
 
 void cz_bool_add_to_lc(cz_lc *lc, cz_bool b, const cz_fr *coeff) {
   switch (b.kind) {
-  case CZ_BOOL_CONST:
-    if (b.value) cz_lc_add_term(lc, CZ_VAR_ONE, coeff);
-    break;
-  case CZ_BOOL_IS:
-    cz_lc_add_term(lc, b.var, coeff);
-    break;
-  default:
-    cz_lc_add_term(lc, CZ_VAR_ONE, coeff);
-    cz_lc_sub_term(lc, b.var, coeff);
-    break;
+    case CZ_BOOL_CONST:
+      if (b.value) cz_lc_add_term(lc, CZ_VAR_ONE, coeff);
+      break;
+    case CZ_BOOL_IS: cz_lc_add_term(lc, b.var, coeff); break;
+    default:
+      cz_lc_add_term(lc, CZ_VAR_ONE, coeff);
+      cz_lc_sub_term(lc, b.var, coeff);
+      break;
   }
 }
 

@@ -28,7 +28,8 @@ static void pack_chunk(cz_cs *cs, cz_var *v, bool input, const cz_bool *bits, si
                        const char *cname, size_t idx) {
   cz_num num;
   cz_num_init_zero(&num);
-  for (size_t j = 0; j < n; j++) cz_num_add_bool_with_coeff(&num, &bits[j], cz_gadget_pow2((unsigned)j));
+  for (size_t j = 0; j < n; j++)
+    cz_num_add_bool_with_coeff(&num, &bits[j], cz_gadget_pow2((unsigned)j));
   if (input) {
     cz_cs_alloc_input(cs, v, &num.value);
   } else {

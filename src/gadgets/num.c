@@ -211,8 +211,8 @@ cz_err cz_anum_conditionally_reverse(cz_cs *cs, cz_anum *c, cz_anum *d, const cz
       CZ_ENFORCE(cs, &l.a, &l.b, &l.c, "%s conditional reversal", k ? "second" : "first");
       cz_lc3_free(&l);
     } else {
-    cz_gadget_enforce_nothing(cs);
-  }
+      cz_gadget_enforce_nothing(cs);
+    }
   }
   return cz_cs_error(cs);
 }

@@ -157,10 +157,8 @@ static cz_err sha256_multi_leaf(cz_cs *cs, unsigned arity, const cz_anum *childr
                                 bool hash2_names) {
   cz_bool pre[CZ_MERKLE_MAX_ARITY * 256], leaf[CZ_FR_NUM_BITS];
   for (unsigned i = 0; i < arity; i++) {
-    if (hash2_names)
-      CZ_PUSH_NS(cs, "%s", i ? "b_bits" : "a_bits");
-    else
-      CZ_PUSH_NS(cs, "%u_num_into_bits", i);
+    if (hash2_names) CZ_PUSH_NS(cs, "%s", i ? "b_bits" : "a_bits");
+    else CZ_PUSH_NS(cs, "%u_num_into_bits", i);
     cz_anum_to_bits_le(cs, leaf, &children[i]);
     CZ_POP_NS(cs);
     /* 255 LE bits padded to 256, then each byte MSB first: the LE bytes. */
@@ -300,8 +298,8 @@ cz_err cz_por_circuit(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
 }
 
 cz_err cz_por_circuit_allocated(cz_cs *cs, const cz_merkle_shape *s, size_t n_leaves,
-                                const cz_merkle_proof *p, const cz_anum *leaf,
-                                const cz_anum *root, bool private_root) {
+                                const cz_merkle_proof *p, const cz_anum *leaf, const cz_anum *root,
+                                bool private_root) {
   if (!leaf || !root) return CZ_ERR_INVALID_ARG;
   return por_synthesize(cs, s, n_leaves, p, leaf, root, private_root);
 }

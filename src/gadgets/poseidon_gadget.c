@@ -27,7 +27,7 @@
 enum { W = CZ_POSEIDON_MAX_WIDTH };
 
 typedef struct {
-  bool alloc;  /* Elt::Allocated (var) or Elt::Num (lc) */
+  bool alloc; /* Elt::Allocated (var) or Elt::Num (lc) */
   cz_var var;
   cz_lc lc;    /* CZ_LC_VEC; empty while alloc */
   cz_fr value; /* meaningful when the system needs values */
@@ -55,12 +55,12 @@ typedef struct {
 #define TPL_LOCAL_BASE (1u << 24)
 
 typedef struct {
-  cz_cs *cs;       /* direct mode: the system; NULL otherwise */
-  tpl *build;      /* template-building mode */
-  cz_fr *collect;  /* value-collection mode: values of the allocations */
+  cz_cs *cs;          /* direct mode: the system; NULL otherwise */
+  tpl *build;         /* template-building mode */
+  cz_fr *collect;     /* value-collection mode: values of the allocations */
   cz_fr (*row_ab)[2]; /* ... and of every row's a and b */
   size_t n_rows;
-  size_t n_alloc;  /* allocations so far (building / collecting) */
+  size_t n_alloc;    /* allocations so far (building / collecting) */
   size_t *row_alloc; /* building: n_alloc at each emitted row */
   const cz_poseidon_params *p;
   bool values, constraints;
@@ -111,8 +111,14 @@ static void reset_abc(gadget *g) {
   cz_lc_clear(&g->c);
 }
 
-#define NS_PUSH(g, ...) do { if ((g)->cs) CZ_PUSH_NS((g)->cs, __VA_ARGS__); } while (0)
-#define NS_POP(g) do { if ((g)->cs) CZ_POP_NS((g)->cs); } while (0)
+#define NS_PUSH(g, ...) \
+  do { \
+    if ((g)->cs) CZ_PUSH_NS((g)->cs, __VA_ARGS__); \
+  } while (0)
+#define NS_POP(g) \
+  do { \
+    if ((g)->cs) CZ_POP_NS((g)->cs); \
+  } while (0)
 
 static cz_var alloc(gadget *g, const cz_fr *value) {
   cz_var v = cz_var_aux(TPL_LOCAL_BASE + (uint32_t)g->n_alloc);
@@ -128,7 +134,10 @@ static void tpl_push_lc(tpl *t, const cz_lc *lc) {
     size_t cap = t->cap_terms ? t->cap_terms : 1024;
     while (cap < t->n_terms + n) cap *= 2;
     tpl_term *nt = realloc(t->terms, cap * sizeof *nt);
-    if (!nt) { t->failed = true; return; }
+    if (!nt) {
+      t->failed = true;
+      return;
+    }
     t->terms = nt;
     t->cap_terms = cap;
   }
@@ -137,9 +146,16 @@ static void tpl_push_lc(tpl *t, const cz_lc *lc) {
     cz_var v = cz_var_from_key(src[i].key);
     tpl_term *d = &t->terms[t->n_terms++];
     d->coeff = src[i].coeff;
-    if (v.kind == CZ_VAR_INPUT) { d->kind = TPL_ONE; d->index = 0; }
-    else if (v.index >= TPL_LOCAL_BASE) { d->kind = TPL_LOCAL; d->index = v.index - TPL_LOCAL_BASE; }
-    else { d->kind = TPL_INPUT; d->index = v.index; }
+    if (v.kind == CZ_VAR_INPUT) {
+      d->kind = TPL_ONE;
+      d->index = 0;
+    } else if (v.index >= TPL_LOCAL_BASE) {
+      d->kind = TPL_LOCAL;
+      d->index = v.index - TPL_LOCAL_BASE;
+    } else {
+      d->kind = TPL_INPUT;
+      d->index = v.index;
+    }
   }
 }
 
@@ -160,10 +176,16 @@ static void emit(gadget *g, const char *name, const cz_fr *av, const cz_fr *bv) 
   tpl *t = g->build;
   if (!t || t->failed) return;
   size_t r = t->n_constraints;
-  if (r >= TPL_MAX_LOCAL) { t->failed = true; return; }
+  if (r >= TPL_MAX_LOCAL) {
+    t->failed = true;
+    return;
+  }
   g->row_alloc[r] = g->n_alloc;
   size_t *no = realloc(t->off, (3 * r + 4) * sizeof *no);
-  if (!no) { t->failed = true; return; }
+  if (!no) {
+    t->failed = true;
+    return;
+  }
   t->off = no;
   if (r == 0) t->off[0] = 0;
   tpl_push_lc(t, &g->a);
@@ -322,8 +344,14 @@ static void product_mds(gadget *g, unsigned round) {
 static void full_round(gadget *g, unsigned round, const cz_fr **keys, bool first, bool last) {
   const unsigned t = g->p->width;
   const cz_fr *pre = NULL, *post = NULL;
-  if (first) { pre = *keys; *keys += t; }
-  if (first || !last) { post = *keys; *keys += t; }
+  if (first) {
+    pre = *keys;
+    *keys += t;
+  }
+  if (first || !last) {
+    post = *keys;
+    *keys += t;
+  }
   for (unsigned i = 0; i < t; i++) {
     if (first && i == 0) {
       /* The tag's first S-box is a constant: (tag + pre)^5 + post. */
@@ -413,7 +441,6 @@ static void gadget_free(gadget *g) {
 
 /* ---- templates ------------------------------------------------------ */
 
-
 typedef struct {
   tpl t;
   size_t *alloc_before; /* allocations made before row r is enforced */
@@ -422,10 +449,12 @@ typedef struct {
 } circuit_tpl;
 
 static circuit_tpl tpls[CZ_POSEIDON_MAX_ARITY + 1];
-static pthread_once_t tpl_once[CZ_POSEIDON_MAX_ARITY + 1] = {
-    PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-    PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-    PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+static pthread_once_t tpl_once[CZ_POSEIDON_MAX_ARITY + 1] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                                             PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                                             PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                                             PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                                             PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                                             PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 
 /* Run the generic circuit with symbolic variables and keep its rows. The
  * allocation count before each row is recorded too, so that replay
@@ -441,13 +470,16 @@ static void build_tpl(unsigned arity) {
   cz_var in[CZ_POSEIDON_MAX_ARITY];
   for (unsigned i = 0; i < arity; i++) in[i] = cz_var_aux(i);
   size_t *before = malloc(TPL_MAX_LOCAL * sizeof *before);
-  if (!before) { gadget_free(&g); return; }
+  if (!before) {
+    gadget_free(&g);
+    return;
+  }
   g.row_alloc = before;
   elt *o = run_circuit(&g, in, NULL);
   bool fail = ct->t.failed || g.n_alloc > TPL_MAX_LOCAL || ct->t.n_constraints > TPL_MAX_LOCAL ||
               o->var.index < TPL_LOCAL_BASE;
-  for (unsigned i = 0; i < p->width && !fail; i++) fail |= cz_lc_failed(&g.store[0][i].lc) ||
-                                                          cz_lc_failed(&g.store[1][i].lc);
+  for (unsigned i = 0; i < p->width && !fail; i++)
+    fail |= cz_lc_failed(&g.store[0][i].lc) || cz_lc_failed(&g.store[1][i].lc);
   if (!fail) {
     ct->alloc_before = before;
     ct->n_local = g.n_alloc;
@@ -463,8 +495,11 @@ static void build_tpl_8(void) { build_tpl(8); }
 static void build_tpl_11(void) { build_tpl(11); }
 
 static const circuit_tpl *get_tpl(unsigned arity) {
-  void (*fn)(void) = arity == 2 ? build_tpl_2 : arity == 4 ? build_tpl_4 : arity == 8 ? build_tpl_8
-                   : arity == 11 ? build_tpl_11 : NULL;
+  void (*fn)(void) = arity == 2    ? build_tpl_2
+                     : arity == 4  ? build_tpl_4
+                     : arity == 8  ? build_tpl_8
+                     : arity == 11 ? build_tpl_11
+                                   : NULL;
   if (!fn) return NULL;
   pthread_once(&tpl_once[arity], fn);
   return tpls[arity].ok ? &tpls[arity] : NULL;
@@ -501,8 +536,9 @@ static cz_err replay(cz_cs *cs, const cz_poseidon_params *p, const circuit_tpl *
       cz_lc_clear(&lc[k]);
       for (size_t q = t->off[3 * r + k]; q < t->off[3 * r + k + 1]; q++) {
         const tpl_term *tt = &t->terms[q];
-        cz_var v = tt->kind == TPL_ONE ? CZ_VAR_ONE : tt->kind == TPL_INPUT ? inputs[tt->index]
-                                                                              : locals[tt->index];
+        cz_var v = tt->kind == TPL_ONE     ? CZ_VAR_ONE
+                   : tt->kind == TPL_INPUT ? inputs[tt->index]
+                                           : locals[tt->index];
         cz_lc_add_term(&lc[k], v, &tt->coeff);
       }
     }

@@ -109,7 +109,8 @@ void cz_u32_rotr(cz_u32 *out, const cz_u32 *a, unsigned by) {
 void cz_u32_shr(cz_u32 *out, const cz_u32 *a, unsigned by) {
   by %= 32;
   cz_u32 r;
-  for (unsigned i = 0; i < 32; i++) r.bits[i] = i + by < 32 ? a->bits[i + by] : cz_bool_const(false);
+  for (unsigned i = 0; i < 32; i++)
+    r.bits[i] = i + by < 32 ? a->bits[i + by] : cz_bool_const(false);
   r.value = a->value >> by;
   *out = r;
 }
@@ -126,7 +127,8 @@ cz_err cz_u32_xor(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b) {
   return cz_cs_error(cs);
 }
 
-cz_err cz_u32_sha256_maj(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b, const cz_u32 *c) {
+cz_err cz_u32_sha256_maj(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b,
+                         const cz_u32 *c) {
   cz_u32 r;
   for (int i = 0; i < 32; i++) {
     CZ_PUSH_NS(cs, "maj %d", i);
@@ -195,21 +197,20 @@ cz_err cz_u32_addmany(cz_multieq *m, cz_u32 *out, const cz_u32 *ops, size_t n) {
         cz_bool b = ops[k].bits[i];
         const cz_fr *cf = cz_gadget_pow2(sh + i);
         switch (b.kind) {
-        case CZ_BOOL_CONST:
-          if (b.value) batch[nt++] = (cz_lc_term){*cf, cz_var_key(CZ_VAR_ONE)};
-          break;
-        case CZ_BOOL_IS:
-          batch[nt++] = (cz_lc_term){*cf, cz_var_key(b.var)};
-          break;
-        default: /* Not(v): coeff * ONE - coeff * v */
-          batch[nt++] = (cz_lc_term){*cf, cz_var_key(CZ_VAR_ONE)};
-          batch[nt].key = cz_var_key(b.var);
-          cz_fr_neg(&batch[nt++].coeff, cf);
-          break;
+          case CZ_BOOL_CONST:
+            if (b.value) batch[nt++] = (cz_lc_term){*cf, cz_var_key(CZ_VAR_ONE)};
+            break;
+          case CZ_BOOL_IS: batch[nt++] = (cz_lc_term){*cf, cz_var_key(b.var)}; break;
+          default: /* Not(v): coeff * ONE - coeff * v */
+            batch[nt++] = (cz_lc_term){*cf, cz_var_key(CZ_VAR_ONE)};
+            batch[nt].key = cz_var_key(b.var);
+            cz_fr_neg(&batch[nt++].coeff, cf);
+            break;
         }
       }
     cz_lc_add_terms(&m->lhs, batch, nt);
-    for (unsigned i = 0; i < nbits; i++) cz_lc_add_term(&m->rhs, res[i].var, cz_gadget_pow2(sh + i));
+    for (unsigned i = 0; i < nbits; i++)
+      cz_lc_add_term(&m->rhs, res[i].var, cz_gadget_pow2(sh + i));
   }
   m->bits_used += nbits;
   for (int i = 0; i < 32; i++) out->bits[i] = cz_bool_from_bit(res[i]);

@@ -26,7 +26,7 @@ cz_err cz_groth16_verify_batch(const cz_groth16_vk *vk, const cz_fr *inputs, siz
   cz_g1_affine *p = malloc(np * sizeof *p);
   cz_g2_affine *q = malloc(np * sizeof *q);
   cz_g1_affine *cs = malloc(n * sizeof *cs);
-  uint64_t (*raw)[2] = malloc(n * sizeof *raw);
+  uint64_t(*raw)[2] = malloc(n * sizeof *raw);
   cz_err e = CZ_ERR_NOMEM;
   if (!z || !ic_k || !za || !p || !q || !cs || !raw) goto done;
   if ((e = g16_random_bytes(raw, n * sizeof *raw)) != CZ_OK) goto done;
@@ -70,6 +70,12 @@ cz_err cz_groth16_verify_batch(const cz_groth16_vk *vk, const cz_fr *inputs, siz
   e = cz_pairing_product_is_one(p, q, np) ? CZ_OK : CZ_ERR_PROOF_INVALID;
 
 done:
-  free(z); free(ic_k); free(za); free(p); free(q); free(cs); free(raw);
+  free(z);
+  free(ic_k);
+  free(za);
+  free(p);
+  free(q);
+  free(cs);
+  free(raw);
   return e;
 }

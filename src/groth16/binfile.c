@@ -233,10 +233,13 @@ cz_err cz_file_map(const char *path, const uint8_t **buf, size_t *len, char *msg
   }
   /* MAP_POPULATE: one walk over the page cache instead of a fault per 4 KiB
    * page (20-35 us each on these VMs; most of a key's load time). */
-  void *m = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0) : NULL;
+  void *m = st.st_size
+                ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)
+                : NULL;
   int err = errno;
   close(fd);
-  if (m == MAP_FAILED) return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: mmap: %s", path, strerror(err));
+  if (m == MAP_FAILED)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: mmap: %s", path, strerror(err));
   *buf = m;
   *len = (size_t)st.st_size;
   return CZ_OK;
@@ -278,14 +281,15 @@ void cz_binw_section(cz_binwriter *w, uint32_t id, uint64_t size) {
   cz_binw_u32(w, (uint32_t)(size >> 32));
 }
 
-cz_err cz_binw_close(cz_binwriter *w, cz_err e, const char *who, const char *invalid_why,
-                     char *msg, size_t msg_len) {
+cz_err cz_binw_close(cz_binwriter *w, cz_err e, const char *who, const char *invalid_why, char *msg,
+                     size_t msg_len) {
   if (w->f && fclose(w->f) != 0) w->ok = false;
   w->f = NULL;
   if (e == CZ_OK && !w->ok) e = CZ_ERR_IO;
   if (e != CZ_OK)
-    cz_msg(msg, msg_len, "%s: %s", who, e == CZ_ERR_INVALID_ARG ? invalid_why
-                                        : e == CZ_ERR_IO        ? "cannot write the file"
-                                                                : "out of memory");
+    cz_msg(msg, msg_len, "%s: %s", who,
+           e == CZ_ERR_INVALID_ARG ? invalid_why
+           : e == CZ_ERR_IO        ? "cannot write the file"
+                                   : "out of memory");
   return e;
 }

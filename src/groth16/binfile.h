@@ -121,7 +121,7 @@ void cz_binw_section(cz_binwriter *w, uint32_t id, uint64_t size);
  * but a write or the close failed; on error msg gets "<who>: <why>", why
  * from e: CZ_ERR_INVALID_ARG is invalid_why, CZ_ERR_IO "cannot write the
  * file", anything else "out of memory". */
-cz_err cz_binw_close(cz_binwriter *w, cz_err e, const char *who, const char *invalid_why,
-                     char *msg, size_t msg_len);
+cz_err cz_binw_close(cz_binwriter *w, cz_err e, const char *who, const char *invalid_why, char *msg,
+                     size_t msg_len);
 
 #endif

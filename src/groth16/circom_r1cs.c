@@ -7,8 +7,13 @@
 #include "groth16/binfile.h"
 #include "util/msg.h"
 
-enum { SEC_HEADER = 1, SEC_CONSTRAINTS = 2, SEC_LABELS = 3, SEC_CUSTOM_GATES = 4,
-       SEC_CUSTOM_USES = 5 };
+enum {
+  SEC_HEADER = 1,
+  SEC_CONSTRAINTS = 2,
+  SEC_LABELS = 3,
+  SEC_CUSTOM_GATES = 4,
+  SEC_CUSTOM_USES = 5
+};
 
 void cz_circom_r1cs_free(cz_circom_r1cs *r) {
   if (!r) return;
@@ -66,10 +71,10 @@ static bool read_lc(cz_circom_r1cs *r, cz_bincur *cur, size_t *cap) {
     const uint8_t *t;
     cz_bincur_take(cur, TERM, 36, &t); /* fits: checked above */
     if (!grow_terms(r, cap, cur->ep)) return false;
-    uint32_t wire = (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 |
-                    (uint32_t)t[3] << 24;
+    uint32_t wire =
+        (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
     cz_fr raw;
-    const char *bad = wire >= r->n_wires ? "wire is past nWires"
+    const char *bad = wire >= r->n_wires            ? "wire is past nWires"
                       : !cz_bin_fr_raw(t + 4, &raw) ? "coefficient is not below r"
                                                     : NULL;
     if (bad) {
@@ -171,8 +176,8 @@ static void check_worker(void *p, size_t begin, size_t end, unsigned worker) {
   }
 }
 
-cz_err cz_circom_r1cs_check(const cz_circom_r1cs *r, const cz_fr *w, size_t n_w,
-                            unsigned n_threads, size_t *bad, char *msg, size_t msg_len) {
+cz_err cz_circom_r1cs_check(const cz_circom_r1cs *r, const cz_fr *w, size_t n_w, unsigned n_threads,
+                            size_t *bad, char *msg, size_t msg_len) {
   if (!r || !w) return CZ_ERR_INVALID_ARG;
   if (n_w != r->n_wires)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,

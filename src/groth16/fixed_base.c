@@ -16,7 +16,7 @@
 #define FB_VEC_BYTES 0 /* no 8-lane groups in the scratch */
 #endif
 #define FB_PREFETCH 16 /* scalars ahead */
-#define FB_MAX_W 16   /* the widest a caller may ask for */
+#define FB_MAX_W 16    /* the widest a caller may ask for */
 
 static unsigned fb_windows(unsigned w) { return 255 / w + 1; }
 

@@ -50,10 +50,10 @@ cz_err g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, bool 
  * bellperson's generator does with its wNAF tables: out[i] = k[i] * base
  * (k Montgomery), affine, computed by n_threads workers. CZ_ERR_NOMEM when
  * the table or scratch cannot be allocated. */
-cz_err g16_fixed_base_g1(cz_g1_affine *out, const cz_g1_affine *base, const cz_fr *k,
-                         size_t n, unsigned n_threads);
-cz_err g16_fixed_base_g2(cz_g2_affine *out, const cz_g2_affine *base, const cz_fr *k,
-                         size_t n, unsigned n_threads);
+cz_err g16_fixed_base_g1(cz_g1_affine *out, const cz_g1_affine *base, const cz_fr *k, size_t n,
+                         unsigned n_threads);
+cz_err g16_fixed_base_g2(cz_g2_affine *out, const cz_g2_affine *base, const cz_fr *k, size_t n,
+                         unsigned n_threads);
 /* The same with the signed-digit window width w (1..16) given instead of
  * chosen (for tests of every width); CZ_ERR_INVALID_ARG for other w. */
 cz_err g16_fixed_base_g1_window(cz_g1_affine *out, const cz_g1_affine *base, const cz_fr *k,
@@ -163,8 +163,8 @@ uint64_t g16_key_wait_ns(void);
 /* The prover's pieces every backend shares (prover.c). */
 /* CZ_ERR_INVALID_ARG, with msg saying which count disagrees, when as does
  * not fit p for a domain of n_dom points. */
-cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom,
-                     char *msg, size_t msg_len);
+cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom, char *msg,
+                     size_t msg_len);
 /* The proof from the MSM results h, l, a, b1 (G1) and b2 (G2) and r, s. */
 void g16_assemble(const cz_groth16_vk *vk, const cz_fr *r, const cz_fr *s, const cz_g1 *h,
                   const cz_g1 *l, const cz_g1 *a, const cz_g1 *b1, const cz_g2 *b2,

@@ -9,7 +9,6 @@
 #include "util/bigbuf.h"
 #include "util/msg.h"
 
-
 cz_err g16_random_bytes(void *out, size_t n) {
   uint8_t *p = out;
   while (n) {

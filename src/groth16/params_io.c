@@ -46,9 +46,7 @@ static void **vec_of(cz_groth16_params *p, int v) {
 static size_t enc_size(int v) {
   return v == V_B_G2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES;
 }
-static size_t mem_size(int v) {
-  return v == V_B_G2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
-}
+static size_t mem_size(int v) { return v == V_B_G2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine); }
 
 void cz_groth16_params_free(cz_groth16_params *p) {
   if (!p) return;
@@ -82,7 +80,10 @@ size_t cz_groth16_params_write(uint8_t *out, const cz_groth16_params *p) {
   uint8_t *o = out + cz_groth16_vk_write(out, &p->vk, false);
   for (int v = 0; v < V_COUNT; v++) {
     size_t n = *ccount_of(p, v);
-    o[0] = (uint8_t)(n >> 24); o[1] = (uint8_t)(n >> 16); o[2] = (uint8_t)(n >> 8); o[3] = (uint8_t)n;
+    o[0] = (uint8_t)(n >> 24);
+    o[1] = (uint8_t)(n >> 16);
+    o[2] = (uint8_t)(n >> 8);
+    o[3] = (uint8_t)n;
     o += 4;
     const void *vec = *vec_of((cz_groth16_params *)p, v);
     for (size_t i = 0; i < n; i++, o += enc_size(v)) {
@@ -111,7 +112,10 @@ cz_err cz_groth16_params_save_progress(const cz_groth16_params *p, const char *p
   }
   size_t vkn = cz_groth16_vk_write(NULL, &p->vk, false);
   uint8_t *buf = malloc(vkn > 65536 ? vkn : 65536);
-  if (!buf) { fclose(f); return CZ_ERR_NOMEM; }
+  if (!buf) {
+    fclose(f);
+    return CZ_ERR_NOMEM;
+  }
   bool ok = fwrite(buf, 1, cz_groth16_vk_write(buf, &p->vk, false), f) == vkn;
   written += vkn;
   for (int v = 0; ok && v < V_COUNT; v++) {
@@ -145,7 +149,7 @@ typedef struct {
   void *dst;
   int v;
   bool checked;
-  _Atomic size_t first_bad;       /* lowest failing index, SIZE_MAX if none */
+  _Atomic size_t first_bad; /* lowest failing index, SIZE_MAX if none */
   cz_err errs[CZ_PARALLEL_MAX_THREADS];
   size_t bad[CZ_PARALLEL_MAX_THREADS];
   cz_progress_counter *pc; /* bytes decoded, of the whole file */
@@ -162,12 +166,18 @@ cz_err g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, bool 
     cz_g2_affine *q = dst;
     e = cz_g2_affine_deserialize_many(q, src, n, checked, bad);
     for (size_t j = 0; e == CZ_OK && j < n; j++)
-      if (cz_g2_affine_is_identity(&q[j])) { *bad = j; e = CZ_ERR_BAD_FLAGS; }
+      if (cz_g2_affine_is_identity(&q[j])) {
+        *bad = j;
+        e = CZ_ERR_BAD_FLAGS;
+      }
   } else {
     cz_g1_affine *q = dst;
     e = cz_g1_affine_deserialize_many(q, src, n, checked, bad);
     for (size_t j = 0; e == CZ_OK && j < n; j++)
-      if (cz_g1_affine_is_identity(&q[j])) { *bad = j; e = CZ_ERR_BAD_FLAGS; }
+      if (cz_g1_affine_is_identity(&q[j])) {
+        *bad = j;
+        e = CZ_ERR_BAD_FLAGS;
+      }
   }
   return e;
 }
@@ -199,7 +209,8 @@ static void decode_worker(void *vctx, size_t begin, size_t end, unsigned worker)
       c->errs[worker] = e;
       c->bad[worker] = bad;
       size_t cur = atomic_load(&c->first_bad);
-      while (bad < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, bad)) {}
+      while (bad < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, bad)) {
+      }
       return;
     }
   }
@@ -244,8 +255,8 @@ static cz_err decode_vectors(cz_groth16_params *p, const uint8_t *buf, const siz
   return CZ_OK;
 }
 
-cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len,
-                              bool checked, unsigned n_threads, char *msg, size_t msg_len) {
+cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
+                              unsigned n_threads, char *msg, size_t msg_len) {
   return params_read(p, buf, len, checked, n_threads, NULL, msg, msg_len);
 }
 
@@ -283,8 +294,7 @@ cz_err g16_params_head(cz_groth16_params *p, const uint8_t *buf, size_t len, siz
   size_t off = 0;
   cz_err e = cz_groth16_vk_read(&p->vk, buf, len, false, &off);
   if (e != CZ_OK) {
-    cz_msg(msg, msg_len, "verifying key at offset 0: %s (file is %zu bytes)", cz_err_str(e),
-            len);
+    cz_msg(msg, msg_len, "verifying key at offset 0: %s (file is %zu bytes)", cz_err_str(e), len);
     return e;
   }
   if ((e = params_layout(p, buf, len, off, start, msg, msg_len)) != CZ_OK)
@@ -334,8 +344,8 @@ cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool check
 }
 
 cz_err cz_groth16_params_load_progress(cz_groth16_params *p, const char *path, bool checked,
-                                       unsigned n_threads, const cz_progress *progress,
-                                       char *msg, size_t msg_len) {
+                                       unsigned n_threads, const cz_progress *progress, char *msg,
+                                       size_t msg_len) {
   memset(p, 0, sizeof *p);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: %s", path, strerror(errno));

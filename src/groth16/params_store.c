@@ -123,7 +123,7 @@ static cz_err load_fitting(cz_groth16_params *out, const char *path, size_t want
   }
   if (want_ic && out->vk.n_ic != want_ic) { /* the file changed under us */
     cz_msg(msg, msg_len, "%s: the verifying key has %zu IC points, the circuit needs %zu", path,
-        out->vk.n_ic, want_ic);
+           out->vk.n_ic, want_ic);
     cz_groth16_params_free(out);
     return CZ_ERR_INVALID_ARG;
   }
@@ -146,7 +146,7 @@ static cz_err generate(cz_groth16_params *out, size_t want_ic, const cz_params_s
   }
   if (want_ic && cols.n_inputs != want_ic) {
     cz_msg(msg, msg_len, "keygen: the circuit has %zu inputs (ONE included), expected %zu",
-        cols.n_inputs, want_ic);
+           cols.n_inputs, want_ic);
     cz_keygen_cols_free(&cols);
     return CZ_ERR_INVALID_ARG;
   }
@@ -299,12 +299,14 @@ static cz_err test_params(cz_groth16_params *out, const char *test, const char *
     char why[512];
     cz_err e = load_fitting(out, test, n_ic, o, why, sizeof why);
     if (e == CZ_OK) {
-      cz_log(CZ_LOG_INFO, "params", "%s: using TEST parameters (not Filecoin's) %s%s", who, test, why_test);
+      cz_log(CZ_LOG_INFO, "params", "%s: using TEST parameters (not Filecoin's) %s%s", who, test,
+             why_test);
       org->source = CZ_PARAMS_TEST_CACHED;
       snprintf(org->path, sizeof org->path, "%s", test);
       return CZ_OK;
     }
-    cz_log(CZ_LOG_WARN, "params", "%s: cached test parameters unusable (%s); generating them again", who, why);
+    cz_log(CZ_LOG_WARN, "params", "%s: cached test parameters unusable (%s); generating them again",
+           who, why);
   }
   if (!o->keygen && !(o->shape && !o->no_test_cache))
     return cz_msg_err(msg, msg_len, CZ_ERR_IO,

@@ -20,14 +20,14 @@ static inline size_t cz_g2_enc_bytes(bool compressed) {
 /* Decode one non-identity point; an identity point gives CZ_ERR_BAD_FLAGS
  * (its infinity flag is set where the format forbids infinity). */
 static inline cz_err cz_groth16_read_g1(cz_g1_affine *p, const uint8_t *in, bool compressed) {
-  cz_err e = compressed ? cz_g1_affine_decompress(p, in, true)
-                        : cz_g1_affine_deserialize(p, in, true);
+  cz_err e =
+      compressed ? cz_g1_affine_decompress(p, in, true) : cz_g1_affine_deserialize(p, in, true);
   if (e == CZ_OK && cz_g1_affine_is_identity(p)) e = CZ_ERR_BAD_FLAGS;
   return e;
 }
 static inline cz_err cz_groth16_read_g2(cz_g2_affine *p, const uint8_t *in, bool compressed) {
-  cz_err e = compressed ? cz_g2_affine_decompress(p, in, true)
-                        : cz_g2_affine_deserialize(p, in, true);
+  cz_err e =
+      compressed ? cz_g2_affine_decompress(p, in, true) : cz_g2_affine_deserialize(p, in, true);
   if (e == CZ_OK && cz_g2_affine_is_identity(p)) e = CZ_ERR_BAD_FLAGS;
   return e;
 }

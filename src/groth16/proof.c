@@ -9,7 +9,8 @@ cz_err cz_groth16_proof_read(cz_groth16_proof *proof, const uint8_t in[CZ_GROTH1
   cz_err e;
   if ((e = cz_groth16_read_g1(&p.a, in, true)) != CZ_OK) return e;
   if ((e = cz_groth16_read_g2(&p.b, in + CZ_G1_COMPRESSED_BYTES, true)) != CZ_OK) return e;
-  if ((e = cz_groth16_read_g1(&p.c, in + CZ_G1_COMPRESSED_BYTES + CZ_G2_COMPRESSED_BYTES, true)) != CZ_OK)
+  if ((e = cz_groth16_read_g1(&p.c, in + CZ_G1_COMPRESSED_BYTES + CZ_G2_COMPRESSED_BYTES, true)) !=
+      CZ_OK)
     return e;
   *proof = p;
   return CZ_OK;

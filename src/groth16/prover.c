@@ -43,12 +43,16 @@ void cz_prove_timing_emit(const cz_prove_timing *hook, cz_prove_phase phase, uin
 
 /* The checks bellperson's ParameterSource getters and asserts make, with a
  * message saying which count disagrees. */
-cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom,
-                     char *msg, size_t msg_len) {
+cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom, char *msg,
+                     size_t msg_len) {
   const char *what = NULL;
   size_t got = 0, want = 0;
 #define FIT(cond, w, g, x) \
-  if (!what && !(cond)) { what = (w); got = (g); want = (x); }
+  if (!what && !(cond)) { \
+    what = (w); \
+    got = (g); \
+    want = (x); \
+  }
   FIT(as->a && as->b, "a/b evaluations present (not consumed)", 0, 1);
   FIT(as->aux.n == as->n_aux, "packed aux values", as->aux.n, as->n_aux);
   FIT(as->n_inputs == p->vk.n_ic, "inputs vs vk IC points", as->n_inputs, p->vk.n_ic);
@@ -177,7 +181,9 @@ static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_a
   uint64_t t0 = cz_now_ns(), t1, wait0 = g16_key_wait_ns();
   cz_err e = compute_h(d, as, th);
   if (e != CZ_OK) return e;
-  t1 = cz_now_ns(); t[CZ_PHASE_NTT_H] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_NTT_H] += t1 - t0;
+  t0 = t1;
 
   const size_t n_in = as->n_inputs, n_aux = as->n_aux;
   const g16_bases_form enc = g16_bases_of(p);
@@ -188,11 +194,15 @@ static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_a
   if ((e = g16_msm_g1(&h, seg, 1, th)) != CZ_OK) return e;
   cz_pool_give(as->a);
   as->a = NULL;
-  t1 = cz_now_ns(); t[CZ_PHASE_MSM_H] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_MSM_H] += t1 - t0;
+  t0 = t1;
 
   seg[0] = (g16_msm_seg){g16_point_at(p, G16_L, 0), p->n_l, NULL, n_aux, NULL, &as->aux, enc};
   if ((e = g16_msm_g1(&l, seg, 1, th)) != CZ_OK) return e;
-  t1 = cz_now_ns(); t[CZ_PHASE_MSM_L] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_MSM_L] += t1 - t0;
+  t0 = t1;
 
   /* a: the input part of the a query is dense (every input has its input
    * constraint in A), aux follow the a_aux density. */
@@ -200,19 +210,26 @@ static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_a
   seg[1] = (g16_msm_seg){
       g16_point_at(p, G16_A, n_in), p->n_a - n_in, NULL, n_aux, as->a_aux.bits, &as->aux, enc};
   if ((e = g16_msm_g1(&a, seg, 2, th)) != CZ_OK) return e;
-  t1 = cz_now_ns(); t[CZ_PHASE_MSM_A] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_MSM_A] += t1 - t0;
+  t0 = t1;
 
   g16_b_segments(seg, p, G16_B_G1, as);
   cz_g1_set_identity(&b1);
   if (!cz_fr_is_zero(r) && (e = g16_msm_g1(&b1, seg, 2, th)) != CZ_OK) return e;
-  t1 = cz_now_ns(); t[CZ_PHASE_MSM_B_G1] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_MSM_B_G1] += t1 - t0;
+  t0 = t1;
 
   g16_b_segments(seg, p, G16_B_G2, as);
   if ((e = g16_msm_g2(&b2, seg, 2, th)) != CZ_OK) return e;
-  t1 = cz_now_ns(); t[CZ_PHASE_MSM_B_G2] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_MSM_B_G2] += t1 - t0;
+  t0 = t1;
 
   g16_assemble(&p->vk, r, s, &h, &l, &a, &b1, &b2, proof);
-  t1 = cz_now_ns(); t[CZ_PHASE_BATCH_ADD] += t1 - t0;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_BATCH_ADD] += t1 - t0;
   t[CZ_PHASE_KEY_WAIT] += g16_key_wait_ns() - wait0;
   return CZ_OK;
 }
@@ -240,7 +257,8 @@ static cz_err cpu_prove(const cz_prover_backend *self, const cz_groth16_params *
       e = CZ_ERR_INVALID_ARG;
       break;
     }
-    if ((e = g16_check_fit(params, &as[i], cz_ntt_domain_size(d), opts->msg, opts->msg_len)) != CZ_OK)
+    if ((e = g16_check_fit(params, &as[i], cz_ntt_domain_size(d), opts->msg, opts->msg_len)) !=
+        CZ_OK)
       break;
     cz_fr r, s;
     if ((e = g16_blinding(opts, i, &r, &s)) != CZ_OK) break;
@@ -270,9 +288,8 @@ cz_err cz_groth16_prove(const cz_prover_backend *backend, const cz_groth16_param
   return backend->prove(backend, params, as, n, proofs, opts);
 }
 
-cz_err cz_groth16_prove_recorded(const cz_prover_backend *backend,
-                                 const cz_groth16_params *params, const cz_r1cs *shape,
-                                 cz_assignment *w, cz_groth16_proof *proof,
+cz_err cz_groth16_prove_recorded(const cz_prover_backend *backend, const cz_groth16_params *params,
+                                 const cz_r1cs *shape, cz_assignment *w, cz_groth16_proof *proof,
                                  const cz_prove_opts *opts) {
   cz_err e = cz_r1cs_eval(shape, w);
   if (e != CZ_OK) return e;
@@ -290,8 +307,9 @@ cz_err cz_groth16_prove_verified(const cz_prove_ctx *pc, cz_assignment *as, cons
     e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: missing parameters, assignment or output",
                    what);
   else if (params->vk.n_ic != n_inputs + 1)
-    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "parameters take %zu public inputs, %s has %zu",
-                   params->vk.n_ic - 1, what, n_inputs);
+    e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                   "parameters take %zu public inputs, %s has %zu", params->vk.n_ic - 1, what,
+                   n_inputs);
   else if (!pvk && !(pvk = own = cz_groth16_prepare(&params->vk)))
     e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_groth16_proof proof;

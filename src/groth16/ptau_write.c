@@ -24,8 +24,8 @@
 
 /* A section of `total` points whose first `n` are k_i G (G1 or G2), after
  * `skip` infinity points. */
-static cz_err pw_points(cz_binwriter *w, const cz_fr *k, size_t n, size_t skip, size_t total, bool g2,
-                        unsigned th) {
+static cz_err pw_points(cz_binwriter *w, const cz_fr *k, size_t n, size_t skip, size_t total,
+                        bool g2, unsigned th) {
   size_t item = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
   void *pts = cz_huge_alloc(n ? n * item : 1);
   if (!pts) return CZ_ERR_NOMEM;
@@ -42,8 +42,8 @@ static cz_err pw_points(cz_binwriter *w, const cz_fr *k, size_t n, size_t skip, 
 
 /* Sections 12 to 15: k L_c(tau) in block P (after the blocks 0 .. P - 1),
  * and for 12 the odd points of block P + 1. */
-static cz_err pw_lagrange(cz_binwriter *w, unsigned P, const cz_fr *L, const cz_fr *Lodd, cz_fr *tmp,
-                          unsigned th, const cz_zkey_toxic *t) {
+static cz_err pw_lagrange(cz_binwriter *w, unsigned P, const cz_fr *L, const cz_fr *Lodd,
+                          cz_fr *tmp, unsigned th, const cz_zkey_toxic *t) {
   const size_t n = (size_t)1 << P, sg1 = sizeof(cz_g1_affine), sg2 = sizeof(cz_g2_affine);
   cz_err e = CZ_OK;
   cz_binw_section(w, 12, (4 * n - 1) * sg1);

@@ -54,8 +54,8 @@ typedef struct {
   const cz_keygen_cols *cols;
   const cz_fr *lagrange;
   const cz_fr *alpha, *beta, *gamma_inv, *delta_inv;
-  cz_fr *at, *bt, *ext;       /* per variable */
-  uint8_t *a_nz, *b_nz;       /* column has a non-zero coefficient */
+  cz_fr *at, *bt, *ext; /* per variable */
+  uint8_t *a_nz, *b_nz; /* column has a non-zero coefficient */
 } eval_ctx;
 
 static void col_eval(cz_fr *out, uint8_t *nz, const cz_spmat *m, size_t col, const cz_fr *lag) {

@@ -308,8 +308,8 @@ static bool json_ic(cz_json *j, cz_groth16_vk *vk) {
 
 cz_err cz_snarkjs_vkey_parse(cz_groth16_vk *vk, const char *text, size_t len, char *msg,
                              size_t msg_len) {
-  static const char *const NAMES[] = {"protocol",   "curve",      "nPublic",
-                                      "vk_alpha_1", "vk_beta_2",  "vk_gamma_2",
+  static const char *const NAMES[] = {"protocol",   "curve",           "nPublic",
+                                      "vk_alpha_1", "vk_beta_2",       "vk_gamma_2",
                                       "vk_delta_2", "vk_alphabeta_12", "IC"};
   memset(vk, 0, sizeof *vk);
   cz_json j;

@@ -65,8 +65,7 @@ cz_err cz_synthetic_sparse(cz_cs *cs, size_t n, const cz_fr *x, uint64_t seed) {
   return cz_cs_error(cs);
 }
 
-cz_err cz_synthetic_by_name(const char *shape, cz_cs *cs, size_t n, const cz_fr *x,
-                            uint64_t seed) {
+cz_err cz_synthetic_by_name(const char *shape, cz_cs *cs, size_t n, const cz_fr *x, uint64_t seed) {
   if (shape && strcmp(shape, "chain") == 0) return cz_synthetic_chain(cs, n, x);
   if (shape && strcmp(shape, "sparse") == 0) return cz_synthetic_sparse(cs, n, x, seed);
   return CZ_ERR_INVALID_ARG;

@@ -38,7 +38,7 @@ static void ic_combination(cz_g1_affine *out, const cz_g1_affine *ic, const cz_f
   if (!terms) {
     for (size_t i = 0; i < n; i++) {
       cz_g1_from_affine(&sum, &ic[i + 1]);
-      cz_g1_mul_fr(&sum, &sum, &inputs[i]);  /* 0 * P is the identity */
+      cz_g1_mul_fr(&sum, &sum, &inputs[i]); /* 0 * P is the identity */
       cz_g1_add(&acc, &acc, &sum);
     }
     cz_g1_to_affine(out, &acc);
@@ -88,7 +88,7 @@ cz_err cz_groth16_verify(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_
 struct cz_groth16_pvk {
   size_t n_ic;
   cz_g1_affine *ic;
-  cz_fp12 ml_alpha_beta;        /* MillerLoop(alpha, beta), not exponentiated */
+  cz_fp12 ml_alpha_beta; /* MillerLoop(alpha, beta), not exponentiated */
   cz_g2_prepared *gamma, *delta;
 };
 
@@ -120,8 +120,8 @@ void cz_groth16_pvk_free(cz_groth16_pvk *pvk) {
 /* The same product as cz_groth16_verify: the (alpha, beta) factor comes from
  * the cache and only B's lines are computed here, then one multi-Miller loop
  * over (-A, B), (acc, gamma), (C, delta) and one final exponentiation. */
-cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs,
-                                  size_t n_inputs, const cz_groth16_proof *proof) {
+cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs, size_t n_inputs,
+                                  const cz_groth16_proof *proof) {
   if (!pvk || !proof || n_inputs != pvk->n_ic - 1 || (n_inputs && !inputs))
     return CZ_ERR_INVALID_ARG;
   cz_g2_prepared *b = cz_g2_prepare(&proof->b);

@@ -13,8 +13,8 @@ static size_t vk_head_bytes(bool compressed) {
   return 3 * cz_g1_enc_bytes(compressed) + 3 * cz_g2_enc_bytes(compressed) + 4;
 }
 
-cz_err cz_groth16_vk_read(cz_groth16_vk *vk, const uint8_t *buf, size_t len,
-                          bool compressed, size_t *used) {
+cz_err cz_groth16_vk_read(cz_groth16_vk *vk, const uint8_t *buf, size_t len, bool compressed,
+                          size_t *used) {
   memset(vk, 0, sizeof *vk);
   if (!buf && len) return CZ_ERR_INVALID_ARG;
   const size_t g1 = cz_g1_enc_bytes(compressed), g2 = cz_g2_enc_bytes(compressed);
@@ -75,7 +75,10 @@ cz_err cz_groth16_vk_load(cz_groth16_vk *vk, const char *path, bool compressed) 
     if (len == cap) {
       size_t ncap = cap ? cap * 2 : 16384;
       uint8_t *nb = realloc(buf, ncap);
-      if (!nb) { e = CZ_ERR_NOMEM; break; }
+      if (!nb) {
+        e = CZ_ERR_NOMEM;
+        break;
+      }
       buf = nb;
       cap = ncap;
     }
@@ -97,14 +100,23 @@ size_t cz_groth16_vk_write(uint8_t *out, const cz_groth16_vk *vk, bool compresse
   size_t total = vk_head_bytes(compressed) + vk->n_ic * g1;
   if (!out) return total;
   uint8_t *p = out;
-  cz_groth16_write_g1(p, &vk->alpha_g1, compressed); p += g1;
-  cz_groth16_write_g1(p, &vk->beta_g1, compressed); p += g1;
-  cz_groth16_write_g2(p, &vk->beta_g2, compressed); p += g2;
-  cz_groth16_write_g2(p, &vk->gamma_g2, compressed); p += g2;
-  cz_groth16_write_g1(p, &vk->delta_g1, compressed); p += g1;
-  cz_groth16_write_g2(p, &vk->delta_g2, compressed); p += g2;
+  cz_groth16_write_g1(p, &vk->alpha_g1, compressed);
+  p += g1;
+  cz_groth16_write_g1(p, &vk->beta_g1, compressed);
+  p += g1;
+  cz_groth16_write_g2(p, &vk->beta_g2, compressed);
+  p += g2;
+  cz_groth16_write_g2(p, &vk->gamma_g2, compressed);
+  p += g2;
+  cz_groth16_write_g1(p, &vk->delta_g1, compressed);
+  p += g1;
+  cz_groth16_write_g2(p, &vk->delta_g2, compressed);
+  p += g2;
   uint32_t n = (uint32_t)vk->n_ic;
-  p[0] = (uint8_t)(n >> 24); p[1] = (uint8_t)(n >> 16); p[2] = (uint8_t)(n >> 8); p[3] = (uint8_t)n;
+  p[0] = (uint8_t)(n >> 24);
+  p[1] = (uint8_t)(n >> 16);
+  p[2] = (uint8_t)(n >> 8);
+  p[3] = (uint8_t)n;
   p += 4;
   for (size_t i = 0; i < vk->n_ic; i++, p += g1) cz_groth16_write_g1(p, &vk->ic[i], compressed);
   return total;

@@ -23,7 +23,6 @@
 #include "cuzk/parallel.h"
 #include "groth16/zkey_internal.h"
 
-
 static unsigned bit_rev(size_t x, unsigned bits) {
   size_t r = 0;
   for (unsigned i = 0; i < bits; i++) r = (r << 1) | ((x >> i) & 1);

@@ -29,7 +29,7 @@ struct cz_zkey {
   const uint8_t *map;
   size_t n_vars, n_public, domain_size;
   unsigned log_n;
-  cz_groth16_vk vk;               /* ic owned */
+  cz_groth16_vk vk; /* ic owned */
   /* A/B terms and their coefficients (Montgomery form), in file order;
    * sorted by constraint when sorted is set, so that runs of rows can be
    * built by parallel workers. */
@@ -48,8 +48,8 @@ struct cz_zkey {
   uint64_t *inf[3];
   /* H on the odd powers of the 2n-th root (zkey_hpoly.c). */
   cz_ntt_domain *dom;
-  cz_fr shift;        /* snarkjs's 2n-th root of unity */
-  uint64_t perm_k;    /* snarkjs's n-th root = cuzk's to this power */
+  cz_fr shift;                /* snarkjs's 2n-th root of unity */
+  uint64_t perm_k;            /* snarkjs's n-th root = cuzk's to this power */
   cz_fr *scale_hi, *scale_lo; /* shift^rev(i) / n, split in two tables */
   unsigned lo_bits;
 };

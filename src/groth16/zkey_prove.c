@@ -87,8 +87,7 @@ static const cz_fr *masked(const cz_zkey *z, int sec, const cz_fr *w, cz_fr **ow
   if (!inf) return w;
   cz_fr *m = cz_pool_take(z->n_vars * sizeof *m);
   if (!m) return NULL;
-  for (size_t i = 0; i < z->n_vars; i++)
-    m[i] = (inf[i / 64] >> (i % 64)) & 1 ? CZ_FR_ZERO : w[i];
+  for (size_t i = 0; i < z->n_vars; i++) m[i] = (inf[i / 64] >> (i % 64)) & 1 ? CZ_FR_ZERO : w[i];
   return *own = m;
 }
 
@@ -121,30 +120,40 @@ typedef struct {
 } msm_sums;
 
 /* The five sums, each timed as its phase; h_scalars is released early. */
-static cz_err run_msms(const cz_zkey *z, const cz_fr *w, cz_fr *h_scalars, msm_sums *m,
-                       unsigned th, uint64_t *t) {
+static cz_err run_msms(const cz_zkey *z, const cz_fr *w, cz_fr *h_scalars, msm_sums *m, unsigned th,
+                       uint64_t *t) {
   uint64_t t0 = cz_now_ns(), t1;
-  cz_msm_g1_segment seg = {z->pts[ZK_H], z->n_pts[ZK_H], NULL, h_scalars, z->domain_size, NULL,
-                           NULL};
+  cz_msm_g1_segment seg = {z->pts[ZK_H],   z->n_pts[ZK_H], NULL, h_scalars,
+                           z->domain_size, NULL,           NULL};
   cz_err e = cz_msm_g1_segments(&m->h, &seg, 1, th, NULL);
   cz_pool_give(h_scalars);
-  t1 = cz_now_ns(); t[CZ_PHASE_MSM_H] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_MSM_H] += t1 - t0;
+  t0 = t1;
   if (e == CZ_OK) e = msm_g1(&m->l, z, ZK_C, w, th);
-  t1 = cz_now_ns(); t[CZ_PHASE_MSM_L] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_MSM_L] += t1 - t0;
+  t0 = t1;
   if (e == CZ_OK) e = msm_g1(&m->a, z, ZK_A, w, th);
-  t1 = cz_now_ns(); t[CZ_PHASE_MSM_A] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_MSM_A] += t1 - t0;
+  t0 = t1;
   if (e == CZ_OK) e = msm_g1(&m->b1, z, ZK_B1, w, th);
-  t1 = cz_now_ns(); t[CZ_PHASE_MSM_B_G1] += t1 - t0; t0 = t1;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_MSM_B_G1] += t1 - t0;
+  t0 = t1;
   if (e == CZ_OK) e = msm_b2(&m->b2, z, w, th);
-  t1 = cz_now_ns(); t[CZ_PHASE_MSM_B_G2] += t1 - t0;
+  t1 = cz_now_ns();
+  t[CZ_PHASE_MSM_B_G2] += t1 - t0;
   return e;
 }
 
 /* ---- the proof ----------------------------------------------------------- */
 
-static cz_err check_args(const cz_zkey *z, const cz_fr *w, size_t n_w, const cz_groth16_proof *proof,
-                         const cz_zkey_prove_opts *o) {
-  if (!z || !w || !proof) return cz_msg_err(o->msg, o->msg_len, CZ_ERR_INVALID_ARG, "no key, witness or proof");
+static cz_err check_args(const cz_zkey *z, const cz_fr *w, size_t n_w,
+                         const cz_groth16_proof *proof, const cz_zkey_prove_opts *o) {
+  if (!z || !w || !proof)
+    return cz_msg_err(o->msg, o->msg_len, CZ_ERR_INVALID_ARG, "no key, witness or proof");
   if ((o->r == NULL) != (o->s == NULL))
     return cz_msg_err(o->msg, o->msg_len, CZ_ERR_INVALID_ARG, "r and s: both or neither");
   if (n_w != z->n_vars)
@@ -212,7 +221,8 @@ cz_err cz_zkey_prove(const cz_zkey *z, const cz_fr *w, size_t n_w, cz_groth16_pr
   if ((e = h_scalars(z, w, o->n_threads, t, &hs)) != CZ_OK ||
       (e = run_msms(z, w, hs, &m, o->n_threads, t)) != CZ_OK) {
     memset(&r, 0, sizeof r), memset(&s, 0, sizeof s);
-    return cz_msg_err(o->msg, o->msg_len, e, e == CZ_ERR_NOMEM ? "out of memory" : "MSM refused its input");
+    return cz_msg_err(o->msg, o->msg_len, e,
+                      e == CZ_ERR_NOMEM ? "out of memory" : "MSM refused its input");
   }
   uint64_t t0 = cz_now_ns();
   g16_assemble(&z->vk, &r, &s, &m.h, &m.l, &m.a, &m.b1, &m.b2, proof);

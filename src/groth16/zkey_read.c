@@ -320,8 +320,7 @@ static cz_err load_sections(cz_zkey *z, unsigned flags, unsigned threads, char *
   /* the H domain first: the terms are put in its order */
   if (ok && zkey_hpoly_init(z) != CZ_OK) ok = cz_errpath_fail(&ep, CZ_ERR_NOMEM, "out of memory");
   ok = ok && read_ic(z, &f, flags & CZ_ZKEY_CHECK_SUBGROUP, threads, &ep) &&
-       read_terms(z, &f, &ep) &&
-       read_points(z, &f, flags & CZ_ZKEY_CHECK_SUBGROUP, threads, &ep);
+       read_terms(z, &f, &ep) && read_points(z, &f, flags & CZ_ZKEY_CHECK_SUBGROUP, threads, &ep);
   if (ok && !find_infinity(z)) ok = cz_errpath_fail(&ep, CZ_ERR_NOMEM, "out of memory");
   return ok ? CZ_OK : ep.err;
 }
@@ -342,8 +341,8 @@ cz_err cz_zkey_read(cz_zkey **out, const uint8_t *buf, size_t len, unsigned flag
   return CZ_OK;
 }
 
-cz_err cz_zkey_load(cz_zkey **out, const char *path, unsigned flags, unsigned n_threads,
-                    char *msg, size_t msg_len) {
+cz_err cz_zkey_load(cz_zkey **out, const char *path, unsigned flags, unsigned n_threads, char *msg,
+                    size_t msg_len) {
   if (!out || !path) return CZ_ERR_INVALID_ARG;
   const uint8_t *map;
   size_t len;

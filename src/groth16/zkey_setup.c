@@ -102,7 +102,8 @@ static cz_err mul_g2(cz_g2_affine *out, const cz_fr *k, size_t n, unsigned th) {
 }
 
 /* A point section of n G1 points k_i G1 (or G2). */
-static cz_err put_points(cz_binwriter *w, uint32_t id, const cz_fr *k, size_t n, bool g2, unsigned th) {
+static cz_err put_points(cz_binwriter *w, uint32_t id, const cz_fr *k, size_t n, bool g2,
+                         unsigned th) {
   size_t item = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
   void *pts = cz_huge_alloc(n ? n * item : 1);
   if (!pts) return CZ_ERR_NOMEM;
@@ -218,7 +219,8 @@ cz_err cz_zkey_setup(const cz_circom_r1cs *r, const cz_zkey_toxic *t, const char
   const size_t n_pub = r->n_outputs + r->n_pub_inputs;
   const unsigned power = cz_zkey_domain_power(r->n_constraints + n_pub);
   if (power > 31)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "zkey setup: domain 2^%u is too large", power);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "zkey setup: domain 2^%u is too large",
+                      power);
   if (cz_fr_is_zero(&t->delta))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "zkey setup: delta is zero");
   const size_t n = (size_t)1 << power;

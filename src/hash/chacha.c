@@ -8,12 +8,20 @@
 
 static inline uint32_t rotl32(uint32_t x, unsigned n) { return (x << n) | (x >> (32 - n)); }
 
-#define QR(a, b, c, d)                                                         \
-  do {                                                                         \
-    a += b; d ^= a; d = rotl32(d, 16);                                         \
-    c += d; b ^= c; b = rotl32(b, 12);                                         \
-    a += b; d ^= a; d = rotl32(d, 8);                                          \
-    c += d; b ^= c; b = rotl32(b, 7);                                          \
+#define QR(a, b, c, d) \
+  do { \
+    a += b; \
+    d ^= a; \
+    d = rotl32(d, 16); \
+    c += d; \
+    b ^= c; \
+    b = rotl32(b, 12); \
+    a += b; \
+    d ^= a; \
+    d = rotl32(d, 8); \
+    c += d; \
+    b ^= c; \
+    b = rotl32(b, 7); \
   } while (0)
 
 static uint32_t load_le32(const uint8_t *p) {
@@ -37,7 +45,8 @@ static void core(uint32_t out[16], const uint32_t in[16], int double_rounds) {
   for (int i = 0; i < 16; i++) out[i] = x[i] + in[i];
 }
 
-static const uint32_t SIGMA[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}; /* "expand 32-byte k" */
+static const uint32_t SIGMA[4] = {0x61707865, 0x3320646e, 0x79622d32,
+                                  0x6b206574}; /* "expand 32-byte k" */
 
 void cz_chacha8_block(uint32_t out[16], const uint32_t key[8], uint64_t counter) {
   uint32_t in[16];
@@ -49,8 +58,8 @@ void cz_chacha8_block(uint32_t out[16], const uint32_t key[8], uint64_t counter)
   core(out, in, 4);
 }
 
-bool cz_chacha20_keystream(uint8_t *out, size_t len, const uint8_t key[32],
-                           const uint8_t nonce[12], uint64_t offset) {
+bool cz_chacha20_keystream(uint8_t *out, size_t len, const uint8_t key[32], const uint8_t nonce[12],
+                           uint64_t offset) {
   if (len && (offset > UINT64_MAX - len || ((offset + len - 1) >> 6) >= ((uint64_t)1 << 32)))
     return false;
   uint32_t in[16], block[16];

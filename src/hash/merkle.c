@@ -120,10 +120,8 @@ cz_err cz_merkle_tree_build(cz_merkle_tree *t, const cz_merkle_shape *s, const c
         /* A level's groups are contiguous: one batched call, split over
          * the cores when the level is large enough to pay for threads. */
         size_t groups = w / s->base_arity;
-        if (groups >= 4096)
-          cz_poseidon_hash_many_par(pp, level, up, groups, 0);
-        else
-          cz_poseidon_hash_many(pp, level, up, groups);
+        if (groups >= 4096) cz_poseidon_hash_many_par(pp, level, up, groups, 0);
+        else cz_poseidon_hash_many(pp, level, up, groups);
         level = up;
         continue;
       }

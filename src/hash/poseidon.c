@@ -109,8 +109,7 @@ cz_err cz_poseidon_hash(unsigned arity, const cz_fr *inputs, cz_fr *out) {
   return CZ_OK;
 }
 
-void cz_poseidon_hash_many(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out,
-                           size_t n) {
+void cz_poseidon_hash_many(const cz_poseidon_params *p, const cz_fr *inputs, cz_fr *out, size_t n) {
   for (size_t i = 0; i < n; i++) hash_opt(p, inputs + i * p->arity, &out[i]);
 }
 

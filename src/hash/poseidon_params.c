@@ -41,8 +41,8 @@ static uint8_t grain_bit(grain *g) {
 
 static void grain_init(grain *g, unsigned field_size, unsigned t, unsigned rf, unsigned rp) {
   unsigned n = 0;
-  grain_push_bits(g->s, &n, 2, 1);  /* field: prime order */
-  grain_push_bits(g->s, &n, 4, 1);  /* S-box tag neptune passes (1) */
+  grain_push_bits(g->s, &n, 2, 1); /* field: prime order */
+  grain_push_bits(g->s, &n, 4, 1); /* S-box tag neptune passes (1) */
   grain_push_bits(g->s, &n, 12, field_size);
   grain_push_bits(g->s, &n, 12, t);
   grain_push_bits(g->s, &n, 10, rf);
@@ -60,9 +60,15 @@ static void grain_field_element(grain *g, cz_fr *out) {
       if (grain_bit(g)) limbs[bit / 64] |= 1ULL << (bit % 64);
     bool below = false;
     for (int i = CZ_FR_LIMBS - 1; i >= 0; i--) {
-      if (limbs[i] != CZ_FR_MODULUS[i]) { below = limbs[i] < CZ_FR_MODULUS[i]; break; }
+      if (limbs[i] != CZ_FR_MODULUS[i]) {
+        below = limbs[i] < CZ_FR_MODULUS[i];
+        break;
+      }
     }
-    if (below) { cz_fr_from_canonical(out, limbs); return; }
+    if (below) {
+      cz_fr_from_canonical(out, limbs);
+      return;
+    }
   }
 }
 
@@ -109,8 +115,12 @@ static bool mat_invert(cz_fr out[W][W], const cz_fr in[W][W], unsigned n) {
     if (p == n) return false;
     if (p != c) {
       cz_fr tmp[W];
-      memcpy(tmp, a[p], sizeof tmp); memcpy(a[p], a[c], sizeof tmp); memcpy(a[c], tmp, sizeof tmp);
-      memcpy(tmp, inv[p], sizeof tmp); memcpy(inv[p], inv[c], sizeof tmp); memcpy(inv[c], tmp, sizeof tmp);
+      memcpy(tmp, a[p], sizeof tmp);
+      memcpy(a[p], a[c], sizeof tmp);
+      memcpy(a[c], tmp, sizeof tmp);
+      memcpy(tmp, inv[p], sizeof tmp);
+      memcpy(inv[p], inv[c], sizeof tmp);
+      memcpy(inv[c], tmp, sizeof tmp);
     }
     cz_fr piv;
     cz_fr_inv(&piv, &a[c][c]);
@@ -122,8 +132,10 @@ static bool mat_invert(cz_fr out[W][W], const cz_fr in[W][W], unsigned n) {
       if (r == c || cz_fr_is_zero(&a[r][c])) continue;
       cz_fr f = a[r][c], tmp;
       for (unsigned j = 0; j < n; j++) {
-        cz_fr_mul(&tmp, &f, &a[c][j]); cz_fr_sub(&a[r][j], &a[r][j], &tmp);
-        cz_fr_mul(&tmp, &f, &inv[c][j]); cz_fr_sub(&inv[r][j], &inv[r][j], &tmp);
+        cz_fr_mul(&tmp, &f, &a[c][j]);
+        cz_fr_sub(&a[r][j], &a[r][j], &tmp);
+        cz_fr_mul(&tmp, &f, &inv[c][j]);
+        cz_fr_sub(&inv[r][j], &inv[r][j], &tmp);
       }
     }
   }
@@ -156,11 +168,11 @@ static unsigned partial_rounds_for(unsigned arity) {
    * values its tests pin (tests/vectors/poseidon; circuit.rs counts
    * 311/377/505/598). */
   switch (arity) {
-  case 2: return 55;
-  case 4: return 56;
-  case 8: return 57;
-  case 11: return 57;
-  default: return 0;
+    case 2: return 55;
+    case 4: return 56;
+    case 8: return 57;
+    case 11: return 57;
+    default: return 0;
   }
 }
 
@@ -236,11 +248,11 @@ static void build_11(void) { build(&params_11, 11); }
 
 const cz_poseidon_params *cz_poseidon_params_get(unsigned arity) {
   switch (arity) {
-  case 2: pthread_once(&once_2, build_2); return &params_2;
-  case 4: pthread_once(&once_4, build_4); return &params_4;
-  case 8: pthread_once(&once_8, build_8); return &params_8;
-  case 11: pthread_once(&once_11, build_11); return &params_11;
-  default: return NULL;
+    case 2: pthread_once(&once_2, build_2); return &params_2;
+    case 4: pthread_once(&once_4, build_4); return &params_4;
+    case 8: pthread_once(&once_8, build_8); return &params_8;
+    case 11: pthread_once(&once_11, build_11); return &params_11;
+    default: return NULL;
   }
 }
 

@@ -142,8 +142,8 @@ static inline unsigned scalar_bits(const uint64_t k[4], unsigned pos, unsigned c
 
 typedef struct {
   size_t seg, begin, end;
-  size_t used, n_zero, n_one, n_terms;       /* pass 1 */
-  size_t base_off, ones_off, terms_off;      /* prefix sums */
+  size_t used, n_zero, n_one, n_terms;  /* pass 1 */
+  size_t base_off, ones_off, terms_off; /* prefix sums */
 } pre_chunk;
 
 typedef struct {
@@ -256,8 +256,8 @@ static void pre_fill(void *vctx, size_t task, unsigned worker) {
  * ~6M + bookkeeping + the inversion shared by a batch; XYZZ mixed 8M + 2S;
  * reduction ~16M (affine buckets, batched lanes, 2 x 6M + bookkeeping) or
  * 28M (XYZZ). Constants checked against cuzk-bench msm --window. */
-static double model_time(size_t terms, unsigned c, unsigned chunks, bool affine,
-                         unsigned threads, const msm_costs *costs) {
+static double model_time(size_t terms, unsigned c, unsigned chunks, bool affine, unsigned threads,
+                         const msm_costs *costs) {
   double nb = (double)((size_t)1 << (c - 1));
   double t = (double)terms / chunks;
   double filled = nb * (1.0 - exp(-t / nb));
@@ -319,7 +319,7 @@ void msm_plan_free(msm_plan *plan) {
 
 /* Whether the first MSM_GROUP_PROBE non-trivial scalars hold an equal pair. */
 static bool probe_equal(const msm_seg *segs, size_t n_segs) {
-  uint64_t (*kv)[4] = malloc(MSM_GROUP_PROBE * sizeof *kv);
+  uint64_t(*kv)[4] = malloc(MSM_GROUP_PROBE * sizeof *kv);
   if (!kv) return false;
   size_t m = 0;
   for (size_t s = 0; s < n_segs && m < MSM_GROUP_PROBE; s++)
@@ -383,7 +383,8 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
     const msm_seg *g = &segs[s];
     if (g->n_scalars && (!!g->scalars + !!g->frs + !!g->packed) != 1) return CZ_ERR_INVALID_ARG;
     if (g->packed && g->packed->n < g->n_scalars) return CZ_ERR_INVALID_ARG;
-    if ((g->n_bases && !g->bases) || (g->n_scalars && g->density == NULL && g->n_bases != g->n_scalars))
+    if ((g->n_bases && !g->bases) ||
+        (g->n_scalars && g->density == NULL && g->n_bases != g->n_scalars))
       return CZ_ERR_INVALID_ARG;
     if (g->n_bases > g->n_scalars) return CZ_ERR_INVALID_ARG;
     n_chunks += (g->n_scalars + PRE_CHUNK - 1) / PRE_CHUNK;
@@ -413,8 +414,8 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
   plan->vec = !(opts && opts->no_ifma) && cz_cpu_use_ifma();
   plan->term_base = cz_pool_take(at_least_1(terms) * sizeof *plan->term_base);
   plan->ones = cz_pool_take(at_least_1(ones) * sizeof *plan->ones);
-  bool group = !(opts && opts->no_grouping) && terms >= MSM_GROUP_MIN &&
-               terms <= MSM_GROUP_MAX && probe_equal(segs, n_segs);
+  bool group = !(opts && opts->no_grouping) && terms >= MSM_GROUP_MIN && terms <= MSM_GROUP_MAX &&
+               probe_equal(segs, n_segs);
   if (group) ctx.kv = cz_pool_take(terms * sizeof *ctx.kv);
   if (!plan->term_base || !plan->ones) err = CZ_ERR_NOMEM;
   if (!err && ctx.kv) {

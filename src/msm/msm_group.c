@@ -14,7 +14,8 @@ static inline bool key_zero(const uint64_t k[4]) { return (k[0] | k[1] | k[2] | 
 /* Scalars are field elements, their words already well mixed; fold them and
  * spread the bits once. */
 static inline size_t key_hash(const uint64_t k[4], size_t mask) {
-  uint64_t h = (k[0] ^ (k[1] * 0x9e3779b97f4a7c15ULL) ^ k[2] ^ (k[3] << 17)) * 0xff51afd7ed558ccdULL;
+  uint64_t h =
+      (k[0] ^ (k[1] * 0x9e3779b97f4a7c15ULL) ^ k[2] ^ (k[3] << 17)) * 0xff51afd7ed558ccdULL;
   return (size_t)(h >> 29) & mask;
 }
 

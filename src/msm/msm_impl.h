@@ -140,11 +140,11 @@ static inline __attribute__((always_inline)) void GN(msm_ba_line)(AFF *a, const 
  * when doubling. The prefix products, the running inverse, inv_i and an
  * addition's lambda are only ever multiplied, so they are lazy products
  * (FF(mul_lazy): no final subtraction on the ADX path, 4 of an addition's
- * 6 products); what is stored, compared or added is canonical. No two acc[i] may be the same point, and no acc[i] may be a
- * pt[j]; either side may be the identity unless regular, which promises
+ * 6 products); what is stored, compared or added is canonical. No two acc[i] may be the same point,
+ * and no acc[i] may be a pt[j]; either side may be the identity unless regular, which promises
  * neither is (the bucket loop knows). neg may be NULL. */
 static void GN(msm_batch_add_scalar)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg,
-                                     size_t m, const GN(msm_batch_scratch) *s, bool regular) {
+                                     size_t m, const GN(msm_batch_scratch) * s, bool regular) {
   F prod = F_ONE;
   bool first = true;
   for (size_t i = 0; i < m; i++) {
@@ -200,8 +200,8 @@ static void GN(msm_batch_add_scalar)(AFF *const *acc, const AFF *const *pt, cons
 #define MSM_VEC_MIN_BATCH 16
 
 /* msm_batch_add_scalar's contract; the 8-lane path when the scratch has it. */
-static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg,
-                              size_t m, const GN(msm_batch_scratch) *s, bool regular) {
+static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8_t *neg, size_t m,
+                              const GN(msm_batch_scratch) * s, bool regular) {
 #ifdef MSM_VEC
   if (s->vec && m >= MSM_VEC_MIN_BATCH) {
     GN(msm_batch_add_vec)(acc, pt, neg, m, s, regular);
@@ -213,8 +213,7 @@ static void GN(msm_batch_add)(AFF *const *acc, const AFF *const *pt, const uint8
 
 /* Lays out scratch for batches of up to cap additions (see msm_carve); vec
  * asks for the 8-lane path. */
-static void GN(msm_scratch_carve)(GN(msm_batch_scratch) *s, size_t cap, bool vec,
-                                  msm_carve *c) {
+static void GN(msm_scratch_carve)(GN(msm_batch_scratch) * s, size_t cap, bool vec, msm_carve *c) {
   s->den = msm_carve_take(c, cap * sizeof(F));
   s->pre = msm_carve_take(c, cap * sizeof(F));
   s->kind = msm_carve_take(c, cap);
@@ -229,19 +228,19 @@ static void GN(msm_scratch_carve)(GN(msm_batch_scratch) *s, size_t cap, bool vec
 /* Sizes, takes and carves blk for `lay`, a statement that carves through
  * the msm_carve c_ (run twice: counting, then for real). blk->p NULL: out
  * of memory. */
-#define MSM_BLOCK_INIT(blk, lay)                                   \
-  do {                                                             \
-    msm_carve c_ = {NULL, 0};                                      \
-    lay;                                                           \
-    (blk)->bytes = c_.used + MSM_CARVE_SLACK;                      \
-    (blk)->p = cz_pool_take((blk)->bytes);                      \
-    if ((blk)->p) {                                                \
-      c_ = (msm_carve){(uint8_t *)(blk)->p, 0};                    \
-      lay;                                                         \
-    }                                                              \
+#define MSM_BLOCK_INIT(blk, lay) \
+  do { \
+    msm_carve c_ = {NULL, 0}; \
+    lay; \
+    (blk)->bytes = c_.used + MSM_CARVE_SLACK; \
+    (blk)->p = cz_pool_take((blk)->bytes); \
+    if ((blk)->p) { \
+      c_ = (msm_carve){(uint8_t *)(blk)->p, 0}; \
+      lay; \
+    } \
   } while (0)
 
-static void GN(msm_block_free)(GN(msm_block) *b) {
+static void GN(msm_block_free)(GN(msm_block) * b) {
   cz_pool_give(b->p);
   b->p = NULL;
 }
@@ -269,12 +268,12 @@ typedef struct {
   const AFF **pt;
   uint8_t *neg;
   uint32_t *bidx;
-  GN(msm_entry) *q;
+  GN(msm_entry) * q;
   GN(msm_batch_scratch) s;
   GN(msm_block) mem; /* all of the above but bk */
 } GN(msm_acc);
 
-static void GN(msm_flush)(GN(msm_acc) *A) {
+static void GN(msm_flush)(GN(msm_acc) * A) {
   if (!A->n) return;
   GN(msm_batch_add)(A->acc, A->pt, A->neg, A->n, &A->s, true);
   /* P + (-P) empties a bucket: mark it so, the next point is then a copy. */
@@ -285,7 +284,7 @@ static void GN(msm_flush)(GN(msm_acc) *A) {
 
 /* Bucket b is not in the current batch: an empty bucket takes the point as
  * it is, otherwise the addition joins the batch. */
-static inline void GN(msm_place)(GN(msm_acc) *A, uint32_t b, uint32_t ng, const AFF *p) {
+static inline void GN(msm_place)(GN(msm_acc) * A, uint32_t b, uint32_t ng, const AFF *p) {
   AFF *bk = &A->bk[b];
   if (A->state[b] == BK_EMPTY) {
     bk->x = p->x;
@@ -303,7 +302,7 @@ static inline void GN(msm_place)(GN(msm_acc) *A, uint32_t b, uint32_t ng, const 
 }
 
 /* Retry the deferred additions whose bucket has left the batch. */
-static void GN(msm_drain)(GN(msm_acc) *A) {
+static void GN(msm_drain)(GN(msm_acc) * A) {
   size_t keep = 0;
   for (size_t r = 0; r < A->qn; r++) {
     GN(msm_entry) e = A->q[r];
@@ -313,7 +312,7 @@ static void GN(msm_drain)(GN(msm_acc) *A) {
   A->qn = keep;
 }
 
-static inline void GN(msm_insert)(GN(msm_acc) *A, uint32_t b, uint32_t ng, const AFF *p) {
+static inline void GN(msm_insert)(GN(msm_acc) * A, uint32_t b, uint32_t ng, const AFF *p) {
   if (A->state[b] == BK_IN_BATCH) {
     if (A->qn == A->qcap) {
       GN(msm_flush)(A);
@@ -335,7 +334,7 @@ static inline void GN(msm_insert)(GN(msm_acc) *A, uint32_t b, uint32_t ng, const
  * (b - lo_l + 1) bk[b] over it, with lo_l = l S; the answer is
  * sum_l sum_l + S * sum_l l run_l, the last by one more running sum over the
  * lanes and log2 S doublings. ~2 x 6.5M per bucket instead of 24M in XYZZ. */
-static void GN(msm_reduce_affine)(JAC *out, const AFF *bk, size_t nb, GN(msm_acc) *A) {
+static void GN(msm_reduce_affine)(JAC *out, const AFF *bk, size_t nb, GN(msm_acc) * A) {
   size_t L = nb / 32;
   L = L < 16 ? 16 : L > 128 ? 128 : L;
   const size_t S = nb / L;
@@ -382,13 +381,13 @@ static void GN(msm_reduce_running)(JAC *out, const XYZZ *xz, const AFF *af, size
   GN(xyzz_to_jacobian)(out, &sum);
 }
 
-static void GN(msm_acc_free)(GN(msm_acc) *A) {
+static void GN(msm_acc_free)(GN(msm_acc) * A) {
   GN(msm_block_free)(&A->mem);
   memset(A, 0, sizeof *A);
 }
 
 /* Lays out the working state for windows of up to nb buckets. */
-static void GN(msm_acc_carve)(GN(msm_acc) *A, size_t nb, bool vec, msm_carve *c) {
+static void GN(msm_acc_carve)(GN(msm_acc) * A, size_t nb, bool vec, msm_carve *c) {
   A->cap = A->batch = msm_batch_size(nb);
   A->qcap = A->batch;
   A->state = msm_carve_take(c, nb);
@@ -402,7 +401,7 @@ static void GN(msm_acc_carve)(GN(msm_acc) *A, size_t nb, bool vec, msm_carve *c)
 
 /* Working state for windows of up to nb buckets, kept by one worker for all
  * its windows; bk is that worker's share of the MSM's bucket block. */
-static bool GN(msm_acc_init)(GN(msm_acc) *A, AFF *bk, size_t nb, bool vec) {
+static bool GN(msm_acc_init)(GN(msm_acc) * A, AFF *bk, size_t nb, bool vec) {
   memset(A, 0, sizeof *A);
   MSM_BLOCK_INIT(&A->mem, GN(msm_acc_carve)(A, nb, vec, &c_));
   A->bk = bk;
@@ -414,9 +413,8 @@ static bool GN(msm_acc_init)(GN(msm_acc) *A, AFF *bk, size_t nb, bool vec) {
  * such as the top one, would otherwise need batches so small that their
  * inversions and collisions cost more than the additions: it took 12 ms
  * where the others took 7.5 (G1, 2^16 points, c = 13). */
-static void GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t *dig,
-                                  size_t k0, size_t k1, size_t nb, size_t rep,
-                                  GN(msm_acc) *A) {
+static void GN(msm_window_affine)(JAC *out, const msm_plan *plan, const uint16_t *dig, size_t k0,
+                                  size_t k1, size_t nb, size_t rep, GN(msm_acc) * A) {
   const size_t nbr = nb * rep, rmask = rep - 1;
   memset(A->bk, 0, nbr * sizeof *A->bk); /* all (0, 0): empty */
   memset(A->state, BK_EMPTY, nbr);
@@ -472,7 +470,7 @@ static bool GN(msm_window_xyzz)(JAC *out, const msm_plan *plan, const uint16_t *
 /* ---- scalars equal to 1 ------------------------------------------------- */
 
 /* Lays out msm_sum_points' working arrays. */
-static void GN(msm_sum_carve)(AFF **s, AFF ***acc, const AFF ***pt, GN(msm_batch_scratch) *sc,
+static void GN(msm_sum_carve)(AFF **s, AFF ***acc, const AFF ***pt, GN(msm_batch_scratch) * sc,
                               size_t half, bool vec, msm_carve *c) {
   *s = msm_carve_take(c, (half + 1) * sizeof **s);
   *acc = msm_carve_take(c, half * sizeof **acc);
@@ -534,7 +532,7 @@ typedef struct {
   atomic_int failed;
 } GN(msm_gsum_ctx);
 
-static void GN(msm_gsum_carve)(AFF ***acc, const AFF ***pt, GN(msm_batch_scratch) *sc, bool vec,
+static void GN(msm_gsum_carve)(AFF ***acc, const AFF ***pt, GN(msm_batch_scratch) * sc, bool vec,
                                msm_carve *c) {
   *acc = msm_carve_take(c, MSM_GROUP_BATCH * sizeof **acc);
   *pt = msm_carve_take(c, MSM_GROUP_BATCH * sizeof **pt);
@@ -630,9 +628,9 @@ typedef struct {
 typedef struct {
   const msm_plan *plan;
   size_t window_tasks, ones_parts;
-  JAC *partial;       /* window_tasks window partials, then ones_parts sums */
-  GN(msm_worker) *workers;
-  AFF *buckets;       /* bucket_stride buckets per worker */
+  JAC *partial; /* window_tasks window partials, then ones_parts sums */
+  GN(msm_worker) * workers;
+  AFF *buckets; /* bucket_stride buckets per worker */
   size_t bucket_stride;
   atomic_int failed;
 } GN(msm_ctx);
@@ -669,8 +667,7 @@ static void GN(msm_task)(void *vctx, size_t task, unsigned worker) {
                                      ctx->bucket_stride, plan->vec);
       ok = wk->ready;
       if (ok) GN(msm_window_affine)(&ctx->partial[task], plan, dig, k0, k1, nb, rep, &wk->acc);
-    } else
-      ok = GN(msm_window_xyzz)(&ctx->partial[task], plan, dig, k0, k1, nb);
+    } else ok = GN(msm_window_xyzz)(&ctx->partial[task], plan, dig, k0, k1, nb);
   } else {
     size_t j = task - ctx->window_tasks, P = ctx->ones_parts;
     size_t a = plan->n_one * j / P, b = plan->n_one * (j + 1) / P;
@@ -715,8 +712,7 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
   double extra = 0;
   if (ctx.partial && ctx.workers && (ctx.buckets || !ctx.bucket_stride))
     extra = msm_run_tasks(tasks, plan.threads, GN(msm_task), &ctx);
-  else
-    atomic_store(&ctx.failed, 1);
+  else atomic_store(&ctx.failed, 1);
   if (ctx.workers)
     for (unsigned i = 0; i < plan.threads; i++) GN(msm_acc_free)(&ctx.workers[i].acc);
   free(ctx.workers);
@@ -769,8 +765,13 @@ cz_err MSM(_segments)(JAC *out, const SEG *segs, size_t n_segs, unsigned n_threa
   msm_seg *g = malloc((n_segs ? n_segs : 1) * sizeof *g);
   if (!g) return CZ_ERR_NOMEM;
   for (size_t i = 0; i < n_segs; i++)
-    g[i] = (msm_seg){(const uint8_t *)segs[i].bases, segs[i].n_bases, segs[i].scalars,
-                     segs[i].frs, segs[i].n_scalars, segs[i].density, segs[i].packed};
+    g[i] = (msm_seg){(const uint8_t *)segs[i].bases,
+                     segs[i].n_bases,
+                     segs[i].scalars,
+                     segs[i].frs,
+                     segs[i].n_scalars,
+                     segs[i].density,
+                     segs[i].packed};
   cz_err err = GN(msm_run)(out, g, n_segs, n_threads, opts);
   free(g);
   return err;

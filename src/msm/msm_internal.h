@@ -41,7 +41,7 @@ typedef struct {
 
 /* Relative costs for the window model, in field multiplications. */
 typedef struct {
-  double inv;          /* one field inversion */
+  double inv; /* one field inversion */
 } msm_costs;
 
 /* The scalars sorted into classes and recoded. term_base[t] is the base of

@@ -21,14 +21,14 @@ typedef struct {
 } GN(msm_vgroup);
 
 typedef struct {
-  GN(msm_vgroup) *grp; /* 64-byte aligned, cap / 8 rounded up */
-  uint8_t *skip;       /* per group: lanes left to the scalar code or idle */
-  uint32_t *idx;       /* the batch positions of the lanes left to scalar code */
-  AFF **acc;           /* their operands, for msm_batch_add_scalar */
+  GN(msm_vgroup) * grp; /* 64-byte aligned, cap / 8 rounded up */
+  uint8_t *skip;        /* per group: lanes left to the scalar code or idle */
+  uint32_t *idx;        /* the batch positions of the lanes left to scalar code */
+  AFF **acc;            /* their operands, for msm_batch_add_scalar */
   const AFF **pt;
   uint8_t *neg;
   GN(msm_batch_scratch) fb;
-  AFF sink;            /* where skipped lanes' results go */
+  AFF sink; /* where skipped lanes' results go */
 } GN(msm_vscratch);
 
 /* Lays out a vscratch for batches of up to cap additions (see msm_carve):
@@ -162,7 +162,7 @@ VF_INLINE void GN(msm_vec_store)(AFF *const *acc, GN(msm_vscratch) * v, size_t g
 
 VF_TARGET static void GN(msm_batch_add_vec)(AFF *const *acc, const AFF *const *pt,
                                             const uint8_t *neg, size_t m,
-                                            const GN(msm_batch_scratch) *s, bool regular) {
+                                            const GN(msm_batch_scratch) * s, bool regular) {
   GN(msm_vscratch) *v = s->vec;
   const size_t ng = (m + 7) / 8;
   VF one, prod, inv;

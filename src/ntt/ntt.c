@@ -37,8 +37,8 @@ cz_fr *cz_ntt_alloc_fr(size_t count) { return alloc_fr(count); }
 static cz_fr *power_table(const cz_fr *base, size_t count) {
   const size_t huge = (size_t)2 << 20;
   size_t bytes = count * sizeof(cz_fr);
-  cz_fr *t = bytes < 2 * huge ? alloc_fr(count)
-                              : aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
+  cz_fr *t =
+      bytes < 2 * huge ? alloc_fr(count) : aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
   if (!t) return NULL;
   if (bytes >= 2 * huge) cz_advise_huge(t, bytes / huge * huge);
   cz_fr p = CZ_FR_ONE;
@@ -115,7 +115,10 @@ void cz_ntt_domain_free(cz_ntt_domain *d) {
   if (!d) return;
   free(d->tw);
   free(d->tw_blk);
-  for (int i = 0; i < 2; i++) { free(d->rev_lo[i]); free(d->rev_hi[i]); }
+  for (int i = 0; i < 2; i++) {
+    free(d->rev_lo[i]);
+    free(d->rev_hi[i]);
+  }
   cz_ntt_ifma_domain_free(d);
   free(d);
 }
@@ -230,8 +233,7 @@ static void run_level(const plan *pl, unsigned i, int dit, int inv, const cz_fr 
   level_geometry(pl, i, &h_lo, &rows_log);
   size_t width = NTT_PANEL_W < h_lo ? NTT_PANEL_W : h_lo;
   size_t spans = pl->d->n / (h_lo << rows_log);
-  level_run r = {{pl->d, pl->x, h_lo, width, spans, rows_log, dit, inv, pre_mul, scale},
-                 pl->ifma};
+  level_run r = {{pl->d, pl->x, h_lo, width, spans, rows_log, dit, inv, pre_mul, scale}, pl->ifma};
   for_items(pl->d->n / (width << rows_log), pl->threads, level_items, &r, pl->scratch,
             pl->scratch_bytes);
 }
@@ -264,9 +266,7 @@ static void plan_make(plan *pl, const cz_ntt_domain *d, cz_fr *x, unsigned n_thr
   pl->scratch = cz_ntt_no_scratch ? NULL : cz_pool_take(pl->threads * pl->scratch_bytes + 64);
 }
 
-static void plan_done(plan *pl) {
-  cz_pool_give(pl->scratch);
-}
+static void plan_done(plan *pl) { cz_pool_give(pl->scratch); }
 
 /* The job on a single element: every transform is the identity. */
 static void run_one(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job) {
@@ -286,7 +286,10 @@ static void run_one(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job) {
 }
 
 void ntt_run(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job, unsigned n_threads) {
-  if (d->n == 1) { run_one(d, x, job); return; }
+  if (d->n == 1) {
+    run_one(d, x, job);
+    return;
+  }
   plan pl;
   plan_make(&pl, d, x, n_threads);
   char *scratch = pl.scratch;
@@ -295,8 +298,7 @@ void ntt_run(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job, unsigned n_th
   if (job->dif)
     for (unsigned i = pl.levels; i-- > 0; pre = NULL) run_level(&pl, i, 0, job->dif_inv, pre, NULL);
   int dit_levels = job->dit && pl.levels;
-  block_run br = {{d, x, pl.bsize, job, pre, job->dit && !dit_levels ? job->scale : NULL},
-                  pl.ifma};
+  block_run br = {{d, x, pl.bsize, job, pre, job->dit && !dit_levels ? job->scale : NULL}, pl.ifma};
   for_items(d->n / pl.bsize, pl.threads, block_items, &br, pl.scratch, pl.scratch_bytes);
   if (job->dit)
     for (unsigned i = 0; i < pl.levels; i++)

@@ -28,8 +28,8 @@
 /* tp = prepared vector of the twiddles for exponents e0 + k step, k < 8,
  * from the scalar table tw (half + 1 entries), with ntt_twid's convention:
  * entry half - e for the inverse root. */
-static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_fr *tw, size_t half, size_t e0,
-                                           size_t step, int inv) {
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_fr *tw, size_t half,
+                                                          size_t e0, size_t step, int inv) {
   const __m512i k = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
   if (step == 1) { /* 8 consecutive entries: plain loads (reversed for inv) */
     cz_frv t;
@@ -61,19 +61,22 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_f
  * signed carry chain where cz_frv_sub runs two and a blend. Only for the
  * first operand of cz_frv_mul_prepared, whose bound holds for any first
  * operand below 2^256 (ifma_field_impl.h). */
-static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vsub_lazy(cz_frv *d, const cz_frv *a, const cz_frv *b) {
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vsub_lazy(cz_frv *d, const cz_frv *a,
+                                                           const cz_frv *b) {
   const __m512i m = _mm512_set1_epi64((long long)CZ_IFMA_MASK52);
   __m512i c = _mm512_setzero_si512();
   CZ_IFMA_UNROLL
   for (int k = 0; k < 5; k++) {
-    __m512i t = _mm512_add_epi64(_mm512_sub_epi64(_mm512_add_epi64(a->l[k], cz_frv_p_(k)), b->l[k]), c);
+    __m512i t =
+        _mm512_add_epi64(_mm512_sub_epi64(_mm512_add_epi64(a->l[k], cz_frv_p_(k)), b->l[k]), c);
     c = _mm512_srai_epi64(t, 52);
     d->l[k] = _mm512_and_si512(t, m);
   }
 }
 
 /* DIF: (u, v) <- (u + v, (u - v) w); w = -t for the inverse root. */
-static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_dif(cz_frv *u, cz_frv *v, const cz_frv *tp, int inv) {
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_dif(cz_frv *u, cz_frv *v, const cz_frv *tp,
+                                                         int inv) {
   cz_frv d;
   if (inv) vsub_lazy(&d, v, u);
   else vsub_lazy(&d, u, v);
@@ -103,7 +106,8 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_join(cz_frv *u, cz_frv *v, 
   }
 }
 
-static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_dit(cz_frv *u, cz_frv *v, const cz_frv *tp, int inv) {
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf_dit(cz_frv *u, cz_frv *v, const cz_frv *tp,
+                                                         int inv) {
   cz_frv m;
   cz_frv_mul_prepared(&m, v, tp);
   vbf_join(u, v, &m, inv);
@@ -115,7 +119,10 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf2(cz_frv *u, cz_frv *v, cons
                                                       int inv, int dit, const cz_frv *scale) {
   if (dit) {
     vbf_dit(u, v, t, inv);
-    if (scale) { cz_frv_mul_prepared(u, u, scale); cz_frv_mul_prepared(v, v, scale); }
+    if (scale) {
+      cz_frv_mul_prepared(u, u, scale);
+      cz_frv_mul_prepared(v, v, scale);
+    }
   } else {
     vbf_dif(u, v, t, inv);
   }
@@ -141,8 +148,10 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vbf4(cz_frv *A, cz_frv *B, cz_f
     vbf_join(A, C, &m0, inv);
     vbf_join(B, D, &m1, inv);
     if (scale) {
-      cz_frv_mul_prepared(A, A, scale); cz_frv_mul_prepared(B, B, scale);
-      cz_frv_mul_prepared(C, C, scale); cz_frv_mul_prepared(D, D, scale);
+      cz_frv_mul_prepared(A, A, scale);
+      cz_frv_mul_prepared(B, B, scale);
+      cz_frv_mul_prepared(C, C, scale);
+      cz_frv_mul_prepared(D, D, scale);
     }
   } else {
     vbf_dif(A, C, ta, inv);
@@ -167,7 +176,8 @@ static const long long TAIL_YI[3][8] = {{4, 5, 6, 7, 12, 13, 14, 15},
                                         {4, 5, 12, 13, 6, 7, 14, 15},
                                         {4, 12, 5, 13, 6, 14, 7, 15}};
 
-static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vperm(cz_frv *r, const cz_frv *a, __m512i idx, const cz_frv *b) {
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void vperm(cz_frv *r, const cz_frv *a, __m512i idx,
+                                                       const cz_frv *b) {
   for (int k = 0; k < 5; k++) r->l[k] = _mm512_permutex2var_epi64(a->l[k], idx, b->l[k]);
 }
 
@@ -202,8 +212,8 @@ static CZ_IFMA_TARGET void vtail_init(vtail *t, const cz_fr *tw, size_t half, in
 
 typedef struct {
   cz_frv *B;
-  size_t len;          /* elements */
-  const cz_frv *tw;    /* vtw_fwd or vtw_inv */
+  size_t len;       /* elements */
+  const cz_frv *tw; /* vtw_fwd or vtw_inv */
   int inv, dit;
   const cz_frv *scale; /* last DIT stage (or NULL) */
   ntt_lines *ahead;    /* stepped once per column group (or NULL) */
@@ -268,7 +278,10 @@ void cz_ntt_ifma_domain_init(cz_ntt_domain *d) {
   size_t groups = 2 * d->blk_half / 8; /* stages 8..blk_half: (2 blk_half - 8) / 8 < this */
   d->vtw_fwd = aligned_alloc(64, groups * sizeof(cz_frv));
   d->vtw_inv = aligned_alloc(64, groups * sizeof(cz_frv));
-  if (!d->vtw_fwd || !d->vtw_inv) { cz_ntt_ifma_domain_free(d); return; }
+  if (!d->vtw_fwd || !d->vtw_inv) {
+    cz_ntt_ifma_domain_free(d);
+    return;
+  }
   build_vtw(d->vtw_fwd, d->tw_blk, d->blk_half, 0);
   build_vtw(d->vtw_inv, d->tw_blk, d->blk_half, 1);
 }
@@ -309,7 +322,8 @@ static CZ_IFMA_TARGET void block_stages(cz_frv *B, size_t len, const cz_ntt_doma
   if (big & 1) {
     c.scale = big == 1 ? scale : NULL;
     srun_radix2(&c, h);
-    h = 16; big--;
+    h = 16;
+    big--;
   }
   for (; big >= 2; big -= 2, h *= 4) {
     c.scale = big == 2 ? scale : NULL;
@@ -371,7 +385,8 @@ CZ_IFMA_TARGET int cz_ntt_ifma_blocks(const ntt_block_pass *p, size_t b0, size_t
   vtail_init(&tails[1], p->d->tw_blk, p->d->blk_half, 1);
   cz_frv sv;
   if (p->scale) prepare_scalar(&sv, p->scale);
-  for (size_t b = b0; b < b1; b++) run_block(p, tails, scratch, b, b + 1 < b1, p->scale ? &sv : NULL);
+  for (size_t b = b0; b < b1; b++)
+    run_block(p, tails, scratch, b, b + 1 < b1, p->scale ? &sv : NULL);
   return 1;
 }
 
@@ -471,11 +486,17 @@ CZ_IFMA_TARGET int cz_ntt_ifma_panels(const ntt_level_pass *p, size_t q0, size_t
 void cz_ntt_ifma_domain_init(cz_ntt_domain *d) { d->vtw_fwd = d->vtw_inv = NULL; }
 void cz_ntt_ifma_domain_free(cz_ntt_domain *d) { (void)d; }
 int cz_ntt_ifma_blocks(const ntt_block_pass *p, size_t b0, size_t b1, void *scratch) {
-  (void)p; (void)b0; (void)b1; (void)scratch;
+  (void)p;
+  (void)b0;
+  (void)b1;
+  (void)scratch;
   return 0;
 }
 int cz_ntt_ifma_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scratch) {
-  (void)p; (void)q0; (void)q1; (void)scratch;
+  (void)p;
+  (void)q0;
+  (void)q1;
+  (void)scratch;
   return 0;
 }
 

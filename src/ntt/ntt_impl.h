@@ -32,12 +32,12 @@
 
 struct cz_ntt_domain {
   unsigned log_n;
-  size_t n, half;      /* half = n / 2 */
+  size_t n, half; /* half = n / 2 */
   cz_fr omega, omega_inv, n_inv, g, g_inv;
-  cz_fr *tw;           /* omega^i, i in [0, half] */
-  cz_fr *tw_blk;       /* omega_B^i, i in [0, blk_half], B = 2 blk_half = min(n, 2^block_log) */
+  cz_fr *tw;     /* omega^i, i in [0, half] */
+  cz_fr *tw_blk; /* omega_B^i, i in [0, blk_half], B = 2 blk_half = min(n, 2^block_log) */
   size_t blk_half;
-  unsigned blk_log;    /* log2 B */
+  unsigned blk_log; /* log2 B */
   /* Powers of base = g (index 0) and g^-1 (index 1) by bit-reversed
    * position, base^rev(p) = rev_lo[p % B] * rev_hi[p / B]:
    *   rev_lo[j] = base^(rev_b(j) 2^(k-b)), j < B (b = blk_log),
@@ -261,7 +261,11 @@ static inline unsigned ntt_panel_steps(const ntt_level_pass *p, ntt_panel_step *
     return n;
   }
   size_t m = 1;
-  if (stages & 1) { st[n++] = (ntt_panel_step){1, 0, 0}; m = 2; stages--; }
+  if (stages & 1) {
+    st[n++] = (ntt_panel_step){1, 0, 0};
+    m = 2;
+    stages--;
+  }
   for (; stages >= 2; stages -= 2, m *= 4) st[n++] = (ntt_panel_step){m, 1, 0};
   st[n - 1].last = 1;
   return n;
@@ -272,7 +276,10 @@ static inline unsigned ntt_panel_steps(const ntt_level_pass *p, ntt_panel_step *
  * would otherwise wait for them right away. */
 static inline void ntt_panel_step_ahead(const ntt_level_pass *p, size_t c0,
                                         const ntt_panel_step *st) {
-  if (!st->radix4) { ntt_panel_tw_ahead(p, c0, st->m, 0); return; }
+  if (!st->radix4) {
+    ntt_panel_tw_ahead(p, c0, st->m, 0);
+    return;
+  }
   ntt_panel_tw_ahead(p, c0, 2 * st->m, 0);
   ntt_panel_tw_ahead(p, c0, 2 * st->m, st->m);
   ntt_panel_tw_ahead(p, c0, st->m, 0);
@@ -301,45 +308,53 @@ static const uint64_t NTT_FR_MOD[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfe
 static inline __attribute__((always_inline)) void ntt_fr_add(cz_fr *r, const cz_fr *a,
                                                              const cz_fr *b) {
   uint64_t s0, s1, s2, s3, d0, d1, d2, d3;
-  __asm__("movq 0(%[a]), %[s0]\n\t addq 0(%[b]), %[s0]\n\t"
-          "movq 8(%[a]), %[s1]\n\t adcq 8(%[b]), %[s1]\n\t"
-          "movq 16(%[a]), %[s2]\n\t adcq 16(%[b]), %[s2]\n\t"
-          "movq 24(%[a]), %[s3]\n\t adcq 24(%[b]), %[s3]\n\t"
-          "movq %[s0], %[d0]\n\t subq 0(%[m]), %[d0]\n\t"
-          "movq %[s1], %[d1]\n\t sbbq 8(%[m]), %[d1]\n\t"
-          "movq %[s2], %[d2]\n\t sbbq 16(%[m]), %[d2]\n\t"
-          "movq %[s3], %[d3]\n\t sbbq 24(%[m]), %[d3]\n\t"
-          "cmovncq %[d0], %[s0]\n\t cmovncq %[d1], %[s1]\n\t"
-          "cmovncq %[d2], %[s2]\n\t cmovncq %[d3], %[s3]\n\t"
-          : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [d0] "=&r"(d0),
-            [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
-          : [a] "r"(a->l), [b] "r"(b->l), [m] "r"(NTT_FR_MOD), NTT_MEM4(a->l), NTT_MEM4(b->l),
-            NTT_MEM4(NTT_FR_MOD)
-          : "cc");
-  r->l[0] = s0; r->l[1] = s1; r->l[2] = s2; r->l[3] = s3;
+  __asm__(
+      "movq 0(%[a]), %[s0]\n\t addq 0(%[b]), %[s0]\n\t"
+      "movq 8(%[a]), %[s1]\n\t adcq 8(%[b]), %[s1]\n\t"
+      "movq 16(%[a]), %[s2]\n\t adcq 16(%[b]), %[s2]\n\t"
+      "movq 24(%[a]), %[s3]\n\t adcq 24(%[b]), %[s3]\n\t"
+      "movq %[s0], %[d0]\n\t subq 0(%[m]), %[d0]\n\t"
+      "movq %[s1], %[d1]\n\t sbbq 8(%[m]), %[d1]\n\t"
+      "movq %[s2], %[d2]\n\t sbbq 16(%[m]), %[d2]\n\t"
+      "movq %[s3], %[d3]\n\t sbbq 24(%[m]), %[d3]\n\t"
+      "cmovncq %[d0], %[s0]\n\t cmovncq %[d1], %[s1]\n\t"
+      "cmovncq %[d2], %[s2]\n\t cmovncq %[d3], %[s3]\n\t"
+      : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [d0] "=&r"(d0),
+        [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
+      : [a] "r"(a->l), [b] "r"(b->l), [m] "r"(NTT_FR_MOD), NTT_MEM4(a->l), NTT_MEM4(b->l),
+        NTT_MEM4(NTT_FR_MOD)
+      : "cc");
+  r->l[0] = s0;
+  r->l[1] = s1;
+  r->l[2] = s2;
+  r->l[3] = s3;
 }
 
 /* r = a - b mod r_Fr: the difference, plus the modulus masked by the borrow. */
 static inline __attribute__((always_inline)) void ntt_fr_sub(cz_fr *r, const cz_fr *a,
                                                              const cz_fr *b) {
   uint64_t d0, d1, d2, d3, k, t0, t1, t2;
-  __asm__("movq 0(%[a]), %[d0]\n\t subq 0(%[b]), %[d0]\n\t"
-          "movq 8(%[a]), %[d1]\n\t sbbq 8(%[b]), %[d1]\n\t"
-          "movq 16(%[a]), %[d2]\n\t sbbq 16(%[b]), %[d2]\n\t"
-          "movq 24(%[a]), %[d3]\n\t sbbq 24(%[b]), %[d3]\n\t"
-          "sbbq %[k], %[k]\n\t" /* all ones on a borrow */
-          "movq 0(%[m]), %[t0]\n\t andq %[k], %[t0]\n\t"
-          "movq 8(%[m]), %[t1]\n\t andq %[k], %[t1]\n\t"
-          "movq 16(%[m]), %[t2]\n\t andq %[k], %[t2]\n\t"
-          "andq 24(%[m]), %[k]\n\t" /* the masks first: and clears the carry */
-          "addq %[t0], %[d0]\n\t adcq %[t1], %[d1]\n\t"
-          "adcq %[t2], %[d2]\n\t adcq %[k], %[d3]\n\t"
-          : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [k] "=&r"(k),
-            [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2)
-          : [a] "r"(a->l), [b] "r"(b->l), [m] "r"(NTT_FR_MOD), NTT_MEM4(a->l), NTT_MEM4(b->l),
-            NTT_MEM4(NTT_FR_MOD)
-          : "cc");
-  r->l[0] = d0; r->l[1] = d1; r->l[2] = d2; r->l[3] = d3;
+  __asm__(
+      "movq 0(%[a]), %[d0]\n\t subq 0(%[b]), %[d0]\n\t"
+      "movq 8(%[a]), %[d1]\n\t sbbq 8(%[b]), %[d1]\n\t"
+      "movq 16(%[a]), %[d2]\n\t sbbq 16(%[b]), %[d2]\n\t"
+      "movq 24(%[a]), %[d3]\n\t sbbq 24(%[b]), %[d3]\n\t"
+      "sbbq %[k], %[k]\n\t" /* all ones on a borrow */
+      "movq 0(%[m]), %[t0]\n\t andq %[k], %[t0]\n\t"
+      "movq 8(%[m]), %[t1]\n\t andq %[k], %[t1]\n\t"
+      "movq 16(%[m]), %[t2]\n\t andq %[k], %[t2]\n\t"
+      "andq 24(%[m]), %[k]\n\t" /* the masks first: and clears the carry */
+      "addq %[t0], %[d0]\n\t adcq %[t1], %[d1]\n\t"
+      "adcq %[t2], %[d2]\n\t adcq %[k], %[d3]\n\t"
+      : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [k] "=&r"(k),
+        [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2)
+      : [a] "r"(a->l), [b] "r"(b->l), [m] "r"(NTT_FR_MOD), NTT_MEM4(a->l), NTT_MEM4(b->l),
+        NTT_MEM4(NTT_FR_MOD)
+      : "cc");
+  r->l[0] = d0;
+  r->l[1] = d1;
+  r->l[2] = d2;
+  r->l[3] = d3;
 }
 
 /* r = a - b + r_Fr, in (0, 2 r_Fr): no reduction. Only for the second
@@ -347,17 +362,21 @@ static inline __attribute__((always_inline)) void ntt_fr_sub(cz_fr *r, const cz_
 static inline __attribute__((always_inline)) void ntt_fr_sub_lazy(cz_fr *r, const cz_fr *a,
                                                                   const cz_fr *b) {
   uint64_t d0, d1, d2, d3;
-  __asm__("movq 0(%[a]), %[d0]\n\t addq 0(%[m]), %[d0]\n\t"
-          "movq 8(%[a]), %[d1]\n\t adcq 8(%[m]), %[d1]\n\t"
-          "movq 16(%[a]), %[d2]\n\t adcq 16(%[m]), %[d2]\n\t"
-          "movq 24(%[a]), %[d3]\n\t adcq 24(%[m]), %[d3]\n\t"
-          "subq 0(%[b]), %[d0]\n\t sbbq 8(%[b]), %[d1]\n\t"
-          "sbbq 16(%[b]), %[d2]\n\t sbbq 24(%[b]), %[d3]\n\t"
-          : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
-          : [a] "r"(a->l), [b] "r"(b->l), [m] "r"(NTT_FR_MOD), NTT_MEM4(a->l), NTT_MEM4(b->l),
-            NTT_MEM4(NTT_FR_MOD)
-          : "cc");
-  r->l[0] = d0; r->l[1] = d1; r->l[2] = d2; r->l[3] = d3;
+  __asm__(
+      "movq 0(%[a]), %[d0]\n\t addq 0(%[m]), %[d0]\n\t"
+      "movq 8(%[a]), %[d1]\n\t adcq 8(%[m]), %[d1]\n\t"
+      "movq 16(%[a]), %[d2]\n\t adcq 16(%[m]), %[d2]\n\t"
+      "movq 24(%[a]), %[d3]\n\t adcq 24(%[m]), %[d3]\n\t"
+      "subq 0(%[b]), %[d0]\n\t sbbq 8(%[b]), %[d1]\n\t"
+      "sbbq 16(%[b]), %[d2]\n\t sbbq 24(%[b]), %[d3]\n\t"
+      : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
+      : [a] "r"(a->l), [b] "r"(b->l), [m] "r"(NTT_FR_MOD), NTT_MEM4(a->l), NTT_MEM4(b->l),
+        NTT_MEM4(NTT_FR_MOD)
+      : "cc");
+  r->l[0] = d0;
+  r->l[1] = d1;
+  r->l[2] = d2;
+  r->l[3] = d3;
 }
 #undef NTT_MEM4
 #else
@@ -371,7 +390,8 @@ static inline void ntt_fr_sub(cz_fr *r, const cz_fr *a, const cz_fr *b) {
 
 /* Fr product for the butterflies: the ADX product inline (no dispatcher and
  * backend calls, no spills around them), the same value cz_fr_mul gives. */
-static inline __attribute__((always_inline)) void ntt_fr_mul(cz_fr *r, const cz_fr *a, const cz_fr *b) {
+static inline __attribute__((always_inline)) void ntt_fr_mul(cz_fr *r, const cz_fr *a,
+                                                             const cz_fr *b) {
 #ifdef CZ_MONT_ADX
   if (cz_mont_use_adx) {
     mont_adx_fr_mul(r->l, a->l, b->l);

@@ -55,7 +55,11 @@ static void rev_pairs(void *ctx, size_t i0, size_t i1, unsigned worker) {
   const rev_ctx *r = ctx;
   for (size_t i = i0; i < i1; i++) {
     size_t j = ntt_rev_bits(i, r->log_n);
-    if (i < j) { cz_fr t = r->x[i]; r->x[i] = r->x[j]; r->x[j] = t; }
+    if (i < j) {
+      cz_fr t = r->x[i];
+      r->x[i] = r->x[j];
+      r->x[j] = t;
+    }
   }
 }
 

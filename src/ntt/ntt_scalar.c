@@ -20,7 +20,8 @@
  * 16-byte loads of a value just stored in 8-byte limbs, which the store
  * buffer cannot forward, and each butterfly stalled on that copy (perf:
  * a fifth of the kernels' samples on it; 2% of the forward transform). */
-static inline __attribute__((always_inline)) void bf_dif(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
+static inline __attribute__((always_inline)) void bf_dif(cz_fr *u, cz_fr *v, const cz_fr *t,
+                                                         int inv) {
   cz_fr d;
   if (inv) ntt_fr_diff_for_mul(&d, v, u);
   else ntt_fr_diff_for_mul(&d, u, v);
@@ -43,7 +44,8 @@ static inline __attribute__((always_inline)) void dit_join(cz_fr *u, cz_fr *v, c
   }
 }
 
-static inline __attribute__((always_inline)) void bf_dit(cz_fr *u, cz_fr *v, const cz_fr *t, int inv) {
+static inline __attribute__((always_inline)) void bf_dit(cz_fr *u, cz_fr *v, const cz_fr *t,
+                                                         int inv) {
   cz_fr m;
   ntt_fr_mul(&m, v, t);
   dit_join(u, v, &m, inv);
@@ -61,11 +63,15 @@ static inline __attribute__((always_inline)) void bf_one(cz_fr *u, cz_fr *v) {
 
 /* A DIT butterfly (bf_one when t is NULL), its outputs then times *scale
  * when scale is not NULL; or a DIF butterfly. */
-static inline __attribute__((always_inline)) void bf2(cz_fr *u, cz_fr *v, const cz_fr *t, int inv, int dit, const cz_fr *scale) {
+static inline __attribute__((always_inline)) void bf2(cz_fr *u, cz_fr *v, const cz_fr *t, int inv,
+                                                      int dit, const cz_fr *scale) {
   if (!t) bf_one(u, v);
   else if (dit) bf_dit(u, v, t, inv);
   else bf_dif(u, v, t, inv);
-  if (scale) { ntt_fr_mul(u, u, scale); ntt_fr_mul(v, v, scale); }
+  if (scale) {
+    ntt_fr_mul(u, u, scale);
+    ntt_fr_mul(v, v, scale);
+  }
 }
 
 /* Two stages on q = (p0, p1, p2, p3), columns j, j + g, j + 2g, j + 3g,
@@ -200,17 +206,24 @@ static void block_stages(cz_fr *x, size_t len, const cz_ntt_domain *d, int dit, 
       c.h = h / 2;
       block_radix4_dif(&c);
     }
-    if (stages) { c.h = h; block_radix2(&c); }
+    if (stages) {
+      c.h = h;
+      block_radix2(&c);
+    }
     return;
   }
   size_t h = 1;
   if (stages & 1) {
-    c.h = 1; c.scale = stages == 1 ? scale : NULL;
+    c.h = 1;
+    c.scale = stages == 1 ? scale : NULL;
     block_radix2(&c);
-    h = 2; stages--; c.ahead = NULL;
+    h = 2;
+    stages--;
+    c.ahead = NULL;
   }
   for (; stages >= 2; stages -= 2, h *= 4, c.ahead = NULL) {
-    c.h = h; c.scale = stages == 2 ? scale : NULL;
+    c.h = h;
+    c.scale = stages == 2 ? scale : NULL;
     block_radix4_dit(&c);
   }
 }
@@ -273,7 +286,8 @@ static tw_run panel_tw(const panel *pn, size_t m, size_t rr) {
   size_t s = ntt_panel_tw_stride(p, m), e0 = rr * p->h_lo + pn->c0;
   if (rr + NTT_PREFETCH_TW < m)
     ntt_prefetch_tw(p->d->tw, p->d->half, e0 + NTT_PREFETCH_TW * p->h_lo, s, p->width, p->inv);
-  tw_run r = {ntt_twid(p->d->tw, p->d->half, e0 * s, p->inv), p->inv ? -(ptrdiff_t)s : (ptrdiff_t)s};
+  tw_run r = {ntt_twid(p->d->tw, p->d->half, e0 * s, p->inv),
+              p->inv ? -(ptrdiff_t)s : (ptrdiff_t)s};
   return r;
 }
 
@@ -305,7 +319,9 @@ static inline __attribute__((always_inline)) void panel_radix4_as(panel *pn, siz
       for (size_t c = 0; c < W; c++) {
         cz_fr *p0 = pn->P + base * rs + c;
         quad q = {{p0, p0 + mr, p0 + 2 * mr, p0 + 3 * mr},
-                  ta.t + c * ta.step, tb.t + c * tb.step, tc.t + c * tc.step};
+                  ta.t + c * ta.step,
+                  tb.t + c * tb.step,
+                  tc.t + c * tc.step};
         bf4_step(&q, prev.p[0] ? &prev : NULL, p->inv, dit, scale);
         prev = q;
       }
@@ -342,8 +358,14 @@ static void panel_copy(const ntt_level_pass *p, size_t q, cz_fr *B, int in) {
       ntt_prefetch_row(row + NTT_PREFETCH_ROWS * p->h_lo, W);
       if (p->pre_mul) ntt_prefetch_row(p->pre_mul + base + (r + NTT_PREFETCH_ROWS) * p->h_lo, W);
     }
-    if (!in) { memcpy(row, b, W * sizeof *b); continue; }
-    if (!p->pre_mul) { memcpy(b, row, W * sizeof *b); continue; }
+    if (!in) {
+      memcpy(row, b, W * sizeof *b);
+      continue;
+    }
+    if (!p->pre_mul) {
+      memcpy(b, row, W * sizeof *b);
+      continue;
+    }
     const cz_fr *y = p->pre_mul + base + r * p->h_lo;
     for (size_t c = 0; c < W; c++) ntt_fr_mul(&b[c], &row[c], &y[c]);
   }

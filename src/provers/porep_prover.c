@@ -42,7 +42,7 @@ static srs_entry *entry_for(porep_state *st, uint64_t sector_size) {
 static cz_err parse_request(const cz_job_request *req, cz_porep_c1 *c1, char *msg, size_t len) {
   if (!req->vanilla_proof.len)
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG,
-                "vanilla_proof is empty (expected the C1 output JSON or Curio's wrapper)");
+                      "vanilla_proof is empty (expected the C1 output JSON or Curio's wrapper)");
   cz_err e = cz_porep_c1_parse(c1, (const char *)req->vanilla_proof.data, req->vanilla_proof.len,
                                msg, len);
   if (e != CZ_OK) return e;
@@ -96,8 +96,8 @@ static cz_err porep_parse(void *self, const cz_job_request *req, void **model,
     return e;
   }
   *model = c1;
-  *model_bytes = sizeof *c1 + (uint64_t)c1->n_partitions * c1->n_challenges *
-                                  sizeof(cz_porep_challenge_proof);
+  *model_bytes =
+      sizeof *c1 + (uint64_t)c1->n_partitions * c1->n_challenges * sizeof(cz_porep_challenge_proof);
   return CZ_OK;
 }
 

@@ -35,8 +35,8 @@ static const cz_prover_circuit *circuit_for(post_state *st, const cz_post_kind *
 }
 
 /* The request's registered proof, which must be of this prover's type. */
-static const cz_post_kind *request_kind(const post_state *st, const cz_job_request *req,
-                                        char *msg, size_t len) {
+static const cz_post_kind *request_kind(const post_state *st, const cz_job_request *req, char *msg,
+                                        size_t len) {
   const cz_post_kind *k = req->registered_proof < CZ_POST_N_KINDS
                               ? cz_post_kind_by_id((uint32_t)req->registered_proof)
                               : NULL;
@@ -55,8 +55,8 @@ static const cz_post_kind *request_kind(const post_state *st, const cz_job_reque
 }
 
 /* Parse and verify at submit: the model is the checked partition. */
-static cz_err post_parse(void *self, const cz_job_request *req, void **model,
-                         uint64_t *model_bytes, char *msg, size_t len) {
+static cz_err post_parse(void *self, const cz_job_request *req, void **model, uint64_t *model_bytes,
+                         char *msg, size_t len) {
   post_state *st = self;
   const cz_post_kind *k = request_kind(st, req, msg, len);
   if (!k) return CZ_ERR_INVALID_ARG;
@@ -65,8 +65,7 @@ static cz_err post_parse(void *self, const cz_job_request *req, void **model,
                       req->randomness.len);
   if (st->type == CZ_POST_WINNING && req->partition_index != 0)
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG,
-                      "partition_index %u: a WinningPoSt has one partition",
-                      req->partition_index);
+                      "partition_index %u: a WinningPoSt has one partition", req->partition_index);
   size_t n = req->n_vanilla_proofs;
   if (n == 0)
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG,

@@ -14,8 +14,8 @@
 void cz_prover_shape_key(const char *param_name, const char *revision,
                          uint8_t key[CZ_PCE_KEY_BYTES]) {
   char buf[600];
-  int n = snprintf(buf, sizeof buf, "cuzk pce%c%u%c%s%c%s", 0, CZ_PCE_FORMAT_VERSION, 0,
-                   param_name, 0, revision ? revision : "");
+  int n = snprintf(buf, sizeof buf, "cuzk pce%c%u%c%s%c%s", 0, CZ_PCE_FORMAT_VERSION, 0, param_name,
+                   0, revision ? revision : "");
   cz_sha256_digest(key, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf);
 }
 

@@ -100,7 +100,8 @@ cz_err cz_prover_srs_ensure(const cz_provers_config *cfg, pthread_mutex_t *lock,
 
 void cz_provers_config_keep(cz_provers_kept_config *k, const cz_provers_config *cfg) {
   k->cfg = *cfg;
-  snprintf(k->official_dir, sizeof k->official_dir, "%s", cfg->official_dir ? cfg->official_dir : "");
+  snprintf(k->official_dir, sizeof k->official_dir, "%s",
+           cfg->official_dir ? cfg->official_dir : "");
   snprintf(k->test_dir, sizeof k->test_dir, "%s", cfg->test_dir ? cfg->test_dir : "");
   k->cfg.official_dir = cfg->official_dir ? k->official_dir : NULL;
   k->cfg.test_dir = cfg->test_dir ? k->test_dir : NULL;

@@ -19,18 +19,18 @@ typedef struct {
 
 /* One circuit's parameter file as a prover declares it to the engine. */
 typedef struct {
-  char circuit_id[24];             /* "porep-2k", "winning-2k", ... (cz_provers_circuit_id) */
-  char name[256];                  /* v28 base name */
-  const char *test_tag;            /* its circuit revision */
-  size_t n_ic;                     /* public inputs + ONE */
-  cz_params_keygen_fn keygen;      /* for test parameters */
-  cz_params_shape_fn shape;        /* the same, streamed without the columns */
+  char circuit_id[24];        /* "porep-2k", "winning-2k", ... (cz_provers_circuit_id) */
+  char name[256];             /* v28 base name */
+  const char *test_tag;       /* its circuit revision */
+  size_t n_ic;                /* public inputs + ONE */
+  cz_params_keygen_fn keygen; /* for test parameters */
+  cz_params_shape_fn shape;   /* the same, streamed without the columns */
   void *keygen_ctx;
-  char path[CZ_PARAMS_PATH_MAX];   /* the file the engine maps */
-  bool official;                   /* path is the official file (or test
-                                      parameters are not allowed) */
-  const cz_provers_config *cfg;    /* set by declare: the loader's threads
-                                      and directories */
+  char path[CZ_PARAMS_PATH_MAX]; /* the file the engine maps */
+  bool official;                 /* path is the official file (or test
+                                    parameters are not allowed) */
+  const cz_provers_config *cfg;  /* set by declare: the loader's threads
+                                    and directories */
 } cz_prover_srs;
 
 /* A cz_srs_loader whose self is s: an official file checked against
@@ -59,7 +59,7 @@ typedef struct {
   const char *dir;          /* the parameter cache (NULL: no file) */
   cz_shape_record_fn record;
   const void *ctx;
-  char id[40];              /* "pce-<circuit id>" */
+  char id[40]; /* "pce-<circuit id>" */
 } cz_prover_shape;
 
 /* Fill *s and declare its entry with e at estimate_bytes (the loaded

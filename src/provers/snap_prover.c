@@ -86,8 +86,8 @@ static uint64_t model_bytes(const snap_model *m) {
   return b;
 }
 
-static cz_err snap_parse(void *self, const cz_job_request *req, void **model,
-                         uint64_t *bytes, char *msg, size_t len) {
+static cz_err snap_parse(void *self, const cz_job_request *req, void **model, uint64_t *bytes,
+                         char *msg, size_t len) {
   (void)self;
   const cz_snap_kind *k = request_kind(req, msg, len);
   if (!k) return CZ_ERR_INVALID_ARG;

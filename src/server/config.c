@@ -127,7 +127,7 @@ typedef struct {
   char str[1024];
   long long i;
   bool b;
-  size_t n;               /* array: integers only are kept (gpus.devices) */
+  size_t n; /* array: integers only are kept (gpus.devices) */
   long long items[MAX_ARRAY];
   int item_type;
 } value;
@@ -165,7 +165,8 @@ static bool parse_scalar(const char **pp, const char *end, value *v, const char 
   char num[32];
   size_t n = 0;
   if (p < end && (*p == '-' || *p == '+')) num[n++] = *p++;
-  if (p >= end || !isdigit((unsigned char)*p)) return *why = "expected a string, number, boolean or array", false;
+  if (p >= end || !isdigit((unsigned char)*p))
+    return *why = "expected a string, number, boolean or array", false;
   while (p < end && (isdigit((unsigned char)*p) || *p == '_')) {
     if (*p != '_') {
       if (n + 1 >= sizeof num) return *why = "number too long", false;
@@ -228,7 +229,8 @@ static bool want_size(const value *v, uint64_t *out, bool allow_auto, const char
   if (v->type == V_INT && v->i >= 0) *out = (uint64_t)v->i;
   else if (v->type != V_STR) return *why = "expected a size such as \"5GiB\"", false;
   else if (allow_auto && strcmp(v->str, "auto") == 0) return *out = 0, true;
-  else if (cz_parse_size(v->str, out) != CZ_OK) return *why = "expected a size such as \"5GiB\"", false;
+  else if (cz_parse_size(v->str, out) != CZ_OK)
+    return *why = "expected a size such as \"5GiB\"", false;
   if (allow_auto && *out == 0) return *why = "a budget of 0 bytes (use \"auto\")", false;
   return true;
 }
@@ -324,13 +326,15 @@ static bool apply_host(cz_daemon_config *c, const char *key, const value *v, boo
   if (!strcmp(key, "daemon.socket_mode")) return want_mode(v, &c->socket_mode, why);
   if (!strcmp(key, "daemon.socket_group"))
     return want_str(v, c->socket_group, sizeof c->socket_group, why);
-  if (!strcmp(key, "srs.param_cache")) return want_str(v, c->param_cache, sizeof c->param_cache, why);
+  if (!strcmp(key, "srs.param_cache"))
+    return want_str(v, c->param_cache, sizeof c->param_cache, why);
   if (!strcmp(key, "srs.test_param_cache"))
     return want_str(v, c->test_param_cache, sizeof c->test_param_cache, why);
   if (!strcmp(key, "srs.allow_test_params")) return want_bool(v, &c->allow_test_params, why);
   if (!strcmp(key, "memory.total_budget")) return want_size(v, &c->total_budget, true, why);
   if (!strcmp(key, "memory.safety_margin")) return want_size(v, &c->safety_margin, false, why);
-  if (!strcmp(key, "memory.eviction_min_idle")) return want_duration(v, &c->eviction_min_idle_ms, why);
+  if (!strcmp(key, "memory.eviction_min_idle"))
+    return want_duration(v, &c->eviction_min_idle_ms, why);
   *unknown = true;
   return true;
 }
@@ -372,9 +376,12 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
   if (!strcmp(key, "synthesis.threads")) return want_u32(v, &c->synthesis_threads, why);
   if (!strcmp(key, "synthesis.pce")) return want_bool(v, &c->pce, why);
   if (!strcmp(key, "pipeline.enabled")) return want_bool(v, &c->pipeline_enabled, why);
-  if (!strcmp(key, "pipeline.synthesis_concurrency")) return want_u32(v, &c->synthesis_concurrency, why);
-  if (!strcmp(key, "pipeline.max_parallel_synthesis")) return want_u32(v, &c->max_parallel_synthesis, why);
-  if (!strcmp(key, "pipeline.max_gpu_queue_depth")) return want_u32(v, &c->max_gpu_queue_depth, why);
+  if (!strcmp(key, "pipeline.synthesis_concurrency"))
+    return want_u32(v, &c->synthesis_concurrency, why);
+  if (!strcmp(key, "pipeline.max_parallel_synthesis"))
+    return want_u32(v, &c->max_parallel_synthesis, why);
+  if (!strcmp(key, "pipeline.max_gpu_queue_depth"))
+    return want_u32(v, &c->max_gpu_queue_depth, why);
   if (!strcmp(key, "logging.level"))
     return want_one_of(v, c->log_level, sizeof c->log_level, levels,
                        "expected trace, debug, info, warn or error", why);
@@ -385,9 +392,7 @@ static bool apply(cz_daemon_config *c, const char *key, const value *v, bool *un
   return true;
 }
 
-static bool bare_key_char(char ch) {
-  return isalnum((unsigned char)ch) || ch == '_' || ch == '-';
-}
+static bool bare_key_char(char ch) { return isalnum((unsigned char)ch) || ch == '_' || ch == '-'; }
 
 /* A dotted bare key ("a.b_c"), into out. */
 static bool parse_key(const char **pp, const char *end, char *out, size_t cap) {
@@ -470,7 +475,8 @@ cz_err cz_daemon_config_parse(cz_daemon_config *c, const char *text, size_t len,
       bool unknown;
       if (!apply(c, full, &v, &unknown, &why))
         return cz_msg_err(msg, msg_len, CZ_ERR_PARSE, "line %d: %s: %s", line, full, why);
-      if (unknown && !c->warning[0]) snprintf(c->warning, sizeof c->warning, "unknown key %.200s (line %d)", full, line);
+      if (unknown && !c->warning[0])
+        snprintf(c->warning, sizeof c->warning, "unknown key %.200s (line %d)", full, line);
     }
     q = skip_ws(q, eol);
     if (q < eol && *q == '\r') q++;
@@ -568,8 +574,8 @@ cz_err cz_listen_parse(const char *listen, cz_listen_addr *out, char *msg, size_
   size_t plen = strlen(port);
   long v = plen ? strtol(port, NULL, 10) : -1;
   if (plen == 0 || plen > 5 || strspn(port, "0123456789") != plen || v > 65535) {
-    cz_msg(msg, msg_len, "listen %.300s: port %.20s is not 1-65535 (or 0 for any free port)", listen,
-           port);
+    cz_msg(msg, msg_len, "listen %.300s: port %.20s is not 1-65535 (or 0 for any free port)",
+           listen, port);
     memset(out, 0, sizeof *out);
     return CZ_ERR_PARSE;
   }

@@ -75,8 +75,8 @@ static void answer(cz_http_status *h, int fd, const char *peer) {
   char path[64];
   size_t line = strcspn(req, "\r\n");
   if (!request_path(req, path, sizeof path)) {
-    cz_log(CZ_LOG_WARN, "http", "refused (404) peer=%s: %.*s", peer,
-           (int)(line < 120 ? line : 120), n ? req : "(no request line)");
+    cz_log(CZ_LOG_WARN, "http", "refused (404) peer=%s: %.*s", peer, (int)(line < 120 ? line : 120),
+           n ? req : "(no request line)");
     respond(fd, "404 Not Found", "text/plain", "not found\n");
     return;
   }
@@ -87,7 +87,8 @@ static void answer(cz_http_status *h, int fd, const char *peer) {
   } else if (strcmp(path, "/readyz") == 0) {
     cz_engine_get_stats(h->e, &s);
     char *json = cz_ready_json(&s);
-    if (json) respond(fd, s.accepting ? "200 OK" : "503 Service Unavailable", "application/json", json);
+    if (json)
+      respond(fd, s.accepting ? "200 OK" : "503 Service Unavailable", "application/json", json);
     else respond(fd, "500 Internal Server Error", "text/plain", "out of memory\n");
     free(json);
   } else if (strcmp(path, "/metrics") == 0) {
@@ -109,8 +110,8 @@ static void answer(cz_http_status *h, int fd, const char *peer) {
     else respond(fd, "500 Internal Server Error", "text/plain", "out of memory\n");
     free(json);
   } else {
-    cz_log(CZ_LOG_WARN, "http", "refused (404) peer=%s: %.*s", peer,
-           (int)(line < 120 ? line : 120), req);
+    cz_log(CZ_LOG_WARN, "http", "refused (404) peer=%s: %.*s", peer, (int)(line < 120 ? line : 120),
+           req);
     respond(fd, "404 Not Found", "text/plain", "not found\n");
   }
 }
@@ -143,8 +144,8 @@ static void *serve(void *arg) {
   return NULL;
 }
 
-cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host_port,
-                            char *msg, size_t msg_len) {
+cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host_port, char *msg,
+                            size_t msg_len) {
   *out = NULL;
   char host[256];
   const char *colon = strrchr(host_port, ':');

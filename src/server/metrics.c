@@ -92,7 +92,8 @@ static void more_metrics(cz_prom *p, const cz_engine_stats *s,
   }
   cz_prom_family(p, "cuzk_srs_bytes", "gauge", "Size of each known SRS, with its tier.");
   for (size_t i = 0; i < s->n_srs; i++) {
-    const char *l[] = {"circuit_id", s->srs[i].circuit_id, "tier", tier_names[s->srs[i].tier], NULL};
+    const char *l[] = {"circuit_id", s->srs[i].circuit_id, "tier", tier_names[s->srs[i].tier],
+                       NULL};
     cz_prom_sample(p, "cuzk_srs_bytes", l, (double)s->srs[i].size_bytes);
   }
   counter_total(p, "cuzk_ready", "gauge", "1 while the engine accepts work (GET /readyz).",
@@ -140,7 +141,8 @@ static void gpu_metrics(cz_prom *p, const cz_engine_stats *s) {
                 (double)s->fallback_proved);
 }
 
-char *cz_metrics_text_with(const cz_engine_stats *s, const cz_histogram_snap phases[CZ_PHASE_COUNT]) {
+char *cz_metrics_text_with(const cz_engine_stats *s,
+                           const cz_histogram_snap phases[CZ_PHASE_COUNT]) {
   cz_prom p;
   cz_prom_init(&p);
   spec_metrics(&p, s);
@@ -176,24 +178,27 @@ static json_t *status_object(const cz_engine_stats *s) {
   }
   json_object_set_new(root, "uptime_seconds", json_integer((json_int_t)s->uptime_seconds));
   for (int k = 1; k < CZ_KIND_COUNT; k++)
-    json_array_append_new(
-        queues, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:b}", "proof_kind", cz_proof_kind_label(k),
-                          "pending", (json_int_t)s->pending[k], "in_progress", (json_int_t)s->running[k],
-                          "completed", (json_int_t)s->completed[k], "failed", (json_int_t)s->failed[k],
-                          "cancelled", (json_int_t)s->cancelled[k], "has_prover", s->has_prover[k]));
+    json_array_append_new(queues,
+                          json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:b}", "proof_kind",
+                                    cz_proof_kind_label(k), "pending", (json_int_t)s->pending[k],
+                                    "in_progress", (json_int_t)s->running[k], "completed",
+                                    (json_int_t)s->completed[k], "failed", (json_int_t)s->failed[k],
+                                    "cancelled", (json_int_t)s->cancelled[k], "has_prover",
+                                    s->has_prover[k]));
   json_object_set_new(root, "jobs",
                       json_pack("{s:I, s:I, s:I, s:o}", "in_table", (json_int_t)s->n_jobs,
                                 "completed", (json_int_t)s->total_completed, "failed",
                                 (json_int_t)s->total_failed, "queues", queues));
   for (unsigned i = 0; i < s->n_workers; i++)
-    json_array_append_new(workers, json_pack("{s:i, s:b, s:s, s:s}", "index", (int)i, "busy",
-                                             s->workers[i].busy, "job_id", s->workers[i].job_id,
-                                             "proof_kind", s->workers[i].busy ? cz_proof_kind_label(s->workers[i].kind) : ""));
+    json_array_append_new(
+        workers, json_pack("{s:i, s:b, s:s, s:s}", "index", (int)i, "busy", s->workers[i].busy,
+                           "job_id", s->workers[i].job_id, "proof_kind",
+                           s->workers[i].busy ? cz_proof_kind_label(s->workers[i].kind) : ""));
   json_object_set_new(root, "workers", workers);
-  json_object_set_new(root, "memory", json_pack("{s:I, s:I, s:I}", "used_bytes",
-                                                (json_int_t)s->memory_used, "budget_bytes",
-                                                (json_int_t)s->memory_budget, "pool_idle_bytes",
-                                                (json_int_t)s->memory_pool_idle));
+  json_object_set_new(root, "memory",
+                      json_pack("{s:I, s:I, s:I}", "used_bytes", (json_int_t)s->memory_used,
+                                "budget_bytes", (json_int_t)s->memory_budget, "pool_idle_bytes",
+                                (json_int_t)s->memory_pool_idle));
   for (size_t i = 0; i < s->n_srs; i++)
     json_array_append_new(srs, json_pack("{s:s, s:s, s:I, s:i}", "circuit_id", s->srs[i].circuit_id,
                                          "tier", tiers[s->srs[i].tier], "size_bytes",
@@ -214,15 +219,16 @@ char *cz_status_json(const cz_engine_stats *s) { return dump(status_object(s)); 
 
 static json_t *job_object(const cz_job_info *j) {
   json_t *parts = json_array();
-  size_t n = j->n_partitions < CZ_ENGINE_MAX_PARTITIONS ? j->n_partitions : CZ_ENGINE_MAX_PARTITIONS;
+  size_t n =
+      j->n_partitions < CZ_ENGINE_MAX_PARTITIONS ? j->n_partitions : CZ_ENGINE_MAX_PARTITIONS;
   for (size_t i = 0; parts && i < n; i++) {
     const cz_partition_status *p = &j->partitions[i];
-    json_array_append_new(
-        parts, json_pack("{s:i, s:s, s:I, s:I, s:I, s:I}", "index", (int)p->index, "state",
-                         cz_partition_state_label(p->state), "synth_start_ms",
-                         (json_int_t)p->synth_start_ms, "synth_ms", (json_int_t)p->synth_ms,
-                         "prove_start_ms", (json_int_t)p->prove_start_ms, "prove_ms",
-                         (json_int_t)p->prove_ms));
+    json_array_append_new(parts, json_pack("{s:i, s:s, s:I, s:I, s:I, s:I}", "index", (int)p->index,
+                                           "state", cz_partition_state_label(p->state),
+                                           "synth_start_ms", (json_int_t)p->synth_start_ms,
+                                           "synth_ms", (json_int_t)p->synth_ms, "prove_start_ms",
+                                           (json_int_t)p->prove_start_ms, "prove_ms",
+                                           (json_int_t)p->prove_ms));
   }
   return json_pack("{s:s, s:s, s:i, s:s, s:i, s:I, s:I, s:I, s:o*}", "job_id", j->job_id,
                    "proof_kind", cz_proof_kind_label(j->kind), "priority", (int)j->priority,

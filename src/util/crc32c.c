@@ -36,7 +36,8 @@ static void init(void) {
     table[0][b] = c;
   }
   for (uint32_t b = 0; b < 256; b++)
-    for (int t = 1; t < 8; t++) table[t][b] = (table[t - 1][b] >> 8) ^ table[0][table[t - 1][b] & 0xff];
+    for (int t = 1; t < 8; t++)
+      table[t][b] = (table[t - 1][b] >> 8) ^ table[0][table[t - 1][b] & 0xff];
   /* Appending zeros is linear in the state: the operator is the XOR of
    * its action on each byte of the state. */
   for (int k = 0; k < 4; k++)

@@ -38,10 +38,10 @@ typedef struct {
 } cz_errpath_frame;
 
 typedef struct {
-  cz_err err;          /* the first error, CZ_OK until one is recorded */
-  char *msg;           /* where the message goes; NULL: none is written */
+  cz_err err; /* the first error, CZ_OK until one is recorded */
+  char *msg;  /* where the message goes; NULL: none is written */
   size_t msg_len;
-  const char *prefix;  /* put before the path (e.g. "Phase1Out: "); may be NULL */
+  const char *prefix; /* put before the path (e.g. "Phase1Out: "); may be NULL */
   cz_errpath_frame stack[CZ_ERRPATH_MAX_DEPTH];
   int depth;
 } cz_errpath;

@@ -4,13 +4,13 @@
 
 /* Whole proofs: a WinningPoSt takes well under a second on a GPU, a 32 GiB
  * PoRep C2 minutes on a CPU; 1 h bounds a stuck job. */
-const double cz_hist_bounds_proof[] = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
-                                       120, 300, 600, 1200, 1800, 3600};
+const double cz_hist_bounds_proof[] = {0.1, 0.25, 0.5, 1,   2.5,  5,    10,  30,
+                                       60,  120,  300, 600, 1200, 1800, 3600};
 const size_t cz_hist_bounds_proof_n = sizeof cz_hist_bounds_proof / sizeof *cz_hist_bounds_proof;
 /* Phases: a test-circuit MSM takes about a millisecond, a 32 GiB
  * partition's synthesis minutes. */
 const double cz_hist_bounds_phase[] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
-                                       1, 2.5, 5, 10, 30, 60, 120, 600};
+                                       1,     2.5,   5,    10,    30,   60,  120,  600};
 const size_t cz_hist_bounds_phase_n = sizeof cz_hist_bounds_phase / sizeof *cz_hist_bounds_phase;
 
 void cz_histogram_init(cz_histogram *h, const double *le, size_t n) {

@@ -36,8 +36,8 @@ typedef struct {
 /* Scan text[0, len) (need not be NUL-terminated). msg, msg_len and prefix
  * go to cz_errpath_init: msg may be NULL (errors are then recorded but not
  * written), prefix names an enclosing document ("Phase1Out: "). */
-static inline void cz_json_init(cz_json *j, const char *text, size_t len, char *msg,
-                                size_t msg_len, const char *prefix) {
+static inline void cz_json_init(cz_json *j, const char *text, size_t len, char *msg, size_t msg_len,
+                                const char *prefix) {
   j->start = j->p = text;
   j->end = text + len;
   cz_errpath_init(&j->ep, msg, msg_len, prefix);
@@ -50,8 +50,7 @@ static inline size_t cz_json_offset(const cz_json *j) { return (size_t)(j->p - j
 
 /* Skip JSON whitespace (space, \t, \n, \r). */
 static inline void cz_json_ws(cz_json *j) {
-  while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' || *j->p == '\r' || *j->p == '\t'))
-    j->p++;
+  while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' || *j->p == '\r' || *j->p == '\t')) j->p++;
 }
 
 /* Skip whitespace, then take c if it is next. Records nothing. */
@@ -133,7 +132,7 @@ bool cz_json_bytes32(cz_json *j, uint8_t out[32]);
  *   return f == CZ_JSON_END; */
 typedef struct {
   const char *const *names;
-  unsigned n, seen;  /* seen: bit k set once names[k] was read */
+  unsigned n, seen; /* seen: bit k set once names[k] was read */
   bool first, pushed;
 } cz_json_obj;
 
@@ -162,9 +161,9 @@ static inline void cz_json_obj_leave_field(cz_json *j, cz_json_obj *it) {
  *   while (cz_json_arr_next(j, &a)) parse element a.i - 1;
  *   if (j->ep.err) return false; */
 typedef struct {
-  uint64_t i, n;     /* elements begun, elements wanted (at most) */
-  uint64_t min;      /* elements wanted at least (n for an exact count) */
-  const char *what;  /* the elements, plural, for the count error */
+  uint64_t i, n;    /* elements begun, elements wanted (at most) */
+  uint64_t min;     /* elements wanted at least (n for an exact count) */
+  const char *what; /* the elements, plural, for the count error */
 } cz_json_arr;
 
 /* Take the '[' and put [0] on the path. */

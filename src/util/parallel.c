@@ -36,7 +36,10 @@ static void *run_job(void *p) {
 void cz_parallel_for(size_t n_items, unsigned n_threads, cz_parallel_fn fn, void *ctx) {
   unsigned t = cz_parallel_workers(n_items, n_threads);
   if (t == 0) return;
-  if (t == 1) { fn(ctx, 0, n_items, 0); return; }
+  if (t == 1) {
+    fn(ctx, 0, n_items, 0);
+    return;
+  }
   job jobs[CZ_PARALLEL_MAX_THREADS];
   pthread_t tids[CZ_PARALLEL_MAX_THREADS];
   bool started[CZ_PARALLEL_MAX_THREADS];

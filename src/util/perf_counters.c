@@ -53,22 +53,18 @@ static void explain(char *out, size_t cap, cz_perf_event e, int err) {
   switch (err) {
     case ENOENT:
     case EOPNOTSUPP:
-    case EINVAL:
-      hint = " (no hardware PMU for this kernel or VM)";
-      break;
+    case EINVAL: hint = " (no hardware PMU for this kernel or VM)"; break;
     case EACCES:
     case EPERM: {
       int lvl = paranoid_level();
-      if (lvl != -99) snprintf(buf, sizeof buf, " (kernel.perf_event_paranoid=%d, or seccomp)", lvl);
+      if (lvl != -99)
+        snprintf(buf, sizeof buf, " (kernel.perf_event_paranoid=%d, or seccomp)", lvl);
       else snprintf(buf, sizeof buf, " (perf events refused to this process)");
       hint = buf;
       break;
     }
-    case ENOSYS:
-      hint = " (the kernel has no perf_event_open)";
-      break;
-    default:
-      break;
+    case ENOSYS: hint = " (the kernel has no perf_event_open)"; break;
+    default: break;
   }
   snprintf(out, cap, "perf_event_open(%s): %s%s", events[e].name, strerror(err), hint);
 }
@@ -127,8 +123,7 @@ void cz_perf_read(const cz_perf *p, cz_perf_counts *out) {
   for (int i = 0; i < CZ_PERF_N_EVENTS; i++) {
     uint64_t now[3];
     if (p->fd[i] < 0 || !read_raw(p->fd[i], now)) continue;
-    uint64_t v = now[0] - p->base[i][0], en = now[1] - p->base[i][1],
-             run = now[2] - p->base[i][2];
+    uint64_t v = now[0] - p->base[i][0], en = now[1] - p->base[i][1], run = now[2] - p->base[i][2];
     if (run == 0) continue; /* never on a PMU since start: no count */
     /* Multiplexed: extrapolate to the whole enabled time, as perf stat does. */
     if (run < en) v = (uint64_t)((unsigned __int128)v * en / run);
@@ -152,11 +147,12 @@ size_t cz_perf_format(const cz_perf_counts *c, char *out, size_t cap) {
   double r = cz_perf_ipc(c);
   if (r >= 0) snprintf(ipc, sizeof ipc, "%.2f", r);
   else snprintf(ipc, sizeof ipc, "n/a");
-  int n = snprintf(out, cap, "cycles=%s instructions=%s ipc=%s l1d_read_misses=%s llc_misses=%s "
-                   "branch_misses=%s",
-                   val[CZ_PERF_CYCLES], val[CZ_PERF_INSTRUCTIONS], ipc,
-                   val[CZ_PERF_L1D_READ_MISSES], val[CZ_PERF_LLC_MISSES],
-                   val[CZ_PERF_BRANCH_MISSES]);
+  int n =
+      snprintf(out, cap,
+               "cycles=%s instructions=%s ipc=%s l1d_read_misses=%s llc_misses=%s "
+               "branch_misses=%s",
+               val[CZ_PERF_CYCLES], val[CZ_PERF_INSTRUCTIONS], ipc, val[CZ_PERF_L1D_READ_MISSES],
+               val[CZ_PERF_LLC_MISSES], val[CZ_PERF_BRANCH_MISSES]);
   return n < 0 ? 0 : (size_t)n;
 }
 

@@ -55,8 +55,8 @@ static void fmt_duration(char *out, size_t cap, double s) {
   }
 }
 
-size_t cz_progress_format(char *buf, size_t cap, const char *phase, const char *unit,
-                          uint64_t done, uint64_t total, double elapsed_s, const char *detail) {
+size_t cz_progress_format(char *buf, size_t cap, const char *phase, const char *unit, uint64_t done,
+                          uint64_t total, double elapsed_s, const char *detail) {
   if (!cap) return 0;
   char a[32], b[32], r[32], t[32];
   size_t n = (size_t)snprintf(buf, cap, "progress %s:", phase);
@@ -189,8 +189,8 @@ void cz_progress_meter_update(cz_progress_meter *m, const char *phase, const cha
   /* A new name starts a phase, and so does a report of 0 after progress:
    * the same operation again (gen-vanilla seals one sector after another).
    * Only 0 counts, since parallel workers' reports may arrive out of order. */
-  bool first = !m->active || strcmp(phase, m->phase) != 0 ||
-               (done == 0 && (m->done != 0 || m->completed));
+  bool first =
+      !m->active || strcmp(phase, m->phase) != 0 || (done == 0 && (m->done != 0 || m->completed));
   if (first) {
     if (m->line_open) fputc('\n', m->out), m->line_open = false;
     snprintf(m->phase, sizeof m->phase, "%s", phase);

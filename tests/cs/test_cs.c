@@ -1,8 +1,8 @@
 /* Constraint-system backends against each other on the same circuits:
  * PROVE a/b/c and densities = RECORD matrices * WITNESS values, bit for
- * bit (cz_r1cs and the compact cz_pce); KEYGEN columns times the witness = PROVE's a/b/c; TEST satisfied by
- * honest witnesses and naming the first broken constraint; every LC layout
- * giving identical results. */
+ * bit (cz_r1cs and the compact cz_pce); KEYGEN columns times the witness = PROVE's a/b/c; TEST
+ * satisfied by honest witnesses and naming the first broken constraint; every LC layout giving
+ * identical results. */
 #include "check.h"
 #include "cuzk/cs.h"
 #include "cs_eq.h"
@@ -47,12 +47,16 @@ static void cubic(cz_cs *cs, const circuit *c) {
   cz_lc_add(&b, vx);
   cz_lc_add(&k, vx2);
   CZ_ENFORCE(cs, &a, &b, &k, "x^2");
-  cz_lc_clear(&a); cz_lc_clear(&b); cz_lc_clear(&k);
+  cz_lc_clear(&a);
+  cz_lc_clear(&b);
+  cz_lc_clear(&k);
   cz_lc_add(&a, vx2);
   cz_lc_add(&b, vx);
   cz_lc_add(&k, vx3);
   CZ_ENFORCE(cs, &a, &b, &k, "x^%d", 3);
-  cz_lc_clear(&a); cz_lc_clear(&b); cz_lc_clear(&k);
+  cz_lc_clear(&a);
+  cz_lc_clear(&b);
+  cz_lc_clear(&k);
   cz_lc_add(&a, vx3);
   cz_lc_add(&a, vx);
   cz_lc_add_const(&a, &five);
@@ -149,7 +153,8 @@ static void sparse(cz_cs *cs, const circuit *c) {
       cz_lc_sub(&b, vars[2]);
     }
     cz_fr_add(&bv, &vals[u], &in_val);
-    if (u == 0) { /* 0*v0 merged into the existing v0 term: still u + inp */ }
+    if (u == 0) { /* 0*v0 merged into the existing v0 term: still u + inp */
+    }
     cz_fr prod;
     cz_fr_mul(&prod, &av, &bv);
     if ((int)r == c->break_at) cz_fr_add(&prod, &prod, &CZ_FR_ONE);
@@ -378,7 +383,8 @@ static void test_names(void) {
     if (dup == 2) cz_cs_enforce_named(cs, &z, &z, &z, "c");
     cz_cs_pop_ns(cs);
     CHECK_EQ_INT(cz_cs_finish(cs), dup ? CZ_ERR_INVALID_ARG : CZ_OK);
-    if (dup) CHECK(strstr(cz_cs_errmsg(cs), dup == 1 ? "name already used: g" : "name already used: h/c"));
+    if (dup)
+      CHECK(strstr(cz_cs_errmsg(cs), dup == 1 ? "name already used: g" : "name already used: h/c"));
     cz_lc_free(&z);
     cz_cs_free(cs);
   }

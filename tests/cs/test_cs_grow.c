@@ -61,7 +61,7 @@ int main(void) {
     rows_ok = cz_fr_eq(&cold.a[i], &x) && cz_fr_eq(&cold.b[i], &x) && cz_fr_eq(&sq, &next);
   }
   CHECK(rows_ok);
-  CHECK_EQ_INT(cold.a_aux.count, ROWS);   /* aux 0 .. ROWS - 1 appear in A */
+  CHECK_EQ_INT(cold.a_aux.count, ROWS); /* aux 0 .. ROWS - 1 appear in A */
   CHECK_EQ_INT(cold.b_input.count, 0);
 
   cz_assignment exact = prove(cold.n_constraints, cold.n_aux);

@@ -37,7 +37,7 @@ static void shifted_fails(const cz_assignment *want, const cz_assignment *par) {
   a[row1 + 1] = saved;
   CHECK(assign_eq(want, par));
   uint64_t *one = want->aux.one, w0 = one[0], w1 = one[1];
-  size_t first = 2 + PER_AUX; /* the header's 2 aux, then slot 0's */
+  size_t first = 2 + PER_AUX;                       /* the header's 2 aux, then slot 0's */
   uint64_t lo = w0 & ~(((uint64_t)1 << first) - 1); /* slot 1's bits in word 0 */
   one[0] = (w0 & ~lo) | (lo << 1);
   one[1] = (w1 << 1) | (w0 >> 63);
@@ -65,10 +65,11 @@ static void agree(size_t n_slots) {
     CHECK(assign_eq(&wantw, &par) && par.a == NULL);
     cz_assignment_free(&par);
   }
-  printf("%zu slots: %zu inputs, %zu aux (%zu neither 0 nor 1), %zu rows; a_aux %zu, b_aux %zu, "
-         "b_input %zu\n",
-         n_slots, want.n_inputs, want.n_aux, want.aux.n_other, want.n_constraints,
-         want.a_aux.count, want.b_aux.count, want.b_input.count);
+  printf(
+      "%zu slots: %zu inputs, %zu aux (%zu neither 0 nor 1), %zu rows; a_aux %zu, b_aux %zu, "
+      "b_input %zu\n",
+      n_slots, want.n_inputs, want.n_aux, want.aux.n_other, want.n_constraints, want.a_aux.count,
+      want.b_aux.count, want.b_input.count);
   cz_assignment_free(&want);
   cz_assignment_free(&wantw);
 }

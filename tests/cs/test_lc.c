@@ -12,22 +12,24 @@ typedef struct {
   cz_fr coeff[NV];
 } model;
 
-static cz_var var_of(int i) { return i < NI ? cz_var_input((uint32_t)i) : cz_var_aux((uint32_t)(i - NI)); }
+static cz_var var_of(int i) {
+  return i < NI ? cz_var_input((uint32_t)i) : cz_var_aux((uint32_t)(i - NI));
+}
 
 static cz_fr rnd_fr(void) {
   /* Mostly small coefficients (0, 1, 2, -1) like real circuits, some wide. */
   cz_fr r;
   switch (check_rand64() % 5) {
-  case 0: return CZ_FR_ZERO;
-  case 1: return CZ_FR_ONE;
-  case 2: cz_fr_from_u64(&r, 2); return r;
-  case 3: cz_fr_neg(&r, &CZ_FR_ONE); return r;
-  default: {
-    unsigned char b[64];
-    check_rand_bytes(b, sizeof b);
-    cz_fr_from_wide_le(&r, b);
-    return r;
-  }
+    case 0: return CZ_FR_ZERO;
+    case 1: return CZ_FR_ONE;
+    case 2: cz_fr_from_u64(&r, 2); return r;
+    case 3: cz_fr_neg(&r, &CZ_FR_ONE); return r;
+    default: {
+      unsigned char b[64];
+      check_rand_bytes(b, sizeof b);
+      cz_fr_from_wide_le(&r, b);
+      return r;
+    }
   }
 }
 
@@ -185,7 +187,7 @@ static void random_ops(cz_cs *cs, unsigned rounds) {
 
 static void test_random_all_layouts(void) {
   const cz_cs_config cfgs[] = {
-      {CZ_LC_VEC, 0, 0, 0}, {CZ_LC_INLINE, 1, 0, 0}, {CZ_LC_INLINE, 2, 0, 0},
+      {CZ_LC_VEC, 0, 0, 0},    {CZ_LC_INLINE, 1, 0, 0}, {CZ_LC_INLINE, 2, 0, 0},
       {CZ_LC_INLINE, 4, 0, 0}, {CZ_LC_ARENA, 0, 0, 0},
   };
   for (size_t i = 0; i < sizeof cfgs / sizeof *cfgs; i++) {
@@ -281,7 +283,8 @@ static void test_arena(void) {
   bool ok = true;
   for (int i = 0; i < L; i++) {
     ok &= lcs[i].len == 150 && !lcs[i].failed;
-    for (uint32_t t = 0; t < 150; t++) ok &= lcs[i].t[t].key == cz_var_key(cz_var_aux(t * (uint32_t)(i + 1)));
+    for (uint32_t t = 0; t < 150; t++)
+      ok &= lcs[i].t[t].key == cz_var_key(cz_var_aux(t * (uint32_t)(i + 1)));
   }
   CHECK(ok);
   /* One LC bigger than a chunk. */

@@ -93,8 +93,8 @@ static void b_r1cs(builder *b, cz_r1cs *m) {
   for (int k = 0; k < 2; k++)
     for (size_t i = 0; i < b->n[k]; i++) {
       uint32_t c = b->col[k][i];
-      cz_density *t = c < b->n_inputs ? (k == 1 ? &m->b_input : NULL)
-                                      : (k == 0 ? &m->a_aux : &m->b_aux);
+      cz_density *t =
+          c < b->n_inputs ? (k == 1 ? &m->b_input : NULL) : (k == 0 ? &m->a_aux : &m->b_aux);
       size_t j = c < b->n_inputs ? c : c - b->n_inputs;
       if (t && !cz_density_get(t, j)) {
         t->bits[j >> 6] |= (uint64_t)1 << (j & 63);
@@ -241,7 +241,8 @@ static void test_special_cases(void) {
   size_t nonzero = 0;
   const cz_spmat *ab[2] = {&m.a, &m.b};
   for (int k = 0; k < 2; k++)
-    for (uint64_t q = 0; q < ab[k]->ptr[m.n_constraints]; q++) nonzero += !cz_fr_is_zero(&ab[k]->val[q]);
+    for (uint64_t q = 0; q < ab[k]->ptr[m.n_constraints]; q++)
+      nonzero += !cz_fr_is_zero(&ab[k]->val[q]);
   CHECK(nonzero < m.a.ptr[m.n_constraints] + m.b.ptr[m.n_constraints]); /* some were zero */
   CHECK_EQ_INT(info.nnz[0] + info.nnz[1], nonzero);
   CHECK_EQ_INT(info.nnz[2], 0);
@@ -253,7 +254,8 @@ static void test_special_cases(void) {
 static void test_wide_codes(void) {
   enum { NI = 2, NA = 50, ROWS = 36000 };
   cz_fr vals[NI + NA];
-  for (int i = 0; i < NI + NA; i++) vals[i] = i % 3 == 0 ? CZ_FR_ZERO : i % 3 == 1 ? CZ_FR_ONE : rand_fr();
+  for (int i = 0; i < NI + NA; i++)
+    vals[i] = i % 3 == 0 ? CZ_FR_ZERO : i % 3 == 1 ? CZ_FR_ONE : rand_fr();
   vals[0] = CZ_FR_ONE;
   builder b;
   b_init(&b, NI, NA);
@@ -327,7 +329,8 @@ static void test_record_vs_prove(void) {
         cs = run_bits(CZ_CS_WITNESS, seed);
         CHECK_EQ_INT(cz_cs_take_assignment(cs, &w), CZ_OK);
         cz_cs_free(cs);
-        CHECK_EQ_INT(form ? cz_pce_eval(p, &w, threads[t]) : cz_r1cs_eval_threads(&m, &w, threads[t]),
+        CHECK_EQ_INT(form ? cz_pce_eval(p, &w, threads[t])
+                          : cz_r1cs_eval_threads(&m, &w, threads[t]),
                      CZ_OK);
         CHECK(assign_eq(&pr, &w));
         if (!form) CHECK_EQ_INT(first_unsatisfied(&w, w.n_constraints), w.n_constraints);

@@ -15,11 +15,11 @@ typedef struct {
   size_t n_slots;
   cz_var h_in, h_aux, h_bit; /* the header's */
   cz_fr h_val;
-  int odd_slot;  /* this slot allocates one aux more (-1: none) */
-  int thief;     /* this slot uses a variable it did not get (-1: none) */
-  int failing;   /* this slot fails (-1: none) */
-  bool vary;     /* odd slots read another header variable: slots do not repeat */
-  size_t extra;  /* aux every slot allocates beyond PER_AUX (another circuit, the same header) */
+  int odd_slot; /* this slot allocates one aux more (-1: none) */
+  int thief;    /* this slot uses a variable it did not get (-1: none) */
+  int failing;  /* this slot fails (-1: none) */
+  bool vary;    /* odd slots read another header variable: slots do not repeat */
+  size_t extra; /* aux every slot allocates beyond PER_AUX (another circuit, the same header) */
 } toy;
 
 static inline cz_fr toy_fr(uint64_t v) {
@@ -82,7 +82,7 @@ static inline cz_err toy_slot(cz_cs *cs, const void *ctx, size_t i) {
     /* The thief names a later slot's variable (by index: slots get no other
      * handles), unallocated when it runs, serially or not. */
     cz_lc_add(&b, (int)i == t->thief ? cz_var_aux((uint32_t)(2 + (t->n_slots - 1) * PER_AUX))
-                                      : t->h_aux);
+                                     : t->h_aux);
     cz_lc_add(&c, w);
     cz_cs_enforce(cs, &a, &b, &c);
   }
@@ -102,6 +102,8 @@ static inline cz_err toy_slot(cz_cs *cs, const void *ctx, size_t i) {
   return cz_cs_error(cs);
 }
 
-static inline toy toy_new(size_t n) { return (toy){.n_slots = n, .odd_slot = -1, .thief = -1, .failing = -1}; }
+static inline toy toy_new(size_t n) {
+  return (toy){.n_slots = n, .odd_slot = -1, .thief = -1, .failing = -1};
+}
 
 #endif

@@ -61,8 +61,16 @@ static void check_h(czg_ops *ops, unsigned lo, unsigned hi) {
     size_t n = (size_t)1 << k;
     cz_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
     cz_fr *h = malloc(n * sizeof *h);
-    if (!a || !b || !c || !h) { puts("ntt: out of host memory"); failures++; return; }
-    for (size_t i = 0; i < n; i++) { a[i] = rand_fr(); b[i] = rand_fr(); c[i] = rand_fr(); }
+    if (!a || !b || !c || !h) {
+      puts("ntt: out of host memory");
+      failures++;
+      return;
+    }
+    for (size_t i = 0; i < n; i++) {
+      a[i] = rand_fr();
+      b[i] = rand_fr();
+      c[i] = rand_fr();
+    }
     size_t m = n - n / 5; /* padded on the device, as for a real circuit */
     uint64_t t0 = cz_now_ns();
     cz_err e = ops->ntt_h(ops->ctx, a, b, c, m, k);
@@ -81,7 +89,10 @@ static void check_h(czg_ops *ops, unsigned lo, unsigned hi) {
     verdict(what, e == CZ_OK && !memcmp(h, a, n * sizeof *h));
     printf("ntt_h_2^%u_gpu %.1f ms\nntt_h_2^%u_cpu %.1f ms\n", k, g, k, cpu);
     cz_ntt_domain_free(d);
-    free(a); free(b); free(c); free(h);
+    free(a);
+    free(b);
+    free(c);
+    free(h);
   }
 }
 
@@ -91,7 +102,11 @@ static void check_msm(czg_ops *ops, unsigned lo, unsigned hi) {
   cz_g1_affine *pool = malloc(pool_n * sizeof *pool), *bases = malloc(nmax * sizeof *bases);
   cz_fr *kf = malloc(pool_n * sizeof *kf);
   cz_scalar *k = malloc(nmax * sizeof *k);
-  if (!pool || !bases || !kf || !k) { puts("msm: out of host memory"); failures++; return; }
+  if (!pool || !bases || !kf || !k) {
+    puts("msm: out of host memory");
+    failures++;
+    return;
+  }
   for (size_t i = 0; i < pool_n; i++) kf[i] = rand_fr();
   uint64_t t0 = cz_now_ns();
   if (g16_fixed_base_g1(pool, &CZ_G1_GENERATOR, kf, pool_n, 0) != CZ_OK) {
@@ -118,8 +133,9 @@ static void check_msm(czg_ops *ops, unsigned lo, unsigned hi) {
     char what[64];
     snprintf(what, sizeof what, "msm_g1_2^%u", lg);
     verdict(what, e == CZ_OK && cz_g1_eq(&g, &c));
-    printf("msm_g1_2^%u_gpu %.1f ms\nmsm_g1_2^%u_cpu %.1f ms\nmsm_g1_2^%u_cpu_over_gpu %.2f ratio\n",
-           lg, tg, lg, tc, lg, tc / tg);
+    printf(
+        "msm_g1_2^%u_gpu %.1f ms\nmsm_g1_2^%u_cpu %.1f ms\nmsm_g1_2^%u_cpu_over_gpu %.2f ratio\n",
+        lg, tg, lg, tc, lg, tc / tg);
   }
   /* batch_add: the sum of 2^min(hi, 24) bases, against an MSM of ones */
   size_t n = (size_t)1 << (hi < 24 ? hi : 24);
@@ -135,7 +151,10 @@ static void check_msm(czg_ops *ops, unsigned lo, unsigned hi) {
   snprintf(what, sizeof what, "batch_add_2^%u", hi < 24 ? hi : 24);
   verdict(what, e == CZ_OK && cz_g1_eq(&g, &c));
   printf("%s_gpu %.1f ms\n%s_cpu %.1f ms\n", what, tg, what, tc);
-  free(pool); free(bases); free(kf); free(k);
+  free(pool);
+  free(bases);
+  free(kf);
+  free(k);
 }
 
 static cz_assignment synth(bool sparse, size_t n, uint64_t x) {
@@ -193,8 +212,7 @@ static void check_proofs(const cz_prover_backend *gpu, unsigned lg) {
     snprintf(what, sizeof what, "proof_%s_2^%u", shape, lg);
     verdict(what, e1 == CZ_OK && e2 == CZ_OK && cz_g1_affine_eq(&p1.a, &p2.a) &&
                       cz_g2_affine_eq(&p1.b, &p2.b) && cz_g1_affine_eq(&p1.c, &p2.c));
-    bool v = e2 == CZ_OK &&
-             cz_groth16_verify(&p.vk, a2.inputs + 1, p.vk.n_ic - 1, &p2) == CZ_OK;
+    bool v = e2 == CZ_OK && cz_groth16_verify(&p.vk, a2.inputs + 1, p.vk.n_ic - 1, &p2) == CZ_OK;
     printf("%s_verifies %s\n", what, v ? "yes" : "NO");
     if (!v) failures++;
     printf("%s_cpu %.1f ms\n%s_gpu %.1f ms\n", what, tc, what, tg);

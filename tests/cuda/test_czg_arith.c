@@ -20,7 +20,10 @@ static void test_fields(void) {
   for (int i = 0; i < 2000; i++) {
     cz_fp a = check_rand_fp(), b = check_rand_fp(), want;
     if (i == 0) a = CZ_FP_ZERO;
-    if (i == 1) { cz_fp_neg(&a, &CZ_FP_ONE); b = a; } /* p - 1 */
+    if (i == 1) {
+      cz_fp_neg(&a, &CZ_FP_ONE);
+      b = a;
+    } /* p - 1 */
     czg_fp r;
     cz_fp_mul(&want, &a, &b);
     czg_fp_mul(&r, (const czg_fp *)&a, (const czg_fp *)&b);
@@ -37,7 +40,10 @@ static void test_fields(void) {
 
     cz_fr x = check_rand_fr(), y = check_rand_fr(), wr;
     if (i == 0) x = CZ_FR_ZERO;
-    if (i == 1) { cz_fr_neg(&x, &CZ_FR_ONE); y = x; }
+    if (i == 1) {
+      cz_fr_neg(&x, &CZ_FR_ONE);
+      y = x;
+    }
     czg_fr s;
     cz_fr_mul(&wr, &x, &y);
     czg_fr_mul(&s, (const czg_fr *)&x, (const czg_fr *)&y);
@@ -54,7 +60,6 @@ static void test_fields(void) {
     CHECK_MEM(&s, canon, sizeof s);
   }
 }
-
 
 static bool xyzz_equals(const czg_xyzz *x, const cz_g1 *want) {
   cz_g1 got;
@@ -89,7 +94,7 @@ static void test_xyzz(void) {
     czg_xyzz_set_identity(&b);
     czg_xyzz_add_affine(&b, (const czg_affine *)&np, false);
     czg_xyzz_add_affine(&b, (const czg_affine *)&np, false); /* -2p */
-    czg_xyzz_add(&acc, &b); /* 2p - 2p */
+    czg_xyzz_add(&acc, &b);                                  /* 2p - 2p */
     cz_g1_set_identity(&want);
     CHECK(xyzz_equals(&acc, &want));
     /* xyzz + xyzz, and the doubling inside it */
@@ -183,7 +188,10 @@ static void test_ntt(void) {
     /* the plan: passes of at most k bits covering every index bit once */
     czg_ntt_pass ps[32];
     unsigned np = czg_ntt_plan(ps, log_n, 9, true), bits = 0;
-    for (unsigned p = 0; p < np; p++) { CHECK(ps[p].k <= 9); bits += ps[p].k; }
+    for (unsigned p = 0; p < np; p++) {
+      CHECK(ps[p].k <= 9);
+      bits += ps[p].k;
+    }
     CHECK_EQ_INT(bits, log_n);
     free(x);
     free(y);
@@ -250,7 +258,10 @@ static void test_h(void) {
     CHECK_MEM(h, a, n * sizeof *h);
     ops.close(ops.ctx);
     cz_ntt_domain_free(d);
-    free(a); free(b); free(c); free(h);
+    free(a);
+    free(b);
+    free(c);
+    free(h);
   }
 }
 

@@ -9,7 +9,6 @@
 #include "cuzk/msm.h"
 #include "rand_field.h"
 
-
 /* sum of one[] plus the MSM of other[] with k[], all on the CPU */
 static void recombine(cz_g1 *out, const czg_split *s) {
   cz_g1 t;
@@ -31,7 +30,10 @@ static void test_split(void) {
     size_t set = 0;
     unsigned pct = (unsigned)(check_rand64() % 101); /* density 0..100% */
     for (size_t i = 0; i < n_aux; i++)
-      if (check_rand64() % 100 < pct) { dens[i / 64] |= 1ULL << (i % 64); set++; }
+      if (check_rand64() % 100 < pct) {
+        dens[i / 64] |= 1ULL << (i % 64);
+        set++;
+      }
     /* bits past n_scalars are ignored */
     if (n_aux % 64) dens[words - 1] |= ~0ULL << (n_aux % 64);
     else dens[words - 1] = ~0ULL; /* a whole word past the end */
@@ -117,8 +119,16 @@ static void test_plan(void) {
 }
 
 static size_t live_allocs;
-static void *t_alloc(void *ctx, size_t n) { (void)ctx; live_allocs++; return malloc(n); }
-static void t_free(void *ctx, void *p) { (void)ctx; live_allocs--; free(p); }
+static void *t_alloc(void *ctx, size_t n) {
+  (void)ctx;
+  live_allocs++;
+  return malloc(n);
+}
+static void t_free(void *ctx, void *p) {
+  (void)ctx;
+  live_allocs--;
+  free(p);
+}
 
 static void *release_later(void *v) {
   czg_pool *p = v;

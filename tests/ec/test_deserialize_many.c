@@ -49,53 +49,57 @@ static cz_g2_affine g2_off_subgroup(void) {
 
 /* Spoils the encoded point at p (bytes len, coordinates of 48 bytes). */
 static void spoil(uint8_t *p, size_t len, int kind) {
-  static const uint8_t P_BE[48] = {
-      0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b, 0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7,
-      0x64, 0x77, 0x4b, 0x84, 0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0, 0xf6, 0x24,
-      0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff, 0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xab};
+  static const uint8_t P_BE[48] = {0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b,
+                                   0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7, 0x64, 0x77, 0x4b, 0x84,
+                                   0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0,
+                                   0xf6, 0x24, 0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff,
+                                   0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xab};
   switch (kind) {
-  case BAD_FLAG: p[0] |= 0x80; break;
-  case BAD_INFINITY: memset(p, 0, len); p[0] = 0x40; break;
-  case BAD_NONCANONICAL: memcpy(p + len - 48, P_BE, 48); break; /* last coordinate = p */
-  case BAD_OFF_CURVE: p[len - 1] ^= 1; break;
-  default: break;
+    case BAD_FLAG: p[0] |= 0x80; break;
+    case BAD_INFINITY:
+      memset(p, 0, len);
+      p[0] = 0x40;
+      break;
+    case BAD_NONCANONICAL: memcpy(p + len - 48, P_BE, 48); break; /* last coordinate = p */
+    case BAD_OFF_CURVE: p[len - 1] ^= 1; break;
+    default: break;
   }
 }
 
-#define RUN_TEST(G, AFF, BYTES, RAND, OFF)                                                   \
-  static void test_##G(void) {                                                              \
-    static AFF pts[MAXN], want[MAXN], got[MAXN];                                            \
-    static uint8_t enc[MAXN * BYTES];                                                       \
-    for (size_t i = 0; i < MAXN; i++) pts[i] = RAND();                                      \
-    static const size_t lens[] = {0, 1, 7, 8, 9, 16, 17, MAXN};                         \
-    static const size_t at[] = {0, 3, 7, 8, 12, 15, 16, 40, MAXN - 1};                      \
-    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++)                              \
-      for (int kind = 0; kind < BAD_KINDS; kind++)                                          \
-        for (size_t ai = 0; ai < sizeof at / sizeof *at; ai++) {                            \
-          size_t n = lens[li], bad_at = at[ai];                                             \
-          if (kind != BAD_NONE && bad_at >= n) continue;                                    \
-          if (kind == BAD_NONE && ai) continue;                                             \
+#define RUN_TEST(G, AFF, BYTES, RAND, OFF) \
+  static void test_##G(void) { \
+    static AFF pts[MAXN], want[MAXN], got[MAXN]; \
+    static uint8_t enc[MAXN * BYTES]; \
+    for (size_t i = 0; i < MAXN; i++) pts[i] = RAND(); \
+    static const size_t lens[] = {0, 1, 7, 8, 9, 16, 17, MAXN}; \
+    static const size_t at[] = {0, 3, 7, 8, 12, 15, 16, 40, MAXN - 1}; \
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) \
+      for (int kind = 0; kind < BAD_KINDS; kind++) \
+        for (size_t ai = 0; ai < sizeof at / sizeof *at; ai++) { \
+          size_t n = lens[li], bad_at = at[ai]; \
+          if (kind != BAD_NONE && bad_at >= n) continue; \
+          if (kind == BAD_NONE && ai) continue; \
           for (size_t i = 0; i < n; i++) cz_##G##_affine_serialize(enc + i * BYTES, &pts[i]); \
-          if (kind == BAD_SUBGROUP) {                                                       \
-            AFF o = OFF();                                                                  \
-            cz_##G##_affine_serialize(enc + bad_at * BYTES, &o);                            \
-          } else if (kind != BAD_NONE) {                                                    \
-            spoil(enc + bad_at * BYTES, BYTES, kind);                                       \
-          }                                                                                 \
-          for (int checked = 0; checked < 2; checked++) {                                   \
-            cz_err we = CZ_OK;                                                              \
-            size_t wbad = SIZE_MAX, gbad = SIZE_MAX;                                        \
-            for (size_t i = 0; i < n && we == CZ_OK; i++) {                                 \
-              we = cz_##G##_affine_deserialize(&want[i], enc + i * BYTES, checked);         \
-              if (we != CZ_OK) wbad = i;                                                    \
-            }                                                                               \
-            cz_err ge = cz_##G##_affine_deserialize_many(got, enc, n, checked, &gbad);      \
-            CHECK_EQ_INT(ge, we);                                                           \
-            size_t ok = we == CZ_OK ? n : wbad;                                             \
-            if (we != CZ_OK) CHECK_EQ_INT(gbad, wbad);                                      \
-            CHECK(ok == 0 || memcmp(got, want, ok * sizeof *got) == 0);                     \
-          }                                                                                 \
-        }                                                                                   \
+          if (kind == BAD_SUBGROUP) { \
+            AFF o = OFF(); \
+            cz_##G##_affine_serialize(enc + bad_at * BYTES, &o); \
+          } else if (kind != BAD_NONE) { \
+            spoil(enc + bad_at * BYTES, BYTES, kind); \
+          } \
+          for (int checked = 0; checked < 2; checked++) { \
+            cz_err we = CZ_OK; \
+            size_t wbad = SIZE_MAX, gbad = SIZE_MAX; \
+            for (size_t i = 0; i < n && we == CZ_OK; i++) { \
+              we = cz_##G##_affine_deserialize(&want[i], enc + i * BYTES, checked); \
+              if (we != CZ_OK) wbad = i; \
+            } \
+            cz_err ge = cz_##G##_affine_deserialize_many(got, enc, n, checked, &gbad); \
+            CHECK_EQ_INT(ge, we); \
+            size_t ok = we == CZ_OK ? n : wbad; \
+            if (we != CZ_OK) CHECK_EQ_INT(gbad, wbad); \
+            CHECK(ok == 0 || memcmp(got, want, ok * sizeof *got) == 0); \
+          } \
+        } \
   }
 
 RUN_TEST(g1, cz_g1_affine, CZ_G1_UNCOMPRESSED_BYTES, check_rand_g1_affine, g1_off_subgroup)

@@ -13,20 +13,21 @@ static int fp_edges(cz_fp out[16]) {
                                    0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL}; /* (p-1)/2 */
   int k = 0;
   memset(out, 0, 16 * sizeof *out);
-  k++;                                                 /* 0 */
+  k++; /* 0 */
   out[k++].l[0] = 1;
   out[k++].l[0] = 2;
-  for (uint64_t d = 1; d <= 2; d++, k++) {             /* p-1, p-2 */
+  for (uint64_t d = 1; d <= 2; d++, k++) { /* p-1, p-2 */
     memcpy(out[k].l, CZ_FP_MODULUS, 48);
     out[k].l[0] -= d;
   }
   memcpy(out[k++].l, half, 48);
-  memcpy(out[k].l, half, 48); out[k++].l[0] += 1;      /* (p+1)/2 */
+  memcpy(out[k].l, half, 48);
+  out[k++].l[0] += 1; /* (p+1)/2 */
   out[k++].l[0] = ~0ULL;
-  out[k++].l[5] = 1ULL << 60;                          /* 2^380 */
+  out[k++].l[5] = 1ULL << 60; /* 2^380 */
   for (int i = 0; i < 5; i++) out[k].l[i] = ~0ULL;
-  out[k++].l[5] = (1ULL << 60) - 1;                    /* 2^380 - 1 */
-  for (int i = 0; i < 5; i++) out[k].l[i] = ~0ULL;     /* 2^320 - 1 */
+  out[k++].l[5] = (1ULL << 60) - 1;                /* 2^380 - 1 */
+  for (int i = 0; i < 5; i++) out[k].l[i] = ~0ULL; /* 2^320 - 1 */
   k++;
   return k;
 }
@@ -89,7 +90,10 @@ static void sqrt_any(void) {
     cz_fp2 b = check_rand_fp2(), a, r, s, t, neg;
     if (i % 4 == 1) b.c1 = CZ_FP_ZERO; /* a real */
     if (i % 4 == 2) b.c0 = CZ_FP_ZERO; /* a real (negative) */
-    if (i % 8 == 3) { b.c0 = CZ_FP_ZERO; b.c1 = CZ_FP_ZERO; }
+    if (i % 8 == 3) {
+      b.c0 = CZ_FP_ZERO;
+      b.c1 = CZ_FP_ZERO;
+    }
     cz_fp2_sqr(&a, &b);
     CHECK(cz_fp2_sqrt_any(&r, &a));
     cz_fp2_sqr(&t, &r);
@@ -116,7 +120,8 @@ static void pow_window(void) {
     if (t < 40) e[0] = (uint64_t)t;
     else if (t < 140) e[t % 6] = 1ULL << (t * 7 % 64);
     else if (t < 150) e[0] = 0x21ULL << (t - 140) * 5;
-    else for (int i = 0; i < 6; i++) e[i] = check_rand64() >> (t % 5) * 13;
+    else
+      for (int i = 0; i < 6; i++) e[i] = check_rand64() >> (t % 5) * 13;
     cz_fp2 a = check_rand_fp2(), want = CZ_FP2_ONE, have;
     for (int bit = 383; bit >= 0; bit--) {
       cz_fp2_sqr(&want, &want);
@@ -130,27 +135,36 @@ static void pow_window(void) {
 static void axioms(void) {
   for (int i = 0; i < 100; i++) {
     cz_fp2 a = check_rand_fp2(), b = check_rand_fp2(), c = check_rand_fp2(), t1, t2, t3;
-    cz_fp2_add(&t1, &a, &b); cz_fp2_mul(&t1, &t1, &c);
-    cz_fp2_mul(&t2, &a, &c); cz_fp2_mul(&t3, &b, &c); cz_fp2_add(&t2, &t2, &t3);
+    cz_fp2_add(&t1, &a, &b);
+    cz_fp2_mul(&t1, &t1, &c);
+    cz_fp2_mul(&t2, &a, &c);
+    cz_fp2_mul(&t3, &b, &c);
+    cz_fp2_add(&t2, &t2, &t3);
     CHECK(cz_fp2_eq(&t1, &t2));
-    cz_fp2_sqr(&t1, &a); cz_fp2_mul(&t2, &a, &a);
+    cz_fp2_sqr(&t1, &a);
+    cz_fp2_mul(&t2, &a, &a);
     CHECK(cz_fp2_eq(&t1, &t2));
-    CHECK(cz_fp2_inv(&t1, &a)); cz_fp2_mul(&t1, &t1, &a);
+    CHECK(cz_fp2_inv(&t1, &a));
+    cz_fp2_mul(&t1, &t1, &a);
     CHECK(cz_fp2_is_one(&t1));
     /* u^2 = -1 */
     cz_fp2 u = {CZ_FP_ZERO, CZ_FP_ONE}, m1;
-    cz_fp2_sqr(&t1, &u); cz_fp2_neg(&m1, &CZ_FP2_ONE);
+    cz_fp2_sqr(&t1, &u);
+    cz_fp2_neg(&m1, &CZ_FP2_ONE);
     CHECK(cz_fp2_eq(&t1, &m1));
     /* mul_by_nonresidue = mul by (1 + u) */
     cz_fp2 nr = {CZ_FP_ONE, CZ_FP_ONE};
-    cz_fp2_mul(&t1, &a, &nr); cz_fp2_mul_by_nonresidue(&t2, &a);
+    cz_fp2_mul(&t1, &a, &nr);
+    cz_fp2_mul_by_nonresidue(&t2, &a);
     CHECK(cz_fp2_eq(&t1, &t2));
     /* conj = Frobenius: a^p */
-    cz_fp2_pow(&t1, &a, CZ_FP_MODULUS, CZ_FP_LIMBS); cz_fp2_conj(&t2, &a);
+    cz_fp2_pow(&t1, &a, CZ_FP_MODULUS, CZ_FP_LIMBS);
+    cz_fp2_conj(&t2, &a);
     CHECK(cz_fp2_eq(&t1, &t2));
     cz_fp2_sqr(&t1, &a);
     CHECK(cz_fp2_is_square(&t1));
-    CHECK(cz_fp2_sqrt(&t2, &t1)); cz_fp2_sqr(&t3, &t2);
+    CHECK(cz_fp2_sqrt(&t2, &t1));
+    cz_fp2_sqr(&t3, &t2);
     CHECK(cz_fp2_eq(&t3, &t1));
     /* a square times a non-residue is not a square; (1+u) is a non-residue. */
     cz_fp2_mul(&t1, &t1, &nr);
@@ -161,9 +175,14 @@ static void axioms(void) {
   }
   /* sqrt of pure-imaginary and real non-square-in-Fp elements */
   cz_fp2 a = {CZ_FP_ZERO, CZ_FP_ONE}, s, t;
-  CHECK(cz_fp2_sqrt(&s, &a)); cz_fp2_sqr(&t, &s); CHECK(cz_fp2_eq(&t, &a));
-  cz_fp2 m1; cz_fp2_neg(&m1, &CZ_FP2_ONE);
-  CHECK(cz_fp2_sqrt(&s, &m1)); cz_fp2_sqr(&t, &s); CHECK(cz_fp2_eq(&t, &m1));
+  CHECK(cz_fp2_sqrt(&s, &a));
+  cz_fp2_sqr(&t, &s);
+  CHECK(cz_fp2_eq(&t, &a));
+  cz_fp2 m1;
+  cz_fp2_neg(&m1, &CZ_FP2_ONE);
+  CHECK(cz_fp2_sqrt(&s, &m1));
+  cz_fp2_sqr(&t, &s);
+  CHECK(cz_fp2_eq(&t, &m1));
 }
 
 int main(void) {

@@ -36,9 +36,8 @@ static void test_frobenius_eigenvalue(void) {
   cz_scalar z = {{0xd201000000010000ULL}};
   cz_g2_mul_plain(&a, &g, &z);
   cz_g2_neg(&a, &a); /* [z] G */
-  cz_scalar r_minus_zabs = {{0xffffffff00000001ULL - 0xd201000000010000ULL,
-                             0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
-                             0x73eda753299d7d48ULL}};
+  cz_scalar r_minus_zabs = {{0xffffffff00000001ULL - 0xd201000000010000ULL, 0x53bda402fffe5bfeULL,
+                             0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL}};
   cz_g2_mul(&b, &g, &r_minus_zabs); /* [r - |z|] G = [z] G */
   CHECK(cz_g2_eq(&a, &b));
 }

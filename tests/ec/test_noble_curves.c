@@ -11,8 +11,14 @@
 #include "cuzk/g2.h"
 
 /* Storage big enough for either group's points. */
-typedef union { cz_g1 g1; cz_g2 g2; } jac_t;
-typedef union { cz_g1_affine g1; cz_g2_affine g2; } aff_t;
+typedef union {
+  cz_g1 g1;
+  cz_g2 g2;
+} jac_t;
+typedef union {
+  cz_g1_affine g1;
+  cz_g2_affine g2;
+} aff_t;
 
 typedef struct {
   const char *name;
@@ -36,41 +42,62 @@ typedef struct {
   bool (*in_subgroup)(const aff_t *p);
 } curve_ops;
 
-#define CURVE_OPS(g, G)                                                                  \
-  static cz_err g##_decompress(aff_t *p, const uint8_t *in, bool c) {                     \
-    return cz_##g##_affine_decompress(&p->g, in, c);                                     \
-  }                                                                                      \
-  static cz_err g##_deserialize(aff_t *p, const uint8_t *in, bool c) {                    \
-    return cz_##g##_affine_deserialize(&p->g, in, c);                                    \
-  }                                                                                      \
+#define CURVE_OPS(g, G) \
+  static cz_err g##_decompress(aff_t *p, const uint8_t *in, bool c) { \
+    return cz_##g##_affine_decompress(&p->g, in, c); \
+  } \
+  static cz_err g##_deserialize(aff_t *p, const uint8_t *in, bool c) { \
+    return cz_##g##_affine_deserialize(&p->g, in, c); \
+  } \
   static void g##_compress(uint8_t *o, const aff_t *p) { cz_##g##_affine_compress(o, &p->g); } \
   static void g##_serialize(uint8_t *o, const aff_t *p) { cz_##g##_affine_serialize(o, &p->g); } \
   static void g##_from_affine(jac_t *r, const aff_t *a) { cz_##g##_from_affine(&r->g, &a->g); } \
-  static void g##_to_affine(aff_t *r, const jac_t *p) { cz_##g##_to_affine(&r->g, &p->g); }  \
-  static void g##_add(jac_t *r, const jac_t *a, const jac_t *b) { cz_##g##_add(&r->g, &a->g, &b->g); } \
-  static void g##_add_affine(jac_t *r, const jac_t *a, const aff_t *b) {                 \
-    cz_##g##_add_affine(&r->g, &a->g, &b->g);                                            \
-  }                                                                                      \
-  static void g##_xyzz_sum(jac_t *r, const aff_t *a, const aff_t *b) {                   \
-    cz_##g##_xyzz acc;                                                                   \
-    cz_##g##_xyzz_set_identity(&acc);                                                    \
-    cz_##g##_xyzz_add_affine(&acc, &acc, &a->g);                                         \
-    cz_##g##_xyzz_add_affine(&acc, &acc, &b->g);                                         \
-    cz_##g##_xyzz_to_jacobian(&r->g, &acc);                                              \
-  }                                                                                      \
-  static void g##_dbl(jac_t *r, const jac_t *a) { cz_##g##_dbl(&r->g, &a->g); }          \
-  static void g##_neg(jac_t *r, const jac_t *a) { cz_##g##_neg(&r->g, &a->g); }          \
-  static void g##_mul(jac_t *r, const jac_t *p, const cz_scalar *k) { cz_##g##_mul(&r->g, &p->g, k); } \
-  static void g##_mul_fr(jac_t *r, const jac_t *p, const cz_fr *k) { cz_##g##_mul_fr(&r->g, &p->g, k); } \
+  static void g##_to_affine(aff_t *r, const jac_t *p) { cz_##g##_to_affine(&r->g, &p->g); } \
+  static void g##_add(jac_t *r, const jac_t *a, const jac_t *b) { \
+    cz_##g##_add(&r->g, &a->g, &b->g); \
+  } \
+  static void g##_add_affine(jac_t *r, const jac_t *a, const aff_t *b) { \
+    cz_##g##_add_affine(&r->g, &a->g, &b->g); \
+  } \
+  static void g##_xyzz_sum(jac_t *r, const aff_t *a, const aff_t *b) { \
+    cz_##g##_xyzz acc; \
+    cz_##g##_xyzz_set_identity(&acc); \
+    cz_##g##_xyzz_add_affine(&acc, &acc, &a->g); \
+    cz_##g##_xyzz_add_affine(&acc, &acc, &b->g); \
+    cz_##g##_xyzz_to_jacobian(&r->g, &acc); \
+  } \
+  static void g##_dbl(jac_t *r, const jac_t *a) { cz_##g##_dbl(&r->g, &a->g); } \
+  static void g##_neg(jac_t *r, const jac_t *a) { cz_##g##_neg(&r->g, &a->g); } \
+  static void g##_mul(jac_t *r, const jac_t *p, const cz_scalar *k) { \
+    cz_##g##_mul(&r->g, &p->g, k); \
+  } \
+  static void g##_mul_fr(jac_t *r, const jac_t *p, const cz_fr *k) { \
+    cz_##g##_mul_fr(&r->g, &p->g, k); \
+  } \
   static bool g##_eq(const jac_t *a, const jac_t *b) { return cz_##g##_eq(&a->g, &b->g); } \
-  static bool g##_is_identity(const jac_t *a) { return cz_##g##_is_identity(&a->g); }    \
+  static bool g##_is_identity(const jac_t *a) { return cz_##g##_is_identity(&a->g); } \
   static bool g##_on_curve(const aff_t *p) { return cz_##g##_affine_is_on_curve(&p->g); } \
   static bool g##_in_subgroup(const aff_t *p) { return cz_##g##_affine_is_in_subgroup(&p->g); } \
-  static const curve_ops g##_ops = {                                                     \
-      #g, CZ_##G##_COMPRESSED_BYTES, CZ_##G##_UNCOMPRESSED_BYTES,                        \
-      g##_decompress, g##_deserialize, g##_compress, g##_serialize, g##_from_affine,     \
-      g##_to_affine, g##_add, g##_add_affine, g##_xyzz_sum, g##_dbl, g##_neg, g##_mul,   \
-      g##_mul_fr, g##_eq, g##_is_identity, g##_on_curve, g##_in_subgroup};
+  static const curve_ops g##_ops = {#g, \
+                                    CZ_##G##_COMPRESSED_BYTES, \
+                                    CZ_##G##_UNCOMPRESSED_BYTES, \
+                                    g##_decompress, \
+                                    g##_deserialize, \
+                                    g##_compress, \
+                                    g##_serialize, \
+                                    g##_from_affine, \
+                                    g##_to_affine, \
+                                    g##_add, \
+                                    g##_add_affine, \
+                                    g##_xyzz_sum, \
+                                    g##_dbl, \
+                                    g##_neg, \
+                                    g##_mul, \
+                                    g##_mul_fr, \
+                                    g##_eq, \
+                                    g##_is_identity, \
+                                    g##_on_curve, \
+                                    g##_in_subgroup};
 
 CURVE_OPS(g1, G1)
 CURVE_OPS(g2, G2)
@@ -247,7 +274,7 @@ static void test_invalid(const curve_ops *c, json_t *root) {
     if (!vec_hex(v, "encoding", in, n)) continue;
     aff_t p;
     cz_err got = compressed ? c->decompress(&p, in, true) : c->deserialize(&p, in, true);
-    CHECK(got != CZ_OK);  /* noble rejects it; so must cuzk */
+    CHECK(got != CZ_OK); /* noble rejects it; so must cuzk */
     CHECK_EQ_INT(got, want);
     /* Without the subgroup check, an off-subgroup point is a valid curve
      * point; every other defect is still an error. */
@@ -256,7 +283,8 @@ static void test_invalid(const curve_ops *c, json_t *root) {
       CHECK_EQ_INT(got, CZ_OK);
       CHECK(c->on_curve(&p));
       CHECK(!c->in_subgroup(&p));
-      if (compressed) c->compress(out, &p); else c->serialize(out, &p);
+      if (compressed) c->compress(out, &p);
+      else c->serialize(out, &p);
       CHECK_MEM(out, in, n);
     } else {
       CHECK_EQ_INT(got, want);

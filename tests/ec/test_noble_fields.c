@@ -56,7 +56,10 @@ static void test_fp(json_t *root) {
       check_fp_bytes(&r, v, "r");
       cz_fp_mul_portable(&r, &x, &y);
       check_fp_bytes(&r, v, "r");
-      if (cz_fp_eq(&x, &y)) { cz_fp_sqr(&r, &x); check_fp_bytes(&r, v, "r"); }
+      if (cz_fp_eq(&x, &y)) {
+        cz_fp_sqr(&r, &x);
+        check_fp_bytes(&r, v, "r");
+      }
     }
     VEC_NOTE_FAIL(before, "fp.mul", i);
   }
@@ -97,8 +100,8 @@ static void test_fp(json_t *root) {
     }
     VEC_NOTE_FAIL(before, "fp.sqrt", i);
   }
-  printf("fp.sqrt: %zu of %zu roots equal noble's exactly (the rest its negation)\n",
-         same_sign, roots);
+  printf("fp.sqrt: %zu of %zu roots equal noble's exactly (the rest its negation)\n", same_sign,
+         roots);
 }
 
 /* ---- Fr ---- */
@@ -120,7 +123,10 @@ static void test_fr(json_t *root) {
       check_fr_bytes(&r, v, "r");
       cz_fr_mul_portable(&r, &x, &y);
       check_fr_bytes(&r, v, "r");
-      if (cz_fr_eq(&x, &y)) { cz_fr_sqr(&r, &x); check_fr_bytes(&r, v, "r"); }
+      if (cz_fr_eq(&x, &y)) {
+        cz_fr_sqr(&r, &x);
+        check_fr_bytes(&r, v, "r");
+      }
     }
     VEC_NOTE_FAIL(before, "fr.mul", i);
   }
@@ -161,8 +167,8 @@ static void test_fr(json_t *root) {
     }
     VEC_NOTE_FAIL(before, "fr.sqrt", i);
   }
-  printf("fr.sqrt: %zu of %zu roots equal noble's exactly (the rest its negation)\n",
-         same_sign, roots);
+  printf("fr.sqrt: %zu of %zu roots equal noble's exactly (the rest its negation)\n", same_sign,
+         roots);
 }
 
 /* ---- Fp2 ---- */
@@ -186,7 +192,10 @@ static void test_fp2(json_t *root) {
     if (get_fp2(v, "a", &x) && get_fp2(v, "b", &y)) {
       cz_fp2_mul(&r, &x, &y);
       check_fp2_json(&r, v, "r");
-      if (cz_fp2_eq(&x, &y)) { cz_fp2_sqr(&r, &x); check_fp2_json(&r, v, "r"); }
+      if (cz_fp2_eq(&x, &y)) {
+        cz_fp2_sqr(&r, &x);
+        check_fp2_json(&r, v, "r");
+      }
     }
     VEC_NOTE_FAIL(before, "fp2.mul", i);
   }
@@ -227,8 +236,8 @@ static void test_fp2(json_t *root) {
     }
     VEC_NOTE_FAIL(before, "fp2.sqrt", i);
   }
-  printf("fp2.sqrt: %zu of %zu roots equal noble's exactly (the rest its negation)\n",
-         same_sign, roots);
+  printf("fp2.sqrt: %zu of %zu roots equal noble's exactly (the rest its negation)\n", same_sign,
+         roots);
 }
 
 int main(void) {

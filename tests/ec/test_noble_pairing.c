@@ -75,8 +75,7 @@ int main(void) {
     cz_g1_affine p;
     cz_g2_affine q;
     uint8_t want[GT_BYTES], have[GT_BYTES];
-    if (!get_g1(v, "p", &p) || !get_g2(v, "q", &q) || !vec_hex(v, "e", want, sizeof want))
-      continue;
+    if (!get_g1(v, "p", &p) || !get_g2(v, "q", &q) || !vec_hex(v, "e", want, sizeof want)) continue;
 
     cz_fp12 e, f, expect, decoded;
     cz_pairing(&e, &p, &q);

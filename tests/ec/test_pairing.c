@@ -43,12 +43,24 @@ static const uint64_t R_LIMBS[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL
 
 /* The standard generators (zcash BLS12-381 spec, IETF draft-irtf-cfrg-
  * pairing-friendly-curves; also printed by tests/vectors-gen/pairing_kat.mjs). */
-static const char *G1X = "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
-static const char *G1Y = "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1";
-static const char *G2X0 = "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8";
-static const char *G2X1 = "13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e";
-static const char *G2Y0 = "0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801";
-static const char *G2Y1 = "0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be";
+static const char *G1X =
+    "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6"
+    "bb";
+static const char *G1Y =
+    "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7"
+    "e1";
+static const char *G2X0 =
+    "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bd"
+    "b8";
+static const char *G2X1 =
+    "13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b"
+    "7e";
+static const char *G2Y0 =
+    "0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b828"
+    "01";
+static const char *G2Y1 =
+    "0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79"
+    "be";
 
 static cz_fp fp_hex(const char *hex) {
   uint8_t b[48];
@@ -63,17 +75,30 @@ static cz_g2_affine g2_gen(void) {
   return (cz_g2_affine){{fp_hex(G2X0), fp_hex(G2X1)}, {fp_hex(G2Y0), fp_hex(G2Y1)}};
 }
 
-static bool g1_is_inf(const cz_g1_affine *p) { return cz_fp_is_zero(&p->x) && cz_fp_is_zero(&p->y); }
-static bool g2_is_inf(const cz_g2_affine *p) { return cz_fp2_is_zero(&p->x) && cz_fp2_is_zero(&p->y); }
+static bool g1_is_inf(const cz_g1_affine *p) {
+  return cz_fp_is_zero(&p->x) && cz_fp_is_zero(&p->y);
+}
+static bool g2_is_inf(const cz_g2_affine *p) {
+  return cz_fp2_is_zero(&p->x) && cz_fp2_is_zero(&p->y);
+}
 
 /* r = a + b in affine coordinates, all cases. */
 static void g1_add(cz_g1_affine *r, const cz_g1_affine *a, const cz_g1_affine *b) {
-  if (g1_is_inf(a)) { *r = *b; return; }
-  if (g1_is_inf(b)) { *r = *a; return; }
+  if (g1_is_inf(a)) {
+    *r = *b;
+    return;
+  }
+  if (g1_is_inf(b)) {
+    *r = *a;
+    return;
+  }
   cz_fp num, den, lam, t;
   if (cz_fp_eq(&a->x, &b->x)) {
     cz_fp_add(&t, &a->y, &b->y);
-    if (cz_fp_is_zero(&t)) { *r = (cz_g1_affine){CZ_FP_ZERO, CZ_FP_ZERO}; return; }
+    if (cz_fp_is_zero(&t)) {
+      *r = (cz_g1_affine){CZ_FP_ZERO, CZ_FP_ZERO};
+      return;
+    }
     cz_fp_sqr(&num, &a->x); /* tangent: 3 x^2 / 2 y */
     cz_fp_add(&t, &num, &num);
     cz_fp_add(&num, &t, &num);
@@ -96,12 +121,21 @@ static void g1_add(cz_g1_affine *r, const cz_g1_affine *a, const cz_g1_affine *b
 }
 
 static void g2_add(cz_g2_affine *r, const cz_g2_affine *a, const cz_g2_affine *b) {
-  if (g2_is_inf(a)) { *r = *b; return; }
-  if (g2_is_inf(b)) { *r = *a; return; }
+  if (g2_is_inf(a)) {
+    *r = *b;
+    return;
+  }
+  if (g2_is_inf(b)) {
+    *r = *a;
+    return;
+  }
   cz_fp2 num, den, lam, t;
   if (cz_fp2_eq(&a->x, &b->x)) {
     cz_fp2_add(&t, &a->y, &b->y);
-    if (cz_fp2_is_zero(&t)) { *r = (cz_g2_affine){CZ_FP2_ZERO, CZ_FP2_ZERO}; return; }
+    if (cz_fp2_is_zero(&t)) {
+      *r = (cz_g2_affine){CZ_FP2_ZERO, CZ_FP2_ZERO};
+      return;
+    }
     cz_fp2_sqr(&num, &a->x);
     cz_fp2_add(&t, &num, &num);
     cz_fp2_add(&num, &t, &num);
@@ -157,24 +191,39 @@ static void rand_scalar(uint64_t k[4]) {
  * serialized as c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1, 48-byte
  * big-endian each. The first coefficient also matches zkcrypto's test value. */
 static const char *KAT_E_G1_G2 =
-    "1250ebd871fc0a92a7b2d83168d0d727272d441befa15c503dd8e90ce98db3e7b6d194f60839c508a84305aaca1789b6"
-    "089a1c5b46e5110b86750ec6a532348868a84045483c92b7af5af689452eafabf1a8943e50439f1d59882a98eaa0170f"
-    "1368bb445c7c2d209703f239689ce34c0378a68e72a6b3b216da0e22a5031b54ddff57309396b38c881c4c849ec23e87"
-    "193502b86edb8857c273fa075a50512937e0794e1e65a7617c90d8bd66065b1fffe51d7a579973b1315021ec3c19934f"
-    "01b2f522473d171391125ba84dc4007cfbf2f8da752f7c74185203fcca589ac719c34dffbbaad8431dad1c1fb597aaa5"
-    "018107154f25a764bd3c79937a45b84546da634b8f6be14a8061e55cceba478b23f7dacaa35c8ca78beae9624045b4b6"
-    "19f26337d205fb469cd6bd15c3d5a04dc88784fbb3d0b2dbdea54d43b2b73f2cbb12d58386a8703e0f948226e47ee89d"
-    "06fba23eb7c5af0d9f80940ca771b6ffd5857baaf222eb95a7d2809d61bfe02e1bfd1b68ff02f0b8102ae1c2d5d5ab1a"
-    "11b8b424cd48bf38fcef68083b0b0ec5c81a93b330ee1a677d0d15ff7b984e8978ef48881e32fac91b93b47333e2ba57"
-    "03350f55a7aefcd3c31b4fcb6ce5771cc6a0e9786ab5973320c806ad360829107ba810c5a09ffdd9be2291a0c25a99a2"
-    "04c581234d086a9902249b64728ffd21a189e87935a954051c7cdba7b3872629a4fafc05066245cb9108f0242d0fe3ef"
-    "0f41e58663bf08cf068672cbd01a7ec73baca4d72ca93544deff686bfd6df543d48eaa24afe47e1efde449383b676631";
+    "1250ebd871fc0a92a7b2d83168d0d727272d441befa15c503dd8e90ce98db3e7b6d194f60839c508a84305aaca1789"
+    "b6"
+    "089a1c5b46e5110b86750ec6a532348868a84045483c92b7af5af689452eafabf1a8943e50439f1d59882a98eaa017"
+    "0f"
+    "1368bb445c7c2d209703f239689ce34c0378a68e72a6b3b216da0e22a5031b54ddff57309396b38c881c4c849ec23e"
+    "87"
+    "193502b86edb8857c273fa075a50512937e0794e1e65a7617c90d8bd66065b1fffe51d7a579973b1315021ec3c1993"
+    "4f"
+    "01b2f522473d171391125ba84dc4007cfbf2f8da752f7c74185203fcca589ac719c34dffbbaad8431dad1c1fb597aa"
+    "a5"
+    "018107154f25a764bd3c79937a45b84546da634b8f6be14a8061e55cceba478b23f7dacaa35c8ca78beae9624045b4"
+    "b6"
+    "19f26337d205fb469cd6bd15c3d5a04dc88784fbb3d0b2dbdea54d43b2b73f2cbb12d58386a8703e0f948226e47ee8"
+    "9d"
+    "06fba23eb7c5af0d9f80940ca771b6ffd5857baaf222eb95a7d2809d61bfe02e1bfd1b68ff02f0b8102ae1c2d5d5ab"
+    "1a"
+    "11b8b424cd48bf38fcef68083b0b0ec5c81a93b330ee1a677d0d15ff7b984e8978ef48881e32fac91b93b47333e2ba"
+    "57"
+    "03350f55a7aefcd3c31b4fcb6ce5771cc6a0e9786ab5973320c806ad360829107ba810c5a09ffdd9be2291a0c25a99"
+    "a2"
+    "04c581234d086a9902249b64728ffd21a189e87935a954051c7cdba7b3872629a4fafc05066245cb9108f0242d0fe3"
+    "ef"
+    "0f41e58663bf08cf068672cbd01a7ec73baca4d72ca93544deff686bfd6df543d48eaa24afe47e1efde449383b6766"
+    "31";
 
 /* (p^4 - p^2 + 1) / r, printed by the same script; the test checks d r. */
 static const char *HARD_EXPONENT =
-    "f686b3d807d01c0bd38c3195c899ed3cde88eeb996ca394506632528d6a9a2f230063cf081517f68f7764c28b6f8ae5a"
-    "72bce8d63cb9f827eca0ba621315b2076995003fc77a17988f8761bdc51dc2378b9039096d1b767f17fcbde783765915"
-    "c97f36c6f18212ed0b283ed237db421d160aeb6a1e79983774940996754c8c71a2629b0dea236905ce937335d5b68fa9"
+    "f686b3d807d01c0bd38c3195c899ed3cde88eeb996ca394506632528d6a9a2f230063cf081517f68f7764c28b6f8ae"
+    "5a"
+    "72bce8d63cb9f827eca0ba621315b2076995003fc77a17988f8761bdc51dc2378b9039096d1b767f17fcbde7837659"
+    "15"
+    "c97f36c6f18212ed0b283ed237db421d160aeb6a1e79983774940996754c8c71a2629b0dea236905ce937335d5b68f"
+    "a9"
     "912aae208ccf1e516c3f438e3ba79";
 
 static void known_answer(void) {

@@ -5,7 +5,9 @@
 #include "rand_field.h"
 #include "cuzk/fp12.h"
 
-static cz_fp6 rand_fp6(void) { return (cz_fp6){check_rand_fp2(), check_rand_fp2(), check_rand_fp2()}; }
+static cz_fp6 rand_fp6(void) {
+  return (cz_fp6){check_rand_fp2(), check_rand_fp2(), check_rand_fp2()};
+}
 static cz_fp12 rand_fp12(void) { return (cz_fp12){rand_fp6(), rand_fp6()}; }
 
 /* p^k as little-endian limbs (schoolbook), returns the limb count. */
@@ -35,29 +37,41 @@ static void fp6_axioms(void) {
   const cz_fp2 xi = {CZ_FP_ONE, CZ_FP_ONE};
   for (int i = 0; i < 50; i++) {
     cz_fp6 a = rand_fp6(), b = rand_fp6(), c = rand_fp6(), t1, t2, t3;
-    cz_fp6_mul(&t1, &a, &b); cz_fp6_mul(&t2, &b, &a);
+    cz_fp6_mul(&t1, &a, &b);
+    cz_fp6_mul(&t2, &b, &a);
     CHECK(cz_fp6_eq(&t1, &t2));
-    cz_fp6_mul(&t1, &t1, &c); cz_fp6_mul(&t2, &b, &c); cz_fp6_mul(&t2, &a, &t2);
+    cz_fp6_mul(&t1, &t1, &c);
+    cz_fp6_mul(&t2, &b, &c);
+    cz_fp6_mul(&t2, &a, &t2);
     CHECK(cz_fp6_eq(&t1, &t2));
-    cz_fp6_add(&t1, &a, &b); cz_fp6_mul(&t1, &t1, &c);
-    cz_fp6_mul(&t2, &a, &c); cz_fp6_mul(&t3, &b, &c); cz_fp6_add(&t2, &t2, &t3);
+    cz_fp6_add(&t1, &a, &b);
+    cz_fp6_mul(&t1, &t1, &c);
+    cz_fp6_mul(&t2, &a, &c);
+    cz_fp6_mul(&t3, &b, &c);
+    cz_fp6_add(&t2, &t2, &t3);
     CHECK(cz_fp6_eq(&t1, &t2));
-    cz_fp6_sub(&t1, &a, &b); cz_fp6_add(&t1, &t1, &b);
+    cz_fp6_sub(&t1, &a, &b);
+    cz_fp6_add(&t1, &t1, &b);
     CHECK(cz_fp6_eq(&t1, &a));
-    cz_fp6_neg(&t1, &a); cz_fp6_add(&t1, &t1, &a);
+    cz_fp6_neg(&t1, &a);
+    cz_fp6_add(&t1, &t1, &a);
     CHECK(cz_fp6_is_zero(&t1));
-    cz_fp6_sqr(&t1, &a); cz_fp6_mul(&t2, &a, &a);
+    cz_fp6_sqr(&t1, &a);
+    cz_fp6_mul(&t2, &a, &a);
     CHECK(cz_fp6_eq(&t1, &t2));
-    cz_fp6_mul_by_nonresidue(&t1, &a); cz_fp6_mul(&t2, &a, &v);
+    cz_fp6_mul_by_nonresidue(&t1, &a);
+    cz_fp6_mul(&t2, &a, &v);
     CHECK(cz_fp6_eq(&t1, &t2));
-    CHECK(cz_fp6_inv(&t1, &a)); cz_fp6_mul(&t1, &t1, &a);
+    CHECK(cz_fp6_inv(&t1, &a));
+    cz_fp6_mul(&t1, &t1, &a);
     CHECK(cz_fp6_eq(&t1, &CZ_FP6_ONE));
     cz_fp6_mul(&t1, &a, &CZ_FP6_ONE);
     CHECK(cz_fp6_eq(&t1, &a));
   }
   /* v^3 = xi */
   cz_fp6 t;
-  cz_fp6_sqr(&t, &v); cz_fp6_mul(&t, &t, &v);
+  cz_fp6_sqr(&t, &v);
+  cz_fp6_mul(&t, &t, &v);
   CHECK(cz_fp2_eq(&t.c0, &xi) && cz_fp2_is_zero(&t.c1) && cz_fp2_is_zero(&t.c2));
   CHECK(!cz_fp6_inv(&t, &CZ_FP6_ZERO) && cz_fp6_is_zero(&t));
 }
@@ -66,19 +80,27 @@ static void fp12_axioms(void) {
   const cz_fp12 w = {CZ_FP6_ZERO, CZ_FP6_ONE};
   for (int i = 0; i < 30; i++) {
     cz_fp12 a = rand_fp12(), b = rand_fp12(), c = rand_fp12(), t1, t2, t3;
-    cz_fp12_mul(&t1, &a, &b); cz_fp12_mul(&t2, &b, &a);
+    cz_fp12_mul(&t1, &a, &b);
+    cz_fp12_mul(&t2, &b, &a);
     CHECK(cz_fp12_eq(&t1, &t2));
-    cz_fp12_mul(&t1, &t1, &c); cz_fp12_mul(&t2, &b, &c); cz_fp12_mul(&t2, &a, &t2);
+    cz_fp12_mul(&t1, &t1, &c);
+    cz_fp12_mul(&t2, &b, &c);
+    cz_fp12_mul(&t2, &a, &t2);
     CHECK(cz_fp12_eq(&t1, &t2));
     /* distributivity through the Fp6 halves */
-    cz_fp6_add(&t1.c0, &a.c0, &b.c0); cz_fp6_add(&t1.c1, &a.c1, &b.c1);
+    cz_fp6_add(&t1.c0, &a.c0, &b.c0);
+    cz_fp6_add(&t1.c1, &a.c1, &b.c1);
     cz_fp12_mul(&t1, &t1, &c);
-    cz_fp12_mul(&t2, &a, &c); cz_fp12_mul(&t3, &b, &c);
-    cz_fp6_add(&t2.c0, &t2.c0, &t3.c0); cz_fp6_add(&t2.c1, &t2.c1, &t3.c1);
+    cz_fp12_mul(&t2, &a, &c);
+    cz_fp12_mul(&t3, &b, &c);
+    cz_fp6_add(&t2.c0, &t2.c0, &t3.c0);
+    cz_fp6_add(&t2.c1, &t2.c1, &t3.c1);
     CHECK(cz_fp12_eq(&t1, &t2));
-    cz_fp12_sqr(&t1, &a); cz_fp12_mul(&t2, &a, &a);
+    cz_fp12_sqr(&t1, &a);
+    cz_fp12_mul(&t2, &a, &a);
     CHECK(cz_fp12_eq(&t1, &t2));
-    CHECK(cz_fp12_inv(&t1, &a)); cz_fp12_mul(&t1, &t1, &a);
+    CHECK(cz_fp12_inv(&t1, &a));
+    cz_fp12_mul(&t1, &t1, &a);
     CHECK(cz_fp12_is_one(&t1));
     cz_fp12_mul(&t1, &a, &CZ_FP12_ONE);
     CHECK(cz_fp12_eq(&t1, &a));
@@ -100,7 +122,8 @@ static void fp12_axioms(void) {
     cz_fp12_mul_by_014(&t2, &t2, &c0, &c1, &c4);
     CHECK(cz_fp12_eq(&t1, &t2));
     /* conj is a^(p^6) */
-    cz_fp12_conj(&t1, &a); cz_fp12_frobenius(&t2, &a, 6);
+    cz_fp12_conj(&t1, &a);
+    cz_fp12_frobenius(&t2, &a, 6);
     CHECK(cz_fp12_eq(&t1, &t2));
   }
   /* w^2 = v */
@@ -150,7 +173,8 @@ static void cyclotomic(void) {
     cz_fp12_cyclotomic_sqr(&s2, &m);
     CHECK(cz_fp12_eq(&s1, &s2));
     /* in the cyclotomic subgroup conj is the inverse */
-    cz_fp12_conj(&t, &m); cz_fp12_mul(&t, &t, &m);
+    cz_fp12_conj(&t, &m);
+    cz_fp12_mul(&t, &t, &m);
     CHECK(cz_fp12_is_one(&t));
     /* a chain of squarings stays right */
     for (int k = 0; k < 5; k++) {
@@ -162,10 +186,11 @@ static void cyclotomic(void) {
 }
 
 static void encoding(void) {
-  static const uint8_t p_be[48] = {
-      0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b, 0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7,
-      0x64, 0x77, 0x4b, 0x84, 0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0, 0xf6, 0x24,
-      0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff, 0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xab};
+  static const uint8_t p_be[48] = {0x1a, 0x01, 0x11, 0xea, 0x39, 0x7f, 0xe6, 0x9a, 0x4b, 0x1b,
+                                   0xa7, 0xb6, 0x43, 0x4b, 0xac, 0xd7, 0x64, 0x77, 0x4b, 0x84,
+                                   0xf3, 0x85, 0x12, 0xbf, 0x67, 0x30, 0xd2, 0xa0, 0xf6, 0xb0,
+                                   0xf6, 0x24, 0x1e, 0xab, 0xff, 0xfe, 0xb1, 0x53, 0xff, 0xff,
+                                   0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xab};
   uint8_t buf[576], buf2[576];
   for (int i = 0; i < 20; i++) {
     cz_fp12 a = rand_fp12(), b;
@@ -209,35 +234,65 @@ static void encoding(void) {
 static void aliasing(void) {
   cz_fp6 a6 = rand_fp6(), b6 = rand_fp6(), w6, t6;
   cz_fp6_mul(&w6, &a6, &b6);
-  t6 = a6; cz_fp6_mul(&t6, &t6, &b6); CHECK(cz_fp6_eq(&t6, &w6));
-  t6 = b6; cz_fp6_mul(&t6, &a6, &t6); CHECK(cz_fp6_eq(&t6, &w6));
+  t6 = a6;
+  cz_fp6_mul(&t6, &t6, &b6);
+  CHECK(cz_fp6_eq(&t6, &w6));
+  t6 = b6;
+  cz_fp6_mul(&t6, &a6, &t6);
+  CHECK(cz_fp6_eq(&t6, &w6));
   cz_fp6_sqr(&w6, &a6);
-  t6 = a6; cz_fp6_sqr(&t6, &t6); CHECK(cz_fp6_eq(&t6, &w6));
+  t6 = a6;
+  cz_fp6_sqr(&t6, &t6);
+  CHECK(cz_fp6_eq(&t6, &w6));
   cz_fp6_inv(&w6, &a6);
-  t6 = a6; cz_fp6_inv(&t6, &t6); CHECK(cz_fp6_eq(&t6, &w6));
+  t6 = a6;
+  cz_fp6_inv(&t6, &t6);
+  CHECK(cz_fp6_eq(&t6, &w6));
   cz_fp6_mul_by_nonresidue(&w6, &a6);
-  t6 = a6; cz_fp6_mul_by_nonresidue(&t6, &t6); CHECK(cz_fp6_eq(&t6, &w6));
+  t6 = a6;
+  cz_fp6_mul_by_nonresidue(&t6, &t6);
+  CHECK(cz_fp6_eq(&t6, &w6));
   cz_fp6_frobenius(&w6, &a6, 1);
-  t6 = a6; cz_fp6_frobenius(&t6, &t6, 1); CHECK(cz_fp6_eq(&t6, &w6));
+  t6 = a6;
+  cz_fp6_frobenius(&t6, &t6, 1);
+  CHECK(cz_fp6_eq(&t6, &w6));
 
   cz_fp12 a = rand_fp12(), b = rand_fp12(), want, t;
   cz_fp12_mul(&want, &a, &b);
-  t = a; cz_fp12_mul(&t, &t, &b); CHECK(cz_fp12_eq(&t, &want));
-  t = b; cz_fp12_mul(&t, &a, &t); CHECK(cz_fp12_eq(&t, &want));
+  t = a;
+  cz_fp12_mul(&t, &t, &b);
+  CHECK(cz_fp12_eq(&t, &want));
+  t = b;
+  cz_fp12_mul(&t, &a, &t);
+  CHECK(cz_fp12_eq(&t, &want));
   cz_fp12_mul(&want, &a, &a);
-  t = a; cz_fp12_mul(&t, &t, &t); CHECK(cz_fp12_eq(&t, &want));
-  t = a; cz_fp12_sqr(&t, &t); CHECK(cz_fp12_eq(&t, &want));
+  t = a;
+  cz_fp12_mul(&t, &t, &t);
+  CHECK(cz_fp12_eq(&t, &want));
+  t = a;
+  cz_fp12_sqr(&t, &t);
+  CHECK(cz_fp12_eq(&t, &want));
   cz_fp12_inv(&want, &a);
-  t = a; cz_fp12_inv(&t, &t); CHECK(cz_fp12_eq(&t, &want));
+  t = a;
+  cz_fp12_inv(&t, &t);
+  CHECK(cz_fp12_eq(&t, &want));
   cz_fp12_conj(&want, &a);
-  t = a; cz_fp12_conj(&t, &t); CHECK(cz_fp12_eq(&t, &want));
+  t = a;
+  cz_fp12_conj(&t, &t);
+  CHECK(cz_fp12_eq(&t, &want));
   cz_fp12_frobenius(&want, &a, 3);
-  t = a; cz_fp12_frobenius(&t, &t, 3); CHECK(cz_fp12_eq(&t, &want));
+  t = a;
+  cz_fp12_frobenius(&t, &t, 3);
+  CHECK(cz_fp12_eq(&t, &want));
   uint64_t e[2] = {0x123456789abcdefULL, 0x77};
   cz_fp12_pow(&want, &a, e, 2);
-  t = a; cz_fp12_pow(&t, &t, e, 2); CHECK(cz_fp12_eq(&t, &want));
+  t = a;
+  cz_fp12_pow(&t, &t, e, 2);
+  CHECK(cz_fp12_eq(&t, &want));
   cz_fp12_cyclotomic_sqr(&want, &a); /* formula applied outside the subgroup: still alias-safe */
-  t = a; cz_fp12_cyclotomic_sqr(&t, &t); CHECK(cz_fp12_eq(&t, &want));
+  t = a;
+  cz_fp12_cyclotomic_sqr(&t, &t);
+  CHECK(cz_fp12_eq(&t, &want));
 }
 
 /* The Frobenius coefficients are computed on first use: several threads

@@ -227,7 +227,7 @@ static void test_computed(cz_engine *e) {
   cz_engine_get_stats(e, &st);
   const cz_srs_status *x = srs_of(&st, "shape-x");
   CHECK(x && x->tier == CZ_SRS_COLD && x->size_bytes == 3000); /* the estimate */
-  S.want_shape = true; /* the jobs make it hot */
+  S.want_shape = true;                                         /* the jobs make it hot */
   S.shape_ok = 0;
   submit(e, "G", "tag=7 items=1");
   submit(e, "H", "tag=8 items=1");

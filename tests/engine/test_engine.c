@@ -535,7 +535,9 @@ static void test_srs(void) {
   CHECK_EQ_INT(cz_engine_srs_preload(e, "../x", &already, &ms, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
   /* A job that needs t3 sees the loader's object. */
-  cz_job_request r = {.request_id = "srsjob", .kind = CZ_KIND_POREP_SEAL_COMMIT, .registered_proof = 77};
+  cz_job_request r = {.request_id = "srsjob",
+                      .kind = CZ_KIND_POREP_SEAL_COMMIT,
+                      .registered_proof = 77};
   char id[CZ_JOB_ID_MAX];
   CHECK_EQ_INT(cz_engine_submit(e, &r, id, NULL, msg, sizeof msg), CZ_OK);
   cz_job_result res;
@@ -577,7 +579,8 @@ static void test_shutdown(void) {
     if (second_call) cz_engine_shutdown(e, false);
     else gate(true);
     pthread_join(t, NULL);
-    CHECK_EQ_INT(await_status(e, "run", NULL, 0), second_call ? CZ_JOB_CANCELLED : CZ_JOB_COMPLETED);
+    CHECK_EQ_INT(await_status(e, "run", NULL, 0),
+                 second_call ? CZ_JOB_CANCELLED : CZ_JOB_COMPLETED);
     cz_engine_destroy(e);
   }
 }

@@ -160,10 +160,11 @@ int main(void) {
   for (int s = 0; s < N_SETTINGS; s++) {
     const run_result *r = &res[s];
     int bound = settings[s][2] ? 1 : (int)(settings[s][0] + settings[s][1]);
-    fprintf(stderr, "conc %u depth %u%s: %d items proved, at most %d states alive (%zu KiB), "
-                    "log in_flight peak %d over %d SYNTH_START lines\n",
-            settings[s][0], settings[s][1], settings[s][2] ? " serial" : "", r->proved, r->max_alive,
-            (size_t)r->max_alive * STATE_BYTES >> 10, r->log_peak, r->log_lines);
+    fprintf(stderr,
+            "conc %u depth %u%s: %d items proved, at most %d states alive (%zu KiB), "
+            "log in_flight peak %d over %d SYNTH_START lines\n",
+            settings[s][0], settings[s][1], settings[s][2] ? " serial" : "", r->proved,
+            r->max_alive, (size_t)r->max_alive * STATE_BYTES >> 10, r->log_peak, r->log_lines);
     CHECK_EQ_INT(r->submit, CZ_OK);
     CHECK_EQ_INT(r->await, CZ_OK);
     CHECK_EQ_INT(r->status, CZ_JOB_COMPLETED);

@@ -49,7 +49,8 @@ static void test_allocated(void) {
   CHECK(!strcmp(cz_cs_which_is_unsatisfied(cs, NULL), "boolean constraint"));
   cz_cs_free(cs);
 
-  static const char *names[4] = {"xor constraint", "and constraint", "and not constraint", "nor constraint"};
+  static const char *names[4] = {"xor constraint", "and constraint", "and not constraint",
+                                 "nor constraint"};
   for (int op = 0; op < 4; op++)
     for (int av = 0; av < 2; av++)
       for (int bv = 0; bv < 2; bv++) {
@@ -63,10 +64,22 @@ static void test_allocated(void) {
         CZ_POP_NS(cs);
         bool want;
         switch (op) {
-        case 0: cz_abit_xor(cs, &r, &a, &c); want = av ^ bv; break;
-        case 1: cz_abit_and(cs, &r, &a, &c); want = av & bv; break;
-        case 2: cz_abit_and_not(cs, &r, &a, &c); want = av & !bv; break;
-        default: cz_abit_nor(cs, &r, &a, &c); want = !av & !bv; break;
+          case 0:
+            cz_abit_xor(cs, &r, &a, &c);
+            want = av ^ bv;
+            break;
+          case 1:
+            cz_abit_and(cs, &r, &a, &c);
+            want = av & bv;
+            break;
+          case 2:
+            cz_abit_and_not(cs, &r, &a, &c);
+            want = av & !bv;
+            break;
+          default:
+            cz_abit_nor(cs, &r, &a, &c);
+            want = !av & !bv;
+            break;
         }
         CHECK(r.value == want);
         CHECK(fr_is_bit(cs, r.var, want));
@@ -123,7 +136,8 @@ static void test_two_operand(void) {
         CHECK(cz_cs_is_satisfied(cs));
         CHECK_EQ_INT(cz_cs_num_constraints(cs), n_alloc(x) + n_alloc(y) + two_op_cost(x, y));
         /* The value on the circuit side agrees with .value. */
-        if (r.kind != CZ_BOOL_CONST) CHECK(fr_is_bit(cs, r.var, r.kind == CZ_BOOL_IS ? want : !want));
+        if (r.kind != CZ_BOOL_CONST)
+          CHECK(fr_is_bit(cs, r.var, r.kind == CZ_BOOL_IS ? want : !want));
         else CHECK(kind_const(x) || kind_const(y));
         /* A flipped result breaks the circuit when one was allocated. */
         if (two_op_cost(x, y)) {
@@ -161,7 +175,8 @@ static void test_ch_maj(void) {
           size_t cost = cz_cs_num_constraints(cs) - before;
           CHECK(r.value == want);
           CHECK(cz_cs_is_satisfied(cs));
-          if (r.kind != CZ_BOOL_CONST) CHECK(fr_is_bit(cs, r.var, r.kind == CZ_BOOL_IS ? want : !want));
+          if (r.kind != CZ_BOOL_CONST)
+            CHECK(fr_is_bit(cs, r.var, r.kind == CZ_BOOL_IS ? want : !want));
           bool all_const = kind_const(x) && kind_const(y) && kind_const(z);
           bool none_const = !kind_const(x) && !kind_const(y) && !kind_const(z);
           if (all_const) CHECK_EQ_INT(cz_cs_num_constraints(cs), 0);
@@ -207,7 +222,8 @@ static void test_into_bits(void) {
   cz_u64_into_bits_le(cs, bits, v);
   CHECK(cz_cs_is_satisfied(cs));
   CHECK_EQ_INT(cz_cs_num_constraints(cs), 64);
-  for (int i = 0; i < 64; i++) CHECK(bits[i].value == ((v >> i) & 1) && fr_is_bit(cs, bits[i].var, (v >> i) & 1));
+  for (int i = 0; i < 64; i++)
+    CHECK(bits[i].value == ((v >> i) & 1) && fr_is_bit(cs, bits[i].var, (v >> i) & 1));
   cz_cs_free(cs);
 
   /* r - 1: its canonical bits, LSB first, 255 of them. */

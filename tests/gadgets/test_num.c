@@ -159,7 +159,8 @@ static void test_to_bits(void) {
     if (strict) cz_anum_to_bits_le_strict(cs, bits, &a);
     else cz_anum_to_bits_le(cs, bits, &a);
     for (int i = 0; i < 255; i++)
-      cz_cs_set_value(cs, bits[i].var, ((CZ_FR_MODULUS[i / 64] >> (i % 64)) & 1) ? &CZ_FR_ONE : &CZ_FR_ZERO);
+      cz_cs_set_value(cs, bits[i].var,
+                      ((CZ_FR_MODULUS[i / 64] >> (i % 64)) & 1) ? &CZ_FR_ONE : &CZ_FR_ZERO);
     CHECK(cz_cs_is_satisfied(cs) == !strict);
     cz_cs_free(cs);
   }

@@ -315,8 +315,7 @@ static void test_hash_circuits(void) {
       CZ_PUSH_NS(cs, "h");
       if (two)
         CHECK_EQ_INT(cz_merkle_hash2_circuit(cs, (cz_merkle_hasher)h, &in[0], &in[1], &out), CZ_OK);
-      else
-        CHECK_EQ_INT(cz_merkle_hash_circuit(cs, (cz_merkle_hasher)h, 2, in, &out), CZ_OK);
+      else CHECK_EQ_INT(cz_merkle_hash_circuit(cs, (cz_merkle_hasher)h, 2, in, &out), CZ_OK);
       CZ_POP_NS(cs);
       CHECK_EQ_INT(cz_cs_num_constraints(cs), h == CZ_MERKLE_SHA256 ? 45379 : 311);
       CHECK(cz_cs_is_satisfied(cs));
@@ -334,7 +333,6 @@ static void test_hash_circuits(void) {
     }
   }
 }
-
 
 /* PROVE == RECORD + WITNESS + cz_r1cs_eval for the PoR circuit (the
  * witness run skips LCs but must count every constraint), and KEYGEN on

@@ -38,8 +38,9 @@ static cz_cs *synth(cz_cs_kind kind, const cz_cs_config *cfg, const cz_poseidon_
  * count excludes the trailing input constraints (TestConstraintSystem has
  * none). */
 static void test_counts_and_satisfaction(void) {
-  static const struct { unsigned arity, constraints; } cases[] = {
-      {2, 311}, {4, 377}, {8, 505}, {11, 598}};
+  static const struct {
+    unsigned arity, constraints;
+  } cases[] = {{2, 311}, {4, 377}, {8, 505}, {11, 598}};
   for (size_t k = 0; k < 4; k++) {
     const cz_poseidon_params *p = cz_poseidon_params_get(cases[k].arity);
     for (int iter = 0; iter < 2; iter++) {
@@ -63,9 +64,12 @@ static void test_counts_and_satisfaction(void) {
       if (cases[k].arity == 2 && iter == 0) {
         /* The names follow neptune's namespaces. */
         const char *n0 = cz_cs_constraint_name(cs, 0);
-        CHECK(n0 && strcmp(n0, "poseidon/first round/quintic s-box 1/(l+rk)^2/squared sum constraint") == 0);
+        CHECK(n0 &&
+              strcmp(n0, "poseidon/first round/quintic s-box 1/(l+rk)^2/squared sum constraint") ==
+                  0);
         const char *last = cz_cs_constraint_name(cs, cases[k].constraints - 1);
-        CHECK(last && strcmp(last, "poseidon/hash result/enforce num allocation preserves lc") == 0);
+        CHECK(last &&
+              strcmp(last, "poseidon/hash result/enforce num allocation preserves lc") == 0);
       }
       cz_cs_free(cs);
     }
@@ -106,9 +110,10 @@ static void test_broken_witness(void) {
  * agree with each other; KEYGEN has the same shape. */
 static void test_backends(void) {
   static const unsigned arities[] = {2, 8, 11};
-  static const cz_cs_config cfgs[] = {
-      {CZ_LC_VEC, 0, 0, 0}, {CZ_LC_INLINE, 1, 0, 0}, {CZ_LC_INLINE, 4, 0, 0},
-      {CZ_LC_ARENA, 0, 0, 0}};
+  static const cz_cs_config cfgs[] = {{CZ_LC_VEC, 0, 0, 0},
+                                      {CZ_LC_INLINE, 1, 0, 0},
+                                      {CZ_LC_INLINE, 4, 0, 0},
+                                      {CZ_LC_ARENA, 0, 0, 0}};
   for (size_t k = 0; k < 3; k++) {
     const cz_poseidon_params *p = cz_poseidon_params_get(arities[k]);
     cz_fr in[CZ_POSEIDON_MAX_ARITY];

@@ -119,7 +119,7 @@ static void test_flipped(void) {
   size_t n_aux = cz_cs_num_aux(cs);
   for (int t = 0; t < 12; t++) {
     cz_var v = cz_var_aux((uint32_t)(check_rand64() % n_aux));
-    if (t == 0) v = in[5].var; /* an input bit */
+    if (t == 0) v = in[5].var;    /* an input bit */
     if (t == 1) v = out[100].var; /* an output bit */
     cz_fr old, bad;
     CHECK(cz_cs_value(cs, v, &old));
@@ -155,7 +155,9 @@ static void test_backends(void) {
   uint8_t msg[70], d0[32], d[32], want[32];
   check_rand_bytes(msg, sizeof msg);
   SHA256(msg, sizeof msg, want);
-  cz_cs_config cfgs[] = {{CZ_LC_VEC, 0, 0, 0}, {CZ_LC_INLINE, 1, 0, 0}, {CZ_LC_INLINE, 4, 0, 0},
+  cz_cs_config cfgs[] = {{CZ_LC_VEC, 0, 0, 0},
+                         {CZ_LC_INLINE, 1, 0, 0},
+                         {CZ_LC_INLINE, 4, 0, 0},
                          {CZ_LC_ARENA, 0, 0, 0}};
   cz_assignment ref = {0};
   cz_cs *cs = run_backend(CZ_CS_PROVE, &cfgs[0], msg, sizeof msg, d0);

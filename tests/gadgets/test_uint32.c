@@ -34,7 +34,8 @@ static void test_bits_rot(void) {
   cz_bool be[32], le[32];
   cz_u32_into_bits_be(&a, be);
   cz_u32_into_bits_le(&a, le);
-  for (int i = 0; i < 32; i++) CHECK(be[i].value == ((v >> (31 - i)) & 1) && le[i].value == ((v >> i) & 1));
+  for (int i = 0; i < 32; i++)
+    CHECK(be[i].value == ((v >> (31 - i)) & 1) && le[i].value == ((v >> i) & 1));
   cz_u32_from_bits_be(&b, be);
   CHECK(b.value == v && cz_var_eq(b.bits[0].var, a.bits[0].var));
   cz_u32_from_bits_le(&b, le);
@@ -97,7 +98,9 @@ static void test_addmany(void) {
     CZ_POP_NS(cs);
     cz_multieq_finish(&m);
     CHECK(r.value == v[0] + v[1] + v[2]);
-    for (int i = 0; i < 32; i++) CHECK(r.bits[i].kind == CZ_BOOL_CONST && r.bits[i].value == (((v[0] + v[1] + v[2]) >> i) & 1));
+    for (int i = 0; i < 32; i++)
+      CHECK(r.bits[i].kind == CZ_BOOL_CONST &&
+            r.bits[i].value == (((v[0] + v[1] + v[2]) >> i) & 1));
     CHECK_EQ_INT(cz_cs_num_constraints(cs), 0);
     cz_cs_free(cs);
   }
@@ -163,7 +166,8 @@ static void test_multieq_packing(void) {
     CZ_PUSH_NS(cs, "add %d", i);
     cz_u32_addmany(&m, &r, ops, 2);
     CZ_POP_NS(cs);
-    if (i == 7) CHECK(!strcmp(cz_cs_constraint_name(cs, cz_cs_num_constraints(cs) - 1), "add 7/multieq 0"));
+    if (i == 7)
+      CHECK(!strcmp(cz_cs_constraint_name(cs, cz_cs_num_constraints(cs) - 1), "add 7/multieq 0"));
     x = r;
   }
   cz_multieq_finish(&m);
@@ -242,7 +246,8 @@ static void test_multipacking(void) {
       cz_anum a;
       cz_pack_bits(cs, &a, cb, n);
       cz_fr v;
-      CHECK(cz_cs_value(cs, a.var, &v) && cz_fr_eq(&v, &expected[0]) && cz_fr_eq(&a.value, &expected[0]));
+      CHECK(cz_cs_value(cs, a.var, &v) && cz_fr_eq(&v, &expected[0]) &&
+            cz_fr_eq(&a.value, &expected[0]));
     }
     free(bits);
     free(cb);

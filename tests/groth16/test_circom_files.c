@@ -13,8 +13,12 @@
 static const uint64_t BN254_Q[4] = {0x3c208c16d87cfd47ULL, 0x97816a916871ca8dULL,
                                     0xb85045b68181585dULL, 0x30644e72e131a029ULL};
 
-static uint32_t rd32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
-static void wr32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static uint32_t rd32(const uint8_t *p) {
+  return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static void wr32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
 
 /* Offset of section id's body in an iden3 binary file (0: none). */
 static size_t section_at(const uint8_t *b, size_t len, uint32_t id) {
@@ -82,7 +86,8 @@ static void test_zkey_refusals(void) {
   /* q of bn128 where bls12-381's stands (n8q 32) */
   wr32(b + s2, 32);
   memcpy(b + s2 + 4, BN254_Q, 32);
-  zkey_refuses(b, len, 0, CZ_ERR_PARSE, "section 2 (groth16 header).q: the bn128 (BN254) base field");
+  zkey_refuses(b, len, 0, CZ_ERR_PARSE,
+               "section 2 (groth16 header).q: the bn128 (BN254) base field");
   FRESH();
   wr32(b + s2 + 4 + 48 + 4 + 32 + 8, 3000); /* domainSize */
   zkey_refuses(b, len, 0, CZ_ERR_PARSE, "domainSize: 3000 is not a power of two");
@@ -93,10 +98,12 @@ static void test_zkey_refusals(void) {
   FRESH();
   /* A[0] (the point of ONE, never infinity here) moved off the curve */
   b[s5] ^= 1;
-  zkey_refuses(b, len, 0, CZ_ERR_NOT_ON_CURVE, "section 5 (A points)[0]: the point is not on the curve");
+  zkey_refuses(b, len, 0, CZ_ERR_NOT_ON_CURVE,
+               "section 5 (A points)[0]: the point is not on the curve");
   FRESH();
   memcpy(b + s9 + 96, CZ_FP_MODULUS, 48);
-  zkey_refuses(b, len, 0, CZ_ERR_NONCANONICAL, "section 9 (H points)[1]: a coordinate is not below");
+  zkey_refuses(b, len, 0, CZ_ERR_NONCANONICAL,
+               "section 9 (H points)[1]: a coordinate is not below");
   FRESH();
   off_subgroup_point(b + s9 + 2 * 96);
   zkey_refuses(b, len, 0, CZ_OK, "");
@@ -245,12 +252,17 @@ static void test_other_kinds(void) {
   static const struct {
     const char *circuit, *file, *want;
   } K[] = {
-      {"tiny_bn128", "circuit.zkey", "zkey: section 2 (groth16 header).q: the bn128 (BN254) base field, not bls12-381"},
+      {"tiny_bn128", "circuit.zkey",
+       "zkey: section 2 (groth16 header).q: the bn128 (BN254) base field, not bls12-381"},
       {"tiny_plonk", "circuit.zkey", "zkey: section 1 (header).protocol: a PLONK key, not Groth16"},
-      {"tiny_fflonk", "circuit.zkey", "zkey: section 1 (header).protocol: an FFLONK key, not Groth16"},
-      {"tiny_bn128", "witness.wtns", "wtns: section 1 (header).prime: the bn128 (BN254) scalar field, not bls12-381"},
-      {"tiny_bn128", "circuit.r1cs", "r1cs: section 1 (header).prime: the bn128 (BN254) scalar field, not bls12-381"},
-      {"tiny", "circuit.r1cs", "zkey: this is a constraint system (.r1cs), not a proving key (.zkey)"},
+      {"tiny_fflonk", "circuit.zkey",
+       "zkey: section 1 (header).protocol: an FFLONK key, not Groth16"},
+      {"tiny_bn128", "witness.wtns",
+       "wtns: section 1 (header).prime: the bn128 (BN254) scalar field, not bls12-381"},
+      {"tiny_bn128", "circuit.r1cs",
+       "r1cs: section 1 (header).prime: the bn128 (BN254) scalar field, not bls12-381"},
+      {"tiny", "circuit.r1cs",
+       "zkey: this is a constraint system (.r1cs), not a proving key (.zkey)"},
   };
   for (size_t i = 0; i < sizeof K / sizeof K[0]; i++) {
     char path[256], msg[MSG] = "";

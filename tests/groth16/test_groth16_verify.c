@@ -25,9 +25,15 @@ static uint8_t *read_all(const char *path, size_t *len) {
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
   uint8_t *b = malloc((size_t)n + 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) { free(b); b = NULL; }
+  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+    free(b);
+    b = NULL;
+  }
   fclose(f);
-  if (b) { b[n] = 0; *len = (size_t)n; }
+  if (b) {
+    b[n] = 0;
+    *len = (size_t)n;
+  }
   return b;
 }
 
@@ -42,15 +48,22 @@ static uint8_t *unhex(const char *s, size_t *len) {
   uint8_t *out = malloc(n / 2 + 1);
   long got = check_hex(out, n / 2 + 1, t);
   free(t);
-  if (got < 0 || (size_t)got * 2 != n) { free(out); return NULL; }
+  if (got < 0 || (size_t)got * 2 != n) {
+    free(out);
+    return NULL;
+  }
   *len = (size_t)got;
   return out;
 }
 
-static bool load_proof_hex(uint8_t out[CZ_GROTH16_PROOF_BYTES], const char *path, const char *field) {
+static bool load_proof_hex(uint8_t out[CZ_GROTH16_PROOF_BYTES], const char *path,
+                           const char *field) {
   json_error_t je;
   json_t *j = json_load_file(path, 0, &je);
-  if (!j) { fprintf(stderr, "cannot load %s: %s\n", path, je.text); return false; }
+  if (!j) {
+    fprintf(stderr, "cannot load %s: %s\n", path, je.text);
+    return false;
+  }
   size_t n = 0;
   uint8_t *b = NULL;
   const char *s = json_string_value(json_object_get(j, field));
@@ -66,7 +79,10 @@ static bool load_proof_hex(uint8_t out[CZ_GROTH16_PROOF_BYTES], const char *path
 static cz_fr *load_inputs(const char *path, size_t *n) {
   json_error_t je;
   json_t *j = json_load_file(path, 0, &je);
-  if (!j) { fprintf(stderr, "cannot load %s: %s\n", path, je.text); return NULL; }
+  if (!j) {
+    fprintf(stderr, "cannot load %s: %s\n", path, je.text);
+    return NULL;
+  }
   json_t *arr = json_object_get(j, "inputs");
   size_t count = json_array_size(arr);
   cz_fr *v = malloc((count ? count : 1) * sizeof *v);
@@ -78,7 +94,10 @@ static cz_fr *load_inputs(const char *path, size_t *n) {
     free(b);
   }
   json_decref(j);
-  if (!ok) { free(v); return NULL; }
+  if (!ok) {
+    free(v);
+    return NULL;
+  }
   *n = count;
   return v;
 }
@@ -98,9 +117,9 @@ static cz_err read_exact_copy(const uint8_t *buf, size_t len, bool compressed, s
 }
 
 /* Fails closed: a decode error or PROOF_INVALID is a rejection; CZ_OK is not. */
-static cz_err check_proof_bytes(const cz_groth16_vk *vk, const cz_groth16_pvk *pvk,
-                                const cz_fr *in, size_t n,
-                                const uint8_t bytes[CZ_GROTH16_PROOF_BYTES], int *reached_pairing) {
+static cz_err check_proof_bytes(const cz_groth16_vk *vk, const cz_groth16_pvk *pvk, const cz_fr *in,
+                                size_t n, const uint8_t bytes[CZ_GROTH16_PROOF_BYTES],
+                                int *reached_pairing) {
   cz_groth16_proof p;
   cz_err e = cz_groth16_proof_read(&p, bytes);
   if (e != CZ_OK) return e;
@@ -126,7 +145,9 @@ static void g1_non_subgroup(uint8_t out[96]) {
   cz_fp_from_u64(&four, 4);
   for (uint64_t i = 1;; i++) {
     cz_fp_from_u64(&x, i);
-    cz_fp_sqr(&rhs, &x); cz_fp_mul(&rhs, &rhs, &x); cz_fp_add(&rhs, &rhs, &four);
+    cz_fp_sqr(&rhs, &x);
+    cz_fp_mul(&rhs, &rhs, &x);
+    cz_fp_add(&rhs, &rhs, &four);
     if (cz_fp_sqrt(&y, &rhs)) break;
   }
   cz_fp_to_bytes_be(out, &x);
@@ -140,7 +161,9 @@ static void g2_non_subgroup(uint8_t out[192]) {
   cz_fp_from_u64(&b.c1, 4);
   for (uint64_t i = 1;; i++) {
     cz_fp_from_u64(&x.c0, i);
-    cz_fp2_sqr(&rhs, &x); cz_fp2_mul(&rhs, &rhs, &x); cz_fp2_add(&rhs, &rhs, &b);
+    cz_fp2_sqr(&rhs, &x);
+    cz_fp2_mul(&rhs, &rhs, &x);
+    cz_fp2_add(&rhs, &rhs, &b);
     if (cz_fp2_sqrt(&y, &rhs)) break;
   }
   cz_fp_to_bytes_be(out, &x.c1);
@@ -193,7 +216,7 @@ static void wp_tampered_proofs(const wp_case *w) {
     for (int f = 0; f < 2; f++) {
       uint8_t t[CZ_GROTH16_PROOF_BYTES];
       memcpy(t, pb, sizeof t);
-      t[starts[k]] ^= f ? 0x40 : 0x20;  /* infinity flag, y-sign flag */
+      t[starts[k]] ^= f ? 0x40 : 0x20; /* infinity flag, y-sign flag */
       cz_err e = check_proof_bytes(&vk, pvk, in, n, t, &reached);
       /* A flipped sign gives -P: it decodes and must fail the pairing. */
       CHECK_EQ_INT(e, f ? CZ_ERR_BAD_FLAGS : CZ_ERR_PROOF_INVALID);
@@ -354,19 +377,20 @@ static void wp_key_corruptions(const wp_case *w) {
   {
     uint8_t *t = malloc(vk_len);
     size_t used;
-#define CORRUPT(stmt, expect)                                          \
-    do {                                                               \
-      memcpy(t, vk_bytes, vk_len);                                     \
-      stmt;                                                            \
-      CHECK_EQ_INT(read_exact_copy(t, vk_len, false, NULL), expect);   \
-    } while (0)
+#define CORRUPT(stmt, expect) \
+  do { \
+    memcpy(t, vk_bytes, vk_len); \
+    stmt; \
+    CHECK_EQ_INT(read_exact_copy(t, vk_len, false, NULL), expect); \
+  } while (0)
     /* the compression flag set in the uncompressed layout */
     CORRUPT(t[U_ALPHA] |= 0x80, CZ_ERR_BAD_FLAGS);
     CORRUPT(t[U_BETA_G2] |= 0x80, CZ_ERR_BAD_FLAGS);
     /* x = p: not a canonical field element (p's top byte 0x1a has no flags) */
     {
       uint8_t pb_[48];
-      for (int i = 0; i < 48; i++) pb_[i] = (uint8_t)(CZ_FP_MODULUS[5 - i / 8] >> (56 - 8 * (i % 8)));
+      for (int i = 0; i < 48; i++)
+        pb_[i] = (uint8_t)(CZ_FP_MODULUS[5 - i / 8] >> (56 - 8 * (i % 8)));
       CORRUPT(memcpy(t + U_ALPHA, pb_, 48), CZ_ERR_NONCANONICAL);
       CORRUPT(memcpy(t + U_IC + 96 * 7 + 48, pb_, 48), CZ_ERR_NONCANONICAL);
     }
@@ -548,13 +572,13 @@ static void pr_key_decode_errors(const pr_case *w) {
   /* Corruptions in the compressed layout. */
   uint8_t *t = malloc(vk_len);
   memcpy(t, vk_bytes, vk_len);
-  t[0] &= 0x7f;  /* compression flag cleared */
+  t[0] &= 0x7f; /* compression flag cleared */
   CHECK_EQ_INT(read_exact_copy(t, vk_len, true, NULL), CZ_ERR_BAD_FLAGS);
   memcpy(t, vk_bytes, vk_len);
-  t[vk_len - 48] |= 0x40;  /* last IC point: infinity flag with nonzero x */
+  t[vk_len - 48] |= 0x40; /* last IC point: infinity flag with nonzero x */
   CHECK_EQ_INT(read_exact_copy(t, vk_len, true, NULL), CZ_ERR_BAD_FLAGS);
   memcpy(t, vk_bytes, vk_len);
-  t[vk_len - 48] = 0xc0;  /* last IC point: the point at infinity itself */
+  t[vk_len - 48] = 0xc0; /* last IC point: the point at infinity itself */
   memset(t + vk_len - 47, 0, 47);
   CHECK_EQ_INT(read_exact_copy(t, vk_len, true, NULL), CZ_ERR_BAD_FLAGS);
   free(t);

@@ -62,8 +62,11 @@ static void test_shape(const char *dir) {
 
 /* Get the parameters and write their vk to vk_path; exit status 0 or 1. */
 static int one(const char *dir, const char *vk_path) {
-  cz_params_store_opts o = {.test_dir = dir, .no_official = true, .keygen = keygen_chain,
-                            .n_threads = 1, .who = "test_params_store"};
+  cz_params_store_opts o = {.test_dir = dir,
+                            .no_official = true,
+                            .keygen = keygen_chain,
+                            .n_threads = 1,
+                            .who = "test_params_store"};
   cz_groth16_params p;
   char msg[256];
   if (cz_params_store_get(&p, "concurrent", CZ_SYNTHETIC_INPUTS, &o, NULL, msg, sizeof msg) !=
@@ -117,8 +120,12 @@ static void record(void *ctx, const char *phase, const char *unit, uint64_t done
 static void test_progress(const char *dir) {
   seen s = {.mu = PTHREAD_MUTEX_INITIALIZER};
   cz_progress pr = {record, &s};
-  cz_params_store_opts o = {.test_dir = dir, .no_official = true, .keygen = keygen_chain,
-                            .n_threads = 2, .who = "test_params_store", .progress = &pr};
+  cz_params_store_opts o = {.test_dir = dir,
+                            .no_official = true,
+                            .keygen = keygen_chain,
+                            .n_threads = 2,
+                            .who = "test_params_store",
+                            .progress = &pr};
   cz_groth16_params p;
   char msg[256], path[CZ_PARAMS_PATH_MAX];
   CHECK(cz_params_store_get(&p, "progress", CZ_SYNTHETIC_INPUTS, &o, NULL, msg, sizeof msg) ==

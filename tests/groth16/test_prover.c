@@ -46,27 +46,47 @@ static void cubic(cz_cs *cs, uint64_t xv, uint64_t outv) {
   cz_cs_alloc(cs, &vx3, &x3);
   cz_cs_alloc(cs, &vs, &s);
   cz_lc a, b, c;
-  cz_lc_init(&a, cs); cz_lc_init(&b, cs); cz_lc_init(&c, cs);
-  cz_lc_add(&a, vx); cz_lc_add(&b, vx); cz_lc_add(&c, vx2);
+  cz_lc_init(&a, cs);
+  cz_lc_init(&b, cs);
+  cz_lc_init(&c, cs);
+  cz_lc_add(&a, vx);
+  cz_lc_add(&b, vx);
+  cz_lc_add(&c, vx2);
   cz_cs_enforce(cs, &a, &b, &c);
-  cz_lc_clear(&a); cz_lc_clear(&b); cz_lc_clear(&c);
-  cz_lc_add(&a, vx2); cz_lc_add(&b, vx); cz_lc_add(&c, vx3);
+  cz_lc_clear(&a);
+  cz_lc_clear(&b);
+  cz_lc_clear(&c);
+  cz_lc_add(&a, vx2);
+  cz_lc_add(&b, vx);
+  cz_lc_add(&c, vx3);
   cz_cs_enforce(cs, &a, &b, &c);
-  cz_lc_clear(&a); cz_lc_clear(&b); cz_lc_clear(&c);
-  cz_lc_add(&a, vx3); cz_lc_add(&a, vx); cz_lc_add(&b, CZ_VAR_ONE); cz_lc_add(&c, vs);
+  cz_lc_clear(&a);
+  cz_lc_clear(&b);
+  cz_lc_clear(&c);
+  cz_lc_add(&a, vx3);
+  cz_lc_add(&a, vx);
+  cz_lc_add(&b, CZ_VAR_ONE);
+  cz_lc_add(&c, vs);
   cz_cs_enforce(cs, &a, &b, &c);
-  cz_lc_clear(&a); cz_lc_clear(&b); cz_lc_clear(&c);
-  cz_lc_add(&a, vs); cz_lc_add_const(&a, &five); cz_lc_add(&b, CZ_VAR_ONE); cz_lc_add(&c, vo);
+  cz_lc_clear(&a);
+  cz_lc_clear(&b);
+  cz_lc_clear(&c);
+  cz_lc_add(&a, vs);
+  cz_lc_add_const(&a, &five);
+  cz_lc_add(&b, CZ_VAR_ONE);
+  cz_lc_add(&c, vo);
   cz_cs_enforce(cs, &a, &b, &c);
-  cz_lc_free(&a); cz_lc_free(&b); cz_lc_free(&c);
+  cz_lc_free(&a);
+  cz_lc_free(&b);
+  cz_lc_free(&c);
 }
 
 typedef enum { C_CUBIC, C_CHAIN, C_SPARSE } circ;
 typedef struct {
   circ kind;
-  size_t n;      /* chain/sparse length */
-  uint64_t x;    /* cubic: x; chain/sparse: the input */
-  uint64_t out;  /* cubic: the public output */
+  size_t n;     /* chain/sparse length */
+  uint64_t x;   /* cubic: x; chain/sparse: the input */
+  uint64_t out; /* cubic: the public output */
 } circ_spec;
 
 static cz_cs *synth(cz_cs_kind kind, const circ_spec *c) {
@@ -104,8 +124,8 @@ static bool setup(cz_groth16_params *p, cz_groth16_toxic *t, const circ_spec *c)
   return e == CZ_OK;
 }
 
-static cz_err prove(const cz_groth16_params *p, const circ_spec *c, const cz_fr *r,
-                    const cz_fr *s, cz_groth16_proof *proof, cz_fr *inputs_out) {
+static cz_err prove(const cz_groth16_params *p, const circ_spec *c, const cz_fr *r, const cz_fr *s,
+                    cz_groth16_proof *proof, cz_fr *inputs_out) {
   cz_assignment as;
   assign(&as, c);
   if (inputs_out)
@@ -146,7 +166,10 @@ static void col_at(cz_fr *out, const cz_spmat *m, size_t col, const cz_fr *L) {
 static cz_fr *lagrange_at_tau(const cz_fr *tau, size_t m) {
   size_t n = 1;
   unsigned logn = 0;
-  while (n < m) { n <<= 1; logn++; }
+  while (n < m) {
+    n <<= 1;
+    logn++;
+  }
   cz_fr omega, wj = CZ_FR_ONE, zt, ninv, tmp;
   cz_fr_root_of_unity(&omega, logn);
   uint64_t ne = n;
@@ -244,7 +267,10 @@ static void known_answer(const circ_spec *c, bool zero_rs) {
   qap_sums_at(&q, &k, &as, L, &t);
   cz_fr r, s;
   if (zero_rs) r = s = CZ_FR_ZERO;
-  else { rand_fr(&r); rand_fr(&s); }
+  else {
+    rand_fr(&r);
+    rand_fr(&s);
+  }
   cz_fr A, B, C;
   expected_abc(&A, &B, &C, &q, &t, &r, &s);
 
@@ -486,7 +512,10 @@ static uint8_t *slurp(const char *path, size_t *len) {
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
   uint8_t *b = malloc((size_t)n);
-  if (fread(b, 1, (size_t)n, f) != (size_t)n) { free(b); b = NULL; }
+  if (fread(b, 1, (size_t)n, f) != (size_t)n) {
+    free(b);
+    b = NULL;
+  }
   fclose(f);
   *len = (size_t)n;
   return b;

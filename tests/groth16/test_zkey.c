@@ -71,7 +71,8 @@ static void check_json_file(const char *circuit, const char *file, const char *o
   if (!want) return;
   CHECK_EQ_INT(n, len);
   CHECK(n == len && !memcmp(ours, want, n));
-  if (n != len || memcmp(ours, want, n)) fprintf(stderr, "%s/%s differs:\n%s\n", circuit, file, ours);
+  if (n != len || memcmp(ours, want, n))
+    fprintf(stderr, "%s/%s differs:\n%s\n", circuit, file, ours);
   free(want);
 }
 

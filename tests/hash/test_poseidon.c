@@ -20,7 +20,10 @@ static void rand_fr(cz_fr *r) {
  * src/poseidon.rs, tests::hash_values (hash_values_aux, Strength::Standard,
  * blstrs Fr, HashType::MerkleTree). */
 static void test_known_answers(void) {
-  static const struct { unsigned arity; const char *hex; } kat[] = {
+  static const struct {
+    unsigned arity;
+    const char *hex;
+  } kat[] = {
       {2, "0x396508d75e76a56b739e0fd902efe161a6fba9339d05a69d2e203c369a02e7ff"},
       /* Arity 4 is not in that README: neptune's hash_values_aux, case 4,
        * limbs [0x019814ff6662075d, 0xfb6b4605bf1327ec, 0x00db3c6579229399,
@@ -131,7 +134,8 @@ static void *thread_main(void *arg) {
 }
 static void test_concurrent_first_use(void) {
   pthread_t th[THREADS];
-  for (size_t k = 0; k < THREADS; k++) CHECK(pthread_create(&th[k], NULL, thread_main, (void *)k) == 0);
+  for (size_t k = 0; k < THREADS; k++)
+    CHECK(pthread_create(&th[k], NULL, thread_main, (void *)k) == 0);
   for (size_t k = 0; k < THREADS; k++) pthread_join(th[k], NULL);
   for (size_t k = 0; k < THREADS; k++) {
     CHECK(thread_params[k] != NULL && thread_params[k] == thread_params[0]);

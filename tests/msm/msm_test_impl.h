@@ -15,7 +15,7 @@ static void GN(t_points)(AFF *out, size_t n, uint64_t seed) {
   for (size_t i = 1; i < n; i++) GN(add)(&j[i], &j[i - 1], &step);
   GN(batch_to_affine)(out, j, n);
   free(j);
-  for (size_t i = 7; i < n; i += 11) out[i] = out[i - 5];          /* repeats */
+  for (size_t i = 7; i < n; i += 11) out[i] = out[i - 5];                  /* repeats */
   for (size_t i = 9; i < n; i += 13) GN(affine_neg)(&out[i], &out[i - 2]); /* negations */
   for (size_t i = 5; i < n; i += 17) memset(&out[i], 0, sizeof out[i]);    /* identity */
 }
@@ -56,8 +56,8 @@ static const struct {
                     {10, 3, CZ_MSM_ACC_BATCH_AFFINE}, {12, 2, CZ_MSM_ACC_BATCH_AFFINE},
                     {16, 1, CZ_MSM_ACC_BATCH_AFFINE}};
 
-static bool GN(t_one)(const char *label, JAC *got, const SEG *s, unsigned threads,
-                      cz_msm_opts *o, const JAC *want) {
+static bool GN(t_one)(const char *label, JAC *got, const SEG *s, unsigned threads, cz_msm_opts *o,
+                      const JAC *want) {
   cz_err e = MSM(_segments)(got, s, 1, threads, o);
   CHECK_EQ_INT(e, CZ_OK);
   bool ok = GN(eq)(got, want);
@@ -94,7 +94,8 @@ static void GN(t_case)(const char *label, size_t n, int kind, bool forced) {
   for (size_t fi = 0; forced && fi < sizeof GN(t_forced) / sizeof *GN(t_forced); fi++) {
     /* c = 16 costs 2^16 bucket additions per window: G1 and one kind only. */
     if (GN(t_forced)[fi].c == 16 && (kind != 0 || sizeof(AFF) != sizeof(cz_g1_affine))) continue;
-    cz_msm_opts o = {.window_bits = GN(t_forced)[fi].c, .point_chunks = GN(t_forced)[fi].chunks,
+    cz_msm_opts o = {.window_bits = GN(t_forced)[fi].c,
+                     .point_chunks = GN(t_forced)[fi].chunks,
                      .accumulate = GN(t_forced)[fi].acc};
     GN(t_one)(label, &got, &s, 2, &o, &want);
     CHECK_EQ_INT(o.used_window_bits, n ? GN(t_forced)[fi].c : 0);
@@ -248,7 +249,8 @@ static void GN(t_paths_case)(const char *label, AFF *b, const cz_scalar *k, size
     }
     CHECK_EQ_INT(o[0].used_ifma, cz_cpu_use_ifma());
     CHECK(!o[1].used_ifma && !o[2].used_ifma);
-    bool same = !memcmp(&got[0], &got[1], sizeof got[0]) && !memcmp(&got[0], &got[2], sizeof got[0]);
+    bool same =
+        !memcmp(&got[0], &got[1], sizeof got[0]) && !memcmp(&got[0], &got[2], sizeof got[0]);
     bool right = GN(eq)(&got[0], &want);
     if (!same || !right)
       fprintf(stderr, "  %s n=%zu c=%u threads=%u: same=%d right=%d\n", label, n,
@@ -310,8 +312,10 @@ static void GN(t_copies)(void) {
   CHECK_EQ_INT(MSM(_segments)(&want, &s, 1, 1, &ox), CZ_OK);
   for (unsigned threads = 1; threads <= 2; threads++)
     for (int p = 0; p < 3; p++) {
-      cz_msm_opts o = {.window_bits = 10, .point_chunks = 1,
-                       .accumulate = CZ_MSM_ACC_BATCH_AFFINE, .no_ifma = p == 1};
+      cz_msm_opts o = {.window_bits = 10,
+                       .point_chunks = 1,
+                       .accumulate = CZ_MSM_ACC_BATCH_AFFINE,
+                       .no_ifma = p == 1};
       if (p == 2) cz_cpu_force_portable(true);
       CHECK_EQ_INT(MSM(_segments)(&got, &s, 1, threads, &o), CZ_OK);
       if (p == 2) cz_cpu_force_portable(false);
@@ -326,8 +330,7 @@ static void GN(t_copies)(void) {
  * and 2 threads. `pool` > 0 draws the non-trivial scalars from that many
  * values (some 0 and 1 mixed in); `distinct_head` makes the first scalars
  * all different first. want_grouped says whether grouping must happen. */
-static void GN(t_group_case)(const char *label, AFF *b, cz_scalar *k, size_t n,
-                             bool want_grouped) {
+static void GN(t_group_case)(const char *label, AFF *b, cz_scalar *k, size_t n, bool want_grouped) {
   JAC want, got, plain;
   GN(t_naive)(&want, b, k, n);
   SEG s = {b, n, k, NULL, n, NULL, NULL};

@@ -35,8 +35,8 @@ static int vec_eq(const cz_fr *a, const cz_fr *b, size_t n) {
 }
 
 /* out[j] = scale * sum_i in[i] shift^i root^(i j), straight from the definition. */
-static void naive_dft(cz_fr *out, const cz_fr *in, size_t n, const cz_fr *root,
-                      const cz_fr *shift, const cz_fr *scale) {
+static void naive_dft(cz_fr *out, const cz_fr *in, size_t n, const cz_fr *root, const cz_fr *shift,
+                      const cz_fr *scale) {
   cz_fr rj = CZ_FR_ONE; /* root^j */
   for (size_t j = 0; j < n; j++) {
     cz_fr acc = CZ_FR_ZERO, p = *scale, step; /* p = scale * (shift root^j)^i */
@@ -257,7 +257,10 @@ static void test_threads(void) {
       CHECK_MEM(y, c1, n * sizeof *y);
       free(y);
     }
-    free(x); free(f1); free(i1); free(c1);
+    free(x);
+    free(f1);
+    free(i1);
+    free(c1);
     cz_ntt_domain_free(d);
   }
 }
@@ -276,7 +279,10 @@ static void satisfied_abc(cz_fr **a, cz_fr **b, cz_fr **c, size_t n, size_t m) {
 
 static void poly_eval(cz_fr *r, const cz_fr *coeffs, size_t len, const cz_fr *x) {
   cz_fr acc = CZ_FR_ZERO;
-  for (size_t i = len; i-- > 0;) { cz_fr_mul(&acc, &acc, x); cz_fr_add(&acc, &acc, &coeffs[i]); }
+  for (size_t i = len; i-- > 0;) {
+    cz_fr_mul(&acc, &acc, x);
+    cz_fr_add(&acc, &acc, &coeffs[i]);
+  }
   *r = acc;
 }
 
@@ -316,7 +322,14 @@ static void test_h_naive(void) {
     cz_ntt_h_poly(d, a, b, c, (unsigned)(t % 3 + 1));
     CHECK(vec_eq(a, Q, n)); /* includes a[n-1] = Q[n-1] = 0 (deg H <= n-2) */
     CHECK(cz_fr_is_zero(&a[n - 1]));
-    free(a); free(b); free(c); free(A); free(B); free(C); free(P); free(Q);
+    free(a);
+    free(b);
+    free(c);
+    free(A);
+    free(B);
+    free(C);
+    free(P);
+    free(Q);
     cz_ntt_domain_free(d);
   }
 }
@@ -350,7 +363,12 @@ static void test_h_identity(void) {
     cz_fr_sub(&lhs, &lhs, &vc);
     cz_fr_mul(&rhs, &vh, &z);
     CHECK(cz_fr_eq(&lhs, &rhs));
-    free(a); free(b); free(c); free(A); free(B); free(C);
+    free(a);
+    free(b);
+    free(c);
+    free(A);
+    free(B);
+    free(C);
     cz_ntt_domain_free(d);
   }
 }
@@ -365,9 +383,12 @@ static void test_h_recipe(void) {
     size_t n = cz_ntt_domain_size(d);
     cz_fr *a = rand_vec(n), *b = rand_vec(n), *c = rand_vec(n);
     cz_fr *ra = copy_vec(a, n), *rb = copy_vec(b, n), *rc = copy_vec(c, n);
-    cz_ntt_ifft(d, ra, 1); cz_ntt_coset_fft(d, ra, 1);
-    cz_ntt_ifft(d, rb, 1); cz_ntt_coset_fft(d, rb, 1);
-    cz_ntt_ifft(d, rc, 1); cz_ntt_coset_fft(d, rc, 1);
+    cz_ntt_ifft(d, ra, 1);
+    cz_ntt_coset_fft(d, ra, 1);
+    cz_ntt_ifft(d, rb, 1);
+    cz_ntt_coset_fft(d, rb, 1);
+    cz_ntt_ifft(d, rc, 1);
+    cz_ntt_coset_fft(d, rc, 1);
     cz_fr zinv;
     uint64_t e = n;
     cz_fr_pow(&zinv, cz_ntt_domain_coset_gen(d), &e, 1);
@@ -383,9 +404,16 @@ static void test_h_recipe(void) {
       cz_fr *x = copy_vec(a, n), *y = copy_vec(b, n), *z = copy_vec(c, n);
       cz_ntt_h_poly(d, x, y, z, threads);
       CHECK_MEM(x, ra, n * sizeof *x);
-      free(x); free(y); free(z);
+      free(x);
+      free(y);
+      free(z);
     }
-    free(a); free(b); free(c); free(ra); free(rb); free(rc);
+    free(a);
+    free(b);
+    free(c);
+    free(ra);
+    free(rb);
+    free(rc);
     cz_ntt_domain_free(d);
   }
 }
@@ -413,9 +441,9 @@ static void test_args(void) {
 typedef void (*transform_fn)(const cz_ntt_domain *, cz_fr *, unsigned);
 static void test_paths(void) {
   static const unsigned logs[] = {6, 7, 9, 13, 14, 16};
-  static const transform_fn fns[] = {cz_ntt_forward, cz_ntt_inverse, cz_ntt_forward_inv_root,
-                                     cz_ntt_inverse_fwd_root, cz_ntt_fft, cz_ntt_ifft,
-                                     cz_ntt_coset_fft, cz_ntt_icoset_fft};
+  static const transform_fn fns[] = {
+      cz_ntt_forward, cz_ntt_inverse, cz_ntt_forward_inv_root, cz_ntt_inverse_fwd_root,
+      cz_ntt_fft,     cz_ntt_ifft,    cz_ntt_coset_fft,        cz_ntt_icoset_fft};
   for (size_t t = 0; t < sizeof logs / sizeof *logs; t++) {
     cz_ntt_domain *d;
     CHECK(cz_ntt_domain_new(&d, logs[t]) == CZ_OK);
@@ -440,9 +468,14 @@ static void test_paths(void) {
       cz_cpu_force_portable(false);
       cz_ntt_h_poly(d, v, b2, c2, threads);
       CHECK_MEM(p, v, n * sizeof *p);
-      free(b); free(c); free(b2); free(c2);
+      free(b);
+      free(c);
+      free(b2);
+      free(c2);
     }
-    free(x); free(p); free(v);
+    free(x);
+    free(p);
+    free(v);
     cz_ntt_domain_free(d);
   }
 }

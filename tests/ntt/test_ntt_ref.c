@@ -28,7 +28,11 @@ static size_t rev(size_t i, unsigned k) {
 static void permute(cz_fr *x, unsigned k) {
   for (size_t i = 0; i < ((size_t)1 << k); i++) {
     size_t j = rev(i, k);
-    if (i < j) { cz_fr t = x[i]; x[i] = x[j]; x[j] = t; }
+    if (i < j) {
+      cz_fr t = x[i];
+      x[i] = x[j];
+      x[j] = t;
+    }
   }
 }
 
@@ -161,7 +165,9 @@ static int same_h(const cz_ntt_domain *d, const expected *e, unsigned threads) {
   cz_fr *a = copy_vec(e->ha, n), *b = copy_vec(e->hb, n), *c = copy_vec(e->hc, n);
   cz_ntt_h_poly(d, a, b, c, threads);
   int ok = memcmp(a, e->h, n * sizeof *a) == 0;
-  free(a); free(b); free(c);
+  free(a);
+  free(b);
+  free(c);
   return ok;
 }
 

@@ -41,8 +41,8 @@ static size_t real_count(family f, const void *kind) {
 
 static void check_plan(const char *name, uint64_t planned, size_t real) {
   double ratio = real ? (double)planned / (double)real : 0;
-  printf("%-28s real %11zu planned %11llu ratio %.4f\n", name, real,
-         (unsigned long long)planned, ratio);
+  printf("%-28s real %11zu planned %11llu ratio %.4f\n", name, real, (unsigned long long)planned,
+         ratio);
   CHECK(real > 0);
   CHECK(planned >= real);
   CHECK(planned <= real + real / 50);

@@ -31,7 +31,9 @@ static char *sealed_c1(uint32_t id, size_t *len) {
 
 /* The bytes the engine says job id of that C1 needs (0: not refused so). */
 static unsigned long long needs(const char *id, const char *json, size_t len, uint32_t rp) {
-  cz_job_request r = {.request_id = id, .kind = CZ_KIND_POREP_SEAL_COMMIT, .registered_proof = rp,
+  cz_job_request r = {.request_id = id,
+                      .kind = CZ_KIND_POREP_SEAL_COMMIT,
+                      .registered_proof = rp,
                       .vanilla_proof = {(const uint8_t *)json, len}};
   char job[CZ_JOB_ID_MAX], msg[512] = "";
   CHECK_EQ_INT(cz_engine_submit(e, &r, job, NULL, msg, sizeof msg), CZ_OK);
@@ -65,7 +67,7 @@ static void estimates(unsigned conc, unsigned depth, bool serial, const char *ni
   fprintf(stderr, "conc %u depth %u%s: NI %llu, synthetic %llu, V1_1 %llu bytes\n", conc, depth,
           serial ? " serial" : "", n_ni, n_syn, n_v11);
   CHECK(n_syn > 0);
-  CHECK_EQ_INT(n_syn, n_v11);               /* one partition each */
+  CHECK_EQ_INT(n_syn, n_v11); /* one partition each */
   /* the window's partitions of 13; serial: one at a time */
   uint64_t c = cz_porep_partition_constraints(cz_porep_kind_by_id(5));
   CHECK_EQ_INT(n_syn, cz_partition_mem_bytes(c, 1));

@@ -32,9 +32,13 @@ static char job_id[N_UPDATES][CZ_JOB_ID_MAX];
 static cz_err submit(int u, const cz_bytes *v, char *msg, size_t len) {
   char id[16];
   snprintf(id, sizeof id, "u%d", u);
-  cz_job_request r = {.request_id = id, .kind = CZ_KIND_SNAP_DEALS_UPDATE, .registered_proof = 0,
-                      .vanilla_proofs = v, .n_vanilla_proofs = 1,
-                      .comm_r_old = {t[u].b_comm_r_old, 32}, .comm_r_new = {t[u].b_comm_r_new, 32},
+  cz_job_request r = {.request_id = id,
+                      .kind = CZ_KIND_SNAP_DEALS_UPDATE,
+                      .registered_proof = 0,
+                      .vanilla_proofs = v,
+                      .n_vanilla_proofs = 1,
+                      .comm_r_old = {t[u].b_comm_r_old, 32},
+                      .comm_r_new = {t[u].b_comm_r_new, 32},
                       .comm_d_new = {t[u].b_comm_d_new, 32}};
   msg[0] = 0;
   return cz_engine_submit(e, &r, job_id[u], NULL, msg, len);
@@ -119,7 +123,8 @@ static void run_batch(const char *cache) {
   CHECK_EQ_INT(n_listed, 0); /* nothing left running or queued */
 
   cz_groth16_params params;
-  cz_params_store_opts o = {.official_dir = "/nonexistent/cuzk-params", .test_dir = cache,
+  cz_params_store_opts o = {.official_dir = "/nonexistent/cuzk-params",
+                            .test_dir = cache,
                             .test_tag = CZ_SNAP_CIRCUIT_REVISION};
   cz_params_origin origin;
   CHECK(cz_snap_params_get(&params, cz_snap_kind_by_id(0), &o, &origin, msg, sizeof msg) == CZ_OK);

@@ -18,9 +18,13 @@ static snap_test_sector t;
 static cz_bytes parts[4];
 
 static cz_err submit(const char *id, const cz_bytes *v, size_t n, char *msg, size_t len) {
-  cz_job_request r = {.request_id = id, .kind = CZ_KIND_SNAP_DEALS_UPDATE, .registered_proof = 1,
-                      .vanilla_proofs = v, .n_vanilla_proofs = n,
-                      .comm_r_old = {t.b_comm_r_old, 32}, .comm_r_new = {t.b_comm_r_new, 32},
+  cz_job_request r = {.request_id = id,
+                      .kind = CZ_KIND_SNAP_DEALS_UPDATE,
+                      .registered_proof = 1,
+                      .vanilla_proofs = v,
+                      .n_vanilla_proofs = n,
+                      .comm_r_old = {t.b_comm_r_old, 32},
+                      .comm_r_new = {t.b_comm_r_new, 32},
                       .comm_d_new = {t.b_comm_d_new, 32}};
   char job[CZ_JOB_ID_MAX];
   msg[0] = 0;

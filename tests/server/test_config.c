@@ -100,7 +100,9 @@ static void test_full(void) {
   CHECK_EQ_INT(ec.memory_budget, 400ull << 30);
   CHECK_EQ_INT(ec.max_batch_size, 4);
   /* "auto" and dotted keys at top level. */
-  CHECK_EQ_INT(parse(&c, "memory.total_budget = \"auto\"\ndaemon.listen=\"unix:///tmp/x.sock\"", msg), CZ_OK);
+  CHECK_EQ_INT(parse(&c, "memory.total_budget = \"auto\"\ndaemon.listen=\"unix:///tmp/x.sock\"",
+                     msg),
+               CZ_OK);
   CHECK_EQ_INT(c.total_budget, 0);
   CHECK(!strcmp(c.listen, "unix:///tmp/x.sock"));
 }
@@ -176,8 +178,8 @@ static void test_errors(void) {
   CHECK_EQ_INT(parse(&c, "[daemon]\nlisten = \"a\" \"b\"\n", msg), CZ_ERR_PARSE);
   CHECK_EQ_INT(parse(&c, "[daemon]\nlisten = \"a\\qb\"\n", msg), CZ_ERR_PARSE);
   /* socket_mode: an octal string, at most 0777. */
-  static const char *const bad_modes[] = {"660", "\"\"", "\"0999\"", "\"01777\"", "\"rw-rw----\"",
-                                          "\"0660 \"", "\"-660\""};
+  static const char *const bad_modes[] = {"660",           "\"\"",      "\"0999\"", "\"01777\"",
+                                          "\"rw-rw----\"", "\"0660 \"", "\"-660\""};
   for (size_t i = 0; i < sizeof bad_modes / sizeof bad_modes[0]; i++) {
     char text[64];
     snprintf(text, sizeof text, "[daemon]\nsocket_mode = %s\n", bad_modes[i]);

@@ -18,11 +18,12 @@ static void test_escaping(void) {
   cz_prom_sample(&p, "z", NULL, 1.0 / 0.0);
   char *t = cz_prom_finish(&p);
   CHECK(t != NULL);
-  const char *want = "# HELP x_total a \\\\ b\\nc \"q\"\n"
-                     "# TYPE x_total counter\n"
-                     "x_total{id=\"a\\\\b\\\"c\\nd\",k=\"v\"} 3\n"
-                     "y 0.5\n"
-                     "z +Inf\n";
+  const char *want =
+      "# HELP x_total a \\\\ b\\nc \"q\"\n"
+      "# TYPE x_total counter\n"
+      "x_total{id=\"a\\\\b\\\"c\\nd\",k=\"v\"} 3\n"
+      "y 0.5\n"
+      "z +Inf\n";
   CHECK(t && strcmp(t, want) == 0);
   if (t && strcmp(t, want)) fprintf(stderr, "got:\n%s", t);
   free(t);
@@ -48,12 +49,13 @@ static void test_histogram(void) {
   const char *l[] = {"phase", "ntt_h", NULL};
   cz_prom_histogram(&p, "d_seconds", l, &s);
   char *t = cz_prom_finish(&p);
-  const char *want = "d_seconds_bucket{phase=\"ntt_h\",le=\"0.1\"} 2\n"
-                     "d_seconds_bucket{phase=\"ntt_h\",le=\"1\"} 2\n"
-                     "d_seconds_bucket{phase=\"ntt_h\",le=\"10\"} 3\n"
-                     "d_seconds_bucket{phase=\"ntt_h\",le=\"+Inf\"} 4\n"
-                     "d_seconds_sum{phase=\"ntt_h\"} 22.15\n"
-                     "d_seconds_count{phase=\"ntt_h\"} 4\n";
+  const char *want =
+      "d_seconds_bucket{phase=\"ntt_h\",le=\"0.1\"} 2\n"
+      "d_seconds_bucket{phase=\"ntt_h\",le=\"1\"} 2\n"
+      "d_seconds_bucket{phase=\"ntt_h\",le=\"10\"} 3\n"
+      "d_seconds_bucket{phase=\"ntt_h\",le=\"+Inf\"} 4\n"
+      "d_seconds_sum{phase=\"ntt_h\"} 22.15\n"
+      "d_seconds_count{phase=\"ntt_h\"} 4\n";
   CHECK(t && strcmp(t, want) == 0);
   if (t && strcmp(t, want)) fprintf(stderr, "got:\n%s", t);
   free(t);
@@ -82,7 +84,8 @@ static void test_metrics_text(void) {
   s.accepting = true;
   cz_histogram_snap ph[CZ_PHASE_COUNT];
   for (int i = 0; i < CZ_PHASE_COUNT; i++)
-    cz_histogram_snapshot(&(cz_histogram){.le = cz_hist_bounds_phase, .n = cz_hist_bounds_phase_n}, &ph[i]);
+    cz_histogram_snapshot(&(cz_histogram){.le = cz_hist_bounds_phase, .n = cz_hist_bounds_phase_n},
+                          &ph[i]);
   char *t = cz_metrics_text_with(&s, ph);
   CHECK(t != NULL);
   if (!t) return;

@@ -25,13 +25,13 @@ static cz_json J(const char *text) {
   return j;
 }
 
-#define CHECK_MSG(want)                                                                    \
-  do {                                                                                     \
-    if (strcmp(msg, want) == 0) check_passed++;                                            \
-    else {                                                                                 \
-      check_failed++;                                                                      \
+#define CHECK_MSG(want) \
+  do { \
+    if (strcmp(msg, want) == 0) check_passed++; \
+    else { \
+      check_failed++; \
       fprintf(stderr, "%s:%d: message \"%s\", want \"%s\"\n", __FILE__, __LINE__, msg, want); \
-    }                                                                                      \
+    } \
   } while (0)
 
 /* ---- errpath ------------------------------------------------------------------ */
@@ -79,7 +79,9 @@ static void test_errpath(void) {
 
   /* One line: control bytes of the message become '?'. */
   cz_errpath_init(&ep, msg, sizeof msg, NULL);
-  cz_errpath_fail(&ep, CZ_ERR_PARSE, "a\nb\tc\x1f" "d");
+  cz_errpath_fail(&ep, CZ_ERR_PARSE,
+                  "a\nb\tc\x1f"
+                  "d");
   CHECK_MSG("a?b?c?d");
 
   /* Cut to msg_len - 1, wherever the cut falls. */
@@ -195,16 +197,16 @@ static void test_decode(void) {
   check_decode("abc", "616263");
   /* The two-character escapes: " \ / b f n r t. */
   check_decode("\\\"\\\\\\/\\b\\f\\n\\r\\t", "225c2f080c0a0d09");
-  check_decode("\\u0041\\u00e9\\u20AC", "41c3a9e282ac");      /* A, e acute, euro */
-  check_decode("\\uD834\\uDD1E", "f09d849e");                  /* RFC 8259's G clef */
+  check_decode("\\u0041\\u00e9\\u20AC", "41c3a9e282ac"); /* A, e acute, euro */
+  check_decode("\\uD834\\uDD1E", "f09d849e");            /* RFC 8259's G clef */
   check_decode("\\u00e9\\u20ac\\ud834\\udd1e", "c3a9e282acf09d849e");
-  check_decode("\\u0000x", "0078");                            /* NUL kept, counted */
-  check_decode("\\u07ff\\u0800\\uffff", "dfbfe0a080efbfbf");    /* UTF-8 length edges */
+  check_decode("\\u0000x", "0078");                          /* NUL kept, counted */
+  check_decode("\\u07ff\\u0800\\uffff", "dfbfe0a080efbfbf"); /* UTF-8 length edges */
   /* Lone surrogates (serde_json refuses them). */
   char out[16];
   size_t len;
-  const char *bad[] = {"\\uD800", "\\uDC00", "\\uDBFFx", "\\uD800\\u0041", "\\uD800\\uD800",
-                       "a\\uDFFF"};
+  const char *bad[] = {"\\uD800",        "\\uDC00",        "\\uDBFFx",
+                       "\\uD800\\u0041", "\\uD800\\uD800", "a\\uDFFF"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     CHECK(!cz_json_decode_string(bad[i], strlen(bad[i]), out, sizeof out, &len));
   /* Cut to cap - 1, *len the whole length. */
@@ -303,8 +305,9 @@ static void test_bytes32(void) {
     CHECK(cz_json_bytes32(&j, out) && memcmp(out, want, 32) == 0 && j.p == j.end);
   }
   /* Whitespace on either side of every token. */
-  cz_json j = J(" [ 0 , 1 ,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,"
-                "27,28,29,30,255 ] ");
+  cz_json j =
+      J(" [ 0 , 1 ,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,"
+        "27,28,29,30,255 ] ");
   CHECK(cz_json_bytes32(&j, out) && out[1] == 1 && out[31] == 255);
 
   bytes_text(t, sizeof t, 31, ",");

@@ -11,7 +11,10 @@ typedef struct {
 
 static void mark(void *p, size_t begin, size_t end, unsigned worker) {
   ctx_t *c = p;
-  for (size_t i = begin; i < end; i++) { c->hits[i]++; c->owner[i] = worker; }
+  for (size_t i = begin; i < end; i++) {
+    c->hits[i]++;
+    c->owner[i] = worker;
+  }
 }
 
 int main(void) {

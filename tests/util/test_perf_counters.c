@@ -50,8 +50,9 @@ static void test_names_and_format(void) {
   CHECK(cz_perf_ipc(&none) < 0);
   char line[256];
   cz_perf_format(&none, line, sizeof line);
-  CHECK(strcmp(line, "cycles=n/a instructions=n/a ipc=n/a l1d_read_misses=n/a llc_misses=n/a "
-                     "branch_misses=n/a") == 0);
+  CHECK(strcmp(line,
+               "cycles=n/a instructions=n/a ipc=n/a l1d_read_misses=n/a llc_misses=n/a "
+               "branch_misses=n/a") == 0);
   cz_perf_counts some = none;
   some.valid[CZ_PERF_CYCLES] = some.valid[CZ_PERF_INSTRUCTIONS] = true;
   some.value[CZ_PERF_CYCLES] = 400;

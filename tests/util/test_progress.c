@@ -29,8 +29,8 @@ static void test_format(void) {
   check_line("progress scan: 500 items 100 items/s elapsed 5.0s", "scan", "items", 500, 0, 5.0,
              NULL);
   /* 10 of 1000 at 1/s: 990 s = 16 min 30 s left. */
-  check_line("progress seal: 10/1k nodes 1.0% 1 nodes/s eta 16m30s elapsed 10.0s", "seal",
-             "nodes", 10, 1000, 10.0, NULL);
+  check_line("progress seal: 10/1k nodes 1.0% 1 nodes/s eta 16m30s elapsed 10.0s", "seal", "nodes",
+             10, 1000, 10.0, NULL);
   /* 1 of 10,000 in 2 s: 19,998 s = 5 h 33 min left; 0.5/s. */
   check_line("progress load: 1/10k B 0.0% 0.5 B/s eta 5h33m elapsed 2.0s", "load", "B", 1, 10000,
              2.0, NULL);
@@ -38,8 +38,8 @@ static void test_format(void) {
   check_line("progress batch: 4/4 proofs 100.0% 2 proofs/s elapsed 2.0s (ok 3 failed 1)", "batch",
              "proofs", 4, 4, 2.0, "ok 3 failed 1");
   /* At 0 s there is no rate. */
-  check_line("progress setup: 0/1.5G points 0.0% elapsed 0.0s", "setup", "points", 0, 1500000000,
-             0, NULL);
+  check_line("progress setup: 0/1.5G points 0.0% elapsed 0.0s", "setup", "points", 0, 1500000000, 0,
+             NULL);
   char small[12];
   size_t n = cz_progress_format(small, sizeof small, "setup", "points", 1, 2, 1, NULL);
   CHECK_EQ_INT(n, 11);
@@ -116,8 +116,9 @@ static void test_tty(void) {
    * and 0.4 are too soon. The completed line ends with a newline. */
   CHECK_EQ_INT(count(buf, '\r'), 4);
   CHECK_EQ_INT(count(buf, '\n'), 2);
-  CHECK(strstr(buf, "\rprogress seal: 2/4 nodes 50.0% 6.67 nodes/s eta 0.3s elapsed 0.3s\033[K\r") !=
-        NULL);
+  CHECK(
+      strstr(buf, "\rprogress seal: 2/4 nodes 50.0% 6.67 nodes/s eta 0.3s elapsed 0.3s\033[K\r") !=
+      NULL);
   CHECK(strstr(buf, "\rprogress seal: 4/4 nodes 100.0% 6.67 nodes/s elapsed 0.6s\033[K\n") != NULL);
   CHECK(strstr(buf, "1/2 x") != NULL && buf[strlen(buf) - 1] == '\n');
   free(buf);

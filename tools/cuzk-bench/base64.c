@@ -25,8 +25,8 @@ size_t cz_bench_base64_encode(char *out, const uint8_t *in, size_t n) {
   return (size_t)(p - out);
 }
 
-bool cz_bench_base64_decode(uint8_t *out, size_t *out_len, const char *text, size_t len,
-                            char *why, size_t whylen) {
+bool cz_bench_base64_decode(uint8_t *out, size_t *out_len, const char *text, size_t len, char *why,
+                            size_t whylen) {
   /* One decoder for the project: the JSON scanner's (util/json_scan.h),
    * over the string as it stands (no JSON escapes in it). */
   cz_json j;

@@ -20,8 +20,8 @@ size_t cz_bench_base64_encode(char *out, const uint8_t *in, size_t n);
  * nothing after; unused low bits of the last group are ignored. Returns
  * true and *out_len, or false with why (one line: "bad base64: ..." with
  * the offending character's position). */
-bool cz_bench_base64_decode(uint8_t *out, size_t *out_len, const char *text, size_t len,
-                            char *why, size_t whylen);
+bool cz_bench_base64_decode(uint8_t *out, size_t *out_len, const char *text, size_t len, char *why,
+                            size_t whylen);
 
 /* Curio's wrapper around a C1 JSON text: {"SectorNum":sector,"Phase1Out":
  * "<base64 of json>","SectorSize":size}, NUL-terminated, from malloc, and

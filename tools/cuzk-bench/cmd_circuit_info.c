@@ -45,8 +45,13 @@ typedef struct {
  * start with `tag`. */
 static int time_witness(const cz_post_kind *k, const post_size *cfg, cz_cs_kind kind,
                         const char *tag, unsigned threads, size_t n_constraints) {
-  synth_spec spec = {k->type == CZ_POST_WINNING ? SYN_WINNING : SYN_WINDOW, k->sector_size, NULL,
-                     0, cfg->n_sectors, cfg->n_challenges, threads};
+  synth_spec spec = {k->type == CZ_POST_WINNING ? SYN_WINNING : SYN_WINDOW,
+                     k->sector_size,
+                     NULL,
+                     0,
+                     cfg->n_sectors,
+                     cfg->n_challenges,
+                     threads};
   char msg[200] = "";
   synth_input *in = synth_input_make(&spec, msg, sizeof msg);
   if (!in) {

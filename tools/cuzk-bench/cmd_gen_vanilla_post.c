@@ -64,8 +64,8 @@ static int pick_kind(cz_post_type type, const gen_opts *o, const cz_post_kind **
       return fail("--registered-proof %u (%s) is for %s sectors, not --sector-size %s", k->id,
                   k->name, k->size_name, o->size_s);
   } else {
-    if (!o->size_s) return fail("need --sector-size or --registered-proof (usage: gen-vanilla %s)",
-                                SYNOPSIS);
+    if (!o->size_s)
+      return fail("need --sector-size or --registered-proof (usage: gen-vanilla %s)", SYNOPSIS);
     /* Winning V1 (0-4), Window V1_1 (10-14). */
     for (uint32_t id = type == CZ_POST_WINNING ? 0 : 10; id < (type == CZ_POST_WINNING ? 5u : 15u);
          id++)
@@ -182,8 +182,9 @@ static int run(cz_post_type type, const gen_opts *o) {
     return rc;
   cz_fr fr;
   if (cz_fr_from_bytes_le(&fr, r.randomness) != CZ_OK)
-    return fail("--randomness: not a canonical field element (little-endian value >= r; "
-                "Lotus clears the top two bits of byte 31)");
+    return fail(
+        "--randomness: not a canonical field element (little-endian value >= r; "
+        "Lotus clears the top two bits of byte 31)");
   size_t parts = cz_post_partitions(k, o->sectors);
   if (o->partition >= parts)
     return fail("--partition %lu: %s over %lu sectors has %zu partition%s", o->partition, k->name,
@@ -193,8 +194,8 @@ static int run(cz_post_type type, const gen_opts *o) {
   uint64_t first = 0, n = 1;
   char why[512] = "";
   if (type == CZ_POST_WINNING) {
-    cz_err e = cz_post_winning_sectors(k, r.randomness, r.prover_id, o->sectors, &first, why,
-                                       sizeof why);
+    cz_err e =
+        cz_post_winning_sectors(k, r.randomness, r.prover_id, o->sectors, &first, why, sizeof why);
     if (e != CZ_OK) return fail("--randomness: %s", why);
   } else {
     first = (uint64_t)r.partition * k->sector_count;

@@ -85,7 +85,8 @@ int cmd_gen_vanilla_snap(int argc, char **argv) {
   unsigned long sector = 1, threads = 0;
   const cz_opt opts[] = {
       {"sector-size", CZ_OPT_STRING, &size_s, "SIZE", "2KiB or 8MiB (or bytes)"},
-      {"data", CZ_OPT_STRING, &data_path, "FILE", "new deal data, fr32-padded (default: generated)"},
+      {"data", CZ_OPT_STRING, &data_path, "FILE",
+       "new deal data, fr32-padded (default: generated)"},
       {"sector-id", CZ_OPT_UINT, &sector, "N", "sector number (default 1)"},
       {"bincode-dir", CZ_OPT_STRING, &bincode_dir, "DIR",
        "also write each proof as DIR/partition-<k>.vproof"},
@@ -96,7 +97,8 @@ int cmd_gen_vanilla_snap(int argc, char **argv) {
   int rc = cz_opts_parse_or_help(argc, argv, opts, "gen-vanilla", SYNOPSIS);
   if (rc >= 0) return rc;
   uint64_t size = 0;
-  if (!size_s || !out) return fail("need --sector-size and --out (usage: gen-vanilla %s)", SYNOPSIS);
+  if (!size_s || !out)
+    return fail("need --sector-size and --out (usage: gen-vanilla %s)", SYNOPSIS);
   if (cz_bench_parse_size(size_s, &size) != 0)
     return fail("--sector-size: '%s' is not a size (2KiB, 8MiB or bytes)", size_s);
   const cz_snap_kind *k = cz_snap_kind_by_sector_size(size);
@@ -139,7 +141,8 @@ int cmd_gen_vanilla_snap(int argc, char **argv) {
   if (rc == 0) {
     printf("registered_proof %u %s\n", k->id, k->name);
     printf("partitions %zu\n", r.n_vanilla);
-    for (size_t i = 0; i < r.n_vanilla; i++) printf("partition %zu %zu bytes\n", i, r.vanilla[i].len);
+    for (size_t i = 0; i < r.n_vanilla; i++)
+      printf("partition %zu %zu bytes\n", i, r.vanilla[i].len);
     print_hex("comm_r_old", r.comm_r_old);
     print_hex("comm_d_new", r.comm_d_new);
     print_hex("comm_r_new", r.comm_r_new);

@@ -68,7 +68,8 @@ int cmd_pce(int argc, char **argv) {
       {"kind", CZ_OPT_STRING, &kind, "K", "porep, winning-post or window-post"},
       {"sector-size", CZ_OPT_STRING, &size, "S", "2KiB, 8MiB, 512MiB, 32GiB or 64GiB"},
       {"dir", CZ_OPT_STRING, &dir, "DIR",
-       "the parameter cache (default $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters)"},
+       "the parameter cache (default $FIL_PROOFS_PARAMETER_CACHE or "
+       "/var/tmp/filecoin-proof-parameters)"},
       {NULL, 0, NULL, NULL, NULL},
   };
   int rc = cz_opts_parse(argc, argv, opts, &help);
@@ -82,8 +83,9 @@ int cmd_pce(int argc, char **argv) {
   circuit c;
   if (build == check || !kind || !size || cz_bench_parse_size(size, &bytes) != 0 ||
       !find_circuit(&c, kind, bytes)) {
-    fprintf(stderr, "pce: give one of --build and --check, --kind porep|winning-post|window-post "
-                    "and a registered --sector-size\n");
+    fprintf(stderr,
+            "pce: give one of --build and --check, --kind porep|winning-post|window-post "
+            "and a registered --sector-size\n");
     return 2;
   }
   if (!dir) dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
@@ -105,7 +107,8 @@ int cmd_pce(int argc, char **argv) {
     cz_shape_source from = {dir, id, c.param_name, c.param_revision, c.record, c.kind};
     cz_err e = cz_prover_shape_get(&from, &p, &origin, msg, sizeof msg);
     if (e != CZ_OK || origin != CZ_SHAPE_RECORDED) {
-      fprintf(stderr, "pce: %s\n", e != CZ_OK ? msg : "recorded, but the file could not be written");
+      fprintf(stderr, "pce: %s\n",
+              e != CZ_OK ? msg : "recorded, but the file could not be written");
       cz_pce_free(p);
       return 1;
     }

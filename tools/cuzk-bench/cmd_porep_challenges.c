@@ -51,8 +51,9 @@ int cmd_porep_challenges(int argc, char **argv) {
   if (!k || !rid_hex || !(inter || ni || synth) || ((inter || synth) && !seed_hex) ||
       ((ni || synth) && !comm_r_hex) || (indexes && !synth) || partition > UINT32_MAX ||
       count > 1000000) {
-    fprintf(stderr, "%s: give --rule interactive|ni|synthetic, a registered --sector-size, "
-                    "--replica-id, and --seed and/or --comm-r as the rule needs (see --help)\n",
+    fprintf(stderr,
+            "%s: give --rule interactive|ni|synthetic, a registered --sector-size, "
+            "--replica-id, and --seed and/or --comm-r as the rule needs (see --help)\n",
             CMD);
     return 2;
   }

@@ -44,7 +44,8 @@ static const cz_prover_backend *pick_backend(const char *choice, int *rc) {
   const cz_prover_backend *b = cz_prover_pick(choice, &fell_back, why, sizeof why);
   *rc = choice && !strcmp(choice, "cuda") ? 1 : 2;
   if (!b) fprintf(stderr, "prove: --backend %s: %s\n", choice ? choice : "(none)", why);
-  else if (fell_back) fprintf(stderr, "prove: CUDA backend unavailable (%s); proving on the CPU\n", why);
+  else if (fell_back)
+    fprintf(stderr, "prove: CUDA backend unavailable (%s); proving on the CPU\n", why);
   else if (b != cz_prover_cpu()) fprintf(stderr, "prove: backend %s\n", b->name);
   return b;
 }

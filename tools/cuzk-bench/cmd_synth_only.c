@@ -129,10 +129,11 @@ static int iterate(const synth_input *in, series *s, size_t it) {
   s->user[k] = u1 - u0;
   s->sys[k] = s1 - s0;
   s->rss_mb[k] = rss;
-  printf("iteration %zu %s wall_ms=%.1f user_s=%.2f sys_s=%.2f peak_rss_mb=%.0f threads=%u "
-         "constraints=%zu\n",
-         it, s->name, s->wall[k], s->user[k], s->sys[k], rss, cz_parallel_threads(s->threads),
-         s->constraints);
+  printf(
+      "iteration %zu %s wall_ms=%.1f user_s=%.2f sys_s=%.2f peak_rss_mb=%.0f threads=%u "
+      "constraints=%zu\n",
+      it, s->name, s->wall[k], s->user[k], s->sys[k], rss, cz_parallel_threads(s->threads),
+      s->constraints);
   fflush(stdout);
   return 0;
 }
@@ -172,7 +173,7 @@ typedef struct {
 
 /* The input the options name; NULL (after a message) when they name none. */
 static synth_input *make_input(const synth_args *a) {
-  synth_spec spec = {SYN_POREP, 0, a->c1, (uint32_t)a->partition, a->sectors, 0,
+  synth_spec spec = {SYN_POREP,           0, a->c1, (uint32_t)a->partition, a->sectors, 0,
                      (unsigned)a->threads};
   char why[600] = "";
   if (a->kind && !synth_kind_parse(a->kind, &spec.kind)) {
@@ -206,7 +207,8 @@ static int make_series(const synth_args *a, const synth_input *in, series s[2], 
             MAX_ITERS);
     return 2;
   }
-  s[0] = (series){.name = cz_bench_layouts[la].name, .cfg = cz_bench_layouts[la].cfg,
+  s[0] = (series){.name = cz_bench_layouts[la].name,
+                  .cfg = cz_bench_layouts[la].cfg,
                   .threads = (unsigned)a->threads};
   *n = 1;
   if (!a->ab && !a->pce && !a->scaling) return 0;

@@ -24,9 +24,11 @@ static int load_proof(uint8_t out[CZ_GROTH16_PROOF_BYTES], const char *arg) {
   char why[WHY_LEN], what[32];
   uint8_t *bytes = NULL;
   size_t len = 0;
-  cz_err e = cz_bench_load_hex_or_file(arg, "proof", &bytes, &len, what, sizeof what, why, sizeof why);
+  cz_err e =
+      cz_bench_load_hex_or_file(arg, "proof", &bytes, &len, what, sizeof what, why, sizeof why);
   if (e == CZ_ERR_IO) {
-    fprintf(stderr, "verify: proof: %s (nor is it %d hex digits)\n", why, 2 * CZ_GROTH16_PROOF_BYTES);
+    fprintf(stderr, "verify: proof: %s (nor is it %d hex digits)\n", why,
+            2 * CZ_GROTH16_PROOF_BYTES);
     return 2;
   }
   if (e != CZ_OK) {
@@ -51,6 +53,21 @@ static double now_ns(void) {
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* Times `repeat` verifications with the plain and the prepared key; prints ns/op. */
+static void time_verify(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_inputs,
+                        const cz_groth16_proof *proof, unsigned long repeat) {
+  double t0 = now_ns();
+  for (unsigned long i = 0; i < repeat; i++) (void)cz_groth16_verify(vk, inputs, n_inputs, proof);
+  printf("groth16_verify %.0f ns/op\n", (now_ns() - t0) / (double)repeat);
+  cz_groth16_pvk *pvk = cz_groth16_prepare(vk);
+  if (!pvk) return;
+  t0 = now_ns();
+  for (unsigned long i = 0; i < repeat; i++)
+    (void)cz_groth16_verify_prepared(pvk, inputs, n_inputs, proof);
+  printf("groth16_verify_prepared %.0f ns/op\n", (now_ns() - t0) / (double)repeat);
+  cz_groth16_pvk_free(pvk);
+}
+
 int cmd_verify(int argc, char **argv) {
   const char *vk_path = NULL, *inputs_path = NULL, *proof_arg = NULL;
   bool vk_compressed = false, vk_hex = false;
@@ -69,7 +86,10 @@ int cmd_verify(int argc, char **argv) {
   if (rc >= 0) return rc;
   if (!vk_path || !inputs_path || !proof_arg) {
     fprintf(stderr, "verify: missing %s (usage: cuzk-bench verify %s)\n",
-            !vk_path ? "--vk" : !inputs_path ? "--public-inputs" : "--proof", SYNOPSIS);
+            !vk_path       ? "--vk"
+            : !inputs_path ? "--public-inputs"
+                           : "--proof",
+            SYNOPSIS);
     return 2;
   }
 
@@ -111,19 +131,7 @@ int cmd_verify(int argc, char **argv) {
     fprintf(stderr, "verify: %s\n", cz_err_str(e));
     rc = 2;
   }
-  if (repeat) {
-    double t0 = now_ns();
-    for (unsigned long i = 0; i < repeat; i++) (void)cz_groth16_verify(&vk, inputs, n_inputs, &proof);
-    printf("groth16_verify %.0f ns/op\n", (now_ns() - t0) / (double)repeat);
-    cz_groth16_pvk *pvk = cz_groth16_prepare(&vk);
-    if (pvk) {
-      t0 = now_ns();
-      for (unsigned long i = 0; i < repeat; i++)
-        (void)cz_groth16_verify_prepared(pvk, inputs, n_inputs, &proof);
-      printf("groth16_verify_prepared %.0f ns/op\n", (now_ns() - t0) / (double)repeat);
-      cz_groth16_pvk_free(pvk);
-    }
-  }
+  if (repeat) time_verify(&vk, inputs, n_inputs, &proof, repeat);
 out:
   fflush(stdout);
   free(inputs);

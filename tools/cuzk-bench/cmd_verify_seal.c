@@ -46,22 +46,25 @@ static const char *cmd_name = "verify-seal";
 
 /* The option rows the three commands share: the configuration (all), the
  * sector's claimed values (verify-seal, porep-inputs). */
-#define CONFIG_OPTIONS(co)                                                                \
-  {"registered-proof", CZ_OPT_STRING, &(co).registered, "N",                             \
-   "registered seal proof: 0-9 or its name (StackedDrg2KiBV1_1)"},                       \
-  {"sector-size", CZ_OPT_STRING, &(co).sector_size, "S",                                 \
-   "bytes or 2KiB/8MiB/512MiB/32GiB/64GiB"},                                             \
-  {"porep-id", CZ_OPT_STRING, &(co).porep_id, "HEX", "32-byte porep_id (with --sector-size)"}, \
-  {"api-version", CZ_OPT_STRING, &(co).api, "V", "1.0.0, 1.1.0 or 1.2.0 (with --sector-size)"}
-#define CLAIM_OPTIONS(co)                                                                 \
-  {"sector-id", CZ_OPT_STRING, &(co).sector_id, "N", "sector number"},                   \
-  {"prover-id", CZ_OPT_STRING, &(co).prover_id, "HEX", "32 bytes"},                      \
-  {"ticket", CZ_OPT_STRING, &(co).ticket, "HEX", "32 bytes"},                            \
-  {"seed", CZ_OPT_STRING, &(co).seed, "HEX", "32 bytes (interactive randomness)"},       \
-  {"comm-r", CZ_OPT_STRING, &(co).comm_r, "HEX", "32 bytes, little-endian Fr"},          \
-  {"comm-d", CZ_OPT_STRING, &(co).comm_d, "HEX", "32 bytes, little-endian Fr"},          \
-  {"c1", CZ_OPT_STRING, &(co).c1, "FILE",                                                \
-   "take kind, ticket, seed, comm_r, comm_d (and a wrapper's sector number) from a C1"}
+#define CONFIG_OPTIONS(co) \
+  {"registered-proof", CZ_OPT_STRING, &(co).registered, "N", \
+   "registered seal proof: 0-9 or its name (StackedDrg2KiBV1_1)"}, \
+      {"sector-size", CZ_OPT_STRING, &(co).sector_size, "S", \
+       "bytes or 2KiB/8MiB/512MiB/32GiB/64GiB"}, \
+      {"porep-id", CZ_OPT_STRING, &(co).porep_id, "HEX", "32-byte porep_id (with --sector-size)"}, \
+  { \
+    "api-version", CZ_OPT_STRING, &(co).api, "V", "1.0.0, 1.1.0 or 1.2.0 (with --sector-size)" \
+  }
+#define CLAIM_OPTIONS(co) \
+  {"sector-id", CZ_OPT_STRING, &(co).sector_id, "N", "sector number"}, \
+      {"prover-id", CZ_OPT_STRING, &(co).prover_id, "HEX", "32 bytes"}, \
+      {"ticket", CZ_OPT_STRING, &(co).ticket, "HEX", "32 bytes"}, \
+      {"seed", CZ_OPT_STRING, &(co).seed, "HEX", "32 bytes (interactive randomness)"}, \
+      {"comm-r", CZ_OPT_STRING, &(co).comm_r, "HEX", "32 bytes, little-endian Fr"}, \
+      {"comm-d", CZ_OPT_STRING, &(co).comm_d, "HEX", "32 bytes, little-endian Fr"}, { \
+    "c1", CZ_OPT_STRING, &(co).c1, "FILE", \
+        "take kind, ticket, seed, comm_r, comm_d (and a wrapper's sector number) from a C1" \
+  }
 
 static const char SEAL_SYNOPSIS[] =
     "--vk FILE [--vk-compressed] [--vk-hex] (--registered-proof N | --sector-size S "
@@ -112,17 +115,21 @@ static int config_from_options(cz_porep_config *cfg, const claim_opts *o) {
   if (o->registered) {
     uint64_t id;
     k = parse_u64(o->registered, &id) ? (id < 64 ? cz_porep_kind_by_id((uint32_t)id) : NULL)
-                                       : cz_porep_kind_by_name(o->registered);
+                                      : cz_porep_kind_by_name(o->registered);
     if (!k)
-      return fail("--registered-proof: unknown seal proof '%s' (0-9 or a name like "
-                  "StackedDrg2KiBV1_1)",
-                  o->registered);
+      return fail(
+          "--registered-proof: unknown seal proof '%s' (0-9 or a name like "
+          "StackedDrg2KiBV1_1)",
+          o->registered);
     cz_porep_kind_config(k, cfg);
   } else {
     if (!o->sector_size || !o->porep_id || !o->api)
-      return fail("missing %s (give --registered-proof, or --sector-size, --porep-id and "
-                  "--api-version)",
-                  !o->sector_size ? "--sector-size" : !o->porep_id ? "--porep-id" : "--api-version");
+      return fail(
+          "missing %s (give --registered-proof, or --sector-size, --porep-id and "
+          "--api-version)",
+          !o->sector_size ? "--sector-size"
+          : !o->porep_id  ? "--porep-id"
+                          : "--api-version");
     uint64_t size;
     if (cz_bench_parse_size(o->sector_size, &size) != 0)
       return fail("--sector-size: cannot read '%s' (bytes, or a number with KiB/MiB/GiB)",
@@ -136,9 +143,10 @@ static int config_from_options(cz_porep_config *cfg, const claim_opts *o) {
      * it does not depend on V1 / V1_1. */
     k = cz_porep_kind_by_sector_size(size, true);
     if (!k)
-      return fail("--sector-size: %s is not a Filecoin sector size (2KiB, 8MiB, 512MiB, 32GiB, "
-                  "64GiB)",
-                  o->sector_size);
+      return fail(
+          "--sector-size: %s is not a Filecoin sector size (2KiB, 8MiB, 512MiB, 32GiB, "
+          "64GiB)",
+          o->sector_size);
     cz_porep_kind_config(k, cfg);
     cfg->api = api;
     if (cz_bench_hex32(cmd_name, "porep-id", o->porep_id, cfg->porep_id)) return 2;
@@ -165,8 +173,11 @@ static int commitment(const char *opt, const char *arg, uint8_t out[32]) {
 /* --c1: the values a C1 output carries. */
 static int claim_from_c1(seal_claim *c, const claim_opts *o) {
   if (o->ticket || o->seed || o->comm_r || o->comm_d)
-    return fail("--c1 gives the ticket, seed, comm_r and comm_d: drop --%s",
-                o->ticket ? "ticket" : o->seed ? "seed" : o->comm_r ? "comm-r" : "comm-d");
+    return fail("--c1 gives the ticket, seed, comm_r and comm_d: drop --%s", o->ticket ? "ticket"
+                                                                             : o->seed ? "seed"
+                                                                             : o->comm_r
+                                                                                 ? "comm-r"
+                                                                                 : "comm-d");
   if (!o->prover_id) return fail("missing --prover-id (a C1 output does not carry it)");
   cz_porep_c1 c1;
   char why[WHY_LEN];
@@ -196,7 +207,7 @@ static int claim_from_options(seal_claim *c, const claim_opts *o) {
   if (o->c1) return claim_from_c1(c, o);
   int rc = config_from_options(&c->cfg, o);
   if (rc) return rc;
-  const char *missing = !o->sector_id ? "--sector-id"
+  const char *missing = !o->sector_id   ? "--sector-id"
                         : !o->prover_id ? "--prover-id"
                         : !o->ticket    ? "--ticket"
                         : !o->seed      ? "--seed"
@@ -222,8 +233,7 @@ static int claim_public_inputs(const seal_claim *c, size_t per, cz_fr *out) {
                                       &(cz_porep_sealed){c->sector_id, c->prover_id, c->ticket,
                                                          c->seed, c->comm_d, c->comm_r},
                                       p, out + (size_t)p * per, &n);
-    if (e != CZ_OK || n != per)
-      return fail("public inputs of partition %u: %s", p, cz_err_str(e));
+    if (e != CZ_OK || n != per) return fail("public inputs of partition %u: %s", p, cz_err_str(e));
   }
   return 0;
 }
@@ -304,8 +314,8 @@ int cmd_verify_seal(int argc, char **argv) {
   }
   const size_t parts = one != ~0ul ? 1 : claim.cfg.partitions;
   if (len != parts * CZ_GROTH16_PROOF_BYTES) {
-    fprintf(stderr, "%s: %s holds %zu bytes, expected %zu (%zu partition%s x %d)\n", cmd_name,
-            what, len, parts * CZ_GROTH16_PROOF_BYTES, parts, parts == 1 ? "" : "s",
+    fprintf(stderr, "%s: %s holds %zu bytes, expected %zu (%zu partition%s x %d)\n", cmd_name, what,
+            len, parts * CZ_GROTH16_PROOF_BYTES, parts, parts == 1 ? "" : "s",
             CZ_GROTH16_PROOF_BYTES);
     free(bytes);
     return 2;
@@ -371,8 +381,7 @@ int cmd_porep_inputs(int argc, char **argv) {
                              (uint32_t)partition, in, &n);
   if (e == CZ_OK && n == per)
     for (size_t i = 0; i < n; i++) print_fr(&in[i]);
-  else
-    rc = fail("public inputs of partition %lu: %s", partition, cz_err_str(e));
+  else rc = fail("public inputs of partition %lu: %s", partition, cz_err_str(e));
   free(in);
   return rc;
 }
@@ -402,8 +411,7 @@ static int parse_nodes(const char *list, uint64_t nodes, uint32_t **out, size_t 
     else if (node >= nodes)
       rc = fail("--nodes: entry %zu: node %llu is not below the graph's %llu nodes", *n, node,
                 (unsigned long long)nodes);
-    else if (*end && !end[1])
-      rc = fail("--nodes: a trailing ','");
+    else if (*end && !end[1]) rc = fail("--nodes: a trailing ','");
     if (rc) {
       free(*out);
       *out = NULL;

@@ -95,8 +95,8 @@ static int load(const vv_opts *o, cz_bench_post_request *r, const char ***file) 
     return fail("--registered-proof: '%s' is not a registered PoSt proof (0-14 or a name)",
                 o->registered);
   if (o->prover && o->has_miner) return fail("--prover-id and --miner-id exclude each other");
-  if (o->randomness && (rc = cz_bench_hex32("verify-vanilla", "randomness", o->randomness,
-                                            randomness)))
+  if (o->randomness &&
+      (rc = cz_bench_hex32("verify-vanilla", "randomness", o->randomness, randomness)))
     return rc;
   if (o->prover && (rc = cz_bench_hex32("verify-vanilla", "prover-id", o->prover, prover)))
     return rc;
@@ -111,8 +111,10 @@ static int load(const vv_opts *o, cz_bench_post_request *r, const char ***file) 
     if (cz_bench_post_request_read(o->request, &opt, r, why, sizeof why) != CZ_OK)
       return fail("%s", why);
     if (r->sectors && (k || o->randomness || o->prover || o->has_miner || o->has_partition))
-      return fail("%s is a request, which sets the registered proof, randomness, miner and "
-                  "partition: drop those options", o->request);
+      return fail(
+          "%s is a request, which sets the registered proof, randomness, miner and "
+          "partition: drop those options",
+          o->request);
     *file = calloc(r->n_vanilla ? r->n_vanilla : 1, sizeof **file);
     if (!*file) return fail("out of memory");
     for (size_t i = 0; i < r->n_vanilla; i++) (*file)[i] = o->request;
@@ -244,7 +246,8 @@ int cmd_verify_vanilla(int argc, char **argv) {
       {"prover-id", CZ_OPT_STRING, &o.prover, "HEX", "32-byte prover id"},
       {"miner-id", CZ_OPT_STRING, &miner_s, "N", "miner actor id (prover id = its LEB128)"},
       {"partition", CZ_OPT_STRING, &partition_s, "K", "WindowPoSt partition (default 0)"},
-      {"vanilla", CZ_OPT_STRING, &vanilla_unused, "FILE...", "bincode proofs or vanilla.json arrays"},
+      {"vanilla", CZ_OPT_STRING, &vanilla_unused, "FILE...",
+       "bincode proofs or vanilla.json arrays"},
       {"request", CZ_OPT_STRING, &o.request, "FILE", "a request.json (gen-vanilla's)"},
       {NULL, 0, NULL, NULL, NULL},
   };
@@ -255,8 +258,8 @@ int cmd_verify_vanilla(int argc, char **argv) {
   if (miner_s) {
     errno = 0;
     o.miner = strtoul(miner_s, &end, 10);
-    if (!*miner_s || *end || miner_s[0] == '-' || errno) return fail("--miner-id: '%s' is not a number",
-                                                            miner_s);
+    if (!*miner_s || *end || miner_s[0] == '-' || errno)
+      return fail("--miner-id: '%s' is not a number", miner_s);
     o.has_miner = true;
   }
   if (partition_s) {

@@ -12,8 +12,7 @@
 #include "cuzk/zkey.h"
 #include "prove_common.h"
 
-static const char SYNOPSIS[] =
-    "--r1cs FILE --zkey OUT [--ptau OUT] [--delta-one] [--threads N]";
+static const char SYNOPSIS[] = "--r1cs FILE --zkey OUT [--ptau OUT] [--delta-one] [--threads N]";
 
 static long long file_size(const char *path) {
   struct stat st;
@@ -59,13 +58,14 @@ int cmd_zkey_setup(int argc, char **argv) {
   unsigned power = cz_zkey_domain_power(r.n_constraints + r.n_outputs + r.n_pub_inputs);
   t0 = cz_now_ns();
   cz_err e = cz_zkey_setup(&r, &t, zkey, (unsigned)threads, msg, sizeof msg);
-  if (e == CZ_OK) printf("zkey_setup %.1f ms\nzkey_bytes %lld B\ndomain_log2 %u\n",
-                         cz_bench_ms_since(t0), file_size(zkey), power);
+  if (e == CZ_OK)
+    printf("zkey_setup %.1f ms\nzkey_bytes %lld B\ndomain_log2 %u\n", cz_bench_ms_since(t0),
+           file_size(zkey), power);
   if (e == CZ_OK && ptau) {
     t0 = cz_now_ns();
     e = cz_ptau_write(power, &t, ptau, (unsigned)threads, msg, sizeof msg);
-    if (e == CZ_OK) printf("ptau_write %.1f ms\nptau_bytes %lld B\n", cz_bench_ms_since(t0),
-                           file_size(ptau));
+    if (e == CZ_OK)
+      printf("ptau_write %.1f ms\nptau_bytes %lld B\n", cz_bench_ms_since(t0), file_size(ptau));
   }
   memset(&t, 0, sizeof t);
   cz_circom_r1cs_free(&r);

@@ -187,8 +187,10 @@ out:
 }
 
 int cz_bench_parse_size(const char *text, uint64_t *bytes) {
-  static const struct { const char *suffix; unsigned shift; } units[] = {
-      {"", 0}, {"KiB", 10}, {"K", 10}, {"MiB", 20}, {"M", 20}, {"GiB", 30}, {"G", 30}};
+  static const struct {
+    const char *suffix;
+    unsigned shift;
+  } units[] = {{"", 0}, {"KiB", 10}, {"K", 10}, {"MiB", 20}, {"M", 20}, {"GiB", 30}, {"G", 30}};
   if (!text || *text < '0' || *text > '9') return -1;
   char *end;
   errno = 0;
@@ -291,8 +293,8 @@ int cz_bench_load_vk_for(const char *cmd, cz_groth16_vk *vk, const char *path, b
   int rc = cz_bench_load_vk(cmd, vk, path, force_hex, force_compressed);
   if (rc != 0) return rc;
   if (vk->n_ic == n_inputs + 1) return 0;
-  rc = cz_bench_unusable(cmd, "the verifying key takes %zu public inputs, %s has %zu",
-                         vk->n_ic - 1, who, n_inputs);
+  rc = cz_bench_unusable(cmd, "the verifying key takes %zu public inputs, %s has %zu", vk->n_ic - 1,
+                         who, n_inputs);
   cz_groth16_vk_free(vk);
   memset(vk, 0, sizeof *vk);
   return rc;
@@ -309,12 +311,13 @@ int cz_bench_unusable(const char *cmd, const char *fmt, ...) {
 }
 
 cz_err cz_bench_write_atomic(const char *path, const void *buf, size_t len, char *why,
-                            size_t whylen) {
+                             size_t whylen) {
   char tmp[4200];
   if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
     return cz_msg_err(why, whylen, CZ_ERR_IO, "%s: path too long", path);
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return cz_msg_err(why, whylen, CZ_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
+  if (fd < 0)
+    return cz_msg_err(why, whylen, CZ_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
   const uint8_t *p = buf;
   size_t done = 0;
   while (done < len) {

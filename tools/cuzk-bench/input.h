@@ -57,12 +57,14 @@ int cz_bench_load_vk(const char *cmd, cz_groth16_vk *vk, const char *path, bool 
 /* The options naming a verifying key, as every verifier takes them (the
  * path, force_hex and force_compressed of cz_bench_load_vk), for a cz_opt
  * table (bench/common/args.h). */
-#define CZ_BENCH_VK_OPTIONS(path, hex, compressed)                                               \
-  {"vk", CZ_OPT_STRING, path, "FILE",                                                            \
-   "verifying key, bellperson layout, raw bytes or hex text (not a whole .params file)"},        \
-      {"vk-compressed", CZ_OPT_FLAG, compressed, NULL,                                           \
-       "the key's points are compressed (else detected from its first byte)"},                   \
-      {"vk-hex", CZ_OPT_FLAG, hex, NULL, "the key file is hex text (else detected)"}
+#define CZ_BENCH_VK_OPTIONS(path, hex, compressed) \
+  {"vk", CZ_OPT_STRING, path, "FILE", \
+   "verifying key, bellperson layout, raw bytes or hex text (not a whole .params file)"}, \
+      {"vk-compressed", CZ_OPT_FLAG, compressed, NULL, \
+       "the key's points are compressed (else detected from its first byte)"}, \
+  { \
+    "vk-hex", CZ_OPT_FLAG, hex, NULL, "the key file is hex text (else detected)" \
+  }
 
 /* A verifier's two inputs (verify-post, verify-update, verify-seal).
  * The proof bytes named by arg (cz_bench_load_hex_or_file, name "proof"):

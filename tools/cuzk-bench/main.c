@@ -70,8 +70,8 @@ int main(int argc, char **argv) {
   }
   int moved = hoist_global_options(argc, argv);
   if (moved < 0 || 1 + moved >= argc) {
-    fprintf(stderr, "cuzk-bench: %s\n", moved < 0 ? "a global option needs a value"
-                                                   : "no command after the global options");
+    fprintf(stderr, "cuzk-bench: %s\n",
+            moved < 0 ? "a global option needs a value" : "no command after the global options");
     return 2;
   }
   for (const cz_bench_command *c = cz_bench_commands; c->name; c++)

@@ -112,9 +112,9 @@ cz_err cz_bench_vanilla_load(const char *path, cz_bench_blob **list, size_t *n, 
   if (!j) return CZ_ERR_PARSE;
   if (!json_is_array(j))
     e = cz_msg_err(why, whylen, CZ_ERR_PARSE,
-            "%s: a JSON object, not a vanilla.json array (a request file? use --request)", path);
-  else
-    e = blobs_from_array(j, path, list, n, why, whylen);
+                   "%s: a JSON object, not a vanilla.json array (a request file? use --request)",
+                   path);
+  else e = blobs_from_array(j, path, list, n, why, whylen);
   json_decref(j);
   return e;
 }
@@ -261,8 +261,8 @@ static cz_err get_vanilla(const ctx *c, json_t *obj, cz_bench_post_request *r) {
   if (!v) return field_err(c, "vanilla", "missing");
   const char *name = json_string_value(v);
   if (!name || !*name) return field_err(c, "vanilla", "not a file name");
-  cz_err e = cz_bench_request_vanilla_load(c->file, name, &r->vanilla, &r->n_vanilla, c->why,
-                                            c->whylen);
+  cz_err e =
+      cz_bench_request_vanilla_load(c->file, name, &r->vanilla, &r->n_vanilla, c->why, c->whylen);
   if (e != CZ_OK) return e;
   if (r->n_vanilla != r->n_sectors)
     return field_err(c, "vanilla", "%zu proofs for %zu sectors (one per sector, in order)",
@@ -299,7 +299,7 @@ static cz_err read_bare(const ctx *c, json_t *j, const cz_bench_post_options *op
     return cz_msg_err(c->why, c->whylen, CZ_ERR_INVALID_ARG, "%s: %s --randomness", c->file, need);
   if (!opt->prover_id)
     return cz_msg_err(c->why, c->whylen, CZ_ERR_INVALID_ARG, "%s: %s --prover-id (or --miner-id)",
-               c->file, need);
+                      c->file, need);
   r->kind = opt->kind;
   memcpy(r->randomness, opt->randomness, 32);
   memcpy(r->prover_id, opt->prover_id, 32);
@@ -318,13 +318,11 @@ cz_err cz_bench_post_request_read(const char *path, const cz_bench_post_options 
   free(buf);
   if (!j) return CZ_ERR_PARSE;
   ctx c = {path, why, whylen};
-  if (json_is_object(j))
-    e = read_request(&c, j, out);
-  else if (json_is_array(j))
-    e = read_bare(&c, j, opt, out);
+  if (json_is_object(j)) e = read_request(&c, j, out);
+  else if (json_is_array(j)) e = read_bare(&c, j, opt, out);
   else
     e = cz_msg_err(why, whylen, CZ_ERR_PARSE,
-            "%s: neither a request (object) nor a vanilla.json (array of base64)", path);
+                   "%s: neither a request (object) nor a vanilla.json (array of base64)", path);
   json_decref(j);
   if (e != CZ_OK) cz_bench_post_request_free(out);
   return e;
@@ -336,8 +334,8 @@ void cz_bench_hex32_text(char out[65], const uint8_t b[32]) {
   for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
-static cz_err write_text(const char *dir, const char *name, const char *text, size_t len,
-                         char *why, size_t whylen) {
+static cz_err write_text(const char *dir, const char *name, const char *text, size_t len, char *why,
+                         size_t whylen) {
   char path[4096];
   if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
     return cz_msg_err(why, whylen, CZ_ERR_IO, "%s/%s: path too long", dir, name);
@@ -398,7 +396,7 @@ cz_err cz_bench_post_request_write(const char *dir, const cz_bench_post_request 
                                    size_t whylen) {
   if (!r->kind || !r->has_miner_id || r->n_sectors != r->n_vanilla || r->n_sectors == 0)
     return cz_msg_err(why, whylen, CZ_ERR_INVALID_ARG,
-               "request: needs a kind, a miner id and one proof per sector");
+                      "request: needs a kind, a miner id and one proof per sector");
   /* jansson's integers are signed 64-bit. */
   if (r->miner_id > INT64_MAX)
     return cz_msg_err(why, whylen, CZ_ERR_INVALID_ARG,

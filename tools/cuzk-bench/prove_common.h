@@ -13,13 +13,13 @@
 struct cz_prover_backend;
 
 typedef struct {
-  const char *out;         /* raw proof bytes here; NULL: hex on stdout */
-  const char *vk_out;      /* also write the verifying key used (bellperson layout) */
-  const char *cache_dir;   /* test-parameter cache; NULL: the store's default */
+  const char *out;       /* raw proof bytes here; NULL: hex on stdout */
+  const char *vk_out;    /* also write the verifying key used (bellperson layout) */
+  const char *cache_dir; /* test-parameter cache; NULL: the store's default */
   bool official_only, checked;
   bool decoded_key; /* decode the key into memory instead of mapping it */
   unsigned threads;
-  bool pce;                /* record the circuit once, synthesize through it */
+  bool pce;                                /* record the circuit once, synthesize through it */
   const struct cz_prover_backend *backend; /* NULL: the CPU backend */
 } cz_bench_prove_opts;
 

@@ -4,7 +4,7 @@
 #include "prove_common.h"
 
 typedef struct {
-  const char *c1_path;     /* C1 JSON or Curio's wrapper */
+  const char *c1_path; /* C1 JSON or Curio's wrapper */
   cz_bench_prove_opts o;
   unsigned long partition; /* prove this partition alone; ~0ul: all of them */
 } cz_bench_porep_args;

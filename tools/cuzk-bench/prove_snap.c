@@ -68,9 +68,9 @@ static int prove_one(const cz_snap_partition *p, const cz_pce *shape,
     return e == CZ_ERR_PROOF_INVALID ? 1 : 2;
   }
   uint32_t k = p->partition;
-  printf("partition %u synthesis %.1f ms\npartition %u prove %.1f ms\npartition %u latency %.1f ms\n",
-         k, (double)sums.synthesis_ns / 1e6, k, (double)sums.prove_ns / 1e6, k,
-         cz_bench_ms_since(t0));
+  printf(
+      "partition %u synthesis %.1f ms\npartition %u prove %.1f ms\npartition %u latency %.1f ms\n",
+      k, (double)sums.synthesis_ns / 1e6, k, (double)sums.prove_ns / 1e6, k, cz_bench_ms_since(t0));
   return 0;
 }
 

@@ -20,7 +20,8 @@ const cz_snap_kind *cz_bench_snap_kind_arg(const char *arg) {
   if (!arg || !*arg) return NULL;
   char *end = NULL;
   unsigned long v = strtoul(arg, &end, 10);
-  if (*end == 0 && arg[0] >= '0' && arg[0] <= '9') return v < CZ_SNAP_N_KINDS ? cz_snap_kind_by_id((uint32_t)v) : NULL;
+  if (*end == 0 && arg[0] >= '0' && arg[0] <= '9')
+    return v < CZ_SNAP_N_KINDS ? cz_snap_kind_by_id((uint32_t)v) : NULL;
   return cz_snap_kind_by_name(arg);
 }
 
@@ -84,7 +85,7 @@ static cz_err read_obj(const char *path, json_t *j, cz_bench_snap_request *r, ch
   }
   if (!(r->kind = cz_bench_snap_kind_arg(arg)))
     return cz_msg_err(why, whylen, CZ_ERR_INVALID_ARG,
-               "%s: registered_proof: not a registered update proof (0-4 or a name)", path);
+                      "%s: registered_proof: not a registered update proof (0-4 or a name)", path);
   cz_err e;
   if ((e = hex32_field(j, "comm_r_old", path, r->comm_r_old, why, whylen)) != CZ_OK) return e;
   if ((e = hex32_field(j, "comm_d_new", path, r->comm_d_new, why, whylen)) != CZ_OK) return e;

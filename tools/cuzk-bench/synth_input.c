@@ -15,12 +15,12 @@
 struct synth_input {
   syn_kind kind;
   uint32_t partition;
-  cz_porep_c1 c1;                      /* PoRep */
-  const cz_post_kind *post;            /* PoSt */
+  cz_porep_c1 c1;           /* PoRep */
+  const cz_post_kind *post; /* PoSt */
   size_t n_sectors, n_challenges;
   cz_merkle_proof *proofs;
   cz_post_slot *slots;
-  const cz_snap_kind *snap;            /* update */
+  const cz_snap_kind *snap; /* update */
   cz_snap_partition_proof snap_proof;
   cz_snap_public snap_pub;
 };
@@ -136,9 +136,11 @@ static bool make_post(synth_input *in, const synth_spec *s, char *why, size_t wh
     snprintf(why, whylen, "out of memory");
     return false;
   }
-  for (size_t i = 0; i < n; i++) fake_path(&k->tree_r, leaves, (size_t)(rand64() % leaves), &in->proofs[i]);
+  for (size_t i = 0; i < n; i++)
+    fake_path(&k->tree_r, leaves, (size_t)(rand64() % leaves), &in->proofs[i]);
   for (size_t j = 0; j < in->n_sectors; j++)
-    in->slots[j] = (cz_post_slot){rand_fr(), rand_fr(), rand_fr(), &in->proofs[j * in->n_challenges]};
+    in->slots[j] =
+        (cz_post_slot){rand_fr(), rand_fr(), rand_fr(), &in->proofs[j * in->n_challenges]};
   return true;
 }
 
@@ -195,7 +197,7 @@ synth_input *synth_input_make(const synth_spec *s, char *why, size_t whylen) {
     return NULL;
   }
   in->kind = s->kind;
-  bool ok = s->kind == SYN_POREP   ? make_porep(in, s, why, whylen)
+  bool ok = s->kind == SYN_POREP    ? make_porep(in, s, why, whylen)
             : s->kind == SYN_UPDATE ? make_update(in, s, why, whylen)
                                     : make_post(in, s, why, whylen);
   if (!ok) {
@@ -216,8 +218,9 @@ void synth_input_free(synth_input *in) {
 }
 
 const char *synth_input_name(const synth_input *in) {
-  return in->kind == SYN_POREP ? in->c1.kind->name : in->kind == SYN_UPDATE ? in->snap->name
-                                                                          : in->post->name;
+  return in->kind == SYN_POREP    ? in->c1.kind->name
+         : in->kind == SYN_UPDATE ? in->snap->name
+                                  : in->post->name;
 }
 
 cz_err synth_input_run(const synth_input *in, cz_cs_kind kind, const cz_cs_config *cfg,

@@ -30,7 +30,7 @@ typedef struct {
   const char *c1_path;
   uint32_t partition;
   size_t post_sectors, post_challenges; /* PoSt: 0 = registered */
-  unsigned threads; /* for sealing */
+  unsigned threads;                     /* for sealing */
 } synth_spec;
 
 /* Builds the input; NULL with why set on failure (unknown size, a C1 that

@@ -28,7 +28,8 @@ static void usage(FILE *f) {
           "usage: cuzk-daemon [-c|--config FILE] [-l|--listen ADDR] [--log-level LEVEL]\n"
           "                   [--status-listen HOST:PORT] [--test-params]\n"
           "                   [--backend cpu|cuda|auto] [--no-pce]\n"
-          "  FILE: the TOML config (default " DEFAULT_CONFIG ", read when it exists)\n"
+          "  FILE: the TOML config (default " DEFAULT_CONFIG
+          ", read when it exists)\n"
           "  ADDR: unix:///path/to.sock (default unix:///run/curio/cuzk.sock) or host:port\n"
           "  LEVEL: trace, debug, info (default), warn, error\n"
           "  --test-params: without official v28 parameters, prove with cached TEST\n"
@@ -49,8 +50,10 @@ static void usage(FILE *f) {
 static void check_param_dir(const char *dir) {
   DIR *d = opendir(dir);
   if (!d) {
-    cz_log(CZ_LOG_WARN, "daemon", "parameter directory %s: %s: proofs need official v28 parameters there "
-           "(or --test-params)", dir, strerror(errno));
+    cz_log(CZ_LOG_WARN, "daemon",
+           "parameter directory %s: %s: proofs need official v28 parameters there "
+           "(or --test-params)",
+           dir, strerror(errno));
     return;
   }
   bool found = false;
@@ -60,14 +63,16 @@ static void check_param_dir(const char *dir) {
   }
   closedir(d);
   if (!found)
-    cz_log(CZ_LOG_WARN, "daemon", "parameter directory %s holds no v28-*.params file: proofs need "
-           "official v28 parameters there (or --test-params)", dir);
+    cz_log(CZ_LOG_WARN, "daemon",
+           "parameter directory %s holds no v28-*.params file: proofs need "
+           "official v28 parameters there (or --test-params)",
+           dir);
 }
 
 /* SIGINT, SIGTERM and SIGHUP: blocked in every thread, taken by sigwait. */
 static sigset_t stop_signals;
 static cz_engine *the_engine;
-static const char *config_path; /* -c, or NULL */
+static const char *config_path;  /* -c, or NULL */
 static const char *level_option; /* --log-level, or NULL */
 
 /* Apply logging.level and logging.format (both checked by the parser). */
@@ -100,11 +105,13 @@ static void reload(void) {
   }
   /* Said at the more verbose of the two levels, so that a change is seen. */
   bool said = cz_log_enabled(CZ_LOG_INFO);
-  if (said) cz_log(CZ_LOG_INFO, "daemon", "SIGHUP: logging.level %s (from %s)", cfg.log_level, config_path);
+  if (said)
+    cz_log(CZ_LOG_INFO, "daemon", "SIGHUP: logging.level %s (from %s)", cfg.log_level, config_path);
   cz_log_level lv = CZ_LOG_INFO;
   cz_log_parse_level(cfg.log_level, &lv);
   cz_log_setup(lv, cfg.log_format[0] == 'j' ? CZ_LOG_JSON : CZ_LOG_TEXT);
-  if (!said) cz_log(CZ_LOG_INFO, "daemon", "SIGHUP: logging.level %s (from %s)", cfg.log_level, config_path);
+  if (!said)
+    cz_log(CZ_LOG_INFO, "daemon", "SIGHUP: logging.level %s (from %s)", cfg.log_level, config_path);
 }
 
 /* The next stop signal; a SIGHUP on the way is a reload. */
@@ -290,8 +297,12 @@ static void log_started(const cz_daemon_config *cfg, const cz_listen_addr *la, c
   /* srs.param_cache in the file wins; else $FIL_PROOFS_PARAMETER_CACHE
    * (cz_daemon_config_default); else /data/zk/params. */
   cz_log(CZ_LOG_INFO, "daemon", "cuzk-daemon %s (git %s)", CUZK_VERSION, CUZK_GIT_COMMIT);
-  if (config) cz_log(CZ_LOG_INFO, "daemon", "config %s%s", config, default_config ? " (the default path)" : "");
-  else cz_log(CZ_LOG_INFO, "daemon", "no config file at %s (the default path): using defaults", DEFAULT_CONFIG);
+  if (config)
+    cz_log(CZ_LOG_INFO, "daemon", "config %s%s", config,
+           default_config ? " (the default path)" : "");
+  else
+    cz_log(CZ_LOG_INFO, "daemon", "no config file at %s (the default path): using defaults",
+           DEFAULT_CONFIG);
   const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
   bool from_env = env && env[0] && !strcmp(env, cfg->param_cache);
   cz_log(CZ_LOG_INFO, "daemon",

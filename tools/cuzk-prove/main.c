@@ -21,21 +21,22 @@ static int bad_usage(const char *why) {
 }
 
 static int usage(FILE *out) {
-  fprintf(out,
-          "usage: cuzk-prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
-          "       cuzk-prove verify <verification_key.json|circuit.zkey> <public.json> <proof.json>\n"
-          "\n"
-          "Proves like `snarkjs groth16 prove` (and rapidsnark's prover) over bls12381,\n"
-          "and verifies like `snarkjs groth16 verify`.\n"
-          "options:\n"
-          "  -t, --threads N  thread budget (default: all cores)\n"
-          "  --r1cs FILE      check the witness against the circuit's constraints first,\n"
-          "                   naming the first one it breaks\n"
-          "  --check-key      test every point of the key for the prime-order subgroup\n"
-          "                   (slow: about 0.2 ms a point on one core)\n"
-          "  --timings        print CUZK_TIMING lines (phases in ms) on stderr\n"
-          "  --version        the version and git commit\n"
-          "exit status: 0 proved (verify: valid), 1 refused or invalid, 2 usage\n");
+  fprintf(
+      out,
+      "usage: cuzk-prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+      "       cuzk-prove verify <verification_key.json|circuit.zkey> <public.json> <proof.json>\n"
+      "\n"
+      "Proves like `snarkjs groth16 prove` (and rapidsnark's prover) over bls12381,\n"
+      "and verifies like `snarkjs groth16 verify`.\n"
+      "options:\n"
+      "  -t, --threads N  thread budget (default: all cores)\n"
+      "  --r1cs FILE      check the witness against the circuit's constraints first,\n"
+      "                   naming the first one it breaks\n"
+      "  --check-key      test every point of the key for the prime-order subgroup\n"
+      "                   (slow: about 0.2 ms a point on one core)\n"
+      "  --timings        print CUZK_TIMING lines (phases in ms) on stderr\n"
+      "  --version        the version and git commit\n"
+      "exit status: 0 proved (verify: valid), 1 refused or invalid, 2 usage\n");
   return out == stderr ? 2 : 0;
 }
 
@@ -54,7 +55,8 @@ static int write_text(const char *path, const char *text, size_t len) {
 
 static int write_outputs(const cz_groth16_proof *proof, const cz_fr *pub, size_t n_pub,
                          const char *proof_path, const char *public_path) {
-  size_t n1 = cz_snarkjs_proof_json(NULL, 0, proof), n2 = cz_snarkjs_public_json(NULL, 0, pub, n_pub);
+  size_t n1 = cz_snarkjs_proof_json(NULL, 0, proof),
+         n2 = cz_snarkjs_public_json(NULL, 0, pub, n_pub);
   char *b1 = malloc(n1 + 1), *b2 = malloc(n2 + 1);
   int rc = 1;
   if (b1 && b2) {
@@ -181,7 +183,8 @@ static int verify_main(int argc, char **argv) {
   if (!rc) {
     cz_err e = cz_groth16_verify(&vk, pub, n_pub, &proof);
     if (e == CZ_OK) printf("OK\n");
-    else rc = fail("INVALID", e == CZ_ERR_PROOF_INVALID ? "the proof does not verify" : cz_err_str(e));
+    else
+      rc = fail("INVALID", e == CZ_ERR_PROOF_INVALID ? "the proof does not verify" : cz_err_str(e));
   }
   free(pub);
   free(pub_text);

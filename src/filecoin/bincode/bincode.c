@@ -171,8 +171,7 @@ cz_err cz_bc_merkle(cz_bc_reader *r, cz_merkle_hasher h, cz_vanilla_merkle *m) {
   m->variant = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
   if (m->variant > 2)
     return cz_bc_fail(r, CZ_ERR_PARSE,
-                      "unknown ProofData variant %u (expected 0 Single, 1 Sub, 2 Top)",
-                      m->variant);
+                      "unknown ProofData variant %u (expected 0 Single, 1 Sub, 2 Top)", m->variant);
   if (m->variant == 0) {
     if ((e = cz_bc_fr(r, ".root", &p->root)) != CZ_OK) return e;
     if ((e = cz_bc_fr(r, ".leaf", &p->leaf)) != CZ_OK) return e;
@@ -215,10 +214,8 @@ cz_err cz_bc_merkle_prove(const cz_merkle_tree *t, uint64_t challenge, cz_vanill
 
 bool cz_bc_merkle_ok(const cz_vanilla_merkle *m) {
   const cz_merkle_proof *p = &m->proof;
-  if (m->variant > 2 || (m->variant < 1 && m->n_sub) || (m->variant < 2 && m->n_top))
-    return false;
-  if ((size_t)m->n_base + m->n_sub + m->n_top != p->n_levels ||
-      p->n_levels > CZ_MERKLE_MAX_LEVELS)
+  if (m->variant > 2 || (m->variant < 1 && m->n_sub) || (m->variant < 2 && m->n_top)) return false;
+  if ((size_t)m->n_base + m->n_sub + m->n_top != p->n_levels || p->n_levels > CZ_MERKLE_MAX_LEVELS)
     return false;
   for (size_t l = 0; l < p->n_levels; l++) {
     unsigned a = p->arity[l];

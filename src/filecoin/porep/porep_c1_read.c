@@ -124,8 +124,7 @@ static bool parse_merkle(cz_json *j, const cz_porep_tree_spec *t, cz_merkle_proo
         parse_inclusion_path(j, p, 0, t->base_levels, s->base_arity);
       else if (strcmp(name, "sub_proof") == 0)
         parse_inclusion_path(j, p, t->base_levels, 1, s->sub_arity);
-      else
-        parse_inclusion_path(j, p, t->base_levels + 1, 1, s->top_arity);
+      else parse_inclusion_path(j, p, t->base_levels + 1, 1, s->top_arity);
     }
     if (g == CZ_JSON_ERROR) return false;
     cz_errpath_pop(&j->ep);
@@ -317,7 +316,7 @@ static bool all_zero(const uint8_t b[32]) {
 /* SealCommitPhase1Output, from its '{'. */
 static bool parse_c1(cz_json *j, cz_porep_c1 *c1) {
   static const char *const F[] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d",
-                                  "replica_id", "seed", "ticket"};
+                                  "replica_id",       "seed",           "ticket"};
   const cz_porep_kind *kind = NULL, *tag_kind = NULL;
   uint8_t *bytes[] = {NULL, NULL, c1->comm_r, c1->comm_d, c1->replica_id, c1->seed, c1->ticket};
   uint8_t tmp[5][32] = {{0}};

@@ -49,7 +49,7 @@ static void rand_merkle(uint64_t *s, const cz_merkle_shape *shape, uint64_t node
   rand_fr(s, &p->root);
   uint64_t c = leaf;
   for (size_t l = 0; l < p->n_levels; l++) {
-    unsigned a = l < t.base_levels ? shape->base_arity
+    unsigned a = l < t.base_levels    ? shape->base_arity
                  : l == t.base_levels ? shape->sub_arity
                                       : shape->top_arity;
     p->arity[l] = a;
@@ -73,8 +73,8 @@ static void rand_labeling(uint64_t *s, uint32_t layer, uint64_t node, cz_porep_l
 
 /* Challenge i of a partition: the derived node, its graph parents' columns
  * and random paths, with the partition's shared roots. */
-static void rand_challenge(uint64_t *s, const cz_porep_kind *k, const cz_sdr_graph *g,
-                           uint64_t ch, const cz_fr roots[2], cz_porep_challenge_proof *cp) {
+static void rand_challenge(uint64_t *s, const cz_porep_kind *k, const cz_sdr_graph *g, uint64_t ch,
+                           const cz_fr roots[2], cz_porep_challenge_proof *cp) {
   uint32_t parents[CZ_SDR_DEGREE];
   cz_sdr_parents(g, (uint32_t)ch, parents);
   cp->challenge = ch;

@@ -10,14 +10,14 @@
 #include "filecoin/circuit_build.h"
 #include "util/msg.h"
 
-
 /* The public inputs of partition p in a fresh array of *n. */
-static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, size_t *n,
-                               char *msg, size_t len) {
+static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, size_t *n, char *msg,
+                               size_t len) {
   cz_porep_config cfg;
   cz_porep_kind_config(c1->kind, &cfg);
   *n = cz_porep_public_input_count(&cfg);
-  if (!(*out = malloc(*n * sizeof **out))) return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
+  if (!(*out = malloc(*n * sizeof **out)))
+    return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = cz_porep_c1_public_inputs(c1, p, *out, n);
   if (e != CZ_OK) {
     free(*out);
@@ -46,14 +46,15 @@ cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pc
   if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
     cz_assignment_free(as);
     if (e == CZ_ERR_NOMEM) cz_msg_err(msg, msg_len, e, "out of memory");
-    else cz_msg_err(msg, msg_len, e, "partition %u: the recorded shape is not %s's circuit", p,
-              c1->kind->name);
+    else
+      cz_msg_err(msg, msg_len, e, "partition %u: the recorded shape is not %s's circuit", p,
+                 c1->kind->name);
   }
   if (e == CZ_OK &&
       (as->n_inputs != n + 1 || memcmp(as->inputs + 1, inputs, n * sizeof *inputs) != 0)) {
     cz_assignment_free(as);
     e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-             "partition %u: the circuit's public inputs differ from the verifier's", p);
+                   "partition %u: the circuit's public inputs differ from the verifier's", p);
   }
   free(inputs);
   return e;
@@ -109,8 +110,9 @@ cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, con
   cz_porep_kind_config(c1->kind, &cfg);
   size_t n_inputs = cz_porep_public_input_count(&cfg);
   if (params->vk.n_ic != n_inputs + 1)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "parameters take %zu public inputs, %s has %zu",
-                params->vk.n_ic - 1, c1->kind->name, n_inputs);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "parameters take %zu public inputs, %s has %zu", params->vk.n_ic - 1,
+                      c1->kind->name, n_inputs);
   cz_err e = cz_porep_verify_vanilla(c1, msg, msg_len);
   if (e != CZ_OK) return e;
   /* One prepared key for every partition's check. */

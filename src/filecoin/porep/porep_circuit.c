@@ -206,8 +206,8 @@ static cz_err top_values(const cz_porep_c1 *c1, uint32_t partition, cz_fr v[5], 
     bool r_last = cz_fr_eq(&p[i].tree_r_last.root, &v[3]);
     if (!r_last || !cz_fr_eq(&p[i].c_x.tree_c.root, &v[4]))
       return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                        "vanilla_proofs[%u][%u].%s root differs from challenge 0's", partition,
-                        i, r_last ? "replica_column_proofs.c_x.inclusion_proof" : "comm_r_last_proof");
+                        "vanilla_proofs[%u][%u].%s root differs from challenge 0's", partition, i,
+                        r_last ? "replica_column_proofs.c_x.inclusion_proof" : "comm_r_last_proof");
   }
   return CZ_OK;
 }
@@ -312,8 +312,8 @@ cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c
 }
 
 cz_err cz_porep_witness(cz_cs_kind kind, const cz_porep_c1 *c1, uint32_t partition,
-                        const cz_cs_config *cfg, unsigned n_threads, cz_assignment *out,
-                        char *msg, size_t msg_len) {
+                        const cz_cs_config *cfg, unsigned n_threads, cz_assignment *out, char *msg,
+                        size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
   memset(out, 0, sizeof *out);
   if (!c1 || !c1->kind) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "c1: missing");

@@ -21,7 +21,6 @@
 #define NODE CZ_SDR_NODE_BYTES
 #define SEAL_MAX_SECTOR (512ull << 20)
 
-
 /* ---- Default data ---------------------------------------------------------- */
 
 void cz_porep_default_data(uint8_t *out, uint64_t sector_size) {
@@ -53,7 +52,7 @@ typedef struct {
   const uint8_t *data; /* nodes x 32 */
   cz_fr *leaves;       /* scratch: nodes leaves */
   cz_merkle_tree tree_d, tree_c, tree_r;
-  atomic_int err; /* an error of a parallel step (workers may race to set it) */
+  atomic_int err;         /* an error of a parallel step (workers may race to set it) */
   cz_progress_counter pc; /* phase "seal" (cz_porep_seal_input.progress) */
 } sealer;
 
@@ -267,8 +266,8 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
   uint64_t *challenges = malloc(n * sizeof *challenges);
   if (!challenges) goto nomem;
   for (uint32_t p = 0; p < out->n_partitions; p++)
-    cz_porep_challenges(challenges + (size_t)p * out->n_challenges, cfg, s->replica_id,
-                        out->comm_r, in->seed, p);
+    cz_porep_challenges(challenges + (size_t)p * out->n_challenges, cfg, s->replica_id, out->comm_r,
+                        in->seed, p);
   prove_ctx pc = {s, challenges, out->proofs, CZ_OK, &s->pc};
   cz_parallel_for(n, s->n_threads, prove_range, &pc);
   free(challenges);
@@ -381,10 +380,10 @@ static const char *inclusion_fails(const cz_merkle_proof *p, const cz_merkle_sha
   return NULL;
 }
 
-#define FAIL(...)                        \
-  do {                                   \
+#define FAIL(...) \
+  do { \
     cz_msg(why, why_len, __VA_ARGS__); \
-    return false;                        \
+    return false; \
   } while (0)
 
 static bool column_ok(const verifier *v, const cz_porep_column *c, uint32_t node, const char *what,
@@ -509,7 +508,6 @@ static void verify_range(void *ctx, size_t begin, size_t end, unsigned worker) {
   }
 }
 
-
 cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
                                       size_t msg_len) {
   if (!c1 || !c1->kind || !c1->proofs)
@@ -524,16 +522,18 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
   if (e != CZ_OK) return e;
   if (c1->n_partitions != k->partitions || c1->n_challenges != k->shape.challenges)
     return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
-                   "%s needs %" PRIu32 " partitions of %" PRIu32 " challenges, the C1 has %" PRIu32
-                   " of %" PRIu32,
-                   k->name, k->partitions, k->shape.challenges, c1->n_partitions, c1->n_challenges);
+                      "%s needs %" PRIu32 " partitions of %" PRIu32
+                      " challenges, the C1 has %" PRIu32 " of %" PRIu32,
+                      k->name, k->partitions, k->shape.challenges, c1->n_partitions,
+                      c1->n_challenges);
   verifier v;
   memset(&v, 0, sizeof v);
   v.c1 = c1;
   v.nodes = k->shape.nodes;
   v.layers = k->shape.layers;
   if (cz_sdr_graph_init(&v.g, v.nodes, cfg->porep_id, cfg->api) != CZ_OK)
-    return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "%s: cannot build the SDR graph", k->name);
+    return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "%s: cannot build the SDR graph",
+                      k->name);
   cz_fr comm_r;
   if (cz_fr_from_bytes_le(&v.comm_d, c1->comm_d) != CZ_OK)
     return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "comm_d is not a field element");
@@ -549,8 +549,8 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
     const cz_porep_challenge_proof *first = &c1->proofs[(size_t)p * c1->n_challenges];
     cz_fr in[2] = {first->c_x.tree_c.root, first->tree_r_last.root}, h;
     if (cz_poseidon_hash(2, in, &h) != CZ_OK || !cz_fr_eq(&h, &comm_r))
-      return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "partition %" PRIu32 ": comm_r is not H(comm_c, comm_r_last)",
-                     p);
+      return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
+                        "partition %" PRIu32 ": comm_r is not H(comm_c, comm_r_last)", p);
   }
 
   size_t n = (size_t)c1->n_partitions * c1->n_challenges;
@@ -565,8 +565,8 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
     return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory verifying the C1");
   }
   for (uint32_t p = 0; p < c1->n_partitions; p++)
-    cz_porep_challenges(challenges + (size_t)p * c1->n_challenges, cfg, c1->replica_id,
-                        c1->comm_r, c1->seed, p);
+    cz_porep_challenges(challenges + (size_t)p * c1->n_challenges, cfg, c1->replica_id, c1->comm_r,
+                        c1->seed, p);
   v.challenges = challenges;
   for (unsigned w = 0; w < workers; w++) v.fail_at[w] = SIZE_MAX;
   cz_parallel_for(n, 0, verify_range, &v);
@@ -574,7 +574,9 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
   unsigned worst = 0;
   for (unsigned w = 1; w < workers; w++)
     if (v.fail_at[w] < v.fail_at[worst]) worst = w;
-  e = v.fail_at[worst] == SIZE_MAX ? CZ_OK : cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "%s", v.why[worst]);
+  e = v.fail_at[worst] == SIZE_MAX
+          ? CZ_OK
+          : cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID, "%s", v.why[worst]);
   free(challenges);
   free(v.fail_at);
   free(v.why);

@@ -64,15 +64,15 @@ cz_err cz_post_sector_challenges(const cz_post_kind *k, const uint8_t randomness
   cz_err e = cz_post_check_fr(randomness, "randomness", NULL, msg, msg_len);
   if (e != CZ_OK) return e;
   for (uint32_t n = 0; n < k->config_challenge_count; n++)
-    out[n] = cz_post_leaf_challenge(
-        k, randomness, sector_id,
-        cz_post_challenge_index(k->api, sector_index, k->config_challenge_count, n));
+    out[n] = cz_post_leaf_challenge(k, randomness, sector_id,
+                                    cz_post_challenge_index(k->api, sector_index,
+                                                            k->config_challenge_count, n));
   return CZ_OK;
 }
 
 cz_err cz_post_winning_sectors(const cz_post_kind *k, const uint8_t randomness[32],
-                               const uint8_t prover_id[32], uint64_t sector_set_len,
-                               uint64_t *out, char *msg, size_t msg_len) {
+                               const uint8_t prover_id[32], uint64_t sector_set_len, uint64_t *out,
+                               char *msg, size_t msg_len) {
   if (!k || !randomness || !prover_id || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "winning sectors: NULL argument");
   if (k->type != CZ_POST_WINNING)
@@ -130,8 +130,8 @@ cz_err cz_post_public_inputs(const cz_post_challenge_seed *seed, const cz_post_s
   cz_err e = cz_post_partition_slots(k, partition, n, &slots, msg, msg_len);
   if (e != CZ_OK) return e;
   if (out_cap < want)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "public inputs: room for %zu, %s needs %zu", out_cap, k->name, want);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "public inputs: room for %zu, %s needs %zu",
+                      out_cap, k->name, want);
   if ((e = cz_post_check_fr(randomness, "randomness", NULL, msg, msg_len)) != CZ_OK) return e;
   for (size_t i = 0; i < slots; i++) {
     const cz_post_sector *s = &sectors[i % n];
@@ -153,7 +153,6 @@ cz_err cz_post_public_inputs(const cz_post_challenge_seed *seed, const cz_post_s
   return CZ_OK;
 }
 
-cz_err cz_post_check_commitment(const uint8_t b[32], const char *what, char *msg,
-                                size_t msg_len) {
+cz_err cz_post_check_commitment(const uint8_t b[32], const char *what, char *msg, size_t msg_len) {
   return cz_post_check_fr(b, what, NULL, msg, msg_len);
 }

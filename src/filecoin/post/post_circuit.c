@@ -32,8 +32,8 @@ static unsigned log2u(unsigned a) {
 static cz_err check_sizes(const cz_merkle_shape *tree, size_t leaves, size_t n_sectors,
                           size_t n_challenges, char *msg, size_t msg_len) {
   if (!tree || !cz_merkle_shape_ok(tree, leaves))
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "tree: not a valid shape for %zu leaves", leaves);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "tree: not a valid shape for %zu leaves",
+                      leaves);
   if (n_sectors == 0 || n_challenges == 0 ||
       cz_post_circuit_input_count(n_sectors, n_challenges) == 0)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
@@ -45,16 +45,15 @@ static cz_err check_sizes(const cz_merkle_shape *tree, size_t leaves, size_t n_s
 /* One proof: shape, levels, arities, and its indices the digits of its
  * challenge (por.rs packs the index bits, compound.rs inputs the challenge). */
 static cz_err check_proof(const cz_merkle_shape *tree, size_t leaves, size_t levels,
-                          const cz_merkle_proof *p, size_t s, size_t c, char *msg,
-                          size_t msg_len) {
+                          const cz_merkle_proof *p, size_t s, size_t c, char *msg, size_t msg_len) {
   if (p->shape.hasher != tree->hasher || p->shape.base_arity != tree->base_arity ||
       p->shape.sub_arity != tree->sub_arity || p->shape.top_arity != tree->top_arity)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "sectors[%zu].proofs[%zu].shape: not the tree's shape", s, c);
   if (p->n_levels != levels)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "sectors[%zu].proofs[%zu].n_levels: %zu, the tree has %zu", s, c,
-                      p->n_levels, levels);
+                      "sectors[%zu].proofs[%zu].n_levels: %zu, the tree has %zu", s, c, p->n_levels,
+                      levels);
   if (p->challenge >= leaves)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "sectors[%zu].proofs[%zu].challenge: %zu is not below the sector's %zu "
@@ -65,12 +64,12 @@ static cz_err check_proof(const cz_merkle_shape *tree, size_t leaves, size_t lev
     unsigned want = l < base ? tree->base_arity : l == base ? tree->sub_arity : tree->top_arity;
     if (p->arity[l] != want)
       return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                        "sectors[%zu].proofs[%zu].arity[%zu]: %u, the tree's level has arity %u",
-                        s, c, l, p->arity[l], want);
+                        "sectors[%zu].proofs[%zu].arity[%zu]: %u, the tree's level has arity %u", s,
+                        c, l, p->arity[l], want);
     if (p->index[l] >= want)
       return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                        "sectors[%zu].proofs[%zu].index[%zu]: %u is not below the arity %u", s,
-                        c, l, p->index[l], want);
+                        "sectors[%zu].proofs[%zu].index[%zu]: %u is not below the arity %u", s, c,
+                        l, p->index[l], want);
     packed |= (size_t)p->index[l] << shift;
     shift += log2u(want);
   }
@@ -135,9 +134,9 @@ cz_err cz_post_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t sector_lea
                        size_t n_sectors, size_t n_challenges, const cz_post_slot *sectors) {
   if (!cs) return CZ_ERR_INVALID_ARG;
   bool vals = cz_cs_needs_values(cs);
-  cz_err e = vals ? cz_post_check_sectors(tree, sector_leaves, n_sectors, n_challenges, sectors,
-                                          NULL, 0)
-                  : check_sizes(tree, sector_leaves, n_sectors, n_challenges, NULL, 0);
+  cz_err e =
+      vals ? cz_post_check_sectors(tree, sector_leaves, n_sectors, n_challenges, sectors, NULL, 0)
+           : check_sizes(tree, sector_leaves, n_sectors, n_challenges, NULL, 0);
   if (e != CZ_OK) return e;
   CZ_PUSH_NS(cs, "outer namespace");
   for (size_t s = 0; e == CZ_OK && s < n_sectors; s++) {

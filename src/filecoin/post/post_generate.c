@@ -38,7 +38,7 @@ static cz_err check_tree(const cz_post_kind *k, const cz_merkle_tree *t, char *m
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "tree_r_last: a %s %u-%u-%u tree over %zu leaves; %s needs Poseidon "
                       "%u-%u-%u over %llu",
-                      !t->nodes ? "missing"
+                      !t->nodes                         ? "missing"
                       : s->hasher == CZ_MERKLE_POSEIDON ? "Poseidon"
                                                         : "SHA-256",
                       s->base_arity, s->sub_arity, s->top_arity, t->n_leaves, k->name,
@@ -111,8 +111,10 @@ cz_err cz_post_generate_vanilla(const cz_post_kind *k, const cz_post_replica *re
     if (e == CZ_OK && !cz_merkle_verify(&inc[i].proof)) e = CZ_ERR_INVALID_ARG;
     if (e != CZ_OK) {
       cz_post_vanilla_free(out);
-      return cz_msg_err(msg, msg_len, e, "challenges[%zu]: the inclusion proof of leaf %llu "
-                        "does not verify (a damaged tree)", i, (unsigned long long)challenges[i]);
+      return cz_msg_err(msg, msg_len, e,
+                        "challenges[%zu]: the inclusion proof of leaf %llu "
+                        "does not verify (a damaged tree)",
+                        i, (unsigned long long)challenges[i]);
     }
     sp->n_inclusions++;
   }

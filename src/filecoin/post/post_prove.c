@@ -17,7 +17,8 @@
  * cz_post_public_input_count(kind). */
 static cz_err verifier_inputs(const cz_post_partition *p, cz_fr **out, char *msg, size_t msg_len) {
   size_t n = cz_post_public_input_count(p->kind);
-  if (!(*out = malloc(n * sizeof **out))) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  if (!(*out = malloc(n * sizeof **out)))
+    return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = cz_post_public_inputs(&(cz_post_challenge_seed){.kind = p->kind,
                                                              .randomness = p->randomness,
                                                              .partition = p->partition},
@@ -128,15 +129,15 @@ static cz_err synthesize_slots(const cz_post_kind *k, const cz_post_slot *slots,
   }
   if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
     cz_assignment_free(as);
-    cz_msg(msg, msg_len, e == CZ_ERR_NOMEM ? "out of memory"
-                                            : "%s: the recorded shape is not this circuit's",
+    cz_msg(msg, msg_len,
+           e == CZ_ERR_NOMEM ? "out of memory" : "%s: the recorded shape is not this circuit's",
            k->name);
   }
   return e;
 }
 
-cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape,
-                              unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len) {
+cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape, unsigned n_threads,
+                              cz_assignment *as, char *msg, size_t msg_len) {
   memset(as, 0, sizeof *as);
   if (!p || !p->kind)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: not parsed");
@@ -208,8 +209,9 @@ cz_err cz_post_prove(const cz_post_partition *p, const cz_prove_ctx *pc,
   if (!p || !p->kind || !params || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
   if (params->vk.n_ic != cz_post_public_input_count(p->kind) + 1)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "parameters take %zu public inputs, %s has %zu",
-                      params->vk.n_ic - 1, p->kind->name, cz_post_public_input_count(p->kind));
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "parameters take %zu public inputs, %s has %zu", params->vk.n_ic - 1,
+                      p->kind->name, cz_post_public_input_count(p->kind));
   cz_err e = cz_post_partition_verify(p, msg, msg_len);
   if (e != CZ_OK) return e;
   cz_assignment as;
@@ -235,6 +237,5 @@ cz_err cz_post_params_get(cz_groth16_params *out, const cz_post_kind *k,
   if (cz_post_param_name(k, name, sizeof name) >= sizeof name) return CZ_ERR_INVALID_ARG;
   cz_err e = cz_official_params_check(name, o, msg, msg_len);
   if (e != CZ_OK) return e;
-  return cz_params_store_get(out, name, cz_post_public_input_count(k) + 1, o, origin, msg,
-                             msg_len);
+  return cz_params_store_get(out, name, cz_post_public_input_count(k) + 1, o, origin, msg, msg_len);
 }

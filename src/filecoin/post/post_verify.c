@@ -27,11 +27,13 @@ typedef struct {
 
 static want_shape shape_of(const cz_post_kind *k) {
   const cz_merkle_shape *t = &k->tree_r;
-  want_shape w = {t->top_arity ? 2u : t->sub_arity ? 1u : 0u, 0, t->sub_arity ? 1u : 0u,
-                  t->top_arity ? 1u : 0u};
+  want_shape w = {t->top_arity   ? 2u
+                  : t->sub_arity ? 1u
+                                 : 0u,
+                  0, t->sub_arity ? 1u : 0u, t->top_arity ? 1u : 0u};
   /* merkle/proof.rs compound_path_length over sector_size / 32 leaves. */
-  w.n_base = (uint32_t)(cz_merkle_proof_levels(t, (size_t)(k->sector_size / 32)) - w.n_sub -
-                        w.n_top);
+  w.n_base =
+      (uint32_t)(cz_merkle_proof_levels(t, (size_t)(k->sector_size / 32)) - w.n_sub - w.n_top);
   return w;
 }
 
@@ -43,11 +45,11 @@ static cz_err check_shape(const cz_post_kind *k, const want_shape *w, const cz_p
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "%s: a %s proof with %u/%u/%u base/sub/top levels; %s (tree %u-%u-%u) "
                       "needs %s with %u/%u/%u",
-                      name, cz_bc_variant_name(inc->variant), inc->n_base, inc->n_sub,
-                      inc->n_top, k->name, t->base_arity, t->sub_arity, t->top_arity,
+                      name, cz_bc_variant_name(inc->variant), inc->n_base, inc->n_sub, inc->n_top,
+                      k->name, t->base_arity, t->sub_arity, t->top_arity,
                       cz_bc_variant_name(w->variant), w->n_base, w->n_sub, w->n_top);
   for (size_t l = 0; l < inc->proof.n_levels; l++) {
-    unsigned want = l < w->n_base ? t->base_arity
+    unsigned want = l < w->n_base                      ? t->base_arity
                     : l < (size_t)w->n_base + w->n_sub ? t->sub_arity
                                                        : t->top_arity;
     if (inc->proof.arity[l] != want)
@@ -101,8 +103,8 @@ static cz_err check_public(const cz_post_sector *s, const cz_post_vanilla *v, si
 
 static cz_err verify_sector(const cz_post_kind *k, const want_shape *w,
                             const uint8_t randomness[32], uint64_t sector_index,
-                            const cz_post_sector *s, const cz_post_vanilla *v, size_t i,
-                            char *msg, size_t msg_len) {
+                            const cz_post_sector *s, const cz_post_vanilla *v, size_t i, char *msg,
+                            size_t msg_len) {
   char name[160];
   snprintf(name, sizeof name, "vanilla_proofs[%zu]", i);
   cz_err e = check_public(s, v, i, name, msg, msg_len);
@@ -150,8 +152,7 @@ cz_err cz_post_verify_vanilla(const cz_post_challenge_seed *seed, const cz_post_
   if (!k || !randomness || !prover_id || !sectors || !proofs)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "verify vanilla: NULL argument");
   if (k->config_challenge_count > MAX_CHALLENGES)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: unsupported challenge count",
-                      k->name);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: unsupported challenge count", k->name);
   size_t slots;
   cz_err e = cz_post_partition_slots(k, partition, n, &slots, msg, msg_len);
   if (e == CZ_OK) e = cz_post_check_fr(randomness, "randomness", NULL, msg, msg_len);

@@ -35,7 +35,8 @@ static void hex_prefix(char *out, const uint8_t *d, size_t n_hex) {
 cz_err cz_param_file_digest(const char *path, char hex[CZ_PARAM_DIGEST_HEX + 1], char *msg,
                             size_t msg_len) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+  if (fd < 0)
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot open %s: %s", path, strerror(errno));
   posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   uint8_t *buf = malloc(READ_CHUNK);
   if (!buf) {
@@ -80,7 +81,8 @@ static void stamp_line(char *out, size_t cap, const struct stat *st, const char 
 
 /* The digest a stamp at stamp records for the file as it is now (st); false
  * when there is no stamp or it describes another size or mtime. */
-static bool stamp_read(const char *stamp, const struct stat *st, char hex[CZ_PARAM_DIGEST_HEX + 1]) {
+static bool stamp_read(const char *stamp, const struct stat *st,
+                       char hex[CZ_PARAM_DIGEST_HEX + 1]) {
   FILE *f = *stamp ? fopen(stamp, "r") : NULL;
   if (!f) return false;
   char line[160] = "", want[160];
@@ -117,7 +119,9 @@ static cz_err digest_of(const char *path, const struct stat *st, const char *sta
                         size_t msg_len) {
   char beside[sizeof info->stamp], other[sizeof info->stamp];
   stamp_paths(path, stamp_dir, beside, other, sizeof beside);
-  const char *found = stamp_read(beside, st, hex) ? beside : stamp_read(other, st, hex) ? other : NULL;
+  const char *found = stamp_read(beside, st, hex)  ? beside
+                      : stamp_read(other, st, hex) ? other
+                                                   : NULL;
   if (found) {
     snprintf(info->stamp, sizeof info->stamp, "%s", found);
     return CZ_OK;
@@ -130,7 +134,9 @@ static cz_err digest_of(const char *path, const struct stat *st, const char *sta
   info->hashed = true;
   info->hash_seconds = (double)(cz_now_ns() - t0) / 1e9;
   if (*other && stamp_dir) mkdir(stamp_dir, 0755); /* the fallback's folder may not exist yet */
-  const char *kept = stamp_write(beside, st, hex) ? beside : stamp_write(other, st, hex) ? other : "";
+  const char *kept = stamp_write(beside, st, hex)  ? beside
+                     : stamp_write(other, st, hex) ? other
+                                                   : "";
   snprintf(info->stamp, sizeof info->stamp, "%s", kept);
   return CZ_OK;
 }

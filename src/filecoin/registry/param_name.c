@@ -49,8 +49,8 @@ size_t cz_porep_param_identifier(const cz_porep_kind *k, char *out, size_t cap) 
       out, cap,
       "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: %d "
       "base_graph: drgraph::BucketGraph{size: %llu; degree: %d; hasher: " TREE_HASHER
-      "} }, challenges: LayerChallenges { layers: %u, max_count: %u }, tree: merkletree-" TREE_HASHER
-      "-%u-%u-%u }",
+      "} }, challenges: LayerChallenges { layers: %u, max_count: %u }, tree: "
+      "merkletree-" TREE_HASHER "-%u-%u-%u }",
       CZ_SDR_EXP_DEGREE, (unsigned long long)s->nodes, CZ_SDR_BASE_DEGREE, s->layers, s->challenges,
       s->tree_r.base_arity, s->tree_r.sub_arity, s->tree_r.top_arity));
 }
@@ -72,8 +72,7 @@ size_t cz_post_param_identifier(const cz_post_kind *k, char *out, size_t cap) {
   return fmt_len(snprintf(out, cap,
                           "FallbackPoSt::PublicParams{sector_size: %llu, challenge_count: %u, "
                           "sector_count: %u}",
-                          (unsigned long long)k->sector_size, k->challenge_count,
-                          k->sector_count));
+                          (unsigned long long)k->sector_size, k->challenge_count, k->sector_count));
 }
 
 size_t cz_post_param_name(const cz_post_kind *k, char *out, size_t cap) {

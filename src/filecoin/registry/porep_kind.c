@@ -20,16 +20,19 @@
 #define GIB (1024ull * MIB)
 
 /* tree C / tree R-last: LCTree<PoseidonHasher, U8, sub, top>. */
-#define TREE(sub, top) {CZ_MERKLE_POSEIDON, 8, (sub), (top)}
-#define SMALL(bytes) {(bytes) / 32, 2, 2, TREE(0, 0)}
-#define LARGE(bytes, top) {(bytes) / 32, 11, 18, TREE(8, (top))}
+#define TREE(sub, top) \
+  { CZ_MERKLE_POSEIDON, 8, (sub), (top) }
+#define SMALL(bytes) \
+  { (bytes) / 32, 2, 2, TREE(0, 0) }
+#define LARGE(bytes, top) \
+  { (bytes) / 32, 11, 18, TREE(8, (top)) }
 #define SYN CZ_API_1_2_0, CZ_POREP_SYNTHETIC
 #define NI CZ_API_1_2_0, CZ_POREP_NI
 
 /* One registered proof: id, name suffix, its size's V1 tag, sector bytes,
  * partitions, shape, API version and rule. */
-#define KIND(id, size, suffix, bytes, parts, shape, api_rule)                              \
-  {id, "StackedDrg" size suffix, "StackedDrg" size "V1", size, bytes, parts, shape, api_rule}
+#define KIND(id, size, suffix, bytes, parts, shape, api_rule) \
+  { id, "StackedDrg" size suffix, "StackedDrg" size "V1", size, bytes, parts, shape, api_rule }
 #define V1 CZ_API_1_0_0, CZ_POREP_INTERACTIVE
 #define V1_1 CZ_API_1_1_0, CZ_POREP_INTERACTIVE
 
@@ -58,9 +61,7 @@ static const cz_porep_kind kinds[] = {
 _Static_assert(sizeof kinds / sizeof kinds[0] == CZ_POREP_N_KINDS, "every registered seal proof");
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
-const cz_porep_kind *cz_porep_kind_by_id(uint32_t id) {
-  return id < N_KINDS ? &kinds[id] : NULL;
-}
+const cz_porep_kind *cz_porep_kind_by_id(uint32_t id) { return id < N_KINDS ? &kinds[id] : NULL; }
 
 const cz_porep_kind *cz_porep_kind_by_name(const char *name) {
   for (size_t i = 0; name && i < N_KINDS; i++)

@@ -16,19 +16,24 @@
 
 /* tree R-last: LCTree<PoseidonHasher, U8, sub, top> (filecoin-proofs
  * SectorShape2KiB ... SectorShape64GiB). */
-#define TREE(sub, top) {CZ_MERKLE_POSEIDON, 8, (sub), (top)}
+#define TREE(sub, top) \
+  { CZ_MERKLE_POSEIDON, 8, (sub), (top) }
 
 /* Winning: PoStConfig 66 challenges x 1 sector; PublicParams after
  * winning_post_setup_params' swap: 1 challenge x 66 sector slots. */
 #define WINNING(id, size, bytes, tree) \
-  {id, "StackedDrgWinning" size "V1", CZ_POST_WINNING, size, bytes, tree, CZ_API_1_0_0, \
-   66, 1, 1, 66}
+  { \
+    id, "StackedDrgWinning" size "V1", CZ_POST_WINNING, size, bytes, tree, CZ_API_1_0_0, 66, 1, 1, \
+        66 \
+  }
 /* Window: 10 challenges per sector; sectors per partition from
  * WINDOW_POST_SECTOR_COUNT ("this gives 125,279,217 constraints, fitting in
  * a single partition" for 32 GiB). */
 #define WINDOW(id, size, suffix, api, bytes, tree, sectors) \
-  {id, "StackedDrgWindow" size suffix, CZ_POST_WINDOW, size, bytes, tree, api, \
-   10, sectors, 10, sectors}
+  { \
+    id, "StackedDrgWindow" size suffix, CZ_POST_WINDOW, size, bytes, tree, api, 10, sectors, 10, \
+        sectors \
+  }
 
 static const cz_post_kind kinds[CZ_POST_N_KINDS] = {
     WINNING(0, "2KiB", 2 * KIB, TREE(0, 0)),
@@ -69,4 +74,3 @@ size_t cz_post_partitions(const cz_post_kind *k, size_t n_sectors) {
   size_t p = n_sectors / k->sector_count + (n_sectors % k->sector_count != 0);
   return p ? p : 1;
 }
-

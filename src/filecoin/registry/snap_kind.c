@@ -17,10 +17,9 @@ static const struct {
   uint64_t nodes;
   unsigned sub, top;
 } allowed[] = {
-    {1 * KIB_NODES, 4, 0},   {2 * KIB_NODES, 0, 0},   {4 * KIB_NODES, 2, 0},
-    {8 * KIB_NODES, 4, 0},   {16 * KIB_NODES, 8, 0},  {32 * KIB_NODES, 8, 2},
-    {8 * MIB_NODES, 0, 0},   {16 * MIB_NODES, 2, 0},  {512 * MIB_NODES, 0, 0},
-    {32 * GIB_NODES, 8, 0},  {64 * GIB_NODES, 8, 2},
+    {1 * KIB_NODES, 4, 0},   {2 * KIB_NODES, 0, 0},  {4 * KIB_NODES, 2, 0},  {8 * KIB_NODES, 4, 0},
+    {16 * KIB_NODES, 8, 0},  {32 * KIB_NODES, 8, 2}, {8 * MIB_NODES, 0, 0},  {16 * MIB_NODES, 2, 0},
+    {512 * MIB_NODES, 0, 0}, {32 * GIB_NODES, 8, 0}, {64 * GIB_NODES, 8, 2},
 };
 
 bool cz_snap_shape_of(uint64_t nodes, cz_snap_shape *out) {
@@ -29,8 +28,10 @@ bool cz_snap_shape_of(uint64_t nodes, cz_snap_shape *out) {
   while (i < sizeof allowed / sizeof allowed[0] && allowed[i].nodes != nodes) i++;
   if (i == sizeof allowed / sizeof allowed[0]) return false;
   out->nodes = nodes;
-  out->partitions = nodes <= 8 * KIB_NODES ? 1 : nodes <= 32 * KIB_NODES ? 2
-                  : nodes <= 16 * MIB_NODES ? 4 : 16;
+  out->partitions = nodes <= 8 * KIB_NODES    ? 1
+                    : nodes <= 32 * KIB_NODES ? 2
+                    : nodes <= 16 * MIB_NODES ? 4
+                                              : 16;
   out->challenges = nodes <= 16 * MIB_NODES ? 10 : 86;
   out->apex_leaves = nodes <= 8 * KIB_NODES ? 8 : 128;
   for (unsigned j = 0; j < CZ_SNAP_N_HS; j++) out->hs[j] = nodes <= 32 * KIB_NODES ? 1 : 7 + j;

@@ -45,7 +45,8 @@ cz_err cz_sdr_label_from_parents(uint8_t out[32], const uint8_t replica_id[32], 
   memcpy(buf, head, 64);
   size_t len = 64;
   if (n_parents) {
-    for (size_t s = 0; s < LABEL_PARENT_SLOTS; s++) memcpy(buf + 64 + 32 * s, parent_labels[s % n_parents], 32);
+    for (size_t s = 0; s < LABEL_PARENT_SLOTS; s++)
+      memcpy(buf + 64 + 32 * s, parent_labels[s % n_parents], 32);
     len += LABEL_PARENT_SLOTS * 32;
   }
   cz_sha256_trimmed(out, buf, len);
@@ -68,7 +69,7 @@ cz_err cz_sdr_label(uint8_t out[32], const cz_sdr_graph *g, const uint8_t replic
     const uint8_t *src = i < CZ_SDR_BASE_DEGREE ? cur : prev;
     memcpy(labels[i], src + (size_t)parents[i] * 32, 32);
   }
-  return cz_sdr_label_from_parents(out, replica_id, layer, node, (const uint8_t (*)[32])labels, n);
+  return cz_sdr_label_from_parents(out, replica_id, layer, node, (const uint8_t(*)[32])labels, n);
 }
 
 cz_err cz_sdr_label_layer(const cz_sdr_graph *g, const uint8_t replica_id[32], uint32_t layer,

@@ -34,8 +34,8 @@ void cz_sdr_challenges(uint64_t *out, size_t count, uint64_t nodes, const uint8_
   }
 }
 
-void cz_sdr_ni_challenges(uint64_t *out, size_t count, uint64_t nodes,
-                          const uint8_t replica_id[32], const uint8_t comm_r[32], uint32_t k) {
+void cz_sdr_ni_challenges(uint64_t *out, size_t count, uint64_t nodes, const uint8_t replica_id[32],
+                          const uint8_t comm_r[32], uint32_t k) {
   static const char TAG[] = "filecoin.io|PoRep|1|NonInteractive|1";
   enum { T = sizeof TAG - 1 };
   uint8_t buf[T + 68], h[32];
@@ -65,15 +65,16 @@ uint32_t cz_sdr_synth_count(uint64_t nodes) {
   return nodes < ((uint64_t)1 << 18) ? (uint32_t)nodes : (uint32_t)1 << 18;
 }
 
-void cz_sdr_synth_indexes(uint32_t *out, size_t count, uint64_t nodes,
-                          const uint8_t replica_id[32], const uint8_t seed[32], uint32_t k) {
+void cz_sdr_synth_indexes(uint32_t *out, size_t count, uint64_t nodes, const uint8_t replica_id[32],
+                          const uint8_t seed[32], uint32_t k) {
   uint8_t key[32], w[4];
   synth_key(key, "filecoin.io|PoRep|1|Synthetic|1|Selection", replica_id, seed);
   uint32_t n = cz_sdr_synth_count(nodes);
   for (size_t i = 0; i < count; i++) {
     /* Offsets stay far below the keystream's 256 GiB: 4 bytes a challenge. */
     cz_chacha20_keystream(w, 4, key, SYNTH_NONCE, 4 * ((uint64_t)count * k + i));
-    out[i] = ((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24) % n;
+    out[i] =
+        ((uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24) % n;
   }
 }
 
@@ -93,7 +94,8 @@ void cz_sdr_synth_challenges(uint64_t *out, size_t count, uint64_t nodes,
 void cz_porep_challenges(uint64_t *out, const cz_porep_config *cfg, const uint8_t replica_id[32],
                          const uint8_t comm_r[32], const uint8_t seed[32], uint32_t k) {
   uint64_t nodes = cfg->sector_size / CZ_SDR_NODE_BYTES;
-  if (cfg->rule == CZ_POREP_NI) cz_sdr_ni_challenges(out, cfg->challenges, nodes, replica_id, comm_r, k);
+  if (cfg->rule == CZ_POREP_NI)
+    cz_sdr_ni_challenges(out, cfg->challenges, nodes, replica_id, comm_r, k);
   else if (cfg->rule == CZ_POREP_SYNTHETIC)
     cz_sdr_synth_challenges(out, cfg->challenges, nodes, replica_id, comm_r, seed, k);
   else cz_sdr_challenges(out, cfg->challenges, nodes, replica_id, seed, k);

@@ -127,7 +127,7 @@ void cz_sdr_parents(const cz_sdr_graph *g, uint32_t node, uint32_t out[CZ_SDR_DE
   cz_sdr_exp_parents(g, node, out + CZ_SDR_BASE_DEGREE);
 }
 
-void cz_sdr_parents_range(const cz_sdr_graph *g, uint32_t first, uint32_t count,
-                          uint32_t *out) {
-  for (uint32_t i = 0; i < count; i++) cz_sdr_parents(g, first + i, out + (size_t)i * CZ_SDR_DEGREE);
+void cz_sdr_parents_range(const cz_sdr_graph *g, uint32_t first, uint32_t count, uint32_t *out) {
+  for (uint32_t i = 0; i < count; i++)
+    cz_sdr_parents(g, first + i, out + (size_t)i * CZ_SDR_DEGREE);
 }

@@ -161,8 +161,7 @@ static void inputs_part(snap_ctx *x, const cz_snap_public *pub, cz_anum *comm_r_
   CZ_POP_NS(cs);
   alloc_input(cs, comm_r_old, vals ? &pub->comm_r_old : NULL, "comm_r_old", "comm_r_old_input");
   alloc_input(cs, comm_d_new, vals ? &pub->comm_d_new : NULL, "comm_d_new", "comm_d_new_input");
-  alloc_input(cs, &x->comm_r_new, vals ? &pub->comm_r_new : NULL, "comm_r_new",
-              "comm_r_new_input");
+  alloc_input(cs, &x->comm_r_new, vals ? &pub->comm_r_new : NULL, "comm_r_new", "comm_r_new_input");
   genrand(cs, comm_d_new, comm_r_old, &x->phi, "phi");
 }
 
@@ -443,9 +442,9 @@ static cz_err snap_init(snap_slots *ss, const cz_snap_shape *s, const cz_snap_pu
   x->r_levels = cz_merkle_proof_levels(&s->tree_r, s->nodes);
   size_t base = x->r_levels - (s->tree_r.sub_arity != 0) - (s->tree_r.top_arity != 0);
   for (size_t l = 0; l < x->r_levels; l++)
-    x->r_arity[l] = l < base ? s->tree_r.base_arity : l == base && s->tree_r.sub_arity
-                                                          ? s->tree_r.sub_arity
-                                                          : s->tree_r.top_arity;
+    x->r_arity[l] = l < base                           ? s->tree_r.base_arity
+                    : l == base && s->tree_r.sub_arity ? s->tree_r.sub_arity
+                                                       : s->tree_r.top_arity;
   if (vals && !witness_ok(x, pub)) return CZ_ERR_INVALID_ARG;
   ss->pub = pub;
   size_t n_bits = (size_t)s->challenges * (x->challenge_bits - x->partition_bits);

@@ -58,8 +58,8 @@ static cz_err prove_one(const cz_merkle_tree *t, uint32_t c, cz_vanilla_merkle *
   cz_err e = cz_bc_merkle_prove(t, c, m);
   if (e == CZ_OK && !cz_merkle_verify(&m->proof)) e = CZ_ERR_INVALID_ARG;
   if (e != CZ_OK)
-    return cz_msg_err(msg, msg_len, e, "challenge %zu: the %s proof of node %u does not verify",
-                      i, what, c);
+    return cz_msg_err(msg, msg_len, e, "challenge %zu: the %s proof of node %u does not verify", i,
+                      what, c);
   return CZ_OK;
 }
 
@@ -69,15 +69,18 @@ cz_err cz_snap_prove_partition(const cz_snap_shape *s, uint32_t k, const cz_snap
   memset(out, 0, sizeof *out);
   static const cz_merkle_shape tree_d = {CZ_MERKLE_SHA256, 2, 0, 0};
   if (!s || !t || !t->tree_r_old || !t->tree_d_new || !t->tree_r_new || k >= s->partitions)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partition %u: missing argument or not a "
-                      "partition of this sector size", k);
-  if (!tree_is(t->tree_r_old, &s->tree_r, s->nodes) || !tree_is(t->tree_r_new, &s->tree_r, s->nodes))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "partition %u: missing argument or not a "
+                      "partition of this sector size",
+                      k);
+  if (!tree_is(t->tree_r_old, &s->tree_r, s->nodes) ||
+      !tree_is(t->tree_r_new, &s->tree_r, s->nodes))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "tree R: not Poseidon %u-%u-%u over %llu nodes", s->tree_r.base_arity,
                       s->tree_r.sub_arity, s->tree_r.top_arity, (unsigned long long)s->nodes);
   if (!tree_is(t->tree_d_new, &tree_d, s->nodes))
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "tree D: not binary SHA-256 over %llu nodes",
-                      (unsigned long long)s->nodes);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "tree D: not binary SHA-256 over %llu nodes", (unsigned long long)s->nodes);
   uint32_t *ch = malloc(s->challenges * sizeof *ch);
   out->apex_leaves = malloc(s->apex_leaves * sizeof *out->apex_leaves);
   out->challenges = calloc(s->challenges, sizeof *out->challenges);
@@ -95,8 +98,10 @@ cz_err cz_snap_prove_partition(const cz_snap_shape *s, uint32_t k, const cz_snap
   for (size_t i = 0; e == CZ_OK && i < s->challenges; i++) {
     cz_snap_challenge_proof *c = &out->challenges[i];
     e = prove_one(t->tree_r_old, ch[i], &c->proof_r_old, "tree R old", i, msg, msg_len);
-    if (e == CZ_OK) e = prove_one(t->tree_d_new, ch[i], &c->proof_d_new, "tree D new", i, msg, msg_len);
-    if (e == CZ_OK) e = prove_one(t->tree_r_new, ch[i], &c->proof_r_new, "tree R new", i, msg, msg_len);
+    if (e == CZ_OK)
+      e = prove_one(t->tree_d_new, ch[i], &c->proof_d_new, "tree D new", i, msg, msg_len);
+    if (e == CZ_OK)
+      e = prove_one(t->tree_r_new, ch[i], &c->proof_r_new, "tree R new", i, msg, msg_len);
     out->n_challenges++;
   }
   free(ch);

@@ -29,8 +29,7 @@ cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, ui
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: no kind or commitments");
   if (partition >= k->shape.partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partition %u: %s has %u partition%s",
-                      partition, k->name, k->shape.partitions,
-                      k->shape.partitions == 1 ? "" : "s");
+                      partition, k->name, k->shape.partitions, k->shape.partitions == 1 ? "" : "s");
   cz_fr comms[3]; /* only checked here: the circuit reads the bytes */
   cz_err e = cz_snap_comms_fr(c, comms, msg, msg_len);
   if (e != CZ_OK) return e;
@@ -85,15 +84,15 @@ static cz_err synthesize(const cz_snap_partition *p, const cz_pce *shape, unsign
   if (e != CZ_OK) cz_msg(msg, msg_len, "%s: synthesis: %s", p->kind->name, why);
   if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
     cz_assignment_free(as);
-    cz_msg(msg, msg_len, e == CZ_ERR_NOMEM ? "out of memory"
-                                            : "%s: the recorded shape is not this circuit's",
+    cz_msg(msg, msg_len,
+           e == CZ_ERR_NOMEM ? "out of memory" : "%s: the recorded shape is not this circuit's",
            p->kind->name);
     return e;
   }
   /* A cheap guard against a circuit / input-generator mismatch, which
    * would otherwise surface as an invalid proof. */
-  if (e == CZ_OK && (as->n_inputs != CZ_SNAP_PUBLIC_INPUTS + 1 ||
-                     memcmp(as->inputs + 1, in, sizeof in) != 0)) {
+  if (e == CZ_OK &&
+      (as->n_inputs != CZ_SNAP_PUBLIC_INPUTS + 1 || memcmp(as->inputs + 1, in, sizeof in) != 0)) {
     cz_assignment_free(as);
     e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                    "%s: the circuit's public inputs differ from the verifier's", p->kind->name);

@@ -38,8 +38,7 @@ static cz_err seal_cc(const cz_snap_kind *k, uint64_t sector_id, unsigned n_thre
   memset(&in, 0, sizeof in);
   in.kind = cz_porep_kind_by_sector_size(k->sector_size, true);
   if (!in.kind)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: no seal proof of that size",
-                      k->name);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: no seal proof of that size", k->name);
   uint8_t *zeros = calloc(1, k->sector_size);
   if (!zeros) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory for the CC data");
   in.sector_id = sector_id;
@@ -69,8 +68,8 @@ cz_err cz_snap_sector_make(const cz_snap_kind *k, uint64_t sector_id, const uint
   uint8_t *dflt = new_data ? NULL : malloc(k->sector_size);
   cz_fr *old = malloc(nodes * sizeof *old), *data = malloc(nodes * sizeof *data);
   cz_err e = (new_data || dflt) && old && data ? CZ_OK : CZ_ERR_NOMEM;
-  if (e != CZ_OK) cz_msg_err(msg, msg_len, e, "out of memory for %llu nodes",
-                             (unsigned long long)nodes);
+  if (e != CZ_OK)
+    cz_msg_err(msg, msg_len, e, "out of memory for %llu nodes", (unsigned long long)nodes);
   if (e == CZ_OK) e = seal_cc(k, sector_id, n_threads, out, msg, msg_len);
   if (e == CZ_OK) {
     if (dflt) cz_porep_default_data(dflt, k->sector_size);

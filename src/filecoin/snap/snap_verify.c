@@ -65,7 +65,8 @@ static cz_err check_apex(const vctx *x, uint32_t k, const cz_snap_partition_proo
   if (!row) return cz_msg_err(x->msg, x->msg_len, CZ_ERR_NOMEM, "out of memory");
   memcpy(row, p->apex_leaves, x->s->apex_leaves * sizeof *row);
   for (size_t n = x->s->apex_leaves; n > 1; n /= 2)
-    for (size_t i = 0; i < n / 2; i++) cz_merkle_hash_node(CZ_MERKLE_SHA256, 2, &row[2 * i], &row[i]);
+    for (size_t i = 0; i < n / 2; i++)
+      cz_merkle_hash_node(CZ_MERKLE_SHA256, 2, &row[2 * i], &row[i]);
   cz_fr root = row[0];
   free(row);
   const cz_merkle_proof *d0 = &p->challenges[0].proof_d_new.proof;
@@ -73,17 +74,19 @@ static cz_err check_apex(const vctx *x, uint32_t k, const cz_snap_partition_proo
   uint32_t at = 0;
   for (unsigned i = 0; i < x->partition_bits; i++) at |= d0->index[top + i] << i;
   if (at != k)
-    return BAD(x, "vanilla_proofs[%zu].challenge_proofs[0].proof_d_new: its partition path is "
-               "partition %u's, not %u's", x->index, at, k);
+    return BAD(x,
+               "vanilla_proofs[%zu].challenge_proofs[0].proof_d_new: its partition path is "
+               "partition %u's, not %u's",
+               x->index, at, k);
   d_climb(d0, top, x->partition_bits, &root);
   if (!cz_fr_eq(&root, comm_d_new))
     return BAD(x, "vanilla_proofs[%zu].apex_leafs: they do not hash to comm_d_new", x->index);
   return CZ_OK;
 }
 
-static cz_err check_challenge(const vctx *x, size_t i, uint32_t c, const cz_snap_challenge_proof *cp,
-                              const cz_fr *root_old, const cz_fr *root_new,
-                              const cz_fr *comm_d_new, const cz_fr *phi,
+static cz_err check_challenge(const vctx *x, size_t i, uint32_t c,
+                              const cz_snap_challenge_proof *cp, const cz_fr *root_old,
+                              const cz_fr *root_new, const cz_fr *comm_d_new, const cz_fr *phi,
                               const cz_snap_partition_proof *p) {
   static const char *const names[3] = {"proof_r_old", "proof_d_new", "proof_r_new"};
   const cz_vanilla_merkle *m[3] = {&cp->proof_r_old, &cp->proof_d_new, &cp->proof_r_new};
@@ -91,14 +94,21 @@ static cz_err check_challenge(const vctx *x, size_t i, uint32_t c, const cz_snap
   for (int f = 0; f < 3; f++) {
     bool shape = f == 1 ? d_shape_ok(x, m[f]) : r_shape_ok(x, m[f]);
     if (!shape)
-      return BAD(x, "vanilla_proofs[%zu].challenge_proofs[%zu].%s: not a path of the sector's "
-                 "tree %s", x->index, i, names[f], f == 1 ? "D (binary, Single)" : "R");
+      return BAD(x,
+                 "vanilla_proofs[%zu].challenge_proofs[%zu].%s: not a path of the sector's "
+                 "tree %s",
+                 x->index, i, names[f], f == 1 ? "D (binary, Single)" : "R");
     if (m[f]->proof.challenge != c)
-      return BAD(x, "vanilla_proofs[%zu].challenge_proofs[%zu].%s: opens node %zu, not the "
-                 "challenge %u", x->index, i, names[f], m[f]->proof.challenge, c);
+      return BAD(x,
+                 "vanilla_proofs[%zu].challenge_proofs[%zu].%s: opens node %zu, not the "
+                 "challenge %u",
+                 x->index, i, names[f], m[f]->proof.challenge, c);
     if (!cz_fr_eq(&m[f]->proof.root, roots[f]) || !cz_merkle_verify(&m[f]->proof))
       return BAD(x, "vanilla_proofs[%zu].challenge_proofs[%zu].%s: the path does not lead to %s",
-                 x->index, i, names[f], f == 0 ? "root_r_old" : f == 1 ? "comm_d_new" : "root_r_new");
+                 x->index, i, names[f],
+                 f == 0   ? "root_r_old"
+                 : f == 1 ? "comm_d_new"
+                          : "root_r_new");
   }
   /* The tree-D path meets the apex leaf the challenge's bits select. */
   size_t to_apex = x->bits - x->partition_bits - x->apex_bits;
@@ -106,15 +116,19 @@ static cz_err check_challenge(const vctx *x, size_t i, uint32_t c, const cz_snap
   d_climb(&cp->proof_d_new.proof, 0, to_apex, &cur);
   size_t sel = (c >> to_apex) & (x->s->apex_leaves - 1);
   if (!cz_fr_eq(&cur, &p->apex_leaves[sel]))
-    return BAD(x, "vanilla_proofs[%zu].challenge_proofs[%zu].proof_d_new: does not reach apex "
-               "leaf %zu", x->index, i, sel);
+    return BAD(x,
+               "vanilla_proofs[%zu].challenge_proofs[%zu].proof_d_new: does not reach apex "
+               "leaf %zu",
+               x->index, i, sel);
   cz_fr rho, want;
   cz_snap_rho(&rho, phi, c >> (x->bits - x->s->h));
   cz_fr_mul(&want, &cp->proof_d_new.proof.leaf, &rho);
   cz_fr_add(&want, &want, &cp->proof_r_old.proof.leaf);
   if (!cz_fr_eq(&want, &cp->proof_r_new.proof.leaf))
-    return BAD(x, "vanilla_proofs[%zu].challenge_proofs[%zu].proof_r_new: leaf is not "
-               "leaf_r_old + leaf_d_new * rho", x->index, i);
+    return BAD(x,
+               "vanilla_proofs[%zu].challenge_proofs[%zu].proof_r_new: leaf is not "
+               "leaf_r_old + leaf_d_new * rho",
+               x->index, i);
   return CZ_OK;
 }
 
@@ -135,14 +149,17 @@ cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const cz_sna
   x.r_levels = cz_merkle_proof_levels(&s->tree_r, s->nodes);
   size_t base = x.r_levels - (s->tree_r.sub_arity != 0) - (s->tree_r.top_arity != 0);
   for (size_t l = 0; l < x.r_levels; l++)
-    x.r_arity[l] = l < base ? s->tree_r.base_arity
-                   : l == base && s->tree_r.sub_arity ? s->tree_r.sub_arity : s->tree_r.top_arity;
+    x.r_arity[l] = l < base                           ? s->tree_r.base_arity
+                   : l == base && s->tree_r.sub_arity ? s->tree_r.sub_arity
+                                                      : s->tree_r.top_arity;
   if (p->n_apex != s->apex_leaves || !p->apex_leaves)
     return BAD(&x, "vanilla_proofs[%zu].apex_leafs: %zu leaves, the sector size has %u", index,
                p->n_apex, s->apex_leaves);
   if (p->n_challenges != s->challenges || !p->challenges)
-    return BAD(&x, "vanilla_proofs[%zu].challenge_proofs: %zu proofs, the sector size has %u "
-               "challenges", index, p->n_challenges, s->challenges);
+    return BAD(&x,
+               "vanilla_proofs[%zu].challenge_proofs: %zu proofs, the sector size has %u "
+               "challenges",
+               index, p->n_challenges, s->challenges);
   const cz_fr *root_old = &p->challenges[0].proof_r_old.proof.root;
   const cz_fr *root_new = &p->challenges[0].proof_r_new.proof.root;
   cz_fr pair[2] = {p->comm_c, *root_old}, h;
@@ -154,8 +171,10 @@ cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const cz_sna
   if (!cz_fr_eq(&h, &r_new))
     return BAD(&x, "vanilla_proofs[%zu]: comm_r_new is not Poseidon(comm_c, root_r_new)", index);
   if (!d_shape_ok(&x, &p->challenges[0].proof_d_new))
-    return BAD(&x, "vanilla_proofs[%zu].challenge_proofs[0].proof_d_new: not a path of the "
-               "sector's tree D (binary, Single)", index);
+    return BAD(&x,
+               "vanilla_proofs[%zu].challenge_proofs[0].proof_d_new: not a path of the "
+               "sector's tree D (binary, Single)",
+               index);
   if ((e = check_apex(&x, k, p, &d_new)) != CZ_OK) return e;
   uint32_t *ch = malloc(s->challenges * sizeof *ch);
   if (!ch) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");

@@ -96,10 +96,13 @@ cz_err cz_grpc_probe_tcp(const cz_listen_addr *la, const char *listen, char *msg
 /* Give the bound socket its mode and group. The socket exists with the
  * umask's mode for the moment before; connecting needs write permission,
  * which the usual umask 022 withholds from group and others. */
-cz_err cz_grpc_set_socket_perms(const char *path, unsigned mode, long gid, char *msg, size_t msg_len) {
+cz_err cz_grpc_set_socket_perms(const char *path, unsigned mode, long gid, char *msg,
+                                size_t msg_len) {
   if (gid >= 0 && chown(path, (uid_t)-1, (gid_t)gid) != 0)
-    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot give %s group %ld: %s", path, gid, strerror(errno));
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot give %s group %ld: %s", path, gid,
+                      strerror(errno));
   if (chmod(path, (mode_t)mode) != 0)
-    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot chmod %s to %04o: %s", path, mode, strerror(errno));
+    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot chmod %s to %04o: %s", path, mode,
+                      strerror(errno));
   return CZ_OK;
 }

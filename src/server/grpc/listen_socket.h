@@ -16,6 +16,7 @@ cz_err cz_grpc_prepare_unix(const char *path, char *msg, size_t msg_len);
 cz_err cz_grpc_probe_tcp(const cz_listen_addr *la, const char *listen, char *msg, size_t msg_len);
 /* After binding: give the socket at path its mode and, when gid >= 0, its
  * group. */
-cz_err cz_grpc_set_socket_perms(const char *path, unsigned mode, long gid, char *msg, size_t msg_len);
+cz_err cz_grpc_set_socket_perms(const char *path, unsigned mode, long gid, char *msg,
+                                size_t msg_len);
 
 #endif

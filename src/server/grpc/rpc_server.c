@@ -137,8 +137,8 @@ struct cz_server {
   unknown_slot unknown;
   pthread_t thread;
   int shutdown_tag;
-  atomic_int in_flight;      /* calls accepted and not yet freed */
-  atomic_int blocking;       /* handler threads alive */
+  atomic_int in_flight; /* calls accepted and not yet freed */
+  atomic_int blocking;  /* handler threads alive */
   atomic_bool stopping;
   int port;
   char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -147,11 +147,23 @@ struct cz_server {
 /* ---- answering ------------------------------------------------------------ */
 
 static const char *code_name(grpc_status_code code) {
-  static const char *const names[] = {
-      "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
-      "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
-      "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
-      "UNAUTHENTICATED"};
+  static const char *const names[] = {"OK",
+                                      "CANCELLED",
+                                      "UNKNOWN",
+                                      "INVALID_ARGUMENT",
+                                      "DEADLINE_EXCEEDED",
+                                      "NOT_FOUND",
+                                      "ALREADY_EXISTS",
+                                      "PERMISSION_DENIED",
+                                      "RESOURCE_EXHAUSTED",
+                                      "FAILED_PRECONDITION",
+                                      "ABORTED",
+                                      "OUT_OF_RANGE",
+                                      "UNIMPLEMENTED",
+                                      "INTERNAL",
+                                      "UNAVAILABLE",
+                                      "DATA_LOSS",
+                                      "UNAUTHENTICATED"};
   return (unsigned)code < sizeof names / sizeof names[0] ? names[code] : "UNKNOWN";
 }
 
@@ -168,7 +180,8 @@ static void log_call(const call_ctx *c, grpc_status_code code, const char *detai
            c->job_id[0] ? c->job_id : "-");
   else
     cz_log(lv, "grpc", "%s refused (%s) peer=%s job=%s: %s", name, code_name(code),
-           peer ? peer : "?", c->job_id[0] ? c->job_id : "-", details && details[0] ? details : "-");
+           peer ? peer : "?", c->job_id[0] ? c->job_id : "-",
+           details && details[0] ? details : "-");
   gpr_free(peer);
 }
 
@@ -343,9 +356,11 @@ static void arm(struct cz_server *s, method m) {
   sl->call = NULL;
   sl->payload = NULL;
   grpc_metadata_array_init(&sl->md);
-  grpc_call_error err = grpc_server_request_registered_call(
-      s->server, s->handles[m], &sl->call, &sl->deadline, &sl->md, &sl->payload, s->cq, s->cq, sl);
-  if (err != GRPC_CALL_OK) cz_log(CZ_LOG_ERROR, "grpc", "cannot request %s calls (%d)", methods[m].path, (int)err);
+  grpc_call_error err =
+      grpc_server_request_registered_call(s->server, s->handles[m], &sl->call, &sl->deadline,
+                                          &sl->md, &sl->payload, s->cq, s->cq, sl);
+  if (err != GRPC_CALL_OK)
+    cz_log(CZ_LOG_ERROR, "grpc", "cannot request %s calls (%d)", methods[m].path, (int)err);
 }
 
 static void arm_unknown(struct cz_server *s) {
@@ -354,7 +369,8 @@ static void arm_unknown(struct cz_server *s) {
   u->call = NULL;
   grpc_call_details_init(&u->details);
   grpc_metadata_array_init(&u->md);
-  if (grpc_server_request_call(s->server, &u->call, &u->details, &u->md, s->cq, s->cq, u) != GRPC_CALL_OK)
+  if (grpc_server_request_call(s->server, &u->call, &u->details, &u->md, s->cq, s->cq, u) !=
+      GRPC_CALL_OK)
     cz_log(CZ_LOG_ERROR, "grpc", "cannot request unregistered calls");
 }
 
@@ -474,7 +490,8 @@ static void grpc_log_line(gpr_log_func_args *a) {
 static void destroy_unstarted(struct cz_server *s) {
   grpc_server_destroy(s->server);
   grpc_completion_queue_shutdown(s->cq);
-  while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN) {
+  while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+         GRPC_QUEUE_SHUTDOWN) {
   }
   grpc_completion_queue_destroy(s->cq);
   if (s->unix_path[0]) unlink(s->unix_path);
@@ -489,7 +506,7 @@ cz_err cz_server_start(cz_server **out, cz_engine *e, cz_circom_keys *circom, co
   cz_err err = cz_listen_parse(listen, &la, msg, msg_len);
   if (err != CZ_OK) return err;
   err = la.is_unix ? cz_grpc_prepare_unix(la.path, msg, msg_len)
-                 : cz_grpc_probe_tcp(&la, listen, msg, msg_len);
+                   : cz_grpc_probe_tcp(&la, listen, msg, msg_len);
   if (err != CZ_OK) return err;
   struct cz_server *s = calloc(1, sizeof *s);
   if (!s) return CZ_ERR_NOMEM;
@@ -498,7 +515,8 @@ cz_err cz_server_start(cz_server **out, cz_engine *e, cz_circom_keys *circom, co
   const char *addr = listen;
   if (strncmp(addr, "http://", 7) == 0) addr += 7;
   gpr_set_log_function(grpc_log_line);
-  gpr_set_log_verbosity(cz_log_enabled(CZ_LOG_DEBUG) ? GPR_LOG_SEVERITY_DEBUG : GPR_LOG_SEVERITY_ERROR);
+  gpr_set_log_verbosity(cz_log_enabled(CZ_LOG_DEBUG) ? GPR_LOG_SEVERITY_DEBUG
+                                                     : GPR_LOG_SEVERITY_ERROR);
   grpc_init();
   grpc_arg args[3];
   args[0].type = GRPC_ARG_INTEGER;

@@ -73,9 +73,9 @@ static inline void ts_seal(cz_porep_c1 *c1, const cz_porep_kind *k) {
     for (int l = 0; l < TS_LAYERS; l++) ts_fr_of(&col[l], labels + ((size_t)l * TS_NODES + i) * 32);
     CHECK_EQ_INT(cz_sdr_column_hash(&col_hash[i], col, TS_LAYERS), CZ_OK);
     uint8_t e[32];
-    CHECK_EQ_INT(
-        cz_sdr_encode(e, labels + ((size_t)(TS_LAYERS - 1) * TS_NODES + i) * 32, data + 32 * i),
-        CZ_OK);
+    CHECK_EQ_INT(cz_sdr_encode(e, labels + ((size_t)(TS_LAYERS - 1) * TS_NODES + i) * 32,
+                               data + 32 * i),
+                 CZ_OK);
     ts_fr_of(&enc[i], e);
   }
   const cz_merkle_shape tree_d_shape = {CZ_MERKLE_SHA256, 2, 0, 0};

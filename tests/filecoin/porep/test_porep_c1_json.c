@@ -241,8 +241,12 @@ static void truncations(const char *json, size_t n) {
 
 /* The test encoder against RFC 4648 section 10. */
 static void wrapper_encoder(void) {
-  static const char *const V[][2] = {{"", ""},         {"f", "Zg=="},     {"fo", "Zm8="},
-                                     {"foo", "Zm9v"},  {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+  static const char *const V[][2] = {{"", ""},
+                                     {"f", "Zg=="},
+                                     {"fo", "Zm8="},
+                                     {"foo", "Zm9v"},
+                                     {"foob", "Zm9vYg=="},
+                                     {"fooba", "Zm9vYmE="},
                                      {"foobar", "Zm9vYmFy"}};
   for (int i = 0; i < 7; i++) {
     char *e = b64((const uint8_t *)V[i][0], strlen(V[i][0]), 0);
@@ -332,8 +336,9 @@ static void wrapper_errors(const char *json, uint64_t size) {
   /* The wrapped JSON's own errors carry the Phase1Out prefix. */
   char *inner = replace1(json, ",\"_h\":null", "");
   w = wrapper(inner, 5, size, 0);
-  EXPECT_MSG(w, CZ_ERR_PARSE,
-             "Phase1Out: vanilla_proofs[0][0].replica_column_proofs.c_x.column: missing field `_h`");
+  EXPECT_MSG(
+      w, CZ_ERR_PARSE,
+      "Phase1Out: vanilla_proofs[0][0].replica_column_proofs.c_x.column: missing field `_h`");
   free(w);
   free(inner);
   /* base64 of "{}" decodes fine; the C1 inside is then incomplete. */
@@ -607,8 +612,8 @@ static void sealed(uint32_t id) {
 }
 
 int main(void) {
-  sealed(5); /* 2 KiB V1_1 */
-  sealed(0); /* 2 KiB V1 */
+  sealed(5);        /* 2 KiB V1_1 */
+  sealed(0);        /* 2 KiB V1 */
   round_trip(5, 1); /* 2 KiB V1_1 */
   round_trip(0, 2); /* 2 KiB V1 */
   round_trip(1, 3); /* 8 MiB V1 */

@@ -27,10 +27,11 @@ int main(void) {
   CHECK_EQ_INT(cz_porep_record_shape(c1.kind, &shape, msg, sizeof msg), CZ_OK);
   cz_pce_info info;
   cz_pce_get_info(shape, &info);
-  printf("StackedDrg2KiBV1_1 shape: %zu constraints, nnz %zu + %zu + %zu, %zu coefficients, "
-         "%u-byte codes, %zu bytes\n",
-         info.n_constraints, info.nnz[0], info.nnz[1], info.nnz[2], info.n_coeffs,
-         info.code_bytes, info.bytes);
+  printf(
+      "StackedDrg2KiBV1_1 shape: %zu constraints, nnz %zu + %zu + %zu, %zu coefficients, "
+      "%u-byte codes, %zu bytes\n",
+      info.n_constraints, info.nnz[0], info.nnz[1], info.nnz[2], info.n_coeffs, info.code_bytes,
+      info.bytes);
 
   /* The serial reference: the whole circuit on one PROVE system. */
   cz_assignment plain, pce;

@@ -95,12 +95,12 @@ static void test_broken_witnesses(const cz_porep_c1 *good, const cz_r1cs *m, con
     cz_porep_challenge_proof p = good->proofs[0];
     c1.proofs = &p;
     switch (breakages[i].what) {
-    case BREAK_TREE_D_PATH: add_one(&p.tree_d.siblings[1][0]); break;
-    case BREAK_DRG_LABEL: add_one(&p.drg[2].rows[1]); break;
-    case BREAK_EXP_LABEL: add_one(&p.exp[5].rows[0]); break;
-    case BREAK_CHALLENGE: p.labeling[0].node ^= 1; break;
-    case BREAK_TREE_C_PATH: add_one(&p.c_x.tree_c.siblings[0][6]); break;
-    case BREAK_COMM_R: c1.comm_r[0] ^= 1; break;
+      case BREAK_TREE_D_PATH: add_one(&p.tree_d.siblings[1][0]); break;
+      case BREAK_DRG_LABEL: add_one(&p.drg[2].rows[1]); break;
+      case BREAK_EXP_LABEL: add_one(&p.exp[5].rows[0]); break;
+      case BREAK_CHALLENGE: p.labeling[0].node ^= 1; break;
+      case BREAK_TREE_C_PATH: add_one(&p.c_x.tree_c.siblings[0][6]); break;
+      case BREAK_COMM_R: c1.comm_r[0] ^= 1; break;
     }
     cz_assignment w;
     cz_cs *cs = ts_synth(CZ_CS_WITNESS, &c1);

@@ -62,11 +62,12 @@ static void test_names(void) {
    * graph.rs, drgraph.rs format strings); its SHA-256 is the name's tail. */
   char id[512];
   cz_porep_param_identifier(cz_porep_kind_by_id(8), id, sizeof id);
-  CHECK(strcmp(id,
-               "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: "
-               "8 base_graph: drgraph::BucketGraph{size: 1073741824; degree: 6; hasher: "
-               "poseidon_hasher} }, challenges: LayerChallenges { layers: 11, max_count: 18 }, "
-               "tree: merkletree-poseidon_hasher-8-8-0 }") == 0);
+  CHECK(
+      strcmp(id,
+             "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: "
+             "8 base_graph: drgraph::BucketGraph{size: 1073741824; degree: 6; hasher: "
+             "poseidon_hasher} }, challenges: LayerChallenges { layers: 11, max_count: 18 }, "
+             "tree: merkletree-poseidon_hasher-8-8-0 }") == 0);
 }
 
 static void test_paths(void) {

@@ -13,7 +13,6 @@
 #include "cuzk/porep.h"
 #include "polka_sector.h"
 
-
 static void input_for(cz_porep_seal_input *in, uint32_t kind) {
   memset(in, 0, sizeof *in);
   in->kind = cz_porep_kind_by_id(kind);
@@ -409,7 +408,8 @@ static void seal_record(void *ctx, const char *phase, const char *unit, uint64_t
   seal_seen *s = ctx;
   if (strcmp(phase, "seal") || strcmp(unit, "nodes")) s->other_phase = true;
   uint64_t cur = atomic_load(&s->max_done);
-  while (done > cur && !atomic_compare_exchange_weak(&s->max_done, &cur, done)) {}
+  while (done > cur && !atomic_compare_exchange_weak(&s->max_done, &cur, done)) {
+  }
   s->total = total;
   atomic_fetch_add(&s->calls, 1);
 }

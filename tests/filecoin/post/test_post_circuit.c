@@ -59,7 +59,8 @@ static void witness_make(witness *w, cz_merkle_shape tree, size_t leaves, size_t
     CHECK_EQ_INT(cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, kids, &sec->comm_r), CZ_OK);
     sec->proofs = &w->proofs[s * n_challenges];
     for (size_t c = 0; c < n_challenges; c++)
-      CHECK_EQ_INT(cz_merkle_prove(&t, (size_t)(check_rand64() % leaves), &w->proofs[s * n_challenges + c]),
+      CHECK_EQ_INT(cz_merkle_prove(&t, (size_t)(check_rand64() % leaves),
+                                   &w->proofs[s * n_challenges + c]),
                    CZ_OK);
     cz_merkle_tree_free(&t);
   }
@@ -162,7 +163,8 @@ static void test_broken(void) {
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   CHECK_EQ_INT(run(cs, &w, true), CZ_OK);
   const char *bad = cz_cs_which_is_unsatisfied(cs, NULL);
-  CHECK(bad && !strcmp(bad, "outer namespace/sector_1/challenge_inclusion_2/enforce root is correct"));
+  CHECK(bad &&
+        !strcmp(bad, "outer namespace/sector_1/challenge_inclusion_2/enforce root is correct"));
   cz_cs_free(cs);
   p->siblings[1][3] = keep;
 

@@ -27,10 +27,10 @@
 
 typedef struct {
   uint32_t variant;
-  uint64_t len[3];        /* base, sub, top path elements */
-  uint64_t hashes[3];     /* hashes per element of each path (all equal, else ~0) */
-  uint64_t leaf_index;    /* from the indices and arities */
-  bool root_ok;           /* the path hashes from leaf to root */
+  uint64_t len[3];     /* base, sub, top path elements */
+  uint64_t hashes[3];  /* hashes per element of each path (all equal, else ~0) */
+  uint64_t leaf_index; /* from the indices and arities */
+  bool root_ok;        /* the path hashes from leaf to root */
   uint8_t root[32];
 } w_inc;
 
@@ -172,7 +172,7 @@ static void test_real_vector(void) {
   CHECK_EQ_INT(len, 24960);
   CHECK_EQ_INT(real.sector_id, 1);
   CHECK_EQ_INT(real.n_inc, 10);
-  static const uint64_t readme_leaves[10] = {707914199,  439148358, 967788220, 548708700,
+  static const uint64_t readme_leaves[10] = {707914199,  439148358, 967788220,  548708700,
                                              1061661429, 6202012,   1055504637, 389535735,
                                              1000069704, 600088878};
   for (int i = 0; i < 10; i++) {
@@ -314,8 +314,8 @@ static cz_err gen_for(const cz_post_kind *k, size_t sector, uint64_t sector_inde
                       cz_post_vanilla *v, uint64_t *ch) {
   char msg[256] = "";
   const cz_porep_replica *r = &replicas[sector];
-  cz_err e = cz_post_sector_challenges(k, randomness(), sector_index, sector + 1, ch, msg,
-                                       sizeof msg);
+  cz_err e =
+      cz_post_sector_challenges(k, randomness(), sector_index, sector + 1, ch, msg, sizeof msg);
   if (e == CZ_OK)
     e = cz_post_generate_vanilla(k,
                                  &(cz_post_replica){sector + 1, r->comm_r, &r->comm_c,
@@ -444,8 +444,7 @@ static void test_custom(uint32_t id, size_t n_leaves, uint32_t variant, size_t b
   /* The real 8-8-0 vector's shape, but for the base levels its size needs. */
   if (variant == 1)
     CHECK(wp.inc[0].variant == real.inc[0].variant && wp.inc[0].len[1] == real.inc[0].len[1] &&
-          wp.inc[0].len[2] == real.inc[0].len[2] &&
-          wp.inc[0].hashes[0] == real.inc[0].hashes[0] &&
+          wp.inc[0].len[2] == real.inc[0].len[2] && wp.inc[0].hashes[0] == real.inc[0].hashes[0] &&
           wp.inc[0].hashes[1] == real.inc[0].hashes[1]);
   cz_post_sector s = {sector_id, {0}};
   memcpy(s.comm_r, comm_r_b, 32);

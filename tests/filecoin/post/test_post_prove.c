@@ -56,8 +56,11 @@ static void free_sector(sector *s) {
 
 static cz_groth16_params params_for(const cz_post_kind *k) {
   cz_groth16_params p;
-  cz_params_store_opts o = {.no_official = true, .no_test_cache = true, .keygen = cz_post_keygen,
-                            .keygen_ctx = (void *)k, .test_tag = CZ_POST_CIRCUIT_REVISION,
+  cz_params_store_opts o = {.no_official = true,
+                            .no_test_cache = true,
+                            .keygen = cz_post_keygen,
+                            .keygen_ctx = (void *)k,
+                            .test_tag = CZ_POST_CIRCUIT_REVISION,
                             .who = "test_post_prove"};
   char msg[256] = "";
   cz_err e = cz_post_params_get(&p, k, &o, NULL, msg, sizeof msg);
@@ -69,8 +72,7 @@ static cz_groth16_params params_for(const cz_post_kind *k) {
 /* Prove the partition of the n sectors s, then check the proof as a
  * chain verifier would, and under wrong randomness. */
 static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *params,
-                            const uint8_t randomness[32], uint32_t partition, sector *s,
-                            size_t n) {
+                            const uint8_t randomness[32], uint32_t partition, sector *s, size_t n) {
   uint8_t prover_id[32];
   cz_prover_id_of_miner(prover_id, 1000);
   const uint8_t *vp[8];

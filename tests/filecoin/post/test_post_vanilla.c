@@ -18,9 +18,8 @@
 #include "post_vectors.h"
 
 /* README: LE_u64(SHA-256(0^32 || 1 u64 LE || n u64 LE)[0..8]) mod 2^30. */
-static const uint64_t readme_leaves[10] = {707914199, 439148358, 967788220,  548708700,
-                                           1061661429, 6202012,  1055504637, 389535735,
-                                           1000069704, 600088878};
+static const uint64_t readme_leaves[10] = {707914199, 439148358,  967788220, 548708700,  1061661429,
+                                           6202012,   1055504637, 389535735, 1000069704, 600088878};
 
 /* Byte offsets in the 32 GiB file: sector_id 0, comm_r 8, sectors 40,
  * inclusion_proofs 48, inclusion j at 56 + 2484 j: variant, base_proof
@@ -37,9 +36,10 @@ static bool public_comm_r(uint8_t comm_r[32]) {
     fprintf(stderr, "cannot load public.json: %s\n", je.text);
     return false;
   }
-  json_t *cid = json_object_get(
-      json_object_get(json_array_get(json_object_get(j, "ChallengedSectors"), 0), "SealedCID"),
-      "/");
+  json_t *cid =
+      json_object_get(json_object_get(json_array_get(json_object_get(j, "ChallengedSectors"), 0),
+                                      "SealedCID"),
+                      "/");
   bool ok = json_is_string(cid) && post_cid_comm_r(comm_r, json_string_value(cid));
   json_decref(j);
   return ok;
@@ -112,7 +112,8 @@ static void test_prefixes(const uint8_t *file, size_t len) {
     char msg[256] = "";
     cz_post_vanilla v;
     cz_err e = parse_copy(&v, file, cut, msg, sizeof msg);
-    if (e != CZ_ERR_TRUNCATED || !is_zero(&v, sizeof v) || !strstr(msg, "unexpected end of input")) {
+    if (e != CZ_ERR_TRUNCATED || !is_zero(&v, sizeof v) ||
+        !strstr(msg, "unexpected end of input")) {
       if (bad++ < 3) fprintf(stderr, "prefix %zu: %d %s\n", cut, (int)e, msg);
     }
   }
@@ -244,8 +245,8 @@ static void round_trip(const cz_merkle_shape *s, size_t n_leaves, size_t expect_
   CHECK_EQ_INT(w.sector_id, 42);
   CHECK_EQ_INT(w.n_sectors, 1);
   CHECK(w.n_sectors == 1 && w.sectors[0].n_inclusions == 3 &&
-        memcmp(w.sectors[0].inclusions, v.sectors[0].inclusions,
-               3 * sizeof(cz_post_inclusion)) == 0);
+        memcmp(w.sectors[0].inclusions, v.sectors[0].inclusions, 3 * sizeof(cz_post_inclusion)) ==
+            0);
   for (size_t i = 0; w.n_sectors == 1 && i < 3; i++) {
     CHECK_EQ_INT(w.sectors[0].inclusions[i].proof.challenge, leaves[i]);
     CHECK(cz_merkle_verify(&w.sectors[0].inclusions[i].proof));

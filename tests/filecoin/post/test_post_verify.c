@@ -19,9 +19,8 @@
 #include "cuzk/post.h"
 #include "post_vectors.h"
 
-static const uint64_t readme_leaves[10] = {707914199, 439148358, 967788220,  548708700,
-                                           1061661429, 6202012,  1055504637, 389535735,
-                                           1000069704, 600088878};
+static const uint64_t readme_leaves[10] = {707914199, 439148358,  967788220, 548708700,  1061661429,
+                                           6202012,   1055504637, 389535735, 1000069704, 600088878};
 
 /* Offsets in the file (see test_post_vanilla.c). */
 #define INC(j) (56 + 2484 * (size_t)(j))
@@ -55,8 +54,8 @@ static bool load(window_vector *w) {
   ok = ok && json_is_string(cid) && post_cid_comm_r(w->sector.comm_r, json_string_value(cid));
   w->sector.sector_id = (uint64_t)json_integer_value(json_object_get(cs, "SectorNumber"));
   ok = ok && w->sector.sector_id == 1 &&
-       json_integer_value(json_object_get(
-           json_array_get(json_object_get(j, "Proofs"), 0), "PoStProof")) == 8;
+       json_integer_value(
+           json_object_get(json_array_get(json_object_get(j, "Proofs"), 0), "PoStProof")) == 8;
   cz_prover_id_of_miner(w->prover_id, (uint64_t)json_integer_value(json_object_get(j, "Prover")));
   json_decref(j);
   return ok;

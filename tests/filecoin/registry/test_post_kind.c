@@ -63,8 +63,9 @@ static void test_names(void) {
   /* The identifier as vanilla.rs formats it (after the Winning swap). */
   char id[128];
   cz_post_param_identifier(cz_post_kind_by_id(0), id, sizeof id);
-  CHECK(strcmp(id, "FallbackPoSt::PublicParams{sector_size: 2048, challenge_count: 1, "
-                   "sector_count: 66}") == 0);
+  CHECK(strcmp(id,
+               "FallbackPoSt::PublicParams{sector_size: 2048, challenge_count: 1, "
+               "sector_count: 66}") == 0);
 }
 
 static void test_table(void) {

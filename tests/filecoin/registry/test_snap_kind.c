@@ -55,7 +55,7 @@ static void test_table(void) {
     uint32_t partitions, challenges, h, apex;
     unsigned sub, top;
   } want[CZ_SNAP_N_KINDS] = {
-      {"StackedDrg2KiBV1", 1, 10, 1, 8, 0, 0},     {"StackedDrg8MiBV1", 4, 10, 10, 128, 0, 0},
+      {"StackedDrg2KiBV1", 1, 10, 1, 8, 0, 0},       {"StackedDrg8MiBV1", 4, 10, 10, 128, 0, 0},
       {"StackedDrg512MiBV1", 16, 86, 10, 128, 0, 0}, {"StackedDrg32GiBV1", 16, 86, 10, 128, 8, 0},
       {"StackedDrg64GiBV1", 16, 86, 10, 128, 8, 2},
   };
@@ -89,11 +89,11 @@ static void test_shapes(void) {
     uint32_t partitions, challenges, apex, hs0;
     unsigned sub, top;
   } want[] = {
-      {1 << 5, 1, 10, 8, 1, 4, 0},    {1 << 6, 1, 10, 8, 1, 0, 0},
-      {1 << 7, 1, 10, 8, 1, 2, 0},    {1 << 8, 1, 10, 8, 1, 4, 0},
-      {1 << 9, 2, 10, 128, 1, 8, 0},  {1 << 10, 2, 10, 128, 1, 8, 2},
-      {1 << 18, 4, 10, 128, 7, 0, 0}, {1 << 19, 4, 10, 128, 7, 2, 0},
-      {1 << 24, 16, 86, 128, 7, 0, 0}, {1ull << 30, 16, 86, 128, 7, 8, 0},
+      {1 << 5, 1, 10, 8, 1, 4, 0},        {1 << 6, 1, 10, 8, 1, 0, 0},
+      {1 << 7, 1, 10, 8, 1, 2, 0},        {1 << 8, 1, 10, 8, 1, 4, 0},
+      {1 << 9, 2, 10, 128, 1, 8, 0},      {1 << 10, 2, 10, 128, 1, 8, 2},
+      {1 << 18, 4, 10, 128, 7, 0, 0},     {1 << 19, 4, 10, 128, 7, 2, 0},
+      {1 << 24, 16, 86, 128, 7, 0, 0},    {1ull << 30, 16, 86, 128, 7, 8, 0},
       {1ull << 31, 16, 86, 128, 7, 8, 2},
   };
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -102,8 +102,7 @@ static void test_shapes(void) {
     CHECK_EQ_INT(s.partitions, want[i].partitions);
     CHECK_EQ_INT(s.challenges, want[i].challenges);
     CHECK_EQ_INT(s.apex_leaves, want[i].apex);
-    for (unsigned j = 0; j < CZ_SNAP_N_HS; j++)
-      CHECK_EQ_INT(s.hs[j], want[i].hs0 == 1 ? 1 : 7 + j);
+    for (unsigned j = 0; j < CZ_SNAP_N_HS; j++) CHECK_EQ_INT(s.hs[j], want[i].hs0 == 1 ? 1 : 7 + j);
     CHECK_EQ_INT(s.h, s.hs[3]);
     CHECK_EQ_INT(s.tree_r.sub_arity, want[i].sub);
     CHECK_EQ_INT(s.tree_r.top_arity, want[i].top);

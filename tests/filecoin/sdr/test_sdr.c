@@ -233,10 +233,13 @@ static void test_expander_properties(void) {
  * 5 as u64 LE, 1.2.0: within the first 3 nodes a parent is >= 2^29 (the
  * first one u32 truncation would lose). */
 static void test_expander_pathology(void) {
-  static const struct { uint8_t id; uint64_t nodes; cz_api_version api; } cases[] = {
-      {3, 1ULL << 30, CZ_API_1_0_0}, {4, 1ULL << 31, CZ_API_1_0_0},
-      {8, 1ULL << 30, CZ_API_1_1_0}, {9, 1ULL << 31, CZ_API_1_1_0},
-      {8, 1ULL << 30, CZ_API_1_2_0}, {9, 1ULL << 31, CZ_API_1_2_0}};
+  static const struct {
+    uint8_t id;
+    uint64_t nodes;
+    cz_api_version api;
+  } cases[] = {{3, 1ULL << 30, CZ_API_1_0_0}, {4, 1ULL << 31, CZ_API_1_0_0},
+               {8, 1ULL << 30, CZ_API_1_1_0}, {9, 1ULL << 31, CZ_API_1_1_0},
+               {8, 1ULL << 30, CZ_API_1_2_0}, {9, 1ULL << 31, CZ_API_1_2_0}};
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     uint8_t porep_id[32] = {cases[c].id};
     cz_sdr_graph g;
@@ -424,12 +427,27 @@ static void test_labels_known(void) {
     cz_api_version api;
     uint64_t limbs[4];
   } cases[] = {
-      {64, 0, CZ_API_1_0_0, {0xd3faa96b9a0fba04, 0xea81a283d106485e, 0xe3d51b9afa5ac2b3, 0x0462f4f4f1a68d37}},
-      {128, 0, CZ_API_1_0_0, {0x7e191e52c4a8da86, 0x5ae8a1c9e6fac148, 0xce239f3b88a894b8, 0x234c00d1dc1d53be}},
-      {64, 123, CZ_API_1_1_0, {0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5}},
-      {128, 123, CZ_API_1_1_0, {0x22ab81cf68c4676d, 0x7a77a82fc7c9c189, 0xc6c03d32c1e42d23, 0x0f777c18cc2c55bd}},
+      {64,
+       0,
+       CZ_API_1_0_0,
+       {0xd3faa96b9a0fba04, 0xea81a283d106485e, 0xe3d51b9afa5ac2b3, 0x0462f4f4f1a68d37}},
+      {128,
+       0,
+       CZ_API_1_0_0,
+       {0x7e191e52c4a8da86, 0x5ae8a1c9e6fac148, 0xce239f3b88a894b8, 0x234c00d1dc1d53be}},
+      {64,
+       123,
+       CZ_API_1_1_0,
+       {0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5}},
+      {128,
+       123,
+       CZ_API_1_1_0,
+       {0x22ab81cf68c4676d, 0x7a77a82fc7c9c189, 0xc6c03d32c1e42d23, 0x0f777c18cc2c55bd}},
       /* The same test's 1.2.0 cases expect the 1.1.0 values. */
-      {64, 123, CZ_API_1_2_0, {0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5}},
+      {64,
+       123,
+       CZ_API_1_2_0,
+       {0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5}},
   };
   uint8_t replica_id[32];
   memset(replica_id, 9, 32);
@@ -464,19 +482,21 @@ static void test_label_layout(void) {
   for (int n = 6; n <= 14; n += 8) {
     memset(msg, 0, 64);
     memcpy(msg, rid, 32);
-    msg[32] = 0x01, msg[33] = 0x02, msg[34] = 0x03, msg[35] = 0x04;           /* layer BE */
+    msg[32] = 0x01, msg[33] = 0x02, msg[34] = 0x03, msg[35] = 0x04; /* layer BE */
     for (int i = 0; i < 8; i++) msg[36 + i] = (uint8_t)(0x1122334455667788ULL >> (56 - 8 * i));
     for (int s = 0; s < 37; s++) memcpy(msg + 64 + 32 * s, parents[s % n], 32);
     cz_sha256_digest(want, msg, sizeof msg);
     want[31] &= 0x3f;
     CHECK_EQ_INT(cz_sdr_label_from_parents(got, rid, 0x01020304, 0x1122334455667788ULL,
-                                           (const uint8_t (*)[32])parents, (size_t)n), CZ_OK);
+                                           (const uint8_t(*)[32])parents, (size_t)n),
+                 CZ_OK);
     CHECK_MEM(got, want, 32);
   }
   /* Node 0: the header only. */
   cz_sha256_digest(want, msg, 64);
   want[31] &= 0x3f;
-  CHECK_EQ_INT(cz_sdr_label_from_parents(got, rid, 0x01020304, 0x1122334455667788ULL, NULL, 0), CZ_OK);
+  CHECK_EQ_INT(cz_sdr_label_from_parents(got, rid, 0x01020304, 0x1122334455667788ULL, NULL, 0),
+               CZ_OK);
   CHECK_MEM(got, want, 32);
   CHECK_EQ_INT(cz_sdr_label_from_parents(got, rid, 1, 1, NULL, 6), CZ_ERR_INVALID_ARG);
 

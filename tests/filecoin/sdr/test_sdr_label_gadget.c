@@ -92,9 +92,11 @@ static void run(int flip) {
 
   /* Bad lengths are refused before anything is synthesised. */
   cz_cs *cs2 = cz_cs_new(CZ_CS_TEST, NULL);
-  CHECK_EQ_INT(cz_sdr_label_gadget(cs2, &out, idbits, 31, pp, plen, &layer_c, node_le), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_sdr_label_gadget(cs2, &out, idbits, 31, pp, plen, &layer_c, node_le),
+               CZ_ERR_INVALID_ARG);
   plen[3] = 257;
-  CHECK_EQ_INT(cz_sdr_label_gadget(cs2, &out, idbits, 256, pp, plen, &layer_c, node_le), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_sdr_label_gadget(cs2, &out, idbits, 256, pp, plen, &layer_c, node_le),
+               CZ_ERR_INVALID_ARG);
   CHECK_EQ_INT(cz_cs_num_constraints(cs2), 0);
   cz_cs_free(cs2);
 }

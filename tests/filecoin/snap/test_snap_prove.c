@@ -26,7 +26,8 @@ static bool satisfied(const cz_snap_partition *p, const cz_fr in[CZ_SNAP_PUBLIC_
             cz_cs_finish(rec) == CZ_OK && cz_cs_take_r1cs(rec, &m) == CZ_OK;
   ok = ok && cz_snap_circuit(wit, &p->kind->shape, &pub, &p->proof) == CZ_OK &&
        cz_cs_finish(wit) == CZ_OK && cz_cs_take_assignment(wit, &w) == CZ_OK;
-  ok = ok && cz_r1cs_eval(&m, &w) == CZ_OK && first_unsatisfied(&w, w.n_constraints) == w.n_constraints;
+  ok = ok && cz_r1cs_eval(&m, &w) == CZ_OK &&
+       first_unsatisfied(&w, w.n_constraints) == w.n_constraints;
   cz_cs_free(rec);
   cz_cs_free(wit);
   if (ok) {

@@ -35,28 +35,29 @@ typedef struct {
 } opts;
 
 static int usage(const char *cmd, FILE *out) {
-  fprintf(out,
-          "usage: cuzk-bench %s [-a|--addr ADDR] ...\n"
-          "  status | metrics\n"
-          "  preload -c|--circuit ID      evict -c|--circuit ID\n"
-          "  single -t porep|snap|wpost|winning [--c1 FILE | --vanilla FILE | --request FILE]\n"
-          "         [--registered-proof N] [--sector-num 1] [--miner-id 1000] [--partition 0]\n"
-          "         [--randomness HEX]\n"
-          "         [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--priority 0-4] [--id ID]\n"
-          "         [--verify-vk FILE] [--save-proofs DIR]\n"
-          "  batch  (single's options) [-c|--count 3] [-j|--concurrency 1] [--progress SECONDS]\n"
-          "  --vanilla FILE: PoSt, snap: a JSON array of base64 bincode vanilla proofs (or one raw\n"
-          "    bincode file); --request FILE: a gen-vanilla request.json (kind, registered proof,\n"
-          "    randomness, miner, partition and its vanilla.json; with -t snap the registered\n"
-          "    proof, the three commitments and the partition proofs)\n"
-          "  --verify-vk FILE: check each PoRep proof against the C1 with this verifying key\n"
-          "    (bellperson layout; a .params file works: its key is at its head)\n"
-          "  --save-proofs DIR: write proof I to DIR/proof-I.bin\n"
-          "  --progress S: batch progress on stderr: a line every S seconds when stderr is not a\n"
-          "    terminal (default 5; 0 = none, as the global --quiet), else one rewritten line\n"
-          "  options also as --name=VALUE; -a/--addr may stand before the command\n"
-          CZ_BENCH_EXIT_STATUS,
-          cmd);
+  fprintf(
+      out,
+      "usage: cuzk-bench %s [-a|--addr ADDR] ...\n"
+      "  status | metrics\n"
+      "  preload -c|--circuit ID      evict -c|--circuit ID\n"
+      "  single -t porep|snap|wpost|winning [--c1 FILE | --vanilla FILE | --request FILE]\n"
+      "         [--registered-proof N] [--sector-num 1] [--miner-id 1000] [--partition 0]\n"
+      "         [--randomness HEX]\n"
+      "         [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--priority 0-4] [--id ID]\n"
+      "         [--verify-vk FILE] [--save-proofs DIR]\n"
+      "  batch  (single's options) [-c|--count 3] [-j|--concurrency 1] [--progress SECONDS]\n"
+      "  --vanilla FILE: PoSt, snap: a JSON array of base64 bincode vanilla proofs (or one raw\n"
+      "    bincode file); --request FILE: a gen-vanilla request.json (kind, registered proof,\n"
+      "    randomness, miner, partition and its vanilla.json; with -t snap the registered\n"
+      "    proof, the three commitments and the partition proofs)\n"
+      "  --verify-vk FILE: check each PoRep proof against the C1 with this verifying key\n"
+      "    (bellperson layout; a .params file works: its key is at its head)\n"
+      "  --save-proofs DIR: write proof I to DIR/proof-I.bin\n"
+      "  --progress S: batch progress on stderr: a line every S seconds when stderr is not a\n"
+      "    terminal (default 5; 0 = none, as the global --quiet), else one rewritten line\n"
+      "  options also as --name=VALUE; -a/--addr may stand before the "
+      "command\n" CZ_BENCH_EXIT_STATUS,
+      cmd);
   return 2;
 }
 
@@ -124,15 +125,17 @@ static int parse(int argc, char **argv, opts *o, bool batch) {
     if (str) {
       *str = v;
     } else if (!parse_number(v, max, num)) {
-      return fprintf(stderr, "%s: %s: expected a whole number 0..%llu, got '%s'\n", argv[0], a,
-                     max, v), 2;
+      return fprintf(stderr, "%s: %s: expected a whole number 0..%llu, got '%s'\n", argv[0], a, max,
+                     v),
+             2;
     }
   }
   if (o->progress) {
     char *end;
     o->progress_s = strtod(o->progress, &end);
     if (!*o->progress || *end || !(o->progress_s >= 0))
-      return fprintf(stderr, "%s: --progress: not a number of seconds: %s\n", argv[0], o->progress), 2;
+      return fprintf(stderr, "%s: --progress: not a number of seconds: %s\n", argv[0], o->progress),
+             2;
   }
   return 0;
 }
@@ -198,10 +201,11 @@ int cmd_client_status(int argc, char **argv) {
     return rc;
   const Cuzk__V1__GetStatusResponse *s = (const Cuzk__V1__GetStatusResponse *)resp;
   static const char *const tiers[] = {"hot", "warm", "cold"};
-  printf("uptime_seconds %llu\nproofs_completed %llu\nproofs_failed %llu\nmemory_bytes %llu / %llu\n",
-         (unsigned long long)s->uptime_seconds, (unsigned long long)s->total_proofs_completed,
-         (unsigned long long)s->total_proofs_failed, (unsigned long long)s->pinned_memory_bytes,
-         (unsigned long long)s->pinned_memory_limit_bytes);
+  printf(
+      "uptime_seconds %llu\nproofs_completed %llu\nproofs_failed %llu\nmemory_bytes %llu / %llu\n",
+      (unsigned long long)s->uptime_seconds, (unsigned long long)s->total_proofs_completed,
+      (unsigned long long)s->total_proofs_failed, (unsigned long long)s->pinned_memory_bytes,
+      (unsigned long long)s->pinned_memory_limit_bytes);
   for (size_t i = 0; i < s->n_queues; i++)
     printf("queue %s pending %u in_progress %u\n", s->queues[i]->proof_kind, s->queues[i]->pending,
            s->queues[i]->in_progress);
@@ -242,16 +246,18 @@ static int srs_command(int argc, char **argv, bool preload) {
   if (preload) {
     Cuzk__V1__PreloadSRSRequest req = CUZK__V1__PRELOAD_SRSREQUEST__INIT;
     req.circuit_id = (char *)o.circuit;
-    code = cz_rpc_call(&c, "PreloadSRS", &req.base, &cuzk__v1__preload_srsresponse__descriptor, &resp, det, sizeof det, 0);
+    code = cz_rpc_call(&c, "PreloadSRS", &req.base, &cuzk__v1__preload_srsresponse__descriptor,
+                       &resp, det, sizeof det, 0);
     if (code == GRPC_STATUS_OK) {
       const Cuzk__V1__PreloadSRSResponse *r = (const Cuzk__V1__PreloadSRSResponse *)resp;
-      printf("%s already_loaded %s load_time_ms %llu\n", o.circuit, r->already_loaded ? "true" : "false",
-             (unsigned long long)r->load_time_ms);
+      printf("%s already_loaded %s load_time_ms %llu\n", o.circuit,
+             r->already_loaded ? "true" : "false", (unsigned long long)r->load_time_ms);
     }
   } else {
     Cuzk__V1__EvictSRSRequest req = CUZK__V1__EVICT_SRSREQUEST__INIT;
     req.circuit_id = (char *)o.circuit;
-    code = cz_rpc_call(&c, "EvictSRS", &req.base, &cuzk__v1__evict_srsresponse__descriptor, &resp, det, sizeof det, 30000);
+    code = cz_rpc_call(&c, "EvictSRS", &req.base, &cuzk__v1__evict_srsresponse__descriptor, &resp,
+                       det, sizeof det, 30000);
     if (code == GRPC_STATUS_OK) {
       const Cuzk__V1__EvictSRSResponse *r = (const Cuzk__V1__EvictSRSResponse *)resp;
       printf("%s was_loaded %s freed_bytes %llu\n", o.circuit, r->was_loaded ? "true" : "false",
@@ -296,8 +302,10 @@ static int hex32(const char *name, const char *hex, ProtobufCBinaryData *out) {
 }
 
 static int kind_of(const char *t) {
-  if (!strcmp(t, "porep") || !strcmp(t, "porep-c2") || !strcmp(t, "c2")) return CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
-  if (!strcmp(t, "snap") || !strcmp(t, "snap-deals") || !strcmp(t, "update")) return CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE;
+  if (!strcmp(t, "porep") || !strcmp(t, "porep-c2") || !strcmp(t, "c2"))
+    return CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+  if (!strcmp(t, "snap") || !strcmp(t, "snap-deals") || !strcmp(t, "update"))
+    return CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE;
   if (!strcmp(t, "wpost") || !strcmp(t, "window-post") || !strcmp(t, "windowpost") ||
       !strcmp(t, "window"))
     return CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
@@ -363,8 +371,7 @@ static const char *verifier_check(const local_verifier *v, const uint8_t *proof,
       verdict = "unchecked:inputs";
     else if (cz_groth16_proof_read(&pr, proof + (size_t)p * CZ_GROTH16_PROOF_BYTES) != CZ_OK)
       verdict = "invalid:decode";
-    else if (cz_groth16_verify(&v->vk, in, n, &pr) != CZ_OK)
-      verdict = "invalid:pairing";
+    else if (cz_groth16_verify(&v->vk, in, n, &pr) != CZ_OK) verdict = "invalid:pairing";
   }
   free(in);
   return verdict;
@@ -416,7 +423,8 @@ static void *prove_worker(void *arg) {
     if (i >= b->o->count) break;
     Cuzk__V1__SubmitProofRequest sub = *b->base;
     char id[160];
-    if (b->o->request_id) snprintf(id, sizeof id, "%s%s%llu", b->o->request_id, b->o->count > 1 ? "-" : "", i);
+    if (b->o->request_id)
+      snprintf(id, sizeof id, "%s%s%llu", b->o->request_id, b->o->count > 1 ? "-" : "", i);
     else id[0] = 0;
     if (b->o->request_id && b->o->count == 1) snprintf(id, sizeof id, "%s", b->o->request_id);
     sub.request_id = id;
@@ -426,7 +434,9 @@ static void *prove_worker(void *arg) {
     char det[512];
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    grpc_status_code code = cz_rpc_call(&c, "Prove", &req.base, &cuzk__v1__prove_response__descriptor, &resp, det, sizeof det, 0);
+    grpc_status_code code =
+        cz_rpc_call(&c, "Prove", &req.base, &cuzk__v1__prove_response__descriptor, &resp, det,
+                    sizeof det, 0);
     double wall = since(&t);
     bool ok = false;
     pthread_mutex_lock(&b->mu);
@@ -446,14 +456,16 @@ static void *prove_worker(void *arg) {
           if (strcmp(verdict, "valid")) ok = false, b->verified_bad++;
         }
         if (ok && b->o->save_proofs) save_proof(b->o->save_proofs, i, &r->proof);
-        printf("proof %llu job %s status %s bytes %zu wall_s %.3f queue_ms %llu srs_ms %llu synth_ms %llu "
-               "gpu_ms %llu total_ms %llu done %llu/%llu%s%s%s%s\n",
-               i, r->job_id, (unsigned)r->status < 5 ? st[r->status] : "?", r->proof.len, wall,
-               (unsigned long long)r->queue_wait_ms, (unsigned long long)r->srs_load_ms,
-               (unsigned long long)r->synthesis_ms, (unsigned long long)r->gpu_compute_ms,
-               (unsigned long long)r->total_ms, b->ok + b->failed + 1, b->o->count,
-               verdict ? " verified " : "", verdict ? verdict : "",
-               r->error_message[0] ? " error " : "", r->error_message);
+        printf(
+            "proof %llu job %s status %s bytes %zu wall_s %.3f queue_ms %llu srs_ms %llu synth_ms "
+            "%llu "
+            "gpu_ms %llu total_ms %llu done %llu/%llu%s%s%s%s\n",
+            i, r->job_id, (unsigned)r->status < 5 ? st[r->status] : "?", r->proof.len, wall,
+            (unsigned long long)r->queue_wait_ms, (unsigned long long)r->srs_load_ms,
+            (unsigned long long)r->synthesis_ms, (unsigned long long)r->gpu_compute_ms,
+            (unsigned long long)r->total_ms, b->ok + b->failed + 1, b->o->count,
+            verdict ? " verified " : "", verdict ? verdict : "",
+            r->error_message[0] ? " error " : "", r->error_message);
       }
       protobuf_c_message_free_unpacked(resp, NULL);
     }

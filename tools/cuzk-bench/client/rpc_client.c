@@ -30,11 +30,23 @@ void cz_rpc_close(cz_rpc_client *c) {
 }
 
 const char *cz_rpc_code_name(grpc_status_code code) {
-  static const char *const names[] = {
-      "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
-      "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
-      "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
-      "UNAUTHENTICATED"};
+  static const char *const names[] = {"OK",
+                                      "CANCELLED",
+                                      "UNKNOWN",
+                                      "INVALID_ARGUMENT",
+                                      "DEADLINE_EXCEEDED",
+                                      "NOT_FOUND",
+                                      "ALREADY_EXISTS",
+                                      "PERMISSION_DENIED",
+                                      "RESOURCE_EXHAUSTED",
+                                      "FAILED_PRECONDITION",
+                                      "ABORTED",
+                                      "OUT_OF_RANGE",
+                                      "UNIMPLEMENTED",
+                                      "INTERNAL",
+                                      "UNAVAILABLE",
+                                      "DATA_LOSS",
+                                      "UNAUTHENTICATED"};
   return (unsigned)code < sizeof names / sizeof names[0] ? names[code] : "?";
 }
 
@@ -50,8 +62,8 @@ grpc_status_code cz_rpc_call(cz_rpc_client *c, const char *method, const Protobu
                                                     gpr_time_from_millis(timeout_ms, GPR_TIMESPAN))
                                      : gpr_inf_future(GPR_CLOCK_MONOTONIC);
   grpc_slice m = grpc_slice_from_copied_string(path);
-  grpc_call *call = grpc_channel_create_call(c->channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq, m,
-                                             NULL, deadline, NULL);
+  grpc_call *call = grpc_channel_create_call(c->channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq, m, NULL,
+                                             deadline, NULL);
   grpc_slice_unref(m);
   size_t len = protobuf_c_message_get_packed_size(req);
   uint8_t *buf = malloc(len ? len : 1);
@@ -82,10 +94,10 @@ grpc_status_code cz_rpc_call(cz_rpc_client *c, const char *method, const Protobu
   int tag = 1;
   if (grpc_call_start_batch(call, ops, 6, &tag, NULL) == GRPC_CALL_OK)
     grpc_completion_queue_pluck(cq, &tag, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
-  else
-    snprintf(details, details_len, "cannot start the call");
+  else snprintf(details, details_len, "cannot start the call");
   if (!details[0])
-    snprintf(details, details_len, "%.*s", (int)GRPC_SLICE_LENGTH(det), (const char *)GRPC_SLICE_START_PTR(det));
+    snprintf(details, details_len, "%.*s", (int)GRPC_SLICE_LENGTH(det),
+             (const char *)GRPC_SLICE_START_PTR(det));
   if (code == GRPC_STATUS_OK) {
     grpc_slice all = grpc_empty_slice();
     if (in) {
@@ -94,7 +106,8 @@ grpc_status_code cz_rpc_call(cz_rpc_client *c, const char *method, const Protobu
       all = grpc_byte_buffer_reader_readall(&rd);
       grpc_byte_buffer_reader_destroy(&rd);
     }
-    *resp = protobuf_c_message_unpack(resp_desc, NULL, GRPC_SLICE_LENGTH(all), GRPC_SLICE_START_PTR(all));
+    *resp = protobuf_c_message_unpack(resp_desc, NULL, GRPC_SLICE_LENGTH(all),
+                                      GRPC_SLICE_START_PTR(all));
     grpc_slice_unref(all);
     if (!*resp) {
       code = GRPC_STATUS_INTERNAL;
@@ -108,7 +121,8 @@ grpc_status_code cz_rpc_call(cz_rpc_client *c, const char *method, const Protobu
   grpc_metadata_array_destroy(&trail_md);
   grpc_call_unref(call);
   grpc_completion_queue_shutdown(cq);
-  while (grpc_completion_queue_pluck(cq, NULL, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN) {
+  while (grpc_completion_queue_pluck(cq, NULL, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+         GRPC_QUEUE_SHUTDOWN) {
   }
   grpc_completion_queue_destroy(cq);
   return code;
