@@ -160,14 +160,21 @@ static cz_err stage_h(const void *src, size_t first, size_t m, uint8_t *buf, boo
   return CZ_OK;
 }
 
-/* Points gathered through pointers (into decoded points or encodings). */
+/* Points gathered through pointers (into decoded points or encodings). A
+ * mapped key's encodings are copied together first, then decoded in one
+ * call: the decoder works 8 points at a time, not one per call. */
 static cz_err gather(cz_g1_affine *dst, const cz_g1_affine *const *src, size_t m, bool encoded) {
-  for (size_t i = 0; i < m; i++) {
-    if (!encoded) dst[i] = *src[i];
-    else if (g16_decode_points(&dst[i], (const uint8_t *)src[i], 1, false, false, &(size_t){0}))
-      return CZ_ERR_BAD_FLAGS;
+  if (!encoded) {
+    for (size_t i = 0; i < m; i++) dst[i] = *src[i];
+    return CZ_OK;
   }
-  return CZ_OK;
+  cz_g1_affine *enc = malloc(m * sizeof *enc);
+  if (!enc && m) return CZ_ERR_NOMEM;
+  for (size_t i = 0; i < m; i++) memcpy(&enc[i], src[i], sizeof *enc);
+  size_t bad = 0;
+  cz_err e = g16_decode_points(dst, (const uint8_t *)enc, m, false, false, &bad);
+  free(enc);
+  return e;
 }
 static cz_err run_h(czg_backend_state *st, const void *src, size_t first, size_t m, uint8_t *buf,
                     cz_g1 *part) {

@@ -58,10 +58,28 @@ if [ -n "$found" ]; then
   fail=1
 fi
 
+# Nor does anything point at the issue tracker by number: a reader of the
+# code has none, so the text says what it refers to. Vectors are data.
+ISSUE='\b[Ii]ssues? #?[0-9]+'
+if [ "$(printf 'as %s 15 says\n' issue | grep -cE "$ISSUE")" != 1 ]; then
+  echo "FAIL: the issue pattern misses a planted line"
+  fail=1
+fi
+if in_git_toplevel; then
+  issues=$(git grep --untracked -nIE -- "$ISSUE" -- . ':!tests/vectors')
+else
+  issues=$(cd . && grep -rnIE --exclude-dir=.git --exclude-dir='build*' --exclude-dir=vectors -- "$ISSUE" . || true)
+fi
+if [ -n "$issues" ]; then
+  echo "FAIL: files name an issue number; say what it refers to:"
+  echo "$issues"
+  fail=1
+fi
+
 # Every vector folder says where its data comes from.
 for d in tests/vectors/*/; do
   [ -f "$d/README.md" ] || { echo "FAIL: ${d%/} has no README.md"; fail=1; }
 done
 
-[ "$fail" -eq 0 ] && echo "test_standalone: no outside folder named ($how); every tests/vectors folder has a README"
+[ "$fail" -eq 0 ] && echo "test_standalone: no outside folder and no issue number named ($how); every tests/vectors folder has a README"
 exit "$fail"

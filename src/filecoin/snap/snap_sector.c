@@ -1,6 +1,6 @@
 /* Test sectors for SnapDeals: what a storage provider has after
  * filecoin-ffi's empty_sector_update_encode_into, made in memory from a
- * freshly sealed committed-capacity sector (issue 15, item 6). */
+ * freshly sealed committed-capacity sector. */
 #include <stdlib.h>
 #include <string.h>
 

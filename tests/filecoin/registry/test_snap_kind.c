@@ -3,10 +3,9 @@
  *
  * Names: the "v28-empty-sector-update-merkletree-...params" keys of
  * rust-fil-proofs' parameters.json (commit 87348a74) with their
- * sector_size; the 2 KiB one ends in -8-0-0-fb9e095b as issue 15 says.
+ * sector_size; the 2 KiB one ends in -8-0-0-fb9e095b.
  * Constants: storage-proofs-update constants.rs (partition_count,
- * challenge_count, hs, apex_leaf_count, validate_tree_r_shape) and the
- * table of issue 15. */
+ * challenge_count, hs, apex_leaf_count, validate_tree_r_shape). */
 #include <string.h>
 
 #include "check.h"
@@ -47,8 +46,8 @@ static void test_names(void) {
   CHECK(strcmp(id, "empty_sector_update::PublicParams{ sector_nodes: 64 }") == 0);
 }
 
-/* Issue 15's table: partitions, challenges, h, apex leaves; all V1 kinds
- * are ApiVersion 1.1.0. */
+/* constants.rs per sector size: partitions, challenges, h, apex leaves;
+ * all V1 kinds are ApiVersion 1.1.0. */
 static void test_table(void) {
   static const struct {
     const char *name;

@@ -8,7 +8,7 @@
  * extraction at once. The rng and Fr::random are rebuilt here from
  * rand_xorshift 0.3 (xorshift128, next_u64 = low u32 then high u32) and
  * blstrs 0.7 (Scalar::random: rejection sampling of 255-bit values).
- * k_and_h_select: issue 15's example (32 GiB, h = 10: k + 128) and
+ * k_and_h_select: a 32 GiB example (h = 10: k + 128) and
  * circuit.rs PublicInputs::new. */
 #include <string.h>
 
