@@ -8,6 +8,8 @@
 #            (about 44 GiB; about 12.4 GB of memory for its evaluation)
 #   prove-0  partition 0 alone, then verify-seal --partition 0
 #   prove    all ten partitions, then verify-seal
+#   daemon   cuzk-daemon: SubmitProof of the C1 in Curio's wrapper, all ten
+#            partitions, each checked by the client against the key
 #   window-key    the 32 GiB WindowPoSt test key; the disk (80 GB here) holds
 #                 one 32 GiB key at a time, so the PoRep key goes first
 #   window-prove  WindowPoSt partition 0 from Curio's real vanilla proof
@@ -26,7 +28,8 @@ set -euo pipefail
 BENCH=$(realpath "${1:-build/cuzk-bench}")
 WORK=${CUZK_32GIB_DIR:-/var/tmp/cuzk-32gib}
 THREADS=${THREADS:-0}
-STEPS=${STEPS:-c1 check key prove-0 prove window-key window-prove}
+SIZE=${SECTOR_SIZE:-32GiB} # another size (2KiB) tries the steps quickly
+STEPS=${STEPS:-c1 check key prove-0 prove daemon window-key window-prove}
 PARAMS=$WORK/params
 C1=$WORK/c1-32gib-sparse.json
 # The sector the sparse C1 claims (verify-seal needs what a C1 does not carry).
@@ -35,6 +38,7 @@ PROVER=0000000000000000000000000000000000000000000000000000000000000000
 mkdir -p "$WORK" "$PARAMS" "$WORK/bin"
 # A copy of the binary, so that a rebuild during a long step changes nothing.
 cp "$BENCH" "$WORK/bin/cuzk-bench"
+cp "$(dirname "$BENCH")/cuzk-daemon" "$WORK/bin/cuzk-daemon" 2>/dev/null || true
 B=$WORK/bin/cuzk-bench
 
 VEC=$(realpath tests/vectors/windowpost-32gib-vanilla/sector1.vproof)
@@ -67,13 +71,13 @@ timed() {
 }
 
 step_c1() {
-  timed c1 "$B" gen-vanilla porep --sparse --sector-size 32GiB --sector-id $SECTOR \
+  timed c1 "$B" gen-vanilla porep --sparse --sector-size $SIZE --sector-id $SECTOR \
     --prover-id $PROVER --out "$C1"
 }
 seal() { "$B" verify-seal --vk "$WORK/vk.bin" --c1 "$C1" --prover-id $PROVER --sector-id $SECTOR "$@"; }
 step_check() { timed check "$B" synth-only --c1 "$C1" --check --challenge 0 --threads "$THREADS"; }
 step_key() {
-  timed key nice -n 5 "$B" --quiet setup --circuit porep --sector-size 32GiB --out "$PARAMS" \
+  timed key nice -n 5 "$B" --quiet setup --circuit porep --sector-size $SIZE --out "$PARAMS" \
     --threads "$THREADS"
 }
 step_prove-0() {
@@ -105,6 +109,33 @@ print("1:" + b[8:40].hex(), file=open(sys.argv[3], "w"))' "$VEC" "$WORK/window-v
   "$B" verify-post --vk "$WORK/vk-window.bin" --registered-proof 8 --randomness $ZERO \
     --prover-id e807$(printf '0%.0s' {1..60}) --sectors "$(cat "$WORK/window-sectors.txt")" \
     --partition 0 --proof "$WORK/proof-window.bin"
+}
+
+# The daemon's path: SubmitProof of the C1 in Curio's wrapper, all ten
+# partitions, each verified by the daemon before it answers and again here
+# (--verify-vk: the key's head). One partition in flight (pipeline off: two
+# do not fit 24 GB), plain synthesis (--no-pce: the path prove measured).
+step_daemon() {
+  "$B" --quiet gen-vanilla porep --sparse --sector-size $SIZE --sector-id $SECTOR \
+    --prover-id $PROVER --curio --out "$WORK/c1-32gib-sparse-curio.json"
+  printf '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n[pipeline]\nenabled = false\n' \
+    "$WORK/no-official-params" "$PARAMS" >"$WORK/daemon.toml"
+  mkdir -p "$WORK/no-official-params" "$WORK/daemon-proofs"
+  local sock="unix://$WORK/cuzk.sock"
+  CUZK_TIMING=1 /usr/bin/time -v "$WORK/bin/cuzk-daemon" -c "$WORK/daemon.toml" -l "$sock" \
+    --no-pce 2>"$WORK/daemon.err" &
+  local pid=$!
+  for _ in $(seq 600); do grep -q 'listening on' "$WORK/daemon.err" && break; sleep 1; done
+  local rc=0
+  timed daemon-client "$B" -a "$sock" single -t porep --c1 "$WORK/c1-32gib-sparse-curio.json" \
+    --sector-num $SECTOR --miner-id 0 --verify-vk "$(ls "$PARAMS"/*.params)" \
+    --save-proofs "$WORK/daemon-proofs" || rc=$?
+  kill -TERM "$pid"
+  wait "$pid" || true
+  awk '/Maximum resident/ { printf "daemon_peak_rss %.2f GB\n", $NF / 1e6 }
+       /File system inputs/ { printf "daemon_read %.2f GB\n", $NF * 512 / 1e9 }' "$WORK/daemon.err"
+  cat "$WORK/daemon-client.out"
+  return $rc
 }
 
 echo "# $(lscpu | grep 'Model name' | tr -s ' ')"
