@@ -157,16 +157,17 @@ static void post_destroy(void *self) {
   free(st);
 }
 
-/* The one table between the engine and a PoSt type (the two differ only
- * in their name). */
-#define POST_OPS(type_name) \
-  { \
-    .name = type_name, .parse = post_parse, .free_model = post_free_model, .plan = post_plan, \
-    .prepare = post_prepare, .synthesize = post_synthesize, .prove_partition = post_prove, \
-    .discard = cz_prover_discard, .uses_devices = true, .destroy = post_destroy \
-  }
-static const cz_proof_ops winning_ops = POST_OPS("winning-post");
-static const cz_proof_ops window_ops = POST_OPS("window-post");
+/* The one table between the engine and a PoSt type (WinningPoSt and
+ * WindowPoSt register it under their own names). */
+static const cz_proof_ops post_ops = {.parse = post_parse,
+                                      .free_model = post_free_model,
+                                      .plan = post_plan,
+                                      .prepare = post_prepare,
+                                      .synthesize = post_synthesize,
+                                      .prove_partition = post_prove,
+                                      .discard = cz_prover_discard,
+                                      .uses_devices = true,
+                                      .destroy = post_destroy};
 
 /* The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*,
  * prover_shape.c). */
@@ -205,10 +206,11 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
                                                           k->sector_count),
                                     msg, msg_len);
   }
-  const cz_proof_ops *ops = type == CZ_POST_WINNING ? &winning_ops : &window_ops;
+  cz_proof_ops ops = post_ops; /* copied by the engine */
+  ops.name = type == CZ_POST_WINNING ? "winning-post" : "window-post";
   /* The engine keeps pointers to the state and frees it (destroy). */
-  if (err == CZ_OK && (err = cz_engine_register_ops(e, st->job_kind, ops, st)) != CZ_OK)
-    cz_msg(msg, msg_len, "cannot register the %s prover", ops->name);
+  if (err == CZ_OK && (err = cz_engine_register_ops(e, st->job_kind, &ops, st)) != CZ_OK)
+    cz_msg(msg, msg_len, "cannot register the %s prover", ops.name);
   return err;
 }
 
