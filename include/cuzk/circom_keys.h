@@ -39,7 +39,7 @@ typedef struct {
 /* Register the CIRCOM kind with e (before cz_engine_start) and make the
  * key registry it proves from, in *out (owned by e: freed by
  * cz_engine_destroy). cfg->prove_threads is the prover's thread budget.
- * Errors: CZ_ERR_NOMEM, cz_engine_register_kind's. */
+ * Errors: CZ_ERR_NOMEM, cz_engine_register_ops's. */
 cz_err cz_circom_prover_register(cz_engine *e, const cz_provers_config *cfg, cz_circom_keys **out,
                                  char *msg, size_t msg_len);
 

@@ -7,9 +7,9 @@
  *
  * This header is the client's side: kinds, requests, results, the engine's
  * life cycle, submit / await / cancel, status. The engine drives every job
- * and proves nothing itself: each proof kind registers its hooks
- * (cuzk/kind_hooks.h: plan, synthesize, prove_partition...) before
- * cz_engine_start, and the engine calls them. A kind without hooks is
+ * and proves nothing itself: each proof kind registers its ops
+ * (cuzk/proof_ops.h: plan, synthesize, prove_partition...) before
+ * cz_engine_start, and the engine calls them. A kind without ops is
  * refused with CZ_ERR_UNIMPLEMENTED. Errors are cz_err values,
  * the daemon maps each to a gRPC status (docs/interface.md). All functions are thread
  * safe once the engine is started (create, registration and destroy
@@ -26,7 +26,7 @@
  * plain,why=<reason>), per partition SYNTH_START (item=,in_flight=),
  * SYNTH_END (item=,synth_ms=), GPU_QUEUE, GPU_PICKUP, GPU_START, GPU_END
  * (item=,gpu_ms=, and device=<name> when the engine has devices), then END (status=..,total_ms=..);
- * CANCELLED when one is cancelled. cuzk/kind_hooks.h says when each comes. */
+ * CANCELLED when one is cancelled. cuzk/proof_ops.h says when each comes. */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
 #include <stdbool.h>
@@ -37,7 +37,10 @@
 
 /* cuzk.v1 ProofKind and Priority, with the wire values. CIRCOM is the
  * engine's own (not on cuzk.v1's wire): proofs of snarkjs keys, submitted
- * through the cuzk.circom.v1 service (docs/circom.md). */
+ * through the cuzk.circom.v1 service (docs/circom.md). To the engine a
+ * kind is an index: of the ops registered for it, of its counters and of
+ * its metric label; the one thing it decides by kind is the default
+ * priority below (docs/interface.md). */
 typedef enum {
   CZ_KIND_UNSPECIFIED = 0,
   CZ_KIND_POREP_SEAL_COMMIT = 1,
@@ -72,8 +75,14 @@ typedef struct {
   size_t len;
 } cz_bytes;
 
-/* A SubmitProofRequest. The engine deep-copies it on submit; inside a
- * prover it stays valid for the whole prove call. */
+/* A SubmitProofRequest, field for field (the gRPC handler fills it
+ * without translating). The engine deep-copies it on submit; inside a
+ * prover it stays valid for the whole prove call. The engine reads the
+ * fields after kind and priority only as numbers and bytes: it copies
+ * them, checks that the 32-byte ones are 32 bytes or empty, hashes them
+ * into the job's input digest (cz_engine_submit's rules) and batches jobs
+ * of one kind and registered_proof; what they mean is the kind's parse's
+ * business. */
 typedef struct {
   const char *request_id; /* NULL or "" -> a random UUID */
   cz_proof_kind kind;
@@ -115,7 +124,7 @@ typedef struct {
   cz_job_timings t;
 } cz_job_result;
 
-/* The plug-in side (a kind's hooks, SRS loaders) is in cuzk/kind_hooks.h. */
+/* The plug-in side (a kind's ops, SRS loaders, devices) is in cuzk/proof_ops.h. */
 typedef struct cz_engine cz_engine;
 
 /* ---- The engine ---------------------------------------------------------- */

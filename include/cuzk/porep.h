@@ -306,13 +306,14 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_prove_ctx *pc, uint8_t *out, 
  * cz_porep_c1_public_inputs, CZ_ERR_INVALID_ARG on a mismatch),
  * then prove it with pc into out (192 bytes) and verify the proof with
  * pc->pvk (NULL: prepared here) before returning; as is consumed either way.
+ * A p that is not one of c1's partitions is CZ_ERR_INVALID_ARG.
  * The caller verifies the vanilla proofs first (cz_porep_verify_vanilla).
  * synthesize: on success the caller owns *as (cz_assignment_free); on error
  * there is nothing to free, but *as may not have been written at all (do
  * not cz_assignment_free it unless you zeroed it first). */
-cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads,
+cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, size_t p, unsigned n_threads,
                               cz_assignment *as, char *msg, size_t msg_len);
-cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
+cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, size_t p, cz_assignment *as,
                                    const cz_prove_ctx *pc, uint8_t out[192], char *msg,
                                    size_t msg_len);
 
@@ -326,7 +327,7 @@ cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, si
  * for bit the plain one's. shape NULL: the plain path. A shape of another
  * size fails (CZ_ERR_INVALID_ARG); one of another circuit with the same
  * counts would make proofs that fail cz_porep_c2's verification. */
-cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pce *shape,
+cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, size_t p, const cz_pce *shape,
                                   unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
 /* cz_porep_c2 synthesizing through shape (NULL: plain, as cz_porep_c2). */
 cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,

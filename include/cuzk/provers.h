@@ -1,5 +1,5 @@
-/* The provers: one per proof kind, each the engine hooks of a kind
- * (cuzk/kind_hooks.h) over a Filecoin circuit, listed in one table
+/* The provers: one per proof kind, each the engine ops of a kind
+ * (cuzk/proof_ops.h) over a Filecoin circuit or a snarkjs key, listed in one table
  * (src/provers/provers.c). The daemon registers the table; a kind without
  * a row answers UNIMPLEMENTED. The engine drives their jobs (memory, SRS,
  * the pipeline of partitions, its thread budgets: cz_engine_config); a
@@ -39,25 +39,32 @@ typedef struct {
   bool pce;
 } cz_provers_config;
 
+typedef struct cz_circom_keys cz_circom_keys; /* cuzk/circom_keys.h */
+
 /* One row of the table: the kind, its name in logs, and the function that
  * registers its prover and SRS circuits with an engine (before
- * cz_engine_start; errors as that function's). */
+ * cz_engine_start; errors as that function's): register_fn for the
+ * Filecoin kinds, register_keys for CIRCOM, whose prover also hands back
+ * the key registry its service works on (cuzk/circom_keys.h). */
 typedef struct {
   cz_proof_kind kind;
   const char *name;
   cz_err (*register_fn)(cz_engine *e, const cz_provers_config *cfg, char *msg, size_t msg_len);
+  cz_err (*register_keys)(cz_engine *e, const cz_provers_config *cfg, cz_circom_keys **out,
+                          char *msg, size_t msg_len);
 } cz_prover_entry;
 
-/* The table, in registration order; *n its length. Static storage; any
- * thread. */
+/* The table, in registration order: every prover; *n its length. Static
+ * storage; any thread. */
 const cz_prover_entry *cz_provers_table(size_t *n);
 
 /* Register every row with e, in order (before cz_engine_start); the first
- * error stops and is returned with msg naming the prover. cfg is copied,
- * its strings included; only the backend it points to must outlive e (the
- * built-in ones are static). */
-cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, char *msg,
-                               size_t msg_len);
+ * error stops and is returned with msg naming the prover. *circom (when
+ * circom is not NULL): the circom key registry (owned by e). cfg is
+ * copied, its strings included; only the backend it points to must
+ * outlive e (the built-in ones are static). */
+cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, cz_circom_keys **circom,
+                               char *msg, size_t msg_len);
 
 /* The proving devices of a daemon (gpus.devices): CUDA ordinals, or
  * emulated devices (tests), each with workers partition slots. */

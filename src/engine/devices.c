@@ -1,4 +1,4 @@
-/* The engine's devices (cuzk/kind_hooks.h "Devices"): partition slots per
+/* The engine's devices (cuzk/proof_ops.h "Devices"): partition slots per
  * device, handed out by priority, health from the outcome of each proof,
  * and the self-test thread that brings an unhealthy device back. */
 #include <stdio.h>

@@ -127,14 +127,15 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg_in, char *m
   return CZ_OK;
 }
 
-cz_err cz_engine_register_kind(cz_engine *e, cz_proof_kind kind, const cz_kind_hooks *h) {
-  if (kind <= CZ_KIND_UNSPECIFIED || kind >= CZ_KIND_COUNT || !h || !h->plan || !h->synthesize ||
-      !h->prove_partition || !h->discard)
+cz_err cz_engine_register_ops(cz_engine *e, cz_proof_kind kind, const cz_proof_ops *ops,
+                              void *self) {
+  if (kind <= CZ_KIND_UNSPECIFIED || kind >= CZ_KIND_COUNT || !ops || !ops->plan ||
+      !ops->synthesize || !ops->prove_partition || !ops->discard)
     return CZ_ERR_INVALID_ARG;
   pthread_mutex_lock(&e->mu);
   cz_err err = CZ_OK;
   if (e->started) err = CZ_ERR_INVALID_ARG;
-  else e->kinds[kind] = *h, e->has_kind[kind] = true;
+  else e->ops[kind] = *ops, e->ops_self[kind] = self, e->has_ops[kind] = true;
   pthread_mutex_unlock(&e->mu);
   return err;
 }
@@ -236,10 +237,9 @@ void cz_engine_destroy(cz_engine *e) {
   }
   cz_srs_manager_free(e->srs);
   for (int k = 0; k < CZ_KIND_COUNT; k++) {
-    const cz_kind_hooks *h = &e->kinds[k];
-    bool first = h->destroy != NULL;
-    for (int q = 0; q < k && first; q++) first = e->kinds[q].self != h->self;
-    if (e->has_kind[k] && first) h->destroy(h->self);
+    bool first = e->has_ops[k] && e->ops[k].destroy != NULL;
+    for (int q = 0; q < k && first; q++) first = !e->has_ops[q] || e->ops_self[q] != e->ops_self[k];
+    if (first) e->ops[k].destroy(e->ops_self[k]);
   }
   cz_membudget_destroy(&e->budget);
   cz_synth_slots_destroy(&e->synth);
@@ -266,7 +266,7 @@ void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out) {
     cz_histogram_snapshot(&e->dur_hist[k], &out->duration_hist[k]);
     out->total_completed += e->completed[k];
     out->total_failed += e->failed[k];
-    out->has_prover[k] = e->has_kind[k];
+    out->has_prover[k] = e->has_ops[k];
   }
   out->n_jobs = e->n_jobs;
   out->accepting = e->started && !e->stopping;

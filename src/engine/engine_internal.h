@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "cuzk/engine.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 #include "cuzk/sha256.h"
 
 /* ---- Memory budget (membudget.c) ---------------------------------------- */
@@ -181,8 +181,8 @@ struct cz_job {
   atomic_bool cancel;
   void *model;          /* the kind's parse of req */
   uint64_t model_bytes; /* charged to the budget with blob_len */
-  cz_kind_plan plan;    /* the kind's plan, made at submit */
-  cz_kind_ctx ctx;      /* what the kind's hooks see (job_run.c fills it) */
+  cz_job_plan plan;     /* the kind's plan, made at submit */
+  cz_job_ctx ctx;       /* what the kind's ops see (job_run.c fills it) */
   /* While it runs (job_run.c; only the worker running it touches these): */
   uint64_t mem_reserved;
   cz_srs_entry *srs, *shape;  /* the plan's SRS and shape references */
@@ -216,8 +216,9 @@ struct cz_engine {
   cz_job *fin_head, *fin_tail; /* finished jobs, oldest first */
   size_t n_finished, n_jobs;
   uint64_t seq;
-  bool has_kind[CZ_KIND_COUNT];
-  cz_kind_hooks kinds[CZ_KIND_COUNT];
+  bool has_ops[CZ_KIND_COUNT];
+  cz_proof_ops ops[CZ_KIND_COUNT]; /* each kind's table (copied at registration) */
+  void *ops_self[CZ_KIND_COUNT];   /* and the self its entries are given */
   bool started, stopping, drain, joined;
   cz_worker *workers;
   unsigned n_workers;
@@ -264,7 +265,7 @@ cz_job *cz_engine_pop_locked(cz_engine *e, cz_priority min_prio);
 
 /* Run jobs[0..n) on the calling worker thread: one job, or a batch of one
  * kind and circuit. Each job's steps up to the pipeline alone (memory,
- * prepare, SRS, check, shape: cuzk/kind_hooks.h), then the partitions of
+ * prepare, SRS, check, shape: cuzk/proof_ops.h), then the partitions of
  * those that got there through one pipeline; every job is answered. */
 void cz_jobs_run(cz_engine *e, cz_job *const *jobs, size_t n);
 /* Answer a running job: its proofs (j->out, taken over) when err is CZ_OK,

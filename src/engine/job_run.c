@@ -1,4 +1,4 @@
-/* A job's steps on its worker (cuzk/kind_hooks.h): the plan's memory, the
+/* A job's steps on its worker (cuzk/proof_ops.h): the plan's memory, the
  * kind's prepare, the plan's SRS, PROVE, the kind's check, the plan's
  * shape, then its partitions through the pipeline (pipeline.c), and the
  * answer. A batch takes the same steps job by job and shares one pipeline.
@@ -49,7 +49,7 @@ static cz_err reserve_memory(cz_job *j, char *msg, size_t msg_len) {
 }
 
 /* The plan's SRS made hot, with a reference held until the job is
- * answered; its object goes into the hooks' context. */
+ * answered; its object goes into the context of the kind's ops. */
 static cz_err acquire_srs(cz_job *j, char *msg, size_t msg_len) {
   if (!j->plan.circuit_id) return CZ_OK;
   uint64_t load_ms = 0;
@@ -75,13 +75,14 @@ static void acquire_shape(cz_job *j) {
 
 /* Everything up to the pipeline; msg says why it stopped. */
 static cz_err job_setup(cz_job *j, char *msg, size_t msg_len) {
-  const cz_kind_hooks *h = &j->e->kinds[j->req.kind];
+  const cz_proof_ops *ops = &j->e->ops[j->req.kind];
+  void *self = j->e->ops_self[j->req.kind];
   cz_err err = reserve_memory(j, msg, msg_len);
-  if (err == CZ_OK && h->prepare) err = h->prepare(h->self, &j->ctx, msg, msg_len);
+  if (err == CZ_OK && ops->prepare) err = ops->prepare(self, &j->ctx, msg, msg_len);
   if (err == CZ_OK) err = acquire_srs(j, msg, msg_len);
-  if (err == CZ_OK && !cz_job_event(j, "PROVE", h->name)) err = cancelled(msg, msg_len);
-  if (err == CZ_OK && h->check)
-    err = cz_job_event(j, "VANILLA_CHECK", NULL) ? h->check(h->self, &j->ctx, msg, msg_len)
+  if (err == CZ_OK && !cz_job_event(j, "PROVE", ops->name)) err = cancelled(msg, msg_len);
+  if (err == CZ_OK && ops->check)
+    err = cz_job_event(j, "VANILLA_CHECK", NULL) ? ops->check(self, &j->ctx, msg, msg_len)
                                                  : cancelled(msg, msg_len);
   if (err != CZ_OK) return err;
   acquire_shape(j);

@@ -122,7 +122,7 @@ static cz_err check_request(const cz_engine *e, const cz_job_request *r, char *m
       !optional32(r->comm_d_new) || !optional32(r->key_id))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "randomness, comm_r_old/comm_r_new/comm_d_new and key_id must be 32 bytes");
-  if (!e->has_kind[r->kind])
+  if (!e->has_ops[r->kind])
     return cz_msg_err(msg, msg_len, CZ_ERR_UNIMPLEMENTED,
                       "no prover for proof kind %s in this build", cz_proof_kind_label(r->kind));
   return CZ_OK;
@@ -151,18 +151,19 @@ static cz_err new_job(cz_engine *e, const cz_job_request *req, cz_job **out, cha
  * refusal is the caller's input (CZ_ERR_INVALID_ARG) unless memory ran
  * out. */
 static cz_err parse_and_plan(cz_engine *e, cz_job *j, char *msg, size_t msg_len) {
-  const cz_kind_hooks *h = &e->kinds[j->req.kind];
+  const cz_proof_ops *ops = &e->ops[j->req.kind];
+  void *self = e->ops_self[j->req.kind];
   cz_err err = CZ_OK;
-  if (h->parse) err = h->parse(h->self, &j->req, &j->model, &j->model_bytes, msg, msg_len);
-  j->ctx = (cz_kind_ctx){.req = &j->req,
-                         .model = j->model,
-                         .synth_threads = cz_pipeline_synth_threads(&e->cfg),
-                         .window = cz_pipeline_window(&e->cfg),
-                         .cancelled = &j->cancel};
-  if (err == CZ_OK) err = h->plan(h->self, &j->ctx, &j->plan, msg, msg_len);
+  if (ops->parse) err = ops->parse(self, &j->req, &j->model, &j->model_bytes, msg, msg_len);
+  j->ctx = (cz_job_ctx){.req = &j->req,
+                        .model = j->model,
+                        .synth_threads = cz_pipeline_synth_threads(&e->cfg),
+                        .window = cz_pipeline_window(&e->cfg),
+                        .cancelled = &j->cancel};
+  if (err == CZ_OK) err = ops->plan(self, &j->ctx, &j->plan, msg, msg_len);
   if (err == CZ_OK && (!j->plan.n_partitions || !j->plan.proof_bytes))
-    err = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "the %s prover planned no proof", h->name);
-  if (err != CZ_OK && !msg[0]) cz_msg(msg, msg_len, "the %s prover refused the request", h->name);
+    err = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "the %s prover planned no proof", ops->name);
+  if (err != CZ_OK && !msg[0]) cz_msg(msg, msg_len, "the %s prover refused the request", ops->name);
   j->ctx.plan = &j->plan;
   return err == CZ_OK || err == CZ_ERR_NOMEM ? err : CZ_ERR_INVALID_ARG;
 }

@@ -27,8 +27,8 @@ cz_job *cz_engine_lookup_locked(cz_engine *e, const char *id) {
 }
 
 static void job_drop_model(cz_job *j) {
-  const cz_kind_hooks *h = j->e ? &j->e->kinds[j->req.kind] : NULL;
-  if (j->model && h && h->free_model) h->free_model(h->self, j->model);
+  const cz_proof_ops *ops = j->e ? &j->e->ops[j->req.kind] : NULL;
+  if (j->model && ops && ops->free_model) ops->free_model(j->e->ops_self[j->req.kind], j->model);
   j->model = NULL;
   j->ctx.model = NULL;
 }

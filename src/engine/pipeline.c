@@ -4,7 +4,7 @@
  * the partitions of several jobs (a batch): they are proved job after job,
  * so the next job's synthesis overlaps the current job's proving, and a
  * failure or a cancellation ends only its own job (its other partitions
- * are skipped). The kind's synthesize, prove_partition and discard hooks
+ * are skipped). The kind's ops synthesize, prove_partition and discard
  * are the stages; each job is answered as soon as it is over. */
 #include <pthread.h>
 #include <stdio.h>
@@ -25,11 +25,12 @@ typedef struct {
 
 typedef struct {
   cz_job *const *jobs;
-  const cz_kind_hooks *h; /* the jobs' kind */
-  size_t n;               /* partitions of all jobs */
-  size_t *job_of;         /* partition -> job */
-  size_t *local;          /* partition -> its index within the job */
-  job_outcome *out;       /* per job */
+  const cz_proof_ops *ops; /* the jobs' kind's */
+  void *self;              /* what its entries are given */
+  size_t n;                /* partitions of all jobs */
+  size_t *job_of;          /* partition -> job */
+  size_t *local;           /* partition -> its index within the job */
+  job_outcome *out;        /* per job */
   cz_engine *e;
   pthread_mutex_t mu;
   pthread_cond_t cv;
@@ -73,7 +74,7 @@ static void job_fail_locked(pipe_run *r, size_t j, cz_err err, const char *msg) 
 
 /* Synthesize partition i of job j (the k-th partition of the run) into
  * *st, with its synthesis slot, TIMELINE events, timings and state. CZ_OK
- * with *st, or the hook's error, or CZ_ERR_INVALID_ARG with msg
+ * with *st, or the entry's error, or CZ_ERR_INVALID_ARG with msg
  * "cancelled" (then *st is NULL: a state made is discarded here). */
 static cz_err synthesize_one(pipe_run *r, size_t j, size_t i, size_t in_flight, void **st,
                              char *msg, size_t msg_len) {
@@ -86,7 +87,7 @@ static cz_err synthesize_one(pipe_run *r, size_t j, size_t i, size_t in_flight, 
   bool go = cz_job_synth_begin(job, &slot) && cz_job_event(job, "SYNTH_START", d);
   if (go) cz_job_item_state(job, i, CZ_PART_SYNTHESIZING, 0);
   uint64_t t0 = cz_now_ms();
-  cz_err err = go ? r->h->synthesize(r->h->self, &job->ctx, i, st, msg, msg_len) : CZ_OK;
+  cz_err err = go ? r->ops->synthesize(r->self, &job->ctx, i, st, msg, msg_len) : CZ_OK;
   uint64_t ms = cz_now_ms() - t0;
   cz_job_synth_end(job, slot);
   if (go && err == CZ_OK) {
@@ -99,8 +100,8 @@ static cz_err synthesize_one(pipe_run *r, size_t j, size_t i, size_t in_flight, 
   }
   if (err == CZ_OK && go) return CZ_OK;
   cz_job_item_state(job, i, CZ_PART_FAILED, 0);
-  if (err == CZ_OK && *st) r->h->discard(r->h->self, *st);
-  *st = NULL; /* a failed hook's state is not ours */
+  if (err == CZ_OK && *st) r->ops->discard(r->self, *st);
+  *st = NULL; /* a failed synthesize's state is not ours */
   return err != CZ_OK ? err : cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
 }
 
@@ -111,7 +112,7 @@ static void synthesized_locked(pipe_run *r, size_t k, cz_err err, void *st, cons
   if (err != CZ_OK) {
     job_fail_locked(r, j, err, msg);
   } else if (r->out[j].dead || r->stop) {
-    r->h->discard(r->h->self, st);
+    r->ops->discard(r->self, st);
     st = NULL;
   }
   if (!st) r->alive--;
@@ -150,7 +151,7 @@ static void *synth_main(void *arg) {
 static cz_err resynthesize(pipe_run *r, cz_job *job, size_t i, void **st, char *msg,
                            size_t msg_len) {
   uint64_t t0 = cz_now_ms();
-  cz_err err = r->h->synthesize(r->h->self, &job->ctx, i, st, msg, msg_len);
+  cz_err err = r->ops->synthesize(r->self, &job->ctx, i, st, msg, msg_len);
   cz_job_add_timing(job, cz_now_ms() - t0, 0);
   return err;
 }
@@ -164,8 +165,8 @@ static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uin
                                const char **where, char *msg, size_t msg_len) {
   cz_devices *devs = &r->e->devs;
   *where = NULL;
-  if (!devs->n || !r->h->uses_devices)
-    return r->h->prove_partition(r->h->self, &job->ctx, i, st, out, msg, msg_len);
+  if (!devs->n || !r->ops->uses_devices)
+    return r->ops->prove_partition(r->self, &job->ctx, i, st, out, msg, msg_len);
   uint32_t excluded = 0;
   for (;;) {
     cz_err err = CZ_OK;
@@ -173,7 +174,7 @@ static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uin
     int d = cz_devices_acquire(devs, job->prio, excluded, &job->cancel, job->id, job->req.kind,
                                (uint32_t)i);
     if (d == CZ_DEVICE_CANCELLED || (d == CZ_DEVICE_NONE && !devs->fallback)) {
-      r->h->discard(r->h->self, st);
+      r->ops->discard(r->self, st);
       if (d == CZ_DEVICE_CANCELLED)
         return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
       return cz_msg_err(msg, msg_len, CZ_ERR_DEVICE, "no healthy device left for partition %zu", i);
@@ -182,10 +183,10 @@ static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uin
     char ev[160];
     snprintf(ev, sizeof ev, "item=%zu,device=%s", i, cz_devices_name(devs, d));
     cz_job_event(job, "DEVICE", ev);
-    cz_kind_ctx ctx = job->ctx;
+    cz_job_ctx ctx = job->ctx;
     ctx.device = cz_devices_handle(devs, d);
     char d_msg[512] = "";
-    err = r->h->prove_partition(r->h->self, &ctx, i, st, out, d_msg, sizeof d_msg);
+    err = r->ops->prove_partition(r->self, &ctx, i, st, out, d_msg, sizeof d_msg);
     st = NULL;
     cz_devices_release(devs, d, job->id, (uint32_t)i, err, d_msg);
     *where = cz_devices_name(devs, d);
@@ -199,7 +200,7 @@ static cz_err prove_on_devices(pipe_run *r, cz_job *job, size_t i, void *st, uin
 }
 
 /* Prove partition i of job j from st (NULL: skipped), on this thread.
- * CZ_OK, the hook's error, or CZ_ERR_INVALID_ARG with msg "cancelled". */
+ * CZ_OK, prove_partition's error, or CZ_ERR_INVALID_ARG with msg "cancelled". */
 static cz_err prove_one(pipe_run *r, size_t j, size_t i, void *st, bool dead, char *msg,
                         size_t msg_len) {
   cz_job *job = r->jobs[j];
@@ -208,13 +209,13 @@ static cz_err prove_one(pipe_run *r, size_t j, size_t i, void *st, bool dead, ch
     return CZ_OK;
   }
   if (dead) {
-    r->h->discard(r->h->self, st);
+    r->ops->discard(r->self, st);
     return CZ_OK;
   }
   char d[64];
   snprintf(d, sizeof d, "item=%zu", i);
   if (!cz_job_event(job, "GPU_PICKUP", d) || !cz_job_event(job, "GPU_START", d)) {
-    r->h->discard(r->h->self, st);
+    r->ops->discard(r->self, st);
     cz_job_item_state(job, i, CZ_PART_FAILED, 0);
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "cancelled");
   }
@@ -275,9 +276,9 @@ static void *prove_main(void *arg) {
 /* Provers of a run: one per device slot (at most one per partition), or
  * one (the calling thread's) when the engine has no devices or the kind
  * uses none. */
-static unsigned provers_for(cz_engine *e, const cz_kind_hooks *h, size_t n) {
+static unsigned provers_for(cz_engine *e, const cz_proof_ops *ops, size_t n) {
   unsigned slots = 0;
-  for (unsigned d = 0; h->uses_devices && d < e->devs.n; d++) slots += e->devs.dev[d].d.workers;
+  for (unsigned d = 0; ops->uses_devices && d < e->devs.n; d++) slots += e->devs.dev[d].d.workers;
   if (!slots) slots = 1;
   return slots < n ? slots : (unsigned)n;
 }
@@ -293,7 +294,7 @@ static void run(pipe_run *r, unsigned conc) {
     r->stop = true;
     pthread_mutex_unlock(&r->mu);
   }
-  unsigned np = provers_for(r->e, r->h, r->n), np_started = 0;
+  unsigned np = provers_for(r->e, r->ops, r->n), np_started = 0;
   pthread_t *pt = started ? calloc(np, sizeof *pt) : NULL;
   if (pt)
     for (; np_started + 1 < np; np_started++)
@@ -303,7 +304,7 @@ static void run(pipe_run *r, unsigned conc) {
   free(pt);
   for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
   for (size_t k = 0; k < r->n; k++)
-    if (r->ready[k] && r->state[k]) r->h->discard(r->h->self, r->state[k]);
+    if (r->ready[k] && r->state[k]) r->ops->discard(r->self, r->state[k]);
   if (!started)
     for (size_t k = 0; k < r->n; k++)
       job_fail_locked(r, r->job_of[k], CZ_ERR_NOMEM, "cannot start a synthesis thread");
@@ -320,7 +321,8 @@ void cz_pipeline_run(cz_engine *e, cz_job *const *jobs, size_t n_jobs) {
   if (conc > n) conc = (unsigned)n;
   pipe_run r = {.e = e,
                 .jobs = jobs,
-                .h = &e->kinds[jobs[0]->req.kind],
+                .ops = &e->ops[jobs[0]->req.kind],
+                .self = e->ops_self[jobs[0]->req.kind],
                 .n = n,
                 .window = cz_pipeline_window(&e->cfg)};
   r.job_of = calloc(n, sizeof *r.job_of);

@@ -133,7 +133,7 @@ static void *worker_loop(void *arg) {
     if (!e->drain && e->stopping) atomic_store(&j->cancel, true);
     size_t n = 1;
     batch[0] = j;
-    if (cap > 1 && e->kinds[j->req.kind].batch) n = collect_batch(e, w, batch, cap);
+    if (cap > 1 && e->ops[j->req.kind].batch) n = collect_batch(e, w, batch, cap);
     /* Pinned while this worker holds them: a job answered early stays in
      * the table until the whole batch is over. */
     for (size_t i = 0; i < n; i++) batch[i]->pins++;

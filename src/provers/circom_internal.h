@@ -1,11 +1,11 @@
 /* The circom key registry shared by circom_keys.c (keys, the SRS loader)
- * and circom_prover.c (the CIRCOM kind's hooks). */
+ * and circom_prover.c (the CIRCOM kind's ops). */
 #ifndef CUZK_PROVERS_CIRCOM_INTERNAL_H
 #define CUZK_PROVERS_CIRCOM_INTERNAL_H
 #include <pthread.h>
 
 #include "cuzk/circom_keys.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 #include "cuzk/zkey.h"
 
 typedef struct circom_key circom_key;

@@ -63,20 +63,20 @@ static void circom_free_model(void *self, void *model) {
 
 /* One item, the key's SRS entry; memory: a, b and c (3 n field elements)
  * and the H MSM's scratch (about 8 n). */
-static cz_err circom_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *plan, char *msg,
+static cz_err circom_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *plan, char *msg,
                           size_t len) {
   (void)self, (void)msg, (void)len;
   const circom_job *j = ctx->model;
-  *plan = (cz_kind_plan){.n_partitions = 1,
-                         .proof_bytes = CZ_CIRCOM_ANSWER_BYTES(j->n_public),
-                         .mem_bytes = (uint64_t)j->domain_size * 11 * 32,
-                         .circuit_id = j->circuit_id};
+  *plan = (cz_job_plan){.n_partitions = 1,
+                        .proof_bytes = CZ_CIRCOM_ANSWER_BYTES(j->n_public),
+                        .mem_bytes = (uint64_t)j->domain_size * 11 * 32,
+                        .circuit_id = j->circuit_id};
   return CZ_OK;
 }
 
 /* Nothing to synthesize: the witness is the assignment (cz_zkey_prove
  * builds a and b from the key's terms). The state is the job itself. */
-static cz_err circom_synthesize(void *self, const cz_kind_ctx *ctx, size_t i, void **state,
+static cz_err circom_synthesize(void *self, const cz_job_ctx *ctx, size_t i, void **state,
                                 char *msg, size_t len) {
   (void)self, (void)i, (void)msg, (void)len;
   *state = (void *)ctx->model;
@@ -85,7 +85,7 @@ static cz_err circom_synthesize(void *self, const cz_kind_ctx *ctx, size_t i, vo
 
 static void circom_discard(void *self, void *state) { (void)self, (void)state; }
 
-static cz_err circom_prove(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+static cz_err circom_prove(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
                            char *msg, size_t len) {
   (void)i;
   cz_circom_keys *k = self;
@@ -111,6 +111,17 @@ static cz_err circom_prove(void *self, const cz_kind_ctx *ctx, size_t i, void *s
 
 static void circom_destroy(void *self) { cz_circom_keys_free(self); }
 
+/* The one table between the engine and the circom prover; its self is the
+ * key registry. */
+static const cz_proof_ops circom_ops = {.name = "circom",
+                                        .parse = circom_parse,
+                                        .free_model = circom_free_model,
+                                        .plan = circom_plan,
+                                        .synthesize = circom_synthesize,
+                                        .prove_partition = circom_prove,
+                                        .discard = circom_discard,
+                                        .destroy = circom_destroy};
+
 cz_err cz_circom_prover_register(cz_engine *e, const cz_provers_config *cfg, cz_circom_keys **out,
                                  char *msg, size_t msg_len) {
   *out = NULL;
@@ -119,16 +130,7 @@ cz_err cz_circom_prover_register(cz_engine *e, const cz_provers_config *cfg, cz_
   pthread_mutex_init(&k->mu, NULL);
   k->e = e;
   k->prove_threads = cfg ? cfg->prove_threads : 0;
-  cz_kind_hooks h = {.name = "circom",
-                     .self = k,
-                     .parse = circom_parse,
-                     .free_model = circom_free_model,
-                     .plan = circom_plan,
-                     .synthesize = circom_synthesize,
-                     .prove_partition = circom_prove,
-                     .discard = circom_discard,
-                     .destroy = circom_destroy};
-  cz_err err = cz_engine_register_kind(e, CZ_KIND_CIRCOM, &h);
+  cz_err err = cz_engine_register_ops(e, CZ_KIND_CIRCOM, &circom_ops, k);
   if (err != CZ_OK) {
     cz_circom_keys_free(k);
     return cz_msg_err(msg, msg_len, err, "cannot register the circom prover");

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuzk/clock.h"
 #include "cuzk/porep.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
@@ -26,11 +27,11 @@ typedef struct {
 
 #define N_SIZES 5
 
+/* The self of the PoRep ops. */
 typedef struct {
   cz_prover_common c;
   srs_entry srs[N_SIZES];
 } porep_state;
-_Static_assert(offsetof(porep_state, c) == 0, "the engine's self is the state");
 
 static srs_entry *entry_for(porep_state *st, uint64_t sector_size) {
   for (int i = 0; i < N_SIZES; i++)
@@ -107,37 +108,72 @@ static void porep_free_model(void *self, void *model) {
   free(model);
 }
 
-/* ---- Proving: one pipeline item per partition (partition_hooks.c) ------- */
+/* ---- Proving: one pipeline item per partition (prover_common.c) -------- */
 
 /* The C1's partitions (NI-PoRep has 13 where V1_1 2 KiB has 1) of the
  * size's circuit; memory is planned with the V1_1 kind's constraints. */
-static cz_err porep_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
+static cz_err porep_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *plan, char *msg,
                          size_t len) {
   porep_state *st = self;
-  const cz_porep_c1 *c1 = model;
+  const cz_porep_c1 *c1 = ctx->model;
   srs_entry *s = entry_for(st, c1->kind->sector_size);
   if (!s) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", c1->kind->name);
-  *plan = (cz_partition_plan){c1->n_partitions, &s->circuit,
-                              cz_porep_partition_constraints(s->kind), 0};
+  cz_partition_plan p = {c1->n_partitions, &s->circuit, cz_porep_partition_constraints(s->kind), 0};
+  cz_prover_job_plan(&st->c, ctx, &p, plan);
   return CZ_OK;
+}
+
+static cz_err porep_prepare(void *self, const cz_job_ctx *ctx, char *msg, size_t len) {
+  porep_state *st = self;
+  return cz_prover_prepare(&st->c, ctx, msg, len);
 }
 
 /* The vanilla proofs, once the parameters are there (the expensive check
  * is not made for a job that could not be proved anyway). */
-static cz_err porep_check(const void *model, char *msg, size_t len) {
-  return cz_porep_verify_vanilla(model, msg, len);
+static cz_err porep_check(void *self, const cz_job_ctx *ctx, char *msg, size_t len) {
+  (void)self;
+  return cz_porep_verify_vanilla(ctx->model, msg, len);
 }
 
-static cz_err porep_synthesize(const void *model, size_t i, const cz_pce *shape, unsigned n_threads,
-                               cz_assignment *as, char *msg, size_t len) {
-  return cz_porep_c2_synthesize_pce(model, (uint32_t)i, shape, n_threads, as, msg, len);
+static cz_err porep_synthesize(void *self, const cz_job_ctx *ctx, size_t i, void **state, char *msg,
+                               size_t len) {
+  (void)self;
+  cz_assignment *as;
+  cz_err e = cz_prover_assignment_new(ctx, &as, msg, len);
+  uint64_t t0 = cz_now_ns();
+  if (e == CZ_OK)
+    e = cz_porep_c2_synthesize_pce(ctx->model, i, ctx->shape, ctx->synth_threads, as, msg, len);
+  return cz_prover_assignment_keep(e, as, t0, state);
 }
 
-static cz_err porep_prove_partition(const void *model, size_t i, cz_assignment *as,
-                                    const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                    char *msg, size_t len) {
-  return cz_porep_c2_prove_partition(model, (uint32_t)i, as, pc, out, msg, len);
+static cz_err porep_prove(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
+                          char *msg, size_t len) {
+  porep_state *st = self;
+  cz_prove_ctx pc = cz_prover_prove_ctx(&st->c, ctx);
+  cz_err e = cz_porep_c2_prove_partition(ctx->model, i, state, &pc, out, msg, len);
+  free(state);
+  return e;
 }
+
+static void porep_destroy(void *self) {
+  porep_state *st = self;
+  cz_prover_common_fini(&st->c);
+  free(st);
+}
+
+/* The one table between the engine and PoRep C2. */
+static const cz_proof_ops porep_ops = {.name = "porep-c2",
+                                       .parse = porep_parse,
+                                       .free_model = porep_free_model,
+                                       .plan = porep_plan,
+                                       .prepare = porep_prepare,
+                                       .check = porep_check,
+                                       .synthesize = porep_synthesize,
+                                       .prove_partition = porep_prove,
+                                       .discard = cz_prover_discard,
+                                       .batch = true,
+                                       .uses_devices = true,
+                                       .destroy = porep_destroy};
 
 /* The recorded shapes (computed SRS entries pce-porep-*, prover_shape.c). */
 static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg_len) {
@@ -148,15 +184,7 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
                                 size_t msg_len) {
   porep_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_partition_kind kind = {.name = "porep-c2",
-                            .parse = porep_parse,
-                            .free_model = porep_free_model,
-                            .batch = true,
-                            .plan = porep_plan,
-                            .check = porep_check,
-                            .synthesize = porep_synthesize,
-                            .prove = porep_prove_partition};
-  cz_prover_common_init(&st->c, cfg, &kind);
+  cz_prover_common_init(&st->c, cfg);
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     srs_entry *s = &st->srs[i];
@@ -180,11 +208,11 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
                                                           s->kind->shape.challenges),
                                     msg, msg_len);
   }
-  cz_kind_hooks h = cz_partition_hooks(&st->c);
   /* The engine keeps pointers to the state (its SRS loaders too, so a
    * failed registration leaves it be) and frees it (destroy) when it is
    * destroyed. */
-  if (err == CZ_OK && (err = cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h)) != CZ_OK)
+  if (err == CZ_OK &&
+      (err = cz_engine_register_ops(e, CZ_KIND_POREP_SEAL_COMMIT, &porep_ops, st)) != CZ_OK)
     cz_msg_err(msg, msg_len, err, "cannot register the PoRep prover");
   return err;
 }

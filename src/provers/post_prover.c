@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/clock.h"
 #include "cuzk/post.h"
 #include "cuzk/provers.h"
 #include "provers/provers_internal.h"
@@ -18,6 +19,7 @@
 
 #define N_SIZES 5
 
+/* The self of the WinningPoSt or WindowPoSt ops. */
 typedef struct {
   cz_prover_common c;
   cz_post_type type;
@@ -26,7 +28,6 @@ typedef struct {
   cz_prover_circuit circuits[N_SIZES];
   const cz_post_kind *srs_kind[N_SIZES];
 } post_state;
-_Static_assert(offsetof(post_state, c) == 0, "the engine's self is the state");
 
 static const cz_prover_circuit *circuit_for(post_state *st, const cz_post_kind *k) {
   for (int i = 0; i < N_SIZES; i++)
@@ -108,33 +109,65 @@ static void post_free_model(void *self, void *model) {
   free(model);
 }
 
-/* ---- Proving: the partition is one pipeline item (partition_hooks.c) ---- */
+/* ---- Proving: the partition is one pipeline item (prover_common.c) ----- */
 
 /* One partition, plus the slots' copied paths in memory. */
-static cz_err post_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
+static cz_err post_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *plan, char *msg,
                         size_t len) {
   post_state *st = self;
-  const cz_post_kind *k = ((const cz_post_partition *)model)->kind;
+  const cz_post_kind *k = ((const cz_post_partition *)ctx->model)->kind;
   const cz_prover_circuit *c = circuit_for(st, k);
   if (!c) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", k->name);
-  *plan =
-      (cz_partition_plan){1, c, cz_post_circuit_constraints(k),
-                          (uint64_t)k->sector_count * k->challenge_count * sizeof(cz_merkle_proof)};
+  cz_partition_plan p = {1, c, cz_post_circuit_constraints(k),
+                         (uint64_t)k->sector_count * k->challenge_count * sizeof(cz_merkle_proof)};
+  cz_prover_job_plan(&st->c, ctx, &p, plan);
   return CZ_OK;
 }
 
-static cz_err post_synthesize(const void *model, size_t i, const cz_pce *shape, unsigned n_threads,
-                              cz_assignment *as, char *msg, size_t len) {
-  (void)i;
-  return cz_post_synthesize_pce(model, shape, n_threads, as, msg, len);
+static cz_err post_prepare(void *self, const cz_job_ctx *ctx, char *msg, size_t len) {
+  post_state *st = self;
+  return cz_prover_prepare(&st->c, ctx, msg, len);
 }
 
-static cz_err post_prove_partition(const void *model, size_t i, cz_assignment *as,
-                                   const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                   char *msg, size_t len) {
-  (void)i;
-  return cz_post_prove_assignment(model, as, pc, out, msg, len);
+/* The job's one partition (i is 0). */
+static cz_err post_synthesize(void *self, const cz_job_ctx *ctx, size_t i, void **state, char *msg,
+                              size_t len) {
+  (void)self, (void)i;
+  cz_assignment *as;
+  cz_err e = cz_prover_assignment_new(ctx, &as, msg, len);
+  uint64_t t0 = cz_now_ns();
+  if (e == CZ_OK)
+    e = cz_post_synthesize_pce(ctx->model, ctx->shape, ctx->synth_threads, as, msg, len);
+  return cz_prover_assignment_keep(e, as, t0, state);
 }
+
+static cz_err post_prove(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
+                         char *msg, size_t len) {
+  (void)i;
+  post_state *st = self;
+  cz_prove_ctx pc = cz_prover_prove_ctx(&st->c, ctx);
+  cz_err e = cz_post_prove_assignment(ctx->model, state, &pc, out, msg, len);
+  free(state);
+  return e;
+}
+
+static void post_destroy(void *self) {
+  post_state *st = self;
+  cz_prover_common_fini(&st->c);
+  free(st);
+}
+
+/* The one table between the engine and a PoSt type (WinningPoSt and
+ * WindowPoSt register it under their own names). */
+static const cz_proof_ops post_ops = {.parse = post_parse,
+                                      .free_model = post_free_model,
+                                      .plan = post_plan,
+                                      .prepare = post_prepare,
+                                      .synthesize = post_synthesize,
+                                      .prove_partition = post_prove,
+                                      .discard = cz_prover_discard,
+                                      .uses_devices = true,
+                                      .destroy = post_destroy};
 
 /* The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*,
  * prover_shape.c). */
@@ -148,13 +181,7 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
                             char *msg, size_t msg_len) {
   post_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_partition_kind kind = {.name = type == CZ_POST_WINNING ? "winning-post" : "window-post",
-                            .parse = post_parse,
-                            .free_model = post_free_model,
-                            .plan = post_plan,
-                            .synthesize = post_synthesize,
-                            .prove = post_prove_partition};
-  cz_prover_common_init(&st->c, cfg, &kind);
+  cz_prover_common_init(&st->c, cfg);
   st->type = type;
   st->job_kind = type == CZ_POST_WINNING ? CZ_KIND_WINNING_POST : CZ_KIND_WINDOW_POST_PARTITION;
   cz_err err = CZ_OK;
@@ -179,10 +206,11 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
                                                           k->sector_count),
                                     msg, msg_len);
   }
-  cz_kind_hooks h = cz_partition_hooks(&st->c);
+  cz_proof_ops ops = post_ops; /* copied by the engine */
+  ops.name = type == CZ_POST_WINNING ? "winning-post" : "window-post";
   /* The engine keeps pointers to the state and frees it (destroy). */
-  if (err == CZ_OK && (err = cz_engine_register_kind(e, st->job_kind, &h)) != CZ_OK)
-    cz_msg(msg, msg_len, "cannot register the %s prover", h.name);
+  if (err == CZ_OK && (err = cz_engine_register_ops(e, st->job_kind, &ops, st)) != CZ_OK)
+    cz_msg(msg, msg_len, "cannot register the %s prover", ops.name);
   return err;
 }
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cuzk/cuda_backend.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 #include "cuzk/provers.h"
 #include "util/msg.h"
 

@@ -1,13 +1,13 @@
 /* What the provers share: the hot parameter object every Groth16 prover
  * keeps in the engine's SRS manager, where its file is, test parameters
- * made on first use, recorded shapes, and the engine hooks every kind of
- * partitions has in common (partition_hooks.c). */
+ * made on first use, recorded shapes, and what the ops of every Groth16
+ * prover have in common (prover_common.c). */
 #ifndef CUZK_PROVERS_INTERNAL_H
 #define CUZK_PROVERS_INTERNAL_H
 #include <pthread.h>
 #include <stdbool.h>
 
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 #include "cuzk/params_store.h"
 #include "cuzk/provers.h"
 
@@ -77,12 +77,14 @@ typedef struct {
 
 void cz_provers_config_keep(cz_provers_kept_config *k, const cz_provers_config *cfg);
 
-/* ---- Kinds of partitions (partition_hooks.c) ------------------------------
- * The engine hooks every Groth16 prover shares: a job is n partitions of
- * one circuit, each synthesized into a cz_assignment (plain, or through the
- * recorded shape) and proved into 192 verified bytes. A prover gives its
- * plan and its circuit's synthesize and prove; cz_partition_hooks makes the
- * engine's plan (memory, SRS, shape) and stages of them. */
+/* ---- Groth16 provers (prover_common.c) -------------------------------------
+ * A Groth16 prover's job is n partitions of one circuit, each synthesized
+ * into a cz_assignment (plain, or through the recorded shape) and proved
+ * into 192 verified bytes. Each prover (porep_prover.c, post_prover.c,
+ * snap_prover.c) has one table, its cz_proof_ops, registered with its
+ * state as self; its entries call its Filecoin family's functions and the
+ * helpers below, which take the prover's cz_prover_common and the job's
+ * context explicitly. */
 
 /* One circuit of a prover: its parameters and its recorded shape. */
 typedef struct {
@@ -91,7 +93,7 @@ typedef struct {
   cz_prover_shape shape; /* its computed SRS entry, declared when cfg->pce */
 } cz_prover_circuit;
 
-/* A job as its prover's plan says. */
+/* A job as its prover sees it, for cz_prover_job_plan. */
 typedef struct {
   size_t n_partitions;              /* > 0 */
   const cz_prover_circuit *circuit; /* of every partition */
@@ -99,38 +101,15 @@ typedef struct {
   uint64_t extra_bytes;             /* memory the job needs beyond its partitions */
 } cz_partition_plan;
 
-/* What a prover gives (model: what its parse made). */
-typedef struct {
-  const char *name; /* the engine's name of the kind (cz_kind_hooks.name) */
-  /* The engine's parse and free_model hooks of the kind, as they are. */
-  cz_err (*parse)(void *self, const cz_job_request *req, void **model, uint64_t *model_bytes,
-                  char *msg, size_t msg_len);
-  void (*free_model)(void *self, void *model);
-  bool batch; /* same-circuit jobs may be proved as one batch */
-  cz_err (*plan)(void *self, const void *model, cz_partition_plan *plan, char *msg, size_t len);
-  /* Optional: the inputs' expensive check, once the parameters are there
-   * and before any synthesis (PoRep's vanilla proofs). */
-  cz_err (*check)(const void *model, char *msg, size_t len);
-  /* Partition i into *as, on n_threads, through shape (NULL: plain). */
-  cz_err (*synthesize)(const void *model, size_t i, const cz_pce *shape, unsigned n_threads,
-                       cz_assignment *as, char *msg, size_t len);
-  /* Partition i's proof from *as (consumed, as the cz_*_prove functions
-   * do) with pc, verified, into out. */
-  cz_err (*prove)(const void *model, size_t i, cz_assignment *as, const cz_prove_ctx *pc,
-                  uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t len);
-} cz_partition_kind;
-
-/* What every prover's state begins with (its first member, so that the
- * engine's self is also a cz_prover_common *). */
+/* What every Groth16 prover's state holds (a member anywhere in it). */
 typedef struct {
   cz_provers_kept_config kept;
   pthread_mutex_t generate_lock; /* one test-parameter setup at a time */
-  cz_partition_kind kind;
 } cz_prover_common;
 
-/* Keep cfg, make the lock, keep the prover's functions. */
-void cz_prover_common_init(cz_prover_common *c, const cz_provers_config *cfg,
-                           const cz_partition_kind *kind);
+/* Keep cfg and make the lock; cz_prover_common_fini destroys the lock. */
+void cz_prover_common_init(cz_prover_common *c, const cz_provers_config *cfg);
+void cz_prover_common_fini(cz_prover_common *c);
 
 /* Declare one circuit of a prover with e: its parameters
  * (cz_prover_srs_declare) and, when cfg->pce, its recorded shape
@@ -139,12 +118,32 @@ cz_err cz_prover_circuit_declare(cz_engine *e, const cz_provers_config *cfg, cz_
                                  cz_shape_record_fn record, const void *ctx, uint64_t shape_bytes,
                                  char *msg, size_t msg_len);
 
-/* The engine hooks of a calloc'd state that begins with c: plan (memory
- * for the pipeline's window of partitions, the circuit's SRS, its shape
- * when cfg->pce), prepare (test parameters made on first use), check (when
- * the prover has one), synthesize, prove_partition, discard, and destroy
- * (the lock, then the state freed); name, parse, free_model and batch
- * are the prover's own. */
-cz_kind_hooks cz_partition_hooks(cz_prover_common *c);
+/* The engine's plan of p (a plan entry's answer): the memory of the
+ * pipeline's window of partitions (ctx->window, at most all of them) plus
+ * p's extra bytes, the circuit's SRS, its shape when c's cfg has pce,
+ * CZ_GROTH16_PROOF_BYTES a partition. */
+void cz_prover_job_plan(const cz_prover_common *c, const cz_job_ctx *ctx,
+                        const cz_partition_plan *p, cz_job_plan *out);
+
+/* A prepare entry's work: the test parameters of the plan's circuit made
+ * on first use when they are allowed (cz_prover_srs_ensure). */
+cz_err cz_prover_prepare(cz_prover_common *c, const cz_job_ctx *ctx, char *msg, size_t len);
+
+/* A synthesize entry holds the partition's assignment between the stages:
+ * cz_prover_assignment_new checks that the job's hot parameters are its
+ * circuit's (CZ_ERR_INVALID_ARG, msg) and allocates *as (CZ_ERR_NOMEM);
+ * after synthesizing into it (t0: when synthesis began),
+ * cz_prover_assignment_keep(err, as, t0, state) frees as when err is not
+ * CZ_OK, else records the synthesis time and sets *state = as; it returns
+ * err. prove_partition proves the state (the cz_*_prove functions consume
+ * it) and frees it; cz_prover_discard is the discard entry. */
+cz_err cz_prover_assignment_new(const cz_job_ctx *ctx, cz_assignment **as, char *msg, size_t len);
+cz_err cz_prover_assignment_keep(cz_err err, cz_assignment *as, uint64_t t0, void **state);
+void cz_prover_discard(void *self, void *state);
+
+/* What a partition of the job is proved with: ctx->device (the engine's
+ * device) or else the configured backend, the job's hot parameters and
+ * prepared key, the prove threads, the provers' timing hook. */
+cz_prove_ctx cz_prover_prove_ctx(const cz_prover_common *c, const cz_job_ctx *ctx);
 
 #endif

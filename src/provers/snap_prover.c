@@ -4,7 +4,7 @@
  * natively at submit, so a bad input is refused before it is queued; one
  * SRS circuit per sector size (official, or opt-in test parameters made on
  * first use) and its recorded shape; the partitions through the engine's
- * pipeline (partition_hooks.c; in a batch of same-size jobs, all their
+ * pipeline (prover_common.c; in a batch of same-size jobs, all their
  * partitions through one); each partition's proof verified before the job
  * completes, since Curio sends update proofs on chain unverified. */
 #include <pthread.h>
@@ -13,16 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/clock.h"
 #include "cuzk/provers.h"
 #include "cuzk/snap.h"
 #include "provers/provers_internal.h"
 #include "util/msg.h"
 
+/* The self of the SnapDeals ops. */
 typedef struct {
   cz_prover_common c;
   cz_prover_circuit circuits[CZ_SNAP_N_KINDS]; /* indexed by registered update proof */
 } snap_state;
-_Static_assert(offsetof(snap_state, c) == 0, "the engine's self is the state");
 
 /* The parsed request kept with the job: every partition, verified. */
 typedef struct {
@@ -123,32 +124,68 @@ static void snap_free_model(void *self, void *model) {
   model_free(model);
 }
 
-/* ---- Proving: one pipeline item per partition (partition_hooks.c) ------- */
+/* ---- Proving: one pipeline item per partition (prover_common.c) -------- */
 
-static cz_err snap_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
+static cz_err snap_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *plan, char *msg,
                         size_t len) {
   snap_state *st = self;
-  const cz_snap_kind *k = ((const snap_model *)model)->kind;
+  const cz_snap_kind *k = ((const snap_model *)ctx->model)->kind;
   (void)msg, (void)len;
-  *plan = (cz_partition_plan){k->shape.partitions, &st->circuits[k->id],
-                              cz_snap_partition_constraints(&k->shape), 0};
+  cz_partition_plan p = {k->shape.partitions, &st->circuits[k->id],
+                         cz_snap_partition_constraints(&k->shape), 0};
+  cz_prover_job_plan(&st->c, ctx, &p, plan);
   return CZ_OK;
 }
 
-static cz_err snap_synthesize(const void *model, size_t i, const cz_pce *shape, unsigned n_threads,
-                              cz_assignment *as, char *msg, size_t len) {
-  const snap_model *m = model;
-  return cz_snap_synthesize_pce(&m->parts[i], shape, n_threads, as, msg, len);
+static cz_err snap_prepare(void *self, const cz_job_ctx *ctx, char *msg, size_t len) {
+  snap_state *st = self;
+  return cz_prover_prepare(&st->c, ctx, msg, len);
+}
+
+static cz_err snap_synthesize(void *self, const cz_job_ctx *ctx, size_t i, void **state, char *msg,
+                              size_t len) {
+  (void)self;
+  const snap_model *m = ctx->model;
+  cz_assignment *as;
+  cz_err e = cz_prover_assignment_new(ctx, &as, msg, len);
+  uint64_t t0 = cz_now_ns();
+  if (e == CZ_OK)
+    e = cz_snap_synthesize_pce(&m->parts[i], ctx->shape, ctx->synth_threads, as, msg, len);
+  return cz_prover_assignment_keep(e, as, t0, state);
 }
 
 /* Proves partition i and verifies its proof with the verifier's inputs
  * (cz_snap_prove_assignment) before it joins the output. */
-static cz_err snap_prove_partition(const void *model, size_t i, cz_assignment *as,
-                                   const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                   char *msg, size_t len) {
-  const snap_model *m = model;
-  return cz_snap_prove_assignment(&m->parts[i], as, pc, out, msg, len);
+static cz_err snap_prove(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
+                         char *msg, size_t len) {
+  snap_state *st = self;
+  const snap_model *m = ctx->model;
+  cz_prove_ctx pc = cz_prover_prove_ctx(&st->c, ctx);
+  cz_err e = cz_snap_prove_assignment(&m->parts[i], state, &pc, out, msg, len);
+  free(state);
+  return e;
 }
+
+static void snap_destroy(void *self) {
+  snap_state *st = self;
+  cz_prover_common_fini(&st->c);
+  free(st);
+}
+
+/* The one table between the engine and SnapDeals. Same-size jobs: the
+ * engine batches by registered proof, one circuit per size, as upstream
+ * does. */
+static const cz_proof_ops snap_ops = {.name = "snap-update",
+                                      .parse = snap_parse,
+                                      .free_model = snap_free_model,
+                                      .plan = snap_plan,
+                                      .prepare = snap_prepare,
+                                      .synthesize = snap_synthesize,
+                                      .prove_partition = snap_prove,
+                                      .discard = cz_prover_discard,
+                                      .batch = true,
+                                      .uses_devices = true,
+                                      .destroy = snap_destroy};
 
 /* ---- Registration ------------------------------------------------------------ */
 
@@ -161,16 +198,7 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
                                size_t msg_len) {
   snap_state *st = calloc(1, sizeof *st);
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  /* Same-size jobs: the engine batches by registered proof, one circuit
-   * per size, as upstream does. */
-  cz_partition_kind kind = {.name = "snap-update",
-                            .parse = snap_parse,
-                            .free_model = snap_free_model,
-                            .batch = true,
-                            .plan = snap_plan,
-                            .synthesize = snap_synthesize,
-                            .prove = snap_prove_partition};
-  cz_prover_common_init(&st->c, cfg, &kind);
+  cz_prover_common_init(&st->c, cfg);
   cz_err err = CZ_OK;
   for (uint32_t i = 0; i < CZ_SNAP_N_KINDS && err == CZ_OK; i++) {
     const cz_snap_kind *k = cz_snap_kind_by_id(i);
@@ -190,9 +218,9 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
                                                           0),
                                     msg, msg_len);
   }
-  cz_kind_hooks h = cz_partition_hooks(&st->c);
   /* The engine keeps pointers to the state and frees it (destroy). */
-  if (err == CZ_OK && (err = cz_engine_register_kind(e, CZ_KIND_SNAP_DEALS_UPDATE, &h)) != CZ_OK)
+  if (err == CZ_OK &&
+      (err = cz_engine_register_ops(e, CZ_KIND_SNAP_DEALS_UPDATE, &snap_ops, st)) != CZ_OK)
     cz_msg(msg, msg_len, "cannot register the SnapDeals prover");
   return err;
 }

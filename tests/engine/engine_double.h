@@ -17,7 +17,7 @@
 #include "check.h"
 #include "test_input.h"
 #include "cuzk/engine.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 
 /* ---- the test double ------------------------------------------------------- */
 
@@ -67,18 +67,18 @@ static cz_err dbl_parse(void *self, const cz_job_request *req, void **model, uin
 /* One partition whose proof is the request id, then the kind, then the
  * first byte of the randomness when there is one; the tests choose the
  * memory (sector_size) and registered_proof 77 asks for SRS "t3". */
-static cz_err dbl_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg,
+static cz_err dbl_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *p, char *msg,
                        size_t msg_len) {
   (void)self, (void)msg, (void)msg_len;
   const cz_job_request *req = ctx->req;
-  *p = (cz_kind_plan){.n_partitions = 1,
-                      .proof_bytes = strlen(req->request_id) + 1 + (req->randomness.len ? 1 : 0),
-                      .mem_bytes = req->sector_size,
-                      .circuit_id = req->registered_proof == 77 ? "t3" : NULL};
+  *p = (cz_job_plan){.n_partitions = 1,
+                     .proof_bytes = strlen(req->request_id) + 1 + (req->randomness.len ? 1 : 0),
+                     .mem_bytes = req->sector_size,
+                     .circuit_id = req->registered_proof == 77 ? "t3" : NULL};
   return CZ_OK;
 }
 
-static cz_err dbl_synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+static cz_err dbl_synth(void *self, const cz_job_ctx *ctx, size_t i, void **state, char *msg,
                         size_t msg_len) {
   (void)self, (void)ctx, (void)i, (void)msg, (void)msg_len;
   usleep(2000); /* some synthesis time to report */
@@ -98,7 +98,7 @@ static int batch_size_of(const char *id) {
 /* Note who entered (order, nice, batch, SRS), then vanilla_proof "gate":
  * wait for the gate (watching for cancellation); "fail": fail; anything
  * else: answer at once. */
-static cz_err dbl_prove(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+static cz_err dbl_prove(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
                         char *msg, size_t msg_len) {
   (void)self, (void)i;
   free(state);
@@ -138,12 +138,12 @@ static void dbl_discard(void *self, void *state) {
   free(state);
 }
 
-static const cz_kind_hooks dbl_hooks = {.name = "double",
-                                        .parse = dbl_parse,
-                                        .plan = dbl_plan,
-                                        .synthesize = dbl_synth,
-                                        .prove_partition = dbl_prove,
-                                        .discard = dbl_discard};
+static const cz_proof_ops dbl_ops = {.name = "double",
+                                     .parse = dbl_parse,
+                                     .plan = dbl_plan,
+                                     .synthesize = dbl_synth,
+                                     .prove_partition = dbl_prove,
+                                     .discard = dbl_discard};
 
 static cz_engine *make_cfg(unsigned workers, uint64_t budget, uint32_t batch, const char *params,
                            unsigned urgent, int nice) {
@@ -161,13 +161,13 @@ static cz_engine *make_cfg(unsigned workers, uint64_t budget, uint32_t batch, co
   cz_engine *e = NULL;
   char msg[256];
   CHECK(cz_engine_create(&e, &cfg, msg, sizeof msg) == CZ_OK);
-  cz_kind_hooks h = dbl_hooks;
+  cz_proof_ops h = dbl_ops;
   /* PoRep (and Snap, to block workers with another circuit) get the double;
    * WindowPoSt stays without a prover. */
   h.batch = batch > 1;
-  CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h) == CZ_OK);
-  CHECK(cz_engine_register_kind(e, CZ_KIND_SNAP_DEALS_UPDATE, &h) == CZ_OK);
-  CHECK(cz_engine_register_kind(e, CZ_KIND_WINNING_POST, &h) == CZ_OK);
+  CHECK(cz_engine_register_ops(e, CZ_KIND_POREP_SEAL_COMMIT, &h, NULL) == CZ_OK);
+  CHECK(cz_engine_register_ops(e, CZ_KIND_SNAP_DEALS_UPDATE, &h, NULL) == CZ_OK);
+  CHECK(cz_engine_register_ops(e, CZ_KIND_WINNING_POST, &h, NULL) == CZ_OK);
   D.e = e;
   return e;
 }

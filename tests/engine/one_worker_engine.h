@@ -1,15 +1,15 @@
 /* The engine the pipeline tests run their jobs on: one worker, a 1 MiB
  * budget, the pipeline of conc + depth (or serial), and the test's kind
- * hooks as the PoRep kind, so that a job's partitions are the test's own.
+ * ops as the PoRep kind, so that a job's partitions are the test's own.
  * timeline: the engine's TIMELINE lines on stderr. Started; CHECKs each
  * step. */
 #ifndef CUZK_TESTS_ONE_WORKER_ENGINE_H
 #define CUZK_TESTS_ONE_WORKER_ENGINE_H
 #include "check.h"
 #include "cuzk/engine.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 
-static cz_engine *one_worker_engine(const cz_kind_hooks *h, bool timeline, unsigned conc,
+static cz_engine *one_worker_engine(const cz_proof_ops *h, bool timeline, unsigned conc,
                                     unsigned depth, bool serial) {
   cz_engine_config cfg;
   cz_engine_config_default(&cfg);
@@ -21,7 +21,7 @@ static cz_engine *one_worker_engine(const cz_kind_hooks *h, bool timeline, unsig
   cfg.serial = serial;
   cz_engine *e = NULL;
   CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
-  CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, h) == CZ_OK);
+  CHECK(cz_engine_register_ops(e, CZ_KIND_POREP_SEAL_COMMIT, h, NULL) == CZ_OK);
   CHECK(cz_engine_start(e) == CZ_OK);
   return e;
 }

@@ -18,7 +18,7 @@
 #include "check.h"
 #include "test_input.h"
 #include "cuzk/engine.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 
 #define NONE UINT64_MAX
 
@@ -67,16 +67,16 @@ static void m_free(void *self, void *m) {
 }
 
 /* Each partition's proof: 8 bytes, tag * 100 + item. */
-static cz_err m_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg, size_t len) {
+static cz_err m_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *p, char *msg, size_t len) {
   (void)self, (void)msg, (void)len;
   const model *m = ctx->model;
-  *p = (cz_kind_plan){.n_partitions = m->items,
-                      .proof_bytes = 8,
-                      .shape_id = S.want_shape ? "shape-x" : NULL};
+  *p = (cz_job_plan){.n_partitions = m->items,
+                     .proof_bytes = 8,
+                     .shape_id = S.want_shape ? "shape-x" : NULL};
   return CZ_OK;
 }
 
-static cz_err m_synth(void *self, const cz_kind_ctx *ctx, size_t i, void **st, char *msg,
+static cz_err m_synth(void *self, const cz_job_ctx *ctx, size_t i, void **st, char *msg,
                       size_t msg_len) {
   (void)self;
   const model *m = ctx->model;
@@ -114,7 +114,7 @@ static bool next_job_synthesizing(void *tag) {
 
 /* What job 1 (the first of the first batch) sees while it is proved: the
  * next job's synthesis overlaps it, and the status shows its partitions. */
-static void watch_first_job(const cz_kind_ctx *ctx, size_t i) {
+static void watch_first_job(const cz_job_ctx *ctx, size_t i) {
   const model *m = ctx->model;
   if (i + 1 == m->items)
     S.overlap_seen = test_wait(next_job_synthesizing, (void *)&m->tag, 30, "the next job");
@@ -126,7 +126,7 @@ static void watch_first_job(const cz_kind_ctx *ctx, size_t i) {
     S.status_seen = info.batch_size == 3;
 }
 
-static cz_err m_prove(void *self, const cz_kind_ctx *ctx, size_t i, void *st, uint8_t *out,
+static cz_err m_prove(void *self, const cz_job_ctx *ctx, size_t i, void *st, uint8_t *out,
                       char *msg, size_t msg_len) {
   (void)self, (void)msg, (void)msg_len;
   uint64_t v = *(uint64_t *)st;
@@ -283,15 +283,15 @@ static cz_engine *make_engine(void) {
   cz_engine *e = NULL;
   CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
   S.e = e;
-  cz_kind_hooks h = {.name = "batch-double",
-                     .parse = m_parse,
-                     .free_model = m_free,
-                     .plan = m_plan,
-                     .synthesize = m_synth,
-                     .prove_partition = m_prove,
-                     .discard = m_discard,
-                     .batch = true};
-  CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h) == CZ_OK);
+  cz_proof_ops h = {.name = "batch-double",
+                    .parse = m_parse,
+                    .free_model = m_free,
+                    .plan = m_plan,
+                    .synthesize = m_synth,
+                    .prove_partition = m_prove,
+                    .discard = m_discard,
+                    .batch = true};
+  CHECK(cz_engine_register_ops(e, CZ_KIND_POREP_SEAL_COMMIT, &h, NULL) == CZ_OK);
   cz_srs_loader ld = {c_load, c_unload, NULL, false};
   CHECK(cz_engine_register_computed_srs(e, "shape-x", 3000, &ld) == CZ_OK);
   CHECK(cz_engine_register_computed_srs(e, "shape-big", (1 << 20) - 1000, &ld) == CZ_OK);

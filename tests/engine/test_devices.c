@@ -1,4 +1,4 @@
-/* The engine's devices (cuzk/kind_hooks.h "Devices") with 2-4 emulated
+/* The engine's devices (cuzk/proof_ops.h "Devices") with 2-4 emulated
  * GPUs (czg_emu_open) and a kind that makes real Groth16 proofs of a small
  * circuit on the device the engine hands it (ctx->device), each verified
  * before it is kept (cz_groth16_prove_verified), as the Filecoin kinds do:
@@ -49,13 +49,13 @@ static int N_LOG;
 
 static cz_assignment synth(uint64_t x) { return check_sparse_assignment(N_CONS, x); }
 
-static cz_err g_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg, size_t len) {
+static cz_err g_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *p, char *msg, size_t len) {
   cz_err e = test_items_plan(self, ctx, p, msg, len);
   p->proof_bytes = CZ_GROTH16_PROOF_BYTES;
   return e;
 }
 
-static cz_err g_synthesize(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+static cz_err g_synthesize(void *self, const cz_job_ctx *ctx, size_t i, void **state, char *msg,
                            size_t len) {
   (void)self, (void)msg, (void)len;
   cz_assignment *as = malloc(sizeof *as);
@@ -64,7 +64,7 @@ static cz_err g_synthesize(void *self, const cz_kind_ctx *ctx, size_t i, void **
   return CZ_OK;
 }
 
-static cz_err g_prove(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+static cz_err g_prove(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
                       char *msg, size_t len) {
   (void)self, (void)i;
   pthread_mutex_lock(&MU);
@@ -91,12 +91,12 @@ static void g_discard(void *self, void *state) {
   free(state);
 }
 
-static const cz_kind_hooks HOOKS = {.name = "groth16-test",
-                                    .plan = g_plan,
-                                    .synthesize = g_synthesize,
-                                    .prove_partition = g_prove,
-                                    .discard = g_discard,
-                                    .uses_devices = true};
+static const cz_proof_ops OPS = {.name = "groth16-test",
+                                 .plan = g_plan,
+                                 .synthesize = g_synthesize,
+                                 .prove_partition = g_prove,
+                                 .discard = g_discard,
+                                 .uses_devices = true};
 
 /* ---- devices as the engine sees them ------------------------------------ */
 
@@ -130,12 +130,12 @@ static cz_engine *devices_engine(unsigned n, unsigned workers, bool fallback, ui
   cfg.self_test_interval_ms = test_ms;
   cz_engine *e = NULL;
   CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
-  CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &HOOKS) == CZ_OK);
-  CHECK(cz_engine_register_kind(e, CZ_KIND_WINNING_POST, &HOOKS) == CZ_OK);
+  CHECK(cz_engine_register_ops(e, CZ_KIND_POREP_SEAL_COMMIT, &OPS, NULL) == CZ_OK);
+  CHECK(cz_engine_register_ops(e, CZ_KIND_WINNING_POST, &OPS, NULL) == CZ_OK);
   /* a kind that proves on the CPU whatever (circom's): given no device */
-  cz_kind_hooks cpu_kind = HOOKS;
+  cz_proof_ops cpu_kind = OPS;
   cpu_kind.uses_devices = false;
-  CHECK(cz_engine_register_kind(e, CZ_KIND_SNAP_DEALS_UPDATE, &cpu_kind) == CZ_OK);
+  CHECK(cz_engine_register_ops(e, CZ_KIND_SNAP_DEALS_UPDATE, &cpu_kind, NULL) == CZ_OK);
   for (unsigned i = 0; i < n; i++) {
     char name[32];
     snprintf(name, sizeof name, "emu-%u", i);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "cuzk/engine.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 #include "engine_double.h"
 
 /* ---- tests ------------------------------------------------------------------- */
@@ -601,7 +601,7 @@ static void test_timeline(void) {
   cz_engine *e = NULL;
   CHECK(cz_engine_create(&e, &cfg, NULL, 0) == CZ_OK);
   D.e = e; /* the double asks this engine, not test_srs's destroyed one */
-  CHECK(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &dbl_hooks) == CZ_OK);
+  CHECK(cz_engine_register_ops(e, CZ_KIND_POREP_SEAL_COMMIT, &dbl_ops, NULL) == CZ_OK);
   CHECK(cz_engine_start(e) == CZ_OK);
   CHECK_EQ_INT(submit(e, "tl-job", CZ_KIND_POREP_SEAL_COMMIT, 0, NULL, 0, NULL), CZ_OK);
   CHECK_EQ_INT(await_status(e, "tl-job", NULL, 0), CZ_JOB_COMPLETED);

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "cuzk/engine.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 
 /* The value of key in the request's input, or dflt when it has none. */
 static inline uint64_t test_input(const cz_job_request *r, const char *key, uint64_t dflt) {
@@ -25,15 +25,15 @@ static inline uint64_t test_input(const cz_job_request *r, const char *key, uint
   if (n) memcpy(text, r->vanilla_proof.data, n);
   text[n] = 0;
   size_t k = strlen(key);
-  char *save = NULL; /* strtok_r: hooks read their input on several threads */
+  char *save = NULL; /* strtok_r: entries read their input on several threads */
   for (char *w = strtok_r(text, " ", &save); w; w = strtok_r(NULL, " ", &save))
     if (!strncmp(w, key, k) && w[k] == '=') return strtoull(w + k + 1, NULL, 10);
   return dflt;
 }
 
-/* The test kinds' plan hook: "items=N" partitions of one byte each; no
+/* The test kinds' plan entry: "items=N" partitions of one byte each; no
  * items is refused. */
-static inline cz_err test_items_plan(void *self, const cz_kind_ctx *ctx, cz_kind_plan *p, char *msg,
+static inline cz_err test_items_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *p, char *msg,
                                      size_t len) {
   (void)self;
   p->n_partitions = test_input(ctx->req, "items", 0);

@@ -13,7 +13,7 @@
 #include "one_worker_engine.h"
 #include "test_input.h"
 #include "cuzk/engine.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 
 #define NONE UINT64_MAX
 
@@ -26,7 +26,7 @@ typedef struct {
 
 static pl P = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static cz_err synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+static cz_err synth(void *self, const cz_job_ctx *ctx, size_t i, void **state, char *msg,
                     size_t msg_len) {
   (void)self;
   pthread_mutex_lock(&P.mu);
@@ -57,7 +57,7 @@ static bool synth_started_twice(void *arg) {
   return seen;
 }
 
-static cz_err prove_item(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+static cz_err prove_item(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
                          char *msg, size_t msg_len) {
   (void)self, (void)msg, (void)msg_len;
   size_t v = *(size_t *)state;
@@ -115,11 +115,11 @@ static cz_job_status run(cz_engine *e, const char *id, const char *input, char *
 }
 
 int main(void) {
-  cz_kind_hooks h = {.name = "pipeline-double",
-                     .plan = test_items_plan,
-                     .synthesize = synth,
-                     .prove_partition = prove_item,
-                     .discard = discard};
+  cz_proof_ops h = {.name = "pipeline-double",
+                    .plan = test_items_plan,
+                    .synthesize = synth,
+                    .prove_partition = prove_item,
+                    .discard = discard};
   cz_engine *e = one_worker_engine(&h, false, 2, 1, false);
   char err[512];
   cz_job_result res;

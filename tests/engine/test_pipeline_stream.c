@@ -17,7 +17,7 @@
 #include "one_worker_engine.h"
 #include "test_input.h"
 #include "cuzk/engine.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 
 #define ITEMS 126
 #define STATE_BYTES (64u << 10)
@@ -30,7 +30,7 @@ static struct {
   bool filled;
 } S = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static cz_err synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+static cz_err synth(void *self, const cz_job_ctx *ctx, size_t i, void **state, char *msg,
                     size_t msg_len) {
   (void)self, (void)ctx, (void)msg, (void)msg_len;
   void *b = malloc(STATE_BYTES);
@@ -59,7 +59,7 @@ static bool window_full(void *arg) {
   return full;
 }
 
-static cz_err prove(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+static cz_err prove(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
                     char *msg, size_t msg_len) {
   (void)self, (void)ctx, (void)msg, (void)msg_len;
   if (i == 0) S.filled = test_wait(window_full, NULL, 30, "the window to fill");
@@ -106,11 +106,11 @@ typedef struct {
 /* One 126-item job on an engine whose pipeline is conc + depth, or serial. */
 static run_result run(FILE *log, unsigned conc, unsigned depth, bool serial) {
   run_result out = {0};
-  cz_kind_hooks h = {.name = "stream-double",
-                     .plan = test_items_plan,
-                     .synthesize = synth,
-                     .prove_partition = prove,
-                     .discard = discard};
+  cz_proof_ops h = {.name = "stream-double",
+                    .plan = test_items_plan,
+                    .synthesize = synth,
+                    .prove_partition = prove,
+                    .discard = discard};
   cz_engine *e = one_worker_engine(&h, true, conc, depth, serial);
   pthread_mutex_lock(&S.mu);
   S.conc = conc, S.depth = depth, S.serial = serial;

@@ -12,11 +12,11 @@
 #include "check.h"
 #include "test_input.h"
 #include "cuzk/engine.h"
-#include "cuzk/kind_hooks.h"
+#include "cuzk/proof_ops.h"
 
 static atomic_int in_synth, peak;
 
-static cz_err synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+static cz_err synth(void *self, const cz_job_ctx *ctx, size_t i, void **state, char *msg,
                     size_t msg_len) {
   (void)self, (void)ctx, (void)i, (void)msg, (void)msg_len;
   int now = atomic_fetch_add(&in_synth, 1) + 1;
@@ -28,7 +28,7 @@ static cz_err synth(void *self, const cz_kind_ctx *ctx, size_t i, void **state, 
   return *state ? CZ_OK : CZ_ERR_NOMEM;
 }
 
-static cz_err prove_item(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+static cz_err prove_item(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
                          char *msg, size_t msg_len) {
   (void)self, (void)ctx, (void)msg, (void)msg_len;
   free(state);
@@ -55,12 +55,12 @@ static int run(unsigned cap, cz_priority prio, int n_jobs) {
   cz_engine *e = NULL;
   CHECK_EQ_INT(cz_engine_create(&e, &cfg, NULL, 0), CZ_OK);
   if (!e) return -1;
-  cz_kind_hooks h = {.name = "synth-cap-double",
-                     .plan = test_items_plan,
-                     .synthesize = synth,
-                     .prove_partition = prove_item,
-                     .discard = discard};
-  CHECK_EQ_INT(cz_engine_register_kind(e, CZ_KIND_POREP_SEAL_COMMIT, &h), CZ_OK);
+  cz_proof_ops h = {.name = "synth-cap-double",
+                    .plan = test_items_plan,
+                    .synthesize = synth,
+                    .prove_partition = prove_item,
+                    .discard = discard};
+  CHECK_EQ_INT(cz_engine_register_ops(e, CZ_KIND_POREP_SEAL_COMMIT, &h, NULL), CZ_OK);
   CHECK_EQ_INT(cz_engine_start(e), CZ_OK);
   atomic_store(&peak, 0);
   char ids[4][16], job_id[CZ_JOB_ID_MAX], msg[256];

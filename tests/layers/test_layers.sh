@@ -30,7 +30,7 @@ declare -A HEADER=(
   [gadgets.h]=gadgets [poseidon_gadget.h]=gadgets [por.h]=gadgets
   [registry.h]=filecoin [param_digest.h]=filecoin [sdr.h]=filecoin [porep.h]=filecoin [post.h]=filecoin
   [post_circuit.h]=filecoin [snap.h]=filecoin [snap_circuit.h]=filecoin [vanilla_merkle.h]=filecoin
-  [engine.h]=engine [kind_hooks.h]=engine
+  [engine.h]=engine [proof_ops.h]=engine
   [provers.h]=provers [circom_keys.h]=provers
   [server.h]=server
 )

@@ -63,9 +63,7 @@ cz_err cz_daemon_register_provers(cz_engine *e, const cz_daemon_config *cfg,
   pc.prove_threads = cfg->synthesis_threads;
   pc.backend = backend;
   pc.pce = cfg->pce;
-  cz_err err = cz_provers_register_all(e, &pc, msg, msg_len);
-  if (err == CZ_OK) err = cz_circom_prover_register(e, &pc, circom, msg, msg_len);
-  return err;
+  return cz_provers_register_all(e, &pc, circom, msg, msg_len);
 }
 
 cz_err cz_daemon_load_circom_keys(cz_circom_keys *k, const cz_daemon_config *cfg, char *msg,

@@ -11,18 +11,20 @@
 #include "util/msg.h"
 
 /* The public inputs of partition p in a fresh array of *n. */
-static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, size_t *n, char *msg,
+static cz_err partition_inputs(const cz_porep_c1 *c1, size_t p, cz_fr **out, size_t *n, char *msg,
                                size_t len) {
+  if (p >= c1->n_partitions)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no partition %zu in this C1", p);
   cz_porep_config cfg;
   cz_porep_kind_config(c1->kind, &cfg);
   *n = cz_porep_public_input_count(&cfg);
   if (!(*out = malloc(*n * sizeof **out)))
     return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_porep_c1_public_inputs(c1, p, *out, n);
+  cz_err e = cz_porep_c1_public_inputs(c1, (uint32_t)p, *out, n); /* p < n_partitions */
   if (e != CZ_OK) {
     free(*out);
     *out = NULL;
-    return cz_msg_err(msg, len, e, "partition %u: public inputs: %s", p, cz_err_str(e));
+    return cz_msg_err(msg, len, e, "partition %zu: public inputs: %s", p, cz_err_str(e));
   }
   return CZ_OK;
 }
@@ -30,37 +32,37 @@ static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, s
 /* The circuit's own public inputs must equal the ones the verifier will
  * compute: a cheap guard against a circuit / input-generator mismatch,
  * which would otherwise surface as an invalid proof. */
-cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pce *shape,
+cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, size_t p, const cz_pce *shape,
                                   unsigned n_threads, cz_assignment *as, char *msg,
                                   size_t msg_len) {
   if (!c1 || !c1->kind || !c1->proofs || p >= c1->n_partitions)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no partition %u in this C1", p);
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no partition %zu in this C1", p);
   cz_fr *inputs;
   size_t n;
   cz_err e = partition_inputs(c1, p, &inputs, &n, msg, msg_len);
   if (e != CZ_OK) return e;
   char why[256] = "";
-  e = cz_porep_witness(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, c1, p, NULL, n_threads, as, why,
-                       sizeof why);
-  if (e != CZ_OK) cz_msg(msg, msg_len, "partition %u: synthesis: %s", p, why);
+  e = cz_porep_witness(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, c1, (uint32_t)p, NULL, n_threads, as,
+                       why, sizeof why);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "partition %zu: synthesis: %s", p, why);
   if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
     cz_assignment_free(as);
     if (e == CZ_ERR_NOMEM) cz_msg_err(msg, msg_len, e, "out of memory");
     else
-      cz_msg_err(msg, msg_len, e, "partition %u: the recorded shape is not %s's circuit", p,
+      cz_msg_err(msg, msg_len, e, "partition %zu: the recorded shape is not %s's circuit", p,
                  c1->kind->name);
   }
   if (e == CZ_OK &&
       (as->n_inputs != n + 1 || memcmp(as->inputs + 1, inputs, n * sizeof *inputs) != 0)) {
     cz_assignment_free(as);
     e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                   "partition %u: the circuit's public inputs differ from the verifier's", p);
+                   "partition %zu: the circuit's public inputs differ from the verifier's", p);
   }
   free(inputs);
   return e;
 }
 
-cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads,
+cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, size_t p, unsigned n_threads,
                               cz_assignment *as, char *msg, size_t msg_len) {
   return cz_porep_c2_synthesize_pce(c1, p, NULL, n_threads, as, msg, msg_len);
 }
@@ -70,7 +72,7 @@ static cz_err build_kind(cz_cs *cs, const void *ctx) {
   return cz_porep_circuit(cs, &((const cz_porep_kind *)ctx)->shape, NULL, 0);
 }
 
-cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
+cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, size_t p, cz_assignment *as,
                                    const cz_prove_ctx *pc, uint8_t out[192], char *msg,
                                    size_t msg_len) {
   cz_fr *inputs;
@@ -81,7 +83,7 @@ cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignm
     return e;
   }
   char what[32];
-  snprintf(what, sizeof what, "partition %u", p);
+  snprintf(what, sizeof what, "partition %zu", p);
   e = cz_groth16_prove_verified(pc, as, inputs, n, what, out, msg, msg_len);
   free(inputs);
   return e;

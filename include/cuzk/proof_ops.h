@@ -1,11 +1,14 @@
-/* What a proof kind gives the engine: its hooks, and the one context each
- * hook is handed. The engine drives every job through the same steps and
- * calls the kind's hooks at each; a hook never calls back into the engine:
- * what it needs arrives in its context, what it makes it returns. So the
- * engine knows no proof kind, and a kind knows no engine. A kind registers
- * its hooks and its SRS circuits before cz_engine_start (the end of this
- * header). Sources: src/engine/job_run.c (the steps), pipeline.c (synthesis
- * and proving of the partitions), srs.c (the SRS), engine.c (registration).
+/* What a proof kind gives the engine: one table of functions, its ops
+ * (cz_proof_ops), and the one context each entry is handed. The engine
+ * drives every job through the same steps and calls the kind's ops at
+ * each, with the self the kind registered and the job's context; an entry
+ * never calls back into the engine: what it needs arrives in its context,
+ * what it makes it returns. A kind knows no engine, and the engine knows a
+ * kind only as an index (cz_proof_kind) to its table. A kind registers its
+ * ops and its SRS circuits before cz_engine_start (the end of this
+ * header). Sources: src/engine/job_run.c (the steps), pipeline.c
+ * (synthesis and proving of the partitions), srs.c (the SRS), engine.c
+ * (registration).
  *
  * A job's steps, with the TIMELINE events the engine writes (engine.h):
  *   submit, on the caller's thread: parse, then plan (the plan is kept with
@@ -24,14 +27,14 @@
  * through one pipeline, job after job, each job answered when its own
  * partitions are done.
  *
- * Threads: hooks of different jobs run at the same time; parse and plan run
- * on the submitting thread, synthesize on the pipeline's threads (several
- * partitions at once), the others on the job's worker thread. A job's
- * cancellation is seen at every step; a hook that runs long may poll
- * ctx->cancelled and return any error once it is set (the job is then
- * CANCELLED). */
-#ifndef CUZK_KIND_HOOKS_H
-#define CUZK_KIND_HOOKS_H
+ * Threads: entries of different jobs run at the same time; parse and plan
+ * run on the submitting thread, synthesize on the pipeline's threads
+ * (several partitions at once), the others on the job's worker thread. A
+ * job's cancellation is seen at every step; an entry that runs long may
+ * poll ctx->cancelled and return any error once it is set (the job is
+ * then CANCELLED). */
+#ifndef CUZK_PROOF_OPS_H
+#define CUZK_PROOF_OPS_H
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,15 +52,15 @@ typedef struct {
   const char *shape_id;   /* a second SRS entry (a recorded shape) the job
                              may go without; NULL: none */
   const void *circuit;    /* the kind's own note of the job's circuit */
-} cz_kind_plan;
+} cz_job_plan;
 
-/* The context of every hook of one job. The engine fills what is known at
- * each step (NULL or 0 before); a hook only reads it. Strings and objects
- * stay valid while the job runs. */
+/* The context of every entry called for one job. The engine fills what is
+ * known at each step (NULL or 0 before); an entry only reads it. Strings
+ * and objects stay valid while the job runs. */
 typedef struct {
   const cz_job_request *req;    /* the job's own copy of the request */
   const void *model;            /* what parse made (NULL: no parse, or none) */
-  const cz_kind_plan *plan;     /* from prepare on */
+  const cz_job_plan *plan;      /* from prepare on */
   const void *srs;              /* the hot object of plan->circuit_id: its
                                    loader's object, or the mapped file */
   size_t srs_len;               /* the mapped file's length (no loader) */
@@ -72,14 +75,15 @@ typedef struct {
                                    device it proves on (cz_engine_device);
                                    NULL when the engine has no devices (the
                                    kind's own default) */
-} cz_kind_ctx;
+} cz_job_ctx;
 
+/* A kind's table. Every entry gets self, the kind's own state as it was
+ * registered (cz_engine_register_ops), first. */
 typedef struct {
   const char *name; /* in logs and TIMELINE (PROVE) */
-  void *self;       /* the kind's own state, passed to every hook */
   /* Optional: parse the request once, at submit. CZ_OK: *model (may be
    * NULL) is kept with the job until it ends and handed to every later
-   * hook as ctx->model; *model_bytes are charged to the memory budget with
+   * entry as ctx->model; *model_bytes are charged to the memory budget with
    * the request's bytes; free_model releases it. Otherwise msg says what
    * is wrong and the submit is refused (CZ_ERR_INVALID_ARG, or NOMEM). */
   cz_err (*parse)(void *self, const cz_job_request *req, void **model, uint64_t *model_bytes,
@@ -87,17 +91,17 @@ typedef struct {
   void (*free_model)(void *self, void *model);
   /* The job's plan, at submit, right after parse (ctx: req, model,
    * synth_threads, window). A failure refuses the submit as parse's. */
-  cz_err (*plan)(void *self, const cz_kind_ctx *ctx, cz_kind_plan *plan, char *msg, size_t msg_len);
+  cz_err (*plan)(void *self, const cz_job_ctx *ctx, cz_job_plan *plan, char *msg, size_t msg_len);
   /* Optional, on the worker before the SRS is made hot: what the SRS file
    * needs first (test parameters made on first use: minutes). A failure
    * fails the job with msg. */
-  cz_err (*prepare)(void *self, const cz_kind_ctx *ctx, char *msg, size_t msg_len);
+  cz_err (*prepare)(void *self, const cz_job_ctx *ctx, char *msg, size_t msg_len);
   /* Optional, once the SRS is hot and before any synthesis: the input's
    * expensive check (PoRep's vanilla proofs). A failure fails the job. */
-  cz_err (*check)(void *self, const cz_kind_ctx *ctx, char *msg, size_t msg_len);
+  cz_err (*check)(void *self, const cz_job_ctx *ctx, char *msg, size_t msg_len);
   /* Partition i into *state (the kind's own, freed by prove_partition or
    * discard). */
-  cz_err (*synthesize)(void *self, const cz_kind_ctx *ctx, size_t i, void **state, char *msg,
+  cz_err (*synthesize)(void *self, const cz_job_ctx *ctx, size_t i, void **state, char *msg,
                        size_t msg_len);
   /* Partition i's proof from its state (freed here, whatever happens) into
    * out, plan->proof_bytes of them, checked before CZ_OK, on ctx->device.
@@ -106,7 +110,7 @@ typedef struct {
    * CZ_ERR_PROOF_INVALID (the proof made does not verify: the device is
    * taken out at once). The engine then synthesizes the partition again
    * and proves it on another device, at last on the fallback one. */
-  cz_err (*prove_partition)(void *self, const cz_kind_ctx *ctx, size_t i, void *state, uint8_t *out,
+  cz_err (*prove_partition)(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
                             char *msg, size_t msg_len);
   /* Free a synthesized state that will not be proved (error, cancel). */
   void (*discard)(void *self, void *state);
@@ -120,7 +124,7 @@ typedef struct {
    * self, last (after every job and SRS entry is gone, since SRS loaders
    * may point into it). */
   void (*destroy)(void *self);
-} cz_kind_hooks;
+} cz_proof_ops;
 
 /* ---- SRS circuits ------------------------------------------------------------ */
 
@@ -142,10 +146,12 @@ typedef struct {
  * while the engine runs (any thread): circom keys are loaded on request
  * (LoadKey) and forgotten with cz_engine_srs_remove. */
 
-/* Register the hooks of a kind (copied; a second registration replaces the
- * first). CZ_ERR_INVALID_ARG for a bad kind, a missing plan, synthesize,
+/* Register a kind's ops (the table is copied) and the self each entry is
+ * given (the kind's; NULL allowed). A second registration replaces the
+ * first. CZ_ERR_INVALID_ARG for a bad kind, a missing plan, synthesize,
  * prove_partition or discard, or after start. */
-cz_err cz_engine_register_kind(cz_engine *e, cz_proof_kind kind, const cz_kind_hooks *h);
+cz_err cz_engine_register_ops(cz_engine *e, cz_proof_kind kind, const cz_proof_ops *ops,
+                              void *self);
 /* Declare an SRS circuit: its parameter file and (optional) loader, both
  * copied; before or after start. A circuit id that was never declared resolves to
  * <param_cache>/<id>.params and is kept as mapped bytes. CZ_ERR_INVALID_ARG
