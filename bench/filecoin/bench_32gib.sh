@@ -130,7 +130,7 @@ step_daemon() {
   timed daemon-client "$B" -a "$sock" single -t porep --c1 "$WORK/c1-32gib-sparse-curio.json" \
     --sector-num $SECTOR --miner-id 0 --verify-vk "$(ls "$PARAMS"/*.params)" \
     --save-proofs "$WORK/daemon-proofs" || rc=$?
-  kill -TERM "$pid"
+  pkill -TERM -P "$pid" # the daemon under /usr/bin/time, which then prints its figures
   wait "$pid" || true
   awk '/Maximum resident/ { printf "daemon_peak_rss %.2f GB\n", $NF / 1e6 }
        /File system inputs/ { printf "daemon_read %.2f GB\n", $NF * 512 / 1e9 }' "$WORK/daemon.err"
