@@ -1,3 +1,4 @@
+/* Layer: hash */
 /* BLAKE2b (RFC 7693, src/hash/blake2b.c). The SDR Feistel round function
  * hashes 16 bytes per call, millions of times per sector, so the one-block
  * unkeyed BLAKE2b-512 has its own entry; OpenSSL's EVP path costs more in

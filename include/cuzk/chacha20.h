@@ -1,3 +1,4 @@
+/* Layer: hash */
 /* ChaCha20 keystream, IETF layout (RFC 8439 section 2.3: 32-bit block
  * counter in word 12 starting at 0, 96-bit nonce in words 13..15), as the
  * RustCrypto chacha20 crate's ChaCha20 yields it (src/hash/chacha.c). The

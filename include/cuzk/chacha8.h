@@ -1,3 +1,4 @@
+/* Layer: hash */
 /* ChaCha8 keystream as rand_chacha's ChaCha8Rng yields it (src/hash/chacha8.c).
  * Used by the SDR expander graph.
  *

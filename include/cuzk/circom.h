@@ -1,3 +1,4 @@
+/* Layer: groth16 */
 /* circom's and snarkjs's other files over BLS12-381: witnesses (.wtns),
  * constraint systems (.r1cs), and the JSON of proofs, public signals and
  * verifying keys as snarkjs writes them (src/groth16/wtns.c,

@@ -1,3 +1,4 @@
+/* Layer: provers */
 /* snarkjs keys (.zkey) kept by the daemon, and the CIRCOM proof kind that
  * proves with them through the engine (src/provers/circom_keys.c,
  * circom_prover.c; the service is cuzk.circom.v1, docs/circom.md).

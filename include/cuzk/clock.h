@@ -1,3 +1,4 @@
+/* Layer: util */
 /* The monotonic clock every layer times itself with (src/util/clock.c;
  * CLOCK_MONOTONIC: never jumps with wall-clock changes). Any thread. */
 #ifndef CUZK_CLOCK_H

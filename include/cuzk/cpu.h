@@ -1,3 +1,4 @@
+/* Layer: ec */
 /* Run-time CPU feature detection and the dispatch switch for the field code
  * (src/ec/cpu.c). The x86-64 MULX/ADCX/ADOX path is used when the CPU has
  * BMI2 and ADX, the 8-lane AVX-512 IFMA path where the CPU and OS offer it,

@@ -1,3 +1,4 @@
+/* Layer: util */
 /* CRC-32C (Castagnoli, the iSCSI / ext4 checksum; RFC 3720 B.4): the
  * checksum of files cuzk writes for itself, such as recorded circuit
  * shapes. It detects every error burst up to 32 bits and misses a random

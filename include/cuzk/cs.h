@@ -1,3 +1,4 @@
+/* Layer: cs */
 /* The R1CS constraint-system API: circuits are written once against it and
  * run on every backend (src/cs/: cs.c, cs_results.c, pce.c, spmv.c).
  * Semantics are bellpepper-core's ConstraintSystem as driven by bellperson

@@ -1,3 +1,4 @@
+/* Layer: cs */
 /* Parallel synthesis of circuits made of a header and slots of one shape
  * (src/cs/cs_slots.c): bellperson's synthesize_extendable, for PROVE and
  * WITNESS runs.

@@ -1,3 +1,4 @@
+/* Layer: cuda */
 /* The CUDA prover backend (src/cuda) and the choice between it and the CPU.
  *
  * The CUDA backend implements cz_prover_backend: H (7 NTTs) and its MSM,

@@ -1,3 +1,4 @@
+/* Layer: engine */
 /* The proving engine behind cuzk-daemon: a job table keyed by request_id, a
  * priority scheduler (CRITICAL > HIGH > NORMAL > LOW, then FIFO), a batch
  * collector, a memory budget with backpressure, an SRS manager with

@@ -1,3 +1,4 @@
+/* Layer: util */
 /* Error values shared by every cuzk module (src/util/err.c).
  * Every function that reads outside data returns a cz_err; none aborts. */
 #ifndef CUZK_ERR_H

@@ -1,3 +1,4 @@
+/* Layer: ec */
 /* Fp: the 381-bit base field of BLS12-381,
  * p =
  * 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab.

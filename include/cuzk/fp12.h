@@ -1,3 +1,4 @@
+/* Layer: ec */
 /* The tower Fp6 = Fp2[v]/(v^3 - (1+u)) and Fp12 = Fp6[w]/(w^2 - v),
  * the target group of the BLS12-381 pairing. Aliasing is allowed; nothing
  * allocates, and the Frobenius constants are built once, thread-safely, on

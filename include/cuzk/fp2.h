@@ -1,3 +1,4 @@
+/* Layer: ec */
 /* Fp2 = Fp[u]/(u^2 + 1): the field G2's coordinates live in.
  * An element is c0 + c1*u, both in Montgomery form. Aliasing is allowed;
  * nothing allocates or keeps state (any thread). Source: src/ec/fp2.c. */

@@ -1,3 +1,4 @@
+/* Layer: ec */
 /* Fr: the 255-bit scalar field of BLS12-381,
  * r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001.
  *

@@ -1,3 +1,4 @@
+/* Layer: ec */
 /* Vectors of Fr elements most of which are 0 or 1, packed (src/ec/
  * fr_packed.c): a witness's aux values. In a 32 GiB PoRep partition 98% of
  * the 130 M aux values are bits (SHA-256), so two bits per element and a

@@ -1,3 +1,4 @@
+/* Layer: ec */
 /* G1: points of E(Fp): y^2 = x^3 + 4, and its order-r subgroup.
  *
  * Representations:

@@ -1,3 +1,4 @@
+/* Layer: ec */
 /* G2: points of the sextic twist E'(Fp2): y^2 = x^3 + 4(1+u), order-r subgroup.
  *
  * Representations:

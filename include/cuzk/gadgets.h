@@ -1,3 +1,4 @@
+/* Layer: gadgets */
 /* Basic gadgets and the SHA-256 gadget, constraint for constraint as
  * bellpepper (bellpepper-core 0.2 boolean.rs / num.rs, bellpepper 0.2
  * uint32.rs / multieq.rs / multipack.rs / sha256.rs), which Filecoin's

@@ -1,3 +1,4 @@
+/* Layer: groth16 */
 /* Groth16 over BLS12-381 in bellperson's byte layouts: verifying keys,
  * 192-byte proofs (A G1 | B G2 | C G1, compressed) and verification
  * (src/groth16/vk.c, proof.c, verify.c, batch_verify.c). Nothing here keeps

@@ -1,3 +1,4 @@
+/* Layer: groth16 */
 /* The Groth16 prover: one backend interface, phase timing through one hook.
  *
  * A backend turns synthesized assignments (cz_assignment from the PROVE

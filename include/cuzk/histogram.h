@@ -1,3 +1,4 @@
+/* Layer: util */
 /* A Prometheus-style histogram that any thread may feed: fixed upper
  * bounds (seconds, ascending), one atomic counter per bucket, the sum in
  * nanoseconds. Observing is two relaxed atomic adds and a search of at most

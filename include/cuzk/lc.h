@@ -1,3 +1,4 @@
+/* Layer: cs */
 /* Variables and linear combinations of the R1CS constraint-system API
  * (src/cs/lc.c), with bellpepper-core 0.2 semantics (the
  * LinearCombination/Indexer pair used by bellperson 0.26/0.27, Filecoin's

@@ -1,3 +1,4 @@
+/* Layer: util */
 /* The one logger of cuzk-daemon (src/util/log.c).
  *
  * A line is written with a single fprintf to stderr, so that lines of

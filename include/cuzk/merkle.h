@@ -1,3 +1,4 @@
+/* Layer: hash */
 /* Native Merkle trees and inclusion proofs, as rust-fil-proofs builds them
  * (storage-proofs-core merkle/ on the merkletree crate; src/hash/merkle.c).
  * The circuits over them (PoR, insert, pick) are in cuzk/por.h.

@@ -1,3 +1,4 @@
+/* Layer: msm */
 /* Multi-scalar multiplication: out = sum_i k_i P_i over G1 or G2, the hot
  * kernel of the Groth16 prover.
  *

@@ -1,3 +1,4 @@
+/* Layer: ntt */
 /* Number-theoretic transforms over Fr on radix-2 domains, and the Groth16
  * quotient polynomial H computed exactly as bellperson does (src/ntt/ntt.c,
  * ntt_ifma.c for the 8-lane path, hpoly.c for H).

@@ -1,3 +1,4 @@
+/* Layer: ec */
 /* The optimal ate pairing on BLS12-381, e: G1 x G2 -> GT (a subgroup of Fp12*),
  * x = -0xd201000000010000. Results match zkcrypto/blst/noble bit for bit.
  * Source: src/ec/pairing.c. Only cz_g2_prepare allocates; the loops keep

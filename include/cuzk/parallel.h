@@ -1,3 +1,4 @@
+/* Layer: util */
 /* A minimal data-parallel loop on pthreads (src/util/parallel.c), shared by
  * the NTT, MSM and other kernels. Every parallel kernel takes a thread
  * budget (n_threads) so that synthesis and proving can share the machine

@@ -1,3 +1,4 @@
+/* Layer: filecoin */
 /* Filecoin's official parameter files checked against the digests
  * rust-fil-proofs publishes in parameters.json, as paramfetch checks them
  * after a download (src/filecoin/registry/param_digest.c). A truncated or

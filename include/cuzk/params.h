@@ -1,3 +1,4 @@
+/* Layer: groth16 */
 /* Groth16 parameters (proving keys) in bellperson's file layout, and the
  * setup that makes them for our own and test circuits.
  *

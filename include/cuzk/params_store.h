@@ -1,3 +1,4 @@
+/* Layer: groth16 */
 /* The parameter store, for any circuit (src/groth16/params_store.c).
  *
  * Official parameters: <official dir>/<name>.params, memory-mapped.

@@ -1,3 +1,4 @@
+/* Layer: util */
 /* Hardware performance counters through perf_event_open(2)
  * (src/util/perf_counters.c): cycles, instructions, L1d read misses, LLC
  * misses and branch misses of the calling thread and of the threads it

@@ -1,3 +1,4 @@
+/* Layer: gadgets */
 /* The proof-of-retrievability (PoR) circuit and its parts, as
  * rust-fil-proofs builds them (storage-proofs-core gadgets/por.rs,
  * gadgets/insertion.rs), over the shapes and proofs of cuzk/merkle.h

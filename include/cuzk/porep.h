@@ -1,3 +1,4 @@
+/* Layer: filecoin */
 /* Filecoin PoRep (interactive StackedDRG) from C1 to C2: the C1 model
  * (SealCommitPhase1Output: the vanilla proofs), its JSON, sealing of test
  * sectors, the native vanilla verifier, the StackedDRG circuit, C2 and its

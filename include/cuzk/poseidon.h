@@ -1,3 +1,4 @@
+/* Layer: hash */
 /* Poseidon over the BLS12-381 scalar field, exactly as neptune v11 computes
  * it with Strength::Standard and HashType::MerkleTree (what Filecoin's
  * filecoin-hashers uses for tree C, tree R and comm_r):

@@ -1,3 +1,4 @@
+/* Layer: gadgets */
 /* The Poseidon circuit (neptune v11), over the native parameters of
  * cuzk/poseidon.h (src/gadgets/poseidon_gadget.c). PROVE, KEYGEN and RECORD
  * replay a per-arity template of the circuit, built once, thread-safely, on

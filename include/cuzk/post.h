@@ -1,3 +1,4 @@
+/* Layer: filecoin */
 /* Filecoin fallback PoSt (WinningPoSt and WindowPoSt), the native half: the
  * registered PoSt proofs, their v28 parameter names, the bincode vanilla
  * proofs (FallbackPoStSectorProof), challenge derivation, the public inputs

@@ -1,3 +1,4 @@
+/* Layer: filecoin */
 /* The Filecoin fallback PoSt circuit, which WinningPoSt and WindowPoSt
  * share: storage-proofs-post fallback/circuit.rs (FallbackPoStCircuit,
  * Sector::synthesize) and its public inputs (fallback/compound.rs,

@@ -1,3 +1,4 @@
+/* Layer: util */
 /* Progress of long work (src/util/progress.c): parameter generation and
  * loading, sealing, client batches.
  *

@@ -1,3 +1,4 @@
+/* Layer: engine */
 /* What a proof kind gives the engine: one table of functions, its ops
  * (cz_proof_ops), and the one context each entry is handed. The engine
  * drives every job through the same steps and calls the kind's ops at

@@ -1,3 +1,4 @@
+/* Layer: provers */
 /* The provers: one per proof kind, each the engine ops of a kind
  * (cuzk/proof_ops.h) over a Filecoin circuit or a snarkjs key, listed in one table
  * (src/provers/provers.c). The daemon registers the table; a kind without

@@ -1,3 +1,4 @@
+/* Layer: filecoin */
 /* The registered proofs of every Filecoin proof kind and their v28
  * parameter names (src/filecoin/registry/). Each family's tables live
  * here, so that the daemon, the bench tool and the circuits agree on what

@@ -1,3 +1,4 @@
+/* Layer: filecoin */
 /* Filecoin StackedDRG (SDR) primitives, native, as rust-fil-proofs computes
  * them: the BucketGraph DRG parents (storage-proofs-core drgraph.rs), the
  * Feistel expander parents (storage-proofs-porep stacked/vanilla/graph.rs,

@@ -1,3 +1,4 @@
+/* Layer: server */
 /* cuzk-daemon's front end: the TOML config, Prometheus text, the status
  * JSON and its HTTP server (all in libcuzk), and the cuzk.v1 gRPC server
  * (built only with libgrpc and protobuf-c, in the cuzk-daemon target).

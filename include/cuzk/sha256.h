@@ -1,3 +1,4 @@
+/* Layer: hash */
 /* Native SHA-256 (one-shot through OpenSSL, streaming in portable C) and
  * Filecoin's "trim to 254 bits" rule (src/hash/sha256.c).
  *

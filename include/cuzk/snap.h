@@ -1,3 +1,4 @@
+/* Layer: filecoin */
 /* Filecoin SnapDeals (the empty-sector update), the native half: the
  * bincode PartitionProof vanilla proofs and the update's public inputs and
  * challenges, as storage-proofs-update computes them (vanilla.rs,

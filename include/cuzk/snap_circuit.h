@@ -1,3 +1,4 @@
+/* Layer: filecoin */
 /* The SnapDeals circuit: storage-proofs-update circuit.rs
  * (EmptySectorUpdateCircuit::synthesize) and its gadgets (gadgets.rs:
  * apex_por, gen_challenge_bits, get_challenge_high_bits, label_r_new),

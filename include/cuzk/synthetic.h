@@ -1,3 +1,4 @@
+/* Layer: groth16 */
 /* Synthetic circuits for tests and benchmarks (cuzk-bench prove;
  * src/groth16/synthetic.c). Both run on every constraint-system backend;
  * values are computed only when the backend needs them (then x must not be

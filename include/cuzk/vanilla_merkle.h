@@ -1,3 +1,4 @@
+/* Layer: filecoin */
 /* One rust-fil-proofs MerkleProof as the bincode vanilla proofs of every
  * family carry it (storage-proofs-core merkle/proof.rs): PoSt's inclusion
  * proofs (cuzk/post.h) and SnapDeals' three proofs per challenge

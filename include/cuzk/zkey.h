@@ -1,3 +1,4 @@
+/* Layer: groth16 */
 /* Groth16 proving keys in snarkjs's .zkey format, over BLS12-381, and the
  * prover that follows snarkjs's equations (src/groth16/zkey_read.c,
  * zkey_prove.c, zkey_hpoly.c): circuits written in circom, set up with

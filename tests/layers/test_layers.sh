@@ -7,8 +7,9 @@
 #   util < ec < ntt, msm < cs < groth16 < cuda < hash < gadgets < filecoin
 #        < engine < provers < server < tools
 # A header's layer: src/<layer>/... for internal headers; for the public
-# headers in include/cuzk/, the table below. A new public header must be
-# added to the table (the check fails on an unknown one).
+# headers in include/cuzk/, the table below, which each header's first line
+# repeats ("/* Layer: ec */"). A new public header must be added to the table
+# (the check fails on an unknown one or a first line that disagrees).
 # An internal header (src/<layer>/x.h) is its layer's own: other layers may
 # include it only when it is listed in EXPORTED below, with the reason.
 # Usage: test_layers.sh [ignored]   (run from the repository root)
@@ -91,10 +92,17 @@ while IFS= read -r -d '' f; do
   done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
 done < <(find src -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) -print0 | sort -z)
 
-# Every public header has a layer.
+# Every public header has a layer, and its first line names the same one
+# ("/* Layer: ec */"), so that a reader of the header sees it and the two
+# cannot drift apart.
 for h in include/cuzk/*.h; do
   b=${h#include/cuzk/}
-  [ -n "${HEADER[$b]:-}" ] || { echo "test_layers: $h has no layer in the table"; fail=1; }
+  [ -n "${HEADER[$b]:-}" ] || { echo "test_layers: $h has no layer in the table"; fail=1; continue; }
+  first=$(head -n 1 "$h")
+  if [ "$first" != "/* Layer: ${HEADER[$b]} */" ]; then
+    echo "test_layers: $h: its first line is '$first', not '/* Layer: ${HEADER[$b]} */' as the table says"
+    fail=1
+  fi
 done
 
 # Public headers include only their own or lower layers' headers.
