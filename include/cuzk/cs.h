@@ -68,8 +68,8 @@ typedef enum {
   CZ_CS_WITNESS,
   CZ_CS_RECORD,
   CZ_CS_COUNT,
-  CZ_CS_KIND_COUNT
-} cz_cs_kind;
+  CZ_CS_MODE_COUNT
+} cz_cs_mode;
 
 typedef struct cz_cs cz_cs;
 
@@ -132,7 +132,7 @@ typedef struct {
 
 /* ---- KEYGEN evaluated at a point (src/cs/cs_qap.c) ---------------------
  * For a setup that never holds the KEYGEN columns: a KEYGEN system
- * (cz_cs_get_kind says CZ_CS_KEYGEN, so circuits take their KEYGEN paths)
+ * (cz_cs_get_mode says CZ_CS_KEYGEN, so circuits take their KEYGEN paths)
  * whose enforce adds, for every term of constraint j, coeff * L_j(x) to
  * the term's variable in u (A), v (B) or w (C), L_j the Lagrange basis of
  * the domain of n = 2^k >= n_constraints points (the values bellperson's
@@ -173,9 +173,9 @@ void cz_qap_evals_free(cz_qap_evals *e);
  * cs). Returns NULL when out of memory, kind is out of range or cfg is
  * invalid. Free with cz_cs_free (NULL is allowed), which also frees
  * whatever results were not taken. */
-cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg);
+cz_cs *cz_cs_new(cz_cs_mode mode, const cz_cs_config *cfg);
 void cz_cs_free(cz_cs *cs);
-cz_cs_kind cz_cs_get_kind(const cz_cs *cs);
+cz_cs_mode cz_cs_get_mode(const cz_cs *cs);
 
 /* Allocate an aux / input variable with the given value. PROVE, TEST and
  * WITNESS need value != NULL (else sticky CZ_ERR_INVALID_ARG, "assignment

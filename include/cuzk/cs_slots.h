@@ -50,7 +50,7 @@ cz_err cz_slots_run(cz_cs *cs, const cz_slotted_circuit *c, char *msg, size_t ms
  * cz_assignment_free). Errors: CZ_ERR_INVALID_ARG (another kind, slots of
  * different shapes, a slot using another slot's variable, or the circuit's
  * own), CZ_ERR_NOMEM; *out is zeroed and msg says which slot. */
-cz_err cz_slots_synthesize(cz_cs_kind kind, const cz_cs_config *cfg, const cz_slotted_circuit *c,
+cz_err cz_slots_synthesize(cz_cs_mode mode, const cz_cs_config *cfg, const cz_slotted_circuit *c,
                            unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len);
 
 /* The recorded shape of c (cz_pce), tiled when its slots repeat: the header

@@ -20,7 +20,7 @@
  *                         partitions; keygen, size hints, recorded shapes
  *   porep_params.c        the StackedDRG circuit's parameters from the store
  * (cz_porep_c1_alloc / free live with the kinds, in
- * src/filecoin/registry/porep_kind.c.)
+ * src/filecoin/registry/registered_porep.c.)
  *
  * Field values are Fr in Montgomery form (cz_fr); byte strings (comm_*,
  * replica_id, seed, ticket) are the 32-byte little-endian Fr / raw bytes
@@ -82,7 +82,7 @@ typedef struct {
 /* SealCommitPhase1Output. proofs[p * n_challenges + i] is challenge i of
  * partition p. sector_num is set only when Curio's wrapper carried it. */
 typedef struct {
-  const cz_porep_kind *kind;
+  const cz_registered_porep *registered;
   uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32];
   uint32_t n_partitions, n_challenges;
   cz_porep_challenge_proof *proofs; /* heap-owned */
@@ -93,7 +93,7 @@ typedef struct {
 /* Allocates c1->proofs for kind (partitions x challenges, zeroed; 175 KiB
  * per challenge) and sets the counts; c1 is zeroed first. Free with
  * cz_porep_c1_free. CZ_ERR_NOMEM. */
-cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_porep_kind *kind);
+cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_registered_porep *registered);
 void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
 
 /* ---- C1 JSON (porep_c1_read.c, _write.c, _synthetic.c) ------------------ */
@@ -104,7 +104,7 @@ void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
  * known and matches the vanilla_proofs key (and SectorSize); partition,
  * challenge, layer, parent and path counts and arities fit the kind; every
  * field element is < r; comm_d, comm_r and seed are not all zero. It does
- * not verify the proofs (cz_porep_verify_vanilla does). On success the
+ * not verify the proofs (cz_porep_vanilla_verify does). On success the
  * caller frees *out with cz_porep_c1_free. On error *out owns nothing and
  * msg (when not NULL) holds one line naming what is wrong.
  * Errors: CZ_ERR_PARSE (syntax, missing/unknown fields, wrong types or
@@ -128,12 +128,12 @@ cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
  * labeling layers are 1..layers, nodes the challenge; comm_d, comm_r and
  * seed are non-zero. For JSON tests and production-size benchmarks. c1 is
  * allocated as cz_porep_c1_alloc does. CZ_ERR_NOMEM. */
-cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_porep_kind *kind, uint64_t seed);
+cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_registered_porep *registered, uint64_t seed);
 
 /* ---- Sealing test sectors and the vanilla verifier (porep_seal.c) ------- */
 
 typedef struct {
-  const cz_porep_kind *kind;
+  const cz_registered_porep *registered;
   uint64_t sector_id;
   uint8_t prover_id[32], ticket[32], seed[32];
   /* sector_size bytes of fr32-padded data (each 32-byte chunk < r), or NULL
@@ -167,10 +167,10 @@ void cz_porep_default_data(uint8_t *out, uint64_t sector_size);
  * indices, the labels recomputed from their parents, the encoding. CZ_OK or
  * CZ_ERR_PROOF_INVALID with msg naming the first failure (partition,
  * challenge, what). */
-cz_err cz_porep_verify_vanilla(const cz_porep_c1 *c1, char *msg, size_t msg_len);
+cz_err cz_porep_vanilla_verify(const cz_porep_c1 *c1, char *msg, size_t msg_len);
 
-/* cz_porep_seal and cz_porep_verify_vanilla under an explicit configuration
- * in place of the kind's (cz_porep_kind_config): its porep_id and API
+/* cz_porep_seal and cz_porep_vanilla_verify under an explicit configuration
+ * in place of the kind's (cz_registered_porep_config): its porep_id and API
  * version drive replica_id, the graph and the challenges. This is for
  * sectors sealed outside the registered proofs, such as the polka-storage
  * vector (porep_id zero with 1.1.0/1.2.0 graph semantics). cfg's
@@ -181,7 +181,7 @@ cz_err cz_porep_verify_vanilla(const cz_porep_c1 *c1, char *msg, size_t msg_len)
  * Sealing works in memory and refuses sectors over 512 MiB. */
 cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config *cfg,
                             cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len);
-cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
+cz_err cz_porep_vanilla_verify_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
                                       size_t msg_len);
 
 /* A TEST INPUT, not a sealed sector (porep_sparse.c): the C1 of a
@@ -191,7 +191,7 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
  * challenged nodes and their parents are labelled (pseudo-random labels,
  * the challenged nodes' by the SDR rule from their parents); every other
  * node's label is zero, and trees C and R-last are sparse trees over
- * those. The vanilla proofs verify (cz_porep_verify_vanilla) and the
+ * those. The vanilla proofs verify (cz_porep_vanilla_verify) and the
  * circuit is satisfied, but no replica of the sector exists. Time and
  * memory grow with the challenges (a few thousand nodes) times the tree
  * depth, not with the sector: seconds of Poseidon hashing and a few MB beside the C1
@@ -250,7 +250,7 @@ cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c
  * ("vanilla_proofs[0][3].comm_r_last_proof root differs from challenge
  * 0's", "slot 2: ..."): CZ_ERR_INVALID_ARG, CZ_ERR_NONCANONICAL,
  * CZ_ERR_NOMEM; *out is zeroed then. */
-cz_err cz_porep_witness(cz_cs_kind kind, const cz_porep_c1 *c1, uint32_t partition,
+cz_err cz_porep_witness(cz_cs_mode mode, const cz_porep_c1 *c1, uint32_t partition,
                         const cz_cs_config *cfg, unsigned n_threads, cz_assignment *out, char *msg,
                         size_t msg_len);
 
@@ -270,7 +270,7 @@ cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_co
 /* ---- Keys ---------------------------------------------------------------- */
 
 /* A cz_params_keygen_fn for the StackedDRG circuit: ctx is the
- * const cz_porep_kind *; fills *out with the KEYGEN columns of its circuit
+ * const cz_registered_porep *; fills *out with the KEYGEN columns of its circuit
  * (the caller frees them with cz_keygen_cols_free). */
 cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
 /* A cz_params_shape_fn for the same circuit (same ctx): synthesizes it
@@ -306,13 +306,13 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_prove_ctx *pc, uint8_t *out, 
  * cz_porep_c1_public_inputs, CZ_ERR_INVALID_ARG on a mismatch),
  * then prove it with pc into out (192 bytes) and verify the proof with
  * pc->pvk (NULL: prepared here) before returning; as is consumed either way.
- * The caller verifies the vanilla proofs first (cz_porep_verify_vanilla).
+ * The caller verifies the vanilla proofs first (cz_porep_vanilla_verify).
  * synthesize: on success the caller owns *as (cz_assignment_free); on error
  * there is nothing to free, but *as may not have been written at all (do
  * not cz_assignment_free it unless you zeroed it first). */
-cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads,
+cz_err cz_porep_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads,
                               cz_assignment *as, char *msg, size_t msg_len);
-cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
+cz_err cz_porep_groth16_prove(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
                                    const cz_prove_ctx *pc, uint8_t out[192], char *msg,
                                    size_t msg_len);
 
@@ -320,13 +320,13 @@ cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, uint32_t p, cz_assignm
  * records kind k's circuit once (RECORD cs; about a plain synthesis' time;
  * 2 KiB: 117 MiB, cz_pce_get_info says exactly). The shape is immutable and
  * may be shared by threads. */
-cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, size_t msg_len);
-/* cz_porep_c2_synthesize through a shape recorded from c1->kind: a WITNESS
+cz_err cz_porep_record_shape(const cz_registered_porep *k, cz_pce **out, char *msg, size_t msg_len);
+/* cz_porep_synthesize through a shape recorded from c1->kind: a WITNESS
  * run and cz_pce_eval, both on n_threads (0 = all cores); the assignment is bit
  * for bit the plain one's. shape NULL: the plain path. A shape of another
  * size fails (CZ_ERR_INVALID_ARG); one of another circuit with the same
  * counts would make proofs that fail cz_porep_c2's verification. */
-cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pce *shape,
+cz_err cz_porep_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pce *shape,
                                   unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
 /* cz_porep_c2 synthesizing through shape (NULL: plain, as cz_porep_c2). */
 cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
@@ -343,7 +343,7 @@ cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, con
 
 /* cz_params_store_get for the StackedDRG circuit of kind k: name from
  * cz_porep_param_name, n_ic from cz_porep_public_input_count + 1. */
-cz_err cz_porep_params_get(cz_groth16_params *out, const cz_porep_kind *k,
+cz_err cz_porep_params_get(cz_groth16_params *out, const cz_registered_porep *k,
                            const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
                            size_t msg_len);
 

@@ -19,7 +19,7 @@
  * (FallbackPoStCompound::circuit and generate_public_inputs); the caller
  * fills the slots so. Every slot needs the same tree shape and the same
  * challenge count, so the sizes below decide the circuit. The registered
- * sizes (tree shape, slots, challenges per slot) are cz_post_kind's
+ * sizes (tree shape, slots, challenges per slot) are cz_registered_post's
  * (cuzk/post.h): tree_r, sector_count, challenge_count.
  *
  * Threading: nothing here keeps state; calls on different constraint
@@ -121,7 +121,7 @@ cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t lea
  * cz_post_check_sectors rejects the witness, out is NULL or kind is
  * another; CZ_ERR_NOMEM. *out is zeroed on error. Thread-safe; the
  * witness is only read. */
-cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors, cz_cs_kind kind,
+cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors, cz_cs_mode mode,
                        unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len);
 
 /* The recorded shape of the circuit of these sizes (cz_slots_record: its

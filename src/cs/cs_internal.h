@@ -108,7 +108,7 @@ struct cz_pce {
 };
 
 struct cz_cs {
-  cz_cs_kind kind;
+  cz_cs_mode mode;
   cz_cs_config cfg;
   bool want_values, want_names, finished, taken;
   cz_err err;

@@ -24,21 +24,21 @@ typedef struct {
   cz_proof_kind job_kind;
   /* One circuit per sector size: Window V1 and V1_1 share Filecoin's file. */
   cz_prover_circuit circuits[N_SIZES];
-  const cz_post_kind *srs_kind[N_SIZES];
+  const cz_registered_post *srs_registered[N_SIZES];
 } post_state;
 _Static_assert(offsetof(post_state, c) == 0, "the engine's self is the state");
 
-static const cz_prover_circuit *circuit_for(post_state *st, const cz_post_kind *k) {
+static const cz_prover_circuit *circuit_for(post_state *st, const cz_registered_post *k) {
   for (int i = 0; i < N_SIZES; i++)
-    if (st->srs_kind[i]->sector_size == k->sector_size) return &st->circuits[i];
+    if (st->srs_registered[i]->sector_size == k->sector_size) return &st->circuits[i];
   return NULL;
 }
 
 /* The request's registered proof, which must be of this prover's type. */
-static const cz_post_kind *request_kind(const post_state *st, const cz_job_request *req, char *msg,
+static const cz_registered_post *request_registered(const post_state *st, const cz_job_request *req, char *msg,
                                         size_t len) {
-  const cz_post_kind *k = req->registered_proof < CZ_POST_N_KINDS
-                              ? cz_post_kind_by_id((uint32_t)req->registered_proof)
+  const cz_registered_post *k = req->registered_proof < CZ_REGISTERED_POST_COUNT
+                              ? cz_registered_post_by_id((uint32_t)req->registered_proof)
                               : NULL;
   const char *want = st->type == CZ_POST_WINNING ? "WinningPoSt (0-4)" : "WindowPoSt (5-14)";
   if (!k || k->type != st->type) {
@@ -58,7 +58,7 @@ static const cz_post_kind *request_kind(const post_state *st, const cz_job_reque
 static cz_err post_parse(void *self, const cz_job_request *req, void **model, uint64_t *model_bytes,
                          char *msg, size_t len) {
   post_state *st = self;
-  const cz_post_kind *k = request_kind(st, req, msg, len);
+  const cz_registered_post *k = request_registered(st, req, msg, len);
   if (!k) return CZ_ERR_INVALID_ARG;
   if (req->randomness.len != 32)
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "randomness: %zu bytes, expected 32",
@@ -114,7 +114,7 @@ static void post_free_model(void *self, void *model) {
 static cz_err post_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
                         size_t len) {
   post_state *st = self;
-  const cz_post_kind *k = ((const cz_post_partition *)model)->kind;
+  const cz_registered_post *k = ((const cz_post_partition *)model)->registered;
   const cz_prover_circuit *c = circuit_for(st, k);
   if (!c) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", k->name);
   *plan =
@@ -133,13 +133,13 @@ static cz_err post_prove_partition(const void *model, size_t i, cz_assignment *a
                                    const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                    char *msg, size_t len) {
   (void)i;
-  return cz_post_prove_assignment(model, as, pc, out, msg, len);
+  return cz_post_groth16_prove(model, as, pc, out, msg, len);
 }
 
 /* The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*,
  * prover_shape.c). */
-static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg_len) {
-  return cz_post_record_shape(kind, out, msg, msg_len);
+static cz_err record_shape(const void *registered, cz_pce **out, char *msg, size_t msg_len) {
+  return cz_post_record_shape(registered, out, msg, msg_len);
 }
 
 /* ---- Registration ------------------------------------------------------------ */
@@ -160,8 +160,8 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     /* Winning 0-4; Window V1 5-9 (V1_1 10-14 has the same circuit). */
-    const cz_post_kind *k = cz_post_kind_by_id((uint32_t)(type == CZ_POST_WINNING ? i : 5 + i));
-    st->srs_kind[i] = k;
+    const cz_registered_post *k = cz_registered_post_by_id((uint32_t)(type == CZ_POST_WINNING ? i : 5 + i));
+    st->srs_registered[i] = k;
     cz_prover_circuit *c = &st->circuits[i];
     c->name = k->name;
     c->srs = (cz_prover_srs){.test_tag = CZ_POST_CIRCUIT_REVISION,

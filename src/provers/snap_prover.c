@@ -20,19 +20,19 @@
 
 typedef struct {
   cz_prover_common c;
-  cz_prover_circuit circuits[CZ_SNAP_N_KINDS]; /* indexed by registered update proof */
+  cz_prover_circuit circuits[CZ_REGISTERED_SNAP_COUNT]; /* indexed by registered update proof */
 } snap_state;
 _Static_assert(offsetof(snap_state, c) == 0, "the engine's self is the state");
 
 /* The parsed request kept with the job: every partition, verified. */
 typedef struct {
-  const cz_snap_kind *kind;
+  const cz_registered_snap *registered;
   cz_snap_partition *parts; /* kind->shape.partitions */
 } snap_model;
 
 static void model_free(snap_model *m) {
   if (!m) return;
-  for (uint32_t i = 0; m->parts && i < m->kind->shape.partitions; i++)
+  for (uint32_t i = 0; m->parts && i < m->registered->shape.partitions; i++)
     cz_snap_partition_free(&m->parts[i]);
   free(m->parts);
   free(m);
@@ -40,9 +40,9 @@ static void model_free(snap_model *m) {
 
 /* The request's registered update proof (0-4), agreeing with sector_size
  * when that is set. */
-static const cz_snap_kind *request_kind(const cz_job_request *req, char *msg, size_t len) {
-  const cz_snap_kind *k = req->registered_proof < CZ_SNAP_N_KINDS
-                              ? cz_snap_kind_by_id((uint32_t)req->registered_proof)
+static const cz_registered_snap *request_registered(const cz_job_request *req, char *msg, size_t len) {
+  const cz_registered_snap *k = req->registered_proof < CZ_REGISTERED_SNAP_COUNT
+                              ? cz_registered_snap_by_id((uint32_t)req->registered_proof)
                               : NULL;
   if (!k) {
     cz_msg(msg, len, "registered_proof %llu is not a registered update proof (0-4)",
@@ -66,9 +66,9 @@ static cz_err need32(const cz_bytes *b, const char *what, char *msg, size_t len)
 /* Parse each partition proof and verify it (the messages name
  * vanilla_proofs[k] and the field). */
 static cz_err parse_partitions(snap_model *m, const cz_job_request *req, char *msg, size_t len) {
-  for (uint32_t i = 0; i < m->kind->shape.partitions; i++) {
+  for (uint32_t i = 0; i < m->registered->shape.partitions; i++) {
     const cz_bytes *v = &req->vanilla_proofs[i];
-    cz_err e = cz_snap_partition_parse(&m->parts[i], m->kind, i,
+    cz_err e = cz_snap_partition_parse(&m->parts[i], m->registered, i,
                                        &(cz_snap_comms){req->comm_r_old.data, req->comm_d_new.data,
                                                         req->comm_r_new.data},
                                        v->data, v->len, msg, len);
@@ -79,8 +79,8 @@ static cz_err parse_partitions(snap_model *m, const cz_job_request *req, char *m
 }
 
 static uint64_t model_bytes(const snap_model *m) {
-  uint64_t b = sizeof *m + m->kind->shape.partitions * sizeof *m->parts;
-  for (uint32_t i = 0; i < m->kind->shape.partitions; i++)
+  uint64_t b = sizeof *m + m->registered->shape.partitions * sizeof *m->parts;
+  for (uint32_t i = 0; i < m->registered->shape.partitions; i++)
     b += m->parts[i].proof.n_apex * sizeof(cz_fr) +
          m->parts[i].proof.n_challenges * sizeof(cz_snap_challenge_proof);
   return b;
@@ -89,7 +89,7 @@ static uint64_t model_bytes(const snap_model *m) {
 static cz_err snap_parse(void *self, const cz_job_request *req, void **model, uint64_t *bytes,
                          char *msg, size_t len) {
   (void)self;
-  const cz_snap_kind *k = request_kind(req, msg, len);
+  const cz_registered_snap *k = request_registered(req, msg, len);
   if (!k) return CZ_ERR_INVALID_ARG;
   cz_err e;
   if ((e = need32(&req->comm_r_old, "comm_r_old", msg, len)) != CZ_OK ||
@@ -102,7 +102,7 @@ static cz_err snap_parse(void *self, const cz_job_request *req, void **model, ui
                       req->n_vanilla_proofs, k->name, k->shape.partitions,
                       k->shape.partitions == 1 ? "" : "s");
   snap_model *m = calloc(1, sizeof *m);
-  if (m) m->kind = k, m->parts = calloc(k->shape.partitions, sizeof *m->parts);
+  if (m) m->registered = k, m->parts = calloc(k->shape.partitions, sizeof *m->parts);
   if (!m || !m->parts) {
     free(m);
     return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
@@ -128,7 +128,7 @@ static void snap_free_model(void *self, void *model) {
 static cz_err snap_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
                         size_t len) {
   snap_state *st = self;
-  const cz_snap_kind *k = ((const snap_model *)model)->kind;
+  const cz_registered_snap *k = ((const snap_model *)model)->registered;
   (void)msg, (void)len;
   *plan = (cz_partition_plan){k->shape.partitions, &st->circuits[k->id],
                               cz_snap_partition_constraints(&k->shape), 0};
@@ -142,12 +142,12 @@ static cz_err snap_synthesize(const void *model, size_t i, const cz_pce *shape, 
 }
 
 /* Proves partition i and verifies its proof with the verifier's inputs
- * (cz_snap_prove_assignment) before it joins the output. */
+ * (cz_snap_groth16_prove) before it joins the output. */
 static cz_err snap_prove_partition(const void *model, size_t i, cz_assignment *as,
                                    const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
                                    char *msg, size_t len) {
   const snap_model *m = model;
-  return cz_snap_prove_assignment(&m->parts[i], as, pc, out, msg, len);
+  return cz_snap_groth16_prove(&m->parts[i], as, pc, out, msg, len);
 }
 
 /* ---- Registration ------------------------------------------------------------ */
@@ -172,8 +172,8 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
                             .prove = snap_prove_partition};
   cz_prover_common_init(&st->c, cfg, &kind);
   cz_err err = CZ_OK;
-  for (uint32_t i = 0; i < CZ_SNAP_N_KINDS && err == CZ_OK; i++) {
-    const cz_snap_kind *k = cz_snap_kind_by_id(i);
+  for (uint32_t i = 0; i < CZ_REGISTERED_SNAP_COUNT && err == CZ_OK; i++) {
+    const cz_registered_snap *k = cz_registered_snap_by_id(i);
     cz_prover_circuit *c = &st->circuits[i];
     c->name = k->name;
     c->srs = (cz_prover_srs){.test_tag = CZ_SNAP_CIRCUIT_REVISION,

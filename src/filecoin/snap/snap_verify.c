@@ -132,7 +132,7 @@ static cz_err check_challenge(const vctx *x, size_t i, uint32_t c,
   return CZ_OK;
 }
 
-cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
+cz_err cz_snap_vanilla_verify(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
                                 const cz_snap_partition_proof *p, size_t index, char *msg,
                                 size_t msg_len) {
   if (!s || !c || !p || k >= s->partitions)

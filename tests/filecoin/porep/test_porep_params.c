@@ -43,7 +43,7 @@ static const struct {
 
 static void test_names(void) {
   for (uint32_t id = 0; id < 10; id++) {
-    const cz_porep_kind *k = cz_porep_kind_by_id(id);
+    const cz_registered_porep *k = cz_registered_porep_by_id(id);
     const char *want = NULL;
     for (size_t i = 0; i < sizeof official / sizeof official[0]; i++)
       if (official[i].sector_size == k->sector_size) want = official[i].name;
@@ -61,7 +61,7 @@ static void test_names(void) {
   /* The identifier of 32 GiB, spelled out (stacked/vanilla/params.rs,
    * graph.rs, drgraph.rs format strings); its SHA-256 is the name's tail. */
   char id[512];
-  cz_porep_param_identifier(cz_porep_kind_by_id(8), id, sizeof id);
+  cz_porep_param_identifier(cz_registered_porep_by_id(8), id, sizeof id);
   CHECK(
       strcmp(id,
              "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: "
@@ -354,7 +354,7 @@ static void store_porep_wrapper(store_case *sc) {
   cz_groth16_params p2;
   cz_params_origin org;
   char *msg = sc->msg;
-  const cz_porep_kind *k = cz_porep_kind_by_id(5);
+  const cz_registered_porep *k = cz_registered_porep_by_id(5);
   char pname[256], ppath[CZ_PARAMS_PATH_MAX], stamp[CZ_PARAMS_PATH_MAX + 16];
   cz_porep_param_name(k, pname, sizeof pname);
   snprintf(ppath, sizeof ppath, "%s/%s.params", sc->odir, pname);
