@@ -310,11 +310,10 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_prove_ctx *pc, uint8_t *out, 
  * synthesize: on success the caller owns *as (cz_assignment_free); on error
  * there is nothing to free, but *as may not have been written at all (do
  * not cz_assignment_free it unless you zeroed it first). */
-cz_err cz_porep_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads,
-                              cz_assignment *as, char *msg, size_t msg_len);
+cz_err cz_porep_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads, cz_assignment *as,
+                           char *msg, size_t msg_len);
 cz_err cz_porep_groth16_prove(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
-                                   const cz_prove_ctx *pc, uint8_t out[192], char *msg,
-                                   size_t msg_len);
+                              const cz_prove_ctx *pc, uint8_t out[192], char *msg, size_t msg_len);
 
 /* Pre-compiled synthesis (cuzk's PCE, cs.h's cz_pce). cz_porep_record_shape
  * records kind k's circuit once (RECORD cs; about a plain synthesis' time;
@@ -327,7 +326,7 @@ cz_err cz_porep_record_shape(const cz_registered_porep *k, cz_pce **out, char *m
  * size fails (CZ_ERR_INVALID_ARG); one of another circuit with the same
  * counts would make proofs that fail cz_porep_c2's verification. */
 cz_err cz_porep_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pce *shape,
-                                  unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
+                               unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
 /* cz_porep_c2 synthesizing through shape (NULL: plain, as cz_porep_c2). */
 cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
                        uint8_t *out, char *msg, size_t msg_len);

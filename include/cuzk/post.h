@@ -275,9 +275,8 @@ cz_err cz_post_prove(const cz_post_partition *p, const cz_prove_ctx *pc,
  * either way) with pc and verify the proof with pc->pvk (NULL: prepared
  * here) and the verifier's public inputs before writing it to out. Errors as
  * cz_post_prove's. */
-cz_err cz_post_groth16_prove(const cz_post_partition *p, cz_assignment *as,
-                                const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                char *msg, size_t msg_len);
+cz_err cz_post_groth16_prove(const cz_post_partition *p, cz_assignment *as, const cz_prove_ctx *pc,
+                             uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
 
 /* A cz_params_keygen_fn for the PoSt circuit of ctx (a const cz_registered_post
  * *): its KEYGEN columns. */
@@ -339,7 +338,7 @@ typedef struct {
  * challenge (sizeof(cz_post_inclusion)). Reentrant: tree_r_last is only
  * read, so threads may prove sectors (or one sector) at once. */
 cz_err cz_post_vanilla_prove(const cz_registered_post *k, const cz_post_replica *rep,
-                                const uint64_t *challenges, size_t n_challenges,
-                                cz_post_vanilla *out, char *msg, size_t msg_len);
+                             const uint64_t *challenges, size_t n_challenges, cz_post_vanilla *out,
+                             char *msg, size_t msg_len);
 
 #endif

@@ -163,7 +163,7 @@ typedef struct {
  * *out (cz_snap_vanilla_free; cz_snap_vanilla_write encodes it byte for
  * byte as bincode::serialize does); on error it is zeroed. Reentrant. */
 cz_err cz_snap_vanilla_prove(const cz_snap_shape *s, uint32_t k, const cz_snap_trees *t,
-                               cz_snap_partition_proof *out, char *msg, size_t msg_len);
+                             cz_snap_partition_proof *out, char *msg, size_t msg_len);
 
 /* ---- Test sectors: a CC sector sealed and updated in memory (snap_sector.c) */
 
@@ -217,8 +217,8 @@ void cz_snap_sector_trees(const cz_snap_sector *s, cz_snap_trees *out);
  * leaf_r_old + leaf_d_new * rho"); CZ_ERR_INVALID_ARG (k >= partitions,
  * NULL), CZ_ERR_NONCANONICAL (a commitment not a canonical Fr). Reentrant. */
 cz_err cz_snap_vanilla_verify(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
-                                const cz_snap_partition_proof *p, size_t index, char *msg,
-                                size_t msg_len);
+                              const cz_snap_partition_proof *p, size_t index, char *msg,
+                              size_t msg_len);
 
 /* ---- Proving one partition (snap_prove.c) -------------------------------- */
 
@@ -237,9 +237,9 @@ typedef struct {
  * (cz_snap_partition_verify). Errors: CZ_ERR_INVALID_ARG (NULL, partition
  * >= k's partitions), CZ_ERR_NONCANONICAL, the parser's. On success the
  * caller owns *out (cz_snap_partition_free); on error it is zeroed. */
-cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_registered_snap *k, uint32_t partition,
-                               const cz_snap_comms *c, const uint8_t *vanilla, size_t len,
-                               char *msg, size_t msg_len);
+cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_registered_snap *k,
+                               uint32_t partition, const cz_snap_comms *c, const uint8_t *vanilla,
+                               size_t len, char *msg, size_t msg_len);
 void cz_snap_partition_free(cz_snap_partition *p); /* idempotent on a zeroed one */
 
 /* cz_snap_vanilla_verify over p (its errors). */
@@ -288,9 +288,8 @@ cz_err cz_snap_prove(const cz_snap_partition *p, const cz_prove_ctx *pc,
  * pc->pvk (NULL: prepared here) and the verifier's inputs before writing
  * it to out.
  * Errors as cz_snap_prove's. */
-cz_err cz_snap_groth16_prove(const cz_snap_partition *p, cz_assignment *as,
-                                const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                char *msg, size_t msg_len);
+cz_err cz_snap_groth16_prove(const cz_snap_partition *p, cz_assignment *as, const cz_prove_ctx *pc,
+                             uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
 
 /* A cz_params_keygen_fn for the update circuit of ctx (a const
  * cz_snap_shape *): its KEYGEN columns. */
@@ -316,7 +315,8 @@ cz_err cz_snap_params_get(cz_groth16_params *out, const cz_registered_snap *k,
  * proof does not decode or verify), CZ_ERR_INVALID_ARG (a length other
  * than partitions x 192, a vk with another IC count), CZ_ERR_NONCANONICAL
  * (a commitment). Reentrant. */
-cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_registered_snap *k, const cz_snap_comms *c,
-                             const uint8_t *proofs, size_t len, char *msg, size_t msg_len);
+cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_registered_snap *k,
+                             const cz_snap_comms *c, const uint8_t *proofs, size_t len, char *msg,
+                             size_t msg_len);
 
 #endif

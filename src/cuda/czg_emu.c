@@ -263,7 +263,7 @@ static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *
     cz_fr_mul(&nzinv, &ninv, &zinv);
     for (int i = 0; i < 3; i++) {
       cz_ntt_run(v[i], log_n, &twi, true, 9); /* interpolate: natural -> bit-reversed */
-      if (i == 2) break;                   /* C: coefficients only */
+      if (i == 2) break;                      /* C: coefficients only */
       const czg_fr *s = (const czg_fr *)(i ? &nzinv : &ninv);
       for (size_t p = 0; p < n; p++) czg_coset_scale(&v[i][p], (uint32_t)p, log_n, s, tg.lo, tg.hi);
       cz_ntt_run(v[i], log_n, &tw, false, 9); /* evaluate on the coset: natural order */

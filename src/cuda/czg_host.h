@@ -46,7 +46,7 @@ void cz_gpu_split_free(czg_split *s);
  * at bytes_per_point each, at most max_batch (0: no cap) and at most n.
  * 0 when not even one point fits (the caller falls back or fails). */
 size_t cz_gpu_plan_batch(size_t n, size_t free_bytes, size_t reserve_bytes, size_t bytes_per_point,
-                      size_t max_batch);
+                         size_t max_batch);
 
 /* ---- pinned staging pool ------------------------------------------------- */
 
@@ -68,7 +68,7 @@ typedef struct {
 
 /* n_bufs in 1..4. */
 void cz_gpu_pool_init(czg_pool *p, unsigned n_bufs, void *(*alloc)(void *, size_t),
-                   void (*free_fn)(void *, void *), void *ctx);
+                      void (*free_fn)(void *, void *), void *ctx);
 /* A free buffer of at least n bytes (index in *slot), NULL when alloc fails. */
 void *cz_gpu_pool_acquire(czg_pool *p, size_t n, unsigned *slot);
 void cz_gpu_pool_release(czg_pool *p, unsigned slot);
@@ -130,9 +130,10 @@ void cz_gpu_backend_destroy(czg_backend_state *st);
  * device through the prover's staging pool, in batches that its free memory
  * allows, halved after an out-of-memory error (counted in oom_retries) as a
  * proof's MSMs are. The caller holds st->device. */
-cz_err cz_gpu_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k, size_t n,
-                       cz_g1 *out);
-cz_err cz_gpu_batch_add_batched(czg_backend_state *st, const cz_g1_affine *pts, size_t n, cz_g1 *out);
+cz_err cz_gpu_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k,
+                          size_t n, cz_g1 *out);
+cz_err cz_gpu_batch_add_batched(czg_backend_state *st, const cz_g1_affine *pts, size_t n,
+                                cz_g1 *out);
 
 /* The device's self-test: a small H (NTT) and a small MSM and batch
  * addition on it, each compared with the CPU library's result. CZ_OK when

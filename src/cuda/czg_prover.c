@@ -99,7 +99,7 @@ static size_t batch_points(czg_backend_state *st, size_t n, size_t per_point) {
   if (st->ops.mem_free(st->ops.ctx, &free_b) != CZ_OK) return 0;
   /* Leave a tenth of the free memory to the driver and other users. */
   return cz_gpu_plan_batch(n, free_b - free_b / 10, st->ops.msm_reserve_bytes, per_point,
-                        st->max_batch);
+                           st->max_batch);
 }
 
 /* A batch of m points did not fit on the device although its free memory
@@ -249,8 +249,8 @@ static cz_err stage_plain(const void *src, size_t first, size_t m, uint8_t *buf,
   return CZ_OK;
 }
 
-cz_err cz_gpu_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k, size_t n,
-                       cz_g1 *out) {
+cz_err cz_gpu_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k,
+                          size_t n, cz_g1 *out) {
   plain_msm src = {pts, k};
   batched_step step = {.name = "msm",
                        .n = n,
@@ -262,7 +262,8 @@ cz_err cz_gpu_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const 
   return run_batched(st, &step, out);
 }
 
-cz_err cz_gpu_batch_add_batched(czg_backend_state *st, const cz_g1_affine *pts, size_t n, cz_g1 *out) {
+cz_err cz_gpu_batch_add_batched(czg_backend_state *st, const cz_g1_affine *pts, size_t n,
+                                cz_g1 *out) {
   batched_step step = {.name = "batch_add",
                        .n = n,
                        .stage_bytes_per_point = sizeof(cz_g1_affine),
@@ -366,7 +367,8 @@ static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *
       e = CZ_ERR_INVALID_ARG;
       break;
     }
-    if ((e = cz_g16_check_fit(params, &as[i], (size_t)1 << log_n, opts->msg, opts->msg_len)) != CZ_OK)
+    if ((e = cz_g16_check_fit(params, &as[i], (size_t)1 << log_n, opts->msg, opts->msg_len)) !=
+        CZ_OK)
       break;
     cz_fr r, s;
     if ((e = cz_g16_blinding(opts, i, &r, &s)) != CZ_OK) break;

@@ -97,7 +97,7 @@ cz_err cz_gpu_split_g1(czg_split *out, const cz_msm_g1_segment *segs, size_t n_s
 }
 
 size_t cz_gpu_plan_batch(size_t n, size_t free_bytes, size_t reserve_bytes, size_t bytes_per_point,
-                      size_t max_batch) {
+                         size_t max_batch) {
   if (!bytes_per_point || free_bytes <= reserve_bytes) return 0;
   size_t fit = (free_bytes - reserve_bytes) / bytes_per_point;
   if (max_batch && fit > max_batch) fit = max_batch;
@@ -105,7 +105,7 @@ size_t cz_gpu_plan_batch(size_t n, size_t free_bytes, size_t reserve_bytes, size
 }
 
 void cz_gpu_pool_init(czg_pool *p, unsigned n_bufs, void *(*alloc)(void *, size_t),
-                   void (*free_fn)(void *, void *), void *ctx) {
+                      void (*free_fn)(void *, void *), void *ctx) {
   memset(p, 0, sizeof *p);
   p->alloc = alloc;
   p->free = free_fn;
@@ -174,7 +174,8 @@ void cz_gpu_sum_xyzz(void *out, const void *xyzz, size_t n) {
   cz_g1_xyzz_to_jacobian(out, &acc);
 }
 
-void cz_gpu_finish_windows(void *out, const void *seg_sums, unsigned nw, unsigned segs, unsigned c) {
+void cz_gpu_finish_windows(void *out, const void *seg_sums, unsigned nw, unsigned segs,
+                           unsigned c) {
   const cz_g1_xyzz *s = seg_sums;
   cz_g1 acc, w;
   cz_g1_set_identity(&acc);

@@ -159,7 +159,7 @@ typedef struct {
 #define DECODE_RUN 256
 
 cz_err cz_g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, bool checked,
-                         size_t *bad) {
+                            size_t *bad) {
   *bad = 0;
   cz_err e;
   if (g2) {
@@ -287,7 +287,7 @@ static cz_err params_layout(cz_groth16_params *p, const uint8_t *buf, size_t len
 }
 
 cz_err cz_g16_params_head(cz_groth16_params *p, const uint8_t *buf, size_t len, size_t start[5],
-                       char *msg, size_t msg_len) {
+                          char *msg, size_t msg_len) {
   memset(p, 0, sizeof *p);
   cz_msg(msg, msg_len, "%s", "");
   if (!buf && len) return CZ_ERR_INVALID_ARG;
@@ -303,7 +303,7 @@ cz_err cz_g16_params_head(cz_groth16_params *p, const uint8_t *buf, size_t len, 
 }
 
 cz_err cz_g16_params_check_points(cz_groth16_params *p, const uint8_t *buf, const size_t start[5],
-                               unsigned n_threads, char *msg, size_t msg_len) {
+                                  unsigned n_threads, char *msg, size_t msg_len) {
   cz_progress_counter pc;
   cz_progress_counter_init(&pc, NULL, "check params", "B", 0);
   return decode_vectors(p, buf, start, true, n_threads, &pc, msg, msg_len);

@@ -43,8 +43,8 @@ void cz_prove_timing_emit(const cz_prove_timing *hook, cz_prove_phase phase, uin
 
 /* The checks bellperson's ParameterSource getters and asserts make, with a
  * message saying which count disagrees. */
-cz_err cz_g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom, char *msg,
-                     size_t msg_len) {
+cz_err cz_g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom,
+                        char *msg, size_t msg_len) {
   const char *what = NULL;
   size_t got = 0, want = 0;
 #define FIT(cond, w, g, x) \
@@ -132,19 +132,19 @@ const void *cz_g16_point_at(const cz_groth16_params *p, g16_vec v, size_t i) {
 }
 
 void cz_g16_b_segments(g16_msm_seg seg[2], const cz_groth16_params *p, g16_vec v,
-                    const cz_assignment *as) {
+                       const cz_assignment *as) {
   const size_t bi = as->b_input.count, n_b = v == G16_B_G2 ? p->n_b_g2 : p->n_b_g1;
   const g16_bases_form enc = g16_bases_of(p);
   seg[0] = (g16_msm_seg){cz_g16_point_at(p, v, 0), bi,   as->inputs, as->n_inputs,
-                         as->b_input.bits,      NULL, enc};
-  seg[1] = (g16_msm_seg){cz_g16_point_at(p, v, bi), n_b - bi, NULL, as->n_aux,
-                         as->b_aux.bits,         &as->aux, enc};
+                         as->b_input.bits,         NULL, enc};
+  seg[1] = (g16_msm_seg){
+      cz_g16_point_at(p, v, bi), n_b - bi, NULL, as->n_aux, as->b_aux.bits, &as->aux, enc};
 }
 
 /* A, B, C from the MSM results (see the top of this file). */
 void cz_g16_assemble(const cz_groth16_vk *vk, const cz_fr *r, const cz_fr *s, const cz_g1 *h,
-                  const cz_g1 *l, const cz_g1 *a, const cz_g1 *b1, const cz_g2 *b2,
-                  cz_groth16_proof *proof) {
+                     const cz_g1 *l, const cz_g1 *a, const cz_g1 *b1, const cz_g2 *b2,
+                     cz_groth16_proof *proof) {
   cz_g1 ga, gc, x;
   cz_g2 gb, y;
   cz_fr rs;

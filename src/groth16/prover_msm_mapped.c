@@ -154,7 +154,7 @@ static void decode_part(void *v, size_t begin, size_t end, unsigned worker) {
   decode_job *j = v;
   size_t bad = 0;
   j->err[worker] = cz_g16_decode_points((uint8_t *)j->dst + begin * j->mem, j->src + begin * j->enc,
-                                     end - begin, j->g2, false, &bad);
+                                        end - begin, j->g2, false, &bad);
 }
 
 /* Segment s cut to slice sl, its bases the decoded ones. */
@@ -281,8 +281,8 @@ static cz_err run_slices(key_reader *r, bool g2, g16_slice_msm msm, void *acc, u
   return e;
 }
 
-cz_err cz_g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_slice_msm msm, void *acc,
-                      unsigned th) {
+cz_err cz_g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_slice_msm msm,
+                         void *acc, unsigned th) {
   key_reader r = {.segs = segs,
                   .enc = g2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES,
                   .drop_pages = segs[0].encoded == G16_ENC_FILE};

@@ -140,7 +140,7 @@ static void scratch_free(setup_scratch *s) {
 
 /* gamma and delta inverted; the toxic waste refused when a secret is zero. */
 cz_err cz_g16_toxic_check(const cz_groth16_toxic *t, cz_fr *gamma_inv, cz_fr *delta_inv, char *msg,
-                       size_t msg_len) {
+                          size_t msg_len) {
   if (!cz_fr_inv(gamma_inv, &t->gamma) || !cz_fr_inv(delta_inv, &t->delta))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "gamma and delta must be non-zero");
   if (cz_fr_is_zero(&t->alpha) || cz_fr_is_zero(&t->beta)) {
@@ -220,12 +220,13 @@ static cz_err setup_points(cz_groth16_params *p, const setup_scratch *s, size_t 
   p->vk.n_ic = n_in;
   memcpy(p->vk.ic, s->ext_pts, n_in * sizeof *p->vk.ic);
   if (n_aux) memcpy(p->l, s->ext_pts + n_in, n_aux * sizeof *p->l);
-  cz_err e = cz_g16_fixed_base_g1_progress(p->a, &CZ_G1_GENERATOR, s->a_exp, na, n_threads, work, 1);
+  cz_err e =
+      cz_g16_fixed_base_g1_progress(p->a, &CZ_G1_GENERATOR, s->a_exp, na, n_threads, work, 1);
   if (e == CZ_OK)
     e = cz_g16_fixed_base_g1_progress(p->b_g1, &CZ_G1_GENERATOR, s->b_exp, nb, n_threads, work, 1);
   if (e == CZ_OK)
     e = cz_g16_fixed_base_g2_progress(p->b_g2, &CZ_G2_GENERATOR, s->b_exp, nb, n_threads, work,
-                                   G2_WEIGHT);
+                                      G2_WEIGHT);
   return e;
 }
 

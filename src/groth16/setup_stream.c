@@ -116,8 +116,9 @@ static void encode_worker(void *vctx, size_t begin, size_t end, unsigned worker)
 /* k[0..m) times the generator of G1 (or G2), encoded (on the workers too)
  * and written. */
 static cz_err put_points(streamer *s, const cz_fr *k, size_t m, bool g2) {
-  cz_err e = g2 ? cz_g16_fixed_base_g2_tab_mul(&s->t2, s->p2, k, m, s->n_threads, &s->work, G2_WEIGHT)
-                : cz_g16_fixed_base_g1_tab_mul(&s->t1, s->p1, k, m, s->n_threads, &s->work, 1);
+  cz_err e =
+      g2 ? cz_g16_fixed_base_g2_tab_mul(&s->t2, s->p2, k, m, s->n_threads, &s->work, G2_WEIGHT)
+         : cz_g16_fixed_base_g1_tab_mul(&s->t1, s->p1, k, m, s->n_threads, &s->work, 1);
   if (e != CZ_OK) {
     cz_g16_stream_abort(&s->f);
     return cz_msg_err(s->msg, s->msg_len, e, "out of memory for the fixed-base scratch");
@@ -172,7 +173,7 @@ static cz_err put_vk(streamer *s, const cz_qap_evals *ev, const cz_groth16_toxic
   vk.ic = malloc(ev->n_inputs * sizeof *vk.ic);
   uint8_t *buf = NULL;
   cz_err e = vk.ic ? cz_g16_fixed_base_g1_tab_mul(&s->t1, vk.ic, ev->w, ev->n_inputs, s->n_threads,
-                                               &s->work, 1)
+                                                  &s->work, 1)
                    : CZ_ERR_NOMEM;
   size_t len = cz_groth16_vk_write(NULL, &vk, false);
   if (e == CZ_OK && !(buf = malloc(len))) e = CZ_ERR_NOMEM;

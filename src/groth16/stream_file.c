@@ -51,7 +51,7 @@ size_t cz_g16_stream_remove_stale(const char *path) {
 }
 
 cz_err cz_g16_stream_open(g16_stream_file *f, const char *path, uint64_t total, uint64_t keep_free,
-                       char *msg, size_t msg_len) {
+                          char *msg, size_t msg_len) {
   memset(f, 0, sizeof *f);
   f->fd = -1;
   f->total = total;
@@ -96,7 +96,8 @@ static cz_err write_failed(g16_stream_file *f, int err, const char *what, char *
   return CZ_ERR_IO;
 }
 
-cz_err cz_g16_stream_write(g16_stream_file *f, const void *buf, size_t n, char *msg, size_t msg_len) {
+cz_err cz_g16_stream_write(g16_stream_file *f, const void *buf, size_t n, char *msg,
+                           size_t msg_len) {
   const uint8_t *p = buf;
   while (n) {
     ssize_t w = write(f->fd, p, n);

@@ -69,7 +69,7 @@ void cz_zkey_snarkjs_root(cz_fr *w, unsigned log_n);
  * 2^log_m-th roots of unity of snarkjs (zkey_setup.c). CZ_ERR_INVALID_ARG
  * when tau is one of those roots, CZ_ERR_NOMEM. */
 cz_err cz_zkey_lagrange(cz_fr *out, unsigned log_m, const cz_fr *tau, size_t first, size_t step,
-                     size_t count);
+                        size_t count);
 
 /* The H domain and its tables (zkey_hpoly.c); CZ_ERR_NOMEM. */
 cz_err cz_zkey_hpoly_init(cz_zkey *z);

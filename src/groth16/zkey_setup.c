@@ -29,7 +29,7 @@
 /* ---- scalars ----------------------------------------------------------------- */
 
 cz_err cz_zkey_lagrange(cz_fr *out, unsigned log_m, const cz_fr *tau, size_t first, size_t step,
-                     size_t count) {
+                        size_t count) {
   const size_t m = (size_t)1 << log_m;
   cz_fr w, wstep, wi, z, mf, *den = malloc((count ? count : 1) * sizeof *den);
   if (!den) return CZ_ERR_NOMEM;

@@ -373,7 +373,7 @@ static cz_err prefix_sums(msm_plan *plan, pre_chunk *chunks, size_t n_chunks, co
 }
 
 cz_err cz_msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t base_size,
-                      unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs) {
+                         unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs) {
   memset(plan, 0, sizeof *plan);
   plan->threads = msm_resolve_threads(n_threads);
   if (opts && (opts->window_bits > MSM_MAX_WINDOW || opts->accumulate > CZ_MSM_ACC_BATCH_AFFINE))
@@ -430,8 +430,8 @@ cz_err cz_msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, siz
   }
   if (!err && ctx.kv) {
     recode_ctx r = {plan, ctx.kv};
-    plan->extra_critical_ms +=
-        cz_msm_run_tasks((plan->n_terms + PRE_CHUNK - 1) / PRE_CHUNK, plan->threads, recode_chunk, &r);
+    plan->extra_critical_ms += cz_msm_run_tasks((plan->n_terms + PRE_CHUNK - 1) / PRE_CHUNK,
+                                                plan->threads, recode_chunk, &r);
   } else if (!err)
     plan->extra_critical_ms += cz_msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
   if (ctx.kv) cz_pool_give(ctx.kv);

@@ -72,7 +72,7 @@ typedef struct {
  * chunks and the bucket form (opts' inputs override the cost model).
  * base_size is sizeof the affine point type. */
 cz_err cz_msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t base_size,
-                      unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs);
+                         unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs);
 void cz_msm_plan_free(msm_plan *plan);
 
 /* Grouping equal scalars: sum_i k P_i = k (sum_i P_i), so bases that share a

@@ -116,7 +116,8 @@ static cz_err porep_plan(void *self, const void *model, cz_partition_plan *plan,
   porep_state *st = self;
   const cz_porep_c1 *c1 = model;
   srs_entry *s = entry_for(st, c1->registered->sector_size);
-  if (!s) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", c1->registered->name);
+  if (!s)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", c1->registered->name);
   *plan = (cz_partition_plan){c1->n_partitions, &s->circuit,
                               cz_porep_partition_constraints(s->registered), 0};
   return CZ_OK;
@@ -176,7 +177,8 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
     /* The compact shape holds about 46 bytes per constraint (2 KiB:
      * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
     err = cz_prover_circuit_declare(e, &st->c.kept.cfg, c, record_shape, s->registered,
-                                    cz_shape_charge_bytes(cz_porep_partition_constraints(s->registered),
+                                    cz_shape_charge_bytes(cz_porep_partition_constraints(
+                                                              s->registered),
                                                           s->registered->shape.challenges),
                                     msg, msg_len);
   }

@@ -35,11 +35,11 @@ static const cz_prover_circuit *circuit_for(post_state *st, const cz_registered_
 }
 
 /* The request's registered proof, which must be of this prover's type. */
-static const cz_registered_post *request_registered(const post_state *st, const cz_job_request *req, char *msg,
-                                        size_t len) {
+static const cz_registered_post *request_registered(const post_state *st, const cz_job_request *req,
+                                                    char *msg, size_t len) {
   const cz_registered_post *k = req->registered_proof < CZ_REGISTERED_POST_COUNT
-                              ? cz_registered_post_by_id((uint32_t)req->registered_proof)
-                              : NULL;
+                                    ? cz_registered_post_by_id((uint32_t)req->registered_proof)
+                                    : NULL;
   const char *want = st->type == CZ_POST_WINNING ? "WinningPoSt (0-4)" : "WindowPoSt (5-14)";
   if (!k || k->type != st->type) {
     cz_msg(msg, len, "registered_proof %llu is not a %s registered proof",
@@ -160,7 +160,8 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     /* Winning 0-4; Window V1 5-9 (V1_1 10-14 has the same circuit). */
-    const cz_registered_post *k = cz_registered_post_by_id((uint32_t)(type == CZ_POST_WINNING ? i : 5 + i));
+    const cz_registered_post *k =
+        cz_registered_post_by_id((uint32_t)(type == CZ_POST_WINNING ? i : 5 + i));
     st->srs_registered[i] = k;
     cz_prover_circuit *c = &st->circuits[i];
     c->name = k->name;

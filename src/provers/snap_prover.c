@@ -40,10 +40,11 @@ static void model_free(snap_model *m) {
 
 /* The request's registered update proof (0-4), agreeing with sector_size
  * when that is set. */
-static const cz_registered_snap *request_registered(const cz_job_request *req, char *msg, size_t len) {
+static const cz_registered_snap *request_registered(const cz_job_request *req, char *msg,
+                                                    size_t len) {
   const cz_registered_snap *k = req->registered_proof < CZ_REGISTERED_SNAP_COUNT
-                              ? cz_registered_snap_by_id((uint32_t)req->registered_proof)
-                              : NULL;
+                                    ? cz_registered_snap_by_id((uint32_t)req->registered_proof)
+                                    : NULL;
   if (!k) {
     cz_msg(msg, len, "registered_proof %llu is not a registered update proof (0-4)",
            (unsigned long long)req->registered_proof);

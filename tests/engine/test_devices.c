@@ -184,7 +184,9 @@ static bool completed_verified(cz_engine *e, const char *id, size_t items, uint6
   return ok;
 }
 
-static void faults(unsigned i, const czg_emu_faults *f) { cz_gpu_emu_set_faults(&DEV[i].st.ops, f); }
+static void faults(unsigned i, const czg_emu_faults *f) {
+  cz_gpu_emu_set_faults(&DEV[i].st.ops, f);
+}
 
 static int proved_on(const void *device) {
   int n = 0;

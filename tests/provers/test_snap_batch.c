@@ -127,7 +127,8 @@ static void run_batch(const char *cache) {
                             .test_dir = cache,
                             .test_tag = CZ_SNAP_CIRCUIT_REVISION};
   cz_params_origin origin;
-  CHECK(cz_snap_params_get(&params, cz_registered_snap_by_id(0), &o, &origin, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_params_get(&params, cz_registered_snap_by_id(0), &o, &origin, msg, sizeof msg) ==
+        CZ_OK);
   for (int u = 0; u < N_UPDATES; u++) {
     if (u == BAD || u == CANCELLED) {
       CHECK(r[u].proof == NULL);

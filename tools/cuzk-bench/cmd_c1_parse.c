@@ -172,7 +172,8 @@ static void report(const c1_text *t, bool curio, unsigned long iters, const c1_t
 }
 
 /* Make, write, time and report; 0, or 1 after a line on stderr. */
-static int bench_registered(const cz_registered_porep *k, bool curio, const char *out, unsigned long iters) {
+static int bench_registered(const cz_registered_porep *k, bool curio, const char *out,
+                            unsigned long iters) {
   c1_text t;
   if (make_text(&t, k, curio)) return 1;
   char tmpl[] = "/tmp/cuzk-c1-XXXXXX";

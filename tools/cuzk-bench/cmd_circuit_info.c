@@ -123,13 +123,14 @@ static int pick_circuit(const info_opts *o, circuit_pick *c) {
   }
   *c = (circuit_pick){0};
   if (update) {
-    c->uk = o->size ? cz_registered_snap_by_sector_size(bytes) : cz_registered_snap_by_id((uint32_t)o->reg);
+    c->uk = o->size ? cz_registered_snap_by_sector_size(bytes)
+                    : cz_registered_snap_by_id((uint32_t)o->reg);
     if (c->uk) c->us_buf = c->uk->shape;
     if (c->uk || (o->size && bytes % 32 == 0 && cz_snap_shape_of(bytes / 32, &c->us_buf)))
       c->us = &c->us_buf;
   } else if (porep) {
-    c->pk =
-        o->size ? cz_registered_porep_by_sector_size(bytes, true) : cz_registered_porep_by_id((uint32_t)o->reg);
+    c->pk = o->size ? cz_registered_porep_by_sector_size(bytes, true)
+                    : cz_registered_porep_by_id((uint32_t)o->reg);
   } else if (o->size) {
     for (uint32_t id = winning ? 0 : 10; id < (winning ? 5u : 15u) && !c->qk; id++)
       if (cz_registered_post_by_id(id)->sector_size == bytes) c->qk = cz_registered_post_by_id(id);

@@ -104,9 +104,9 @@ static int prove_sector(const cz_registered_post *k, const uint8_t randomness[32
           : cz_post_sector_challenges(k, randomness, sector_index, id, ch, why, sizeof why);
   if (e == CZ_OK)
     e = cz_post_vanilla_prove(k,
-                                 &(cz_post_replica){id, rep.comm_r, &rep.comm_c, &rep.comm_r_last,
-                                                    &rep.tree_r_last},
-                                 ch, k->config_challenge_count, &v, why, sizeof why);
+                              &(cz_post_replica){id, rep.comm_r, &rep.comm_c, &rep.comm_r_last,
+                                                 &rep.tree_r_last},
+                              ch, k->config_challenge_count, &v, why, sizeof why);
   sec->sector_id = id;
   memcpy(sec->comm_r, rep.comm_r, 32);
   cz_porep_replica_free(&rep);

@@ -56,9 +56,8 @@ static int prove_partition(const cz_snap_sector *sec, uint32_t k, cz_bench_blob 
   e = cz_snap_vanilla_parse(&q, out->bytes, out->len, k, why, sizeof why);
   if (e == CZ_OK)
     e = cz_snap_vanilla_verify(&sec->registered->shape, k,
-                                 &(cz_snap_comms){sec->comm_r_old, sec->comm_d_new,
-                                                  sec->comm_r_new},
-                                 &q, k, why, sizeof why);
+                               &(cz_snap_comms){sec->comm_r_old, sec->comm_d_new, sec->comm_r_new},
+                               &q, k, why, sizeof why);
   cz_snap_vanilla_free(&q);
   return e == CZ_OK ? 0 : fail("the generated proofs do not verify: %s", why);
 }

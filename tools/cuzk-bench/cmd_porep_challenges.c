@@ -45,7 +45,8 @@ int cmd_porep_challenges(int argc, char **argv) {
   }
   uint64_t bytes = 0;
   const cz_registered_porep *k = NULL;
-  if (size && cz_bench_parse_size(size, &bytes) == 0) k = cz_registered_porep_by_sector_size(bytes, true);
+  if (size && cz_bench_parse_size(size, &bytes) == 0)
+    k = cz_registered_porep_by_sector_size(bytes, true);
   bool inter = rule && !strcmp(rule, "interactive"), ni = rule && !strcmp(rule, "ni"),
        synth = rule && !strcmp(rule, "synthetic");
   if (!k || !rid_hex || !(inter || ni || synth) || ((inter || synth) && !seed_hex) ||

@@ -73,9 +73,10 @@ static int print_inputs(const cz_registered_post *k, const uint8_t randomness[32
   char why[512];
   if (!in) return fail("out of memory");
   if (cz_post_check_commitment(prover_id, "prover-id", why, sizeof why) != CZ_OK ||
-      cz_post_public_inputs(
-          &(cz_post_challenge_seed){.registered = k, .randomness = randomness, .partition = partition},
-          sectors, n, in, per, why, sizeof why) != CZ_OK) {
+      cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
+                                                      .randomness = randomness,
+                                                      .partition = partition},
+                            sectors, n, in, per, why, sizeof why) != CZ_OK) {
     free(in);
     return fail("%s", why);
   }
@@ -205,7 +206,8 @@ static int run(int argc, char **argv, bool print_only) {
   if ((!print_only && (!vk_path || !proof_arg)) || !rand_hex || !prover_hex || !sectors_arg ||
       reg == ~0ul)
     return fail("missing options (usage: cuzk-bench " CMD " %s)", SYNOPSIS);
-  const cz_registered_post *k = reg < CZ_REGISTERED_POST_COUNT ? cz_registered_post_by_id((uint32_t)reg) : NULL;
+  const cz_registered_post *k =
+      reg < CZ_REGISTERED_POST_COUNT ? cz_registered_post_by_id((uint32_t)reg) : NULL;
   if (!k) return fail("--registered-proof %lu: not a registered PoSt proof (0-14)", reg);
   if (partition > UINT32_MAX) return fail("--partition %lu is out of range", partition);
   uint8_t randomness[32], prover_id[32];

@@ -180,8 +180,8 @@ static int verify(const vv_opts *o) {
     }
     const cz_post_sector *s = r.sectors ? r.sectors : sec;
     char why[512] = "";
-    cz_err e = cz_post_vanilla_verify(&(cz_post_challenge_seed){r.registered, r.randomness, r.prover_id,
-                                                                r.partition},
+    cz_err e = cz_post_vanilla_verify(&(cz_post_challenge_seed){r.registered, r.randomness,
+                                                                r.prover_id, r.partition},
                                       s, v, r.n_vanilla, why, sizeof why);
     if (e == CZ_OK) {
       printf("valid\n");
@@ -207,8 +207,8 @@ static int verify_snap(const char *path) {
   if (cz_bench_snap_request_read(path, &r, why, sizeof why) != CZ_OK) return fail("%s", why);
   int rc = 0;
   if (r.n_vanilla != r.registered->shape.partitions)
-    rc = fail("%s: %zu partition proofs, %s has %u partitions", path, r.n_vanilla, r.registered->name,
-              r.registered->shape.partitions);
+    rc = fail("%s: %zu partition proofs, %s has %u partitions", path, r.n_vanilla,
+              r.registered->name, r.registered->shape.partitions);
   for (uint32_t k = 0; rc == 0 && k < r.n_vanilla; k++) {
     cz_snap_partition p;
     cz_err e = cz_snap_partition_parse(&p, r.registered, k,

@@ -49,8 +49,8 @@ static int load_partition(const cz_bench_post_args *a, cz_post_partition *p) {
     fprintf(stderr, "prove: %s: %s\n", a->request, e == CZ_ERR_NOMEM ? "out of memory" : why);
     return 2;
   }
-  printf("kind %s\npartition %u index\nsectors %zu count\nload_vanilla %.1f ms\n", p->registered->name,
-         p->partition, p->n, cz_bench_ms_since(t0));
+  printf("kind %s\npartition %u index\nsectors %zu count\nload_vanilla %.1f ms\n",
+         p->registered->name, p->partition, p->n, cz_bench_ms_since(t0));
   return 0;
 }
 

@@ -44,7 +44,8 @@ const cz_bench_command cz_bench_commands[] = {
     {"param-digest", cz_bench_cmd_param_digest,
      "hash an official parameter file as its digest check does (a sparse 47 GiB one by default), "
      "against b2sum"},
-    {"seal", cz_bench_cmd_seal, "seal a test sector in memory and verify its vanilla proofs; times"},
+    {"seal", cz_bench_cmd_seal,
+     "seal a test sector in memory and verify its vanilla proofs; times"},
 #ifdef CUZK_HAVE_GRPC
     {"status", cmd_client_status, "a running daemon's status (-a ADDR)"},
     {"metrics", cmd_client_metrics, "a running daemon's Prometheus metrics"},

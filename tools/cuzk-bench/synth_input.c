@@ -15,7 +15,7 @@
 struct synth_input {
   syn_kind kind;
   uint32_t partition;
-  cz_porep_c1 c1;           /* PoRep */
+  cz_porep_c1 c1;                 /* PoRep */
   const cz_registered_post *post; /* PoSt */
   size_t n_sectors, n_challenges;
   cz_merkle_proof *proofs;

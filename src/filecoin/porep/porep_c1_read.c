@@ -171,7 +171,8 @@ static bool parse_column(cz_json *j, const c1_spec *cs, cz_porep_column *c) {
         c->index = (uint32_t)v;
       } else if (g == 1) {
         cz_json_arr a;
-        if (!cz_json_arr_begin(j, &a, cs->registered->shape.layers, "rows (one per layer)")) return false;
+        if (!cz_json_arr_begin(j, &a, cs->registered->shape.layers, "rows (one per layer)"))
+          return false;
         while (cz_json_arr_next(j, &a)) parse_fr(j, &c->rows[a.i - 1]);
       } else {
         cz_json_null(j);
@@ -338,7 +339,8 @@ static bool parse_c1(cz_json *j, cz_porep_c1 *c1) {
       /* c1 is (re)allocated by parse_vanilla: keep the bytes aside. */
       if (!cz_json_bytes32(j, tmp[f - 2])) return false;
     }
-    if (registered && tag_registered && strcmp(registered->vanilla_tag, tag_registered->vanilla_tag) != 0) {
+    if (registered && tag_registered &&
+        strcmp(registered->vanilla_tag, tag_registered->vanilla_tag) != 0) {
       cz_json_obj_leave_field(j, &o);
       return cz_json_fail(j, CZ_ERR_PARSE, "registered_proof %s does not match vanilla_proofs %s",
                           registered->name, tag_registered->vanilla_tag);
@@ -347,7 +349,8 @@ static bool parse_c1(cz_json *j, cz_porep_c1 *c1) {
   if (f == CZ_JSON_ERROR) return false;
   if (registered && tag_registered && c1->n_partitions != registered->partitions)
     return cz_json_fail(j, CZ_ERR_PARSE, "vanilla_proofs: %s has %u partitions, found %u",
-                        registered->name, (unsigned)registered->partitions, (unsigned)c1->n_partitions);
+                        registered->name, (unsigned)registered->partitions,
+                        (unsigned)c1->n_partitions);
   for (int i = 2; i < 7; i++) memcpy(bytes[i], tmp[i - 2], 32);
   c1->registered = registered;
   /* comm_r, comm_d and replica_id are Fr; seed and ticket are randomness. */

@@ -136,7 +136,8 @@ static void put_labeling(wbuf *w, const cz_porep_labeling *lp) {
   PUT(w, "}");
 }
 
-static void put_challenge(wbuf *w, const cz_registered_porep *k, const cz_porep_challenge_proof *cp) {
+static void put_challenge(wbuf *w, const cz_registered_porep *k,
+                          const cz_porep_challenge_proof *cp) {
   PUT(w, "{\"comm_d_proofs\":");
   put_merkle(w, &CZ_POREP_TREE_D_SHAPE, &cp->tree_d);
   PUT(w, ",\"comm_r_last_proof\":");

@@ -31,8 +31,7 @@ static cz_err partition_inputs(const cz_porep_c1 *c1, uint32_t p, cz_fr **out, s
  * compute: a cheap guard against a circuit / input-generator mismatch,
  * which would otherwise surface as an invalid proof. */
 cz_err cz_porep_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pce *shape,
-                                  unsigned n_threads, cz_assignment *as, char *msg,
-                                  size_t msg_len) {
+                               unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len) {
   if (!c1 || !c1->registered || !c1->proofs || p >= c1->n_partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no partition %u in this C1", p);
   cz_fr *inputs;
@@ -60,8 +59,8 @@ cz_err cz_porep_synthesize_pce(const cz_porep_c1 *c1, uint32_t p, const cz_pce *
   return e;
 }
 
-cz_err cz_porep_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads,
-                              cz_assignment *as, char *msg, size_t msg_len) {
+cz_err cz_porep_synthesize(const cz_porep_c1 *c1, uint32_t p, unsigned n_threads, cz_assignment *as,
+                           char *msg, size_t msg_len) {
   return cz_porep_synthesize_pce(c1, p, NULL, n_threads, as, msg, msg_len);
 }
 
@@ -71,8 +70,7 @@ static cz_err build_registered(cz_cs *cs, const void *ctx) {
 }
 
 cz_err cz_porep_groth16_prove(const cz_porep_c1 *c1, uint32_t p, cz_assignment *as,
-                                   const cz_prove_ctx *pc, uint8_t out[192], char *msg,
-                                   size_t msg_len) {
+                              const cz_prove_ctx *pc, uint8_t out[192], char *msg, size_t msg_len) {
   cz_fr *inputs;
   size_t n;
   cz_err e = partition_inputs(c1, p, &inputs, &n, msg, msg_len);
@@ -127,8 +125,7 @@ cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, con
       break;
     cz_prove_timing_emit(pc->timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
     e = cz_porep_groth16_prove(c1, p, &as, &each,
-                                    out + (size_t)(p - first) * CZ_GROTH16_PROOF_BYTES, msg,
-                                    msg_len);
+                               out + (size_t)(p - first) * CZ_GROTH16_PROOF_BYTES, msg, msg_len);
   }
   cz_groth16_pvk_free(own);
   return e;

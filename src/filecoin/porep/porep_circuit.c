@@ -328,7 +328,8 @@ cz_err cz_porep_witness(cz_cs_mode mode, const cz_porep_c1 *c1, uint32_t partiti
   return e;
 }
 
-cz_err cz_porep_record_shape(const cz_registered_porep *k, cz_pce **out, char *msg, size_t msg_len) {
+cz_err cz_porep_record_shape(const cz_registered_porep *k, cz_pce **out, char *msg,
+                             size_t msg_len) {
   *out = NULL;
   if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no kind");
   porep_top *t = malloc(sizeof *t);

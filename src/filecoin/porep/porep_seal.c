@@ -168,8 +168,8 @@ static void sealer_free(sealer *s) {
 }
 
 /* See porep_challenge.h. */
-cz_err cz_porep_check_registered(const cz_registered_porep *k, const cz_porep_config *cfg, char *msg,
-                           size_t msg_len) {
+cz_err cz_porep_check_registered(const cz_registered_porep *k, const cz_porep_config *cfg,
+                                 char *msg, size_t msg_len) {
   if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   if ((k->shape.layers != 2 && k->shape.layers != 11) || k->shape.layers > CZ_POREP_MAX_LAYERS ||
       k->shape.nodes < 2 || k->shape.nodes > UINT32_MAX || k->shape.challenges == 0 ||
@@ -293,7 +293,8 @@ cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_confi
   if (e != CZ_OK) return e;
   if (in->registered->sector_size > SEAL_MAX_SECTOR)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "%s: sealing in memory is for test sectors up to 512 MiB", in->registered->name);
+                      "%s: sealing in memory is for test sectors up to 512 MiB",
+                      in->registered->name);
   sealer s;
   memset(&s, 0, sizeof s);
   s.n_threads = n_threads;
@@ -390,7 +391,8 @@ static bool column_ok(const verifier *v, const cz_porep_column *c, uint32_t node
                       const cz_fr *comm_c, char *why, size_t why_len) {
   if (c->index != node)
     FAIL("%s column has index %" PRIu32 ", expected %" PRIu32, what, c->index, node);
-  const char *f = inclusion_fails(&c->tree_c, &v->c1->registered->shape.tree_r, v->nodes, node, comm_c);
+  const char *f =
+      inclusion_fails(&c->tree_c, &v->c1->registered->shape.tree_r, v->nodes, node, comm_c);
   if (f) FAIL("%s column (node %" PRIu32 "): tree C inclusion proof %s", what, node, f);
   cz_fr h;
   if (cz_sdr_column_hash(&h, c->rows, v->layers) != CZ_OK || !cz_fr_eq(&h, &c->tree_c.leaf))

@@ -234,7 +234,8 @@ cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config
                       in->registered->name);
   if (in->data)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "%s: a sparse sector's data is all zero; it takes no data", in->registered->name);
+                      "%s: a sparse sector's data is all zero; it takes no data",
+                      in->registered->name);
   sparse_sector s;
   memset(&s, 0, sizeof s);
   uint8_t comm_d[32];
@@ -244,8 +245,8 @@ cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config
   sparse_free(&s);
   if (e != CZ_OK) {
     cz_porep_c1_free(out);
-    return cz_msg_err(msg, msg_len, e, "%s: building the sparse sector failed (%s)", in->registered->name,
-                      cz_err_str(e));
+    return cz_msg_err(msg, msg_len, e, "%s: building the sparse sector failed (%s)",
+                      in->registered->name, cz_err_str(e));
   }
   return CZ_OK;
 }

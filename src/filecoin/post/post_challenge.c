@@ -97,8 +97,8 @@ cz_err cz_post_winning_sectors(const cz_registered_post *k, const uint8_t random
   return CZ_OK;
 }
 
-cz_err cz_post_partition_slots(const cz_registered_post *k, uint32_t partition, size_t n, size_t *slots,
-                               char *msg, size_t msg_len) {
+cz_err cz_post_partition_slots(const cz_registered_post *k, uint32_t partition, size_t n,
+                               size_t *slots, char *msg, size_t msg_len) {
   if (k->type == CZ_POST_WINNING) {
     if (partition != 0)
       return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,

@@ -65,8 +65,8 @@ static cz_err check_commitments(const cz_merkle_tree *t, const cz_fr *comm_c,
 }
 
 cz_err cz_post_vanilla_prove(const cz_registered_post *k, const cz_post_replica *rep,
-                                const uint64_t *challenges, size_t n_challenges,
-                                cz_post_vanilla *out, char *msg, size_t msg_len) {
+                             const uint64_t *challenges, size_t n_challenges, cz_post_vanilla *out,
+                             char *msg, size_t msg_len) {
   if (msg && msg_len) msg[0] = 0;
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "generate vanilla: NULL output");
   memset(out, 0, sizeof *out);

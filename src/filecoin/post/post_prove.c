@@ -77,8 +77,8 @@ cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_challenge_s
 cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t msg_len) {
   if (!p || !p->registered)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: not parsed");
-  return cz_post_vanilla_verify(&(cz_post_challenge_seed){p->registered, p->randomness, p->prover_id,
-                                                          p->partition},
+  return cz_post_vanilla_verify(&(cz_post_challenge_seed){p->registered, p->randomness,
+                                                          p->prover_id, p->partition},
                                 p->sectors, p->proofs, p->n, msg, msg_len);
 }
 
@@ -186,19 +186,19 @@ cz_err cz_post_record_shape(const cz_registered_post *k, cz_pce **out, char *msg
                               k->challenge_count, k->name, out, msg, msg_len);
 }
 
-cz_err cz_post_groth16_prove(const cz_post_partition *p, cz_assignment *as,
-                                const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                char *msg, size_t msg_len) {
+cz_err cz_post_groth16_prove(const cz_post_partition *p, cz_assignment *as, const cz_prove_ctx *pc,
+                             uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
   cz_fr *inputs = NULL;
-  cz_err e = !p || !p->registered ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
-                            : verifier_inputs(p, &inputs, msg, msg_len);
+  cz_err e = !p || !p->registered
+                 ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
+                 : verifier_inputs(p, &inputs, msg, msg_len);
   if (e != CZ_OK) {
     cz_assignment_free(as);
     return e;
   }
   /* Curio uses PoSt proofs unverified: this check is the only one. */
-  e = cz_groth16_prove_verified(pc, as, inputs, cz_post_public_input_count(p->registered), p->registered->name,
-                                out, msg, msg_len);
+  e = cz_groth16_prove_verified(pc, as, inputs, cz_post_public_input_count(p->registered),
+                                p->registered->name, out, msg, msg_len);
   free(inputs);
   return e;
 }

@@ -37,8 +37,9 @@ static want_shape shape_of(const cz_registered_post *k) {
   return w;
 }
 
-static cz_err check_shape(const cz_registered_post *k, const want_shape *w, const cz_post_inclusion *inc,
-                          const char *name, char *msg, size_t msg_len) {
+static cz_err check_shape(const cz_registered_post *k, const want_shape *w,
+                          const cz_post_inclusion *inc, const char *name, char *msg,
+                          size_t msg_len) {
   const cz_merkle_shape *t = &k->tree_r;
   if (inc->variant != w->variant || inc->n_base != w->n_base || inc->n_sub != w->n_sub ||
       inc->n_top != w->n_top)

@@ -58,10 +58,13 @@ static const cz_registered_porep table[] = {
     KIND(18, "32GiB", "V1_2_Feat_NonInteractivePoRep", 32 * GIB, 126, LARGE(32 * GIB, 0), NI),
     KIND(19, "64GiB", "V1_2_Feat_NonInteractivePoRep", 64 * GIB, 126, LARGE(64 * GIB, 2), NI),
 };
-_Static_assert(sizeof table / sizeof table[0] == CZ_REGISTERED_POREP_COUNT, "every registered seal proof");
+_Static_assert(sizeof table / sizeof table[0] == CZ_REGISTERED_POREP_COUNT,
+               "every registered seal proof");
 #define N_TABLE (sizeof table / sizeof table[0])
 
-const cz_registered_porep *cz_registered_porep_by_id(uint32_t id) { return id < N_TABLE ? &table[id] : NULL; }
+const cz_registered_porep *cz_registered_porep_by_id(uint32_t id) {
+  return id < N_TABLE ? &table[id] : NULL;
+}
 
 const cz_registered_porep *cz_registered_porep_by_name(const char *name) {
   for (size_t i = 0; name && i < N_TABLE; i++)

@@ -20,9 +20,9 @@ void cz_snap_partition_free(cz_snap_partition *p) {
   memset(p, 0, sizeof *p);
 }
 
-cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_registered_snap *k, uint32_t partition,
-                               const cz_snap_comms *c, const uint8_t *vanilla, size_t len,
-                               char *msg, size_t msg_len) {
+cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_registered_snap *k,
+                               uint32_t partition, const cz_snap_comms *c, const uint8_t *vanilla,
+                               size_t len, char *msg, size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: NULL output");
   memset(out, 0, sizeof *out);
   if (!k || !c)
@@ -47,8 +47,8 @@ cz_err cz_snap_partition_verify(const cz_snap_partition *p, char *msg, size_t ms
   if (!p || !p->registered)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: not parsed");
   cz_snap_comms c = {p->comm_r_old, p->comm_d_new, p->comm_r_new};
-  return cz_snap_vanilla_verify(&p->registered->shape, p->partition, &c, &p->proof, p->partition, msg,
-                                  msg_len);
+  return cz_snap_vanilla_verify(&p->registered->shape, p->partition, &c, &p->proof, p->partition,
+                                msg, msg_len);
 }
 
 cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
@@ -56,8 +56,8 @@ cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PU
   if (!p || !p->registered)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: not parsed");
   cz_snap_comms c = {p->comm_r_old, p->comm_d_new, p->comm_r_new};
-  return cz_snap_public_inputs(&p->registered->shape, p->partition, p->registered->shape.h, &c, out, msg,
-                               msg_len);
+  return cz_snap_public_inputs(&p->registered->shape, p->partition, p->registered->shape.h, &c, out,
+                               msg, msg_len);
 }
 
 /* The circuit of shape ctx without a witness (keygen, recording). */
@@ -95,7 +95,8 @@ static cz_err synthesize(const cz_snap_partition *p, const cz_pce *shape, unsign
       (as->n_inputs != CZ_SNAP_PUBLIC_INPUTS + 1 || memcmp(as->inputs + 1, in, sizeof in) != 0)) {
     cz_assignment_free(as);
     e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                   "%s: the circuit's public inputs differ from the verifier's", p->registered->name);
+                   "%s: the circuit's public inputs differ from the verifier's",
+                   p->registered->name);
   }
   return e;
 }
@@ -110,12 +111,12 @@ cz_err cz_snap_synthesize_pce(const cz_snap_partition *p, const cz_pce *shape, u
   return synthesize(p, shape, n_threads, as, msg, msg_len);
 }
 
-cz_err cz_snap_groth16_prove(const cz_snap_partition *p, cz_assignment *as,
-                                const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                char *msg, size_t msg_len) {
+cz_err cz_snap_groth16_prove(const cz_snap_partition *p, cz_assignment *as, const cz_prove_ctx *pc,
+                             uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
   cz_fr in[CZ_SNAP_PUBLIC_INPUTS];
-  cz_err e = !p || !p->registered ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
-                            : cz_snap_partition_inputs(p, in, msg, msg_len);
+  cz_err e = !p || !p->registered
+                 ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
+                 : cz_snap_partition_inputs(p, in, msg, msg_len);
   if (e != CZ_OK) {
     cz_assignment_free(as);
     return e;
@@ -161,8 +162,9 @@ cz_err cz_snap_params_get(cz_groth16_params *out, const cz_registered_snap *k,
   return cz_params_store_get(out, name, CZ_SNAP_PUBLIC_INPUTS + 1, o, origin, msg, msg_len);
 }
 
-cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_registered_snap *k, const cz_snap_comms *c,
-                             const uint8_t *proofs, size_t len, char *msg, size_t msg_len) {
+cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_registered_snap *k,
+                             const cz_snap_comms *c, const uint8_t *proofs, size_t len, char *msg,
+                             size_t msg_len) {
   if (!vk || !k || (!proofs && len))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing key, kind or proofs");
   size_t parts = k->shape.partitions;

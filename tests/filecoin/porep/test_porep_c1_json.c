@@ -440,7 +440,8 @@ static void edits(const char *json, const cz_porep_c1 *c1) {
     cz_porep_c1 got;
     char msg[MSG];
     CHECK(cz_porep_c1_parse(&got, t, strlen(t), msg, sizeof msg) == CZ_OK);
-    if (ACCEPTED[i].registered_id >= 0) CHECK(got.registered == cz_registered_porep_by_id(ACCEPTED[i].registered_id));
+    if (ACCEPTED[i].registered_id >= 0)
+      CHECK(got.registered == cz_registered_porep_by_id(ACCEPTED[i].registered_id));
     else CHECK(same_c1(&got, c1));
     cz_porep_c1_free(&got);
     free(t);

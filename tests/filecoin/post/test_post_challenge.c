@@ -135,8 +135,8 @@ static void winning_sector_selection(const winning_case *wc) {
   uint64_t got;
   CHECK_EQ_INT(cz_post_winning_sectors(k, w->randomness, w->prover_id, 0, &got, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(cz_post_winning_sectors(cz_registered_post_by_id(5), w->randomness, w->prover_id, 5, &got,
-                                       msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_winning_sectors(cz_registered_post_by_id(5), w->randomness, w->prover_id, 5,
+                                       &got, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
 }
 
@@ -198,10 +198,10 @@ static void winning_rejects_other_seeds(const cz_groth16_pvk *pvk, const winning
   uint8_t r2[32];
   memcpy(r2, w->randomness, 32);
   r2[0] ^= 1;
-  CHECK_EQ_INT(
-      cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k, .randomness = r2, .partition = 0},
-                            &w->sector, 1, other, N_INPUTS, msg, sizeof msg),
-      CZ_OK);
+  CHECK_EQ_INT(cz_post_public_inputs(
+                   &(cz_post_challenge_seed){.registered = k, .randomness = r2, .partition = 0},
+                   &w->sector, 1, other, N_INPUTS, msg, sizeof msg),
+               CZ_OK);
   CHECK_EQ_INT(verify(pvk, other, w->proof), CZ_ERR_PROOF_INVALID);
 }
 

@@ -318,9 +318,9 @@ static cz_err gen_for(const cz_registered_post *k, size_t sector, uint64_t secto
       cz_post_sector_challenges(k, randomness(), sector_index, sector + 1, ch, msg, sizeof msg);
   if (e == CZ_OK)
     e = cz_post_vanilla_prove(k,
-                                 &(cz_post_replica){sector + 1, r->comm_r, &r->comm_c,
-                                                    &r->comm_r_last, &r->tree_r_last},
-                                 ch, k->config_challenge_count, v, msg, sizeof msg);
+                              &(cz_post_replica){sector + 1, r->comm_r, &r->comm_c, &r->comm_r_last,
+                                                 &r->tree_r_last},
+                              ch, k->config_challenge_count, v, msg, sizeof msg);
   if (e != CZ_OK) fprintf(stderr, "generate: %s\n", msg);
   return e;
 }
@@ -431,8 +431,8 @@ static void test_custom(uint32_t id, size_t n_leaves, uint32_t variant, size_t b
                CZ_OK);
   cz_post_vanilla v;
   cz_err e =
-      cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
-                               ch, k.config_challenge_count, &v, msg, sizeof msg);
+      cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, ch,
+                            k.config_challenge_count, &v, msg, sizeof msg);
   CHECK_EQ_INT(e, CZ_OK);
   if (e != CZ_OK) {
     fprintf(stderr, "custom %u: %s\n", id, msg);
@@ -456,27 +456,26 @@ static void test_custom(uint32_t id, size_t n_leaves, uint32_t variant, size_t b
 
   /* Refusals, each naming its argument; *out zeroed. */
   const cz_registered_post *real_k = cz_registered_post_by_id(id); /* 32 / 64 GiB: wrong size */
-  e = cz_post_vanilla_prove(real_k,
-                               &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, ch,
-                               10, &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(real_k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
+                            ch, 10, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "tree_r_last") && v.sectors == NULL);
   uint64_t bad[1] = {n_leaves};
-  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
-                               bad, 1, &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, bad,
+                            1, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "challenges[0]"));
-  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
-                               ch, 0, &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, ch,
+                            0, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "challenges"));
-  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &t.root, &t.root, &t},
-                               ch, 1, &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &t.root, &t.root, &t}, ch,
+                            1, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "comm_r:"));
-  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &comm_c, &t},
-                               ch, 1, &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &comm_c, &t}, ch,
+                            1, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "comm_r_last"));
   uint8_t big[32];
   memset(big, 0xff, 32);
-  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, big, &comm_c, &t.root, &t}, ch, 1,
-                               &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, big, &comm_c, &t.root, &t}, ch, 1, &v,
+                            msg, sizeof msg);
   CHECK(e == CZ_ERR_NONCANONICAL && strstr(msg, "comm_r"));
   cz_merkle_tree_free(&t);
 }

@@ -36,7 +36,8 @@ int main(void) {
    * challenges, NI-PoRep proves 13 x 2 = 26 or 126 x 18 = 2,268 >= 2,253
    * challenges; all share the V1 vanilla tag and the interactive circuit. */
   for (uint32_t id = 10; id < 20; id++) {
-    const cz_registered_porep *k = cz_registered_porep_by_id(id), *base = cz_registered_porep_by_id(5 + id % 5);
+    const cz_registered_porep *k = cz_registered_porep_by_id(id),
+                              *base = cz_registered_porep_by_id(5 + id % 5);
     bool ni = id >= 15, big = id % 5 >= 3;
     char name[64];
     snprintf(name, sizeof name, "StackedDrg%s%s", sizes[id % 5],

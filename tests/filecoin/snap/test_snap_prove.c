@@ -51,8 +51,8 @@ static void budgets_agree(const cz_snap_partition *p, const cz_fr in[CZ_SNAP_PUB
   static const unsigned budgets[] = {1, 3, 0};
   char msg[256];
   for (size_t b = 0; b < sizeof budgets / sizeof *budgets; b++) {
-    CHECK(cz_snap_witness(CZ_CS_PROVE, &p->registered->shape, &pub, &p->proof, budgets[b], &par, msg,
-                          sizeof msg) == CZ_OK);
+    CHECK(cz_snap_witness(CZ_CS_PROVE, &p->registered->shape, &pub, &p->proof, budgets[b], &par,
+                          msg, sizeof msg) == CZ_OK);
     CHECK(assign_eq(&serial, &par));
     cz_assignment_free(&par);
   }

@@ -345,8 +345,8 @@ static int verifier_open(local_verifier *v, const char *vk_path, const ProtobufC
     e = CZ_ERR_INVALID_ARG;
   }
   if (e != CZ_OK) {
-    fprintf(stderr, "%s: not a verifying key of %s's circuit (%s)\n", vk_path, v->c1.registered->name,
-            cz_err_str(e));
+    fprintf(stderr, "%s: not a verifying key of %s's circuit (%s)\n", vk_path,
+            v->c1.registered->name, cz_err_str(e));
     cz_porep_c1_free(&v->c1);
     return -1;
   }
@@ -489,8 +489,9 @@ static int post_request(const opts *o, cz_bench_post_request *r,
     return fprintf(stderr, "--request: %s\n", why), 1;
   if (o->vanilla || o->randomness || o->c1)
     return fprintf(stderr, "--request carries the vanilla proofs and the randomness\n"), 1;
-  sub->proof_kind = r->registered->type == CZ_POST_WINNING ? CUZK__V1__PROOF_KIND__WINNING_POST
-                                                     : CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
+  sub->proof_kind = r->registered->type == CZ_POST_WINNING
+                        ? CUZK__V1__PROOF_KIND__WINNING_POST
+                        : CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
   sub->registered_proof = r->registered->id;
   sub->miner_id = r->miner_id;
   sub->partition_index = r->partition;
