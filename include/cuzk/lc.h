@@ -12,7 +12,7 @@
  *    coefficient means (the prover's densities skip it, keygen keeps it).
  *  - Terms iterate as bellpepper's iter_inputs() then iter_aux(): inputs by
  *    ascending index, then aux by ascending index. Here that is one array
- *    sorted by the key (kind << 32 | index).
+ *    sorted by the key (role << 32 | index).
  *
  * Storage: three layouts behind the same functions, chosen at run time when
  * the LC is initialised (normally from its constraint system, see cs.h):

@@ -19,7 +19,7 @@
  *   porep_c2.c            C2: synthesis, proving and verification of
  *                         partitions; keygen, size hints, recorded shapes
  *   porep_params.c        the StackedDRG circuit's parameters from the store
- * (cz_porep_c1_alloc / free live with the kinds, in
+ * (cz_porep_c1_alloc / free live with the registered proofs, in
  * src/filecoin/registry/registered_porep.c.)
  *
  * Field values are Fr in Montgomery form (cz_fr); byte strings (comm_*,
@@ -90,7 +90,7 @@ typedef struct {
   uint64_t sector_num;
 } cz_porep_c1;
 
-/* Allocates c1->proofs for kind (partitions x challenges, zeroed; 175 KiB
+/* Allocates c1->proofs for `registered` (partitions x challenges, zeroed; 175 KiB
  * per challenge) and sets the counts; c1 is zeroed first. Free with
  * cz_porep_c1_free. CZ_ERR_NOMEM. */
 cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_registered_porep *registered);
@@ -118,7 +118,7 @@ cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg, size_t ms
  * itself reads). *out is malloc'd and NUL-terminated, *len excludes the NUL.
  * CZ_ERR_NOMEM. */
 cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
-/* A structurally valid C1 of kind filled with pseudo-random canonical
+/* A structurally valid C1 of a registered proof filled with pseudo-random canonical
  * values from seed (the same seed gives the same C1); it is NOT a valid
  * proof, but synthesis accepts it: each partition's challenges are the ones
  * the public inputs derive (cz_porep_challenges), the columns are their
@@ -150,7 +150,7 @@ typedef struct {
  * tree C over the column hashes, the encoded replica and tree R-last
  * (comm_r = Poseidon(comm_c, comm_r_last)), then the vanilla proofs of
  * every partition's interactive challenges. n_threads 0 = all cores.
- * Errors: CZ_ERR_INVALID_ARG (bad data chunk, unsupported kind, over
+ * Errors: CZ_ERR_INVALID_ARG (bad data chunk, unsupported registered proof, over
  * 512 MiB: see cz_porep_seal_config), CZ_ERR_NOMEM; msg names the cause.
  * The caller frees *out with cz_porep_c1_free. */
 cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out, unsigned n_threads, char *msg,
@@ -170,14 +170,14 @@ void cz_porep_default_data(uint8_t *out, uint64_t sector_size);
 cz_err cz_porep_vanilla_verify(const cz_porep_c1 *c1, char *msg, size_t msg_len);
 
 /* cz_porep_seal and cz_porep_vanilla_verify under an explicit configuration
- * in place of the kind's (cz_registered_porep_config): its porep_id and API
+ * in place of the registered proof's (cz_registered_porep_config): its porep_id and API
  * version drive replica_id, the graph and the challenges. This is for
  * sectors sealed outside the registered proofs, such as the polka-storage
  * vector (porep_id zero with 1.1.0/1.2.0 graph semantics). cfg's
- * sector_size, challenges and partitions must equal the kind's
- * (CZ_ERR_INVALID_ARG otherwise); cfg NULL means the kind's own. Both
+ * sector_size, challenges and partitions must equal the registered proof's
+ * (CZ_ERR_INVALID_ARG otherwise); cfg NULL means the registered proof's own. Both
  * verifiers return CZ_ERR_INVALID_ARG, not PROOF_INVALID, for a NULL c1,
- * kind or proofs array and for a kind whose shape they cannot handle.
+ * registered proof or proofs array and for a registered proof whose shape they cannot handle.
  * Sealing works in memory and refuses sectors over 512 MiB. */
 cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config *cfg,
                             cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len);
@@ -200,7 +200,7 @@ cz_err cz_porep_vanilla_verify_config(const cz_porep_c1 *c1, const cz_porep_conf
  * be interactive (the synthetic and NI challenges depend on comm_r). On
  * success *n_touched (when not NULL) is the number of labelled nodes.
  * Errors: CZ_ERR_INVALID_ARG (data given, a non-interactive rule, an
- * unsupported kind), CZ_ERR_NOMEM; msg names the cause. The caller frees
+ * unsupported registered proof), CZ_ERR_NOMEM; msg names the cause. The caller frees
  * *out with cz_porep_c1_free. */
 cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config *cfg,
                             cz_porep_c1 *out, size_t *n_touched, char *msg, size_t msg_len);
@@ -209,7 +209,7 @@ cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config
  * PrivateReplicaInfo holds it (the replica's tree R-last from the cache
  * directory, comm_c and comm_r_last from its persistent aux). */
 typedef struct {
-  cz_merkle_tree tree_r_last; /* the kind's tree_r shape over its nodes */
+  cz_merkle_tree tree_r_last; /* the registered proof's tree_r shape over its nodes */
   cz_fr comm_c;               /* tree C's root */
   cz_fr comm_r_last;          /* tree_r_last.root */
   uint8_t comm_r[32];         /* Poseidon-2(comm_c, comm_r_last), as the C1's comm_r */
@@ -236,7 +236,7 @@ void cz_porep_replica_free(cz_porep_replica *r);
  * layer, the encoding, tree-R and tree-C inclusions). c1 supplies the
  * witness and may be NULL when !cz_cs_needs_values(cs) (keygen, recording);
  * then shape alone decides the circuit. With c1, shape must be
- * c1->kind->shape and partition < c1->n_partitions. Errors:
+ * c1->registered->shape and partition < c1->n_partitions. Errors:
  * CZ_ERR_INVALID_ARG (NULL cs, shape/partition mismatch; not sticky),
  * CZ_ERR_NOMEM, or the cs's error. */
 cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c1 *c1,
@@ -259,11 +259,11 @@ cz_err cz_porep_witness(cz_cs_mode mode, const cz_porep_c1 *c1, uint32_t partiti
  * and comm_r. *n: capacity in, count out (as cz_porep_public_inputs). */
 cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out, size_t *n);
 
-/* The same under an explicit configuration in place of the kind's, as
+/* The same under an explicit configuration in place of the registered proof's, as
  * cz_porep_seal_config takes one (e.g. the polka-storage vector's porep_id
  * zero with API 1.1.0): its porep_id and API version derive the graph.
- * cfg NULL means the kind's own; cfg's sector_size, challenges and
- * partitions must equal the kind's (CZ_ERR_INVALID_ARG otherwise). */
+ * cfg NULL means the registered proof's own; cfg's sector_size, challenges and
+ * partitions must equal the registered proof's (CZ_ERR_INVALID_ARG otherwise). */
 cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
                                         uint32_t partition, cz_fr *out, size_t *n);
 
@@ -286,7 +286,7 @@ cz_err cz_porep_keygen_shape(void *ctx, cz_cs *cs);
 /* ---- C2: C1 -> proofs (porep_c2.c) ---------------------------------------- */
 
 /* Prove every partition of c1 with pc (pc->params: the circuit of
- * c1->kind): the vanilla proofs are verified natively first (a bad C1 never
+ * c1->registered): the vanilla proofs are verified natively first (a bad C1 never
  * reaches synthesis), each partition is synthesized on pc->n_threads (PROVE
  * cs, reported as the synthesis phase through pc->timing) and proved, and
  * every proof is verified against pc->pvk (NULL: prepared here) with the
@@ -316,11 +316,11 @@ cz_err cz_porep_groth16_prove(const cz_porep_c1 *c1, uint32_t p, cz_assignment *
                               const cz_prove_ctx *pc, uint8_t out[192], char *msg, size_t msg_len);
 
 /* Pre-compiled synthesis (cuzk's PCE, cs.h's cz_pce). cz_porep_record_shape
- * records kind k's circuit once (RECORD cs; about a plain synthesis' time;
+ * records registered proof k's circuit once (RECORD cs; about a plain synthesis' time;
  * 2 KiB: 117 MiB, cz_pce_get_info says exactly). The shape is immutable and
  * may be shared by threads. */
 cz_err cz_porep_record_shape(const cz_registered_porep *k, cz_pce **out, char *msg, size_t msg_len);
-/* cz_porep_synthesize through a shape recorded from c1->kind: a WITNESS
+/* cz_porep_synthesize through a shape recorded from c1->registered: a WITNESS
  * run and cz_pce_eval, both on n_threads (0 = all cores); the assignment is bit
  * for bit the plain one's. shape NULL: the plain path. A shape of another
  * size fails (CZ_ERR_INVALID_ARG); one of another circuit with the same
@@ -340,7 +340,7 @@ cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, con
 
 /* ---- Parameters (porep_params.c) ----------------------------------------- */
 
-/* cz_params_store_get for the StackedDRG circuit of kind k: name from
+/* cz_params_store_get for the StackedDRG circuit of registered proof k: name from
  * cz_porep_param_name, n_ic from cz_porep_public_input_count + 1. */
 cz_err cz_porep_params_get(cz_groth16_params *out, const cz_registered_porep *k,
                            const cz_params_store_opts *o, cz_params_origin *origin, char *msg,

@@ -218,7 +218,7 @@ typedef struct {
 } cz_post_partition;
 
 /* Parse the n bincode vanilla proofs vanilla[i][0..lens[i]) of partition
- * `partition` of a kind-k PoSt (cz_post_vanilla_parse each, messages name
+ * `partition` of a PoSt of registered proof k (cz_post_vanilla_parse each, messages name
  * vanilla_proofs[i]). Checks the count (Winning exactly 1, partition 0;
  * Window 1..sector_count) and that randomness is a canonical Fr; it does
  * not verify the proofs (cz_post_partition_verify). On success the caller

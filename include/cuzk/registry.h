@@ -55,17 +55,17 @@ typedef struct {
  * file: the identifier hashes only the challenges per partition. */
 const cz_registered_porep *cz_registered_porep_by_id(uint32_t id);
 const cz_registered_porep *cz_registered_porep_by_name(const char *name);
-/* The interactive kind of a sector size in bytes (2048, 8 MiB, 512 MiB,
+/* The interactive registered proof of a sector size in bytes (2048, 8 MiB, 512 MiB,
  * 32 GiB, 64 GiB), V1_1 when v1_1 else V1; NULL when no official size
  * matches. */
 const cz_registered_porep *cz_registered_porep_by_sector_size(uint64_t sector_size, bool v1_1);
-/* The public-input configuration of kind k (porep_id from its id, nonce 0,
+/* The public-input configuration of registered proof k (porep_id from its id, nonce 0,
  * its API version, challenge rule and partitions). */
 void cz_registered_porep_config(const cz_registered_porep *k, cz_porep_config *cfg);
 
 /* ---- PoRep parameter names (registry/param_name.c) ----------------------- */
 
-/* The official parameter base name of kind k, as rust-fil-proofs' parameter
+/* The official parameter base name of registered proof k, as rust-fil-proofs' parameter
  * cache names it: "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-
  * 8-0-0-sha256_hasher-<sha256 hex of the public params identifier>" (append
  * ".params" / ".vk"). Returns the length; writes at most cap bytes incl. NUL. */

@@ -231,7 +231,7 @@ typedef struct {
   cz_snap_partition_proof proof;
 } cz_snap_partition;
 
-/* Parse vanilla[0..len) as partition `partition` of a kind-k update
+/* Parse vanilla[0..len) as partition `partition` of an update of registered proof k
  * (cz_snap_vanilla_parse, messages name vanilla_proofs[partition]) and
  * check the commitments are canonical Fr. It does not verify the proof
  * (cz_snap_partition_verify). Errors: CZ_ERR_INVALID_ARG (NULL, partition
@@ -246,7 +246,7 @@ void cz_snap_partition_free(cz_snap_partition *p); /* idempotent on a zeroed one
 cz_err cz_snap_partition_verify(const cz_snap_partition *p, char *msg, size_t msg_len);
 
 /* The verifier's public inputs of p (cz_snap_public_inputs with h =
- * kind->shape.h), into out. */
+ * registered->shape.h), into out. */
 cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
                                 char *msg, size_t msg_len);
 

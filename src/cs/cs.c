@@ -1,6 +1,6 @@
 /* The constraint system: allocation, namespaces and enforce for every
- * backend. enforce dispatches on the kind with one switch (a well-predicted
- * branch: the kind never changes during a run). */
+ * backend. enforce dispatches on the mode with one switch (a well-predicted
+ * branch: the mode never changes during a run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +124,7 @@ static cz_err alloc_common(cz_cs *cs, cz_var *out, const cz_fr *value, bool inpu
     cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "alloc after finish");
     return cs->err;
   }
-  /* RECORD keeps a kind bit in its 32-bit columns (cz_rec_mat). */
+  /* RECORD keeps a role bit in its 32-bit columns (cz_rec_mat). */
   if (*n >= (cs->mode == CZ_CS_RECORD ? (size_t)REC_INPUT_BIT : (size_t)UINT32_MAX)) {
     cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "too many %s variables", input ? "input" : "aux");
     return cs->err;
@@ -423,7 +423,7 @@ static bool test_push_name(cz_cs *cs, const char *fmt, va_list *ap) {
   return ok;
 }
 
-/* What a kind's part of enforce_impl says: the row is kept, or why not
+/* What a mode's part of enforce_impl says: the row is kept, or why not
  * (ROW_FAILED: the system's error is set already). */
 typedef enum { ROW_OK, ROW_RANGE, ROW_NOMEM, ROW_FAILED } row_result;
 

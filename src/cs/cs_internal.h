@@ -69,7 +69,7 @@ typedef struct {
 bool cz_rec_init(cz_recorder *r);
 void cz_rec_free(cz_recorder *r);
 /* Append lc as the next row of matrix m (zero coefficients dropped). The
- * LC's variables must be allocated and below 2^31 per kind. False: out of
+ * LC's variables must be allocated and below 2^31 per role. False: out of
  * memory or over 2^32 - 1 entries (*overflow tells which). */
 bool cz_rec_push_row(cz_recorder *r, int m, const cz_lc *lc, bool *overflow);
 

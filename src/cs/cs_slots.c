@@ -97,7 +97,7 @@ static cz_err count_slot(slots_run *r) {
 }
 
 /* A slot's counts depend on the circuit's shape alone, and every partition
- * of a kind has the same: the first one's count serves the later ones
+ * of a mode has the same: the first one's count serves the later ones
  * instead of a serial COUNT run each time (one slot of 18 at 32 GiB; with
  * as many threads as slots, a third of the wall time). The key is the slot
  * function and where the header ends. Two shapes under one key are caught
@@ -505,7 +505,7 @@ cz_err cz_slots_synthesize(cz_cs_mode mode, const cz_cs_config *cfg, const cz_sl
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
   memset(out, 0, sizeof *out);
   if (!c || !c->header || !c->slot || (mode != CZ_CS_PROVE && mode != CZ_CS_WITNESS))
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "kind: PROVE or WITNESS, with a circuit");
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "mode: PROVE or WITNESS, with a circuit");
   slots_run r = {.c = c, .mode = mode, .out = out, .n_threads = n_threads};
   r.cfg = cfg ? *cfg : (cz_cs_config){CZ_LC_INLINE, 4, 0, 0};
   pthread_mutex_init(&r.err_lock, NULL);

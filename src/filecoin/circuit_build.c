@@ -3,7 +3,7 @@
 
 #include "util/msg.h"
 
-/* build(ctx) into a new system of kind; take its product; msg on error. */
+/* build(ctx) into a new system in that mode; take its product; msg on error. */
 static cz_err build_in(cz_cs_mode mode, cz_circuit_shape_fn build, const void *ctx,
                        cz_keygen_cols *cols, cz_pce **pce, const char *what, char *msg,
                        size_t msg_len) {

@@ -20,7 +20,7 @@
 
 /* One SRS circuit per sector size (V1 and V1_1 share Filecoin's file). */
 typedef struct {
-  const cz_registered_porep *registered; /* the V1_1 kind of the size */
+  const cz_registered_porep *registered; /* the V1_1 registered proof of the size */
   cz_prover_circuit circuit;
 } srs_entry;
 
@@ -110,7 +110,7 @@ static void porep_free_model(void *self, void *model) {
 /* ---- Proving: one pipeline item per partition (partition_hooks.c) ------- */
 
 /* The C1's partitions (NI-PoRep has 13 where V1_1 2 KiB has 1) of the
- * size's circuit; memory is planned with the V1_1 kind's constraints. */
+ * size's circuit; memory is planned with the V1_1 registered proof's constraints. */
 static cz_err porep_plan(void *self, const void *model, cz_partition_plan *plan, char *msg,
                          size_t len) {
   porep_state *st = self;

@@ -1,7 +1,7 @@
 /* The WinningPoSt and WindowPoSt provers behind the engine: Curio's
  * request (bincode vanilla proofs, randomness, miner id, partition) parsed
  * and verified natively at submit, so a bad input is refused before it is
- * queued; one SRS circuit per kind and sector size (official, or opt-in
+ * queued; one SRS circuit per registered proof and sector size (official, or opt-in
  * test parameters made on first use); the partition through the engine's
  * pipeline (one item: TIMELINE phases as for PoRep); the proof verified
  * before it is returned, since Curio uses PoSt proofs unverified. */

@@ -27,7 +27,7 @@ _Static_assert(offsetof(snap_state, c) == 0, "the engine's self is the state");
 /* The parsed request kept with the job: every partition, verified. */
 typedef struct {
   const cz_registered_snap *registered;
-  cz_snap_partition *parts; /* kind->shape.partitions */
+  cz_snap_partition *parts; /* registered->shape.partitions */
 } snap_model;
 
 static void model_free(snap_model *m) {

@@ -441,7 +441,7 @@ static void test_errors(void) {
   cz_cs_push_ns(cs, "a/b");
   CHECK_EQ_INT(cz_cs_error(cs), CZ_ERR_INVALID_ARG);
   cz_cs_free(cs);
-  /* finish twice, take before finish / of the wrong kind. */
+  /* finish twice, take before finish / of the wrong mode. */
   cs = cz_cs_new(CZ_CS_RECORD, NULL);
   cz_r1cs m;
   cz_assignment as;

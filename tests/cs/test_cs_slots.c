@@ -6,7 +6,7 @@
  * and B. The comparison is sharp enough to catch a shifted merge: moving
  * one slot's rows or bits by one position fails it. A slot of another
  * shape, a slot using another slot's variable and a failing slot are
- * refused with the slot's index in the message, and so is another kind
+ * refused with the slot's index in the message, and so is another mode
  * than PROVE or WITNESS. Remembered slot counts that are another
  * circuit's are caught, and the run counts again. */
 #include <stdio.h>

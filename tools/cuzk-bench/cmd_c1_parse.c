@@ -1,7 +1,7 @@
 /* cuzk-bench c1-parse: how fast a C1 JSON of a given sector size parses.
  *
  * Writes a structurally valid synthetic C1 (cz_porep_c1_synthetic: random
- * canonical values, the kind's exact counts and shapes; not a valid proof)
+ * canonical values, the registered proof's exact counts and shapes; not a valid proof)
  * with cz_porep_c1_to_json, to a file, then times cz_porep_c1_parse over
  * the text in memory and cz_porep_c1_load from the file, each -i times.
  * With --curio the text is Curio's wrapper (base64 of the C1 JSON).
@@ -25,7 +25,7 @@
 #include "cuzk/porep.h"
 #include "base64.h"
 
-/* The kind from a size name or byte count. */
+/* The registered proof from a size name or byte count. */
 static const cz_registered_porep *registered_from(const char *s, bool v1) {
   for (uint32_t id = 0; id < 5; id++) {
     const cz_registered_porep *k = cz_registered_porep_by_id(id);
@@ -55,7 +55,7 @@ static int canonical(const char *path) {
   return ok ? 0 : 1;
 }
 
-/* The text timed: a synthetic C1 of the kind, as our writer lays it out
+/* The text timed: a synthetic C1 of the registered proof, as our writer lays it out
  * (wrapped as Curio does when curio), and how long making it took. */
 typedef struct {
   const cz_registered_porep *k;

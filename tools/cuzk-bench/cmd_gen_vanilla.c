@@ -72,7 +72,7 @@ static int seal_input(const porep_opts *o, cz_porep_seal_input *in, uint64_t *si
   }
   *in = (cz_porep_seal_input){0};
   in->registered = cz_registered_porep_by_sector_size(*size, !o->v1);
-  /* The feature kinds follow V1_1's ids: 5 + s -> 10 + s, 15 + s. */
+  /* The feature registered proofs follow V1_1's ids: 5 + s -> 10 + s, 15 + s. */
   if (in->registered && (o->synthetic || o->ni))
     in->registered = cz_registered_porep_by_id(in->registered->id + (o->ni ? 10 : 5));
   in->sector_id = o->sector;

@@ -30,7 +30,7 @@ static cz_err record_post(const void *k, cz_pce **out, char *msg, size_t len) {
 }
 
 /* The circuit the daemon proves for that kind and size: PoRep V1_1, the
- * first Winning / Window kind of the size (Window V1 and V1_1 share it). */
+ * first Winning / Window registered proof of the size (Window V1 and V1_1 share it). */
 typedef struct {
   const char *family, *param_revision;
   const void *registered;

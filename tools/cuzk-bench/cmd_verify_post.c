@@ -133,7 +133,7 @@ typedef struct {
 /* The proof (CZ_GROTH16_PROOF_BYTES bytes) against the key and the
  * public inputs of the claim: "valid" or "invalid: ..." on stdout. 0
  * valid, 1 invalid, 2 unusable input (a line on stderr). per: the
- * kind's public-input count, which the caller already has. */
+ * registered proof's public-input count, which the caller already has. */
 static int verify_proof(const post_claim *c, const cz_groth16_vk *vk, const uint8_t *bytes,
                         size_t per) {
   cz_fr *inputs = malloc(per * sizeof *inputs);

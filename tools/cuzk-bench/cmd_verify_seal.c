@@ -83,7 +83,7 @@ static const char *synopsis = SEAL_SYNOPSIS;
 
 /* What is claimed about the sealed sector: the configuration and the values
  * the public inputs derive from. Filled from the options, or from a C1 file
- * (--c1: kind, commitments, ticket and seed; Curio's wrapper also gives the
+ * (--c1: registered proof, commitments, ticket and seed; Curio's wrapper also gives the
  * sector number) plus --prover-id and --sector-id. */
 typedef struct {
   cz_porep_config cfg;

@@ -11,7 +11,7 @@
  * Each FILE is one bincode FallbackPoStSectorProof or a vanilla.json array
  * of them (post_request.h); the proofs, in order, are the partition's
  * sectors, whose ids and comm_r are taken from the proofs themselves. With
- * --request a request.json, the kind, randomness, miner, partition and
+ * --request a request.json, the PoSt type, registered proof, randomness, miner, partition and
  * sectors come from the request (no such option may go with it), and each
  * proof must match its sector; a bare vanilla.json given as --request is
  * read by the same reader with those values from the options.

@@ -59,7 +59,7 @@ typedef struct {
 } cz_bench_post_options;
 
 /* Read a request.json, or a bare vanilla.json (a top-level array) with the
- * kind, randomness and prover id from opt (partition default 0). Checks the
+ * registered proof, randomness and prover id from opt (partition default 0). Checks the
  * form only: every field present and well formed, proof_kind agreeing with
  * registered_proof, WinningPoSt at partition 0, one proof per sector, each
  * proof valid base64; the proofs are not parsed. Returns CZ_OK with *out

@@ -276,7 +276,7 @@ static bool parse_vanilla(cz_json *j, cz_porep_c1 *c1, const cz_registered_porep
   }
   if (!k) return cz_json_fail(j, CZ_ERR_PARSE, "unknown variant `%s`", tag);
   if (!cz_json_expect(j, ':', "':'")) return false;
-  /* The largest partition count of the tag's kinds (NI-PoRep's), or the
+  /* The largest partition count of the tag's registered proofs (NI-PoRep's), or the
    * registered proof's own. */
   const cz_registered_porep *room = k;
   for (uint32_t id = 0; id < CZ_REGISTERED_POREP_COUNT; id++) {

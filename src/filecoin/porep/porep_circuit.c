@@ -331,7 +331,7 @@ cz_err cz_porep_witness(cz_cs_mode mode, const cz_porep_c1 *c1, uint32_t partiti
 cz_err cz_porep_record_shape(const cz_registered_porep *k, cz_pce **out, char *msg,
                              size_t msg_len) {
   *out = NULL;
-  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no kind");
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   porep_top *t = malloc(sizeof *t);
   if (!t) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = top_init(t, &k->shape, NULL, 0, false, msg, msg_len);

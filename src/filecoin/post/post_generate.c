@@ -26,7 +26,7 @@ cz_err cz_post_inclusion_prove(const cz_merkle_tree *t, uint64_t challenge,
   return cz_bc_merkle_prove(t, challenge, out);
 }
 
-/* The tree must be the kind's tree R-last: Poseidon, the kind's arities,
+/* The tree must be the registered proof's tree R-last: Poseidon, the registered proof's arities,
  * sector_size / 32 leaves. */
 static cz_err check_tree(const cz_registered_post *k, const cz_merkle_tree *t, char *msg,
                          size_t msg_len) {

@@ -14,7 +14,7 @@
 #include "util/msg.h"
 
 /* The verifier's inputs of the partition in a fresh array of
- * cz_post_public_input_count(kind). */
+ * cz_post_public_input_count(registered). */
 static cz_err verifier_inputs(const cz_post_partition *p, cz_fr **out, char *msg, size_t msg_len) {
   size_t n = cz_post_public_input_count(p->registered);
   if (!(*out = malloc(n * sizeof **out)))

@@ -42,7 +42,7 @@ cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors, cz_cs
   const cz_merkle_shape *tree = d->tree;
   size_t sector_leaves = d->sector_leaves, n_sectors = d->n_sectors, n_challenges = d->n_challenges;
   if (mode != CZ_CS_WITNESS && mode != CZ_CS_PROVE)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "kind: WITNESS or PROVE");
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "mode: WITNESS or PROVE");
   cz_err e =
       cz_post_check_sectors(tree, sector_leaves, n_sectors, n_challenges, sectors, msg, msg_len);
   if (e != CZ_OK) return e;

@@ -58,7 +58,7 @@ size_t cz_porep_param_identifier(const cz_registered_porep *k, char *out, size_t
 size_t cz_porep_param_name(const cz_registered_porep *k, char *out, size_t cap) {
   char id[512], prefix[128];
   size_t n = cz_porep_param_identifier(k, id, sizeof id);
-  if (n >= sizeof id) n = 0; /* cannot happen for the registered kinds */
+  if (n >= sizeof id) n = 0; /* cannot happen for the registered proofs */
   const cz_merkle_shape *t = &k->shape.tree_r;
   snprintf(prefix, sizeof prefix,
            "stacked-proof-of-replication-merkletree-" TREE_HASHER "-%u-%u-%u-" DATA_HASHER,

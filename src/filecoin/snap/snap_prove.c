@@ -26,7 +26,8 @@ cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_registered_snap 
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: NULL output");
   memset(out, 0, sizeof *out);
   if (!k || !c)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: no kind or commitments");
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "update partition: no registered proof or commitments");
   if (partition >= k->shape.partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partition %u: %s has %u partition%s",
                       partition, k->name, k->shape.partitions, k->shape.partitions == 1 ? "" : "s");
@@ -166,7 +167,7 @@ cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_registered_snap *
                              const cz_snap_comms *c, const uint8_t *proofs, size_t len, char *msg,
                              size_t msg_len) {
   if (!vk || !k || (!proofs && len))
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing key, kind or proofs");
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing key, registered proof or proofs");
   size_t parts = k->shape.partitions;
   if (len != parts * CZ_GROTH16_PROOF_BYTES)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,

@@ -61,7 +61,7 @@ cz_err cz_snap_sector_make(const cz_registered_snap *k, uint64_t sector_id, cons
                            unsigned n_threads, cz_snap_sector *out, char *msg, size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
   memset(out, 0, sizeof *out);
-  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "kind: missing");
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "registered proof: missing");
   out->registered = k;
   const uint64_t nodes = k->shape.nodes;
   static const cz_merkle_shape tree_d = {CZ_MERKLE_SHA256, 2, 0, 0};

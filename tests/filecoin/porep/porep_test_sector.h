@@ -47,7 +47,7 @@ static inline void ts_open_column(cz_porep_column *col, const uint8_t *labels,
   CHECK_EQ_INT(cz_merkle_prove(tc, node, &col->tree_c), CZ_OK);
 }
 
-/* Seal a TS_NODES-node sector of random data for kind k (one partition) and
+/* Seal a TS_NODES-node sector of random data for registered proof k (one partition) and
  * fill c1 with the vanilla proofs of its interactive challenges: what the
  * circuit reads of them (leaves, paths, columns, the labeling node). */
 static inline void ts_seal(cz_porep_c1 *c1, const cz_registered_porep *k) {
@@ -112,8 +112,8 @@ static inline void ts_seal(cz_porep_c1 *c1, const cz_registered_porep *k) {
   cz_merkle_tree_free(&tr);
 }
 
-/* Synthesize partition 0 of c1 on a new system of the given kind (c1 only
- * where the kind takes values). */
+/* Synthesize partition 0 of c1 on a new system of the given mode (c1 only
+ * where the mode takes values). */
 static inline cz_cs *ts_synth(cz_cs_mode mode, const cz_porep_c1 *c1) {
   cz_cs *cs = cz_cs_new(mode, NULL);
   CHECK(cs != NULL);

@@ -18,7 +18,7 @@
  *
  * Public inputs: tests/vectors/porep-2kib-v1_1 (polka-storage's real
  * 2 KiB proof; see its README): porep_id of registered proof 0 with API
- * 1.1.0, which no registered kind has, hence the explicit configuration. */
+ * 1.1.0, which no registered proof has, hence the explicit configuration. */
 #include <stdio.h>
 #include <string.h>
 
@@ -106,7 +106,7 @@ static void test_public_inputs_vector(void) {
   CHECK_MEM(again, got, 3 * sizeof(cz_fr));
   CHECK(memcmp(again + 3, got + 3, (n - 3) * sizeof(cz_fr)) != 0);
   c1.seed[0] ^= 1;
-  /* The kind's own configuration (porep_id 5) has other parents, so other
+  /* The registered proof's own configuration (porep_id 5) has other parents, so other
    * inputs; so has API 1.0.0 (the predecessor moves among the DRG parents). */
   m = 64;
   CHECK_EQ_INT(cz_porep_c1_public_inputs(&c1, 0, again, &m), CZ_OK);

@@ -52,7 +52,7 @@ static void test_names(void) {
     size_t n = cz_porep_param_name(k, name, sizeof name);
     CHECK_EQ_INT(n, strlen(want));
     CHECK(want && strcmp(name, want) == 0);
-    if (want && strcmp(name, want)) fprintf(stderr, "kind %u: got %s\n", id, name);
+    if (want && strcmp(name, want)) fprintf(stderr, "registered proof %u: got %s\n", id, name);
     /* Too small a buffer: truncated, NUL-terminated, full length returned. */
     char small[16];
     CHECK_EQ_INT(cz_porep_param_name(k, small, sizeof small), n);
@@ -346,7 +346,7 @@ static void store_missing_or_corrupt(store_case *sc) {
   sc->o.no_test_cache = false;
 }
 
-/* 9. The PoRep wrapper: the official name and count of the kind. A file
+/* 9. The PoRep wrapper: the official name and count of the registered proof. A file
  * under the 2 KiB name with our 2-input key is not the published file:
  * the wrapper refuses it by its digest before reading it, and the store
  * alone by its count (2 KiB needs 40). */

@@ -211,7 +211,7 @@ static void test_seal_2kib(uint32_t id) {
   char msg[256] = "";
   CHECK_EQ_INT(cz_porep_seal(&in, &c1, 2, msg, sizeof msg), CZ_OK);
   if (!c1.proofs) {
-    fprintf(stderr, "seal kind %u: %s\n", id, msg);
+    fprintf(stderr, "seal, registered proof %u: %s\n", id, msg);
     return;
   }
   uint8_t porep_id[32];
@@ -237,7 +237,7 @@ static void test_seal_2kib(uint32_t id) {
     free(data);
   }
 
-  /* A V1 proof does not verify as the V1_1 kind of the same size, nor the
+  /* A V1 proof does not verify as the V1_1 registered proof of the same size, nor the
    * other way round (porep_id and graph differ). */
   cz_porep_c1 other;
   if (c1_copy(&other, &c1)) {

@@ -136,7 +136,8 @@ static void test_refusals(void) {
   CHECK_EQ_INT(cz_porep_seal_sparse(&in, NULL, &c1, NULL, why, sizeof why), CZ_ERR_INVALID_ARG);
   CHECK(strstr(why, "all zero") != NULL);
   in.data = NULL;
-  in.registered = cz_registered_porep_by_id(k->id + 10); /* the NI-PoRep kind of 2 KiB */
+  in.registered =
+      cz_registered_porep_by_id(k->id + 10); /* the NI-PoRep registered proof of 2 KiB */
   CHECK(in.registered != NULL);
   CHECK_EQ_INT(cz_porep_seal_sparse(&in, NULL, &c1, NULL, why, sizeof why), CZ_ERR_INVALID_ARG);
   CHECK(strstr(why, "interactive") != NULL);

@@ -81,7 +81,7 @@ static cz_err verify(const cz_groth16_pvk *pvk, const cz_fr *in, const uint8_t *
   return e != CZ_OK ? e : cz_groth16_verify_prepared(pvk, in, N_INPUTS, &p);
 }
 
-/* What the steps of test_winning_vector share: the vector, its kind and
+/* What the steps of test_winning_vector share: the vector, its registered proof and
  * the public inputs derived from it. */
 typedef struct {
   winning_vector w;
@@ -115,7 +115,7 @@ static void winning_inputs_match(winning_case *wc) {
 }
 
 /* Step 2: the winning sector picked among sets of several sizes; an empty
- * set and a WindowPoSt kind are refused. */
+ * set and a WindowPoSt registered proof are refused. */
 static void winning_sector_selection(const winning_case *wc) {
   const winning_vector *w = &wc->w;
   const cz_registered_post *k = wc->k;

@@ -376,7 +376,7 @@ static void take_serial(cz_cs_mode mode, witness *w, cz_assignment *out) {
   cz_cs_free(cs);
 }
 
-/* cz_post_witness equals a serial run of the same kind for every thread
+/* cz_post_witness equals a serial run of the same mode for every thread
  * budget (chunks of unequal sizes, several chunks per worker, chunk edges
  * inside density words): WITNESS, and PROVE with its a/b/c rows and
  * densities; WITNESS completed by the recorded shape equals PROVE too. A

@@ -9,7 +9,7 @@
  * The same walker then reads what the generator writes: 2 KiB sectors
  * sealed by cz_porep_seal_replica (8-0-0, WinningPoSt and WindowPoSt over
  * 2 and 3 sectors), and custom 8-8-0 (512 leaves) and 8-8-2 (1024 leaves)
- * trees under the 32 GiB / 64 GiB kinds with the sector size shrunk to
+ * trees under the 32 GiB / 64 GiB registered proofs with the sector size shrunk to
  * fit, whose shape must be the real vector's but for the number of base
  * levels. Every generated proof must pass cz_post_vanilla_verify and
  * survive write -> parse -> write byte for byte. */
@@ -406,7 +406,7 @@ static void random_fr(cz_fr *out) {
   cz_fr_from_bytes_le(out, b);
 }
 
-/* kind id's shape over n_leaves random leaves, sector_size shrunk to fit:
+/* registered proof id's shape over n_leaves random leaves, sector_size shrunk to fit:
  * generate, verify, walk, round-trip. */
 static void test_custom(uint32_t id, size_t n_leaves, uint32_t variant, size_t base) {
   cz_registered_post k = *cz_registered_post_by_id(id);

@@ -61,7 +61,7 @@ static bool load(window_vector *w) {
   return ok;
 }
 
-/* Parse bytes and verify them under kind id; the parse error if any. */
+/* Parse bytes and verify them under registered proof id; the parse error if any. */
 static cz_err run(const window_vector *w, const uint8_t *bytes, size_t len, uint32_t id,
                   const uint8_t randomness[32], const cz_post_sector *s, uint32_t partition,
                   char *msg, size_t msg_len) {
@@ -82,7 +82,7 @@ static void expect(cz_err got, cz_err want, const char *msg, const char *want_ms
     fprintf(stderr, "  want %d \"%s\"\n  got  %d \"%s\"\n", (int)want, want_msg, (int)got, msg);
 }
 
-/* A copy of the file with byte `at` XOR x, verified under kind 8. */
+/* A copy of the file with byte `at` XOR x, verified under registered proof 8. */
 static cz_err tampered(const window_vector *w, size_t at, uint8_t x, char *msg, size_t n) {
   uint8_t *b = malloc(w->len);
   memcpy(b, w->file, w->len);
@@ -209,7 +209,7 @@ static void window_bad_length_or_kind(window_case *wc) {
 }
 
 /* Step 5: sector and inclusion counts, a second sector of the partition
- * (other challenges), non-canonical prover id and randomness, no kind. */
+ * (other challenges), non-canonical prover id and randomness, no registered proof. */
 static void window_counts_and_seeds(window_case *wc) {
   const window_vector *w = &wc->w;
   char *msg = wc->msg;

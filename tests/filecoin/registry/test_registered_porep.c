@@ -31,7 +31,7 @@ int main(void) {
     CHECK_EQ_INT(cfg.porep_id[0], id);
     CHECK_EQ_INT(cz_porep_public_input_count(&cfg), 3 + 18 * k->shape.challenges);
   }
-  /* The feature kinds (filecoin-proofs-api registry.rs): porep_id = the
+  /* The feature registered proofs (filecoin-proofs-api registry.rs): porep_id = the
    * id, nonce 0; API 1.2.0; synthetic keeps V1_1's partitions and
    * challenges, NI-PoRep proves 13 x 2 = 26 or 126 x 18 = 2,268 >= 2,253
    * challenges; all share the V1 vanilla tag and the interactive circuit. */

@@ -49,7 +49,7 @@ static void test_names(void) {
     size_t n = cz_post_param_name(k, name, sizeof name);
     CHECK_EQ_INT(n, strlen(want));
     CHECK(strcmp(name, want) == 0);
-    if (strcmp(name, want)) fprintf(stderr, "kind %u: got %s\n", id, name);
+    if (strcmp(name, want)) fprintf(stderr, "registered proof %u: got %s\n", id, name);
     /* Too small a buffer: truncated, NUL-terminated, full length returned. */
     char small[16];
     CHECK_EQ_INT(cz_post_param_name(k, small, sizeof small), n);

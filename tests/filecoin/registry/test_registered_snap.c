@@ -37,7 +37,7 @@ static void test_names(void) {
     size_t n = cz_snap_param_name(&k->shape, name, sizeof name);
     CHECK_EQ_INT(n, strlen(official[id].name));
     CHECK(strcmp(name, official[id].name) == 0);
-    if (strcmp(name, official[id].name)) fprintf(stderr, "kind %u: got %s\n", id, name);
+    if (strcmp(name, official[id].name)) fprintf(stderr, "registered proof %u: got %s\n", id, name);
     char small[16];
     CHECK_EQ_INT(cz_snap_param_name(&k->shape, small, sizeof small), n);
     CHECK_EQ_INT(strlen(small), sizeof small - 1);
@@ -47,7 +47,7 @@ static void test_names(void) {
   CHECK(strcmp(id, "empty_sector_update::PublicParams{ sector_nodes: 64 }") == 0);
 }
 
-/* Issue 15's table: partitions, challenges, h, apex leaves; all V1 kinds
+/* Issue 15's table: partitions, challenges, h, apex leaves; all V1 registered proofs
  * are ApiVersion 1.1.0. */
 static void test_table(void) {
   static const struct {

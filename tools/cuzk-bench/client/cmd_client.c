@@ -479,7 +479,7 @@ static void *prove_worker(void *arg) {
   return NULL;
 }
 
-/* --request FILE: the kind, registered proof, randomness, miner,
+/* --request FILE: the PoSt type, registered proof, randomness, miner,
  * partition and vanilla proofs of a gen-vanilla request.json (the request
  * keeps the proofs; sub points at them). 0, or 1 after one line. */
 static int post_request(const opts *o, cz_bench_post_request *r,
