@@ -132,8 +132,6 @@ typedef struct {
 /* The parameter vectors, in file order. */
 typedef enum { G16_H, G16_L, G16_A, G16_B_G1, G16_B_G2 } g16_vec;
 
-/* The form of p's bases. */
-g16_bases_form g16_bases_of(const cz_groth16_params *p);
 /* Point i of vector v of p: a cz_g1_affine / cz_g2_affine of a decoded
  * key, or the first byte of its encoding in a mapped one. */
 const void *cz_g16_point_at(const cz_groth16_params *p, g16_vec v, size_t i);

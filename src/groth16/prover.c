@@ -117,7 +117,8 @@ static cz_err compute_h(const cz_ntt_domain *d, cz_assignment *as, unsigned thre
   return CZ_OK;
 }
 
-g16_bases_form g16_bases_of(const cz_groth16_params *p) {
+/* The form of p's bases. */
+static g16_bases_form g16_bases_of(const cz_groth16_params *p) {
   if (!cz_groth16_params_is_mapped(p)) return G16_DECODED;
   return p->map.drop_pages ? G16_ENC_FILE : G16_ENCODED;
 }

@@ -12,7 +12,8 @@
 
 /* ---- task pool --------------------------------------------------------- */
 
-unsigned msm_resolve_threads(unsigned n_threads) {
+/* n_threads, at most 256; 0 -> online cores. */
+static unsigned msm_resolve_threads(unsigned n_threads) {
   if (n_threads) return n_threads > 256 ? 256 : n_threads;
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;

@@ -26,7 +26,6 @@ typedef void (*msm_task_fn)(void *ctx, size_t task, unsigned worker);
  * take on idle cores even when the machine is shared. */
 double cz_msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx);
 double cz_msm_thread_cpu_ms(void);
-unsigned msm_resolve_threads(unsigned n_threads); /* 0 -> online cores */
 
 /* One segment with the group's base type erased. */
 typedef struct {
