@@ -13,7 +13,7 @@ static size_t base_len;
 
 static bool same(const cz_porep_c1 *a, const cz_porep_c1 *b) {
   size_t n = (size_t)a->n_partitions * a->n_challenges;
-  return a->kind == b->kind && a->n_partitions == b->n_partitions &&
+  return a->registered == b->registered && a->n_partitions == b->n_partitions &&
          a->n_challenges == b->n_challenges && !memcmp(a->comm_r, b->comm_r, 32) &&
          !memcmp(a->comm_d, b->comm_d, 32) && !memcmp(a->replica_id, b->replica_id, 32) &&
          !memcmp(a->seed, b->seed, 32) && !memcmp(a->ticket, b->ticket, 32) &&
@@ -25,7 +25,7 @@ static void check(const char *in, size_t len) {
   char msg[256];
   cz_err e = cz_porep_c1_parse(&a, in, len, msg, sizeof msg);
   if (e != CZ_OK) {
-    if (a.proofs || a.kind || !msg[0]) abort(); /* errors own nothing and say why */
+    if (a.proofs || a.registered || !msg[0]) abort(); /* errors own nothing and say why */
     return;
   }
   char *j1, *j2;
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 0 && data[0] == '!') {
     if (!base_json) {
       cz_porep_c1 c1;
-      if (cz_porep_c1_synthetic(&c1, cz_porep_kind_by_id(5), 1) != CZ_OK) abort();
+      if (cz_porep_c1_synthetic(&c1, cz_registered_porep_by_id(5), 1) != CZ_OK) abort();
       if (cz_porep_c1_to_json(&c1, &base_json, &base_len) != CZ_OK) abort();
       cz_porep_c1_free(&c1);
     }

@@ -16,7 +16,7 @@ static const cz_opt *find_alias(const cz_opt *opts, char c) {
 }
 
 static int set_value(const char *cmd, const cz_opt *o, const char *v) {
-  if (o->kind == CZ_OPT_STRING) {
+  if (o->type == CZ_OPT_STRING) {
     *(const char **)o->dest = v;
     return 0;
   }
@@ -57,7 +57,7 @@ int cz_opts_parse(int argc, char **argv, const cz_opt *opts, bool *help) {
       fprintf(stderr, "%s: unknown option '%s'\n", cmd, a);
       return 2;
     }
-    if (o->kind == CZ_OPT_FLAG) {
+    if (o->type == CZ_OPT_FLAG) {
       if (eq) {
         fprintf(stderr, "%s: --%s takes no value\n", cmd, o->name);
         return 2;

@@ -14,11 +14,11 @@ typedef enum {
   CZ_OPT_FLAG,   /* dest: bool *, set to true */
   CZ_OPT_STRING, /* dest: const char **, points into argv */
   CZ_OPT_UINT,   /* dest: unsigned long *, decimal */
-} cz_opt_kind;
+} cz_opt_type;
 
 typedef struct {
   const char *name; /* without the leading "--" */
-  cz_opt_kind kind;
+  cz_opt_type type;
   void *dest;
   const char *value; /* name of the value in usage text ("FILE"), NULL for flags */
   const char *help;  /* one line */

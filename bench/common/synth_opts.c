@@ -18,10 +18,10 @@ bool cz_bench_select_layouts(const char *lc, bool on[CZ_BENCH_N_LAYOUTS]) {
   return known;
 }
 
-bool cz_bench_parse_backend(const char *name, cz_cs_kind *kind) {
-  if (!strcmp(name, "prove")) *kind = CZ_CS_PROVE;
-  else if (!strcmp(name, "witness")) *kind = CZ_CS_WITNESS;
-  else if (!strcmp(name, "record")) *kind = CZ_CS_RECORD;
+bool cz_bench_parse_backend(const char *name, cz_cs_mode *mode) {
+  if (!strcmp(name, "prove")) *mode = CZ_CS_PROVE;
+  else if (!strcmp(name, "witness")) *mode = CZ_CS_WITNESS;
+  else if (!strcmp(name, "record")) *mode = CZ_CS_RECORD;
   else return false;
   return true;
 }

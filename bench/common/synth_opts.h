@@ -19,6 +19,6 @@ extern const cz_bench_layout cz_bench_layouts[CZ_BENCH_N_LAYOUTS];
 bool cz_bench_select_layouts(const char *lc, bool on[CZ_BENCH_N_LAYOUTS]);
 
 /* prove|witness|record -> the backend kind; false for anything else. */
-bool cz_bench_parse_backend(const char *name, cz_cs_kind *kind);
+bool cz_bench_parse_backend(const char *name, cz_cs_mode *mode);
 
 #endif

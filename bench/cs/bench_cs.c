@@ -114,11 +114,11 @@ static void wide(cz_cs *cs, size_t n, bool reuse) {
   cz_lc_free(&rc);
 }
 
-static double run_once(int circuit, const layout *l, cz_cs_kind kind, size_t n) {
+static double run_once(int circuit, const layout *l, cz_cs_mode mode, size_t n) {
   cz_cs_config cfg = l->cfg;
   cfg.hint_constraints = n + 64;
   cfg.hint_aux = n + 64;
-  cz_cs *cs = cz_cs_new(kind, &cfg);
+  cz_cs *cs = cz_cs_new(mode, &cfg);
   if (!cs) return 0;
   double t0 = cz_bench_cpu_s();
   if (circuit == 0) chain(cs, n, l->reuse);
@@ -132,7 +132,7 @@ static double run_once(int circuit, const layout *l, cz_cs_kind kind, size_t n) 
   return e ? 0 : (dt > 0 ? dt : 1e-9);
 }
 
-int cmd_bench_cs(int argc, char **argv) {
+int cz_bench_cmd_cs(int argc, char **argv) {
   const char *lc = "all", *backend = "prove";
   size_t n = 1u << 20;
   int reps = 3;
@@ -150,8 +150,8 @@ int cmd_bench_cs(int argc, char **argv) {
       return help ? 0 : 2;
     }
   }
-  cz_cs_kind kind;
-  if (!cz_bench_parse_backend(backend, &kind)) {
+  cz_cs_mode mode;
+  if (!cz_bench_parse_backend(backend, &mode)) {
     fprintf(stderr, "cuzk-bench cs: unknown backend '%s'\n", backend);
     return 2;
   }
@@ -178,7 +178,7 @@ int cmd_bench_cs(int argc, char **argv) {
     for (int r = 0; r < reps; r++)
       for (int i = 0; i < 6; i++) {
         if (!on[i]) continue;
-        double dt = run_once(c, &all[i], kind, n);
+        double dt = run_once(c, &all[i], mode, n);
         if (dt <= 0) return 1;
         if (best[i] == 0 || dt < best[i]) best[i] = dt;
       }

@@ -370,7 +370,7 @@ static int usage(FILE *out) {
   return out == stdout ? 0 : 2;
 }
 
-int cmd_bench_ec(int argc, char **argv) {
+int cz_bench_cmd_ec(int argc, char **argv) {
   const char *filter = NULL;
   uint64_t iters = 200000;
   int reps = 9;

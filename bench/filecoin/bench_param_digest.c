@@ -53,7 +53,7 @@ static int make_sparse(char *path, size_t cap, unsigned long gib) {
   return 0;
 }
 
-int cmd_bench_param_digest(int argc, char **argv) {
+int cz_bench_cmd_param_digest(int argc, char **argv) {
   const char *file = NULL;
   unsigned long gib = 47, rounds = 3;
   const cz_opt opts[] = {{"file", CZ_OPT_STRING, &file, "F",

@@ -1,5 +1,5 @@
 /* cuzk-bench seal: seal a test sector in memory (cz_porep_seal) and verify
- * its vanilla proofs (cz_porep_verify_vanilla); wall and process CPU time of
+ * its vanilla proofs (cz_porep_vanilla_verify); wall and process CPU time of
  * each. The 8 MiB seal is the benchmark the test suite leaves out.
  *
  *   cuzk-bench seal [--registered-proof N] [--threads N] [--reps R]
@@ -16,7 +16,7 @@
 #include "cuzk/porep.h"
 #include "common/progress_out.h"
 
-int cmd_bench_seal(int argc, char **argv) {
+int cz_bench_cmd_seal(int argc, char **argv) {
   unsigned long id = 6, threads = 0, reps = 1;
   const cz_opt opts[] = {
       {"registered-proof", CZ_OPT_UINT, &id, "N", "seal proof 0-9 (default 6: 8MiB V1_1)"},
@@ -26,14 +26,14 @@ int cmd_bench_seal(int argc, char **argv) {
   };
   int rc = cz_opts_parse_or_help(argc, argv, opts, "seal", "[options]");
   if (rc >= 0) return rc;
-  const cz_porep_kind *k = cz_porep_kind_by_id((uint32_t)id);
+  const cz_registered_porep *k = cz_registered_porep_by_id((uint32_t)id);
   if (!k || reps == 0) {
     fprintf(stderr, "seal: unknown registered proof %lu or zero reps\n", id);
     return 2;
   }
   cz_porep_seal_input in;
   memset(&in, 0, sizeof in);
-  in.kind = k;
+  in.registered = k;
   in.sector_id = 1;
   in.progress = cz_bench_progress();
   for (int i = 0; i < 32; i++) in.ticket[i] = in.seed[i] = (uint8_t)i;
@@ -49,7 +49,7 @@ int cmd_bench_seal(int argc, char **argv) {
       fprintf(stderr, "seal: %s\n", msg);
       return 1;
     }
-    e = cz_porep_verify_vanilla(&c1, msg, sizeof msg);
+    e = cz_porep_vanilla_verify(&c1, msg, sizeof msg);
     double w2 = cz_bench_wall_s(), c2 = cz_bench_cpu_s();
     cz_porep_c1_free(&c1);
     if (e != CZ_OK) {

@@ -22,12 +22,12 @@
 #include "common/args.h"
 
 /* One synthesis; returns CPU seconds (0 on error) and the constraint count. */
-static double run_once(const cz_cs_config *base, cz_cs_kind kind, const uint8_t *msg, size_t n,
+static double run_once(const cz_cs_config *base, cz_cs_mode mode, const uint8_t *msg, size_t n,
                        size_t *n_constraints) {
   cz_cs_config cfg = *base;
   cfg.hint_constraints = 27000 * (n / 64 + 2);
   cfg.hint_aux = cfg.hint_constraints;
-  cz_cs *cs = cz_cs_new(kind, &cfg);
+  cz_cs *cs = cz_cs_new(mode, &cfg);
   cz_bool *bits = malloc(8 * n * sizeof *bits + 1), out[256];
   if (!cs || !bits) {
     cz_cs_free(cs);
@@ -50,7 +50,7 @@ static double run_once(const cz_cs_config *base, cz_cs_kind kind, const uint8_t 
   return e ? 0 : dt;
 }
 
-int cmd_bench_sha256(int argc, char **argv) {
+int cz_bench_cmd_sha256(int argc, char **argv) {
   const char *lc = "all", *backend = "prove";
   size_t nbytes = 1248;
   int reps = 3;
@@ -68,8 +68,8 @@ int cmd_bench_sha256(int argc, char **argv) {
       return help ? 0 : 2;
     }
   }
-  cz_cs_kind kind;
-  if (!cz_bench_parse_backend(backend, &kind)) {
+  cz_cs_mode mode;
+  if (!cz_bench_parse_backend(backend, &mode)) {
     fprintf(stderr, "cuzk-bench sha256-synth: unknown backend '%s'\n", backend);
     return 2;
   }
@@ -98,7 +98,7 @@ int cmd_bench_sha256(int argc, char **argv) {
   for (int r = 0; r < reps; r++)
     for (int i = 0; i < NL; i++) {
       if (!on[i]) continue;
-      double dt = run_once(&all[i].cfg, kind, msg, nbytes, &nc);
+      double dt = run_once(&all[i].cfg, mode, msg, nbytes, &nc);
       if (dt <= 0) {
         free(msg);
         return 1;

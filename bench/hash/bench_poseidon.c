@@ -46,12 +46,12 @@ static double native_run(const cz_poseidon_params *p, const cz_fr *in, cz_fr *ou
 
 /* Seconds to synthesize `circuits` hashes into one system (0 on error);
  * *constraints gets the count. */
-static double gadget_run(const cz_poseidon_params *p, const cz_cs_config *cfg0, cz_cs_kind kind,
+static double gadget_run(const cz_poseidon_params *p, const cz_cs_config *cfg0, cz_cs_mode mode,
                          const cz_fr *in, size_t circuits, size_t *constraints) {
   cz_cs_config cfg = *cfg0;
   cfg.hint_constraints = circuits * 600 + 64;
   cfg.hint_aux = circuits * 620 + 64;
-  cz_cs *cs = cz_cs_new(kind, &cfg);
+  cz_cs *cs = cz_cs_new(mode, &cfg);
   if (!cs) return 0;
   double t0 = cz_bench_cpu_s();
   cz_var vars[CZ_POSEIDON_MAX_ARITY], out;
@@ -84,7 +84,7 @@ static void keep_best(double *best, double dt) {
 /* The run's inputs: the parameters, the backend and the layouts on. */
 typedef struct {
   const cz_poseidon_params *p;
-  cz_cs_kind kind;
+  cz_cs_mode mode;
   const bool *on;
   const cz_fr *in;
   cz_fr *out;
@@ -102,12 +102,12 @@ static int one_round(const pos_run *r, pos_best *b) {
   b->checksum += r->out[r->hashes - 1].l[0];
   for (int i = 0; i < NL; i++) {
     if (!r->on[i]) continue;
-    double dt = gadget_run(r->p, &lay[i].cfg, r->kind, r->in, r->circuits, &b->constraints);
+    double dt = gadget_run(r->p, &lay[i].cfg, r->mode, r->in, r->circuits, &b->constraints);
     if (dt <= 0) return 1;
     keep_best(&b->layout[i], dt);
   }
   cz_poseidon_gadget_set_templates(false);
-  double dt = gadget_run(r->p, &lay[0].cfg, r->kind, r->in, r->circuits, &b->constraints);
+  double dt = gadget_run(r->p, &lay[0].cfg, r->mode, r->in, r->circuits, &b->constraints);
   cz_poseidon_gadget_set_templates(true);
   if (dt <= 0) return 1;
   keep_best(&b->generic, dt);
@@ -122,7 +122,7 @@ static void report(const pos_run *r, const pos_best *b, const char *backend) {
   printf("poseidon.native.a%u.opt_vs_plain %.3f ratio\n", a, b->plain / b->opt);
   /* Count the gadget's own constraints only: the trailing input
    * constraints (ONE) of PROVE/RECORD are not synthesis work. */
-  size_t per = r->kind == CZ_CS_WITNESS ? b->constraints : b->constraints - 1;
+  size_t per = r->mode == CZ_CS_WITNESS ? b->constraints : b->constraints - 1;
   for (int i = 0; i < NL; i++) {
     if (!r->on[i]) continue;
     printf("poseidon.gadget.%s.a%u.%s %.0f constraints/s\n", backend, a, lay[i].name,
@@ -145,14 +145,14 @@ static void report(const pos_run *r, const pos_best *b, const char *backend) {
  * outside the timed runs), the rounds, the report. */
 static int measure(const pos_run *r, unsigned long reps, const char *backend) {
   pos_best b = {0};
-  if (gadget_run(r->p, &cz_bench_layouts[0].cfg, r->kind, r->in, 1, &b.constraints) <= 0) return 1;
+  if (gadget_run(r->p, &cz_bench_layouts[0].cfg, r->mode, r->in, 1, &b.constraints) <= 0) return 1;
   for (unsigned long k = 0; k < reps; k++)
     if (one_round(r, &b)) return 1;
   report(r, &b, backend);
   return 0;
 }
 
-int cmd_bench_poseidon(int argc, char **argv) {
+int cz_bench_cmd_poseidon(int argc, char **argv) {
   unsigned long arity = 8, hashes = 20000, circuits = 200, reps = 3;
   const char *backend = "prove", *lc = "all";
   const cz_opt opts[] = {
@@ -174,8 +174,8 @@ int cmd_bench_poseidon(int argc, char **argv) {
             "poseidon: need a supported --arity and positive --hashes, --circuits, --reps\n");
     return 2;
   }
-  cz_cs_kind kind;
-  if (!cz_bench_parse_backend(backend, &kind)) {
+  cz_cs_mode mode;
+  if (!cz_bench_parse_backend(backend, &mode)) {
     fprintf(stderr, "poseidon: unknown backend '%s'\n", backend);
     return 2;
   }
@@ -191,7 +191,7 @@ int cmd_bench_poseidon(int argc, char **argv) {
     rc = 1;
   } else {
     fill(in, n_in);
-    pos_run r = {p, kind, on, in, out, hashes, circuits};
+    pos_run r = {p, mode, on, in, out, hashes, circuits};
     rc = measure(&r, reps, backend);
   }
   free(in);

@@ -217,7 +217,7 @@ static void msm_report(const bench_args *a, msm_runs *r, size_t n) {
 #include "msm/bench_msm_impl.h"
 #include "common/args.h"
 
-int cmd_bench_msm(int argc, char **argv) {
+int cz_bench_cmd_msm(int argc, char **argv) {
   bench_args a = {"g1", 16, 1, 0, 3, false, false, false, CZ_MSM_ACC_AUTO, 0};
   bool help = false;
   for (int i = 1; i < argc; i++) {

@@ -20,7 +20,7 @@
 #include "common/args.h"
 #include "util/bigbuf.h"
 
-int cmd_bench_ntt(int argc, char **argv);
+int cz_bench_cmd_ntt(int argc, char **argv);
 
 static uint64_t rng = 0x243f6a8885a308d3ULL;
 static void fill_random(cz_fr *v, size_t n) {
@@ -235,7 +235,7 @@ static void report(const ntt_opts *o, int vec, const ntt_stats *st) {
   }
 }
 
-int cmd_bench_ntt(int argc, char **argv) {
+int cz_bench_cmd_ntt(int argc, char **argv) {
   ntt_opts o;
   int rc = parse(argc, argv, &o);
   if (rc >= 0) return rc;

@@ -80,7 +80,7 @@ static void thp_setting(const char *name) {
   printf("thp.%s \"%s\" setting\n", name, line);
 }
 
-int cmd_bench_pool(int argc, char **argv) {
+int cz_bench_cmd_pool(int argc, char **argv) {
   unsigned long gib = 2, rounds = 3, threads = 0;
   const cz_opt opts[] = {
       {"gib", CZ_OPT_UINT, &gib, "N", "GiB written per variant (default 2)"},

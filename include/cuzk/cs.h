@@ -69,8 +69,8 @@ typedef enum {
   CZ_CS_WITNESS,
   CZ_CS_RECORD,
   CZ_CS_COUNT,
-  CZ_CS_KIND_COUNT
-} cz_cs_kind;
+  CZ_CS_MODE_COUNT
+} cz_cs_mode;
 
 typedef struct cz_cs cz_cs;
 
@@ -133,7 +133,7 @@ typedef struct {
 
 /* ---- KEYGEN evaluated at a point (src/cs/cs_qap.c) ---------------------
  * For a setup that never holds the KEYGEN columns: a KEYGEN system
- * (cz_cs_get_kind says CZ_CS_KEYGEN, so circuits take their KEYGEN paths)
+ * (cz_cs_get_mode says CZ_CS_KEYGEN, so circuits take their KEYGEN paths)
  * whose enforce adds, for every term of constraint j, coeff * L_j(x) to
  * the term's variable in u (A), v (B) or w (C), L_j the Lagrange basis of
  * the domain of n = 2^k >= n_constraints points (the values bellperson's
@@ -169,14 +169,14 @@ cz_err cz_cs_new_qap(cz_cs **out, const cz_qap_config *cfg, char *msg, size_t ms
 cz_err cz_cs_take_qap(cz_cs *cs, cz_qap_evals *out);
 void cz_qap_evals_free(cz_qap_evals *e);
 
-/* A new system of the given kind with ONE allocated; cfg NULL = defaults
+/* A new system of the given mode with ONE allocated; cfg NULL = defaults
  * (CZ_LC_INLINE with N = 4, the fastest safe layout measured by cuzk-bench
- * cs). Returns NULL when out of memory, kind is out of range or cfg is
+ * cs). Returns NULL when out of memory, mode is out of range or cfg is
  * invalid. Free with cz_cs_free (NULL is allowed), which also frees
  * whatever results were not taken. */
-cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg);
+cz_cs *cz_cs_new(cz_cs_mode mode, const cz_cs_config *cfg);
 void cz_cs_free(cz_cs *cs);
-cz_cs_kind cz_cs_get_kind(const cz_cs *cs);
+cz_cs_mode cz_cs_get_mode(const cz_cs *cs);
 
 /* Allocate an aux / input variable with the given value. PROVE, TEST and
  * WITNESS need value != NULL (else sticky CZ_ERR_INVALID_ARG, "assignment
@@ -193,7 +193,7 @@ void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c);
  * computed them natively: Poseidon's linear layers): PROVE stores them as
  * the row's a and b instead of evaluating the LCs, whose terms it still
  * scans for densities and range. They must be exactly the LCs' values
- * (canonical Montgomery form), or the proof will not verify; other kinds
+ * (canonical Montgomery form), or the proof will not verify; other modes
  * ignore them. */
 void cz_cs_enforce_known(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c,
                          const cz_fr *a_value, const cz_fr *b_value);
@@ -252,7 +252,7 @@ bool cz_cs_value(const cz_cs *cs, cz_var v, cz_fr *out);
 
 /* Move the results out of a finished system (the system keeps counts but
  * no buffers). PROVE and WITNESS: cz_cs_take_assignment. RECORD:
- * cz_cs_take_r1cs. KEYGEN: cz_cs_take_keygen. Wrong kind, unfinished, a
+ * cz_cs_take_r1cs. KEYGEN: cz_cs_take_keygen. Wrong mode, unfinished, a
  * sticky error, or already taken: CZ_ERR_INVALID_ARG. CZ_ERR_NOMEM when a
  * result cannot be assembled; the system's buffers may be gone then too
  * (do not retry). On error *out is zeroed and owns nothing. The caller owns
@@ -356,16 +356,16 @@ cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BY
 cz_err cz_pce_eval(const cz_pce *p, cz_assignment *w, unsigned n_threads);
 
 /* TEST backend. The first unsatisfied constraint's full name (NULL when all
- * hold, and for other kinds) and, when index != NULL, its index; unnamed
+ * hold, and for other modes) and, when index != NULL, its index; unnamed
  * constraints are called "<ns path>/#<index>". The string lives in cs. */
 const char *cz_cs_which_is_unsatisfied(const cz_cs *cs, size_t *index);
 /* True when every constraint holds and no sticky error is set (TEST only;
- * false for other kinds). */
+ * false for other modes). */
 bool cz_cs_is_satisfied(const cz_cs *cs);
 /* Name of constraint i (TEST only; NULL otherwise or out of range). */
 const char *cz_cs_constraint_name(const cz_cs *cs, size_t i);
 /* Overwrite a variable's value (TEST and WITNESS only: e.g. to break a
- * witness in tests). False when out of range or another kind. */
+ * witness in tests). False when out of range or another mode. */
 bool cz_cs_set_value(cz_cs *cs, cz_var v, const cz_fr *value);
 
 #endif

@@ -38,7 +38,7 @@ typedef struct {
   void *ctx;
 } cz_slotted_circuit;
 
-/* The serial run on cs (any kind): header, then slots 0 .. n_slots - 1 in
+/* The serial run on cs (any mode): header, then slots 0 .. n_slots - 1 in
  * order, stopping at the first error. Does not finish cs. */
 cz_err cz_slots_run(cz_cs *cs, const cz_slotted_circuit *c, char *msg, size_t msg_len);
 
@@ -48,10 +48,10 @@ cz_err cz_slots_run(cz_cs *cs, const cz_slotted_circuit *c, char *msg, size_t ms
  * hints are ignored: the sizes are counted first, from the header and one
  * slot). *out then equals what cz_slots_run + cz_cs_finish +
  * cz_cs_take_assignment give, bit for bit, and owns its buffers (free with
- * cz_assignment_free). Errors: CZ_ERR_INVALID_ARG (another kind, slots of
+ * cz_assignment_free). Errors: CZ_ERR_INVALID_ARG (another mode, slots of
  * different shapes, a slot using another slot's variable, or the circuit's
  * own), CZ_ERR_NOMEM; *out is zeroed and msg says which slot. */
-cz_err cz_slots_synthesize(cz_cs_kind kind, const cz_cs_config *cfg, const cz_slotted_circuit *c,
+cz_err cz_slots_synthesize(cz_cs_mode mode, const cz_cs_config *cfg, const cz_slotted_circuit *c,
                            unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len);
 
 /* The recorded shape of c (cz_pce), tiled when its slots repeat: the header

@@ -268,8 +268,8 @@ typedef struct {
  * ("oom", whether the device retried it smaller or the partition moved),
  * a launch or runtime error ("device_error"), a proof that does not verify
  * ("bad_proof"). */
-typedef enum { CZ_FAULT_OOM, CZ_FAULT_DEVICE, CZ_FAULT_BAD_PROOF, CZ_FAULT_COUNT } cz_fault_kind;
-const char *cz_fault_kind_label(cz_fault_kind k); /* NULL out of range */
+typedef enum { CZ_FAULT_OOM, CZ_FAULT_DEVICE, CZ_FAULT_BAD_PROOF, CZ_FAULT_COUNT } cz_fault_cause;
+const char *cz_fault_cause_label(cz_fault_cause k); /* NULL out of range */
 
 #define CZ_ENGINE_MAX_DEVICES 16
 

@@ -34,25 +34,25 @@ typedef struct {
   bool value;
 } cz_abit;
 
-typedef enum { CZ_BOOL_CONST = 0, CZ_BOOL_IS = 1, CZ_BOOL_NOT = 2 } cz_bool_kind;
+typedef enum { CZ_BOOL_CONST = 0, CZ_BOOL_IS = 1, CZ_BOOL_NOT = 2 } cz_bool_form;
 
 /* Boolean: a constant, an allocated bit, or the negation of one. value is
  * the Boolean's own value (negation applied); var is unused for constants. */
 typedef struct {
   cz_var var;
-  uint8_t kind; /* cz_bool_kind */
+  uint8_t form; /* cz_bool_form */
   bool value;
 } cz_bool;
 
 static inline cz_bool cz_bool_const(bool b) { return (cz_bool){CZ_VAR_ONE, CZ_BOOL_CONST, b}; }
 static inline cz_bool cz_bool_from_bit(cz_abit b) { return (cz_bool){b.var, CZ_BOOL_IS, b.value}; }
-static inline bool cz_bool_is_const(cz_bool b) { return b.kind == CZ_BOOL_CONST; }
+static inline bool cz_bool_is_const(cz_bool b) { return b.form == CZ_BOOL_CONST; }
 /* Boolean::not: no constraint. */
 static inline cz_bool cz_bool_not(cz_bool b) {
   cz_bool r = b;
   r.value = !b.value;
-  if (b.kind == CZ_BOOL_IS) r.kind = CZ_BOOL_NOT;
-  else if (b.kind == CZ_BOOL_NOT) r.kind = CZ_BOOL_IS;
+  if (b.form == CZ_BOOL_IS) r.form = CZ_BOOL_NOT;
+  else if (b.form == CZ_BOOL_NOT) r.form = CZ_BOOL_IS;
   return r;
 }
 

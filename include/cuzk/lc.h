@@ -13,7 +13,7 @@
  *    coefficient means (the prover's densities skip it, keygen keeps it).
  *  - Terms iterate as bellpepper's iter_inputs() then iter_aux(): inputs by
  *    ascending index, then aux by ascending index. Here that is one array
- *    sorted by the key (kind << 32 | index).
+ *    sorted by the key (role << 32 | index).
  *
  * Storage: three layouts behind the same functions, chosen at run time when
  * the LC is initialised (normally from its constraint system, see cs.h):
@@ -44,12 +44,12 @@
 #include <stdint.h>
 #include "cuzk/fr.h"
 
-typedef enum { CZ_VAR_INPUT = 0, CZ_VAR_AUX = 1 } cz_var_kind;
+typedef enum { CZ_VAR_INPUT = 0, CZ_VAR_AUX = 1 } cz_var_role;
 
 /* A variable: a small value type, compared by value. */
 typedef struct {
   uint32_t index;
-  uint32_t kind; /* cz_var_kind */
+  uint32_t role; /* cz_var_role */
 } cz_var;
 
 /* The constant ONE: input 0, allocated by every constraint system. */
@@ -57,10 +57,10 @@ typedef struct {
 
 static inline cz_var cz_var_input(uint32_t i) { return (cz_var){i, CZ_VAR_INPUT}; }
 static inline cz_var cz_var_aux(uint32_t i) { return (cz_var){i, CZ_VAR_AUX}; }
-static inline bool cz_var_eq(cz_var a, cz_var b) { return a.index == b.index && a.kind == b.kind; }
+static inline bool cz_var_eq(cz_var a, cz_var b) { return a.index == b.index && a.role == b.role; }
 
 /* Term keys order inputs before aux, each by index. */
-static inline uint64_t cz_var_key(cz_var v) { return (uint64_t)v.kind << 32 | v.index; }
+static inline uint64_t cz_var_key(cz_var v) { return (uint64_t)v.role << 32 | v.index; }
 static inline cz_var cz_var_from_key(uint64_t k) {
   return (cz_var){(uint32_t)k, (uint32_t)(k >> 32)};
 }

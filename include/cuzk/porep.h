@@ -20,8 +20,8 @@
  *   porep_c2.c            C2: synthesis, proving and verification of
  *                         partitions; keygen, size hints, recorded shapes
  *   porep_params.c        the StackedDRG circuit's parameters from the store
- * (cz_porep_c1_alloc / free live with the kinds, in
- * src/filecoin/registry/porep_kind.c.)
+ * (cz_porep_c1_alloc / free live with the registered proofs, in
+ * src/filecoin/registry/registered_porep.c.)
  *
  * Field values are Fr in Montgomery form (cz_fr); byte strings (comm_*,
  * replica_id, seed, ticket) are the 32-byte little-endian Fr / raw bytes
@@ -83,7 +83,7 @@ typedef struct {
 /* SealCommitPhase1Output. proofs[p * n_challenges + i] is challenge i of
  * partition p. sector_num is set only when Curio's wrapper carried it. */
 typedef struct {
-  const cz_porep_kind *kind;
+  const cz_registered_porep *registered;
   uint8_t comm_r[32], comm_d[32], replica_id[32], seed[32], ticket[32];
   uint32_t n_partitions, n_challenges;
   cz_porep_challenge_proof *proofs; /* heap-owned */
@@ -91,10 +91,10 @@ typedef struct {
   uint64_t sector_num;
 } cz_porep_c1;
 
-/* Allocates c1->proofs for kind (partitions x challenges, zeroed; 175 KiB
+/* Allocates c1->proofs for `registered` (partitions x challenges, zeroed; 175 KiB
  * per challenge) and sets the counts; c1 is zeroed first. Free with
  * cz_porep_c1_free. CZ_ERR_NOMEM. */
-cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_porep_kind *kind);
+cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_registered_porep *registered);
 void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
 
 /* ---- C1 JSON (porep_c1_read.c, _write.c, _synthetic.c) ------------------ */
@@ -105,7 +105,7 @@ void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
  * known and matches the vanilla_proofs key (and SectorSize); partition,
  * challenge, layer, parent and path counts and arities fit the kind; every
  * field element is < r; comm_d, comm_r and seed are not all zero. It does
- * not verify the proofs (cz_porep_verify_vanilla does). On success the
+ * not verify the proofs (cz_porep_vanilla_verify does). On success the
  * caller frees *out with cz_porep_c1_free. On error *out owns nothing and
  * msg (when not NULL) holds one line naming what is wrong.
  * Errors: CZ_ERR_PARSE (syntax, missing/unknown fields, wrong types or
@@ -119,7 +119,7 @@ cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg, size_t ms
  * itself reads). *out is malloc'd and NUL-terminated, *len excludes the NUL.
  * CZ_ERR_NOMEM. */
 cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
-/* A structurally valid C1 of kind filled with pseudo-random canonical
+/* A structurally valid C1 of a registered proof filled with pseudo-random canonical
  * values from seed (the same seed gives the same C1); it is NOT a valid
  * proof, but synthesis accepts it: each partition's challenges are the ones
  * the public inputs derive (cz_porep_challenges), the columns are their
@@ -129,12 +129,12 @@ cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
  * labeling layers are 1..layers, nodes the challenge; comm_d, comm_r and
  * seed are non-zero. For JSON tests and production-size benchmarks. c1 is
  * allocated as cz_porep_c1_alloc does. CZ_ERR_NOMEM. */
-cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_porep_kind *kind, uint64_t seed);
+cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_registered_porep *registered, uint64_t seed);
 
 /* ---- Sealing test sectors and the vanilla verifier (porep_seal.c) ------- */
 
 typedef struct {
-  const cz_porep_kind *kind;
+  const cz_registered_porep *registered;
   uint64_t sector_id;
   uint8_t prover_id[32], ticket[32], seed[32];
   /* sector_size bytes of fr32-padded data (each 32-byte chunk < r), or NULL
@@ -151,7 +151,7 @@ typedef struct {
  * tree C over the column hashes, the encoded replica and tree R-last
  * (comm_r = Poseidon(comm_c, comm_r_last)), then the vanilla proofs of
  * every partition's interactive challenges. n_threads 0 = all cores.
- * Errors: CZ_ERR_INVALID_ARG (bad data chunk, unsupported kind, over
+ * Errors: CZ_ERR_INVALID_ARG (bad data chunk, unsupported registered proof, over
  * 512 MiB: see cz_porep_seal_config), CZ_ERR_NOMEM; msg names the cause.
  * The caller frees *out with cz_porep_c1_free. */
 cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out, unsigned n_threads, char *msg,
@@ -168,21 +168,21 @@ void cz_porep_default_data(uint8_t *out, uint64_t sector_size);
  * indices, the labels recomputed from their parents, the encoding. CZ_OK or
  * CZ_ERR_PROOF_INVALID with msg naming the first failure (partition,
  * challenge, what). */
-cz_err cz_porep_verify_vanilla(const cz_porep_c1 *c1, char *msg, size_t msg_len);
+cz_err cz_porep_vanilla_verify(const cz_porep_c1 *c1, char *msg, size_t msg_len);
 
-/* cz_porep_seal and cz_porep_verify_vanilla under an explicit configuration
- * in place of the kind's (cz_porep_kind_config): its porep_id and API
+/* cz_porep_seal and cz_porep_vanilla_verify under an explicit configuration
+ * in place of the registered proof's (cz_registered_porep_config): its porep_id and API
  * version drive replica_id, the graph and the challenges. This is for
  * sectors sealed outside the registered proofs, such as the polka-storage
  * vector (porep_id zero with 1.1.0/1.2.0 graph semantics). cfg's
- * sector_size, challenges and partitions must equal the kind's
- * (CZ_ERR_INVALID_ARG otherwise); cfg NULL means the kind's own. Both
+ * sector_size, challenges and partitions must equal the registered proof's
+ * (CZ_ERR_INVALID_ARG otherwise); cfg NULL means the registered proof's own. Both
  * verifiers return CZ_ERR_INVALID_ARG, not PROOF_INVALID, for a NULL c1,
- * kind or proofs array and for a kind whose shape they cannot handle.
+ * registered proof or proofs array and for a registered proof whose shape they cannot handle.
  * Sealing works in memory and refuses sectors over 512 MiB. */
 cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config *cfg,
                             cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len);
-cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
+cz_err cz_porep_vanilla_verify_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
                                       size_t msg_len);
 
 /* A TEST INPUT, not a sealed sector (porep_sparse.c): the C1 of a
@@ -192,7 +192,7 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
  * challenged nodes and their parents are labelled (pseudo-random labels,
  * the challenged nodes' by the SDR rule from their parents); every other
  * node's label is zero, and trees C and R-last are sparse trees over
- * those. The vanilla proofs verify (cz_porep_verify_vanilla) and the
+ * those. The vanilla proofs verify (cz_porep_vanilla_verify) and the
  * circuit is satisfied, but no replica of the sector exists. Time and
  * memory grow with the challenges (a few thousand nodes) times the tree
  * depth, not with the sector: seconds of Poseidon hashing and a few MB beside the C1
@@ -201,7 +201,7 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
  * be interactive (the synthetic and NI challenges depend on comm_r). On
  * success *n_touched (when not NULL) is the number of labelled nodes.
  * Errors: CZ_ERR_INVALID_ARG (data given, a non-interactive rule, an
- * unsupported kind), CZ_ERR_NOMEM; msg names the cause. The caller frees
+ * unsupported registered proof), CZ_ERR_NOMEM; msg names the cause. The caller frees
  * *out with cz_porep_c1_free. */
 cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config *cfg,
                             cz_porep_c1 *out, size_t *n_touched, char *msg, size_t msg_len);
@@ -210,7 +210,7 @@ cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config
  * PrivateReplicaInfo holds it (the replica's tree R-last from the cache
  * directory, comm_c and comm_r_last from its persistent aux). */
 typedef struct {
-  cz_merkle_tree tree_r_last; /* the kind's tree_r shape over its nodes */
+  cz_merkle_tree tree_r_last; /* the registered proof's tree_r shape over its nodes */
   cz_fr comm_c;               /* tree C's root */
   cz_fr comm_r_last;          /* tree_r_last.root */
   uint8_t comm_r[32];         /* Poseidon-2(comm_c, comm_r_last), as the C1's comm_r */
@@ -237,7 +237,7 @@ void cz_porep_replica_free(cz_porep_replica *r);
  * layer, the encoding, tree-R and tree-C inclusions). c1 supplies the
  * witness and may be NULL when !cz_cs_needs_values(cs) (keygen, recording);
  * then shape alone decides the circuit. With c1, shape must be
- * c1->kind->shape and partition < c1->n_partitions. Errors:
+ * c1->registered->shape and partition < c1->n_partitions. Errors:
  * CZ_ERR_INVALID_ARG (NULL cs, shape/partition mismatch; not sticky),
  * CZ_ERR_NOMEM, or the cs's error. */
 cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c1 *c1,
@@ -251,7 +251,7 @@ cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c
  * ("vanilla_proofs[0][3].comm_r_last_proof root differs from challenge
  * 0's", "slot 2: ..."): CZ_ERR_INVALID_ARG, CZ_ERR_NONCANONICAL,
  * CZ_ERR_NOMEM; *out is zeroed then. */
-cz_err cz_porep_witness(cz_cs_kind kind, const cz_porep_c1 *c1, uint32_t partition,
+cz_err cz_porep_witness(cz_cs_mode mode, const cz_porep_c1 *c1, uint32_t partition,
                         const cz_cs_config *cfg, unsigned n_threads, cz_assignment *out, char *msg,
                         size_t msg_len);
 
@@ -260,18 +260,18 @@ cz_err cz_porep_witness(cz_cs_kind kind, const cz_porep_c1 *c1, uint32_t partiti
  * and comm_r. *n: capacity in, count out (as cz_porep_public_inputs). */
 cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out, size_t *n);
 
-/* The same under an explicit configuration in place of the kind's, as
+/* The same under an explicit configuration in place of the registered proof's, as
  * cz_porep_seal_config takes one (e.g. the polka-storage vector's porep_id
  * zero with API 1.1.0): its porep_id and API version derive the graph.
- * cfg NULL means the kind's own; cfg's sector_size, challenges and
- * partitions must equal the kind's (CZ_ERR_INVALID_ARG otherwise). */
+ * cfg NULL means the registered proof's own; cfg's sector_size, challenges and
+ * partitions must equal the registered proof's (CZ_ERR_INVALID_ARG otherwise). */
 cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
                                         uint32_t partition, cz_fr *out, size_t *n);
 
 /* ---- Keys ---------------------------------------------------------------- */
 
 /* A cz_params_keygen_fn for the StackedDRG circuit: ctx is the
- * const cz_porep_kind *; fills *out with the KEYGEN columns of its circuit
+ * const cz_registered_porep *; fills *out with the KEYGEN columns of its circuit
  * (the caller frees them with cz_keygen_cols_free). */
 cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
 /* A cz_params_shape_fn for the same circuit (same ctx): synthesizes it
@@ -287,7 +287,7 @@ cz_err cz_porep_keygen_shape(void *ctx, cz_cs *cs);
 /* ---- C2: C1 -> proofs (porep_c2.c) ---------------------------------------- */
 
 /* Prove every partition of c1 with pc (pc->params: the circuit of
- * c1->kind): the vanilla proofs are verified natively first (a bad C1 never
+ * c1->registered): the vanilla proofs are verified natively first (a bad C1 never
  * reaches synthesis), each partition is synthesized on pc->n_threads (PROVE
  * cs, reported as the synthesis phase through pc->timing) and proved, and
  * every proof is verified against pc->pvk (NULL: prepared here) with the
@@ -308,28 +308,27 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_prove_ctx *pc, uint8_t *out, 
  * then prove it with pc into out (192 bytes) and verify the proof with
  * pc->pvk (NULL: prepared here) before returning; as is consumed either way.
  * A p that is not one of c1's partitions is CZ_ERR_INVALID_ARG.
- * The caller verifies the vanilla proofs first (cz_porep_verify_vanilla).
+ * The caller verifies the vanilla proofs first (cz_porep_vanilla_verify).
  * synthesize: on success the caller owns *as (cz_assignment_free); on error
  * there is nothing to free, but *as may not have been written at all (do
  * not cz_assignment_free it unless you zeroed it first). */
-cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, size_t p, unsigned n_threads,
-                              cz_assignment *as, char *msg, size_t msg_len);
-cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, size_t p, cz_assignment *as,
-                                   const cz_prove_ctx *pc, uint8_t out[192], char *msg,
-                                   size_t msg_len);
+cz_err cz_porep_synthesize(const cz_porep_c1 *c1, size_t p, unsigned n_threads, cz_assignment *as,
+                           char *msg, size_t msg_len);
+cz_err cz_porep_groth16_prove(const cz_porep_c1 *c1, size_t p, cz_assignment *as,
+                              const cz_prove_ctx *pc, uint8_t out[192], char *msg, size_t msg_len);
 
 /* Pre-compiled synthesis (cuzk's PCE, cs.h's cz_pce). cz_porep_record_shape
- * records kind k's circuit once (RECORD cs; about a plain synthesis' time;
+ * records registered proof k's circuit once (RECORD cs; about a plain synthesis' time;
  * 2 KiB: 117 MiB, cz_pce_get_info says exactly). The shape is immutable and
  * may be shared by threads. */
-cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, size_t msg_len);
-/* cz_porep_c2_synthesize through a shape recorded from c1->kind: a WITNESS
+cz_err cz_porep_record_shape(const cz_registered_porep *k, cz_pce **out, char *msg, size_t msg_len);
+/* cz_porep_synthesize through a shape recorded from c1->registered: a WITNESS
  * run and cz_pce_eval, both on n_threads (0 = all cores); the assignment is bit
  * for bit the plain one's. shape NULL: the plain path. A shape of another
  * size fails (CZ_ERR_INVALID_ARG); one of another circuit with the same
  * counts would make proofs that fail cz_porep_c2's verification. */
-cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, size_t p, const cz_pce *shape,
-                                  unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
+cz_err cz_porep_synthesize_pce(const cz_porep_c1 *c1, size_t p, const cz_pce *shape,
+                               unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
 /* cz_porep_c2 synthesizing through shape (NULL: plain, as cz_porep_c2). */
 cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
                        uint8_t *out, char *msg, size_t msg_len);
@@ -343,9 +342,9 @@ cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, con
 
 /* ---- Parameters (porep_params.c) ----------------------------------------- */
 
-/* cz_params_store_get for the StackedDRG circuit of kind k: name from
+/* cz_params_store_get for the StackedDRG circuit of registered proof k: name from
  * cz_porep_param_name, n_ic from cz_porep_public_input_count + 1. */
-cz_err cz_porep_params_get(cz_groth16_params *out, const cz_porep_kind *k,
+cz_err cz_porep_params_get(cz_groth16_params *out, const cz_registered_porep *k,
                            const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
                            size_t msg_len);
 

@@ -36,7 +36,7 @@
 #include "cuzk/sdr.h" /* cz_api_version */
 #include "cuzk/vanilla_merkle.h"
 
-/* The registered PoSt proofs (cz_post_kind) are in cuzk/registry.h. */
+/* The registered PoSt proofs (cz_registered_post) are in cuzk/registry.h. */
 
 /* filecoin-proofs as_safe_commitment: CZ_OK when b is a canonical
  * little-endian Fr, else CZ_ERR_NONCANONICAL with msg "<what>: ...". */
@@ -71,7 +71,7 @@ typedef struct {
  * lengths and usize, u32 enum indices, [u8; 32] raw, no tags)
  * FallbackPoStSectorProof from in[0..len), exactly: trailing bytes are an
  * error. It is a format check, not a proof check: any sector id, any counts;
- * cz_post_verify_vanilla checks the rest. Beyond serde, it requires what a
+ * cz_post_vanilla_verify checks the rest. Beyond serde, it requires what a
  * cz_merkle_proof can hold, which every real proof satisfies: each field
  * value < r; each PathElement with 1, 3 or 7 hashes (arity 2, 4, 8) and
  * index < arity; at most CZ_MERKLE_MAX_LEVELS levels in all; a path index
@@ -118,7 +118,7 @@ uint64_t cz_post_challenge_index(cz_api_version api, uint64_t sector_index,
  * LE_u64(SHA-256(randomness || sector_id u64 LE || challenge_index u64 LE)
  * [0..8]) mod (sector_size / 32). randomness is taken as given (see
  * cz_post_sector_challenges for the check). The prover id is not hashed. */
-uint64_t cz_post_leaf_challenge(const cz_post_kind *k, const uint8_t randomness[32],
+uint64_t cz_post_leaf_challenge(const cz_registered_post *k, const uint8_t randomness[32],
                                 uint64_t sector_id, uint64_t challenge_index);
 
 /* post_util.rs generate_fallback_sector_challenges for one sector: the
@@ -129,7 +129,7 @@ uint64_t cz_post_leaf_challenge(const cz_post_kind *k, const uint8_t randomness[
  * canonical Fr (filecoin-proofs as_safe_commitment rejects it; Lotus clears
  * the top two bits of byte 31 before calling), CZ_ERR_INVALID_ARG (NULL k
  * or out). */
-cz_err cz_post_sector_challenges(const cz_post_kind *k, const uint8_t randomness[32],
+cz_err cz_post_sector_challenges(const cz_registered_post *k, const uint8_t randomness[32],
                                  uint64_t sector_index, uint64_t sector_id, uint64_t *out,
                                  char *msg, size_t msg_len);
 
@@ -139,7 +139,7 @@ cz_err cz_post_sector_challenges(const cz_post_kind *k, const uint8_t randomness
  * n u64 LE)[0..8]) mod sector_set_len, into out. Errors:
  * CZ_ERR_INVALID_ARG (k not Winning, sector_set_len 0, NULL argument),
  * CZ_ERR_NONCANONICAL (randomness or prover_id not a canonical Fr). */
-cz_err cz_post_winning_sectors(const cz_post_kind *k, const uint8_t randomness[32],
+cz_err cz_post_winning_sectors(const cz_registered_post *k, const uint8_t randomness[32],
                                const uint8_t prover_id[32], uint64_t sector_set_len, uint64_t *out,
                                char *msg, size_t msg_len);
 
@@ -154,7 +154,7 @@ typedef struct {
  * chain's randomness, the prover (32 bytes each; only read) and the
  * partition's index. The public inputs do not depend on the prover. */
 typedef struct {
-  const cz_post_kind *kind;
+  const cz_registered_post *registered;
   const uint8_t *randomness;
   const uint8_t *prover_id;
   uint32_t partition;
@@ -200,7 +200,7 @@ cz_err cz_post_public_inputs(const cz_post_challenge_seed *seed, const cz_post_s
  * for wrong counts, a wrong partition or a tree of the wrong shape (proofs
  * made for another registered proof), CZ_ERR_NONCANONICAL for randomness,
  * prover_id or a public comm_r not a canonical Fr. */
-cz_err cz_post_verify_vanilla(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
+cz_err cz_post_vanilla_verify(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
                               const cz_post_vanilla *proofs, size_t n, char *msg, size_t msg_len);
 
 /* ---- Proving one partition (post_prove.c) -------------------------------- */
@@ -210,7 +210,7 @@ cz_err cz_post_verify_vanilla(const cz_post_challenge_seed *seed, const cz_post_
  * sector proofs[i] claims (its id and comm_r): the request carries no other
  * sector list, so the public inputs are computed from these. */
 typedef struct {
-  const cz_post_kind *kind;
+  const cz_registered_post *registered;
   uint8_t randomness[32], prover_id[32];
   uint32_t partition;
   size_t n;                /* vanilla proofs: Winning 1, Window 1..sector_count */
@@ -219,7 +219,7 @@ typedef struct {
 } cz_post_partition;
 
 /* Parse the n bincode vanilla proofs vanilla[i][0..lens[i]) of partition
- * `partition` of a kind-k PoSt (cz_post_vanilla_parse each, messages name
+ * `partition` of a PoSt of registered proof k (cz_post_vanilla_parse each, messages name
  * vanilla_proofs[i]). Checks the count (Winning exactly 1, partition 0;
  * Window 1..sector_count) and that randomness is a canonical Fr; it does
  * not verify the proofs (cz_post_partition_verify). On success the caller
@@ -232,7 +232,7 @@ cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_challenge_s
 /* Release what p owns and zero it; idempotent on a zeroed value. */
 void cz_post_partition_free(cz_post_partition *p);
 
-/* cz_post_verify_vanilla over the partition (its errors). */
+/* cz_post_vanilla_verify over the partition (its errors). */
 cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t msg_len);
 
 /* Synthesize the partition's circuit into *as (a PROVE assignment, the
@@ -255,7 +255,7 @@ cz_err cz_post_synthesize(const cz_post_partition *p, unsigned n_threads, cz_ass
  * bit for bit what cz_post_synthesize makes. shape NULL: the plain path.
  * A shape of another circuit fails (CZ_ERR_INVALID_ARG). The shape is
  * immutable and may be shared by threads. */
-cz_err cz_post_record_shape(const cz_post_kind *k, cz_pce **out, char *msg, size_t msg_len);
+cz_err cz_post_record_shape(const cz_registered_post *k, cz_pce **out, char *msg, size_t msg_len);
 cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape, unsigned n_threads,
                               cz_assignment *as, char *msg, size_t msg_len);
 
@@ -276,11 +276,10 @@ cz_err cz_post_prove(const cz_post_partition *p, const cz_prove_ctx *pc,
  * either way) with pc and verify the proof with pc->pvk (NULL: prepared
  * here) and the verifier's public inputs before writing it to out. Errors as
  * cz_post_prove's. */
-cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
-                                const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                char *msg, size_t msg_len);
+cz_err cz_post_groth16_prove(const cz_post_partition *p, cz_assignment *as, const cz_prove_ctx *pc,
+                             uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
 
-/* A cz_params_keygen_fn for the PoSt circuit of ctx (a const cz_post_kind
+/* A cz_params_keygen_fn for the PoSt circuit of ctx (a const cz_registered_post
  * *): its KEYGEN columns. */
 cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
 /* A cz_params_shape_fn for the same circuit (same ctx), as cz_porep_keygen_shape. */
@@ -293,7 +292,7 @@ cz_err cz_post_keygen_shape(void *ctx, cz_cs *cs);
 /* cz_params_store_get for k's circuit: name cz_post_param_name, IC count
  * cz_post_public_input_count + 1. The caller's opts choose the keygen
  * (cz_post_keygen with ctx k) and test tag (CZ_POST_CIRCUIT_REVISION). */
-cz_err cz_post_params_get(cz_groth16_params *out, const cz_post_kind *k,
+cz_err cz_post_params_get(cz_groth16_params *out, const cz_registered_post *k,
                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
                           size_t msg_len);
 
@@ -323,7 +322,7 @@ typedef struct {
  * replica is tree_r_last (tree R-last: k->tree_r over k->sector_size / 32
  * leaves), comm_c and comm_r_last, for the challenged leaves
  * challenges[0..n_challenges) in that order (cz_post_sector_challenges:
- * k->config_challenge_count of them is what cz_post_verify_vanilla takes;
+ * k->config_challenge_count of them is what cz_post_vanilla_verify takes;
  * any count >= 1 is made). *out: sector_id, comm_r, one SectorProof with
  * one inclusion per challenge (cz_post_inclusion_prove), comm_c and
  * comm_r_last; cz_post_vanilla_write then encodes it byte for byte as
@@ -339,8 +338,8 @@ typedef struct {
  * the caller owns it (cz_post_vanilla_free). Memory: about 9.4 KB per
  * challenge (sizeof(cz_post_inclusion)). Reentrant: tree_r_last is only
  * read, so threads may prove sectors (or one sector) at once. */
-cz_err cz_post_generate_vanilla(const cz_post_kind *k, const cz_post_replica *rep,
-                                const uint64_t *challenges, size_t n_challenges,
-                                cz_post_vanilla *out, char *msg, size_t msg_len);
+cz_err cz_post_vanilla_prove(const cz_registered_post *k, const cz_post_replica *rep,
+                             const uint64_t *challenges, size_t n_challenges, cz_post_vanilla *out,
+                             char *msg, size_t msg_len);
 
 #endif

@@ -20,7 +20,7 @@
  * (FallbackPoStCompound::circuit and generate_public_inputs); the caller
  * fills the slots so. Every slot needs the same tree shape and the same
  * challenge count, so the sizes below decide the circuit. The registered
- * sizes (tree shape, slots, challenges per slot) are cz_post_kind's
+ * sizes (tree shape, slots, challenges per slot) are cz_registered_post's
  * (cuzk/post.h): tree_r, sector_count, challenge_count.
  *
  * Threading: nothing here keeps state; calls on different constraint
@@ -107,10 +107,10 @@ cz_err cz_post_circuit_inputs(const cz_post_dims *d, const cz_post_slot *sectors
 cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t leaves,
                               size_t n_challenges, const cz_post_slot *w);
 
-/* cz_post_circuit of sizes d on a system of `kind`, CZ_CS_WITNESS or CZ_CS_PROVE,
+/* cz_post_circuit of sizes d on a system in mode `mode`, CZ_CS_WITNESS or CZ_CS_PROVE,
  * the slots synthesized on n_threads threads (0: all online cores) by
  * cz_slots_synthesize. *out receives, bit for bit, the assignment a serial
- * run of that kind takes after cz_cs_finish. WITNESS: inputs (ONE first),
+ * run of that mode takes after cz_cs_finish. WITNESS: inputs (ONE first),
  * packed aux and n_constraints, no a/b or densities, ready for cz_pce_eval
  * / cz_r1cs_eval with the circuit's recorded shape. PROVE: also a/b (input
  * constraints included) and the densities, ready for the prover. The
@@ -119,10 +119,10 @@ cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t lea
  * bits each and 32 bytes per value neither 0 nor 1; PROVE: 64 bytes per
  * constraint), plus per thread one slot's values (one 32 GiB slot's are
  * 1.7 MB). Returns CZ_OK; CZ_ERR_INVALID_ARG with msg when
- * cz_post_check_sectors rejects the witness, out is NULL or kind is
+ * cz_post_check_sectors rejects the witness, out is NULL or mode is
  * another; CZ_ERR_NOMEM. *out is zeroed on error. Thread-safe; the
  * witness is only read. */
-cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors, cz_cs_kind kind,
+cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors, cz_cs_mode mode,
                        unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len);
 
 /* The recorded shape of the circuit of these sizes (cz_slots_record: its

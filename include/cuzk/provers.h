@@ -211,8 +211,8 @@ void cz_provers_phase_snapshot(cz_histogram_snap out[CZ_PHASE_COUNT]);
  * what the memory estimates and the recorded-shape charge below are made
  * of. Never below the circuit's real count, and within 2% above it at
  * every registered size (test_planned_constraints). Pure; any thread. */
-uint64_t cz_porep_partition_constraints(const cz_porep_kind *k);
-uint64_t cz_post_circuit_constraints(const cz_post_kind *k);
+uint64_t cz_porep_partition_constraints(const cz_registered_porep *k);
+uint64_t cz_post_circuit_constraints(const cz_registered_post *k);
 uint64_t cz_snap_partition_constraints(const cz_snap_shape *s);
 
 /* Peak bytes of in_flight partitions of that many constraints, one of

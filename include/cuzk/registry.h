@@ -26,7 +26,7 @@ size_t cz_param_name_v28(const char *prefix, const char *identifier, size_t id_l
  * bytes (what Lotus and Curio pass as ProverId, for seals and PoSts). */
 void cz_prover_id_of_miner(uint8_t out[32], uint64_t miner_id);
 
-/* ---- Registered seal proofs (registry/porep_kind.c) ---------------------- */
+/* ---- Registered seal proofs (registry/registered_porep.c) ---------------------- */
 
 /* What the circuit's shape depends on (not porep_id, not the API version). */
 typedef struct {
@@ -47,37 +47,37 @@ typedef struct {
   cz_porep_shape shape;
   cz_api_version api; /* V1: 1.0.0, V1_1: 1.1.0, the features: 1.2.0 */
   cz_porep_rule rule; /* how its challenges are drawn */
-} cz_porep_kind;
+} cz_registered_porep;
 
-#define CZ_POREP_N_KINDS 20
+#define CZ_REGISTERED_POREP_COUNT 20
 
 /* The twenty registered seal proofs (static storage); NULL when unknown or
  * name is NULL. Kinds of one size share the circuit and the parameter
  * file: the identifier hashes only the challenges per partition. */
-const cz_porep_kind *cz_porep_kind_by_id(uint32_t id);
-const cz_porep_kind *cz_porep_kind_by_name(const char *name);
-/* The interactive kind of a sector size in bytes (2048, 8 MiB, 512 MiB,
+const cz_registered_porep *cz_registered_porep_by_id(uint32_t id);
+const cz_registered_porep *cz_registered_porep_by_name(const char *name);
+/* The interactive registered proof of a sector size in bytes (2048, 8 MiB, 512 MiB,
  * 32 GiB, 64 GiB), V1_1 when v1_1 else V1; NULL when no official size
  * matches. */
-const cz_porep_kind *cz_porep_kind_by_sector_size(uint64_t sector_size, bool v1_1);
-/* The public-input configuration of kind k (porep_id from its id, nonce 0,
+const cz_registered_porep *cz_registered_porep_by_sector_size(uint64_t sector_size, bool v1_1);
+/* The public-input configuration of registered proof k (porep_id from its id, nonce 0,
  * its API version, challenge rule and partitions). */
-void cz_porep_kind_config(const cz_porep_kind *k, cz_porep_config *cfg);
+void cz_registered_porep_config(const cz_registered_porep *k, cz_porep_config *cfg);
 
 /* ---- PoRep parameter names (registry/param_name.c) ----------------------- */
 
-/* The official parameter base name of kind k, as rust-fil-proofs' parameter
+/* The official parameter base name of registered proof k, as rust-fil-proofs' parameter
  * cache names it: "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-
  * 8-0-0-sha256_hasher-<sha256 hex of the public params identifier>" (append
  * ".params" / ".vk"). Returns the length; writes at most cap bytes incl. NUL. */
-size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap);
+size_t cz_porep_param_name(const cz_registered_porep *k, char *out, size_t cap);
 
 /* The strings that name is derived from (storage-proofs-porep
  * PublicParams::identifier over StackedGraph / BucketGraph identifiers), for
  * logs and tests: returns the length, writes at most cap bytes incl. NUL. */
-size_t cz_porep_param_identifier(const cz_porep_kind *k, char *out, size_t cap);
+size_t cz_porep_param_identifier(const cz_registered_porep *k, char *out, size_t cap);
 
-/* ---- Registered PoSt proofs (registry/post_kind.c) ------------------------------- */
+/* ---- Registered PoSt proofs (registry/registered_post.c) ------------------------------- */
 
 typedef enum { CZ_POST_WINNING = 0, CZ_POST_WINDOW = 1 } cz_post_type;
 
@@ -110,39 +110,39 @@ typedef struct {
   uint32_t config_sector_count;    /* PoStConfig: 1 Winning, 2 / 2349 / 2300 Window */
   uint32_t challenge_count;        /* PublicParams: challenges per sector slot (1 Winning) */
   uint32_t sector_count;           /* PublicParams: sector slots per partition (66 Winning) */
-} cz_post_kind;
+} cz_registered_post;
 
-#define CZ_POST_N_KINDS 15
+#define CZ_REGISTERED_POST_COUNT 15
 
 /* The registered proof numbered id, or NULL when unknown (id >= 15). */
-const cz_post_kind *cz_post_kind_by_id(uint32_t id);
+const cz_registered_post *cz_registered_post_by_id(uint32_t id);
 /* By filecoin-ffi name ("StackedDrgWindow32GiBV1_1"); NULL when unknown. */
-const cz_post_kind *cz_post_kind_by_name(const char *name);
+const cz_registered_post *cz_registered_post_by_name(const char *name);
 
 /* The parameter identifier of k's circuit, exactly as rust-fil-proofs
  * formats fallback::PublicParams::identifier (ParameterSetMetadata):
  * "FallbackPoSt::PublicParams{sector_size: 2048, challenge_count: 1,
  * sector_count: 66}". Returns its length; writes at most cap bytes including
  * the NUL (snprintf's contract: a return >= cap means truncated). */
-size_t cz_post_param_identifier(const cz_post_kind *k, char *out, size_t cap);
+size_t cz_post_param_identifier(const cz_registered_post *k, char *out, size_t cap);
 /* The official parameter base name (storage-proofs-core parameter_cache.rs
  * with FallbackPoStCompound::cache_prefix):
  * "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-<base>-<sub>-
  * <top>-<hex SHA-256 of the identifier>"; append ".params" / ".vk". The API
  * version does not enter it: Window V1 and V1_1 share parameters. Returns
  * the length as cz_post_param_identifier does. */
-size_t cz_post_param_name(const cz_post_kind *k, char *out, size_t cap);
+size_t cz_post_param_name(const cz_registered_post *k, char *out, size_t cap);
 
 /* Public inputs of one partition's circuit, excluding ONE:
  * sector_count * (1 + challenge_count) (Winning: 132; 32 GiB Window 25839). */
-size_t cz_post_public_input_count(const cz_post_kind *k);
+size_t cz_post_public_input_count(const cz_registered_post *k);
 
 /* Partitions of a PoSt over n_sectors sectors: Winning 1; Window
  * ceil(n_sectors / sector_count), at least 1 (post_util.rs
  * get_num_partition_for_fallback_post). */
-size_t cz_post_partitions(const cz_post_kind *k, size_t n_sectors);
+size_t cz_post_partitions(const cz_registered_post *k, size_t n_sectors);
 
-/* ---- Registered update proofs: SnapDeals (registry/snap_kind.c) ---------- */
+/* ---- Registered update proofs: SnapDeals (registry/registered_snap.c) ---------- */
 
 /* The empty-sector-update constants as functions of the sector size in
  * 32-byte nodes (storage-proofs-update constants.rs): every size
@@ -184,15 +184,15 @@ typedef struct {
   uint64_t sector_size;  /* bytes */
   cz_api_version api;
   cz_snap_shape shape;
-} cz_snap_kind;
+} cz_registered_snap;
 
-#define CZ_SNAP_N_KINDS 5
+#define CZ_REGISTERED_SNAP_COUNT 5
 
 /* The registered update proof numbered id (NULL when id >= 5), by name, or
  * by sector size in bytes (NULL when none matches). Static storage. */
-const cz_snap_kind *cz_snap_kind_by_id(uint32_t id);
-const cz_snap_kind *cz_snap_kind_by_name(const char *name);
-const cz_snap_kind *cz_snap_kind_by_sector_size(uint64_t sector_size);
+const cz_registered_snap *cz_registered_snap_by_id(uint32_t id);
+const cz_registered_snap *cz_registered_snap_by_name(const char *name);
+const cz_registered_snap *cz_registered_snap_by_sector_size(uint64_t sector_size);
 
 /* The parameter identifier of the update circuit over `nodes` nodes,
  * exactly as storage-proofs-update vanilla.rs formats PublicParams'

@@ -3,7 +3,7 @@
  * bincode PartitionProof vanilla proofs and the update's public inputs and
  * challenges, as storage-proofs-update computes them (vanilla.rs,
  * challenges.rs, circuit.rs PublicInputs, constants.rs). The registered
- * update proofs and constants are cuzk/registry.h's (cz_snap_kind,
+ * update proofs and constants are cuzk/registry.h's (cz_registered_snap,
  * cz_snap_shape); the circuit is cuzk/snap_circuit.h.
  *
  * Module split (src/filecoin/snap/):
@@ -163,8 +163,8 @@ typedef struct {
  * size, NULL), CZ_ERR_NOMEM; msg says which. On success the caller owns
  * *out (cz_snap_vanilla_free; cz_snap_vanilla_write encodes it byte for
  * byte as bincode::serialize does); on error it is zeroed. Reentrant. */
-cz_err cz_snap_prove_partition(const cz_snap_shape *s, uint32_t k, const cz_snap_trees *t,
-                               cz_snap_partition_proof *out, char *msg, size_t msg_len);
+cz_err cz_snap_vanilla_prove(const cz_snap_shape *s, uint32_t k, const cz_snap_trees *t,
+                             cz_snap_partition_proof *out, char *msg, size_t msg_len);
 
 /* ---- Test sectors: a CC sector sealed and updated in memory (snap_sector.c) */
 
@@ -173,7 +173,7 @@ cz_err cz_snap_prove_partition(const cz_snap_shape *s, uint32_t k, const cz_snap
  * replica's tree R (new), and the three commitments (32-byte little-endian
  * Fr, as the request carries them). */
 typedef struct {
-  const cz_snap_kind *kind;
+  const cz_registered_snap *registered;
   cz_merkle_tree tree_r_old, tree_d_new, tree_r_new;
   cz_fr comm_c;
   uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
@@ -190,11 +190,11 @@ typedef struct {
  * CZ_ERR_NOMEM; msg says which. On success the caller owns *out
  * (cz_snap_sector_free; about 2.3 x 32 bytes per node for the three
  * trees); on error it is zeroed. */
-cz_err cz_snap_sector_make(const cz_snap_kind *k, uint64_t sector_id, const uint8_t *new_data,
+cz_err cz_snap_sector_make(const cz_registered_snap *k, uint64_t sector_id, const uint8_t *new_data,
                            unsigned n_threads, cz_snap_sector *out, char *msg, size_t msg_len);
 /* Release what s owns and zero it; idempotent on a zeroed value. */
 void cz_snap_sector_free(cz_snap_sector *s);
-/* The trees of s as cz_snap_prove_partition takes them (pointers into s). */
+/* The trees of s as cz_snap_vanilla_prove takes them (pointers into s). */
 void cz_snap_sector_trees(const cz_snap_sector *s, cz_snap_trees *out);
 
 /* ---- The native vanilla verifier (snap_verify.c) ------------------------ */
@@ -217,37 +217,37 @@ void cz_snap_sector_trees(const cz_snap_sector *s, cz_snap_trees *out);
  * ("vanilla_proofs[0].challenge_proofs[3].proof_r_new: leaf is not
  * leaf_r_old + leaf_d_new * rho"); CZ_ERR_INVALID_ARG (k >= partitions,
  * NULL), CZ_ERR_NONCANONICAL (a commitment not a canonical Fr). Reentrant. */
-cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
-                                const cz_snap_partition_proof *p, size_t index, char *msg,
-                                size_t msg_len);
+cz_err cz_snap_vanilla_verify(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
+                              const cz_snap_partition_proof *p, size_t index, char *msg,
+                              size_t msg_len);
 
 /* ---- Proving one partition (snap_prove.c) -------------------------------- */
 
 /* One partition's request, parsed: what Curio sends per partition of an
  * update (the registered proof, the commitments, vanilla_proofs[k]). */
 typedef struct {
-  const cz_snap_kind *kind;
+  const cz_registered_snap *registered;
   uint32_t partition;
   uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
   cz_snap_partition_proof proof;
 } cz_snap_partition;
 
-/* Parse vanilla[0..len) as partition `partition` of a kind-k update
+/* Parse vanilla[0..len) as partition `partition` of an update of registered proof k
  * (cz_snap_vanilla_parse, messages name vanilla_proofs[partition]) and
  * check the commitments are canonical Fr. It does not verify the proof
  * (cz_snap_partition_verify). Errors: CZ_ERR_INVALID_ARG (NULL, partition
  * >= k's partitions), CZ_ERR_NONCANONICAL, the parser's. On success the
  * caller owns *out (cz_snap_partition_free); on error it is zeroed. */
-cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, uint32_t partition,
-                               const cz_snap_comms *c, const uint8_t *vanilla, size_t len,
-                               char *msg, size_t msg_len);
+cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_registered_snap *k,
+                               uint32_t partition, const cz_snap_comms *c, const uint8_t *vanilla,
+                               size_t len, char *msg, size_t msg_len);
 void cz_snap_partition_free(cz_snap_partition *p); /* idempotent on a zeroed one */
 
-/* cz_snap_verify_partition over p (its errors). */
+/* cz_snap_vanilla_verify over p (its errors). */
 cz_err cz_snap_partition_verify(const cz_snap_partition *p, char *msg, size_t msg_len);
 
 /* The verifier's public inputs of p (cz_snap_public_inputs with h =
- * kind->shape.h), into out. */
+ * registered->shape.h), into out. */
 cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
                                 char *msg, size_t msg_len);
 
@@ -289,9 +289,8 @@ cz_err cz_snap_prove(const cz_snap_partition *p, const cz_prove_ctx *pc,
  * pc->pvk (NULL: prepared here) and the verifier's inputs before writing
  * it to out.
  * Errors as cz_snap_prove's. */
-cz_err cz_snap_prove_assignment(const cz_snap_partition *p, cz_assignment *as,
-                                const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                char *msg, size_t msg_len);
+cz_err cz_snap_groth16_prove(const cz_snap_partition *p, cz_assignment *as, const cz_prove_ctx *pc,
+                             uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
 
 /* A cz_params_keygen_fn for the update circuit of ctx (a const
  * cz_snap_shape *): its KEYGEN columns. */
@@ -306,7 +305,7 @@ cz_err cz_snap_keygen_shape(void *ctx, cz_cs *cs);
 /* cz_params_store_get for k's circuit: name cz_snap_param_name, IC count
  * CZ_SNAP_PUBLIC_INPUTS + 1. The caller's opts choose the keygen
  * (cz_snap_keygen with ctx &k->shape) and test tag. */
-cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
+cz_err cz_snap_params_get(cz_groth16_params *out, const cz_registered_snap *k,
                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
                           size_t msg_len);
 
@@ -317,7 +316,8 @@ cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
  * proof does not decode or verify), CZ_ERR_INVALID_ARG (a length other
  * than partitions x 192, a vk with another IC count), CZ_ERR_NONCANONICAL
  * (a commitment). Reentrant. */
-cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k, const cz_snap_comms *c,
-                             const uint8_t *proofs, size_t len, char *msg, size_t msg_len);
+cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_registered_snap *k,
+                             const cz_snap_comms *c, const uint8_t *proofs, size_t len, char *msg,
+                             size_t msg_len);
 
 #endif

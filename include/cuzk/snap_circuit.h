@@ -58,7 +58,7 @@ cz_err cz_snap_circuit(cz_cs *cs, const cz_snap_shape *s, const cz_snap_public *
  * the witness. Errors (msg says which): CZ_ERR_INVALID_ARG as
  * cz_snap_circuit's, or a challenge's ("slot 3: ..."); CZ_ERR_NOMEM.
  * *out is zeroed on error; the caller owns it (cz_assignment_free). */
-cz_err cz_snap_witness(cz_cs_kind kind, const cz_snap_shape *s, const cz_snap_public *pub,
+cz_err cz_snap_witness(cz_cs_mode mode, const cz_snap_shape *s, const cz_snap_public *pub,
                        const cz_snap_partition_proof *w, unsigned n_threads, cz_assignment *out,
                        char *msg, size_t msg_len);
 

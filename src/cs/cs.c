@@ -1,6 +1,6 @@
 /* The constraint system: allocation, namespaces and enforce for every
- * backend. enforce dispatches on the kind with one switch (a well-predicted
- * branch: the kind never changes during a run). */
+ * backend. enforce dispatches on the mode with one switch (a well-predicted
+ * branch: the mode never changes during a run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +34,8 @@ static inline void dens_inc(cz_dens_buf *b, uint64_t i) {
   b->d.count += bit ^ 1; /* no branch: whether a bit is new is data */
 }
 
-cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg) {
-  if ((unsigned)kind >= CZ_CS_KIND_COUNT) return NULL;
+cz_cs *cz_cs_new(cz_cs_mode mode, const cz_cs_config *cfg) {
+  if ((unsigned)mode >= CZ_CS_MODE_COUNT) return NULL;
   /* Default layout by measurement (cuzk-bench cs, prove backend): inline:4
    * beat vec by 1.29x on 1-term constraints and 1.15x on 9-term ones, with
    * none of the arena's pinning caveat. */
@@ -46,23 +46,23 @@ cz_cs *cz_cs_new(cz_cs_kind kind, const cz_cs_config *cfg) {
     return NULL;
   cz_cs *cs = calloc(1, sizeof *cs);
   if (!cs) return NULL;
-  cs->kind = kind;
+  cs->mode = mode;
   cs->cfg = c;
-  cs->want_values = kind == CZ_CS_PROVE || kind == CZ_CS_TEST || kind == CZ_CS_WITNESS;
-  cs->want_names = kind == CZ_CS_TEST;
+  cs->want_values = mode == CZ_CS_PROVE || mode == CZ_CS_TEST || mode == CZ_CS_WITNESS;
+  cs->want_names = mode == CZ_CS_TEST;
   cz_two_256_mod_r(cs->two_256_mod_r);
   bool ok = true;
   /* A right hint means no buffer ever moves (a/b/c get the H domain's room). */
-  if (kind == CZ_CS_PROVE && c.hint_constraints) {
+  if (mode == CZ_CS_PROVE && c.hint_constraints) {
     ok = cz_reserve((void **)&cs->a, &cs->cap_abc, cz_abc_room(c.hint_constraints), sizeof(cz_fr));
     size_t cap = 0;
     ok = ok && cz_reserve((void **)&cs->b, &cap, cs->cap_abc, sizeof(cz_fr));
   }
   if (cs->want_values && c.hint_aux)
     ok = ok && cz_reserve((void **)&cs->aux, &cs->cap_aux, c.hint_aux, sizeof(cz_fr));
-  if (kind == CZ_CS_PROVE && c.hint_aux)
+  if (mode == CZ_CS_PROVE && c.hint_aux)
     ok = ok && cz_reserve((void **)&cs->cls_aux, &cs->cap_cls_aux, c.hint_aux, 1);
-  if (kind == CZ_CS_RECORD) ok = ok && cz_rec_init(&cs->rec);
+  if (mode == CZ_CS_RECORD) ok = ok && cz_rec_init(&cs->rec);
   if (!ok) {
     cz_cs_free(cs);
     return NULL;
@@ -103,9 +103,9 @@ void cz_cs_free(cz_cs *cs) {
   free(cs);
 }
 
-cz_cs_kind cz_cs_get_kind(const cz_cs *cs) { return cs->kind; }
+cz_cs_mode cz_cs_get_mode(const cz_cs *cs) { return cs->mode; }
 bool cz_cs_needs_constraints(const cz_cs *cs) {
-  return cs->kind != CZ_CS_WITNESS && cs->kind != CZ_CS_COUNT;
+  return cs->mode != CZ_CS_WITNESS && cs->mode != CZ_CS_COUNT;
 }
 bool cz_cs_needs_values(const cz_cs *cs) { return cs->want_values; }
 size_t cz_cs_num_inputs(const cz_cs *cs) { return cs->n_inputs; }
@@ -124,8 +124,8 @@ static cz_err alloc_common(cz_cs *cs, cz_var *out, const cz_fr *value, bool inpu
     cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "alloc after finish");
     return cs->err;
   }
-  /* RECORD keeps a kind bit in its 32-bit columns (cz_rec_mat). */
-  if (*n >= (cs->kind == CZ_CS_RECORD ? (size_t)REC_INPUT_BIT : (size_t)UINT32_MAX)) {
+  /* RECORD keeps a role bit in its 32-bit columns (cz_rec_mat). */
+  if (*n >= (cs->mode == CZ_CS_RECORD ? (size_t)REC_INPUT_BIT : (size_t)UINT32_MAX)) {
     cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "too many %s variables", input ? "input" : "aux");
     return cs->err;
   }
@@ -140,7 +140,7 @@ static cz_err alloc_common(cz_cs *cs, cz_var *out, const cz_fr *value, bool inpu
     if (*n >= *cap && !cz_grow((void **)vals, cap, *n + 1, sizeof(cz_fr))) goto nomem;
     (*vals)[*n] = *value;
   }
-  if (cs->kind == CZ_CS_PROVE) {
+  if (cs->mode == CZ_CS_PROVE) {
     if (input ? !dens_add(&cs->b_input) : !(dens_add(&cs->a_aux) && dens_add(&cs->b_aux)))
       goto nomem;
     uint8_t **cls = input ? &cs->cls_in : &cs->cls_aux;
@@ -164,16 +164,16 @@ cz_err cz_cs_alloc_input(cz_cs *cs, cz_var *out, const cz_fr *value) {
 }
 
 bool cz_cs_value(const cz_cs *cs, cz_var v, cz_fr *out) {
-  if (v.kind == CZ_VAR_INPUT && v.index < cs->n_inputs && cs->inputs) *out = cs->inputs[v.index];
-  else if (v.kind == CZ_VAR_AUX && v.index < cs->n_aux && cs->aux) *out = cs->aux[v.index];
+  if (v.role == CZ_VAR_INPUT && v.index < cs->n_inputs && cs->inputs) *out = cs->inputs[v.index];
+  else if (v.role == CZ_VAR_AUX && v.index < cs->n_aux && cs->aux) *out = cs->aux[v.index];
   else return false;
   return true;
 }
 
 bool cz_cs_set_value(cz_cs *cs, cz_var v, const cz_fr *value) {
-  if (cs->kind != CZ_CS_TEST && cs->kind != CZ_CS_WITNESS) return false;
-  if (v.kind == CZ_VAR_INPUT && v.index < cs->n_inputs && cs->inputs) cs->inputs[v.index] = *value;
-  else if (v.kind == CZ_VAR_AUX && v.index < cs->n_aux && cs->aux) cs->aux[v.index] = *value;
+  if (cs->mode != CZ_CS_TEST && cs->mode != CZ_CS_WITNESS) return false;
+  if (v.role == CZ_VAR_INPUT && v.index < cs->n_inputs && cs->inputs) cs->inputs[v.index] = *value;
+  else if (v.role == CZ_VAR_AUX && v.index < cs->n_aux && cs->aux) cs->aux[v.index] = *value;
   else return false;
   return true;
 }
@@ -423,7 +423,7 @@ static bool test_push_name(cz_cs *cs, const char *fmt, va_list *ap) {
   return ok;
 }
 
-/* What a kind's part of enforce_impl says: the row is kept, or why not
+/* What a mode's part of enforce_impl says: the row is kept, or why not
  * (ROW_FAILED: the system's error is set already). */
 typedef enum { ROW_OK, ROW_RANGE, ROW_NOMEM, ROW_FAILED } row_result;
 
@@ -466,7 +466,7 @@ static row_result enforce_rows(cz_cs *cs, size_t row, const cz_lc *a, const cz_l
   }
   if (!lc_in_range(cs, a) || !lc_in_range(cs, b) || !lc_in_range(cs, c)) return ROW_RANGE;
   if (cs->qap) return cz_qap_push(cs, row, a, b, c) ? ROW_OK : ROW_FAILED;
-  if (cs->kind == CZ_CS_KEYGEN)
+  if (cs->mode == CZ_CS_KEYGEN)
     return matrix_push(cs, 0, a, (uint32_t)row) && matrix_push(cs, 1, b, (uint32_t)row) &&
                    matrix_push(cs, 2, c, (uint32_t)row)
                ? ROW_OK
@@ -511,7 +511,7 @@ static void enforce_impl(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc 
   }
   size_t row = cs->n_constraints;
   row_result r = ROW_OK;
-  switch (cs->kind) {
+  switch (cs->mode) {
     case CZ_CS_PROVE: r = enforce_prove(cs, row, a, b, c, known); break;
     case CZ_CS_KEYGEN:
     case CZ_CS_RECORD: r = enforce_rows(cs, row, a, b, c); break;
@@ -558,7 +558,7 @@ cz_err cz_cs_finish(cz_cs *cs) {
     cz_cs_fail(cs, CZ_ERR_INVALID_ARG, "%zu namespace(s) still open at finish", cs->ns_depth);
     return cs->err;
   }
-  if (cs->kind == CZ_CS_PROVE || cs->kind == CZ_CS_KEYGEN || cs->kind == CZ_CS_RECORD) {
+  if (cs->mode == CZ_CS_PROVE || cs->mode == CZ_CS_KEYGEN || cs->mode == CZ_CS_RECORD) {
     /* input_i * 0 = 0 for every input, ONE included (bellperson). */
     cz_lc a, z;
     cz_lc_init_layout(&a, CZ_LC_INLINE, 1, NULL);

@@ -69,7 +69,7 @@ typedef struct {
 bool cz_rec_init(cz_recorder *r);
 void cz_rec_free(cz_recorder *r);
 /* Append lc as the next row of matrix m (zero coefficients dropped). The
- * LC's variables must be allocated and below 2^31 per kind. False: out of
+ * LC's variables must be allocated and below 2^31 per role. False: out of
  * memory or over 2^32 - 1 entries (*overflow tells which). */
 bool cz_rec_push_row(cz_recorder *r, int m, const cz_lc *lc, bool *overflow);
 
@@ -108,7 +108,7 @@ struct cz_pce {
 };
 
 struct cz_cs {
-  cz_cs_kind kind;
+  cz_cs_mode mode;
   cz_cs_config cfg;
   bool want_values, want_names, finished, taken;
   cz_err err;

@@ -62,7 +62,7 @@ static cz_density take_dens(cz_dens_buf *b) {
 
 cz_err cz_cs_take_assignment(cz_cs *cs, cz_assignment *out) {
   memset(out, 0, sizeof *out);
-  cz_err e = take_check(cs, cs->kind == CZ_CS_PROVE || cs->kind == CZ_CS_WITNESS);
+  cz_err e = take_check(cs, cs->mode == CZ_CS_PROVE || cs->mode == CZ_CS_WITNESS);
   if (e) return e;
   cs->taken = true; /* from here its buffers are gone: a second take must fail */
   out->n_inputs = cs->n_inputs;
@@ -73,7 +73,7 @@ cz_err cz_cs_take_assignment(cz_cs *cs, cz_assignment *out) {
   e = cz_fr_packed_from(&out->aux, cs->aux, cs->n_aux);
   cz_pool_give(cs->aux);
   cs->aux = NULL;
-  if (e == CZ_OK && cs->kind == CZ_CS_PROVE) {
+  if (e == CZ_OK && cs->mode == CZ_CS_PROVE) {
     out->a = cs->a;
     out->b = cs->b;
     cs->a = cs->b = NULL;
@@ -127,7 +127,7 @@ static void triplets_release(cz_triplets *t) {
 
 cz_err cz_cs_take_keygen(cz_cs *cs, cz_keygen_cols *out) {
   memset(out, 0, sizeof *out);
-  cz_err e = take_check(cs, cs->kind == CZ_CS_KEYGEN && !cs->qap);
+  cz_err e = take_check(cs, cs->mode == CZ_CS_KEYGEN && !cs->qap);
   if (e) return e;
   size_t n_cols = cs->n_inputs + cs->n_aux;
   if (n_cols > UINT32_MAX) return CZ_ERR_INVALID_ARG;
@@ -160,7 +160,7 @@ static void eval_terms(cz_fr *out, const cz_cs *cs, size_t from, size_t to) {
 }
 
 const char *cz_cs_which_is_unsatisfied(const cz_cs *cs, size_t *index) {
-  if (cs->kind != CZ_CS_TEST) return NULL;
+  if (cs->mode != CZ_CS_TEST) return NULL;
   for (size_t i = 0; i < cs->n_constraints; i++) {
     cz_fr a, b, c;
     eval_terms(&a, cs, cs->toff[3 * i], cs->toff[3 * i + 1]);
@@ -176,10 +176,10 @@ const char *cz_cs_which_is_unsatisfied(const cz_cs *cs, size_t *index) {
 }
 
 bool cz_cs_is_satisfied(const cz_cs *cs) {
-  return cs->kind == CZ_CS_TEST && cs->err == CZ_OK && cz_cs_which_is_unsatisfied(cs, NULL) == NULL;
+  return cs->mode == CZ_CS_TEST && cs->err == CZ_OK && cz_cs_which_is_unsatisfied(cs, NULL) == NULL;
 }
 
 const char *cz_cs_constraint_name(const cz_cs *cs, size_t i) {
-  if (cs->kind != CZ_CS_TEST || i >= cs->n_constraints) return NULL;
+  if (cs->mode != CZ_CS_TEST || i >= cs->n_constraints) return NULL;
   return cs->names + cs->name_off[i];
 }

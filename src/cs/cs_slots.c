@@ -37,7 +37,7 @@ typedef struct {
 typedef struct {
   const cz_slotted_circuit *c;
   const cz_cs *leader;
-  cz_cs_kind kind;
+  cz_cs_mode mode;
   cz_cs_config cfg;
   cs_counts hdr, per;
   bool guessed;    /* per came from the memo, not from a count of this run */
@@ -97,7 +97,7 @@ static cz_err count_slot(slots_run *r) {
 }
 
 /* A slot's counts depend on the circuit's shape alone, and every partition
- * of a kind has the same: the first one's count serves the later ones
+ * of a mode has the same: the first one's count serves the later ones
  * instead of a serial COUNT run each time (one slot of 18 at 32 GiB; with
  * as many threads as slots, a third of the wall time). The key is the slot
  * function and where the header ends. Two shapes under one key are caught
@@ -171,7 +171,7 @@ static cz_err alloc_result(slots_run *r) {
       !total(r->hdr.con, r->per.con, r->c->n_slots, &body) || o->n_inputs > UINT32_MAX ||
       o->n_aux > UINT32_MAX)
     return CZ_ERR_NOMEM;
-  bool prove = r->kind == CZ_CS_PROVE;
+  bool prove = r->mode == CZ_CS_PROVE;
   o->n_constraints = body + (prove ? o->n_inputs : 0);
   if (!(o->inputs = cz_pool_take(o->n_inputs * sizeof(cz_fr)))) return CZ_ERR_NOMEM;
   memcpy(o->inputs, L->inputs, r->hdr.in * sizeof(cz_fr));
@@ -249,7 +249,7 @@ static cz_cs *fork_leader(const slots_run *r) {
   const cz_cs *L = r->leader;
   cz_cs_config cfg = r->cfg;
   cfg.hint_constraints = cfg.hint_aux = 0;
-  cz_cs *f = cz_cs_new(r->kind, &cfg);
+  cz_cs *f = cz_cs_new(r->mode, &cfg);
   if (!f) return NULL;
   size_t n_in = r->hdr.in + r->per.in, n_aux = r->hdr.aux + r->per.aux;
   bool ok = take((void **)&f->inputs, &f->cap_inputs, n_in, sizeof(cz_fr)) &&
@@ -258,7 +258,7 @@ static cz_cs *fork_leader(const slots_run *r) {
     memcpy(f->inputs, L->inputs, r->hdr.in * sizeof(cz_fr));
     if (r->hdr.aux) memcpy(f->aux, L->aux, r->hdr.aux * sizeof(cz_fr)); /* no header: NULL */
   }
-  if (ok && r->kind == CZ_CS_PROVE) {
+  if (ok && r->mode == CZ_CS_PROVE) {
     ok = take((void **)&f->cls_in, &f->cap_cls_in, n_in, 1) &&
          take((void **)&f->cls_aux, &f->cap_cls_aux, n_aux, 1) &&
          take((void **)&f->b_input.d.bits, &f->b_input.cap_words, n_in / 64 + 1, 8) &&
@@ -292,7 +292,7 @@ static void fork_bind(const slots_run *r, cz_cs *f, size_t i) {
   f->n_inputs = r->hdr.in;
   f->n_aux = r->hdr.aux;
   f->n_constraints = r->hdr.con;
-  if (r->kind != CZ_CS_PROVE) return;
+  if (r->mode != CZ_CS_PROVE) return;
   /* Row hdr.con + j of the fork is row hdr.con + i * per.con + j. */
   size_t shift = i * r->per.con;
   f->a = r->out->a + shift;
@@ -311,7 +311,7 @@ static void fork_merge(const slots_run *r, const cz_cs *f, size_t i, others_list
   size_t in_base = r->hdr.in + i * r->per.in, aux_base = r->hdr.aux + i * r->per.aux;
   memcpy(o->inputs + in_base, f->inputs + r->hdr.in, r->per.in * sizeof(cz_fr));
   pack_into(&o->aux, aux_base, f->aux + r->hdr.aux, r->per.aux, list, tmp);
-  if (r->kind != CZ_CS_PROVE) return;
+  if (r->mode != CZ_CS_PROVE) return;
   merge_dens(&o->b_input, &f->b_input, r->hdr.in, r->per.in, in_base, tmp);
   merge_dens(&o->a_aux, &f->a_aux, r->hdr.aux, r->per.aux, aux_base, tmp);
   merge_dens(&o->b_aux, &f->b_aux, r->hdr.aux, r->per.aux, aux_base, tmp);
@@ -322,7 +322,7 @@ static cz_err fork_slot(slots_run *r, cz_cs *f, size_t i, others_list *list, uin
   cz_err e = r->c->slot(f, r->c->ctx, i);
   if (e == CZ_OK) e = cz_cs_error(f);
   if (e != CZ_OK) {
-    if (r->kind == CZ_CS_PROVE && f->n_constraints == f->cap_abc) /* more rows than per */
+    if (r->mode == CZ_CS_PROVE && f->n_constraints == f->cap_abc) /* more rows than per */
       __atomic_store_n(&r->shape_miss, true, __ATOMIC_RELAXED);
     fail(r, i, e, cz_cs_errmsg(f));
     return e;
@@ -408,7 +408,7 @@ static cz_err run_slots(slots_run *r, unsigned n_threads, bool use_memo) {
   cz_parallel_for(r->c->n_slots, n_threads, work, r);
   if (r->err != CZ_OK) return r->err;
   if (!finish_aux(r, workers)) return CZ_ERR_NOMEM;
-  if (r->kind == CZ_CS_PROVE) finish_rows(r);
+  if (r->mode == CZ_CS_PROVE) finish_rows(r);
   return CZ_OK;
 }
 
@@ -500,16 +500,16 @@ cz_err cz_slots_record(const cz_slotted_circuit *c, cz_pce **out, char *msg, siz
   return e;
 }
 
-cz_err cz_slots_synthesize(cz_cs_kind kind, const cz_cs_config *cfg, const cz_slotted_circuit *c,
+cz_err cz_slots_synthesize(cz_cs_mode mode, const cz_cs_config *cfg, const cz_slotted_circuit *c,
                            unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
   memset(out, 0, sizeof *out);
-  if (!c || !c->header || !c->slot || (kind != CZ_CS_PROVE && kind != CZ_CS_WITNESS))
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "kind: PROVE or WITNESS, with a circuit");
-  slots_run r = {.c = c, .kind = kind, .out = out, .n_threads = n_threads};
+  if (!c || !c->header || !c->slot || (mode != CZ_CS_PROVE && mode != CZ_CS_WITNESS))
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "mode: PROVE or WITNESS, with a circuit");
+  slots_run r = {.c = c, .mode = mode, .out = out, .n_threads = n_threads};
   r.cfg = cfg ? *cfg : (cz_cs_config){CZ_LC_INLINE, 4, 0, 0};
   pthread_mutex_init(&r.err_lock, NULL);
-  cz_cs *L = cz_cs_new(kind, &r.cfg);
+  cz_cs *L = cz_cs_new(mode, &r.cfg);
   cz_err e = L ? c->header(L, c->ctx) : CZ_ERR_NOMEM;
   if (L && e == CZ_OK) e = cz_cs_error(L);
   if (e != CZ_OK) {

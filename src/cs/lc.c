@@ -328,8 +328,8 @@ bool cz_lc_eval(cz_fr *out, const cz_lc *lc, const cz_fr *inputs, size_t n_input
   for (uint32_t i = 0; i < lc->len; i++) {
     cz_var v = cz_var_from_key(lc->t[i].key);
     const cz_fr *x;
-    if (v.kind == CZ_VAR_INPUT && v.index < n_inputs) x = &inputs[v.index];
-    else if (v.kind == CZ_VAR_AUX && v.index < n_aux) x = &aux[v.index];
+    if (v.role == CZ_VAR_INPUT && v.index < n_inputs) x = &inputs[v.index];
+    else if (v.role == CZ_VAR_AUX && v.index < n_aux) x = &aux[v.index];
     else {
       *out = CZ_FR_ZERO;
       return false;

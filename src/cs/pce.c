@@ -250,7 +250,7 @@ static bool take_rows(cz_pce_mat *d, uint32_t **codes, cz_rec_mat *m, size_t row
 static cz_err take_pce(cz_cs *cs, size_t rows, size_t n_in, size_t n_aux, bool keep_c,
                        cz_pce **out) {
   *out = NULL;
-  if (cs->kind != CZ_CS_RECORD || !cs->finished || cs->taken || cs->err) return CZ_ERR_INVALID_ARG;
+  if (cs->mode != CZ_CS_RECORD || !cs->finished || cs->taken || cs->err) return CZ_ERR_INVALID_ARG;
   cz_pce *p = calloc(1, sizeof *p);
   if (!p) return CZ_ERR_NOMEM;
   cz_recorder *r = &cs->rec;

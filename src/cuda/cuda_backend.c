@@ -51,8 +51,8 @@ static void open_device(void) {
   TRIED = true;
   int device = DEVICE;
   pthread_mutex_unlock(&MU);
-  if (czg_cuda_open(&ops, device, WHY, sizeof WHY) == 0) {
-    czg_backend_init(&BACKEND, &STATE, &ops);
+  if (cz_gpu_cuda_open(&ops, device, WHY, sizeof WHY) == 0) {
+    cz_gpu_backend_init(&BACKEND, &STATE, &ops);
     OPENED = true;
   }
 }
@@ -102,7 +102,7 @@ typedef struct {
 
 int cz_prover_cuda_count(void) {
 #ifdef CUZK_HAVE_CUDA
-  return czg_cuda_count();
+  return cz_gpu_cuda_count();
 #else
   return 0;
 #endif
@@ -114,14 +114,14 @@ static cz_prover_backend *device_from(const czg_ops *ops) {
     ops->close(ops->ctx);
     return NULL;
   }
-  czg_backend_init(&d->b, &d->st, ops);
+  cz_gpu_backend_init(&d->b, &d->st, ops);
   return &d->b;
 }
 
 cz_prover_backend *cz_prover_cuda_open(int ordinal, char *why, size_t why_len) {
 #ifdef CUZK_HAVE_CUDA
   czg_ops ops;
-  if (czg_cuda_open(&ops, ordinal, why, why_len) != 0) return NULL;
+  if (cz_gpu_cuda_open(&ops, ordinal, why, why_len) != 0) return NULL;
   cz_prover_backend *b = device_from(&ops);
   if (!b) say(why, why_len, "out of memory");
   return b;
@@ -154,7 +154,7 @@ static bool fault_word(const char *w, czg_emu_faults *f) {
 cz_err cz_prover_emulated_faults(cz_prover_backend *b, const char *spec, char *why,
                                  size_t why_len) {
   czg_backend_state *st = b->state;
-  if (!czg_emu_is(&st->ops))
+  if (!cz_gpu_emu_is(&st->ops))
     return cz_msg_err(why, why_len, CZ_ERR_INVALID_ARG, "%s is not an emulated device", b->name);
   czg_emu_faults f = {0};
   char copy[256];
@@ -166,7 +166,7 @@ cz_err cz_prover_emulated_faults(cz_prover_backend *b, const char *spec, char *w
                         "unknown fault %s (expected oom@S[xN], "
                         "launch@S[xN], corrupt@S|all, max_points=N, slow=MS)",
                         w);
-  czg_emu_set_faults(&st->ops, &f);
+  cz_gpu_emu_set_faults(&st->ops, &f);
   return CZ_OK;
 }
 
@@ -174,8 +174,8 @@ cz_prover_backend *cz_prover_emulated_open(const char *name, size_t mem_bytes, c
                                            size_t why_len) {
   czg_ops ops;
   cz_prover_backend *b = NULL;
-  if (czg_emu_open(&ops, name, mem_bytes) == CZ_OK) {
-    czg_emu_use_library(&ops, true); /* the daemon's tests need many proofs */
+  if (cz_gpu_emu_open(&ops, name, mem_bytes) == CZ_OK) {
+    cz_gpu_emu_use_library(&ops, true); /* the daemon's tests need many proofs */
     b = device_from(&ops);
   }
   if (!b) say(why, why_len, "out of memory");
@@ -185,7 +185,7 @@ cz_prover_backend *cz_prover_emulated_open(const char *name, size_t mem_bytes, c
 void cz_prover_device_close(cz_prover_backend *b) {
   if (!b) return;
   own_device *d = (own_device *)b;
-  czg_backend_destroy(&d->st);
+  cz_gpu_backend_destroy(&d->st);
   free(d);
 }
 
@@ -204,5 +204,5 @@ uint64_t cz_prover_device_oom_retries(const cz_prover_backend *b) {
 }
 
 cz_err cz_prover_device_self_test(const cz_prover_backend *b, char *msg, size_t msg_len) {
-  return czg_self_test(b->state, msg, msg_len);
+  return cz_gpu_self_test(b->state, msg, msg_len);
 }

@@ -379,7 +379,7 @@ cz_err msm_device(const czg_affine *dbases, const czg_fr *dk, bool from_h, size_
   hseg = (czg_xyzz *)malloc((size_t)nw * WINDOW_SEGS * sizeof(czg_xyzz));
   if (!hseg) { ret = CZ_ERR_NOMEM; goto out; }
   CK(cudaMemcpy(hseg, segs, (size_t)nw * WINDOW_SEGS * sizeof(czg_xyzz), cudaMemcpyDeviceToHost));
-  czg_finish_windows(out, hseg, nw, WINDOW_SEGS, c);
+  cz_gpu_finish_windows(out, hseg, nw, WINDOW_SEGS, c);
 out:
   free(hseg);
   cudaFree(keys); cudaFree(vals); cudaFree(keys2); cudaFree(vals2);
@@ -435,7 +435,7 @@ cz_err op_batch_add(void *ctx, const cz_g1_affine *pts, size_t n, cz_g1 *out) {
   hpart = (czg_xyzz *)malloc(live * sizeof(czg_xyzz));
   if (!hpart) { ret = CZ_ERR_NOMEM; goto out; }
   CK(cudaMemcpy(hpart, part, live * sizeof(czg_xyzz), cudaMemcpyDeviceToHost));
-  czg_sum_xyzz(out, hpart, live);
+  cz_gpu_sum_xyzz(out, hpart, live);
 out:
   free(hpart);
   cudaFree(db);
@@ -454,12 +454,12 @@ void op_close(void *ctx) {
 
 }  // namespace
 
-extern "C" int czg_cuda_count(void) {
+extern "C" int cz_gpu_cuda_count(void) {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
 }
 
-extern "C" int czg_cuda_open(struct czg_ops *ops, int device, char *why, size_t why_len) {
+extern "C" int cz_gpu_cuda_open(struct czg_ops *ops, int device, char *why, size_t why_len) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {

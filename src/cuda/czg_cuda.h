@@ -12,9 +12,9 @@ struct czg_ops;
  * selects that device on the thread it runs on. Several devices may be
  * open at once, each opened once. 0 on success; -1 with why set (no
  * driver, no such device, out of memory) otherwise. */
-int czg_cuda_open(struct czg_ops *ops, int device, char *why, size_t why_len);
+int cz_gpu_cuda_open(struct czg_ops *ops, int device, char *why, size_t why_len);
 /* Devices the CUDA runtime reports (0 when none or no driver). */
-int czg_cuda_count(void);
+int cz_gpu_cuda_count(void);
 #ifdef __cplusplus
 }
 #endif

@@ -50,7 +50,7 @@ static void tw_free(tw_tables *t) {
 }
 
 /* The kernel czg_ntt_pass_kernel: per group, load, k levels, store. */
-static void ntt_run(czg_fr *a, unsigned log_n, const tw_tables *tw, bool dif, unsigned max_k) {
+static void cz_ntt_run(czg_fr *a, unsigned log_n, const tw_tables *tw, bool dif, unsigned max_k) {
   czg_ntt_pass passes[32];
   unsigned np = czg_ntt_plan(passes, log_n, max_k, dif);
   czg_fr sh[1u << 10];
@@ -67,11 +67,11 @@ static void ntt_run(czg_fr *a, unsigned log_n, const tw_tables *tw, bool dif, un
   }
 }
 
-void czg_emu_ntt(cz_fr *a, unsigned log_n, const cz_fr *w, bool dif, unsigned max_k) {
+void cz_gpu_emu_ntt(cz_fr *a, unsigned log_n, const cz_fr *w, bool dif, unsigned max_k) {
   tw_tables t;
   if (max_k > 10) max_k = 10;
   if (!tw_build(&t, w, log_n)) abort(); /* test helper: tiny tables */
-  ntt_run((czg_fr *)a, log_n, &t, dif, max_k);
+  cz_ntt_run((czg_fr *)a, log_n, &t, dif, max_k);
   tw_free(&t);
 }
 
@@ -125,7 +125,7 @@ static bool emu_msm(cz_g1 *out, const cz_g1_affine *pts, const czg_fr *k, size_t
         if (hi > half) hi = half;
         czg_window_segment(&seg[w * segs + s], buckets + (size_t)w * half, lo, hi);
       }
-    czg_finish_windows(out, seg, nw, segs, c);
+    cz_gpu_finish_windows(out, seg, nw, segs, c);
   }
   free(keys);
   free(vals);
@@ -137,7 +137,7 @@ static bool emu_msm(cz_g1 *out, const cz_g1_affine *pts, const czg_fr *k, size_t
   return ok;
 }
 
-void czg_emu_msm(cz_g1 *out, const cz_g1_affine *pts, const cz_scalar *k, size_t n, unsigned c) {
+void cz_gpu_emu_msm(cz_g1 *out, const cz_g1_affine *pts, const cz_scalar *k, size_t n, unsigned c) {
   if (!emu_msm(out, pts, (const czg_fr *)k, n, c, 3)) abort(); /* test helper */
 }
 
@@ -151,7 +151,7 @@ typedef struct {
   pthread_mutex_t mu; /* guards faults and step */
   czg_emu_faults faults;
   unsigned long step; /* device steps run since the faults were set */
-  bool library;       /* H and the MSMs by the CPU library (czg_emu_use_library) */
+  bool library;       /* H and the MSMs by the CPU library (cz_gpu_emu_use_library) */
 } emu_dev;
 
 /* One device step begins: the injected delay, then CZ_OK or the injected
@@ -262,14 +262,14 @@ static cz_err emu_ntt_h(void *ctx, const cz_fr *a, const cz_fr *b, const cz_fr *
     cz_fr nzinv;
     cz_fr_mul(&nzinv, &ninv, &zinv);
     for (int i = 0; i < 3; i++) {
-      ntt_run(v[i], log_n, &twi, true, 9); /* interpolate: natural -> bit-reversed */
-      if (i == 2) break;                   /* C: coefficients only */
+      cz_ntt_run(v[i], log_n, &twi, true, 9); /* interpolate: natural -> bit-reversed */
+      if (i == 2) break;                      /* C: coefficients only */
       const czg_fr *s = (const czg_fr *)(i ? &nzinv : &ninv);
       for (size_t p = 0; p < n; p++) czg_coset_scale(&v[i][p], (uint32_t)p, log_n, s, tg.lo, tg.hi);
-      ntt_run(v[i], log_n, &tw, false, 9); /* evaluate on the coset: natural order */
+      cz_ntt_run(v[i], log_n, &tw, false, 9); /* evaluate on the coset: natural order */
     }
     for (size_t p = 0; p < n; p++) czg_h_product(&v[0][p], &v[1][p]);
-    ntt_run(v[0], log_n, &twi, true, 9);
+    cz_ntt_run(v[0], log_n, &twi, true, 9);
     for (size_t p = 0; p < n; p++) {
       czg_coset_scale(&v[0][p], (uint32_t)p, log_n, (const czg_fr *)&ninv, tgi.lo, tgi.hi);
       czg_h_subtract(&v[0][p], &v[2][p], (const czg_fr *)&nzinv);
@@ -327,7 +327,7 @@ static cz_err emu_batch_add(void *ctx, const cz_g1_affine *pts, size_t n, cz_g1 
     for (size_t i = t; i < n; i += T)
       czg_xyzz_add_affine(&part[t], (const czg_affine *)&pts[i], false);
   }
-  czg_sum_xyzz(out, part, T);
+  cz_gpu_sum_xyzz(out, part, T);
   if (corrupt) emu_spoil(out);
   return CZ_OK;
 }
@@ -353,7 +353,7 @@ static void emu_close(void *ctx) {
   free(d);
 }
 
-cz_err czg_emu_open(czg_ops *ops, const char *name, size_t free_bytes) {
+cz_err cz_gpu_emu_open(czg_ops *ops, const char *name, size_t free_bytes) {
   emu_dev *d = calloc(1, sizeof *d);
   if (!d) return CZ_ERR_NOMEM;
   snprintf(d->name, sizeof d->name, "%s", name && name[0] ? name : "cuda-emulated");
@@ -380,11 +380,11 @@ cz_err czg_emu_open(czg_ops *ops, const char *name, size_t free_bytes) {
   return CZ_OK;
 }
 
-void czg_emu_ops(czg_ops *ops, size_t free_bytes) {
-  if (czg_emu_open(ops, NULL, free_bytes) != CZ_OK) abort(); /* test helper: a few bytes */
+void cz_gpu_emu_ops(czg_ops *ops, size_t free_bytes) {
+  if (cz_gpu_emu_open(ops, NULL, free_bytes) != CZ_OK) abort(); /* test helper: a few bytes */
 }
 
-void czg_emu_set_faults(const czg_ops *ops, const czg_emu_faults *f) {
+void cz_gpu_emu_set_faults(const czg_ops *ops, const czg_emu_faults *f) {
   emu_dev *d = ops->ctx;
   pthread_mutex_lock(&d->mu);
   d->faults = f ? *f : (czg_emu_faults){0};
@@ -392,16 +392,16 @@ void czg_emu_set_faults(const czg_ops *ops, const czg_emu_faults *f) {
   pthread_mutex_unlock(&d->mu);
 }
 
-bool czg_emu_is(const czg_ops *ops) { return ops->mem_free == emu_mem_free; }
+bool cz_gpu_emu_is(const czg_ops *ops) { return ops->mem_free == emu_mem_free; }
 
-void czg_emu_use_library(const czg_ops *ops, bool on) {
+void cz_gpu_emu_use_library(const czg_ops *ops, bool on) {
   emu_dev *d = ops->ctx;
   pthread_mutex_lock(&d->mu);
   d->library = on;
   pthread_mutex_unlock(&d->mu);
 }
 
-unsigned long czg_emu_steps(const czg_ops *ops) {
+unsigned long cz_gpu_emu_steps(const czg_ops *ops) {
   emu_dev *d = ops->ctx;
   pthread_mutex_lock(&d->mu);
   unsigned long k = d->step;

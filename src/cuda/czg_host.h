@@ -2,7 +2,7 @@
  * tested everywhere (no CUDA needed):
  *   - czg_split: prep_msm, the classification of an MSM's scalars into 0
  *     (dropped), 1 (their bases go to batch_add) and the rest (tail MSM);
- *   - czg_plan_batch: how many points one device batch takes, from the
+ *   - cz_gpu_plan_batch: how many points one device batch takes, from the
  *     device's free memory;
  *   - czg_pool: the reusable pinned staging buffers (the SRS itself is never
  *     pinned: bases are copied through these buffers batch by batch);
@@ -37,16 +37,16 @@ typedef struct {
  * the density bitmap when there is one). CZ_ERR_INVALID_ARG as
  * cz_msm_g1_segments for malformed segments, CZ_ERR_NOMEM. On error *out is
  * empty (and may be freed). */
-cz_err czg_split_g1(czg_split *out, const cz_msm_g1_segment *segs, size_t n_segs);
-void czg_split_free(czg_split *s);
+cz_err cz_gpu_split_g1(czg_split *out, const cz_msm_g1_segment *segs, size_t n_segs);
+void cz_gpu_split_free(czg_split *s);
 
 /* ---- batch sizing -------------------------------------------------------- */
 
 /* Points per device batch: as many as fit in free_bytes less reserve_bytes
  * at bytes_per_point each, at most max_batch (0: no cap) and at most n.
  * 0 when not even one point fits (the caller falls back or fails). */
-size_t czg_plan_batch(size_t n, size_t free_bytes, size_t reserve_bytes, size_t bytes_per_point,
-                      size_t max_batch);
+size_t cz_gpu_plan_batch(size_t n, size_t free_bytes, size_t reserve_bytes, size_t bytes_per_point,
+                         size_t max_batch);
 
 /* ---- pinned staging pool ------------------------------------------------- */
 
@@ -67,12 +67,12 @@ typedef struct {
 } czg_pool;
 
 /* n_bufs in 1..4. */
-void czg_pool_init(czg_pool *p, unsigned n_bufs, void *(*alloc)(void *, size_t),
-                   void (*free_fn)(void *, void *), void *ctx);
+void cz_gpu_pool_init(czg_pool *p, unsigned n_bufs, void *(*alloc)(void *, size_t),
+                      void (*free_fn)(void *, void *), void *ctx);
 /* A free buffer of at least n bytes (index in *slot), NULL when alloc fails. */
-void *czg_pool_acquire(czg_pool *p, size_t n, unsigned *slot);
-void czg_pool_release(czg_pool *p, unsigned slot);
-void czg_pool_destroy(czg_pool *p);
+void *cz_gpu_pool_acquire(czg_pool *p, size_t n, unsigned *slot);
+void cz_gpu_pool_release(czg_pool *p, unsigned slot);
+void cz_gpu_pool_destroy(czg_pool *p);
 
 /* ---- the device interface ------------------------------------------------ */
 
@@ -122,33 +122,34 @@ typedef struct {
 } czg_backend_state;
 
 /* Fill b as a backend named ops->name that proves through st. */
-void czg_backend_init(cz_prover_backend *b, czg_backend_state *st, const czg_ops *ops);
+void cz_gpu_backend_init(cz_prover_backend *b, czg_backend_state *st, const czg_ops *ops);
 /* Close st's device and free its pool. */
-void czg_backend_destroy(czg_backend_state *st);
+void cz_gpu_backend_destroy(czg_backend_state *st);
 
 /* *out = sum_{i < n} k[i] pts[i], and *out = sum_{i < n} pts[i], on the
  * device through the prover's staging pool, in batches that its free memory
  * allows, halved after an out-of-memory error (counted in oom_retries) as a
  * proof's MSMs are. The caller holds st->device. */
-cz_err czg_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k, size_t n,
-                       cz_g1 *out);
-cz_err czg_batch_add_batched(czg_backend_state *st, const cz_g1_affine *pts, size_t n, cz_g1 *out);
+cz_err cz_gpu_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k,
+                          size_t n, cz_g1 *out);
+cz_err cz_gpu_batch_add_batched(czg_backend_state *st, const cz_g1_affine *pts, size_t n,
+                                cz_g1 *out);
 
 /* The device's self-test: a small H (NTT) and a small MSM and batch
  * addition on it, each compared with the CPU library's result. CZ_OK when
  * all agree; otherwise the device's error, or CZ_ERR_PROOF_INVALID for a
  * wrong result, with msg saying which step. Takes the device as a proof
  * does. */
-cz_err czg_self_test(czg_backend_state *st, char *msg, size_t msg_len);
+cz_err cz_gpu_self_test(czg_backend_state *st, char *msg, size_t msg_len);
 
 /* The emulated device: every kernel body of czg_arith.h run on the CPU, one
  * thread, with free_bytes of pretend device memory (small values force many
  * batches). For tests of everything but the CUDA runtime. Each open makes a
  * device of its own (memory, faults, H); ops->close frees it. name (NULL:
  * "cuda-emulated") is copied. CZ_ERR_NOMEM. */
-cz_err czg_emu_open(czg_ops *ops, const char *name, size_t free_bytes);
-/* czg_emu_open with the default name; aborts when out of memory (tests). */
-void czg_emu_ops(czg_ops *ops, size_t free_bytes);
+cz_err cz_gpu_emu_open(czg_ops *ops, const char *name, size_t free_bytes);
+/* cz_gpu_emu_open with the default name; aborts when out of memory (tests). */
+void cz_gpu_emu_ops(czg_ops *ops, size_t free_bytes);
 
 /* Faults an emulated device injects. A step is one call of ntt_h, msm_h,
  * batch_add or msm, counted from 1 since the faults were set. */
@@ -165,30 +166,30 @@ typedef struct {
 
 /* Replace the faults of the emulated device of ops (f NULL: none) and
  * restart the step count. Thread-safe, at any time. */
-void czg_emu_set_faults(const czg_ops *ops, const czg_emu_faults *f);
+void cz_gpu_emu_set_faults(const czg_ops *ops, const czg_emu_faults *f);
 /* ops are an emulated device's. */
-bool czg_emu_is(const czg_ops *ops);
+bool cz_gpu_emu_is(const czg_ops *ops);
 /* on: H and the MSMs of the device are computed by the CPU library (all
  * cores, the same results) instead of the kernel bodies, for tests that
  * need many proofs from many devices quickly (the daemon's); the steps,
  * faults, batches and memory stay the emulated device's. Thread-safe. */
-void czg_emu_use_library(const czg_ops *ops, bool on);
+void cz_gpu_emu_use_library(const czg_ops *ops, bool on);
 /* Steps the device has run since its faults were last set. */
-unsigned long czg_emu_steps(const czg_ops *ops);
+unsigned long cz_gpu_emu_steps(const czg_ops *ops);
 
 /* The host's last steps after the kernels, shared by both devices (plain
  * types so that czg_cuda.cu can declare them): *out (a cz_g1) = the sum of
  * n XYZZ points (czg_xyzz = cz_g1_xyzz bytes); and the MSM result from the
  * nw x segs window-segment sums, window w's at [w segs, (w+1) segs), as
  * sum_w 2^(c w) W_w. */
-void czg_sum_xyzz(void *out, const void *xyzz, size_t n);
-void czg_finish_windows(void *out, const void *seg_sums, unsigned nw, unsigned segs, unsigned c);
+void cz_gpu_sum_xyzz(void *out, const void *xyzz, size_t n);
+void cz_gpu_finish_windows(void *out, const void *seg_sums, unsigned nw, unsigned segs, unsigned c);
 
 /* Kernel-body helpers shared with the tests. */
 /* The whole NTT (natural in, bit-reversed out for DIF; the reverse for DIT)
  * with w (omega or its inverse) as the root, radix 2^max_k passes. */
-void czg_emu_ntt(cz_fr *a, unsigned log_n, const cz_fr *w, bool dif, unsigned max_k);
+void cz_gpu_emu_ntt(cz_fr *a, unsigned log_n, const cz_fr *w, bool dif, unsigned max_k);
 /* G1 MSM by the kernels' algorithm (c-bit signed digits, sorted buckets). */
-void czg_emu_msm(cz_g1 *out, const cz_g1_affine *pts, const cz_scalar *k, size_t n, unsigned c);
+void cz_gpu_emu_msm(cz_g1 *out, const cz_g1_affine *pts, const cz_scalar *k, size_t n, unsigned c);
 
 #endif

@@ -6,9 +6,9 @@
  *                            staged batch by batch through the pinned pool
  *                 batch_add  (after prep) the sum of the scalar-1 bases
  *                 tail_msm   the MSM of the other scalars, batch by batch
- *   then A, B, C as the CPU backend assembles them (g16_assemble).
+ *   then A, B, C as the CPU backend assembles them (cz_g16_assemble).
  *
- * Batches are sized to the device's free memory (czg_plan_batch) and staged
+ * Batches are sized to the device's free memory (cz_gpu_plan_batch) and staged
  * through the pool; the parameters are never pinned as a whole. */
 #include <stdio.h>
 #include "cuzk/clock.h"
@@ -40,7 +40,7 @@ typedef struct {
  * key) the encodings, which are as long as a point, so that the split's
  * pointers step over them alike and the staging decodes them. */
 static const cz_g1_affine *g1_bases(const cz_groth16_params *p, g16_vec v, size_t i) {
-  return (const cz_g1_affine *)g16_point_at(p, v, i);
+  return (const cz_g1_affine *)cz_g16_point_at(p, v, i);
 }
 
 static void *prep_thread(void *v) {
@@ -53,19 +53,19 @@ static void *prep_thread(void *v) {
   cz_msm_g1_segment seg[2];
   memset(seg, 0, sizeof seg);
   seg[0] = (cz_msm_g1_segment){g1_bases(p, G16_L, 0), p->n_l, NULL, NULL, n_aux, NULL, &as->aux};
-  j->err = czg_split_g1(&j->split[M_L], seg, 1);
+  j->err = cz_gpu_split_g1(&j->split[M_L], seg, 1);
   if (j->err == CZ_OK) {
     seg[0] = (cz_msm_g1_segment){g1_bases(p, G16_A, 0), n_in, NULL, as->inputs, n_in, NULL, NULL};
     seg[1] = (cz_msm_g1_segment){g1_bases(p, G16_A, n_in), p->n_a - n_in, NULL, NULL, n_aux,
                                  as->a_aux.bits,           &as->aux};
-    j->err = czg_split_g1(&j->split[M_A], seg, 2);
+    j->err = cz_gpu_split_g1(&j->split[M_A], seg, 2);
   }
   if (j->err == CZ_OK && !j->skip_b1) {
     seg[0] = (cz_msm_g1_segment){g1_bases(p, G16_B_G1, 0), bi,  NULL, as->inputs, n_in,
                                  as->b_input.bits,         NULL};
     seg[1] = (cz_msm_g1_segment){
         g1_bases(p, G16_B_G1, bi), p->n_b_g1 - bi, NULL, NULL, n_aux, as->b_aux.bits, &as->aux};
-    j->err = czg_split_g1(&j->split[M_B1], seg, 2);
+    j->err = cz_gpu_split_g1(&j->split[M_B1], seg, 2);
   }
   for (int m = 0; m < M_COUNT; m++) j->split[m].encoded = cz_groth16_params_is_mapped(p);
   j->ns = cz_now_ns() - t0;
@@ -87,8 +87,8 @@ static void *g2_thread(void *v) {
   const cz_groth16_params *p = j->p;
   const cz_assignment *as = j->as;
   g16_msm_seg seg[2];
-  g16_b_segments(seg, p, G16_B_G2, as);
-  j->err = g16_msm_g2(&j->b2, seg, 2, j->threads);
+  cz_g16_b_segments(seg, p, G16_B_G2, as);
+  j->err = cz_g16_msm_g2(&j->b2, seg, 2, j->threads);
   j->ns = cz_now_ns() - t0;
   return NULL;
 }
@@ -98,8 +98,8 @@ static size_t batch_points(czg_backend_state *st, size_t n, size_t per_point) {
   size_t free_b = 0;
   if (st->ops.mem_free(st->ops.ctx, &free_b) != CZ_OK) return 0;
   /* Leave a tenth of the free memory to the driver and other users. */
-  return czg_plan_batch(n, free_b - free_b / 10, st->ops.msm_reserve_bytes, per_point,
-                        st->max_batch);
+  return cz_gpu_plan_batch(n, free_b - free_b / 10, st->ops.msm_reserve_bytes, per_point,
+                           st->max_batch);
 }
 
 /* A batch of m points did not fit on the device although its free memory
@@ -137,12 +137,12 @@ static cz_err run_batched(czg_backend_state *st, const batched_step *step, cz_g1
   for (size_t first = 0; first < n;) {
     size_t m = n - first < bs ? n - first : bs;
     unsigned slot;
-    uint8_t *buf = czg_pool_acquire(&st->pool, m * step->stage_bytes_per_point, &slot);
+    uint8_t *buf = cz_gpu_pool_acquire(&st->pool, m * step->stage_bytes_per_point, &slot);
     if (!buf) return CZ_ERR_NOMEM;
     cz_g1 part;
     cz_err e = step->stage(step->src, first, m, buf, step->encoded);
     if (e == CZ_OK) e = step->run(st, step->src, first, m, buf, &part);
-    czg_pool_release(&st->pool, slot);
+    cz_gpu_pool_release(&st->pool, slot);
     if (e == CZ_ERR_NOMEM && shrink(st, step->name, &bs, m)) continue;
     if (e != CZ_OK) return e;
     cz_g1_add(out, out, &part);
@@ -155,7 +155,7 @@ static cz_err run_batched(czg_backend_state *st, const batched_step *step, cz_g1
 static cz_err stage_h(const void *src, size_t first, size_t m, uint8_t *buf, bool encoded) {
   const cz_g1_affine *p = (const cz_g1_affine *)src + first;
   size_t bad = 0;
-  if (encoded) return g16_decode_points(buf, (const uint8_t *)p, m, false, false, &bad);
+  if (encoded) return cz_g16_decode_points(buf, (const uint8_t *)p, m, false, false, &bad);
   memcpy(buf, p, m * sizeof(cz_g1_affine));
   return CZ_OK;
 }
@@ -172,7 +172,7 @@ static cz_err gather(cz_g1_affine *dst, const cz_g1_affine *const *src, size_t m
   if (!enc && m) return CZ_ERR_NOMEM;
   for (size_t i = 0; i < m; i++) memcpy(&enc[i], src[i], sizeof *enc);
   size_t bad = 0;
-  cz_err e = g16_decode_points(dst, (const uint8_t *)enc, m, false, false, &bad);
+  cz_err e = cz_g16_decode_points(dst, (const uint8_t *)enc, m, false, false, &bad);
   free(enc);
   return e;
 }
@@ -256,8 +256,8 @@ static cz_err stage_plain(const void *src, size_t first, size_t m, uint8_t *buf,
   return CZ_OK;
 }
 
-cz_err czg_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k, size_t n,
-                       cz_g1 *out) {
+cz_err cz_gpu_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_scalar *k,
+                          size_t n, cz_g1 *out) {
   plain_msm src = {pts, k};
   batched_step step = {.name = "msm",
                        .n = n,
@@ -269,7 +269,8 @@ cz_err czg_msm_batched(czg_backend_state *st, const cz_g1_affine *pts, const cz_
   return run_batched(st, &step, out);
 }
 
-cz_err czg_batch_add_batched(czg_backend_state *st, const cz_g1_affine *pts, size_t n, cz_g1 *out) {
+cz_err cz_gpu_batch_add_batched(czg_backend_state *st, const cz_g1_affine *pts, size_t n,
+                                cz_g1 *out) {
   batched_step step = {.name = "batch_add",
                        .n = n,
                        .stage_bytes_per_point = sizeof(cz_g1_affine),
@@ -300,7 +301,7 @@ static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_as
   if (pthread_create(&tp, NULL, prep_thread, &pj) != 0) return CZ_ERR_NOMEM;
   if (pthread_create(&tg, NULL, g2_thread, &gj) != 0) {
     pthread_join(tp, NULL);
-    for (int m = 0; m < M_COUNT; m++) czg_split_free(&pj.split[m]);
+    for (int m = 0; m < M_COUNT; m++) cz_gpu_split_free(&pj.split[m]);
     return CZ_ERR_NOMEM;
   }
   cz_g1 h, g[M_COUNT], part;
@@ -319,7 +320,7 @@ static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_as
     cz_pool_give(as->b);
     cz_pool_give(as->c);
     as->a = as->b = as->c = NULL;
-    e = run_msm_h(st, g16_point_at(p, G16_H, 0), p->n_h, cz_groth16_params_is_mapped(p), &h);
+    e = run_msm_h(st, cz_g16_point_at(p, G16_H, 0), p->n_h, cz_groth16_params_is_mapped(p), &h);
   }
   t1 = cz_now_ns();
   t->msm_h += t1 - t0;
@@ -338,13 +339,13 @@ static cz_err prove_one(czg_backend_state *st, const cz_groth16_params *p, cz_as
   t1 = cz_now_ns();
   t->tail += t1 - t0;
   pthread_mutex_unlock(&st->device);
-  for (int m = 0; m < M_COUNT; m++) czg_split_free(&pj.split[m]);
+  for (int m = 0; m < M_COUNT; m++) cz_gpu_split_free(&pj.split[m]);
   pthread_join(tg, NULL);
   if (e == CZ_OK) e = gj.err;
   t->b_g2 += gj.ns;
   if (e != CZ_OK) return e;
   t0 = cz_now_ns();
-  g16_assemble(&p->vk, r, s, &h, &g[M_L], &g[M_A], &g[M_B1], &gj.b2, proof);
+  cz_g16_assemble(&p->vk, r, s, &h, &g[M_L], &g[M_A], &g[M_B1], &gj.b2, proof);
   t->batch_add += cz_now_ns() - t0;
   return CZ_OK;
 }
@@ -373,10 +374,11 @@ static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *
       e = CZ_ERR_INVALID_ARG;
       break;
     }
-    if ((e = g16_check_fit(params, &as[i], (size_t)1 << log_n, opts->msg, opts->msg_len)) != CZ_OK)
+    if ((e = cz_g16_check_fit(params, &as[i], (size_t)1 << log_n, opts->msg, opts->msg_len)) !=
+        CZ_OK)
       break;
     cz_fr r, s;
-    if ((e = g16_blinding(opts, i, &r, &s)) != CZ_OK) break;
+    if ((e = cz_g16_blinding(opts, i, &r, &s)) != CZ_OK) break;
     e = prove_one(st, params, &as[i], log_n, &r, &s, &proofs[i], opts->n_threads, &t);
     memset(&r, 0, sizeof r);
     memset(&s, 0, sizeof s);
@@ -401,19 +403,19 @@ static cz_err gpu_prove(const cz_prover_backend *self, const cz_groth16_params *
   return CZ_OK;
 }
 
-void czg_backend_init(cz_prover_backend *b, czg_backend_state *st, const czg_ops *ops) {
+void cz_gpu_backend_init(cz_prover_backend *b, czg_backend_state *st, const czg_ops *ops) {
   memset(st, 0, sizeof *st);
   st->ops = *ops;
   /* two buffers: one being filled while the device reads the other */
-  czg_pool_init(&st->pool, 2, ops->host_alloc, ops->host_free, ops->ctx);
+  cz_gpu_pool_init(&st->pool, 2, ops->host_alloc, ops->host_free, ops->ctx);
   pthread_mutex_init(&st->device, NULL);
   b->name = ops->name;
   b->prove = gpu_prove;
   b->state = st;
 }
 
-void czg_backend_destroy(czg_backend_state *st) {
-  czg_pool_destroy(&st->pool);
+void cz_gpu_backend_destroy(czg_backend_state *st) {
+  cz_gpu_pool_destroy(&st->pool);
   pthread_mutex_destroy(&st->device);
   if (st->ops.close) st->ops.close(st->ops.ctx);
   memset(st, 0, sizeof *st);

@@ -1,4 +1,4 @@
-/* czg_self_test (czg_host.h): the small checks that bring a device marked
+/* cz_gpu_self_test (czg_host.h): the small checks that bring a device marked
  * unhealthy back. Each runs the device's own op on fixed pseudo-random
  * inputs and compares with the CPU library: H through ntt_h and h_read
  * against cz_ntt_h_poly, an MSM and a batch addition against cz_msm_g1 and
@@ -70,13 +70,13 @@ static cz_err check_msm(czg_backend_state *st, char *msg, size_t len) {
   }
   cz_err e = cz_msm_g1(&want, pts, k, TEST_POINTS, 1);
   const char *step = "MSM";
-  if (e == CZ_OK) e = czg_msm_batched(st, pts, k, TEST_POINTS, &got);
+  if (e == CZ_OK) e = cz_gpu_msm_batched(st, pts, k, TEST_POINTS, &got);
   if (e == CZ_OK && !cz_g1_eq(&got, &want)) e = CZ_ERR_PROOF_INVALID;
   if (e == CZ_OK) {
     step = "batch addition";
     cz_g1_set_identity(&sum);
     for (size_t i = 0; i < TEST_POINTS; i++) cz_g1_add_affine(&sum, &sum, &pts[i]);
-    e = czg_batch_add_batched(st, pts, TEST_POINTS, &got);
+    e = cz_gpu_batch_add_batched(st, pts, TEST_POINTS, &got);
     if (e == CZ_OK && !cz_g1_eq(&got, &sum)) e = CZ_ERR_PROOF_INVALID;
   }
   if (e == CZ_ERR_PROOF_INVALID)
@@ -87,7 +87,7 @@ static cz_err check_msm(czg_backend_state *st, char *msg, size_t len) {
   return e;
 }
 
-cz_err czg_self_test(czg_backend_state *st, char *msg, size_t msg_len) {
+cz_err cz_gpu_self_test(czg_backend_state *st, char *msg, size_t msg_len) {
   pthread_mutex_lock(&st->device);
   cz_err e = check_h(st, msg, msg_len);
   if (e == CZ_OK) e = check_msm(st, msg, msg_len);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "cuda/czg_host.h"
 
-void czg_split_free(czg_split *s) {
+void cz_gpu_split_free(czg_split *s) {
   free(s->one);
   free(s->other);
   free(s->k);
@@ -54,7 +54,7 @@ static void reduce_scalar(cz_scalar *k) {
   }
 }
 
-cz_err czg_split_g1(czg_split *out, const cz_msm_g1_segment *segs, size_t n_segs) {
+cz_err cz_gpu_split_g1(czg_split *out, const cz_msm_g1_segment *segs, size_t n_segs) {
   memset(out, 0, sizeof *out);
   size_t total = 0;
   for (size_t s = 0; s < n_segs; s++) {
@@ -66,7 +66,7 @@ cz_err czg_split_g1(czg_split *out, const cz_msm_g1_segment *segs, size_t n_segs
   out->other = malloc((total ? total : 1) * sizeof *out->other);
   out->k = malloc((total ? total : 1) * sizeof *out->k);
   if (!out->one || !out->other || !out->k) {
-    czg_split_free(out);
+    cz_gpu_split_free(out);
     return CZ_ERR_NOMEM;
   }
   for (size_t s = 0; s < n_segs; s++) {
@@ -96,16 +96,16 @@ cz_err czg_split_g1(czg_split *out, const cz_msm_g1_segment *segs, size_t n_segs
   return CZ_OK;
 }
 
-size_t czg_plan_batch(size_t n, size_t free_bytes, size_t reserve_bytes, size_t bytes_per_point,
-                      size_t max_batch) {
+size_t cz_gpu_plan_batch(size_t n, size_t free_bytes, size_t reserve_bytes, size_t bytes_per_point,
+                         size_t max_batch) {
   if (!bytes_per_point || free_bytes <= reserve_bytes) return 0;
   size_t fit = (free_bytes - reserve_bytes) / bytes_per_point;
   if (max_batch && fit > max_batch) fit = max_batch;
   return fit < n ? fit : n;
 }
 
-void czg_pool_init(czg_pool *p, unsigned n_bufs, void *(*alloc)(void *, size_t),
-                   void (*free_fn)(void *, void *), void *ctx) {
+void cz_gpu_pool_init(czg_pool *p, unsigned n_bufs, void *(*alloc)(void *, size_t),
+                      void (*free_fn)(void *, void *), void *ctx) {
   memset(p, 0, sizeof *p);
   p->alloc = alloc;
   p->free = free_fn;
@@ -115,7 +115,7 @@ void czg_pool_init(czg_pool *p, unsigned n_bufs, void *(*alloc)(void *, size_t),
   pthread_cond_init(&p->cv, NULL);
 }
 
-void *czg_pool_acquire(czg_pool *p, size_t n, unsigned *slot) {
+void *cz_gpu_pool_acquire(czg_pool *p, size_t n, unsigned *slot) {
   pthread_mutex_lock(&p->mu);
   for (;;) {
     /* Prefer a free buffer that is already big enough: no new pinning. */
@@ -149,14 +149,14 @@ void *czg_pool_acquire(czg_pool *p, size_t n, unsigned *slot) {
   }
 }
 
-void czg_pool_release(czg_pool *p, unsigned slot) {
+void cz_gpu_pool_release(czg_pool *p, unsigned slot) {
   pthread_mutex_lock(&p->mu);
   if (slot < p->n_bufs) p->busy[slot] = false;
   pthread_cond_signal(&p->cv);
   pthread_mutex_unlock(&p->mu);
 }
 
-void czg_pool_destroy(czg_pool *p) {
+void cz_gpu_pool_destroy(czg_pool *p) {
   for (unsigned i = 0; i < p->n_bufs; i++)
     if (p->buf[i]) p->free(p->ctx, p->buf[i]);
   pthread_mutex_destroy(&p->mu);
@@ -166,7 +166,7 @@ void czg_pool_destroy(czg_pool *p) {
 
 /* ---- host finishing of device results ------------------------------------ */
 
-void czg_sum_xyzz(void *out, const void *xyzz, size_t n) {
+void cz_gpu_sum_xyzz(void *out, const void *xyzz, size_t n) {
   const cz_g1_xyzz *p = xyzz;
   cz_g1_xyzz acc;
   cz_g1_xyzz_set_identity(&acc);
@@ -174,13 +174,14 @@ void czg_sum_xyzz(void *out, const void *xyzz, size_t n) {
   cz_g1_xyzz_to_jacobian(out, &acc);
 }
 
-void czg_finish_windows(void *out, const void *seg_sums, unsigned nw, unsigned segs, unsigned c) {
+void cz_gpu_finish_windows(void *out, const void *seg_sums, unsigned nw, unsigned segs,
+                           unsigned c) {
   const cz_g1_xyzz *s = seg_sums;
   cz_g1 acc, w;
   cz_g1_set_identity(&acc);
   for (unsigned i = nw; i-- > 0;) {
     for (unsigned d = 0; d < c; d++) cz_g1_dbl(&acc, &acc);
-    czg_sum_xyzz(&w, s + (size_t)i * segs, segs);
+    cz_gpu_sum_xyzz(&w, s + (size_t)i * segs, segs);
     cz_g1_add(&acc, &acc, &w);
   }
   *(cz_g1 *)out = acc;

@@ -9,7 +9,7 @@
 #include "engine/engine_internal.h"
 #include "util/msg.h"
 
-const char *cz_fault_kind_label(cz_fault_kind k) {
+const char *cz_fault_cause_label(cz_fault_cause k) {
   static const char *const names[CZ_FAULT_COUNT] = {"oom", "device_error", "bad_proof"};
   return (unsigned)k < CZ_FAULT_COUNT ? names[k] : NULL;
 }
@@ -109,7 +109,7 @@ int cz_devices_acquire(cz_devices *s, cz_priority prio, uint32_t excluded,
 }
 
 /* Which fault err is on a device (CZ_FAULT_COUNT: none of its doing). */
-static cz_fault_kind fault_of(cz_err err) {
+static cz_fault_cause fault_of(cz_err err) {
   switch (err) {
     case CZ_ERR_NOMEM: return CZ_FAULT_OOM;
     case CZ_ERR_DEVICE: return CZ_FAULT_DEVICE;
@@ -141,14 +141,14 @@ void cz_devices_release(cz_devices *s, int i, const char *job, uint32_t partitio
   cz_device *v = &s->dev[i];
   v->busy--;
   land_locked(v, job, partition);
-  cz_fault_kind k = fault_of(err);
+  cz_fault_cause k = fault_of(err);
   if (err == CZ_OK) {
     v->proved++;
     v->consecutive = 0;
   } else if (k != CZ_FAULT_COUNT) {
     v->faults[k]++;
     v->consecutive++;
-    fprintf(stderr, "cuzk device %s: %s fault (%s)\n", v->name, cz_fault_kind_label(k),
+    fprintf(stderr, "cuzk device %s: %s fault (%s)\n", v->name, cz_fault_cause_label(k),
             msg && msg[0] ? msg : cz_err_str(err));
     if (v->healthy && (k == CZ_FAULT_BAD_PROOF || v->consecutive >= s->fail_limit)) {
       v->healthy = false;

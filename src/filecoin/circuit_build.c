@@ -3,11 +3,11 @@
 
 #include "util/msg.h"
 
-/* build(ctx) into a new system of kind; take its product; msg on error. */
-static cz_err build_in(cz_cs_kind kind, cz_circuit_shape_fn build, const void *ctx,
+/* build(ctx) into a new system in that mode; take its product; msg on error. */
+static cz_err build_in(cz_cs_mode mode, cz_circuit_shape_fn build, const void *ctx,
                        cz_keygen_cols *cols, cz_pce **pce, const char *what, char *msg,
                        size_t msg_len) {
-  cz_cs *cs = cz_cs_new(kind, NULL);
+  cz_cs *cs = cz_cs_new(mode, NULL);
   if (!cs) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = build(cs, ctx);
   if (e == CZ_OK) e = cz_cs_finish(cs);

@@ -24,7 +24,7 @@ const cz_fr *cz_gadget_pow2(unsigned k) {
 }
 
 void cz_bool_add_to_lc(cz_lc *lc, cz_bool b, const cz_fr *coeff) {
-  switch (b.kind) {
+  switch (b.form) {
     case CZ_BOOL_CONST:
       if (b.value) cz_lc_add_term(lc, CZ_VAR_ONE, coeff);
       break;
@@ -136,10 +136,10 @@ cz_err cz_abit_nor(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b) 
 
 static cz_abit bit_of(const cz_bool *b) {
   /* The AllocatedBit under Is(v) / Not(v): its own value, not negated. */
-  return (cz_abit){b->var, b->kind == CZ_BOOL_NOT ? !b->value : b->value};
+  return (cz_abit){b->var, b->form == CZ_BOOL_NOT ? !b->value : b->value};
 }
 
-static bool is_const(const cz_bool *b, bool v) { return b->kind == CZ_BOOL_CONST && b->value == v; }
+static bool is_const(const cz_bool *b, bool v) { return b->form == CZ_BOOL_CONST && b->value == v; }
 
 cz_err cz_bool_xor(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b) {
   /* Match arms in bellpepper's order. */
@@ -151,9 +151,9 @@ cz_err cz_bool_xor(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b) 
     *out = cz_bool_not(*b);
   } else if (is_const(b, true)) {
     *out = cz_bool_not(*a);
-  } else if (a->kind != b->kind) {
+  } else if (a->form != b->form) {
     /* a XOR (NOT b) = NOT (a XOR b), xor(is, not.not()).not() */
-    const cz_bool *is = a->kind == CZ_BOOL_IS ? a : b, *nt = a->kind == CZ_BOOL_IS ? b : a;
+    const cz_bool *is = a->form == CZ_BOOL_IS ? a : b, *nt = a->form == CZ_BOOL_IS ? b : a;
     cz_abit x = bit_of(is), y = bit_of(nt), r;
     cz_abit_xor(cs, &r, &x, &y);
     *out = cz_bool_not(cz_bool_from_bit(r));
@@ -172,14 +172,14 @@ cz_err cz_bool_and(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b) 
     *out = *b;
   } else if (is_const(b, true)) {
     *out = *a;
-  } else if (a->kind != b->kind) {
-    const cz_bool *is = a->kind == CZ_BOOL_IS ? a : b, *nt = a->kind == CZ_BOOL_IS ? b : a;
+  } else if (a->form != b->form) {
+    const cz_bool *is = a->form == CZ_BOOL_IS ? a : b, *nt = a->form == CZ_BOOL_IS ? b : a;
     cz_abit x = bit_of(is), y = bit_of(nt), r;
     cz_abit_and_not(cs, &r, &x, &y);
     *out = cz_bool_from_bit(r);
   } else {
     cz_abit x = bit_of(a), y = bit_of(b), r;
-    if (a->kind == CZ_BOOL_NOT) cz_abit_nor(cs, &r, &x, &y);
+    if (a->form == CZ_BOOL_NOT) cz_abit_nor(cs, &r, &x, &y);
     else cz_abit_and(cs, &r, &x, &y);
     *out = cz_bool_from_bit(r);
   }
@@ -205,7 +205,7 @@ static void nand(cz_cs *cs, cz_bool *out, cz_bool x, cz_bool y) {
 cz_err cz_bool_sha256_ch(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b,
                          const cz_bool *c) {
   bool v = (a->value & b->value) ^ (!a->value & c->value);
-  if (a->kind == CZ_BOOL_CONST && b->kind == CZ_BOOL_CONST && c->kind == CZ_BOOL_CONST) {
+  if (a->form == CZ_BOOL_CONST && b->form == CZ_BOOL_CONST && c->form == CZ_BOOL_CONST) {
     *out = cz_bool_const(v);
     return cz_cs_error(cs);
   }
@@ -254,7 +254,7 @@ cz_err cz_bool_sha256_ch(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_boo
 cz_err cz_bool_sha256_maj(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b,
                           const cz_bool *c) {
   bool v = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
-  if (a->kind == CZ_BOOL_CONST && b->kind == CZ_BOOL_CONST && c->kind == CZ_BOOL_CONST) {
+  if (a->form == CZ_BOOL_CONST && b->form == CZ_BOOL_CONST && c->form == CZ_BOOL_CONST) {
     *out = cz_bool_const(v);
     return cz_cs_error(cs);
   }
@@ -303,7 +303,7 @@ cz_err cz_bool_sha256_maj(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bo
 }
 
 cz_err cz_bool_enforce_equal(cz_cs *cs, const cz_bool *a, const cz_bool *b) {
-  if (a->kind == CZ_BOOL_CONST && b->kind == CZ_BOOL_CONST)
+  if (a->form == CZ_BOOL_CONST && b->form == CZ_BOOL_CONST)
     return a->value == b->value ? cz_cs_error(cs) : CZ_ERR_INVALID_ARG;
   if (!cz_cs_needs_constraints(cs)) {
     cz_gadget_enforce_nothing(cs);

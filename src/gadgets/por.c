@@ -55,7 +55,7 @@ static void insert_4(cz_cs *cs, cz_anum *o, const cz_anum *A, const cz_bool *bit
 static cz_err insert_8(cz_cs *cs, cz_anum *o, const cz_anum *A, const cz_bool *bits,
                        const cz_anum *e) {
   const cz_bool *b0 = &bits[0], *b1 = &bits[1], *b2 = &bits[2];
-  if (b0->kind != CZ_BOOL_IS || b1->kind != CZ_BOOL_IS) return CZ_ERR_INVALID_ARG;
+  if (b0->form != CZ_BOOL_IS || b1->form != CZ_BOOL_IS) return CZ_ERR_INVALID_ARG;
   const cz_anum *b = &e[0], *c = &e[1], *d = &e[2], *ee = &e[3], *f = &e[4], *g = &e[5], *h = &e[6];
   cz_abit x0 = {b0->var, b0->value}, x1 = {b1->var, b1->value}, nor, and;
   CZ_PUSH_NS(cs, "b0 nor b1");

@@ -146,7 +146,7 @@ static void tpl_push_lc(tpl *t, const cz_lc *lc) {
     cz_var v = cz_var_from_key(src[i].key);
     tpl_term *d = &t->terms[t->n_terms++];
     d->coeff = src[i].coeff;
-    if (v.kind == CZ_VAR_INPUT) {
+    if (v.role == CZ_VAR_INPUT) {
       d->kind = TPL_ONE;
       d->index = 0;
     } else if (v.index >= TPL_LOCAL_BASE) {
@@ -575,8 +575,8 @@ static cz_err poseidon_circuit(cz_cs *cs, const cz_poseidon_params *p, const cz_
       else cz_cs_value(cs, inputs[i], &vals[i]);
     }
   }
-  cz_cs_kind kind = cz_cs_get_kind(cs);
-  if (use_templates && (kind == CZ_CS_PROVE || kind == CZ_CS_KEYGEN || kind == CZ_CS_RECORD)) {
+  cz_cs_mode mode = cz_cs_get_mode(cs);
+  if (use_templates && (mode == CZ_CS_PROVE || mode == CZ_CS_KEYGEN || mode == CZ_CS_RECORD)) {
     const circuit_tpl *ct = get_tpl(p->arity);
     if (ct && p == cz_poseidon_params_get(p->arity))
       return replay(cs, p, ct, inputs, vals, out, out_value);

@@ -159,7 +159,7 @@ cz_err cz_u32_addmany(cz_multieq *m, cz_u32 *out, const cz_u32 *ops, size_t n) {
   bool all_constants = true;
   for (size_t k = 0; k < n; k++) {
     sum += ops[k].value;
-    for (int i = 0; i < 32; i++) all_constants &= ops[k].bits[i].kind == CZ_BOOL_CONST;
+    for (int i = 0; i < 32; i++) all_constants &= ops[k].bits[i].form == CZ_BOOL_CONST;
   }
   uint32_t modular = (uint32_t)sum;
   if (all_constants) {
@@ -196,7 +196,7 @@ cz_err cz_u32_addmany(cz_multieq *m, cz_u32 *out, const cz_u32 *ops, size_t n) {
       for (unsigned i = 0; i < 32; i++) {
         cz_bool b = ops[k].bits[i];
         const cz_fr *cf = cz_gadget_pow2(sh + i);
-        switch (b.kind) {
+        switch (b.form) {
           case CZ_BOOL_CONST:
             if (b.value) batch[nt++] = (cz_lc_term){*cf, cz_var_key(CZ_VAR_ONE)};
             break;

@@ -29,7 +29,7 @@ cz_err cz_groth16_verify_batch(const cz_groth16_vk *vk, const cz_fr *inputs, siz
   uint64_t(*raw)[2] = malloc(n * sizeof *raw);
   cz_err e = CZ_ERR_NOMEM;
   if (!z || !ic_k || !za || !p || !q || !cs || !raw) goto done;
-  if ((e = g16_random_bytes(raw, n * sizeof *raw)) != CZ_OK) goto done;
+  if ((e = cz_g16_random_bytes(raw, n * sizeof *raw)) != CZ_OK) goto done;
 
   for (size_t j = 0; j < n; j++) {
     /* 128-bit non-zero z_j (a zero would drop proof j from the check). */
@@ -54,9 +54,9 @@ cz_err cz_groth16_verify_batch(const cz_groth16_vk *vk, const cz_fr *inputs, siz
 
   cz_g1 acc, csum, al;
   g16_msm_seg seg = {vk->ic, vk->n_ic, ic_k, vk->n_ic, NULL, NULL, G16_DECODED};
-  if ((e = g16_msm_g1(&acc, &seg, 1, 1)) != CZ_OK) goto done;
+  if ((e = cz_g16_msm_g1(&acc, &seg, 1, 1)) != CZ_OK) goto done;
   seg = (g16_msm_seg){cs, n, z, n, NULL, NULL, G16_DECODED};
-  if ((e = g16_msm_g1(&csum, &seg, 1, 1)) != CZ_OK) goto done;
+  if ((e = cz_g16_msm_g1(&csum, &seg, 1, 1)) != CZ_OK) goto done;
   cz_g1_from_affine(&al, &vk->alpha_g1);
   cz_g1_mul_fr(&al, &al, &ic_k[0]); /* ic_k[0] = sum z_j */
   cz_g1_neg(&al, &al);

@@ -28,7 +28,7 @@ static unsigned fb_windows(unsigned w) { return 255 / w + 1; }
  * more than the windows saved. Measured for G1 at 2^18 scalars, one thread,
  * CPU us per scalar: w = 10: 6.3, 12: 6.0, 14: 6.4, 16: 9.2. */
 #define FB_AUTO_MAX_W 12
-unsigned g16_fixed_base_pick_window(size_t n) {
+unsigned cz_g16_fixed_base_pick_window(size_t n) {
   unsigned best = 1;
   double best_cost = 0;
   for (unsigned w = 1; w <= FB_AUTO_MAX_W; w++) {
@@ -94,7 +94,7 @@ CZ_IFMA_TARGET __attribute__((noinline)) static void fbv_g2_window(cz_g2_affine 
 #define AFF cz_g1_affine
 #define JAC cz_g1
 #define GN(x) cz_g1_##x
-#define FB(x) g16_fixed_base_g1##x
+#define FB(x) cz_g16_fixed_base_g1##x
 #ifdef CZ_IFMA
 #define FB_VEC_BYTES ((FB_CHUNK / 8 + 1) * sizeof(fbv_g1_group))
 #define FBV_GROUP fbv_g1_group
@@ -127,7 +127,7 @@ CZ_IFMA_TARGET __attribute__((noinline)) static void fbv_g2_window(cz_g2_affine 
 #define AFF cz_g2_affine
 #define JAC cz_g2
 #define GN(x) cz_g2_##x
-#define FB(x) g16_fixed_base_g2##x
+#define FB(x) cz_g16_fixed_base_g2##x
 #ifdef CZ_IFMA
 #define FB_VEC_BYTES ((FB_CHUNK / 8 + 1) * sizeof(fbv_g2_group))
 #define FBV_GROUP fbv_g2_group

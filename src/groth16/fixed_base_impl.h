@@ -3,7 +3,7 @@
  *   F, FF(x)        the coordinate field and its inline names (fpi_##x)
  *   F_ONE           its Montgomery one
  *   AFF, JAC, GN(x) the point types and the group's names (cz_g1_##x)
- *   FB(x)           this instance's names (g16_fixed_base_g1##x)
+ *   FB(x)           this instance's names (cz_g16_fixed_base_g1##x)
  *
  * Signed digits: k = sum_j d_j 2^(w j) with d_j in (-2^(w-1), 2^(w-1)], so a
  * table row needs only |d| in [1, 2^(w-1)]: T[j][|d| - 1] = |d| 2^(w j) base,
@@ -243,10 +243,10 @@ cz_err FB(_window)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned
 }
 
 cz_err FB()(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned n_threads) {
-  return FB(_run)(out, base, k, n, g16_fixed_base_pick_window(n), n_threads, NULL, 0);
+  return FB(_run)(out, base, k, n, cz_g16_fixed_base_pick_window(n), n_threads, NULL, 0);
 }
 
 cz_err FB(_progress)(AFF *out, const AFF *base, const cz_fr *k, size_t n, unsigned n_threads,
                      cz_progress_counter *pc, unsigned weight) {
-  return FB(_run)(out, base, k, n, g16_fixed_base_pick_window(n), n_threads, pc, weight);
+  return FB(_run)(out, base, k, n, cz_g16_fixed_base_pick_window(n), n_threads, pc, weight);
 }

@@ -9,7 +9,7 @@
 #include "util/bigbuf.h"
 #include "util/msg.h"
 
-cz_err g16_random_bytes(void *out, size_t n) {
+cz_err cz_g16_random_bytes(void *out, size_t n) {
   uint8_t *p = out;
   while (n) {
     ssize_t got = getrandom(p, n, 0);
@@ -23,12 +23,12 @@ cz_err g16_random_bytes(void *out, size_t n) {
   return CZ_OK;
 }
 
-cz_err g16_random_fr(cz_fr *out) {
+cz_err cz_g16_random_fr(cz_fr *out) {
   /* 64 bytes reduced mod r: bias about 2^-256. Zero is redrawn because
    * every caller needs an invertible or non-trivial value. */
   uint8_t wide[64];
   do {
-    cz_err e = g16_random_bytes(wide, sizeof wide);
+    cz_err e = cz_g16_random_bytes(wide, sizeof wide);
     if (e != CZ_OK) return e;
     cz_fr_from_wide_le(out, wide);
   } while (cz_fr_is_zero(out));
@@ -36,7 +36,7 @@ cz_err g16_random_fr(cz_fr *out) {
   return CZ_OK;
 }
 
-void *g16_big_alloc(size_t n) {
+void *cz_g16_big_alloc(size_t n) {
   if (!n) return NULL;
   void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return NULL;
@@ -46,18 +46,18 @@ void *g16_big_alloc(size_t n) {
   return p;
 }
 
-void g16_big_free(void *p, size_t n) {
+void cz_g16_big_free(void *p, size_t n) {
   if (p && n) munmap(p, n);
 }
 
-cz_err g16_blinding(const cz_prove_opts *opts, size_t i, cz_fr *r, cz_fr *s) {
+cz_err cz_g16_blinding(const cz_prove_opts *opts, size_t i, cz_fr *r, cz_fr *s) {
   if (opts->r) {
     *r = opts->r[i];
     *s = opts->s[i];
     return CZ_OK;
   }
-  cz_err e = g16_random_fr(r);
-  if (e == CZ_OK) e = g16_random_fr(s);
+  cz_err e = cz_g16_random_fr(r);
+  if (e == CZ_OK) e = cz_g16_random_fr(s);
   if (e != CZ_OK) cz_msg(opts->msg, opts->msg_len, "getrandom failed");
   return e;
 }

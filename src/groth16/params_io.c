@@ -54,7 +54,7 @@ void cz_groth16_params_free(cz_groth16_params *p) {
   if (cz_groth16_params_is_mapped(p)) {
     if (p->map.owned && p->map.len) munmap((void *)p->map.file, p->map.len);
   } else {
-    for (int v = 0; v < V_COUNT; v++) g16_big_free(*vec_of(p, v), *count_of(p, v) * mem_size(v));
+    for (int v = 0; v < V_COUNT; v++) cz_g16_big_free(*vec_of(p, v), *count_of(p, v) * mem_size(v));
   }
   memset(p, 0, sizeof *p);
 }
@@ -158,8 +158,8 @@ typedef struct {
 /* Runs of this many points between checks for an earlier failure. */
 #define DECODE_RUN 256
 
-cz_err g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, bool checked,
-                         size_t *bad) {
+cz_err cz_g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, bool checked,
+                            size_t *bad) {
   *bad = 0;
   cz_err e;
   if (g2) {
@@ -189,7 +189,7 @@ static cz_err decode_run(const decode_ctx *c, size_t i, size_t n, size_t *bad) {
   cz_g2_affine scratch[DECODE_RUN];
   void *dst = c->dst ? (uint8_t *)c->dst + i * sz : (void *)scratch;
   cz_err e =
-      g16_decode_points(dst, c->src + i * enc_size(c->v), n, c->v == V_B_G2, c->checked, bad);
+      cz_g16_decode_points(dst, c->src + i * enc_size(c->v), n, c->v == V_B_G2, c->checked, bad);
   *bad += i;
   return e;
 }
@@ -286,8 +286,8 @@ static cz_err params_layout(cz_groth16_params *p, const uint8_t *buf, size_t len
                     len - off, off);
 }
 
-cz_err g16_params_head(cz_groth16_params *p, const uint8_t *buf, size_t len, size_t start[5],
-                       char *msg, size_t msg_len) {
+cz_err cz_g16_params_head(cz_groth16_params *p, const uint8_t *buf, size_t len, size_t start[5],
+                          char *msg, size_t msg_len) {
   memset(p, 0, sizeof *p);
   cz_msg(msg, msg_len, "%s", "");
   if (!buf && len) return CZ_ERR_INVALID_ARG;
@@ -302,8 +302,8 @@ cz_err g16_params_head(cz_groth16_params *p, const uint8_t *buf, size_t len, siz
   return e;
 }
 
-cz_err g16_params_check_points(cz_groth16_params *p, const uint8_t *buf, const size_t start[5],
-                               unsigned n_threads, char *msg, size_t msg_len) {
+cz_err cz_g16_params_check_points(cz_groth16_params *p, const uint8_t *buf, const size_t start[5],
+                                  unsigned n_threads, char *msg, size_t msg_len) {
   cz_progress_counter pc;
   cz_progress_counter_init(&pc, NULL, "check params", "B", 0);
   return decode_vectors(p, buf, start, true, n_threads, &pc, msg, msg_len);
@@ -313,7 +313,7 @@ static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, 
                           unsigned n_threads, const cz_progress *progress, char *msg,
                           size_t msg_len) {
   size_t start[V_COUNT];
-  cz_err e = g16_params_head(p, buf, len, start, msg, msg_len);
+  cz_err e = cz_g16_params_head(p, buf, len, start, msg, msg_len);
   if (e != CZ_OK) return e;
   /* Pass 2: allocate and decode; progress counts the bytes of the file
    * (the vk and counts at once: they are read already). */
@@ -325,7 +325,7 @@ static cz_err params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, 
   for (int v = 0; v < V_COUNT; v++) {
     size_t n = *count_of(p, v);
     if (!n) continue;
-    void *dst = g16_big_alloc(n * mem_size(v));
+    void *dst = cz_g16_big_alloc(n * mem_size(v));
     if (!dst) {
       for (int u = v; u < V_COUNT; u++) *count_of(p, u) = 0;
       cz_groth16_params_free(p);

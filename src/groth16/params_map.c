@@ -30,7 +30,7 @@ static cz_err check_ends(const cz_groth16_params *p, const size_t start[5], char
     for (int k = 0; k < 2; k++) {
       cz_g2_affine pt;
       size_t bad = 0, off = start[v] + idx[k] * sz;
-      cz_err e = g16_decode_points(&pt, p->map.file + off, 1, g2, false, &bad);
+      cz_err e = cz_g16_decode_points(&pt, p->map.file + off, 1, g2, false, &bad);
       if (e != CZ_OK)
         return cz_msg_err(msg, msg_len, e, "%s point %zu at offset %zu: %s", VEC_NAME[v], idx[k],
                           off, cz_err_str(e));
@@ -42,13 +42,13 @@ static cz_err check_ends(const cz_groth16_params *p, const size_t start[5], char
 cz_err cz_groth16_params_view(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
                               unsigned n_threads, char *msg, size_t msg_len) {
   size_t start[5];
-  cz_err e = g16_params_head(p, buf, len, start, msg, msg_len);
+  cz_err e = cz_g16_params_head(p, buf, len, start, msg, msg_len);
   if (e != CZ_OK) return e;
   p->map = (cz_params_mapping){
       buf,   len,  buf + start[0], buf + start[1], buf + start[2], buf + start[3], buf + start[4],
       false, false};
   e = check_ends(p, start, msg, msg_len);
-  if (e == CZ_OK && checked) e = g16_params_check_points(p, buf, start, n_threads, msg, msg_len);
+  if (e == CZ_OK && checked) e = cz_g16_params_check_points(p, buf, start, n_threads, msg, msg_len);
   if (e != CZ_OK) cz_groth16_params_free(p);
   return e;
 }

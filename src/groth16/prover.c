@@ -43,8 +43,8 @@ void cz_prove_timing_emit(const cz_prove_timing *hook, cz_prove_phase phase, uin
 
 /* The checks bellperson's ParameterSource getters and asserts make, with a
  * message saying which count disagrees. */
-cz_err g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom, char *msg,
-                     size_t msg_len) {
+cz_err cz_g16_check_fit(const cz_groth16_params *p, const cz_assignment *as, size_t n_dom,
+                        char *msg, size_t msg_len) {
   const char *what = NULL;
   size_t got = 0, want = 0;
 #define FIT(cond, w, g, x) \
@@ -117,12 +117,13 @@ static cz_err compute_h(const cz_ntt_domain *d, cz_assignment *as, unsigned thre
   return CZ_OK;
 }
 
-g16_bases_form g16_bases_of(const cz_groth16_params *p) {
+/* The form of p's bases. */
+static g16_bases_form g16_bases_of(const cz_groth16_params *p) {
   if (!cz_groth16_params_is_mapped(p)) return G16_DECODED;
   return p->map.drop_pages ? G16_ENC_FILE : G16_ENCODED;
 }
 
-const void *g16_point_at(const cz_groth16_params *p, g16_vec v, size_t i) {
+const void *cz_g16_point_at(const cz_groth16_params *p, g16_vec v, size_t i) {
   if (cz_groth16_params_is_mapped(p)) {
     const uint8_t *enc[5] = {p->map.h, p->map.l, p->map.a, p->map.b_g1, p->map.b_g2};
     return enc[v] + i * (v == G16_B_G2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES);
@@ -131,20 +132,20 @@ const void *g16_point_at(const cz_groth16_params *p, g16_vec v, size_t i) {
   return v == G16_B_G2 ? (const void *)(p->b_g2 + i) : (const void *)(g1[v] + i);
 }
 
-void g16_b_segments(g16_msm_seg seg[2], const cz_groth16_params *p, g16_vec v,
-                    const cz_assignment *as) {
+void cz_g16_b_segments(g16_msm_seg seg[2], const cz_groth16_params *p, g16_vec v,
+                       const cz_assignment *as) {
   const size_t bi = as->b_input.count, n_b = v == G16_B_G2 ? p->n_b_g2 : p->n_b_g1;
   const g16_bases_form enc = g16_bases_of(p);
-  seg[0] = (g16_msm_seg){g16_point_at(p, v, 0), bi,   as->inputs, as->n_inputs,
-                         as->b_input.bits,      NULL, enc};
-  seg[1] = (g16_msm_seg){g16_point_at(p, v, bi), n_b - bi, NULL, as->n_aux,
-                         as->b_aux.bits,         &as->aux, enc};
+  seg[0] = (g16_msm_seg){cz_g16_point_at(p, v, 0), bi,   as->inputs, as->n_inputs,
+                         as->b_input.bits,         NULL, enc};
+  seg[1] = (g16_msm_seg){
+      cz_g16_point_at(p, v, bi), n_b - bi, NULL, as->n_aux, as->b_aux.bits, &as->aux, enc};
 }
 
 /* A, B, C from the MSM results (see the top of this file). */
-void g16_assemble(const cz_groth16_vk *vk, const cz_fr *r, const cz_fr *s, const cz_g1 *h,
-                  const cz_g1 *l, const cz_g1 *a, const cz_g1 *b1, const cz_g2 *b2,
-                  cz_groth16_proof *proof) {
+void cz_g16_assemble(const cz_groth16_vk *vk, const cz_fr *r, const cz_fr *s, const cz_g1 *h,
+                     const cz_g1 *l, const cz_g1 *a, const cz_g1 *b1, const cz_g2 *b2,
+                     cz_groth16_proof *proof) {
   cz_g1 ga, gc, x;
   cz_g2 gb, y;
   cz_fr rs;
@@ -178,7 +179,7 @@ void g16_assemble(const cz_groth16_vk *vk, const cz_fr *r, const cz_fr *s, const
 static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_assignment *as,
                         const cz_fr *r, const cz_fr *s, cz_groth16_proof *proof, unsigned th,
                         uint64_t *t) {
-  uint64_t t0 = cz_now_ns(), t1, wait0 = g16_key_wait_ns();
+  uint64_t t0 = cz_now_ns(), t1, wait0 = cz_g16_key_wait_ns();
   cz_err e = compute_h(d, as, th);
   if (e != CZ_OK) return e;
   t1 = cz_now_ns();
@@ -190,47 +191,47 @@ static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_a
   cz_g1 h, l, a, b1;
   cz_g2 b2;
   g16_msm_seg seg[2];
-  seg[0] = (g16_msm_seg){g16_point_at(p, G16_H, 0), p->n_h, as->a, p->n_h, NULL, NULL, enc};
-  if ((e = g16_msm_g1(&h, seg, 1, th)) != CZ_OK) return e;
+  seg[0] = (g16_msm_seg){cz_g16_point_at(p, G16_H, 0), p->n_h, as->a, p->n_h, NULL, NULL, enc};
+  if ((e = cz_g16_msm_g1(&h, seg, 1, th)) != CZ_OK) return e;
   cz_pool_give(as->a);
   as->a = NULL;
   t1 = cz_now_ns();
   t[CZ_PHASE_MSM_H] += t1 - t0;
   t0 = t1;
 
-  seg[0] = (g16_msm_seg){g16_point_at(p, G16_L, 0), p->n_l, NULL, n_aux, NULL, &as->aux, enc};
-  if ((e = g16_msm_g1(&l, seg, 1, th)) != CZ_OK) return e;
+  seg[0] = (g16_msm_seg){cz_g16_point_at(p, G16_L, 0), p->n_l, NULL, n_aux, NULL, &as->aux, enc};
+  if ((e = cz_g16_msm_g1(&l, seg, 1, th)) != CZ_OK) return e;
   t1 = cz_now_ns();
   t[CZ_PHASE_MSM_L] += t1 - t0;
   t0 = t1;
 
   /* a: the input part of the a query is dense (every input has its input
    * constraint in A), aux follow the a_aux density. */
-  seg[0] = (g16_msm_seg){g16_point_at(p, G16_A, 0), n_in, as->inputs, n_in, NULL, NULL, enc};
+  seg[0] = (g16_msm_seg){cz_g16_point_at(p, G16_A, 0), n_in, as->inputs, n_in, NULL, NULL, enc};
   seg[1] = (g16_msm_seg){
-      g16_point_at(p, G16_A, n_in), p->n_a - n_in, NULL, n_aux, as->a_aux.bits, &as->aux, enc};
-  if ((e = g16_msm_g1(&a, seg, 2, th)) != CZ_OK) return e;
+      cz_g16_point_at(p, G16_A, n_in), p->n_a - n_in, NULL, n_aux, as->a_aux.bits, &as->aux, enc};
+  if ((e = cz_g16_msm_g1(&a, seg, 2, th)) != CZ_OK) return e;
   t1 = cz_now_ns();
   t[CZ_PHASE_MSM_A] += t1 - t0;
   t0 = t1;
 
-  g16_b_segments(seg, p, G16_B_G1, as);
+  cz_g16_b_segments(seg, p, G16_B_G1, as);
   cz_g1_set_identity(&b1);
-  if (!cz_fr_is_zero(r) && (e = g16_msm_g1(&b1, seg, 2, th)) != CZ_OK) return e;
+  if (!cz_fr_is_zero(r) && (e = cz_g16_msm_g1(&b1, seg, 2, th)) != CZ_OK) return e;
   t1 = cz_now_ns();
   t[CZ_PHASE_MSM_B_G1] += t1 - t0;
   t0 = t1;
 
-  g16_b_segments(seg, p, G16_B_G2, as);
-  if ((e = g16_msm_g2(&b2, seg, 2, th)) != CZ_OK) return e;
+  cz_g16_b_segments(seg, p, G16_B_G2, as);
+  if ((e = cz_g16_msm_g2(&b2, seg, 2, th)) != CZ_OK) return e;
   t1 = cz_now_ns();
   t[CZ_PHASE_MSM_B_G2] += t1 - t0;
   t0 = t1;
 
-  g16_assemble(&p->vk, r, s, &h, &l, &a, &b1, &b2, proof);
+  cz_g16_assemble(&p->vk, r, s, &h, &l, &a, &b1, &b2, proof);
   t1 = cz_now_ns();
   t[CZ_PHASE_BATCH_ADD] += t1 - t0;
-  t[CZ_PHASE_KEY_WAIT] += g16_key_wait_ns() - wait0;
+  t[CZ_PHASE_KEY_WAIT] += cz_g16_key_wait_ns() - wait0;
   return CZ_OK;
 }
 
@@ -257,11 +258,11 @@ static cz_err cpu_prove(const cz_prover_backend *self, const cz_groth16_params *
       e = CZ_ERR_INVALID_ARG;
       break;
     }
-    if ((e = g16_check_fit(params, &as[i], cz_ntt_domain_size(d), opts->msg, opts->msg_len)) !=
+    if ((e = cz_g16_check_fit(params, &as[i], cz_ntt_domain_size(d), opts->msg, opts->msg_len)) !=
         CZ_OK)
       break;
     cz_fr r, s;
-    if ((e = g16_blinding(opts, i, &r, &s)) != CZ_OK) break;
+    if ((e = cz_g16_blinding(opts, i, &r, &s)) != CZ_OK) break;
     e = prove_one(params, d, &as[i], &r, &s, &proofs[i], opts->n_threads, t);
     memset(&r, 0, sizeof r);
     memset(&s, 0, sizeof s);

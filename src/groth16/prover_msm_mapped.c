@@ -9,7 +9,7 @@
  * A reader thread brings each slice's pages in (madvise WILLNEED and
  * POPULATE_READ) one slice ahead of the decoder, so the disk reads while
  * the CPU adds; the time the decoder waits for it is the disk wait
- * (g16_key_wait_ns). Pages already decoded are dropped from the process
+ * (cz_g16_key_wait_ns). Pages already decoded are dropped from the process
  * when they are a file's (MADV_DONTNEED: the page cache keeps them), so
  * the key never counts in the process's resident set for more than two
  * slices. */
@@ -30,8 +30,8 @@
 static size_t slice_bytes = (size_t)256 << 20;
 static _Atomic uint64_t key_wait_ns;
 
-void g16_set_slice_bytes(size_t bytes) { slice_bytes = bytes ? bytes : (size_t)256 << 20; }
-uint64_t g16_key_wait_ns(void) { return atomic_load(&key_wait_ns); }
+void cz_g16_set_slice_bytes(size_t bytes) { slice_bytes = bytes ? bytes : (size_t)256 << 20; }
+uint64_t cz_g16_key_wait_ns(void) { return atomic_load(&key_wait_ns); }
 
 /* Scalars [i0, i1) of segment seg, whose bases are [b0, b0 + nb). */
 typedef struct {
@@ -153,8 +153,8 @@ typedef struct {
 static void decode_part(void *v, size_t begin, size_t end, unsigned worker) {
   decode_job *j = v;
   size_t bad = 0;
-  j->err[worker] = g16_decode_points((uint8_t *)j->dst + begin * j->mem, j->src + begin * j->enc,
-                                     end - begin, j->g2, false, &bad);
+  j->err[worker] = cz_g16_decode_points((uint8_t *)j->dst + begin * j->mem, j->src + begin * j->enc,
+                                        end - begin, j->g2, false, &bad);
 }
 
 /* Segment s cut to slice sl, its bases the decoded ones. */
@@ -281,8 +281,8 @@ static cz_err run_slices(key_reader *r, bool g2, g16_slice_msm msm, void *acc, u
   return e;
 }
 
-cz_err g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_slice_msm msm, void *acc,
-                      unsigned th) {
+cz_err cz_g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_slice_msm msm,
+                         void *acc, unsigned th) {
   key_reader r = {.segs = segs,
                   .enc = g2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES,
                   .drop_pages = segs[0].encoded == G16_ENC_FILE};

@@ -29,8 +29,8 @@ static cz_err pw_points(cz_binwriter *w, const cz_fr *k, size_t n, size_t skip, 
   size_t item = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
   void *pts = cz_huge_alloc(n ? n * item : 1);
   if (!pts) return CZ_ERR_NOMEM;
-  cz_err e = g2 ? g16_fixed_base_g2(pts, &CZ_G2_GENERATOR, k, n, th)
-                : g16_fixed_base_g1(pts, &CZ_G1_GENERATOR, k, n, th);
+  cz_err e = g2 ? cz_g16_fixed_base_g2(pts, &CZ_G2_GENERATOR, k, n, th)
+                : cz_g16_fixed_base_g1(pts, &CZ_G1_GENERATOR, k, n, th);
   if (e == CZ_OK) {
     cz_binw_zeros(w, skip * item);
     cz_binw_bytes(w, pts, n * item);
@@ -50,7 +50,7 @@ static cz_err pw_lagrange(cz_binwriter *w, unsigned P, const cz_fr *L, const cz_
   e = pw_points(w, L, n, n - 1, n - 1 + n, false, th);
   cz_g1_affine *odd = e == CZ_OK ? cz_huge_alloc(n * sg1) : NULL;
   if (e == CZ_OK && !odd) e = CZ_ERR_NOMEM;
-  if (e == CZ_OK) e = g16_fixed_base_g1(odd, &CZ_G1_GENERATOR, Lodd, n, th);
+  if (e == CZ_OK) e = cz_g16_fixed_base_g1(odd, &CZ_G1_GENERATOR, Lodd, n, th);
   for (size_t j = 0; j < n && e == CZ_OK; j++) { /* block P + 1: odd points only */
     cz_binw_zeros(w, sg1);
     cz_binw_bytes(w, &odd[j], sg1);
@@ -100,8 +100,8 @@ cz_err cz_ptau_write(unsigned power, const cz_zkey_toxic *t, const char *path, u
   cz_fr *L = cz_huge_alloc(3 * n * sizeof *L);
   FILE *f = fopen(path, "wb");
   cz_err e = !L ? CZ_ERR_NOMEM : !f ? CZ_ERR_IO : CZ_OK;
-  if (e == CZ_OK && (zkey_lagrange(L, power, &t->tau, 0, 1, n) != CZ_OK ||
-                     zkey_lagrange(L + n, power + 1, &t->tau, 1, 2, n) != CZ_OK))
+  if (e == CZ_OK && (cz_zkey_lagrange(L, power, &t->tau, 0, 1, n) != CZ_OK ||
+                     cz_zkey_lagrange(L + n, power + 1, &t->tau, 1, 2, n) != CZ_OK))
     e = CZ_ERR_INVALID_ARG;
   cz_binwriter w = {f, f != NULL};
   if (e == CZ_OK) e = pw_head(&w, power, t, n_threads);

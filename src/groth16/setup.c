@@ -20,11 +20,11 @@
 
 cz_err cz_groth16_toxic_random(cz_groth16_toxic *t) {
   cz_err e;
-  if ((e = g16_random_fr(&t->tau)) != CZ_OK) return e;
-  if ((e = g16_random_fr(&t->alpha)) != CZ_OK) return e;
-  if ((e = g16_random_fr(&t->beta)) != CZ_OK) return e;
-  if ((e = g16_random_fr(&t->gamma)) != CZ_OK) return e;
-  return g16_random_fr(&t->delta);
+  if ((e = cz_g16_random_fr(&t->tau)) != CZ_OK) return e;
+  if ((e = cz_g16_random_fr(&t->alpha)) != CZ_OK) return e;
+  if ((e = cz_g16_random_fr(&t->beta)) != CZ_OK) return e;
+  if ((e = cz_g16_random_fr(&t->gamma)) != CZ_OK) return e;
+  return cz_g16_random_fr(&t->delta);
 }
 
 /* ---- powers of tau -------------------------------------------------------- */
@@ -139,8 +139,8 @@ static void scratch_free(setup_scratch *s) {
 }
 
 /* gamma and delta inverted; the toxic waste refused when a secret is zero. */
-cz_err g16_toxic_check(const cz_groth16_toxic *t, cz_fr *gamma_inv, cz_fr *delta_inv, char *msg,
-                       size_t msg_len) {
+cz_err cz_g16_toxic_check(const cz_groth16_toxic *t, cz_fr *gamma_inv, cz_fr *delta_inv, char *msg,
+                          size_t msg_len) {
   if (!cz_fr_inv(gamma_inv, &t->gamma) || !cz_fr_inv(delta_inv, &t->delta))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "gamma and delta must be non-zero");
   if (cz_fr_is_zero(&t->alpha) || cz_fr_is_zero(&t->beta)) {
@@ -181,7 +181,7 @@ static cz_err check_ext(const cz_g1_affine *ext_pts, size_t n_in, size_t nv, cha
 }
 
 /* The verifying key's fixed points (IC is set by the caller). */
-void g16_setup_vk(cz_groth16_vk *vk, const cz_groth16_toxic *t) {
+void cz_g16_setup_vk(cz_groth16_vk *vk, const cz_groth16_toxic *t) {
   const cz_fr *k1[3] = {&t->alpha, &t->beta, &t->delta}, *k2[3] = {&t->beta, &t->gamma, &t->delta};
   cz_g1_affine *p1[3] = {&vk->alpha_g1, &vk->beta_g1, &vk->delta_g1};
   cz_g2_affine *p2[3] = {&vk->beta_g2, &vk->gamma_g2, &vk->delta_g2};
@@ -201,8 +201,8 @@ static cz_err setup_h(cz_groth16_params *p, cz_fr *pw, const cz_fr *tau, const c
   if (!p->n_h) return CZ_OK;
   powers_ctx pc = {pw, tau, coeff};
   cz_parallel_for(p->n_h, n_threads, powers_worker, &pc);
-  if (!(p->h = g16_big_alloc(p->n_h * sizeof *p->h))) return CZ_ERR_NOMEM;
-  return g16_fixed_base_g1_progress(p->h, &CZ_G1_GENERATOR, pw, p->n_h, n_threads, work, 1);
+  if (!(p->h = cz_g16_big_alloc(p->n_h * sizeof *p->h))) return CZ_ERR_NOMEM;
+  return cz_g16_fixed_base_g1_progress(p->h, &CZ_G1_GENERATOR, pw, p->n_h, n_threads, work, 1);
 }
 
 /* The IC, L, A and B points from the scratch's exponents. */
@@ -211,21 +211,22 @@ static cz_err setup_points(cz_groth16_params *p, const setup_scratch *s, size_t 
   p->n_l = n_aux;
   p->n_a = na;
   p->n_b_g1 = p->n_b_g2 = nb;
-  if ((n_aux && !(p->l = g16_big_alloc(n_aux * sizeof *p->l))) ||
-      (na && !(p->a = g16_big_alloc(na * sizeof *p->a))) ||
-      (nb && !(p->b_g1 = g16_big_alloc(nb * sizeof *p->b_g1))) ||
-      (nb && !(p->b_g2 = g16_big_alloc(nb * sizeof *p->b_g2))) ||
+  if ((n_aux && !(p->l = cz_g16_big_alloc(n_aux * sizeof *p->l))) ||
+      (na && !(p->a = cz_g16_big_alloc(na * sizeof *p->a))) ||
+      (nb && !(p->b_g1 = cz_g16_big_alloc(nb * sizeof *p->b_g1))) ||
+      (nb && !(p->b_g2 = cz_g16_big_alloc(nb * sizeof *p->b_g2))) ||
       !(p->vk.ic = malloc(n_in * sizeof *p->vk.ic)))
     return CZ_ERR_NOMEM;
   p->vk.n_ic = n_in;
   memcpy(p->vk.ic, s->ext_pts, n_in * sizeof *p->vk.ic);
   if (n_aux) memcpy(p->l, s->ext_pts + n_in, n_aux * sizeof *p->l);
-  cz_err e = g16_fixed_base_g1_progress(p->a, &CZ_G1_GENERATOR, s->a_exp, na, n_threads, work, 1);
+  cz_err e =
+      cz_g16_fixed_base_g1_progress(p->a, &CZ_G1_GENERATOR, s->a_exp, na, n_threads, work, 1);
   if (e == CZ_OK)
-    e = g16_fixed_base_g1_progress(p->b_g1, &CZ_G1_GENERATOR, s->b_exp, nb, n_threads, work, 1);
+    e = cz_g16_fixed_base_g1_progress(p->b_g1, &CZ_G1_GENERATOR, s->b_exp, nb, n_threads, work, 1);
   if (e == CZ_OK)
-    e = g16_fixed_base_g2_progress(p->b_g2, &CZ_G2_GENERATOR, s->b_exp, nb, n_threads, work,
-                                   G2_WEIGHT);
+    e = cz_g16_fixed_base_g2_progress(p->b_g2, &CZ_G2_GENERATOR, s->b_exp, nb, n_threads, work,
+                                      G2_WEIGHT);
   return e;
 }
 
@@ -237,7 +238,7 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
   if (!cols_valid(cols))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "keygen columns are malformed");
   cz_fr gamma_inv, delta_inv;
-  cz_err e = g16_toxic_check(t, &gamma_inv, &delta_inv, msg, msg_len);
+  cz_err e = cz_g16_toxic_check(t, &gamma_inv, &delta_inv, msg, msg_len);
   if (e != CZ_OK) return e;
   const size_t n_in = cols->n_inputs, n_aux = cols->n_aux, nv = n_in + n_aux;
   cz_ntt_domain *dom = NULL;
@@ -285,10 +286,10 @@ cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *c
   }
   work.total = (uint64_t)p.n_h + nv + na + (uint64_t)nb * (1 + G2_WEIGHT); /* before the workers */
   if (e == CZ_OK)
-    e = g16_fixed_base_g1_progress(s.ext_pts, &CZ_G1_GENERATOR, s.ext, nv, n_threads, &work, 1);
+    e = cz_g16_fixed_base_g1_progress(s.ext_pts, &CZ_G1_GENERATOR, s.ext, nv, n_threads, &work, 1);
   if (e == CZ_OK) e = check_ext(s.ext_pts, n_in, nv, msg, msg_len);
   if (e == CZ_OK) e = setup_points(&p, &s, n_in, n_aux, na, nb, n_threads, &work);
-  if (e == CZ_OK) g16_setup_vk(&p.vk, t);
+  if (e == CZ_OK) cz_g16_setup_vk(&p.vk, t);
   scratch_free(&s);
   cz_ntt_domain_free(dom);
   if (e == CZ_OK) *out = p;

@@ -81,8 +81,8 @@ static cz_err toxic_fits(const cz_qap_evals *ev, const cz_fr *tau, char *msg, si
 
 typedef struct {
   g16_stream_file f;
-  g16_fixed_base_g1_tab t1;
-  g16_fixed_base_g2_tab t2;
+  cz_g16_fixed_base_g1_tab t1;
+  cz_g16_fixed_base_g2_tab t2;
   size_t chunk;     /* points per chunk, at most STREAM_CHUNK */
   cz_fr *k;         /* chunk scalars */
   cz_g1_affine *p1; /* chunk points */
@@ -96,7 +96,7 @@ typedef struct {
 
 static cz_err put_count(streamer *s, size_t n) {
   uint8_t c[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
-  return g16_stream_write(&s->f, c, 4, s->msg, s->msg_len);
+  return cz_g16_stream_write(&s->f, c, 4, s->msg, s->msg_len);
 }
 
 typedef struct {
@@ -116,16 +116,17 @@ static void encode_worker(void *vctx, size_t begin, size_t end, unsigned worker)
 /* k[0..m) times the generator of G1 (or G2), encoded (on the workers too)
  * and written. */
 static cz_err put_points(streamer *s, const cz_fr *k, size_t m, bool g2) {
-  cz_err e = g2 ? g16_fixed_base_g2_tab_mul(&s->t2, s->p2, k, m, s->n_threads, &s->work, G2_WEIGHT)
-                : g16_fixed_base_g1_tab_mul(&s->t1, s->p1, k, m, s->n_threads, &s->work, 1);
+  cz_err e =
+      g2 ? cz_g16_fixed_base_g2_tab_mul(&s->t2, s->p2, k, m, s->n_threads, &s->work, G2_WEIGHT)
+         : cz_g16_fixed_base_g1_tab_mul(&s->t1, s->p1, k, m, s->n_threads, &s->work, 1);
   if (e != CZ_OK) {
-    g16_stream_abort(&s->f);
+    cz_g16_stream_abort(&s->f);
     return cz_msg_err(s->msg, s->msg_len, e, "out of memory for the fixed-base scratch");
   }
   encode_ctx ec = {s, g2};
   cz_parallel_for(m, s->n_threads, encode_worker, &ec);
   size_t sz = g2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES;
-  return g16_stream_write(&s->f, s->out, m * sz, s->msg, s->msg_len);
+  return cz_g16_stream_write(&s->f, s->out, m * sz, s->msg, s->msg_len);
 }
 
 /* h: tau^i Z(tau) / delta, i < n - 1, made chunk by chunk. */
@@ -167,21 +168,21 @@ static cz_err put_vector(streamer *s, const cz_fr *x, size_t n, bool skip_zero, 
 static cz_err put_vk(streamer *s, const cz_qap_evals *ev, const cz_groth16_toxic *t) {
   cz_groth16_vk vk;
   memset(&vk, 0, sizeof vk);
-  g16_setup_vk(&vk, t);
+  cz_g16_setup_vk(&vk, t);
   vk.n_ic = ev->n_inputs;
   vk.ic = malloc(ev->n_inputs * sizeof *vk.ic);
   uint8_t *buf = NULL;
-  cz_err e = vk.ic ? g16_fixed_base_g1_tab_mul(&s->t1, vk.ic, ev->w, ev->n_inputs, s->n_threads,
-                                               &s->work, 1)
+  cz_err e = vk.ic ? cz_g16_fixed_base_g1_tab_mul(&s->t1, vk.ic, ev->w, ev->n_inputs, s->n_threads,
+                                                  &s->work, 1)
                    : CZ_ERR_NOMEM;
   size_t len = cz_groth16_vk_write(NULL, &vk, false);
   if (e == CZ_OK && !(buf = malloc(len))) e = CZ_ERR_NOMEM;
   if (e != CZ_OK) {
-    g16_stream_abort(&s->f);
+    cz_g16_stream_abort(&s->f);
     cz_msg(s->msg, s->msg_len, "out of memory for the verifying key");
   } else {
     cz_groth16_vk_write(buf, &vk, false);
-    e = g16_stream_write(&s->f, buf, len, s->msg, s->msg_len);
+    e = cz_g16_stream_write(&s->f, buf, len, s->msg, s->msg_len);
   }
   free(buf);
   cz_groth16_vk_free(&vk);
@@ -207,16 +208,16 @@ static bool streamer_alloc(streamer *s, size_t n_g1, size_t nb, size_t chunk) {
   s->out = malloc(s->chunk * CZ_G2_UNCOMPRESSED_BYTES);
   if (!s->k || !s->p1 || !s->p2 || !s->out) return false;
   /* Windows for a chunk; one table serves every chunk of every vector. */
-  unsigned w1 = g16_fixed_base_pick_window(s->chunk);
-  unsigned w2 = g16_fixed_base_pick_window(nb < s->chunk ? (nb ? nb : 1) : s->chunk);
-  return g16_fixed_base_g1_tab_new(&s->t1, &CZ_G1_GENERATOR, w1) == CZ_OK &&
-         g16_fixed_base_g2_tab_new(&s->t2, &CZ_G2_GENERATOR, w2) == CZ_OK;
+  unsigned w1 = cz_g16_fixed_base_pick_window(s->chunk);
+  unsigned w2 = cz_g16_fixed_base_pick_window(nb < s->chunk ? (nb ? nb : 1) : s->chunk);
+  return cz_g16_fixed_base_g1_tab_new(&s->t1, &CZ_G1_GENERATOR, w1) == CZ_OK &&
+         cz_g16_fixed_base_g2_tab_new(&s->t2, &CZ_G2_GENERATOR, w2) == CZ_OK;
 }
 
 static void streamer_free(streamer *s) {
   free(s->k), free(s->p1), free(s->p2), free(s->out);
-  g16_fixed_base_g1_tab_free(&s->t1);
-  g16_fixed_base_g2_tab_free(&s->t2);
+  cz_g16_fixed_base_g1_tab_free(&s->t1);
+  cz_g16_fixed_base_g2_tab_free(&s->t2);
 }
 
 /* Every vector, in the file's order, then the rename. */
@@ -229,7 +230,7 @@ static cz_err stream_body(streamer *s, const cz_qap_evals *ev, const cz_groth16_
   if (e == CZ_OK) e = put_vector(s, ev->u, n_in + ev->n_aux, true, na, false);
   if (e == CZ_OK) e = put_vector(s, ev->v, n_in + ev->n_aux, true, nb, false);
   if (e == CZ_OK) e = put_vector(s, ev->v, n_in + ev->n_aux, true, nb, true);
-  if (e == CZ_OK) e = g16_stream_commit(&s->f, s->msg, s->msg_len);
+  if (e == CZ_OK) e = cz_g16_stream_commit(&s->f, s->msg, s->msg_len);
   return e;
 }
 
@@ -239,7 +240,7 @@ cz_err cz_groth16_setup_stream(const char *path, cz_qap_evals *ev, const cz_grot
   if (!o) o = &defaults;
   cz_msg(msg, msg_len, "%s", "");
   cz_fr gamma_inv, delta_inv, coeff;
-  cz_err e = g16_toxic_check(t, &gamma_inv, &delta_inv, msg, msg_len);
+  cz_err e = cz_g16_toxic_check(t, &gamma_inv, &delta_inv, msg, msg_len);
   if (e == CZ_OK) e = toxic_fits(ev, &t->tau, msg, msg_len);
   if (e != CZ_OK) return e;
   const size_t n_in = ev->n_inputs, nv = n_in + ev->n_aux;
@@ -257,15 +258,15 @@ cz_err cz_groth16_setup_stream(const char *path, cz_qap_evals *ev, const cz_grot
 
   const size_t n_h = ev->domain - 1;
   const uint64_t total = file_bytes(n_in, n_h, ev->n_aux, na, nb);
-  g16_stream_remove_stale(path);
+  cz_g16_stream_remove_stale(path);
   streamer s;
   memset(&s, 0, sizeof s);
   s.n_threads = o->n_threads, s.msg = msg, s.msg_len = msg_len;
-  if ((e = g16_stream_open(&s.f, path, total, o->keep_free, msg, msg_len)) != CZ_OK) return e;
+  if ((e = cz_g16_stream_open(&s.f, path, total, o->keep_free, msg, msg_len)) != CZ_OK) return e;
   cz_progress_counter_init(&s.work, o->progress, "setup", "points",
                            (uint64_t)n_h + nv + na + (uint64_t)nb * (1 + G2_WEIGHT));
   if (!streamer_alloc(&s, n_h > nv ? n_h : nv, nb, o->chunk)) {
-    g16_stream_abort(&s.f);
+    cz_g16_stream_abort(&s.f);
     e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory for the setup's chunks");
   } else {
     e = stream_body(&s, ev, t, &coeff, na, nb);

@@ -27,7 +27,7 @@ static void split_path(const char *path, char *dir, size_t cap, const char **bas
   }
 }
 
-size_t g16_stream_remove_stale(const char *path) {
+size_t cz_g16_stream_remove_stale(const char *path) {
   char dir[4200];
   const char *base;
   split_path(path, dir, sizeof dir, &base);
@@ -50,8 +50,8 @@ size_t g16_stream_remove_stale(const char *path) {
   return removed;
 }
 
-cz_err g16_stream_open(g16_stream_file *f, const char *path, uint64_t total, uint64_t keep_free,
-                       char *msg, size_t msg_len) {
+cz_err cz_g16_stream_open(g16_stream_file *f, const char *path, uint64_t total, uint64_t keep_free,
+                          char *msg, size_t msg_len) {
   memset(f, 0, sizeof *f);
   f->fd = -1;
   f->total = total;
@@ -81,7 +81,7 @@ cz_err g16_stream_open(g16_stream_file *f, const char *path, uint64_t total, uin
   return CZ_OK;
 }
 
-void g16_stream_abort(g16_stream_file *f) {
+void cz_g16_stream_abort(g16_stream_file *f) {
   if (f->fd >= 0) close(f->fd);
   f->fd = -1;
   if (f->tmp[0]) unlink(f->tmp);
@@ -92,11 +92,12 @@ static cz_err write_failed(g16_stream_file *f, int err, const char *what, char *
   cz_msg(msg, msg_len, "%s %s: %s at byte %llu (the file needs %llu bytes, %llu more)", what,
          f->tmp, strerror(err), (unsigned long long)f->written, (unsigned long long)f->total,
          (unsigned long long)(f->total - f->written));
-  g16_stream_abort(f);
+  cz_g16_stream_abort(f);
   return CZ_ERR_IO;
 }
 
-cz_err g16_stream_write(g16_stream_file *f, const void *buf, size_t n, char *msg, size_t msg_len) {
+cz_err cz_g16_stream_write(g16_stream_file *f, const void *buf, size_t n, char *msg,
+                           size_t msg_len) {
   const uint8_t *p = buf;
   while (n) {
     ssize_t w = write(f->fd, p, n);
@@ -109,7 +110,7 @@ cz_err g16_stream_write(g16_stream_file *f, const void *buf, size_t n, char *msg
   return CZ_OK;
 }
 
-cz_err g16_stream_commit(g16_stream_file *f, char *msg, size_t msg_len) {
+cz_err cz_g16_stream_commit(g16_stream_file *f, char *msg, size_t msg_len) {
   if (f->written != f->total) return write_failed(f, EIO, "size mismatch in", msg, msg_len);
   if (fsync(f->fd) != 0) return write_failed(f, errno, "fsync", msg, msg_len);
   int fd = f->fd;

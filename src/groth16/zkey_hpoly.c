@@ -47,17 +47,17 @@ static cz_fr *rev_powers(const cz_fr *base, unsigned bits, const cz_fr *k) {
 
 /* w_js(2^32) = w_cuzk(2^32)^K: 5^((r-1)/2^32) against 7^((r-1)/2^32)
  * (tests/groth16/test_zkey.c checks it); both sides squared down alike. */
-void zkey_snarkjs_root(cz_fr *w, unsigned log_n) {
+void cz_zkey_snarkjs_root(cz_fr *w, unsigned log_n) {
   const uint64_t k = ZKEY_ROOT_EXP;
   cz_fr ours;
   cz_fr_root_of_unity(&ours, log_n);
   cz_fr_pow(w, &ours, &k, 1);
 }
 
-cz_err zkey_hpoly_init(cz_zkey *z) {
+cz_err cz_zkey_hpoly_init(cz_zkey *z) {
   cz_err e = cz_ntt_domain_new(&z->dom, z->log_n);
   if (e != CZ_OK) return e;
-  zkey_snarkjs_root(&z->shift, z->log_n + 1);
+  cz_zkey_snarkjs_root(&z->shift, z->log_n + 1);
   z->perm_k = ZKEY_ROOT_EXP & (z->domain_size - 1);
   /* shift^rev(p) / n at bit-reversed position p = hi * 2^lo + lo_part:
    * rev(p) = rev_lo(lo_part) * 2^hi_bits + rev_hi(hi). */
@@ -70,7 +70,7 @@ cz_err zkey_hpoly_init(cz_zkey *z) {
   return z->scale_lo && z->scale_hi ? CZ_OK : CZ_ERR_NOMEM;
 }
 
-void zkey_hpoly_free(cz_zkey *z) {
+void cz_zkey_hpoly_free(cz_zkey *z) {
   cz_ntt_domain_free(z->dom);
   free(z->scale_lo);
   free(z->scale_hi);
@@ -124,7 +124,7 @@ static void to_odd_coset(const cz_zkey *z, cz_fr *v, unsigned threads) {
   cz_ntt_inverse_fwd_root(z->dom, v, threads);
 }
 
-void zkey_hpoly(const cz_zkey *z, cz_fr *a, cz_fr *b, cz_fr *c, unsigned threads) {
+void cz_zkey_hpoly(const cz_zkey *z, cz_fr *a, cz_fr *b, cz_fr *c, unsigned threads) {
   const size_t n = z->domain_size;
   hp_ctx k = {z, a, b, c};
   cz_parallel_for(n, threads, product_worker, &k);

@@ -63,22 +63,22 @@ static inline size_t zkey_row_of(const cz_zkey *z, uint64_t j) {
  * cuzk's (cz_fr_root_of_unity) to the odd power ZKEY_ROOT_EXP: snarkjs
  * derives its roots from 5, the least non-residue mod r, cuzk from 7. */
 #define ZKEY_ROOT_EXP 3797895509ULL
-void zkey_snarkjs_root(cz_fr *w, unsigned log_n);
+void cz_zkey_snarkjs_root(cz_fr *w, unsigned log_n);
 
 /* out[i] = L_(first + i step)(tau), i < count, the Lagrange basis of the
  * 2^log_m-th roots of unity of snarkjs (zkey_setup.c). CZ_ERR_INVALID_ARG
  * when tau is one of those roots, CZ_ERR_NOMEM. */
-cz_err zkey_lagrange(cz_fr *out, unsigned log_m, const cz_fr *tau, size_t first, size_t step,
-                     size_t count);
+cz_err cz_zkey_lagrange(cz_fr *out, unsigned log_m, const cz_fr *tau, size_t first, size_t step,
+                        size_t count);
 
 /* The H domain and its tables (zkey_hpoly.c); CZ_ERR_NOMEM. */
-cz_err zkey_hpoly_init(cz_zkey *z);
-void zkey_hpoly_free(cz_zkey *z);
+cz_err cz_zkey_hpoly_init(cz_zkey *z);
+void cz_zkey_hpoly_free(cz_zkey *z);
 
 /* a, b: the A and B evaluations in cuzk's NTT order (n each); c: scratch
  * of n. On return b[j] holds, for j < n in snarkjs's order, the value of
  * A B - C at the (2j+1)-th power of snarkjs's 2n-th root of unity: the
  * scalars of the H points. a and c are left unspecified. */
-void zkey_hpoly(const cz_zkey *z, cz_fr *a, cz_fr *b, cz_fr *c, unsigned n_threads);
+void cz_zkey_hpoly(const cz_zkey *z, cz_fr *a, cz_fr *b, cz_fr *c, unsigned n_threads);
 
 #endif

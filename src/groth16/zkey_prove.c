@@ -178,7 +178,7 @@ static cz_err h_scalars(const cz_zkey *z, const cz_fr *w, unsigned th, uint64_t 
   build_ab(z, w, a, b, th);
   uint64_t t1 = cz_now_ns();
   t[CZ_PHASE_SYNTHESIS] += t1 - t0;
-  zkey_hpoly(z, a, b, c, th);
+  cz_zkey_hpoly(z, a, b, c, th);
   cz_pool_give(a);
   cz_pool_give(c);
   t[CZ_PHASE_NTT_H] += cz_now_ns() - t1;
@@ -192,8 +192,8 @@ static cz_err blinding(const cz_zkey_prove_opts *o, cz_fr *r, cz_fr *s) {
     *s = *o->s;
     return CZ_OK;
   }
-  cz_err e = g16_random_fr(r);
-  if (e == CZ_OK) e = g16_random_fr(s);
+  cz_err e = cz_g16_random_fr(r);
+  if (e == CZ_OK) e = cz_g16_random_fr(s);
   return e;
 }
 
@@ -225,7 +225,7 @@ cz_err cz_zkey_prove(const cz_zkey *z, const cz_fr *w, size_t n_w, cz_groth16_pr
                       e == CZ_ERR_NOMEM ? "out of memory" : "MSM refused its input");
   }
   uint64_t t0 = cz_now_ns();
-  g16_assemble(&z->vk, &r, &s, &m.h, &m.l, &m.a, &m.b1, &m.b2, proof);
+  cz_g16_assemble(&z->vk, &r, &s, &m.h, &m.l, &m.a, &m.b1, &m.b2, proof);
   memset(&r, 0, sizeof r), memset(&s, 0, sizeof s);
   t[CZ_PHASE_BATCH_ADD] = cz_now_ns() - t0;
   if (!o->no_verify && (e = self_verify(z, w, proof)) != CZ_OK) {

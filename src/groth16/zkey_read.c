@@ -287,7 +287,7 @@ void cz_zkey_free(cz_zkey *z) {
   free(z->coefs);
   for (int s = 0; s < ZK_NSEC; s++) free(z->copy[s]);
   for (int s = 0; s < 3; s++) free(z->inf[s]);
-  zkey_hpoly_free(z);
+  cz_zkey_hpoly_free(z);
   cz_file_unmap(z->map, z->len);
   free(z);
 }
@@ -318,7 +318,8 @@ static cz_err load_sections(cz_zkey *z, unsigned flags, unsigned threads, char *
   bool ok = cz_binfile_parse(&f, z->buf, z->len, "zkey", 1, &ep) && read_protocol(&f, &ep) &&
             read_groth_header(z, &f, &ep);
   /* the H domain first: the terms are put in its order */
-  if (ok && zkey_hpoly_init(z) != CZ_OK) ok = cz_errpath_fail(&ep, CZ_ERR_NOMEM, "out of memory");
+  if (ok && cz_zkey_hpoly_init(z) != CZ_OK)
+    ok = cz_errpath_fail(&ep, CZ_ERR_NOMEM, "out of memory");
   ok = ok && read_ic(z, &f, flags & CZ_ZKEY_CHECK_SUBGROUP, threads, &ep) &&
        read_terms(z, &f, &ep) && read_points(z, &f, flags & CZ_ZKEY_CHECK_SUBGROUP, threads, &ep);
   if (ok && !find_infinity(z)) ok = cz_errpath_fail(&ep, CZ_ERR_NOMEM, "out of memory");

@@ -28,12 +28,12 @@
 
 /* ---- scalars ----------------------------------------------------------------- */
 
-cz_err zkey_lagrange(cz_fr *out, unsigned log_m, const cz_fr *tau, size_t first, size_t step,
-                     size_t count) {
+cz_err cz_zkey_lagrange(cz_fr *out, unsigned log_m, const cz_fr *tau, size_t first, size_t step,
+                        size_t count) {
   const size_t m = (size_t)1 << log_m;
   cz_fr w, wstep, wi, z, mf, *den = malloc((count ? count : 1) * sizeof *den);
   if (!den) return CZ_ERR_NOMEM;
-  zkey_snarkjs_root(&w, log_m);
+  cz_zkey_snarkjs_root(&w, log_m);
   uint64_t e = first, es = step;
   cz_fr_pow(&wi, &w, &e, 1);
   cz_fr_pow(&wstep, &w, &es, 1);
@@ -60,10 +60,10 @@ cz_err zkey_lagrange(cz_fr *out, unsigned log_m, const cz_fr *tau, size_t first,
 }
 
 cz_err cz_zkey_toxic_random(cz_zkey_toxic *t) {
-  cz_err e = g16_random_fr(&t->tau);
-  if (e == CZ_OK) e = g16_random_fr(&t->alpha);
-  if (e == CZ_OK) e = g16_random_fr(&t->beta);
-  if (e == CZ_OK) e = g16_random_fr(&t->delta);
+  cz_err e = cz_g16_random_fr(&t->tau);
+  if (e == CZ_OK) e = cz_g16_random_fr(&t->alpha);
+  if (e == CZ_OK) e = cz_g16_random_fr(&t->beta);
+  if (e == CZ_OK) e = cz_g16_random_fr(&t->delta);
   return e;
 }
 
@@ -94,11 +94,11 @@ static void qap_columns(const cz_circom_r1cs *r, const cz_fr *L, cz_fr *u, cz_fr
 /* k_i G for i < n into out (affine = the zkey's encoding), zero scalars
  * left as infinity without a multiplication. */
 static cz_err mul_g1(cz_g1_affine *out, const cz_fr *k, size_t n, unsigned th) {
-  return g16_fixed_base_g1(out, &CZ_G1_GENERATOR, k, n, th);
+  return cz_g16_fixed_base_g1(out, &CZ_G1_GENERATOR, k, n, th);
 }
 
 static cz_err mul_g2(cz_g2_affine *out, const cz_fr *k, size_t n, unsigned th) {
-  return g16_fixed_base_g2(out, &CZ_G2_GENERATOR, k, n, th);
+  return cz_g16_fixed_base_g2(out, &CZ_G2_GENERATOR, k, n, th);
 }
 
 /* A point section of n G1 points k_i G1 (or G2). */
@@ -122,8 +122,8 @@ static void put_header(cz_binwriter *w, const cz_circom_r1cs *r, size_t n, const
   cz_g1_affine g1[3];
   cz_g2_affine g2[3];
   const cz_fr k1[3] = {t->alpha, t->beta, t->delta}, k2[3] = {t->beta, CZ_FR_ONE, t->delta};
-  g16_fixed_base_g1(g1, &CZ_G1_GENERATOR, k1, 3, 1);
-  g16_fixed_base_g2(g2, &CZ_G2_GENERATOR, k2, 3, 1);
+  cz_g16_fixed_base_g1(g1, &CZ_G1_GENERATOR, k1, 3, 1);
+  cz_g16_fixed_base_g2(g2, &CZ_G2_GENERATOR, k2, 3, 1);
   cz_binw_bytes(w, "zkey", 4);
   cz_binw_u32(w, 1);
   cz_binw_u32(w, 10);
@@ -199,7 +199,7 @@ static cz_err put_all_points(cz_binwriter *zw, const cz_circom_r1cs *r, const cz
   ic_c_scalars(r, t, u, v, w, k);
   cz_err e = put_points(zw, 3, k, n_pub + 1, false, th);
   /* H: the odd Lagrange values of the 2n-th roots, over delta (into L) */
-  if (e == CZ_OK) e = zkey_lagrange(L, power + 1, &t->tau, 1, 2, n);
+  if (e == CZ_OK) e = cz_zkey_lagrange(L, power + 1, &t->tau, 1, 2, n);
   if (e == CZ_OK) {
     cz_fr dinv;
     cz_fr_inv(&dinv, &t->delta);
@@ -227,7 +227,7 @@ cz_err cz_zkey_setup(const cz_circom_r1cs *r, const cz_zkey_toxic *t, const char
   cz_fr *L = cz_huge_alloc(n * sizeof *L), *cols = cz_huge_alloc(4 * r->n_wires * sizeof *cols);
   FILE *f = fopen(path, "wb");
   cz_err e = !L || !cols ? CZ_ERR_NOMEM : !f ? CZ_ERR_IO : CZ_OK;
-  if (e == CZ_OK && zkey_lagrange(L, power, &t->tau, 0, 1, n) != CZ_OK) e = CZ_ERR_INVALID_ARG;
+  if (e == CZ_OK && cz_zkey_lagrange(L, power, &t->tau, 0, 1, n) != CZ_OK) e = CZ_ERR_INVALID_ARG;
   cz_binwriter zw = {f, f != NULL};
   if (e == CZ_OK) {
     put_header(&zw, r, n, t);

@@ -12,7 +12,8 @@
 
 /* ---- task pool --------------------------------------------------------- */
 
-unsigned msm_resolve_threads(unsigned n_threads) {
+/* n_threads, at most 256; 0 -> online cores. */
+static unsigned msm_resolve_threads(unsigned n_threads) {
   if (n_threads) return n_threads > 256 ? 256 : n_threads;
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
@@ -31,7 +32,7 @@ typedef struct {
   double cpu_ms;
 } pool_arg;
 
-double msm_thread_cpu_ms(void) {
+double cz_msm_thread_cpu_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
@@ -47,13 +48,13 @@ static void pool_drain(pool_job *job, unsigned worker) {
 
 static void *pool_thread(void *p) {
   pool_arg *a = p;
-  double t0 = msm_thread_cpu_ms();
+  double t0 = cz_msm_thread_cpu_ms();
   pool_drain(a->job, a->worker);
-  a->cpu_ms = msm_thread_cpu_ms() - t0;
+  a->cpu_ms = cz_msm_thread_cpu_ms() - t0;
   return NULL;
 }
 
-double msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx) {
+double cz_msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx) {
   if (n_tasks == 0) return 0;
   unsigned workers = threads ? threads : 1;
   if (workers > n_tasks) workers = (unsigned)n_tasks;
@@ -66,9 +67,9 @@ double msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx
     /* A thread that cannot start just leaves its share to the others. */
     if (pthread_create(&tid[started], NULL, pool_thread, &args[started]) == 0) started++;
   }
-  double t0 = msm_thread_cpu_ms();
+  double t0 = cz_msm_thread_cpu_ms();
   pool_drain(&job, 0);
-  double mine = msm_thread_cpu_ms() - t0, longest = 0;
+  double mine = cz_msm_thread_cpu_ms() - t0, longest = 0;
   for (unsigned i = 0; i < started; i++) {
     pthread_join(tid[i], NULL);
     if (args[i].cpu_ms > longest) longest = args[i].cpu_ms;
@@ -305,7 +306,7 @@ static void choose_window(msm_plan *plan, const cz_msm_opts *opts, const msm_cos
  * term_base is sized for the scalars before grouping, digits after. */
 static size_t at_least_1(size_t n) { return n ? n : 1; }
 
-void msm_plan_free(msm_plan *plan) {
+void cz_msm_plan_free(msm_plan *plan) {
   cz_pool_give(plan->term_base);
   cz_pool_give(plan->digits);
   cz_pool_give(plan->ones);
@@ -326,7 +327,7 @@ static bool probe_equal(const msm_seg *segs, size_t n_segs) {
     for (size_t i = 0; i < segs[s].n_scalars && m < MSM_GROUP_PROBE; i++)
       if (density_bit(segs[s].density, i) && scalar_class(&segs[s], i) == CLS_OTHER)
         scalar_get(kv[m++], &segs[s], i);
-  bool eq = msm_group_any_equal(kv, m);
+  bool eq = cz_msm_group_any_equal(kv, m);
   free(kv);
   return eq;
 }
@@ -372,8 +373,8 @@ static cz_err prefix_sums(msm_plan *plan, pre_chunk *chunks, size_t n_chunks, co
   return err;
 }
 
-cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t base_size,
-                      unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs) {
+cz_err cz_msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t base_size,
+                         unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs) {
   memset(plan, 0, sizeof *plan);
   plan->threads = msm_resolve_threads(n_threads);
   if (opts && (opts->window_bits > MSM_MAX_WINDOW || opts->accumulate > CZ_MSM_ACC_BATCH_AFFINE))
@@ -400,7 +401,7 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
       k++;
     }
   pre_ctx ctx = {segs, chunks, base_size, plan, NULL};
-  plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_count, &ctx);
+  plan->extra_critical_ms += cz_msm_run_tasks(n_chunks, plan->threads, pre_count, &ctx);
 
   cz_err err = prefix_sums(plan, chunks, n_chunks, segs, n_segs);
   if (err) {
@@ -420,8 +421,8 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
   if (!plan->term_base || !plan->ones) err = CZ_ERR_NOMEM;
   if (!err && ctx.kv) {
     /* Collect, group, then choose the window for the terms that are left. */
-    plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
-    err = msm_group(plan, ctx.kv);
+    plan->extra_critical_ms += cz_msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
+    err = cz_msm_group(plan, ctx.kv);
   }
   if (!err) {
     choose_window(plan, opts, costs);
@@ -430,12 +431,12 @@ cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t
   }
   if (!err && ctx.kv) {
     recode_ctx r = {plan, ctx.kv};
-    plan->extra_critical_ms +=
-        msm_run_tasks((plan->n_terms + PRE_CHUNK - 1) / PRE_CHUNK, plan->threads, recode_chunk, &r);
+    plan->extra_critical_ms += cz_msm_run_tasks((plan->n_terms + PRE_CHUNK - 1) / PRE_CHUNK,
+                                                plan->threads, recode_chunk, &r);
   } else if (!err)
-    plan->extra_critical_ms += msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
+    plan->extra_critical_ms += cz_msm_run_tasks(n_chunks, plan->threads, pre_fill, &ctx);
   if (ctx.kv) cz_pool_give(ctx.kv);
   free(chunks);
-  if (err) msm_plan_free(plan);
+  if (err) cz_msm_plan_free(plan);
   return err;
 }

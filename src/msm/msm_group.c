@@ -39,7 +39,7 @@ static size_t table_size(size_t n) {
   return cap;
 }
 
-bool msm_group_any_equal(uint64_t (*kv)[4], size_t n) {
+bool cz_msm_group_any_equal(uint64_t (*kv)[4], size_t n) {
   const size_t cap = table_size(n), mask = cap - 1;
   uint32_t *slot = calloc(cap, sizeof *slot); /* index + 1, 0 = free */
   bool found = false;
@@ -78,7 +78,7 @@ static size_t assign_groups(group_table *t, uint64_t (*kv)[4], size_t n) {
   return live - groups < n / 16 ? 0 : groups;
 }
 
-cz_err msm_group(msm_plan *plan, uint64_t (*kv)[4]) {
+cz_err cz_msm_group(msm_plan *plan, uint64_t (*kv)[4]) {
   const size_t n = plan->n_terms;
   if (n < MSM_GROUP_MIN || n > MSM_GROUP_MAX) return CZ_OK;
   group_table t = {calloc(table_size(n), 4), malloc(n * 4), malloc(n * 4), malloc(n * 4)};

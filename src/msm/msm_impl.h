@@ -603,7 +603,7 @@ static bool GN(msm_group_sums)(msm_plan *plan, AFF **w) {
   size_t parts = plan->n_members / 4096 + 1;
   if (parts > 4 * (size_t)plan->threads) parts = 4 * (size_t)plan->threads;
   GN(msm_gsum_ctx) ctx = {plan, *w, parts, 0};
-  plan->extra_critical_ms += msm_run_tasks(parts, plan->threads, GN(msm_gsum_task), &ctx);
+  plan->extra_critical_ms += cz_msm_run_tasks(parts, plan->threads, GN(msm_gsum_task), &ctx);
   if (atomic_load(&ctx.failed)) return false;
   for (size_t g = 0; g < plan->n_multi; g++) {
     const AFF *sum = &(*w)[plan->multi_off[g]];
@@ -680,15 +680,15 @@ static void GN(msm_task)(void *vctx, size_t task, unsigned worker) {
 static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned n_threads,
                           cz_msm_opts *opts) {
   GN(set_identity)(out);
-  double cpu0 = msm_thread_cpu_ms();
+  double cpu0 = cz_msm_thread_cpu_ms();
   msm_plan plan;
   msm_costs costs = {MSM_INV_COST};
-  cz_err err = msm_plan_build(&plan, segs, n_segs, sizeof(AFF), n_threads, opts, &costs);
+  cz_err err = cz_msm_plan_build(&plan, segs, n_segs, sizeof(AFF), n_threads, opts, &costs);
   if (err) return err;
   AFF *group_pts;
   if (!GN(msm_group_sums)(&plan, &group_pts)) {
     cz_pool_give(group_pts);
-    msm_plan_free(&plan);
+    cz_msm_plan_free(&plan);
     return CZ_ERR_NOMEM;
   }
   GN(msm_ctx) ctx = {&plan, 0, 0, NULL, NULL, NULL, 0, 0};
@@ -711,7 +711,7 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
   ctx.partial = malloc((tasks ? tasks : 1) * sizeof *ctx.partial);
   double extra = 0;
   if (ctx.partial && ctx.workers && (ctx.buckets || !ctx.bucket_stride))
-    extra = msm_run_tasks(tasks, plan.threads, GN(msm_task), &ctx);
+    extra = cz_msm_run_tasks(tasks, plan.threads, GN(msm_task), &ctx);
   else atomic_store(&ctx.failed, 1);
   if (ctx.workers)
     for (unsigned i = 0; i < plan.threads; i++) GN(msm_acc_free)(&ctx.workers[i].acc);
@@ -720,7 +720,7 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
   if (atomic_load(&ctx.failed)) {
     free(ctx.partial);
     cz_pool_give(group_pts);
-    msm_plan_free(&plan);
+    cz_msm_plan_free(&plan);
     return CZ_ERR_NOMEM;
   }
   /* Horner over the windows, top first: acc = 2^c acc + window_w. */
@@ -747,11 +747,11 @@ static cz_err GN(msm_run)(JAC *out, const msm_seg *segs, size_t n_segs, unsigned
     opts->n_other = plan.n_other;
     opts->n_distinct = plan.n_terms;
     opts->n_multi = plan.n_multi;
-    opts->cpu_critical_ms = msm_thread_cpu_ms() - cpu0 + plan.extra_critical_ms + extra;
+    opts->cpu_critical_ms = cz_msm_thread_cpu_ms() - cpu0 + plan.extra_critical_ms + extra;
   }
   free(ctx.partial);
   cz_pool_give(group_pts);
-  msm_plan_free(&plan);
+  cz_msm_plan_free(&plan);
   return CZ_OK;
 }
 

@@ -24,9 +24,8 @@ typedef void (*msm_task_fn)(void *ctx, size_t task, unsigned worker);
  * the caller, i.e. what this call adds to the critical path beyond the
  * caller's own CPU time: with it, cz_msm_opts reports the time the MSM would
  * take on idle cores even when the machine is shared. */
-double msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx);
-double msm_thread_cpu_ms(void);
-unsigned msm_resolve_threads(unsigned n_threads); /* 0 -> online cores */
+double cz_msm_run_tasks(size_t n_tasks, unsigned threads, msm_task_fn fn, void *ctx);
+double cz_msm_thread_cpu_ms(void);
 
 /* One segment with the group's base type erased. */
 typedef struct {
@@ -56,7 +55,7 @@ typedef struct {
   bool affine;
   bool vec; /* batched affine additions 8 lanes at a time (AVX-512 IFMA) */
   unsigned threads;
-  double extra_critical_ms; /* msm_run_tasks results of the planning passes */
+  double extra_critical_ms; /* cz_msm_run_tasks results of the planning passes */
   /* Equal scalars (msm_group.c): n_other non-trivial scalars came in, and
    * n_terms distinct ones are left. Each of the n_multi terms that stands
    * for several bases, multi_term[g], has its bases in multi_base[
@@ -68,12 +67,12 @@ typedef struct {
 } msm_plan;
 
 /* Validates the segments, classifies and recodes the scalars (in parallel),
- * groups equal scalars where that pays (msm_group below) and fixes c,
+ * groups equal scalars where that pays (cz_msm_group below) and fixes c,
  * chunks and the bucket form (opts' inputs override the cost model).
  * base_size is sizeof the affine point type. */
-cz_err msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t base_size,
-                      unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs);
-void msm_plan_free(msm_plan *plan);
+cz_err cz_msm_plan_build(msm_plan *plan, const msm_seg *segs, size_t n_segs, size_t base_size,
+                         unsigned n_threads, const cz_msm_opts *opts, const msm_costs *costs);
+void cz_msm_plan_free(msm_plan *plan);
 
 /* Grouping equal scalars: sum_i k P_i = k (sum_i P_i), so bases that share a
  * scalar cost one addition each instead of one per window. PoSt witnesses
@@ -93,9 +92,9 @@ void msm_plan_free(msm_plan *plan);
  * scalars, n_terms lowered and the multi_* arrays filled; without, the plan
  * is left as it was. CZ_ERR_NOMEM only when the result arrays cannot be
  * had (a table that cannot be had just means no grouping). */
-cz_err msm_group(msm_plan *plan, uint64_t (*kv)[4]);
+cz_err cz_msm_group(msm_plan *plan, uint64_t (*kv)[4]);
 /* Whether two of kv[0..n) are equal (false also when out of memory). */
-bool msm_group_any_equal(uint64_t (*kv)[4], size_t n);
+bool cz_msm_group_any_equal(uint64_t (*kv)[4], size_t n);
 
 /* Lays a worker's many small arrays out in one block: a pass with base NULL
  * counts the bytes (MSM_CARVE_SLACK included), then a pass over the block

@@ -1,7 +1,7 @@
 /* The Groth16 quotient polynomial H, equal to bellperson's (groth16/prover:
  * ifft, coset_fft, mul, sub, divide_by_z_on_coset, icoset_fft, drop the top
  * coefficient) but with six transforms instead of seven, fused into eleven
- * passes over memory at 2^22 (ntt_run) and one permutation.
+ * passes over memory at 2^22 (cz_ntt_run) and one permutation.
  *
  * bellperson computes H = icoset(ab_coset - c_coset) / Z(g), where Z(X) = X^n - 1
  * takes the single value Z(g) = g^n - 1 on the coset g*H. The inverse coset
@@ -24,7 +24,7 @@
 /* evaluations on H -> evaluations on g*H. */
 static void to_coset(const cz_ntt_domain *d, cz_fr *v, unsigned n_threads) {
   ntt_job job = {1, 1, 1, 0, NULL, 0, d->n_inv, NULL, CZ_FR_ZERO, NULL};
-  ntt_run(d, v, &job, n_threads);
+  cz_ntt_run(d, v, &job, n_threads);
 }
 
 void cz_ntt_h_poly(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, unsigned n_threads) {
@@ -40,8 +40,8 @@ void cz_ntt_h_poly(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, unsigne
   to_coset(d, a, n_threads);
   to_coset(d, b, n_threads);
   ntt_job dif_c = {1, 1, 0, 0, NULL, -1, CZ_FR_ZERO, NULL, CZ_FR_ZERO, NULL};
-  ntt_run(d, c, &dif_c, n_threads);
+  cz_ntt_run(d, c, &dif_c, n_threads);
   ntt_job last = {1, 1, 0, 0, b, 1, k, c, k, NULL};
-  ntt_run(d, a, &last, n_threads);
+  cz_ntt_run(d, a, &last, n_threads);
   cz_ntt_bit_reverse(d, a, n_threads);
 }

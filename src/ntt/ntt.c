@@ -184,7 +184,7 @@ typedef struct {
 static void block_items(void *ctx, size_t b0, size_t b1, void *scratch) {
   const block_run *r = ctx;
   if (r->ifma && cz_ntt_ifma_blocks(&r->p, b0, b1, scratch)) return;
-  ntt_scalar_blocks(&r->p, b0, b1);
+  cz_ntt_scalar_blocks(&r->p, b0, b1);
 }
 
 typedef struct {
@@ -195,7 +195,7 @@ typedef struct {
 static void level_items(void *ctx, size_t q0, size_t q1, void *scratch) {
   const level_run *r = ctx;
   if (r->ifma && cz_ntt_ifma_panels(&r->p, q0, q1, scratch)) return;
-  ntt_scalar_panels(&r->p, q0, q1, scratch);
+  cz_ntt_scalar_panels(&r->p, q0, q1, scratch);
 }
 
 /* The block size for n elements and t threads: the domain's block, but
@@ -206,7 +206,7 @@ static size_t pick_block(const cz_ntt_domain *d, unsigned threads) {
   return bsize;
 }
 
-/* Everything one ntt_run needs to know about its passes. */
+/* Everything one cz_ntt_run needs to know about its passes. */
 typedef struct {
   const cz_ntt_domain *d;
   cz_fr *x;
@@ -285,7 +285,7 @@ static void run_one(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job) {
   if (job->dit && job->scale) ntt_fr_mul(x, x, job->scale);
 }
 
-void ntt_run(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job, unsigned n_threads) {
+void cz_ntt_run(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job, unsigned n_threads) {
   if (d->n == 1) {
     run_one(d, x, job);
     return;
@@ -312,7 +312,7 @@ void ntt_run(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job, unsigned n_th
 static void transform(const cz_ntt_domain *d, cz_fr *x, int dit, int inv, const cz_fr *scale,
                       unsigned n_threads) {
   ntt_job job = {!dit, inv, dit, inv, NULL, -1, CZ_FR_ZERO, NULL, CZ_FR_ZERO, scale};
-  ntt_run(d, x, &job, n_threads);
+  cz_ntt_run(d, x, &job, n_threads);
 }
 
 void cz_ntt_forward(const cz_ntt_domain *d, cz_fr *a, unsigned n_threads) {
@@ -347,6 +347,6 @@ void cz_ntt_icoset_fft(const cz_ntt_domain *d, cz_fr *a, unsigned n_threads) {
   /* ifft without its n^-1 (DIF with the inverse root leaves bit-reversed
    * coefficients), x_i *= n^-1 g^-i in the same pass, then the permutation. */
   ntt_job job = {1, 1, 0, 0, NULL, 1, d->n_inv, NULL, CZ_FR_ZERO, NULL};
-  ntt_run(d, a, &job, n_threads);
+  cz_ntt_run(d, a, &job, n_threads);
   cz_ntt_bit_reverse(d, a, n_threads);
 }

@@ -77,7 +77,7 @@ cz_fr *cz_ntt_alloc_fr(size_t count);
 
 /* ---- jobs and passes --------------------------------------------------------- */
 
-/* What ntt_run does to one vector x, in order (each part optional):
+/* What cz_ntt_run does to one vector x, in order (each part optional):
  *   x[i] *= pre_mul[i]                              (natural positions)
  *   DIF stages, root omega^-1 when dif_inv          (natural -> bit-reversed)
  *   x[p] = x[p] * coset_c base^rev(p) - sub[p] sub_k (coset >= 0: base g for
@@ -95,7 +95,7 @@ typedef struct {
   const cz_fr *scale;
 } ntt_job;
 
-void ntt_run(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job, unsigned n_threads);
+void cz_ntt_run(const cz_ntt_domain *d, cz_fr *x, const ntt_job *job, unsigned n_threads);
 
 /* One pass over the blocks: bsize elements each, block b at x + b bsize.
  * The job's parts that run here: pre_mul (when no DIF level ran before),
@@ -136,8 +136,8 @@ static inline size_t ntt_panel_base(const ntt_level_pass *p, size_t q) {
  *
  * The scalar kernels (ntt_scalar.c), for any path. Without scratch, panels
  * run in place. */
-void ntt_scalar_blocks(const ntt_block_pass *p, size_t b0, size_t b1);
-void ntt_scalar_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scratch);
+void cz_ntt_scalar_blocks(const ntt_block_pass *p, size_t b0, size_t b1);
+void cz_ntt_scalar_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scratch);
 
 /* The 8-lane IFMA kernels (ntt_ifma.c): the same results. Only call them
  * when ntt_use_ifma() and the domain has its vector twiddles; blocks need

@@ -246,7 +246,7 @@ static void block_coset(const ntt_block_pass *p, cz_fr *x, size_t p0) {
   }
 }
 
-void ntt_scalar_blocks(const ntt_block_pass *p, size_t b0, size_t b1) {
+void cz_ntt_scalar_blocks(const ntt_block_pass *p, size_t b0, size_t b1) {
   const ntt_job *job = p->job;
   size_t len = p->bsize;
   for (size_t b = b0; b < b1; b++) {
@@ -371,7 +371,7 @@ static void panel_copy(const ntt_level_pass *p, size_t q, cz_fr *B, int in) {
   }
 }
 
-void ntt_scalar_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scratch) {
+void cz_ntt_scalar_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scratch) {
   size_t rows = (size_t)1 << p->rows_log, W = p->width;
   cz_fr *B = scratch;
   for (size_t q = q0; q < q1; q++) {

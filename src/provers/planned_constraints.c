@@ -17,7 +17,7 @@ static unsigned log2_ceil(uint64_t n) {
  * level and its tree-C/R Poseidon share per bit of the node index (48k),
  * and the column and encoding checks. Real: 2 KiB 2.69 M, 8 MiB 3.84 M,
  * 32 GiB 130.28 M; these are 0.02% to 0.12% above. */
-uint64_t cz_porep_partition_constraints(const cz_porep_kind *k) {
+uint64_t cz_porep_partition_constraints(const cz_registered_porep *k) {
   const cz_porep_shape *s = &k->shape;
   return (uint64_t)s->challenges *
          ((uint64_t)s->layers * 526400u + 48300u * log2_ceil(s->nodes) + 2200u);
@@ -37,7 +37,7 @@ static uint64_t por_constraints(const cz_merkle_shape *t, uint64_t leaves) {
          top * level_cost(t->top_arity) + 2u;
 }
 
-uint64_t cz_post_circuit_constraints(const cz_post_kind *k) {
+uint64_t cz_post_circuit_constraints(const cz_registered_post *k) {
   return (uint64_t)k->sector_count *
          (320u + k->challenge_count * por_constraints(&k->tree_r, k->sector_size / 32));
 }

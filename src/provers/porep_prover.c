@@ -21,7 +21,7 @@
 
 /* One SRS circuit per sector size (V1 and V1_1 share Filecoin's file). */
 typedef struct {
-  const cz_porep_kind *kind; /* the V1_1 kind of the size */
+  const cz_registered_porep *registered; /* the V1_1 registered proof of the size */
   cz_prover_circuit circuit;
 } srs_entry;
 
@@ -35,7 +35,7 @@ typedef struct {
 
 static srs_entry *entry_for(porep_state *st, uint64_t sector_size) {
   for (int i = 0; i < N_SIZES; i++)
-    if (st->srs[i].kind->sector_size == sector_size) return &st->srs[i];
+    if (st->srs[i].registered->sector_size == sector_size) return &st->srs[i];
   return NULL;
 }
 
@@ -47,7 +47,7 @@ static cz_err parse_request(const cz_job_request *req, cz_porep_c1 *c1, char *ms
   cz_err e = cz_porep_c1_parse(c1, (const char *)req->vanilla_proof.data, req->vanilla_proof.len,
                                msg, len);
   if (e != CZ_OK) return e;
-  const cz_porep_kind *k = c1->kind;
+  const cz_registered_porep *k = c1->registered;
   const char *bad = NULL;
   char why[256];
   if (req->sector_size && req->sector_size != k->sector_size) {
@@ -66,7 +66,7 @@ static cz_err parse_request(const cz_job_request *req, cz_porep_c1 *c1, char *ms
   } else if (req->miner_id || req->sector_number) {
     uint8_t prover[32], replica[32];
     cz_porep_config cfg;
-    cz_porep_kind_config(k, &cfg);
+    cz_registered_porep_config(k, &cfg);
     cz_prover_id_of_miner(prover, req->miner_id);
     uint64_t sector = req->sector_number ? req->sector_number : c1->sector_num;
     cz_sdr_replica_id(replica, prover, sector, c1->ticket, c1->comm_d, cfg.porep_id);
@@ -111,14 +111,16 @@ static void porep_free_model(void *self, void *model) {
 /* ---- Proving: one pipeline item per partition (prover_common.c) -------- */
 
 /* The C1's partitions (NI-PoRep has 13 where V1_1 2 KiB has 1) of the
- * size's circuit; memory is planned with the V1_1 kind's constraints. */
+ * size's circuit; memory is planned with the V1_1 registered proof's constraints. */
 static cz_err porep_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *plan, char *msg,
                          size_t len) {
   porep_state *st = self;
   const cz_porep_c1 *c1 = ctx->model;
-  srs_entry *s = entry_for(st, c1->kind->sector_size);
-  if (!s) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", c1->kind->name);
-  cz_partition_plan p = {c1->n_partitions, &s->circuit, cz_porep_partition_constraints(s->kind), 0};
+  srs_entry *s = entry_for(st, c1->registered->sector_size);
+  if (!s)
+    return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", c1->registered->name);
+  cz_partition_plan p = {c1->n_partitions, &s->circuit,
+                         cz_porep_partition_constraints(s->registered), 0};
   cz_prover_job_plan(&st->c, ctx, &p, plan);
   return CZ_OK;
 }
@@ -132,7 +134,7 @@ static cz_err porep_prepare(void *self, const cz_job_ctx *ctx, char *msg, size_t
  * is not made for a job that could not be proved anyway). */
 static cz_err porep_check(void *self, const cz_job_ctx *ctx, char *msg, size_t len) {
   (void)self;
-  return cz_porep_verify_vanilla(ctx->model, msg, len);
+  return cz_porep_vanilla_verify(ctx->model, msg, len);
 }
 
 static cz_err porep_synthesize(void *self, const cz_job_ctx *ctx, size_t i, void **state, char *msg,
@@ -142,7 +144,7 @@ static cz_err porep_synthesize(void *self, const cz_job_ctx *ctx, size_t i, void
   cz_err e = cz_prover_assignment_new(ctx, &as, msg, len);
   uint64_t t0 = cz_now_ns();
   if (e == CZ_OK)
-    e = cz_porep_c2_synthesize_pce(ctx->model, i, ctx->shape, ctx->synth_threads, as, msg, len);
+    e = cz_porep_synthesize_pce(ctx->model, i, ctx->shape, ctx->synth_threads, as, msg, len);
   return cz_prover_assignment_keep(e, as, t0, state);
 }
 
@@ -150,7 +152,7 @@ static cz_err porep_prove(void *self, const cz_job_ctx *ctx, size_t i, void *sta
                           char *msg, size_t len) {
   porep_state *st = self;
   cz_prove_ctx pc = cz_prover_prove_ctx(&st->c, ctx);
-  cz_err e = cz_porep_c2_prove_partition(ctx->model, i, state, &pc, out, msg, len);
+  cz_err e = cz_porep_groth16_prove(ctx->model, i, state, &pc, out, msg, len);
   free(state);
   return e;
 }
@@ -176,8 +178,8 @@ static const cz_proof_ops porep_ops = {.name = "porep-c2",
                                        .destroy = porep_destroy};
 
 /* The recorded shapes (computed SRS entries pce-porep-*, prover_shape.c). */
-static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg_len) {
-  return cz_porep_record_shape(kind, out, msg, msg_len);
+static cz_err record_shape(const void *registered, cz_pce **out, char *msg, size_t msg_len) {
+  return cz_porep_record_shape(registered, out, msg, msg_len);
 }
 
 cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
@@ -188,24 +190,25 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     srs_entry *s = &st->srs[i];
-    s->kind = cz_porep_kind_by_id(5 + (uint32_t)i);
+    s->registered = cz_registered_porep_by_id(5 + (uint32_t)i);
     cz_porep_config pc;
-    cz_porep_kind_config(s->kind, &pc);
+    cz_registered_porep_config(s->registered, &pc);
     cz_prover_circuit *c = &s->circuit;
-    c->name = s->kind->name;
+    c->name = s->registered->name;
     c->srs = (cz_prover_srs){.test_tag = CZ_POREP_CIRCUIT_REVISION,
                              .n_ic = cz_porep_public_input_count(&pc) + 1,
                              .keygen = cz_porep_keygen,
                              .shape = cz_porep_keygen_shape,
-                             .keygen_ctx = (void *)s->kind};
-    cz_porep_param_name(s->kind, c->srs.name, sizeof c->srs.name);
+                             .keygen_ctx = (void *)s->registered};
+    cz_porep_param_name(s->registered, c->srs.name, sizeof c->srs.name);
     cz_provers_circuit_id(c->srs.circuit_id, sizeof c->srs.circuit_id, "porep",
-                          s->kind->sector_size);
+                          s->registered->sector_size);
     /* The compact shape holds about 46 bytes per constraint (2 KiB:
      * 117 MiB for 2.69 M); the exact size replaces this once recorded. */
-    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, c, record_shape, s->kind,
-                                    cz_shape_charge_bytes(cz_porep_partition_constraints(s->kind),
-                                                          s->kind->shape.challenges),
+    err = cz_prover_circuit_declare(e, &st->c.kept.cfg, c, record_shape, s->registered,
+                                    cz_shape_charge_bytes(cz_porep_partition_constraints(
+                                                              s->registered),
+                                                          s->registered->shape.challenges),
                                     msg, msg_len);
   }
   /* The engine keeps pointers to the state (its SRS loaders too, so a

@@ -1,7 +1,7 @@
 /* The WinningPoSt and WindowPoSt provers behind the engine: Curio's
  * request (bincode vanilla proofs, randomness, miner id, partition) parsed
  * and verified natively at submit, so a bad input is refused before it is
- * queued; one SRS circuit per kind and sector size (official, or opt-in
+ * queued; one SRS circuit per PoSt type and sector size (official, or opt-in
  * test parameters made on first use); the partition through the engine's
  * pipeline (one item: TIMELINE phases as for PoRep); the proof verified
  * before it is returned, since Curio uses PoSt proofs unverified. */
@@ -26,21 +26,21 @@ typedef struct {
   cz_proof_kind job_kind;
   /* One circuit per sector size: Window V1 and V1_1 share Filecoin's file. */
   cz_prover_circuit circuits[N_SIZES];
-  const cz_post_kind *srs_kind[N_SIZES];
+  const cz_registered_post *srs_registered[N_SIZES];
 } post_state;
 
-static const cz_prover_circuit *circuit_for(post_state *st, const cz_post_kind *k) {
+static const cz_prover_circuit *circuit_for(post_state *st, const cz_registered_post *k) {
   for (int i = 0; i < N_SIZES; i++)
-    if (st->srs_kind[i]->sector_size == k->sector_size) return &st->circuits[i];
+    if (st->srs_registered[i]->sector_size == k->sector_size) return &st->circuits[i];
   return NULL;
 }
 
 /* The request's registered proof, which must be of this prover's type. */
-static const cz_post_kind *request_kind(const post_state *st, const cz_job_request *req, char *msg,
-                                        size_t len) {
-  const cz_post_kind *k = req->registered_proof < CZ_POST_N_KINDS
-                              ? cz_post_kind_by_id((uint32_t)req->registered_proof)
-                              : NULL;
+static const cz_registered_post *request_registered(const post_state *st, const cz_job_request *req,
+                                                    char *msg, size_t len) {
+  const cz_registered_post *k = req->registered_proof < CZ_REGISTERED_POST_COUNT
+                                    ? cz_registered_post_by_id((uint32_t)req->registered_proof)
+                                    : NULL;
   const char *want = st->type == CZ_POST_WINNING ? "WinningPoSt (0-4)" : "WindowPoSt (5-14)";
   if (!k || k->type != st->type) {
     cz_msg(msg, len, "registered_proof %llu is not a %s registered proof",
@@ -59,7 +59,7 @@ static const cz_post_kind *request_kind(const post_state *st, const cz_job_reque
 static cz_err post_parse(void *self, const cz_job_request *req, void **model, uint64_t *model_bytes,
                          char *msg, size_t len) {
   post_state *st = self;
-  const cz_post_kind *k = request_kind(st, req, msg, len);
+  const cz_registered_post *k = request_registered(st, req, msg, len);
   if (!k) return CZ_ERR_INVALID_ARG;
   if (req->randomness.len != 32)
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "randomness: %zu bytes, expected 32",
@@ -115,7 +115,7 @@ static void post_free_model(void *self, void *model) {
 static cz_err post_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *plan, char *msg,
                         size_t len) {
   post_state *st = self;
-  const cz_post_kind *k = ((const cz_post_partition *)ctx->model)->kind;
+  const cz_registered_post *k = ((const cz_post_partition *)ctx->model)->registered;
   const cz_prover_circuit *c = circuit_for(st, k);
   if (!c) return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", k->name);
   cz_partition_plan p = {1, c, cz_post_circuit_constraints(k),
@@ -146,7 +146,7 @@ static cz_err post_prove(void *self, const cz_job_ctx *ctx, size_t i, void *stat
   (void)i;
   post_state *st = self;
   cz_prove_ctx pc = cz_prover_prove_ctx(&st->c, ctx);
-  cz_err e = cz_post_prove_assignment(ctx->model, state, &pc, out, msg, len);
+  cz_err e = cz_post_groth16_prove(ctx->model, state, &pc, out, msg, len);
   free(state);
   return e;
 }
@@ -171,8 +171,8 @@ static const cz_proof_ops post_ops = {.parse = post_parse,
 
 /* The recorded shapes (computed SRS entries pce-winning-*, pce-wpost-*,
  * prover_shape.c). */
-static cz_err record_shape(const void *kind, cz_pce **out, char *msg, size_t msg_len) {
-  return cz_post_record_shape(kind, out, msg, msg_len);
+static cz_err record_shape(const void *registered, cz_pce **out, char *msg, size_t msg_len) {
+  return cz_post_record_shape(registered, out, msg, msg_len);
 }
 
 /* ---- Registration ------------------------------------------------------------ */
@@ -187,8 +187,9 @@ static cz_err register_type(cz_engine *e, const cz_provers_config *cfg, cz_post_
   cz_err err = CZ_OK;
   for (int i = 0; i < N_SIZES && err == CZ_OK; i++) {
     /* Winning 0-4; Window V1 5-9 (V1_1 10-14 has the same circuit). */
-    const cz_post_kind *k = cz_post_kind_by_id((uint32_t)(type == CZ_POST_WINNING ? i : 5 + i));
-    st->srs_kind[i] = k;
+    const cz_registered_post *k =
+        cz_registered_post_by_id((uint32_t)(type == CZ_POST_WINNING ? i : 5 + i));
+    st->srs_registered[i] = k;
     cz_prover_circuit *c = &st->circuits[i];
     c->name = k->name;
     c->srs = (cz_prover_srs){.test_tag = CZ_POST_CIRCUIT_REVISION,

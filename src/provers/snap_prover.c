@@ -22,18 +22,18 @@
 /* The self of the SnapDeals ops. */
 typedef struct {
   cz_prover_common c;
-  cz_prover_circuit circuits[CZ_SNAP_N_KINDS]; /* indexed by registered update proof */
+  cz_prover_circuit circuits[CZ_REGISTERED_SNAP_COUNT]; /* indexed by registered update proof */
 } snap_state;
 
 /* The parsed request kept with the job: every partition, verified. */
 typedef struct {
-  const cz_snap_kind *kind;
-  cz_snap_partition *parts; /* kind->shape.partitions */
+  const cz_registered_snap *registered;
+  cz_snap_partition *parts; /* registered->shape.partitions */
 } snap_model;
 
 static void model_free(snap_model *m) {
   if (!m) return;
-  for (uint32_t i = 0; m->parts && i < m->kind->shape.partitions; i++)
+  for (uint32_t i = 0; m->parts && i < m->registered->shape.partitions; i++)
     cz_snap_partition_free(&m->parts[i]);
   free(m->parts);
   free(m);
@@ -41,10 +41,11 @@ static void model_free(snap_model *m) {
 
 /* The request's registered update proof (0-4), agreeing with sector_size
  * when that is set. */
-static const cz_snap_kind *request_kind(const cz_job_request *req, char *msg, size_t len) {
-  const cz_snap_kind *k = req->registered_proof < CZ_SNAP_N_KINDS
-                              ? cz_snap_kind_by_id((uint32_t)req->registered_proof)
-                              : NULL;
+static const cz_registered_snap *request_registered(const cz_job_request *req, char *msg,
+                                                    size_t len) {
+  const cz_registered_snap *k = req->registered_proof < CZ_REGISTERED_SNAP_COUNT
+                                    ? cz_registered_snap_by_id((uint32_t)req->registered_proof)
+                                    : NULL;
   if (!k) {
     cz_msg(msg, len, "registered_proof %llu is not a registered update proof (0-4)",
            (unsigned long long)req->registered_proof);
@@ -67,9 +68,9 @@ static cz_err need32(const cz_bytes *b, const char *what, char *msg, size_t len)
 /* Parse each partition proof and verify it (the messages name
  * vanilla_proofs[k] and the field). */
 static cz_err parse_partitions(snap_model *m, const cz_job_request *req, char *msg, size_t len) {
-  for (uint32_t i = 0; i < m->kind->shape.partitions; i++) {
+  for (uint32_t i = 0; i < m->registered->shape.partitions; i++) {
     const cz_bytes *v = &req->vanilla_proofs[i];
-    cz_err e = cz_snap_partition_parse(&m->parts[i], m->kind, i,
+    cz_err e = cz_snap_partition_parse(&m->parts[i], m->registered, i,
                                        &(cz_snap_comms){req->comm_r_old.data, req->comm_d_new.data,
                                                         req->comm_r_new.data},
                                        v->data, v->len, msg, len);
@@ -80,8 +81,8 @@ static cz_err parse_partitions(snap_model *m, const cz_job_request *req, char *m
 }
 
 static uint64_t model_bytes(const snap_model *m) {
-  uint64_t b = sizeof *m + m->kind->shape.partitions * sizeof *m->parts;
-  for (uint32_t i = 0; i < m->kind->shape.partitions; i++)
+  uint64_t b = sizeof *m + m->registered->shape.partitions * sizeof *m->parts;
+  for (uint32_t i = 0; i < m->registered->shape.partitions; i++)
     b += m->parts[i].proof.n_apex * sizeof(cz_fr) +
          m->parts[i].proof.n_challenges * sizeof(cz_snap_challenge_proof);
   return b;
@@ -90,7 +91,7 @@ static uint64_t model_bytes(const snap_model *m) {
 static cz_err snap_parse(void *self, const cz_job_request *req, void **model, uint64_t *bytes,
                          char *msg, size_t len) {
   (void)self;
-  const cz_snap_kind *k = request_kind(req, msg, len);
+  const cz_registered_snap *k = request_registered(req, msg, len);
   if (!k) return CZ_ERR_INVALID_ARG;
   cz_err e;
   if ((e = need32(&req->comm_r_old, "comm_r_old", msg, len)) != CZ_OK ||
@@ -103,7 +104,7 @@ static cz_err snap_parse(void *self, const cz_job_request *req, void **model, ui
                       req->n_vanilla_proofs, k->name, k->shape.partitions,
                       k->shape.partitions == 1 ? "" : "s");
   snap_model *m = calloc(1, sizeof *m);
-  if (m) m->kind = k, m->parts = calloc(k->shape.partitions, sizeof *m->parts);
+  if (m) m->registered = k, m->parts = calloc(k->shape.partitions, sizeof *m->parts);
   if (!m || !m->parts) {
     free(m);
     return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
@@ -129,7 +130,7 @@ static void snap_free_model(void *self, void *model) {
 static cz_err snap_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *plan, char *msg,
                         size_t len) {
   snap_state *st = self;
-  const cz_snap_kind *k = ((const snap_model *)ctx->model)->kind;
+  const cz_registered_snap *k = ((const snap_model *)ctx->model)->registered;
   (void)msg, (void)len;
   cz_partition_plan p = {k->shape.partitions, &st->circuits[k->id],
                          cz_snap_partition_constraints(&k->shape), 0};
@@ -155,13 +156,13 @@ static cz_err snap_synthesize(void *self, const cz_job_ctx *ctx, size_t i, void 
 }
 
 /* Proves partition i and verifies its proof with the verifier's inputs
- * (cz_snap_prove_assignment) before it joins the output. */
+ * (cz_snap_groth16_prove) before it joins the output. */
 static cz_err snap_prove(void *self, const cz_job_ctx *ctx, size_t i, void *state, uint8_t *out,
                          char *msg, size_t len) {
   snap_state *st = self;
   const snap_model *m = ctx->model;
   cz_prove_ctx pc = cz_prover_prove_ctx(&st->c, ctx);
-  cz_err e = cz_snap_prove_assignment(&m->parts[i], state, &pc, out, msg, len);
+  cz_err e = cz_snap_groth16_prove(&m->parts[i], state, &pc, out, msg, len);
   free(state);
   return e;
 }
@@ -200,8 +201,8 @@ cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char 
   if (!st) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_prover_common_init(&st->c, cfg);
   cz_err err = CZ_OK;
-  for (uint32_t i = 0; i < CZ_SNAP_N_KINDS && err == CZ_OK; i++) {
-    const cz_snap_kind *k = cz_snap_kind_by_id(i);
+  for (uint32_t i = 0; i < CZ_REGISTERED_SNAP_COUNT && err == CZ_OK; i++) {
+    const cz_registered_snap *k = cz_registered_snap_by_id(i);
     cz_prover_circuit *c = &st->circuits[i];
     c->name = k->name;
     c->srs = (cz_prover_srs){.test_tag = CZ_SNAP_CIRCUIT_REVISION,

@@ -124,7 +124,7 @@ static void gpu_metrics(cz_prom *p, const cz_engine_stats *s) {
                  "launch or runtime error), bad_proof (a proof that did not verify).");
   for (unsigned i = 0; i < s->n_devices; i++)
     for (int k = 0; k < CZ_FAULT_COUNT; k++) {
-      const char *l[] = {"device", s->devices[i].name, "kind", cz_fault_kind_label(k), NULL};
+      const char *l[] = {"device", s->devices[i].name, "kind", cz_fault_cause_label(k), NULL};
       cz_prom_sample(p, "cuzk_gpu_faults_total", l, (double)s->devices[i].faults[k]);
     }
   per_device(p, s, "cuzk_gpu_healthy", "gauge",
@@ -244,7 +244,7 @@ static json_t *gpus_array(const cz_engine_stats *s) {
     const cz_device_status *d = &s->devices[i];
     json_t *faults = json_object();
     for (int k = 0; faults && k < CZ_FAULT_COUNT; k++)
-      json_object_set_new(faults, cz_fault_kind_label(k), json_integer((json_int_t)d->faults[k]));
+      json_object_set_new(faults, cz_fault_cause_label(k), json_integer((json_int_t)d->faults[k]));
     json_array_append_new(
         a, json_pack("{s:s, s:b, s:s, s:i, s:i, s:s, s:s, s:i, s:I, s:I, s:I, s:o}", "name",
                      d->name, "healthy", d->healthy, "unhealthy_reason", d->why, "workers",

@@ -141,8 +141,8 @@ static void bits_circuit(cz_cs *cs, uint64_t seed) {
   bits_product_and_sum(&x);
 }
 
-static cz_cs *run_bits(cz_cs_kind kind, uint64_t seed) {
-  cz_cs *cs = cz_cs_new(kind, NULL);
+static cz_cs *run_bits(cz_cs_mode mode, uint64_t seed) {
+  cz_cs *cs = cz_cs_new(mode, NULL);
   bits_circuit(cs, seed);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   return cs;

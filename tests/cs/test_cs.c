@@ -187,8 +187,8 @@ static void synth(cz_cs *cs, const circuit *c) {
 
 /* ---- helpers -------------------------------------------------------- */
 
-static cz_cs *run(cz_cs_kind kind, const cz_cs_config *cfg, const circuit *c) {
-  cz_cs *cs = cz_cs_new(kind, cfg);
+static cz_cs *run(cz_cs_mode mode, const cz_cs_config *cfg, const circuit *c) {
+  cz_cs *cs = cz_cs_new(mode, cfg);
   CHECK(cs != NULL);
   synth(cs, c);
   cz_err e = cz_cs_finish(cs);
@@ -401,7 +401,7 @@ static void test_errors(void) {
   /* Missing witness on a backend that needs it. */
   cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
   CHECK_EQ_INT(cz_cs_alloc(cs, &v, NULL), CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(v.kind, CZ_VAR_AUX);
+  CHECK_EQ_INT(v.role, CZ_VAR_AUX);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_ERR_INVALID_ARG);
   CHECK(strstr(cz_cs_errmsg(cs), "missing") != NULL);
   cz_cs_free(cs);
@@ -410,8 +410,8 @@ static void test_errors(void) {
   CHECK_EQ_INT(cz_cs_alloc(cs, &v, NULL), CZ_OK);
   cz_cs_free(cs);
   /* Unallocated variables, on every backend that looks at LCs. */
-  for (int k = 0; k < CZ_CS_KIND_COUNT; k++) {
-    cs = cz_cs_new((cz_cs_kind)k, NULL);
+  for (int k = 0; k < CZ_CS_MODE_COUNT; k++) {
+    cs = cz_cs_new((cz_cs_mode)k, NULL);
     cz_cs_alloc(cs, &v, &one);
     cz_lc a, z;
     cz_lc_init(&a, cs);
@@ -441,7 +441,7 @@ static void test_errors(void) {
   cz_cs_push_ns(cs, "a/b");
   CHECK_EQ_INT(cz_cs_error(cs), CZ_ERR_INVALID_ARG);
   cz_cs_free(cs);
-  /* finish twice, take before finish / of the wrong kind. */
+  /* finish twice, take before finish / of the wrong mode. */
   cs = cz_cs_new(CZ_CS_RECORD, NULL);
   cz_r1cs m;
   cz_assignment as;
@@ -453,7 +453,7 @@ static void test_errors(void) {
   /* Bad configs. */
   cz_cs_config bad = {CZ_LC_INLINE, 5, 0, 0};
   CHECK(cz_cs_new(CZ_CS_PROVE, &bad) == NULL);
-  CHECK(cz_cs_new(CZ_CS_KIND_COUNT, NULL) == NULL);
+  CHECK(cz_cs_new(CZ_CS_MODE_COUNT, NULL) == NULL);
   /* r1cs_eval with a witness of another shape. */
   circuit c1 = {1, 4, 3, -1}, c2 = {1, 5, 3, -1};
   cs = run(CZ_CS_RECORD, NULL, &c1);

@@ -18,7 +18,7 @@ static long max_rss_kib(void) {
 static void test_contract(void) {
   cz_cs *cs = cz_cs_new(CZ_CS_COUNT, NULL);
   CHECK(cs != NULL);
-  CHECK_EQ_INT(cz_cs_get_kind(cs), CZ_CS_COUNT);
+  CHECK_EQ_INT(cz_cs_get_mode(cs), CZ_CS_COUNT);
   CHECK(!cz_cs_needs_values(cs));
   CHECK(!cz_cs_needs_constraints(cs));
   CHECK_EQ_INT(cz_cs_num_inputs(cs), 1); /* ONE */
@@ -26,8 +26,8 @@ static void test_contract(void) {
   CHECK_EQ_INT(cz_cs_alloc(cs, &x, NULL), CZ_OK);
   CHECK_EQ_INT(cz_cs_alloc(cs, &y, NULL), CZ_OK);
   CHECK_EQ_INT(cz_cs_alloc_input(cs, &in, NULL), CZ_OK);
-  CHECK(x.kind == CZ_VAR_AUX && x.index == 0 && y.index == 1);
-  CHECK(in.kind == CZ_VAR_INPUT && in.index == 1);
+  CHECK(x.role == CZ_VAR_AUX && x.index == 0 && y.index == 1);
+  CHECK(in.role == CZ_VAR_INPUT && in.index == 1);
   /* An LC built anyway is accepted and dropped. */
   cz_lc a, b, c;
   cz_lc_init(&a, cs);

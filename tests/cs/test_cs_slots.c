@@ -6,7 +6,7 @@
  * and B. The comparison is sharp enough to catch a shifted merge: moving
  * one slot's rows or bits by one position fails it. A slot of another
  * shape, a slot using another slot's variable and a failing slot are
- * refused with the slot's index in the message, and so is another kind
+ * refused with the slot's index in the message, and so is another mode
  * than PROVE or WITNESS. Remembered slot counts that are another
  * circuit's are caught, and the run counts again. */
 #include <stdio.h>
@@ -18,9 +18,9 @@
 #include "cuzk/cs_slots.h"
 #include "cs/toy_slots.h"
 
-static void serial(cz_cs_kind kind, toy *t, cz_assignment *out) {
+static void serial(cz_cs_mode mode, toy *t, cz_assignment *out) {
   cz_slotted_circuit c = {t->n_slots, toy_header, toy_slot, t};
-  cz_cs *cs = cz_cs_new(kind, NULL);
+  cz_cs *cs = cz_cs_new(mode, NULL);
   CHECK_EQ_INT(cz_slots_run(cs, &c, NULL, 0), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   CHECK_EQ_INT(cz_cs_take_assignment(cs, out), CZ_OK);

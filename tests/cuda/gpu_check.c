@@ -109,7 +109,7 @@ static void check_msm(czg_ops *ops, unsigned lo, unsigned hi) {
   }
   for (size_t i = 0; i < pool_n; i++) kf[i] = rand_fr();
   uint64_t t0 = cz_now_ns();
-  if (g16_fixed_base_g1(pool, &CZ_G1_GENERATOR, kf, pool_n, 0) != CZ_OK) {
+  if (cz_g16_fixed_base_g1(pool, &CZ_G1_GENERATOR, kf, pool_n, 0) != CZ_OK) {
     puts("msm: base generation failed");
     failures++;
     return;
@@ -226,7 +226,7 @@ int main(int argc, char **argv) {
   unsigned lo = 20, hi = 26, proof_log = 16;
   int device = 0;
   if (argc == 2 && !strcmp(argv[1], "--count")) {
-    printf("%d\n", czg_cuda_count());
+    printf("%d\n", cz_gpu_cuda_count());
     return 0;
   }
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
   }
   char why[256];
   czg_ops ops;
-  if (czg_cuda_open((struct czg_ops *)&ops, device, why, sizeof why) != 0) {
+  if (cz_gpu_cuda_open((struct czg_ops *)&ops, device, why, sizeof why) != 0) {
     printf("gpu_check no_device (%s)\n", why);
     return 3;
   }
@@ -256,9 +256,9 @@ int main(int argc, char **argv) {
   check_msm(&ops, lo, hi);
   czg_backend_state st;
   cz_prover_backend gpu;
-  czg_backend_init(&gpu, &st, &ops);
+  cz_gpu_backend_init(&gpu, &st, &ops);
   check_proofs(&gpu, proof_log);
-  czg_backend_destroy(&st);
+  cz_gpu_backend_destroy(&st);
   printf("gpu_check %s\n", failures ? "FAILED" : "ok");
   return failures ? 1 : 0;
 }

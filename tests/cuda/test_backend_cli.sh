@@ -18,7 +18,7 @@ ok() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAI
 # as for test_czg_prover (tests/cuda/gpu_present.h).
 built=${CUZK_CUDA_BUILT:-}
 if [ -z "$built" ]; then
-  if [ "$(nm "$BENCH" 2>/dev/null | grep -c czg_cuda_open)" -gt 0 ]; then built=ON; else built=OFF; fi
+  if [ "$(nm "$BENCH" 2>/dev/null | grep -c cz_gpu_cuda_open)" -gt 0 ]; then built=ON; else built=OFF; fi
 fi
 case ${CUZK_EXPECT_GPU:-} in
   0) gpu=0 ;;

@@ -171,17 +171,17 @@ static void test_ntt(void) {
       unsigned k = ks[ki];
       /* DIF with omega: cz_ntt_forward (natural in, bit-reversed out) */
       memcpy(y, x, n * sizeof *y);
-      czg_emu_ntt(y, log_n, cz_ntt_domain_omega(d), true, k);
+      cz_gpu_emu_ntt(y, log_n, cz_ntt_domain_omega(d), true, k);
       cz_ntt_forward(d, x, 1);
       CHECK_MEM(y, x, n * sizeof *y);
       /* DIT with omega: cz_ntt_inverse_fwd_root (bit-reversed in, natural out) */
       memcpy(y, x, n * sizeof *y);
-      czg_emu_ntt(y, log_n, cz_ntt_domain_omega(d), false, k);
+      cz_gpu_emu_ntt(y, log_n, cz_ntt_domain_omega(d), false, k);
       cz_ntt_inverse_fwd_root(d, x, 1);
       CHECK_MEM(y, x, n * sizeof *y);
       /* DIF with omega^-1: cz_ntt_forward_inv_root */
       memcpy(y, x, n * sizeof *y);
-      czg_emu_ntt(y, log_n, cz_ntt_domain_omega_inv(d), true, k);
+      cz_gpu_emu_ntt(y, log_n, cz_ntt_domain_omega_inv(d), true, k);
       cz_ntt_forward_inv_root(d, x, 1);
       CHECK_MEM(y, x, n * sizeof *y);
     }
@@ -227,10 +227,10 @@ static void test_msm(void) {
   CHECK_EQ_INT(cz_msm_g1(&want, pts, k, n, 1), CZ_OK);
   const unsigned cs[] = {1, 2, 5, 8, 11, 13};
   for (unsigned i = 0; i < sizeof cs / sizeof *cs; i++) {
-    czg_emu_msm(&got, pts, k, n, cs[i]);
+    cz_gpu_emu_msm(&got, pts, k, n, cs[i]);
     CHECK(cz_g1_eq(&got, &want));
   }
-  czg_emu_msm(&got, pts, k, 0, 4);
+  cz_gpu_emu_msm(&got, pts, k, 0, 4);
   CHECK(cz_g1_is_identity(&got));
   free(pts);
   free(k);
@@ -249,7 +249,7 @@ static void test_h(void) {
       c[i] = check_rand_fr();
     }
     czg_ops ops;
-    czg_emu_ops(&ops, 1 << 20);
+    cz_gpu_emu_ops(&ops, 1 << 20);
     CHECK_EQ_INT(ops.ntt_h(ops.ctx, a, b, c, m, log_n), CZ_OK);
     CHECK_EQ_INT(ops.h_read(ops.ctx, h), CZ_OK);
     cz_ntt_domain *d;

@@ -1,8 +1,8 @@
 /* Emulated devices as separate instances with injected faults
- * (czg_emu_open, czg_emu_set_faults): each device has its own memory and
+ * (cz_gpu_emu_open, cz_gpu_emu_set_faults): each device has its own memory and
  * faults; a batch too large for the device is retried smaller and still
  * gives the CPU's proof; an allocation failure or a launch error is the
- * prove's error; the CPU library's kernels (czg_emu_use_library) give the
+ * prove's error; the CPU library's kernels (cz_gpu_emu_use_library) give the
  * same proofs; a wrong result gives a proof that does not verify (so
  * cz_groth16_prove_verified refuses it); the self-test passes on a sound
  * device and names the failing step on a faulty one; two provers share one
@@ -26,8 +26,8 @@ typedef struct {
 
 static void open_device(device *d, const char *name, size_t mem) {
   czg_ops ops;
-  CHECK_EQ_INT(czg_emu_open(&ops, name, mem), CZ_OK);
-  czg_backend_init(&d->b, &d->st, &ops);
+  CHECK_EQ_INT(cz_gpu_emu_open(&ops, name, mem), CZ_OK);
+  cz_gpu_backend_init(&d->b, &d->st, &ops);
 }
 
 /* One proof with r = s = 1 on b; the error, the proof in *out. */
@@ -57,7 +57,7 @@ static void test_instances_and_faults(const cz_groth16_params *p) {
   CHECK(d0.st.ops.mem_total == (1u << 20) && d1.st.ops.mem_total == (1u << 22));
 
   /* batches over 8 points fail on d0 only: retried smaller, same proof */
-  czg_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.max_points = 8});
+  cz_gpu_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.max_points = 8});
   CHECK_EQ_INT(prove(&d0.b, p, 5, &got, msg, sizeof msg), CZ_OK);
   CHECK(same_proof(&got, &want));
   CHECK(__atomic_load_n(&d0.st.oom_retries, __ATOMIC_RELAXED) > 0);
@@ -66,16 +66,16 @@ static void test_instances_and_faults(const cz_groth16_params *p) {
   CHECK(__atomic_load_n(&d1.st.oom_retries, __ATOMIC_RELAXED) == 0);
 
   /* an allocation failure in H (step 1) and a launch error later */
-  czg_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.fail_step = 1, .fail_err = CZ_ERR_NOMEM});
+  cz_gpu_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.fail_step = 1, .fail_err = CZ_ERR_NOMEM});
   CHECK_EQ_INT(prove(&d0.b, p, 5, &got, msg, sizeof msg), CZ_ERR_NOMEM);
   CHECK(strstr(msg, "out of memory") != NULL);
-  czg_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.fail_step = 3, .fail_err = CZ_ERR_DEVICE});
+  cz_gpu_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.fail_step = 3, .fail_err = CZ_ERR_DEVICE});
   CHECK_EQ_INT(prove(&d0.b, p, 5, &got, msg, sizeof msg), CZ_ERR_DEVICE);
   CHECK(strstr(msg, "emu-0: device error") != NULL);
-  CHECK(czg_emu_steps(&d0.st.ops) == 3);
+  CHECK(cz_gpu_emu_steps(&d0.st.ops) == 3);
 
   /* a wrong result: the proof differs and does not verify */
-  czg_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.corrupt_step = 2});
+  cz_gpu_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.corrupt_step = 2});
   CHECK_EQ_INT(prove(&d0.b, p, 5, &got, msg, sizeof msg), CZ_OK);
   CHECK(!same_proof(&got, &want));
   cz_assignment a = synth(5);
@@ -84,48 +84,48 @@ static void test_instances_and_faults(const cz_groth16_params *p) {
 
   /* the CPU library's H and MSMs on d1 (the daemon's emulated devices):
    * the same proof; a wrong result there too is caught */
-  czg_emu_use_library(&d1.st.ops, true);
-  czg_emu_set_faults(&d1.st.ops, &(czg_emu_faults){.max_points = 8});
+  cz_gpu_emu_use_library(&d1.st.ops, true);
+  cz_gpu_emu_set_faults(&d1.st.ops, &(czg_emu_faults){.max_points = 8});
   CHECK_EQ_INT(prove(&d1.b, p, 5, &got, msg, sizeof msg), CZ_OK);
   CHECK(same_proof(&got, &want));
-  czg_emu_set_faults(&d1.st.ops, &(czg_emu_faults){.corrupt_step = 1});
+  cz_gpu_emu_set_faults(&d1.st.ops, &(czg_emu_faults){.corrupt_step = 1});
   CHECK_EQ_INT(prove(&d1.b, p, 5, &got, msg, sizeof msg), CZ_OK);
   CHECK(!same_proof(&got, &want));
-  czg_emu_set_faults(&d1.st.ops, &(czg_emu_faults){.corrupt_step = 4});
+  cz_gpu_emu_set_faults(&d1.st.ops, &(czg_emu_faults){.corrupt_step = 4});
   CHECK_EQ_INT(prove(&d1.b, p, 5, &got, msg, sizeof msg), CZ_OK);
   CHECK(!same_proof(&got, &want));
 
   /* a slow device is only slow */
-  czg_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.delay_ms = 2});
+  cz_gpu_emu_set_faults(&d0.st.ops, &(czg_emu_faults){.delay_ms = 2});
   CHECK_EQ_INT(prove(&d0.b, p, 5, &got, msg, sizeof msg), CZ_OK);
   CHECK(same_proof(&got, &want));
-  czg_backend_destroy(&d0.st);
-  czg_backend_destroy(&d1.st);
+  cz_gpu_backend_destroy(&d0.st);
+  cz_gpu_backend_destroy(&d1.st);
 }
 
 static void test_self_test(void) {
   device d;
   open_device(&d, "emu-st", 1 << 20);
   char msg[256] = "";
-  CHECK_EQ_INT(czg_self_test(&d.st, msg, sizeof msg), CZ_OK);
-  czg_emu_set_faults(&d.st.ops, &(czg_emu_faults){.corrupt_all = true});
-  CHECK_EQ_INT(czg_self_test(&d.st, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
+  CHECK_EQ_INT(cz_gpu_self_test(&d.st, msg, sizeof msg), CZ_OK);
+  cz_gpu_emu_set_faults(&d.st.ops, &(czg_emu_faults){.corrupt_all = true});
+  CHECK_EQ_INT(cz_gpu_self_test(&d.st, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
   CHECK(strstr(msg, "emu-st: self-test H differs") != NULL);
-  czg_emu_set_faults(&d.st.ops, &(czg_emu_faults){.corrupt_step = 2});
-  CHECK_EQ_INT(czg_self_test(&d.st, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
+  cz_gpu_emu_set_faults(&d.st.ops, &(czg_emu_faults){.corrupt_step = 2});
+  CHECK_EQ_INT(cz_gpu_self_test(&d.st, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
   CHECK(strstr(msg, "self-test MSM differs") != NULL);
-  czg_emu_set_faults(&d.st.ops, &(czg_emu_faults){.fail_step = 3, .fail_err = CZ_ERR_DEVICE});
-  CHECK_EQ_INT(czg_self_test(&d.st, msg, sizeof msg), CZ_ERR_DEVICE);
+  cz_gpu_emu_set_faults(&d.st.ops, &(czg_emu_faults){.fail_step = 3, .fail_err = CZ_ERR_DEVICE});
+  CHECK_EQ_INT(cz_gpu_self_test(&d.st, msg, sizeof msg), CZ_ERR_DEVICE);
   CHECK(strstr(msg, "self-test batch addition failed") != NULL);
-  czg_emu_set_faults(&d.st.ops, NULL);
-  CHECK_EQ_INT(czg_self_test(&d.st, msg, sizeof msg), CZ_OK);
+  cz_gpu_emu_set_faults(&d.st.ops, NULL);
+  CHECK_EQ_INT(cz_gpu_self_test(&d.st, msg, sizeof msg), CZ_OK);
   /* A device that takes small batches only passes: the self-test's MSM and
    * batch addition are retried smaller, as a proof's are. */
   unsigned long retries = d.st.oom_retries;
-  czg_emu_set_faults(&d.st.ops, &(czg_emu_faults){.max_points = 8});
-  CHECK_EQ_INT(czg_self_test(&d.st, msg, sizeof msg), CZ_OK);
+  cz_gpu_emu_set_faults(&d.st.ops, &(czg_emu_faults){.max_points = 8});
+  CHECK_EQ_INT(cz_gpu_self_test(&d.st, msg, sizeof msg), CZ_OK);
   CHECK(d.st.oom_retries > retries);
-  czg_backend_destroy(&d.st);
+  cz_gpu_backend_destroy(&d.st);
 }
 
 /* Two threads prove on one device at once (two workers per device). */
@@ -147,7 +147,7 @@ static void *prover_main(void *v) {
 static void test_two_workers(const cz_groth16_params *p) {
   device d;
   open_device(&d, "emu-w", 1 << 20);
-  czg_emu_set_faults(&d.st.ops, &(czg_emu_faults){.delay_ms = 1});
+  cz_gpu_emu_set_faults(&d.st.ops, &(czg_emu_faults){.delay_ms = 1});
   prover_arg a[4];
   pthread_t t[4];
   for (int i = 0; i < 4; i++) {
@@ -162,7 +162,7 @@ static void test_two_workers(const cz_groth16_params *p) {
     CHECK_EQ_INT(prove(cz_prover_cpu(), p, a[i].x, &want, msg, sizeof msg), CZ_OK);
     CHECK(same_proof(&a[i].proof, &want));
   }
-  czg_backend_destroy(&d.st);
+  cz_gpu_backend_destroy(&d.st);
 }
 
 int main(void) {

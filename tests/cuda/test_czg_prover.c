@@ -40,10 +40,10 @@ static void check_same_proofs(bool sparse, size_t n, size_t free_bytes, size_t m
   cz_groth16_params p;
   if (!setup(&p, sparse, n)) return;
   czg_ops ops;
-  czg_emu_ops(&ops, free_bytes);
+  cz_gpu_emu_ops(&ops, free_bytes);
   czg_backend_state st;
   cz_prover_backend gpu;
-  czg_backend_init(&gpu, &st, &ops);
+  cz_gpu_backend_init(&gpu, &st, &ops);
   st.max_batch = max_batch;
   enum { N = 3 };
   cz_fr r[N], s[N];
@@ -77,7 +77,7 @@ static void check_same_proofs(bool sparse, size_t n, size_t free_bytes, size_t m
   CHECK_EQ_INT(cz_groth16_prove(&gpu, &p, a2, 1, p2, &o), CZ_OK);
   CHECK_EQ_INT(cz_groth16_verify(&p.vk, a2[0].inputs + 1, p.vk.n_ic - 1, &p2[0]), CZ_OK);
   cz_assignment_free(&a2[0]);
-  czg_backend_destroy(&st);
+  cz_gpu_backend_destroy(&st);
   cz_groth16_params_free(&p);
 }
 
@@ -85,10 +85,10 @@ static void test_no_device_memory(void) {
   cz_groth16_params p;
   if (!setup(&p, true, 40)) return;
   czg_ops ops;
-  czg_emu_ops(&ops, 100); /* not one point fits */
+  cz_gpu_emu_ops(&ops, 100); /* not one point fits */
   czg_backend_state st;
   cz_prover_backend gpu;
-  czg_backend_init(&gpu, &st, &ops);
+  cz_gpu_backend_init(&gpu, &st, &ops);
   cz_assignment a = synth(true, 40, 3);
   char msg[256] = "";
   cz_prove_opts o = {1, NULL, NULL, &QUIET, msg, sizeof msg};
@@ -102,7 +102,7 @@ static void test_no_device_memory(void) {
   CHECK(strstr(msg, "does not fit") != NULL);
   cz_assignment_free(&a);
   cz_assignment_free(&b);
-  czg_backend_destroy(&st);
+  cz_gpu_backend_destroy(&st);
   cz_groth16_params_free(&p);
 }
 

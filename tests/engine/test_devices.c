@@ -1,5 +1,5 @@
 /* The engine's devices (cuzk/proof_ops.h "Devices") with 2-4 emulated
- * GPUs (czg_emu_open) and a kind that makes real Groth16 proofs of a small
+ * GPUs (cz_gpu_emu_open) and a kind that makes real Groth16 proofs of a small
  * circuit on the device the engine hands it (ctx->device), each verified
  * before it is kept (cz_groth16_prove_verified), as the Filecoin kinds do:
  *   - a job's partitions spread across the devices (a kind that uses no
@@ -101,7 +101,7 @@ static const cz_proof_ops OPS = {.name = "groth16-test",
 /* ---- devices as the engine sees them ------------------------------------ */
 
 static cz_err dev_self_test(const void *h, char *msg, size_t len) {
-  return czg_self_test(((const cz_prover_backend *)h)->state, msg, len);
+  return cz_gpu_self_test(((const cz_prover_backend *)h)->state, msg, len);
 }
 static void dev_memory(const void *h, uint64_t *free_b, uint64_t *total) {
   czg_backend_state *st = ((const cz_prover_backend *)h)->state;
@@ -140,8 +140,8 @@ static cz_engine *devices_engine(unsigned n, unsigned workers, bool fallback, ui
     char name[32];
     snprintf(name, sizeof name, "emu-%u", i);
     czg_ops ops;
-    CHECK_EQ_INT(czg_emu_open(&ops, name, 1 << 22), CZ_OK);
-    czg_backend_init(&DEV[i].b, &DEV[i].st, &ops);
+    CHECK_EQ_INT(cz_gpu_emu_open(&ops, name, 1 << 22), CZ_OK);
+    cz_gpu_backend_init(&DEV[i].b, &DEV[i].st, &ops);
     cz_engine_device d = {name, &DEV[i].b, workers, dev_self_test, dev_memory, dev_oom, NULL};
     CHECK_EQ_INT(cz_engine_add_device(e, &d), CZ_OK);
   }
@@ -155,7 +155,7 @@ static cz_engine *devices_engine(unsigned n, unsigned workers, bool fallback, ui
 
 static void close_engine(cz_engine *e, unsigned n) {
   cz_engine_destroy(e);
-  for (unsigned i = 0; i < n; i++) czg_backend_destroy(&DEV[i].st);
+  for (unsigned i = 0; i < n; i++) cz_gpu_backend_destroy(&DEV[i].st);
 }
 
 static void submit(cz_engine *e, const char *id, cz_proof_kind kind, const char *input) {
@@ -184,7 +184,9 @@ static bool completed_verified(cz_engine *e, const char *id, size_t items, uint6
   return ok;
 }
 
-static void faults(unsigned i, const czg_emu_faults *f) { czg_emu_set_faults(&DEV[i].st.ops, f); }
+static void faults(unsigned i, const czg_emu_faults *f) {
+  cz_gpu_emu_set_faults(&DEV[i].st.ops, f);
+}
 
 static int proved_on(const void *device) {
   int n = 0;

@@ -136,8 +136,8 @@ static void test_two_operand(void) {
         CHECK(cz_cs_is_satisfied(cs));
         CHECK_EQ_INT(cz_cs_num_constraints(cs), n_alloc(x) + n_alloc(y) + two_op_cost(x, y));
         /* The value on the circuit side agrees with .value. */
-        if (r.kind != CZ_BOOL_CONST)
-          CHECK(fr_is_bit(cs, r.var, r.kind == CZ_BOOL_IS ? want : !want));
+        if (r.form != CZ_BOOL_CONST)
+          CHECK(fr_is_bit(cs, r.var, r.form == CZ_BOOL_IS ? want : !want));
         else CHECK(kind_const(x) || kind_const(y));
         /* A flipped result breaks the circuit when one was allocated. */
         if (two_op_cost(x, y)) {
@@ -148,7 +148,7 @@ static void test_two_operand(void) {
         /* Negation: a constraint-free view of the same bit. */
         cz_bool n = cz_bool_not(a);
         CHECK(n.value == !va);
-        CHECK(cz_bool_not(n).kind == a.kind);
+        CHECK(cz_bool_not(n).form == a.form);
       }
 }
 
@@ -175,8 +175,8 @@ static void test_ch_maj(void) {
           size_t cost = cz_cs_num_constraints(cs) - before;
           CHECK(r.value == want);
           CHECK(cz_cs_is_satisfied(cs));
-          if (r.kind != CZ_BOOL_CONST)
-            CHECK(fr_is_bit(cs, r.var, r.kind == CZ_BOOL_IS ? want : !want));
+          if (r.form != CZ_BOOL_CONST)
+            CHECK(fr_is_bit(cs, r.var, r.form == CZ_BOOL_IS ? want : !want));
           bool all_const = kind_const(x) && kind_const(y) && kind_const(z);
           bool none_const = !kind_const(x) && !kind_const(y) && !kind_const(z);
           if (all_const) CHECK_EQ_INT(cz_cs_num_constraints(cs), 0);

@@ -229,8 +229,8 @@ static void num_circuit(cz_cs *cs, const cz_fr *xs) {
   CZ_POP_NS(cs);
 }
 
-static cz_cs *run_num(cz_cs_kind kind, const cz_cs_config *cfg, const cz_fr *xs) {
-  cz_cs *cs = cz_cs_new(kind, cfg);
+static cz_cs *run_num(cz_cs_mode mode, const cz_cs_config *cfg, const cz_fr *xs) {
+  cz_cs *cs = cz_cs_new(mode, cfg);
   num_circuit(cs, xs);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   return cs;

@@ -16,9 +16,9 @@ static void rand_fr(cz_fr *r) {
 /* Allocates the preimage as aux variables (as neptune's test does: "data i")
  * and one public input before it, so that input handling is exercised too,
  * then hashes. */
-static cz_cs *synth(cz_cs_kind kind, const cz_cs_config *cfg, const cz_poseidon_params *p,
+static cz_cs *synth(cz_cs_mode mode, const cz_cs_config *cfg, const cz_poseidon_params *p,
                     const cz_fr *in, cz_var *out) {
-  cz_cs *cs = cz_cs_new(kind, cfg);
+  cz_cs *cs = cz_cs_new(mode, cfg);
   cz_var pub, vars[CZ_POSEIDON_MAX_ARITY];
   cz_cs_alloc_input(cs, &pub, &in[0]);
   for (unsigned i = 0; i < p->arity; i++) cz_cs_alloc(cs, &vars[i], &in[i]);
@@ -235,9 +235,9 @@ static bool spmat_eq(const cz_spmat *x, const cz_spmat *y) {
 
 /* Preimage variables in three patterns: distinct aux, one variable used
  * twice (its terms merge), and ONE itself as an input. */
-static cz_cs *synth_pattern(cz_cs_kind kind, const cz_poseidon_params *p, const cz_fr *in,
+static cz_cs *synth_pattern(cz_cs_mode mode, const cz_poseidon_params *p, const cz_fr *in,
                             int pattern) {
-  cz_cs *cs = cz_cs_new(kind, NULL);
+  cz_cs *cs = cz_cs_new(mode, NULL);
   cz_var pub, vars[CZ_POSEIDON_MAX_ARITY], out;
   cz_cs_alloc_input(cs, &pub, &in[0]);
   for (unsigned i = 0; i < p->arity; i++) cz_cs_alloc(cs, &vars[i], &in[i]);

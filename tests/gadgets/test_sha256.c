@@ -136,9 +136,9 @@ static void test_flipped(void) {
 }
 
 /* One run of sha256 on msg in the given backend. */
-static cz_cs *run_backend(cz_cs_kind kind, const cz_cs_config *cfg, const uint8_t *msg, size_t n,
+static cz_cs *run_backend(cz_cs_mode mode, const cz_cs_config *cfg, const uint8_t *msg, size_t n,
                           uint8_t digest[32]) {
-  cz_cs *cs = cz_cs_new(kind, cfg);
+  cz_cs *cs = cz_cs_new(mode, cfg);
   cz_bool *in = alloc_msg(cs, msg, n), out[256];
   CHECK_EQ_INT(cz_sha256(cs, out, in, 8 * n), CZ_OK);
   /* Expose the digest packed into inputs, as Filecoin circuits do. */

@@ -13,10 +13,10 @@ static uint32_t value_of(const cz_cs *cs, const cz_u32 *x) {
   uint32_t v = 0;
   for (int i = 0; i < 32; i++) {
     bool b = x->bits[i].value;
-    if (x->bits[i].kind != CZ_BOOL_CONST) {
+    if (x->bits[i].form != CZ_BOOL_CONST) {
       cz_fr f;
       cz_cs_value(cs, x->bits[i].var, &f);
-      b = cz_fr_is_one(&f) ^ (x->bits[i].kind == CZ_BOOL_NOT);
+      b = cz_fr_is_one(&f) ^ (x->bits[i].form == CZ_BOOL_NOT);
     }
     v |= (uint32_t)b << i;
   }
@@ -99,7 +99,7 @@ static void test_addmany(void) {
     cz_multieq_finish(&m);
     CHECK(r.value == v[0] + v[1] + v[2]);
     for (int i = 0; i < 32; i++)
-      CHECK(r.bits[i].kind == CZ_BOOL_CONST &&
+      CHECK(r.bits[i].form == CZ_BOOL_CONST &&
             r.bits[i].value == (((v[0] + v[1] + v[2]) >> i) & 1));
     CHECK_EQ_INT(cz_cs_num_constraints(cs), 0);
     cz_cs_free(cs);
@@ -278,7 +278,7 @@ static void test_u64_alloc_pack(void) {
     for (int i = 0; i < 64; i++) {
       cz_fr f;
       const cz_fr *want = (v >> i) & 1 ? &CZ_FR_ONE : &CZ_FR_ZERO;
-      ok &= bits[i].kind == CZ_BOOL_IS && bits[i].value == ((v >> i) & 1) &&
+      ok &= bits[i].form == CZ_BOOL_IS && bits[i].value == ((v >> i) & 1) &&
             cz_cs_value(cs, bits[i].var, &f) && cz_fr_eq(&f, want);
     }
     CHECK(ok);

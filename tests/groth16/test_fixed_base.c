@@ -42,7 +42,7 @@ static size_t edge_scalars(cz_fr *k) {
 static void check_g1(const cz_g1_affine *base, const cz_fr *k, size_t n, unsigned w,
                      unsigned threads) {
   cz_g1_affine *out = malloc(n * sizeof *out);
-  CHECK_EQ_INT(g16_fixed_base_g1_window(out, base, k, n, w, threads), CZ_OK);
+  CHECK_EQ_INT(cz_g16_fixed_base_g1_window(out, base, k, n, w, threads), CZ_OK);
   cz_g1 b;
   cz_g1_from_affine(&b, base);
   size_t bad = 0;
@@ -61,7 +61,7 @@ static void check_g1(const cz_g1_affine *base, const cz_fr *k, size_t n, unsigne
 static void check_g2(const cz_g2_affine *base, const cz_fr *k, size_t n, unsigned w,
                      unsigned threads) {
   cz_g2_affine *out = malloc(n * sizeof *out);
-  CHECK_EQ_INT(g16_fixed_base_g2_window(out, base, k, n, w, threads), CZ_OK);
+  CHECK_EQ_INT(cz_g16_fixed_base_g2_window(out, base, k, n, w, threads), CZ_OK);
   cz_g2 b;
   cz_g2_from_affine(&b, base);
   size_t bad = 0;
@@ -108,12 +108,12 @@ int main(void) {
   {
     cz_g1_affine *o1 = malloc(N_BIG * sizeof *o1);
     cz_g1_affine *o2 = malloc(N_BIG * sizeof *o2);
-    CHECK_EQ_INT(g16_fixed_base_g1(o1, &g1[0], k, N_BIG, 2), CZ_OK);
-    CHECK_EQ_INT(g16_fixed_base_g1_window(o2, &g1[0], k, N_BIG, 6, 1), CZ_OK);
+    CHECK_EQ_INT(cz_g16_fixed_base_g1(o1, &g1[0], k, N_BIG, 2), CZ_OK);
+    CHECK_EQ_INT(cz_g16_fixed_base_g1_window(o2, &g1[0], k, N_BIG, 6, 1), CZ_OK);
     CHECK_MEM(o1, o2, N_BIG * sizeof *o1);
-    CHECK_EQ_INT(g16_fixed_base_g1_window(o2, &g1[0], k, 4, 0, 1), CZ_ERR_INVALID_ARG);
-    CHECK_EQ_INT(g16_fixed_base_g1_window(o2, &g1[0], k, 4, 17, 1), CZ_ERR_INVALID_ARG);
-    CHECK_EQ_INT(g16_fixed_base_g1(o2, &g1[0], k, 0, 1), CZ_OK);
+    CHECK_EQ_INT(cz_g16_fixed_base_g1_window(o2, &g1[0], k, 4, 0, 1), CZ_ERR_INVALID_ARG);
+    CHECK_EQ_INT(cz_g16_fixed_base_g1_window(o2, &g1[0], k, 4, 17, 1), CZ_ERR_INVALID_ARG);
+    CHECK_EQ_INT(cz_g16_fixed_base_g1(o2, &g1[0], k, 0, 1), CZ_OK);
     free(o1);
     free(o2);
   }

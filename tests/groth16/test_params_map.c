@@ -24,8 +24,8 @@ typedef struct {
   char path[64];
 } fixture;
 
-static cz_cs *synth(cz_cs_kind kind, const fixture *f) {
-  cz_cs *cs = cz_cs_new(kind, NULL);
+static cz_cs *synth(cz_cs_mode mode, const fixture *f) {
+  cz_cs *cs = cz_cs_new(mode, NULL);
   cz_fr x;
   cz_fr_from_u64(&x, 11);
   if (f->sparse) CHECK_EQ_INT(cz_synthetic_sparse(cs, f->n, &x, 7), CZ_OK);
@@ -69,11 +69,11 @@ static void same_proofs(const fixture *f) {
   CHECK_EQ_INT(prove(&f->dec, f, &r, &s, want), CZ_OK);
   const size_t slices[] = {0, 1, 3 * sizeof(cz_g1_affine), 100 * sizeof(cz_g1_affine)};
   for (size_t k = 0; k < sizeof slices / sizeof *slices; k++) {
-    g16_set_slice_bytes(slices[k]);
+    cz_g16_set_slice_bytes(slices[k]);
     CHECK_EQ_INT(prove(&f->map, f, &r, &s, got), CZ_OK);
     CHECK_MEM(got, want, sizeof want);
   }
-  g16_set_slice_bytes(0);
+  cz_g16_set_slice_bytes(0);
   CHECK(cz_groth16_params_resident_bytes(&f->map) < 4096);
   CHECK(cz_groth16_params_resident_bytes(&f->dec) >
         f->dec.n_h * sizeof(cz_g1_affine) + f->dec.n_b_g2 * sizeof(cz_g2_affine));

@@ -20,8 +20,8 @@ static const cz_prove_timing QUIET = {NULL, NULL, true};
 static toy T;
 static const cz_slotted_circuit C = {SLOTS, toy_header, toy_slot, &T};
 
-static cz_cs *serial_run(cz_cs_kind kind) {
-  cz_cs *cs = cz_cs_new(kind, NULL);
+static cz_cs *serial_run(cz_cs_mode mode) {
+  cz_cs *cs = cz_cs_new(mode, NULL);
   CHECK_EQ_INT(cz_slots_run(cs, &C, NULL, 0), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   return cs;

@@ -89,8 +89,8 @@ typedef struct {
   uint64_t out; /* cubic: the public output */
 } circ_spec;
 
-static cz_cs *synth(cz_cs_kind kind, const circ_spec *c) {
-  cz_cs *cs = cz_cs_new(kind, NULL);
+static cz_cs *synth(cz_cs_mode mode, const circ_spec *c) {
+  cz_cs *cs = cz_cs_new(mode, NULL);
   cz_fr x;
   cz_fr_from_u64(&x, c->x);
   if (c->kind == C_CUBIC) cubic(cs, c->x, c->out);

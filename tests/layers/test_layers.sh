@@ -12,8 +12,13 @@
 # (the check fails on an unknown one or a first line that disagrees).
 # An internal header (src/<layer>/x.h) is its layer's own: other layers may
 # include it only when it is listed in EXPORTED below, with the reason.
-# Usage: test_layers.sh [ignored]   (run from the repository root)
+# Every global symbol of the libraries starts with cz_ (CZ_ for constants):
+# with the path of a built program (ctest passes cuzk-bench), nm reads the
+# libcuzk_*.a archives beside it; without one, the non-static function
+# definitions under src/ are read instead.
+# Usage: test_layers.sh [BUILD/cuzk-bench]   (run from anywhere in the repository)
 set -euo pipefail
+bin=${1:+$(realpath -- "$1")}
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 ORDER=(util ec "ntt,msm" cs groth16 cuda hash gadgets filecoin engine provers server tools)
@@ -119,7 +124,42 @@ for h in include/cuzk/*.h; do
   done < <(sed -n 's/^#include "\(cuzk\/[^"]*\)".*/\1/p' "$h")
 done
 
+# Global symbols: cz_ or CZ_ only. From the archives: every symbol a C
+# object defines; in a CUDA object, the strong unmangled ones (the rest are
+# the CUDA headers' weak templates and nvcc's anonymous-namespace stubs).
+n_syms=0
+archives=()
+[ -n "$bin" ] && for a in "$(dirname "$bin")"/libcuzk_*.a; do [ -f "$a" ] && archives+=("$a"); done
+if [ "${#archives[@]}" -gt 0 ] && command -v nm >/dev/null; then
+  syms=$(nm -g --defined-only -A "${archives[@]}" 2>/dev/null | awk 'NF >= 3 {
+    split($1, m, ":"); obj = m[2]; t = $(NF - 1); s = $NF
+    if (obj ~ /\.c\.o$/ || (t ~ /^[TDBRCGS]$/ && s !~ /^_Z/)) print obj ": " s }')
+  where="the ${#archives[@]} archives beside $bin"
+else
+  syms=$(python3 - <<'PY'
+import glob, re
+# A definition: a line at column 0, not static, naming a function whose
+# parameter list is followed by a brace (a declaration ends with ';').
+DEF = re.compile(r"^(?!typedef\b|extern\b|return\b|#)([A-Za-z_][\w \t*]*?)\b(\w+)\s*\([^;{}]*\)\s*\{", re.M)
+for f in sorted(glob.glob("src/**/*.c", recursive=True)):
+    for m in DEF.finditer(open(f, encoding="utf-8").read()):
+        if not re.search(r"\bstatic\b", m.group(1)):
+            print(f"{f}: {m.group(2)}")
+PY
+  )
+  where="the non-static function definitions under src/ (no archives: pass the path of a built program)"
+fi
+while IFS= read -r line; do
+  [ -n "$line" ] || continue
+  n_syms=$((n_syms + 1))
+  case "${line##*: }" in
+  cz_* | CZ_*) ;;
+  *) echo "test_layers: ${line}: a global symbol without the cz_ prefix (static, or cz_...)"; fail=1 ;;
+  esac
+done <<<"$syms"
+
 if [ "$fail" -ne 0 ]; then
   exit 1
 fi
+echo "test_layers: $n_syms global symbols in $where start with cz_"
 echo "test_layers: $checked includes under src/ respect the order ${ORDER[*]}"

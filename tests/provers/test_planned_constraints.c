@@ -18,17 +18,17 @@
 
 typedef enum { POREP, POST, SNAP } family;
 
-static size_t real_count(family f, const void *kind) {
+static size_t real_count(family f, const void *registered) {
   cz_cs *cs = cz_cs_new(CZ_CS_COUNT, NULL);
   CHECK(cs != NULL);
   if (!cs) return 0;
   cz_err e;
   if (f == POREP) {
-    e = cz_porep_circuit(cs, &((const cz_porep_kind *)kind)->shape, NULL, 0);
+    e = cz_porep_circuit(cs, &((const cz_registered_porep *)registered)->shape, NULL, 0);
   } else if (f == SNAP) {
-    e = cz_snap_circuit(cs, &((const cz_snap_kind *)kind)->shape, NULL, NULL);
+    e = cz_snap_circuit(cs, &((const cz_registered_snap *)registered)->shape, NULL, NULL);
   } else {
-    const cz_post_kind *k = kind;
+    const cz_registered_post *k = registered;
     e = cz_post_circuit(cs, &k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
                         k->challenge_count, NULL);
   }
@@ -51,15 +51,15 @@ static void check_plan(const char *name, uint64_t planned, size_t real) {
 int main(void) {
   static const uint64_t sizes[] = {2048, 8u << 20, 512u << 20, 32ull << 30, 64ull << 30};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-    const cz_porep_kind *k = cz_porep_kind_by_sector_size(sizes[i], true);
+    const cz_registered_porep *k = cz_registered_porep_by_sector_size(sizes[i], true);
     CHECK(k != NULL);
     if (k) check_plan(k->name, cz_porep_partition_constraints(k), real_count(POREP, k));
-    const cz_snap_kind *u = cz_snap_kind_by_sector_size(sizes[i]);
+    const cz_registered_snap *u = cz_registered_snap_by_sector_size(sizes[i]);
     CHECK(u != NULL);
     if (u) check_plan(u->name, cz_snap_partition_constraints(&u->shape), real_count(SNAP, u));
   }
-  for (uint32_t id = 0; id < CZ_POST_N_KINDS; id++) {
-    const cz_post_kind *k = cz_post_kind_by_id(id);
+  for (uint32_t id = 0; id < CZ_REGISTERED_POST_COUNT; id++) {
+    const cz_registered_post *k = cz_registered_post_by_id(id);
     if (k->type == CZ_POST_WINNING || id >= 10) /* 5-9: the V1 window kinds, 10-14's circuits */
       check_plan(k->name, cz_post_circuit_constraints(k), real_count(POST, k));
   }

@@ -18,12 +18,12 @@ static cz_engine *e;
 
 /* A 2 KiB sector of registered proof id, sealed, as C1 JSON. */
 static char *sealed_c1(uint32_t id, size_t *len) {
-  cz_porep_seal_input in = {.kind = cz_porep_kind_by_id(id), .sector_id = 7};
+  cz_porep_seal_input in = {.registered = cz_registered_porep_by_id(id), .sector_id = 7};
   memset(in.prover_id, 2, 32), memset(in.ticket, 3, 32), memset(in.seed, 4, 32);
   cz_porep_c1 c1;
   char msg[256], *json = NULL;
-  CHECK(in.kind != NULL);
-  if (!in.kind || cz_porep_seal(&in, &c1, 0, msg, sizeof msg) != CZ_OK) return NULL;
+  CHECK(in.registered != NULL);
+  if (!in.registered || cz_porep_seal(&in, &c1, 0, msg, sizeof msg) != CZ_OK) return NULL;
   CHECK_EQ_INT(cz_porep_c1_to_json(&c1, &json, len), CZ_OK);
   cz_porep_c1_free(&c1);
   return json;
@@ -69,7 +69,7 @@ static void estimates(unsigned conc, unsigned depth, bool serial, const char *ni
   CHECK(n_syn > 0);
   CHECK_EQ_INT(n_syn, n_v11); /* one partition each */
   /* the window's partitions of 13; serial: one at a time */
-  uint64_t c = cz_porep_partition_constraints(cz_porep_kind_by_id(5));
+  uint64_t c = cz_porep_partition_constraints(cz_registered_porep_by_id(5));
   CHECK_EQ_INT(n_syn, cz_partition_mem_bytes(c, 1));
   CHECK_EQ_INT(n_ni, cz_partition_mem_bytes(c, serial ? 1 : conc + depth));
   CHECK(serial ? n_ni == n_syn : n_ni > n_syn);

@@ -56,7 +56,7 @@ static void param_cache(char *out, size_t len) {
 
 static cz_err verify(const cz_groth16_vk *vk, int u, const cz_job_result *r, char *msg,
                      size_t len) {
-  return cz_snap_verify_proofs(vk, cz_snap_kind_by_id(0),
+  return cz_snap_verify_proofs(vk, cz_registered_snap_by_id(0),
                                &(cz_snap_comms){t[u].b_comm_r_old, t[u].b_comm_d_new,
                                                 t[u].b_comm_r_new},
                                r->proof, r->proof_len, msg, len);
@@ -127,7 +127,8 @@ static void run_batch(const char *cache) {
                             .test_dir = cache,
                             .test_tag = CZ_SNAP_CIRCUIT_REVISION};
   cz_params_origin origin;
-  CHECK(cz_snap_params_get(&params, cz_snap_kind_by_id(0), &o, &origin, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_params_get(&params, cz_registered_snap_by_id(0), &o, &origin, msg, sizeof msg) ==
+        CZ_OK);
   for (int u = 0; u < N_UPDATES; u++) {
     if (u == BAD || u == CANCELLED) {
       CHECK(r[u].proof == NULL);
@@ -149,7 +150,7 @@ int main(void) {
   for (int u = 0; u < N_UPDATES; u++) {
     if (!snap_test_sector_make(&t[u], 64)) return check_report("test_snap_batch");
     cz_snap_partition_proof p;
-    CHECK(cz_snap_prove_partition(&t[u].shape, 0, &t[u].trees, &p, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_snap_vanilla_prove(&t[u].shape, 0, &t[u].trees, &p, msg, sizeof msg) == CZ_OK);
     size_t n = cz_snap_vanilla_write(NULL, &p);
     uint8_t *b = malloc(n);
     CHECK(b && cz_snap_vanilla_write(b, &p) == n);

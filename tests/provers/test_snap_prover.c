@@ -74,7 +74,7 @@ int main(void) {
   if (!snap_test_sector_make(&t, 1u << 18)) return check_report("test_snap_prover");
   for (uint32_t k = 0; k < 4; k++) {
     cz_snap_partition_proof p;
-    CHECK(cz_snap_prove_partition(&t.shape, k, &t.trees, &p, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_snap_vanilla_prove(&t.shape, k, &t.trees, &p, msg, sizeof msg) == CZ_OK);
     size_t n = cz_snap_vanilla_write(NULL, &p);
     uint8_t *b = malloc(n);
     CHECK(b && cz_snap_vanilla_write(b, &p) == n);

@@ -1,7 +1,7 @@
 /* cuzk-bench c1-parse: how fast a C1 JSON of a given sector size parses.
  *
  * Writes a structurally valid synthetic C1 (cz_porep_c1_synthetic: random
- * canonical values, the kind's exact counts and shapes; not a valid proof)
+ * canonical values, the registered proof's exact counts and shapes; not a valid proof)
  * with cz_porep_c1_to_json, to a file, then times cz_porep_c1_parse over
  * the text in memory and cz_porep_c1_load from the file, each -i times.
  * With --curio the text is Curio's wrapper (base64 of the C1 JSON).
@@ -25,15 +25,15 @@
 #include "cuzk/porep.h"
 #include "base64.h"
 
-/* The kind from a size name or byte count. */
-static const cz_porep_kind *kind_from(const char *s, bool v1) {
+/* The registered proof from a size name or byte count. */
+static const cz_registered_porep *registered_from(const char *s, bool v1) {
   for (uint32_t id = 0; id < 5; id++) {
-    const cz_porep_kind *k = cz_porep_kind_by_id(id);
-    if (strcmp(k->size_name, s) == 0) return cz_porep_kind_by_id(v1 ? id : id + 5);
+    const cz_registered_porep *k = cz_registered_porep_by_id(id);
+    if (strcmp(k->size_name, s) == 0) return cz_registered_porep_by_id(v1 ? id : id + 5);
   }
   char *end;
   unsigned long long b = strtoull(s, &end, 10);
-  return *s && !*end ? cz_porep_kind_by_sector_size(b, !v1) : NULL;
+  return *s && !*end ? cz_registered_porep_by_sector_size(b, !v1) : NULL;
 }
 
 static int canonical(const char *path) {
@@ -55,10 +55,10 @@ static int canonical(const char *path) {
   return ok ? 0 : 1;
 }
 
-/* The text timed: a synthetic C1 of the kind, as our writer lays it out
+/* The text timed: a synthetic C1 of the registered proof, as our writer lays it out
  * (wrapped as Curio does when curio), and how long making it took. */
 typedef struct {
-  const cz_porep_kind *k;
+  const cz_registered_porep *k;
   cz_porep_c1 c1;
   char *json;
   size_t len;
@@ -71,7 +71,7 @@ static void text_free(c1_text *t) {
 }
 
 /* 0, or 1 after a line on stderr (nothing left to free). */
-static int make_text(c1_text *t, const cz_porep_kind *k, bool curio) {
+static int make_text(c1_text *t, const cz_registered_porep *k, bool curio) {
   *t = (c1_text){.k = k};
   double t0 = cz_bench_wall_s();
   if (cz_porep_c1_synthetic(&t->c1, k, 0x5eed) != CZ_OK) {
@@ -137,7 +137,7 @@ static int time_parses(const c1_text *t, const char *path, unsigned long iters, 
     tm->wall[i] = cz_bench_wall_s() - w0;
     /* Check that the model came back whole. */
     const cz_porep_c1 *c1 = &t->c1;
-    bool same = e == CZ_OK && p.kind == c1->kind &&
+    bool same = e == CZ_OK && p.registered == c1->registered &&
                 memcmp(p.proofs, c1->proofs,
                        (size_t)c1->n_partitions * c1->n_challenges * sizeof *c1->proofs) == 0;
     cz_porep_c1_free(&p);
@@ -172,7 +172,8 @@ static void report(const c1_text *t, bool curio, unsigned long iters, const c1_t
 }
 
 /* Make, write, time and report; 0, or 1 after a line on stderr. */
-static int bench_kind(const cz_porep_kind *k, bool curio, const char *out, unsigned long iters) {
+static int bench_registered(const cz_registered_porep *k, bool curio, const char *out,
+                            unsigned long iters) {
   c1_text t;
   if (make_text(&t, k, curio)) return 1;
   char tmpl[] = "/tmp/cuzk-c1-XXXXXX";
@@ -214,11 +215,11 @@ int cmd_c1_parse(int argc, char **argv) {
   int rc = cz_opts_parse_or_help(argc, argv, opts, "c1-parse", synopsis);
   if (rc >= 0) return rc;
   if (canon) return canonical(canon);
-  const cz_porep_kind *k = kind_from(size, v1);
+  const cz_registered_porep *k = registered_from(size, v1);
   if (!k || iters == 0) {
     fprintf(stderr, "c1-parse: need a known --sector-size and -i >= 1 (got '%s', %lu)\n", size,
             iters);
     return 2;
   }
-  return bench_kind(k, curio, out, iters);
+  return bench_registered(k, curio, out, iters);
 }

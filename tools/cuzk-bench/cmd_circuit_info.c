@@ -43,7 +43,7 @@ typedef struct {
 
 /* A synthesis of `kind` over random paths (synth_input.h); its lines
  * start with `tag`. */
-static int time_witness(const cz_post_kind *k, const post_size *cfg, cz_cs_kind kind,
+static int time_witness(const cz_registered_post *k, const post_size *cfg, cz_cs_mode mode,
                         const char *tag, unsigned threads, size_t n_constraints) {
   synth_spec spec = {k->type == CZ_POST_WINNING ? SYN_WINNING : SYN_WINDOW,
                      k->sector_size,
@@ -60,7 +60,7 @@ static int time_witness(const cz_post_kind *k, const post_size *cfg, cz_cs_kind 
   }
   cz_assignment as;
   double w0 = cz_bench_wall_s(), c0 = cz_bench_cpu_s();
-  cz_err e = synth_input_run(in, kind, NULL, NULL, threads, &as, msg, sizeof msg);
+  cz_err e = synth_input_run(in, mode, NULL, NULL, threads, &as, msg, sizeof msg);
   double w1 = cz_bench_wall_s(), c1 = cz_bench_cpu_s();
   synth_input_free(in);
   if (e != CZ_OK) {
@@ -78,9 +78,9 @@ static int time_witness(const cz_post_kind *k, const post_size *cfg, cz_cs_kind 
 /* The circuit asked for: a PoRep kind (pk), a PoSt kind with its slots
  * and challenges (qk, ps), or an update shape (us; uk when registered). */
 typedef struct {
-  const cz_porep_kind *pk;
-  const cz_post_kind *qk;
-  const cz_snap_kind *uk;
+  const cz_registered_porep *pk;
+  const cz_registered_post *qk;
+  const cz_registered_snap *uk;
   cz_snap_shape us_buf;
   const cz_snap_shape *us;
   post_size ps;
@@ -123,18 +123,19 @@ static int pick_circuit(const info_opts *o, circuit_pick *c) {
   }
   *c = (circuit_pick){0};
   if (update) {
-    c->uk = o->size ? cz_snap_kind_by_sector_size(bytes) : cz_snap_kind_by_id((uint32_t)o->reg);
+    c->uk = o->size ? cz_registered_snap_by_sector_size(bytes)
+                    : cz_registered_snap_by_id((uint32_t)o->reg);
     if (c->uk) c->us_buf = c->uk->shape;
     if (c->uk || (o->size && bytes % 32 == 0 && cz_snap_shape_of(bytes / 32, &c->us_buf)))
       c->us = &c->us_buf;
   } else if (porep) {
-    c->pk =
-        o->size ? cz_porep_kind_by_sector_size(bytes, true) : cz_porep_kind_by_id((uint32_t)o->reg);
+    c->pk = o->size ? cz_registered_porep_by_sector_size(bytes, true)
+                    : cz_registered_porep_by_id((uint32_t)o->reg);
   } else if (o->size) {
     for (uint32_t id = winning ? 0 : 10; id < (winning ? 5u : 15u) && !c->qk; id++)
-      if (cz_post_kind_by_id(id)->sector_size == bytes) c->qk = cz_post_kind_by_id(id);
-  } else if (o->reg < CZ_POST_N_KINDS) {
-    c->qk = cz_post_kind_by_id((uint32_t)o->reg);
+      if (cz_registered_post_by_id(id)->sector_size == bytes) c->qk = cz_registered_post_by_id(id);
+  } else if (o->reg < CZ_REGISTERED_POST_COUNT) {
+    c->qk = cz_registered_post_by_id((uint32_t)o->reg);
     if (c->qk->type != (winning ? CZ_POST_WINNING : CZ_POST_WINDOW)) c->qk = NULL;
   }
   if (!c->pk && !c->qk && !c->us) {
@@ -156,9 +157,9 @@ static int pick_circuit(const info_opts *o, circuit_pick *c) {
 /* The circuit's name and shape, then what cs counted and what counting
  * cost (wall and CPU seconds). */
 static void report(const circuit_pick *c, const cz_cs *cs, double wall, double cpu) {
-  const cz_porep_kind *pk = c->pk;
-  const cz_post_kind *qk = c->qk;
-  const cz_snap_kind *uk = c->uk;
+  const cz_registered_porep *pk = c->pk;
+  const cz_registered_post *qk = c->qk;
+  const cz_registered_snap *uk = c->uk;
   const cz_snap_shape *us = c->us;
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);

@@ -71,15 +71,15 @@ static int seal_input(const porep_opts *o, cz_porep_seal_input *in, uint64_t *si
     return 2;
   }
   *in = (cz_porep_seal_input){0};
-  in->kind = cz_porep_kind_by_sector_size(*size, !o->v1);
-  /* The feature kinds follow V1_1's ids: 5 + s -> 10 + s, 15 + s. */
-  if (in->kind && (o->synthetic || o->ni))
-    in->kind = cz_porep_kind_by_id(in->kind->id + (o->ni ? 10 : 5));
+  in->registered = cz_registered_porep_by_sector_size(*size, !o->v1);
+  /* The feature registered proofs follow V1_1's ids: 5 + s -> 10 + s, 15 + s. */
+  if (in->registered && (o->synthetic || o->ni))
+    in->registered = cz_registered_porep_by_id(in->registered->id + (o->ni ? 10 : 5));
   in->sector_id = o->sector;
   in->progress = cz_bench_progress();
   memset(in->ticket, 0x0c, 32);
   memset(in->seed, 0x0d, 32);
-  if (!in->kind) {
+  if (!in->registered) {
     fprintf(stderr, "gen-vanilla: %s is not a Filecoin sector size\n", o->size_s);
     return 2;
   }
@@ -155,10 +155,10 @@ static int gen_porep(const porep_opts *o) {
             "gen-vanilla: --sparse: writing a TEST INPUT, not a sealed sector: an all-zero %s "
             "sector of which only %zu nodes (the challenges and their parents) are labelled; "
             "no replica of it exists\n",
-            in.kind->name, touched);
+            in.registered->name, touched);
   }
   t0 = cz_now_ns();
-  if (cz_porep_verify_vanilla(&c1, why, sizeof why) != CZ_OK) {
+  if (cz_porep_vanilla_verify(&c1, why, sizeof why) != CZ_OK) {
     fprintf(stderr, "gen-vanilla: the vanilla proofs do not verify: %s\n", why);
     rc = 2;
   } else {

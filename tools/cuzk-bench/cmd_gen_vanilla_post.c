@@ -48,13 +48,13 @@ typedef struct {
 #define fail(...) cz_bench_unusable("gen-vanilla", __VA_ARGS__)
 
 /* The registered proof: --registered-proof, else the default of the size. */
-static int pick_kind(cz_post_type type, const gen_opts *o, const cz_post_kind **out) {
+static int pick_registered(cz_post_type type, const gen_opts *o, const cz_registered_post **out) {
   uint64_t size = 0;
   if (o->size_s && cz_bench_parse_size(o->size_s, &size) != 0)
     return fail("--sector-size: '%s' is not a size (2KiB, 8MiB or bytes)", o->size_s);
-  const cz_post_kind *k = NULL;
+  const cz_registered_post *k = NULL;
   if (o->registered_s) {
-    if (!(k = cz_bench_post_kind_arg(o->registered_s)))
+    if (!(k = cz_bench_registered_post_arg(o->registered_s)))
       return fail("--registered-proof: '%s' is not a registered PoSt proof (0-14 or a name)",
                   o->registered_s);
     if (k->type != type)
@@ -69,7 +69,7 @@ static int pick_kind(cz_post_type type, const gen_opts *o, const cz_post_kind **
     /* Winning V1 (0-4), Window V1_1 (10-14). */
     for (uint32_t id = type == CZ_POST_WINNING ? 0 : 10; id < (type == CZ_POST_WINNING ? 5u : 15u);
          id++)
-      if (cz_post_kind_by_id(id)->sector_size == size) k = cz_post_kind_by_id(id);
+      if (cz_registered_post_by_id(id)->sector_size == size) k = cz_registered_post_by_id(id);
     if (!k) return fail("--sector-size %s is not a Filecoin sector size", o->size_s);
   }
   *out = k;
@@ -77,18 +77,18 @@ static int pick_kind(cz_post_type type, const gen_opts *o, const cz_post_kind **
 }
 
 /* Seal sector `id` and prove it at sector_index: r and *blob filled. */
-static int prove_sector(const cz_post_kind *k, const uint8_t randomness[32],
+static int prove_sector(const cz_registered_post *k, const uint8_t randomness[32],
                         const uint8_t prover_id[32], uint64_t id, uint64_t sector_index,
                         unsigned threads, cz_post_sector *sec, cz_bench_blob *blob) {
   cz_porep_seal_input in;
   memset(&in, 0, sizeof in);
-  in.kind = cz_porep_kind_by_sector_size(k->sector_size, true);
+  in.registered = cz_registered_porep_by_sector_size(k->sector_size, true);
   in.sector_id = id;
   in.progress = cz_bench_progress();
   memcpy(in.prover_id, prover_id, 32);
   memset(in.ticket, 0x0c, 32);
   memset(in.seed, 0x0d, 32);
-  if (!in.kind) return fail("%s: no seal proof of %s to seal with", k->name, k->size_name);
+  if (!in.registered) return fail("%s: no seal proof of %s to seal with", k->name, k->size_name);
   char why[512] = "";
   cz_porep_c1 c1;
   cz_porep_replica rep;
@@ -103,10 +103,10 @@ static int prove_sector(const cz_post_kind *k, const uint8_t randomness[32],
           ? CZ_ERR_INVALID_ARG
           : cz_post_sector_challenges(k, randomness, sector_index, id, ch, why, sizeof why);
   if (e == CZ_OK)
-    e = cz_post_generate_vanilla(k,
-                                 &(cz_post_replica){id, rep.comm_r, &rep.comm_c, &rep.comm_r_last,
-                                                    &rep.tree_r_last},
-                                 ch, k->config_challenge_count, &v, why, sizeof why);
+    e = cz_post_vanilla_prove(k,
+                              &(cz_post_replica){id, rep.comm_r, &rep.comm_c, &rep.comm_r_last,
+                                                 &rep.tree_r_last},
+                              ch, k->config_challenge_count, &v, why, sizeof why);
   sec->sector_id = id;
   memcpy(sec->comm_r, rep.comm_r, 32);
   cz_porep_replica_free(&rep);
@@ -129,7 +129,7 @@ static int verify_written(const cz_bench_post_request *r) {
   for (size_t i = 0; e == CZ_OK && i < r->n_vanilla; i++)
     e = cz_post_vanilla_parse(&v[i], r->vanilla[i].bytes, r->vanilla[i].len, i, why, sizeof why);
   if (e == CZ_OK)
-    e = cz_post_verify_vanilla(&(cz_post_challenge_seed){r->kind, r->randomness, r->prover_id,
+    e = cz_post_vanilla_verify(&(cz_post_challenge_seed){r->registered, r->randomness, r->prover_id,
                                                          r->partition},
                                r->sectors, v, r->n_vanilla, why, sizeof why);
   for (size_t i = 0; v && i < r->n_vanilla; i++) cz_post_vanilla_free(&v[i]);
@@ -166,14 +166,14 @@ static int write_bincode(const char *dir, const cz_bench_post_request *r) {
 }
 
 static int run(cz_post_type type, const gen_opts *o) {
-  const cz_post_kind *k = NULL;
-  int rc = pick_kind(type, o, &k);
+  const cz_registered_post *k = NULL;
+  int rc = pick_registered(type, o, &k);
   if (rc) return rc;
   if (!o->out) return fail("need --out DIR (usage: gen-vanilla %s)", SYNOPSIS);
   if (o->sectors == 0) return fail("--sectors: at least 1");
   cz_bench_post_request r;
   memset(&r, 0, sizeof r);
-  r.kind = k;
+  r.registered = k;
   r.has_miner_id = true;
   r.miner_id = o->miner;
   cz_prover_id_of_miner(r.prover_id, r.miner_id);

@@ -46,7 +46,7 @@ static int prove_partition(const cz_snap_sector *sec, uint32_t k, cz_bench_blob 
   cz_snap_sector_trees(sec, &t);
   cz_snap_partition_proof p, q;
   char why[512] = "";
-  cz_err e = cz_snap_prove_partition(&sec->kind->shape, k, &t, &p, why, sizeof why);
+  cz_err e = cz_snap_vanilla_prove(&sec->registered->shape, k, &t, &p, why, sizeof why);
   if (e != CZ_OK) return fail("partition %u: %s", k, why);
   out->len = cz_snap_vanilla_write(NULL, &p);
   out->bytes = out->len ? malloc(out->len) : NULL;
@@ -55,10 +55,9 @@ static int prove_partition(const cz_snap_sector *sec, uint32_t k, cz_bench_blob 
   if (!ok) return fail("partition %u: cannot encode the proof", k);
   e = cz_snap_vanilla_parse(&q, out->bytes, out->len, k, why, sizeof why);
   if (e == CZ_OK)
-    e = cz_snap_verify_partition(&sec->kind->shape, k,
-                                 &(cz_snap_comms){sec->comm_r_old, sec->comm_d_new,
-                                                  sec->comm_r_new},
-                                 &q, k, why, sizeof why);
+    e = cz_snap_vanilla_verify(&sec->registered->shape, k,
+                               &(cz_snap_comms){sec->comm_r_old, sec->comm_d_new, sec->comm_r_new},
+                               &q, k, why, sizeof why);
   cz_snap_vanilla_free(&q);
   return e == CZ_OK ? 0 : fail("the generated proofs do not verify: %s", why);
 }
@@ -101,7 +100,7 @@ int cmd_gen_vanilla_snap(int argc, char **argv) {
     return fail("need --sector-size and --out (usage: gen-vanilla %s)", SYNOPSIS);
   if (cz_bench_parse_size(size_s, &size) != 0)
     return fail("--sector-size: '%s' is not a size (2KiB, 8MiB or bytes)", size_s);
-  const cz_snap_kind *k = cz_snap_kind_by_sector_size(size);
+  const cz_registered_snap *k = cz_registered_snap_by_sector_size(size);
   if (!k || size > (8ull << 20))
     return fail("--sector-size %s: test updates are made for 2KiB and 8MiB sectors", size_s);
   uint8_t *data = NULL;
@@ -123,7 +122,7 @@ int cmd_gen_vanilla_snap(int argc, char **argv) {
           (double)(cz_now_ns() - t0) / 1e6);
   cz_bench_snap_request r;
   memset(&r, 0, sizeof r);
-  r.kind = k;
+  r.registered = k;
   memcpy(r.comm_r_old, sec.comm_r_old, 32);
   memcpy(r.comm_d_new, sec.comm_d_new, 32);
   memcpy(r.comm_r_new, sec.comm_r_new, 32);

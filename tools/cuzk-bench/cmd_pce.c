@@ -30,10 +30,10 @@ static cz_err record_post(const void *k, cz_pce **out, char *msg, size_t len) {
 }
 
 /* The circuit the daemon proves for that kind and size: PoRep V1_1, the
- * first Winning / Window kind of the size (Window V1 and V1_1 share it). */
+ * first Winning / Window registered proof of the size (Window V1 and V1_1 share it). */
 typedef struct {
   const char *family, *param_revision;
-  const void *kind;
+  const void *registered;
   cz_shape_record_fn record;
   char param_name[256];
 } circuit;
@@ -41,7 +41,7 @@ typedef struct {
 static bool find_circuit(circuit *c, const char *kind, uint64_t bytes) {
   memset(c, 0, sizeof *c);
   if (!strcmp(kind, "porep")) {
-    const cz_porep_kind *k = cz_porep_kind_by_sector_size(bytes, true);
+    const cz_registered_porep *k = cz_registered_porep_by_sector_size(bytes, true);
     if (!k) return false;
     *c = (circuit){"porep", CZ_POREP_CIRCUIT_REVISION, k, record_porep, ""};
     cz_porep_param_name(k, c->param_name, sizeof c->param_name);
@@ -50,7 +50,7 @@ static bool find_circuit(circuit *c, const char *kind, uint64_t bytes) {
   bool winning = !strcmp(kind, "winning-post");
   if (!winning && strcmp(kind, "window-post")) return false;
   for (uint32_t id = winning ? 0 : 5; id < (winning ? 5u : 10u); id++) {
-    const cz_post_kind *k = cz_post_kind_by_id(id);
+    const cz_registered_post *k = cz_registered_post_by_id(id);
     if (k->sector_size != bytes) continue;
     *c = (circuit){winning ? "winning" : "wpost", CZ_POST_CIRCUIT_REVISION, k, record_post, ""};
     cz_post_param_name(k, c->param_name, sizeof c->param_name);
@@ -104,7 +104,7 @@ int cmd_pce(int argc, char **argv) {
   if (build) {
     unlink(path); /* so that cz_prover_shape_get records it */
     cz_shape_origin origin;
-    cz_shape_source from = {dir, id, c.param_name, c.param_revision, c.record, c.kind};
+    cz_shape_source from = {dir, id, c.param_name, c.param_revision, c.record, c.registered};
     cz_err e = cz_prover_shape_get(&from, &p, &origin, msg, sizeof msg);
     if (e != CZ_OK || origin != CZ_SHAPE_RECORDED) {
       fprintf(stderr, "pce: %s\n",

@@ -44,8 +44,9 @@ int cmd_porep_challenges(int argc, char **argv) {
     return 0;
   }
   uint64_t bytes = 0;
-  const cz_porep_kind *k = NULL;
-  if (size && cz_bench_parse_size(size, &bytes) == 0) k = cz_porep_kind_by_sector_size(bytes, true);
+  const cz_registered_porep *k = NULL;
+  if (size && cz_bench_parse_size(size, &bytes) == 0)
+    k = cz_registered_porep_by_sector_size(bytes, true);
   bool inter = rule && !strcmp(rule, "interactive"), ni = rule && !strcmp(rule, "ni"),
        synth = rule && !strcmp(rule, "synthetic");
   if (!k || !rid_hex || !(inter || ni || synth) || ((inter || synth) && !seed_hex) ||

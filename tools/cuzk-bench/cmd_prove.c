@@ -74,8 +74,8 @@ static int prove_post_or_snap(const post_opts *p, bool other_input,
   uint8_t rnd[32], prover[32];
   cz_bench_post_args pa = {p->request ? p->request : p->vanilla, {0}, (unsigned)p->repeat, *common};
   if (p->vanilla) {
-    pa.opt.kind = p->reg ? cz_bench_post_kind_arg(p->reg) : NULL;
-    if (!pa.opt.kind || !p->rand_hex || p->miner == ~0ul) {
+    pa.opt.registered = p->reg ? cz_bench_registered_post_arg(p->reg) : NULL;
+    if (!pa.opt.registered || !p->rand_hex || p->miner == ~0ul) {
       fprintf(stderr,
               "prove: --vanilla needs --registered-proof (0-14), --randomness and "
               "--miner-id\n");

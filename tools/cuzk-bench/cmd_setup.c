@@ -46,8 +46,8 @@ typedef struct {
 
 /* The circuit: a PoRep kind or a synthetic shape of n constraints. */
 typedef struct {
-  const cz_porep_kind *porep;
-  const cz_post_kind *post;
+  const cz_registered_porep *porep;
+  const cz_registered_post *post;
   const char *shape;
   size_t n;
   char name[256];
@@ -77,8 +77,8 @@ static cz_err keygen_fn(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_le
 static int pick_post(const setup_opts *o, bool window, setup_circuit *c) {
   uint64_t bytes = 0;
   if (cz_bench_parse_size(o->size, &bytes) == 0)
-    for (uint32_t id = 0; id < CZ_POST_N_KINDS && !c->post; id++) {
-      const cz_post_kind *k = cz_post_kind_by_id(id);
+    for (uint32_t id = 0; id < CZ_REGISTERED_POST_COUNT && !c->post; id++) {
+      const cz_registered_post *k = cz_registered_post_by_id(id);
       bool want = window ? k->type == CZ_POST_WINDOW : k->type == CZ_POST_WINNING;
       if (k->sector_size == bytes && want) c->post = k;
     }
@@ -97,7 +97,7 @@ static int pick_circuit(const setup_opts *o, setup_circuit *c) {
   if (o->circuit && !strcmp(o->circuit, "porep") && o->size && !o->synthetic) {
     uint64_t bytes = 0;
     if (cz_bench_parse_size(o->size, &bytes) != 0 ||
-        !(c->porep = cz_porep_kind_by_sector_size(bytes, true))) {
+        !(c->porep = cz_registered_porep_by_sector_size(bytes, true))) {
       fprintf(stderr, "setup: no PoRep of sector size %s\n", o->size);
       return 2;
     }

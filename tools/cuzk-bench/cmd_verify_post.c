@@ -65,7 +65,7 @@ static int parse_sectors(const char *arg, cz_post_sector *sectors, size_t cap, s
 }
 
 /* post-inputs: the inputs, one hex line each. */
-static int print_inputs(const cz_post_kind *k, const uint8_t randomness[32],
+static int print_inputs(const cz_registered_post *k, const uint8_t randomness[32],
                         const uint8_t prover_id[32], uint32_t partition,
                         const cz_post_sector *sectors, size_t n) {
   size_t per = cz_post_public_input_count(k);
@@ -73,9 +73,10 @@ static int print_inputs(const cz_post_kind *k, const uint8_t randomness[32],
   char why[512];
   if (!in) return fail("out of memory");
   if (cz_post_check_commitment(prover_id, "prover-id", why, sizeof why) != CZ_OK ||
-      cz_post_public_inputs(
-          &(cz_post_challenge_seed){.kind = k, .randomness = randomness, .partition = partition},
-          sectors, n, in, per, why, sizeof why) != CZ_OK) {
+      cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
+                                                      .randomness = randomness,
+                                                      .partition = partition},
+                            sectors, n, in, per, why, sizeof why) != CZ_OK) {
     free(in);
     return fail("%s", why);
   }
@@ -122,7 +123,7 @@ static int load_sectors(const char *arg, cz_post_sector **out, size_t *n) {
 /* What one verification checks: the partition's challenge seed and its
  * sectors. */
 typedef struct {
-  const cz_post_kind *k;
+  const cz_registered_post *k;
   const uint8_t *randomness, *prover_id;
   uint32_t partition;
   const cz_post_sector *sectors;
@@ -132,13 +133,13 @@ typedef struct {
 /* The proof (CZ_GROTH16_PROOF_BYTES bytes) against the key and the
  * public inputs of the claim: "valid" or "invalid: ..." on stdout. 0
  * valid, 1 invalid, 2 unusable input (a line on stderr). per: the
- * kind's public-input count, which the caller already has. */
+ * registered proof's public-input count, which the caller already has. */
 static int verify_proof(const post_claim *c, const cz_groth16_vk *vk, const uint8_t *bytes,
                         size_t per) {
   cz_fr *inputs = malloc(per * sizeof *inputs);
   if (!inputs) return fail("out of memory");
   char why[512];
-  cz_post_challenge_seed seed = {.kind = c->k,
+  cz_post_challenge_seed seed = {.registered = c->k,
                                  .randomness = c->randomness,
                                  .partition = c->partition};
   int rc = 0;
@@ -205,7 +206,8 @@ static int run(int argc, char **argv, bool print_only) {
   if ((!print_only && (!vk_path || !proof_arg)) || !rand_hex || !prover_hex || !sectors_arg ||
       reg == ~0ul)
     return fail("missing options (usage: cuzk-bench " CMD " %s)", SYNOPSIS);
-  const cz_post_kind *k = reg < CZ_POST_N_KINDS ? cz_post_kind_by_id((uint32_t)reg) : NULL;
+  const cz_registered_post *k =
+      reg < CZ_REGISTERED_POST_COUNT ? cz_registered_post_by_id((uint32_t)reg) : NULL;
   if (!k) return fail("--registered-proof %lu: not a registered PoSt proof (0-14)", reg);
   if (partition > UINT32_MAX) return fail("--partition %lu is out of range", partition);
   uint8_t randomness[32], prover_id[32];

@@ -83,7 +83,7 @@ static const char *synopsis = SEAL_SYNOPSIS;
 
 /* What is claimed about the sealed sector: the configuration and the values
  * the public inputs derive from. Filled from the options, or from a C1 file
- * (--c1: kind, commitments, ticket and seed; Curio's wrapper also gives the
+ * (--c1: registered proof, commitments, ticket and seed; Curio's wrapper also gives the
  * sector number) plus --prover-id and --sector-id. */
 typedef struct {
   cz_porep_config cfg;
@@ -108,20 +108,20 @@ static bool parse_u64(const char *s, uint64_t *out) {
 }
 
 static int config_from_options(cz_porep_config *cfg, const claim_opts *o) {
-  const cz_porep_kind *k = NULL;
+  const cz_registered_porep *k = NULL;
   bool explicit_form = o->sector_size || o->porep_id || o->api;
   if (o->registered && explicit_form)
     return fail("--registered-proof excludes --sector-size, --porep-id and --api-version");
   if (o->registered) {
     uint64_t id;
-    k = parse_u64(o->registered, &id) ? (id < 64 ? cz_porep_kind_by_id((uint32_t)id) : NULL)
-                                      : cz_porep_kind_by_name(o->registered);
+    k = parse_u64(o->registered, &id) ? (id < 64 ? cz_registered_porep_by_id((uint32_t)id) : NULL)
+                                      : cz_registered_porep_by_name(o->registered);
     if (!k)
       return fail(
           "--registered-proof: unknown seal proof '%s' (0-9 or a name like "
           "StackedDrg2KiBV1_1)",
           o->registered);
-    cz_porep_kind_config(k, cfg);
+    cz_registered_porep_config(k, cfg);
   } else {
     if (!o->sector_size || !o->porep_id || !o->api)
       return fail(
@@ -141,13 +141,13 @@ static int config_from_options(cz_porep_config *cfg, const claim_opts *o) {
     else return fail("--api-version: '%s' is not 1.0.0, 1.1.0 or 1.2.0", o->api);
     /* The shape (challenges, partitions) is the official one of that size;
      * it does not depend on V1 / V1_1. */
-    k = cz_porep_kind_by_sector_size(size, true);
+    k = cz_registered_porep_by_sector_size(size, true);
     if (!k)
       return fail(
           "--sector-size: %s is not a Filecoin sector size (2KiB, 8MiB, 512MiB, 32GiB, "
           "64GiB)",
           o->sector_size);
-    cz_porep_kind_config(k, cfg);
+    cz_registered_porep_config(k, cfg);
     cfg->api = api;
     if (cz_bench_hex32(cmd_name, "porep-id", o->porep_id, cfg->porep_id)) return 2;
   }
@@ -182,7 +182,7 @@ static int claim_from_c1(seal_claim *c, const claim_opts *o) {
   cz_porep_c1 c1;
   char why[WHY_LEN];
   if (cz_porep_c1_load(&c1, o->c1, why, sizeof why) != CZ_OK) return fail("%s: %s", o->c1, why);
-  if (!o->registered && !o->sector_size) cz_porep_kind_config(c1.kind, &c->cfg);
+  if (!o->registered && !o->sector_size) cz_registered_porep_config(c1.registered, &c->cfg);
   else if (config_from_options(&c->cfg, o)) {
     cz_porep_c1_free(&c1);
     return 2;

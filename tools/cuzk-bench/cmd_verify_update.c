@@ -45,7 +45,7 @@ int cmd_verify_update(int argc, char **argv) {
   if (rc >= 0) return rc;
   if (!vk_path || !reg || !r_old || !r_new || !d_new || !proof_arg)
     return fail("missing options (usage: cuzk-bench " CMD " %s)", SYNOPSIS);
-  const cz_snap_kind *k = cz_bench_snap_kind_arg(reg);
+  const cz_registered_snap *k = cz_bench_registered_snap_arg(reg);
   if (!k) return fail("--registered-proof %s: not a registered update proof (0-4)", reg);
   uint8_t c_r_old[32], c_r_new[32], c_d_new[32];
   if (cz_bench_hex32(CMD, "comm-r-old", r_old, c_r_old) ||

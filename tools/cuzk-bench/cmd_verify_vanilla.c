@@ -1,5 +1,5 @@
 /* cuzk-bench verify-vanilla: the native PoSt vanilla verifier
- * (cz_post_verify_vanilla) on proofs from files.
+ * (cz_post_vanilla_verify) on proofs from files.
  *
  *   cuzk-bench verify-vanilla [--kind winning-post|window-post]
  *       --registered-proof N --randomness HEX (--prover-id HEX | --miner-id N)
@@ -11,7 +11,7 @@
  * Each FILE is one bincode FallbackPoStSectorProof or a vanilla.json array
  * of them (post_request.h); the proofs, in order, are the partition's
  * sectors, whose ids and comm_r are taken from the proofs themselves. With
- * --request a request.json, the kind, randomness, miner, partition and
+ * --request a request.json, the PoSt type, registered proof, randomness, miner, partition and
  * sectors come from the request (no such option may go with it), and each
  * proof must match its sector; a bare vanilla.json given as --request is
  * read by the same reader with those values from the options.
@@ -20,7 +20,7 @@
  * registered proof; 2 unusable input (a bad or missing option, an
  * unreadable file, a proof that does not parse, the wrong number of
  * proofs), one line on stderr. A gen-vanilla snap-prove request is checked
- * partition by partition with cz_snap_verify_partition (the same statuses). */
+ * partition by partition with cz_snap_vanilla_verify (the same statuses). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,9 +89,9 @@ static int parse_all(const cz_bench_blob *b, size_t n, const char *const *file,
 static int load(const vv_opts *o, cz_bench_post_request *r, const char ***file) {
   char why[512] = "";
   uint8_t randomness[32], prover[32];
-  const cz_post_kind *k = NULL;
+  const cz_registered_post *k = NULL;
   int rc = 0;
-  if (o->registered && !(k = cz_bench_post_kind_arg(o->registered)))
+  if (o->registered && !(k = cz_bench_registered_post_arg(o->registered)))
     return fail("--registered-proof: '%s' is not a registered PoSt proof (0-14 or a name)",
                 o->registered);
   if (o->prover && o->has_miner) return fail("--prover-id and --miner-id exclude each other");
@@ -124,7 +124,7 @@ static int load(const vv_opts *o, cz_bench_post_request *r, const char ***file) 
   if (!o->randomness) return fail("missing --randomness");
   if (!o->prover && !o->has_miner) return fail("missing --prover-id (or --miner-id)");
   if (!o->n_files) return fail("missing --vanilla FILE (or --request FILE)");
-  r->kind = k;
+  r->registered = k;
   memcpy(r->randomness, randomness, 32);
   memcpy(r->prover_id, prover, 32);
   r->partition = (uint32_t)o->partition;
@@ -141,7 +141,7 @@ static int load(const vv_opts *o, cz_bench_post_request *r, const char ***file) 
 }
 
 static int check_counts(const vv_opts *o, const cz_bench_post_request *r) {
-  const cz_post_kind *k = r->kind;
+  const cz_registered_post *k = r->registered;
   if (o->kind) {
     int t = cz_bench_post_type_of(o->kind);
     if (t < 0) return fail("--kind: '%s' is not winning-post or window-post", o->kind);
@@ -180,8 +180,8 @@ static int verify(const vv_opts *o) {
     }
     const cz_post_sector *s = r.sectors ? r.sectors : sec;
     char why[512] = "";
-    cz_err e = cz_post_verify_vanilla(&(cz_post_challenge_seed){r.kind, r.randomness, r.prover_id,
-                                                                r.partition},
+    cz_err e = cz_post_vanilla_verify(&(cz_post_challenge_seed){r.registered, r.randomness,
+                                                                r.prover_id, r.partition},
                                       s, v, r.n_vanilla, why, sizeof why);
     if (e == CZ_OK) {
       printf("valid\n");
@@ -206,12 +206,12 @@ static int verify_snap(const char *path) {
   cz_bench_snap_request r;
   if (cz_bench_snap_request_read(path, &r, why, sizeof why) != CZ_OK) return fail("%s", why);
   int rc = 0;
-  if (r.n_vanilla != r.kind->shape.partitions)
-    rc = fail("%s: %zu partition proofs, %s has %u partitions", path, r.n_vanilla, r.kind->name,
-              r.kind->shape.partitions);
+  if (r.n_vanilla != r.registered->shape.partitions)
+    rc = fail("%s: %zu partition proofs, %s has %u partitions", path, r.n_vanilla,
+              r.registered->name, r.registered->shape.partitions);
   for (uint32_t k = 0; rc == 0 && k < r.n_vanilla; k++) {
     cz_snap_partition p;
-    cz_err e = cz_snap_partition_parse(&p, r.kind, k,
+    cz_err e = cz_snap_partition_parse(&p, r.registered, k,
                                        &(cz_snap_comms){r.comm_r_old, r.comm_d_new, r.comm_r_new},
                                        r.vanilla[k].bytes, r.vanilla[k].len, why, sizeof why);
     if (e != CZ_OK) {

@@ -195,30 +195,30 @@ int cz_bench_post_type_of(const char *name) {
   return -1;
 }
 
-const cz_post_kind *cz_bench_post_kind_arg(const char *arg) {
+const cz_registered_post *cz_bench_registered_post_arg(const char *arg) {
   if (!arg || !*arg) return NULL;
   if (strspn(arg, "0123456789") == strlen(arg))
-    return strlen(arg) <= 3 ? cz_post_kind_by_id((uint32_t)atoi(arg)) : NULL;
-  return cz_post_kind_by_name(arg);
+    return strlen(arg) <= 3 ? cz_registered_post_by_id((uint32_t)atoi(arg)) : NULL;
+  return cz_registered_post_by_name(arg);
 }
 
-static cz_err get_kind(const ctx *c, json_t *obj, const cz_post_kind **out) {
+static cz_err get_registered(const ctx *c, json_t *obj, const cz_registered_post **out) {
   json_t *pk = json_object_get(obj, "proof_kind");
   if (!pk) return field_err(c, "proof_kind", "missing");
   const char *pks = json_string_value(pk);
   if (!pks || (strcmp(pks, "winning-post") && strcmp(pks, "window-post")))
     return field_err(c, "proof_kind", "expected \"winning-post\" or \"window-post\"");
   json_t *rp = json_object_get(obj, "registered_proof");
-  const cz_post_kind *k = NULL;
+  const cz_registered_post *k = NULL;
   if (!rp) return field_err(c, "registered_proof", "missing");
   if (json_is_integer(rp)) {
     json_int_t id = json_integer_value(rp);
-    k = id >= 0 && id <= UINT32_MAX ? cz_post_kind_by_id((uint32_t)id) : NULL;
+    k = id >= 0 && id <= UINT32_MAX ? cz_registered_post_by_id((uint32_t)id) : NULL;
     if (!k)
       return field_err(c, "registered_proof", "%lld is not a registered PoSt proof (0-14)",
                        (long long)id);
   } else if (json_is_string(rp)) {
-    k = cz_post_kind_by_name(json_string_value(rp));
+    k = cz_registered_post_by_name(json_string_value(rp));
     if (!k)
       return field_err(c, "registered_proof", "unknown PoSt proof name \"%s\"",
                        json_string_value(rp));
@@ -273,14 +273,14 @@ static cz_err get_vanilla(const ctx *c, json_t *obj, cz_bench_post_request *r) {
 static cz_err read_request(const ctx *c, json_t *j, cz_bench_post_request *r) {
   cz_err e;
   uint64_t partition = 0;
-  if ((e = get_kind(c, j, &r->kind)) != CZ_OK) return e;
+  if ((e = get_registered(c, j, &r->registered)) != CZ_OK) return e;
   if ((e = get_hex32(c, j, "randomness", "randomness", r->randomness)) != CZ_OK) return e;
   if ((e = get_u64(c, j, "miner_id", "miner_id", false, &r->miner_id)) != CZ_OK) return e;
   r->has_miner_id = true;
   cz_prover_id_of_miner(r->prover_id, r->miner_id);
   if ((e = get_u64(c, j, "partition", "partition", true, &partition)) != CZ_OK) return e;
   if (partition > UINT32_MAX) return field_err(c, "partition", "too large");
-  if (r->kind->type == CZ_POST_WINNING && partition != 0)
+  if (r->registered->type == CZ_POST_WINNING && partition != 0)
     return field_err(c, "partition", "%llu; WinningPoSt has only partition 0",
                      (unsigned long long)partition);
   r->partition = (uint32_t)partition;
@@ -292,7 +292,7 @@ static cz_err read_request(const ctx *c, json_t *j, cz_bench_post_request *r) {
 static cz_err read_bare(const ctx *c, json_t *j, const cz_bench_post_options *opt,
                         cz_bench_post_request *r) {
   static const char *const need = "a bare vanilla.json needs";
-  if (!opt || !opt->kind)
+  if (!opt || !opt->registered)
     return cz_msg_err(c->why, c->whylen, CZ_ERR_INVALID_ARG, "%s: %s --registered-proof", c->file,
                       need);
   if (!opt->randomness)
@@ -300,7 +300,7 @@ static cz_err read_bare(const ctx *c, json_t *j, const cz_bench_post_options *op
   if (!opt->prover_id)
     return cz_msg_err(c->why, c->whylen, CZ_ERR_INVALID_ARG, "%s: %s --prover-id (or --miner-id)",
                       c->file, need);
-  r->kind = opt->kind;
+  r->registered = opt->registered;
   memcpy(r->randomness, opt->randomness, 32);
   memcpy(r->prover_id, opt->prover_id, 32);
   r->partition = opt->has_partition ? opt->partition : 0;
@@ -374,8 +374,8 @@ static json_t *request_json(const cz_bench_post_request *r) {
     json_decref(secs);
     return NULL;
   }
-  json_object_set_new(j, "proof_kind", json_string(type_name(r->kind->type)));
-  json_object_set_new(j, "registered_proof", json_integer(r->kind->id));
+  json_object_set_new(j, "proof_kind", json_string(type_name(r->registered->type)));
+  json_object_set_new(j, "registered_proof", json_integer(r->registered->id));
   cz_bench_hex32_text(hex, r->randomness);
   json_object_set_new(j, "randomness", json_string(hex));
   json_object_set_new(j, "miner_id", json_integer((json_int_t)r->miner_id));
@@ -394,7 +394,7 @@ static json_t *request_json(const cz_bench_post_request *r) {
 
 cz_err cz_bench_post_request_write(const char *dir, const cz_bench_post_request *r, char *why,
                                    size_t whylen) {
-  if (!r->kind || !r->has_miner_id || r->n_sectors != r->n_vanilla || r->n_sectors == 0)
+  if (!r->registered || !r->has_miner_id || r->n_sectors != r->n_vanilla || r->n_sectors == 0)
     return cz_msg_err(why, whylen, CZ_ERR_INVALID_ARG,
                       "request: needs a kind, a miner id and one proof per sector");
   /* jansson's integers are signed 64-bit. */

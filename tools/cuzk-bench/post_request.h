@@ -36,7 +36,7 @@ typedef struct {
 } cz_bench_blob;
 
 typedef struct {
-  const cz_post_kind *kind;
+  const cz_registered_post *registered;
   uint8_t randomness[32];
   bool has_miner_id; /* a request has one; a bare vanilla.json need not */
   uint64_t miner_id;
@@ -51,7 +51,7 @@ typedef struct {
 /* What command-line options supply for a bare vanilla.json (a request
  * carries its own and these are not consulted). NULL / false: not given. */
 typedef struct {
-  const cz_post_kind *kind;
+  const cz_registered_post *registered;
   const uint8_t *randomness; /* 32 bytes */
   const uint8_t *prover_id;  /* 32 bytes */
   bool has_partition;
@@ -59,7 +59,7 @@ typedef struct {
 } cz_bench_post_options;
 
 /* Read a request.json, or a bare vanilla.json (a top-level array) with the
- * kind, randomness and prover id from opt (partition default 0). Checks the
+ * registered proof, randomness and prover id from opt (partition default 0). Checks the
  * form only: every field present and well formed, proof_kind agreeing with
  * registered_proof, WinningPoSt at partition 0, one proof per sector, each
  * proof valid base64; the proofs are not parsed. Returns CZ_OK with *out
@@ -112,7 +112,7 @@ void cz_bench_hex32_text(char out[65], const uint8_t b[32]);
 
 /* A --registered-proof argument: a decimal number 0-14 or a filecoin-ffi
  * name ("StackedDrgWindow2KiBV1_1"); NULL when it is neither. */
-const cz_post_kind *cz_bench_post_kind_arg(const char *arg);
+const cz_registered_post *cz_bench_registered_post_arg(const char *arg);
 
 /* "winning-post" / "window-post" for a PoSt type, and back (-1: neither). */
 const char *cz_bench_post_type_name(cz_post_type t);

@@ -29,16 +29,16 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
     cz_porep_c1_free(&c1);
     return 2;
   }
-  printf("kind %s\nload_c1 %.1f ms\n", c1.kind->name, cz_bench_ms_since(t0));
+  printf("kind %s\nload_c1 %.1f ms\n", c1.registered->name, cz_bench_ms_since(t0));
 
   char name[256];
-  cz_porep_param_name(c1.kind, name, sizeof name);
+  cz_porep_param_name(c1.registered, name, sizeof name);
   cz_porep_config cfg;
-  cz_porep_kind_config(c1.kind, &cfg);
+  cz_registered_porep_config(c1.registered, &cfg);
   cz_groth16_params params;
   const cz_bench_prove_opts *o = &a->o;
   if (cz_bench_prove_params(&params, name, cz_porep_public_input_count(&cfg) + 1,
-                            CZ_POREP_CIRCUIT_REVISION, o, cz_porep_keygen, (void *)c1.kind)) {
+                            CZ_POREP_CIRCUIT_REVISION, o, cz_porep_keygen, (void *)c1.registered)) {
     cz_porep_c1_free(&c1);
     return 2;
   }
@@ -49,7 +49,7 @@ int cz_bench_prove_porep(const cz_bench_porep_args *a) {
   cz_pce *shape = NULL;
   if (!rc && o->pce) {
     t0 = cz_now_ns();
-    e = cz_porep_record_shape(c1.kind, &shape, msg, sizeof msg);
+    e = cz_porep_record_shape(c1.registered, &shape, msg, sizeof msg);
     rc = cz_bench_prove_shape_report(e, shape, t0, msg);
   }
 

@@ -29,7 +29,7 @@ static int load_partition(const cz_bench_post_args *a, cz_post_partition *p) {
     vp[i] = r.vanilla[i].bytes, lens[i] = r.vanilla[i].len;
   if (e == CZ_OK)
     e = cz_post_partition_parse(p,
-                                &(cz_post_challenge_seed){r.kind, r.randomness, r.prover_id,
+                                &(cz_post_challenge_seed){r.registered, r.randomness, r.prover_id,
                                                           r.partition},
                                 vp, lens, r.n_vanilla, why, sizeof why);
   /* A request names its sectors: each proof must be its sector's. */
@@ -49,8 +49,8 @@ static int load_partition(const cz_bench_post_args *a, cz_post_partition *p) {
     fprintf(stderr, "prove: %s: %s\n", a->request, e == CZ_ERR_NOMEM ? "out of memory" : why);
     return 2;
   }
-  printf("kind %s\npartition %u index\nsectors %zu count\nload_vanilla %.1f ms\n", p->kind->name,
-         p->partition, p->n, cz_bench_ms_since(t0));
+  printf("kind %s\npartition %u index\nsectors %zu count\nload_vanilla %.1f ms\n",
+         p->registered->name, p->partition, p->n, cz_bench_ms_since(t0));
   return 0;
 }
 
@@ -68,11 +68,11 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
     return e == CZ_ERR_PROOF_INVALID ? 1 : 2;
   }
   char name[256];
-  cz_post_param_name(p.kind, name, sizeof name);
+  cz_post_param_name(p.registered, name, sizeof name);
   cz_groth16_params params;
   const cz_bench_prove_opts *o = &a->o;
-  if (cz_bench_prove_params(&params, name, cz_post_public_input_count(p.kind) + 1,
-                            CZ_POST_CIRCUIT_REVISION, o, cz_post_keygen, (void *)p.kind)) {
+  if (cz_bench_prove_params(&params, name, cz_post_public_input_count(p.registered) + 1,
+                            CZ_POST_CIRCUIT_REVISION, o, cz_post_keygen, (void *)p.registered)) {
     cz_post_partition_free(&p);
     return 2;
   }
@@ -80,7 +80,7 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
   cz_pce *shape = NULL;
   if (!rc && o->pce) {
     t0 = cz_now_ns();
-    e = cz_post_record_shape(p.kind, &shape, msg, sizeof msg);
+    e = cz_post_record_shape(p.registered, &shape, msg, sizeof msg);
     rc = cz_bench_prove_shape_report(e, shape, t0, msg);
   }
   cz_groth16_pvk *pvk = rc ? NULL : cz_groth16_prepare(&params.vk);
@@ -100,7 +100,7 @@ int cz_bench_prove_post(const cz_bench_post_args *a) {
     if (e == CZ_OK) {
       cz_prove_timing_emit(&hook, CZ_PHASE_SYNTHESIS, cz_now_ns() - s0);
       cz_prove_ctx pc = {o->backend, &params, pvk, o->threads, &hook};
-      e = cz_post_prove_assignment(&p, &as, &pc, proof, msg, sizeof msg);
+      e = cz_post_groth16_prove(&p, &as, &pc, proof, msg, sizeof msg);
     }
     last_ms = cz_bench_ms_since(t0);
     if (e != CZ_OK) {

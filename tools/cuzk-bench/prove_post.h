@@ -6,7 +6,7 @@
 
 typedef struct {
   const char *request;       /* request.json, or a bare vanilla.json */
-  cz_bench_post_options opt; /* kind, randomness, prover id, partition for a bare one */
+  cz_bench_post_options opt; /* registered proof, randomness, prover id, partition for a bare one */
   unsigned repeat;           /* prove the same partition this many times (>= 1) */
   cz_bench_prove_opts o;
 } cz_bench_post_args;

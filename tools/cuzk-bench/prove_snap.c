@@ -30,7 +30,7 @@ static int load_partitions(const cz_bench_snap_request *r, const char *path,
   uint64_t t0 = cz_now_ns();
   for (uint32_t k = 0; k < r->n_vanilla; k++) {
     cz_err e =
-        cz_snap_partition_parse(&parts[k], r->kind, k,
+        cz_snap_partition_parse(&parts[k], r->registered, k,
                                 &(cz_snap_comms){r->comm_r_old, r->comm_d_new, r->comm_r_new},
                                 r->vanilla[k].bytes, r->vanilla[k].len, msg, sizeof msg);
     if (e != CZ_OK) {
@@ -61,7 +61,7 @@ static int prove_one(const cz_snap_partition *p, const cz_pce *shape,
   if (e == CZ_OK) {
     cz_prove_timing_emit(&hook, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
     cz_prove_ctx pc = {o->backend, params, pvk, o->threads, &hook};
-    e = cz_snap_prove_assignment(p, &as, &pc, out, msg, sizeof msg);
+    e = cz_snap_groth16_prove(p, &as, &pc, out, msg, sizeof msg);
   }
   if (e != CZ_OK) {
     fprintf(stderr, "prove: partition %u: %s: %s\n", p->partition, cz_err_str(e), msg);
@@ -81,7 +81,7 @@ int cz_bench_prove_snap(const cz_bench_snap_args *a) {
     fprintf(stderr, "prove: %s\n", why);
     return 2;
   }
-  const cz_snap_kind *k = r.kind;
+  const cz_registered_snap *k = r.registered;
   if (r.n_vanilla != k->shape.partitions) {
     fprintf(stderr, "prove: %s: %zu partition proofs, %s has %u partitions\n", a->request,
             r.n_vanilla, k->name, k->shape.partitions);

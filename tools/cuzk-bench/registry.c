@@ -3,8 +3,8 @@
 #include "commands.h"
 
 const cz_bench_command cz_bench_commands[] = {
-    {"cs", cmd_bench_cs, "constraint-system synthesis rate per LC layout"},
-    {"ec", cmd_bench_ec, "ns/op of field, curve and pairing operations"},
+    {"cs", cz_bench_cmd_cs, "constraint-system synthesis rate per LC layout"},
+    {"ec", cz_bench_cmd_ec, "ns/op of field, curve and pairing operations"},
     {"prove", cmd_prove, "setup (cached), prove and verify a synthetic circuit; phase times"},
     {"verify", cmd_verify, "verify a Groth16 proof against a verifying key"},
     {"verify-post", cmd_verify_post,
@@ -23,11 +23,11 @@ const cz_bench_command cz_bench_commands[] = {
      "TEST parameters streamed to the file the parameter store looks for (any size)"},
     {"zkey-setup", cmd_zkey_setup,
      "a snarkjs .zkey (and .ptau) for a circom .r1cs from known toxic waste, tests only"},
-    {"ntt", cmd_bench_ntt, "NTT over Fr: time vs butterflies x Fr mul / threads"},
-    {"msm", cmd_bench_msm, "multi-scalar multiplication G1/G2: us/point, sparse ratio, scaling"},
-    {"poseidon", cmd_bench_poseidon,
+    {"ntt", cz_bench_cmd_ntt, "NTT over Fr: time vs butterflies x Fr mul / threads"},
+    {"msm", cz_bench_cmd_msm, "multi-scalar multiplication G1/G2: us/point, sparse ratio, scaling"},
+    {"poseidon", cz_bench_cmd_poseidon,
      "Poseidon native hashes/s and gadget constraints/s per LC layout"},
-    {"sha256-synth", cmd_bench_sha256,
+    {"sha256-synth", cz_bench_cmd_sha256,
      "SHA-256 gadget synthesis (20-block label): constraints/s per LC layout"},
     {"gen-vanilla", cmd_gen_vanilla,
      "seal test sectors; write a C1 (porep), PoSt vanilla proofs (winning-post, window-post) or "
@@ -39,12 +39,13 @@ const cz_bench_command cz_bench_commands[] = {
      "--pce"},
     {"pce", cmd_pce,
      "make (--build) or check (--check) the recorded circuit shape in the parameter cache"},
-    {"pool", cmd_bench_pool,
+    {"pool", cz_bench_cmd_pool,
      "first touch of big buffers (huge pages, threads) against the pool's reuse"},
-    {"param-digest", cmd_bench_param_digest,
+    {"param-digest", cz_bench_cmd_param_digest,
      "hash an official parameter file as its digest check does (a sparse 47 GiB one by default), "
      "against b2sum"},
-    {"seal", cmd_bench_seal, "seal a test sector in memory and verify its vanilla proofs; times"},
+    {"seal", cz_bench_cmd_seal,
+     "seal a test sector in memory and verify its vanilla proofs; times"},
 #ifdef CUZK_HAVE_GRPC
     {"status", cmd_client_status, "a running daemon's status (-a ADDR)"},
     {"metrics", cmd_client_metrics, "a running daemon's Prometheus metrics"},

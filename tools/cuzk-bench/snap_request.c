@@ -16,25 +16,25 @@ void cz_bench_snap_request_free(cz_bench_snap_request *r) {
   memset(r, 0, sizeof *r);
 }
 
-const cz_snap_kind *cz_bench_snap_kind_arg(const char *arg) {
+const cz_registered_snap *cz_bench_registered_snap_arg(const char *arg) {
   if (!arg || !*arg) return NULL;
   char *end = NULL;
   unsigned long v = strtoul(arg, &end, 10);
   if (*end == 0 && arg[0] >= '0' && arg[0] <= '9')
-    return v < CZ_SNAP_N_KINDS ? cz_snap_kind_by_id((uint32_t)v) : NULL;
-  return cz_snap_kind_by_name(arg);
+    return v < CZ_REGISTERED_SNAP_COUNT ? cz_registered_snap_by_id((uint32_t)v) : NULL;
+  return cz_registered_snap_by_name(arg);
 }
 
 cz_err cz_bench_snap_request_write(const char *dir, const cz_bench_snap_request *r, char *why,
                                    size_t whylen) {
-  if (!r->kind || !r->n_vanilla)
+  if (!r->registered || !r->n_vanilla)
     return cz_msg_err(why, whylen, CZ_ERR_INVALID_ARG,
                       "request: needs a kind and the partition proofs");
   char hex[65];
   json_t *j = json_object();
   if (j) {
     json_object_set_new(j, "proof_kind", json_string("snap-deals"));
-    json_object_set_new(j, "registered_proof", json_integer(r->kind->id));
+    json_object_set_new(j, "registered_proof", json_integer(r->registered->id));
     cz_bench_hex32_text(hex, r->comm_r_old);
     json_object_set_new(j, "comm_r_old", json_string(hex));
     cz_bench_hex32_text(hex, r->comm_d_new);
@@ -83,7 +83,7 @@ static cz_err read_obj(const char *path, json_t *j, cz_bench_snap_request *r, ch
     snprintf(num, sizeof num, "%lld", (long long)json_integer_value(rp));
     arg = num;
   }
-  if (!(r->kind = cz_bench_snap_kind_arg(arg)))
+  if (!(r->registered = cz_bench_registered_snap_arg(arg)))
     return cz_msg_err(why, whylen, CZ_ERR_INVALID_ARG,
                       "%s: registered_proof: not a registered update proof (0-4 or a name)", path);
   cz_err e;

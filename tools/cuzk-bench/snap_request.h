@@ -21,7 +21,7 @@
 #include "post_request.h" /* cz_bench_blob, vanilla.json */
 
 typedef struct {
-  const cz_snap_kind *kind;
+  const cz_registered_snap *registered;
   uint8_t comm_r_old[32], comm_d_new[32], comm_r_new[32];
   cz_bench_blob *vanilla; /* heap-owned, one raw bincode PartitionProof each */
   size_t n_vanilla;
@@ -42,6 +42,6 @@ void cz_bench_snap_request_free(cz_bench_snap_request *r); /* idempotent on a ze
 
 /* A --registered-proof argument for updates: 0-4 or a filecoin-ffi name
  * ("StackedDrg2KiBV1"); NULL when neither. */
-const cz_snap_kind *cz_bench_snap_kind_arg(const char *arg);
+const cz_registered_snap *cz_bench_registered_snap_arg(const char *arg);
 
 #endif

@@ -15,12 +15,12 @@
 struct synth_input {
   syn_kind kind;
   uint32_t partition;
-  cz_porep_c1 c1;           /* PoRep */
-  const cz_post_kind *post; /* PoSt */
+  cz_porep_c1 c1;                 /* PoRep */
+  const cz_registered_post *post; /* PoSt */
   size_t n_sectors, n_challenges;
   cz_merkle_proof *proofs;
   cz_post_slot *slots;
-  const cz_snap_kind *snap; /* update */
+  const cz_registered_snap *snap; /* update */
   cz_snap_partition_proof snap_proof;
   cz_snap_public snap_pub;
 };
@@ -84,7 +84,7 @@ static bool make_porep(synth_input *in, const synth_spec *s, char *why, size_t w
   if (s->c1_path) {
     e = cz_porep_c1_load(&in->c1, s->c1_path, msg, sizeof msg);
   } else if (s->sector_size) {
-    const cz_porep_kind *k = cz_porep_kind_by_sector_size(s->sector_size, true);
+    const cz_registered_porep *k = cz_registered_porep_by_sector_size(s->sector_size, true);
     if (!k) {
       snprintf(why, whylen, "no PoRep of %llu bytes", (unsigned long long)s->sector_size);
       return false;
@@ -93,7 +93,7 @@ static bool make_porep(synth_input *in, const synth_spec *s, char *why, size_t w
     if (e != CZ_OK) snprintf(msg, sizeof msg, "out of memory");
   } else {
     cz_porep_seal_input si = {0};
-    si.kind = cz_porep_kind_by_id(5); /* StackedDrg2KiBV1_1 */
+    si.registered = cz_registered_porep_by_id(5); /* StackedDrg2KiBV1_1 */
     si.sector_id = 1;
     si.progress = cz_bench_progress();
     memset(si.ticket, 0x0c, 32);
@@ -120,13 +120,13 @@ static bool make_post(synth_input *in, const synth_spec *s, char *why, size_t wh
   uint64_t size = s->sector_size ? s->sector_size : 2048;
   bool winning = s->kind == SYN_WINNING;
   for (uint32_t id = winning ? 0 : 10; id < (winning ? 5u : 15u) && !in->post; id++)
-    if (cz_post_kind_by_id(id)->sector_size == size) in->post = cz_post_kind_by_id(id);
+    if (cz_registered_post_by_id(id)->sector_size == size) in->post = cz_registered_post_by_id(id);
   if (!in->post) {
     snprintf(why, whylen, "no %s PoSt of %llu bytes", winning ? "Winning" : "Window",
              (unsigned long long)size);
     return false;
   }
-  const cz_post_kind *k = in->post;
+  const cz_registered_post *k = in->post;
   in->n_sectors = s->post_sectors ? s->post_sectors : k->sector_count;
   in->n_challenges = s->post_challenges ? s->post_challenges : k->challenge_count;
   size_t leaves = (size_t)(k->sector_size / 32), n = in->n_sectors * in->n_challenges;
@@ -153,7 +153,7 @@ static void fake_vanilla(cz_vanilla_merkle *m, const cz_merkle_shape *t, size_t 
 }
 
 static bool make_update(synth_input *in, const synth_spec *s, char *why, size_t whylen) {
-  in->snap = cz_snap_kind_by_sector_size(s->sector_size ? s->sector_size : 2048);
+  in->snap = cz_registered_snap_by_sector_size(s->sector_size ? s->sector_size : 2048);
   if (!in->snap) {
     snprintf(why, whylen, "no update of %llu bytes", (unsigned long long)s->sector_size);
     return false;
@@ -218,15 +218,15 @@ void synth_input_free(synth_input *in) {
 }
 
 const char *synth_input_name(const synth_input *in) {
-  return in->kind == SYN_POREP    ? in->c1.kind->name
+  return in->kind == SYN_POREP    ? in->c1.registered->name
          : in->kind == SYN_UPDATE ? in->snap->name
                                   : in->post->name;
 }
 
-cz_err synth_input_run(const synth_input *in, cz_cs_kind kind, const cz_cs_config *cfg,
+cz_err synth_input_run(const synth_input *in, cz_cs_mode mode, const cz_cs_config *cfg,
                        const cz_pce *shape, unsigned n_threads, cz_assignment *out, char *msg,
                        size_t msg_len) {
-  cz_cs_kind k = shape ? CZ_CS_WITNESS : kind;
+  cz_cs_mode k = shape ? CZ_CS_WITNESS : mode;
   cz_err e;
   if (in->kind == SYN_POREP) {
     e = cz_porep_witness(k, &in->c1, in->partition, cfg, n_threads, out, msg, msg_len);
@@ -234,7 +234,7 @@ cz_err synth_input_run(const synth_input *in, cz_cs_kind kind, const cz_cs_confi
     e = cz_snap_witness(k, &in->snap->shape, &in->snap_pub, &in->snap_proof, n_threads, out, msg,
                         msg_len);
   } else {
-    const cz_post_kind *p = in->post;
+    const cz_registered_post *p = in->post;
     e = cz_post_witness(&(cz_post_dims){&p->tree_r, (size_t)(p->sector_size / 32), in->n_sectors,
                                         in->n_challenges},
                         in->slots, k, n_threads, out, msg, msg_len);
@@ -247,7 +247,7 @@ cz_err synth_input_run(const synth_input *in, cz_cs_kind kind, const cz_cs_confi
 }
 
 cz_err synth_input_record(const synth_input *in, cz_pce **out, char *msg, size_t msg_len) {
-  if (in->kind == SYN_POREP) return cz_porep_record_shape(in->c1.kind, out, msg, msg_len);
+  if (in->kind == SYN_POREP) return cz_porep_record_shape(in->c1.registered, out, msg, msg_len);
   if (in->kind == SYN_UPDATE) return cz_snap_record_shape(&in->snap->shape, out, msg, msg_len);
   if (in->n_sectors != in->post->sector_count || in->n_challenges != in->post->challenge_count) {
     snprintf(msg, msg_len, "a shape is recorded for the registered %u sectors x %u challenges only",
@@ -261,10 +261,10 @@ cz_err synth_input_record(const synth_input *in, cz_pce **out, char *msg, size_t
  * and that challenge's subcircuit: the partition's circuit is the header
  * and the challenges side by side, sharing only the header's variables). */
 static cz_err porep_one_challenge(cz_cs *cs, const cz_porep_c1 *c1, uint32_t p, uint32_t i) {
-  cz_porep_kind k = *c1->kind;
+  cz_registered_porep k = *c1->registered;
   k.shape.challenges = 1;
   cz_porep_c1 one = *c1;
-  one.kind = &k;
+  one.registered = &k;
   one.n_partitions = 1;
   one.n_challenges = 1;
   one.proofs = &c1->proofs[(size_t)p * c1->n_challenges + i];
@@ -286,7 +286,7 @@ int synth_input_check(const synth_input *in, long challenge) {
     fprintf(stderr, "synth-only: out of memory\n");
     return 2;
   }
-  cz_err e = challenge < 0 ? cz_porep_circuit(cs, &in->c1.kind->shape, &in->c1, in->partition)
+  cz_err e = challenge < 0 ? cz_porep_circuit(cs, &in->c1.registered->shape, &in->c1, in->partition)
                            : porep_one_challenge(cs, &in->c1, in->partition, (uint32_t)challenge);
   int rc = 2;
   if (e != CZ_OK) {

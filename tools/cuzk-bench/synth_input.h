@@ -45,7 +45,7 @@ const char *synth_input_name(const synth_input *in);
  * layout, NULL default), its slots on n_threads; with shape, a WITNESS run
  * completed by cz_pce_eval on the same budget. Errors as the library's, msg
  * naming the cause. */
-cz_err synth_input_run(const synth_input *in, cz_cs_kind kind, const cz_cs_config *cfg,
+cz_err synth_input_run(const synth_input *in, cz_cs_mode mode, const cz_cs_config *cfg,
                        const cz_pce *shape, unsigned n_threads, cz_assignment *out, char *msg,
                        size_t msg_len);
 

@@ -143,7 +143,7 @@ static bool parse_merkle(cz_json *j, const cz_porep_tree_spec *t, cz_merkle_proo
 }
 
 typedef struct {
-  const cz_porep_kind *kind;
+  const cz_registered_porep *registered;
   cz_porep_tree_spec tree_d, tree_r;
 } c1_spec;
 
@@ -165,13 +165,14 @@ static bool parse_column(cz_json *j, const c1_spec *cs, cz_porep_column *c) {
     while ((g = cz_json_obj_field(j, &q)) >= 0) {
       if (g == 0) {
         uint64_t v = 0;
-        if (cz_json_uint(j, UINT32_MAX, &v) && v >= cs->kind->shape.nodes)
+        if (cz_json_uint(j, UINT32_MAX, &v) && v >= cs->registered->shape.nodes)
           cz_json_fail(j, CZ_ERR_PARSE, "node %llu >= %llu nodes", (unsigned long long)v,
-                       (unsigned long long)cs->kind->shape.nodes);
+                       (unsigned long long)cs->registered->shape.nodes);
         c->index = (uint32_t)v;
       } else if (g == 1) {
         cz_json_arr a;
-        if (!cz_json_arr_begin(j, &a, cs->kind->shape.layers, "rows (one per layer)")) return false;
+        if (!cz_json_arr_begin(j, &a, cs->registered->shape.layers, "rows (one per layer)"))
+          return false;
         while (cz_json_arr_next(j, &a)) parse_fr(j, &c->rows[a.i - 1]);
       } else {
         cz_json_null(j);
@@ -200,9 +201,9 @@ static bool parse_labeling(cz_json *j, const c1_spec *cs, cz_porep_labeling *lp,
                      layer);
       lp->layer = (uint32_t)v;
     } else {
-      if (cz_json_uint(j, UINT64_MAX, &v) && v >= cs->kind->shape.nodes)
+      if (cz_json_uint(j, UINT64_MAX, &v) && v >= cs->registered->shape.nodes)
         cz_json_fail(j, CZ_ERR_PARSE, "node %llu >= %llu nodes", (unsigned long long)v,
-                     (unsigned long long)cs->kind->shape.nodes);
+                     (unsigned long long)cs->registered->shape.nodes);
       lp->node = v;
     }
   }
@@ -233,7 +234,7 @@ static bool parse_replica_columns(cz_json *j, const c1_spec *cs, cz_porep_challe
 static bool parse_challenge(cz_json *j, const c1_spec *cs, cz_porep_challenge_proof *cp) {
   static const char *const F[] = {"comm_d_proofs", "comm_r_last_proof", "replica_column_proofs",
                                   "labeling_proofs", "encoding_proof"};
-  uint32_t layers = cs->kind->shape.layers;
+  uint32_t layers = cs->registered->shape.layers;
   cz_json_obj o;
   int f;
   if (!cz_json_obj_begin(j, &o, F, 5)) return false;
@@ -262,31 +263,31 @@ static bool parse_challenge(cz_json *j, const c1_spec *cs, cz_porep_challenge_pr
  * proof's (known when registered_proof came first), else anything from
  * the interactive count to NI-PoRep's, checked by the caller once
  * registered_proof is read. */
-static bool parse_vanilla(cz_json *j, cz_porep_c1 *c1, const cz_porep_kind *known,
-                          const cz_porep_kind **tag_kind) {
+static bool parse_vanilla(cz_json *j, cz_porep_c1 *c1, const cz_registered_porep *known,
+                          const cz_registered_porep **tag_registered) {
   if (!cz_json_expect(j, '{', "'{' (a StackedDrg<size>V1 variant)")) return false;
   char tag[32];
   size_t len;
   if (!cz_json_short_string(j, tag, sizeof tag, &len)) return false;
-  const cz_porep_kind *k = NULL;
+  const cz_registered_porep *k = NULL;
   for (uint32_t id = 0; id < 5 && !k; id++) {
-    const cz_porep_kind *c = cz_porep_kind_by_id(id);
+    const cz_registered_porep *c = cz_registered_porep_by_id(id);
     if (strlen(c->vanilla_tag) == len && memcmp(c->vanilla_tag, tag, len) == 0) k = c;
   }
   if (!k) return cz_json_fail(j, CZ_ERR_PARSE, "unknown variant `%s`", tag);
   if (!cz_json_expect(j, ':', "':'")) return false;
-  /* The largest partition count of the tag's kinds (NI-PoRep's), or the
+  /* The largest partition count of the tag's registered proofs (NI-PoRep's), or the
    * registered proof's own. */
-  const cz_porep_kind *room = k;
-  for (uint32_t id = 0; id < CZ_POREP_N_KINDS; id++) {
-    const cz_porep_kind *c = cz_porep_kind_by_id(id);
+  const cz_registered_porep *room = k;
+  for (uint32_t id = 0; id < CZ_REGISTERED_POREP_COUNT; id++) {
+    const cz_registered_porep *c = cz_registered_porep_by_id(id);
     if (!strcmp(c->vanilla_tag, k->vanilla_tag) && c->partitions > room->partitions) room = c;
   }
   bool exact = known && !strcmp(known->vanilla_tag, k->vanilla_tag);
   if (exact) room = known;
   if (cz_porep_c1_alloc(c1, room) != CZ_OK) return cz_json_fail(j, CZ_ERR_NOMEM, "out of memory");
-  *tag_kind = k;
-  c1_spec cs = {.kind = k};
+  *tag_registered = k;
+  c1_spec cs = {.registered = k};
   cz_porep_tree_spec_init(&cs.tree_d, &CZ_POREP_TREE_D_SHAPE, k->shape.nodes);
   cz_porep_tree_spec_init(&cs.tree_r, &k->shape.tree_r, k->shape.nodes);
   cz_json_arr pa;
@@ -317,7 +318,7 @@ static bool all_zero(const uint8_t b[32]) {
 static bool parse_c1(cz_json *j, cz_porep_c1 *c1) {
   static const char *const F[] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d",
                                   "replica_id",       "seed",           "ticket"};
-  const cz_porep_kind *kind = NULL, *tag_kind = NULL;
+  const cz_registered_porep *registered = NULL, *tag_registered = NULL;
   uint8_t *bytes[] = {NULL, NULL, c1->comm_r, c1->comm_d, c1->replica_id, c1->seed, c1->ticket};
   uint8_t tmp[5][32] = {{0}};
   cz_json_obj o;
@@ -328,28 +329,30 @@ static bool parse_c1(cz_json *j, cz_porep_c1 *c1) {
       char name[64];
       size_t len;
       if (!cz_json_short_string(j, name, sizeof name, &len)) return false;
-      kind = len < sizeof name ? cz_porep_kind_by_name(name) : NULL;
-      if (!kind)
+      registered = len < sizeof name ? cz_registered_porep_by_name(name) : NULL;
+      if (!registered)
         return cz_json_fail(j, CZ_ERR_INVALID_ARG, "unknown or unsupported registered proof `%s`",
                             name);
     } else if (f == 1) {
-      if (!parse_vanilla(j, c1, kind, &tag_kind)) return false;
+      if (!parse_vanilla(j, c1, registered, &tag_registered)) return false;
     } else {
       /* c1 is (re)allocated by parse_vanilla: keep the bytes aside. */
       if (!cz_json_bytes32(j, tmp[f - 2])) return false;
     }
-    if (kind && tag_kind && strcmp(kind->vanilla_tag, tag_kind->vanilla_tag) != 0) {
+    if (registered && tag_registered &&
+        strcmp(registered->vanilla_tag, tag_registered->vanilla_tag) != 0) {
       cz_json_obj_leave_field(j, &o);
       return cz_json_fail(j, CZ_ERR_PARSE, "registered_proof %s does not match vanilla_proofs %s",
-                          kind->name, tag_kind->vanilla_tag);
+                          registered->name, tag_registered->vanilla_tag);
     }
   }
   if (f == CZ_JSON_ERROR) return false;
-  if (kind && tag_kind && c1->n_partitions != kind->partitions)
+  if (registered && tag_registered && c1->n_partitions != registered->partitions)
     return cz_json_fail(j, CZ_ERR_PARSE, "vanilla_proofs: %s has %u partitions, found %u",
-                        kind->name, (unsigned)kind->partitions, (unsigned)c1->n_partitions);
+                        registered->name, (unsigned)registered->partitions,
+                        (unsigned)c1->n_partitions);
   for (int i = 2; i < 7; i++) memcpy(bytes[i], tmp[i - 2], 32);
-  c1->kind = kind;
+  c1->registered = registered;
   /* comm_r, comm_d and replica_id are Fr; seed and ticket are randomness. */
   static const char *const FR_NAMES[] = {"comm_r", "comm_d", "replica_id"};
   for (int i = 0; i < 3; i++) {
@@ -399,10 +402,10 @@ static bool parse_wrapper(cz_json *j, cz_porep_c1 *c1) {
     }
   }
   if (f == CZ_JSON_ERROR) return false;
-  if (size != c1->kind->sector_size)
+  if (size != c1->registered->sector_size)
     return cz_json_fail(j, CZ_ERR_PARSE, "SectorSize %llu does not match %s (%llu bytes)",
-                        (unsigned long long)size, c1->kind->name,
-                        (unsigned long long)c1->kind->sector_size);
+                        (unsigned long long)size, c1->registered->name,
+                        (unsigned long long)c1->registered->sector_size);
   c1->has_sector_num = true;
   c1->sector_num = num;
   return true;

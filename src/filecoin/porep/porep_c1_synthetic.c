@@ -59,7 +59,8 @@ static void rand_merkle(uint64_t *s, const cz_merkle_shape *shape, uint64_t node
   }
 }
 
-static void rand_column(uint64_t *s, const cz_porep_kind *k, uint32_t index, cz_porep_column *c) {
+static void rand_column(uint64_t *s, const cz_registered_porep *k, uint32_t index,
+                        cz_porep_column *c) {
   c->index = index;
   for (uint32_t l = 0; l < k->shape.layers; l++) rand_fr(s, &c->rows[l]);
   rand_merkle(s, &k->shape.tree_r, k->shape.nodes, index, &c->tree_c);
@@ -73,8 +74,8 @@ static void rand_labeling(uint64_t *s, uint32_t layer, uint64_t node, cz_porep_l
 
 /* Challenge i of a partition: the derived node, its graph parents' columns
  * and random paths, with the partition's shared roots. */
-static void rand_challenge(uint64_t *s, const cz_porep_kind *k, const cz_sdr_graph *g, uint64_t ch,
-                           const cz_fr roots[2], cz_porep_challenge_proof *cp) {
+static void rand_challenge(uint64_t *s, const cz_registered_porep *k, const cz_sdr_graph *g,
+                           uint64_t ch, const cz_fr roots[2], cz_porep_challenge_proof *cp) {
   uint32_t parents[CZ_SDR_DEGREE];
   cz_sdr_parents(g, (uint32_t)ch, parents);
   cp->challenge = ch;
@@ -90,8 +91,9 @@ static void rand_challenge(uint64_t *s, const cz_porep_kind *k, const cz_sdr_gra
   cp->c_x.tree_c.root = roots[1];
 }
 
-cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_porep_kind *kind, uint64_t seed) {
-  cz_err e = cz_porep_c1_alloc(c1, kind);
+cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_registered_porep *registered,
+                             uint64_t seed) {
+  cz_err e = cz_porep_c1_alloc(c1, registered);
   if (e != CZ_OK) return e;
   uint64_t s = seed;
   rand_fr_bytes(&s, c1->comm_d);
@@ -103,9 +105,9 @@ cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_porep_kind *kind, uint64_
     memcpy(c1->ticket + i, &t, 8);
   }
   cz_porep_config cfg;
-  cz_porep_kind_config(kind, &cfg);
+  cz_registered_porep_config(registered, &cfg);
   cz_sdr_graph g;
-  if ((e = cz_sdr_graph_init(&g, kind->shape.nodes, cfg.porep_id, cfg.api)) != CZ_OK) {
+  if ((e = cz_sdr_graph_init(&g, registered->shape.nodes, cfg.porep_id, cfg.api)) != CZ_OK) {
     cz_porep_c1_free(c1);
     return e;
   }
@@ -120,7 +122,8 @@ cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_porep_kind *kind, uint64_
     rand_fr(&s, &roots[0]);
     rand_fr(&s, &roots[1]);
     for (uint32_t i = 0; i < c1->n_challenges; i++)
-      rand_challenge(&s, kind, &g, ch[i], roots, &c1->proofs[(size_t)p * c1->n_challenges + i]);
+      rand_challenge(&s, registered, &g, ch[i], roots,
+                     &c1->proofs[(size_t)p * c1->n_challenges + i]);
   }
   free(ch);
   return CZ_OK;

@@ -110,7 +110,7 @@ static void put_merkle(wbuf *w, const cz_merkle_shape *s, const cz_merkle_proof 
   PUT(w, "}}}");
 }
 
-static void put_column(wbuf *w, const cz_porep_kind *k, const cz_porep_column *c) {
+static void put_column(wbuf *w, const cz_registered_porep *k, const cz_porep_column *c) {
   PUT(w, "{\"column\":{\"index\":");
   put_u64(w, c->index);
   PUT(w, ",\"rows\":[");
@@ -136,7 +136,8 @@ static void put_labeling(wbuf *w, const cz_porep_labeling *lp) {
   PUT(w, "}");
 }
 
-static void put_challenge(wbuf *w, const cz_porep_kind *k, const cz_porep_challenge_proof *cp) {
+static void put_challenge(wbuf *w, const cz_registered_porep *k,
+                          const cz_porep_challenge_proof *cp) {
   PUT(w, "{\"comm_d_proofs\":");
   put_merkle(w, &CZ_POREP_TREE_D_SHAPE, &cp->tree_d);
   PUT(w, ",\"comm_r_last_proof\":");
@@ -166,9 +167,9 @@ static void put_challenge(wbuf *w, const cz_porep_kind *k, const cz_porep_challe
 cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len) {
   *out = NULL;
   *len = 0;
-  if (!c1 || !c1->kind || (!c1->proofs && c1->n_partitions && c1->n_challenges))
+  if (!c1 || !c1->registered || (!c1->proofs && c1->n_partitions && c1->n_challenges))
     return CZ_ERR_INVALID_ARG;
-  const cz_porep_kind *k = c1->kind;
+  const cz_registered_porep *k = c1->registered;
   wbuf w = {0};
   PUT(&w, "{\"registered_proof\":\"");
   put(&w, k->name, strlen(k->name));

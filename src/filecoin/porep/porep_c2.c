@@ -16,7 +16,7 @@ static cz_err partition_inputs(const cz_porep_c1 *c1, size_t p, cz_fr **out, siz
   if (p >= c1->n_partitions)
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no partition %zu in this C1", p);
   cz_porep_config cfg;
-  cz_porep_kind_config(c1->kind, &cfg);
+  cz_registered_porep_config(c1->registered, &cfg);
   *n = cz_porep_public_input_count(&cfg);
   if (!(*out = malloc(*n * sizeof **out)))
     return cz_msg_err(msg, len, CZ_ERR_NOMEM, "out of memory");
@@ -32,10 +32,9 @@ static cz_err partition_inputs(const cz_porep_c1 *c1, size_t p, cz_fr **out, siz
 /* The circuit's own public inputs must equal the ones the verifier will
  * compute: a cheap guard against a circuit / input-generator mismatch,
  * which would otherwise surface as an invalid proof. */
-cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, size_t p, const cz_pce *shape,
-                                  unsigned n_threads, cz_assignment *as, char *msg,
-                                  size_t msg_len) {
-  if (!c1 || !c1->kind || !c1->proofs || p >= c1->n_partitions)
+cz_err cz_porep_synthesize_pce(const cz_porep_c1 *c1, size_t p, const cz_pce *shape,
+                               unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len) {
+  if (!c1 || !c1->registered || !c1->proofs || p >= c1->n_partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no partition %zu in this C1", p);
   cz_fr *inputs;
   size_t n;
@@ -50,7 +49,7 @@ cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, size_t p, const cz_pce 
     if (e == CZ_ERR_NOMEM) cz_msg_err(msg, msg_len, e, "out of memory");
     else
       cz_msg_err(msg, msg_len, e, "partition %zu: the recorded shape is not %s's circuit", p,
-                 c1->kind->name);
+                 c1->registered->name);
   }
   if (e == CZ_OK &&
       (as->n_inputs != n + 1 || memcmp(as->inputs + 1, inputs, n * sizeof *inputs) != 0)) {
@@ -62,19 +61,18 @@ cz_err cz_porep_c2_synthesize_pce(const cz_porep_c1 *c1, size_t p, const cz_pce 
   return e;
 }
 
-cz_err cz_porep_c2_synthesize(const cz_porep_c1 *c1, size_t p, unsigned n_threads,
-                              cz_assignment *as, char *msg, size_t msg_len) {
-  return cz_porep_c2_synthesize_pce(c1, p, NULL, n_threads, as, msg, msg_len);
+cz_err cz_porep_synthesize(const cz_porep_c1 *c1, size_t p, unsigned n_threads, cz_assignment *as,
+                           char *msg, size_t msg_len) {
+  return cz_porep_synthesize_pce(c1, p, NULL, n_threads, as, msg, msg_len);
 }
 
 /* Kind ctx's circuit without a witness (keygen, recording). */
-static cz_err build_kind(cz_cs *cs, const void *ctx) {
-  return cz_porep_circuit(cs, &((const cz_porep_kind *)ctx)->shape, NULL, 0);
+static cz_err build_registered(cz_cs *cs, const void *ctx) {
+  return cz_porep_circuit(cs, &((const cz_registered_porep *)ctx)->shape, NULL, 0);
 }
 
-cz_err cz_porep_c2_prove_partition(const cz_porep_c1 *c1, size_t p, cz_assignment *as,
-                                   const cz_prove_ctx *pc, uint8_t out[192], char *msg,
-                                   size_t msg_len) {
+cz_err cz_porep_groth16_prove(const cz_porep_c1 *c1, size_t p, cz_assignment *as,
+                              const cz_prove_ctx *pc, uint8_t out[192], char *msg, size_t msg_len) {
   cz_fr *inputs;
   size_t n;
   cz_err e = partition_inputs(c1, p, &inputs, &n, msg, msg_len);
@@ -103,19 +101,19 @@ cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, con
                               uint32_t first, uint32_t count, uint8_t *out, char *msg,
                               size_t msg_len) {
   const cz_groth16_params *params = pc ? pc->params : NULL;
-  if (!c1 || !c1->kind || !c1->proofs || !params || !out)
+  if (!c1 || !c1->registered || !c1->proofs || !params || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing C1, parameters or output");
   if (first > c1->n_partitions || count > c1->n_partitions - first)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partitions %u..%u: the C1 has %u", first,
                       first + count - 1, c1->n_partitions);
   cz_porep_config cfg;
-  cz_porep_kind_config(c1->kind, &cfg);
+  cz_registered_porep_config(c1->registered, &cfg);
   size_t n_inputs = cz_porep_public_input_count(&cfg);
   if (params->vk.n_ic != n_inputs + 1)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "parameters take %zu public inputs, %s has %zu", params->vk.n_ic - 1,
-                      c1->kind->name, n_inputs);
-  cz_err e = cz_porep_verify_vanilla(c1, msg, msg_len);
+                      c1->registered->name, n_inputs);
+  cz_err e = cz_porep_vanilla_verify(c1, msg, msg_len);
   if (e != CZ_OK) return e;
   /* One prepared key for every partition's check. */
   cz_prove_ctx each = *pc;
@@ -125,20 +123,19 @@ cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, con
   for (uint32_t p = first; p < first + count && e == CZ_OK; p++) {
     cz_assignment as;
     uint64_t t0 = cz_now_ns();
-    if ((e = cz_porep_c2_synthesize_pce(c1, p, shape, pc->n_threads, &as, msg, msg_len)) != CZ_OK)
+    if ((e = cz_porep_synthesize_pce(c1, p, shape, pc->n_threads, &as, msg, msg_len)) != CZ_OK)
       break;
     cz_prove_timing_emit(pc->timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-    e = cz_porep_c2_prove_partition(c1, p, &as, &each,
-                                    out + (size_t)(p - first) * CZ_GROTH16_PROOF_BYTES, msg,
-                                    msg_len);
+    e = cz_porep_groth16_prove(c1, p, &as, &each,
+                               out + (size_t)(p - first) * CZ_GROTH16_PROOF_BYTES, msg, msg_len);
   }
   cz_groth16_pvk_free(own);
   return e;
 }
 
-cz_err cz_porep_keygen_shape(void *ctx, cz_cs *cs) { return build_kind(cs, ctx); }
+cz_err cz_porep_keygen_shape(void *ctx, cz_cs *cs) { return build_registered(cs, ctx); }
 
 cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
-  const cz_porep_kind *k = ctx;
-  return cz_circuit_keygen(build_kind, k, k->name, out, msg, msg_len);
+  const cz_registered_porep *k = ctx;
+  return cz_circuit_keygen(build_registered, k, k->name, out, msg, msg_len);
 }

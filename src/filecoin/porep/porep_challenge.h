@@ -29,14 +29,14 @@ cz_err cz_porep_prove_challenge(const cz_porep_sector_view *v, uint64_t challeng
                                 const uint32_t parents[CZ_SDR_DEGREE],
                                 cz_porep_challenge_proof *pr);
 
-/* The checks shared by sealing and verification (porep_seal.c): a kind this
+/* The checks shared by sealing and verification (porep_seal.c): a registered proof this
  * code handles and a configuration that agrees with it. CZ_OK, or
  * CZ_ERR_INVALID_ARG with msg naming the cause. */
-cz_err cz_porep_check_kind(const cz_porep_kind *k, const cz_porep_config *cfg, char *msg,
-                           size_t msg_len);
+cz_err cz_porep_check_registered(const cz_registered_porep *k, const cz_porep_config *cfg,
+                                 char *msg, size_t msg_len);
 /* A sealer's input checks (the dense and the sparse one): an input and an
- * output (has_out), a registered proof, *cfg defaulting to the kind's own
- * configuration (written to *own), then cz_porep_check_kind. */
+ * output (has_out), a registered proof, *cfg defaulting to the registered proof's own
+ * configuration (written to *own), then cz_porep_check_registered. */
 cz_err cz_porep_check_seal_input(const cz_porep_seal_input *in, bool has_out,
                                  const cz_porep_config **cfg, cz_porep_config *own, char *msg,
                                  size_t msg_len);

@@ -280,7 +280,7 @@ static cz_err top_init(porep_top *t, const cz_porep_shape *shape, const cz_porep
   t->shape = shape;
   t->vals = vals;
   if (!c1) return CZ_OK;
-  if (!c1->kind || !c1->proofs || !shape_eq(shape, &c1->kind->shape))
+  if (!c1->registered || !c1->proofs || !shape_eq(shape, &c1->registered->shape))
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "registered_proof: not this circuit's");
   if (partition >= c1->n_partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partition %u: the C1 has %u", partition,
@@ -311,26 +311,27 @@ cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c
   return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
-cz_err cz_porep_witness(cz_cs_kind kind, const cz_porep_c1 *c1, uint32_t partition,
+cz_err cz_porep_witness(cz_cs_mode mode, const cz_porep_c1 *c1, uint32_t partition,
                         const cz_cs_config *cfg, unsigned n_threads, cz_assignment *out, char *msg,
                         size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
   memset(out, 0, sizeof *out);
-  if (!c1 || !c1->kind) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "c1: missing");
+  if (!c1 || !c1->registered) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "c1: missing");
   porep_top *t = malloc(sizeof *t);
   if (!t) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = top_init(t, &c1->kind->shape, c1, partition, true, msg, msg_len);
+  cz_err e = top_init(t, &c1->registered->shape, c1, partition, true, msg, msg_len);
   if (e == CZ_OK) {
     cz_slotted_circuit c = top_circuit(t);
-    e = cz_slots_synthesize(kind, cfg, &c, n_threads, out, msg, msg_len);
+    e = cz_slots_synthesize(mode, cfg, &c, n_threads, out, msg, msg_len);
   }
   free(t);
   return e;
 }
 
-cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, size_t msg_len) {
+cz_err cz_porep_record_shape(const cz_registered_porep *k, cz_pce **out, char *msg,
+                             size_t msg_len) {
   *out = NULL;
-  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no kind");
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   porep_top *t = malloc(sizeof *t);
   if (!t) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   cz_err e = top_init(t, &k->shape, NULL, 0, false, msg, msg_len);
@@ -344,9 +345,9 @@ cz_err cz_porep_record_shape(const cz_porep_kind *k, cz_pce **out, char *msg, si
 
 cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
                                         uint32_t partition, cz_fr *out, size_t *n) {
-  if (!c1 || !c1->kind || !n) return CZ_ERR_INVALID_ARG;
+  if (!c1 || !c1->registered || !n) return CZ_ERR_INVALID_ARG;
   cz_porep_config own;
-  cz_porep_kind_config(c1->kind, &own);
+  cz_registered_porep_config(c1->registered, &own);
   if (cfg && (cfg->sector_size != own.sector_size || cfg->challenges != own.challenges ||
               cfg->partitions != own.partitions))
     return CZ_ERR_INVALID_ARG;

@@ -41,7 +41,7 @@ void cz_porep_default_data(uint8_t *out, uint64_t sector_size) {
 /* ---- Sealing ------------------------------------------------------------- */
 
 typedef struct {
-  const cz_porep_kind *kind;
+  const cz_registered_porep *registered;
   cz_sdr_graph g;
   uint64_t nodes;
   uint32_t layers;
@@ -168,8 +168,8 @@ static void sealer_free(sealer *s) {
 }
 
 /* See porep_challenge.h. */
-cz_err cz_porep_check_kind(const cz_porep_kind *k, const cz_porep_config *cfg, char *msg,
-                           size_t msg_len) {
+cz_err cz_porep_check_registered(const cz_registered_porep *k, const cz_porep_config *cfg,
+                                 char *msg, size_t msg_len) {
   if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   if ((k->shape.layers != 2 && k->shape.layers != 11) || k->shape.layers > CZ_POREP_MAX_LAYERS ||
       k->shape.nodes < 2 || k->shape.nodes > UINT32_MAX || k->shape.challenges == 0 ||
@@ -186,12 +186,12 @@ cz_err cz_porep_check_seal_input(const cz_porep_seal_input *in, bool has_out,
                                  const cz_porep_config **cfg, cz_porep_config *own, char *msg,
                                  size_t msg_len) {
   if (!in || !has_out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no input or output");
-  if (!in->kind) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
+  if (!in->registered) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered proof");
   if (!*cfg) {
-    cz_porep_kind_config(in->kind, own);
+    cz_registered_porep_config(in->registered, own);
     *cfg = own;
   }
-  return cz_porep_check_kind(in->kind, *cfg, msg, msg_len);
+  return cz_porep_check_registered(in->registered, *cfg, msg, msg_len);
 }
 
 /* Tree D: the binary SHA-256 tree over the data, and its root comm_d. */
@@ -204,7 +204,7 @@ static cz_err build_tree_d(sealer *s, uint8_t comm_d[32], char *msg, size_t msg_
   const cz_merkle_shape shape_d = {CZ_MERKLE_SHA256, 2, 0, 0};
   cz_err e = cz_merkle_tree_build(&s->tree_d, &shape_d, s->leaves, (size_t)s->nodes);
   if (e != CZ_OK)
-    return cz_msg_err(msg, msg_len, e, "%s: building a Merkle tree failed", s->kind->name);
+    return cz_msg_err(msg, msg_len, e, "%s: building a Merkle tree failed", s->registered->name);
   cz_progress_add(&s->pc, s->nodes);
   cz_fr_to_bytes_le(comm_d, &s->tree_d.root);
   return CZ_OK;
@@ -212,8 +212,8 @@ static cz_err build_tree_d(sealer *s, uint8_t comm_d[32], char *msg, size_t msg_
 
 static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_porep_config *cfg,
                           cz_porep_c1 *out, char *msg, size_t msg_len) {
-  const cz_porep_kind *k = in->kind;
-  s->kind = k;
+  const cz_registered_porep *k = in->registered;
+  s->registered = k;
   s->nodes = k->shape.nodes;
   s->layers = k->shape.layers;
   cz_err e = cz_sdr_graph_init(&s->g, s->nodes, cfg->porep_id, cfg->api);
@@ -291,9 +291,10 @@ cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_confi
   cz_porep_config own;
   cz_err e = cz_porep_check_seal_input(in, out != NULL, &cfg, &own, msg, msg_len);
   if (e != CZ_OK) return e;
-  if (in->kind->sector_size > SEAL_MAX_SECTOR)
+  if (in->registered->sector_size > SEAL_MAX_SECTOR)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "%s: sealing in memory is for test sectors up to 512 MiB", in->kind->name);
+                      "%s: sealing in memory is for test sectors up to 512 MiB",
+                      in->registered->name);
   sealer s;
   memset(&s, 0, sizeof s);
   s.n_threads = n_threads;
@@ -301,11 +302,11 @@ cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_confi
   if (in->data) {
     s.data = in->data;
   } else {
-    own_data = malloc(in->kind->sector_size);
+    own_data = malloc(in->registered->sector_size);
     if (!own_data)
       return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "%s: out of memory for the default data",
-                        in->kind->name);
-    cz_porep_default_data(own_data, in->kind->sector_size);
+                        in->registered->name);
+    cz_porep_default_data(own_data, in->registered->sector_size);
     s.data = own_data;
   }
   e = seal_sector(&s, in, cfg, out, msg, msg_len);
@@ -390,7 +391,8 @@ static bool column_ok(const verifier *v, const cz_porep_column *c, uint32_t node
                       const cz_fr *comm_c, char *why, size_t why_len) {
   if (c->index != node)
     FAIL("%s column has index %" PRIu32 ", expected %" PRIu32, what, c->index, node);
-  const char *f = inclusion_fails(&c->tree_c, &v->c1->kind->shape.tree_r, v->nodes, node, comm_c);
+  const char *f =
+      inclusion_fails(&c->tree_c, &v->c1->registered->shape.tree_r, v->nodes, node, comm_c);
   if (f) FAIL("%s column (node %" PRIu32 "): tree C inclusion proof %s", what, node, f);
   cz_fr h;
   if (cz_sdr_column_hash(&h, c->rows, v->layers) != CZ_OK || !cz_fr_eq(&h, &c->tree_c.leaf))
@@ -430,7 +432,7 @@ static bool labeling_ok(const cz_porep_challenge_proof *pr, const cz_porep_label
 
 static bool challenge_ok(const verifier *v, const cz_porep_challenge_proof *pr, uint64_t challenge,
                          const cz_fr *comm_c, const cz_fr *comm_r_last, char *why, size_t why_len) {
-  const cz_porep_kind *k = v->c1->kind;
+  const cz_registered_porep *k = v->c1->registered;
   if (pr->challenge != challenge)
     FAIL("challenge index is %" PRIu64 ", expected %" PRIu64 " (derived from replica_id and seed)",
          pr->challenge, challenge);
@@ -508,17 +510,17 @@ static void verify_range(void *ctx, size_t begin, size_t end, unsigned worker) {
   }
 }
 
-cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
+cz_err cz_porep_vanilla_verify_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
                                       size_t msg_len) {
-  if (!c1 || !c1->kind || !c1->proofs)
+  if (!c1 || !c1->registered || !c1->proofs)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no C1 to verify");
-  const cz_porep_kind *k = c1->kind;
+  const cz_registered_porep *k = c1->registered;
   cz_porep_config own;
   if (!cfg) {
-    cz_porep_kind_config(k, &own);
+    cz_registered_porep_config(k, &own);
     cfg = &own;
   }
-  cz_err e = cz_porep_check_kind(k, cfg, msg, msg_len);
+  cz_err e = cz_porep_check_registered(k, cfg, msg, msg_len);
   if (e != CZ_OK) return e;
   if (c1->n_partitions != k->partitions || c1->n_challenges != k->shape.challenges)
     return cz_msg_err(msg, msg_len, CZ_ERR_PROOF_INVALID,
@@ -583,6 +585,6 @@ cz_err cz_porep_verify_vanilla_config(const cz_porep_c1 *c1, const cz_porep_conf
   return e;
 }
 
-cz_err cz_porep_verify_vanilla(const cz_porep_c1 *c1, char *msg, size_t msg_len) {
-  return cz_porep_verify_vanilla_config(c1, NULL, msg, msg_len);
+cz_err cz_porep_vanilla_verify(const cz_porep_c1 *c1, char *msg, size_t msg_len) {
+  return cz_porep_vanilla_verify_config(c1, NULL, msg, msg_len);
 }

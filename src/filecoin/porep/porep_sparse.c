@@ -144,7 +144,7 @@ static cz_err label_challenges(sparse_sector *s) {
 
 /* Tree C over the column hashes and tree R-last over the replica (last
  * label + zero data) of the touched nodes; untouched columns are all zero. */
-static cz_err build_trees(sparse_sector *s, const cz_porep_kind *k) {
+static cz_err build_trees(sparse_sector *s, const cz_registered_porep *k) {
   uint64_t *idx = malloc((s->n_touched + 1) * sizeof *idx);
   cz_fr *col = malloc((s->n_touched + 1) * sizeof *col);
   cz_fr *rep = malloc((s->n_touched + 1) * sizeof *rep);
@@ -176,7 +176,7 @@ static cz_err build_trees(sparse_sector *s, const cz_porep_kind *k) {
 /* comm_d, replica_id, the challenges, the labels and the trees. */
 static cz_err build_sector(sparse_sector *s, const cz_porep_seal_input *in,
                            const cz_porep_config *cfg, uint8_t comm_d[32]) {
-  const cz_porep_kind *k = in->kind;
+  const cz_registered_porep *k = in->registered;
   s->layers = k->shape.layers;
   s->nodes = k->shape.nodes;
   cz_fr zero_fr = {0};
@@ -201,7 +201,7 @@ static cz_err build_sector(sparse_sector *s, const cz_porep_seal_input *in,
 /* The C1: the commitments and the vanilla proof of every challenge. */
 static cz_err write_c1(const sparse_sector *s, const cz_porep_seal_input *in,
                        const uint8_t comm_d[32], cz_porep_c1 *out) {
-  cz_err e = cz_porep_c1_alloc(out, in->kind);
+  cz_err e = cz_porep_c1_alloc(out, in->registered);
   if (e != CZ_OK) return e;
   uint8_t comm_c[32], comm_r_last[32];
   cz_fr_to_bytes_le(comm_c, &s->tree_c.root);
@@ -231,10 +231,11 @@ cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "%s: a sparse sector needs interactive challenges (its synthetic and "
                       "non-interactive challenges would depend on comm_r)",
-                      in->kind->name);
+                      in->registered->name);
   if (in->data)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                      "%s: a sparse sector's data is all zero; it takes no data", in->kind->name);
+                      "%s: a sparse sector's data is all zero; it takes no data",
+                      in->registered->name);
   sparse_sector s;
   memset(&s, 0, sizeof s);
   uint8_t comm_d[32];
@@ -244,8 +245,8 @@ cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config
   sparse_free(&s);
   if (e != CZ_OK) {
     cz_porep_c1_free(out);
-    return cz_msg_err(msg, msg_len, e, "%s: building the sparse sector failed (%s)", in->kind->name,
-                      cz_err_str(e));
+    return cz_msg_err(msg, msg_len, e, "%s: building the sparse sector failed (%s)",
+                      in->registered->name, cz_err_str(e));
   }
   return CZ_OK;
 }

@@ -46,7 +46,7 @@ uint64_t cz_post_challenge_index(cz_api_version api, uint64_t sector_index,
   return api == CZ_API_1_2_0 ? n : sector_index * challenge_count + n;
 }
 
-uint64_t cz_post_leaf_challenge(const cz_post_kind *k, const uint8_t randomness[32],
+uint64_t cz_post_leaf_challenge(const cz_registered_post *k, const uint8_t randomness[32],
                                 uint64_t sector_id, uint64_t challenge_index) {
   uint8_t buf[32 + 8 + 8], d[CZ_SHA256_BYTES];
   memcpy(buf, randomness, 32);
@@ -56,7 +56,7 @@ uint64_t cz_post_leaf_challenge(const cz_post_kind *k, const uint8_t randomness[
   return le64(d) % (k->sector_size / 32); /* NODE_SIZE */
 }
 
-cz_err cz_post_sector_challenges(const cz_post_kind *k, const uint8_t randomness[32],
+cz_err cz_post_sector_challenges(const cz_registered_post *k, const uint8_t randomness[32],
                                  uint64_t sector_index, uint64_t sector_id, uint64_t *out,
                                  char *msg, size_t msg_len) {
   if (!k || !randomness || !out)
@@ -70,7 +70,7 @@ cz_err cz_post_sector_challenges(const cz_post_kind *k, const uint8_t randomness
   return CZ_OK;
 }
 
-cz_err cz_post_winning_sectors(const cz_post_kind *k, const uint8_t randomness[32],
+cz_err cz_post_winning_sectors(const cz_registered_post *k, const uint8_t randomness[32],
                                const uint8_t prover_id[32], uint64_t sector_set_len, uint64_t *out,
                                char *msg, size_t msg_len) {
   if (!k || !randomness || !prover_id || !out)
@@ -97,8 +97,8 @@ cz_err cz_post_winning_sectors(const cz_post_kind *k, const uint8_t randomness[3
   return CZ_OK;
 }
 
-cz_err cz_post_partition_slots(const cz_post_kind *k, uint32_t partition, size_t n, size_t *slots,
-                               char *msg, size_t msg_len) {
+cz_err cz_post_partition_slots(const cz_registered_post *k, uint32_t partition, size_t n,
+                               size_t *slots, char *msg, size_t msg_len) {
   if (k->type == CZ_POST_WINNING) {
     if (partition != 0)
       return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
@@ -121,7 +121,7 @@ cz_err cz_post_partition_slots(const cz_post_kind *k, uint32_t partition, size_t
 
 cz_err cz_post_public_inputs(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
                              size_t n, cz_fr *out, size_t out_cap, char *msg, size_t msg_len) {
-  const cz_post_kind *k = seed ? seed->kind : NULL;
+  const cz_registered_post *k = seed ? seed->registered : NULL;
   const uint8_t *randomness = seed ? seed->randomness : NULL;
   uint32_t partition = seed ? seed->partition : 0;
   if (!k || !randomness || !sectors || !out)

@@ -26,9 +26,9 @@ cz_err cz_post_inclusion_prove(const cz_merkle_tree *t, uint64_t challenge,
   return cz_bc_merkle_prove(t, challenge, out);
 }
 
-/* The tree must be the kind's tree R-last: Poseidon, the kind's arities,
+/* The tree must be the registered proof's tree R-last: Poseidon, the registered proof's arities,
  * sector_size / 32 leaves. */
-static cz_err check_tree(const cz_post_kind *k, const cz_merkle_tree *t, char *msg,
+static cz_err check_tree(const cz_registered_post *k, const cz_merkle_tree *t, char *msg,
                          size_t msg_len) {
   const cz_merkle_shape *w = &k->tree_r, *s = &t->shape;
   uint64_t leaves = k->sector_size / 32;
@@ -64,9 +64,9 @@ static cz_err check_commitments(const cz_merkle_tree *t, const cz_fr *comm_c,
   return CZ_OK;
 }
 
-cz_err cz_post_generate_vanilla(const cz_post_kind *k, const cz_post_replica *rep,
-                                const uint64_t *challenges, size_t n_challenges,
-                                cz_post_vanilla *out, char *msg, size_t msg_len) {
+cz_err cz_post_vanilla_prove(const cz_registered_post *k, const cz_post_replica *rep,
+                             const uint64_t *challenges, size_t n_challenges, cz_post_vanilla *out,
+                             char *msg, size_t msg_len) {
   if (msg && msg_len) msg[0] = 0;
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "generate vanilla: NULL output");
   memset(out, 0, sizeof *out);

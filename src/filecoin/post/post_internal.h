@@ -16,7 +16,7 @@ cz_err cz_post_check_fr(const uint8_t b[32], const char *what, cz_fr *out, char 
  * circuit: Winning partition 0 and n == config_sector_count (*slots = the
  * 66 slots it fills); Window 1 <= n <= sector_count (*slots = n).
  * CZ_ERR_INVALID_ARG with msg otherwise. */
-cz_err cz_post_partition_slots(const cz_post_kind *k, uint32_t partition, size_t n, size_t *slots,
-                               char *msg, size_t msg_len);
+cz_err cz_post_partition_slots(const cz_registered_post *k, uint32_t partition, size_t n,
+                               size_t *slots, char *msg, size_t msg_len);
 
 #endif

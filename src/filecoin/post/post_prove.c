@@ -14,12 +14,12 @@
 #include "util/msg.h"
 
 /* The verifier's inputs of the partition in a fresh array of
- * cz_post_public_input_count(kind). */
+ * cz_post_public_input_count(registered). */
 static cz_err verifier_inputs(const cz_post_partition *p, cz_fr **out, char *msg, size_t msg_len) {
-  size_t n = cz_post_public_input_count(p->kind);
+  size_t n = cz_post_public_input_count(p->registered);
   if (!(*out = malloc(n * sizeof **out)))
     return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_err e = cz_post_public_inputs(&(cz_post_challenge_seed){.kind = p->kind,
+  cz_err e = cz_post_public_inputs(&(cz_post_challenge_seed){.registered = p->registered,
                                                              .randomness = p->randomness,
                                                              .partition = p->partition},
                                    p->sectors, p->n, *out, n, msg, msg_len);
@@ -39,7 +39,7 @@ cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_challenge_s
                                const uint8_t *const *vanilla, const size_t *lens, size_t n,
                                char *msg, size_t msg_len) {
   memset(out, 0, sizeof *out);
-  const cz_post_kind *k = seed ? seed->kind : NULL;
+  const cz_registered_post *k = seed ? seed->registered : NULL;
   const uint8_t *randomness = seed ? seed->randomness : NULL;
   const uint8_t *prover_id = seed ? seed->prover_id : NULL;
   uint32_t partition = seed ? seed->partition : 0;
@@ -55,7 +55,7 @@ cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_challenge_s
     cz_post_partition_free(out);
     return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
   }
-  out->kind = k;
+  out->registered = k;
   out->partition = partition;
   memcpy(out->randomness, randomness, 32);
   memcpy(out->prover_id, prover_id, 32);
@@ -75,10 +75,10 @@ cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_challenge_s
 }
 
 cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t msg_len) {
-  if (!p || !p->kind)
+  if (!p || !p->registered)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: not parsed");
-  return cz_post_verify_vanilla(&(cz_post_challenge_seed){p->kind, p->randomness, p->prover_id,
-                                                          p->partition},
+  return cz_post_vanilla_verify(&(cz_post_challenge_seed){p->registered, p->randomness,
+                                                          p->prover_id, p->partition},
                                 p->sectors, p->proofs, p->n, msg, msg_len);
 }
 
@@ -89,7 +89,7 @@ cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t ms
  * slot for the real ones. */
 static cz_err fill_slots(const cz_post_partition *p, cz_post_slot **slots_out,
                          cz_merkle_proof **paths, char *msg, size_t msg_len) {
-  const cz_post_kind *k = p->kind;
+  const cz_registered_post *k = p->registered;
   size_t slots = k->sector_count, per = k->challenge_count;
   size_t real = k->type == CZ_POST_WINNING ? slots : p->n;
   cz_post_slot *s = calloc(slots, sizeof *s);
@@ -115,7 +115,7 @@ static cz_err fill_slots(const cz_post_partition *p, cz_post_slot **slots_out,
 /* The slots synthesized in parallel: a WITNESS run completed by the
  * recorded shape (a PROVE assignment bit for bit), or without a shape a
  * PROVE run. */
-static cz_err synthesize_slots(const cz_post_kind *k, const cz_post_slot *slots,
+static cz_err synthesize_slots(const cz_registered_post *k, const cz_post_slot *slots,
                                const cz_pce *shape, unsigned n_threads, cz_assignment *as,
                                char *msg, size_t msg_len) {
   size_t leaves = (size_t)(k->sector_size / 32);
@@ -139,9 +139,9 @@ static cz_err synthesize_slots(const cz_post_kind *k, const cz_post_slot *slots,
 cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape, unsigned n_threads,
                               cz_assignment *as, char *msg, size_t msg_len) {
   memset(as, 0, sizeof *as);
-  if (!p || !p->kind)
+  if (!p || !p->registered)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "PoSt partition: not parsed");
-  const cz_post_kind *k = p->kind;
+  const cz_registered_post *k = p->registered;
   size_t n_inputs = cz_post_public_input_count(k);
   cz_fr *want = NULL;
   cz_err e = verifier_inputs(p, &want, msg, msg_len);
@@ -173,32 +173,32 @@ cz_err cz_post_synthesize(const cz_post_partition *p, unsigned n_threads, cz_ass
 }
 
 /* Kind ctx's circuit without a witness (keygen, recording). */
-static cz_err build_kind(cz_cs *cs, const void *ctx) {
-  const cz_post_kind *k = ctx;
+static cz_err build_registered(cz_cs *cs, const void *ctx) {
+  const cz_registered_post *k = ctx;
   return cz_post_circuit(cs, &k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
                          k->challenge_count, NULL);
 }
 
-cz_err cz_post_record_shape(const cz_post_kind *k, cz_pce **out, char *msg, size_t msg_len) {
+cz_err cz_post_record_shape(const cz_registered_post *k, cz_pce **out, char *msg, size_t msg_len) {
   *out = NULL;
   if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "no registered PoSt proof");
   return cz_post_record_slots(&k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
                               k->challenge_count, k->name, out, msg, msg_len);
 }
 
-cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
-                                const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                char *msg, size_t msg_len) {
+cz_err cz_post_groth16_prove(const cz_post_partition *p, cz_assignment *as, const cz_prove_ctx *pc,
+                             uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
   cz_fr *inputs = NULL;
-  cz_err e = !p || !p->kind ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
-                            : verifier_inputs(p, &inputs, msg, msg_len);
+  cz_err e = !p || !p->registered
+                 ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
+                 : verifier_inputs(p, &inputs, msg, msg_len);
   if (e != CZ_OK) {
     cz_assignment_free(as);
     return e;
   }
   /* Curio uses PoSt proofs unverified: this check is the only one. */
-  e = cz_groth16_prove_verified(pc, as, inputs, cz_post_public_input_count(p->kind), p->kind->name,
-                                out, msg, msg_len);
+  e = cz_groth16_prove_verified(pc, as, inputs, cz_post_public_input_count(p->registered),
+                                p->registered->name, out, msg, msg_len);
   free(inputs);
   return e;
 }
@@ -206,29 +206,29 @@ cz_err cz_post_prove_assignment(const cz_post_partition *p, cz_assignment *as,
 cz_err cz_post_prove(const cz_post_partition *p, const cz_prove_ctx *pc,
                      uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
   const cz_groth16_params *params = pc ? pc->params : NULL;
-  if (!p || !p->kind || !params || !out)
+  if (!p || !p->registered || !params || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
-  if (params->vk.n_ic != cz_post_public_input_count(p->kind) + 1)
+  if (params->vk.n_ic != cz_post_public_input_count(p->registered) + 1)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "parameters take %zu public inputs, %s has %zu", params->vk.n_ic - 1,
-                      p->kind->name, cz_post_public_input_count(p->kind));
+                      p->registered->name, cz_post_public_input_count(p->registered));
   cz_err e = cz_post_partition_verify(p, msg, msg_len);
   if (e != CZ_OK) return e;
   cz_assignment as;
   uint64_t t0 = cz_now_ns();
   if ((e = cz_post_synthesize(p, pc->n_threads, &as, msg, msg_len)) != CZ_OK) return e;
   cz_prove_timing_emit(pc->timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-  return cz_post_prove_assignment(p, &as, pc, out, msg, msg_len);
+  return cz_post_groth16_prove(p, &as, pc, out, msg, msg_len);
 }
 
-cz_err cz_post_keygen_shape(void *ctx, cz_cs *cs) { return build_kind(cs, ctx); }
+cz_err cz_post_keygen_shape(void *ctx, cz_cs *cs) { return build_registered(cs, ctx); }
 
 cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len) {
-  const cz_post_kind *k = ctx;
-  return cz_circuit_keygen(build_kind, k, k->name, out, msg, msg_len);
+  const cz_registered_post *k = ctx;
+  return cz_circuit_keygen(build_registered, k, k->name, out, msg, msg_len);
 }
 
-cz_err cz_post_params_get(cz_groth16_params *out, const cz_post_kind *k,
+cz_err cz_post_params_get(cz_groth16_params *out, const cz_registered_post *k,
                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
                           size_t msg_len) {
   memset(out, 0, sizeof *out);

@@ -25,7 +25,7 @@ typedef struct {
   uint32_t variant, n_base, n_sub, n_top;
 } want_shape;
 
-static want_shape shape_of(const cz_post_kind *k) {
+static want_shape shape_of(const cz_registered_post *k) {
   const cz_merkle_shape *t = &k->tree_r;
   want_shape w = {t->top_arity   ? 2u
                   : t->sub_arity ? 1u
@@ -37,8 +37,9 @@ static want_shape shape_of(const cz_post_kind *k) {
   return w;
 }
 
-static cz_err check_shape(const cz_post_kind *k, const want_shape *w, const cz_post_inclusion *inc,
-                          const char *name, char *msg, size_t msg_len) {
+static cz_err check_shape(const cz_registered_post *k, const want_shape *w,
+                          const cz_post_inclusion *inc, const char *name, char *msg,
+                          size_t msg_len) {
   const cz_merkle_shape *t = &k->tree_r;
   if (inc->variant != w->variant || inc->n_base != w->n_base || inc->n_sub != w->n_sub ||
       inc->n_top != w->n_top)
@@ -62,7 +63,7 @@ static cz_err check_shape(const cz_post_kind *k, const want_shape *w, const cz_p
 }
 
 /* One inclusion proof against its challenge and comm_r_last. */
-static cz_err check_inclusion(const cz_post_kind *k, const want_shape *w,
+static cz_err check_inclusion(const cz_registered_post *k, const want_shape *w,
                               const cz_post_inclusion *inc, uint64_t challenge,
                               const cz_fr *comm_r_last, const char *name, char *msg,
                               size_t msg_len) {
@@ -101,7 +102,7 @@ static cz_err check_public(const cz_post_sector *s, const cz_post_vanilla *v, si
   return CZ_OK;
 }
 
-static cz_err verify_sector(const cz_post_kind *k, const want_shape *w,
+static cz_err verify_sector(const cz_registered_post *k, const want_shape *w,
                             const uint8_t randomness[32], uint64_t sector_index,
                             const cz_post_sector *s, const cz_post_vanilla *v, size_t i, char *msg,
                             size_t msg_len) {
@@ -142,10 +143,10 @@ static cz_err verify_sector(const cz_post_kind *k, const want_shape *w,
   return CZ_OK;
 }
 
-cz_err cz_post_verify_vanilla(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
+cz_err cz_post_vanilla_verify(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
                               const cz_post_vanilla *proofs, size_t n, char *msg, size_t msg_len) {
   if (msg && msg_len) msg[0] = 0;
-  const cz_post_kind *k = seed ? seed->kind : NULL;
+  const cz_registered_post *k = seed ? seed->registered : NULL;
   const uint8_t *randomness = seed ? seed->randomness : NULL;
   const uint8_t *prover_id = seed ? seed->prover_id : NULL;
   uint32_t partition = seed ? seed->partition : 0;

@@ -34,21 +34,21 @@ static cz_err sector_slot(cz_cs *cs, const void *ctx, size_t i) {
   return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
-cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors, cz_cs_kind kind,
+cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors, cz_cs_mode mode,
                        unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
   memset(out, 0, sizeof *out);
   if (!d) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "sizes: missing");
   const cz_merkle_shape *tree = d->tree;
   size_t sector_leaves = d->sector_leaves, n_sectors = d->n_sectors, n_challenges = d->n_challenges;
-  if (kind != CZ_CS_WITNESS && kind != CZ_CS_PROVE)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "kind: WITNESS or PROVE");
+  if (mode != CZ_CS_WITNESS && mode != CZ_CS_PROVE)
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "mode: WITNESS or PROVE");
   cz_err e =
       cz_post_check_sectors(tree, sector_leaves, n_sectors, n_challenges, sectors, msg, msg_len);
   if (e != CZ_OK) return e;
   post_slots p = {tree, sector_leaves, n_challenges, sectors, true};
   cz_slotted_circuit c = {n_sectors, no_header, sector_slot, &p};
-  return cz_slots_synthesize(kind, NULL, &c, n_threads, out, msg, msg_len);
+  return cz_slots_synthesize(mode, NULL, &c, n_threads, out, msg, msg_len);
 }
 
 cz_err cz_post_record_slots(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,

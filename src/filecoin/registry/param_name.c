@@ -41,7 +41,7 @@ size_t cz_param_name_v28(const char *prefix, const char *identifier, size_t id_l
   return fmt_len(snprintf(out, cap, "v%d-%s-%s", PARAM_VERSION, prefix, hex));
 }
 
-size_t cz_porep_param_identifier(const cz_porep_kind *k, char *out, size_t cap) {
+size_t cz_porep_param_identifier(const cz_registered_porep *k, char *out, size_t cap) {
   const cz_porep_shape *s = &k->shape;
   /* The spacing is rust-fil-proofs' own (no ';' before "base_graph", a space
    * before the closing braces): the hash is over these exact bytes. */
@@ -55,10 +55,10 @@ size_t cz_porep_param_identifier(const cz_porep_kind *k, char *out, size_t cap) 
       s->tree_r.base_arity, s->tree_r.sub_arity, s->tree_r.top_arity));
 }
 
-size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap) {
+size_t cz_porep_param_name(const cz_registered_porep *k, char *out, size_t cap) {
   char id[512], prefix[128];
   size_t n = cz_porep_param_identifier(k, id, sizeof id);
-  if (n >= sizeof id) n = 0; /* cannot happen for the registered kinds */
+  if (n >= sizeof id) n = 0; /* cannot happen for the registered proofs */
   const cz_merkle_shape *t = &k->shape.tree_r;
   snprintf(prefix, sizeof prefix,
            "stacked-proof-of-replication-merkletree-" TREE_HASHER "-%u-%u-%u-" DATA_HASHER,
@@ -66,7 +66,7 @@ size_t cz_porep_param_name(const cz_porep_kind *k, char *out, size_t cap) {
   return cz_param_name_v28(prefix, id, n, out, cap);
 }
 
-size_t cz_post_param_identifier(const cz_post_kind *k, char *out, size_t cap) {
+size_t cz_post_param_identifier(const cz_registered_post *k, char *out, size_t cap) {
   /* vanilla.rs ParameterSetMetadata::identifier: no api_version, and the
    * counts are the PublicParams' (Winning after the swap). */
   return fmt_len(snprintf(out, cap,
@@ -75,7 +75,7 @@ size_t cz_post_param_identifier(const cz_post_kind *k, char *out, size_t cap) {
                           (unsigned long long)k->sector_size, k->challenge_count, k->sector_count));
 }
 
-size_t cz_post_param_name(const cz_post_kind *k, char *out, size_t cap) {
+size_t cz_post_param_name(const cz_registered_post *k, char *out, size_t cap) {
   char id[160], prefix[96];
   size_t n = cz_post_param_identifier(k, id, sizeof id);
   if (n >= sizeof id) n = 0; /* cannot happen: the longest is 86 bytes */

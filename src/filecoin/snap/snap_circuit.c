@@ -467,7 +467,7 @@ cz_err cz_snap_circuit(cz_cs *cs, const cz_snap_shape *s, const cz_snap_public *
   return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
-cz_err cz_snap_witness(cz_cs_kind kind, const cz_snap_shape *s, const cz_snap_public *pub,
+cz_err cz_snap_witness(cz_cs_mode mode, const cz_snap_shape *s, const cz_snap_public *pub,
                        const cz_snap_partition_proof *w, unsigned n_threads, cz_assignment *out,
                        char *msg, size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
@@ -479,7 +479,7 @@ cz_err cz_snap_witness(cz_cs_kind kind, const cz_snap_shape *s, const cz_snap_pu
   else if (e != CZ_OK) cz_msg(msg, msg_len, "the proof is not of this circuit's shape");
   else {
     cz_slotted_circuit c = {s->challenges, snap_header, snap_challenge, ss};
-    e = cz_slots_synthesize(kind, NULL, &c, n_threads, out, msg, msg_len);
+    e = cz_slots_synthesize(mode, NULL, &c, n_threads, out, msg, msg_len);
   }
   free(ss->bits);
   free(ss);

@@ -63,8 +63,8 @@ static cz_err prove_one(const cz_merkle_tree *t, uint32_t c, cz_vanilla_merkle *
   return CZ_OK;
 }
 
-cz_err cz_snap_prove_partition(const cz_snap_shape *s, uint32_t k, const cz_snap_trees *t,
-                               cz_snap_partition_proof *out, char *msg, size_t msg_len) {
+cz_err cz_snap_vanilla_prove(const cz_snap_shape *s, uint32_t k, const cz_snap_trees *t,
+                             cz_snap_partition_proof *out, char *msg, size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
   memset(out, 0, sizeof *out);
   static const cz_merkle_shape tree_d = {CZ_MERKLE_SHA256, 2, 0, 0};

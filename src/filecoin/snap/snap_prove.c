@@ -20,13 +20,14 @@ void cz_snap_partition_free(cz_snap_partition *p) {
   memset(p, 0, sizeof *p);
 }
 
-cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, uint32_t partition,
-                               const cz_snap_comms *c, const uint8_t *vanilla, size_t len,
-                               char *msg, size_t msg_len) {
+cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_registered_snap *k,
+                               uint32_t partition, const cz_snap_comms *c, const uint8_t *vanilla,
+                               size_t len, char *msg, size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: NULL output");
   memset(out, 0, sizeof *out);
   if (!k || !c)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: no kind or commitments");
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
+                      "update partition: no registered proof or commitments");
   if (partition >= k->shape.partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "partition %u: %s has %u partition%s",
                       partition, k->name, k->shape.partitions, k->shape.partitions == 1 ? "" : "s");
@@ -35,7 +36,7 @@ cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, ui
   if (e != CZ_OK) return e;
   if ((e = cz_snap_vanilla_parse(&out->proof, vanilla, len, partition, msg, msg_len)) != CZ_OK)
     return e;
-  out->kind = k;
+  out->registered = k;
   out->partition = partition;
   memcpy(out->comm_r_old, c->comm_r_old, 32);
   memcpy(out->comm_d_new, c->comm_d_new, 32);
@@ -44,20 +45,20 @@ cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_snap_kind *k, ui
 }
 
 cz_err cz_snap_partition_verify(const cz_snap_partition *p, char *msg, size_t msg_len) {
-  if (!p || !p->kind)
+  if (!p || !p->registered)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: not parsed");
   cz_snap_comms c = {p->comm_r_old, p->comm_d_new, p->comm_r_new};
-  return cz_snap_verify_partition(&p->kind->shape, p->partition, &c, &p->proof, p->partition, msg,
-                                  msg_len);
+  return cz_snap_vanilla_verify(&p->registered->shape, p->partition, &c, &p->proof, p->partition,
+                                msg, msg_len);
 }
 
 cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
                                 char *msg, size_t msg_len) {
-  if (!p || !p->kind)
+  if (!p || !p->registered)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "update partition: not parsed");
   cz_snap_comms c = {p->comm_r_old, p->comm_d_new, p->comm_r_new};
-  return cz_snap_public_inputs(&p->kind->shape, p->partition, p->kind->shape.h, &c, out, msg,
-                               msg_len);
+  return cz_snap_public_inputs(&p->registered->shape, p->partition, p->registered->shape.h, &c, out,
+                               msg, msg_len);
 }
 
 /* The circuit of shape ctx without a witness (keygen, recording). */
@@ -79,14 +80,14 @@ static cz_err synthesize(const cz_snap_partition *p, const cz_pce *shape, unsign
   if (e != CZ_OK) return e;
   cz_snap_public pub = {in[0], in[1], in[2], in[3]};
   char why[256] = "";
-  e = cz_snap_witness(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &p->kind->shape, &pub, &p->proof,
+  e = cz_snap_witness(shape ? CZ_CS_WITNESS : CZ_CS_PROVE, &p->registered->shape, &pub, &p->proof,
                       n_threads, as, why, sizeof why);
-  if (e != CZ_OK) cz_msg(msg, msg_len, "%s: synthesis: %s", p->kind->name, why);
+  if (e != CZ_OK) cz_msg(msg, msg_len, "%s: synthesis: %s", p->registered->name, why);
   if (e == CZ_OK && shape && (e = cz_pce_eval(shape, as, n_threads)) != CZ_OK) {
     cz_assignment_free(as);
     cz_msg(msg, msg_len,
            e == CZ_ERR_NOMEM ? "out of memory" : "%s: the recorded shape is not this circuit's",
-           p->kind->name);
+           p->registered->name);
     return e;
   }
   /* A cheap guard against a circuit / input-generator mismatch, which
@@ -95,7 +96,8 @@ static cz_err synthesize(const cz_snap_partition *p, const cz_pce *shape, unsign
       (as->n_inputs != CZ_SNAP_PUBLIC_INPUTS + 1 || memcmp(as->inputs + 1, in, sizeof in) != 0)) {
     cz_assignment_free(as);
     e = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
-                   "%s: the circuit's public inputs differ from the verifier's", p->kind->name);
+                   "%s: the circuit's public inputs differ from the verifier's",
+                   p->registered->name);
   }
   return e;
 }
@@ -110,25 +112,25 @@ cz_err cz_snap_synthesize_pce(const cz_snap_partition *p, const cz_pce *shape, u
   return synthesize(p, shape, n_threads, as, msg, msg_len);
 }
 
-cz_err cz_snap_prove_assignment(const cz_snap_partition *p, cz_assignment *as,
-                                const cz_prove_ctx *pc, uint8_t out[CZ_GROTH16_PROOF_BYTES],
-                                char *msg, size_t msg_len) {
+cz_err cz_snap_groth16_prove(const cz_snap_partition *p, cz_assignment *as, const cz_prove_ctx *pc,
+                             uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
   cz_fr in[CZ_SNAP_PUBLIC_INPUTS];
-  cz_err e = !p || !p->kind ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
-                            : cz_snap_partition_inputs(p, in, msg, msg_len);
+  cz_err e = !p || !p->registered
+                 ? cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition")
+                 : cz_snap_partition_inputs(p, in, msg, msg_len);
   if (e != CZ_OK) {
     cz_assignment_free(as);
     return e;
   }
   /* Curio does not verify update proofs: this check is the only one. */
-  return cz_groth16_prove_verified(pc, as, in, CZ_SNAP_PUBLIC_INPUTS, p->kind->name, out, msg,
+  return cz_groth16_prove_verified(pc, as, in, CZ_SNAP_PUBLIC_INPUTS, p->registered->name, out, msg,
                                    msg_len);
 }
 
 cz_err cz_snap_prove(const cz_snap_partition *p, const cz_prove_ctx *pc,
                      uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len) {
   const cz_groth16_params *params = pc ? pc->params : NULL;
-  if (!p || !p->kind || !params || !out)
+  if (!p || !p->registered || !params || !out)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing partition, parameters or output");
   if (params->vk.n_ic != CZ_SNAP_PUBLIC_INPUTS + 1)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
@@ -140,7 +142,7 @@ cz_err cz_snap_prove(const cz_snap_partition *p, const cz_prove_ctx *pc,
   uint64_t t0 = cz_now_ns();
   if ((e = cz_snap_synthesize(p, pc->n_threads, &as, msg, msg_len)) != CZ_OK) return e;
   cz_prove_timing_emit(pc->timing, CZ_PHASE_SYNTHESIS, cz_now_ns() - t0);
-  return cz_snap_prove_assignment(p, &as, pc, out, msg, msg_len);
+  return cz_snap_groth16_prove(p, &as, pc, out, msg, msg_len);
 }
 
 cz_err cz_snap_keygen_shape(void *ctx, cz_cs *cs) { return build_shape(cs, ctx); }
@@ -149,7 +151,7 @@ cz_err cz_snap_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len)
   return cz_circuit_keygen(build_shape, ctx, "update", out, msg, msg_len);
 }
 
-cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
+cz_err cz_snap_params_get(cz_groth16_params *out, const cz_registered_snap *k,
                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
                           size_t msg_len) {
   memset(out, 0, sizeof *out);
@@ -161,10 +163,11 @@ cz_err cz_snap_params_get(cz_groth16_params *out, const cz_snap_kind *k,
   return cz_params_store_get(out, name, CZ_SNAP_PUBLIC_INPUTS + 1, o, origin, msg, msg_len);
 }
 
-cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_snap_kind *k, const cz_snap_comms *c,
-                             const uint8_t *proofs, size_t len, char *msg, size_t msg_len) {
+cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_registered_snap *k,
+                             const cz_snap_comms *c, const uint8_t *proofs, size_t len, char *msg,
+                             size_t msg_len) {
   if (!vk || !k || (!proofs && len))
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing key, kind or proofs");
+    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "missing key, registered proof or proofs");
   size_t parts = k->shape.partitions;
   if (len != parts * CZ_GROTH16_PROOF_BYTES)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,

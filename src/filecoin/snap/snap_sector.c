@@ -32,12 +32,12 @@ void cz_snap_sector_trees(const cz_snap_sector *s, cz_snap_trees *out) {
 }
 
 /* Seal the CC sector: tree R old (taken from the replica) and comm_c. */
-static cz_err seal_cc(const cz_snap_kind *k, uint64_t sector_id, unsigned n_threads,
+static cz_err seal_cc(const cz_registered_snap *k, uint64_t sector_id, unsigned n_threads,
                       cz_snap_sector *out, char *msg, size_t msg_len) {
   cz_porep_seal_input in;
   memset(&in, 0, sizeof in);
-  in.kind = cz_porep_kind_by_sector_size(k->sector_size, true);
-  if (!in.kind)
+  in.registered = cz_registered_porep_by_sector_size(k->sector_size, true);
+  if (!in.registered)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: no seal proof of that size", k->name);
   uint8_t *zeros = calloc(1, k->sector_size);
   if (!zeros) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory for the CC data");
@@ -57,12 +57,12 @@ static cz_err seal_cc(const cz_snap_kind *k, uint64_t sector_id, unsigned n_thre
   return CZ_OK;
 }
 
-cz_err cz_snap_sector_make(const cz_snap_kind *k, uint64_t sector_id, const uint8_t *new_data,
+cz_err cz_snap_sector_make(const cz_registered_snap *k, uint64_t sector_id, const uint8_t *new_data,
                            unsigned n_threads, cz_snap_sector *out, char *msg, size_t msg_len) {
   if (!out) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "out: missing");
   memset(out, 0, sizeof *out);
-  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "kind: missing");
-  out->kind = k;
+  if (!k) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "registered proof: missing");
+  out->registered = k;
   const uint64_t nodes = k->shape.nodes;
   static const cz_merkle_shape tree_d = {CZ_MERKLE_SHA256, 2, 0, 0};
   uint8_t *dflt = new_data ? NULL : malloc(k->sector_size);

@@ -132,9 +132,9 @@ static cz_err check_challenge(const vctx *x, size_t i, uint32_t c,
   return CZ_OK;
 }
 
-cz_err cz_snap_verify_partition(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
-                                const cz_snap_partition_proof *p, size_t index, char *msg,
-                                size_t msg_len) {
+cz_err cz_snap_vanilla_verify(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
+                              const cz_snap_partition_proof *p, size_t index, char *msg,
+                              size_t msg_len) {
   if (!s || !c || !p || k >= s->partitions)
     return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG,
                       "partition %u: missing argument or not a partition of this sector size", k);

@@ -19,9 +19,9 @@
 #define TS_NODES 8
 #define TS_LAYERS 2
 
-static inline const cz_porep_kind *ts_small_kind(void) {
-  static cz_porep_kind k;
-  k = *cz_porep_kind_by_id(5);
+static inline const cz_registered_porep *ts_small_registered(void) {
+  static cz_registered_porep k;
+  k = *cz_registered_porep_by_id(5);
   k.name = "test 256 B, tree 8-0-0, one challenge";
   k.sector_size = TS_NODES * 32;
   k.partitions = 1;
@@ -47,14 +47,14 @@ static inline void ts_open_column(cz_porep_column *col, const uint8_t *labels,
   CHECK_EQ_INT(cz_merkle_prove(tc, node, &col->tree_c), CZ_OK);
 }
 
-/* Seal a TS_NODES-node sector of random data for kind k (one partition) and
+/* Seal a TS_NODES-node sector of random data for registered proof k (one partition) and
  * fill c1 with the vanilla proofs of its interactive challenges: what the
  * circuit reads of them (leaves, paths, columns, the labeling node). */
-static inline void ts_seal(cz_porep_c1 *c1, const cz_porep_kind *k) {
+static inline void ts_seal(cz_porep_c1 *c1, const cz_registered_porep *k) {
   const cz_porep_shape *sh = &k->shape;
   CHECK_EQ_INT(cz_porep_c1_alloc(c1, k), CZ_OK);
   cz_porep_config cfg;
-  cz_porep_kind_config(k, &cfg);
+  cz_registered_porep_config(k, &cfg);
   cz_sdr_graph g;
   CHECK_EQ_INT(cz_sdr_graph_init(&g, TS_NODES, cfg.porep_id, k->api), CZ_OK);
 
@@ -112,12 +112,12 @@ static inline void ts_seal(cz_porep_c1 *c1, const cz_porep_kind *k) {
   cz_merkle_tree_free(&tr);
 }
 
-/* Synthesize partition 0 of c1 on a new system of the given kind (c1 only
- * where the kind takes values). */
-static inline cz_cs *ts_synth(cz_cs_kind kind, const cz_porep_c1 *c1) {
-  cz_cs *cs = cz_cs_new(kind, NULL);
+/* Synthesize partition 0 of c1 on a new system of the given mode (c1 only
+ * where the mode takes values). */
+static inline cz_cs *ts_synth(cz_cs_mode mode, const cz_porep_c1 *c1) {
+  cz_cs *cs = cz_cs_new(mode, NULL);
   CHECK(cs != NULL);
-  cz_err e = cz_porep_circuit(cs, &c1->kind->shape, cz_cs_needs_values(cs) ? c1 : NULL, 0);
+  cz_err e = cz_porep_circuit(cs, &c1->registered->shape, cz_cs_needs_values(cs) ? c1 : NULL, 0);
   CHECK_EQ_INT(e, CZ_OK);
   if (e) fprintf(stderr, "  synthesis: %s\n", cz_cs_errmsg(cs));
   return cs;

@@ -15,7 +15,7 @@
 #define MSG 512
 
 static bool same_c1(const cz_porep_c1 *a, const cz_porep_c1 *b) {
-  if (a->kind != b->kind || a->n_partitions != b->n_partitions ||
+  if (a->registered != b->registered || a->n_partitions != b->n_partitions ||
       a->n_challenges != b->n_challenges || a->has_sector_num != b->has_sector_num ||
       a->sector_num != b->sector_num)
     return false;
@@ -48,7 +48,7 @@ static void expect_err(const char *json, size_t len, cz_err e, const char *want,
     fprintf(stderr, "line %d: want %s \"%s\", got %s \"%s\"\n", line, cz_err_str(e), want,
             cz_err_str(got), msg);
   CHECK(ok);
-  CHECK(c1.proofs == NULL && c1.kind == NULL);
+  CHECK(c1.proofs == NULL && c1.registered == NULL);
 }
 #define EXPECT_ERR(json, e, want) expect_err((json), strlen(json), (e), (want), false, __LINE__)
 #define EXPECT_MSG(json, e, want) expect_err((json), strlen(json), (e), (want), true, __LINE__)
@@ -173,7 +173,7 @@ static char *wrapper(const char *json, uint64_t num, uint64_t size, int line_eve
 
 /* to_json -> parse -> the same model, and the same text again. */
 static void round_trip(uint32_t id, uint64_t seed) {
-  const cz_porep_kind *k = cz_porep_kind_by_id(id);
+  const cz_registered_porep *k = cz_registered_porep_by_id(id);
   cz_porep_c1 a, b;
   CHECK(cz_porep_c1_synthetic(&a, k, seed) == CZ_OK);
   size_t n1, n2;
@@ -259,7 +259,7 @@ static void wrapper_encoder(void) {
  * without line breaks in the base64, and with its fields in another order
  * and "\/" escapes as Go may write them. */
 static void wrapper_parses(const char *json, const cz_porep_c1 *ref) {
-  uint64_t size = ref->kind->sector_size;
+  uint64_t size = ref->registered->sector_size;
   char msg[MSG];
   for (int lines = 0; lines < 2; lines++) {
     char *w = wrapper(json, 1234567, size, lines ? 19 : 0);
@@ -355,8 +355,8 @@ static void wrapper_errors(const char *json, uint64_t size) {
 static void curio_wrapper(const char *json, const cz_porep_c1 *ref) {
   wrapper_encoder();
   wrapper_parses(json, ref);
-  wrapper_cuts(json, ref->kind->sector_size);
-  wrapper_errors(json, ref->kind->sector_size);
+  wrapper_cuts(json, ref->registered->sector_size);
+  wrapper_errors(json, ref->registered->sector_size);
 }
 
 /* r, little-endian: the smallest value that must be refused. */
@@ -420,7 +420,7 @@ static const c1_edit REFUSED[] = {
 /* Edits that must parse: to the kind with this id, or (-1) to the same C1. */
 static const struct {
   const char *from, *to;
-  int kind_id;
+  int registered_id;
 } ACCEPTED[] = {
     {"\"StackedDrg2KiBV1_1\"", "\"StackedDrg2KiBV1\"", 0}, /* V1 shares the tag */
     {"\"StackedDrg2KiBV1_1\"", "\"StackedDrg2KiBV1_1_Feat_SyntheticPoRep\"",
@@ -440,7 +440,8 @@ static void edits(const char *json, const cz_porep_c1 *c1) {
     cz_porep_c1 got;
     char msg[MSG];
     CHECK(cz_porep_c1_parse(&got, t, strlen(t), msg, sizeof msg) == CZ_OK);
-    if (ACCEPTED[i].kind_id >= 0) CHECK(got.kind == cz_porep_kind_by_id(ACCEPTED[i].kind_id));
+    if (ACCEPTED[i].registered_id >= 0)
+      CHECK(got.registered == cz_registered_porep_by_id(ACCEPTED[i].registered_id));
     else CHECK(same_c1(&got, c1));
     cz_porep_c1_free(&got);
     free(t);
@@ -449,7 +450,7 @@ static void edits(const char *json, const cz_porep_c1 *c1) {
 
 /* A value >= r deep inside (the message names the exact field); comm_r >=
  * r; zero commitments and seed. */
-static void bad_values(const cz_porep_kind *k) {
+static void bad_values(const cz_registered_porep *k) {
   cz_porep_c1 m;
   CHECK(cz_porep_c1_synthetic(&m, k, 99) == CZ_OK);
   uint8_t marker[32];
@@ -490,7 +491,7 @@ static void bad_values(const cz_porep_kind *k) {
 }
 
 /* Counts: challenges, partitions, path lengths, arities, layers, nodes. */
-static void bad_counts(const cz_porep_kind *k) {
+static void bad_counts(const cz_registered_porep *k) {
   cz_porep_c1 m;
   CHECK(cz_porep_c1_synthetic(&m, k, 99) == CZ_OK);
   char *mj;
@@ -543,7 +544,7 @@ static void bad_ends(const char *json) {
   EXPECT_MSG("{}", CZ_ERR_PARSE, "missing field `registered_proof`");
 }
 
-static void tampered(const cz_porep_kind *k) {
+static void tampered(const cz_registered_porep *k) {
   cz_porep_c1 c1;
   CHECK(cz_porep_c1_synthetic(&c1, k, 99) == CZ_OK);
   char *json = to_json(&c1, NULL);
@@ -560,7 +561,7 @@ static void tampered(const cz_porep_kind *k) {
 
 /* A 32 GiB partition count check: 9 partitions where 10 belong. */
 static void big_counts(void) {
-  const cz_porep_kind *k = cz_porep_kind_by_id(8);
+  const cz_registered_porep *k = cz_registered_porep_by_id(8);
   cz_porep_c1 m;
   CHECK(cz_porep_c1_synthetic(&m, k, 5) == CZ_OK);
   m.n_partitions = 9;
@@ -575,7 +576,7 @@ static void big_counts(void) {
  * still parses (the parser checks structure, not proofs) but no longer
  * verifies. */
 static void sealed(uint32_t id) {
-  cz_porep_seal_input in = {.kind = cz_porep_kind_by_id(id), .sector_id = 7};
+  cz_porep_seal_input in = {.registered = cz_registered_porep_by_id(id), .sector_id = 7};
   memset(in.ticket, 3, 32);
   memset(in.seed, 4, 32);
   cz_porep_c1 a, b;
@@ -587,7 +588,7 @@ static void sealed(uint32_t id) {
   char *j = to_json(&a, &n);
   CHECK(cz_porep_c1_parse(&b, j, n, msg, sizeof msg) == CZ_OK);
   CHECK(same_c1(&a, &b));
-  e = cz_porep_verify_vanilla(&b, msg, sizeof msg);
+  e = cz_porep_vanilla_verify(&b, msg, sizeof msg);
   if (e != CZ_OK) fprintf(stderr, "sealed %u: %s\n", id, msg);
   CHECK(e == CZ_OK);
   cz_porep_c1_free(&b);
@@ -603,7 +604,7 @@ static void sealed(uint32_t id) {
     int w = sprintf(t + pre, "%d", atoi(at) == 7 ? 8 : 7);
     memcpy(t + pre + (size_t)w, at + digits, n - pre - digits + 1);
     CHECK(cz_porep_c1_parse(&b, t, strlen(t), msg, sizeof msg) == CZ_OK);
-    CHECK(cz_porep_verify_vanilla(&b, msg, sizeof msg) == CZ_ERR_PROOF_INVALID);
+    CHECK(cz_porep_vanilla_verify(&b, msg, sizeof msg) == CZ_ERR_PROOF_INVALID);
     cz_porep_c1_free(&b);
     free(t);
   }
@@ -619,7 +620,7 @@ int main(void) {
   round_trip(1, 3); /* 8 MiB V1 */
   round_trip(8, 4); /* 32 GiB: Sub proofs, 10 x 18 challenges, 11 layers */
   round_trip(9, 5); /* 64 GiB: Top proofs */
-  tampered(cz_porep_kind_by_id(5));
+  tampered(cz_registered_porep_by_id(5));
   big_counts();
   cz_porep_c1 c;
   char msg[MSG];
@@ -630,7 +631,7 @@ int main(void) {
   /* A file round trip through cz_porep_c1_load. */
   {
     cz_porep_c1 a;
-    CHECK(cz_porep_c1_synthetic(&a, cz_porep_kind_by_id(5), 77) == CZ_OK);
+    CHECK(cz_porep_c1_synthetic(&a, cz_registered_porep_by_id(5), 77) == CZ_OK);
     size_t n;
     char *j = to_json(&a, &n), path[] = "/tmp/cuzk-test-c1-XXXXXX";
     int fd = mkstemp(path);

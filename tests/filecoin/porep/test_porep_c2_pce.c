@@ -1,6 +1,6 @@
 /* Pre-compiled PoRep synthesis on a real 2 KiB sector (cz_porep_seal's
- * default data): cz_porep_c2_synthesize_pce through the shape of
- * cz_porep_record_shape gives the plain cz_porep_c2_synthesize assignment
+ * default data): cz_porep_synthesize_pce through the shape of
+ * cz_porep_record_shape gives the plain cz_porep_synthesize assignment
  * bit for bit (values, a/b/c, densities) on 1 and 2 threads, and a shape
  * of another circuit is refused. The shape's size is printed. The plain
  * path, its challenges synthesized on 1, 2, 3 or all threads, equals the
@@ -15,7 +15,7 @@
 int main(void) {
   cz_porep_seal_input in;
   memset(&in, 0, sizeof in);
-  in.kind = cz_porep_kind_by_id(5); /* StackedDrg2KiBV1_1 */
+  in.registered = cz_registered_porep_by_id(5); /* StackedDrg2KiBV1_1 */
   in.sector_id = 7;
   memset(in.ticket, 0x21, 32);
   memset(in.seed, 0x43, 32);
@@ -24,7 +24,7 @@ int main(void) {
   CHECK_EQ_INT(cz_porep_seal(&in, &c1, 0, msg, sizeof msg), CZ_OK);
 
   cz_pce *shape;
-  CHECK_EQ_INT(cz_porep_record_shape(c1.kind, &shape, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(cz_porep_record_shape(c1.registered, &shape, msg, sizeof msg), CZ_OK);
   cz_pce_info info;
   cz_pce_get_info(shape, &info);
   printf(
@@ -36,20 +36,20 @@ int main(void) {
   /* The serial reference: the whole circuit on one PROVE system. */
   cz_assignment plain, pce;
   cz_cs *serial = cz_cs_new(CZ_CS_PROVE, NULL);
-  CHECK_EQ_INT(cz_porep_circuit(serial, &c1.kind->shape, &c1, 0), CZ_OK);
+  CHECK_EQ_INT(cz_porep_circuit(serial, &c1.registered->shape, &c1, 0), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(serial), CZ_OK);
   CHECK_EQ_INT(cz_cs_take_assignment(serial, &plain), CZ_OK);
   cz_cs_free(serial);
   CHECK_EQ_INT(info.n_constraints, plain.n_constraints);
   for (unsigned threads = 1; threads <= 2; threads++) {
-    CHECK_EQ_INT(cz_porep_c2_synthesize_pce(&c1, 0, shape, threads, &pce, msg, sizeof msg), CZ_OK);
+    CHECK_EQ_INT(cz_porep_synthesize_pce(&c1, 0, shape, threads, &pce, msg, sizeof msg), CZ_OK);
     CHECK(assign_eq(&plain, &pce));
     cz_assignment_free(&pce);
   }
   /* NULL shape: the plain path, its challenges on every budget. */
   static const unsigned budgets[] = {1, 2, 3, 0};
   for (size_t t = 0; t < sizeof budgets / sizeof *budgets; t++) {
-    CHECK_EQ_INT(cz_porep_c2_synthesize(&c1, 0, budgets[t], &pce, msg, sizeof msg), CZ_OK);
+    CHECK_EQ_INT(cz_porep_synthesize(&c1, 0, budgets[t], &pce, msg, sizeof msg), CZ_OK);
     CHECK(assign_eq(&plain, &pce));
     cz_assignment_free(&pce);
   }
@@ -62,7 +62,7 @@ int main(void) {
   CHECK_EQ_INT(cz_cs_take_pce(cs, &shape), CZ_OK);
   cz_cs_free(cs);
   msg[0] = 0;
-  CHECK_EQ_INT(cz_porep_c2_synthesize_pce(&c1, 0, shape, 1, &pce, msg, sizeof msg),
+  CHECK_EQ_INT(cz_porep_synthesize_pce(&c1, 0, shape, 1, &pce, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
   CHECK(strstr(msg, "shape") != NULL);
   cz_pce_free(shape);

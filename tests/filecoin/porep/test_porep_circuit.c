@@ -18,7 +18,7 @@
  *
  * Public inputs: tests/vectors/porep-2kib-v1_1 (polka-storage's real
  * 2 KiB proof; see its README): porep_id of registered proof 0 with API
- * 1.1.0, which no registered kind has, hence the explicit configuration. */
+ * 1.1.0, which no registered proof has, hence the explicit configuration. */
 #include <stdio.h>
 #include <string.h>
 
@@ -63,7 +63,7 @@ static void test_rust_counts(void) {
  * zero (registered proof 0) and API 1.1.0. */
 static cz_porep_config polka_config(void) {
   cz_porep_config cfg;
-  cz_porep_kind_config(cz_porep_kind_by_id(5), &cfg);
+  cz_registered_porep_config(cz_registered_porep_by_id(5), &cfg);
   memset(cfg.porep_id, 0, 32);
   cfg.api = CZ_API_1_1_0;
   return cfg;
@@ -74,7 +74,7 @@ static void test_public_inputs_vector(void) {
   json_t *der = v ? vec_path(v, "derived") : NULL, *inputs = pi ? vec_array(pi, "inputs") : NULL;
   const cz_porep_config cfg = polka_config();
   cz_porep_c1 c1;
-  CHECK_EQ_INT(cz_porep_c1_alloc(&c1, cz_porep_kind_by_id(5)), CZ_OK);
+  CHECK_EQ_INT(cz_porep_c1_alloc(&c1, cz_registered_porep_by_id(5)), CZ_OK);
   if (!der || !inputs) goto out;
   bool ok = vec_hex(der, "replica_id_hex", c1.replica_id, 32) &&
             vec_hex(v, "seed_hex", c1.seed, 32) && vec_hex(v, "comm_d_hex", c1.comm_d, 32) &&
@@ -106,7 +106,7 @@ static void test_public_inputs_vector(void) {
   CHECK_MEM(again, got, 3 * sizeof(cz_fr));
   CHECK(memcmp(again + 3, got + 3, (n - 3) * sizeof(cz_fr)) != 0);
   c1.seed[0] ^= 1;
-  /* The kind's own configuration (porep_id 5) has other parents, so other
+  /* The registered proof's own configuration (porep_id 5) has other parents, so other
    * inputs; so has API 1.0.0 (the predecessor moves among the DRG parents). */
   m = 64;
   CHECK_EQ_INT(cz_porep_c1_public_inputs(&c1, 0, again, &m), CZ_OK);
@@ -134,7 +134,7 @@ out:
 }
 
 static void test_bad_arguments(void) {
-  const cz_porep_kind *k = cz_porep_kind_by_id(5);
+  const cz_registered_porep *k = cz_registered_porep_by_id(5);
   cz_porep_shape s = k->shape;
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   /* A system that needs values needs the C1. */

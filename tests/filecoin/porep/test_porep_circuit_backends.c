@@ -69,7 +69,7 @@ static void test_backends_agree(const cz_porep_c1 *c1) {
 
 int main(void) {
   cz_porep_c1 c1;
-  ts_seal(&c1, ts_small_kind());
+  ts_seal(&c1, ts_small_registered());
   test_backends_agree(&c1);
   cz_porep_c1_free(&c1);
   return check_report("test_porep_circuit_backends");

@@ -21,7 +21,7 @@
 
 static void seal_input(cz_porep_seal_input *in) {
   memset(in, 0, sizeof *in);
-  in->kind = cz_porep_kind_by_id(5);
+  in->registered = cz_registered_porep_by_id(5);
   in->sector_id = 1001;
   for (int i = 0; i < 32; i++) {
     in->prover_id[i] = (uint8_t)(3 * i + 1);
@@ -64,9 +64,9 @@ static cz_cs *test_default_sector(void) {
   cz_porep_c1 c1;
   char msg[256] = "";
   CHECK_EQ_INT(cz_porep_seal(&in, &c1, 0, msg, sizeof msg), CZ_OK);
-  CHECK_EQ_INT(cz_porep_verify_vanilla(&c1, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(cz_porep_vanilla_verify(&c1, msg, sizeof msg), CZ_OK);
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
-  CHECK_EQ_INT(cz_porep_circuit(cs, &c1.kind->shape, &c1, 0), CZ_OK);
+  CHECK_EQ_INT(cz_porep_circuit(cs, &c1.registered->shape, &c1, 0), CZ_OK);
   CHECK(cz_cs_is_satisfied(cs));
   const char *bad = cz_cs_which_is_unsatisfied(cs, NULL);
   if (bad) fprintf(stderr, "  unsatisfied: %s\n", bad);
@@ -121,24 +121,24 @@ static void test_polka_sector(cz_cs *test) {
   }
   cz_porep_seal_input in;
   memset(&in, 0, sizeof in);
-  in.kind = cz_porep_kind_by_id(5);
+  in.registered = cz_registered_porep_by_id(5);
   in.sector_id = 77;
   memset(in.ticket, 0x0c, 32);
   memset(in.seed, 0x0d, 32);
   in.data = sector;
   cz_porep_config cfg;
-  cz_porep_kind_config(in.kind, &cfg);
+  cz_registered_porep_config(in.registered, &cfg);
   memset(cfg.porep_id, 0, 32);
   cfg.api = CZ_API_1_1_0;
   cz_porep_c1 c1;
   char msg[256] = "";
   CHECK_EQ_INT(cz_porep_seal_config(&in, &cfg, &c1, 0, msg, sizeof msg), CZ_OK);
-  CHECK_EQ_INT(cz_porep_verify_vanilla_config(&c1, &cfg, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(cz_porep_vanilla_verify_config(&c1, &cfg, msg, sizeof msg), CZ_OK);
 
   /* The witness (the circuit needs no configuration: parents enter as the
    * paths' index bits). */
   cz_cs *cs = cz_cs_new(CZ_CS_WITNESS, NULL);
-  CHECK_EQ_INT(cz_porep_circuit(cs, &c1.kind->shape, &c1, 0), CZ_OK);
+  CHECK_EQ_INT(cz_porep_circuit(cs, &c1.registered->shape, &c1, 0), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   cz_assignment w;
   CHECK_EQ_INT(cz_cs_take_assignment(cs, &w), CZ_OK);

@@ -121,7 +121,7 @@ static void test_broken_witnesses(const cz_porep_c1 *good, const cz_r1cs *m, con
 
 int main(void) {
   cz_porep_c1 c1;
-  ts_seal(&c1, ts_small_kind());
+  ts_seal(&c1, ts_small_registered());
   /* The native path agrees that the proofs open the commitments. */
   const cz_porep_challenge_proof *p = &c1.proofs[0];
   CHECK(cz_merkle_verify(&p->tree_d) && cz_merkle_verify(&p->tree_r_last) &&

@@ -43,7 +43,7 @@ static const struct {
 
 static void test_names(void) {
   for (uint32_t id = 0; id < 10; id++) {
-    const cz_porep_kind *k = cz_porep_kind_by_id(id);
+    const cz_registered_porep *k = cz_registered_porep_by_id(id);
     const char *want = NULL;
     for (size_t i = 0; i < sizeof official / sizeof official[0]; i++)
       if (official[i].sector_size == k->sector_size) want = official[i].name;
@@ -52,7 +52,7 @@ static void test_names(void) {
     size_t n = cz_porep_param_name(k, name, sizeof name);
     CHECK_EQ_INT(n, strlen(want));
     CHECK(want && strcmp(name, want) == 0);
-    if (want && strcmp(name, want)) fprintf(stderr, "kind %u: got %s\n", id, name);
+    if (want && strcmp(name, want)) fprintf(stderr, "registered proof %u: got %s\n", id, name);
     /* Too small a buffer: truncated, NUL-terminated, full length returned. */
     char small[16];
     CHECK_EQ_INT(cz_porep_param_name(k, small, sizeof small), n);
@@ -61,7 +61,7 @@ static void test_names(void) {
   /* The identifier of 32 GiB, spelled out (stacked/vanilla/params.rs,
    * graph.rs, drgraph.rs format strings); its SHA-256 is the name's tail. */
   char id[512];
-  cz_porep_param_identifier(cz_porep_kind_by_id(8), id, sizeof id);
+  cz_porep_param_identifier(cz_registered_porep_by_id(8), id, sizeof id);
   CHECK(
       strcmp(id,
              "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: "
@@ -346,7 +346,7 @@ static void store_missing_or_corrupt(store_case *sc) {
   sc->o.no_test_cache = false;
 }
 
-/* 9. The PoRep wrapper: the official name and count of the kind. A file
+/* 9. The PoRep wrapper: the official name and count of the registered proof. A file
  * under the 2 KiB name with our 2-input key is not the published file:
  * the wrapper refuses it by its digest before reading it, and the store
  * alone by its count (2 KiB needs 40). */
@@ -354,7 +354,7 @@ static void store_porep_wrapper(store_case *sc) {
   cz_groth16_params p2;
   cz_params_origin org;
   char *msg = sc->msg;
-  const cz_porep_kind *k = cz_porep_kind_by_id(5);
+  const cz_registered_porep *k = cz_registered_porep_by_id(5);
   char pname[256], ppath[CZ_PARAMS_PATH_MAX], stamp[CZ_PARAMS_PATH_MAX + 16];
   cz_porep_param_name(k, pname, sizeof pname);
   snprintf(ppath, sizeof ppath, "%s/%s.params", sc->odir, pname);

@@ -13,9 +13,9 @@
 #include "cuzk/porep.h"
 #include "polka_sector.h"
 
-static void input_for(cz_porep_seal_input *in, uint32_t kind) {
+static void input_for(cz_porep_seal_input *in, uint32_t id) {
   memset(in, 0, sizeof *in);
-  in->kind = cz_porep_kind_by_id(kind);
+  in->registered = cz_registered_porep_by_id(id);
   in->sector_id = 4242;
   for (int i = 0; i < 32; i++) {
     in->prover_id[i] = (uint8_t)(i + 1);
@@ -45,8 +45,8 @@ static bool fr_eq_bytes(const cz_fr *a, const uint8_t b[32]) {
  * replica leaf = last label + data leaf, every column row the label. */
 static void check_c1_structure(const cz_porep_c1 *c1, const cz_porep_seal_input *in,
                                const uint8_t porep_id[32]) {
-  const cz_porep_kind *k = in->kind;
-  CHECK(c1->kind == k);
+  const cz_registered_porep *k = in->registered;
+  CHECK(c1->registered == k);
   CHECK_EQ_INT(c1->n_partitions, k->partitions);
   CHECK_EQ_INT(c1->n_challenges, k->shape.challenges);
   uint8_t rid[32];
@@ -80,7 +80,7 @@ static void check_c1_structure(const cz_porep_c1 *c1, const cz_porep_seal_input 
     CHECK_EQ_INT(p->encoding.layer, k->shape.layers);
     uint32_t parents[CZ_SDR_DEGREE];
     cz_porep_config cfg;
-    cz_porep_kind_config(k, &cfg);
+    cz_registered_porep_config(k, &cfg);
     cz_sdr_graph g;
     CHECK_EQ_INT(cz_sdr_graph_init(&g, k->shape.nodes, porep_id, cfg.api), CZ_OK);
     cz_sdr_parents(&g, (uint32_t)p->challenge, parents);
@@ -153,7 +153,7 @@ static void test_tampering(const cz_porep_c1 *good) {
     }
     tampers[t].fn(&bad);
     char msg[256] = "";
-    cz_err e = cz_porep_verify_vanilla(&bad, msg, sizeof msg);
+    cz_err e = cz_porep_vanilla_verify(&bad, msg, sizeof msg);
     bool named = strstr(msg, tampers[t].want) != NULL;
     if (e != CZ_ERR_PROOF_INVALID || !named)
       fprintf(stderr, "tamper '%s': err %d, message '%s' (want '%s')\n", tampers[t].name, e, msg,
@@ -173,7 +173,7 @@ static void test_wrong_replica(const cz_porep_c1 *good) {
     CHECK(0);
     return;
   }
-  const cz_porep_kind *k = good->kind;
+  const cz_registered_porep *k = good->registered;
   size_t n = (size_t)k->shape.nodes;
   cz_fr *leaves = malloc(n * sizeof *leaves);
   CHECK(leaves != NULL);
@@ -188,7 +188,7 @@ static void test_wrong_replica(const cz_porep_c1 *good) {
   cz_fr_to_bytes_le(root, &t.root);
   CHECK_EQ_INT(cz_sdr_comm_r(bad.comm_r, comm_c, root), CZ_OK);
   char msg[256] = "";
-  CHECK_EQ_INT(cz_porep_verify_vanilla(&bad, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
+  CHECK_EQ_INT(cz_porep_vanilla_verify(&bad, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
   CHECK(strstr(msg, "partition 0 challenge 0: encoding: key + data leaf is not the replica leaf"));
   cz_merkle_tree_free(&t);
   free(leaves);
@@ -196,7 +196,7 @@ static void test_wrong_replica(const cz_porep_c1 *good) {
 }
 
 static bool c1_equal(const cz_porep_c1 *a, const cz_porep_c1 *b) {
-  return a->kind == b->kind && !memcmp(a->comm_r, b->comm_r, 32) &&
+  return a->registered == b->registered && !memcmp(a->comm_r, b->comm_r, 32) &&
          !memcmp(a->comm_d, b->comm_d, 32) && !memcmp(a->replica_id, b->replica_id, 32) &&
          !memcmp(a->seed, b->seed, 32) && !memcmp(a->ticket, b->ticket, 32) &&
          a->n_partitions == b->n_partitions && a->n_challenges == b->n_challenges &&
@@ -204,20 +204,20 @@ static bool c1_equal(const cz_porep_c1 *a, const cz_porep_c1 *b) {
                  (size_t)a->n_partitions * a->n_challenges * sizeof *a->proofs);
 }
 
-static void test_seal_2kib(uint32_t kind) {
+static void test_seal_2kib(uint32_t id) {
   cz_porep_seal_input in;
-  input_for(&in, kind);
+  input_for(&in, id);
   cz_porep_c1 c1, again;
   char msg[256] = "";
   CHECK_EQ_INT(cz_porep_seal(&in, &c1, 2, msg, sizeof msg), CZ_OK);
   if (!c1.proofs) {
-    fprintf(stderr, "seal kind %u: %s\n", kind, msg);
+    fprintf(stderr, "seal, registered proof %u: %s\n", id, msg);
     return;
   }
   uint8_t porep_id[32];
-  cz_porep_id(porep_id, kind, 0);
+  cz_porep_id(porep_id, id, 0);
   check_c1_structure(&c1, &in, porep_id);
-  CHECK_EQ_INT(cz_porep_verify_vanilla(&c1, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(cz_porep_vanilla_verify(&c1, msg, sizeof msg), CZ_OK);
 
   /* Deterministic, whatever the thread count. */
   CHECK_EQ_INT(cz_porep_seal(&in, &again, 1, msg, sizeof msg), CZ_OK);
@@ -225,10 +225,10 @@ static void test_seal_2kib(uint32_t kind) {
   cz_porep_c1_free(&again);
 
   /* The same data passed explicitly gives the same C1. */
-  uint8_t *data = malloc(in.kind->sector_size);
+  uint8_t *data = malloc(in.registered->sector_size);
   CHECK(data != NULL);
   if (data) {
-    cz_porep_default_data(data, in.kind->sector_size);
+    cz_porep_default_data(data, in.registered->sector_size);
     in.data = data;
     CHECK_EQ_INT(cz_porep_seal(&in, &again, 0, msg, sizeof msg), CZ_OK);
     CHECK(c1_equal(&c1, &again));
@@ -237,16 +237,16 @@ static void test_seal_2kib(uint32_t kind) {
     free(data);
   }
 
-  /* A V1 proof does not verify as the V1_1 kind of the same size, nor the
+  /* A V1 proof does not verify as the V1_1 registered proof of the same size, nor the
    * other way round (porep_id and graph differ). */
   cz_porep_c1 other;
   if (c1_copy(&other, &c1)) {
-    other.kind = cz_porep_kind_by_id(kind < 5 ? kind + 5 : kind - 5);
-    CHECK_EQ_INT(cz_porep_verify_vanilla(&other, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
+    other.registered = cz_registered_porep_by_id(id < 5 ? id + 5 : id - 5);
+    CHECK_EQ_INT(cz_porep_vanilla_verify(&other, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
     cz_porep_c1_free(&other);
   }
 
-  if (kind == 5) {
+  if (id == 5) {
     test_tampering(&c1);
     test_wrong_replica(&c1);
   }
@@ -274,7 +274,7 @@ static void test_bad_input(void) {
   CHECK_EQ_INT(cz_porep_seal(&in, &dflt, 0, msg, sizeof msg), CZ_OK);
   CHECK(memcmp(c1.comm_d, dflt.comm_d, 32) != 0);
   CHECK(memcmp(c1.comm_r, dflt.comm_r, 32) != 0);
-  CHECK_EQ_INT(cz_porep_verify_vanilla(&c1, msg, sizeof msg), CZ_OK);
+  CHECK_EQ_INT(cz_porep_vanilla_verify(&c1, msg, sizeof msg), CZ_OK);
   cz_porep_c1_free(&c1);
   cz_porep_c1_free(&dflt);
 
@@ -296,14 +296,14 @@ static void test_bad_input(void) {
   /* Sealing a 32 GiB sector in memory is refused, not attempted. */
   input_for(&in, 8);
   CHECK_EQ_INT(cz_porep_seal(&in, &c1, 0, msg, sizeof msg), CZ_ERR_INVALID_ARG);
-  in.kind = NULL;
+  in.registered = NULL;
   CHECK_EQ_INT(cz_porep_seal(&in, &c1, 0, msg, sizeof msg), CZ_ERR_INVALID_ARG);
   /* A configuration of another size is refused. */
   input_for(&in, 5);
   cz_porep_config cfg;
-  cz_porep_kind_config(cz_porep_kind_by_id(6), &cfg);
+  cz_registered_porep_config(cz_registered_porep_by_id(6), &cfg);
   CHECK_EQ_INT(cz_porep_seal_config(&in, &cfg, &c1, 0, msg, sizeof msg), CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(cz_porep_verify_vanilla(NULL, msg, sizeof msg), CZ_ERR_INVALID_ARG);
+  CHECK_EQ_INT(cz_porep_vanilla_verify(NULL, msg, sizeof msg), CZ_ERR_INVALID_ARG);
 }
 
 /* ---- The polka-storage sector --------------------------------------------- */
@@ -359,13 +359,13 @@ static void test_polka_sector(void) {
 
   cz_porep_seal_input in;
   memset(&in, 0, sizeof in);
-  in.kind = cz_porep_kind_by_id(5);
+  in.registered = cz_registered_porep_by_id(5);
   in.sector_id = 77;
   memcpy(in.ticket, ticket, 32);
   memcpy(in.seed, seed, 32);
   in.data = sector;
   cz_porep_config cfg;
-  cz_porep_kind_config(in.kind, &cfg);
+  cz_registered_porep_config(in.registered, &cfg);
   memset(cfg.porep_id, 0, 32);
   for (int api = CZ_API_1_1_0; api <= CZ_API_1_2_0; api++) {
     cfg.api = (cz_api_version)api;
@@ -379,9 +379,9 @@ static void test_polka_sector(void) {
     /* The vector's challenges, 37 and 29. */
     CHECK_EQ_INT(c1.proofs[0].challenge, 37);
     CHECK_EQ_INT(c1.proofs[1].challenge, 29);
-    CHECK_EQ_INT(cz_porep_verify_vanilla_config(&c1, &cfg, msg, sizeof msg), CZ_OK);
+    CHECK_EQ_INT(cz_porep_vanilla_verify_config(&c1, &cfg, msg, sizeof msg), CZ_OK);
     /* Under the registered proof's own porep_id it is not valid. */
-    CHECK_EQ_INT(cz_porep_verify_vanilla(&c1, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
+    CHECK_EQ_INT(cz_porep_vanilla_verify(&c1, msg, sizeof msg), CZ_ERR_PROOF_INVALID);
     cz_porep_c1_free(&c1);
   }
   /* 1.0.0 graph semantics give another comm_r. */

@@ -12,9 +12,9 @@
 #include "cuzk/porep.h"
 #include "cuzk/registry.h"
 
-static void sparse_input(cz_porep_seal_input *in, const cz_porep_kind *k) {
+static void sparse_input(cz_porep_seal_input *in, const cz_registered_porep *k) {
   memset(in, 0, sizeof *in);
-  in->kind = k;
+  in->registered = k;
   in->sector_id = 42;
   in->prover_id[0] = 1;
   memset(in->ticket, 0x0c, 32);
@@ -22,7 +22,7 @@ static void sparse_input(cz_porep_seal_input *in, const cz_porep_kind *k) {
 }
 
 static bool verifies(const cz_porep_c1 *c1, char *why, size_t len) {
-  return cz_porep_verify_vanilla(c1, why, len) == CZ_OK;
+  return cz_porep_vanilla_verify(c1, why, len) == CZ_OK;
 }
 
 /* The registered interactive sizes up to 32 GiB (about 5 s of Poseidon
@@ -32,7 +32,7 @@ static void test_sizes(void) {
   static const uint64_t sizes[] = {2048, 8ull << 20, 512ull << 20, 32ull << 30};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
     for (int v1_1 = 1; v1_1 >= (i == 0 ? 0 : 1); v1_1--) {
-      const cz_porep_kind *k = cz_porep_kind_by_sector_size(sizes[i], v1_1);
+      const cz_registered_porep *k = cz_registered_porep_by_sector_size(sizes[i], v1_1);
       CHECK(k != NULL);
       if (!k) continue;
       cz_porep_seal_input in;
@@ -54,7 +54,7 @@ static void test_sizes(void) {
 
 /* comm_d and replica_id equal a dense seal's of all-zero data. */
 static void test_matches_dense_zero_sector(void) {
-  const cz_porep_kind *k = cz_porep_kind_by_sector_size(2048, true);
+  const cz_registered_porep *k = cz_registered_porep_by_sector_size(2048, true);
   cz_porep_seal_input in;
   sparse_input(&in, k);
   uint8_t *zero = calloc(1, 2048);
@@ -79,7 +79,7 @@ static void test_matches_dense_zero_sector(void) {
 
 /* The 2 KiB circuit is satisfied, partition by partition. */
 static void test_circuit_satisfied(void) {
-  const cz_porep_kind *k = cz_porep_kind_by_sector_size(2048, true);
+  const cz_registered_porep *k = cz_registered_porep_by_sector_size(2048, true);
   cz_porep_seal_input in;
   sparse_input(&in, k);
   cz_porep_c1 c1;
@@ -100,14 +100,14 @@ static void test_circuit_satisfied(void) {
 /* One change to a fresh 2 KiB sparse C1: the check fails naming `want`. */
 typedef void (*tamper_fn)(cz_porep_c1 *c1);
 static void expect_refused(tamper_fn f, const char *want) {
-  const cz_porep_kind *k = cz_porep_kind_by_sector_size(2048, true);
+  const cz_registered_porep *k = cz_registered_porep_by_sector_size(2048, true);
   cz_porep_seal_input in;
   sparse_input(&in, k);
   cz_porep_c1 c1;
   char why[256] = "";
   CHECK_EQ_INT(cz_porep_seal_sparse(&in, NULL, &c1, NULL, why, sizeof why), CZ_OK);
   f(&c1);
-  CHECK_EQ_INT(cz_porep_verify_vanilla(&c1, why, sizeof why), CZ_ERR_PROOF_INVALID);
+  CHECK_EQ_INT(cz_porep_vanilla_verify(&c1, why, sizeof why), CZ_ERR_PROOF_INVALID);
   bool named = strstr(why, want) != NULL;
   CHECK(named);
   if (!named) fprintf(stderr, "  expected \"%s\" in: %s\n", want, why);
@@ -126,7 +126,7 @@ static void t_tree_d_path(cz_porep_c1 *c) { bump(&c->proofs[1].tree_d.siblings[4
 static void t_replica_leaf(cz_porep_c1 *c) { bump(&c->proofs[0].tree_r_last.leaf); }
 
 static void test_refusals(void) {
-  const cz_porep_kind *k = cz_porep_kind_by_sector_size(2048, true);
+  const cz_registered_porep *k = cz_registered_porep_by_sector_size(2048, true);
   cz_porep_seal_input in;
   sparse_input(&in, k);
   cz_porep_c1 c1;
@@ -136,11 +136,12 @@ static void test_refusals(void) {
   CHECK_EQ_INT(cz_porep_seal_sparse(&in, NULL, &c1, NULL, why, sizeof why), CZ_ERR_INVALID_ARG);
   CHECK(strstr(why, "all zero") != NULL);
   in.data = NULL;
-  in.kind = cz_porep_kind_by_id(k->id + 10); /* the NI-PoRep kind of 2 KiB */
-  CHECK(in.kind != NULL);
+  in.registered =
+      cz_registered_porep_by_id(k->id + 10); /* the NI-PoRep registered proof of 2 KiB */
+  CHECK(in.registered != NULL);
   CHECK_EQ_INT(cz_porep_seal_sparse(&in, NULL, &c1, NULL, why, sizeof why), CZ_ERR_INVALID_ARG);
   CHECK(strstr(why, "interactive") != NULL);
-  in.kind = NULL;
+  in.registered = NULL;
   CHECK_EQ_INT(cz_porep_seal_sparse(&in, NULL, &c1, NULL, why, sizeof why), CZ_ERR_INVALID_ARG);
 }
 

@@ -81,11 +81,11 @@ static cz_err verify(const cz_groth16_pvk *pvk, const cz_fr *in, const uint8_t *
   return e != CZ_OK ? e : cz_groth16_verify_prepared(pvk, in, N_INPUTS, &p);
 }
 
-/* What the steps of test_winning_vector share: the vector, its kind and
+/* What the steps of test_winning_vector share: the vector, its registered proof and
  * the public inputs derived from it. */
 typedef struct {
   winning_vector w;
-  const cz_post_kind *k;
+  const cz_registered_post *k;
   cz_fr in[N_INPUTS];
 } winning_case;
 
@@ -97,10 +97,10 @@ static void winning_inputs_match(winning_case *wc) {
   CHECK(load_vector(w));
   CHECK(load_inputs(want));
   CHECK_EQ_INT(w->sector.sector_id, 7);
-  wc->k = cz_post_kind_by_id(0);
+  wc->k = cz_registered_post_by_id(0);
   char msg[256];
   CHECK_EQ_INT(cz_post_public_input_count(wc->k), N_INPUTS);
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = wc->k,
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = wc->k,
                                                                .randomness = w->randomness,
                                                                .partition = 0},
                                      &w->sector, 1, in, N_INPUTS, msg, sizeof msg),
@@ -115,10 +115,10 @@ static void winning_inputs_match(winning_case *wc) {
 }
 
 /* Step 2: the winning sector picked among sets of several sizes; an empty
- * set and a WindowPoSt kind are refused. */
+ * set and a WindowPoSt registered proof are refused. */
 static void winning_sector_selection(const winning_case *wc) {
   const winning_vector *w = &wc->w;
-  const cz_post_kind *k = wc->k;
+  const cz_registered_post *k = wc->k;
   char msg[256];
   /* The selection among a one-sector set is that sector (vector.json's
    * challenged_indices [0]); larger sets from hashlib. */
@@ -135,8 +135,8 @@ static void winning_sector_selection(const winning_case *wc) {
   uint64_t got;
   CHECK_EQ_INT(cz_post_winning_sectors(k, w->randomness, w->prover_id, 0, &got, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(cz_post_winning_sectors(cz_post_kind_by_id(5), w->randomness, w->prover_id, 5, &got,
-                                       msg, sizeof msg),
+  CHECK_EQ_INT(cz_post_winning_sectors(cz_registered_post_by_id(5), w->randomness, w->prover_id, 5,
+                                       &got, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
 }
 
@@ -184,12 +184,12 @@ static void winning_rejects_changed_bytes(const cz_groth16_pvk *pvk, winning_cas
  * randomness are rejected with the real proof. */
 static void winning_rejects_other_seeds(const cz_groth16_pvk *pvk, const winning_case *wc) {
   const winning_vector *w = &wc->w;
-  const cz_post_kind *k = wc->k;
+  const cz_registered_post *k = wc->k;
   char msg[256];
   cz_fr other[N_INPUTS];
   cz_post_sector s8 = w->sector;
   s8.sector_id = 8;
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                .randomness = w->randomness,
                                                                .partition = 0},
                                      &s8, 1, other, N_INPUTS, msg, sizeof msg),
@@ -198,10 +198,10 @@ static void winning_rejects_other_seeds(const cz_groth16_pvk *pvk, const winning
   uint8_t r2[32];
   memcpy(r2, w->randomness, 32);
   r2[0] ^= 1;
-  CHECK_EQ_INT(
-      cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k, .randomness = r2, .partition = 0},
-                            &w->sector, 1, other, N_INPUTS, msg, sizeof msg),
-      CZ_OK);
+  CHECK_EQ_INT(cz_post_public_inputs(
+                   &(cz_post_challenge_seed){.registered = k, .randomness = r2, .partition = 0},
+                   &w->sector, 1, other, N_INPUTS, msg, sizeof msg),
+               CZ_OK);
   CHECK_EQ_INT(verify(pvk, other, w->proof), CZ_ERR_PROOF_INVALID);
 }
 
@@ -229,21 +229,21 @@ static bool winning_real_proof(winning_case *wc) {
 /* Step 5: contract errors: two sectors, partition 1, too small an output. */
 static void winning_contract_errors(winning_case *wc) {
   const winning_vector *w = &wc->w;
-  const cz_post_kind *k = wc->k;
+  const cz_registered_post *k = wc->k;
   cz_fr *in = wc->in;
   char msg[256];
   cz_post_sector two[2] = {w->sector, w->sector};
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                .randomness = w->randomness,
                                                                .partition = 0},
                                      two, 2, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                .randomness = w->randomness,
                                                                .partition = 1},
                                      &w->sector, 1, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_INVALID_ARG);
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                .randomness = w->randomness,
                                                                .partition = 0},
                                      &w->sector, 1, in, N_INPUTS - 1, msg, sizeof msg),
@@ -254,7 +254,7 @@ static void winning_contract_errors(winning_case *wc) {
  * refused, and the message names the field. */
 static void winning_noncanonical_refused(winning_case *wc) {
   const winning_vector *w = &wc->w;
-  const cz_post_kind *k = wc->k;
+  const cz_registered_post *k = wc->k;
   cz_fr *in = wc->in;
   char msg[256];
   uint64_t ch[66], got;
@@ -262,7 +262,7 @@ static void winning_noncanonical_refused(winning_case *wc) {
                                    0xff, 0x02, 0xa4, 0xbd, 0x53, 0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8,
                                    0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
   CHECK_EQ_INT(cz_post_public_inputs(
-                   &(cz_post_challenge_seed){.kind = k, .randomness = r_le, .partition = 0},
+                   &(cz_post_challenge_seed){.registered = k, .randomness = r_le, .partition = 0},
                    &w->sector, 1, in, N_INPUTS, msg, sizeof msg),
                CZ_ERR_NONCANONICAL);
   CHECK(strncmp(msg, "randomness: not a canonical", 27) == 0);
@@ -272,7 +272,7 @@ static void winning_noncanonical_refused(winning_case *wc) {
   CHECK(strncmp(msg, "prover_id:", 10) == 0);
   cz_post_sector bad = w->sector;
   memcpy(bad.comm_r, r_le, 32);
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                .randomness = w->randomness,
                                                                .partition = 0},
                                      &bad, 1, in, N_INPUTS, msg, sizeof msg),
@@ -305,11 +305,11 @@ static void test_window_layout(void) {
   s[1].comm_r[0] ^= 1; /* still canonical: the low byte */
   char msg[256];
   for (int v = 0; v < 2; v++) {
-    const cz_post_kind *k = cz_post_kind_by_id(v ? 10 : 5);
+    const cz_registered_post *k = cz_registered_post_by_id(v ? 10 : 5);
     const uint64_t(*want)[10] = v ? v1_1 : v1;
     cz_fr in[22], c;
     CHECK_EQ_INT(cz_post_public_input_count(k), 22);
-    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                  .randomness = w.randomness,
                                                                  .partition = 1},
                                        s, 2, in, 22, msg, sizeof msg),
@@ -329,7 +329,7 @@ static void test_window_layout(void) {
       }
     }
     /* One sector: the partition is padded with a copy of its inputs. */
-    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                  .randomness = w.randomness,
                                                                  .partition = 1},
                                        s, 1, in, 22, msg, sizeof msg),
@@ -339,12 +339,12 @@ static void test_window_layout(void) {
     CHECK(cz_fr_eq(&in[21], &c));
     /* Three sectors do not fit a partition of two; none is no partition. */
     cz_post_sector three[3] = {s[0], s[1], s[1]};
-    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                  .randomness = w.randomness,
                                                                  .partition = 0},
                                        three, 3, in, 22, msg, sizeof msg),
                  CZ_ERR_INVALID_ARG);
-    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+    CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                  .randomness = w.randomness,
                                                                  .partition = 0},
                                        s, 0, in, 22, msg, sizeof msg),

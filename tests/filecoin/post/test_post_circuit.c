@@ -248,7 +248,7 @@ static void test_big_counts(void) {
  * inputs with ONE as the official v28 WinningPoSt 2 KiB verifying key has
  * IC points (133, tests/vectors/winningpost-2kib), on a real witness. */
 static void test_winning(void) {
-  const cz_post_kind *k = cz_post_kind_by_id(0); /* StackedDrgWinning2KiBV1 */
+  const cz_registered_post *k = cz_registered_post_by_id(0); /* StackedDrgWinning2KiBV1 */
   CHECK_EQ_INT(k->sector_count, 66);
   CHECK_EQ_INT(k->challenge_count, 1);
   CHECK_EQ_INT(k->sector_size / 32, 64);
@@ -270,16 +270,16 @@ static void test_winning(void) {
 }
 
 /* The registered configurations; tree shapes as the seal proofs' tree R
- * (cz_porep_kind, a consistency check between the two tables). */
+ * (cz_registered_porep, a consistency check between the two tables). */
 static void test_configs(void) {
   static const uint64_t sizes[] = {2048, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
   static const size_t window_sectors[] = {2, 2, 2, 2349, 2300};
   for (size_t i = 0; i < 5; i++) {
-    const cz_post_kind *c = cz_post_kind_by_id((uint32_t)(5 + i)); /* Window V1 */
+    const cz_registered_post *c = cz_registered_post_by_id((uint32_t)(5 + i)); /* Window V1 */
     CHECK_EQ_INT(c->sector_size, sizes[i]);
     CHECK_EQ_INT(c->sector_count, window_sectors[i]);
     CHECK_EQ_INT(c->challenge_count, 10);
-    const cz_porep_kind *k = cz_porep_kind_by_sector_size(sizes[i], true);
+    const cz_registered_porep *k = cz_registered_porep_by_sector_size(sizes[i], true);
     CHECK(k && !memcmp(&k->shape.tree_r, &c->tree_r, sizeof c->tree_r));
     CHECK(cz_merkle_shape_ok(&c->tree_r, (size_t)(sizes[i] / 32)));
   }
@@ -368,15 +368,15 @@ static bool prove_rows_eq(const cz_assignment *x, const cz_assignment *y) {
          dens_eq(&x->b_aux, &y->b_aux);
 }
 
-static void take_serial(cz_cs_kind kind, witness *w, cz_assignment *out) {
-  cz_cs *cs = cz_cs_new(kind, NULL);
+static void take_serial(cz_cs_mode mode, witness *w, cz_assignment *out) {
+  cz_cs *cs = cz_cs_new(mode, NULL);
   CHECK_EQ_INT(run(cs, w, true), CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   CHECK_EQ_INT(cz_cs_take_assignment(cs, out), CZ_OK);
   cz_cs_free(cs);
 }
 
-/* cz_post_witness equals a serial run of the same kind for every thread
+/* cz_post_witness equals a serial run of the same mode for every thread
  * budget (chunks of unequal sizes, several chunks per worker, chunk edges
  * inside density words): WITNESS, and PROVE with its a/b/c rows and
  * densities; WITNESS completed by the recorded shape equals PROVE too. A

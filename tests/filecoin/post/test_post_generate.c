@@ -1,4 +1,4 @@
-/* The native vanilla PoSt prover (cz_post_generate_vanilla) and the
+/* The native vanilla PoSt prover (cz_post_vanilla_prove) and the
  * replica that sealing hands back (cz_porep_seal_replica).
  *
  * The layout is checked by a bincode walker written here, apart from
@@ -9,9 +9,9 @@
  * The same walker then reads what the generator writes: 2 KiB sectors
  * sealed by cz_porep_seal_replica (8-0-0, WinningPoSt and WindowPoSt over
  * 2 and 3 sectors), and custom 8-8-0 (512 leaves) and 8-8-2 (1024 leaves)
- * trees under the 32 GiB / 64 GiB kinds with the sector size shrunk to
+ * trees under the 32 GiB / 64 GiB registered proofs with the sector size shrunk to
  * fit, whose shape must be the real vector's but for the number of base
- * levels. Every generated proof must pass cz_post_verify_vanilla and
+ * levels. Every generated proof must pass cz_post_vanilla_verify and
  * survive write -> parse -> write byte for byte. */
 #include <string.h>
 
@@ -267,7 +267,7 @@ static bool seal_sectors(void) {
   for (int i = 0; i < N_SEALED; i++) {
     cz_porep_seal_input in;
     memset(&in, 0, sizeof in);
-    in.kind = cz_porep_kind_by_sector_size(2048, true);
+    in.registered = cz_registered_porep_by_sector_size(2048, true);
     in.sector_id = (uint64_t)i + 1;
     memcpy(in.prover_id, prover_id, 32);
     memset(in.ticket, 0x0c, 32);
@@ -287,7 +287,7 @@ static bool seal_sectors(void) {
     CHECK(cz_fr_eq(&r->comm_r_last, &c1.proofs[0].tree_r_last.root));
     CHECK(cz_fr_eq(&r->comm_r_last, &r->tree_r_last.root));
     CHECK_EQ_INT(r->tree_r_last.n_leaves, 64);
-    CHECK_EQ_INT(cz_porep_verify_vanilla(&c1, msg, sizeof msg), CZ_OK);
+    CHECK_EQ_INT(cz_porep_vanilla_verify(&c1, msg, sizeof msg), CZ_OK);
     /* A proof of the C1 opened from the handed-back tree is the C1's. */
     cz_merkle_proof p;
     CHECK_EQ_INT(cz_merkle_prove(&r->tree_r_last, c1.proofs[0].tree_r_last.challenge, &p), CZ_OK);
@@ -297,7 +297,7 @@ static bool seal_sectors(void) {
   /* The old entry point is unchanged: the same C1 without a replica. */
   cz_porep_seal_input in;
   memset(&in, 0, sizeof in);
-  in.kind = cz_porep_kind_by_sector_size(2048, true);
+  in.registered = cz_registered_porep_by_sector_size(2048, true);
   in.sector_id = 1;
   memcpy(in.prover_id, prover_id, 32);
   memset(in.ticket, 0x0c, 32);
@@ -310,17 +310,17 @@ static bool seal_sectors(void) {
   return true;
 }
 
-static cz_err gen_for(const cz_post_kind *k, size_t sector, uint64_t sector_index,
+static cz_err gen_for(const cz_registered_post *k, size_t sector, uint64_t sector_index,
                       cz_post_vanilla *v, uint64_t *ch) {
   char msg[256] = "";
   const cz_porep_replica *r = &replicas[sector];
   cz_err e =
       cz_post_sector_challenges(k, randomness(), sector_index, sector + 1, ch, msg, sizeof msg);
   if (e == CZ_OK)
-    e = cz_post_generate_vanilla(k,
-                                 &(cz_post_replica){sector + 1, r->comm_r, &r->comm_c,
-                                                    &r->comm_r_last, &r->tree_r_last},
-                                 ch, k->config_challenge_count, v, msg, sizeof msg);
+    e = cz_post_vanilla_prove(k,
+                              &(cz_post_replica){sector + 1, r->comm_r, &r->comm_c, &r->comm_r_last,
+                                                 &r->tree_r_last},
+                              ch, k->config_challenge_count, v, msg, sizeof msg);
   if (e != CZ_OK) fprintf(stderr, "generate: %s\n", msg);
   return e;
 }
@@ -331,7 +331,7 @@ static void sector_of(cz_post_sector *s, size_t sector) {
 }
 
 static void test_winning(size_t n_sectors) {
-  const cz_post_kind *k = cz_post_kind_by_id(0); /* StackedDrgWinning2KiBV1 */
+  const cz_registered_post *k = cz_registered_post_by_id(0); /* StackedDrgWinning2KiBV1 */
   char msg[256] = "";
   uint64_t pick;
   CHECK_EQ_INT(cz_post_winning_sectors(k, randomness(), prover_id, n_sectors, &pick, msg,
@@ -345,14 +345,14 @@ static void test_winning(size_t n_sectors) {
   check_generated(&v, ch, 66, 0, 2, 0, &wp);
   cz_post_sector s;
   sector_of(&s, (size_t)pick);
-  cz_err e = cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, 0}, &s,
+  cz_err e = cz_post_vanilla_verify(&(cz_post_challenge_seed){k, randomness(), prover_id, 0}, &s,
                                     &v, 1, msg, sizeof msg);
   CHECK_EQ_INT(e, CZ_OK);
   if (e != CZ_OK) fprintf(stderr, "winning verify: %s\n", msg);
   /* Another sector's comm_r: refused. */
   sector_of(&s, ((size_t)pick + 1) % N_SEALED);
   s.sector_id = pick + 1;
-  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, 0}, &s,
+  CHECK_EQ_INT(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, randomness(), prover_id, 0}, &s,
                                       &v, 1, msg, sizeof msg),
                CZ_ERR_PROOF_INVALID);
   cz_post_vanilla_free(&v);
@@ -360,7 +360,7 @@ static void test_winning(size_t n_sectors) {
 
 /* WindowPoSt over the first n_sectors sealed sectors, every partition. */
 static void test_window(uint32_t id, size_t n_sectors) {
-  const cz_post_kind *k = cz_post_kind_by_id(id);
+  const cz_registered_post *k = cz_registered_post_by_id(id);
   size_t per = k->sector_count, parts = cz_post_partitions(k, n_sectors);
   CHECK_EQ_INT(parts, (n_sectors + per - 1) / per);
   char msg[256] = "";
@@ -376,13 +376,13 @@ static void test_window(uint32_t id, size_t n_sectors) {
       sector_of(&s[i], first + i);
     }
     cz_err e =
-        cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, (uint32_t)p},
+        cz_post_vanilla_verify(&(cz_post_challenge_seed){k, randomness(), prover_id, (uint32_t)p},
                                s, v, n, msg, sizeof msg);
     CHECK_EQ_INT(e, CZ_OK);
     if (e != CZ_OK) fprintf(stderr, "window %u verify partition %zu: %s\n", id, p, msg);
     if (n == 2) { /* the proofs in the wrong order: refused */
       cz_post_sector sw[2] = {s[1], s[0]};
-      CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id,
+      CHECK_EQ_INT(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, randomness(), prover_id,
                                                                     (uint32_t)p},
                                           sw, v, 1, msg, sizeof msg),
                    CZ_ERR_PROOF_INVALID);
@@ -390,7 +390,7 @@ static void test_window(uint32_t id, size_t n_sectors) {
     /* ApiVersion 1.0.0 counts the sector's position across partitions:
      * partition 1's proof does not hold as partition 0's. */
     if (p == 1 && k->api == CZ_API_1_0_0)
-      CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness(), prover_id, 0},
+      CHECK_EQ_INT(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, randomness(), prover_id, 0},
                                           s, v, n, msg, sizeof msg),
                    CZ_ERR_PROOF_INVALID);
     for (size_t i = 0; i < n; i++) cz_post_vanilla_free(&v[i]);
@@ -406,10 +406,10 @@ static void random_fr(cz_fr *out) {
   cz_fr_from_bytes_le(out, b);
 }
 
-/* kind id's shape over n_leaves random leaves, sector_size shrunk to fit:
+/* registered proof id's shape over n_leaves random leaves, sector_size shrunk to fit:
  * generate, verify, walk, round-trip. */
 static void test_custom(uint32_t id, size_t n_leaves, uint32_t variant, size_t base) {
-  cz_post_kind k = *cz_post_kind_by_id(id);
+  cz_registered_post k = *cz_registered_post_by_id(id);
   k.sector_size = (uint64_t)n_leaves * 32;
   cz_fr *leaves = malloc(n_leaves * sizeof *leaves);
   for (size_t i = 0; i < n_leaves; i++) random_fr(&leaves[i]);
@@ -431,8 +431,8 @@ static void test_custom(uint32_t id, size_t n_leaves, uint32_t variant, size_t b
                CZ_OK);
   cz_post_vanilla v;
   cz_err e =
-      cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
-                               ch, k.config_challenge_count, &v, msg, sizeof msg);
+      cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, ch,
+                            k.config_challenge_count, &v, msg, sizeof msg);
   CHECK_EQ_INT(e, CZ_OK);
   if (e != CZ_OK) {
     fprintf(stderr, "custom %u: %s\n", id, msg);
@@ -448,35 +448,34 @@ static void test_custom(uint32_t id, size_t n_leaves, uint32_t variant, size_t b
           wp.inc[0].hashes[1] == real.inc[0].hashes[1]);
   cz_post_sector s = {sector_id, {0}};
   memcpy(s.comm_r, comm_r_b, 32);
-  e = cz_post_verify_vanilla(&(cz_post_challenge_seed){&k, randomness(), prover_id, 0}, &s, &v, 1,
+  e = cz_post_vanilla_verify(&(cz_post_challenge_seed){&k, randomness(), prover_id, 0}, &s, &v, 1,
                              msg, sizeof msg);
   CHECK_EQ_INT(e, CZ_OK);
   if (e != CZ_OK) fprintf(stderr, "custom %u verify: %s\n", id, msg);
   cz_post_vanilla_free(&v);
 
   /* Refusals, each naming its argument; *out zeroed. */
-  const cz_post_kind *real_k = cz_post_kind_by_id(id); /* 32 / 64 GiB: wrong size */
-  e = cz_post_generate_vanilla(real_k,
-                               &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, ch,
-                               10, &v, msg, sizeof msg);
+  const cz_registered_post *real_k = cz_registered_post_by_id(id); /* 32 / 64 GiB: wrong size */
+  e = cz_post_vanilla_prove(real_k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
+                            ch, 10, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "tree_r_last") && v.sectors == NULL);
   uint64_t bad[1] = {n_leaves};
-  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
-                               bad, 1, &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, bad,
+                            1, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "challenges[0]"));
-  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t},
-                               ch, 0, &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &t.root, &t}, ch,
+                            0, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "challenges"));
-  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &t.root, &t.root, &t},
-                               ch, 1, &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &t.root, &t.root, &t}, ch,
+                            1, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "comm_r:"));
-  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &comm_c, &t},
-                               ch, 1, &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, comm_r_b, &comm_c, &comm_c, &t}, ch,
+                            1, &v, msg, sizeof msg);
   CHECK(e == CZ_ERR_INVALID_ARG && strstr(msg, "comm_r_last"));
   uint8_t big[32];
   memset(big, 0xff, 32);
-  e = cz_post_generate_vanilla(&k, &(cz_post_replica){sector_id, big, &comm_c, &t.root, &t}, ch, 1,
-                               &v, msg, sizeof msg);
+  e = cz_post_vanilla_prove(&k, &(cz_post_replica){sector_id, big, &comm_c, &t.root, &t}, ch, 1, &v,
+                            msg, sizeof msg);
   CHECK(e == CZ_ERR_NONCANONICAL && strstr(msg, "comm_r"));
   cz_merkle_tree_free(&t);
 }

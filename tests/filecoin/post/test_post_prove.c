@@ -21,7 +21,7 @@ typedef struct {
   size_t len;
 } sector;
 
-static void make_sector(sector *s, const cz_post_kind *k, const uint8_t randomness[32],
+static void make_sector(sector *s, const cz_registered_post *k, const uint8_t randomness[32],
                         uint64_t sector_id, uint64_t sector_index) {
   cz_fr leaves[64];
   for (int i = 0; i < 64; i++) cz_fr_from_u64(&leaves[i], sector_id * 1000003u + (uint64_t)i);
@@ -54,7 +54,7 @@ static void free_sector(sector *s) {
   free(s->bytes);
 }
 
-static cz_groth16_params params_for(const cz_post_kind *k) {
+static cz_groth16_params params_for(const cz_registered_post *k) {
   cz_groth16_params p;
   cz_params_store_opts o = {.no_official = true,
                             .no_test_cache = true,
@@ -71,7 +71,7 @@ static cz_groth16_params params_for(const cz_post_kind *k) {
 
 /* Prove the partition of the n sectors s, then check the proof as a
  * chain verifier would, and under wrong randomness. */
-static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *params,
+static void prove_and_check(const cz_registered_post *k, const cz_groth16_params *params,
                             const uint8_t randomness[32], uint32_t partition, sector *s, size_t n) {
   uint8_t prover_id[32];
   cz_prover_id_of_miner(prover_id, 1000);
@@ -104,7 +104,7 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
   CHECK_EQ_INT(e, CZ_OK);
   size_t ni = cz_post_public_input_count(k);
   cz_fr *in = malloc(ni * sizeof *in);
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                .randomness = randomness,
                                                                .partition = partition},
                                      p.sectors, n, in, ni, msg, sizeof msg),
@@ -115,7 +115,7 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
   uint8_t other[32];
   memcpy(other, randomness, 32);
   other[0] ^= 1;
-  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.kind = k,
+  CHECK_EQ_INT(cz_post_public_inputs(&(cz_post_challenge_seed){.registered = k,
                                                                .randomness = other,
                                                                .partition = partition},
                                      p.sectors, n, in, ni, msg, sizeof msg),
@@ -136,7 +136,7 @@ static void prove_and_check(const cz_post_kind *k, const cz_groth16_params *para
 }
 
 static void test_winning(const uint8_t randomness[32]) {
-  const cz_post_kind *k = cz_post_kind_by_id(0); /* StackedDrgWinning2KiBV1 */
+  const cz_registered_post *k = cz_registered_post_by_id(0); /* StackedDrgWinning2KiBV1 */
   cz_groth16_params params = params_for(k);
   CHECK_EQ_INT(params.vk.n_ic, 133); /* as the official key */
   sector s;
@@ -163,7 +163,7 @@ static void test_winning(const uint8_t randomness[32]) {
 }
 
 static void test_window(const uint8_t randomness[32]) {
-  const cz_post_kind *k = cz_post_kind_by_id(10); /* StackedDrgWindow2KiBV1_1 */
+  const cz_registered_post *k = cz_registered_post_by_id(10); /* StackedDrgWindow2KiBV1_1 */
   CHECK_EQ_INT(k->sector_count, 2);
   cz_groth16_params params = params_for(k);
   sector s[3];
@@ -172,7 +172,7 @@ static void test_window(const uint8_t randomness[32]) {
   prove_and_check(k, &params, randomness, 1, &s[2], 1); /* padded */
   /* ApiVersion 1.0.0 (Window V1, 5) shares the parameters, not the
    * challenges of a sector past the first. */
-  const cz_post_kind *v1 = cz_post_kind_by_id(5);
+  const cz_registered_post *v1 = cz_registered_post_by_id(5);
   uint8_t prover_id[32];
   cz_prover_id_of_miner(prover_id, 1000);
   const uint8_t *vp[2] = {s[0].bytes, s[1].bytes};
@@ -205,7 +205,7 @@ int main(void) {
   char msg[256];
   uint8_t prover_id[32] = {0};
   CHECK_EQ_INT(cz_post_partition_parse(&p,
-                                       &(cz_post_challenge_seed){cz_post_kind_by_id(0), bad,
+                                       &(cz_post_challenge_seed){cz_registered_post_by_id(0), bad,
                                                                  prover_id, 0},
                                        NULL, NULL, 0, msg, sizeof msg),
                CZ_ERR_INVALID_ARG); /* no proofs: the count comes first */
@@ -213,7 +213,7 @@ int main(void) {
   const uint8_t *vp[1] = {&one};
   size_t len1 = 1;
   CHECK_EQ_INT(cz_post_partition_parse(&p,
-                                       &(cz_post_challenge_seed){cz_post_kind_by_id(0), bad,
+                                       &(cz_post_challenge_seed){cz_registered_post_by_id(0), bad,
                                                                  prover_id, 0},
                                        vp, &len1, 1, msg, sizeof msg),
                CZ_ERR_NONCANONICAL);

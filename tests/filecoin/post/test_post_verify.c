@@ -61,14 +61,14 @@ static bool load(window_vector *w) {
   return ok;
 }
 
-/* Parse bytes and verify them under kind id; the parse error if any. */
+/* Parse bytes and verify them under registered proof id; the parse error if any. */
 static cz_err run(const window_vector *w, const uint8_t *bytes, size_t len, uint32_t id,
                   const uint8_t randomness[32], const cz_post_sector *s, uint32_t partition,
                   char *msg, size_t msg_len) {
   cz_post_vanilla v;
   cz_err e = cz_post_vanilla_parse(&v, bytes, len, 0, msg, msg_len);
   if (e != CZ_OK) return e;
-  e = cz_post_verify_vanilla(&(cz_post_challenge_seed){cz_post_kind_by_id(id), randomness,
+  e = cz_post_vanilla_verify(&(cz_post_challenge_seed){cz_registered_post_by_id(id), randomness,
                                                        w->prover_id, partition},
                              s, &v, 1, msg, msg_len);
   cz_post_vanilla_free(&v);
@@ -82,7 +82,7 @@ static void expect(cz_err got, cz_err want, const char *msg, const char *want_ms
     fprintf(stderr, "  want %d \"%s\"\n  got  %d \"%s\"\n", (int)want, want_msg, (int)got, msg);
 }
 
-/* A copy of the file with byte `at` XOR x, verified under kind 8. */
+/* A copy of the file with byte `at` XOR x, verified under registered proof 8. */
 static cz_err tampered(const window_vector *w, size_t at, uint8_t x, char *msg, size_t n) {
   uint8_t *b = malloc(w->len);
   memcpy(b, w->file, w->len);
@@ -106,7 +106,7 @@ static void window_accepted(window_case *wc) {
   size_t msg_len = sizeof wc->msg;
   /* The challenges as the README lists them. */
   uint64_t ch[10];
-  CHECK_EQ_INT(cz_post_sector_challenges(cz_post_kind_by_id(8), w->randomness, 0, 1, ch, msg,
+  CHECK_EQ_INT(cz_post_sector_challenges(cz_registered_post_by_id(8), w->randomness, 0, 1, ch, msg,
                                          msg_len),
                CZ_OK);
   CHECK_MEM(ch, readme_leaves, sizeof ch);
@@ -209,7 +209,7 @@ static void window_bad_length_or_kind(window_case *wc) {
 }
 
 /* Step 5: sector and inclusion counts, a second sector of the partition
- * (other challenges), non-canonical prover id and randomness, no kind. */
+ * (other challenges), non-canonical prover id and randomness, no registered proof. */
 static void window_counts_and_seeds(window_case *wc) {
   const window_vector *w = &wc->w;
   char *msg = wc->msg;
@@ -218,32 +218,32 @@ static void window_counts_and_seeds(window_case *wc) {
   cz_post_vanilla v[2];
   CHECK_EQ_INT(cz_post_vanilla_parse(&v[0], w->file, w->len, 0, msg, msg_len), CZ_OK);
   CHECK_EQ_INT(cz_post_vanilla_parse(&v[1], w->file, w->len, 1, msg, msg_len), CZ_OK);
-  const cz_post_kind *k = cz_post_kind_by_id(8);
+  const cz_registered_post *k = cz_registered_post_by_id(8);
   cz_post_sector two[2] = {w->sector, w->sector};
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0}, two,
+  expect(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0}, two,
                                 v, 2, msg, msg_len),
          CZ_ERR_PROOF_INVALID, msg, "vanilla_proofs[1].sectors[0].inclusion_proofs[0]: leaf index");
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0}, two,
+  expect(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0}, two,
                                 v, 0, msg, msg_len),
          CZ_ERR_INVALID_ARG, msg, "0 sectors in partition 0");
   v[0].sectors[0].n_inclusions = 9;
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0}, two,
+  expect(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0}, two,
                                 v, 1, msg, msg_len),
          CZ_ERR_INVALID_ARG, msg, "inclusion_proofs: 9 proofs");
   v[0].sectors[0].n_inclusions = 10;
   /* Non-canonical prover id and randomness. */
   uint8_t ff[32];
   memset(ff, 0xff, 32);
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w->randomness, ff, 0}, two, v, 1, msg,
+  expect(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, w->randomness, ff, 0}, two, v, 1, msg,
                                 msg_len),
          CZ_ERR_NONCANONICAL, msg, "prover_id: not a canonical");
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, ff, w->prover_id, 0}, two, v, 1, msg,
+  expect(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, ff, w->prover_id, 0}, two, v, 1, msg,
                                 msg_len),
          CZ_ERR_NONCANONICAL, msg, "randomness: not a canonical");
-  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0},
+  CHECK_EQ_INT(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, w->randomness, w->prover_id, 0},
                                       two, v, 1, msg, msg_len),
                CZ_OK);
-  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){NULL, w->randomness, w->prover_id,
+  CHECK_EQ_INT(cz_post_vanilla_verify(&(cz_post_challenge_seed){NULL, w->randomness, w->prover_id,
                                                                 0},
                                       two, v, 1, msg, msg_len),
                CZ_ERR_INVALID_ARG);
@@ -268,7 +268,7 @@ static void test_window(void) {
 /* WinningPoSt 2 KiB over a tree built here: 66 Single inclusions at the
  * challenges the verifier derives. */
 static void test_winning_synthetic(void) {
-  const cz_post_kind *k = cz_post_kind_by_id(0);
+  const cz_registered_post *k = cz_registered_post_by_id(0);
   static const cz_merkle_shape shape = {CZ_MERKLE_POSEIDON, 8, 0, 0};
   uint8_t randomness[32] = {0x2a, 0x07}, prover_id[32];
   cz_prover_id_of_miner(prover_id, 1000);
@@ -291,7 +291,7 @@ static void test_winning_synthetic(void) {
     CHECK_EQ_INT(cz_merkle_prove(&t, ch[i], &inc[i].proof), CZ_OK);
     inc[i].n_base = 2;
   }
-  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness, prover_id, 0}, &s,
+  CHECK_EQ_INT(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, randomness, prover_id, 0}, &s,
                                       &v, 1, msg, sizeof msg),
                CZ_OK);
   /* Through bincode and back: still accepted. */
@@ -300,18 +300,18 @@ static void test_winning_synthetic(void) {
   cz_post_vanilla_write(b, &v);
   cz_post_vanilla w;
   CHECK_EQ_INT(cz_post_vanilla_parse(&w, b, n, 0, msg, sizeof msg), CZ_OK);
-  CHECK_EQ_INT(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness, prover_id, 0}, &s,
+  CHECK_EQ_INT(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, randomness, prover_id, 0}, &s,
                                       &w, 1, msg, sizeof msg),
                CZ_OK);
   cz_post_vanilla_free(&w);
   free(b);
   /* Winning has one partition and one sector; a wrong leaf is named. */
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness, prover_id, 1}, &s, &v, 1,
+  expect(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, randomness, prover_id, 1}, &s, &v, 1,
                                 msg, sizeof msg),
          CZ_ERR_INVALID_ARG, msg, "partition 1");
   size_t c = (ch[5] + 1) % 64;
   CHECK_EQ_INT(cz_merkle_prove(&t, c, &inc[5].proof), CZ_OK);
-  expect(cz_post_verify_vanilla(&(cz_post_challenge_seed){k, randomness, prover_id, 0}, &s, &v, 1,
+  expect(cz_post_vanilla_verify(&(cz_post_challenge_seed){k, randomness, prover_id, 0}, &s, &v, 1,
                                 msg, sizeof msg),
          CZ_ERR_PROOF_INVALID, msg, "vanilla_proofs[0].sectors[0].inclusion_proofs[5]: leaf index");
   cz_merkle_tree_free(&t);

@@ -42,16 +42,16 @@ static void check_named(const char *base) {
 
 static void test_every_kind_is_published(void) {
   char name[256];
-  for (uint32_t id = 0; id < CZ_POREP_N_KINDS; id++) {
-    cz_porep_param_name(cz_porep_kind_by_id(id), name, sizeof name);
+  for (uint32_t id = 0; id < CZ_REGISTERED_POREP_COUNT; id++) {
+    cz_porep_param_name(cz_registered_porep_by_id(id), name, sizeof name);
     check_named(name);
   }
-  for (uint32_t id = 0; id < CZ_POST_N_KINDS; id++) {
-    cz_post_param_name(cz_post_kind_by_id(id), name, sizeof name);
+  for (uint32_t id = 0; id < CZ_REGISTERED_POST_COUNT; id++) {
+    cz_post_param_name(cz_registered_post_by_id(id), name, sizeof name);
     check_named(name);
   }
-  for (uint32_t id = 0; id < CZ_SNAP_N_KINDS; id++) {
-    cz_snap_param_name(&cz_snap_kind_by_id(id)->shape, name, sizeof name);
+  for (uint32_t id = 0; id < CZ_REGISTERED_SNAP_COUNT; id++) {
+    cz_snap_param_name(&cz_registered_snap_by_id(id)->shape, name, sizeof name);
     check_named(name);
   }
   CHECK(cz_param_digest_v28("v28-no-such-file.params") == NULL);
@@ -87,7 +87,7 @@ static void flip_byte(const char *path, long at) {
 
 static void test_official_key(void) {
   char base[256], file[320], path[512], stamp[600];
-  cz_post_param_name(cz_post_kind_by_name("StackedDrgWinning2KiBV1"), base, sizeof base);
+  cz_post_param_name(cz_registered_post_by_name("StackedDrgWinning2KiBV1"), base, sizeof base);
   snprintf(file, sizeof file, "%s.vk", base);
   const char *want = cz_param_digest_v28(file);
   CHECK(want && !strcmp(want, "ffd79788d614d27919ae5bd2d94eacb6"));
@@ -156,7 +156,7 @@ static void test_long_file(void) {
 /* A file under the official WinningPoSt 2 KiB .params name that is not the
  * published one: refused before it is read as parameters. */
 static void test_store_refuses(void) {
-  const cz_post_kind *k = cz_post_kind_by_name("StackedDrgWinning2KiBV1");
+  const cz_registered_post *k = cz_registered_post_by_name("StackedDrgWinning2KiBV1");
   char base[256], path[600], msg[768] = "";
   cz_post_param_name(k, base, sizeof base);
   snprintf(path, sizeof path, "%s/%s.params", root, base);

@@ -107,7 +107,7 @@ static void test_hardcoded(void) {
 }
 
 static void test_k_and_h_select(void) {
-  const cz_snap_kind *k32 = cz_snap_kind_by_id(3);
+  const cz_registered_snap *k32 = cz_registered_snap_by_id(3);
   uint64_t kh;
   for (uint32_t k = 0; k < 16; k++) {
     CHECK(cz_snap_k_and_h_select(&k32->shape, k, 10, &kh) == CZ_OK);
@@ -119,16 +119,16 @@ static void test_k_and_h_select(void) {
   CHECK(cz_snap_k_and_h_select(&k32->shape, 16, 10, &kh) == CZ_ERR_INVALID_ARG);
   CHECK(cz_snap_k_and_h_select(&k32->shape, 0, 13, &kh) == CZ_ERR_INVALID_ARG);
   /* 2 KiB: one partition (no partition bits), hs = [1; 6], h = 1 -> 1. */
-  const cz_snap_kind *k2 = cz_snap_kind_by_id(0);
+  const cz_registered_snap *k2 = cz_registered_snap_by_id(0);
   CHECK(cz_snap_k_and_h_select(&k2->shape, 0, 1, &kh) == CZ_OK);
   CHECK_EQ_INT(kh, 1);
   /* 8 MiB: 4 partitions, h = 10 = hs[3]: k + (8 << 2). */
-  CHECK(cz_snap_k_and_h_select(&cz_snap_kind_by_id(1)->shape, 2, 10, &kh) == CZ_OK);
+  CHECK(cz_snap_k_and_h_select(&cz_registered_snap_by_id(1)->shape, 2, 10, &kh) == CZ_OK);
   CHECK_EQ_INT(kh, 2 + 32);
 }
 
 static void test_public_inputs(void) {
-  const cz_snap_kind *k = cz_snap_kind_by_id(1);
+  const cz_registered_snap *k = cz_registered_snap_by_id(1);
   uint8_t a[32] = {1}, b[32] = {2}, c[32] = {3}, bad[32];
   memset(bad, 0xff, 32);
   cz_fr out[CZ_SNAP_PUBLIC_INPUTS], want;

@@ -22,9 +22,9 @@ static bool satisfied(const cz_snap_partition *p, const cz_fr in[CZ_SNAP_PUBLIC_
   cz_r1cs m;
   cz_assignment w;
   cz_cs *rec = cz_cs_new(CZ_CS_RECORD, NULL), *wit = cz_cs_new(CZ_CS_WITNESS, NULL);
-  bool ok = cz_snap_circuit(rec, &p->kind->shape, NULL, NULL) == CZ_OK &&
+  bool ok = cz_snap_circuit(rec, &p->registered->shape, NULL, NULL) == CZ_OK &&
             cz_cs_finish(rec) == CZ_OK && cz_cs_take_r1cs(rec, &m) == CZ_OK;
-  ok = ok && cz_snap_circuit(wit, &p->kind->shape, &pub, &p->proof) == CZ_OK &&
+  ok = ok && cz_snap_circuit(wit, &p->registered->shape, &pub, &p->proof) == CZ_OK &&
        cz_cs_finish(wit) == CZ_OK && cz_cs_take_assignment(wit, &w) == CZ_OK;
   ok = ok && cz_r1cs_eval(&m, &w) == CZ_OK &&
        first_unsatisfied(&w, w.n_constraints) == w.n_constraints;
@@ -44,15 +44,15 @@ static void budgets_agree(const cz_snap_partition *p, const cz_fr in[CZ_SNAP_PUB
   cz_snap_public pub = {in[0], in[1], in[2], in[3]};
   cz_assignment serial, par;
   cz_cs *cs = cz_cs_new(CZ_CS_PROVE, NULL);
-  CHECK(cz_snap_circuit(cs, &p->kind->shape, &pub, &p->proof) == CZ_OK);
+  CHECK(cz_snap_circuit(cs, &p->registered->shape, &pub, &p->proof) == CZ_OK);
   CHECK(cz_cs_finish(cs) == CZ_OK && cz_cs_take_assignment(cs, &serial) == CZ_OK);
   cz_cs_free(cs);
   CHECK(assign_eq(&serial, par2));
   static const unsigned budgets[] = {1, 3, 0};
   char msg[256];
   for (size_t b = 0; b < sizeof budgets / sizeof *budgets; b++) {
-    CHECK(cz_snap_witness(CZ_CS_PROVE, &p->kind->shape, &pub, &p->proof, budgets[b], &par, msg,
-                          sizeof msg) == CZ_OK);
+    CHECK(cz_snap_witness(CZ_CS_PROVE, &p->registered->shape, &pub, &p->proof, budgets[b], &par,
+                          msg, sizeof msg) == CZ_OK);
     CHECK(assign_eq(&serial, &par));
     cz_assignment_free(&par);
   }
@@ -60,14 +60,14 @@ static void budgets_agree(const cz_snap_partition *p, const cz_fr in[CZ_SNAP_PUB
 }
 
 int main(void) {
-  const cz_snap_kind *k = cz_snap_kind_by_id(0);
+  const cz_registered_snap *k = cz_registered_snap_by_id(0);
   cz_snap_sector sec;
   char msg[256];
   CHECK(cz_snap_sector_make(k, 7, NULL, 0, &sec, msg, sizeof msg) == CZ_OK);
   cz_snap_trees t;
   cz_snap_sector_trees(&sec, &t);
   cz_snap_partition_proof pp;
-  CHECK(cz_snap_prove_partition(&k->shape, 0, &t, &pp, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_vanilla_prove(&k->shape, 0, &t, &pp, msg, sizeof msg) == CZ_OK);
   size_t n = cz_snap_vanilla_write(NULL, &pp);
   uint8_t *b = malloc(n);
   CHECK(b && cz_snap_vanilla_write(b, &pp) == n);

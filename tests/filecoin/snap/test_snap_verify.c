@@ -20,8 +20,8 @@ static void expect_bad(const snap_test_sector *t, uint32_t k, const cz_snap_part
                        const uint8_t *r_old, const uint8_t *d_new, const uint8_t *r_new,
                        cz_err want, const char *needle) {
   char msg[256] = "";
-  cz_err e = cz_snap_verify_partition(&t->shape, k, &(cz_snap_comms){r_old, d_new, r_new}, p, 0,
-                                      msg, sizeof msg);
+  cz_err e = cz_snap_vanilla_verify(&t->shape, k, &(cz_snap_comms){r_old, d_new, r_new}, p, 0, msg,
+                                    sizeof msg);
   CHECK_EQ_INT(e, want);
   CHECK(strstr(msg, needle) != NULL);
   if (!strstr(msg, needle)) fprintf(stderr, "message: %s (wanted %s)\n", msg, needle);
@@ -33,20 +33,20 @@ static void test_honest(uint64_t nodes) {
   for (uint32_t k = 0; k < t.shape.partitions; k++) {
     cz_snap_partition_proof p, q;
     char msg[256];
-    CHECK(cz_snap_prove_partition(&t.shape, k, &t.trees, &p, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_snap_vanilla_prove(&t.shape, k, &t.trees, &p, msg, sizeof msg) == CZ_OK);
     cz_err e =
-        cz_snap_verify_partition(&t.shape, k,
-                                 &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
-                                 &p, k, msg, sizeof msg);
+        cz_snap_vanilla_verify(&t.shape, k,
+                               &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new}, &p,
+                               k, msg, sizeof msg);
     CHECK_EQ_INT(e, CZ_OK);
     if (e) fprintf(stderr, "%llu nodes, k %u: %s\n", (unsigned long long)nodes, k, msg);
     size_t n = cz_snap_vanilla_write(NULL, &p);
     uint8_t *b = malloc(n);
     CHECK(b && cz_snap_vanilla_write(b, &p) == n);
     CHECK(b && cz_snap_vanilla_parse(&q, b, n, k, msg, sizeof msg) == CZ_OK);
-    CHECK(cz_snap_verify_partition(&t.shape, k,
-                                   &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
-                                   &q, k, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_snap_vanilla_verify(&t.shape, k,
+                                 &(cz_snap_comms){t.b_comm_r_old, t.b_comm_d_new, t.b_comm_r_new},
+                                 &q, k, msg, sizeof msg) == CZ_OK);
     free(b);
     cz_snap_vanilla_free(&q);
     /* Another partition's index: its challenges differ. */
@@ -108,17 +108,14 @@ static void snap_refuses_tampered_proof(const snap_test_sector *t, cz_snap_parti
  * shape does not have: refused; as it is: accepted. */
 static void snap_refuses_wrong_shape(const snap_test_sector *t, const cz_snap_partition_proof *pp) {
   char m2[256];
-  CHECK(
-      cz_snap_verify_partition(&cz_snap_kind_by_id(1)->shape, 0,
+  CHECK(cz_snap_vanilla_verify(&cz_registered_snap_by_id(1)->shape, 0,
                                &(cz_snap_comms){t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new},
                                pp, 0, m2, sizeof m2) == CZ_ERR_PROOF_INVALID);
   CHECK(strstr(m2, "8 leaves, the sector size has 128") != NULL);
-  CHECK(
-      cz_snap_verify_partition(&t->shape, 1,
+  CHECK(cz_snap_vanilla_verify(&t->shape, 1,
                                &(cz_snap_comms){t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new},
                                pp, 0, m2, sizeof m2) == CZ_ERR_INVALID_ARG);
-  CHECK(
-      cz_snap_verify_partition(&t->shape, 0,
+  CHECK(cz_snap_vanilla_verify(&t->shape, 0,
                                &(cz_snap_comms){t->b_comm_r_old, t->b_comm_d_new, t->b_comm_r_new},
                                pp, 0, m2, sizeof m2) == CZ_OK);
 }
@@ -171,7 +168,7 @@ static void test_tampered(void) {
   if (!snap_test_sector_make(&t, 64)) return;
   cz_snap_partition_proof p;
   char msg[256];
-  CHECK(cz_snap_prove_partition(&t.shape, 0, &t.trees, &p, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_vanilla_prove(&t.shape, 0, &t.trees, &p, msg, sizeof msg) == CZ_OK);
   snap_refuses_wrong_comms(&t, &p);
   snap_refuses_tampered_proof(&t, &p);
   snap_refuses_wrong_shape(&t, &p);
@@ -184,7 +181,7 @@ static void test_tampered(void) {
  * comm_r_old is the sealed sector's (Poseidon-2(comm_c, root R old)), and
  * its partition proof verifies; data that is not fr32 is refused. */
 static void test_sector_make(void) {
-  const cz_snap_kind *k = cz_snap_kind_by_id(0);
+  const cz_registered_snap *k = cz_registered_snap_by_id(0);
   cz_snap_sector sec;
   char msg[256];
   CHECK(cz_snap_sector_make(k, 1, NULL, 0, &sec, msg, sizeof msg) == CZ_OK);
@@ -198,10 +195,10 @@ static void test_sector_make(void) {
   cz_snap_trees t;
   cz_snap_sector_trees(&sec, &t);
   cz_snap_partition_proof p;
-  CHECK(cz_snap_prove_partition(&k->shape, 0, &t, &p, msg, sizeof msg) == CZ_OK);
-  CHECK(cz_snap_verify_partition(&k->shape, 0,
-                                 &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new},
-                                 &p, 0, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_vanilla_prove(&k->shape, 0, &t, &p, msg, sizeof msg) == CZ_OK);
+  CHECK(cz_snap_vanilla_verify(&k->shape, 0,
+                               &(cz_snap_comms){sec.comm_r_old, sec.comm_d_new, sec.comm_r_new}, &p,
+                               0, msg, sizeof msg) == CZ_OK);
   cz_snap_vanilla_free(&p);
   cz_snap_sector_free(&sec);
   uint8_t *bad = malloc(k->sector_size);

@@ -329,7 +329,7 @@ static int verifier_open(local_verifier *v, const char *vk_path, const ProtobufC
   if (cz_porep_c1_parse(&v->c1, (const char *)c1->data, c1->len, msg, sizeof msg) != CZ_OK)
     return fprintf(stderr, "--verify-vk needs a PoRep --c1: %s\n", msg), -1;
   cz_porep_config cfg;
-  cz_porep_kind_config(v->c1.kind, &cfg);
+  cz_registered_porep_config(v->c1.registered, &cfg);
   v->n_inputs = cz_porep_public_input_count(&cfg);
   FILE *f = fopen(vk_path, "rb");
   if (!f) return perror(vk_path), cz_porep_c1_free(&v->c1), -1;
@@ -345,8 +345,8 @@ static int verifier_open(local_verifier *v, const char *vk_path, const ProtobufC
     e = CZ_ERR_INVALID_ARG;
   }
   if (e != CZ_OK) {
-    fprintf(stderr, "%s: not a verifying key of %s's circuit (%s)\n", vk_path, v->c1.kind->name,
-            cz_err_str(e));
+    fprintf(stderr, "%s: not a verifying key of %s's circuit (%s)\n", vk_path,
+            v->c1.registered->name, cz_err_str(e));
     cz_porep_c1_free(&v->c1);
     return -1;
   }
@@ -479,7 +479,7 @@ static void *prove_worker(void *arg) {
   return NULL;
 }
 
-/* --request FILE: the kind, registered proof, randomness, miner,
+/* --request FILE: the PoSt type, registered proof, randomness, miner,
  * partition and vanilla proofs of a gen-vanilla request.json (the request
  * keeps the proofs; sub points at them). 0, or 1 after one line. */
 static int post_request(const opts *o, cz_bench_post_request *r,
@@ -489,9 +489,10 @@ static int post_request(const opts *o, cz_bench_post_request *r,
     return fprintf(stderr, "--request: %s\n", why), 1;
   if (o->vanilla || o->randomness || o->c1)
     return fprintf(stderr, "--request carries the vanilla proofs and the randomness\n"), 1;
-  sub->proof_kind = r->kind->type == CZ_POST_WINNING ? CUZK__V1__PROOF_KIND__WINNING_POST
-                                                     : CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
-  sub->registered_proof = r->kind->id;
+  sub->proof_kind = r->registered->type == CZ_POST_WINNING
+                        ? CUZK__V1__PROOF_KIND__WINNING_POST
+                        : CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION;
+  sub->registered_proof = r->registered->id;
   sub->miner_id = r->miner_id;
   sub->partition_index = r->partition;
   if (!(sub->randomness.data = malloc(32))) return 1;
@@ -513,7 +514,7 @@ static int snap_request(const opts *o, cz_bench_post_request *blobs,
     cz_bench_snap_request_free(&r);
     return fprintf(stderr, "--request carries the vanilla proofs and the commitments\n"), 1;
   }
-  sub->registered_proof = r.kind->id;
+  sub->registered_proof = r.registered->id;
   ProtobufCBinaryData *c[3] = {&sub->comm_r_old, &sub->comm_r_new, &sub->comm_d_new};
   const uint8_t *v[3] = {r.comm_r_old, r.comm_r_new, r.comm_d_new};
   for (int i = 0; i < 3; i++) {

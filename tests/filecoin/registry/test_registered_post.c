@@ -34,8 +34,8 @@ static const struct {
 };
 
 static void test_names(void) {
-  for (uint32_t id = 0; id < CZ_POST_N_KINDS; id++) {
-    const cz_post_kind *k = cz_post_kind_by_id(id);
+  for (uint32_t id = 0; id < CZ_REGISTERED_POST_COUNT; id++) {
+    const cz_registered_post *k = cz_registered_post_by_id(id);
     CHECK(k != NULL);
     if (!k) continue;
     CHECK_EQ_INT(k->id, id);
@@ -49,7 +49,7 @@ static void test_names(void) {
     size_t n = cz_post_param_name(k, name, sizeof name);
     CHECK_EQ_INT(n, strlen(want));
     CHECK(strcmp(name, want) == 0);
-    if (strcmp(name, want)) fprintf(stderr, "kind %u: got %s\n", id, name);
+    if (strcmp(name, want)) fprintf(stderr, "registered proof %u: got %s\n", id, name);
     /* Too small a buffer: truncated, NUL-terminated, full length returned. */
     char small[16];
     CHECK_EQ_INT(cz_post_param_name(k, small, sizeof small), n);
@@ -57,12 +57,12 @@ static void test_names(void) {
   }
   /* The vector's key, by the prefix its README gives. */
   char name[256];
-  cz_post_param_name(cz_post_kind_by_id(0), name, sizeof name);
+  cz_post_param_name(cz_registered_post_by_id(0), name, sizeof name);
   const char *prefix = "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428";
   CHECK(strncmp(name, prefix, strlen(prefix)) == 0);
   /* The identifier as vanilla.rs formats it (after the Winning swap). */
   char id[128];
-  cz_post_param_identifier(cz_post_kind_by_id(0), id, sizeof id);
+  cz_post_param_identifier(cz_registered_post_by_id(0), id, sizeof id);
   CHECK(strcmp(id,
                "FallbackPoSt::PublicParams{sector_size: 2048, challenge_count: 1, "
                "sector_count: 66}") == 0);
@@ -72,15 +72,15 @@ static void test_table(void) {
   static const char *sizes[5] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
   static const unsigned sub[5] = {0, 0, 0, 8, 8}, top[5] = {0, 0, 0, 0, 2};
   static const uint32_t window_sectors[5] = {2, 2, 2, 2349, 2300};
-  for (uint32_t id = 0; id < CZ_POST_N_KINDS; id++) {
-    const cz_post_kind *k = cz_post_kind_by_id(id);
+  for (uint32_t id = 0; id < CZ_REGISTERED_POST_COUNT; id++) {
+    const cz_registered_post *k = cz_registered_post_by_id(id);
     unsigned s = id % 5;
     bool winning = id < 5;
     char name[64];
     snprintf(name, sizeof name, "StackedDrg%s%s%s", winning ? "Winning" : "Window", sizes[s],
              id < 10 ? "V1" : "V1_1");
     CHECK(strcmp(k->name, name) == 0);
-    CHECK(cz_post_kind_by_name(name) == k);
+    CHECK(cz_registered_post_by_name(name) == k);
     CHECK_EQ_INT(k->type, winning ? CZ_POST_WINNING : CZ_POST_WINDOW);
     CHECK_EQ_INT(k->api, id < 10 ? CZ_API_1_0_0 : CZ_API_1_2_0);
     CHECK_EQ_INT(k->tree_r.hasher, CZ_MERKLE_POSEIDON);
@@ -95,21 +95,21 @@ static void test_table(void) {
     CHECK_EQ_INT(k->sector_count, winning ? 66 : window_sectors[s]);
     CHECK_EQ_INT(cz_post_public_input_count(k), winning ? 132 : window_sectors[s] * 11);
   }
-  CHECK(cz_post_kind_by_id(15) == NULL);
-  CHECK(cz_post_kind_by_name("StackedDrgWindow32GiBV1_2") == NULL);
-  CHECK(cz_post_kind_by_name(NULL) == NULL);
-  CHECK_EQ_INT(cz_post_kind_by_id(3)->sector_size, 34359738368ull);
-  CHECK_EQ_INT(cz_post_kind_by_id(14)->sector_size, 68719476736ull);
+  CHECK(cz_registered_post_by_id(15) == NULL);
+  CHECK(cz_registered_post_by_name("StackedDrgWindow32GiBV1_2") == NULL);
+  CHECK(cz_registered_post_by_name(NULL) == NULL);
+  CHECK_EQ_INT(cz_registered_post_by_id(3)->sector_size, 34359738368ull);
+  CHECK_EQ_INT(cz_registered_post_by_id(14)->sector_size, 68719476736ull);
 }
 
 static void test_partitions(void) {
-  const cz_post_kind *w = cz_post_kind_by_id(8), *small = cz_post_kind_by_id(5);
+  const cz_registered_post *w = cz_registered_post_by_id(8), *small = cz_registered_post_by_id(5);
   CHECK_EQ_INT(cz_post_partitions(w, 0), 1);
   CHECK_EQ_INT(cz_post_partitions(w, 1), 1);
   CHECK_EQ_INT(cz_post_partitions(w, 2349), 1);
   CHECK_EQ_INT(cz_post_partitions(w, 2350), 2);
   CHECK_EQ_INT(cz_post_partitions(small, 5), 3);
-  CHECK_EQ_INT(cz_post_partitions(cz_post_kind_by_id(0), 1), 1);
+  CHECK_EQ_INT(cz_post_partitions(cz_registered_post_by_id(0), 1), 1);
 }
 
 /* Unsigned LEB128 as the DWARF / WebAssembly specifications give it. */
@@ -140,5 +140,5 @@ int main(void) {
   test_table();
   test_partitions();
   test_prover_id();
-  return check_report("test_post_kind");
+  return check_report("test_registered_post");
 }

@@ -27,8 +27,8 @@ static const struct {
 };
 
 static void test_names(void) {
-  for (uint32_t id = 0; id < CZ_SNAP_N_KINDS; id++) {
-    const cz_snap_kind *k = cz_snap_kind_by_id(id);
+  for (uint32_t id = 0; id < CZ_REGISTERED_SNAP_COUNT; id++) {
+    const cz_registered_snap *k = cz_registered_snap_by_id(id);
     CHECK(k != NULL && k->id == id);
     if (!k) continue;
     CHECK_EQ_INT(official[id].sector_size, k->sector_size);
@@ -36,7 +36,7 @@ static void test_names(void) {
     size_t n = cz_snap_param_name(&k->shape, name, sizeof name);
     CHECK_EQ_INT(n, strlen(official[id].name));
     CHECK(strcmp(name, official[id].name) == 0);
-    if (strcmp(name, official[id].name)) fprintf(stderr, "kind %u: got %s\n", id, name);
+    if (strcmp(name, official[id].name)) fprintf(stderr, "registered proof %u: got %s\n", id, name);
     char small[16];
     CHECK_EQ_INT(cz_snap_param_name(&k->shape, small, sizeof small), n);
     CHECK_EQ_INT(strlen(small), sizeof small - 1);
@@ -47,23 +47,23 @@ static void test_names(void) {
 }
 
 /* constants.rs per sector size: partitions, challenges, h, apex leaves;
- * all V1 kinds are ApiVersion 1.1.0. */
+ * all V1 registered proofs are ApiVersion 1.1.0. */
 static void test_table(void) {
   static const struct {
     const char *name;
     uint32_t partitions, challenges, h, apex;
     unsigned sub, top;
-  } want[CZ_SNAP_N_KINDS] = {
+  } want[CZ_REGISTERED_SNAP_COUNT] = {
       {"StackedDrg2KiBV1", 1, 10, 1, 8, 0, 0},       {"StackedDrg8MiBV1", 4, 10, 10, 128, 0, 0},
       {"StackedDrg512MiBV1", 16, 86, 10, 128, 0, 0}, {"StackedDrg32GiBV1", 16, 86, 10, 128, 8, 0},
       {"StackedDrg64GiBV1", 16, 86, 10, 128, 8, 2},
   };
-  for (uint32_t id = 0; id < CZ_SNAP_N_KINDS; id++) {
-    const cz_snap_kind *k = cz_snap_kind_by_id(id);
+  for (uint32_t id = 0; id < CZ_REGISTERED_SNAP_COUNT; id++) {
+    const cz_registered_snap *k = cz_registered_snap_by_id(id);
     if (!k) continue;
     CHECK(strcmp(k->name, want[id].name) == 0);
-    CHECK(cz_snap_kind_by_name(want[id].name) == k);
-    CHECK(cz_snap_kind_by_sector_size(k->sector_size) == k);
+    CHECK(cz_registered_snap_by_name(want[id].name) == k);
+    CHECK(cz_registered_snap_by_sector_size(k->sector_size) == k);
     CHECK_EQ_INT(k->api, CZ_API_1_1_0);
     CHECK_EQ_INT(k->shape.nodes, k->sector_size / 32);
     CHECK_EQ_INT(k->shape.partitions, want[id].partitions);
@@ -75,10 +75,10 @@ static void test_table(void) {
     CHECK_EQ_INT(k->shape.tree_r.sub_arity, want[id].sub);
     CHECK_EQ_INT(k->shape.tree_r.top_arity, want[id].top);
   }
-  CHECK(cz_snap_kind_by_id(CZ_SNAP_N_KINDS) == NULL);
-  CHECK(cz_snap_kind_by_name("StackedDrg2KiBV1_1") == NULL);
-  CHECK(cz_snap_kind_by_name(NULL) == NULL);
-  CHECK(cz_snap_kind_by_sector_size(4096) == NULL);
+  CHECK(cz_registered_snap_by_id(CZ_REGISTERED_SNAP_COUNT) == NULL);
+  CHECK(cz_registered_snap_by_name("StackedDrg2KiBV1_1") == NULL);
+  CHECK(cz_registered_snap_by_name(NULL) == NULL);
+  CHECK(cz_registered_snap_by_sector_size(4096) == NULL);
 }
 
 /* The test sizes of constants.rs: the partition rule's edges, hs. */
@@ -116,5 +116,5 @@ int main(void) {
   test_names();
   test_table();
   test_shapes();
-  return check_report("test_snap_kind");
+  return check_report("test_registered_snap");
 }

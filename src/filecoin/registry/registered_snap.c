@@ -3,7 +3,7 @@
  * challenge_count, hs, h_default, apex_leaf_count, validate_tree_r_shape)
  * and filecoin-proofs-api registry.rs (RegisteredUpdateProof, ApiVersion
  * 1.1.0 for all five). The v28 names are checked against rust-fil-proofs'
- * parameters.json in tests/filecoin/registry/test_snap_kind.c. */
+ * parameters.json in tests/filecoin/registry/test_registered_snap.c. */
 #include <string.h>
 
 #include "cuzk/registry.h"
@@ -40,7 +40,7 @@ bool cz_snap_shape_of(uint64_t nodes, cz_snap_shape *out) {
   return true;
 }
 
-static cz_snap_kind kinds[CZ_SNAP_N_KINDS] = {
+static cz_registered_snap table[CZ_REGISTERED_SNAP_COUNT] = {
     {0, "StackedDrg2KiBV1", "2KiB", 2048ull, CZ_API_1_1_0, {0}},
     {1, "StackedDrg8MiBV1", "8MiB", 8ull << 20, CZ_API_1_1_0, {0}},
     {2, "StackedDrg512MiBV1", "512MiB", 512ull << 20, CZ_API_1_1_0, {0}},
@@ -52,22 +52,22 @@ static cz_snap_kind kinds[CZ_SNAP_N_KINDS] = {
  * the constants; filled once, before main (a constructor keeps the lookups
  * pure and lock-free). */
 __attribute__((constructor)) static void fill_shapes(void) {
-  for (size_t i = 0; i < CZ_SNAP_N_KINDS; i++)
-    cz_snap_shape_of(kinds[i].sector_size / 32, &kinds[i].shape);
+  for (size_t i = 0; i < CZ_REGISTERED_SNAP_COUNT; i++)
+    cz_snap_shape_of(table[i].sector_size / 32, &table[i].shape);
 }
 
-const cz_snap_kind *cz_snap_kind_by_id(uint32_t id) {
-  return id < CZ_SNAP_N_KINDS ? &kinds[id] : NULL;
+const cz_registered_snap *cz_registered_snap_by_id(uint32_t id) {
+  return id < CZ_REGISTERED_SNAP_COUNT ? &table[id] : NULL;
 }
 
-const cz_snap_kind *cz_snap_kind_by_name(const char *name) {
-  for (size_t i = 0; name && i < CZ_SNAP_N_KINDS; i++)
-    if (strcmp(kinds[i].name, name) == 0) return &kinds[i];
+const cz_registered_snap *cz_registered_snap_by_name(const char *name) {
+  for (size_t i = 0; name && i < CZ_REGISTERED_SNAP_COUNT; i++)
+    if (strcmp(table[i].name, name) == 0) return &table[i];
   return NULL;
 }
 
-const cz_snap_kind *cz_snap_kind_by_sector_size(uint64_t sector_size) {
-  for (size_t i = 0; i < CZ_SNAP_N_KINDS; i++)
-    if (kinds[i].sector_size == sector_size) return &kinds[i];
+const cz_registered_snap *cz_registered_snap_by_sector_size(uint64_t sector_size) {
+  for (size_t i = 0; i < CZ_REGISTERED_SNAP_COUNT; i++)
+    if (table[i].sector_size == sector_size) return &table[i];
   return NULL;
 }

@@ -36,7 +36,7 @@
 #define V1 CZ_API_1_0_0, CZ_POREP_INTERACTIVE
 #define V1_1 CZ_API_1_1_0, CZ_POREP_INTERACTIVE
 
-static const cz_porep_kind kinds[] = {
+static const cz_registered_porep table[] = {
     KIND(0, "2KiB", "V1", 2 * KIB, 1, SMALL(2 * KIB), V1),
     KIND(1, "8MiB", "V1", 8 * MIB, 1, SMALL(8 * MIB), V1),
     KIND(2, "512MiB", "V1", 512 * MIB, 1, SMALL(512 * MIB), V1),
@@ -58,26 +58,29 @@ static const cz_porep_kind kinds[] = {
     KIND(18, "32GiB", "V1_2_Feat_NonInteractivePoRep", 32 * GIB, 126, LARGE(32 * GIB, 0), NI),
     KIND(19, "64GiB", "V1_2_Feat_NonInteractivePoRep", 64 * GIB, 126, LARGE(64 * GIB, 2), NI),
 };
-_Static_assert(sizeof kinds / sizeof kinds[0] == CZ_POREP_N_KINDS, "every registered seal proof");
-#define N_KINDS (sizeof kinds / sizeof kinds[0])
+_Static_assert(sizeof table / sizeof table[0] == CZ_REGISTERED_POREP_COUNT,
+               "every registered seal proof");
+#define N_TABLE (sizeof table / sizeof table[0])
 
-const cz_porep_kind *cz_porep_kind_by_id(uint32_t id) { return id < N_KINDS ? &kinds[id] : NULL; }
+const cz_registered_porep *cz_registered_porep_by_id(uint32_t id) {
+  return id < N_TABLE ? &table[id] : NULL;
+}
 
-const cz_porep_kind *cz_porep_kind_by_name(const char *name) {
-  for (size_t i = 0; name && i < N_KINDS; i++)
-    if (strcmp(kinds[i].name, name) == 0) return &kinds[i];
+const cz_registered_porep *cz_registered_porep_by_name(const char *name) {
+  for (size_t i = 0; name && i < N_TABLE; i++)
+    if (strcmp(table[i].name, name) == 0) return &table[i];
   return NULL;
 }
 
-const cz_porep_kind *cz_porep_kind_by_sector_size(uint64_t sector_size, bool v1_1) {
-  for (size_t i = 0; i < N_KINDS; i++)
-    if (kinds[i].sector_size == sector_size && kinds[i].rule == CZ_POREP_INTERACTIVE &&
-        (kinds[i].api == CZ_API_1_1_0) == v1_1)
-      return &kinds[i];
+const cz_registered_porep *cz_registered_porep_by_sector_size(uint64_t sector_size, bool v1_1) {
+  for (size_t i = 0; i < N_TABLE; i++)
+    if (table[i].sector_size == sector_size && table[i].rule == CZ_POREP_INTERACTIVE &&
+        (table[i].api == CZ_API_1_1_0) == v1_1)
+      return &table[i];
   return NULL;
 }
 
-void cz_porep_kind_config(const cz_porep_kind *k, cz_porep_config *cfg) {
+void cz_registered_porep_config(const cz_registered_porep *k, cz_porep_config *cfg) {
   memset(cfg, 0, sizeof *cfg);
   cfg->sector_size = k->sector_size;
   cz_porep_id(cfg->porep_id, k->id, 0);
@@ -87,14 +90,14 @@ void cz_porep_kind_config(const cz_porep_kind *k, cz_porep_config *cfg) {
   cfg->rule = k->rule;
 }
 
-cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_porep_kind *kind) {
+cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_registered_porep *registered) {
   memset(c1, 0, sizeof *c1);
-  size_t n = (size_t)kind->partitions * kind->shape.challenges;
+  size_t n = (size_t)registered->partitions * registered->shape.challenges;
   c1->proofs = calloc(n, sizeof *c1->proofs);
   if (!c1->proofs) return CZ_ERR_NOMEM;
-  c1->kind = kind;
-  c1->n_partitions = kind->partitions;
-  c1->n_challenges = kind->shape.challenges;
+  c1->registered = registered;
+  c1->n_partitions = registered->partitions;
+  c1->n_challenges = registered->shape.challenges;
   return CZ_OK;
 }
 

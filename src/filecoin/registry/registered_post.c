@@ -4,7 +4,7 @@
  * WINDOW_POST_CHALLENGE_COUNT 10, WINDOW_POST_SECTOR_COUNT; the SectorShape
  * trees). Their v28 parameter names are made in param_name.c and checked
  * against rust-fil-proofs' parameters.json in
- * tests/filecoin/registry/test_post_kind.c (2 KiB Winning: ...-8-0-0-3ea05428). */
+ * tests/filecoin/registry/test_registered_post.c (2 KiB Winning: ...-8-0-0-3ea05428). */
 #include <stdio.h>
 #include <string.h>
 
@@ -35,7 +35,7 @@
         sectors \
   }
 
-static const cz_post_kind kinds[CZ_POST_N_KINDS] = {
+static const cz_registered_post table[CZ_REGISTERED_POST_COUNT] = {
     WINNING(0, "2KiB", 2 * KIB, TREE(0, 0)),
     WINNING(1, "8MiB", 8 * MIB, TREE(0, 0)),
     WINNING(2, "512MiB", 512 * MIB, TREE(0, 0)),
@@ -55,21 +55,21 @@ static const cz_post_kind kinds[CZ_POST_N_KINDS] = {
     WINDOW(14, "64GiB", "V1_1", CZ_API_1_2_0, 64 * GIB, TREE(8, 2), 2300),
 };
 
-const cz_post_kind *cz_post_kind_by_id(uint32_t id) {
-  return id < CZ_POST_N_KINDS ? &kinds[id] : NULL;
+const cz_registered_post *cz_registered_post_by_id(uint32_t id) {
+  return id < CZ_REGISTERED_POST_COUNT ? &table[id] : NULL;
 }
 
-const cz_post_kind *cz_post_kind_by_name(const char *name) {
-  for (size_t i = 0; name && i < CZ_POST_N_KINDS; i++)
-    if (strcmp(kinds[i].name, name) == 0) return &kinds[i];
+const cz_registered_post *cz_registered_post_by_name(const char *name) {
+  for (size_t i = 0; name && i < CZ_REGISTERED_POST_COUNT; i++)
+    if (strcmp(table[i].name, name) == 0) return &table[i];
   return NULL;
 }
 
-size_t cz_post_public_input_count(const cz_post_kind *k) {
+size_t cz_post_public_input_count(const cz_registered_post *k) {
   return (size_t)k->sector_count * (1 + (size_t)k->challenge_count);
 }
 
-size_t cz_post_partitions(const cz_post_kind *k, size_t n_sectors) {
+size_t cz_post_partitions(const cz_registered_post *k, size_t n_sectors) {
   if (k->type == CZ_POST_WINNING) return 1;
   size_t p = n_sectors / k->sector_count + (n_sectors % k->sector_count != 0);
   return p ? p : 1;
