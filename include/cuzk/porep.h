@@ -12,7 +12,8 @@
  *                         file (on the scanner src/util/json_scan.h)
  *   porep_c1_write.c      C1 JSON out
  *   porep_c1_synthetic.c  the synthetic C1 (tests, benchmarks)
- *   porep_seal.c          test-sector sealing and the native vanilla verifier
+ *   porep_seal.c          test-sector sealing
+ *   porep_verify.c        the native vanilla verifier
  *   porep_sparse.c        sparse test sectors of any size (no sealing)
  *   porep_challenge.c     one challenge's vanilla proof (seal and sparse)
  *   porep_circuit.c       StackedCircuit (storage-proofs-porep stacked/circuit)
@@ -131,7 +132,7 @@ cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
  * allocated as cz_porep_c1_alloc does. CZ_ERR_NOMEM. */
 cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_registered_porep *registered, uint64_t seed);
 
-/* ---- Sealing test sectors and the vanilla verifier (porep_seal.c) ------- */
+/* ---- Sealing test sectors (porep_seal.c), the vanilla verifier (porep_verify.c) */
 
 typedef struct {
   const cz_registered_porep *registered;

@@ -2,7 +2,7 @@
 /* cuzk-daemon's front end: the TOML config, Prometheus text, the status
  * JSON and its HTTP server (all in libcuzk), and the cuzk.v1 gRPC server
  * (built only with libgrpc and protobuf-c, in the cuzk-daemon target).
- * Sources: src/server/ (config.c, metrics.c, http_status.c, grpc/).
+ * Sources: src/server/ (config.c, config_keys.c, config_syntax.c, metrics.c, http_status.c, grpc/).
  * The wire and config contract is docs/interface.md. The config and
  * text functions keep no state (any thread); a server must not outlive
  * the engine it serves. */
@@ -17,7 +17,7 @@
 #include "cuzk/histogram.h"
 #include "cuzk/groth16_prove.h"
 
-/* ---- Config (config.c) ------------------------------------------------------ */
+/* ---- Config (config.c, config_keys.c, config_syntax.c) -------------------- */
 
 #define CZ_MAX_GPU_DEVICES 16
 #define CZ_MAX_CIRCOM_KEYS 32

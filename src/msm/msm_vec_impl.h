@@ -1,5 +1,5 @@
 /* Batched affine additions 8 at a time (AVX-512 IFMA), included by
- * msm_impl.h when MSM_VEC is defined, with the group's 8-lane field:
+ * msm_batch_impl.h when MSM_VEC is defined, with the group's 8-lane field:
  *   VF                       8 field elements, one per lane
  *   VF_SUB/MUL(r, a, b)      VF_SQR(r, a)   lane-wise, r may alias
  *   VF_ZERO(r), VF_ONE(r)    0 and Montgomery one in every lane

@@ -36,7 +36,8 @@ int cmd_post_inputs(int argc, char **argv);      /* tools/cuzk-bench/cmd_verify_
 int cmd_zkey_setup(int argc, char **argv);       /* tools/cuzk-bench/cmd_zkey_setup.c */
 int cmd_setup(int argc, char **argv);            /* tools/cuzk-bench/cmd_setup.c */
 
-#ifdef CUZK_HAVE_GRPC /* tools/cuzk-bench/client/cmd_client.c: daemon commands */
+/* tools/cuzk-bench/client/: daemon commands (cmd_client.c, cmd_client_prove.c) */
+#ifdef CUZK_HAVE_GRPC
 int cmd_client_status(int argc, char **argv);
 int cmd_client_metrics(int argc, char **argv);
 int cmd_client_preload(int argc, char **argv);

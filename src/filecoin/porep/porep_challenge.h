@@ -29,9 +29,10 @@ cz_err cz_porep_prove_challenge(const cz_porep_sector_view *v, uint64_t challeng
                                 const uint32_t parents[CZ_SDR_DEGREE],
                                 cz_porep_challenge_proof *pr);
 
-/* The checks shared by sealing and verification (porep_seal.c): a registered proof this
- * code handles and a configuration that agrees with it. CZ_OK, or
- * CZ_ERR_INVALID_ARG with msg naming the cause. */
+/* The checks shared by sealing (porep_seal.c, which defines them) and
+ * verification (porep_verify.c): a registered proof this code handles and a
+ * configuration that agrees with it. CZ_OK, or CZ_ERR_INVALID_ARG with msg
+ * naming the cause. */
 cz_err cz_porep_check_registered(const cz_registered_porep *k, const cz_porep_config *cfg,
                                  char *msg, size_t msg_len);
 /* A sealer's input checks (the dense and the sparse one): an input and an
