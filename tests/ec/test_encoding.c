@@ -239,12 +239,12 @@ static void test_infinity(void) {
 }
 
 /* An invalid encoding: a valid base (the generator's, or zeros) with edits. */
-typedef enum { BASE_GEN, BASE_ZERO, BASE_OFF_SUBGROUP } base_kind;
+typedef enum { BASE_GEN, BASE_ZERO, BASE_OFF_SUBGROUP } base_case;
 typedef struct {
   const char *what;
   int group; /* 1 or 2 */
   bool compressed;
-  base_kind base;
+  base_case base;
   int byte0_set, byte0_clear; /* applied to byte 0 */
   int p_slot;                 /* >= 0: write p into 48-byte slot p_slot */
   int flip_last;              /* xor into the last byte */

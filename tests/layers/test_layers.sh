@@ -158,6 +158,16 @@ while IFS= read -r line; do
   esac
 done <<<"$syms"
 
+# "kind" means one thing: the proofs the engine schedules (cz_proof_kind). No
+# other type is named a kind (a registered proof, a cs mode, a table of
+# functions: ..._ops), so the word reads the same everywhere.
+kinds=$(grep -rhoE --include='*.[ch]' '(\}|typedef [^;(]*[ *])[[:space:]]*[A-Za-z_0-9]*kind[A-Za-z_0-9]*[[:space:]]*;' \
+  src include tools bench tests fuzz | grep -oE '[A-Za-z_0-9]*kind[A-Za-z_0-9]*' | sort -u)
+if [ "$kinds" != "cz_proof_kind" ]; then
+  echo "test_layers: types named a kind: $(echo $kinds) (only cz_proof_kind may be)"
+  fail=1
+fi
+
 if [ "$fail" -ne 0 ]; then
   exit 1
 fi

@@ -176,7 +176,7 @@ static synth_input *make_input(const synth_args *a) {
   synth_spec spec = {SYN_POREP,           0, a->c1, (uint32_t)a->partition, a->sectors, 0,
                      (unsigned)a->threads};
   char why[600] = "";
-  if (a->kind && !synth_kind_parse(a->kind, &spec.kind)) {
+  if (a->kind && !synth_circuit_parse(a->kind, &spec.kind)) {
     fprintf(stderr, "synth-only: --kind %s: porep, winning-post, window-post or update\n", a->kind);
     return NULL;
   }

@@ -13,7 +13,7 @@
 #include "cuzk/snap_circuit.h"
 
 struct synth_input {
-  syn_kind kind;
+  syn_circuit kind;
   uint32_t partition;
   cz_porep_c1 c1;                 /* PoRep */
   const cz_registered_post *post; /* PoSt */
@@ -25,11 +25,11 @@ struct synth_input {
   cz_snap_public snap_pub;
 };
 
-bool synth_kind_parse(const char *name, syn_kind *out) {
+bool synth_circuit_parse(const char *name, syn_circuit *out) {
   static const char *const names[] = {"porep", "winning-post", "window-post", "update"};
   for (int i = 0; i < 4; i++)
     if (name && !strcmp(name, names[i])) {
-      *out = (syn_kind)i;
+      *out = (syn_circuit)i;
       return true;
     }
   return false;

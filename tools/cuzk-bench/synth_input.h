@@ -11,12 +11,12 @@
 #include <stdint.h>
 #include "cuzk/cs.h"
 
-typedef enum { SYN_POREP, SYN_WINNING, SYN_WINDOW, SYN_UPDATE } syn_kind;
+typedef enum { SYN_POREP, SYN_WINNING, SYN_WINDOW, SYN_UPDATE } syn_circuit;
 
 typedef struct synth_input synth_input;
 
 /* "porep", "winning-post", "window-post", "update"; false for another. */
-bool synth_kind_parse(const char *name, syn_kind *out);
+bool synth_circuit_parse(const char *name, syn_circuit *out);
 
 /* What to build: sector_size 0 means 2 KiB (PoRep: a sector sealed in
  * process, with real data; else random); c1_path (PoRep only) a C1 file
@@ -25,7 +25,7 @@ bool synth_kind_parse(const char *name, syn_kind *out);
  * the registered counts (0: registered; a shape is recorded only for
  * those). */
 typedef struct {
-  syn_kind kind;
+  syn_circuit kind;
   uint64_t sector_size;
   const char *c1_path;
   uint32_t partition;
