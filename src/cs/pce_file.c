@@ -24,6 +24,7 @@
 
 #include "cs/cs_internal.h"
 #include "cuzk/crc32c.h"
+#include "util/atomic_file.h"
 #include "util/msg.h"
 
 #define MAGIC "CZPCE\r\n\x1a"
@@ -119,32 +120,32 @@ static void header_of(uint64_t h[H_WORDS], const cz_pce *p) {
 /* ---- writing ------------------------------------------------------------ */
 
 typedef struct {
-  int fd;
+  cz_atomic_file f;
   uint32_t crc;
   size_t at;
-  int err; /* errno of the first failure */
+  cz_err e; /* the first failure; why says it */
+  char why[1024];
 } writer;
 
 static void put(writer *w, const void *p, size_t n) {
-  const uint8_t *b = p;
-  w->crc = cz_crc32c(w->crc, b, n);
+  w->crc = cz_crc32c(w->crc, p, n);
   w->at += n;
-  while (n && !w->err) {
-    ssize_t k = write(w->fd, b, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) {
-      w->err = k < 0 ? errno : EIO;
-      return;
-    }
-    b += k;
-    n -= (size_t)k;
-  }
+  if (w->e == CZ_OK) w->e = cz_atomic_write(&w->f, p, n, w->why, sizeof w->why);
 }
 
 static void pad(writer *w) {
   static const uint8_t zero[ALIGN];
   size_t n = align_up(w->at) - w->at;
   if (n) put(w, zero, n);
+}
+
+static void put_header(writer *w, const uint64_t h[H_WORDS], const uint8_t key[CZ_PCE_KEY_BYTES]) {
+  uint8_t head[HEADER_BYTES] = {0};
+  memcpy(head, MAGIC, 8);
+  for (int i = 0; i < H_WORDS; i++)
+    for (int b = 0; b < 8; b++) head[8 + 8 * i + b] = (uint8_t)(h[i] >> (8 * b));
+  memcpy(head + KEY_AT, key, CZ_PCE_KEY_BYTES);
+  put(w, head, sizeof head);
 }
 
 cz_err cz_pce_save(const cz_pce *p, const char *path, const uint8_t key[CZ_PCE_KEY_BYTES],
@@ -154,34 +155,24 @@ cz_err cz_pce_save(const cz_pce *p, const char *path, const uint8_t key[CZ_PCE_K
   header_of(h, p);
   section s[N_SECTIONS];
   if (!sections(s, p, h)) return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "shape too large");
-  char tmp[4096];
-  if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
-    return cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "%s: path too long", path);
-  writer w = {open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), 0, 0, 0};
-  if (w.fd < 0) return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: %s", tmp, strerror(errno));
-  uint8_t head[HEADER_BYTES] = {0};
-  memcpy(head, MAGIC, 8);
-  for (int i = 0; i < H_WORDS; i++)
-    for (int b = 0; b < 8; b++) head[8 + 8 * i + b] = (uint8_t)(h[i] >> (8 * b));
-  memcpy(head + KEY_AT, key, CZ_PCE_KEY_BYTES);
-  put(&w, head, sizeof head);
+  writer *w = calloc(1, sizeof *w); /* the paths make it 10 kB */
+  if (!w) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
+  w->e = cz_atomic_open(&w->f, path, file_bytes(s), w->why, sizeof w->why);
+  put_header(w, h, key);
   for (int i = 0; i < N_SECTIONS; i++) {
-    put(&w, s[i].p, s[i].bytes);
-    pad(&w);
+    put(w, s[i].p, s[i].bytes);
+    pad(w);
   }
   uint8_t tail[TRAILER_BYTES] = {0};
-  uint32_t crc = w.crc;
+  uint32_t crc = w->crc;
   for (int b = 0; b < 4; b++) tail[b] = (uint8_t)(crc >> (8 * b));
   memcpy(tail + 8, END_MAGIC, 8);
-  put(&w, tail, sizeof tail);
-  if (!w.err && fsync(w.fd) != 0) w.err = errno;
-  if (close(w.fd) != 0 && !w.err) w.err = errno;
-  if (!w.err && rename(tmp, path) != 0) w.err = errno;
-  if (w.err) {
-    unlink(tmp);
-    return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: %s", path, strerror(w.err));
-  }
-  return CZ_OK;
+  put(w, tail, sizeof tail);
+  if (w->e == CZ_OK) w->e = cz_atomic_commit(&w->f, w->why, sizeof w->why);
+  cz_err e = w->e;
+  if (e != CZ_OK) cz_msg(msg, msg_len, "could not cache the shape as %s", w->why);
+  free(w);
+  return e;
 }
 
 /* ---- loading ------------------------------------------------------------ */

@@ -12,6 +12,7 @@
 
 #include "cuzk/params_store.h"
 #include "cuzk/log.h"
+#include "util/atomic_file.h"
 #include "util/msg.h"
 
 /* ---- Paths --------------------------------------------------------------- */
@@ -295,6 +296,7 @@ static cz_err test_params(cz_groth16_params *out, const char *test, const char *
   const char *who = o->who ? o->who : "cuzk";
   const char *why_test = o->no_official ? "" : " (official file not found)";
 
+  if (!o->no_test_cache) cz_atomic_sweep(test); /* what a killed run left (we hold the lock) */
   if (!o->no_test_cache && access(test, F_OK) == 0) {
     char why[512];
     cz_err e = load_fitting(out, test, n_ic, o, why, sizeof why);

@@ -80,7 +80,7 @@ static cz_err toxic_fits(const cz_qap_evals *ev, const cz_fr *tau, char *msg, si
 /* ---- streaming ------------------------------------------------------------ */
 
 typedef struct {
-  g16_stream_file f;
+  cz_atomic_file f;
   cz_g16_fixed_base_g1_tab t1;
   cz_g16_fixed_base_g2_tab t2;
   size_t chunk;     /* points per chunk, at most STREAM_CHUNK */
@@ -96,7 +96,7 @@ typedef struct {
 
 static cz_err put_count(streamer *s, size_t n) {
   uint8_t c[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
-  return cz_g16_stream_write(&s->f, c, 4, s->msg, s->msg_len);
+  return cz_atomic_write(&s->f, c, 4, s->msg, s->msg_len);
 }
 
 typedef struct {
@@ -120,13 +120,13 @@ static cz_err put_points(streamer *s, const cz_fr *k, size_t m, bool g2) {
       g2 ? cz_g16_fixed_base_g2_tab_mul(&s->t2, s->p2, k, m, s->n_threads, &s->work, G2_WEIGHT)
          : cz_g16_fixed_base_g1_tab_mul(&s->t1, s->p1, k, m, s->n_threads, &s->work, 1);
   if (e != CZ_OK) {
-    cz_g16_stream_abort(&s->f);
+    cz_atomic_abort(&s->f);
     return cz_msg_err(s->msg, s->msg_len, e, "out of memory for the fixed-base scratch");
   }
   encode_ctx ec = {s, g2};
   cz_parallel_for(m, s->n_threads, encode_worker, &ec);
   size_t sz = g2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES;
-  return cz_g16_stream_write(&s->f, s->out, m * sz, s->msg, s->msg_len);
+  return cz_atomic_write(&s->f, s->out, m * sz, s->msg, s->msg_len);
 }
 
 /* h: tau^i Z(tau) / delta, i < n - 1, made chunk by chunk. */
@@ -178,11 +178,11 @@ static cz_err put_vk(streamer *s, const cz_qap_evals *ev, const cz_groth16_toxic
   size_t len = cz_groth16_vk_write(NULL, &vk, false);
   if (e == CZ_OK && !(buf = malloc(len))) e = CZ_ERR_NOMEM;
   if (e != CZ_OK) {
-    cz_g16_stream_abort(&s->f);
+    cz_atomic_abort(&s->f);
     cz_msg(s->msg, s->msg_len, "out of memory for the verifying key");
   } else {
     cz_groth16_vk_write(buf, &vk, false);
-    e = cz_g16_stream_write(&s->f, buf, len, s->msg, s->msg_len);
+    e = cz_atomic_write(&s->f, buf, len, s->msg, s->msg_len);
   }
   free(buf);
   cz_groth16_vk_free(&vk);
@@ -230,7 +230,7 @@ static cz_err stream_body(streamer *s, const cz_qap_evals *ev, const cz_groth16_
   if (e == CZ_OK) e = put_vector(s, ev->u, n_in + ev->n_aux, true, na, false);
   if (e == CZ_OK) e = put_vector(s, ev->v, n_in + ev->n_aux, true, nb, false);
   if (e == CZ_OK) e = put_vector(s, ev->v, n_in + ev->n_aux, true, nb, true);
-  if (e == CZ_OK) e = cz_g16_stream_commit(&s->f, s->msg, s->msg_len);
+  if (e == CZ_OK) e = cz_atomic_commit(&s->f, s->msg, s->msg_len);
   return e;
 }
 
@@ -258,7 +258,6 @@ cz_err cz_groth16_setup_stream(const char *path, cz_qap_evals *ev, const cz_grot
 
   const size_t n_h = ev->domain - 1;
   const uint64_t total = file_bytes(n_in, n_h, ev->n_aux, na, nb);
-  cz_g16_stream_remove_stale(path);
   streamer s;
   memset(&s, 0, sizeof s);
   s.n_threads = o->n_threads, s.msg = msg, s.msg_len = msg_len;
@@ -266,7 +265,7 @@ cz_err cz_groth16_setup_stream(const char *path, cz_qap_evals *ev, const cz_grot
   cz_progress_counter_init(&s.work, o->progress, "setup", "points",
                            (uint64_t)n_h + nv + na + (uint64_t)nb * (1 + G2_WEIGHT));
   if (!streamer_alloc(&s, n_h > nv ? n_h : nv, nb, o->chunk)) {
-    cz_g16_stream_abort(&s.f);
+    cz_atomic_abort(&s.f);
     e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory for the setup's chunks");
   } else {
     e = stream_body(&s, ev, t, &coeff, na, nb);

@@ -9,6 +9,7 @@
 #include "cuzk/provers.h"
 #include "cuzk/sha256.h"
 #include "provers/provers_internal.h"
+#include "util/atomic_file.h"
 #include "util/msg.h"
 
 void cz_prover_shape_key(const char *param_name, const char *revision,
@@ -36,9 +37,10 @@ cz_err cz_prover_shape_get(const cz_shape_source *src, cz_pce **out, cz_shape_or
   const void *ctx = src->ctx;
   uint8_t key[CZ_PCE_KEY_BYTES];
   cz_prover_shape_key(param_name, revision, key);
-  char path[4096], why[512] = "";
+  char path[4096], why[1536] = "";
   bool have_path = dir && cz_prover_shape_path(path, sizeof path, dir, circuit_id, key);
   if (have_path) {
+    cz_atomic_sweep(path); /* the temporary of a run killed while saving */
     uint64_t t0 = cz_now_ns();
     cz_pce_file_status st = cz_pce_load(path, key, out, why, sizeof why);
     if (st == CZ_PCE_FILE_OK) {

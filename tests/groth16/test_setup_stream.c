@@ -3,7 +3,9 @@
  * from KEYGEN columns (cz_groth16_qap_from_cols) and from a KEYGEN run
  * evaluated at tau (cz_cs_new_qap); a write that cannot complete or a disk
  * too small fails naming the path, the reason and the bytes, leaving no
- * file and no temporary; a dead process's temporary is removed. */
+ * file and no temporary; a dead process's temporary is removed; a run
+ * killed (SIGKILL) at any point leaves no file, and the next run makes the
+ * whole file and leaves no temporary. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -17,6 +19,7 @@
 #include "check.h"
 #include "cuzk/params.h"
 #include "cuzk/synthetic.h"
+#include "util/atomic_file.h"
 
 typedef cz_err (*circuit_fn)(cz_cs *cs);
 
@@ -217,10 +220,10 @@ static void test_write_fails(const char *dir) {
   waitpid(pid, &st, 0);
   CHECK(n > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
   fprintf(stderr, "cut short: %s\n", got);
-  CHECK(strstr(got, path) != NULL);             /* the temporary's name */
-  CHECK(strstr(got, strerror(EFBIG)) != NULL);  /* the reason */
-  CHECK(strstr(got, "the file needs") != NULL); /* the bytes */
-  CHECK_EQ_INT(dir_entries(dir), 0);            /* no file, no temporary */
+  CHECK(strstr(got, path) != NULL);                     /* the file's name */
+  CHECK(strstr(got, strerror(EFBIG)) != NULL);          /* the reason */
+  CHECK(strstr(got, "bytes) at offset 20000") != NULL); /* the bytes */
+  CHECK_EQ_INT(dir_entries(dir), 0);                    /* no file, no temporary */
 }
 
 /* The free-space check refuses before anything is written. */
@@ -260,6 +263,47 @@ static void test_stale(const char *dir) {
   cz_qap_evals_free(&ev);
 }
 
+/* A child killed at `at` bytes (or before its rename) leaves no file; the
+ * next run writes the same bytes and removes the child's temporary. */
+static void test_killed(const char *dir, uint64_t at, const uint8_t *ref, size_t len) {
+  char path[512], tmp[600], msg[512];
+  snprintf(path, sizeof path, "%s/killed.params", dir);
+  pid_t pid = fork();
+  if (pid == 0) {
+    cz_groth16_toxic t;
+    cz_qap_evals ev;
+    if (!fresh_evals(chain, &ev, &t)) _exit(3);
+    cz_atomic_test_kill_at(at);
+    cz_groth16_setup_stream(path, &ev, &t, NULL, msg, sizeof msg);
+    _exit(2); /* not reached: killed */
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)pid);
+  struct stat sb;
+  CHECK(stat(tmp, &sb) == 0 && (uint64_t)sb.st_size == (at > len ? len : at));
+  CHECK(access(path, F_OK) != 0); /* never a partial file */
+  cz_groth16_toxic t;
+  cz_qap_evals ev;
+  CHECK(fresh_evals(chain, &ev, &t));
+  CHECK(cz_groth16_setup_stream(path, &ev, &t, NULL, msg, sizeof msg) == CZ_OK);
+  CHECK(same_file(path, ref, len));
+  CHECK_EQ_INT(dir_entries(dir), 1); /* the temporary is gone */
+  unlink(path);
+  cz_qap_evals_free(&ev);
+}
+
+static void test_kill_points(const char *dir) {
+  cz_groth16_toxic t;
+  toxic(&t, 3); /* fresh_evals' */
+  size_t len;
+  uint8_t *ref = reference(chain, &t, &len);
+  const uint64_t at[] = {0, 4, 100000, len, CZ_ATOMIC_KILL_BEFORE_RENAME};
+  for (size_t i = 0; i < sizeof at / sizeof *at; i++) test_killed(dir, at[i], ref, len);
+  free(ref);
+}
+
 int main(void) {
   char dir[] = "/tmp/cuzk-setup-stream-XXXXXX";
   if (!mkdtemp(dir)) return 1;
@@ -270,6 +314,7 @@ int main(void) {
   test_write_fails(dir);
   test_no_room(dir);
   test_stale(dir);
+  test_kill_points(dir);
   rmdir(dir);
   return check_report("test_setup_stream");
 }

@@ -44,6 +44,7 @@ declare -A HEADER=(
 # Internal headers other layers may include, and why.
 declare -A EXPORTED=(
   [util/msg.h]="the one message helper"
+  [util/atomic_file.h]="cache files written crash-safe: temporary, fsync, rename, sweep"
   [util/bigbuf.h]="huge-page buffers and the scratch cache"
   [util/errpath.h]="field paths in input errors"
   [util/json_scan.h]="the streaming JSON scanner"

@@ -1,3 +1,4 @@
+#include "util/atomic_file.h"
 #include "util/msg.h"
 #include <unistd.h>
 #include <fcntl.h>
@@ -312,29 +313,7 @@ int cz_bench_unusable(const char *cmd, const char *fmt, ...) {
 
 cz_err cz_bench_write_atomic(const char *path, const void *buf, size_t len, char *why,
                              size_t whylen) {
-  char tmp[4200];
-  if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
-    return cz_msg_err(why, whylen, CZ_ERR_IO, "%s: path too long", path);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return cz_msg_err(why, whylen, CZ_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
-  const uint8_t *p = buf;
-  size_t done = 0;
-  while (done < len) {
-    ssize_t w = write(fd, p + done, len - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) break;
-    done += (size_t)w;
-  }
-  int err = done == len ? 0 : errno ? errno : EIO;
-  if (!err && fsync(fd) != 0) err = errno;
-  if (close(fd) != 0 && !err) err = errno;
-  if (!err && rename(tmp, path) != 0) err = errno;
-  if (err) {
-    unlink(tmp);
-    return cz_msg_err(why, whylen, CZ_ERR_IO, "cannot write %s: %s", path, strerror(err));
-  }
-  return CZ_OK;
+  return cz_atomic_write_file(path, buf, len, why, whylen);
 }
 
 int cz_bench_write_file(const char *cmd, const char *path, const uint8_t *buf, size_t len) {

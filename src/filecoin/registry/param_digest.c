@@ -14,6 +14,7 @@
 #include "cuzk/log.h"
 #include "cuzk/param_digest.h"
 #include "filecoin/registry/param_digests.h"
+#include "util/atomic_file.h"
 #include "util/msg.h"
 
 #define READ_CHUNK (8u << 20) /* large reads; the hash, not the copy, is the cost */
@@ -96,18 +97,14 @@ static bool stamp_read(const char *stamp, const struct stat *st,
   return !strcmp(line, want);
 }
 
-/* Write the stamp atomically (a temporary name, then rename). */
-static bool stamp_write(const char *stamp, const struct stat *st, const char *hex) {
+/* Write the stamp atomically (util/atomic_file.h); false with the reason
+ * in why. */
+static bool stamp_write(const char *stamp, const struct stat *st, const char *hex, char *why,
+                        size_t why_len) {
   if (!*stamp) return false;
-  char tmp[CZ_PARAMS_PATH_MAX + 64], line[160];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", stamp, (long)getpid());
+  char line[160];
   stamp_line(line, sizeof line, st, hex);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return false;
-  bool ok = fputs(line, f) >= 0;
-  ok = (fclose(f) == 0) && ok && rename(tmp, stamp) == 0;
-  if (!ok) unlink(tmp);
-  return ok;
+  return cz_atomic_write_file(stamp, line, strlen(line), why, why_len) == CZ_OK;
 }
 
 /* ---- The check ------------------------------------------------------------- */
@@ -119,6 +116,8 @@ static cz_err digest_of(const char *path, const struct stat *st, const char *sta
                         size_t msg_len) {
   char beside[sizeof info->stamp], other[sizeof info->stamp];
   stamp_paths(path, stamp_dir, beside, other, sizeof beside);
+  cz_atomic_sweep(beside); /* a stamp write that a kill -9 cut short */
+  if (*other) cz_atomic_sweep(other);
   const char *found = stamp_read(beside, st, hex)  ? beside
                       : stamp_read(other, st, hex) ? other
                                                    : NULL;
@@ -134,10 +133,14 @@ static cz_err digest_of(const char *path, const struct stat *st, const char *sta
   info->hashed = true;
   info->hash_seconds = (double)(cz_now_ns() - t0) / 1e9;
   if (*other && stamp_dir) mkdir(stamp_dir, 0755); /* the fallback's folder may not exist yet */
-  const char *kept = stamp_write(beside, st, hex)  ? beside
-                     : stamp_write(other, st, hex) ? other
-                                                   : "";
+  char why1[1024] = "", why2[1024] = "";
+  const char *kept = stamp_write(beside, st, hex, why1, sizeof why1)  ? beside
+                     : stamp_write(other, st, hex, why2, sizeof why2) ? other
+                                                                      : "";
   snprintf(info->stamp, sizeof info->stamp, "%s", kept);
+  if (!*kept) /* the next start hashes the file again */
+    cz_log(CZ_LOG_WARN, "params", "%s: could not write its digest stamp: %s%s%s", path, why1,
+           *why2 ? "; " : "", why2);
   return CZ_OK;
 }
 
