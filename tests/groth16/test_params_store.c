@@ -5,8 +5,12 @@
  * params when it makes the file, map params (load params when decoding)
  * when it reads it, each ending
  * at its total. Parameters made from the circuit's shape (evaluated at tau,
- * no KEYGEN columns) fit it as those made from its columns. */
+ * no KEYGEN columns) fit it as those made from its columns. A process
+ * killed (SIGKILL) while making the file leaves none; the next one makes
+ * it, removes the temporary, and the one after loads it. */
+#include <dirent.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/params_store.h"
 #include "cuzk/synthetic.h"
+#include "util/atomic_file.h"
 
 #define N_CONSTRAINTS 4000
 
@@ -168,6 +173,47 @@ static void test_progress(const char *dir) {
   cz_groth16_params_free(&p);
 }
 
+/* Names in dir holding ".tmp." */
+static int temporaries(const char *dir) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  for (struct dirent *e; d && (e = readdir(d));) n += strstr(e->d_name, ".tmp.") != NULL;
+  if (d) closedir(d);
+  return n;
+}
+
+/* A child killed at `at` bytes of the test file (or before its rename). */
+static void test_killed(const char *dir, uint64_t at) {
+  cz_params_store_opts o = {.test_dir = dir,
+                            .no_official = true,
+                            .shape = shape_chain,
+                            .n_threads = 1,
+                            .who = "test_params_store"};
+  char test[CZ_PARAMS_PATH_MAX], msg[512];
+  CHECK(cz_params_store_paths("killed", &o, NULL, test) == CZ_OK);
+  cz_groth16_params p;
+  cz_params_origin org;
+  pid_t pid = fork();
+  if (pid == 0) {
+    cz_atomic_test_kill_at(at);
+    cz_params_store_get(&p, "killed", CZ_SYNTHETIC_INPUTS, &o, &org, msg, sizeof msg);
+    _exit(2); /* not reached: killed */
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CHECK(access(test, F_OK) != 0); /* never a partial file */
+  CHECK_EQ_INT(temporaries(dir), 1);
+  CHECK(cz_params_store_get(&p, "killed", CZ_SYNTHETIC_INPUTS, &o, &org, msg, sizeof msg) == CZ_OK);
+  CHECK(org.source == CZ_PARAMS_TEST_GENERATED);
+  CHECK_EQ_INT(temporaries(dir), 0);
+  cz_groth16_params_free(&p);
+  CHECK(cz_params_store_get(&p, "killed", CZ_SYNTHETIC_INPUTS, &o, &org, msg, sizeof msg) == CZ_OK);
+  CHECK(org.source == CZ_PARAMS_TEST_CACHED);
+  cz_groth16_params_free(&p);
+  unlink(test);
+}
+
 int main(void) {
   char dir[] = "/tmp/cuzk-params-store.XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -198,6 +244,9 @@ int main(void) {
   free(first);
   test_progress(dir);
   test_shape(dir);
+  test_killed(dir, 0);
+  test_killed(dir, 100000);
+  test_killed(dir, CZ_ATOMIC_KILL_BEFORE_RENAME);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   CHECK_EQ_INT(system(cmd), 0);

@@ -5,7 +5,9 @@
  * The first SIGINT/SIGTERM drains (queued jobs are cancelled, running ones
  * finish); a second one cancels the running jobs at their next phase.
  * SIGHUP re-reads logging.level from the config file (never stops the
- * daemon); SIGPIPE is ignored. */
+ * daemon); SIGPIPE is ignored, and so is SIGXFSZ (a file size limit then
+ * fails a cache write with EFBIG, which is logged, instead of killing the
+ * daemon). */
 #include <dirent.h>
 #include <errno.h>
 #include <grp.h>
@@ -351,6 +353,7 @@ int main(int argc, char **argv) {
   sigaddset(&stop_signals, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
   signal(SIGPIPE, SIG_IGN);
+  signal(SIGXFSZ, SIG_IGN);
 
   services sv;
   if ((rc = start_services(&cfg, gid, &sv)) != 0) return rc;

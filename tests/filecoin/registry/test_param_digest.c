@@ -10,21 +10,26 @@
  * - The stamp: the first check hashes and stamps, the next one does not
  *   hash, a changed file is hashed again; when no stamp fits beside the
  *   file it goes to the fallback folder.
+ * - A check killed (SIGKILL) while writing its stamp leaves no stamp; the
+ *   next check hashes, stamps and removes the temporary.
  * - paramfetch's digest of a file longer than one read (8 MiB + 1000
  *   bytes) equals Python's hashlib.blake2b.
  * - A corrupt official .params file is refused by the store's Filecoin
  *   wrapper (cz_post_params_get) before it is loaded. */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "cuzk/param_digest.h"
 #include "cuzk/post.h"
 #include "cuzk/registry.h"
+#include "util/atomic_file.h"
 
 #define WINNING_VK "tests/vectors/winningpost-2kib/winning-post-2kib.vk"
 
@@ -180,10 +185,41 @@ static void test_store_refuses(void) {
   unlink(path);
 }
 
+/* A child killed at `at` bytes of the stamp (or before its rename). */
+static void test_stamp_killed(uint64_t at) {
+  const char *want = "ffd79788d614d27919ae5bd2d94eacb6"; /* WINNING_VK's */
+  char path[512], stamp[600], tmp[640], msg[768] = "";
+  snprintf(path, sizeof path, "%s/killed.vk", root);
+  snprintf(stamp, sizeof stamp, "%s" CZ_PARAM_STAMP_SUFFIX, path);
+  copy_file(WINNING_VK, path);
+  pid_t pid = fork();
+  if (pid == 0) {
+    cz_atomic_test_kill_at(at);
+    cz_param_file_check(path, want, NULL, NULL, msg, sizeof msg);
+    _exit(2); /* not reached: killed */
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", stamp, (long)pid);
+  CHECK(access(stamp, F_OK) != 0 && access(tmp, F_OK) == 0);
+  cz_param_check_info info;
+  CHECK_EQ_INT(cz_param_file_check(path, want, NULL, &info, msg, sizeof msg), CZ_OK);
+  CHECK(info.hashed && !strcmp(info.stamp, stamp));
+  CHECK(access(tmp, F_OK) != 0); /* swept */
+  CHECK_EQ_INT(cz_param_file_check(path, want, NULL, &info, msg, sizeof msg), CZ_OK);
+  CHECK(!info.hashed); /* the new stamp stands */
+  unlink(stamp);
+  unlink(path);
+}
+
 int main(void) {
   CHECK(mkdtemp(root) != NULL);
   test_every_kind_is_published();
   test_official_key();
+  test_stamp_killed(0);
+  test_stamp_killed(10);
+  test_stamp_killed(CZ_ATOMIC_KILL_BEFORE_RENAME);
   test_long_file();
   test_store_refuses();
   rmdir(root);
