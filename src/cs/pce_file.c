@@ -170,7 +170,9 @@ cz_err cz_pce_save(const cz_pce *p, const char *path, const uint8_t key[CZ_PCE_K
   put(w, tail, sizeof tail);
   if (w->e == CZ_OK) w->e = cz_atomic_commit(&w->f, w->why, sizeof w->why);
   cz_err e = w->e;
-  if (e != CZ_OK) cz_msg(msg, msg_len, "could not cache the shape as %s", w->why);
+  if (e != CZ_OK && !strncmp(w->why, path, strlen(path))) /* "<path>: <why>" */
+    cz_msg(msg, msg_len, "could not cache the shape as %s", w->why);
+  else if (e != CZ_OK) cz_msg(msg, msg_len, "could not cache the shape as %s: %s", path, w->why);
   free(w);
   return e;
 }

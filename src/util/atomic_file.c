@@ -122,8 +122,8 @@ cz_err cz_atomic_open(cz_atomic_file *f, const char *path, uint64_t total, char 
   if (ok) return CZ_OK;
   char size[64];
   size_text(size, sizeof size, total);
-  return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: cannot create %s: %s (the file needs %s)", path,
-                    f->tmp, strerror(err), total ? size : "an unknown size");
+  return cz_msg_err(msg, msg_len, CZ_ERR_IO, "cannot create %s: %s (the temporary of %s, %s)",
+                    f->tmp, strerror(err), path, total ? size : "size not known");
 }
 
 void cz_atomic_abort(cz_atomic_file *f) {

@@ -30,10 +30,9 @@ typedef struct cz_atomic_file {
 size_t cz_atomic_sweep(const char *path);
 
 /* Sweeps, then creates <path>.tmp.<pid> (mode 0644). total: the bytes the
- * file will have, named in messages (0 when not known). CZ_ERR_IO naming
- * path, the temporary, strerror and the bytes (EEXIST: another thread of
- * this process writes path now); CZ_ERR_INVALID_ARG when the path is too
- * long. */
+ * file will have, named in messages (0 when not known). CZ_ERR_IO with
+ * "cannot create <temporary>: <strerror> (the temporary of <path>, <size>)" (EEXIST: another thread
+ * of this process writes path now); CZ_ERR_INVALID_ARG when the path is too long. */
 cz_err cz_atomic_open(cz_atomic_file *f, const char *path, uint64_t total, char *msg,
                       size_t msg_len);
 /* Appends n bytes. On failure: CZ_ERR_IO with "<path>: <strerror> (writing

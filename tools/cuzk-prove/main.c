@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cuzk/circom.h"
 #include "cuzk/zkey.h"
+#include "util/atomic_file.h"
 
 #define MSG_LEN 512
 
@@ -45,12 +46,12 @@ static int fail(const char *what, const char *msg) {
   return 1;
 }
 
+/* Written to a temporary and renamed (util/atomic_file.h): a killed run
+ * leaves the old file or none, never part of a proof. */
 static int write_text(const char *path, const char *text, size_t len) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return fail(path, "cannot create");
-  bool ok = fwrite(text, 1, len, f) == len;
-  if (fclose(f) != 0) ok = false;
-  return ok ? 0 : fail(path, "write error");
+  char why[4400] = "";
+  if (cz_atomic_write_file(path, text, len, why, sizeof why) == CZ_OK) return 0;
+  return fail("cannot write the output", why);
 }
 
 static int write_outputs(const cz_groth16_proof *proof, const cz_fr *pub, size_t n_pub,
