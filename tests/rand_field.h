@@ -12,7 +12,7 @@ static inline cz_fp check_rand_fp(void) {
   check_rand_bytes(b, sizeof b);
   b[0] &= 0x0f;
   cz_fp r;
-  cz_fp_from_bytes_be(&r, b);
+  CHECK(cz_fp_from_bytes_be(&r, b) == CZ_OK);
   return r;
 }
 

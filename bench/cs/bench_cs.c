@@ -29,7 +29,7 @@ static void chain(cz_cs *cs, size_t n, bool reuse) {
   cz_fr x, y;
   cz_fr_from_u64(&x, 3);
   cz_var v, w;
-  cz_cs_alloc(cs, &v, &x);
+  cz_cs_sticky(cz_cs_alloc(cs, &v, &x));
   /* The reused LCs are heap vectors: a long-lived arena LC would pin the
    * arena (see lc.h). */
   cz_lc ra, rb, rc;
@@ -38,7 +38,7 @@ static void chain(cz_cs *cs, size_t n, bool reuse) {
   cz_lc_init_layout(&rc, CZ_LC_VEC, 0, NULL);
   for (size_t i = 0; i < n; i++) {
     cz_fr_sqr(&y, &x);
-    cz_cs_alloc(cs, &w, &y);
+    cz_cs_sticky(cz_cs_alloc(cs, &w, &y));
     cz_lc a, b, c, *pa = &ra, *pb = &rb, *pc = &rc;
     if (reuse) {
       cz_lc_clear(pa);
@@ -76,7 +76,7 @@ static void wide(cz_cs *cs, size_t n, bool reuse) {
   for (int j = 0; j < 8; j++) cz_fr_from_u64(&pow2[j], 1ull << j);
   cz_fr_from_u64(&bitv, 1);
   cz_fr_from_u64(&k, 12345);
-  for (int j = 0; j < W; j++) cz_cs_alloc(cs, &bits[j], &bitv);
+  for (int j = 0; j < W; j++) cz_cs_sticky(cz_cs_alloc(cs, &bits[j], &bitv));
   cz_fr_from_u64(&acc, 7);
   /* The reused LCs are heap vectors: a long-lived arena LC would pin the
    * arena (see lc.h). */
@@ -86,7 +86,7 @@ static void wide(cz_cs *cs, size_t n, bool reuse) {
   cz_lc_init_layout(&rc, CZ_LC_VEC, 0, NULL);
   for (size_t i = 0; i < n; i++) {
     cz_var out;
-    cz_cs_alloc(cs, &out, &acc);
+    cz_cs_sticky(cz_cs_alloc(cs, &out, &acc));
     cz_lc a, b, c, *pa = &ra, *pb = &rb, *pc = &rc;
     if (reuse) {
       cz_lc_clear(pa);

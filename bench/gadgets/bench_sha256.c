@@ -37,11 +37,11 @@ static double run_once(const cz_cs_config *base, cz_cs_mode mode, const uint8_t 
   double t0 = cz_bench_cpu_s();
   for (size_t i = 0; i < 8 * n; i++) {
     cz_abit b;
-    cz_abit_alloc(cs, &b, (msg[i / 8] >> (7 - i % 8)) & 1);
+    cz_cs_sticky(cz_abit_alloc(cs, &b, (msg[i / 8] >> (7 - i % 8)) & 1));
     bits[i] = cz_bool_from_bit(b);
   }
-  cz_sha256(cs, out, bits, 8 * n);
-  cz_err e = cz_cs_finish(cs);
+  cz_err e = cz_sha256(cs, out, bits, 8 * n), fin = cz_cs_finish(cs);
+  if (e == CZ_OK) e = fin;
   double dt = cz_bench_cpu_s() - t0;
   if (e) fprintf(stderr, "cuzk-bench sha256-synth: %s\n", cz_cs_errmsg(cs));
   *n_constraints = cz_cs_num_constraints(cs);

@@ -55,13 +55,16 @@ static double gadget_run(const cz_poseidon_params *p, const cz_cs_config *cfg0, 
   if (!cs) return 0;
   double t0 = cz_bench_cpu_s();
   cz_var vars[CZ_POSEIDON_MAX_ARITY], out;
-  for (size_t c = 0; c < circuits; c++) {
-    for (unsigned i = 0; i < p->arity; i++) cz_cs_alloc(cs, &vars[i], &in[c * p->arity + i]);
+  cz_err e = CZ_OK;
+  for (size_t c = 0; e == CZ_OK && c < circuits; c++) {
+    for (unsigned i = 0; i < p->arity; i++)
+      cz_cs_sticky(cz_cs_alloc(cs, &vars[i], &in[c * p->arity + i]));
     CZ_PUSH_NS(cs, "hash %zu", c);
-    cz_poseidon_gadget(cs, p, vars, &out);
+    e = cz_poseidon_gadget(cs, p, vars, &out);
     CZ_POP_NS(cs);
   }
-  cz_err e = cz_cs_finish(cs);
+  cz_err fin = cz_cs_finish(cs);
+  if (e == CZ_OK) e = fin;
   double dt = cz_bench_cpu_s() - t0;
   *constraints = cz_cs_num_constraints(cs);
   if (e) fprintf(stderr, "cuzk-bench poseidon: %s\n", cz_cs_errmsg(cs));

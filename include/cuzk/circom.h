@@ -29,10 +29,11 @@ typedef struct {
 /* Errors: CZ_ERR_TRUNCATED / TRAILING / PARSE (layout, counts, a field
  * other than bls12-381's r), CZ_ERR_NONCANONICAL (a value >= r, with its
  * index), CZ_ERR_NOMEM; _load adds CZ_ERR_IO. On error *w owns nothing. */
-cz_err cz_wtns_read(cz_wtns *w, const uint8_t *buf, size_t len, char *msg, size_t msg_len);
-cz_err cz_wtns_load(cz_wtns *w, const char *path, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_wtns_read(cz_wtns *w, const uint8_t *buf, size_t len, char *msg,
+                                  size_t msg_len);
+CZ_MUST_CHECK cz_err cz_wtns_load(cz_wtns *w, const char *path, char *msg, size_t msg_len);
 /* A .wtns of w[0 .. n) (for tests and tools); CZ_ERR_IO. */
-cz_err cz_wtns_save(const char *path, const cz_fr *w, size_t n);
+CZ_MUST_CHECK cz_err cz_wtns_save(const char *path, const cz_fr *w, size_t n);
 void cz_wtns_free(cz_wtns *w); /* a zeroed w is fine */
 
 /* ---- .r1cs ---------------------------------------------------------------
@@ -55,9 +56,10 @@ typedef struct {
 
 /* Errors as cz_wtns_read's, and CZ_ERR_PARSE for a wire past nWires.
  * On error *r owns nothing. */
-cz_err cz_circom_r1cs_read(cz_circom_r1cs *r, const uint8_t *buf, size_t len, char *msg,
-                           size_t msg_len);
-cz_err cz_circom_r1cs_load(cz_circom_r1cs *r, const char *path, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_circom_r1cs_read(cz_circom_r1cs *r, const uint8_t *buf, size_t len,
+                                         char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_circom_r1cs_load(cz_circom_r1cs *r, const char *path, char *msg,
+                                         size_t msg_len);
 void cz_circom_r1cs_free(cz_circom_r1cs *r); /* a zeroed r is fine */
 
 /* Whether w[0 .. n_w) satisfies every constraint <A,w> <B,w> = <C,w>.
@@ -65,8 +67,9 @@ void cz_circom_r1cs_free(cz_circom_r1cs *r); /* a zeroed r is fine */
  * satisfy constraint K of N" (K the first, *bad set to it when bad is
  * not NULL), or when n_w != n_wires or w[0] != 1 (msg says so). Runs on
  * n_threads workers (0 = all cores). */
-cz_err cz_circom_r1cs_check(const cz_circom_r1cs *r, const cz_fr *w, size_t n_w, unsigned n_threads,
-                            size_t *bad, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_circom_r1cs_check(const cz_circom_r1cs *r, const cz_fr *w, size_t n_w,
+                                          unsigned n_threads, size_t *bad, char *msg,
+                                          size_t msg_len);
 
 /* ---- snarkjs JSON ----------------------------------------------------------
  * proof.json: {"pi_a": [x, y, "1"], "pi_b": [[x0, x1], [y0, y1], ["1", "0"]],
@@ -87,22 +90,23 @@ size_t cz_snarkjs_public_json(char *out, size_t cap, const cz_fr *pub, size_t n)
  * "groth16" and curve "bls12381" (else "a bn128 proof" and the like).
  * Errors CZ_ERR_PARSE (with the JSON path), CZ_ERR_NONCANONICAL,
  * CZ_ERR_NOT_ON_CURVE, CZ_ERR_NOT_IN_SUBGROUP, CZ_ERR_NOMEM. */
-cz_err cz_snarkjs_proof_parse(cz_groth16_proof *proof, const char *text, size_t len, char *msg,
-                              size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snarkjs_proof_parse(cz_groth16_proof *proof, const char *text, size_t len,
+                                            char *msg, size_t msg_len);
 /* *pub (malloc'd, free()) gets the *n values. */
-cz_err cz_snarkjs_public_parse(cz_fr **pub, size_t *n, const char *text, size_t len, char *msg,
-                               size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snarkjs_public_parse(cz_fr **pub, size_t *n, const char *text, size_t len,
+                                             char *msg, size_t msg_len);
 /* verification_key.json (`snarkjs zkey export verificationkey`): protocol,
  * curve, nPublic, vk_alpha_1, vk_beta_2, vk_gamma_2, vk_delta_2,
  * vk_alphabeta_12 (read and checked to be Fp12 numbers, not used) and IC
  * (nPublic + 1 points). vk->beta_g1 and delta_g1, which the file lacks
  * and verification does not use, are the identity. Free with
  * cz_groth16_vk_free. */
-cz_err cz_snarkjs_vkey_parse(cz_groth16_vk *vk, const char *text, size_t len, char *msg,
-                             size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snarkjs_vkey_parse(cz_groth16_vk *vk, const char *text, size_t len,
+                                           char *msg, size_t msg_len);
 
 /* A whole file into a malloc'd buffer with a NUL after it (*len without
  * it): CZ_ERR_IO (msg names the path), CZ_ERR_NOMEM. */
-cz_err cz_read_file(const char *path, char **text, size_t *len, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_read_file(const char *path, char **text, size_t *len, char *msg,
+                                  size_t msg_len);
 
 #endif

@@ -41,8 +41,8 @@ typedef struct {
  * key registry it proves from, in *out (owned by e: freed by
  * cz_engine_destroy). cfg->prove_threads is the prover's thread budget.
  * Errors: CZ_ERR_NOMEM, cz_engine_register_ops's. */
-cz_err cz_circom_prover_register(cz_engine *e, const cz_provers_config *cfg, cz_circom_keys **out,
-                                 char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_circom_prover_register(cz_engine *e, const cz_provers_config *cfg,
+                                               cz_circom_keys **out, char *msg, size_t msg_len);
 
 /* What LoadKey names: a label, the file, and whether every point's
  * subgroup is checked (cz_zkey_load's CZ_ZKEY_CHECK_SUBGROUP). */
@@ -58,14 +58,14 @@ typedef struct {
  * name: 1-63 printable characters), the reader's refusal (CZ_ERR_PARSE,
  * TRUNCATED, NOT_ON_CURVE, ...: msg is its one line), CZ_ERR_NOMEM (the
  * key does not fit the memory budget). */
-cz_err cz_circom_key_load(cz_circom_keys *k, const cz_circom_key_spec *spec,
-                          cz_circom_key_info *info, bool *already, uint64_t *load_ms, char *msg,
-                          size_t msg_len);
+CZ_MUST_CHECK cz_err cz_circom_key_load(cz_circom_keys *k, const cz_circom_key_spec *spec,
+                                        cz_circom_key_info *info, bool *already, uint64_t *load_ms,
+                                        char *msg, size_t msg_len);
 /* UnloadKey: drop the key's SRS entry and forget the key. *was_loaded: it
  * was hot or warm; *freed: the budget bytes it held. CZ_ERR_NOT_FOUND for
  * an unknown id, CZ_ERR_BUSY while a proof uses it. */
-cz_err cz_circom_key_unload(cz_circom_keys *k, const char *key_id, bool *was_loaded,
-                            uint64_t *freed, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_circom_key_unload(cz_circom_keys *k, const char *key_id, bool *was_loaded,
+                                          uint64_t *freed, char *msg, size_t msg_len);
 /* The key of that id into *info (may be NULL); false when unknown. */
 bool cz_circom_key_find(cz_circom_keys *k, const char *key_id, cz_circom_key_info *info);
 /* The keys, at most cap, newest first; returns how many were written. */

@@ -155,18 +155,19 @@ typedef struct {
 } cz_qap_evals;
 
 /* *n = the domain size for m constraints (CZ_ERR_INVALID_ARG past 2^31). */
-cz_err cz_qap_domain(size_t m, size_t *n);
+CZ_MUST_CHECK cz_err cz_qap_domain(size_t m, size_t *n);
 /* A new system evaluating at cfg->x. CZ_ERR_INVALID_ARG (msg says which):
  * no input or constraint, over 2^32 variables or 2^31 constraints, x in the
  * domain (x^n = 1); CZ_ERR_NOMEM. Synthesis fails (sticky
  * CZ_ERR_INVALID_ARG) on a variable or constraint beyond the counts. Free
  * with cz_cs_free. */
-cz_err cz_cs_new_qap(cz_cs **out, const cz_qap_config *cfg, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_cs_new_qap(cz_cs **out, const cz_qap_config *cfg, char *msg,
+                                   size_t msg_len);
 /* After cz_cs_finish: move the evaluations out. CZ_ERR_INVALID_ARG when cs
  * is not such a system, unfinished, failed, taken, or its counts differ
  * from the configured ones (the domain would not be the circuit's; the
  * reason is then cz_cs_errmsg). Free with cz_qap_evals_free (NULL is fine). */
-cz_err cz_cs_take_qap(cz_cs *cs, cz_qap_evals *out);
+CZ_MUST_CHECK cz_err cz_cs_take_qap(cz_cs *cs, cz_qap_evals *out);
 void cz_qap_evals_free(cz_qap_evals *e);
 
 /* A new system of the given mode with ONE allocated; cfg NULL = defaults
@@ -182,8 +183,8 @@ cz_cs_mode cz_cs_get_mode(const cz_cs *cs);
  * WITNESS need value != NULL (else sticky CZ_ERR_INVALID_ARG, "assignment
  * missing"); KEYGEN, RECORD and COUNT ignore it. *out is always set. Returns the
  * sticky error (CZ_OK when none). */
-cz_err cz_cs_alloc(cz_cs *cs, cz_var *out, const cz_fr *value);
-cz_err cz_cs_alloc_input(cz_cs *cs, cz_var *out, const cz_fr *value);
+CZ_MUST_CHECK cz_err cz_cs_alloc(cz_cs *cs, cz_var *out, const cz_fr *value);
+CZ_MUST_CHECK cz_err cz_cs_alloc_input(cz_cs *cs, cz_var *out, const cz_fr *value);
 
 /* Add the constraint a * b = c. LCs stay owned by the caller (free them or
  * reuse them after clearing). Variables not yet allocated, or a failed LC,
@@ -238,13 +239,19 @@ size_t cz_cs_num_constraints(const cz_cs *cs); /* input constraints included aft
 
 /* The sticky error and its message ("" when none; the string lives in cs
  * until cz_cs_free). */
-cz_err cz_cs_error(const cz_cs *cs);
+CZ_MUST_CHECK cz_err cz_cs_error(const cz_cs *cs);
 const char *cz_cs_errmsg(const cz_cs *cs);
+
+/* Wraps a call whose cz_err is only cs's sticky error (cz_cs_alloc, the
+ * gadgets of gadgets.h): it needs no check where it is made, since the
+ * caller reads it back from cz_cs_error or cz_cs_finish. Errors that are
+ * not sticky (argument checks) must be checked, not wrapped. */
+static inline void cz_cs_sticky(cz_err sticky) { (void)sticky; }
 
 /* End synthesis: checks namespaces are balanced, appends the input
  * constraints where the backend wants them. Returns the sticky error.
  * Calling it twice is an error. */
-cz_err cz_cs_finish(cz_cs *cs);
+CZ_MUST_CHECK cz_err cz_cs_finish(cz_cs *cs);
 
 /* Value of a variable (PROVE, TEST, WITNESS); false when out of range, for
  * KEYGEN and RECORD, and after the values were taken. */
@@ -257,9 +264,9 @@ bool cz_cs_value(const cz_cs *cs, cz_var v, cz_fr *out);
  * result cannot be assembled; the system's buffers may be gone then too
  * (do not retry). On error *out is zeroed and owns nothing. The caller owns
  * *out and frees it with the matching _free below. */
-cz_err cz_cs_take_assignment(cz_cs *cs, cz_assignment *out);
-cz_err cz_cs_take_r1cs(cz_cs *cs, cz_r1cs *out);
-cz_err cz_cs_take_keygen(cz_cs *cs, cz_keygen_cols *out);
+CZ_MUST_CHECK cz_err cz_cs_take_assignment(cz_cs *cs, cz_assignment *out);
+CZ_MUST_CHECK cz_err cz_cs_take_r1cs(cz_cs *cs, cz_r1cs *out);
+CZ_MUST_CHECK cz_err cz_cs_take_keygen(cz_cs *cs, cz_keygen_cols *out);
 
 /* Free the buffers and zero the struct (a zeroed struct is fine). */
 void cz_assignment_free(cz_assignment *as);
@@ -278,11 +285,11 @@ static inline bool cz_density_get(const cz_density *d, size_t i) {
  * that plus the input constraints) and it must not hold a/b/c or densities
  * yet, else CZ_ERR_INVALID_ARG; CZ_ERR_NOMEM. On error w is as it was. m is
  * only read: threads may evaluate one shape at the same time. */
-cz_err cz_r1cs_eval(const cz_r1cs *m, cz_assignment *w);
+CZ_MUST_CHECK cz_err cz_r1cs_eval(const cz_r1cs *m, cz_assignment *w);
 
 /* cz_r1cs_eval on a thread budget (0 = all online cores; 1 is what
  * cz_r1cs_eval uses). Same result bit for bit for every budget. */
-cz_err cz_r1cs_eval_threads(const cz_r1cs *m, cz_assignment *w, unsigned n_threads);
+CZ_MUST_CHECK cz_err cz_r1cs_eval_threads(const cz_r1cs *m, cz_assignment *w, unsigned n_threads);
 
 /* ---- Pre-compiled circuits (cuzk's PCE) ----------------------------------
  * A recorded shape in compact form, for proofs made as a WITNESS run plus
@@ -313,10 +320,10 @@ typedef struct {
  * and CZ_ERR_NOMEM. *out is NULL on error. RECORD itself fails (sticky
  * CZ_ERR_INVALID_ARG) on circuits with 2^31 or more inputs or aux, or with
  * 2^32 or more entries in one matrix. */
-cz_err cz_cs_take_pce(cz_cs *cs, cz_pce **out);
+CZ_MUST_CHECK cz_err cz_cs_take_pce(cz_cs *cs, cz_pce **out);
 /* The compact form of m. CZ_ERR_INVALID_ARG when m is malformed (offsets
  * not ascending, a column out of range, 2^32 or more entries). */
-cz_err cz_pce_from_r1cs(const cz_r1cs *m, cz_pce **out);
+CZ_MUST_CHECK cz_err cz_pce_from_r1cs(const cz_r1cs *m, cz_pce **out);
 void cz_pce_free(cz_pce *p); /* NULL is fine */
 void cz_pce_get_info(const cz_pce *p, cz_pce_info *out);
 
@@ -344,8 +351,8 @@ typedef enum {
   CZ_PCE_FILE_STALE,      /* another key or format version */
   CZ_PCE_FILE_CORRUPT,    /* truncated, checksum mismatch or malformed */
 } cz_pce_file_status;
-cz_err cz_pce_save(const cz_pce *p, const char *path, const uint8_t key[CZ_PCE_KEY_BYTES],
-                   char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_pce_save(const cz_pce *p, const char *path,
+                                 const uint8_t key[CZ_PCE_KEY_BYTES], char *msg, size_t msg_len);
 cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BYTES], cz_pce **out,
                                char *msg, size_t msg_len);
 
@@ -353,7 +360,7 @@ cz_pce_file_status cz_pce_load(const char *path, const uint8_t key[CZ_PCE_KEY_BY
  * cores): completes a WITNESS assignment of the recorded shape with a/b
  * and the densities, equal bit for bit to a PROVE run's (c stays NULL, as
  * PROVE leaves it). Same checks and errors as cz_r1cs_eval. */
-cz_err cz_pce_eval(const cz_pce *p, cz_assignment *w, unsigned n_threads);
+CZ_MUST_CHECK cz_err cz_pce_eval(const cz_pce *p, cz_assignment *w, unsigned n_threads);
 
 /* TEST backend. The first unsatisfied constraint's full name (NULL when all
  * hold, and for other modes) and, when index != NULL, its index; unnamed

@@ -40,7 +40,8 @@ typedef struct {
 
 /* The serial run on cs (any mode): header, then slots 0 .. n_slots - 1 in
  * order, stopping at the first error. Does not finish cs. */
-cz_err cz_slots_run(cz_cs *cs, const cz_slotted_circuit *c, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_slots_run(cz_cs *cs, const cz_slotted_circuit *c, char *msg,
+                                  size_t msg_len);
 
 /* Synthesize c as a finished PROVE or WITNESS run would, its slots spread
  * over n_threads (0 = all online cores; the budget is also capped at the
@@ -51,8 +52,9 @@ cz_err cz_slots_run(cz_cs *cs, const cz_slotted_circuit *c, char *msg, size_t ms
  * cz_assignment_free). Errors: CZ_ERR_INVALID_ARG (another mode, slots of
  * different shapes, a slot using another slot's variable, or the circuit's
  * own), CZ_ERR_NOMEM; *out is zeroed and msg says which slot. */
-cz_err cz_slots_synthesize(cz_cs_mode mode, const cz_cs_config *cfg, const cz_slotted_circuit *c,
-                           unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_slots_synthesize(cz_cs_mode mode, const cz_cs_config *cfg,
+                                         const cz_slotted_circuit *c, unsigned n_threads,
+                                         cz_assignment *out, char *msg, size_t msg_len);
 
 /* The recorded shape of c (cz_pce), tiled when its slots repeat: the header
  * and slots 0, 1 and n_slots - 1 are recorded, and when the later two are
@@ -64,6 +66,7 @@ cz_err cz_slots_synthesize(cz_cs_mode mode, const cz_cs_config *cfg, const cz_sl
  * recorded. Either way cz_pce_eval of a WITNESS run equals the PROVE
  * assignment. Errors: the circuit's, CZ_ERR_NOMEM; msg says why; *out is
  * NULL then. */
-cz_err cz_slots_record(const cz_slotted_circuit *c, cz_pce **out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_slots_record(const cz_slotted_circuit *c, cz_pce **out, char *msg,
+                                     size_t msg_len);
 
 #endif

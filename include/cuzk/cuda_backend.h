@@ -28,7 +28,7 @@ bool cz_prover_cuda_built(void);
  * daemon's gpus.devices = [N]). Returns CZ_OK, or CZ_ERR_INVALID_ARG for a
  * negative ordinal or once cz_prover_cuda has been called with another
  * ordinal (the device is opened once per process). Thread-safe. */
-cz_err cz_prover_cuda_set_device(int device);
+CZ_MUST_CHECK cz_err cz_prover_cuda_set_device(int device);
 
 /* The CUDA backend on the chosen device (cz_prover_cuda_set_device, else 0),
  * opened on the first call and kept for the process (thread-safe). NULL when
@@ -70,7 +70,8 @@ cz_prover_backend *cz_prover_emulated_open(const char *name, size_t mem_bytes, c
  * device call (H, an MSM batch, a batch addition), counted from 1.
  * CZ_ERR_INVALID_ARG with why for a word it does not know, or b not an
  * emulated device; the faults replace any before. */
-cz_err cz_prover_emulated_faults(cz_prover_backend *b, const char *spec, char *why, size_t why_len);
+CZ_MUST_CHECK cz_err cz_prover_emulated_faults(cz_prover_backend *b, const char *spec, char *why,
+                                               size_t why_len);
 /* Close a backend of cz_prover_cuda_open or cz_prover_emulated_open (NULL
  * is allowed); no prove may be running on it. */
 void cz_prover_device_close(cz_prover_backend *b);
@@ -84,6 +85,7 @@ uint64_t cz_prover_device_oom_retries(const cz_prover_backend *b);
 /* The device's self-test: a small H, MSM and batch addition on it checked
  * against the CPU. CZ_OK, the device's error, or CZ_ERR_PROOF_INVALID for a
  * wrong result; msg says which step. */
-cz_err cz_prover_device_self_test(const cz_prover_backend *b, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_prover_device_self_test(const cz_prover_backend *b, char *msg,
+                                                size_t msg_len);
 
 #endif

@@ -184,11 +184,12 @@ void cz_engine_config_default(cz_engine_config *cfg);
  * capped at CZ_ENGINE_MAX_WORKERS. CZ_ERR_INVALID_ARG when the auto budget
  * cannot be computed or is not positive (msg says why); NOMEM. *out is NULL
  * on error; free the engine with cz_engine_destroy. */
-cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *msg,
+                                      size_t msg_len);
 /* Start the worker threads. CZ_ERR_INVALID_ARG when already started;
  * CZ_ERR_NOMEM when not one worker could start (when some did, CZ_OK with
  * fewer workers). */
-cz_err cz_engine_start(cz_engine *e);
+CZ_MUST_CHECK cz_err cz_engine_start(cz_engine *e);
 /* Stop accepting work (submits answer CZ_ERR_UNAVAILABLE), cancel every
  * queued job, then either let running jobs finish (drain) or cancel them
  * at their next phase boundary, and join the workers. A second call
@@ -232,19 +233,21 @@ void cz_engine_destroy(cz_engine *e);
  * prover's parse or validate), CZ_ERR_UNIMPLEMENTED, CZ_ERR_UNAVAILABLE,
  * CZ_ERR_NOMEM; msg says why. req is only read: the caller
  * keeps it. */
-cz_err cz_engine_submit(cz_engine *e, const cz_job_request *req, char job_id[CZ_JOB_ID_MAX],
-                        uint32_t *queue_pos, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_engine_submit(cz_engine *e, const cz_job_request *req,
+                                      char job_id[CZ_JOB_ID_MAX], uint32_t *queue_pos, char *msg,
+                                      size_t msg_len);
 /* Wait for a job (timeout_ms 0 = forever). CZ_OK with out->status
  * COMPLETED / FAILED / CANCELLED, or TIMEOUT while still unfinished;
  * CZ_ERR_NOT_FOUND for an unknown id (also once a finished job has aged out
  * of the max_finished_jobs kept). out->proof is the caller's to free; a
  * proof that cannot be copied turns the answer into FAILED. Any number of
  * threads may await one job. */
-cz_err cz_engine_await(cz_engine *e, const char *job_id, uint64_t timeout_ms, cz_job_result *out);
+CZ_MUST_CHECK cz_err cz_engine_await(cz_engine *e, const char *job_id, uint64_t timeout_ms,
+                                     cz_job_result *out);
 /* Cancel: a queued job at once, a running one at its next phase boundary
  * (*was_running true; was_running must not be NULL). A finished job is left
  * as it is. NOT_FOUND. */
-cz_err cz_engine_cancel(cz_engine *e, const char *job_id, bool *was_running);
+CZ_MUST_CHECK cz_err cz_engine_cancel(cz_engine *e, const char *job_id, bool *was_running);
 
 /* ---- Status ---------------------------------------------------------------- */
 
@@ -323,8 +326,8 @@ void cz_engine_get_stats(cz_engine *e, cz_engine_stats *out);
  * malformed id, CZ_ERR_IO when loading fails, CZ_ERR_NOMEM when it does not fit the
  * budget; msg says why. already and load_ms may be NULL. A load in progress
  * for the same id is waited for, not repeated. */
-cz_err cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already, uint64_t *load_ms,
-                             char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already,
+                                           uint64_t *load_ms, char *msg, size_t msg_len);
 /* Drop a circuit's SRS to cold (unloaded, unmapped). *was_loaded: it was
  * hot or warm; *freed: the bytes it held in the memory budget (a hot
  * entry's; a warm one is only mapped and holds none). An SRS in use
@@ -332,16 +335,16 @@ cz_err cz_engine_srs_preload(cz_engine *e, const char *circuit_id, bool *already
  * Unknown id: CZ_ERR_NOT_FOUND. was_loaded and freed must not be NULL.
  * Under budget pressure the engine itself drops idle hot entries
  * (ref_count 0, idle >= eviction_min_idle) to warm, LRU first. */
-cz_err cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded, uint64_t *freed,
-                           char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_engine_srs_evict(cz_engine *e, const char *circuit_id, bool *was_loaded,
+                                         uint64_t *freed, char *msg, size_t msg_len);
 
 /* Forget a circuit's SRS entry: dropped to cold, then removed, so that the
  * id is unknown again (circom keys: UnloadKey). *freed as evict's. An
  * entry in use or being loaded is left alone (CZ_ERR_BUSY); unknown id:
  * CZ_ERR_NOT_FOUND. Any time, any thread (the loader's self must live
  * until this returns). freed must not be NULL. */
-cz_err cz_engine_srs_remove(cz_engine *e, const char *circuit_id, uint64_t *freed, char *msg,
-                            size_t msg_len);
+CZ_MUST_CHECK cz_err cz_engine_srs_remove(cz_engine *e, const char *circuit_id, uint64_t *freed,
+                                          char *msg, size_t msg_len);
 
 /* ---- Jobs and partitions (GET /status) -------------------------------------- */
 

@@ -29,6 +29,14 @@ typedef enum {
   CZ_ERR_COUNT
 } cz_err;
 
+/* Marks a function whose cz_err must be looked at: a dropped error is a silent
+ * wrong result, so the compiler warns (and -Werror fails) where one is ignored. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CZ_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define CZ_MUST_CHECK
+#endif
+
 /* A short, static, human-readable description of e (never NULL; "unknown
  * error" out of range). Any thread. */
 const char *cz_err_str(cz_err e);

@@ -76,8 +76,8 @@ void cz_fp_from_canonical(cz_fp *r, const uint64_t a[CZ_FP_LIMBS]); /* a < p req
 void cz_fp_to_canonical(uint64_t r[CZ_FP_LIMBS], const cz_fp *a);
 /* Bytes: 48-byte big- or little-endian canonical integers. Decoding rejects
  * values >= p with CZ_ERR_NONCANONICAL. */
-cz_err cz_fp_from_bytes_be(cz_fp *r, const uint8_t in[CZ_FP_BYTES]);
-cz_err cz_fp_from_bytes_le(cz_fp *r, const uint8_t in[CZ_FP_BYTES]);
+CZ_MUST_CHECK cz_err cz_fp_from_bytes_be(cz_fp *r, const uint8_t in[CZ_FP_BYTES]);
+CZ_MUST_CHECK cz_err cz_fp_from_bytes_le(cz_fp *r, const uint8_t in[CZ_FP_BYTES]);
 void cz_fp_to_bytes_be(uint8_t out[CZ_FP_BYTES], const cz_fp *a);
 void cz_fp_to_bytes_le(uint8_t out[CZ_FP_BYTES], const cz_fp *a);
 

@@ -53,6 +53,6 @@ bool cz_fp12_is_one(const cz_fp12 *a);
  * each 48 bytes big-endian canonical (value < p). from_bytes rejects a
  * non-canonical coefficient with CZ_ERR_NONCANONICAL, leaving *r unchanged. */
 void cz_fp12_to_bytes(uint8_t out[576], const cz_fp12 *a);
-cz_err cz_fp12_from_bytes(cz_fp12 *r, const uint8_t in[576]);
+CZ_MUST_CHECK cz_err cz_fp12_from_bytes(cz_fp12 *r, const uint8_t in[576]);
 
 #endif

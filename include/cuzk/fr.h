@@ -63,8 +63,9 @@ void cz_fr_from_u64(cz_fr *r, uint64_t v);
 void cz_fr_from_canonical(cz_fr *r, const uint64_t a[CZ_FR_LIMBS]); /* a < r required */
 void cz_fr_to_canonical(uint64_t r[CZ_FR_LIMBS], const cz_fr *a);
 void cz_fr_to_scalar(cz_scalar *s, const cz_fr *a);
-cz_err cz_fr_from_bytes_le(cz_fr *r, const uint8_t in[CZ_FR_BYTES]); /* rejects >= r */
-cz_err cz_fr_from_bytes_be(cz_fr *r, const uint8_t in[CZ_FR_BYTES]);
+CZ_MUST_CHECK cz_err cz_fr_from_bytes_le(cz_fr *r,
+                                         const uint8_t in[CZ_FR_BYTES]); /* rejects >= r */
+CZ_MUST_CHECK cz_err cz_fr_from_bytes_be(cz_fr *r, const uint8_t in[CZ_FR_BYTES]);
 void cz_fr_to_bytes_le(uint8_t out[CZ_FR_BYTES], const cz_fr *a);
 void cz_fr_to_bytes_be(uint8_t out[CZ_FR_BYTES], const cz_fr *a);
 /* Reduce 64 little-endian bytes modulo r (for hashing to the field). */

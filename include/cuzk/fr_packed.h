@@ -55,14 +55,14 @@ static inline void cz_fr_packed_get(const cz_fr_packed *v, size_t i, cz_fr *out)
  * zeroed bitmaps, n_other = 0 (fill the bits and others, then
  * cz_fr_packed_rank_build). CZ_ERR_NOMEM (v then owns nothing), and
  * CZ_ERR_INVALID_ARG for n or max_other of 2^32 or more. */
-cz_err cz_fr_packed_alloc(cz_fr_packed *v, size_t n, size_t max_other);
+CZ_MUST_CHECK cz_err cz_fr_packed_alloc(cz_fr_packed *v, size_t n, size_t max_other);
 
 /* rank[] and n_other from the `other` bitmap. */
 void cz_fr_packed_rank_build(cz_fr_packed *v);
 
 /* Packs x[0 .. n) into *v (allocated here). CZ_ERR_NOMEM, or
  * CZ_ERR_INVALID_ARG for n of 2^32 or more; *v then owns nothing. */
-cz_err cz_fr_packed_from(cz_fr_packed *v, const cz_fr *x, size_t n);
+CZ_MUST_CHECK cz_err cz_fr_packed_from(cz_fr_packed *v, const cz_fr *x, size_t n);
 
 /* Elements [begin, end) of v into out[0 .. end - begin). */
 void cz_fr_packed_unpack(const cz_fr_packed *v, size_t begin, size_t end, cz_fr *out);

@@ -85,17 +85,19 @@ void cz_g1_affine_serialize(uint8_t out[CZ_G1_UNCOMPRESSED_BYTES], const cz_g1_a
  * CZ_ERR_BAD_FLAGS, CZ_ERR_NONCANONICAL, CZ_ERR_NOT_ON_CURVE,
  * CZ_ERR_NOT_IN_SUBGROUP. On error *p is left unspecified (for
  * CZ_ERR_NOT_IN_SUBGROUP it holds the decoded point). */
-cz_err cz_g1_affine_decompress(cz_g1_affine *p, const uint8_t in[CZ_G1_COMPRESSED_BYTES],
-                               bool check_subgroup);
-cz_err cz_g1_affine_deserialize(cz_g1_affine *p, const uint8_t in[CZ_G1_UNCOMPRESSED_BYTES],
-                                bool check_subgroup);
+CZ_MUST_CHECK cz_err cz_g1_affine_decompress(cz_g1_affine *p,
+                                             const uint8_t in[CZ_G1_COMPRESSED_BYTES],
+                                             bool check_subgroup);
+CZ_MUST_CHECK cz_err cz_g1_affine_deserialize(cz_g1_affine *p,
+                                              const uint8_t in[CZ_G1_UNCOMPRESSED_BYTES],
+                                              bool check_subgroup);
 /* n consecutive uncompressed points (a parameter-file vector) into out[0..n),
  * each with exactly cz_g1_affine_deserialize's result; faster (8 points at a
  * time where the CPU has AVX-512 IFMA). On error returns the first bad
  * point's error and sets *bad (if not NULL) to its index; out[0..*bad) are
  * decoded, the rest unspecified. Single-threaded: callers split a vector
  * across threads themselves (cz_groth16_params_read does). */
-cz_err cz_g1_affine_deserialize_many(cz_g1_affine *out, const uint8_t *in, size_t n,
-                                     bool check_subgroup, size_t *bad);
+CZ_MUST_CHECK cz_err cz_g1_affine_deserialize_many(cz_g1_affine *out, const uint8_t *in, size_t n,
+                                                   bool check_subgroup, size_t *bad);
 
 #endif

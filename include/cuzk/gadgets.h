@@ -61,44 +61,45 @@ static inline cz_bool cz_bool_not(cz_bool b) {
 void cz_bool_add_to_lc(cz_lc *lc, cz_bool b, const cz_fr *coeff);
 
 /* AllocatedBit::alloc: one variable, "boolean constraint" (1 - a) * a = 0. */
-cz_err cz_abit_alloc(cz_cs *cs, cz_abit *out, bool value);
+CZ_MUST_CHECK cz_err cz_abit_alloc(cz_cs *cs, cz_abit *out, bool value);
 /* AllocatedBit::alloc_conditionally: (1 - must_be_false - a) * a = 0. */
-cz_err cz_abit_alloc_conditionally(cz_cs *cs, cz_abit *out, bool value,
-                                   const cz_abit *must_be_false);
+CZ_MUST_CHECK cz_err cz_abit_alloc_conditionally(cz_cs *cs, cz_abit *out, bool value,
+                                                 const cz_abit *must_be_false);
 /* AllocatedBit::{xor, and, and_not, nor}: one variable, one constraint
  * each ((a + a) * b = a + b - c;  a * b = c;  a * (1 - b) = c;
  * (1 - a) * (1 - b) = c). */
-cz_err cz_abit_xor(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b);
-cz_err cz_abit_and(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b);
-cz_err cz_abit_and_not(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b);
-cz_err cz_abit_nor(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b);
+CZ_MUST_CHECK cz_err cz_abit_xor(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b);
+CZ_MUST_CHECK cz_err cz_abit_and(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b);
+CZ_MUST_CHECK cz_err cz_abit_and_not(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b);
+CZ_MUST_CHECK cz_err cz_abit_nor(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b);
 
 /* Boolean::{xor, and, or} with bellpepper's constant folding and negation
  * rules (0 or 1 constraint). or pushes "not and (not a) (not b)". */
-cz_err cz_bool_xor(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b);
-cz_err cz_bool_and(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b);
-cz_err cz_bool_or(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b);
+CZ_MUST_CHECK cz_err cz_bool_xor(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b);
+CZ_MUST_CHECK cz_err cz_bool_and(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b);
+CZ_MUST_CHECK cz_err cz_bool_or(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b);
 /* Boolean::sha256_ch = (a and b) xor ((not a) and c) and
  * Boolean::sha256_maj = (a and b) xor (a and c) xor (b and c), with
  * bellpepper's special cases when operands are constants (0, 1 or 2
  * constraints). */
-cz_err cz_bool_sha256_ch(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b,
-                         const cz_bool *c);
-cz_err cz_bool_sha256_maj(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b,
-                          const cz_bool *c);
+CZ_MUST_CHECK cz_err cz_bool_sha256_ch(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b,
+                                       const cz_bool *c);
+CZ_MUST_CHECK cz_err cz_bool_sha256_maj(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b,
+                                        const cz_bool *c);
 /* Boolean::enforce_equal: one constraint 0 * 0 = a - b (or 1 - a, or a when
  * one side is constant). Two unequal constants: CZ_ERR_INVALID_ARG is
  * returned (bellpepper's Unsatisfiable) and the system is left untouched. */
-cz_err cz_bool_enforce_equal(cz_cs *cs, const cz_bool *a, const cz_bool *b);
+CZ_MUST_CHECK cz_err cz_bool_enforce_equal(cz_cs *cs, const cz_bool *a, const cz_bool *b);
 
 /* u64_into_boolean_vec_le: 64 bits, LSB first, namespaces "bit i". */
-cz_err cz_u64_into_bits_le(cz_cs *cs, cz_bool out[64], uint64_t value);
+CZ_MUST_CHECK cz_err cz_u64_into_bits_le(cz_cs *cs, cz_bool out[64], uint64_t value);
 /* field_into_allocated_bits_le: the 255 bits of value (canonical), LSB
  * first, each an AllocatedBit in namespace "bit i"; no range check. value
  * may be NULL when the system needs no values. */
 #define CZ_FR_NUM_BITS 255
 #define CZ_FR_CAPACITY 254
-cz_err cz_field_into_allocated_bits_le(cz_cs *cs, cz_abit out[CZ_FR_NUM_BITS], const cz_fr *value);
+CZ_MUST_CHECK cz_err cz_field_into_allocated_bits_le(cz_cs *cs, cz_abit out[CZ_FR_NUM_BITS],
+                                                     const cz_fr *value);
 
 /* ---- AllocatedNum and Num (bellpepper-core gadgets/num.rs) -------------- */
 
@@ -109,34 +110,37 @@ typedef struct {
 
 /* alloc / alloc_input: one variable, no constraint. value may be NULL when
  * the system needs no values. */
-cz_err cz_anum_alloc(cz_cs *cs, cz_anum *out, const cz_fr *value);
-cz_err cz_anum_alloc_input(cz_cs *cs, cz_anum *out, const cz_fr *value);
+CZ_MUST_CHECK cz_err cz_anum_alloc(cz_cs *cs, cz_anum *out, const cz_fr *value);
+CZ_MUST_CHECK cz_err cz_anum_alloc_input(cz_cs *cs, cz_anum *out, const cz_fr *value);
 /* inputize: a new input x and "enforce input is correct" x * 1 = a. */
-cz_err cz_anum_inputize(cz_cs *cs, const cz_anum *a);
+CZ_MUST_CHECK cz_err cz_anum_inputize(cz_cs *cs, const cz_anum *a);
 /* add / mul / square: one variable and one constraint each. */
-cz_err cz_anum_add(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b);
-cz_err cz_anum_mul(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b);
-cz_err cz_anum_square(cz_cs *cs, cz_anum *out, const cz_anum *a);
+CZ_MUST_CHECK cz_err cz_anum_add(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b);
+CZ_MUST_CHECK cz_err cz_anum_mul(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b);
+CZ_MUST_CHECK cz_err cz_anum_square(cz_cs *cs, cz_anum *out, const cz_anum *a);
 /* to_bits_le: field_into_allocated_bits_le + "unpacking constraint"
  * (256 constraints). Not canonical: a + r also fits in 255 bits. */
-cz_err cz_anum_to_bits_le(cz_cs *cs, cz_bool out[CZ_FR_NUM_BITS], const cz_anum *a);
+CZ_MUST_CHECK cz_err cz_anum_to_bits_le(cz_cs *cs, cz_bool out[CZ_FR_NUM_BITS], const cz_anum *a);
 /* to_bits_le_strict: the canonical decomposition (bits <= r - 1), with
  * bellpepper's runs-of-ones comparison (255 bits, the k-ary ANDs of the
  * runs of ones of r - 1, one unpacking constraint). */
-cz_err cz_anum_to_bits_le_strict(cz_cs *cs, cz_bool out[CZ_FR_NUM_BITS], const cz_anum *a);
+CZ_MUST_CHECK cz_err cz_anum_to_bits_le_strict(cz_cs *cs, cz_bool out[CZ_FR_NUM_BITS],
+                                               const cz_anum *a);
 /* conditionally_reverse: (c, d) = cond ? (b, a) : (a, b); 2 variables,
  * 2 constraints, namespaces "conditional reversal result 1/2". */
-cz_err cz_anum_conditionally_reverse(cz_cs *cs, cz_anum *c, cz_anum *d, const cz_anum *a,
-                                     const cz_anum *b, const cz_bool *cond);
+CZ_MUST_CHECK cz_err cz_anum_conditionally_reverse(cz_cs *cs, cz_anum *c, cz_anum *d,
+                                                   const cz_anum *a, const cz_anum *b,
+                                                   const cz_bool *cond);
 /* storage-proofs-core gadgets::constraint::equal: "a * 1 = b", one
  * constraint named `name` (in the current namespace). */
-cz_err cz_anum_enforce_equal(cz_cs *cs, const cz_anum *a, const cz_anum *b, const char *name);
+CZ_MUST_CHECK cz_err cz_anum_enforce_equal(cz_cs *cs, const cz_anum *a, const cz_anum *b,
+                                           const char *name);
 /* storage-proofs-core gadgets::constraint::add (the SDR encode): out = a + b
  * allocated in namespace "add_num", then "sum constraint" (a + b) * 1 = out.
  * constraint::sub (decode): out = a - b in "sub_num", then "subtraction
  * constraint" (out + b) * 1 = a. */
-cz_err cz_constraint_add(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b);
-cz_err cz_constraint_sub(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b);
+CZ_MUST_CHECK cz_err cz_constraint_add(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b);
+CZ_MUST_CHECK cz_err cz_constraint_sub(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b);
 
 /* Num: an LC with its value. The LC is a heap vector (CZ_LC_VEC), as a Num
  * lives across constraints. Release with cz_num_free. */
@@ -175,15 +179,15 @@ typedef struct {
 
 void cz_multieq_init(cz_multieq *m, cz_cs *cs);
 /* Emit the pending constraint (if any) and release the LCs. */
-cz_err cz_multieq_finish(cz_multieq *m);
+CZ_MUST_CHECK cz_err cz_multieq_finish(cz_multieq *m);
 
 void cz_u32_const(cz_u32 *out, uint32_t value);
 /* alloc: 32 AllocatedBits in namespaces "allocated bit i". */
-cz_err cz_u32_alloc(cz_cs *cs, cz_u32 *out, uint32_t value);
+CZ_MUST_CHECK cz_err cz_u32_alloc(cz_cs *cs, cz_u32 *out, uint32_t value);
 /* storage-proofs-core gadgets/uint64.rs UInt64::alloc: 64 AllocatedBits,
  * least significant first, in namespaces "allocated bit i" (as UInt32's).
  * UInt64::pack_into_input is cz_pack_into_inputs over these 64 bits. */
-cz_err cz_u64_alloc(cz_cs *cs, cz_bool out[64], uint64_t value);
+CZ_MUST_CHECK cz_err cz_u64_alloc(cz_cs *cs, cz_bool out[64], uint64_t value);
 /* from_bits_be: bits[0] is the most significant; from_bits: LSB first. */
 void cz_u32_from_bits_be(cz_u32 *out, const cz_bool bits[32]);
 void cz_u32_from_bits_le(cz_u32 *out, const cz_bool bits[32]);
@@ -194,16 +198,18 @@ void cz_u32_into_bits_le(const cz_u32 *a, cz_bool out[32]);
 void cz_u32_rotr(cz_u32 *out, const cz_u32 *a, unsigned by);
 void cz_u32_shr(cz_u32 *out, const cz_u32 *a, unsigned by);
 /* xor: Boolean::xor per bit in namespaces "xor of bit i". */
-cz_err cz_u32_xor(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b);
+CZ_MUST_CHECK cz_err cz_u32_xor(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b);
 /* sha256_maj / sha256_ch: Boolean::sha256_* per bit in namespaces
  * "maj i" / "ch i" (bellpepper's triop). */
-cz_err cz_u32_sha256_maj(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b, const cz_u32 *c);
-cz_err cz_u32_sha256_ch(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b, const cz_u32 *c);
+CZ_MUST_CHECK cz_err cz_u32_sha256_maj(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b,
+                                       const cz_u32 *c);
+CZ_MUST_CHECK cz_err cz_u32_sha256_ch(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b,
+                                      const cz_u32 *c);
 /* addmany: the sum mod 2^32 of 2..10 operands. All-constant operands fold
  * to a constant; otherwise the result's bits (as many as the largest
  * possible sum needs) are allocated in namespaces "result bit i" and the
  * equality goes into m. n outside 2..10: CZ_ERR_INVALID_ARG, nothing done. */
-cz_err cz_u32_addmany(cz_multieq *m, cz_u32 *out, const cz_u32 *ops, size_t n);
+CZ_MUST_CHECK cz_err cz_u32_addmany(cz_multieq *m, cz_u32 *out, const cz_u32 *ops, size_t n);
 
 /* ---- multipack (bellpepper gadgets/multipack.rs) ----------------------- */
 
@@ -217,23 +223,24 @@ void cz_bytes_to_bits_le(bool *out, const uint8_t *bytes, size_t n);
 size_t cz_compute_multipacking(cz_fr *out, const bool *bits, size_t n);
 /* pack_into_inputs: per chunk of 254 bits one input "input i" and
  * "packing constraint i"  sum * 1 = input. */
-cz_err cz_pack_into_inputs(cz_cs *cs, const cz_bool *bits, size_t n);
+CZ_MUST_CHECK cz_err cz_pack_into_inputs(cz_cs *cs, const cz_bool *bits, size_t n);
 /* pack_bits: the first min(n, 254) bits into one AllocatedNum (namespace
  * "input") and "packing constraint". */
-cz_err cz_pack_bits(cz_cs *cs, cz_anum *out, const cz_bool *bits, size_t n);
+CZ_MUST_CHECK cz_err cz_pack_bits(cz_cs *cs, cz_anum *out, const cz_bool *bits, size_t n);
 
 /* ---- SHA-256 (bellpepper gadgets/sha256.rs) ---------------------------- */
 
 void cz_sha256_iv(cz_u32 out[8]);
 /* sha256_compression_function: one 512-bit block (bits big-endian per
  * 32-bit word, i.e. message order) on state cur; a MultiEq of its own. */
-cz_err cz_sha256_compression(cz_cs *cs, cz_u32 out[8], const cz_bool in[512], const cz_u32 cur[8]);
+CZ_MUST_CHECK cz_err cz_sha256_compression(cz_cs *cs, cz_u32 out[8], const cz_bool in[512],
+                                           const cz_u32 cur[8]);
 /* sha256_block_no_padding: compression of one block from the IV; 256
  * output bits, big-endian (digest byte order, MSB first per byte). */
-cz_err cz_sha256_block_no_padding(cz_cs *cs, cz_bool out[256], const cz_bool in[512]);
+CZ_MUST_CHECK cz_err cz_sha256_block_no_padding(cz_cs *cs, cz_bool out[256], const cz_bool in[512]);
 /* sha256: padding (constant bits) and one compression per block in
  * namespaces "block i". nbits must be a multiple of 8 (else
  * CZ_ERR_INVALID_ARG, nothing done); bits are message bytes MSB first. */
-cz_err cz_sha256(cz_cs *cs, cz_bool out[256], const cz_bool *in, size_t nbits);
+CZ_MUST_CHECK cz_err cz_sha256(cz_cs *cs, cz_bool out[256], const cz_bool *in, size_t nbits);
 
 #endif

@@ -38,11 +38,11 @@ typedef struct {
  * long and used is NULL); an IC count of 0 gives CZ_ERR_PARSE; a point at
  * infinity anywhere gives CZ_ERR_BAD_FLAGS (bellperson refuses it in IC, and
  * a real key never holds it). On error *vk is zeroed and owns nothing. */
-cz_err cz_groth16_vk_read(cz_groth16_vk *vk, const uint8_t *buf, size_t len, bool compressed,
-                          size_t *used);
+CZ_MUST_CHECK cz_err cz_groth16_vk_read(cz_groth16_vk *vk, const uint8_t *buf, size_t len,
+                                        bool compressed, size_t *used);
 /* Same, from a file that holds exactly one key (raw bytes; CZ_ERR_IO when it
  * cannot be opened or read, CZ_ERR_NOMEM). */
-cz_err cz_groth16_vk_load(cz_groth16_vk *vk, const char *path, bool compressed);
+CZ_MUST_CHECK cz_err cz_groth16_vk_load(cz_groth16_vk *vk, const char *path, bool compressed);
 /* Serialise in the same layouts; returns the byte count written, or the count
  * needed when out is NULL. vk->n_ic must fit the u32 count field (not
  * checked: the count is truncated). */
@@ -53,7 +53,8 @@ void cz_groth16_vk_free(cz_groth16_vk *vk);
 /* Decode / encode a 192-byte proof; decoding checks every point fully and,
  * like bellperson, refuses a point at infinity (CZ_ERR_BAD_FLAGS). On error
  * *proof is untouched. */
-cz_err cz_groth16_proof_read(cz_groth16_proof *proof, const uint8_t in[CZ_GROTH16_PROOF_BYTES]);
+CZ_MUST_CHECK cz_err cz_groth16_proof_read(cz_groth16_proof *proof,
+                                           const uint8_t in[CZ_GROTH16_PROOF_BYTES]);
 void cz_groth16_proof_write(uint8_t out[CZ_GROTH16_PROOF_BYTES], const cz_groth16_proof *proof);
 
 /* Verify e(A,B) = e(alpha,beta) e(IC0 + sum x_i IC_i, gamma) e(C,delta).
@@ -62,8 +63,8 @@ void cz_groth16_proof_write(uint8_t out[CZ_GROTH16_PROOF_BYTES], const cz_groth1
  * Returns CZ_OK for a valid proof, CZ_ERR_PROOF_INVALID for an invalid one.
  * vk and proof must hold checked points (as the readers above produce); the
  * check is one multi-Miller loop and one final exponentiation. */
-cz_err cz_groth16_verify(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_inputs,
-                         const cz_groth16_proof *proof);
+CZ_MUST_CHECK cz_err cz_groth16_verify(const cz_groth16_vk *vk, const cz_fr *inputs,
+                                       size_t n_inputs, const cz_groth16_proof *proof);
 
 /* A verifying key prepared for repeated verification: the Miller-loop lines
  * of gamma and delta and the Miller-loop value of (alpha, beta) are computed
@@ -77,8 +78,8 @@ cz_groth16_pvk *cz_groth16_prepare(const cz_groth16_vk *vk);
 void cz_groth16_pvk_free(cz_groth16_pvk *pvk); /* NULL is allowed */
 /* Same contract and verdicts as cz_groth16_verify, plus CZ_ERR_NOMEM when
  * the per-proof line buffer for B cannot be allocated. */
-cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs, size_t n_inputs,
-                                  const cz_groth16_proof *proof);
+CZ_MUST_CHECK cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs,
+                                                size_t n_inputs, const cz_groth16_proof *proof);
 
 /* Batch verification of n proofs for the same key: with random non-zero
  * 128-bit z_j from getrandom, checks
@@ -91,7 +92,8 @@ cz_err cz_groth16_verify_prepared(const cz_groth16_pvk *pvk, const cz_fr *inputs
  * vk->n_ic - 1; CZ_ERR_NOMEM; CZ_ERR_IO when getrandom fails. n = 0 is OK.
  * Points must be checked ones, as for cz_groth16_verify. Working memory
  * about 600 bytes per proof plus two MSMs'; single-threaded. */
-cz_err cz_groth16_verify_batch(const cz_groth16_vk *vk, const cz_fr *inputs, size_t n_inputs,
-                               const cz_groth16_proof *proofs, size_t n);
+CZ_MUST_CHECK cz_err cz_groth16_verify_batch(const cz_groth16_vk *vk, const cz_fr *inputs,
+                                             size_t n_inputs, const cz_groth16_proof *proofs,
+                                             size_t n);
 
 #endif

@@ -94,9 +94,9 @@ const cz_prover_backend *cz_prover_cpu(void);
 
 /* backend->prove, with backend NULL meaning the CPU one and opts NULL the
  * defaults (all cores, random r and s, print timings). */
-cz_err cz_groth16_prove(const cz_prover_backend *backend, const cz_groth16_params *params,
-                        cz_assignment *as, size_t n, cz_groth16_proof *proofs,
-                        const cz_prove_opts *opts);
+CZ_MUST_CHECK cz_err cz_groth16_prove(const cz_prover_backend *backend,
+                                      const cz_groth16_params *params, cz_assignment *as, size_t n,
+                                      cz_groth16_proof *proofs, const cz_prove_opts *opts);
 
 /* What every proof of one circuit is made with: the parameters, their
  * prepared verifying key, the backend and its budget, the timing hook. The
@@ -119,17 +119,20 @@ typedef struct {
  * CZ_ERR_PROOF_INVALID when the proof made does not verify ("<what>: the
  * proof made does not verify"). Every proof the daemon returns goes
  * through here: Curio uses PoSt and update proofs unverified. */
-cz_err cz_groth16_prove_verified(const cz_prove_ctx *pc, cz_assignment *as, const cz_fr *inputs,
-                                 size_t n_inputs, const char *what,
-                                 uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_groth16_prove_verified(const cz_prove_ctx *pc, cz_assignment *as,
+                                               const cz_fr *inputs, size_t n_inputs,
+                                               const char *what,
+                                               uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg,
+                                               size_t msg_len);
 
 /* Prove one circuit from a recorded shape and a WITNESS assignment: completes
  * w with cz_r1cs_eval (its errors pass through), then proves. Note that
  * the evaluation runs on one thread whatever opts->n_threads says (use
  * cz_r1cs_eval_threads or cz_pce_eval, then cz_groth16_prove, to spread
  * it). */
-cz_err cz_groth16_prove_recorded(const cz_prover_backend *backend, const cz_groth16_params *params,
-                                 const cz_r1cs *shape, cz_assignment *w, cz_groth16_proof *proof,
-                                 const cz_prove_opts *opts);
+CZ_MUST_CHECK cz_err cz_groth16_prove_recorded(const cz_prover_backend *backend,
+                                               const cz_groth16_params *params,
+                                               const cz_r1cs *shape, cz_assignment *w,
+                                               cz_groth16_proof *proof, const cz_prove_opts *opts);
 
 #endif

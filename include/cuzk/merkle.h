@@ -45,13 +45,14 @@ typedef struct {
 /* One node from `arity` children (the hasher's node function). Poseidon
  * needs arity 2, 4, 8 or 11; SHA-256 any arity >= 1 (tree shapes allow only
  * 2, 4 and 8). CZ_ERR_INVALID_ARG otherwise. out may alias children. */
-cz_err cz_merkle_hash_node(cz_merkle_hasher h, unsigned arity, const cz_fr *children, cz_fr *out);
+CZ_MUST_CHECK cz_err cz_merkle_hash_node(cz_merkle_hasher h, unsigned arity, const cz_fr *children,
+                                         cz_fr *out);
 
 /* Leaves from bytes as Filecoin stores them (fr32-padded data, labels):
  * out[i] = the little-endian Fr of data[32 i .. 32 i + 32), i < n.
  * CZ_ERR_INVALID_ARG when a chunk is not below r (fr32 data, whose top two
  * bits are clear, never is); out is then partly written. */
-cz_err cz_merkle_leaves_from_bytes(cz_fr *out, const uint8_t *data, size_t n);
+CZ_MUST_CHECK cz_err cz_merkle_leaves_from_bytes(cz_fr *out, const uint8_t *data, size_t n);
 
 /* A built tree. Base tree b's levels are stored flat at
  * nodes[b * base_tree_nodes ...]: its leaves, then each level up to its
@@ -78,8 +79,8 @@ size_t cz_merkle_proof_levels(const cz_merkle_shape *s, size_t n_leaves);
  * shape or NULL leaves, CZ_ERR_NOMEM when allocation fails; on error t is
  * left empty (zeroed). A Poseidon level of 4096 or more nodes is hashed on
  * every online core (there is no thread budget). */
-cz_err cz_merkle_tree_build(cz_merkle_tree *t, const cz_merkle_shape *s, const cz_fr *leaves,
-                            size_t n_leaves);
+CZ_MUST_CHECK cz_err cz_merkle_tree_build(cz_merkle_tree *t, const cz_merkle_shape *s,
+                                          const cz_fr *leaves, size_t n_leaves);
 void cz_merkle_tree_free(cz_merkle_tree *t); /* idempotent on a zeroed tree */
 
 /* An inclusion proof: the leaf, for each level (from the leaves up) the
@@ -96,7 +97,7 @@ typedef struct {
 
 /* Proof for leaf `challenge` (< n_leaves, else CZ_ERR_INVALID_ARG, also for
  * an empty tree; *p is then untouched). */
-cz_err cz_merkle_prove(const cz_merkle_tree *t, size_t challenge, cz_merkle_proof *p);
+CZ_MUST_CHECK cz_err cz_merkle_prove(const cz_merkle_tree *t, size_t challenge, cz_merkle_proof *p);
 /* Recompute the root from leaf and path; true when it equals p->root and
  * the indices agree with p->challenge. */
 bool cz_merkle_verify(const cz_merkle_proof *p);
@@ -128,14 +129,15 @@ typedef struct {
  * CZ_ERR_INVALID_ARG for a bad shape (cz_merkle_shape_ok), an index out of
  * range or repeated, or a NULL pointer that is needed; CZ_ERR_NOMEM. On
  * error t is left empty (zeroed). Free with cz_merkle_sparse_free. */
-cz_err cz_merkle_sparse_build(cz_merkle_sparse *t, const cz_merkle_shape *s, size_t n_leaves,
-                              const cz_fr *default_leaf, const uint64_t *idx, const cz_fr *leaves,
-                              size_t n_set);
+CZ_MUST_CHECK cz_err cz_merkle_sparse_build(cz_merkle_sparse *t, const cz_merkle_shape *s,
+                                            size_t n_leaves, const cz_fr *default_leaf,
+                                            const uint64_t *idx, const cz_fr *leaves, size_t n_set);
 void cz_merkle_sparse_free(cz_merkle_sparse *t); /* idempotent on a zeroed tree */
 
 /* Proof for any leaf `challenge` (< n_leaves, else CZ_ERR_INVALID_ARG and
  * *p untouched), the same proof cz_merkle_prove gives on the dense tree of
  * the same leaves. */
-cz_err cz_merkle_sparse_prove(const cz_merkle_sparse *t, size_t challenge, cz_merkle_proof *p);
+CZ_MUST_CHECK cz_err cz_merkle_sparse_prove(const cz_merkle_sparse *t, size_t challenge,
+                                            cz_merkle_proof *p);
 
 #endif

@@ -116,19 +116,19 @@ typedef struct {
  * not match its scalars and density, or its pointers are NULL where needed, or
  * window_bits > 16; CZ_ERR_NOMEM when working memory cannot be allocated. On
  * error *out is the identity. */
-cz_err cz_msm_g1_segments(cz_g1 *out, const cz_msm_g1_segment *segs, size_t n_segs,
-                          unsigned n_threads, cz_msm_opts *opts);
-cz_err cz_msm_g2_segments(cz_g2 *out, const cz_msm_g2_segment *segs, size_t n_segs,
-                          unsigned n_threads, cz_msm_opts *opts);
+CZ_MUST_CHECK cz_err cz_msm_g1_segments(cz_g1 *out, const cz_msm_g1_segment *segs, size_t n_segs,
+                                        unsigned n_threads, cz_msm_opts *opts);
+CZ_MUST_CHECK cz_err cz_msm_g2_segments(cz_g2 *out, const cz_msm_g2_segment *segs, size_t n_segs,
+                                        unsigned n_threads, cz_msm_opts *opts);
 
 /* The one-segment forms without density: out = sum_{i < n} k_i P_i. */
-cz_err cz_msm_g1(cz_g1 *out, const cz_g1_affine *bases, const cz_scalar *scalars, size_t n,
-                 unsigned n_threads);
-cz_err cz_msm_g1_fr(cz_g1 *out, const cz_g1_affine *bases, const cz_fr *scalars, size_t n,
-                    unsigned n_threads);
-cz_err cz_msm_g2(cz_g2 *out, const cz_g2_affine *bases, const cz_scalar *scalars, size_t n,
-                 unsigned n_threads);
-cz_err cz_msm_g2_fr(cz_g2 *out, const cz_g2_affine *bases, const cz_fr *scalars, size_t n,
-                    unsigned n_threads);
+CZ_MUST_CHECK cz_err cz_msm_g1(cz_g1 *out, const cz_g1_affine *bases, const cz_scalar *scalars,
+                               size_t n, unsigned n_threads);
+CZ_MUST_CHECK cz_err cz_msm_g1_fr(cz_g1 *out, const cz_g1_affine *bases, const cz_fr *scalars,
+                                  size_t n, unsigned n_threads);
+CZ_MUST_CHECK cz_err cz_msm_g2(cz_g2 *out, const cz_g2_affine *bases, const cz_scalar *scalars,
+                               size_t n, unsigned n_threads);
+CZ_MUST_CHECK cz_err cz_msm_g2_fr(cz_g2 *out, const cz_g2_affine *bases, const cz_fr *scalars,
+                                  size_t n, unsigned n_threads);
 
 #endif

@@ -44,13 +44,13 @@ typedef struct cz_ntt_domain cz_ntt_domain;
  * position, as two factors: 2 (2^13 + n / 2^13) elements) and constants.
  * CZ_ERR_INVALID_ARG when log_n > CZ_NTT_MAX_LOG, CZ_ERR_NOMEM when the table
  * cannot be allocated. *out is set only on success. */
-cz_err cz_ntt_domain_new(cz_ntt_domain **out, unsigned log_n);
+CZ_MUST_CHECK cz_err cz_ntt_domain_new(cz_ntt_domain **out, unsigned log_n);
 
 /* The domain bellperson's EvaluationDomain::from_coeffs picks for m values:
  * the least 2^k >= m (k = 0 for m <= 1). Like bellperson, k >= 32 is refused
  * (CZ_ERR_INVALID_ARG: polynomial degree too large). Otherwise as
  * cz_ntt_domain_new; the caller frees *out with cz_ntt_domain_free. */
-cz_err cz_ntt_domain_for_size(cz_ntt_domain **out, size_t m);
+CZ_MUST_CHECK cz_err cz_ntt_domain_for_size(cz_ntt_domain **out, size_t m);
 
 void cz_ntt_domain_free(cz_ntt_domain *d); /* NULL is allowed */
 

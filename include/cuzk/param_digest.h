@@ -24,8 +24,8 @@ const char *cz_param_digest_v28(const char *file);
 /* paramfetch's digest of the file at path: BLAKE2b-512 of all its bytes,
  * the first 32 hex digits, into hex (NUL-terminated). Reads the file once,
  * in order. CZ_ERR_IO (msg names the file) when it cannot be read. */
-cz_err cz_param_file_digest(const char *path, char hex[CZ_PARAM_DIGEST_HEX + 1], char *msg,
-                            size_t msg_len);
+CZ_MUST_CHECK cz_err cz_param_file_digest(const char *path, char hex[CZ_PARAM_DIGEST_HEX + 1],
+                                          char *msg, size_t msg_len);
 
 typedef struct {
   bool hashed;                         /* the file was read and hashed now (no stamp stood) */
@@ -41,15 +41,15 @@ typedef struct {
  * want's; otherwise CZ_ERR_IO, with msg naming the file, both digests and
  * what to do (a mismatch is also logged once at ERROR). info may be NULL.
  * Safe to call from several threads and processes at once. */
-cz_err cz_param_file_check(const char *path, const char *want, const char *stamp_dir,
-                           cz_param_check_info *info, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_param_file_check(const char *path, const char *want, const char *stamp_dir,
+                                         cz_param_check_info *info, char *msg, size_t msg_len);
 
 /* The official file of parameter set `name` (the v28 base name) under o
  * (cz_params_store_paths) checked with cz_param_file_check when it exists
  * and parameters.json lists it; stamps fall back to o's test directory.
  * CZ_OK when there is no such file, no digest is published for it, or
  * o->no_official is set. o may be NULL (defaults). */
-cz_err cz_official_params_check(const char *name, const cz_params_store_opts *o, char *msg,
-                                size_t msg_len);
+CZ_MUST_CHECK cz_err cz_official_params_check(const char *name, const cz_params_store_opts *o,
+                                              char *msg, size_t msg_len);
 
 #endif

@@ -69,7 +69,7 @@ typedef struct {
 
 /* Fill t with non-zero uniform values from getrandom (CZ_ERR_IO if the OS
  * generator fails). */
-cz_err cz_groth16_toxic_random(cz_groth16_toxic *t);
+CZ_MUST_CHECK cz_err cz_groth16_toxic_random(cz_groth16_toxic *t);
 
 /* Parameters for the circuit whose KEYGEN columns are cols (cz_cs_take_keygen
  * after cz_cs_finish, input constraints included), exactly as bellperson's
@@ -87,15 +87,17 @@ cz_err cz_groth16_toxic_random(cz_groth16_toxic *t);
  * (more than 2^31 constraints). CZ_ERR_NOMEM when memory runs out. On
  * error *out is zeroed. The caller owns *out and frees it with
  * cz_groth16_params_free. n_threads: 0 = all online cores. */
-cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
-                        const cz_groth16_toxic *t, unsigned n_threads, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_groth16_setup(cz_groth16_params *out, const cz_keygen_cols *cols,
+                                      const cz_groth16_toxic *t, unsigned n_threads, char *msg,
+                                      size_t msg_len);
 /* The same, reporting phase "setup" in "points" (fixed-base
  * multiplications, a G2 one counted as 3) to progress (NULL: none), from
  * the worker threads. The total is an upper bound until the a/b counts are
  * known, then exact. */
-cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *cols,
-                                 const cz_groth16_toxic *t, unsigned n_threads,
-                                 const cz_progress *progress, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_groth16_setup_progress(cz_groth16_params *out, const cz_keygen_cols *cols,
+                                               const cz_groth16_toxic *t, unsigned n_threads,
+                                               const cz_progress *progress, char *msg,
+                                               size_t msg_len);
 
 /* ---- Streaming setup (src/groth16/setup_stream.c) ------------------------
  * The parameters cz_groth16_setup + cz_groth16_params_save would write,
@@ -125,15 +127,18 @@ typedef struct {
                                   for any value) */
 } cz_groth16_stream_opts;
 
-cz_err cz_groth16_setup_stream(const char *path, cz_qap_evals *ev, const cz_groth16_toxic *t,
-                               const cz_groth16_stream_opts *o, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_groth16_setup_stream(const char *path, cz_qap_evals *ev,
+                                             const cz_groth16_toxic *t,
+                                             const cz_groth16_stream_opts *o, char *msg,
+                                             size_t msg_len);
 
 /* The evaluations of a circuit's KEYGEN columns at tau, computed as
  * cz_groth16_setup does (powers of tau, inverse FFT): for callers that
  * have the columns. CZ_ERR_INVALID_ARG (msg says why: malformed columns,
  * no domain, tau in the domain), CZ_ERR_NOMEM. Free with cz_qap_evals_free. */
-cz_err cz_groth16_qap_from_cols(cz_qap_evals *out, const cz_keygen_cols *cols, const cz_fr *tau,
-                                unsigned n_threads, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_groth16_qap_from_cols(cz_qap_evals *out, const cz_keygen_cols *cols,
+                                              const cz_fr *tau, unsigned n_threads, char *msg,
+                                              size_t msg_len);
 
 /* Bytes of the file layout above. */
 size_t cz_groth16_params_file_size(const cz_groth16_params *p);
@@ -147,11 +152,11 @@ size_t cz_groth16_params_write(uint8_t *out, const cz_groth16_params *p);
  * or a count exceeds the u32 field, CZ_ERR_NOMEM for the 64 KiB buffer; a
  * partial file may be left: callers that need atomicity write to a
  * temporary name and rename). */
-cz_err cz_groth16_params_save(const cz_groth16_params *p, const char *path);
+CZ_MUST_CHECK cz_err cz_groth16_params_save(const cz_groth16_params *p, const char *path);
 /* The same, reporting phase "write params" in bytes of the file to
  * progress (NULL: none), from the calling thread. */
-cz_err cz_groth16_params_save_progress(const cz_groth16_params *p, const char *path,
-                                       const cz_progress *progress);
+CZ_MUST_CHECK cz_err cz_groth16_params_save_progress(const cz_groth16_params *p, const char *path,
+                                                     const cz_progress *progress);
 
 /* Decode parameters from buf (len bytes, exactly one parameter set).
  * checked: every point is fully validated (flags, canonical coordinates,
@@ -169,18 +174,20 @@ cz_err cz_groth16_params_save_progress(const cz_groth16_params *p, const char *p
  * ("" on success); CZ_ERR_NOMEM; CZ_ERR_INVALID_ARG for buf NULL with len
  * > 0. On error *p is zeroed and owns nothing; on success the caller frees
  * it with cz_groth16_params_free. buf is not referenced afterwards. */
-cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
-                              unsigned n_threads, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_groth16_params_read(cz_groth16_params *p, const uint8_t *buf, size_t len,
+                                            bool checked, unsigned n_threads, char *msg,
+                                            size_t msg_len);
 
 /* Same, from a file read through mmap (CZ_ERR_IO when it cannot be opened or
  * mapped; msg then says why). The mapping is released before returning. */
-cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool checked,
-                              unsigned n_threads, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_groth16_params_load(cz_groth16_params *p, const char *path, bool checked,
+                                            unsigned n_threads, char *msg, size_t msg_len);
 /* The same, reporting phase "load params" in bytes of the file decoded to
  * progress (NULL: none), from the decoding workers. */
-cz_err cz_groth16_params_load_progress(cz_groth16_params *p, const char *path, bool checked,
-                                       unsigned n_threads, const cz_progress *progress, char *msg,
-                                       size_t msg_len);
+CZ_MUST_CHECK cz_err cz_groth16_params_load_progress(cz_groth16_params *p, const char *path,
+                                                     bool checked, unsigned n_threads,
+                                                     const cz_progress *progress, char *msg,
+                                                     size_t msg_len);
 
 /* A mapped key over buf (len bytes, exactly one parameter set), which
  * must stay readable and unchanged until p is freed: the vk is decoded
@@ -192,15 +199,16 @@ cz_err cz_groth16_params_load_progress(cz_groth16_params *p, const char *path, b
  * points are decoded, curve-checked, by the prover when it reads them; a
  * bad one fails that proof. Errors and messages as cz_groth16_params_read.
  * On error *p is zeroed. */
-cz_err cz_groth16_params_view(cz_groth16_params *p, const uint8_t *buf, size_t len, bool checked,
-                              unsigned n_threads, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_groth16_params_view(cz_groth16_params *p, const uint8_t *buf, size_t len,
+                                            bool checked, unsigned n_threads, char *msg,
+                                            size_t msg_len);
 
 /* cz_groth16_params_view over the file at path, mapped read-only (shared
  * with every process that maps it, backed by the page cache) and unmapped
  * by cz_groth16_params_free. CZ_ERR_IO when it cannot be opened or
  * mapped (msg says why); msg names the path on every error. */
-cz_err cz_groth16_params_map(cz_groth16_params *p, const char *path, bool checked,
-                             unsigned n_threads, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_groth16_params_map(cz_groth16_params *p, const char *path, bool checked,
+                                           unsigned n_threads, char *msg, size_t msg_len);
 
 /* Bytes p holds in process memory: the decoded vectors and the vk (a
  * mapped key: the vk alone; its points are page cache). */

@@ -35,8 +35,8 @@ typedef cz_err (*cz_params_shape_fn)(void *ctx, cz_cs *cs);
 /* The circuit's evaluations at tau without its columns: shape on a COUNT
  * system (the counts), then on cz_cs_new_qap's. Errors: shape's or the
  * system's (msg says which), CZ_ERR_NOMEM. Free *ev with cz_qap_evals_free. */
-cz_err cz_params_shape_evals(cz_qap_evals *ev, cz_params_shape_fn shape, void *ctx,
-                             const cz_fr *tau, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_params_shape_evals(cz_qap_evals *ev, cz_params_shape_fn shape, void *ctx,
+                                           const cz_fr *tau, char *msg, size_t msg_len);
 
 typedef struct {
   const char *official_dir;   /* NULL: $FIL_PROOFS_PARAMETER_CACHE, else
@@ -82,8 +82,9 @@ typedef struct {
  * output may be NULL). CZ_ERR_INVALID_ARG when a path does not fit
  * CZ_PARAMS_PATH_MAX, name is NULL or empty, or name or test_tag holds
  * '/'. */
-cz_err cz_params_store_paths(const char *name, const cz_params_store_opts *o,
-                             char official[CZ_PARAMS_PATH_MAX], char test[CZ_PARAMS_PATH_MAX]);
+CZ_MUST_CHECK cz_err cz_params_store_paths(const char *name, const cz_params_store_opts *o,
+                                           char official[CZ_PARAMS_PATH_MAX],
+                                           char test[CZ_PARAMS_PATH_MAX]);
 
 /* Parameters for circuit `name` whose vk must have n_ic IC points (public
  * inputs + ONE; 0 = any). In order:
@@ -112,8 +113,8 @@ cz_err cz_params_store_paths(const char *name, const cz_params_store_opts *o,
  * CZ_ERR_INVALID_ARG (a count does not fit), keygen's, setup's, loader's.
  * On error *out is zeroed; origin (may be NULL) is set on success. The
  * caller frees *out with cz_groth16_params_free. */
-cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic,
-                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
-                           size_t msg_len);
+CZ_MUST_CHECK cz_err cz_params_store_get(cz_groth16_params *out, const char *name, size_t n_ic,
+                                         const cz_params_store_opts *o, cz_params_origin *origin,
+                                         char *msg, size_t msg_len);
 
 #endif

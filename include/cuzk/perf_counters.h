@@ -48,7 +48,7 @@ const char *cz_perf_event_name(cz_perf_event e);
  * p->reason (and why, when not NULL) is one line built from errno, e.g.
  * "perf_event_open(cycles): No such file or directory (no hardware PMU
  * for this kernel or VM)". p is always initialised: close it either way. */
-cz_err cz_perf_open(cz_perf *p, char *why, size_t why_len);
+CZ_MUST_CHECK cz_err cz_perf_open(cz_perf *p, char *why, size_t why_len);
 bool cz_perf_available(const cz_perf *p); /* at least one counter open */
 
 /* Start counting from zero (a new baseline: counts of earlier, exited

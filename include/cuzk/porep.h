@@ -95,7 +95,7 @@ typedef struct {
 /* Allocates c1->proofs for `registered` (partitions x challenges, zeroed; 175 KiB
  * per challenge) and sets the counts; c1 is zeroed first. Free with
  * cz_porep_c1_free. CZ_ERR_NOMEM. */
-cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_registered_porep *registered);
+CZ_MUST_CHECK cz_err cz_porep_c1_alloc(cz_porep_c1 *c1, const cz_registered_porep *registered);
 void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
 
 /* ---- C1 JSON (porep_c1_read.c, _write.c, _synthetic.c) ------------------ */
@@ -112,14 +112,16 @@ void cz_porep_c1_free(cz_porep_c1 *c1); /* idempotent on a zeroed struct */
  * Errors: CZ_ERR_PARSE (syntax, missing/unknown fields, wrong types or
  * counts), CZ_ERR_NONCANONICAL (a value >= r), CZ_ERR_INVALID_ARG (zero
  * commitment or seed, unknown proof), CZ_ERR_NOMEM. */
-cz_err cz_porep_c1_parse(cz_porep_c1 *out, const char *json, size_t len, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_c1_parse(cz_porep_c1 *out, const char *json, size_t len, char *msg,
+                                       size_t msg_len);
 /* Read (mmap) and parse a file (CZ_ERR_IO when not a readable regular
  * file). */
-cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_c1_load(cz_porep_c1 *out, const char *path, char *msg,
+                                      size_t msg_len);
 /* Serialise c1 as filecoin-proofs' serde JSON (the form filecoin-proofs
  * itself reads). *out is malloc'd and NUL-terminated, *len excludes the NUL.
  * CZ_ERR_NOMEM. */
-cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
+CZ_MUST_CHECK cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
 /* A structurally valid C1 of a registered proof filled with pseudo-random canonical
  * values from seed (the same seed gives the same C1); it is NOT a valid
  * proof, but synthesis accepts it: each partition's challenges are the ones
@@ -130,7 +132,8 @@ cz_err cz_porep_c1_to_json(const cz_porep_c1 *c1, char **out, size_t *len);
  * labeling layers are 1..layers, nodes the challenge; comm_d, comm_r and
  * seed are non-zero. For JSON tests and production-size benchmarks. c1 is
  * allocated as cz_porep_c1_alloc does. CZ_ERR_NOMEM. */
-cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_registered_porep *registered, uint64_t seed);
+CZ_MUST_CHECK cz_err cz_porep_c1_synthetic(cz_porep_c1 *c1, const cz_registered_porep *registered,
+                                           uint64_t seed);
 
 /* ---- Sealing test sectors (porep_seal.c), the vanilla verifier (porep_verify.c) */
 
@@ -155,8 +158,8 @@ typedef struct {
  * Errors: CZ_ERR_INVALID_ARG (bad data chunk, unsupported registered proof, over
  * 512 MiB: see cz_porep_seal_config), CZ_ERR_NOMEM; msg names the cause.
  * The caller frees *out with cz_porep_c1_free. */
-cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out, unsigned n_threads, char *msg,
-                     size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_seal(const cz_porep_seal_input *in, cz_porep_c1 *out,
+                                   unsigned n_threads, char *msg, size_t msg_len);
 
 /* The deterministic default data of a sector (sector_size bytes into out):
  * fr32-valid, different per chunk. */
@@ -169,7 +172,7 @@ void cz_porep_default_data(uint8_t *out, uint64_t sector_size);
  * indices, the labels recomputed from their parents, the encoding. CZ_OK or
  * CZ_ERR_PROOF_INVALID with msg naming the first failure (partition,
  * challenge, what). */
-cz_err cz_porep_vanilla_verify(const cz_porep_c1 *c1, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_vanilla_verify(const cz_porep_c1 *c1, char *msg, size_t msg_len);
 
 /* cz_porep_seal and cz_porep_vanilla_verify under an explicit configuration
  * in place of the registered proof's (cz_registered_porep_config): its porep_id and API
@@ -181,10 +184,12 @@ cz_err cz_porep_vanilla_verify(const cz_porep_c1 *c1, char *msg, size_t msg_len)
  * verifiers return CZ_ERR_INVALID_ARG, not PROOF_INVALID, for a NULL c1,
  * registered proof or proofs array and for a registered proof whose shape they cannot handle.
  * Sealing works in memory and refuses sectors over 512 MiB. */
-cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config *cfg,
-                            cz_porep_c1 *out, unsigned n_threads, char *msg, size_t msg_len);
-cz_err cz_porep_vanilla_verify_config(const cz_porep_c1 *c1, const cz_porep_config *cfg, char *msg,
-                                      size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_seal_config(const cz_porep_seal_input *in, const cz_porep_config *cfg,
+                                          cz_porep_c1 *out, unsigned n_threads, char *msg,
+                                          size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_vanilla_verify_config(const cz_porep_c1 *c1,
+                                                    const cz_porep_config *cfg, char *msg,
+                                                    size_t msg_len);
 
 /* A TEST INPUT, not a sealed sector (porep_sparse.c): the C1 of a
  * committed-capacity sector (all-zero data) of any registered size, 2 KiB
@@ -204,8 +209,9 @@ cz_err cz_porep_vanilla_verify_config(const cz_porep_c1 *c1, const cz_porep_conf
  * Errors: CZ_ERR_INVALID_ARG (data given, a non-interactive rule, an
  * unsupported registered proof), CZ_ERR_NOMEM; msg names the cause. The caller frees
  * *out with cz_porep_c1_free. */
-cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config *cfg,
-                            cz_porep_c1 *out, size_t *n_touched, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_seal_sparse(const cz_porep_seal_input *in, const cz_porep_config *cfg,
+                                          cz_porep_c1 *out, size_t *n_touched, char *msg,
+                                          size_t msg_len);
 
 /* What a PoSt over a sealed sector needs, as filecoin-proofs'
  * PrivateReplicaInfo holds it (the replica's tree R-last from the cache
@@ -223,9 +229,10 @@ typedef struct {
  * 1.15 x 32 bytes per node for an 8-ary tree: 9.6 MB at 8 MiB) and the
  * caller releases it with cz_porep_replica_free; on error *replica is
  * zeroed and owns nothing. Errors as cz_porep_seal_config. */
-cz_err cz_porep_seal_replica(const cz_porep_seal_input *in, const cz_porep_config *cfg,
-                             cz_porep_c1 *out, cz_porep_replica *replica, unsigned n_threads,
-                             char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_seal_replica(const cz_porep_seal_input *in,
+                                           const cz_porep_config *cfg, cz_porep_c1 *out,
+                                           cz_porep_replica *replica, unsigned n_threads, char *msg,
+                                           size_t msg_len);
 /* Release what r owns and zero it; idempotent on a zeroed value. */
 void cz_porep_replica_free(cz_porep_replica *r);
 
@@ -241,8 +248,8 @@ void cz_porep_replica_free(cz_porep_replica *r);
  * c1->registered->shape and partition < c1->n_partitions. Errors:
  * CZ_ERR_INVALID_ARG (NULL cs, shape/partition mismatch; not sticky),
  * CZ_ERR_NOMEM, or the cs's error. */
-cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c1 *c1,
-                        uint32_t partition);
+CZ_MUST_CHECK cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c1 *c1,
+                                      uint32_t partition);
 
 /* The same circuit as a finished PROVE or WITNESS run of partition
  * `partition` of c1 would give it, its challenges synthesized on n_threads
@@ -252,33 +259,35 @@ cz_err cz_porep_circuit(cz_cs *cs, const cz_porep_shape *shape, const cz_porep_c
  * ("vanilla_proofs[0][3].comm_r_last_proof root differs from challenge
  * 0's", "slot 2: ..."): CZ_ERR_INVALID_ARG, CZ_ERR_NONCANONICAL,
  * CZ_ERR_NOMEM; *out is zeroed then. */
-cz_err cz_porep_witness(cz_cs_mode mode, const cz_porep_c1 *c1, uint32_t partition,
-                        const cz_cs_config *cfg, unsigned n_threads, cz_assignment *out, char *msg,
-                        size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_witness(cz_cs_mode mode, const cz_porep_c1 *c1, uint32_t partition,
+                                      const cz_cs_config *cfg, unsigned n_threads,
+                                      cz_assignment *out, char *msg, size_t msg_len);
 
 /* The public inputs (ONE excluded) of partition `partition` of c1, as
  * cz_porep_public_inputs orders them, from c1's replica_id, seed, comm_d
  * and comm_r. *n: capacity in, count out (as cz_porep_public_inputs). */
-cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition, cz_fr *out, size_t *n);
+CZ_MUST_CHECK cz_err cz_porep_c1_public_inputs(const cz_porep_c1 *c1, uint32_t partition,
+                                               cz_fr *out, size_t *n);
 
 /* The same under an explicit configuration in place of the registered proof's, as
  * cz_porep_seal_config takes one (e.g. the polka-storage vector's porep_id
  * zero with API 1.1.0): its porep_id and API version derive the graph.
  * cfg NULL means the registered proof's own; cfg's sector_size, challenges and
  * partitions must equal the registered proof's (CZ_ERR_INVALID_ARG otherwise). */
-cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1, const cz_porep_config *cfg,
-                                        uint32_t partition, cz_fr *out, size_t *n);
+CZ_MUST_CHECK cz_err cz_porep_c1_public_inputs_config(const cz_porep_c1 *c1,
+                                                      const cz_porep_config *cfg,
+                                                      uint32_t partition, cz_fr *out, size_t *n);
 
 /* ---- Keys ---------------------------------------------------------------- */
 
 /* A cz_params_keygen_fn for the StackedDRG circuit: ctx is the
  * const cz_registered_porep *; fills *out with the KEYGEN columns of its circuit
  * (the caller frees them with cz_keygen_cols_free). */
-cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
 /* A cz_params_shape_fn for the same circuit (same ctx): synthesizes it
  * without a witness into cs, unfinished (the streaming setup evaluates it
  * at tau instead of keeping its columns). */
-cz_err cz_porep_keygen_shape(void *ctx, cz_cs *cs);
+CZ_MUST_CHECK cz_err cz_porep_keygen_shape(void *ctx, cz_cs *cs);
 
 /* Part of the test-parameter file name (cz_params_store_opts.test_tag):
  * bumped whenever the circuit changes, so stale test parameters are never
@@ -299,8 +308,8 @@ cz_err cz_porep_keygen_shape(void *ctx, cz_cs *cs);
  * CZ_ERR_INVALID_ARG (a NULL argument, params do not fit the circuit), the
  * synthesis or prover errors; msg names the cause. On error the partitions
  * before the failing one are already in out. */
-cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_prove_ctx *pc, uint8_t *out, char *msg,
-                   size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_prove_ctx *pc, uint8_t *out,
+                                 char *msg, size_t msg_len);
 
 /* The steps of cz_porep_c2, for pipelines that overlap them (the daemon):
  * synthesize partition p into *as (cz_porep_witness, PROVE, its challenges
@@ -313,40 +322,43 @@ cz_err cz_porep_c2(const cz_porep_c1 *c1, const cz_prove_ctx *pc, uint8_t *out, 
  * synthesize: on success the caller owns *as (cz_assignment_free); on error
  * there is nothing to free, but *as may not have been written at all (do
  * not cz_assignment_free it unless you zeroed it first). */
-cz_err cz_porep_synthesize(const cz_porep_c1 *c1, size_t p, unsigned n_threads, cz_assignment *as,
-                           char *msg, size_t msg_len);
-cz_err cz_porep_groth16_prove(const cz_porep_c1 *c1, size_t p, cz_assignment *as,
-                              const cz_prove_ctx *pc, uint8_t out[192], char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_synthesize(const cz_porep_c1 *c1, size_t p, unsigned n_threads,
+                                         cz_assignment *as, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_groth16_prove(const cz_porep_c1 *c1, size_t p, cz_assignment *as,
+                                            const cz_prove_ctx *pc, uint8_t out[192], char *msg,
+                                            size_t msg_len);
 
 /* Pre-compiled synthesis (cuzk's PCE, cs.h's cz_pce). cz_porep_record_shape
  * records registered proof k's circuit once (RECORD cs; about a plain synthesis' time;
  * 2 KiB: 117 MiB, cz_pce_get_info says exactly). The shape is immutable and
  * may be shared by threads. */
-cz_err cz_porep_record_shape(const cz_registered_porep *k, cz_pce **out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_record_shape(const cz_registered_porep *k, cz_pce **out, char *msg,
+                                           size_t msg_len);
 /* cz_porep_synthesize through a shape recorded from c1->registered: a WITNESS
  * run and cz_pce_eval, both on n_threads (0 = all cores); the assignment is bit
  * for bit the plain one's. shape NULL: the plain path. A shape of another
  * size fails (CZ_ERR_INVALID_ARG); one of another circuit with the same
  * counts would make proofs that fail cz_porep_c2's verification. */
-cz_err cz_porep_synthesize_pce(const cz_porep_c1 *c1, size_t p, const cz_pce *shape,
-                               unsigned n_threads, cz_assignment *as, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_synthesize_pce(const cz_porep_c1 *c1, size_t p, const cz_pce *shape,
+                                             unsigned n_threads, cz_assignment *as, char *msg,
+                                             size_t msg_len);
 /* cz_porep_c2 synthesizing through shape (NULL: plain, as cz_porep_c2). */
-cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
-                       uint8_t *out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_c2_pce(const cz_porep_c1 *c1, const cz_prove_ctx *pc,
+                                     const cz_pce *shape, uint8_t *out, char *msg, size_t msg_len);
 /* The same for partitions [first, first + count) only, their proofs at
  * out[0 .. 192 count) (one 32 GiB partition is minutes on a few cores:
  * a benchmark proves one). CZ_ERR_INVALID_ARG for a range past the C1's
  * partitions. */
-cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc, const cz_pce *shape,
-                              uint32_t first, uint32_t count, uint8_t *out, char *msg,
-                              size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_c2_partitions(const cz_porep_c1 *c1, const cz_prove_ctx *pc,
+                                            const cz_pce *shape, uint32_t first, uint32_t count,
+                                            uint8_t *out, char *msg, size_t msg_len);
 
 /* ---- Parameters (porep_params.c) ----------------------------------------- */
 
 /* cz_params_store_get for the StackedDRG circuit of registered proof k: name from
  * cz_porep_param_name, n_ic from cz_porep_public_input_count + 1. */
-cz_err cz_porep_params_get(cz_groth16_params *out, const cz_registered_porep *k,
-                           const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
-                           size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_params_get(cz_groth16_params *out, const cz_registered_porep *k,
+                                         const cz_params_store_opts *o, cz_params_origin *origin,
+                                         char *msg, size_t msg_len);
 
 #endif

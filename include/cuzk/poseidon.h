@@ -67,12 +67,13 @@ const cz_poseidon_params *cz_poseidon_params_get(unsigned arity);
  * randomness with Arbitrary(1) at arity 2. The caller owns *out (about
  * 90 KB) and may hash with it from any thread once written. Errors:
  * CZ_ERR_INVALID_ARG (unsupported arity, id outside 1..256, NULL out). */
-cz_err cz_poseidon_params_custom(cz_poseidon_params *out, unsigned arity, uint64_t id);
+CZ_MUST_CHECK cz_err cz_poseidon_params_custom(cz_poseidon_params *out, unsigned arity,
+                                               uint64_t id);
 
 /* out = Poseidon(inputs[0..arity)) with the Merkle-tree domain tag (the
  * optimised computation). CZ_ERR_INVALID_ARG for an unsupported arity or a
  * NULL inputs / out (out untouched). out may alias inputs. */
-cz_err cz_poseidon_hash(unsigned arity, const cz_fr *inputs, cz_fr *out);
+CZ_MUST_CHECK cz_err cz_poseidon_hash(unsigned arity, const cz_fr *inputs, cz_fr *out);
 
 /* The same with parameters in hand: no lookup, no allocation. inputs has
  * p->arity elements; out may alias inputs. */

@@ -23,15 +23,15 @@
  * follow neptune's namespaces under the caller's current namespace.
  * Returns the sticky error of cs, or CZ_ERR_INVALID_ARG (not sticky, nothing
  * done) when cs, p, inputs or out is NULL. */
-cz_err cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_var *inputs,
-                          cz_var *out);
+CZ_MUST_CHECK cz_err cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p,
+                                        const cz_var *inputs, cz_var *out);
 
 /* The same circuit on AllocatedNums, as filecoin-hashers calls it
  * (neptune::circuit::poseidon_hash(cs, preimage, constants)): inputs are
  * p->arity AllocatedNums (values used only when cz_cs_needs_values), *out
  * the allocated hash with its value. Constraints, allocations and errors
  * are cz_poseidon_gadget's. */
-cz_err cz_poseidon_hash_circuit(cz_cs *cs, const cz_poseidon_params *p, const cz_anum *inputs,
-                                cz_anum *out);
+CZ_MUST_CHECK cz_err cz_poseidon_hash_circuit(cz_cs *cs, const cz_poseidon_params *p,
+                                              const cz_anum *inputs, cz_anum *out);
 
 #endif

@@ -40,7 +40,8 @@
 
 /* filecoin-proofs as_safe_commitment: CZ_OK when b is a canonical
  * little-endian Fr, else CZ_ERR_NONCANONICAL with msg "<what>: ...". */
-cz_err cz_post_check_commitment(const uint8_t b[32], const char *what, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_check_commitment(const uint8_t b[32], const char *what, char *msg,
+                                              size_t msg_len);
 
 /* (The prover id of a miner is cz_prover_id_of_miner, cuzk/registry.h.) */
 
@@ -90,8 +91,8 @@ typedef struct {
  * CZ_ERR_INVALID_ARG (NULL out, or NULL in with len > 0). On error *out is
  * zeroed and owns nothing, and msg names the field. On success the caller
  * owns *out: release it with cz_post_vanilla_free. */
-cz_err cz_post_vanilla_parse(cz_post_vanilla *out, const uint8_t *in, size_t len, size_t index,
-                             char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_vanilla_parse(cz_post_vanilla *out, const uint8_t *in, size_t len,
+                                           size_t index, char *msg, size_t msg_len);
 
 /* The bincode encoding of v, as rust-fil-proofs' bincode::serialize writes
  * it: byte-identical to the input of cz_post_vanilla_parse for a value it
@@ -129,9 +130,10 @@ uint64_t cz_post_leaf_challenge(const cz_registered_post *k, const uint8_t rando
  * canonical Fr (filecoin-proofs as_safe_commitment rejects it; Lotus clears
  * the top two bits of byte 31 before calling), CZ_ERR_INVALID_ARG (NULL k
  * or out). */
-cz_err cz_post_sector_challenges(const cz_registered_post *k, const uint8_t randomness[32],
-                                 uint64_t sector_index, uint64_t sector_id, uint64_t *out,
-                                 char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_sector_challenges(const cz_registered_post *k,
+                                               const uint8_t randomness[32], uint64_t sector_index,
+                                               uint64_t sector_id, uint64_t *out, char *msg,
+                                               size_t msg_len);
 
 /* winning_post.rs generate_winning_post_sector_challenge (vanilla.rs
  * generate_sector_challenge): the k->config_sector_count (1) indices into
@@ -139,9 +141,10 @@ cz_err cz_post_sector_challenges(const cz_registered_post *k, const uint8_t rand
  * n u64 LE)[0..8]) mod sector_set_len, into out. Errors:
  * CZ_ERR_INVALID_ARG (k not Winning, sector_set_len 0, NULL argument),
  * CZ_ERR_NONCANONICAL (randomness or prover_id not a canonical Fr). */
-cz_err cz_post_winning_sectors(const cz_registered_post *k, const uint8_t randomness[32],
-                               const uint8_t prover_id[32], uint64_t sector_set_len, uint64_t *out,
-                               char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_winning_sectors(const cz_registered_post *k,
+                                             const uint8_t randomness[32],
+                                             const uint8_t prover_id[32], uint64_t sector_set_len,
+                                             uint64_t *out, char *msg, size_t msg_len);
 
 /* A challenged sector as the verifier knows it (fallback::PublicSector):
  * its number and its comm_r (the sealed CID's 32-byte digest). */
@@ -172,8 +175,9 @@ typedef struct {
  * out_cap must allow. Errors: CZ_ERR_INVALID_ARG (a count, the partition or
  * out_cap), CZ_ERR_NONCANONICAL (randomness or a comm_r not a canonical
  * Fr); msg says which. */
-cz_err cz_post_public_inputs(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
-                             size_t n, cz_fr *out, size_t out_cap, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_public_inputs(const cz_post_challenge_seed *seed,
+                                           const cz_post_sector *sectors, size_t n, cz_fr *out,
+                                           size_t out_cap, char *msg, size_t msg_len);
 
 /* ---- The native vanilla verifier (post_verify.c) ------------------------ */
 
@@ -200,8 +204,10 @@ cz_err cz_post_public_inputs(const cz_post_challenge_seed *seed, const cz_post_s
  * for wrong counts, a wrong partition or a tree of the wrong shape (proofs
  * made for another registered proof), CZ_ERR_NONCANONICAL for randomness,
  * prover_id or a public comm_r not a canonical Fr. */
-cz_err cz_post_vanilla_verify(const cz_post_challenge_seed *seed, const cz_post_sector *sectors,
-                              const cz_post_vanilla *proofs, size_t n, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_vanilla_verify(const cz_post_challenge_seed *seed,
+                                            const cz_post_sector *sectors,
+                                            const cz_post_vanilla *proofs, size_t n, char *msg,
+                                            size_t msg_len);
 
 /* ---- Proving one partition (post_prove.c) -------------------------------- */
 
@@ -226,14 +232,16 @@ typedef struct {
  * owns *out (cz_post_partition_free); on error *out owns nothing and msg
  * says why: CZ_ERR_INVALID_ARG (counts, partition, NULL), the parser's
  * errors, CZ_ERR_NONCANONICAL, CZ_ERR_NOMEM. Reentrant. */
-cz_err cz_post_partition_parse(cz_post_partition *out, const cz_post_challenge_seed *seed,
-                               const uint8_t *const *vanilla, const size_t *lens, size_t n,
-                               char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_partition_parse(cz_post_partition *out,
+                                             const cz_post_challenge_seed *seed,
+                                             const uint8_t *const *vanilla, const size_t *lens,
+                                             size_t n, char *msg, size_t msg_len);
 /* Release what p owns and zero it; idempotent on a zeroed value. */
 void cz_post_partition_free(cz_post_partition *p);
 
 /* cz_post_vanilla_verify over the partition (its errors). */
-cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg,
+                                              size_t msg_len);
 
 /* Synthesize the partition's circuit into *as (a PROVE assignment, the
  * slots synthesized in parallel on n_threads, 0: all cores, by
@@ -244,8 +252,8 @@ cz_err cz_post_partition_verify(const cz_post_partition *p, char *msg, size_t ms
  * caller verifies the vanilla proofs first; unverified paths make an
  * unsatisfied circuit, not an error. On success the caller owns *as
  * (cz_assignment_free); on error *as is zeroed. */
-cz_err cz_post_synthesize(const cz_post_partition *p, unsigned n_threads, cz_assignment *as,
-                          char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_synthesize(const cz_post_partition *p, unsigned n_threads,
+                                        cz_assignment *as, char *msg, size_t msg_len);
 
 /* Pre-compiled synthesis (cs.h's cz_pce): cz_post_record_shape records
  * k's circuit once (RECORD cs; about 46 bytes per constraint: 2 KiB
@@ -255,9 +263,11 @@ cz_err cz_post_synthesize(const cz_post_partition *p, unsigned n_threads, cz_ass
  * bit for bit what cz_post_synthesize makes. shape NULL: the plain path.
  * A shape of another circuit fails (CZ_ERR_INVALID_ARG). The shape is
  * immutable and may be shared by threads. */
-cz_err cz_post_record_shape(const cz_registered_post *k, cz_pce **out, char *msg, size_t msg_len);
-cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape, unsigned n_threads,
-                              cz_assignment *as, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_record_shape(const cz_registered_post *k, cz_pce **out, char *msg,
+                                          size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape,
+                                            unsigned n_threads, cz_assignment *as, char *msg,
+                                            size_t msg_len);
 
 /* The whole partition: cz_post_partition_verify, cz_post_synthesize on
  * pc->n_threads (reported as the synthesis phase through pc->timing),
@@ -268,22 +278,24 @@ cz_err cz_post_synthesize_pce(const cz_post_partition *p, const cz_pce *shape, u
  * verifier's, synthesis' or prover's errors, CZ_ERR_PROOF_INVALID when the
  * proof made does not verify; msg says which. out is written only on
  * success. Reentrant (params and pvk are only read). */
-cz_err cz_post_prove(const cz_post_partition *p, const cz_prove_ctx *pc,
-                     uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_prove(const cz_post_partition *p, const cz_prove_ctx *pc,
+                                   uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
 
 /* The second half of cz_post_prove, for pipelines that synthesize apart:
  * prove *as (from cz_post_synthesize of the same partition; consumed
  * either way) with pc and verify the proof with pc->pvk (NULL: prepared
  * here) and the verifier's public inputs before writing it to out. Errors as
  * cz_post_prove's. */
-cz_err cz_post_groth16_prove(const cz_post_partition *p, cz_assignment *as, const cz_prove_ctx *pc,
-                             uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_groth16_prove(const cz_post_partition *p, cz_assignment *as,
+                                           const cz_prove_ctx *pc,
+                                           uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg,
+                                           size_t msg_len);
 
 /* A cz_params_keygen_fn for the PoSt circuit of ctx (a const cz_registered_post
  * *): its KEYGEN columns. */
-cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
 /* A cz_params_shape_fn for the same circuit (same ctx), as cz_porep_keygen_shape. */
-cz_err cz_post_keygen_shape(void *ctx, cz_cs *cs);
+CZ_MUST_CHECK cz_err cz_post_keygen_shape(void *ctx, cz_cs *cs);
 
 /* Part of the test-parameter file name (cz_params_store_opts.test_tag),
  * bumped whenever the circuit changes. */
@@ -292,9 +304,9 @@ cz_err cz_post_keygen_shape(void *ctx, cz_cs *cs);
 /* cz_params_store_get for k's circuit: name cz_post_param_name, IC count
  * cz_post_public_input_count + 1. The caller's opts choose the keygen
  * (cz_post_keygen with ctx k) and test tag (CZ_POST_CIRCUIT_REVISION). */
-cz_err cz_post_params_get(cz_groth16_params *out, const cz_registered_post *k,
-                          const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
-                          size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_params_get(cz_groth16_params *out, const cz_registered_post *k,
+                                        const cz_params_store_opts *o, cz_params_origin *origin,
+                                        char *msg, size_t msg_len);
 
 /* ---- The native vanilla prover (post_generate.c) ------------------------ */
 
@@ -306,7 +318,8 @@ cz_err cz_post_params_get(cz_groth16_params *out, const cz_registered_post *k,
  * Errors: CZ_ERR_INVALID_ARG (NULL, an empty tree, a SHA-256 tree, an arity
  * other than 2, 4 or 8, challenge >= t->n_leaves); *out is then zeroed.
  * Reentrant (t is only read). */
-cz_err cz_post_inclusion_prove(const cz_merkle_tree *t, uint64_t challenge, cz_post_inclusion *out);
+CZ_MUST_CHECK cz_err cz_post_inclusion_prove(const cz_merkle_tree *t, uint64_t challenge,
+                                             cz_post_inclusion *out);
 
 /* A sealed sector as the vanilla prover reads it: its number, comm_r (32
  * bytes), comm_c, comm_r_last and tree R-last; only read. */
@@ -338,8 +351,8 @@ typedef struct {
  * the caller owns it (cz_post_vanilla_free). Memory: about 9.4 KB per
  * challenge (sizeof(cz_post_inclusion)). Reentrant: tree_r_last is only
  * read, so threads may prove sectors (or one sector) at once. */
-cz_err cz_post_vanilla_prove(const cz_registered_post *k, const cz_post_replica *rep,
-                             const uint64_t *challenges, size_t n_challenges, cz_post_vanilla *out,
-                             char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_vanilla_prove(const cz_registered_post *k, const cz_post_replica *rep,
+                                           const uint64_t *challenges, size_t n_challenges,
+                                           cz_post_vanilla *out, char *msg, size_t msg_len);
 
 #endif

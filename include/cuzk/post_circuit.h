@@ -65,9 +65,9 @@ size_t cz_post_circuit_input_count(size_t n_sectors, size_t n_challenges);
  * Returns CZ_OK or CZ_ERR_INVALID_ARG with the first fault in msg (NULL or
  * msg_len 0: no message), e.g. "sectors[3].proofs[1].challenge: 70 is not
  * below the sector's 64 leaves". Thread-safe. */
-cz_err cz_post_check_sectors(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
-                             size_t n_challenges, const cz_post_slot *sectors, char *msg,
-                             size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_check_sectors(const cz_merkle_shape *tree, size_t sector_leaves,
+                                           size_t n_sectors, size_t n_challenges,
+                                           const cz_post_slot *sectors, char *msg, size_t msg_len);
 
 /* FallbackPoStCircuit::synthesize on cs for n_sectors slots of
  * n_challenges challenges over sectors of sector_leaves leaves in trees of
@@ -78,8 +78,9 @@ cz_err cz_post_check_sectors(const cz_merkle_shape *tree, size_t sector_leaves, 
  * cz_post_check_sectors rejects (call it for the message). The caller
  * still calls cz_cs_finish. Allocates nothing that outlives the call
  * beyond what cs keeps. */
-cz_err cz_post_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t sector_leaves,
-                       size_t n_sectors, size_t n_challenges, const cz_post_slot *sectors);
+CZ_MUST_CHECK cz_err cz_post_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t sector_leaves,
+                                     size_t n_sectors, size_t n_challenges,
+                                     const cz_post_slot *sectors);
 
 /* A PoSt circuit's sizes, as cz_post_circuit takes them: n_sectors slots of
  * n_challenges challenges over sectors of sector_leaves leaves in trees of
@@ -97,15 +98,15 @@ typedef struct {
  * CZ_ERR_INVALID_ARG when the witness fails cz_post_check_sectors (message
  * in msg) or the capacity is below cz_post_circuit_input_count (*n then
  * holds the count needed, out untouched). Thread-safe. */
-cz_err cz_post_circuit_inputs(const cz_post_dims *d, const cz_post_slot *sectors, cz_fr *out,
-                              size_t *n, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_circuit_inputs(const cz_post_dims *d, const cz_post_slot *sectors,
+                                            cz_fr *out, size_t *n, char *msg, size_t msg_len);
 
 /* One sector slot of the circuit (storage-proofs-post Sector::synthesize):
  * comm_r_last, comm_c, comm_r (an input), the comm_r check and the
  * n_challenges inclusion proofs, in the caller's namespace; w is NULL
  * without values. Returns the system's error. */
-cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t leaves,
-                              size_t n_challenges, const cz_post_slot *w);
+CZ_MUST_CHECK cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t leaves,
+                                            size_t n_challenges, const cz_post_slot *w);
 
 /* cz_post_circuit of sizes d on a system in mode `mode`, CZ_CS_WITNESS or CZ_CS_PROVE,
  * the slots synthesized on n_threads threads (0: all online cores) by
@@ -122,14 +123,15 @@ cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t lea
  * cz_post_check_sectors rejects the witness, out is NULL or mode is
  * another; CZ_ERR_NOMEM. *out is zeroed on error. Thread-safe; the
  * witness is only read. */
-cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors, cz_cs_mode mode,
-                       unsigned n_threads, cz_assignment *out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_witness(const cz_post_dims *d, const cz_post_slot *sectors,
+                                     cz_cs_mode mode, unsigned n_threads, cz_assignment *out,
+                                     char *msg, size_t msg_len);
 
 /* The recorded shape of the circuit of these sizes (cz_slots_record: its
  * sector slots repeat, so the shape holds one slot); msg on error is
  * "<what>: recording the circuit: <why>". */
-cz_err cz_post_record_slots(const cz_merkle_shape *tree, size_t sector_leaves, size_t n_sectors,
-                            size_t n_challenges, const char *what, cz_pce **out, char *msg,
-                            size_t msg_len);
+CZ_MUST_CHECK cz_err cz_post_record_slots(const cz_merkle_shape *tree, size_t sector_leaves,
+                                          size_t n_sectors, size_t n_challenges, const char *what,
+                                          cz_pce **out, char *msg, size_t msg_len);
 
 #endif

@@ -151,15 +151,15 @@ typedef struct {
  * given (the kind's; NULL allowed). A second registration replaces the
  * first. CZ_ERR_INVALID_ARG for a bad kind, a missing plan, synthesize,
  * prove_partition or discard, or after start. */
-cz_err cz_engine_register_ops(cz_engine *e, cz_proof_kind kind, const cz_proof_ops *ops,
-                              void *self);
+CZ_MUST_CHECK cz_err cz_engine_register_ops(cz_engine *e, cz_proof_kind kind,
+                                            const cz_proof_ops *ops, void *self);
 /* Declare an SRS circuit: its parameter file and (optional) loader, both
  * copied; before or after start. A circuit id that was never declared resolves to
  * <param_cache>/<id>.params and is kept as mapped bytes. CZ_ERR_INVALID_ARG
  * for an id that is not 1-63 of [A-Za-z0-9._-], a NULL path, a loader
  * without load or unload, or an id declared twice; CZ_ERR_NOMEM. */
-cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *path,
-                              const cz_srs_loader *loader);
+CZ_MUST_CHECK cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *path,
+                                            const cz_srs_loader *loader);
 /* Declare a computed SRS entry: an object made by loader->load (called
  * with file NULL, len 0) instead of read from a file, e.g. a recorded
  * circuit shape. estimate_bytes is reserved before load runs (then the
@@ -168,8 +168,9 @@ cz_err cz_engine_register_srs(cz_engine *e, const char *circuit_id, const char *
  * again); otherwise it is an SRS entry like the others (status, preload,
  * idle eviction, refs). Errors as cz_engine_register_srs's (loader is
  * required). */
-cz_err cz_engine_register_computed_srs(cz_engine *e, const char *circuit_id,
-                                       uint64_t estimate_bytes, const cz_srs_loader *loader);
+CZ_MUST_CHECK cz_err cz_engine_register_computed_srs(cz_engine *e, const char *circuit_id,
+                                                     uint64_t estimate_bytes,
+                                                     const cz_srs_loader *loader);
 
 /* ---- Devices (before cz_engine_start) --------------------------------------- */
 
@@ -197,12 +198,13 @@ typedef struct {
 
 /* Add a device (copied; at most CZ_ENGINE_MAX_DEVICES). CZ_ERR_INVALID_ARG
  * for no name or handle, no self_test, too many, or after start. */
-cz_err cz_engine_add_device(cz_engine *e, const cz_engine_device *d);
+CZ_MUST_CHECK cz_err cz_engine_add_device(cz_engine *e, const cz_engine_device *d);
 /* The handle a partition is proved with when no healthy device is left for
  * it (the CPU backend); NULL (default): the partition fails instead. */
 void cz_engine_set_fallback_device(cz_engine *e, const void *handle);
 /* Run device i's self-test now (it is marked healthy when it passes).
  * CZ_ERR_NOT_FOUND for no such device; else the test's result, msg why. */
-cz_err cz_engine_device_self_test(cz_engine *e, unsigned i, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_engine_device_self_test(cz_engine *e, unsigned i, char *msg,
+                                                size_t msg_len);
 
 #endif

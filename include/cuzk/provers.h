@@ -64,8 +64,8 @@ const cz_prover_entry *cz_provers_table(size_t *n);
  * circom is not NULL): the circom key registry (owned by e). cfg is
  * copied, its strings included; only the backend it points to must
  * outlive e (the built-in ones are static). */
-cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg, cz_circom_keys **circom,
-                               char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_provers_register_all(cz_engine *e, const cz_provers_config *cfg,
+                                             cz_circom_keys **circom, char *msg, size_t msg_len);
 
 /* The proving devices of a daemon (gpus.devices): CUDA ordinals, or
  * emulated devices (tests), each with workers partition slots. */
@@ -88,8 +88,8 @@ typedef struct {
  * fault word that is not one (or names no emulated device), or
  * when there are more than CZ_ENGINE_MAX_DEVICES. No CUDA device and no
  * list: CZ_OK with none added. */
-cz_err cz_provers_add_devices(cz_engine *e, const cz_provers_devices *d, size_t *added, char *msg,
-                              size_t msg_len);
+CZ_MUST_CHECK cz_err cz_provers_add_devices(cz_engine *e, const cz_provers_devices *d,
+                                            size_t *added, char *msg, size_t msg_len);
 
 /* The daemon's SRS circuit id of a family ("porep", "winning", "wpost",
  * "snap") at
@@ -133,8 +133,8 @@ typedef struct {
  * that was there was not used, and another when the save fails, which
  * does not fail the call). No dir: no file, always recorded. *origin
  * (may be NULL) says which. Errors: record's. */
-cz_err cz_prover_shape_get(const cz_shape_source *src, cz_pce **out, cz_shape_origin *origin,
-                           char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_prover_shape_get(const cz_shape_source *src, cz_pce **out,
+                                         cz_shape_origin *origin, char *msg, size_t msg_len);
 
 /* ---- PoRep C2 (porep_prover.c) --------------------------------------------
  * POREP_SEAL_COMMIT jobs: Curio's request (vanilla_proof = C1 JSON or
@@ -153,8 +153,8 @@ cz_err cz_prover_shape_get(const cz_shape_source *src, cz_pce **out, cz_shape_or
  * parsed C1 stays with the job), verifies the vanilla proofs before
  * synthesis, and verifies every proof before returning it. Errors:
  * CZ_ERR_INVALID_ARG, NOMEM. */
-cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
-                                size_t msg_len);
+CZ_MUST_CHECK cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
+                                              size_t msg_len);
 
 /* ---- WinningPoSt and WindowPoSt (post_prover.c) ---------------------------
  * WINNING_POST and WINDOW_POST_PARTITION jobs: registered_proof in the PoSt
@@ -168,10 +168,10 @@ cz_err cz_porep_prover_register(cz_engine *e, const cz_provers_config *cfg, char
  * winning-2k|8m|512m|32g|64g and wpost-2k|8m|512m|32g|64g (Window V1 and
  * V1_1 share Filecoin's file), official or (allow_test_params) test
  * parameters made on first use. Errors: CZ_ERR_INVALID_ARG, NOMEM. */
-cz_err cz_winning_post_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
-                                       size_t msg_len);
-cz_err cz_window_post_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
-                                      size_t msg_len);
+CZ_MUST_CHECK cz_err cz_winning_post_prover_register(cz_engine *e, const cz_provers_config *cfg,
+                                                     char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_window_post_prover_register(cz_engine *e, const cz_provers_config *cfg,
+                                                    char *msg, size_t msg_len);
 
 /* ---- SnapDeals updates (snap_prover.c) -------------------------------------
  * SNAP_DEALS_UPDATE jobs: registered_proof 0-4 (RegisteredUpdateProof
@@ -186,8 +186,8 @@ cz_err cz_window_post_prover_register(cz_engine *e, const cz_provers_config *cfg
  * snap-2k|8m|512m|32g|64g, official or (allow_test_params) test parameters
  * made on first use; with cfg->pce, shapes pce-snap-2k, ... Default
  * priority NORMAL. Errors: CZ_ERR_INVALID_ARG, NOMEM. */
-cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
-                               size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_prover_register(cz_engine *e, const cz_provers_config *cfg, char *msg,
+                                             size_t msg_len);
 
 /* ---- Prover phase metrics (prover_metrics.c) -------------------------------
  * Process-wide histograms (cz_hist_bounds_phase) of every cz_prove_phase the

@@ -44,8 +44,8 @@ typedef struct {
 /* Builds the stacked graph for `nodes` nodes (2 <= nodes <= 2^32 - 1, as
  * rust-fil-proofs requires nodes <= u32::MAX). CZ_ERR_INVALID_ARG otherwise or
  * for an unknown api. */
-cz_err cz_sdr_graph_init(cz_sdr_graph *g, uint64_t nodes, const uint8_t porep_id[32],
-                         cz_api_version api);
+CZ_MUST_CHECK cz_err cz_sdr_graph_init(cz_sdr_graph *g, uint64_t nodes, const uint8_t porep_id[32],
+                                       cz_api_version api);
 
 /* The 6 DRG parents of node (< g->nodes), in rust-fil-proofs' order (nodes 0
  * and 1: all zero). Parents may repeat. */
@@ -108,22 +108,24 @@ void cz_sdr_synth_challenges(uint64_t *out, size_t count, uint64_t nodes,
  * node u64 BE | 20 zero bytes | P) trimmed to 254 bits, where P is the
  * n_parents labels repeated cyclically to 37 labels (n_parents = 6 in layer 1,
  * 14 after, DRG parents first); node 0 hashes no parents (n_parents = 0). */
-cz_err cz_sdr_label_from_parents(uint8_t out[32], const uint8_t replica_id[32], uint32_t layer,
-                                 uint64_t node, const uint8_t (*parent_labels)[32],
-                                 size_t n_parents);
+CZ_MUST_CHECK cz_err cz_sdr_label_from_parents(uint8_t out[32], const uint8_t replica_id[32],
+                                               uint32_t layer, uint64_t node,
+                                               const uint8_t (*parent_labels)[32],
+                                               size_t n_parents);
 
 /* Label of `node` in `layer`: cur holds the labels of this layer for nodes
  * < node (at least; may be NULL for node 0), prev the whole previous layer
  * (ignored, may be NULL, for layer 1). CZ_ERR_INVALID_ARG for layer 0,
  * node >= nodes or a missing cur / prev. */
-cz_err cz_sdr_label(uint8_t out[32], const cz_sdr_graph *g, const uint8_t replica_id[32],
-                    uint32_t layer, uint32_t node, const uint8_t *cur, const uint8_t *prev);
+CZ_MUST_CHECK cz_err cz_sdr_label(uint8_t out[32], const cz_sdr_graph *g,
+                                  const uint8_t replica_id[32], uint32_t layer, uint32_t node,
+                                  const uint8_t *cur, const uint8_t *prev);
 
 /* All labels of one layer into cur (nodes * 32 bytes), prev as for
  * cz_sdr_label; one thread, node by node (each label needs the previous
  * ones). On error cur is partly written. */
-cz_err cz_sdr_label_layer(const cz_sdr_graph *g, const uint8_t replica_id[32], uint32_t layer,
-                          uint8_t *cur, const uint8_t *prev);
+CZ_MUST_CHECK cz_err cz_sdr_label_layer(const cz_sdr_graph *g, const uint8_t replica_id[32],
+                                        uint32_t layer, uint8_t *cur, const uint8_t *prev);
 
 /* The label as a gadget: storage-proofs-porep stacked/circuit/create_label.rs
  * create_label_circuit, constraint for constraint. The SHA-256 message is
@@ -139,26 +141,29 @@ cz_err cz_sdr_label_layer(const cz_sdr_graph *g, const uint8_t replica_id[32], u
  * ranges or a NULL parent; CZ_ERR_NOMEM (not sticky) for its message
  * bits (about 120 KiB). Otherwise the sticky error of cs. */
 #define CZ_SDR_LABEL_PARENTS 37
-cz_err cz_sdr_label_gadget(cz_cs *cs, cz_anum *out, const cz_bool *replica_id, size_t id_bits,
-                           const cz_bool *const parents[CZ_SDR_LABEL_PARENTS],
-                           const size_t parent_bits[CZ_SDR_LABEL_PARENTS], const cz_u32 *layer,
-                           const cz_bool node_le[64]);
+CZ_MUST_CHECK cz_err cz_sdr_label_gadget(cz_cs *cs, cz_anum *out, const cz_bool *replica_id,
+                                         size_t id_bits,
+                                         const cz_bool *const parents[CZ_SDR_LABEL_PARENTS],
+                                         const size_t parent_bits[CZ_SDR_LABEL_PARENTS],
+                                         const cz_u32 *layer, const cz_bool node_le[64]);
 
 /* The encoding: out = key + data in Fr (both little-endian canonical bytes;
  * CZ_ERR_NONCANONICAL otherwise). */
-cz_err cz_sdr_encode(uint8_t out[32], const uint8_t key[32], const uint8_t data[32]);
+CZ_MUST_CHECK cz_err cz_sdr_encode(uint8_t out[32], const uint8_t key[32], const uint8_t data[32]);
 /* The decoding: out = replica - key in Fr. */
-cz_err cz_sdr_decode(uint8_t out[32], const uint8_t key[32], const uint8_t replica[32]);
+CZ_MUST_CHECK cz_err cz_sdr_decode(uint8_t out[32], const uint8_t key[32],
+                                   const uint8_t replica[32]);
 
 /* The column hash of tree C: Poseidon over the node's labels in every layer
  * (stacked/vanilla/hash.rs hash_single_column), only for 2 or 11 layers
  * (arities 2 and 11, the Merkle-tree domain tag); CZ_ERR_INVALID_ARG
  * otherwise (out untouched). */
-cz_err cz_sdr_column_hash(cz_fr *out, const cz_fr *column, size_t layers);
+CZ_MUST_CHECK cz_err cz_sdr_column_hash(cz_fr *out, const cz_fr *column, size_t layers);
 /* comm_r = Poseidon-2(comm_c, comm_r_last) (PoseidonFunction::hash2, as
  * stacked/vanilla/proof.rs builds it); little-endian Fr bytes,
  * CZ_ERR_NONCANONICAL for an input >= r. */
-cz_err cz_sdr_comm_r(uint8_t out[32], const uint8_t comm_c[32], const uint8_t comm_r_last[32]);
+CZ_MUST_CHECK cz_err cz_sdr_comm_r(uint8_t out[32], const uint8_t comm_c[32],
+                                   const uint8_t comm_r_last[32]);
 
 /* What the public inputs of a PoRep partition depend on. challenges is the
  * number per partition (2 for 2 KiB/8 MiB/512 MiB; 18 for 32/64 GiB with 10
@@ -205,37 +210,39 @@ typedef struct {
  * small: then *n is set to the count needed), CZ_ERR_NONCANONICAL (comm_d or
  * comm_r not a canonical Fr), CZ_ERR_NOMEM. On error out is partly
  * written. */
-cz_err cz_porep_public_inputs(const cz_porep_config *cfg, const cz_porep_sealed *s,
-                              uint32_t partition, cz_fr *out, size_t *n);
+CZ_MUST_CHECK cz_err cz_porep_public_inputs(const cz_porep_config *cfg, const cz_porep_sealed *s,
+                                            uint32_t partition, cz_fr *out, size_t *n);
 
 /* The same from replica_id itself (what a C1 carries) in place of the
  * sector id, prover id and ticket it is derived from; the same errors, and
  * CZ_ERR_NONCANONICAL also for a replica_id >= r. */
-cz_err cz_porep_public_inputs_replica(const cz_porep_config *cfg, const uint8_t replica_id[32],
-                                      const uint8_t seed[32], const uint8_t comm_d[32],
-                                      const uint8_t comm_r[32], uint32_t partition, cz_fr *out,
-                                      size_t *n);
+CZ_MUST_CHECK cz_err cz_porep_public_inputs_replica(
+    const cz_porep_config *cfg, const uint8_t replica_id[32], const uint8_t seed[32],
+    const uint8_t comm_d[32], const uint8_t comm_r[32], uint32_t partition, cz_fr *out, size_t *n);
 
 /* ---- The SDR gadgets besides the label (src/filecoin/sdr/sdr_gadgets.c) - */
 
 /* storage-proofs-core gadgets/encode.rs encode: constraint::add(key, data)
  * in namespace "encode_add" (out = key + data, 1 variable, 1 constraint);
  * StackedCircuit's callers push "encode_node". Value: cz_sdr_encode's. */
-cz_err cz_sdr_encode_gadget(cz_cs *cs, cz_anum *out, const cz_anum *key, const cz_anum *data);
+CZ_MUST_CHECK cz_err cz_sdr_encode_gadget(cz_cs *cs, cz_anum *out, const cz_anum *key,
+                                          const cz_anum *data);
 /* encode.rs decode: constraint::sub(replica, key) in "decode_sub"
  * (out = replica - key, 1 variable, 1 constraint). */
-cz_err cz_sdr_decode_gadget(cz_cs *cs, cz_anum *out, const cz_anum *key, const cz_anum *replica);
+CZ_MUST_CHECK cz_err cz_sdr_decode_gadget(cz_cs *cs, cz_anum *out, const cz_anum *key,
+                                          const cz_anum *replica);
 /* stacked/circuit/hash.rs hash_single_column: neptune's poseidon_hash of
  * arity `layers` (2 or 11; 311 or 598 constraints) over the column, in the
  * caller's namespace (column.rs pushes none of its own). CZ_ERR_INVALID_ARG
  * (nothing done) for another length. Value: cz_sdr_column_hash's. */
-cz_err cz_sdr_column_hash_gadget(cz_cs *cs, cz_anum *out, const cz_anum *column, size_t layers);
+CZ_MUST_CHECK cz_err cz_sdr_column_hash_gadget(cz_cs *cs, cz_anum *out, const cz_anum *column,
+                                               size_t layers);
 /* The comm_r check of StackedCircuit::synthesize (stacked/circuit/proof.rs):
  * PoseidonFunction::hash2_circuit(comm_c, comm_r_last) in namespace
  * "H_comm_c_comm_r_last", then constraint::equal "enforce comm_r =
  * H(comm_c || comm_r_last)" against comm_r: 312 constraints, satisfied iff
  * comm_r == cz_sdr_comm_r(comm_c, comm_r_last). */
-cz_err cz_sdr_comm_r_gadget(cz_cs *cs, const cz_anum *comm_r, const cz_anum *comm_c,
-                            const cz_anum *comm_r_last);
+CZ_MUST_CHECK cz_err cz_sdr_comm_r_gadget(cz_cs *cs, const cz_anum *comm_r, const cz_anum *comm_c,
+                                          const cz_anum *comm_r_last);
 
 #endif

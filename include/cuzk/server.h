@@ -82,11 +82,12 @@ void cz_daemon_config_default(cz_daemon_config *cfg);
  * Unknown keys are skipped (cfg->warning names the first). CZ_ERR_PARSE with
  * msg "line N: why" for bad syntax or a bad value of a known key; cfg then
  * holds the keys before that line. */
-cz_err cz_daemon_config_parse(cz_daemon_config *cfg, const char *text, size_t len, char *msg,
-                              size_t msg_len);
+CZ_MUST_CHECK cz_err cz_daemon_config_parse(cz_daemon_config *cfg, const char *text, size_t len,
+                                            char *msg, size_t msg_len);
 /* Read path and parse it (CZ_ERR_IO when unreadable, over 16 MiB or out of
  * memory). */
-cz_err cz_daemon_config_load(cz_daemon_config *cfg, const char *path, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_daemon_config_load(cz_daemon_config *cfg, const char *path, char *msg,
+                                           size_t msg_len);
 
 /* A listen address, split (cz_listen_parse). */
 typedef struct {
@@ -103,18 +104,19 @@ typedef struct {
  * that is not an IPv6 literal and an empty unix path are refused. Names
  * are not resolved. CZ_ERR_PARSE with a one-line msg naming the address;
  * *out is zeroed on error. Any thread. */
-cz_err cz_listen_parse(const char *listen, cz_listen_addr *out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_listen_parse(const char *listen, cz_listen_addr *out, char *msg,
+                                     size_t msg_len);
 
 /* "5GiB", "512 MiB", "2GB", "100MB", "4096", "4096 bytes", "1KiB", "1kB" ->
  * bytes (binary units are powers of 1024, decimal ones of 1000; units are
  * case-insensitive, and a bare "k", "m", "g", "t" is binary). A fraction
  * ("1.5GiB") is allowed. CZ_ERR_PARSE on anything else or overflow;
  * *bytes is set only on success. */
-cz_err cz_parse_size(const char *s, uint64_t *bytes);
+CZ_MUST_CHECK cz_err cz_parse_size(const char *s, uint64_t *bytes);
 /* "5m", "30s", "30 seconds", "2 minutes", "500ms", "1h" -> milliseconds.
  * A bare number is seconds; units are case-sensitive ("5M" is refused).
  * CZ_ERR_PARSE otherwise or on overflow; *ms is set only on success. */
-cz_err cz_parse_duration_ms(const char *s, uint64_t *ms);
+CZ_MUST_CHECK cz_err cz_parse_duration_ms(const char *s, uint64_t *ms);
 
 /* The engine configuration the daemon config implies (workers =
  * devices x gpu_workers_per_device, with one device when none is listed
@@ -192,8 +194,8 @@ typedef struct cz_http_status cz_http_status;
  *                 once it is draining or shutting down
  * and 404 otherwise (a query string is ignored). CZ_ERR_IO when host_port is not host:port or
  * cannot be bound (msg says why), CZ_ERR_NOMEM; *out is NULL on error. */
-cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host_port, char *msg,
-                            size_t msg_len);
+CZ_MUST_CHECK cz_err cz_http_status_start(cz_http_status **out, cz_engine *e, const char *host_port,
+                                          char *msg, size_t msg_len);
 /* The bound port (useful with port 0); 0 for NULL. */
 int cz_http_status_port(const cz_http_status *h);
 /* Stop the thread (within 200 ms), close the socket, free h. NULL allowed. */
@@ -212,8 +214,9 @@ typedef struct cz_server cz_server;
  * thread. CZ_ERR_PARSE for a malformed address, CZ_ERR_IO when it cannot
  * be bound or the socket's mode or group cannot be set (msg says why, in
  * one line: "... address already in use" for a held port), CZ_ERR_NOMEM. */
-cz_err cz_server_start(cz_server **out, cz_engine *e, cz_circom_keys *circom, const char *listen,
-                       unsigned socket_mode, long socket_gid, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_server_start(cz_server **out, cz_engine *e, cz_circom_keys *circom,
+                                     const char *listen, unsigned socket_mode, long socket_gid,
+                                     char *msg, size_t msg_len);
 /* The bound TCP port (the one chosen for host:0); 0 for a unix socket. */
 int cz_server_port(const cz_server *s);
 /* Stop: no new calls; calls in flight are answered (awaiters see the engine

@@ -33,7 +33,7 @@ typedef struct {
   uint8_t buf[64];
   uint64_t total; /* bytes hashed so far */
 } cz_sha256_ctx;
-cz_err cz_sha256_init(cz_sha256_ctx *ctx);
+CZ_MUST_CHECK cz_err cz_sha256_init(cz_sha256_ctx *ctx);
 void cz_sha256_update(cz_sha256_ctx *ctx, const void *data, size_t len);
 void cz_sha256_final(cz_sha256_ctx *ctx, uint8_t out[CZ_SHA256_BYTES]);
 void cz_sha256_free(cz_sha256_ctx *ctx); /* idempotent */

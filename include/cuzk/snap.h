@@ -74,8 +74,8 @@ typedef struct {
  * CZ_ERR_NONCANONICAL, CZ_ERR_NOMEM, CZ_ERR_INVALID_ARG (NULL out, or NULL
  * in with len > 0). On error *out is zeroed and owns nothing, and msg names
  * the field. On success the caller owns *out (cz_snap_vanilla_free). */
-cz_err cz_snap_vanilla_parse(cz_snap_partition_proof *out, const uint8_t *in, size_t len,
-                             size_t index, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_vanilla_parse(cz_snap_partition_proof *out, const uint8_t *in,
+                                           size_t len, size_t index, char *msg, size_t msg_len);
 
 /* The bincode encoding of v, byte for byte as bincode::serialize writes it
  * (the input of cz_snap_vanilla_parse for a value it produced). Writes into
@@ -109,14 +109,15 @@ void cz_snap_rho(cz_fr *rho, const cz_fr *phi, uint32_t high);
  * (254 / b))); challenge i of a digest is its little-endian bits [i*b,
  * (i+1)*b) with k in the bits above: every challenge lies in partition k's
  * nodes. Errors: CZ_ERR_INVALID_ARG (k >= s->partitions, NULL). */
-cz_err cz_snap_challenges(const cz_snap_shape *s, const cz_fr *comm_r_new, uint32_t k,
-                          uint32_t *out);
+CZ_MUST_CHECK cz_err cz_snap_challenges(const cz_snap_shape *s, const cz_fr *comm_r_new, uint32_t k,
+                                        uint32_t *out);
 
 /* circuit.rs PublicInputs::new: k_and_h_select = k | (h_select <<
  * log2(partitions)), h_select = 1 << (the index of h in s->hs; the first
  * when hs repeats it). Errors: CZ_ERR_INVALID_ARG (k >= partitions, h not
  * in hs). 32 GiB, h = 10: k + 128. */
-cz_err cz_snap_k_and_h_select(const cz_snap_shape *s, uint32_t k, uint32_t h, uint64_t *out);
+CZ_MUST_CHECK cz_err cz_snap_k_and_h_select(const cz_snap_shape *s, uint32_t k, uint32_t h,
+                                            uint64_t *out);
 
 /* An update's three commitments, 32-byte little-endian Fr each, as the
  * request (and the chain) carries them; only read. */
@@ -131,8 +132,9 @@ typedef struct {
  * a canonical Fr: filecoin-proofs' as_safe_commitment refuses it); msg
  * names the argument. */
 #define CZ_SNAP_PUBLIC_INPUTS 4
-cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h, const cz_snap_comms *c,
-                             cz_fr out[CZ_SNAP_PUBLIC_INPUTS], char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h,
+                                           const cz_snap_comms *c, cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
+                                           char *msg, size_t msg_len);
 
 /* ---- Encoding and the native vanilla prover (snap_generate.c) ----------- */
 
@@ -141,9 +143,9 @@ cz_err cz_snap_public_inputs(const cz_snap_shape *s, uint32_t k, uint32_t h, con
  * for the s->nodes nodes; out may alias labels_r_old. h must be one of
  * s->hs (production: s->h). Errors: CZ_ERR_INVALID_ARG (NULL, h not in hs).
  * Serial; 2^h rho hashes plus one multiply-add per node. */
-cz_err cz_snap_encode(const cz_snap_shape *s, uint32_t h, const cz_fr *comm_d_new,
-                      const cz_fr *comm_r_old, const cz_fr *labels_r_old, const cz_fr *data,
-                      cz_fr *out);
+CZ_MUST_CHECK cz_err cz_snap_encode(const cz_snap_shape *s, uint32_t h, const cz_fr *comm_d_new,
+                                    const cz_fr *comm_r_old, const cz_fr *labels_r_old,
+                                    const cz_fr *data, cz_fr *out);
 
 /* The sector's three trees as the prover holds them: tree R old and tree R
  * new (Poseidon, s->tree_r over s->nodes leaves), tree D new (SHA-256
@@ -163,8 +165,9 @@ typedef struct {
  * size, NULL), CZ_ERR_NOMEM; msg says which. On success the caller owns
  * *out (cz_snap_vanilla_free; cz_snap_vanilla_write encodes it byte for
  * byte as bincode::serialize does); on error it is zeroed. Reentrant. */
-cz_err cz_snap_vanilla_prove(const cz_snap_shape *s, uint32_t k, const cz_snap_trees *t,
-                             cz_snap_partition_proof *out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_vanilla_prove(const cz_snap_shape *s, uint32_t k,
+                                           const cz_snap_trees *t, cz_snap_partition_proof *out,
+                                           char *msg, size_t msg_len);
 
 /* ---- Test sectors: a CC sector sealed and updated in memory (snap_sector.c) */
 
@@ -190,8 +193,9 @@ typedef struct {
  * CZ_ERR_NOMEM; msg says which. On success the caller owns *out
  * (cz_snap_sector_free; about 2.3 x 32 bytes per node for the three
  * trees); on error it is zeroed. */
-cz_err cz_snap_sector_make(const cz_registered_snap *k, uint64_t sector_id, const uint8_t *new_data,
-                           unsigned n_threads, cz_snap_sector *out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_sector_make(const cz_registered_snap *k, uint64_t sector_id,
+                                         const uint8_t *new_data, unsigned n_threads,
+                                         cz_snap_sector *out, char *msg, size_t msg_len);
 /* Release what s owns and zero it; idempotent on a zeroed value. */
 void cz_snap_sector_free(cz_snap_sector *s);
 /* The trees of s as cz_snap_vanilla_prove takes them (pointers into s). */
@@ -217,9 +221,10 @@ void cz_snap_sector_trees(const cz_snap_sector *s, cz_snap_trees *out);
  * ("vanilla_proofs[0].challenge_proofs[3].proof_r_new: leaf is not
  * leaf_r_old + leaf_d_new * rho"); CZ_ERR_INVALID_ARG (k >= partitions,
  * NULL), CZ_ERR_NONCANONICAL (a commitment not a canonical Fr). Reentrant. */
-cz_err cz_snap_vanilla_verify(const cz_snap_shape *s, uint32_t k, const cz_snap_comms *c,
-                              const cz_snap_partition_proof *p, size_t index, char *msg,
-                              size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_vanilla_verify(const cz_snap_shape *s, uint32_t k,
+                                            const cz_snap_comms *c,
+                                            const cz_snap_partition_proof *p, size_t index,
+                                            char *msg, size_t msg_len);
 
 /* ---- Proving one partition (snap_prove.c) -------------------------------- */
 
@@ -238,18 +243,21 @@ typedef struct {
  * (cz_snap_partition_verify). Errors: CZ_ERR_INVALID_ARG (NULL, partition
  * >= k's partitions), CZ_ERR_NONCANONICAL, the parser's. On success the
  * caller owns *out (cz_snap_partition_free); on error it is zeroed. */
-cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_registered_snap *k,
-                               uint32_t partition, const cz_snap_comms *c, const uint8_t *vanilla,
-                               size_t len, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_partition_parse(cz_snap_partition *out, const cz_registered_snap *k,
+                                             uint32_t partition, const cz_snap_comms *c,
+                                             const uint8_t *vanilla, size_t len, char *msg,
+                                             size_t msg_len);
 void cz_snap_partition_free(cz_snap_partition *p); /* idempotent on a zeroed one */
 
 /* cz_snap_vanilla_verify over p (its errors). */
-cz_err cz_snap_partition_verify(const cz_snap_partition *p, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_partition_verify(const cz_snap_partition *p, char *msg,
+                                              size_t msg_len);
 
 /* The verifier's public inputs of p (cz_snap_public_inputs with h =
  * registered->shape.h), into out. */
-cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PUBLIC_INPUTS],
-                                char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_partition_inputs(const cz_snap_partition *p,
+                                              cz_fr out[CZ_SNAP_PUBLIC_INPUTS], char *msg,
+                                              size_t msg_len);
 
 /* Synthesize p's circuit into *as (a PROVE assignment, its challenges on
  * n_threads, 0 = all cores: cz_snap_witness). The circuit's public inputs
@@ -257,8 +265,8 @@ cz_err cz_snap_partition_inputs(const cz_snap_partition *p, cz_fr out[CZ_SNAP_PU
  * (CZ_ERR_INVALID_ARG on a mismatch). The caller verifies p first; an
  * unverified proof makes an unsatisfied circuit, not an error. On success
  * the caller owns *as (cz_assignment_free); on error *as is zeroed. */
-cz_err cz_snap_synthesize(const cz_snap_partition *p, unsigned n_threads, cz_assignment *as,
-                          char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_synthesize(const cz_snap_partition *p, unsigned n_threads,
+                                        cz_assignment *as, char *msg, size_t msg_len);
 
 /* Pre-compiled synthesis (cs.h's cz_pce), as for PoRep and PoSt:
  * cz_snap_record_shape records the update circuit of shape s once (RECORD
@@ -268,9 +276,11 @@ cz_err cz_snap_synthesize(const cz_snap_partition *p, unsigned n_threads, cz_ass
  * checked the same way. shape NULL: cz_snap_synthesize. A shape of another
  * circuit fails (CZ_ERR_INVALID_ARG). The shape is immutable and may be
  * shared by threads; the caller frees it with cz_pce_free. */
-cz_err cz_snap_record_shape(const cz_snap_shape *s, cz_pce **out, char *msg, size_t msg_len);
-cz_err cz_snap_synthesize_pce(const cz_snap_partition *p, const cz_pce *shape, unsigned n_threads,
-                              cz_assignment *as, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_record_shape(const cz_snap_shape *s, cz_pce **out, char *msg,
+                                          size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_synthesize_pce(const cz_snap_partition *p, const cz_pce *shape,
+                                            unsigned n_threads, cz_assignment *as, char *msg,
+                                            size_t msg_len);
 
 /* The whole partition: cz_snap_partition_verify, cz_snap_synthesize on
  * pc->n_threads (reported as the synthesis phase through pc->timing),
@@ -280,8 +290,8 @@ cz_err cz_snap_synthesize_pce(const cz_snap_partition *p, const cz_pce *shape, u
  * CZ_ERR_INVALID_ARG (parameters with another IC count), the verifier's,
  * synthesis' or prover's, CZ_ERR_PROOF_INVALID when the proof made does
  * not verify. out is written only on success. Reentrant. */
-cz_err cz_snap_prove(const cz_snap_partition *p, const cz_prove_ctx *pc,
-                     uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_prove(const cz_snap_partition *p, const cz_prove_ctx *pc,
+                                   uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
 
 /* The second half of cz_snap_prove, for pipelines that synthesize apart:
  * prove *as (from cz_snap_synthesize or cz_snap_synthesize_pce of the same
@@ -289,14 +299,16 @@ cz_err cz_snap_prove(const cz_snap_partition *p, const cz_prove_ctx *pc,
  * pc->pvk (NULL: prepared here) and the verifier's inputs before writing
  * it to out.
  * Errors as cz_snap_prove's. */
-cz_err cz_snap_groth16_prove(const cz_snap_partition *p, cz_assignment *as, const cz_prove_ctx *pc,
-                             uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_groth16_prove(const cz_snap_partition *p, cz_assignment *as,
+                                           const cz_prove_ctx *pc,
+                                           uint8_t out[CZ_GROTH16_PROOF_BYTES], char *msg,
+                                           size_t msg_len);
 
 /* A cz_params_keygen_fn for the update circuit of ctx (a const
  * cz_snap_shape *): its KEYGEN columns. */
-cz_err cz_snap_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_keygen(void *ctx, cz_keygen_cols *out, char *msg, size_t msg_len);
 /* A cz_params_shape_fn for the same circuit (same ctx), as cz_porep_keygen_shape. */
-cz_err cz_snap_keygen_shape(void *ctx, cz_cs *cs);
+CZ_MUST_CHECK cz_err cz_snap_keygen_shape(void *ctx, cz_cs *cs);
 
 /* Part of the test-parameter file name (cz_params_store_opts.test_tag),
  * bumped whenever the circuit changes. */
@@ -305,9 +317,9 @@ cz_err cz_snap_keygen_shape(void *ctx, cz_cs *cs);
 /* cz_params_store_get for k's circuit: name cz_snap_param_name, IC count
  * CZ_SNAP_PUBLIC_INPUTS + 1. The caller's opts choose the keygen
  * (cz_snap_keygen with ctx &k->shape) and test tag. */
-cz_err cz_snap_params_get(cz_groth16_params *out, const cz_registered_snap *k,
-                          const cz_params_store_opts *o, cz_params_origin *origin, char *msg,
-                          size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_params_get(cz_groth16_params *out, const cz_registered_snap *k,
+                                        const cz_params_store_opts *o, cz_params_origin *origin,
+                                        char *msg, size_t msg_len);
 
 /* Verify the update proofs proofs[p * 192 ..] of all k->shape.partitions
  * partitions against vk, with each partition's public inputs (what
@@ -316,8 +328,8 @@ cz_err cz_snap_params_get(cz_groth16_params *out, const cz_registered_snap *k,
  * proof does not decode or verify), CZ_ERR_INVALID_ARG (a length other
  * than partitions x 192, a vk with another IC count), CZ_ERR_NONCANONICAL
  * (a commitment). Reentrant. */
-cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_registered_snap *k,
-                             const cz_snap_comms *c, const uint8_t *proofs, size_t len, char *msg,
-                             size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_verify_proofs(const cz_groth16_vk *vk, const cz_registered_snap *k,
+                                           const cz_snap_comms *c, const uint8_t *proofs,
+                                           size_t len, char *msg, size_t msg_len);
 
 #endif

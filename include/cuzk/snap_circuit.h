@@ -49,8 +49,8 @@ typedef struct {
  * h_select bit, or a proof of the wrong shape (apex or challenge count,
  * level counts or arities of the three paths); otherwise cs's sticky
  * error. */
-cz_err cz_snap_circuit(cz_cs *cs, const cz_snap_shape *s, const cz_snap_public *pub,
-                       const cz_snap_partition_proof *w);
+CZ_MUST_CHECK cz_err cz_snap_circuit(cz_cs *cs, const cz_snap_shape *s, const cz_snap_public *pub,
+                                     const cz_snap_partition_proof *w);
 
 /* The same circuit as a finished PROVE or WITNESS run would give it, its
  * challenges synthesized on n_threads (0: all cores) and merged in order
@@ -58,9 +58,10 @@ cz_err cz_snap_circuit(cz_cs *cs, const cz_snap_shape *s, const cz_snap_public *
  * the witness. Errors (msg says which): CZ_ERR_INVALID_ARG as
  * cz_snap_circuit's, or a challenge's ("slot 3: ..."); CZ_ERR_NOMEM.
  * *out is zeroed on error; the caller owns it (cz_assignment_free). */
-cz_err cz_snap_witness(cz_cs_mode mode, const cz_snap_shape *s, const cz_snap_public *pub,
-                       const cz_snap_partition_proof *w, unsigned n_threads, cz_assignment *out,
-                       char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_snap_witness(cz_cs_mode mode, const cz_snap_shape *s,
+                                     const cz_snap_public *pub, const cz_snap_partition_proof *w,
+                                     unsigned n_threads, cz_assignment *out, char *msg,
+                                     size_t msg_len);
 
 /* gadgets.rs gen_challenge_bits: for each of ceil(challenges / (254 /
  * bits)) digests j, digest_index = k * digests + j (allocated, one
@@ -68,7 +69,8 @@ cz_err cz_snap_witness(cz_cs_mode mode, const cz_snap_shape *s, const cz_snap_pu
  * and their decomposition (568 constraints a digest); out receives
  * challenges x bits AllocatedBits, challenge i at out[i * bits]. bits in
  * 1..254, else CZ_ERR_INVALID_ARG. */
-cz_err cz_snap_gen_challenge_bits(cz_cs *cs, const cz_anum *comm_r_new, const cz_anum *partition,
-                                  size_t challenges, unsigned bits, cz_abit *out);
+CZ_MUST_CHECK cz_err cz_snap_gen_challenge_bits(cz_cs *cs, const cz_anum *comm_r_new,
+                                                const cz_anum *partition, size_t challenges,
+                                                unsigned bits, cz_abit *out);
 
 #endif

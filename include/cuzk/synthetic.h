@@ -20,10 +20,11 @@
 
 #define CZ_SYNTHETIC_INPUTS 2 /* ONE and x */
 
-cz_err cz_synthetic_chain(cz_cs *cs, size_t n, const cz_fr *x);
-cz_err cz_synthetic_sparse(cz_cs *cs, size_t n, const cz_fr *x, uint64_t seed);
+CZ_MUST_CHECK cz_err cz_synthetic_chain(cz_cs *cs, size_t n, const cz_fr *x);
+CZ_MUST_CHECK cz_err cz_synthetic_sparse(cz_cs *cs, size_t n, const cz_fr *x, uint64_t seed);
 
 /* By name: "chain" or "sparse" (CZ_ERR_INVALID_ARG otherwise). */
-cz_err cz_synthetic_by_name(const char *shape, cz_cs *cs, size_t n, const cz_fr *x, uint64_t seed);
+CZ_MUST_CHECK cz_err cz_synthetic_by_name(const char *shape, cz_cs *cs, size_t n, const cz_fr *x,
+                                          uint64_t seed);
 
 #endif

@@ -49,13 +49,13 @@ enum { CZ_ZKEY_CHECK_SUBGROUP = 1 };
  * values), CZ_ERR_NONCANONICAL, CZ_ERR_NOT_ON_CURVE,
  * CZ_ERR_NOT_IN_SUBGROUP. n_threads: the budget for the checks (0 = all
  * cores). *out is set only on success; free it with cz_zkey_free. */
-cz_err cz_zkey_load(cz_zkey **out, const char *path, unsigned flags, unsigned n_threads, char *msg,
-                    size_t msg_len);
+CZ_MUST_CHECK cz_err cz_zkey_load(cz_zkey **out, const char *path, unsigned flags,
+                                  unsigned n_threads, char *msg, size_t msg_len);
 
 /* The same from a buffer (fuzzing, keys held in memory): the key borrows
  * buf, which must stay unchanged until cz_zkey_free. */
-cz_err cz_zkey_read(cz_zkey **out, const uint8_t *buf, size_t len, unsigned flags,
-                    unsigned n_threads, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_zkey_read(cz_zkey **out, const uint8_t *buf, size_t len, unsigned flags,
+                                  unsigned n_threads, char *msg, size_t msg_len);
 
 void cz_zkey_free(cz_zkey *z); /* NULL is allowed */
 
@@ -100,8 +100,8 @@ typedef struct {
  * go through opts->timing as the Groth16 prover's phases (ntt_h, msm_h,
  * msm_l for C, msm_a, msm_b_g1, msm_b_g2, batch_add, total), plus
  * synthesis for building a and b. Thread-safe for concurrent calls. */
-cz_err cz_zkey_prove(const cz_zkey *z, const cz_fr *w, size_t n_w, cz_groth16_proof *proof,
-                     const cz_zkey_prove_opts *opts);
+CZ_MUST_CHECK cz_err cz_zkey_prove(const cz_zkey *z, const cz_fr *w, size_t n_w,
+                                   cz_groth16_proof *proof, const cz_zkey_prove_opts *opts);
 
 /* ---- keys of known toxic waste: tests and benchmarks only ----------------
  * snarkjs's own route (powers of tau ceremony, prepare phase2, setup) takes
@@ -113,7 +113,7 @@ typedef struct {
 } cz_zkey_toxic;
 
 /* Non-zero uniform values from getrandom (CZ_ERR_IO when it fails). */
-cz_err cz_zkey_toxic_random(cz_zkey_toxic *t);
+CZ_MUST_CHECK cz_err cz_zkey_toxic_random(cz_zkey_toxic *t);
 
 /* The domain power snarkjs picks for rows = constraints + public signals:
  * floor(log2 rows) + 1 (zkey_new.js). */
@@ -128,14 +128,14 @@ unsigned cz_zkey_domain_power(size_t rows);
  * `zkey export verificationkey` take it). Errors: CZ_ERR_INVALID_ARG
  * (domain past 2^31, delta zero, tau a root of unity), CZ_ERR_NOMEM,
  * CZ_ERR_IO; msg says which. */
-cz_err cz_zkey_setup(const cz_circom_r1cs *r, const cz_zkey_toxic *t, const char *path,
-                     unsigned n_threads, char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_zkey_setup(const cz_circom_r1cs *r, const cz_zkey_toxic *t,
+                                   const char *path, unsigned n_threads, char *msg, size_t msg_len);
 
 /* Writes to path a prepared powers of tau of t's tau, alpha and beta that
  * holds only what `snarkjs groth16 setup` reads for a domain of exactly
  * 2^power (1..27) (src/groth16/ptau_write.c; bench/snarkjs/fast_ptau.mjs
  * writes the same layout). Errors as cz_zkey_setup's. */
-cz_err cz_ptau_write(unsigned power, const cz_zkey_toxic *t, const char *path, unsigned n_threads,
-                     char *msg, size_t msg_len);
+CZ_MUST_CHECK cz_err cz_ptau_write(unsigned power, const cz_zkey_toxic *t, const char *path,
+                                   unsigned n_threads, char *msg, size_t msg_len);
 
 #endif

@@ -42,7 +42,7 @@ void cz_bool_add_to_lc(cz_lc *lc, cz_bool b, const cz_fr *coeff) {
  * when must_be_false is given (NULL: none). must_be_false->var is read after
  * out is written, so a caller passing out == must_be_false is unchanged. */
 static cz_err alloc_bit(cz_cs *cs, cz_abit *out, bool value, const cz_abit *must_be_false) {
-  cz_cs_alloc(cs, &out->var, cz_bit_fr(value));
+  cz_cs_sticky(cz_cs_alloc(cs, &out->var, cz_bit_fr(value)));
   out->value = value;
   if (cz_cs_needs_constraints(cs)) {
     cz_lc3 l;
@@ -71,7 +71,7 @@ cz_err cz_abit_alloc_conditionally(cz_cs *cs, cz_abit *out, bool value,
 cz_err cz_abit_xor(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit *b) {
   cz_var av = a->var, bv = b->var; /* out may alias a or b */
   bool v = a->value ^ b->value;
-  cz_cs_alloc(cs, &out->var, cz_bit_fr(v));
+  cz_cs_sticky(cz_cs_alloc(cs, &out->var, cz_bit_fr(v)));
   out->value = v;
   if (cz_cs_needs_constraints(cs)) {
     /* (a + a) * b = a + b - c */
@@ -96,7 +96,7 @@ static cz_err and_like(cz_cs *cs, cz_abit *out, const cz_abit *a, const cz_abit 
                        bool neg_b, const char *name) {
   cz_var av = a->var, bv = b->var;
   bool v = (a->value ^ neg_a) & (b->value ^ neg_b);
-  cz_cs_alloc(cs, &out->var, cz_bit_fr(v));
+  cz_cs_sticky(cz_cs_alloc(cs, &out->var, cz_bit_fr(v)));
   out->value = v;
   if (cz_cs_needs_constraints(cs)) {
     cz_lc3 l;
@@ -155,11 +155,11 @@ cz_err cz_bool_xor(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b) 
     /* a XOR (NOT b) = NOT (a XOR b), xor(is, not.not()).not() */
     const cz_bool *is = a->form == CZ_BOOL_IS ? a : b, *nt = a->form == CZ_BOOL_IS ? b : a;
     cz_abit x = bit_of(is), y = bit_of(nt), r;
-    cz_abit_xor(cs, &r, &x, &y);
+    cz_cs_sticky(cz_abit_xor(cs, &r, &x, &y));
     *out = cz_bool_not(cz_bool_from_bit(r));
   } else {
     cz_abit x = bit_of(a), y = bit_of(b), r;
-    cz_abit_xor(cs, &r, &x, &y);
+    cz_cs_sticky(cz_abit_xor(cs, &r, &x, &y));
     *out = cz_bool_from_bit(r);
   }
   return cz_cs_error(cs);
@@ -175,12 +175,12 @@ cz_err cz_bool_and(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b) 
   } else if (a->form != b->form) {
     const cz_bool *is = a->form == CZ_BOOL_IS ? a : b, *nt = a->form == CZ_BOOL_IS ? b : a;
     cz_abit x = bit_of(is), y = bit_of(nt), r;
-    cz_abit_and_not(cs, &r, &x, &y);
+    cz_cs_sticky(cz_abit_and_not(cs, &r, &x, &y));
     *out = cz_bool_from_bit(r);
   } else {
     cz_abit x = bit_of(a), y = bit_of(b), r;
-    if (a->form == CZ_BOOL_NOT) cz_abit_nor(cs, &r, &x, &y);
-    else cz_abit_and(cs, &r, &x, &y);
+    if (a->form == CZ_BOOL_NOT) cz_cs_sticky(cz_abit_nor(cs, &r, &x, &y));
+    else cz_cs_sticky(cz_abit_and(cs, &r, &x, &y));
     *out = cz_bool_from_bit(r);
   }
   return cz_cs_error(cs);
@@ -189,7 +189,7 @@ cz_err cz_bool_and(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b) 
 cz_err cz_bool_or(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b) {
   cz_bool na = cz_bool_not(*a), nb = cz_bool_not(*b), r;
   CZ_PUSH_NS(cs, "not and (not a) (not b)");
-  cz_bool_and(cs, &r, &na, &nb);
+  cz_cs_sticky(cz_bool_and(cs, &r, &na, &nb));
   CZ_POP_NS(cs);
   *out = cz_bool_not(r);
   return cz_cs_error(cs);
@@ -198,7 +198,7 @@ cz_err cz_bool_or(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bool *b) {
 /* out = not(and(x, y)) */
 static void nand(cz_cs *cs, cz_bool *out, cz_bool x, cz_bool y) {
   cz_bool r;
-  cz_bool_and(cs, &r, &x, &y);
+  cz_cs_sticky(cz_bool_and(cs, &r, &x, &y));
   *out = cz_bool_not(r);
 }
 
@@ -228,7 +228,7 @@ cz_err cz_bool_sha256_ch(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_boo
   }
   /* a constant true, or nothing constant: allocate ch. */
   cz_var ch;
-  cz_cs_alloc(cs, &ch, cz_bit_fr(v));
+  cz_cs_sticky(cz_cs_alloc(cs, &ch, cz_bit_fr(v)));
   if (cz_cs_needs_constraints(cs)) {
     /* (b - c) * a = ch - c */
     cz_lc3 l;
@@ -275,10 +275,10 @@ cz_err cz_bool_sha256_maj(cz_cs *cs, cz_bool *out, const cz_bool *a, const cz_bo
   }
   /* maj is allocated before b AND c, as bellpepper does. */
   cz_var maj;
-  cz_cs_alloc(cs, &maj, cz_bit_fr(v));
+  cz_cs_sticky(cz_cs_alloc(cs, &maj, cz_bit_fr(v)));
   cz_bool bc;
   CZ_PUSH_NS(cs, "b and c");
-  cz_bool_and(cs, &bc, b, c);
+  cz_cs_sticky(cz_bool_and(cs, &bc, b, c));
   CZ_POP_NS(cs);
   if (cz_cs_needs_constraints(cs)) {
     /* (2bc - b - c) * a = bc - maj */
@@ -343,7 +343,7 @@ cz_err cz_u64_into_bits_le(cz_cs *cs, cz_bool out[64], uint64_t value) {
   for (unsigned i = 0; i < 64; i++) {
     cz_abit b;
     CZ_PUSH_NS(cs, "bit %u", i);
-    cz_abit_alloc(cs, &b, (value >> i) & 1);
+    cz_cs_sticky(cz_abit_alloc(cs, &b, (value >> i) & 1));
     CZ_POP_NS(cs);
     out[i] = cz_bool_from_bit(b);
   }
@@ -355,7 +355,7 @@ cz_err cz_field_into_allocated_bits_le(cz_cs *cs, cz_abit out[CZ_FR_NUM_BITS], c
   if (value) cz_fr_to_canonical(limbs, value);
   for (unsigned i = 0; i < CZ_FR_NUM_BITS; i++) {
     CZ_PUSH_NS(cs, "bit %u", i);
-    cz_abit_alloc(cs, &out[i], (limbs[i / 64] >> (i % 64)) & 1);
+    cz_cs_sticky(cz_abit_alloc(cs, &out[i], (limbs[i / 64] >> (i % 64)) & 1));
     CZ_POP_NS(cs);
   }
   return cz_cs_error(cs);

@@ -31,10 +31,10 @@ static void pack_chunk(cz_cs *cs, cz_var *v, bool input, const cz_bool *bits, si
   for (size_t j = 0; j < n; j++)
     cz_num_add_bool_with_coeff(&num, &bits[j], cz_gadget_pow2((unsigned)j));
   if (input) {
-    cz_cs_alloc_input(cs, v, &num.value);
+    cz_cs_sticky(cz_cs_alloc_input(cs, v, &num.value));
   } else {
     CZ_PUSH_NS(cs, "input");
-    cz_cs_alloc(cs, v, &num.value);
+    cz_cs_sticky(cz_cs_alloc(cs, v, &num.value));
     CZ_POP_NS(cs);
   }
   if (cz_cs_needs_constraints(cs)) {

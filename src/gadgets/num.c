@@ -3,13 +3,13 @@
 
 cz_err cz_anum_alloc(cz_cs *cs, cz_anum *out, const cz_fr *value) {
   out->value = value ? *value : CZ_FR_ZERO;
-  cz_cs_alloc(cs, &out->var, value);
+  cz_cs_sticky(cz_cs_alloc(cs, &out->var, value));
   return cz_cs_error(cs);
 }
 
 cz_err cz_anum_alloc_input(cz_cs *cs, cz_anum *out, const cz_fr *value) {
   out->value = value ? *value : CZ_FR_ZERO;
-  cz_cs_alloc_input(cs, &out->var, value);
+  cz_cs_sticky(cz_cs_alloc_input(cs, &out->var, value));
   return cz_cs_error(cs);
 }
 
@@ -46,7 +46,7 @@ static void enforce_sum(cz_cs *cs, cz_var x, cz_var y, cz_var z, const char *nam
 
 cz_err cz_anum_inputize(cz_cs *cs, const cz_anum *a) {
   cz_var in;
-  cz_cs_alloc_input(cs, &in, &a->value);
+  cz_cs_sticky(cz_cs_alloc_input(cs, &in, &a->value));
   enforce_vars(cs, in, CZ_VAR_ONE, a->var, "enforce input is correct");
   return cz_cs_error(cs);
 }
@@ -55,7 +55,7 @@ cz_err cz_anum_add(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b) 
   cz_var av = a->var, bv = b->var;
   cz_fr v;
   cz_fr_add(&v, &a->value, &b->value);
-  cz_cs_alloc(cs, &out->var, &v);
+  cz_cs_sticky(cz_cs_alloc(cs, &out->var, &v));
   out->value = v;
   enforce_sum(cs, av, bv, out->var, "addition constraint");
   return cz_cs_error(cs);
@@ -65,7 +65,7 @@ cz_err cz_anum_mul(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anum *b) 
   cz_var av = a->var, bv = b->var;
   cz_fr v;
   cz_fr_mul(&v, &a->value, &b->value);
-  cz_cs_alloc(cs, &out->var, &v);
+  cz_cs_sticky(cz_cs_alloc(cs, &out->var, &v));
   out->value = v;
   enforce_vars(cs, av, bv, out->var, "multiplication constraint");
   return cz_cs_error(cs);
@@ -75,7 +75,7 @@ cz_err cz_anum_square(cz_cs *cs, cz_anum *out, const cz_anum *a) {
   cz_var av = a->var;
   cz_fr v;
   cz_fr_sqr(&v, &a->value);
-  cz_cs_alloc(cs, &out->var, &v);
+  cz_cs_sticky(cz_cs_alloc(cs, &out->var, &v));
   out->value = v;
   enforce_vars(cs, av, av, out->var, "squaring constraint");
   return cz_cs_error(cs);
@@ -91,7 +91,7 @@ cz_err cz_constraint_add(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anu
   cz_fr v;
   cz_fr_add(&v, &A.value, &B.value);
   CZ_PUSH_NS(cs, "add_num");
-  cz_anum_alloc(cs, out, &v);
+  cz_cs_sticky(cz_anum_alloc(cs, out, &v));
   CZ_POP_NS(cs);
   enforce_sum(cs, A.var, B.var, out->var, "sum constraint");
   return cz_cs_error(cs);
@@ -102,7 +102,7 @@ cz_err cz_constraint_sub(cz_cs *cs, cz_anum *out, const cz_anum *a, const cz_anu
   cz_fr v;
   cz_fr_sub(&v, &A.value, &B.value);
   CZ_PUSH_NS(cs, "sub_num");
-  cz_anum_alloc(cs, out, &v);
+  cz_cs_sticky(cz_anum_alloc(cs, out, &v));
   CZ_POP_NS(cs);
   enforce_sum(cs, out->var, B.var, A.var, "subtraction constraint");
   return cz_cs_error(cs);
@@ -125,7 +125,7 @@ static void unpacking(cz_cs *cs, const cz_abit *bits, size_t n, cz_var v) {
 
 cz_err cz_anum_to_bits_le(cz_cs *cs, cz_bool out[CZ_FR_NUM_BITS], const cz_anum *a) {
   cz_abit bits[CZ_FR_NUM_BITS];
-  cz_field_into_allocated_bits_le(cs, bits, &a->value);
+  cz_cs_sticky(cz_field_into_allocated_bits_le(cs, bits, &a->value));
   unpacking(cs, bits, CZ_FR_NUM_BITS, a->var);
   for (int i = 0; i < CZ_FR_NUM_BITS; i++) out[i] = cz_bool_from_bit(bits[i]);
   return cz_cs_error(cs);
@@ -137,7 +137,7 @@ static cz_abit kary_and(cz_cs *cs, const cz_abit *v, size_t n) {
   for (size_t i = 1; i < n; i++) {
     cz_abit r;
     CZ_PUSH_NS(cs, "and %zu", i);
-    cz_abit_and(cs, &r, &cur, &v[i]);
+    cz_cs_sticky(cz_abit_and(cs, &r, &cur, &v[i]));
     CZ_POP_NS(cs);
     cur = r;
   }
@@ -163,7 +163,7 @@ cz_err cz_anum_to_bits_le_strict(cz_cs *cs, cz_bool out[CZ_FR_NUM_BITS], const c
     bool abit = (av[k / 64] >> (k % 64)) & 1;
     if (b) {
       CZ_PUSH_NS(cs, "bit %u", i);
-      cz_abit_alloc(cs, &result[nres], abit);
+      cz_cs_sticky(cz_abit_alloc(cs, &result[nres], abit));
       CZ_POP_NS(cs);
       run[nrun++] = result[nres++];
     } else {
@@ -176,7 +176,7 @@ cz_err cz_anum_to_bits_le_strict(cz_cs *cs, cz_bool out[CZ_FR_NUM_BITS], const c
         nrun = 0;
       }
       CZ_PUSH_NS(cs, "bit %u", i);
-      cz_abit_alloc_conditionally(cs, &result[nres++], abit, &last_run);
+      cz_cs_sticky(cz_abit_alloc_conditionally(cs, &result[nres++], abit, &last_run));
       CZ_POP_NS(cs);
     }
     i++;
@@ -198,7 +198,7 @@ cz_err cz_anum_conditionally_reverse(cz_cs *cs, cz_anum *c, cz_anum *d, const cz
     const cz_anum *x = k ? &B : &A, *y = k ? &A : &B;
     cz_anum *o = k ? d : c;
     CZ_PUSH_NS(cs, "conditional reversal result %d", k + 1);
-    cz_anum_alloc(cs, o, sw ? &y->value : &x->value);
+    cz_cs_sticky(cz_anum_alloc(cs, o, sw ? &y->value : &x->value));
     CZ_POP_NS(cs);
     if (cz_cs_needs_constraints(cs)) {
       cz_lc3 l;

@@ -11,7 +11,7 @@
 cz_err cz_pick(cz_cs *cs, cz_anum *out, const cz_bool *cond, const cz_anum *a, const cz_anum *b) {
   cz_anum A = *a, B = *b; /* out may alias a or b */
   CZ_PUSH_NS(cs, "pick result");
-  cz_anum_alloc(cs, out, cond->value ? &A.value : &B.value);
+  cz_cs_sticky(cz_anum_alloc(cs, out, cond->value ? &A.value : &B.value));
   CZ_POP_NS(cs);
   if (!cz_cs_needs_constraints(cs)) {
     cz_gadget_enforce_nothing(cs);
@@ -33,7 +33,7 @@ cz_err cz_pick(cz_cs *cs, cz_anum *out, const cz_bool *cond, const cz_anum *a, c
 static void wit(cz_cs *cs, cz_anum *out, const char *name, const cz_bool *cond, const cz_anum *a,
                 const cz_anum *b) {
   CZ_PUSH_NS(cs, "%s", name);
-  cz_pick(cs, out, cond, a, b);
+  cz_cs_sticky(cz_pick(cs, out, cond, a, b));
   CZ_POP_NS(cs);
 }
 
@@ -59,10 +59,10 @@ static cz_err insert_8(cz_cs *cs, cz_anum *o, const cz_anum *A, const cz_bool *b
   const cz_anum *b = &e[0], *c = &e[1], *d = &e[2], *ee = &e[3], *f = &e[4], *g = &e[5], *h = &e[6];
   cz_abit x0 = {b0->var, b0->value}, x1 = {b1->var, b1->value}, nor, and;
   CZ_PUSH_NS(cs, "b0 nor b1");
-  cz_abit_nor(cs, &nor, &x0, &x1);
+  cz_cs_sticky(cz_abit_nor(cs, &nor, &x0, &x1));
   CZ_POP_NS(cs);
   CZ_PUSH_NS(cs, "b0 and b1");
-  cz_abit_and(cs, &and, &x0, &x1);
+  cz_cs_sticky(cz_abit_and(cs, &and, &x0, &x1));
   CZ_POP_NS(cs);
   cz_bool b0_nor_b1 = cz_bool_from_bit(nor), b0_and_b1 = cz_bool_from_bit(and);
   cz_anum t, u;
@@ -106,7 +106,7 @@ static void select_gadget(cz_cs *cs, cz_anum *out, const cz_anum *from, size_t n
     const cz_bool *bit = &bits[nbits - 1 - i];
     for (size_t j = 0; j < half; j++) {
       CZ_PUSH_NS(cs, "pick %zu, %zu", i, j);
-      cz_pick(cs, &state[j], bit, &state[half + j], &state[j]);
+      cz_cs_sticky(cz_pick(cs, &state[j], bit, &state[half + j], &state[j]));
       CZ_POP_NS(cs);
     }
   }
@@ -128,10 +128,10 @@ cz_err cz_insert(cz_cs *cs, cz_anum *out, const cz_anum *element, const cz_bool 
   cz_anum el = *element; /* out may not alias, but keep element stable */
   if (size == 2) {
     CZ_PUSH_NS(cs, "binary insert 0");
-    cz_pick(cs, &out[0], &bits[0], &elements[0], &el);
+    cz_cs_sticky(cz_pick(cs, &out[0], &bits[0], &elements[0], &el));
     CZ_POP_NS(cs);
     CZ_PUSH_NS(cs, "binary insert 1");
-    cz_pick(cs, &out[1], &bits[0], &el, &elements[0]);
+    cz_cs_sticky(cz_pick(cs, &out[1], &bits[0], &el, &elements[0]));
     CZ_POP_NS(cs);
     return cz_cs_error(cs);
   }
@@ -159,7 +159,7 @@ static cz_err sha256_multi_leaf(cz_cs *cs, unsigned arity, const cz_anum *childr
   for (unsigned i = 0; i < arity; i++) {
     if (hash2_names) CZ_PUSH_NS(cs, "%s", i ? "b_bits" : "a_bits");
     else CZ_PUSH_NS(cs, "%u_num_into_bits", i);
-    cz_anum_to_bits_le(cs, leaf, &children[i]);
+    cz_cs_sticky(cz_anum_to_bits_le(cs, leaf, &children[i]));
     CZ_POP_NS(cs);
     /* 255 LE bits padded to 256, then each byte MSB first: the LE bytes. */
     for (unsigned k = 0; k < 256; k++) {
@@ -169,11 +169,12 @@ static cz_err sha256_multi_leaf(cz_cs *cs, unsigned arity, const cz_anum *childr
   }
   cz_bool be[256], le[CZ_FR_CAPACITY];
   CZ_PUSH_NS(cs, "hash");
-  cz_sha256(cs, be, pre, (size_t)arity * 256);
+  cz_err e = cz_sha256(cs, be, pre, (size_t)arity * 256);
   CZ_POP_NS(cs);
+  if (e != CZ_OK) return e;
   for (unsigned k = 0; k < CZ_FR_CAPACITY; k++) le[k] = be[(k & ~7u) | (7 - (k & 7))];
   CZ_PUSH_NS(cs, "pack_le");
-  cz_pack_bits(cs, out, le, CZ_FR_CAPACITY);
+  cz_cs_sticky(cz_pack_bits(cs, out, le, CZ_FR_CAPACITY));
   CZ_POP_NS(cs);
   return cz_cs_error(cs);
 }
@@ -213,18 +214,19 @@ static size_t level_arities(const cz_merkle_shape *s, size_t n_leaves,
 }
 
 /* por.rs SubPath::synthesize over levels [from, to). */
-static void sub_path(cz_cs *cs, cz_merkle_hasher hasher, const char *ns, size_t from, size_t to,
-                     const unsigned *ar, const cz_merkle_proof *p, bool vals, cz_anum *cur,
-                     cz_bool *bits, size_t *nbits) {
+static cz_err sub_path(cz_cs *cs, cz_merkle_hasher hasher, const char *ns, size_t from, size_t to,
+                       const unsigned *ar, const cz_merkle_proof *p, bool vals, cz_anum *cur,
+                       cz_bool *bits, size_t *nbits) {
   CZ_PUSH_NS(cs, "%s", ns);
-  for (size_t l = from; l < to; l++) {
+  cz_err e = CZ_OK;
+  for (size_t l = from; e == CZ_OK && l < to; l++) {
     unsigned a = ar[l], nb = log2u(a);
     CZ_PUSH_NS(cs, "merkle tree hash %zu", l - from);
     cz_bool *ib = bits + *nbits;
     for (unsigned i = 0; i < nb; i++) {
       cz_abit bit;
       CZ_PUSH_NS(cs, "index bit %u", i);
-      cz_abit_alloc(cs, &bit, vals && ((p->index[l] >> i) & 1));
+      cz_cs_sticky(cz_abit_alloc(cs, &bit, vals && ((p->index[l] >> i) & 1)));
       CZ_POP_NS(cs);
       ib[i] = cz_bool_from_bit(bit);
     }
@@ -232,16 +234,17 @@ static void sub_path(cz_cs *cs, cz_merkle_hasher hasher, const char *ns, size_t 
     cz_anum sib[CZ_MERKLE_MAX_ARITY - 1], ins[CZ_MERKLE_MAX_ARITY];
     for (unsigned j = 0; j + 1 < a; j++) {
       CZ_PUSH_NS(cs, "path element %u", j);
-      cz_anum_alloc(cs, &sib[j], vals ? &p->siblings[l][j] : &CZ_FR_ZERO);
+      cz_cs_sticky(cz_anum_alloc(cs, &sib[j], vals ? &p->siblings[l][j] : &CZ_FR_ZERO));
       CZ_POP_NS(cs);
     }
-    cz_insert(cs, ins, cur, ib, nb, sib, a - 1);
+    e = cz_insert(cs, ins, cur, ib, nb, sib, a - 1);
     CZ_PUSH_NS(cs, "computation of commitment hash");
-    cz_merkle_hash_circuit(cs, hasher, a, ins, cur);
+    if (e == CZ_OK) e = cz_merkle_hash_circuit(cs, hasher, a, ins, cur);
     CZ_POP_NS(cs);
     CZ_POP_NS(cs);
   }
   CZ_POP_NS(cs);
+  return e;
 }
 
 /* PoRCircuit::synthesize. leaf / root NULL: Root::Val, allocated here from
@@ -262,31 +265,33 @@ static cz_err por_synthesize(cz_cs *cs, const cz_merkle_shape *s, size_t n_leave
     cur = *leaf;
   } else {
     CZ_PUSH_NS(cs, "value");
-    cz_anum_alloc(cs, &cur, vals ? &p->leaf : &CZ_FR_ZERO);
+    cz_cs_sticky(cz_anum_alloc(cs, &cur, vals ? &p->leaf : &CZ_FR_ZERO));
     CZ_POP_NS(cs);
   }
   cz_bool bits[CZ_MERKLE_MAX_LEVELS * 3];
   size_t nbits = 0, base = n - (s->sub_arity != 0) - (s->top_arity != 0);
-  sub_path(cs, s->hasher, "base", 0, base, ar, p, vals, &cur, bits, &nbits);
+  cz_err e = sub_path(cs, s->hasher, "base", 0, base, ar, p, vals, &cur, bits, &nbits);
   /* por.rs always calls the sub and top paths; of arity 0 they add
    * nothing, so absent ones are skipped. */
-  if (s->sub_arity) sub_path(cs, s->hasher, "sub", base, base + 1, ar, p, vals, &cur, bits, &nbits);
-  if (s->top_arity)
-    sub_path(cs, s->hasher, "top", base + 1, base + 2, ar, p, vals, &cur, bits, &nbits);
+  if (e == CZ_OK && s->sub_arity)
+    e = sub_path(cs, s->hasher, "sub", base, base + 1, ar, p, vals, &cur, bits, &nbits);
+  if (e == CZ_OK && s->top_arity)
+    e = sub_path(cs, s->hasher, "top", base + 1, base + 2, ar, p, vals, &cur, bits, &nbits);
+  if (e != CZ_OK) return e;
   CZ_PUSH_NS(cs, "path");
-  cz_pack_into_inputs(cs, bits, nbits);
+  cz_cs_sticky(cz_pack_into_inputs(cs, bits, nbits));
   CZ_POP_NS(cs);
   if (root) {
     rt = *root;
   } else {
     CZ_PUSH_NS(cs, "root_value");
-    cz_anum_alloc(cs, &rt, vals ? &p->root : &CZ_FR_ZERO);
+    cz_cs_sticky(cz_anum_alloc(cs, &rt, vals ? &p->root : &CZ_FR_ZERO));
     CZ_POP_NS(cs);
   }
-  cz_anum_enforce_equal(cs, &cur, &rt, "enforce root is correct");
+  cz_cs_sticky(cz_anum_enforce_equal(cs, &cur, &rt, "enforce root is correct"));
   if (!private_root) {
     CZ_PUSH_NS(cs, "root");
-    cz_anum_inputize(cs, &rt);
+    cz_cs_sticky(cz_anum_inputize(cs, &rt));
     CZ_POP_NS(cs);
   }
   return cz_cs_error(cs);
@@ -324,12 +329,14 @@ cz_err cz_por_no_challenge_input(cz_cs *cs, const cz_merkle_shape *s, size_t n_l
     for (unsigned i = 0; i < nb; i++) ib[i] = cz_bool_from_bit(challenge_bits[bit++]);
     cz_anum ins[CZ_MERKLE_MAX_ARITY];
     CZ_PUSH_NS(cs, "merkle proof insert (height=%zu)", h);
-    cz_insert(cs, ins, &cur, ib, nb, path + off, a - 1);
+    cz_err e = cz_insert(cs, ins, &cur, ib, nb, path + off, a - 1);
     CZ_POP_NS(cs);
+    if (e != CZ_OK) return e;
     off += a - 1;
     CZ_PUSH_NS(cs, "merkle proof hash (height=%zu)", h);
-    cz_merkle_hash_circuit(cs, s->hasher, a, ins, &cur);
+    e = cz_merkle_hash_circuit(cs, s->hasher, a, ins, &cur);
     CZ_POP_NS(cs);
+    if (e != CZ_OK) return e;
   }
   if (!cz_cs_needs_constraints(cs)) {
     cz_gadget_enforce_nothing(cs);

@@ -122,7 +122,7 @@ static void reset_abc(gadget *g) {
 
 static cz_var alloc(gadget *g, const cz_fr *value) {
   cz_var v = cz_var_aux(TPL_LOCAL_BASE + (uint32_t)g->n_alloc);
-  if (g->cs) cz_cs_alloc(g->cs, &v, g->values ? value : NULL);
+  if (g->cs) cz_cs_sticky(cz_cs_alloc(g->cs, &v, g->values ? value : NULL));
   else if (g->collect && g->n_alloc < TPL_MAX_LOCAL) g->collect[g->n_alloc] = *value;
   g->n_alloc++;
   return v;
@@ -531,7 +531,7 @@ static cz_err replay(cz_cs *cs, const cz_poseidon_params *p, const circuit_tpl *
   const tpl *t = &ct->t;
   for (size_t r = 0; r < t->n_constraints; r++) {
     for (; n_alloc < ct->alloc_before[r]; n_alloc++)
-      cz_cs_alloc(cs, &locals[n_alloc], values ? &vals[n_alloc] : NULL);
+      cz_cs_sticky(cz_cs_alloc(cs, &locals[n_alloc], values ? &vals[n_alloc] : NULL));
     for (int k = 0; k < 3; k++) {
       cz_lc_clear(&lc[k]);
       for (size_t q = t->off[3 * r + k]; q < t->off[3 * r + k + 1]; q++) {
@@ -547,7 +547,7 @@ static cz_err replay(cz_cs *cs, const cz_poseidon_params *p, const circuit_tpl *
   }
   free(ab);
   for (; n_alloc < ct->n_local; n_alloc++)
-    cz_cs_alloc(cs, &locals[n_alloc], values ? &vals[n_alloc] : NULL);
+    cz_cs_sticky(cz_cs_alloc(cs, &locals[n_alloc], values ? &vals[n_alloc] : NULL));
   for (int k = 0; k < 3; k++) cz_lc_free(&lc[k]);
   *out = locals[ct->out_local];
   if (out_value) *out_value = values ? vals[ct->out_local] : CZ_FR_ZERO;

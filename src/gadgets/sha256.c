@@ -42,7 +42,8 @@ static void maybe_compute(cz_multieq *m, cz_u32 *out, maybe_u32 *x, const cz_u32
     *out = x->v[0];
   } else {
     for (size_t i = 0; i < n_others; i++) x->v[x->n++] = others[i];
-    cz_u32_addmany(m, out, x->v, x->n);
+    /* x->n <= 8 (the size of v): within addmany's 2..10, only sticky errors */
+    cz_cs_sticky(cz_u32_addmany(m, out, x->v, x->n));
   }
   CZ_POP_NS(cs);
 }
@@ -55,19 +56,19 @@ static void sigma(cz_cs *cs, cz_u32 *out, const cz_u32 *x, unsigned r0, unsigned
   cz_u32_rotr(&s, x, r0);
   cz_u32_rotr(&t, x, r1);
   CZ_PUSH_NS(cs, "first xor for %s", sname);
-  cz_u32_xor(cs, &s, &s, &t);
+  cz_cs_sticky(cz_u32_xor(cs, &s, &s, &t));
   CZ_POP_NS(cs);
   if (shift) cz_u32_shr(&t, x, r2);
   else cz_u32_rotr(&t, x, r2);
   CZ_PUSH_NS(cs, "second xor for %s", sname);
-  cz_u32_xor(cs, out, &s, &t);
+  cz_cs_sticky(cz_u32_xor(cs, out, &s, &t));
   CZ_POP_NS(cs);
 }
 
 static void add2(cz_multieq *m, cz_u32 *out, const cz_u32 *x, const cz_u32 *y, const char *name) {
   cz_u32 ops[2] = {*x, *y};
   CZ_PUSH_NS(m->cs, "%s", name);
-  cz_u32_addmany(m, out, ops, 2);
+  cz_cs_sticky(cz_u32_addmany(m, out, ops, 2)); /* 2 operands: only sticky errors */
   CZ_POP_NS(m->cs);
 }
 
@@ -85,7 +86,7 @@ cz_err cz_sha256_compression(cz_cs *cs, cz_u32 out[8], const cz_bool in[512], co
     ops[2] = w[i - 7];
     sigma(cs, &ops[3], &w[i - 2], 17, 19, 10, true, "s1");
     CZ_PUSH_NS(cs, "computation of w[i]");
-    cz_u32_addmany(&m, &w[i], ops, 4);
+    cz_cs_sticky(cz_u32_addmany(&m, &w[i], ops, 4)); /* 4 operands: only sticky errors */
     CZ_POP_NS(cs);
     CZ_POP_NS(cs);
   }
@@ -98,7 +99,7 @@ cz_err cz_sha256_compression(cz_cs *cs, cz_u32 out[8], const cz_bool in[512], co
     maybe_compute(&m, &new_e, &e, NULL, 0, "deferred e computation");
     sigma(cs, &s1, &new_e, 6, 11, 25, false, "s1");
     CZ_PUSH_NS(cs, "ch");
-    cz_u32_sha256_ch(cs, &ch, &new_e, &f, &g);
+    cz_cs_sticky(cz_u32_sha256_ch(cs, &ch, &new_e, &f, &g));
     CZ_POP_NS(cs);
     /* temp1 = h, s1, ch, K[i], w[i] */
     cz_u32 temp1[5];
@@ -111,7 +112,7 @@ cz_err cz_sha256_compression(cz_cs *cs, cz_u32 out[8], const cz_bool in[512], co
     maybe_compute(&m, &new_a, &a, NULL, 0, "deferred a computation");
     sigma(cs, &s0, &new_a, 2, 13, 22, false, "s0");
     CZ_PUSH_NS(cs, "maj");
-    cz_u32_sha256_maj(cs, &maj, &new_a, &b, &c);
+    cz_cs_sticky(cz_u32_sha256_maj(cs, &maj, &new_a, &b, &c));
     CZ_POP_NS(cs);
 
     h = g;
@@ -150,7 +151,7 @@ static void state_bits_be(cz_bool out[256], const cz_u32 st[8]) {
 cz_err cz_sha256_block_no_padding(cz_cs *cs, cz_bool out[256], const cz_bool in[512]) {
   cz_u32 iv[8], st[8];
   cz_sha256_iv(iv);
-  cz_sha256_compression(cs, st, in, iv);
+  cz_cs_sticky(cz_sha256_compression(cs, st, in, iv));
   state_bits_be(out, st);
   return cz_cs_error(cs);
 }
@@ -175,7 +176,7 @@ cz_err cz_sha256(cz_cs *cs, cz_bool out[256], const cz_bool *in, size_t nbits) {
     CZ_PUSH_NS(cs, "block %zu", blk);
     cz_u32 prev[8];
     memcpy(prev, st, sizeof prev);
-    cz_sha256_compression(cs, st, block, prev);
+    cz_cs_sticky(cz_sha256_compression(cs, st, block, prev));
     CZ_POP_NS(cs);
   }
   state_bits_be(out, st);

@@ -50,7 +50,7 @@ static cz_err alloc_bits_le(cz_cs *cs, cz_bool *out, uint64_t value, int n) {
   for (int i = 0; i < n; i++) {
     cz_abit b;
     CZ_PUSH_NS(cs, "allocated bit %d", i);
-    cz_abit_alloc(cs, &b, (value >> i) & 1);
+    cz_cs_sticky(cz_abit_alloc(cs, &b, (value >> i) & 1));
     CZ_POP_NS(cs);
     out[i] = cz_bool_from_bit(b);
   }
@@ -119,7 +119,7 @@ cz_err cz_u32_xor(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b) {
   cz_u32 r;
   for (int i = 0; i < 32; i++) {
     CZ_PUSH_NS(cs, "xor of bit %d", i);
-    cz_bool_xor(cs, &r.bits[i], &a->bits[i], &b->bits[i]);
+    cz_cs_sticky(cz_bool_xor(cs, &r.bits[i], &a->bits[i], &b->bits[i]));
     CZ_POP_NS(cs);
   }
   r.value = a->value ^ b->value;
@@ -132,7 +132,7 @@ cz_err cz_u32_sha256_maj(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *
   cz_u32 r;
   for (int i = 0; i < 32; i++) {
     CZ_PUSH_NS(cs, "maj %d", i);
-    cz_bool_sha256_maj(cs, &r.bits[i], &a->bits[i], &b->bits[i], &c->bits[i]);
+    cz_cs_sticky(cz_bool_sha256_maj(cs, &r.bits[i], &a->bits[i], &b->bits[i], &c->bits[i]));
     CZ_POP_NS(cs);
   }
   r.value = (a->value & b->value) ^ (a->value & c->value) ^ (b->value & c->value);
@@ -144,7 +144,7 @@ cz_err cz_u32_sha256_ch(cz_cs *cs, cz_u32 *out, const cz_u32 *a, const cz_u32 *b
   cz_u32 r;
   for (int i = 0; i < 32; i++) {
     CZ_PUSH_NS(cs, "ch %d", i);
-    cz_bool_sha256_ch(cs, &r.bits[i], &a->bits[i], &b->bits[i], &c->bits[i]);
+    cz_cs_sticky(cz_bool_sha256_ch(cs, &r.bits[i], &a->bits[i], &b->bits[i], &c->bits[i]));
     CZ_POP_NS(cs);
   }
   r.value = (a->value & b->value) ^ (~a->value & c->value);
@@ -176,7 +176,7 @@ cz_err cz_u32_addmany(cz_multieq *m, cz_u32 *out, const cz_u32 *ops, size_t n) {
   cz_abit res[64];
   for (unsigned i = 0; i < nbits; i++) {
     CZ_PUSH_NS(cs, "result bit %u", i);
-    cz_abit_alloc(cs, &res[i], (sum >> i) & 1);
+    cz_cs_sticky(cz_abit_alloc(cs, &res[i], (sum >> i) & 1));
     CZ_POP_NS(cs);
   }
   /* MultiEq::enforce_equal(nbits, operands' LC, result LC): the pending

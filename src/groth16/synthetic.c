@@ -18,10 +18,10 @@ cz_err cz_synthetic_chain(cz_cs *cs, size_t n, const cz_fr *x) {
   if (vals && !x) return CZ_ERR_INVALID_ARG;
   cz_fr v = vals ? *x : CZ_FR_ZERO;
   cz_var prev, next;
-  cz_cs_alloc_input(cs, &prev, vals ? &v : NULL);
+  cz_cs_sticky(cz_cs_alloc_input(cs, &prev, vals ? &v : NULL));
   for (size_t i = 0; i < n; i++) {
     if (vals) cz_fr_sqr(&v, &v);
-    cz_cs_alloc(cs, &next, vals ? &v : NULL);
+    cz_cs_sticky(cz_cs_alloc(cs, &next, vals ? &v : NULL));
     square_constraint(cs, prev, next);
     prev = next;
   }
@@ -40,9 +40,9 @@ cz_err cz_synthetic_sparse(cz_cs *cs, size_t n, const cz_fr *x, uint64_t seed) {
   if (n == 0) return cz_cs_error(cs);
   cz_var xv, y, b;
   cz_fr v;
-  cz_cs_alloc_input(cs, &xv, vals ? x : NULL);
+  cz_cs_sticky(cz_cs_alloc_input(cs, &xv, vals ? x : NULL));
   if (vals) cz_fr_sqr(&v, x);
-  cz_cs_alloc(cs, &y, vals ? &v : NULL);
+  cz_cs_sticky(cz_cs_alloc(cs, &y, vals ? &v : NULL));
   square_constraint(cs, xv, y);
   cz_lc a, bl, c;
   cz_lc_init(&a, cs);
@@ -51,7 +51,7 @@ cz_err cz_synthetic_sparse(cz_cs *cs, size_t n, const cz_fr *x, uint64_t seed) {
   for (size_t i = 1; i < n; i++) {
     uint64_t r = mix(seed + 0x9e3779b97f4a7c15ULL * i);
     bool bit = (r & 3) == 3;
-    cz_cs_alloc(cs, &b, vals ? (bit ? &CZ_FR_ONE : &CZ_FR_ZERO) : NULL);
+    cz_cs_sticky(cz_cs_alloc(cs, &b, vals ? (bit ? &CZ_FR_ONE : &CZ_FR_ZERO) : NULL));
     cz_lc_clear(&a);
     cz_lc_clear(&bl);
     cz_lc_add(&a, b);

@@ -25,7 +25,8 @@ cz_err cz_merkle_hash_node(cz_merkle_hasher h, unsigned arity, const cz_fr *chil
     cz_sha256_digest(d, b, (size_t)arity * CZ_FR_BYTES);
   } else {
     cz_sha256_ctx ctx;
-    cz_sha256_init(&ctx);
+    cz_err e = cz_sha256_init(&ctx);
+    if (e != CZ_OK) return e;
     for (unsigned i = 0; i < arity; i++) {
       uint8_t b[CZ_FR_BYTES];
       cz_fr_to_bytes_le(b, &children[i]);

@@ -220,7 +220,9 @@ cz_err cz_circom_key_load(cz_circom_keys *k, const cz_circom_key_spec *spec,
     if (added) {
       uint64_t freed;
       char why[64];
-      cz_engine_srs_remove(k->e, circuit_id, &freed, why, sizeof why);
+      /* best-effort undo after the load failed: err already says why */
+      cz_err undo = cz_engine_srs_remove(k->e, circuit_id, &freed, why, sizeof why);
+      (void)undo;
       forget(k, id);
     }
     return err;

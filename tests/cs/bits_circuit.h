@@ -33,7 +33,7 @@ static void bits_booleans(bits_ctx *x, uint64_t seed) {
     st = st * 6364136223846793005ULL + 1442695040888963407ULL;
     x->bv[i] = (st >> 33) & 1;
     cz_fr v = x->bv[i] ? CZ_FR_ONE : CZ_FR_ZERO;
-    cz_cs_alloc(x->cs, &x->bit[i], x->vals ? &v : NULL);
+    CHECK(cz_cs_alloc(x->cs, &x->bit[i], x->vals ? &v : NULL) == CZ_OK);
     cz_lc a, b2, c;
     cz_lc_init(&a, x->cs);
     cz_lc_init(&b2, x->cs);
@@ -54,7 +54,7 @@ static void bits_xors(bits_ctx *x) {
     bool xb = x->bv[i] ^ x->bv[i + 1];
     cz_fr xv = xb ? CZ_FR_ONE : CZ_FR_ZERO, two = bits_fr(2);
     cz_var xo;
-    cz_cs_alloc(x->cs, &xo, x->vals ? &xv : NULL);
+    CHECK(cz_cs_alloc(x->cs, &xo, x->vals ? &xv : NULL) == CZ_OK);
     cz_lc a, b2, c;
     cz_lc_init(&a, x->cs);
     cz_lc_init(&b2, x->cs);
@@ -86,7 +86,7 @@ static void bits_pack(bits_ctx *x, int k) {
     pw = t;
   }
   x->numv[k] = acc;
-  cz_cs_alloc(x->cs, &x->num[k], x->vals ? &acc : NULL);
+  CHECK(cz_cs_alloc(x->cs, &x->num[k], x->vals ? &acc : NULL) == CZ_OK);
   cz_lc_add(&one, CZ_VAR_ONE);
   cz_lc_add(&c, x->num[k]);
   cz_cs_enforce(x->cs, &packed, &one, &c);
@@ -101,7 +101,7 @@ static void bits_product_and_sum(bits_ctx *x) {
   cz_fr prod, k7 = bits_fr(7), sum;
   cz_fr_mul(&prod, &x->numv[0], &x->numv[1]);
   cz_var pv;
-  cz_cs_alloc(x->cs, &pv, x->vals ? &prod : NULL);
+  CHECK(cz_cs_alloc(x->cs, &pv, x->vals ? &prod : NULL) == CZ_OK);
   cz_lc a, b2, c;
   cz_lc_init(&a, x->cs);
   cz_lc_init(&b2, x->cs);
@@ -117,7 +117,7 @@ static void bits_product_and_sum(bits_ctx *x) {
   cz_fr_sub(&sum, &sum, &x->inv);
   cz_fr_mul(&sum, &sum, &x->inv);
   cz_var sv;
-  cz_cs_alloc(x->cs, &sv, x->vals ? &sum : NULL);
+  CHECK(cz_cs_alloc(x->cs, &sv, x->vals ? &sum : NULL) == CZ_OK);
   cz_lc_add(&a, x->num[2]);
   cz_lc_add_const(&a, &k7);
   cz_lc_sub(&a, x->in);
@@ -134,7 +134,7 @@ static void bits_product_and_sum(bits_ctx *x) {
  * multiplication of two "other" numbers, inputs in A, B and C. */
 static void bits_circuit(cz_cs *cs, uint64_t seed) {
   bits_ctx x = {.cs = cs, .vals = cz_cs_needs_values(cs), .inv = bits_fr(seed * 5 + 3)};
-  cz_cs_alloc_input(cs, &x.in, x.vals ? &x.inv : NULL);
+  CHECK(cz_cs_alloc_input(cs, &x.in, x.vals ? &x.inv : NULL) == CZ_OK);
   bits_booleans(&x, seed);
   bits_xors(&x);
   for (int k = 0; k < 3; k++) bits_pack(&x, k);

@@ -34,10 +34,10 @@ static void cubic(cz_cs *cs, const circuit *c) {
   cz_fr_add(&out, &out, &five);
   if (c->break_at == 1) cz_fr_add(&x3, &x3, &CZ_FR_ONE);
   cz_var vout, vx, vx2, vx3;
-  cz_cs_alloc_input(cs, &vout, val(cs, &out));
-  cz_cs_alloc(cs, &vx, val(cs, &x));
-  cz_cs_alloc(cs, &vx2, val(cs, &x2));
-  cz_cs_alloc(cs, &vx3, val(cs, &x3));
+  CHECK(cz_cs_alloc_input(cs, &vout, val(cs, &out)) == CZ_OK);
+  CHECK(cz_cs_alloc(cs, &vx, val(cs, &x)) == CZ_OK);
+  CHECK(cz_cs_alloc(cs, &vx2, val(cs, &x2)) == CZ_OK);
+  CHECK(cz_cs_alloc(cs, &vx3, val(cs, &x3)) == CZ_OK);
   cz_lc a, b, k;
   cz_lc_init(&a, cs);
   cz_lc_init(&b, cs);
@@ -73,12 +73,12 @@ static void cubic(cz_cs *cs, const circuit *c) {
 static void chain(cz_cs *cs, const circuit *c) {
   cz_fr x = fr(c->x), y;
   cz_var v, w;
-  cz_cs_alloc(cs, &v, val(cs, &x));
+  CHECK(cz_cs_alloc(cs, &v, val(cs, &x)) == CZ_OK);
   for (size_t i = 0; i < c->n; i++) {
     cz_fr_sqr(&y, &x);
     if ((int)i == c->break_at) cz_fr_add(&y, &y, &CZ_FR_ONE);
-    if (i + 1 == c->n) cz_cs_alloc_input(cs, &w, val(cs, &y));
-    else cz_cs_alloc(cs, &w, val(cs, &y));
+    if (i + 1 == c->n) CHECK(cz_cs_alloc_input(cs, &w, val(cs, &y)) == CZ_OK);
+    else CHECK(cz_cs_alloc(cs, &w, val(cs, &y)) == CZ_OK);
     cz_lc a, b, k;
     cz_lc_init(&a, cs);
     cz_lc_init(&b, cs);
@@ -108,10 +108,10 @@ static void sparse(cz_cs *cs, const circuit *c) {
   cz_var vars[W], inp;
   unsigned long long st = c->x;
   cz_fr in_val = fr(c->x * 3 + 1);
-  cz_cs_alloc_input(cs, &inp, val(cs, &in_val));
+  CHECK(cz_cs_alloc_input(cs, &inp, val(cs, &in_val)) == CZ_OK);
   for (int j = 0; j < W; j++) {
     vals[j] = fr(st = st * 6364136223846793005ULL + 1442695040888963407ULL);
-    cz_cs_alloc(cs, &vars[j], val(cs, &vals[j]));
+    CHECK(cz_cs_alloc(cs, &vars[j], val(cs, &vals[j])) == CZ_OK);
   }
   cz_fr zero = CZ_FR_ZERO;
   for (size_t r = 0; r < c->n; r++) {
@@ -159,7 +159,7 @@ static void sparse(cz_cs *cs, const circuit *c) {
     cz_fr_mul(&prod, &av, &bv);
     if ((int)r == c->break_at) cz_fr_add(&prod, &prod, &CZ_FR_ONE);
     cz_var out;
-    cz_cs_alloc(cs, &out, val(cs, &prod));
+    CHECK(cz_cs_alloc(cs, &out, val(cs, &prod)) == CZ_OK);
     /* c = out + inp - inp via an LC sum (k = out; k += tmp2 - tmp2). */
     cz_lc_add(&k, out);
     cz_lc_clear(&tmp);
@@ -340,8 +340,8 @@ static void test_names(void) {
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   cz_fr v3 = fr(3), v9 = fr(9), v4 = fr(4);
   cz_var x, y;
-  cz_cs_alloc(cs, &x, &v3);
-  cz_cs_alloc(cs, &y, &v9);
+  CHECK(cz_cs_alloc(cs, &x, &v3) == CZ_OK);
+  CHECK(cz_cs_alloc(cs, &y, &v9) == CZ_OK);
   cz_lc a, b;
   cz_lc_init(&a, cs);
   cz_lc_init(&b, cs);
@@ -412,7 +412,7 @@ static void test_errors(void) {
   /* Unallocated variables, on every backend that looks at LCs. */
   for (int k = 0; k < CZ_CS_MODE_COUNT; k++) {
     cs = cz_cs_new((cz_cs_mode)k, NULL);
-    cz_cs_alloc(cs, &v, &one);
+    CHECK(cz_cs_alloc(cs, &v, &one) == CZ_OK);
     cz_lc a, z;
     cz_lc_init(&a, cs);
     cz_lc_init(&z, cs);
@@ -457,10 +457,10 @@ static void test_errors(void) {
   /* r1cs_eval with a witness of another shape. */
   circuit c1 = {1, 4, 3, -1}, c2 = {1, 5, 3, -1};
   cs = run(CZ_CS_RECORD, NULL, &c1);
-  cz_cs_take_r1cs(cs, &m);
+  CHECK(cz_cs_take_r1cs(cs, &m) == CZ_OK);
   cz_cs_free(cs);
   cs = run(CZ_CS_WITNESS, NULL, &c2);
-  cz_cs_take_assignment(cs, &as);
+  CHECK(cz_cs_take_assignment(cs, &as) == CZ_OK);
   cz_cs_free(cs);
   CHECK_EQ_INT(cz_r1cs_eval(&m, &as), CZ_ERR_INVALID_ARG);
   cz_assignment_free(&as);

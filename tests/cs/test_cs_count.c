@@ -109,8 +109,8 @@ static void test_memory(void) {
   cz_lc_init(&e, cs);
   for (size_t i = 0; i < 4000000; i++) {
     cz_var v;
-    cz_cs_alloc(cs, &v, NULL);
-    cz_cs_alloc_input(cs, &v, NULL);
+    CHECK(cz_cs_alloc(cs, &v, NULL) == CZ_OK);
+    CHECK(cz_cs_alloc_input(cs, &v, NULL) == CZ_OK);
     cz_cs_enforce(cs, &e, &e, &e);
   }
   cz_lc_free(&e);

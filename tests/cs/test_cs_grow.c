@@ -15,13 +15,13 @@ static void chain(cz_cs *cs, uint64_t seed) {
   cz_fr x, y;
   cz_fr_from_u64(&x, seed);
   cz_var v, w;
-  cz_cs_alloc(cs, &v, &x);
+  CHECK(cz_cs_alloc(cs, &v, &x) == CZ_OK);
   cz_lc a, k;
   cz_lc_init(&a, cs);
   cz_lc_init(&k, cs);
   for (size_t i = 0; i < ROWS; i++) {
     cz_fr_sqr(&y, &x);
-    cz_cs_alloc(cs, &w, &y);
+    CHECK(cz_cs_alloc(cs, &w, &y) == CZ_OK);
     cz_lc_clear(&a);
     cz_lc_clear(&k);
     cz_lc_add(&a, v);

@@ -11,7 +11,7 @@ int main(void) {
   cz_var x;
   cz_fr two;
   cz_fr_from_u64(&two, 2);
-  cz_cs_alloc(cs, &x, &two);
+  CHECK(cz_cs_alloc(cs, &x, &two) == CZ_OK);
   cz_lc a, c;
   cz_lc_init(&a, cs);
   cz_lc_init(&c, cs);

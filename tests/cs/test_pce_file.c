@@ -186,8 +186,8 @@ static void test_round_trip(void) {
 static void test_wide(void) {
   cz_cs *cs = cz_cs_new(CZ_CS_RECORD, NULL);
   cz_var x, y;
-  cz_cs_alloc(cs, &x, NULL);
-  cz_cs_alloc(cs, &y, NULL);
+  CHECK(cz_cs_alloc(cs, &x, NULL) == CZ_OK);
+  CHECK(cz_cs_alloc(cs, &y, NULL) == CZ_OK);
   for (uint64_t i = 0; i < 70000; i++) {
     cz_lc a, b, c;
     cz_lc_init(&a, cs);

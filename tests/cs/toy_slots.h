@@ -31,9 +31,9 @@ static inline cz_fr toy_fr(uint64_t v) {
 static inline cz_err toy_header(cz_cs *cs, void *ctx) {
   toy *t = ctx;
   t->h_val = toy_fr(12345);
-  cz_cs_alloc_input(cs, &t->h_in, &t->h_val);
-  cz_cs_alloc(cs, &t->h_aux, &t->h_val);
-  cz_cs_alloc(cs, &t->h_bit, &CZ_FR_ONE);
+  cz_cs_sticky(cz_cs_alloc_input(cs, &t->h_in, &t->h_val));
+  cz_cs_sticky(cz_cs_alloc(cs, &t->h_aux, &t->h_val));
+  cz_cs_sticky(cz_cs_alloc(cs, &t->h_bit, &CZ_FR_ONE));
   cz_lc a, b, c;
   cz_lc_init(&a, cs);
   cz_lc_init(&b, cs);
@@ -58,7 +58,7 @@ static inline cz_err toy_slot(cz_cs *cs, const void *ctx, size_t i) {
   /* B's value: h_bit + h_aux, or h_in + h_aux when the slot varies. */
   cz_fr iv = toy_fr(1000 + i), hb;
   cz_fr_add(&hb, &t->h_val, t->vary && i % 2 ? &t->h_val : &CZ_FR_ONE);
-  cz_cs_alloc_input(cs, &in, &iv);
+  cz_cs_sticky(cz_cs_alloc_input(cs, &in, &iv));
   cz_lc a, b, c;
   cz_lc_init(&a, cs);
   cz_lc_init(&b, cs);
@@ -71,8 +71,8 @@ static inline cz_err toy_slot(cz_cs *cs, const void *ctx, size_t i) {
     cz_fr_add(&av, &vv, j % 4 == 0 ? &iv : &CZ_FR_ZERO); /* A's value */
     cz_fr_mul(&ww, &av, &hb);
     cz_var w;
-    cz_cs_alloc(cs, &v, &vv);
-    cz_cs_alloc(cs, &w, &ww);
+    cz_cs_sticky(cz_cs_alloc(cs, &v, &vv));
+    cz_cs_sticky(cz_cs_alloc(cs, &w, &ww));
     cz_lc_clear(&a);
     cz_lc_clear(&b);
     cz_lc_clear(&c);
@@ -87,7 +87,7 @@ static inline cz_err toy_slot(cz_cs *cs, const void *ctx, size_t i) {
     cz_cs_enforce(cs, &a, &b, &c);
   }
   if (n % 2) { /* a last bit, constrained to be one: v * (1 - v) = 0 */
-    cz_cs_alloc(cs, &v, &CZ_FR_ONE);
+    cz_cs_sticky(cz_cs_alloc(cs, &v, &CZ_FR_ONE));
     cz_lc_clear(&a);
     cz_lc_clear(&b);
     cz_lc_clear(&c);

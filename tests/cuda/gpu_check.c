@@ -28,6 +28,17 @@
 #include "cuzk/synthetic.h"
 #include "groth16/g16_internal.h"
 
+/* A setup step that must succeed before anything can be compared: the check
+ * stops (exit 1) when it fails. */
+#define MUST(x) \
+  do { \
+    cz_err must_e = (x); \
+    if (must_e != CZ_OK) { \
+      printf("%s: %s\ngpu_check FAILED\n", #x, cz_err_str(must_e)); \
+      exit(1); \
+    } \
+  } while (0)
+
 static int failures;
 static unsigned long long rng = 0x2545f4914f6cdd1dULL;
 
@@ -80,7 +91,7 @@ static void check_h(czg_ops *ops, unsigned lo, unsigned hi) {
     memset(b + m, 0, (n - m) * sizeof *b);
     memset(c + m, 0, (n - m) * sizeof *c);
     cz_ntt_domain *d;
-    cz_ntt_domain_new(&d, k);
+    MUST(cz_ntt_domain_new(&d, k));
     t0 = cz_now_ns();
     cz_ntt_h_poly(d, a, b, c, 0);
     double cpu = ms(t0);
@@ -128,7 +139,7 @@ static void check_msm(czg_ops *ops, unsigned lo, unsigned hi) {
     cz_err e = ops->msm(ops->ctx, bases, k, n, &g);
     double tg = ms(t0);
     t0 = cz_now_ns();
-    cz_msm_g1(&c, bases, k, n, 0);
+    MUST(cz_msm_g1(&c, bases, k, n, 0));
     double tc = ms(t0);
     char what[64];
     snprintf(what, sizeof what, "msm_g1_2^%u", lg);
@@ -145,7 +156,7 @@ static void check_msm(czg_ops *ops, unsigned lo, unsigned hi) {
   cz_err e = ops->batch_add(ops->ctx, bases, n, &g);
   double tg = ms(t0);
   t0 = cz_now_ns();
-  cz_msm_g1(&c, bases, k, n, 0);
+  MUST(cz_msm_g1(&c, bases, k, n, 0));
   double tc = ms(t0);
   char what[64];
   snprintf(what, sizeof what, "batch_add_2^%u", hi < 24 ? hi : 24);
@@ -176,11 +187,11 @@ static void check_proofs(const cz_prover_backend *gpu, unsigned lg) {
     size_t n = ((size_t)1 << lg) - CZ_SYNTHETIC_INPUTS;
     cz_cs *cs = cz_cs_new(CZ_CS_KEYGEN, NULL);
     cz_fr one = CZ_FR_ONE;
-    if (sparse) cz_synthetic_sparse(cs, n, &one, 42);
-    else cz_synthetic_chain(cs, n, &one);
-    cz_cs_finish(cs);
+    if (sparse) MUST(cz_synthetic_sparse(cs, n, &one, 42));
+    else MUST(cz_synthetic_chain(cs, n, &one));
+    MUST(cz_cs_finish(cs));
     cz_keygen_cols cols;
-    cz_cs_take_keygen(cs, &cols);
+    MUST(cz_cs_take_keygen(cs, &cols));
     cz_cs_free(cs);
     cz_groth16_toxic t = {rand_fr(), rand_fr(), rand_fr(), rand_fr(), rand_fr()};
     cz_groth16_params p;

@@ -14,7 +14,7 @@ static cz_bool make(cz_cs *cs, int k, const char *name) {
   if (kind_const(k)) return cz_bool_const(k == T_TRUE);
   cz_abit b;
   CZ_PUSH_NS(cs, "%s", name);
-  cz_abit_alloc(cs, &b, k == A_TRUE || k == N_TRUE);
+  CHECK(cz_abit_alloc(cs, &b, k == A_TRUE || k == N_TRUE) == CZ_OK);
   CZ_POP_NS(cs);
   cz_bool r = cz_bool_from_bit(b);
   return (k == N_TRUE || k == N_FALSE) ? cz_bool_not(r) : r;
@@ -39,7 +39,7 @@ static bool fr_is_bit(const cz_cs *cs, cz_var v, bool b) {
 static void test_allocated(void) {
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   cz_abit b;
-  cz_abit_alloc(cs, &b, true);
+  CHECK(cz_abit_alloc(cs, &b, true) == CZ_OK);
   CHECK(cz_cs_is_satisfied(cs));
   CHECK_EQ_INT(cz_cs_num_constraints(cs), 1);
   cz_fr two;
@@ -57,27 +57,27 @@ static void test_allocated(void) {
         cs = cz_cs_new(CZ_CS_TEST, NULL);
         cz_abit a, c, r;
         CZ_PUSH_NS(cs, "a");
-        cz_abit_alloc(cs, &a, av);
+        CHECK(cz_abit_alloc(cs, &a, av) == CZ_OK);
         CZ_POP_NS(cs);
         CZ_PUSH_NS(cs, "b");
-        cz_abit_alloc(cs, &c, bv);
+        CHECK(cz_abit_alloc(cs, &c, bv) == CZ_OK);
         CZ_POP_NS(cs);
         bool want;
         switch (op) {
           case 0:
-            cz_abit_xor(cs, &r, &a, &c);
+            CHECK(cz_abit_xor(cs, &r, &a, &c) == CZ_OK);
             want = av ^ bv;
             break;
           case 1:
-            cz_abit_and(cs, &r, &a, &c);
+            CHECK(cz_abit_and(cs, &r, &a, &c) == CZ_OK);
             want = av & bv;
             break;
           case 2:
-            cz_abit_and_not(cs, &r, &a, &c);
+            CHECK(cz_abit_and_not(cs, &r, &a, &c) == CZ_OK);
             want = av & !bv;
             break;
           default:
-            cz_abit_nor(cs, &r, &a, &c);
+            CHECK(cz_abit_nor(cs, &r, &a, &c) == CZ_OK);
             want = !av & !bv;
             break;
         }
@@ -99,10 +99,10 @@ static void test_alloc_conditionally(void) {
       cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
       cz_abit m, b;
       CZ_PUSH_NS(cs, "m");
-      cz_abit_alloc(cs, &m, mbf);
+      CHECK(cz_abit_alloc(cs, &m, mbf) == CZ_OK);
       CZ_POP_NS(cs);
       CZ_PUSH_NS(cs, "b");
-      cz_abit_alloc_conditionally(cs, &b, v, &m);
+      CHECK(cz_abit_alloc_conditionally(cs, &b, v, &m) == CZ_OK);
       CZ_POP_NS(cs);
       CHECK(cz_cs_is_satisfied(cs) == !(mbf && v));
       if (mbf && v) CHECK(!strcmp(cz_cs_which_is_unsatisfied(cs, NULL), "b/boolean constraint"));
@@ -123,13 +123,13 @@ static void test_two_operand(void) {
         cz_bool a = make(cs, x, "a"), b = make(cs, y, "b"), r;
         bool va = kind_val(x), vb = kind_val(y), want;
         if (op == 0) {
-          cz_bool_xor(cs, &r, &a, &b);
+          CHECK(cz_bool_xor(cs, &r, &a, &b) == CZ_OK);
           want = va ^ vb;
         } else if (op == 1) {
-          cz_bool_and(cs, &r, &a, &b);
+          CHECK(cz_bool_and(cs, &r, &a, &b) == CZ_OK);
           want = va & vb;
         } else {
-          cz_bool_or(cs, &r, &a, &b);
+          CHECK(cz_bool_or(cs, &r, &a, &b) == CZ_OK);
           want = va | vb;
         }
         CHECK(r.value == want);
@@ -166,10 +166,10 @@ static void test_ch_maj(void) {
           bool va = kind_val(x), vb = kind_val(y), vc = kind_val(z), want;
           size_t before = cz_cs_num_constraints(cs);
           if (op == 0) {
-            cz_bool_sha256_ch(cs, &r, &a, &b, &c);
+            CHECK(cz_bool_sha256_ch(cs, &r, &a, &b, &c) == CZ_OK);
             want = (va & vb) ^ (!va & vc);
           } else {
-            cz_bool_sha256_maj(cs, &r, &a, &b, &c);
+            CHECK(cz_bool_sha256_maj(cs, &r, &a, &b, &c) == CZ_OK);
             want = (va & vb) ^ (va & vc) ^ (vb & vc);
           }
           size_t cost = cz_cs_num_constraints(cs) - before;
@@ -219,7 +219,7 @@ static void test_into_bits(void) {
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   uint64_t v = check_rand64();
   cz_bool bits[64];
-  cz_u64_into_bits_le(cs, bits, v);
+  CHECK(cz_u64_into_bits_le(cs, bits, v) == CZ_OK);
   CHECK(cz_cs_is_satisfied(cs));
   CHECK_EQ_INT(cz_cs_num_constraints(cs), 64);
   for (int i = 0; i < 64; i++)
@@ -231,7 +231,7 @@ static void test_into_bits(void) {
   cz_fr m1;
   cz_fr_neg(&m1, &CZ_FR_ONE);
   cz_abit fb[CZ_FR_NUM_BITS];
-  cz_field_into_allocated_bits_le(cs, fb, &m1);
+  CHECK(cz_field_into_allocated_bits_le(cs, fb, &m1) == CZ_OK);
   CHECK(cz_cs_is_satisfied(cs));
   CHECK_EQ_INT(cz_cs_num_constraints(cs), 255);
   uint64_t want[4];

@@ -25,21 +25,21 @@ static void test_arith(void) {
     cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
     cz_fr x = check_rand_fr(), y = check_rand_fr(), want;
     cz_anum a, b, r;
-    cz_anum_alloc(cs, &a, &x);
-    cz_anum_alloc(cs, &b, &y);
+    CHECK(cz_anum_alloc(cs, &a, &x) == CZ_OK);
+    CHECK(cz_anum_alloc(cs, &b, &y) == CZ_OK);
     static const char *names[4] = {"addition constraint", "multiplication constraint",
                                    "squaring constraint", "enforce input is correct"};
     if (op == 0) {
-      cz_anum_add(cs, &r, &a, &b);
+      CHECK(cz_anum_add(cs, &r, &a, &b) == CZ_OK);
       cz_fr_add(&want, &x, &y);
     } else if (op == 1) {
-      cz_anum_mul(cs, &r, &a, &b);
+      CHECK(cz_anum_mul(cs, &r, &a, &b) == CZ_OK);
       cz_fr_mul(&want, &x, &y);
     } else if (op == 2) {
-      cz_anum_square(cs, &r, &a);
+      CHECK(cz_anum_square(cs, &r, &a) == CZ_OK);
       cz_fr_sqr(&want, &x);
     } else {
-      cz_anum_inputize(cs, &a);
+      CHECK(cz_anum_inputize(cs, &a) == CZ_OK);
       r.var = cz_var_input(1);
       want = x;
       CHECK_EQ_INT(cz_cs_num_inputs(cs), 2);
@@ -62,11 +62,11 @@ static void test_constraint_add_sub(void) {
     cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
     cz_fr x = check_rand_fr(), y = check_rand_fr(), want;
     cz_anum a, b, r;
-    cz_anum_alloc(cs, &a, &x);
-    cz_anum_alloc(cs, &b, &y);
+    CHECK(cz_anum_alloc(cs, &a, &x) == CZ_OK);
+    CHECK(cz_anum_alloc(cs, &b, &y) == CZ_OK);
     CZ_PUSH_NS(cs, "op");
-    if (op) cz_constraint_sub(cs, &r, &a, &b);
-    else cz_constraint_add(cs, &r, &a, &b);
+    if (op) CHECK(cz_constraint_sub(cs, &r, &a, &b) == CZ_OK);
+    else CHECK(cz_constraint_add(cs, &r, &a, &b) == CZ_OK);
     CZ_POP_NS(cs);
     if (op) cz_fr_sub(&want, &x, &y);
     else cz_fr_add(&want, &x, &y);
@@ -86,14 +86,14 @@ static void test_conditional_reversal(void) {
     cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
     cz_fr x = check_rand_fr(), y = check_rand_fr();
     cz_anum a, b, c, d;
-    cz_anum_alloc(cs, &a, &x);
-    cz_anum_alloc(cs, &b, &y);
+    CHECK(cz_anum_alloc(cs, &a, &x) == CZ_OK);
+    CHECK(cz_anum_alloc(cs, &b, &y) == CZ_OK);
     cz_abit bit;
     CZ_PUSH_NS(cs, "cond");
-    cz_abit_alloc(cs, &bit, cond);
+    CHECK(cz_abit_alloc(cs, &bit, cond) == CZ_OK);
     CZ_POP_NS(cs);
     cz_bool cb = cz_bool_from_bit(bit);
-    cz_anum_conditionally_reverse(cs, &c, &d, &a, &b, &cb);
+    CHECK(cz_anum_conditionally_reverse(cs, &c, &d, &a, &b, &cb) == CZ_OK);
     CHECK(cz_cs_is_satisfied(cs));
     CHECK_EQ_INT(cz_cs_num_constraints(cs), 3);
     CHECK(val_is(cs, c.var, cond ? &y : &x));
@@ -124,10 +124,10 @@ static void test_to_bits(void) {
       if (t == 0) cz_fr_neg(&x, &CZ_FR_ONE);
       if (t == 1) x = CZ_FR_ZERO;
       cz_anum a;
-      cz_anum_alloc(cs, &a, &x);
+      CHECK(cz_anum_alloc(cs, &a, &x) == CZ_OK);
       cz_bool bits[CZ_FR_NUM_BITS];
-      if (strict) cz_anum_to_bits_le_strict(cs, bits, &a);
-      else cz_anum_to_bits_le(cs, bits, &a);
+      if (strict) CHECK(cz_anum_to_bits_le_strict(cs, bits, &a) == CZ_OK);
+      else CHECK(cz_anum_to_bits_le(cs, bits, &a) == CZ_OK);
       CHECK(cz_cs_is_satisfied(cs));
       CHECK_EQ_INT(cz_cs_num_constraints(cs), strict ? strict_cost() : 256);
       uint64_t c[4];
@@ -154,10 +154,10 @@ static void test_to_bits(void) {
   for (int strict = 0; strict < 2; strict++) {
     cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
     cz_anum a;
-    cz_anum_alloc(cs, &a, &CZ_FR_ZERO);
+    CHECK(cz_anum_alloc(cs, &a, &CZ_FR_ZERO) == CZ_OK);
     cz_bool bits[CZ_FR_NUM_BITS];
-    if (strict) cz_anum_to_bits_le_strict(cs, bits, &a);
-    else cz_anum_to_bits_le(cs, bits, &a);
+    if (strict) CHECK(cz_anum_to_bits_le_strict(cs, bits, &a) == CZ_OK);
+    else CHECK(cz_anum_to_bits_le(cs, bits, &a) == CZ_OK);
     for (int i = 0; i < 255; i++)
       cz_cs_set_value(cs, bits[i].var,
                       ((CZ_FR_MODULUS[i / 64] >> (i % 64)) & 1) ? &CZ_FR_ONE : &CZ_FR_ZERO);
@@ -175,7 +175,7 @@ static void test_num(void) {
   for (int i = 0; i < 8; i++) {
     cz_abit b;
     CZ_PUSH_NS(cs, "b%d", i);
-    cz_abit_alloc(cs, &b, i & 1);
+    CHECK(cz_abit_alloc(cs, &b, i & 1) == CZ_OK);
     CZ_POP_NS(cs);
     cz_bool bb = i % 3 == 2 ? cz_bool_not(cz_bool_from_bit(b)) : cz_bool_from_bit(b);
     if (i == 7) bb = cz_bool_const(true);
@@ -184,7 +184,7 @@ static void test_num(void) {
   }
   cz_anum a;
   cz_fr x = check_rand_fr(), s = check_rand_fr();
-  cz_anum_alloc(cs, &a, &x);
+  CHECK(cz_anum_alloc(cs, &a, &x) == CZ_OK);
   cz_num_from_anum(&m, &a);
   cz_num_add(&n, &m);
   cz_num_scale(&n, &s);
@@ -203,29 +203,29 @@ static void test_num(void) {
 /* Every num gadget in one circuit, so that backends can be compared. */
 static void num_circuit(cz_cs *cs, const cz_fr *xs) {
   cz_anum a, b, c, d, e, p, q;
-  cz_anum_alloc_input(cs, &a, &xs[0]);
-  cz_anum_alloc(cs, &b, &xs[1]);
-  cz_anum_mul(cs, &c, &a, &b);
-  cz_anum_square(cs, &d, &c);
-  cz_anum_add(cs, &e, &d, &a);
-  cz_anum_inputize(cs, &e);
+  CHECK(cz_anum_alloc_input(cs, &a, &xs[0]) == CZ_OK);
+  CHECK(cz_anum_alloc(cs, &b, &xs[1]) == CZ_OK);
+  CHECK(cz_anum_mul(cs, &c, &a, &b) == CZ_OK);
+  CHECK(cz_anum_square(cs, &d, &c) == CZ_OK);
+  CHECK(cz_anum_add(cs, &e, &d, &a) == CZ_OK);
+  CHECK(cz_anum_inputize(cs, &e) == CZ_OK);
   cz_bool bits[CZ_FR_NUM_BITS], bits2[CZ_FR_NUM_BITS];
   CZ_PUSH_NS(cs, "strict");
-  cz_anum_to_bits_le_strict(cs, bits, &e);
+  CHECK(cz_anum_to_bits_le_strict(cs, bits, &e) == CZ_OK);
   CZ_POP_NS(cs);
   CZ_PUSH_NS(cs, "plain");
-  cz_anum_to_bits_le(cs, bits2, &c);
+  CHECK(cz_anum_to_bits_le(cs, bits2, &c) == CZ_OK);
   CZ_POP_NS(cs);
   CZ_PUSH_NS(cs, "swap");
-  cz_anum_conditionally_reverse(cs, &p, &q, &a, &b, &bits[3]);
+  CHECK(cz_anum_conditionally_reverse(cs, &p, &q, &a, &b, &bits[3]) == CZ_OK);
   CZ_POP_NS(cs);
-  cz_anum_enforce_equal(cs, &p, &p, "equal");
+  CHECK(cz_anum_enforce_equal(cs, &p, &p, "equal") == CZ_OK);
   CZ_PUSH_NS(cs, "encode");
-  cz_constraint_add(cs, &p, &p, &q);
-  cz_constraint_sub(cs, &q, &p, &c);
+  CHECK(cz_constraint_add(cs, &p, &p, &q) == CZ_OK);
+  CHECK(cz_constraint_sub(cs, &q, &p, &c) == CZ_OK);
   CZ_POP_NS(cs);
   CZ_PUSH_NS(cs, "pack");
-  cz_pack_into_inputs(cs, bits2, 255);
+  CHECK(cz_pack_into_inputs(cs, bits2, 255) == CZ_OK);
   CZ_POP_NS(cs);
 }
 

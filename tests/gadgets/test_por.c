@@ -220,14 +220,14 @@ static void test_insert(void) {
       cz_bool bits[4];
       for (size_t i = 0; i + 1 < size; i++) {
         cz_fr v = check_rand_fr();
-        cz_anum_alloc(cs, &el[i], &v);
+        CHECK(cz_anum_alloc(cs, &el[i], &v) == CZ_OK);
       }
       cz_fr xv = check_rand_fr();
-      cz_anum_alloc(cs, &x, &xv);
+      CHECK(cz_anum_alloc(cs, &x, &xv) == CZ_OK);
       for (unsigned i = 0; i < log; i++) {
         cz_abit b;
         CZ_PUSH_NS(cs, "index bit %u", i);
-        cz_abit_alloc(cs, &b, (index >> i) & 1);
+        CHECK(cz_abit_alloc(cs, &b, (index >> i) & 1) == CZ_OK);
         CZ_POP_NS(cs);
         bits[i] = cz_bool_from_bit(b);
       }
@@ -260,7 +260,7 @@ static void test_no_challenge_input(cz_merkle_shape s, size_t n) {
   while (((size_t)1 << nbits) < n) nbits++;
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   cz_anum root;
-  cz_anum_alloc(cs, &root, &t.root);
+  CHECK(cz_anum_alloc(cs, &root, &t.root) == CZ_OK);
   for (int k = 0; k < 5; k++) {
     size_t c = (size_t)(check_rand64() % n);
     cz_merkle_proof p;
@@ -268,17 +268,17 @@ static void test_no_challenge_input(cz_merkle_shape s, size_t n) {
     cz_anum leaf, path[CZ_MERKLE_MAX_LEVELS * 7];
     cz_abit bits[64];
     CZ_PUSH_NS(cs, "leaf (c_index=%d)", k);
-    cz_anum_alloc(cs, &leaf, &p.leaf);
+    CHECK(cz_anum_alloc(cs, &leaf, &p.leaf) == CZ_OK);
     CZ_POP_NS(cs);
     for (size_t i = 0; i < nbits; i++) {
       CZ_PUSH_NS(cs, "challenge_bit (c_index=%d, bit_index=%zu)", k, i);
-      cz_abit_alloc(cs, &bits[i], (c >> i) & 1);
+      CHECK(cz_abit_alloc(cs, &bits[i], (c >> i) & 1) == CZ_OK);
       CZ_POP_NS(cs);
     }
     size_t m = 0;
     for (size_t l = 0; l < levels; l++)
       for (unsigned j = 0; j + 1 < p.arity[l]; j++)
-        cz_anum_alloc(cs, &path[m++], &p.siblings[l][j]);
+        CHECK(cz_anum_alloc(cs, &path[m++], &p.siblings[l][j]) == CZ_OK);
     CZ_PUSH_NS(cs, "por (c_index=%d)", k);
     CHECK_EQ_INT(cz_por_no_challenge_input(cs, &s, n, bits, &leaf, path, &root), CZ_OK);
     CZ_POP_NS(cs);
@@ -310,8 +310,8 @@ static void test_hash_circuits(void) {
       cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
       cz_fr v[2] = {check_rand_fr(), check_rand_fr()}, want, got;
       cz_anum in[2], out;
-      cz_anum_alloc(cs, &in[0], &v[0]);
-      cz_anum_alloc(cs, &in[1], &v[1]);
+      CHECK(cz_anum_alloc(cs, &in[0], &v[0]) == CZ_OK);
+      CHECK(cz_anum_alloc(cs, &in[1], &v[1]) == CZ_OK);
       CZ_PUSH_NS(cs, "h");
       if (two)
         CHECK_EQ_INT(cz_merkle_hash2_circuit(cs, (cz_merkle_hasher)h, &in[0], &in[1], &out), CZ_OK);
@@ -391,10 +391,10 @@ static void test_por_allocated(const cz_merkle_shape *s, size_t n_leaves, size_t
     cz_fr r = t.root;
     if (wrong) cz_fr_add(&r, &r, &CZ_FR_ONE);
     CZ_PUSH_NS(cs, "leaf");
-    cz_anum_alloc(cs, &leaf, &p.leaf);
+    CHECK(cz_anum_alloc(cs, &leaf, &p.leaf) == CZ_OK);
     CZ_POP_NS(cs);
     CZ_PUSH_NS(cs, "root");
-    cz_anum_alloc(cs, &root, &r);
+    CHECK(cz_anum_alloc(cs, &root, &r) == CZ_OK);
     CZ_POP_NS(cs);
     CHECK_EQ_INT(cz_por_circuit_allocated(cs, s, n_leaves, &p, &leaf, &root, true), CZ_OK);
     CHECK_EQ_INT(cz_cs_num_constraints(cs), cz_cs_num_constraints(ref));
@@ -433,7 +433,7 @@ static void test_por_var_root(const cz_merkle_shape *s, size_t n_leaves, size_t 
     cz_fr r = t.root;
     if (wrong) cz_fr_add(&r, &r, &CZ_FR_ONE);
     CZ_PUSH_NS(cs, "root");
-    cz_anum_alloc(cs, &root, &r);
+    CHECK(cz_anum_alloc(cs, &root, &r) == CZ_OK);
     CZ_POP_NS(cs);
     CHECK_EQ_INT(cz_por_circuit_var_root(cs, s, n_leaves, &p, &root, true), CZ_OK);
     if (want_constraints) CHECK_EQ_INT(cz_cs_num_constraints(cs), want_constraints);

@@ -20,8 +20,8 @@ static cz_cs *synth(cz_cs_mode mode, const cz_cs_config *cfg, const cz_poseidon_
                     const cz_fr *in, cz_var *out) {
   cz_cs *cs = cz_cs_new(mode, cfg);
   cz_var pub, vars[CZ_POSEIDON_MAX_ARITY];
-  cz_cs_alloc_input(cs, &pub, &in[0]);
-  for (unsigned i = 0; i < p->arity; i++) cz_cs_alloc(cs, &vars[i], &in[i]);
+  CHECK(cz_cs_alloc_input(cs, &pub, &in[0]) == CZ_OK);
+  for (unsigned i = 0; i < p->arity; i++) CHECK(cz_cs_alloc(cs, &vars[i], &in[i]) == CZ_OK);
   CZ_PUSH_NS(cs, "poseidon");
   CHECK_EQ_INT(cz_poseidon_gadget(cs, p, vars, out), CZ_OK);
   CZ_POP_NS(cs);
@@ -201,11 +201,11 @@ static void test_anum_merkle(void) {
     cz_anum in[2], out;
     cz_var vin[2], vout;
     for (int i = 0; i < 2; i++) {
-      cz_anum_alloc(cs, &in[i], NULL);
+      CHECK(cz_anum_alloc(cs, &in[i], NULL) == CZ_OK);
       vin[i] = in[i].var;
     }
-    if (k == 0) cz_poseidon_hash_circuit(cs, p, in, &out);
-    else cz_poseidon_gadget(cs, p, vin, &vout);
+    if (k == 0) CHECK(cz_poseidon_hash_circuit(cs, p, in, &out) == CZ_OK);
+    else CHECK(cz_poseidon_gadget(cs, p, vin, &vout) == CZ_OK);
     CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
     CHECK_EQ_INT(cz_cs_take_r1cs(cs, k == 0 ? &m1 : &m2), CZ_OK);
     cz_cs_free(cs);
@@ -239,11 +239,11 @@ static cz_cs *synth_pattern(cz_cs_mode mode, const cz_poseidon_params *p, const 
                             int pattern) {
   cz_cs *cs = cz_cs_new(mode, NULL);
   cz_var pub, vars[CZ_POSEIDON_MAX_ARITY], out;
-  cz_cs_alloc_input(cs, &pub, &in[0]);
-  for (unsigned i = 0; i < p->arity; i++) cz_cs_alloc(cs, &vars[i], &in[i]);
+  CHECK(cz_cs_alloc_input(cs, &pub, &in[0]) == CZ_OK);
+  for (unsigned i = 0; i < p->arity; i++) CHECK(cz_cs_alloc(cs, &vars[i], &in[i]) == CZ_OK);
   if (pattern == 1) vars[1] = vars[0];
   if (pattern == 2) vars[0] = CZ_VAR_ONE;
-  cz_poseidon_gadget(cs, p, vars, &out);
+  CHECK(cz_poseidon_gadget(cs, p, vars, &out) == CZ_OK);
   CHECK_EQ_INT(cz_cs_finish(cs), CZ_OK);
   return cs;
 }

@@ -28,7 +28,7 @@ static void test_bits_rot(void) {
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   uint32_t v = rnd32();
   cz_u32 a, b, r;
-  cz_u32_alloc(cs, &a, v);
+  CHECK(cz_u32_alloc(cs, &a, v) == CZ_OK);
   CHECK_EQ_INT(cz_cs_num_constraints(cs), 32);
   CHECK(!strcmp(cz_cs_constraint_name(cs, 3), "allocated bit 3/boolean constraint"));
   cz_bool be[32], le[32];
@@ -58,18 +58,18 @@ static void test_xor(void) {
     uint32_t va = rnd32(), vb = rnd32(), vc = rnd32();
     cz_u32 a, b, c, r;
     CZ_PUSH_NS(cs, "a_bit");
-    cz_u32_alloc(cs, &a, va);
+    CHECK(cz_u32_alloc(cs, &a, va) == CZ_OK);
     CZ_POP_NS(cs);
     cz_u32_const(&b, vb);
     CZ_PUSH_NS(cs, "c_bit");
-    cz_u32_alloc(cs, &c, vc);
+    CHECK(cz_u32_alloc(cs, &c, vc) == CZ_OK);
     CZ_POP_NS(cs);
     CZ_PUSH_NS(cs, "first xor");
-    cz_u32_xor(cs, &r, &a, &b);
+    CHECK(cz_u32_xor(cs, &r, &a, &b) == CZ_OK);
     CZ_POP_NS(cs);
     CHECK_EQ_INT(cz_cs_num_constraints(cs), 64); /* xor with a constant is free */
     CZ_PUSH_NS(cs, "second xor");
-    cz_u32_xor(cs, &r, &r, &c);
+    CHECK(cz_u32_xor(cs, &r, &r, &c) == CZ_OK);
     CZ_POP_NS(cs);
     CHECK_EQ_INT(cz_cs_num_constraints(cs), 96);
     CHECK(cz_cs_is_satisfied(cs));
@@ -94,9 +94,9 @@ static void test_addmany(void) {
     cz_multieq m;
     cz_multieq_init(&m, cs);
     CZ_PUSH_NS(cs, "addition");
-    cz_u32_addmany(&m, &r, ops, 3);
+    CHECK(cz_u32_addmany(&m, &r, ops, 3) == CZ_OK);
     CZ_POP_NS(cs);
-    cz_multieq_finish(&m);
+    CHECK(cz_multieq_finish(&m) == CZ_OK);
     CHECK(r.value == v[0] + v[1] + v[2]);
     for (int i = 0; i < 32; i++)
       CHECK(r.bits[i].form == CZ_BOOL_CONST &&
@@ -110,23 +110,23 @@ static void test_addmany(void) {
     uint32_t expected = (a ^ b) + c + d;
     cz_u32 ua, ub, ops[3], r;
     CZ_PUSH_NS(cs, "a_bit");
-    cz_u32_alloc(cs, &ua, a);
+    CHECK(cz_u32_alloc(cs, &ua, a) == CZ_OK);
     CZ_POP_NS(cs);
     cz_u32_const(&ub, b);
     cz_u32_const(&ops[1], c);
     CZ_PUSH_NS(cs, "d_bit");
-    cz_u32_alloc(cs, &ops[2], d);
+    CHECK(cz_u32_alloc(cs, &ops[2], d) == CZ_OK);
     CZ_POP_NS(cs);
     CZ_PUSH_NS(cs, "xor");
-    cz_u32_xor(cs, &ops[0], &ua, &ub);
+    CHECK(cz_u32_xor(cs, &ops[0], &ua, &ub) == CZ_OK);
     CZ_POP_NS(cs);
     size_t before = cz_cs_num_constraints(cs);
     cz_multieq m;
     cz_multieq_init(&m, cs);
     CZ_PUSH_NS(cs, "addition");
-    cz_u32_addmany(&m, &r, ops, 3);
+    CHECK(cz_u32_addmany(&m, &r, ops, 3) == CZ_OK);
     CZ_POP_NS(cs);
-    cz_multieq_finish(&m);
+    CHECK(cz_multieq_finish(&m) == CZ_OK);
     /* 3 operands: sums below 3 * (2^32 - 1) < 2^34, so 34 result bits and
      * one multieq constraint (derived from uint32.rs / multieq.rs). */
     CHECK_EQ_INT(cz_cs_num_constraints(cs) - before, 35);
@@ -156,7 +156,7 @@ static void test_multieq_packing(void) {
   cz_cs *cs = cz_cs_new(CZ_CS_TEST, NULL);
   cz_u32 x, y, r;
   CZ_PUSH_NS(cs, "x");
-  cz_u32_alloc(cs, &x, rnd32());
+  CHECK(cz_u32_alloc(cs, &x, rnd32()) == CZ_OK);
   CZ_POP_NS(cs);
   cz_u32_const(&y, rnd32());
   cz_multieq m;
@@ -164,13 +164,13 @@ static void test_multieq_packing(void) {
   for (int i = 0; i < 8; i++) {
     cz_u32 ops[2] = {x, y};
     CZ_PUSH_NS(cs, "add %d", i);
-    cz_u32_addmany(&m, &r, ops, 2);
+    CHECK(cz_u32_addmany(&m, &r, ops, 2) == CZ_OK);
     CZ_POP_NS(cs);
     if (i == 7)
       CHECK(!strcmp(cz_cs_constraint_name(cs, cz_cs_num_constraints(cs) - 1), "add 7/multieq 0"));
     x = r;
   }
-  cz_multieq_finish(&m);
+  CHECK(cz_multieq_finish(&m) == CZ_OK);
   CHECK(!strcmp(cz_cs_constraint_name(cs, cz_cs_num_constraints(cs) - 1), "multieq 1"));
   CHECK_EQ_INT(cz_cs_num_constraints(cs), 32 + 8 * 33 + 2);
   CHECK(cz_cs_is_satisfied(cs));
@@ -184,17 +184,17 @@ static void test_maj_ch(void) {
     uint32_t va = rnd32(), vb = rnd32(), vc = rnd32();
     cz_u32 a, b, c, r1, r2;
     CZ_PUSH_NS(cs, "a_bit");
-    cz_u32_alloc(cs, &a, va);
+    CHECK(cz_u32_alloc(cs, &a, va) == CZ_OK);
     CZ_POP_NS(cs);
     cz_u32_const(&b, vb);
     CZ_PUSH_NS(cs, "c_bit");
-    cz_u32_alloc(cs, &c, vc);
+    CHECK(cz_u32_alloc(cs, &c, vc) == CZ_OK);
     CZ_POP_NS(cs);
     CZ_PUSH_NS(cs, "maj");
-    cz_u32_sha256_maj(cs, &r1, &a, &b, &c);
+    CHECK(cz_u32_sha256_maj(cs, &r1, &a, &b, &c) == CZ_OK);
     CZ_POP_NS(cs);
     CZ_PUSH_NS(cs, "ch");
-    cz_u32_sha256_ch(cs, &r2, &a, &b, &c);
+    CHECK(cz_u32_sha256_ch(cs, &r2, &a, &b, &c) == CZ_OK);
     CZ_POP_NS(cs);
     CHECK(cz_cs_is_satisfied(cs));
     uint32_t maj = (va & vb) ^ (va & vc) ^ (vb & vc), ch = (va & vb) ^ (~va & vc);
@@ -218,7 +218,7 @@ static void test_multipacking(void) {
       bits[i] = check_rand64() & 1;
       cz_abit b;
       CZ_PUSH_NS(cs, "bit %zu", i);
-      cz_abit_alloc(cs, &b, bits[i]);
+      CHECK(cz_abit_alloc(cs, &b, bits[i]) == CZ_OK);
       CZ_POP_NS(cs);
       cb[i] = cz_bool_from_bit(b);
     }
@@ -226,7 +226,7 @@ static void test_multipacking(void) {
     size_t ne = cz_compute_multipacking(expected, bits, n);
     CHECK_EQ_INT(ne, (n + 253) / 254);
     CZ_PUSH_NS(cs, "pack");
-    cz_pack_into_inputs(cs, cb, n);
+    CHECK(cz_pack_into_inputs(cs, cb, n) == CZ_OK);
     CZ_POP_NS(cs);
     CHECK(cz_cs_is_satisfied(cs));
     CHECK_EQ_INT(cz_cs_num_inputs(cs), 1 + ne);
@@ -244,7 +244,7 @@ static void test_multipacking(void) {
     /* pack_bits: the first 254 bits as one number. */
     if (n) {
       cz_anum a;
-      cz_pack_bits(cs, &a, cb, n);
+      CHECK(cz_pack_bits(cs, &a, cb, n) == CZ_OK);
       cz_fr v;
       CHECK(cz_cs_value(cs, a.var, &v) && cz_fr_eq(&v, &expected[0]) &&
             cz_fr_eq(&a.value, &expected[0]));

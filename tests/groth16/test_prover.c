@@ -40,11 +40,11 @@ static void cubic(cz_cs *cs, uint64_t xv, uint64_t outv) {
   cz_fr_from_u64(&o, outv);
   cz_fr_from_u64(&five, 5);
   cz_var vx, vx2, vx3, vs, vo;
-  cz_cs_alloc_input(cs, &vo, &o);
-  cz_cs_alloc(cs, &vx, &x);
-  cz_cs_alloc(cs, &vx2, &x2);
-  cz_cs_alloc(cs, &vx3, &x3);
-  cz_cs_alloc(cs, &vs, &s);
+  CHECK(cz_cs_alloc_input(cs, &vo, &o) == CZ_OK);
+  CHECK(cz_cs_alloc(cs, &vx, &x) == CZ_OK);
+  CHECK(cz_cs_alloc(cs, &vx2, &x2) == CZ_OK);
+  CHECK(cz_cs_alloc(cs, &vx3, &x3) == CZ_OK);
+  CHECK(cz_cs_alloc(cs, &vs, &s) == CZ_OK);
   cz_lc a, b, c;
   cz_lc_init(&a, cs);
   cz_lc_init(&b, cs);

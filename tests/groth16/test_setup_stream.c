@@ -30,8 +30,9 @@ static cz_err mixed(cz_cs *cs) {
   cz_var x, y, z, w;
   cz_fr two, zero = CZ_FR_ZERO, five;
   cz_fr_from_u64(&two, 2), cz_fr_from_u64(&five, 5);
-  cz_cs_alloc_input(cs, &x, NULL);
-  cz_cs_alloc(cs, &y, NULL), cz_cs_alloc(cs, &z, NULL), cz_cs_alloc(cs, &w, NULL);
+  CHECK(cz_cs_alloc_input(cs, &x, NULL) == CZ_OK);
+  CHECK(cz_cs_alloc(cs, &y, NULL) == CZ_OK && cz_cs_alloc(cs, &z, NULL) == CZ_OK &&
+        cz_cs_alloc(cs, &w, NULL) == CZ_OK);
   cz_lc a, b, c;
   cz_lc_init(&a, cs), cz_lc_init(&b, cs), cz_lc_init(&c, cs);
   for (int i = 0; i < 40; i++) {

@@ -39,7 +39,7 @@ typedef struct {
 /* AllocatedNum::alloc in namespace ns; value ignored without values. */
 static void alloc_named(cz_cs *cs, cz_anum *out, const cz_fr *value, const char *ns) {
   CZ_PUSH_NS(cs, "%s", ns);
-  cz_anum_alloc(cs, out, value ? value : &CZ_FR_ZERO);
+  cz_cs_sticky(cz_anum_alloc(cs, out, value ? value : &CZ_FR_ZERO));
   CZ_POP_NS(cs);
 }
 
@@ -48,7 +48,7 @@ static void alloc_named(cz_cs *cs, cz_anum *out, const cz_fr *value, const char 
  * little-endian bytes, each most significant bit first. */
 static void to_bits_reversed(cz_cs *cs, cz_bool out[256], const cz_anum *num) {
   cz_bool le[CZ_FR_NUM_BITS];
-  cz_anum_to_bits_le(cs, le, num);
+  cz_cs_sticky(cz_anum_to_bits_le(cs, le, num));
   for (unsigned k = 0; k < 256; k++) {
     unsigned src = (k & ~7u) | (7 - (k & 7));
     out[k] = src < CZ_FR_NUM_BITS ? le[src] : cz_bool_const(false);
@@ -57,36 +57,39 @@ static void to_bits_reversed(cz_cs *cs, cz_bool out[256], const cz_anum *num) {
 
 /* enforce_inclusion (in namespace ns): PoRCircuit with Root::Var leaf and
  * root, private root. p is NULL without values. */
-static void enforce_inclusion(porep_ctx *x, const char *ns, const cz_merkle_shape *s,
-                              const cz_merkle_proof *p, const cz_anum *root, const cz_anum *leaf) {
+static cz_err enforce_inclusion(porep_ctx *x, const char *ns, const cz_merkle_shape *s,
+                                const cz_merkle_proof *p, const cz_anum *root,
+                                const cz_anum *leaf) {
   CZ_PUSH_NS(x->cs, "%s", ns);
-  cz_por_circuit_allocated(x->cs, s, x->shape->nodes, p, leaf, root, true);
+  cz_err e = cz_por_circuit_allocated(x->cs, s, x->shape->nodes, p, leaf, root, true);
   CZ_POP_NS(x->cs);
+  return e;
 }
 
 /* ColumnProof::alloc ("<kind>_parent_<i>_num/column/column_num_row_<r>"),
  * its hash ("..._constraint") and its inclusion in tree C ("..._inclusion").
  * wit is NULL without values. */
-static void parent_column(porep_ctx *x, column_vars *col, const cz_porep_column *wit,
-                          const char *kind, int i) {
+static cz_err parent_column(porep_ctx *x, column_vars *col, const cz_porep_column *wit,
+                            const char *kind, int i) {
   cz_cs *cs = x->cs;
   uint32_t layers = x->shape->layers;
   CZ_PUSH_NS(cs, "%s_parent_%d_num", kind, i);
   CZ_PUSH_NS(cs, "column");
   for (uint32_t r = 0; r < layers; r++) {
     CZ_PUSH_NS(cs, "column_num_row_%u", r);
-    cz_anum_alloc(cs, &col->rows[r], wit ? &wit->rows[r] : &CZ_FR_ZERO);
+    cz_cs_sticky(cz_anum_alloc(cs, &col->rows[r], wit ? &wit->rows[r] : &CZ_FR_ZERO));
     CZ_POP_NS(cs);
   }
   CZ_POP_NS(cs);
   CZ_POP_NS(cs);
   cz_anum hash;
   CZ_PUSH_NS(cs, "%s_parent_%d_constraint", kind, i);
-  cz_sdr_column_hash_gadget(cs, &hash, col->rows, layers);
+  cz_err e = cz_sdr_column_hash_gadget(cs, &hash, col->rows, layers);
   CZ_POP_NS(cs);
+  if (e != CZ_OK) return e;
   char ns[32];
   snprintf(ns, sizeof ns, "%s_parent_%d_inclusion", kind, i);
-  enforce_inclusion(x, ns, &x->shape->tree_r, wit ? &wit->tree_c : NULL, &x->comm_c, &hash);
+  return enforce_inclusion(x, ns, &x->shape->tree_r, wit ? &wit->tree_c : NULL, &x->comm_c, &hash);
 }
 
 /* The label of the challenged node in `layer` ("labeling_<layer>"): the
@@ -134,43 +137,46 @@ static cz_err challenge_circuit(porep_ctx *x, const cz_porep_challenge_proof *p)
 
   cz_anum data_leaf;
   alloc_named(cs, &data_leaf, p ? &p->tree_d.leaf : NULL, "data_leaf");
-  enforce_inclusion(x, "comm_d_inclusion", &TREE_D, p ? &p->tree_d : NULL, &x->comm_d, &data_leaf);
-
-  for (int i = 0; i < CZ_SDR_BASE_DEGREE; i++)
-    parent_column(x, &x->drg[i], p ? &p->drg[i] : NULL, "drg", i);
-  for (int i = 0; i < CZ_SDR_EXP_DEGREE; i++)
-    parent_column(x, &x->exp[i], p ? &p->exp[i] : NULL, "exp", i);
+  cz_err e = enforce_inclusion(x, "comm_d_inclusion", &TREE_D, p ? &p->tree_d : NULL, &x->comm_d,
+                               &data_leaf);
+  for (int i = 0; e == CZ_OK && i < CZ_SDR_BASE_DEGREE; i++)
+    e = parent_column(x, &x->drg[i], p ? &p->drg[i] : NULL, "drg", i);
+  for (int i = 0; e == CZ_OK && i < CZ_SDR_EXP_DEGREE; i++)
+    e = parent_column(x, &x->exp[i], p ? &p->exp[i] : NULL, "exp", i);
+  if (e != CZ_OK) return e;
 
   /* The challenge is the labeling proof's node (Proof::from takes
    * labeling_proofs[0].node), a UInt64 packed into one input. */
   cz_bool challenge[64];
   CZ_PUSH_NS(cs, "challenge");
-  cz_u64_alloc(cs, challenge, p ? p->labeling[0].node : 0);
+  cz_cs_sticky(cz_u64_alloc(cs, challenge, p ? p->labeling[0].node : 0));
   CZ_POP_NS(cs);
   CZ_PUSH_NS(cs, "challenge input");
-  cz_pack_into_inputs(cs, challenge, 64);
+  cz_cs_sticky(cz_pack_into_inputs(cs, challenge, 64));
   CZ_POP_NS(cs);
 
-  for (uint32_t layer = 1; layer <= sh->layers; layer++) {
-    cz_err e = label_layer(x, layer, challenge);
-    if (e != CZ_OK) return e;
-  }
+  for (uint32_t layer = 1; e == CZ_OK && layer <= sh->layers; layer++)
+    e = label_layer(x, layer, challenge);
+  if (e != CZ_OK) return e;
 
   /* The key is the last layer's label. */
   cz_anum encoded;
   CZ_PUSH_NS(cs, "encode_node");
-  cz_sdr_encode_gadget(cs, &encoded, &x->labels[sh->layers - 1], &data_leaf);
+  e = cz_sdr_encode_gadget(cs, &encoded, &x->labels[sh->layers - 1], &data_leaf);
   CZ_POP_NS(cs);
-  enforce_inclusion(x, "comm_r_last_data_inclusion", tree_r, p ? &p->tree_r_last : NULL,
-                    &x->comm_r_last, &encoded);
+  if (e == CZ_OK)
+    e = enforce_inclusion(x, "comm_r_last_data_inclusion", tree_r, p ? &p->tree_r_last : NULL,
+                          &x->comm_r_last, &encoded);
+  if (e != CZ_OK) return e;
 
   cz_anum column_hash;
   CZ_PUSH_NS(cs, "c_x_column_hash");
-  cz_sdr_column_hash_gadget(cs, &column_hash, x->labels, sh->layers);
+  e = cz_sdr_column_hash_gadget(cs, &column_hash, x->labels, sh->layers);
   CZ_POP_NS(cs);
-  enforce_inclusion(x, "c_x_inclusion", tree_r, p ? &p->c_x.tree_c : NULL, &x->comm_c,
-                    &column_hash);
-  return cz_cs_error(cs);
+  if (e == CZ_OK)
+    e = enforce_inclusion(x, "c_x_inclusion", tree_r, p ? &p->c_x.tree_c : NULL, &x->comm_c,
+                          &column_hash);
+  return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
 static bool shape_eq(const cz_porep_shape *a, const cz_porep_shape *b) {
@@ -230,7 +236,7 @@ static cz_err top_header(cz_cs *cs, void *ctx) {
   cz_anum replica_id, comm_r;
   alloc_named(cs, &replica_id, top ? &top[0] : NULL, "replica_id");
   CZ_PUSH_NS(cs, "replica_id_input");
-  cz_anum_inputize(cs, &replica_id);
+  cz_cs_sticky(cz_anum_inputize(cs, &replica_id));
   CZ_POP_NS(cs);
   CZ_PUSH_NS(cs, "replica_id_bits");
   to_bits_reversed(cs, t->replica_bits, &replica_id);
@@ -238,18 +244,18 @@ static cz_err top_header(cz_cs *cs, void *ctx) {
 
   alloc_named(cs, &t->comm_d, top ? &top[1] : NULL, "comm_d");
   CZ_PUSH_NS(cs, "comm_d_input");
-  cz_anum_inputize(cs, &t->comm_d);
+  cz_cs_sticky(cz_anum_inputize(cs, &t->comm_d));
   CZ_POP_NS(cs);
 
   alloc_named(cs, &comm_r, top ? &top[2] : NULL, "comm_r");
   CZ_PUSH_NS(cs, "comm_r_input");
-  cz_anum_inputize(cs, &comm_r);
+  cz_cs_sticky(cz_anum_inputize(cs, &comm_r));
   CZ_POP_NS(cs);
 
   alloc_named(cs, &t->comm_r_last, top ? &top[3] : NULL, "comm_r_last");
   alloc_named(cs, &t->comm_c, top ? &top[4] : NULL, "comm_c");
-  cz_sdr_comm_r_gadget(cs, &comm_r, &t->comm_c, &t->comm_r_last);
-  return cz_cs_error(cs);
+  cz_err e = cz_sdr_comm_r_gadget(cs, &comm_r, &t->comm_c, &t->comm_r_last);
+  return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
 /* Challenge i ("challenge_<i>"), with scratch of its own: slots run on

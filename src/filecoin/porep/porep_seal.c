@@ -90,9 +90,11 @@ static cz_err label_layer(sealer *s, uint32_t layer) {
   return CZ_OK;
 }
 
-static void column_of(const sealer *s, uint64_t node, cz_fr *rows) {
-  for (uint32_t l = 1; l <= s->layers; l++)
-    cz_fr_from_bytes_le(&rows[l - 1], label_at(s, l, node)); /* labels are < 2^254 */
+static cz_err column_of(const sealer *s, uint64_t node, cz_fr *rows) {
+  cz_err e = CZ_OK; /* labels are < 2^254: never fails */
+  for (uint32_t l = 1; e == CZ_OK && l <= s->layers; l++)
+    e = cz_fr_from_bytes_le(&rows[l - 1], label_at(s, l, node));
+  return e;
 }
 
 static void column_hashes(void *ctx, size_t begin, size_t end, unsigned worker) {
@@ -100,9 +102,10 @@ static void column_hashes(void *ctx, size_t begin, size_t end, unsigned worker) 
   sealer *s = ctx;
   cz_fr rows[CZ_POREP_MAX_LAYERS];
   for (size_t i = begin; i < end; i++) {
-    column_of(s, i, rows);
-    if (cz_sdr_column_hash(&s->leaves[i], rows, s->layers) != CZ_OK)
-      atomic_store(&s->err, CZ_ERR_INVALID_ARG);
+    cz_err e = column_of(s, i, rows);
+    if (e == CZ_OK && cz_sdr_column_hash(&s->leaves[i], rows, s->layers) != CZ_OK)
+      e = CZ_ERR_INVALID_ARG;
+    if (e != CZ_OK) atomic_store(&s->err, e);
   }
   cz_progress_add(&s->pc, end - begin);
 }
@@ -113,9 +116,11 @@ static void encode_range(void *ctx, size_t begin, size_t end, unsigned worker) {
   sealer *s = ctx;
   for (size_t i = begin; i < end; i++) {
     cz_fr key, d;
-    cz_fr_from_bytes_le(&key, label_at(s, s->layers, i));
-    cz_fr_from_bytes_le(&d, s->data + i * NODE); /* checked canonical before */
-    cz_fr_add(&s->leaves[i], &key, &d);
+    /* labels are < 2^254 and the data was checked canonical before */
+    cz_err e = cz_fr_from_bytes_le(&key, label_at(s, s->layers, i));
+    if (e == CZ_OK) e = cz_fr_from_bytes_le(&d, s->data + i * NODE);
+    if (e != CZ_OK) atomic_store(&s->err, e);
+    else cz_fr_add(&s->leaves[i], &key, &d);
   }
 }
 
@@ -245,6 +250,7 @@ static cz_err seal_sector(sealer *s, const cz_porep_seal_input *in, const cz_por
       CZ_OK)
     goto tree_fail;
   cz_parallel_for((size_t)s->nodes, s->n_threads, encode_range, s);
+  if ((e = (cz_err)atomic_load(&s->err)) != CZ_OK) return e;
   if ((e = cz_merkle_tree_build(&s->tree_r, &k->shape.tree_r, s->leaves, (size_t)s->nodes)) !=
       CZ_OK)
     goto tree_fail;

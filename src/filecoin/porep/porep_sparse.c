@@ -152,10 +152,10 @@ static cz_err build_trees(sparse_sector *s, const cz_registered_porep *k) {
   uint8_t replica[32];
   cz_err e = idx && col && rep ? CZ_OK : CZ_ERR_NOMEM;
   for (size_t t = 0; e == CZ_OK && t <= s->n_touched; t++) {
-    for (uint32_t l = 1; l <= s->layers; l++) /* t == n_touched: the default column */
-      cz_fr_from_bytes_le(&rows[l - 1], t < s->n_touched ? label_of(s, t, l) : s->zero);
+    for (uint32_t l = 1; e == CZ_OK && l <= s->layers; l++) /* t == n_touched: the default column */
+      e = cz_fr_from_bytes_le(&rows[l - 1], t < s->n_touched ? label_of(s, t, l) : s->zero);
     cz_fr *c = t < s->n_touched ? &col[t] : &def_c, *r = t < s->n_touched ? &rep[t] : &def_r;
-    e = cz_sdr_column_hash(c, rows, s->layers);
+    if (e == CZ_OK) e = cz_sdr_column_hash(c, rows, s->layers);
     if (e == CZ_OK) {
       e = cz_sdr_encode(replica, t < s->n_touched ? label_of(s, t, s->layers) : s->zero, s->zero);
       if (e == CZ_OK) e = cz_fr_from_bytes_le(r, replica);

@@ -102,7 +102,7 @@ cz_err cz_post_check_sectors(const cz_merkle_shape *tree, size_t sector_leaves, 
 /* AllocatedNum::alloc in namespace ns; value ignored without values. */
 static void alloc_named(cz_cs *cs, cz_anum *out, const cz_fr *value, const char *ns) {
   CZ_PUSH_NS(cs, "%s", ns);
-  cz_anum_alloc(cs, out, value ? value : &CZ_FR_ZERO);
+  cz_cs_sticky(cz_anum_alloc(cs, out, value ? value : &CZ_FR_ZERO));
   CZ_POP_NS(cs);
 }
 
@@ -113,15 +113,15 @@ cz_err cz_post_sector_circuit(cz_cs *cs, const cz_merkle_shape *tree, size_t lea
   alloc_named(cs, &comm_c, w ? &w->comm_c : NULL, "comm_c");
   alloc_named(cs, &comm_r, w ? &w->comm_r : NULL, "comm_r");
   CZ_PUSH_NS(cs, "comm_r_input");
-  cz_anum_inputize(cs, &comm_r);
+  cz_cs_sticky(cz_anum_inputize(cs, &comm_r));
   CZ_POP_NS(cs);
   /* H(comm_c || comm_r_last) == comm_r: hash2_circuit, then
    * constraint::equal(comm_r, hash) in the sector's namespace. */
   CZ_PUSH_NS(cs, "H_comm_c_comm_r_last");
-  cz_merkle_hash2_circuit(cs, tree->hasher, &comm_c, &comm_r_last, &hash);
+  cz_err e = cz_merkle_hash2_circuit(cs, tree->hasher, &comm_c, &comm_r_last, &hash);
   CZ_POP_NS(cs);
-  cz_anum_enforce_equal(cs, &comm_r, &hash, "enforce_comm_c_comm_r_last_hash_comm_r");
-  cz_err e = cz_cs_error(cs);
+  if (e == CZ_OK)
+    e = cz_anum_enforce_equal(cs, &comm_r, &hash, "enforce_comm_c_comm_r_last_hash_comm_r");
   for (size_t i = 0; e == CZ_OK && i < n_challenges; i++) {
     CZ_PUSH_NS(cs, "challenge_inclusion_%zu", i);
     e = cz_por_circuit_var_root(cs, tree, leaves, w ? &w->proofs[i] : NULL, &comm_r_last, true);

@@ -7,14 +7,15 @@
 
 cz_err cz_sdr_encode_gadget(cz_cs *cs, cz_anum *out, const cz_anum *key, const cz_anum *data) {
   CZ_PUSH_NS(cs, "encode_add");
-  cz_constraint_add(cs, out, key, data);
+  cz_cs_sticky(cz_constraint_add(cs, out, key, data));
   CZ_POP_NS(cs);
   return cz_cs_error(cs);
 }
 
 cz_err cz_sdr_decode_gadget(cz_cs *cs, cz_anum *out, const cz_anum *key, const cz_anum *replica) {
   CZ_PUSH_NS(cs, "decode_sub");
-  cz_constraint_sub(cs, out, replica, key); /* replica - key, argument order as encode.rs */
+  cz_cs_sticky(
+      cz_constraint_sub(cs, out, replica, key)); /* replica - key, argument order as encode.rs */
   CZ_POP_NS(cs);
   return cz_cs_error(cs);
 }
@@ -28,8 +29,9 @@ cz_err cz_sdr_comm_r_gadget(cz_cs *cs, const cz_anum *comm_r, const cz_anum *com
                             const cz_anum *comm_r_last) {
   cz_anum h;
   CZ_PUSH_NS(cs, "H_comm_c_comm_r_last");
-  cz_merkle_hash2_circuit(cs, CZ_MERKLE_POSEIDON, comm_c, comm_r_last, &h);
+  cz_err e = cz_merkle_hash2_circuit(cs, CZ_MERKLE_POSEIDON, comm_c, comm_r_last, &h);
   CZ_POP_NS(cs);
+  if (e != CZ_OK) return e;
   /* constraint::equal(a = comm_r, b = hash): comm_r * 1 = hash. */
   return cz_anum_enforce_equal(cs, comm_r, &h, "enforce comm_r = H(comm_c || comm_r_last)");
 }

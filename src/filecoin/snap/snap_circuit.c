@@ -48,7 +48,7 @@ static void enforce_sum(cz_cs *cs, const cz_var *a, const cz_fr *coeff, size_t n
 
 static void alloc_named(cz_cs *cs, cz_anum *out, const cz_fr *value, const char *ns) {
   CZ_PUSH_NS(cs, "%s", ns);
-  cz_anum_alloc(cs, out, value ? value : &CZ_FR_ZERO);
+  cz_cs_sticky(cz_anum_alloc(cs, out, value ? value : &CZ_FR_ZERO));
   CZ_POP_NS(cs);
 }
 
@@ -60,11 +60,12 @@ static void pow2_table(cz_fr *p, size_t n) {
 }
 
 /* genrand(a, b) in namespace ns. */
-static void genrand(cz_cs *cs, const cz_anum *a, const cz_anum *b, cz_anum *out, const char *ns) {
+static cz_err genrand(cz_cs *cs, const cz_anum *a, const cz_anum *b, cz_anum *out, const char *ns) {
   cz_anum in[2] = {*a, *b};
   CZ_PUSH_NS(cs, "%s", ns);
-  cz_poseidon_hash_circuit(cs, cz_snap_genrand_params(), in, out);
+  cz_err e = cz_poseidon_hash_circuit(cs, cz_snap_genrand_params(), in, out);
   CZ_POP_NS(cs);
+  return e;
 }
 
 /* The synthesis state: the sizes, and the variables every challenge uses. */
@@ -127,14 +128,14 @@ static void alloc_input(cz_cs *cs, cz_anum *out, const cz_fr *v, const char *nam
                         const char *input_ns) {
   alloc_named(cs, out, v, name);
   CZ_PUSH_NS(cs, "%s", input_ns);
-  cz_anum_inputize(cs, out);
+  cz_cs_sticky(cz_anum_inputize(cs, out));
   CZ_POP_NS(cs);
 }
 
 /* Step 1: k_and_h_select and its bits, k packed, the commitments, phi.
  * comm_r_old and comm_d_new go to *comm_r_old / *comm_d_new. */
-static void inputs_part(snap_ctx *x, const cz_snap_public *pub, cz_anum *comm_r_old,
-                        cz_anum *comm_d_new) {
+static cz_err inputs_part(snap_ctx *x, const cz_snap_public *pub, cz_anum *comm_r_old,
+                          cz_anum *comm_d_new) {
   cz_cs *cs = x->cs;
   bool vals = x->w != NULL;
   cz_anum kh;
@@ -148,7 +149,7 @@ static void inputs_part(snap_ctx *x, const cz_snap_public *pub, cz_anum *comm_r_
   pow2_table(pow2, nb);
   for (unsigned i = 0; i < nb && i < MAX_PARTITION_BITS + CZ_SNAP_N_HS; i++) {
     CZ_PUSH_NS(cs, "k_and_h_select_bit_%u", i);
-    cz_abit_alloc(cs, &x->kh_bits[i], kb[i / 8] >> (i % 8) & 1);
+    cz_cs_sticky(cz_abit_alloc(cs, &x->kh_bits[i], kb[i / 8] >> (i % 8) & 1));
     CZ_POP_NS(cs);
     vars[i] = x->kh_bits[i].var;
   }
@@ -157,56 +158,64 @@ static void inputs_part(snap_ctx *x, const cz_snap_public *pub, cz_anum *comm_r_
   for (unsigned i = 0; i < x->partition_bits && i < MAX_PARTITION_BITS; i++)
     pbits[i] = cz_bool_from_bit(x->kh_bits[i]);
   CZ_PUSH_NS(cs, "pack partition bits");
-  cz_pack_bits(cs, &x->partition, pbits, x->partition_bits);
+  cz_cs_sticky(cz_pack_bits(cs, &x->partition, pbits, x->partition_bits));
   CZ_POP_NS(cs);
   alloc_input(cs, comm_r_old, vals ? &pub->comm_r_old : NULL, "comm_r_old", "comm_r_old_input");
   alloc_input(cs, comm_d_new, vals ? &pub->comm_d_new : NULL, "comm_d_new", "comm_d_new_input");
   alloc_input(cs, &x->comm_r_new, vals ? &pub->comm_r_new : NULL, "comm_r_new", "comm_r_new_input");
-  genrand(cs, comm_d_new, comm_r_old, &x->phi, "phi");
+  return genrand(cs, comm_d_new, comm_r_old, &x->phi, "phi");
 }
 
 /* comm_r == Poseidon-2(comm_c, root) (hash2_circuit of tree R's hasher). */
-static void comm_r_check(cz_cs *cs, const cz_anum *comm_c, const cz_anum *root,
-                         const cz_anum *comm_r, const char *ns, const char *name) {
+static cz_err comm_r_check(cz_cs *cs, const cz_anum *comm_c, const cz_anum *root,
+                           const cz_anum *comm_r, const char *ns, const char *name) {
   cz_anum calc;
   CZ_PUSH_NS(cs, "%s", ns);
-  cz_merkle_hash2_circuit(cs, CZ_MERKLE_POSEIDON, comm_c, root, &calc);
+  cz_err e = cz_merkle_hash2_circuit(cs, CZ_MERKLE_POSEIDON, comm_c, root, &calc);
   CZ_POP_NS(cs);
-  enforce_sum(cs, &calc.var, NULL, 1, CZ_VAR_ONE, comm_r->var, name);
+  if (e == CZ_OK) enforce_sum(cs, &calc.var, NULL, 1, CZ_VAR_ONE, comm_r->var, name);
+  return e;
 }
 
 /* Step 4, gadgets.rs apex_por: the apex tree over x->apex, then its root's
  * path (ppath, indexed by k's bits) up to comm_d_new. */
-static void apex_part(snap_ctx *x, const cz_anum *ppath, const cz_anum *comm_d_new) {
+static cz_err apex_part(snap_ctx *x, const cz_anum *ppath, const cz_anum *comm_d_new) {
   cz_cs *cs = x->cs;
   CZ_PUSH_NS(cs, "apex_gadget");
   cz_anum row[CZ_SELECT_MAX];
   memcpy(row, x->apex, x->s->apex_leaves * sizeof *row);
-  for (unsigned r = 0, n = x->s->apex_leaves; r < x->apex_bits; r++, n /= 2)
-    for (unsigned i = 0; i < n / 2; i++) {
+  cz_err e = CZ_OK;
+  for (unsigned r = 0, n = x->s->apex_leaves; e == CZ_OK && r < x->apex_bits; r++, n /= 2)
+    for (unsigned i = 0; e == CZ_OK && i < n / 2; i++) {
       cz_anum a = row[2 * i], b = row[2 * i + 1];
       CZ_PUSH_NS(cs, "apex_tree generation hash (tree_row=%u, siblings=%u)", r, i);
-      cz_merkle_hash2_circuit(cs, CZ_MERKLE_SHA256, &a, &b, &row[i]);
+      e = cz_merkle_hash2_circuit(cs, CZ_MERKLE_SHA256, &a, &b, &row[i]);
       CZ_POP_NS(cs);
     }
+  if (e != CZ_OK) {
+    CZ_POP_NS(cs);
+    return e;
+  }
   CZ_PUSH_NS(cs, "partition-tree por");
   /* One partition: no path, por_no_challenge_input's last constraint alone. */
   if (x->partition_bits == 0)
     enforce_sum(cs, &row[0].var, NULL, 1, CZ_VAR_ONE, comm_d_new->var,
                 "calculated root == provided root");
   else
-    cz_por_no_challenge_input(cs, &TREE_D, (size_t)1 << x->partition_bits, x->kh_bits, &row[0],
-                              ppath, comm_d_new);
+    e = cz_por_no_challenge_input(cs, &TREE_D, (size_t)1 << x->partition_bits, x->kh_bits, &row[0],
+                                  ppath, comm_d_new);
   CZ_POP_NS(cs);
   CZ_POP_NS(cs);
+  return e;
 }
 
 /* Steps 1-4. */
-static void public_part(snap_ctx *x, const cz_snap_public *pub) {
+static cz_err public_part(snap_ctx *x, const cz_snap_public *pub) {
   cz_cs *cs = x->cs;
   const cz_snap_partition_proof *w = x->w;
   cz_anum comm_r_old, comm_d_new, comm_c;
-  inputs_part(x, pub, &comm_r_old, &comm_d_new);
+  cz_err e = inputs_part(x, pub, &comm_r_old, &comm_d_new);
+  if (e != CZ_OK) return e;
   /* Step 2: the private inputs but the challenges' paths. */
   alloc_named(cs, &comm_c, w ? &w->comm_c : NULL, "comm_c");
   alloc_named(cs, &x->root_r_old, w ? &w->challenges[0].proof_r_old.proof.root : NULL,
@@ -215,7 +224,7 @@ static void public_part(snap_ctx *x, const cz_snap_public *pub) {
               "root_r_new");
   for (uint32_t i = 0; i < x->s->apex_leaves; i++) {
     CZ_PUSH_NS(cs, "apex_leaf_%u", i);
-    cz_anum_alloc(cs, &x->apex[i], w ? &w->apex_leaves[i] : &CZ_FR_ZERO);
+    cz_cs_sticky(cz_anum_alloc(cs, &x->apex[i], w ? &w->apex_leaves[i] : &CZ_FR_ZERO));
     CZ_POP_NS(cs);
   }
   cz_anum ppath[MAX_PARTITION_BITS];
@@ -223,15 +232,16 @@ static void public_part(snap_ctx *x, const cz_snap_public *pub) {
   for (unsigned i = 0; i < x->partition_bits && i < MAX_PARTITION_BITS; i++) {
     CZ_PUSH_NS(cs, "partition_path_sibling_%u", i);
     unsigned l = x->challenge_bits - x->partition_bits + i;
-    cz_anum_alloc(cs, &ppath[i], d0 ? &d0->siblings[l][0] : &CZ_FR_ZERO);
+    cz_cs_sticky(cz_anum_alloc(cs, &ppath[i], d0 ? &d0->siblings[l][0] : &CZ_FR_ZERO));
     CZ_POP_NS(cs);
   }
   /* Step 3. */
-  comm_r_check(cs, &comm_c, &x->root_r_old, &comm_r_old, "comm_r_old_calc",
-               "enforce comm_r_old_calc == comm_r_old");
-  comm_r_check(cs, &comm_c, &x->root_r_new, &x->comm_r_new, "comm_r_new_calc",
-               "enforce comm_r_new_calc == comm_r_new");
-  apex_part(x, ppath, &comm_d_new);
+  e = comm_r_check(cs, &comm_c, &x->root_r_old, &comm_r_old, "comm_r_old_calc",
+                   "enforce comm_r_old_calc == comm_r_old");
+  if (e == CZ_OK)
+    e = comm_r_check(cs, &comm_c, &x->root_r_new, &x->comm_r_new, "comm_r_new_calc",
+                     "enforce comm_r_new_calc == comm_r_new");
+  return e != CZ_OK ? e : apex_part(x, ppath, &comm_d_new);
 }
 
 /* ---- Step 5: the challenges ----------------------------------------------- */
@@ -246,7 +256,8 @@ cz_err cz_snap_gen_challenge_bits(cz_cs *cs, const cz_anum *comm_r_new, const cz
   cz_fr pow2[CZ_FR_NUM_BITS];
   pow2_table(pow2, CZ_FR_NUM_BITS);
   size_t made = 0;
-  for (uint64_t j = 0; j < digests; j++) {
+  cz_err e = CZ_OK;
+  for (uint64_t j = 0; e == CZ_OK && j < digests; j++) {
     cz_fr dj, fj, idx = CZ_FR_ZERO;
     cz_fr_from_u64(&dj, digests);
     cz_fr_from_u64(&fj, j);
@@ -256,7 +267,7 @@ cz_err cz_snap_gen_challenge_bits(cz_cs *cs, const cz_anum *comm_r_new, const cz
     }
     cz_anum digest_index, digest;
     CZ_PUSH_NS(cs, "digest_index_%llu", (unsigned long long)j);
-    cz_anum_alloc(cs, &digest_index, &idx);
+    cz_cs_sticky(cz_anum_alloc(cs, &digest_index, &idx));
     CZ_POP_NS(cs);
     char name[96];
     snprintf(name, sizeof name, "digest_index_%llu == k * digests_per_partition + %llu",
@@ -265,12 +276,12 @@ cz_err cz_snap_gen_challenge_bits(cz_cs *cs, const cz_anum *comm_r_new, const cz
     cz_fr co[2] = {dj, fj};
     enforce_sum(cs, lin, co, 2, CZ_VAR_ONE, digest_index.var, name);
     snprintf(name, sizeof name, "digest_%llu", (unsigned long long)j);
-    genrand(cs, comm_r_new, &digest_index, &digest, name);
+    if ((e = genrand(cs, comm_r_new, &digest_index, &digest, name)) != CZ_OK) break;
     /* allocated_num_to_allocated_bits */
     cz_abit b[CZ_FR_NUM_BITS];
     cz_var bv[CZ_FR_NUM_BITS];
     CZ_PUSH_NS(cs, "digest_%llu_bits", (unsigned long long)j);
-    cz_field_into_allocated_bits_le(cs, b, vals ? &digest.value : NULL);
+    cz_cs_sticky(cz_field_into_allocated_bits_le(cs, b, vals ? &digest.value : NULL));
     for (int i = 0; i < CZ_FR_NUM_BITS; i++) bv[i] = b[i].var;
     enforce_sum(cs, bv, pow2, CZ_FR_NUM_BITS, CZ_VAR_ONE, digest.var, "binary decomp");
     CZ_POP_NS(cs);
@@ -278,7 +289,7 @@ cz_err cz_snap_gen_challenge_bits(cz_cs *cs, const cz_anum *comm_r_new, const cz
     memcpy(out + made * bits, b, take * bits * sizeof *b);
     made += take;
   }
-  return cz_cs_error(cs);
+  return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
 /* gadgets.rs get_challenge_high_bits: the h = dot(hs, h_select) high bits
@@ -296,7 +307,7 @@ static void challenge_high(snap_ctx *x, const cz_abit *c_bits, cz_anum *out) {
     for (unsigned i = 0; i < h; i++) hb[i] = cz_bool_from_bit(c_bits[len - h + i]);
     cz_anum high;
     CZ_PUSH_NS(cs, "c_high (h=%u, k=%u)", h, k);
-    cz_pack_bits(cs, &high, hb, h);
+    cz_cs_sticky(cz_pack_bits(cs, &high, hb, h));
     CZ_POP_NS(cs);
     char name[96];
     snprintf(name, sizeof name, "c_high_or_zero (h=%u, k=%u)", h, k);
@@ -320,7 +331,7 @@ static size_t alloc_path(snap_ctx *x, const cz_vanilla_merkle *m, const unsigned
   for (size_t l = 0; l < levels; l++)
     for (unsigned j = 0; j + 1 < arity[l]; j++, n++) {
       CZ_PUSH_NS(x->cs, "%s sibling (c_index=%zu, tree_row=%zu, sibling_index=%u)", what, c, l, j);
-      cz_anum_alloc(x->cs, &out[n], m ? &m->proof.siblings[l][j] : &CZ_FR_ZERO);
+      cz_cs_sticky(cz_anum_alloc(x->cs, &out[n], m ? &m->proof.siblings[l][j] : &CZ_FR_ZERO));
       CZ_POP_NS(x->cs);
     }
   return n;
@@ -331,7 +342,7 @@ static void label_r_new(cz_cs *cs, const cz_anum *old, const cz_anum *data, cons
                         cz_anum *out) {
   cz_anum prod;
   CZ_PUSH_NS(cs, "label_d_new * rho");
-  cz_anum_mul(cs, &prod, data, rho);
+  cz_cs_sticky(cz_anum_mul(cs, &prod, data, rho));
   CZ_POP_NS(cs);
   cz_fr v;
   cz_fr_add(&v, &old->value, &prod.value);
@@ -342,7 +353,7 @@ static void label_r_new(cz_cs *cs, const cz_anum *old, const cz_anum *data, cons
 }
 
 /* Step 5 for challenge c, whose random bits are rand_bits. */
-static void challenge(snap_ctx *x, size_t c, const cz_abit *rand_bits) {
+static cz_err challenge(snap_ctx *x, size_t c, const cz_abit *rand_bits) {
   cz_cs *cs = x->cs;
   const cz_snap_challenge_proof *w = x->w ? &x->w->challenges[c] : NULL;
   cz_abit c_bits[64];
@@ -356,7 +367,8 @@ static void challenge(snap_ctx *x, size_t c, const cz_abit *rand_bits) {
   CZ_POP_NS(cs);
   char ns[96];
   snprintf(ns, sizeof ns, "rho (c_index=%zu)", c);
-  genrand(cs, &x->phi, &high, &rho, ns);
+  cz_err e = genrand(cs, &x->phi, &high, &rho, ns);
+  if (e != CZ_OK) return e;
   snprintf(ns, sizeof ns, "leaf_r_old (c_index=%zu)", c);
   alloc_named(cs, &leaf_r_old, w ? &w->proof_r_old.proof.leaf : NULL, ns);
   snprintf(ns, sizeof ns, "leaf_d_new (c_index=%zu)", c);
@@ -369,31 +381,36 @@ static void challenge(snap_ctx *x, size_t c, const cz_abit *rand_bits) {
   cz_anum path[CZ_MERKLE_MAX_LEVELS * (CZ_MERKLE_MAX_ARITY - 1)];
   alloc_path(x, w ? &w->proof_r_old : NULL, x->r_arity, x->r_levels, "path_r_old", c, path);
   CZ_PUSH_NS(cs, "por tree_r_old (c_index=%zu)", c);
-  cz_por_no_challenge_input(cs, &x->s->tree_r, x->s->nodes, c_bits, &leaf_r_old, path,
-                            &x->root_r_old);
+  e = cz_por_no_challenge_input(cs, &x->s->tree_r, x->s->nodes, c_bits, &leaf_r_old, path,
+                                &x->root_r_old);
   CZ_POP_NS(cs);
+  if (e != CZ_OK) return e;
   alloc_path(x, w ? &w->proof_r_new : NULL, x->r_arity, x->r_levels, "path_r_new", c, path);
   CZ_PUSH_NS(cs, "por tree_r_new (c_index=%zu)", c);
-  cz_por_no_challenge_input(cs, &x->s->tree_r, x->s->nodes, c_bits, &leaf_r_new, path,
-                            &x->root_r_new);
+  e = cz_por_no_challenge_input(cs, &x->s->tree_r, x->s->nodes, c_bits, &leaf_r_new, path,
+                                &x->root_r_new);
   CZ_POP_NS(cs);
+  if (e != CZ_OK) return e;
 
   unsigned to_apex = x->challenge_bits - x->partition_bits - x->apex_bits;
   cz_bool sel[8];
   for (unsigned i = 0; i < x->apex_bits; i++) sel[i] = cz_bool_from_bit(c_bits[to_apex + i]);
   cz_anum apex_leaf;
   CZ_PUSH_NS(cs, "select_apex_leaf (c_index=%zu)", c);
-  cz_select(cs, &apex_leaf, x->apex, x->s->apex_leaves, sel, x->apex_bits);
+  e = cz_select(cs, &apex_leaf, x->apex, x->s->apex_leaves, sel, x->apex_bits);
   CZ_POP_NS(cs);
+  if (e != CZ_OK) return e;
   for (unsigned l = 0; l < to_apex; l++) {
     CZ_PUSH_NS(cs, "path_to_apex_leaf sibling (c_index=%zu, tree_row=%u)", c, l);
-    cz_anum_alloc(cs, &path[l], w ? &w->proof_d_new.proof.siblings[l][0] : &CZ_FR_ZERO);
+    cz_cs_sticky(
+        cz_anum_alloc(cs, &path[l], w ? &w->proof_d_new.proof.siblings[l][0] : &CZ_FR_ZERO));
     CZ_POP_NS(cs);
   }
   CZ_PUSH_NS(cs, "por to_apex_leaf (c_index=%zu)", c);
-  cz_por_no_challenge_input(cs, &TREE_D, (size_t)1 << to_apex, c_bits, &leaf_d_new, path,
-                            &apex_leaf);
+  e = cz_por_no_challenge_input(cs, &TREE_D, (size_t)1 << to_apex, c_bits, &leaf_d_new, path,
+                                &apex_leaf);
   CZ_POP_NS(cs);
+  return e;
 }
 
 /* The circuit as a header (the public part and every challenge's random
@@ -408,12 +425,13 @@ static cz_err snap_header(cz_cs *cs, void *ctx) {
   snap_slots *ss = ctx;
   snap_ctx *x = &ss->x;
   x->cs = cs;
-  public_part(x, ss->pub);
+  cz_err e = public_part(x, ss->pub);
+  if (e != CZ_OK) return e;
   CZ_PUSH_NS(cs, "gen_challenge_bits");
-  cz_snap_gen_challenge_bits(cs, &x->comm_r_new, &x->partition, x->s->challenges,
-                             x->challenge_bits - x->partition_bits, ss->bits);
+  e = cz_snap_gen_challenge_bits(cs, &x->comm_r_new, &x->partition, x->s->challenges,
+                                 x->challenge_bits - x->partition_bits, ss->bits);
   CZ_POP_NS(cs);
-  return cz_cs_error(cs);
+  return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
 /* Challenge c on a copy of the header's state: slots run on many threads. */
@@ -423,9 +441,9 @@ static cz_err snap_challenge(cz_cs *cs, const void *ctx, size_t c) {
   if (!x) return CZ_ERR_NOMEM;
   *x = ss->x;
   x->cs = cs;
-  challenge(x, c, ss->bits + c * (x->challenge_bits - x->partition_bits));
+  cz_err e = challenge(x, c, ss->bits + c * (x->challenge_bits - x->partition_bits));
   free(x);
-  return cz_cs_error(cs);
+  return e != CZ_OK ? e : cz_cs_error(cs);
 }
 
 /* The sizes, the witness' checks, and room for the random bits. */

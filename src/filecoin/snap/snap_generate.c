@@ -93,8 +93,8 @@ cz_err cz_snap_vanilla_prove(const cz_snap_shape *s, uint32_t k, const cz_snap_t
   out->n_apex = s->apex_leaves;
   apex_leaves(s, k, t->tree_d_new, out->apex_leaves);
   cz_fr pair[2] = {t->comm_c, t->tree_r_new->root}, comm_r_new;
-  cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &comm_r_new);
-  cz_err e = cz_snap_challenges(s, &comm_r_new, k, ch);
+  cz_err e = cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &comm_r_new);
+  if (e == CZ_OK) e = cz_snap_challenges(s, &comm_r_new, k, ch);
   for (size_t i = 0; e == CZ_OK && i < s->challenges; i++) {
     cz_snap_challenge_proof *c = &out->challenges[i];
     e = prove_one(t->tree_r_old, ch[i], &c->proof_r_old, "tree R old", i, msg, msg_len);

@@ -81,7 +81,10 @@ cz_err cz_snap_sector_make(const cz_registered_snap *k, uint64_t sector_id, cons
     cz_msg_err(msg, msg_len, e, "building tree D new");
   cz_fr comm_r_old, comm_d_new;
   if (e == CZ_OK) {
-    cz_fr_from_bytes_le(&comm_r_old, out->comm_r_old);
+    e = cz_fr_from_bytes_le(&comm_r_old, out->comm_r_old);
+    if (e != CZ_OK) cz_msg_err(msg, msg_len, e, "comm_r_old: not below the field modulus");
+  }
+  if (e == CZ_OK) {
     comm_d_new = out->tree_d_new.root;
     cz_fr_to_bytes_le(out->comm_d_new, &comm_d_new);
     tree_leaves(&out->tree_r_old, old);
@@ -92,8 +95,9 @@ cz_err cz_snap_sector_make(const cz_registered_snap *k, uint64_t sector_id, cons
     cz_msg_err(msg, msg_len, e, "building tree R new");
   if (e == CZ_OK) {
     cz_fr pair[2] = {out->comm_c, out->tree_r_new.root}, comm_r_new;
-    cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &comm_r_new);
-    cz_fr_to_bytes_le(out->comm_r_new, &comm_r_new);
+    e = cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &comm_r_new);
+    if (e != CZ_OK) cz_msg_err(msg, msg_len, e, "hashing comm_r_new");
+    else cz_fr_to_bytes_le(out->comm_r_new, &comm_r_new);
   }
   free(dflt);
   free(old);

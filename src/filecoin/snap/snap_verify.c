@@ -48,13 +48,15 @@ static bool d_shape_ok(const vctx *x, const cz_vanilla_merkle *m) {
 }
 
 /* The node `levels` levels above the leaf on a binary SHA-256 path. */
-static void d_climb(const cz_merkle_proof *p, size_t from, size_t levels, cz_fr *cur) {
-  for (size_t l = from; l < from + levels; l++) {
+static cz_err d_climb(const cz_merkle_proof *p, size_t from, size_t levels, cz_fr *cur) {
+  cz_err e = CZ_OK;
+  for (size_t l = from; e == CZ_OK && l < from + levels; l++) {
     cz_fr ch[2];
     ch[p->index[l]] = *cur;
     ch[1 - p->index[l]] = p->siblings[l][0];
-    cz_merkle_hash_node(CZ_MERKLE_SHA256, 2, ch, cur);
+    e = cz_merkle_hash_node(CZ_MERKLE_SHA256, 2, ch, cur);
   }
+  return e;
 }
 
 /* The apex leaves up to their root, then the first challenge's partition
@@ -64,11 +66,13 @@ static cz_err check_apex(const vctx *x, uint32_t k, const cz_snap_partition_proo
   cz_fr *row = malloc(x->s->apex_leaves * sizeof *row);
   if (!row) return cz_msg_err(x->msg, x->msg_len, CZ_ERR_NOMEM, "out of memory");
   memcpy(row, p->apex_leaves, x->s->apex_leaves * sizeof *row);
-  for (size_t n = x->s->apex_leaves; n > 1; n /= 2)
-    for (size_t i = 0; i < n / 2; i++)
-      cz_merkle_hash_node(CZ_MERKLE_SHA256, 2, &row[2 * i], &row[i]);
+  cz_err e = CZ_OK;
+  for (size_t n = x->s->apex_leaves; e == CZ_OK && n > 1; n /= 2)
+    for (size_t i = 0; e == CZ_OK && i < n / 2; i++)
+      e = cz_merkle_hash_node(CZ_MERKLE_SHA256, 2, &row[2 * i], &row[i]);
   cz_fr root = row[0];
   free(row);
+  if (e != CZ_OK) return e;
   const cz_merkle_proof *d0 = &p->challenges[0].proof_d_new.proof;
   size_t top = x->bits - x->partition_bits;
   uint32_t at = 0;
@@ -78,7 +82,7 @@ static cz_err check_apex(const vctx *x, uint32_t k, const cz_snap_partition_proo
                "vanilla_proofs[%zu].challenge_proofs[0].proof_d_new: its partition path is "
                "partition %u's, not %u's",
                x->index, at, k);
-  d_climb(d0, top, x->partition_bits, &root);
+  if ((e = d_climb(d0, top, x->partition_bits, &root)) != CZ_OK) return e;
   if (!cz_fr_eq(&root, comm_d_new))
     return BAD(x, "vanilla_proofs[%zu].apex_leafs: they do not hash to comm_d_new", x->index);
   return CZ_OK;
@@ -113,7 +117,8 @@ static cz_err check_challenge(const vctx *x, size_t i, uint32_t c,
   /* The tree-D path meets the apex leaf the challenge's bits select. */
   size_t to_apex = x->bits - x->partition_bits - x->apex_bits;
   cz_fr cur = cp->proof_d_new.proof.leaf;
-  d_climb(&cp->proof_d_new.proof, 0, to_apex, &cur);
+  cz_err e = d_climb(&cp->proof_d_new.proof, 0, to_apex, &cur);
+  if (e != CZ_OK) return e;
   size_t sel = (c >> to_apex) & (x->s->apex_leaves - 1);
   if (!cz_fr_eq(&cur, &p->apex_leaves[sel]))
     return BAD(x,
@@ -163,11 +168,11 @@ cz_err cz_snap_vanilla_verify(const cz_snap_shape *s, uint32_t k, const cz_snap_
   const cz_fr *root_old = &p->challenges[0].proof_r_old.proof.root;
   const cz_fr *root_new = &p->challenges[0].proof_r_new.proof.root;
   cz_fr pair[2] = {p->comm_c, *root_old}, h;
-  cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &h);
+  if ((e = cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &h)) != CZ_OK) return e;
   if (!cz_fr_eq(&h, &r_old))
     return BAD(&x, "vanilla_proofs[%zu]: comm_r_old is not Poseidon(comm_c, root_r_old)", index);
   pair[1] = *root_new;
-  cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &h);
+  if ((e = cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &h)) != CZ_OK) return e;
   if (!cz_fr_eq(&h, &r_new))
     return BAD(&x, "vanilla_proofs[%zu]: comm_r_new is not Poseidon(comm_c, root_r_new)", index);
   if (!d_shape_ok(&x, &p->challenges[0].proof_d_new))
@@ -178,7 +183,7 @@ cz_err cz_snap_vanilla_verify(const cz_snap_shape *s, uint32_t k, const cz_snap_
   if ((e = check_apex(&x, k, p, &d_new)) != CZ_OK) return e;
   uint32_t *ch = malloc(s->challenges * sizeof *ch);
   if (!ch) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  cz_snap_challenges(s, &r_new, k, ch);
+  e = cz_snap_challenges(s, &r_new, k, ch);
   cz_fr phi;
   cz_snap_phi(&phi, &d_new, &r_old);
   for (size_t i = 0; e == CZ_OK && i < s->challenges; i++)

@@ -455,7 +455,7 @@ static void bad_values(const cz_registered_porep *k) {
   CHECK(cz_porep_c1_synthetic(&m, k, 99) == CZ_OK);
   uint8_t marker[32];
   for (int i = 0; i < 32; i++) marker[i] = (uint8_t)(i == 31 ? 0x11 : 0xaa);
-  cz_fr_from_bytes_le(&m.proofs[1].drg[3].rows[1], marker);
+  CHECK(cz_fr_from_bytes_le(&m.proofs[1].drg[3].rows[1], marker) == CZ_OK);
   char *mj = to_json(&m, NULL);
   char mtext[200];
   size_t n = 0;

@@ -70,7 +70,7 @@ static const uint8_t *rd_32(cur *c) {
 static cz_fr fr_of(const uint8_t *b) {
   cz_fr v;
   memset(&v, 0, sizeof v);
-  if (b) cz_fr_from_bytes_le(&v, b);
+  if (b) CHECK(cz_fr_from_bytes_le(&v, b) == CZ_OK);
   return v;
 }
 
@@ -403,7 +403,7 @@ static void random_fr(cz_fr *out) {
   uint8_t b[32];
   check_rand_bytes(b, 32);
   b[31] &= 0x3f;
-  cz_fr_from_bytes_le(out, b);
+  CHECK(cz_fr_from_bytes_le(out, b) == CZ_OK);
 }
 
 /* registered proof id's shape over n_leaves random leaves, sector_size shrunk to fit:
@@ -420,7 +420,7 @@ static void test_custom(uint32_t id, size_t n_leaves, uint32_t variant, size_t b
   random_fr(&comm_c);
   pair[0] = comm_c;
   pair[1] = t.root;
-  cz_poseidon_hash(2, pair, &comm_r);
+  CHECK(cz_poseidon_hash(2, pair, &comm_r) == CZ_OK);
   uint8_t comm_r_b[32];
   cz_fr_to_bytes_le(comm_r_b, &comm_r);
   char msg[256] = "";

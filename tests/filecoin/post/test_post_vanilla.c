@@ -218,7 +218,7 @@ static bool synthetic(cz_post_vanilla *v, cz_merkle_tree *t, const cz_merkle_sha
   cz_fr_from_u64(&sp->comm_c, 99);
   sp->comm_r_last = t->root;
   cz_fr pair[2] = {sp->comm_c, sp->comm_r_last};
-  cz_poseidon_hash(2, pair, &v->comm_r);
+  CHECK(cz_poseidon_hash(2, pair, &v->comm_r) == CZ_OK);
   size_t base = cz_merkle_proof_levels(s, n_leaves) - (s->sub_arity != 0) - (s->top_arity != 0);
   for (size_t i = 0; i < count; i++) {
     cz_post_inclusion *inc = &sp->inclusions[i];

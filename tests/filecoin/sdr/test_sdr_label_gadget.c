@@ -20,7 +20,7 @@ static void alloc_be(cz_cs *cs, cz_bool out[256], cz_abit abits[256], const uint
   cz_bytes_to_bits(v, bytes, 32);
   for (int i = 0; i < 256; i++) {
     CZ_PUSH_NS(cs, "bit %d", i);
-    cz_abit_alloc(cs, &abits[i], v[i]);
+    CHECK(cz_abit_alloc(cs, &abits[i], v[i]) == CZ_OK);
     CZ_POP_NS(cs);
     out[i] = cz_bool_from_bit(abits[i]);
   }

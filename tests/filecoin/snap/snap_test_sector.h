@@ -24,7 +24,7 @@ static inline cz_fr snap_test_data_fr(void) {
   check_rand_bytes(b, sizeof b);
   b[31] &= 0x3f;
   cz_fr r;
-  cz_fr_from_bytes_le(&r, b);
+  CHECK(cz_fr_from_bytes_le(&r, b) == CZ_OK);
   return r;
 }
 
@@ -45,7 +45,7 @@ static inline bool snap_test_sector_make(snap_test_sector *t, uint64_t nodes) {
   ok = ok && cz_merkle_tree_build(&t->tree_d_new, &tree_d, data, nodes) == CZ_OK;
   if (ok) {
     cz_fr pair[2] = {t->trees.comm_c, t->tree_r_old.root};
-    cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &t->comm_r_old);
+    CHECK(cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &t->comm_r_old) == CZ_OK);
     t->comm_d_new = t->tree_d_new.root;
     ok = cz_snap_encode(&t->shape, t->shape.h, &t->comm_d_new, &t->comm_r_old, old, data, enc) ==
          CZ_OK;
@@ -53,7 +53,7 @@ static inline bool snap_test_sector_make(snap_test_sector *t, uint64_t nodes) {
   ok = ok && cz_merkle_tree_build(&t->tree_r_new, &t->shape.tree_r, enc, nodes) == CZ_OK;
   if (ok) {
     cz_fr pair[2] = {t->trees.comm_c, t->tree_r_new.root};
-    cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &t->comm_r_new);
+    CHECK(cz_merkle_hash_node(CZ_MERKLE_POSEIDON, 2, pair, &t->comm_r_new) == CZ_OK);
     cz_fr_to_bytes_le(t->b_comm_r_old, &t->comm_r_old);
     cz_fr_to_bytes_le(t->b_comm_d_new, &t->comm_d_new);
     cz_fr_to_bytes_le(t->b_comm_r_new, &t->comm_r_new);

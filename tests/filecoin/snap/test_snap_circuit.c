@@ -52,8 +52,8 @@ static void test_gen_challenge_bits(void) {
     while ((1u << pb) < s.partitions) pb++;
     cz_cs *cs = cz_cs_new(CZ_CS_COUNT, NULL);
     cz_anum comm_r_new, k;
-    cz_anum_alloc(cs, &comm_r_new, NULL);
-    cz_anum_alloc(cs, &k, NULL);
+    CHECK(cz_anum_alloc(cs, &comm_r_new, NULL) == CZ_OK);
+    CHECK(cz_anum_alloc(cs, &k, NULL) == CZ_OK);
     size_t before = cz_cs_num_constraints(cs);
     cz_abit out[86 * 31];
     CHECK(cz_snap_gen_challenge_bits(cs, &comm_r_new, &k, s.challenges, bits - pb, out) == CZ_OK);
