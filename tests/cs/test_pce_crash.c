@@ -52,8 +52,8 @@ static void killed_save(uint64_t at, long want_tmp, bool old) {
   pid_t pid = fork();
   if (pid == 0) {
     cz_atomic_test_kill_at(at);
-    cz_pce_save(shape, path, key_new, msg, sizeof msg);
-    _exit(2); /* not reached: killed */
+    cz_err e = cz_pce_save(shape, path, key_new, msg, sizeof msg);
+    _exit(e == CZ_OK ? 2 : 3); /* not reached: killed */
   }
   int st = 0;
   waitpid(pid, &st, 0);

@@ -196,8 +196,8 @@ static void test_killed(const char *dir, uint64_t at) {
   pid_t pid = fork();
   if (pid == 0) {
     cz_atomic_test_kill_at(at);
-    cz_params_store_get(&p, "killed", CZ_SYNTHETIC_INPUTS, &o, &org, msg, sizeof msg);
-    _exit(2); /* not reached: killed */
+    cz_err e = cz_params_store_get(&p, "killed", CZ_SYNTHETIC_INPUTS, &o, &org, msg, sizeof msg);
+    _exit(e == CZ_OK ? 2 : 3); /* not reached: killed */
   }
   int st = 0;
   waitpid(pid, &st, 0);
