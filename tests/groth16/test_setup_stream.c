@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fsize_child.h"
 #include "cuzk/params.h"
 #include "cuzk/synthetic.h"
 #include "util/atomic_file.h"
@@ -192,35 +193,23 @@ static bool fresh_evals(circuit_fn f, cz_qap_evals *ev, cz_groth16_toxic *t) {
   return qap_run(f, &t->tau, 0, ev) == CZ_OK;
 }
 
-/* A write the file-size limit cuts short, in a child (SIGXFSZ ignored so
- * the write fails with EFBIG): its message goes back through a pipe. */
+static bool setup_cut_short(void *ctx) {
+  const char *path = ctx;
+  cz_groth16_toxic t;
+  cz_qap_evals ev;
+  char msg[512] = "";
+  if (!fresh_evals(sparse, &ev, &t)) return false;
+  cz_err e = cz_groth16_setup_stream(path, &ev, &t, NULL, msg, sizeof msg);
+  fprintf(stderr, "%s", msg);
+  return e == CZ_ERR_IO;
+}
+
+/* A write that cannot complete (RLIMIT_FSIZE at 20000 bytes): the message
+ * names the file, the reason and the bytes, and nothing is left. */
 static void test_write_fails(const char *dir) {
-  char path[512];
+  char path[512], got[512];
   snprintf(path, sizeof path, "%s/cut.params", dir);
-  int fds[2];
-  CHECK(pipe(fds) == 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    signal(SIGXFSZ, SIG_IGN);
-    struct rlimit rl = {20000, 20000};
-    setrlimit(RLIMIT_FSIZE, &rl);
-    cz_groth16_toxic t;
-    cz_qap_evals ev;
-    char msg[512] = "";
-    if (!fresh_evals(sparse, &ev, &t)) _exit(3);
-    cz_err e = cz_groth16_setup_stream(path, &ev, &t, NULL, msg, sizeof msg);
-    if (write(fds[1], msg, strlen(msg) + 1) < 0) _exit(4);
-    _exit(e == CZ_ERR_IO ? 0 : 2);
-  }
-  close(fds[1]);
-  char got[512] = "";
-  ssize_t n = read(fds[0], got, sizeof got - 1);
-  close(fds[0]);
-  int st = 0;
-  waitpid(pid, &st, 0);
-  CHECK(n > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
-  fprintf(stderr, "cut short: %s\n", got);
+  CHECK(fsize_child(20000, setup_cut_short, path, got, sizeof got));
   CHECK(strstr(got, path) != NULL);                     /* the file's name */
   CHECK(strstr(got, strerror(EFBIG)) != NULL);          /* the reason */
   CHECK(strstr(got, "bytes) at offset 20000") != NULL); /* the bytes */
