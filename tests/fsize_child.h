@@ -7,9 +7,11 @@
 #ifndef CUZK_TESTS_FSIZE_CHILD_H
 #define CUZK_TESTS_FSIZE_CHILD_H
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,6 +42,14 @@ static inline bool fsize_child(rlim_t limit, bool (*fn)(void *ctx), void *ctx, c
   waitpid(pid, &st, 0);
   fprintf(stderr, "cut short at %llu bytes: %s\n", (unsigned long long)limit, got);
   return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* A cut-short write's message says what a reader needs: the path, the
+ * reason (EFBIG's strerror) and where it stopped ("... bytes) at offset at"). */
+static inline bool cut_message_ok(const char *got, const char *path, unsigned long long at) {
+  char where[64];
+  snprintf(where, sizeof where, "bytes) at offset %llu", at);
+  return strstr(got, path) && strstr(got, strerror(EFBIG)) && strstr(got, where);
 }
 
 #endif
