@@ -134,6 +134,7 @@ archives=()
 if [ "${#archives[@]}" -gt 0 ] && command -v nm >/dev/null; then
   syms=$(nm -g --defined-only -A "${archives[@]}" 2>/dev/null | awk 'NF >= 3 {
     split($1, m, ":"); obj = m[2]; t = $(NF - 1); s = $NF
+    if (s ~ /^__(odr_)?asan|^__ubsan|^__sancov/) next # the sanitizers own (test-asan, fuzz)
     if (obj ~ /\.c\.o$/ || (t ~ /^[TDBRCGS]$/ && s !~ /^_Z/)) print obj ": " s }')
   where="the ${#archives[@]} archives beside $bin"
 else
