@@ -161,21 +161,25 @@ static cz_err stage_h(const void *src, size_t first, size_t m, uint8_t *buf, boo
 }
 
 /* Points gathered through pointers (into decoded points or encodings). A
- * mapped key's encodings are copied together first, then decoded in one
- * call: the decoder works 8 points at a time, not one per call. */
+ * mapped key's encodings are copied together, a run at a time on the
+ * stack, and each run decoded in one call: the decoder works 8 points at a
+ * time, not one per call, and the hot path allocates nothing. */
+#define GATHER_RUN 256
 static cz_err gather(cz_g1_affine *dst, const cz_g1_affine *const *src, size_t m, bool encoded) {
   if (!encoded) {
     for (size_t i = 0; i < m; i++) dst[i] = *src[i];
     return CZ_OK;
   }
-  cz_g1_affine *enc = malloc(m * sizeof *enc);
-  if (!enc && m) return CZ_ERR_NOMEM;
-  for (size_t i = 0; i < m; i++) memcpy(&enc[i], src[i], sizeof *enc);
-  size_t bad = 0;
-  cz_err e = cz_g16_decode_points(dst, (const uint8_t *)enc, m, false, false, &bad);
-  free(enc);
-  return e;
+  cz_g1_affine enc[GATHER_RUN]; /* 24 KiB of encodings (as long as points) */
+  for (size_t i = 0; i < m; i += GATHER_RUN) {
+    size_t n = m - i < GATHER_RUN ? m - i : GATHER_RUN, bad = 0;
+    for (size_t j = 0; j < n; j++) memcpy(&enc[j], src[i + j], sizeof enc[j]);
+    cz_err e = cz_g16_decode_points(dst + i, (const uint8_t *)enc, n, false, false, &bad);
+    if (e != CZ_OK) return e;
+  }
+  return CZ_OK;
 }
+
 static cz_err run_h(czg_backend_state *st, const void *src, size_t first, size_t m, uint8_t *buf,
                     cz_g1 *part) {
   (void)src;
