@@ -13,10 +13,7 @@ cz_err cz_g16_stream_open(cz_atomic_file *f, const char *path, uint64_t total, u
   f->fd = -1;
   cz_atomic_sweep(path); /* a killed run's temporary would count against the space */
   char dir[4096];
-  const char *slash = strrchr(path, '/');
-  if (!slash) snprintf(dir, sizeof dir, ".");
-  else if (slash == path) snprintf(dir, sizeof dir, "/");
-  else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  cz_atomic_dir_of(path, dir, sizeof dir);
   struct statvfs sv;
   if (statvfs(dir, &sv) != 0)
     return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: statvfs of %s: %s (the file needs %llu bytes)",

@@ -20,13 +20,18 @@ static uint64_t kill_at = CZ_ATOMIC_KILL_NEVER;
 
 void cz_atomic_test_kill_at(uint64_t at_bytes) { kill_at = at_bytes; }
 
-/* The directory and base name of path ("." when it has no '/'). */
-static void split_path(const char *path, char *dir, size_t cap, const char **base) {
+void cz_atomic_dir_of(const char *path, char *dir, size_t cap) {
   const char *slash = strrchr(path, '/');
-  *base = slash ? slash + 1 : path;
   if (!slash) snprintf(dir, cap, ".");
   else if (slash == path) snprintf(dir, cap, "/");
   else snprintf(dir, cap, "%.*s", (int)(slash - path), path);
+}
+
+/* The directory and base name of path (cz_atomic_dir_of). */
+static void split_path(const char *path, char *dir, size_t cap, const char **base) {
+  const char *slash = strrchr(path, '/');
+  *base = slash ? slash + 1 : path;
+  cz_atomic_dir_of(path, dir, cap);
 }
 
 /* Whether this process writes the file st describes (open_lock held). */

@@ -21,6 +21,10 @@ typedef struct cz_atomic_file {
   struct cz_atomic_file *next; /* the process's open temporaries (atomic_file.c) */
 } cz_atomic_file;
 
+/* The directory path's file lands in: "." when path has no '/', "/" for a
+ * file at the root, else everything before the last '/' (cut to cap). */
+void cz_atomic_dir_of(const char *path, char *dir, size_t cap);
+
 /* Removes, in path's directory, each regular file named exactly
  * <basename(path)>.tmp.<pid> (pid all digits) whose process no longer runs
  * (kill(pid, 0) fails with ESRCH), and this process's own when no
