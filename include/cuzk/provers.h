@@ -207,7 +207,7 @@ void cz_provers_phase_observe(cz_prove_phase phase, uint64_t ns);
 void cz_provers_phase_snapshot(cz_histogram_snap out[CZ_PHASE_COUNT]);
 
 /* ---- Planning figures (planned_constraints.c) ------------------------------
- * The constraints of one partition's circuit, from the kind's shape alone:
+ * The constraints of one partition's circuit, from the registered proof's shape alone:
  * what the memory estimates and the recorded-shape charge below are made
  * of. Never below the circuit's real count, and within 2% above it at
  * every registered size (test_planned_constraints). Pure; any thread. */

@@ -97,7 +97,7 @@ typedef struct {
 typedef struct {
   size_t n_partitions;              /* > 0 */
   const cz_prover_circuit *circuit; /* of every partition */
-  uint64_t constraints;             /* one partition's, from the kind's shape */
+  uint64_t constraints;             /* one partition's, from the registered proof's shape */
   uint64_t extra_bytes;             /* memory the job needs beyond its partitions */
 } cz_partition_plan;
 

@@ -66,7 +66,7 @@ cz_err cz_porep_synthesize(const cz_porep_c1 *c1, size_t p, unsigned n_threads, 
   return cz_porep_synthesize_pce(c1, p, NULL, n_threads, as, msg, msg_len);
 }
 
-/* Kind ctx's circuit without a witness (keygen, recording). */
+/* The circuit of registered proof ctx, without a witness (keygen, recording). */
 static cz_err build_registered(cz_cs *cs, const void *ctx) {
   return cz_porep_circuit(cs, &((const cz_registered_porep *)ctx)->shape, NULL, 0);
 }

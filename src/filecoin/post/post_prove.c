@@ -172,7 +172,7 @@ cz_err cz_post_synthesize(const cz_post_partition *p, unsigned n_threads, cz_ass
   return cz_post_synthesize_pce(p, NULL, n_threads, as, msg, msg_len);
 }
 
-/* Kind ctx's circuit without a witness (keygen, recording). */
+/* The circuit of registered proof ctx, without a witness (keygen, recording). */
 static cz_err build_registered(cz_cs *cs, const void *ctx) {
   const cz_registered_post *k = ctx;
   return cz_post_circuit(cs, &k->tree_r, (size_t)(k->sector_size / 32), k->sector_count,
