@@ -19,6 +19,7 @@
 #include "ec/ifma_field.h"
 #include "common/args.h"
 #include "util/bigbuf.h"
+#include "ntt/ntt_impl.h" /* cz_ntt_tw_full_max_log, for --tw */
 
 int cz_bench_cmd_ntt(int argc, char **argv);
 
@@ -105,10 +106,12 @@ static double frv_mul_ns(void) {
 static int usage(FILE *out) {
   fprintf(out,
           "usage: cuzk-bench ntt --log-n K [--threads T] [--reps R] [--h] [--portable|--no-ifma]\n"
+          "                      [--tw full|split]\n"
           "  K in 1..28; T = 0 means all cores (default 1); --h also times the\n"
           "  H polynomial (six transforms, their pointwise steps and one\n"
           "  permutation); --portable forces the portable scalar path (no ADX, no\n"
-          "  IFMA); --no-ifma only turns IFMA off\n" CZ_BENCH_EXIT_STATUS);
+          "  IFMA); --no-ifma only turns IFMA off; --tw picks the domain's twiddle\n"
+          "  table (default: full up to 2^24, split above)\n" CZ_BENCH_EXIT_STATUS);
   return out == stdout ? 0 : 2;
 }
 
@@ -127,6 +130,10 @@ static int parse(int argc, char **argv, ntt_opts *o) {
     else if (!strcmp(argv[i], "--h")) o->with_h = 1;
     else if (!strcmp(argv[i], "--portable")) cz_cpu_force_portable(true);
     else if (!strcmp(argv[i], "--no-ifma")) cz_cpu_disable_ifma(true);
+    else if (!strcmp(argv[i], "--tw") && i + 1 < argc && !strcmp(argv[i + 1], "full"))
+      cz_ntt_tw_full_max_log = 28, i++;
+    else if (!strcmp(argv[i], "--tw") && i + 1 < argc && !strcmp(argv[i + 1], "split"))
+      cz_ntt_tw_full_max_log = 0, i++;
     else return usage(cz_bench_help_arg(argv[i]) ? stdout : stderr);
   }
   if (o->log_n < 1 || o->log_n > 28 || o->reps < 1) return usage(stderr);
@@ -217,6 +224,7 @@ static void report(const ntt_opts *o, int vec, const ntt_stats *st) {
   printf("ntt_threads %u count\n", o->threads);
   printf("ntt_fr_path %s name\n", cz_cpu_use_adx() ? "adx" : "portable");
   printf("ntt_vec_path %s name\n", vec ? "ifma" : "none");
+  printf("ntt_tw_table %s name\n", o->log_n > cz_ntt_tw_full_max_log ? "split" : "full");
   printf("fr_mul %.2f ns\n", st->mul);
   printf("ntt_bound %.3f ms\n", butterflies * st->mul * 1e-6 / o->threads);
   if (vec) { /* ns per element of the 8-lane product, and the bound it gives */

@@ -25,6 +25,14 @@
 
 /* ---- twiddles -------------------------------------------------------------- */
 
+/* t = lanes tw[e_k] (e: 8 table indices). */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_gather(cz_frv *t, const cz_fr *tw, __m512i e) {
+  __m512i idx = _mm512_slli_epi64(e, 2); /* 4 words per element */
+  __m512i w[4];
+  for (int i = 0; i < 4; i++) w[i] = _mm512_i64gather_epi64(idx, (const void *)&tw[0].l[i], 8);
+  cz_frv_from_words_(t, w);
+}
+
 /* tp = prepared vector of the twiddles for exponents e0 + k step, k < 8,
  * from the scalar table tw (half + 1 entries), with ntt_twid's convention:
  * entry half - e for the inverse root. */
@@ -47,12 +55,24 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_f
   __m512i e = _mm512_madd52lo_epu64(_mm512_set1_epi64((long long)e0), k,
                                     _mm512_set1_epi64((long long)step));
   if (inv) e = _mm512_sub_epi64(_mm512_set1_epi64((long long)half), e);
-  __m512i idx = _mm512_slli_epi64(e, 2); /* 4 words per element */
-  __m512i w[4];
-  for (int i = 0; i < 4; i++) w[i] = _mm512_i64gather_epi64(idx, (const void *)&tw[0].l[i], 8);
   cz_frv t;
-  cz_frv_from_words_(&t, w);
+  tw_gather(&t, tw, e);
   cz_frv_mul_prepare(tp, &t);
+}
+
+/* The same from a domain's split tables (ntt_tw_at): the lanes' low and
+ * high parts gathered from the two small tables and multiplied. */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch_split(cz_frv *tp, const cz_ntt_domain *d,
+                                                                size_t e0, size_t step, int inv) {
+  const __m512i k = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  __m512i e = _mm512_madd52lo_epu64(_mm512_set1_epi64((long long)e0), k,
+                                    _mm512_set1_epi64((long long)step));
+  if (inv) e = _mm512_sub_epi64(_mm512_set1_epi64((long long)d->half), e);
+  cz_frv lo, hi;
+  tw_gather(&lo, d->tw_lo, _mm512_and_si512(e, _mm512_set1_epi64((long long)d->tw_lo_mask)));
+  tw_gather(&hi, d->tw_hi, _mm512_srli_epi64(e, d->tw_lo_log));
+  cz_frv_mul(&lo, &lo, &hi);
+  cz_frv_mul_prepare(tp, &lo);
 }
 
 /* ---- butterflies ----------------------------------------------------------- */
@@ -398,6 +418,10 @@ CZ_IFMA_TARGET int cz_ntt_ifma_blocks(const ntt_block_pass *p, size_t b0, size_t
 static CZ_IFMA_TARGET void vpanel_tw(cz_frv *t, const ntt_level_pass *p, size_t c0, size_t m,
                                      size_t rr) {
   size_t s = ntt_panel_tw_stride(p, m), e0 = rr * p->h_lo + c0;
+  if (!p->d->tw) {
+    tw_fetch_split(t, p->d, e0 * s, s, p->inv);
+    return;
+  }
   if (rr + NTT_PREFETCH_TW < m)
     ntt_prefetch_tw(p->d->tw, p->d->half, e0 + NTT_PREFETCH_TW * p->h_lo, s, 8, p->inv);
   tw_fetch(t, p->d->tw, p->d->half, e0 * s, s, p->inv);

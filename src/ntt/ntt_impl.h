@@ -34,7 +34,14 @@ struct cz_ntt_domain {
   unsigned log_n;
   size_t n, half; /* half = n / 2 */
   cz_fr omega, omega_inv, n_inv, g, g_inv;
-  cz_fr *tw;     /* omega^i, i in [0, half] */
+  /* omega^i for i in [0, half]: the table tw, or (tw NULL, domains above
+   * 2^cz_ntt_tw_full_max_log) the product tw_lo[i & tw_lo_mask] *
+   * tw_hi[i >> tw_lo_log] of two tables of about sqrt(half) entries. At
+   * 2^27 the full table is 2.1 GB, the largest buffer of a 32 GiB PoRep
+   * partition's H step after a, b and c; read it with ntt_tw_at. */
+  cz_fr *tw, *tw_lo, *tw_hi;
+  size_t tw_lo_mask;
+  unsigned tw_lo_log;
   cz_fr *tw_blk; /* omega_B^i, i in [0, blk_half], B = 2 blk_half = min(n, 2^block_log) */
   size_t blk_half;
   unsigned blk_log; /* log2 B */
@@ -61,6 +68,9 @@ struct cz_ntt_domain {
 extern unsigned cz_ntt_block_log;
 extern unsigned cz_ntt_level_max_log;
 extern int cz_ntt_no_scratch;
+/*   cz_ntt_tw_full_max_log  domains up to 2^this keep the full table tw
+ *                           (default 24: 256 MiB), larger ones the split one */
+extern unsigned cz_ntt_tw_full_max_log;
 
 /* The budget n_threads, trimmed so that each worker gets at least 2^12
  * elements of an n-element pass: below that, starting a thread costs more
@@ -176,6 +186,7 @@ static inline void ntt_prefetch_row(const cz_fr *row, size_t count) {
 /* The lines of the count twiddles for exponents (e0 + c) s, c < count. */
 static inline void ntt_prefetch_tw(const cz_fr *tw, size_t half, size_t e0, size_t s, size_t count,
                                    int inv) {
+  if (!tw) return; /* split tables: small enough to stay cached */
   for (size_t c = 0; c < count; c++) {
     size_t e = (e0 + c) * s;
     __builtin_prefetch(&tw[inv ? half - e : e]);
@@ -433,6 +444,14 @@ static inline size_t ntt_rev_bits(size_t i, unsigned k) {
  * (tw[half] = -1), and the butterflies swap add and sub for the minus. */
 static inline const cz_fr *ntt_twid(const cz_fr *tw, size_t half, size_t e, int inv) {
   return inv ? &tw[half - e] : &tw[e];
+}
+
+/* omega^e (e <= half) from whichever table d keeps: a pointer into tw, or
+ * *tmp set to the split tables' product. */
+static inline const cz_fr *ntt_tw_at(const cz_ntt_domain *d, size_t e, cz_fr *tmp) {
+  if (d->tw) return &d->tw[e];
+  ntt_fr_mul(tmp, &d->tw_lo[e & d->tw_lo_mask], &d->tw_hi[e >> d->tw_lo_log]);
+  return tmp;
 }
 
 /* The coset step's factor for the block at position p0 (a multiple of

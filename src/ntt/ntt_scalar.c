@@ -271,23 +271,35 @@ typedef struct {
   cz_fr *P;
   size_t rs, c0; /* c0: the panel's first column within its span */
   ntt_ahead ahead;
+  /* Twiddles computed from a split table (ntt_tw_at): per row residue's
+   * parity (a radix-4 step still reads the previous one's) and stage. */
+  cz_fr twb[2][3][NTT_PANEL_W];
 } panel;
 
 /* The twiddles of residue rr of the stage of half-size m h_lo for the
  * panel's columns: t[c step] (exponent 0 is multiplied like the others:
- * the same values). Also prefetches the residues ahead. */
+ * the same values), into the table, or computed into buf when the domain
+ * keeps the split one. Also prefetches the residues ahead. */
 typedef struct {
   const cz_fr *t;
   ptrdiff_t step;
 } tw_run;
 
-static tw_run panel_tw(const panel *pn, size_t m, size_t rr) {
+static tw_run panel_tw(const panel *pn, size_t m, size_t rr, cz_fr *buf) {
   const ntt_level_pass *p = pn->p;
+  const cz_ntt_domain *d = p->d;
   size_t s = ntt_panel_tw_stride(p, m), e0 = rr * p->h_lo + pn->c0;
+  if (!d->tw) {
+    for (size_t c = 0; c < p->width; c++) {
+      size_t e = (e0 + c) * s;
+      const cz_fr *t = ntt_tw_at(d, p->inv ? d->half - e : e, &buf[c]);
+      if (t != &buf[c]) buf[c] = *t;
+    }
+    return (tw_run){buf, 1};
+  }
   if (rr + NTT_PREFETCH_TW < m)
-    ntt_prefetch_tw(p->d->tw, p->d->half, e0 + NTT_PREFETCH_TW * p->h_lo, s, p->width, p->inv);
-  tw_run r = {ntt_twid(p->d->tw, p->d->half, e0 * s, p->inv),
-              p->inv ? -(ptrdiff_t)s : (ptrdiff_t)s};
+    ntt_prefetch_tw(d->tw, d->half, e0 + NTT_PREFETCH_TW * p->h_lo, s, p->width, p->inv);
+  tw_run r = {ntt_twid(d->tw, d->half, e0 * s, p->inv), p->inv ? -(ptrdiff_t)s : (ptrdiff_t)s};
   return r;
 }
 
@@ -296,7 +308,7 @@ static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
   const ntt_level_pass *p = pn->p;
   size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs;
   for (size_t rr = 0; rr < m; rr++) {
-    tw_run t = panel_tw(pn, m, rr);
+    tw_run t = panel_tw(pn, m, rr, pn->twb[0][0]);
     ntt_ahead_step(&pn->ahead);
     for (size_t base = rr; base < rows; base += 2 * m) {
       cz_fr *u = pn->P + base * rs, *v = u + m * rs;
@@ -313,7 +325,9 @@ static inline __attribute__((always_inline)) void panel_radix4_as(panel *pn, siz
   size_t W = p->width, rows = (size_t)1 << p->rows_log, rs = pn->rs, mr = m * rs;
   quad prev = {{NULL}, NULL, NULL, NULL};
   for (size_t rr = 0; rr < m; rr++) {
-    tw_run ta = panel_tw(pn, 2 * m, rr), tb = panel_tw(pn, 2 * m, rr + m), tc = panel_tw(pn, m, rr);
+    cz_fr(*b)[NTT_PANEL_W] = pn->twb[rr & 1];
+    tw_run ta = panel_tw(pn, 2 * m, rr, b[0]), tb = panel_tw(pn, 2 * m, rr + m, b[1]),
+           tc = panel_tw(pn, m, rr, b[2]);
     ntt_ahead_step(&pn->ahead);
     for (size_t base = rr; base < rows; base += 4 * m)
       for (size_t c = 0; c < W; c++) {
@@ -374,8 +388,12 @@ static void panel_copy(const ntt_level_pass *p, size_t q, cz_fr *B, int in) {
 void cz_ntt_scalar_panels(const ntt_level_pass *p, size_t q0, size_t q1, void *scratch) {
   size_t rows = (size_t)1 << p->rows_log, W = p->width;
   cz_fr *B = scratch;
+  panel pn; /* twb is written before it is read */
   for (size_t q = q0; q < q1; q++) {
-    panel pn = {p, B, W, q / p->spans * W, {0}};
+    pn.p = p;
+    pn.P = B;
+    pn.rs = W;
+    pn.c0 = q / p->spans * W;
     ntt_ahead_init(&pn.ahead, p, q, q1);
     ntt_panel_first_ahead(p, pn.c0);
     if (B) {

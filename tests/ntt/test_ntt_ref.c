@@ -226,5 +226,16 @@ int main(int argc, char **argv) {
   cz_ntt_block_log = 6;
   cz_ntt_level_max_log = 3;
   sweep(10, 15);
+  /* The split twiddle table (what domains above 2^24 keep), at sizes
+   * where the full one is the reference: on panels, in place, and as the
+   * default blocks and levels see it. */
+  cz_ntt_tw_full_max_log = 0;
+  sweep(10, 15);
+  cz_ntt_no_scratch = 1;
+  sweep(9, 12);
+  cz_ntt_no_scratch = 0;
+  cz_ntt_block_log = NTT_BLOCK_LOG;
+  cz_ntt_level_max_log = 11;
+  sweep(15, 17);
   return check_report_unless("test_ntt_ref", missing);
 }
