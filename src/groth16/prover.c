@@ -95,7 +95,9 @@ static cz_err compute_c(cz_assignment *as, size_t n, unsigned threads) {
   return CZ_OK;
 }
 
-/* H coefficients in as->a[0 .. n-2]; b and c are released. */
+/* H coefficients in as->a[0 .. n-2]; b and c are released (c, which the
+ * next synthesis does not take, unmapped where it is large against the
+ * machine: see cz_pool_give_transient). */
 static cz_err compute_h(const cz_ntt_domain *d, cz_assignment *as, unsigned threads) {
   size_t n = cz_ntt_domain_size(d), m = as->n_constraints;
   if (compute_c(as, n, threads) != CZ_OK) return CZ_ERR_NOMEM;
@@ -112,7 +114,7 @@ static cz_err compute_h(const cz_ntt_domain *d, cz_assignment *as, unsigned thre
   }
   cz_ntt_h_poly(d, as->a, as->b, as->c, threads);
   cz_pool_give(as->b);
-  cz_pool_give(as->c);
+  cz_pool_give_transient(as->c);
   as->b = as->c = NULL;
   return CZ_OK;
 }

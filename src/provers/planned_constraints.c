@@ -67,8 +67,12 @@ static uint64_t domain(uint64_t n) {
  * 3 bytes per constraint in PoRep, where aux ~ constraints), density bits
  * and inputs: 68 bytes per constraint in all (synth-only's peak at 32 GiB
  * is 66.5). The one being proved pads a and b to the domain and adds c for
- * H: 96 bytes per domain row in place of its 64 per constraint; after H, a
- * holds h and the H MSM's plan takes 8 + 2 x 16 bytes per term, less. */
+ * H: 96 bytes per domain row in place of its 64 per constraint. That is its
+ * peak: the NTT domain's twiddles are two small tables above 2^24, and
+ * after H c is unmapped where it is large against the machine (a 32 GiB
+ * partition on 24 GB: measured 13.26 GB in H, 14.2-14.3 in the MSMs before
+ * c was unmapped, against 13.4 GB here), so the MSMs hold a, b and the
+ * mapped key's slices, less. */
 uint64_t cz_partition_mem_bytes(uint64_t constraints, uint64_t in_flight) {
   uint64_t d = domain(constraints);
   return in_flight * 68u * constraints + 96u * d - 64u * constraints;

@@ -231,6 +231,23 @@ void cz_pool_give(void *p) {
   pthread_mutex_unlock(&pool.lock);
 }
 
+void cz_pool_give_transient(void *p) {
+  size_t cap = pool_cap_of(p);
+  if (!cap || cap < phys_bytes() / 8) {
+    cz_pool_give(p);
+    return;
+  }
+  pthread_mutex_lock(&pool.lock);
+  size_t i = 0;
+  while (i < pool.n && pool.slot[i].p != p) i++;
+  if (i < pool.n) { /* taken: no other thread moves it */
+    munmap(pool.slot[i].p, pool.slot[i].cap);
+    pool.taken_bytes -= pool.slot[i].cap;
+    pool.slot[i] = pool.slot[--pool.n];
+  }
+  pthread_mutex_unlock(&pool.lock);
+}
+
 size_t cz_pool_trim(size_t want) {
   pthread_mutex_lock(&pool.lock);
   size_t freed = drop_idle(want);

@@ -53,6 +53,15 @@ void *cz_pool_take(size_t bytes);
  * either origin may be released here. Never a pointer into a block. */
 void cz_pool_give(void *p);
 
+/* The same for a block made for one step that its owner may not want
+ * again for a while (the prover's c, made for H): a block of at least an
+ * eighth of physical memory is unmapped now, a smaller one kept idle as
+ * cz_pool_give keeps it. Kept idle through a 32 GiB partition's MSMs, c
+ * (4.3 GB) would be a third of the partition's peak on a 24 GB machine;
+ * on a large one, or for a small proof, faulting a fresh block in again
+ * (0.3-1 s per GB here) would cost more than the memory. */
+void cz_pool_give_transient(void *p);
+
 /* Whether p is a block of the pool (taken or idle). */
 bool cz_pool_owns(const void *p);
 

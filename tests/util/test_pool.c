@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "check.h"
 #include "util/bigbuf.h"
 
@@ -77,6 +78,30 @@ static void limit_and_trim(void) {
   cz_pool_set_limit((size_t)1 << 40);
 }
 
+/* A one-step block: kept idle when small, unmapped when an eighth of the
+ * machine (mapped, never touched: no memory is used). */
+static void transient_blocks(void) {
+  cz_pool_usage u0, u;
+  cz_pool_trim(SIZE_MAX);
+  void *small = cz_pool_take(8 * MIB);
+  CHECK(small != NULL);
+  cz_pool_give_transient(small);
+  cz_pool_stats(&u);
+  CHECK(u.idle_bytes >= 8 * MIB);
+  CHECK(cz_pool_take(8 * MIB) == small); /* kept, and reused */
+  cz_pool_give(small);
+  size_t big = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE) / 8;
+  cz_pool_stats(&u0);
+  void *p = cz_pool_take(big);
+  CHECK(p != NULL && cz_pool_owns(p));
+  cz_pool_give_transient(p);
+  cz_pool_stats(&u);
+  CHECK(!cz_pool_owns(p));
+  CHECK(u.idle_bytes == u0.idle_bytes && u.taken_bytes == u0.taken_bytes);
+  cz_pool_give_transient(NULL);
+  cz_pool_give_transient(malloc(100)); /* not the pool's: freed */
+}
+
 int main(void) {
   cz_pool_trim(SIZE_MAX);
   /* Reuse: the same request gets the block it gave back. */
@@ -116,5 +141,6 @@ int main(void) {
   }
   reuse_faults_nothing();
   limit_and_trim();
+  transient_blocks();
   return check_report("test_pool");
 }
