@@ -162,6 +162,13 @@ static cz_err parse_and_plan(cz_engine *e, cz_job *j, char *msg, size_t msg_len)
                         .window = cz_pipeline_window(&e->cfg),
                         .cancelled = &j->cancel};
   if (err == CZ_OK) err = ops->plan(self, &j->ctx, &j->plan, msg, msg_len);
+  /* A job whose partitions in flight would not fit the whole budget runs
+   * them one at a time (a 32 GiB PoRep on a 24 GB machine: 22.3 GB for two
+   * partitions, 13.4 GB for one) instead of failing. */
+  if (err == CZ_OK && j->plan.mem_bytes > e->budget.total && j->ctx.window > 1) {
+    j->ctx.window = 1;
+    err = ops->plan(self, &j->ctx, &j->plan, msg, msg_len);
+  }
   if (err == CZ_OK && (!j->plan.n_partitions || !j->plan.proof_bytes))
     err = cz_msg_err(msg, msg_len, CZ_ERR_INVALID_ARG, "the %s prover planned no proof", ops->name);
   if (err != CZ_OK && !msg[0]) cz_msg(msg, msg_len, "the %s prover refused the request", ops->name);
@@ -201,8 +208,8 @@ static void supersede_locked(cz_engine *e, cz_job *old) {
 static void enter_locked(cz_engine *e, cz_job *j, uint32_t *queue_pos) {
   cz_engine_insert_locked(e, j);
   char detail[96];
-  snprintf(detail, sizeof detail, "kind=%s,priority=%d", cz_proof_kind_label(j->req.kind),
-           (int)j->prio);
+  snprintf(detail, sizeof detail, "kind=%s,priority=%d,window=%zu",
+           cz_proof_kind_label(j->req.kind), (int)j->prio, j->ctx.window);
   cz_engine_timeline(e, "QUEUED", j->id, detail);
   uint64_t need = j->plan.mem_bytes;
   if (need > e->budget.total) {

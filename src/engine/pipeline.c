@@ -325,6 +325,8 @@ void cz_pipeline_run(cz_engine *e, cz_job *const *jobs, size_t n_jobs) {
                 .self = e->ops_self[jobs[0]->req.kind],
                 .n = n,
                 .window = cz_pipeline_window(&e->cfg)};
+  for (size_t j = 0; j < n_jobs; j++) /* a job narrowed to fit the budget */
+    if (jobs[j]->ctx.window < r.window) r.window = jobs[j]->ctx.window;
   r.job_of = calloc(n, sizeof *r.job_of);
   r.local = calloc(n, sizeof *r.local);
   r.out = calloc(n_jobs, sizeof *r.out);

@@ -66,15 +66,18 @@ static cz_err dbl_parse(void *self, const cz_job_request *req, void **model, uin
 
 /* One partition whose proof is the request id, then the kind, then the
  * first byte of the randomness when there is one; the tests choose the
- * memory (sector_size) and registered_proof 77 asks for SRS "t3". */
+ * memory (sector_size; registered_proof 78: per partition of the window,
+ * as a prover's plan grows with its partitions in flight) and
+ * registered_proof 77 asks for SRS "t3". */
 static cz_err dbl_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *p, char *msg,
                        size_t msg_len) {
   (void)self, (void)msg, (void)msg_len;
   const cz_job_request *req = ctx->req;
-  *p = (cz_job_plan){.n_partitions = 1,
-                     .proof_bytes = strlen(req->request_id) + 1 + (req->randomness.len ? 1 : 0),
-                     .mem_bytes = req->sector_size,
-                     .circuit_id = req->registered_proof == 77 ? "t3" : NULL};
+  *p =
+      (cz_job_plan){.n_partitions = 1,
+                    .proof_bytes = strlen(req->request_id) + 1 + (req->randomness.len ? 1 : 0),
+                    .mem_bytes = req->sector_size * (req->registered_proof == 78 ? ctx->window : 1),
+                    .circuit_id = req->registered_proof == 77 ? "t3" : NULL};
   return CZ_OK;
 }
 

@@ -370,6 +370,28 @@ static void test_memory_budget(void) {
   CHECK_EQ_INT(await_status(e, "c", NULL, 0), CZ_JOB_COMPLETED);
   CHECK_EQ_INT(await_status(e, "d", NULL, 0), CZ_JOB_COMPLETED);
   CHECK_EQ_INT(D.max_active, 2);
+  /* A plan that would not fit at the pipeline's window of partitions (2 by
+   * default) is made again for one partition in flight: it runs, charged
+   * that. */
+  dbl_reset(false);
+  cz_job_request w = {.request_id = "narrow",
+                      .kind = CZ_KIND_POREP_SEAL_COMMIT,
+                      .sector_size = 600,
+                      .registered_proof = 78,
+                      .vanilla_proof = {(const uint8_t *)"gate", 4}};
+  char job_id[CZ_JOB_ID_MAX];
+  CHECK_EQ_INT(cz_engine_submit(e, &w, job_id, NULL, err, sizeof err), CZ_OK);
+  wait_entered(1);
+  cz_engine_get_stats(e, &s);
+  CHECK_EQ_INT(s.memory_used, 604);
+  gate(true);
+  CHECK_EQ_INT(await_status(e, "narrow", NULL, 0), CZ_JOB_COMPLETED);
+  /* Not even one partition fits: FAILED, naming the budget. */
+  w.request_id = "too-big";
+  w.sector_size = 1200;
+  CHECK_EQ_INT(cz_engine_submit(e, &w, job_id, NULL, err, sizeof err), CZ_OK);
+  CHECK_EQ_INT(await_status(e, "too-big", err, sizeof err), CZ_JOB_FAILED);
+  CHECK(strstr(err, "budget") != NULL);
   /* A request whose bytes the budget cannot hold now is refused, not queued. */
   char *big = malloc(1201);
   memset(big, 'x', 1200);
