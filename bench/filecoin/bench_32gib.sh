@@ -113,12 +113,14 @@ print("1:" + b[8:40].hex(), file=open(sys.argv[3], "w"))' "$VEC" "$WORK/window-v
 
 # The daemon's path: SubmitProof of the C1 in Curio's wrapper, all ten
 # partitions, each verified by the daemon before it answers and again here
-# (--verify-vk: the key's head). One partition in flight (pipeline off: two
-# do not fit 24 GB), plain synthesis (--no-pce: the path prove measured).
+# (--verify-vk: the key's head). The default pipeline: where two partitions
+# in flight do not fit the memory budget (24 GB), the engine runs them one
+# at a time (window=1 on the QUEUED line). Plain synthesis (--no-pce: the
+# path prove measured).
 step_daemon() {
   "$B" --quiet gen-vanilla porep --sparse --sector-size $SIZE --sector-id $SECTOR \
     --prover-id $PROVER --curio --out "$WORK/c1-32gib-sparse-curio.json"
-  printf '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n[pipeline]\nenabled = false\n' \
+  printf '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n' \
     "$WORK/no-official-params" "$PARAMS" >"$WORK/daemon.toml"
   mkdir -p "$WORK/no-official-params" "$WORK/daemon-proofs"
   local sock="unix://$WORK/cuzk.sock"
