@@ -26,6 +26,7 @@
 #include "cuzk/server.h"
 #include "cuzk/circom/v1/circom.pb-c.h"
 #include "cuzk/v1/proving.pb-c.h"
+#include "server/grpc/grpc_codes.h"
 #include "server/grpc/listen_socket.h"
 #include "server/grpc/rpc_internal.h"
 #include "util/msg.h"
@@ -146,27 +147,6 @@ struct cz_server {
 
 /* ---- answering ------------------------------------------------------------ */
 
-static const char *code_name(grpc_status_code code) {
-  static const char *const names[] = {"OK",
-                                      "CANCELLED",
-                                      "UNKNOWN",
-                                      "INVALID_ARGUMENT",
-                                      "DEADLINE_EXCEEDED",
-                                      "NOT_FOUND",
-                                      "ALREADY_EXISTS",
-                                      "PERMISSION_DENIED",
-                                      "RESOURCE_EXHAUSTED",
-                                      "FAILED_PRECONDITION",
-                                      "ABORTED",
-                                      "OUT_OF_RANGE",
-                                      "UNIMPLEMENTED",
-                                      "INTERNAL",
-                                      "UNAVAILABLE",
-                                      "DATA_LOSS",
-                                      "UNAUTHENTICATED"};
-  return (unsigned)code < sizeof names / sizeof names[0] ? names[code] : "UNKNOWN";
-}
-
 /* One line per answered call: a refusal (any status but OK) at warn with its
  * reason and the peer, every call at debug. */
 static void log_call(const call_ctx *c, grpc_status_code code, const char *details) {
@@ -179,7 +159,7 @@ static void log_call(const call_ctx *c, grpc_status_code code, const char *detai
     cz_log(lv, "grpc", "%s peer=%s job=%s: OK", name, peer ? peer : "?",
            c->job_id[0] ? c->job_id : "-");
   else
-    cz_log(lv, "grpc", "%s refused (%s) peer=%s job=%s: %s", name, code_name(code),
+    cz_log(lv, "grpc", "%s refused (%s) peer=%s job=%s: %s", name, cz_grpc_code_name(code),
            peer ? peer : "?", c->job_id[0] ? c->job_id : "-",
            details && details[0] ? details : "-");
   gpr_free(peer);

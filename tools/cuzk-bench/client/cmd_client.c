@@ -135,7 +135,7 @@ int cz_client_open(cz_rpc_client *c, const opts *o) {
 }
 
 static int report_error(const char *what, grpc_status_code code, const char *details) {
-  fprintf(stderr, "%s: %s: %s\n", what, cz_rpc_code_name(code), details);
+  fprintf(stderr, "%s: %s: %s\n", what, cz_grpc_code_name(code), details);
   return 1;
 }
 

@@ -121,7 +121,7 @@ static void *prove_worker(void *arg) {
     bool ok = false;
     pthread_mutex_lock(&b->mu);
     if (code != GRPC_STATUS_OK) {
-      printf("proof %llu error %s: %s done %llu/%llu\n", i, cz_rpc_code_name(code), det,
+      printf("proof %llu error %s: %s done %llu/%llu\n", i, cz_grpc_code_name(code), det,
              b->ok + b->failed + 1, b->o->count);
     } else {
       const Cuzk__V1__AwaitProofResponse *r = ((Cuzk__V1__ProveResponse *)resp)->result;

@@ -29,27 +29,6 @@ void cz_rpc_close(cz_rpc_client *c) {
   grpc_shutdown();
 }
 
-const char *cz_rpc_code_name(grpc_status_code code) {
-  static const char *const names[] = {"OK",
-                                      "CANCELLED",
-                                      "UNKNOWN",
-                                      "INVALID_ARGUMENT",
-                                      "DEADLINE_EXCEEDED",
-                                      "NOT_FOUND",
-                                      "ALREADY_EXISTS",
-                                      "PERMISSION_DENIED",
-                                      "RESOURCE_EXHAUSTED",
-                                      "FAILED_PRECONDITION",
-                                      "ABORTED",
-                                      "OUT_OF_RANGE",
-                                      "UNIMPLEMENTED",
-                                      "INTERNAL",
-                                      "UNAVAILABLE",
-                                      "DATA_LOSS",
-                                      "UNAUTHENTICATED"};
-  return (unsigned)code < sizeof names / sizeof names[0] ? names[code] : "?";
-}
-
 grpc_status_code cz_rpc_call(cz_rpc_client *c, const char *method, const ProtobufCMessage *req,
                              const ProtobufCMessageDescriptor *resp_desc, ProtobufCMessage **resp,
                              char *details, size_t details_len, unsigned timeout_ms) {

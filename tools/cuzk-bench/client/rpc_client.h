@@ -4,6 +4,7 @@
 #define CUZK_BENCH_RPC_CLIENT_H
 #include <grpc/grpc.h>
 #include <protobuf-c/protobuf-c.h>
+#include "server/grpc/grpc_codes.h" /* cz_grpc_code_name for its callers */
 
 typedef struct {
   grpc_channel *channel;
@@ -20,8 +21,5 @@ void cz_rpc_close(cz_rpc_client *c);
 grpc_status_code cz_rpc_call(cz_rpc_client *c, const char *method, const ProtobufCMessage *req,
                              const ProtobufCMessageDescriptor *resp_desc, ProtobufCMessage **resp,
                              char *details, size_t details_len, unsigned timeout_ms);
-
-/* "OK", "NOT_FOUND", ... */
-const char *cz_rpc_code_name(grpc_status_code code);
 
 #endif
