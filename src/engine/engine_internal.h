@@ -183,6 +183,10 @@ struct cz_job {
   uint64_t model_bytes; /* charged to the budget with blob_len */
   cz_job_plan plan;     /* the kind's plan, made at submit */
   cz_job_ctx ctx;       /* what the kind's ops see (job_run.c fills it) */
+  /* When the plan at the pipeline's window did not fit the whole budget
+   * and ctx.window was narrowed to 1: that window and its bytes (else 0). */
+  uint64_t wide_mem_bytes;
+  size_t wide_window;
   /* While it runs (job_run.c; only the worker running it touches these): */
   uint64_t mem_reserved;
   cz_srs_entry *srs, *shape;  /* the plan's SRS and shape references */

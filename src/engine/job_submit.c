@@ -166,6 +166,8 @@ static cz_err parse_and_plan(cz_engine *e, cz_job *j, char *msg, size_t msg_len)
    * them one at a time (a 32 GiB PoRep on a 24 GB machine: 22.3 GB for two
    * partitions, 13.4 GB for one) instead of failing. */
   if (err == CZ_OK && j->plan.mem_bytes > e->budget.total && j->ctx.window > 1) {
+    j->wide_mem_bytes = j->plan.mem_bytes;
+    j->wide_window = j->ctx.window;
     j->ctx.window = 1;
     err = ops->plan(self, &j->ctx, &j->plan, msg, msg_len);
   }
@@ -213,10 +215,13 @@ static void enter_locked(cz_engine *e, cz_job *j, uint32_t *queue_pos) {
   cz_engine_timeline(e, "QUEUED", j->id, detail);
   uint64_t need = j->plan.mem_bytes;
   if (need > e->budget.total) {
-    char why[160];
+    char why[224], wide[96] = "";
+    if (j->wide_window)
+      snprintf(wide, sizeof wide, " with one partition in flight (%llu with %zu)",
+               (unsigned long long)j->wide_mem_bytes, j->wide_window);
     snprintf(why, sizeof why,
-             "the job needs %llu bytes of memory, more than the whole budget of %llu",
-             (unsigned long long)need, (unsigned long long)e->budget.total);
+             "the job needs %llu bytes of memory%s, more than the whole budget of %llu",
+             (unsigned long long)need, wide, (unsigned long long)e->budget.total);
     cz_engine_finish_locked(e, j, CZ_JOB_FAILED, why);
     return;
   }

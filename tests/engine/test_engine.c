@@ -391,7 +391,8 @@ static void test_memory_budget(void) {
   w.sector_size = 1200;
   CHECK_EQ_INT(cz_engine_submit(e, &w, job_id, NULL, err, sizeof err), CZ_OK);
   CHECK_EQ_INT(await_status(e, "too-big", err, sizeof err), CZ_JOB_FAILED);
-  CHECK(strstr(err, "budget") != NULL);
+  CHECK(strstr(err, "needs 1200 bytes of memory with one partition in flight (2400 with 2)") !=
+        NULL);
   /* A request whose bytes the budget cannot hold now is refused, not queued. */
   char *big = malloc(1201);
   memset(big, 'x', 1200);

@@ -29,7 +29,9 @@ static char *sealed_c1(uint32_t id, size_t *len) {
   return json;
 }
 
-/* The bytes the engine says job id of that C1 needs (0: not refused so). */
+/* The bytes the engine says job id of that C1 needs (0: not refused so):
+ * at the pipeline's window, which the refusal names where it differs from
+ * the one partition in flight the engine tried last. */
 static unsigned long long needs(const char *id, const char *json, size_t len, uint32_t rp) {
   cz_job_request r = {.request_id = id,
                       .kind = CZ_KIND_POREP_SEAL_COMMIT,
@@ -43,6 +45,8 @@ static unsigned long long needs(const char *id, const char *json, size_t len, ui
   unsigned long long n = 0;
   CHECK_EQ_INT(res.status, CZ_JOB_FAILED);
   CHECK(sscanf(res.error, "the job needs %llu bytes", &n) == 1);
+  const char *wide = strstr(res.error, "in flight (");
+  if (wide) CHECK(sscanf(wide, "in flight (%llu with", &n) == 1);
   if (!n) fprintf(stderr, "%s: %s\n", id, res.error);
   return n;
 }
