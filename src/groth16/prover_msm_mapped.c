@@ -190,32 +190,74 @@ static cz_err decode_run(const uint8_t *src, size_t n, size_t enc, bool g2, void
 }
 
 /* Working memory of one MSM's slices: the decoded bases, and for packed
- * segments the encodings of the bases whose scalar is not 0 and the
- * density that keeps only them. */
+ * segments the density of the bases kept (scalar not 0) and, per word,
+ * how many live and kept bases come before it. */
 typedef struct {
   void *pts;
-  uint8_t *enc;
   uint64_t *dens;
+  size_t *live_before, *kept_before;
 } slice_bufs;
 
-/* A packed segment's slice keeps only the bases whose scalar is not 0:
- * their encodings copied together into b->enc, b->dens the density of
- * the kept ones. A witness is mostly bits, and the MSM drops its zeros
- * unread, so decoding them would be wasted. Returns the kept count. */
-static size_t compact_slice(const key_reader *r, const slice *s, slice_bufs *b) {
+/* A packed segment's slice keeps only the bases whose scalar is not 0: a
+ * witness is mostly bits, and the MSM drops its zeros unread, so decoding
+ * them would be wasted. One pass over the slice's words sets b->dens and
+ * the two prefix counts; returns the kept count. */
+static size_t count_slice(const key_reader *r, const slice *s, slice_bufs *b) {
   const g16_msm_seg *g = &r->segs[s->seg];
-  const uint8_t *src = (const uint8_t *)g->bases + s->b0 * r->enc;
-  size_t kept = 0, w0 = s->i0 / 64, nw = (s->i1 - s->i0 + 63) / 64;
+  size_t live = 0, kept = 0, w0 = s->i0 / 64, nw = (s->i1 - s->i0 + 63) / 64;
   for (size_t w = 0; w < nw; w++) {
-    uint64_t live = g->density ? g->density[w0 + w] : ~(uint64_t)0;
+    uint64_t l = g->density ? g->density[w0 + w] : ~(uint64_t)0;
     size_t left = s->i1 - s->i0 - 64 * w;
-    if (left < 64) live &= ((uint64_t)1 << left) - 1;
-    uint64_t nz = (g->packed->one[w0 + w] | g->packed->other[w0 + w]) & live;
-    b->dens[w] = nz;
-    for (uint64_t m = live; m; m &= m - 1, src += r->enc)
-      if (nz & m & -m) memcpy(b->enc + kept++ * r->enc, src, r->enc);
+    if (left < 64) l &= ((uint64_t)1 << left) - 1;
+    b->dens[w] = (g->packed->one[w0 + w] | g->packed->other[w0 + w]) & l;
+    b->live_before[w] = live, b->kept_before[w] = kept;
+    live += (size_t)__builtin_popcountll(l);
+    kept += (size_t)__builtin_popcountll(b->dens[w]);
   }
+  b->live_before[nw] = live, b->kept_before[nw] = kept;
   return kept;
+}
+
+/* The kept bases of words [begin, end) of a packed slice, decoded into
+ * their places in pts: copied together a run at a time on the stack and
+ * each run decoded in one call, on every worker (no serial copy, and no
+ * buffer of the slice's encodings). */
+#define KEPT_RUN 256
+typedef struct {
+  const key_reader *r;
+  const slice *s;
+  const slice_bufs *b;
+  bool g2;
+  cz_err err[CZ_PARALLEL_MAX_THREADS];
+} kept_job;
+
+static cz_err flush_run(const kept_job *j, const uint8_t *run, size_t n, size_t at) {
+  size_t bad = 0, mem = j->g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+  return n ? cz_g16_decode_points((uint8_t *)j->b->pts + at * mem, run, n, j->g2, false, &bad)
+           : CZ_OK;
+}
+
+static void decode_kept(void *v, size_t begin, size_t end, unsigned worker) {
+  const kept_job *j = v;
+  const key_reader *r = j->r;
+  const g16_msm_seg *g = &r->segs[j->s->seg];
+  const uint8_t *base = (const uint8_t *)g->bases + j->s->b0 * r->enc;
+  uint8_t run[KEPT_RUN * CZ_G2_UNCOMPRESSED_BYTES];
+  size_t n = 0, at = j->b->kept_before[begin], w0 = j->s->i0 / 64;
+  cz_err e = CZ_OK;
+  for (size_t w = begin; w < end && e == CZ_OK; w++) {
+    uint64_t l = g->density ? g->density[w0 + w] : ~(uint64_t)0, nz = j->b->dens[w];
+    const uint8_t *src = base + j->b->live_before[w] * r->enc;
+    for (uint64_t m = l; m && e == CZ_OK; m &= m - 1, src += r->enc) {
+      if (!(nz & m & -m)) continue;
+      memcpy(run + n++ * r->enc, src, r->enc);
+      if (n < KEPT_RUN) continue;
+      e = flush_run(j, run, n, at);
+      at += n, n = 0;
+    }
+  }
+  if (e == CZ_OK) e = flush_run(j, run, n, at);
+  ((kept_job *)v)->err[worker] = e;
 }
 
 /* Slice s decoded (its kept bases, for a packed segment) into b->pts, as
@@ -226,15 +268,22 @@ static cz_err prepare_slice(const key_reader *r, const slice *s, bool g2, slice_
   *t = sub_segment(g, s, b->pts, view);
   if (!g->packed)
     return decode_run((const uint8_t *)g->bases + s->b0 * r->enc, s->nb, r->enc, g2, b->pts, th);
-  t->n_bases = compact_slice(r, s, b);
+  t->n_bases = count_slice(r, s, b);
   t->density = b->dens;
-  return decode_run(b->enc, t->n_bases, r->enc, g2, b->pts, th);
+  size_t nw = (s->i1 - s->i0 + 63) / 64;
+  kept_job j = {.r = r, .s = s, .b = b, .g2 = g2};
+  unsigned workers = cz_parallel_workers(nw, th);
+  cz_parallel_for(nw, th, decode_kept, &j);
+  for (unsigned w = 0; w < workers; w++)
+    if (j.err[w] != CZ_OK) return j.err[w];
+  return CZ_OK;
 }
 
 static void bufs_free(slice_bufs *b) {
   if (b->pts) cz_pool_give(b->pts);
-  if (b->enc) cz_pool_give(b->enc);
   free(b->dens);
+  free(b->live_before);
+  free(b->kept_before);
 }
 
 /* Room for slices of up to max_nb bases of max_ns scalars. */
@@ -247,12 +296,14 @@ static bool bufs_take(slice_bufs *b, const key_reader *r, bool g2) {
     if (s->i1 - s->i0 > max_ns) max_ns = s->i1 - s->i0;
     packed |= r->segs[s->seg].packed != NULL;
   }
-  *b = (slice_bufs){max_nb ? cz_pool_take(max_nb * mem) : NULL, NULL, NULL};
+  *b = (slice_bufs){max_nb ? cz_pool_take(max_nb * mem) : NULL, NULL, NULL, NULL};
   if (packed) {
-    b->enc = cz_pool_take(max_nb * r->enc);
-    b->dens = calloc(max_ns / 64 + 2, sizeof *b->dens);
+    size_t words = max_ns / 64 + 2;
+    b->dens = calloc(words, sizeof *b->dens);
+    b->live_before = malloc(words * sizeof *b->live_before);
+    b->kept_before = malloc(words * sizeof *b->kept_before);
   }
-  return (!max_nb || b->pts) && (!packed || (b->enc && b->dens));
+  return (!max_nb || b->pts) && (!packed || (b->dens && b->live_before && b->kept_before));
 }
 
 /* Each slice decoded, summed by msm into acc. */
