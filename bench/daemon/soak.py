@@ -279,11 +279,11 @@ class Work:
         the job when the first arrived), an AwaitProof cut mid-wait."""
         jobs = []
         rid = "r%d-cut-prove" % r
+        self.tally.add("submitted")
         if self.cut_off(rid, "Prove", pb.ProveRequest(submit=self.winning.submit(rid)), True):
-            self.tally.add("submitted")
             jobs.append((rid, self.winning.verified))
         else:
-            self.tally.add("lost", "%s: the Prove cut off mid-call never made a job" % rid)
+            self.tally.add("lost", "%s: the Prove cut off mid-call made no job in 10 s" % rid)
         rid = "r%d-cut-submit" % r
         self.cut_off(rid, "SubmitProof", self.window.submit(rid), False)
         if self.submit(rid, self.window.submit(rid)):
@@ -399,38 +399,47 @@ def reference_minute(minutes):
 def reference_row(rows, minutes):
     """The sample the end's RSS is held against: the idle one taken at the
     first round's end past reference_minute ("ref"), else the sample
-    nearest that minute; (row, why)."""
+    nearest that minute from the idle one after the warm-up on (the RSS
+    grows to its working size in the warm-up); (row, why)."""
     at, why = reference_minute(minutes)
     refs = [x for x in rows if x["phase"] == "ref"]
     if refs:
         return refs[0], "minute %s, idle at the first round's end past %s" % (refs[0]["minute"], why)
-    row = min((x for x in rows if x["phase"] != "end"), key=lambda x: abs(float(x["minute"]) - at))
+    first = next(i for i, x in enumerate(rows) if x["phase"] == "idle")
+    row = min((x for x in rows[first:] if x["phase"] != "end"), key=lambda x: abs(float(x["minute"]) - at))
     return row, "minute %s, the sample nearest %s" % (row["minute"], why)
 
 
-def checks(rows, idle, end, tally, minutes, stop_rc):
-    """Print the figures as `name value unit` lines and one PASS/FAIL line
-    per check; whether all passed."""
-    n = tally.n
+def figures(ref, idle, end, tally):
+    """Print the counts and the figures as `name value unit` lines."""
     for name in Tally.NAMES:
-        print("soak.%s %d count" % (name, n[name]))
-    ref, why = reference_row(rows, minutes)
+        print("soak.%s %d count" % (name, tally.n[name]))
     growth = 100.0 * (end["rss_kib"] - ref["rss_kib"]) / ref["rss_kib"]
-    for name, value, unit in (("rss.reference", ref["rss_kib"], "KiB"), ("rss.end", end["rss_kib"], "KiB"),
-                              ("rss.growth", "%.2f" % growth, "%"), ("hwm.end", end["hwm_kib"], "KiB"),
-                              ("fds.idle", idle["fds"], "count"), ("fds.end", end["fds"], "count"),
-                              ("threads.idle", idle["threads"], "count"),
-                              ("threads.end", end["threads"], "count"),
-                              ("pool_idle.end", end["pool_idle_bytes"], "bytes"),
-                              ("memory_used.end", end["memory_used_bytes"], "bytes")):
+    for name, value, unit in (
+            ("rss.reference", ref["rss_kib"], "KiB"), ("rss.end", end["rss_kib"], "KiB"),
+            ("rss.growth", "%.2f" % growth, "%"), ("hwm.end", end["hwm_kib"], "KiB"),
+            ("fds.idle", idle["fds"], "count"), ("fds.end", end["fds"], "count"),
+            ("threads.idle", idle["threads"], "count"), ("threads.end", end["threads"], "count"),
+            ("pool_idle.end", end["pool_idle_bytes"], "bytes"),
+            ("memory_used.end", end["memory_used_bytes"], "bytes")):
         print("soak.%s %s %s" % (name, value, unit))
+    return growth
+
+
+def checks(rows, idle, end, tally, minutes, stop_rc):
+    """Print the figures and one PASS/FAIL line per check; whether all passed."""
+    ref, why = reference_row(rows, minutes)
+    growth, n = figures(ref, idle, end, tally), tally.n
     results = [
         (growth <= 5.0, "rss: %d KiB at the end, %+.2f%% against %d KiB at %s (limit +5%%)"
          % (end["rss_kib"], growth, ref["rss_kib"], why)),
-        (end["fds"] <= idle["fds"], "fds: %d at the end, %d idle after the warm-up" % (end["fds"], idle["fds"])),
+        (end["fds"] <= idle["fds"], "fds: %d at the end, %d idle after the warm-up"
+         % (end["fds"], idle["fds"])),
         (end["threads"] <= idle["threads"], "threads: %d at the end, %d idle after the warm-up"
          % (end["threads"], idle["threads"])),
-        (n["lost"] == 0, "lost: %d proofs accepted and never completed" % n["lost"]),
+        (n["lost"] == 0 and n["submitted"] == n["completed"] + n["cancelled"] + n["lost"],
+         "lost: %d proofs accepted and never completed (%d submitted, %d completed, %d cancelled)"
+         % (n["lost"], n["submitted"], n["completed"], n["cancelled"])),
         (n["wrong"] == 0, "wrong: %d completed proofs that do not verify" % n["wrong"]),
         (n["valid"] > 0 and n["valid"] == n["completed"], "valid: %d of %d completed proofs verified"
          % (n["valid"], n["completed"])),

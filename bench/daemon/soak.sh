@@ -40,9 +40,8 @@ bench_setup soak.sh cuzk-soak "$build_dir"
 
 work="$OUTDIR/work"
 mkdir -p "$work"
-cd "$here/../.."
-"$py" -m grpc_tools.protoc --proto_path=proto --python_out="$work" --grpc_python_out="$work" \
-  cuzk/v1/proving.proto cuzk/circom/v1/circom.proto
+"$py" -m grpc_tools.protoc --proto_path="$here/../../proto" --python_out="$work" \
+  --grpc_python_out="$work" cuzk/v1/proving.proto cuzk/circom/v1/circom.proto
 say "$minutes minutes, output in $OUTDIR"
 "$py" "$here/soak.py" "$build/cuzk-daemon" "$work" "$build/cuzk-bench" --minutes "$minutes" \
   --out "$OUTDIR" --params "$PARAMS" --budget "$BUDGET" --sample-seconds "${SAMPLE_SECONDS:-60}"
