@@ -304,7 +304,8 @@ typedef struct {
   uint64_t total_completed, total_failed;
   uint64_t uptime_seconds;
   uint64_t memory_used, memory_budget;
-  uint64_t memory_pool_idle; /* buffers kept for the next partition (counted as used) */
+  uint64_t memory_pool_idle; /* buffers kept for the next partition: not in memory_used, but
+                              * the budget counts them until a reservation trims them */
   size_t n_jobs;             /* in the table, finished included */
   size_t n_srs;
   cz_srs_status srs[CZ_ENGINE_MAX_SRS];

@@ -50,7 +50,9 @@ static void spec_metrics(cz_prom *p, const cz_engine_stats *s) {
   counter_total(p, "cuzk_memory_budget_bytes", "gauge", "The memory budget.",
                 (double)s->memory_budget);
   counter_total(p, "cuzk_memory_pool_idle_bytes", "gauge",
-                "Idle buffers kept faulted in for the next partition (counted as used).",
+                "Idle buffers kept faulted in for the next partition: not in "
+                "cuzk_memory_used_bytes, but they take budget room until a reservation "
+                "trims them.",
                 (double)s->memory_pool_idle);
 }
 
