@@ -19,7 +19,7 @@ SECONDS_EACH=${2:?usage: $0 BUILD_DIR SECONDS}
 RUNS=${FUZZ_RUNS:-} MERGE=${FUZZ_MERGE:-0}
 targets=${FUZZ_TARGETS:-$(for s in fuzz/fuzz_*.c; do basename "$s" .c; done)}
 ran=0 failed=0 total=0
-size() { echo "$(find "$1" -type f | wc -l) files $(du -sb "$1" | cut -f1) bytes"; }
+size() { find "$1" -type f -printf '%s\n' | awk '{ n++; b += $1 } END { print n + 0 " files " b + 0 " bytes" }'; }
 for name in $targets; do
   total=$((total + 1))
   bin="$BUILD/$name" seeds="fuzz/corpus/$name"
