@@ -17,6 +17,9 @@ set -uo pipefail
 BUILD=${1:?usage: $0 BUILD_DIR SECONDS}
 SECONDS_EACH=${2:?usage: $0 BUILD_DIR SECONDS}
 RUNS=${FUZZ_RUNS:-} MERGE=${FUZZ_MERGE:-0}
+# The fuzz build's UBSan recovers by default: a report would only be printed
+# to the log and the run pass. Halting turns it into a failing input.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 targets=${FUZZ_TARGETS:-$(for s in fuzz/fuzz_*.c; do basename "$s" .c; done)}
 ran=0 failed=0 total=0
 size() { find "$1" -type f -printf '%s\n' | awk '{ n++; b += $1 } END { print n + 0 " files " b + 0 " bytes" }'; }
