@@ -203,7 +203,7 @@ typedef struct {
 
 static inline void ntt_lines_init(ntt_lines *l, const void *p, size_t bytes, size_t steps) {
   l->at = p;
-  l->end = l->at + (p ? bytes : 0);
+  l->end = p ? l->at + bytes : l->at; /* no arithmetic on a null p (UB) */
   l->per_step = (bytes / 64 + steps - 1) / (steps ? steps : 1);
 }
 

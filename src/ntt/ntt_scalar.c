@@ -312,7 +312,8 @@ static void panel_radix2(panel *pn, size_t m, const cz_fr *scale) {
     ntt_ahead_step(&pn->ahead);
     for (size_t base = rr; base < rows; base += 2 * m) {
       cz_fr *u = pn->P + base * rs, *v = u + m * rs;
-      for (size_t c = 0; c < W; c++) bf2(&u[c], &v[c], t.t + c * t.step, p->inv, p->dit, scale);
+      for (size_t c = 0; c < W; c++)
+        bf2(&u[c], &v[c], t.t + (ptrdiff_t)c * t.step, p->inv, p->dit, scale);
     }
   }
 }
@@ -333,9 +334,9 @@ static inline __attribute__((always_inline)) void panel_radix4_as(panel *pn, siz
       for (size_t c = 0; c < W; c++) {
         cz_fr *p0 = pn->P + base * rs + c;
         quad q = {{p0, p0 + mr, p0 + 2 * mr, p0 + 3 * mr},
-                  ta.t + c * ta.step,
-                  tb.t + c * tb.step,
-                  tc.t + c * tc.step};
+                  ta.t + (ptrdiff_t)c * ta.step,
+                  tb.t + (ptrdiff_t)c * tb.step,
+                  tc.t + (ptrdiff_t)c * tc.step};
         bf4_step(&q, prev.p[0] ? &prev : NULL, p->inv, dit, scale);
         prev = q;
       }
