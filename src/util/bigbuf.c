@@ -195,11 +195,17 @@ void *cz_pool_take(size_t bytes) {
   return p;
 }
 
+/* The slot of p, or pool.n when the pool did not map p. Lock held. */
+static size_t slot_of(const void *p) {
+  size_t i = 0;
+  while (i < pool.n && pool.slot[i].p != p) i++;
+  return i;
+}
+
 /* The capacity of p if the pool mapped it, else 0. */
 static size_t pool_cap_of(const void *p) {
   pthread_mutex_lock(&pool.lock);
-  size_t i = 0;
-  while (i < pool.n && pool.slot[i].p != p) i++;
+  size_t i = slot_of(p);
   size_t cap = i < pool.n ? pool.slot[i].cap : 0;
   pthread_mutex_unlock(&pool.lock);
   return p ? cap : 0;
@@ -212,14 +218,13 @@ size_t cz_buf_usable(void *p) {
   return cap ? cap : p ? malloc_usable_size(p) : 0;
 }
 
-void cz_pool_give(void *p) {
-  if (!p) return;
-  pthread_mutex_lock(&pool.lock);
-  size_t i = 0;
-  while (i < pool.n && pool.slot[i].p != p) i++;
-  if (i == pool.n) {
-    pthread_mutex_unlock(&pool.lock);
-    free(p);
+/* Taken slot i goes idle (dropping the oldest idle blocks over the
+ * limit), or is unmapped at once. Lock held. */
+static void release_locked(size_t i, bool unmap) {
+  if (unmap) {
+    munmap(pool.slot[i].p, pool.slot[i].cap);
+    pool.taken_bytes -= pool.slot[i].cap;
+    pool.slot[i] = pool.slot[--pool.n];
     return;
   }
   limit_init();
@@ -228,25 +233,25 @@ void cz_pool_give(void *p) {
   pool.idle_bytes += pool.slot[i].cap;
   pool.taken_bytes -= pool.slot[i].cap;
   if (pool.idle_bytes > pool.limit) drop_idle(pool.idle_bytes - pool.limit);
+}
+
+/* cz_pool_give, and (transient) cz_pool_give_transient's rule. */
+static void give(void *p, bool transient) {
+  if (!p) return;
+  pthread_mutex_lock(&pool.lock);
+  size_t i = slot_of(p);
+  if (i == pool.n) {
+    pthread_mutex_unlock(&pool.lock);
+    free(p);
+    return;
+  }
+  release_locked(i, transient && pool.slot[i].cap >= phys_bytes() / 8);
   pthread_mutex_unlock(&pool.lock);
 }
 
-void cz_pool_give_transient(void *p) {
-  size_t cap = pool_cap_of(p);
-  if (!cap || cap < phys_bytes() / 8) {
-    cz_pool_give(p);
-    return;
-  }
-  pthread_mutex_lock(&pool.lock);
-  size_t i = 0;
-  while (i < pool.n && pool.slot[i].p != p) i++;
-  if (i < pool.n) { /* taken: no other thread moves it */
-    munmap(pool.slot[i].p, pool.slot[i].cap);
-    pool.taken_bytes -= pool.slot[i].cap;
-    pool.slot[i] = pool.slot[--pool.n];
-  }
-  pthread_mutex_unlock(&pool.lock);
-}
+void cz_pool_give(void *p) { give(p, false); }
+
+void cz_pool_give_transient(void *p) { give(p, true); }
 
 size_t cz_pool_trim(size_t want) {
   pthread_mutex_lock(&pool.lock);
