@@ -25,6 +25,17 @@
 
 /* ---- twiddles -------------------------------------------------------------- */
 
+/* The table indices of the twiddles for exponents e0 + k step, k < 8:
+ * half - e for the inverse root (ntt_twid's convention). Exponents are
+ * < 2^32: madd52lo is exact, and needs no DQ. */
+static inline CZ_IFMA_INLINE CZ_IFMA_TARGET __m512i tw_exponents(size_t e0, size_t step,
+                                                                 size_t half, int inv) {
+  const __m512i k = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  __m512i e = _mm512_madd52lo_epu64(_mm512_set1_epi64((long long)e0), k,
+                                    _mm512_set1_epi64((long long)step));
+  return inv ? _mm512_sub_epi64(_mm512_set1_epi64((long long)half), e) : e;
+}
+
 /* t = lanes tw[e_k] (e: 8 table indices). */
 static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_gather(cz_frv *t, const cz_fr *tw, __m512i e) {
   __m512i idx = _mm512_slli_epi64(e, 2); /* 4 words per element */
@@ -38,7 +49,6 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_gather(cz_frv *t, const cz_f
  * entry half - e for the inverse root. */
 static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_fr *tw, size_t half,
                                                           size_t e0, size_t step, int inv) {
-  const __m512i k = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
   if (step == 1) { /* 8 consecutive entries: plain loads (reversed for inv) */
     cz_frv t;
     if (!inv) {
@@ -51,12 +61,8 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_f
     cz_frv_mul_prepare(tp, &t);
     return;
   }
-  /* e0 + k step (exponents are < 2^32: madd52lo is exact, and needs no DQ) */
-  __m512i e = _mm512_madd52lo_epu64(_mm512_set1_epi64((long long)e0), k,
-                                    _mm512_set1_epi64((long long)step));
-  if (inv) e = _mm512_sub_epi64(_mm512_set1_epi64((long long)half), e);
   cz_frv t;
-  tw_gather(&t, tw, e);
+  tw_gather(&t, tw, tw_exponents(e0, step, half, inv));
   cz_frv_mul_prepare(tp, &t);
 }
 
@@ -64,10 +70,7 @@ static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch(cz_frv *tp, const cz_f
  * high parts gathered from the two small tables and multiplied. */
 static inline CZ_IFMA_INLINE CZ_IFMA_TARGET void tw_fetch_split(cz_frv *tp, const cz_ntt_domain *d,
                                                                 size_t e0, size_t step, int inv) {
-  const __m512i k = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-  __m512i e = _mm512_madd52lo_epu64(_mm512_set1_epi64((long long)e0), k,
-                                    _mm512_set1_epi64((long long)step));
-  if (inv) e = _mm512_sub_epi64(_mm512_set1_epi64((long long)d->half), e);
+  __m512i e = tw_exponents(e0, step, d->half, inv);
   cz_frv lo, hi;
   tw_gather(&lo, d->tw_lo, _mm512_and_si512(e, _mm512_set1_epi64((long long)d->tw_lo_mask)));
   tw_gather(&hi, d->tw_hi, _mm512_srli_epi64(e, d->tw_lo_log));
