@@ -101,7 +101,7 @@ endif
 FUZZ_SECONDS ?= 20
 fuzz-build: deps
 	CC=clang cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_FUZZ=ON
-	cmake --build $(BUILD)-fuzz -j $(JOBS)
+	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzzers
 
 fuzz-smoke: fuzz-build
 	bash fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
