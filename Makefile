@@ -77,10 +77,11 @@ bench-32gib: build
 # without the slow scripts but for the PoRep round trips (label asan: the
 # 2 KiB C2 in-process and through the daemon). Those prove on the Release
 # build's cached test parameters (made by `make test`, else by one Release
-# prove here) rather than setting them up again instrumented.
+# prove here) rather than setting them up again instrumented. Without the
+# CUDA kernels: nvcc does not instrument them and no GPU runs them here.
 ASAN_PARAMS = $(abspath $(BUILD))/test-params
 test-asan: build
-	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON
+	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -LE slow
 	@if ! ls $(ASAN_PARAMS)/cuzk-TEST-ONLY-porep-*.params >/dev/null 2>&1; then \
