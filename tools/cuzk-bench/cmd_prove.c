@@ -29,7 +29,8 @@
 
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
-    "[--out FILE] [--vk-out FILE] [--official-only] [--pce] [--partition K] | --request FILE "
+    "[--out FILE] [--vk-out FILE] [--official-only] [--pce] [--partition K] [--repeat N] | "
+    "--request FILE "
     "[--repeat N] | "
     "--vanilla FILE --registered-proof N --randomness HEX --miner-id N [--partition K] | "
     "--zkey FILE --wtns FILE [--repeat N] [--check-key]) "
@@ -115,7 +116,11 @@ static int prove_dispatch(const prove_opts *o, const cz_bench_prove_opts *common
   }
   if (p->request || p->vanilla) return prove_post_or_snap(p, o->c1 || o->shape, common);
   if (o->c1 && !o->shape) {
-    cz_bench_porep_args pa = {o->c1, *common, p->partition};
+    if (p->repeat < 1 || p->repeat > 1000) {
+      fprintf(stderr, "prove: --c1 takes 1 <= --repeat <= 1000\n");
+      return 2;
+    }
+    cz_bench_porep_args pa = {o->c1, *common, p->partition, (unsigned)p->repeat};
     return cz_bench_prove_porep(&pa);
   }
   if (!o->shape || o->c1 || (strcmp(o->shape, "chain") && strcmp(o->shape, "sparse"))) {
@@ -161,7 +166,7 @@ int cmd_prove(int argc, char **argv) {
       {"partition", CZ_OPT_UINT, &p->partition, "K",
        "--vanilla: WindowPoSt partition (default 0); --c1: prove this partition alone"},
       {"repeat", CZ_OPT_UINT, &p->repeat, "N",
-       "PoSt, --zkey: prove N times with hot parameters (latency)"},
+       "PoSt, --zkey, --c1: prove N times with hot parameters (latency)"},
       {"synthetic", CZ_OPT_STRING, &o.shape, "SHAPE",
        "chain (dense witness) or sparse (0/1 witness)"},
       {"log-constraints", CZ_OPT_UINT, &o.logc, "K", "2^K constraints, input constraints included"},
