@@ -30,8 +30,7 @@
 static const char SYNOPSIS[] =
     "(--synthetic chain|sparse --log-constraints K [--count N] [--no-cache] | --c1 FILE "
     "[--out FILE] [--vk-out FILE] [--official-only] [--pce] [--partition K] [--repeat N] | "
-    "--request FILE "
-    "[--repeat N] | "
+    "--request FILE [--repeat N] | "
     "--vanilla FILE --registered-proof N --randomness HEX --miner-id N [--partition K] | "
     "--zkey FILE --wtns FILE [--repeat N] [--check-key]) "
     "[--threads N] [--cache-dir DIR] [--checked] [--decoded-key] [--backend cpu|cuda|auto]";
@@ -62,10 +61,8 @@ typedef struct {
  * too, a usage error. */
 static int prove_post_or_snap(const post_opts *p, bool other_input,
                               const cz_bench_prove_opts *common) {
-  if (other_input || (p->request && p->vanilla) || p->repeat < 1 || p->repeat > 1000) {
-    fprintf(stderr,
-            "prove: give one of --c1, --request, --vanilla, --synthetic "
-            "(and 1 <= --repeat <= 1000)\n");
+  if (other_input || (p->request && p->vanilla)) {
+    fprintf(stderr, "prove: give one of --c1, --request, --vanilla, --synthetic\n");
     return 2;
   }
   if (p->request && cz_bench_is_snap_request(p->request)) {
@@ -104,10 +101,15 @@ typedef struct {
  * SnapDeals update, a PoRep C2, or a synthetic circuit. */
 static int prove_dispatch(const prove_opts *o, const cz_bench_prove_opts *common) {
   const post_opts *p = &o->post;
+  /* --repeat: one bound for every input that proves more than once */
+  if ((o->zkey || o->wtns || o->c1 || p->request || p->vanilla) &&
+      (p->repeat < 1 || p->repeat > 1000)) {
+    fprintf(stderr, "prove: need 1 <= --repeat <= 1000\n");
+    return 2;
+  }
   if (o->zkey || o->wtns) {
-    if (!o->zkey || !o->wtns || o->c1 || o->shape || p->request || p->vanilla || p->repeat < 1 ||
-        p->repeat > 1000) {
-      fprintf(stderr, "prove: --zkey and --wtns go together, alone (1 <= --repeat <= 1000)\n");
+    if (!o->zkey || !o->wtns || o->c1 || o->shape || p->request || p->vanilla) {
+      fprintf(stderr, "prove: --zkey and --wtns go together, alone\n");
       return 2;
     }
     cz_bench_zkey_args za = {o->zkey, o->wtns, (unsigned)o->threads, (unsigned)p->repeat,
@@ -116,10 +118,6 @@ static int prove_dispatch(const prove_opts *o, const cz_bench_prove_opts *common
   }
   if (p->request || p->vanilla) return prove_post_or_snap(p, o->c1 || o->shape, common);
   if (o->c1 && !o->shape) {
-    if (p->repeat < 1 || p->repeat > 1000) {
-      fprintf(stderr, "prove: --c1 takes 1 <= --repeat <= 1000\n");
-      return 2;
-    }
     cz_bench_porep_args pa = {o->c1, *common, p->partition, (unsigned)p->repeat};
     return cz_bench_prove_porep(&pa);
   }
