@@ -91,13 +91,30 @@ CZ_MUST_CHECK cz_err cz_g1_affine_decompress(cz_g1_affine *p,
 CZ_MUST_CHECK cz_err cz_g1_affine_deserialize(cz_g1_affine *p,
                                               const uint8_t in[CZ_G1_UNCOMPRESSED_BYTES],
                                               bool check_subgroup);
+
+/* How much an uncompressed point's decoding checks (G1 and G2). */
+typedef enum {
+  /* Flags and canonical coordinates only, not the curve equation (an
+   * off-curve point comes back as read): for points already vouched for,
+   * such as a parameter file whose digest was checked or that this
+   * project wrote, decoded again for every proof, each of which is
+   * verified. About half the cost of CZ_POINT_ON_CURVE. */
+  CZ_POINT_ENCODING,
+  CZ_POINT_ON_CURVE,    /* also the curve equation: _deserialize(..., false) */
+  CZ_POINT_IN_SUBGROUP, /* also the subgroup: _deserialize(..., true) */
+} cz_point_check;
+
+/* cz_g1_affine_deserialize with the checks named by check. */
+CZ_MUST_CHECK cz_err cz_g1_affine_deserialize_checking(cz_g1_affine *p,
+                                                       const uint8_t in[CZ_G1_UNCOMPRESSED_BYTES],
+                                                       cz_point_check check);
 /* n consecutive uncompressed points (a parameter-file vector) into out[0..n),
- * each with exactly cz_g1_affine_deserialize's result; faster (8 points at a
+ * each with exactly cz_g1_affine_deserialize_checking's result; faster (8 points at a
  * time where the CPU has AVX-512 IFMA). On error returns the first bad
  * point's error and sets *bad (if not NULL) to its index; out[0..*bad) are
  * decoded, the rest unspecified. Single-threaded: callers split a vector
  * across threads themselves (cz_groth16_params_read does). */
 CZ_MUST_CHECK cz_err cz_g1_affine_deserialize_many(cz_g1_affine *out, const uint8_t *in, size_t n,
-                                                   bool check_subgroup, size_t *bad);
+                                                   cz_point_check check, size_t *bad);
 
 #endif

@@ -17,6 +17,7 @@
 #define CUZK_G2_H
 #include "cuzk/fp2.h"
 #include "cuzk/fr.h"
+#include "cuzk/g1.h" /* cz_point_check */
 
 typedef struct {
   cz_fp2 x, y;
@@ -92,13 +93,17 @@ CZ_MUST_CHECK cz_err cz_g2_affine_decompress(cz_g2_affine *p,
 CZ_MUST_CHECK cz_err cz_g2_affine_deserialize(cz_g2_affine *p,
                                               const uint8_t in[CZ_G2_UNCOMPRESSED_BYTES],
                                               bool check_subgroup);
+/* cz_g2_affine_deserialize with the checks named by check (cuzk/g1.h). */
+CZ_MUST_CHECK cz_err cz_g2_affine_deserialize_checking(cz_g2_affine *p,
+                                                       const uint8_t in[CZ_G2_UNCOMPRESSED_BYTES],
+                                                       cz_point_check check);
 /* n consecutive uncompressed points (a parameter-file vector) into out[0..n),
- * each with exactly cz_g2_affine_deserialize's result; faster (8 points at a
+ * each with exactly cz_g2_affine_deserialize_checking's result; faster (8 points at a
  * time where the CPU has AVX-512 IFMA). On error returns the first bad
  * point's error and sets *bad (if not NULL) to its index; out[0..*bad) are
  * decoded, the rest unspecified. Single-threaded: callers split a vector
  * across threads themselves (cz_groth16_params_read does). */
 CZ_MUST_CHECK cz_err cz_g2_affine_deserialize_many(cz_g2_affine *out, const uint8_t *in, size_t n,
-                                                   bool check_subgroup, size_t *bad);
+                                                   cz_point_check check, size_t *bad);
 
 #endif

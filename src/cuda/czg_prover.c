@@ -151,11 +151,13 @@ static cz_err run_batched(czg_backend_state *st, const batched_step *step, cz_g1
   return CZ_OK;
 }
 
-/* Contiguous points (a mapped key's encodings are as long as a point). */
+/* Contiguous points (a mapped key's encodings are as long as a point,
+ * their encodings checked but not the curve, as in prover_msm_mapped.c). */
 static cz_err stage_h(const void *src, size_t first, size_t m, uint8_t *buf, bool encoded) {
   const cz_g1_affine *p = (const cz_g1_affine *)src + first;
   size_t bad = 0;
-  if (encoded) return cz_g16_decode_points(buf, (const uint8_t *)p, m, false, false, &bad);
+  if (encoded)
+    return cz_g16_decode_points(buf, (const uint8_t *)p, m, false, CZ_POINT_ENCODING, &bad);
   memcpy(buf, p, m * sizeof(cz_g1_affine));
   return CZ_OK;
 }
@@ -174,7 +176,8 @@ static cz_err gather(cz_g1_affine *dst, const cz_g1_affine *const *src, size_t m
   for (size_t i = 0; i < m; i += GATHER_RUN) {
     size_t n = m - i < GATHER_RUN ? m - i : GATHER_RUN, bad = 0;
     for (size_t j = 0; j < n; j++) memcpy(&enc[j], src[i + j], sizeof enc[j]);
-    cz_err e = cz_g16_decode_points(dst + i, (const uint8_t *)enc, n, false, false, &bad);
+    cz_err e =
+        cz_g16_decode_points(dst + i, (const uint8_t *)enc, n, false, CZ_POINT_ENCODING, &bad);
     if (e != CZ_OK) return e;
   }
   return CZ_OK;

@@ -73,7 +73,8 @@ cz_err GN(affine_decompress)(AFF *p, const uint8_t in[F_BYTES], bool check_subgr
   return GN(check_subgroup)(p, check_subgroup);
 }
 
-cz_err GN(affine_deserialize)(AFF *p, const uint8_t in[2 * F_BYTES], bool check_subgroup) {
+cz_err GN(affine_deserialize_checking)(AFF *p, const uint8_t in[2 * F_BYTES],
+                                       cz_point_check check) {
   const uint8_t flags = in[0] & ENC_FLAGS;
   if (flags & (ENC_COMPRESSED | ENC_SIGN)) return CZ_ERR_BAD_FLAGS;
   if (flags & ENC_INFINITY) {
@@ -88,10 +89,15 @@ cz_err GN(affine_deserialize)(AFF *p, const uint8_t in[2 * F_BYTES], bool check_
   if (e != CZ_OK) return e;
   /* The raw equation, not is_on_curve: (0, 0) without the infinity flag is
    * not a valid encoding. */
-  if (!GN(satisfies_equation)(&x, &y)) return CZ_ERR_NOT_ON_CURVE;
+  if (check >= CZ_POINT_ON_CURVE && !GN(satisfies_equation)(&x, &y)) return CZ_ERR_NOT_ON_CURVE;
   p->x = x;
   p->y = y;
-  return GN(check_subgroup)(p, check_subgroup);
+  return GN(check_subgroup)(p, check == CZ_POINT_IN_SUBGROUP);
+}
+
+cz_err GN(affine_deserialize)(AFF *p, const uint8_t in[2 * F_BYTES], bool check_subgroup) {
+  return GN(affine_deserialize_checking)(p, in,
+                                         check_subgroup ? CZ_POINT_IN_SUBGROUP : CZ_POINT_ON_CURVE);
 }
 
 #undef ENC_COMPRESSED

@@ -40,10 +40,10 @@ cz_err cz_g16_params_head(cz_groth16_params *p, const uint8_t *buf, size_t len, 
 cz_err cz_g16_params_check_points(cz_groth16_params *p, const uint8_t *buf, const size_t start[5],
                                   unsigned n_threads, char *msg, size_t msg_len);
 /* n points from their file encoding src into dst (cz_g1_affine, or
- * cz_g2_affine when g2), curve-checked (and subgroup-checked when
- * checked); the point at infinity is refused (CZ_ERR_BAD_FLAGS), as in
- * every parameter vector. *bad = the first failing index. */
-cz_err cz_g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, bool checked,
+ * cz_g2_affine when g2), with the checks named by check; the point at
+ * infinity is refused (CZ_ERR_BAD_FLAGS), as in every parameter vector.
+ * *bad = the first failing index. */
+cz_err cz_g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, cz_point_check check,
                             size_t *bad);
 
 /* Fixed-base scalar multiplication of many scalars by one base, as

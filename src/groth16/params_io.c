@@ -158,13 +158,13 @@ typedef struct {
 /* Runs of this many points between checks for an earlier failure. */
 #define DECODE_RUN 256
 
-cz_err cz_g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, bool checked,
+cz_err cz_g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, cz_point_check check,
                             size_t *bad) {
   *bad = 0;
   cz_err e;
   if (g2) {
     cz_g2_affine *q = dst;
-    e = cz_g2_affine_deserialize_many(q, src, n, checked, bad);
+    e = cz_g2_affine_deserialize_many(q, src, n, check, bad);
     for (size_t j = 0; e == CZ_OK && j < n; j++)
       if (cz_g2_affine_is_identity(&q[j])) {
         *bad = j;
@@ -172,7 +172,7 @@ cz_err cz_g16_decode_points(void *dst, const uint8_t *src, size_t n, bool g2, bo
       }
   } else {
     cz_g1_affine *q = dst;
-    e = cz_g1_affine_deserialize_many(q, src, n, checked, bad);
+    e = cz_g1_affine_deserialize_many(q, src, n, check, bad);
     for (size_t j = 0; e == CZ_OK && j < n; j++)
       if (cz_g1_affine_is_identity(&q[j])) {
         *bad = j;
@@ -188,8 +188,8 @@ static cz_err decode_run(const decode_ctx *c, size_t i, size_t n, size_t *bad) {
   size_t sz = mem_size(c->v);
   cz_g2_affine scratch[DECODE_RUN];
   void *dst = c->dst ? (uint8_t *)c->dst + i * sz : (void *)scratch;
-  cz_err e =
-      cz_g16_decode_points(dst, c->src + i * enc_size(c->v), n, c->v == V_B_G2, c->checked, bad);
+  cz_err e = cz_g16_decode_points(dst, c->src + i * enc_size(c->v), n, c->v == V_B_G2,
+                                  c->checked ? CZ_POINT_IN_SUBGROUP : CZ_POINT_ON_CURVE, bad);
   *bad += i;
   return e;
 }

@@ -30,7 +30,7 @@ static cz_err check_ends(const cz_groth16_params *p, const size_t start[5], char
     for (int k = 0; k < 2; k++) {
       cz_g2_affine pt;
       size_t bad = 0, off = start[v] + idx[k] * sz;
-      cz_err e = cz_g16_decode_points(&pt, p->map.file + off, 1, g2, false, &bad);
+      cz_err e = cz_g16_decode_points(&pt, p->map.file + off, 1, g2, CZ_POINT_ON_CURVE, &bad);
       if (e != CZ_OK)
         return cz_msg_err(msg, msg_len, e, "%s point %zu at offset %zu: %s", VEC_NAME[v], idx[k],
                           off, cz_err_str(e));

@@ -1,8 +1,9 @@
 /* cz_g1/g2_affine_deserialize_many against the one-point decoder it must
  * equal: random runs of every length around the 8-point groups, each kind
  * of bad point (flags, infinity, non-canonical, off the curve, outside the
- * subgroup) at positions inside and across groups, on the vector path (where
- * the CPU has AVX-512 IFMA) and the portable one. */
+ * subgroup) at positions inside and across groups, at each check level
+ * (cz_point_check), on the vector path (where the CPU has AVX-512 IFMA) and
+ * the portable one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,15 +87,19 @@ static void spoil(uint8_t *p, size_t len, int kind) {
           } else if (kind != BAD_NONE) { \
             spoil(enc + bad_at * BYTES, BYTES, kind); \
           } \
-          for (int checked = 0; checked < 2; checked++) { \
+          for (int c = CZ_POINT_ENCODING; c <= CZ_POINT_IN_SUBGROUP; c++) { \
             cz_err we = CZ_OK; \
             size_t wbad = SIZE_MAX, gbad = SIZE_MAX; \
             for (size_t i = 0; i < n && we == CZ_OK; i++) { \
-              we = cz_##G##_affine_deserialize(&want[i], enc + i * BYTES, checked); \
+              we = cz_##G##_affine_deserialize_checking(&want[i], enc + i * BYTES, c); \
               if (we != CZ_OK) wbad = i; \
             } \
-            cz_err ge = cz_##G##_affine_deserialize_many(got, enc, n, checked, &gbad); \
+            cz_err ge = cz_##G##_affine_deserialize_many(got, enc, n, c, &gbad); \
             CHECK_EQ_INT(ge, we); \
+            /* the levels below the one that finds a bad point pass it */ \
+            if (kind == BAD_OFF_CURVE || kind == BAD_SUBGROUP) \
+              CHECK_EQ_INT(ge == CZ_OK, c < (kind == BAD_OFF_CURVE ? CZ_POINT_ON_CURVE \
+                                                                   : CZ_POINT_IN_SUBGROUP)); \
             size_t ok = we == CZ_OK ? n : wbad; \
             if (we != CZ_OK) CHECK_EQ_INT(gbad, wbad); \
             CHECK(ok == 0 || memcmp(got, want, ok * sizeof *got) == 0); \

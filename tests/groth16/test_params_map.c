@@ -45,6 +45,7 @@ static bool fixture_open(fixture *f) {
   return e == CZ_OK;
 }
 
+/* The proof's bytes in out; the prover's error, else the verifier's. */
 static cz_err prove(const cz_groth16_params *p, const fixture *f, const cz_fr *r, const cz_fr *s,
                     uint8_t out[CZ_GROTH16_PROOF_BYTES]) {
   cz_cs *cs = synth(CZ_CS_PROVE, f);
@@ -54,8 +55,11 @@ static cz_err prove(const cz_groth16_params *p, const fixture *f, const cz_fr *r
   cz_prove_opts o = {2, r, s, &QUIET, NULL, 0};
   cz_groth16_proof proof;
   cz_err e = cz_groth16_prove(NULL, p, &as, 1, &proof, &o);
+  if (e == CZ_OK) {
+    cz_groth16_proof_write(out, &proof);
+    e = cz_groth16_verify(&p->vk, as.inputs + 1, as.n_inputs - 1, &proof);
+  }
   cz_assignment_free(&as);
-  if (e == CZ_OK) cz_groth16_proof_write(out, &proof);
   return e;
 }
 
@@ -96,8 +100,9 @@ static size_t l_offset(const fixture *f, size_t i) {
 }
 
 /* A point flipped inside l: an unchecked map takes the file (only the
- * ends are decoded), the proof that reads it fails, a checked map names
- * it; the last point flipped fails any map. */
+ * ends are decoded), the proof that reads it does not verify (a proof's
+ * decoding checks encodings, not the curve), a checked map names it; the
+ * last point flipped fails any map. */
 static void bad_points(const fixture *f) {
   size_t len = f->map.map.len, mid = f->map.n_l / 2;
   uint8_t *buf = malloc(len);
