@@ -38,13 +38,16 @@ typedef struct {
   const uint8_t *file; /* NULL: the key is decoded */
   size_t len;
   const uint8_t *h, *l, *a, *b_g1, *b_g2;
-  bool owned; /* mapped by cz_groth16_params_map: unmapped on free */
-  /* file is a read-only file mapping: the prover may drop the pages it has
-   * read from the process (the page cache keeps them). Set by
-   * cz_groth16_params_map; a caller of cz_groth16_params_view over such a
-   * mapping may set it (never over other memory: dropping anonymous pages
-   * loses them). */
-  bool drop_pages;
+  bool owned; /* mapped by cz_groth16_params_map: unmapped, fd closed, on free */
+  /* -1, or a descriptor of the mapped file, open as long as the mapping:
+   * the prover then copies each slice's encodings from it (pread) instead
+   * of reading them through the mapping. The first read of a page through
+   * a mapping costs more than copying it (on the project's VM 2.1 us a
+   * 4 KiB page, against 0.7 us), and every page read would count in the
+   * process's resident set until dropped. Set by cz_groth16_params_map; a
+   * caller of cz_groth16_params_view over a file mapping may set it (the
+   * descriptor stays the caller's to close). */
+  int fd;
 } cz_params_mapping;
 
 /* Decoded (h .. b_g2 set, map.file NULL) or mapped (h .. b_g2 NULL,
@@ -196,16 +199,17 @@ CZ_MUST_CHECK cz_err cz_groth16_params_load_progress(cz_groth16_params *p, const
  * every vector are decoded (a file of another layout fails here, not in
  * a proof). checked: every point is decoded and subgroup-checked now, on
  * n_threads workers, into no memory (as slow as a checked load). Other
- * points are decoded, curve-checked, by the prover when it reads them; a
- * bad one fails that proof. Errors and messages as cz_groth16_params_read.
- * On error *p is zeroed. */
+ * points are decoded by the prover when it reads them, their encodings
+ * checked but not the curve equation: a bad encoding fails that proof, an
+ * off-curve point makes it fail verification. map.fd is -1. Errors and
+ * messages as cz_groth16_params_read. On error *p is zeroed. */
 CZ_MUST_CHECK cz_err cz_groth16_params_view(cz_groth16_params *p, const uint8_t *buf, size_t len,
                                             bool checked, unsigned n_threads, char *msg,
                                             size_t msg_len);
 
 /* cz_groth16_params_view over the file at path, mapped read-only (shared
- * with every process that maps it, backed by the page cache) and unmapped
- * by cz_groth16_params_free. CZ_ERR_IO when it cannot be opened or
+ * with every process that maps it, backed by the page cache), with map.fd
+ * open on it; both are released by cz_groth16_params_free. CZ_ERR_IO when it cannot be opened or
  * mapped (msg says why); msg names the path on every error. */
 CZ_MUST_CHECK cz_err cz_groth16_params_map(cz_groth16_params *p, const char *path, bool checked,
                                            unsigned n_threads, char *msg, size_t msg_len);

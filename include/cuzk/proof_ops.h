@@ -130,10 +130,12 @@ typedef struct {
 /* ---- SRS circuits ------------------------------------------------------------ */
 
 /* Turns a mapped parameter file into the hot object a kind uses (e.g.
- * cz_groth16_params_view or _read). *bytes: the memory the object holds. */
+ * cz_groth16_params_view or _read). fd: a descriptor of the same file,
+ * open while the mapping is (the object may keep and read it, not close
+ * it), or -1 (a computed entry). *bytes: the memory the object holds. */
 typedef struct {
-  cz_err (*load)(void *self, const char *circuit_id, const uint8_t *file, size_t len, void **obj,
-                 uint64_t *bytes, char *msg, size_t msg_len);
+  cz_err (*load)(void *self, const char *circuit_id, const uint8_t *file, size_t len, int fd,
+                 void **obj, uint64_t *bytes, char *msg, size_t msg_len);
   void (*unload)(void *self, void *obj);
   void *self;
   /* The object reads the file in place (a mapped key), so the mapping

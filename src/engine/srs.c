@@ -30,6 +30,7 @@ struct cz_srs_entry {
   uint64_t size_bytes; /* file size */
   uint8_t *map;
   size_t map_len;
+  int fd; /* the mapped file, open while map is (the loader may read it), or -1 */
   void *obj;
   uint64_t charged; /* bytes reserved in the budget while hot */
   uint32_t refs;
@@ -92,8 +93,10 @@ static uint64_t drop_to_warm(cz_srs_manager *m, cz_srs_entry *e) {
 static uint64_t drop_to_cold(cz_srs_manager *m, cz_srs_entry *e) {
   uint64_t freed = drop_to_warm(m, e);
   if (e->map) munmap(e->map, e->map_len);
+  if (e->fd >= 0) close(e->fd);
   e->map = NULL;
   e->map_len = 0;
+  e->fd = -1;
   e->tier = CZ_SRS_COLD;
   return freed;
 }
@@ -130,6 +133,7 @@ static cz_srs_entry *add(cz_srs_manager *m, const char *id, const char *path) {
   }
   snprintf(e->id, sizeof e->id, "%s", id);
   e->tier = CZ_SRS_COLD;
+  e->fd = -1;
   e->next = m->entries;
   m->entries = e;
   return e;
@@ -188,7 +192,7 @@ static cz_err compute_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg, size_
                       (unsigned long long)m->budget->total);
   void *obj = NULL;
   uint64_t bytes = 0, charged = e->estimate;
-  cz_err err = e->loader.load(e->loader.self, e->id, NULL, 0, &obj, &bytes, msg, msg_len);
+  cz_err err = e->loader.load(e->loader.self, e->id, NULL, 0, -1, &obj, &bytes, msg, msg_len);
   if (err != CZ_OK) {
     cz_membudget_release(m->budget, e->estimate);
     return load_failed(e, err, msg, msg_len);
@@ -225,11 +229,15 @@ static cz_err load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg, size_t m
       return cz_msg_err(msg, msg_len, CZ_ERR_IO, "SRS %s: mmap: %s", e->id, strerror(errno));
     }
     map = p;
+  } else {
+    close(fd); /* the mapping's own descriptor and length stay: its file */
+    fd = e->fd;
+    len = e->map_len;
   }
-  close(fd);
   /* Warm now, whatever happens next. */
   pthread_mutex_lock(&m->mu);
   e->map = map;
+  e->fd = fd;
   e->map_len = len;
   e->size_bytes = len;
   e->tier = CZ_SRS_WARM;
@@ -245,7 +253,7 @@ static cz_err load_entry(cz_srs_manager *m, cz_srs_entry *e, char *msg, size_t m
   void *obj = NULL;
   if (e->has_loader) {
     uint64_t bytes = 0;
-    cz_err err = e->loader.load(e->loader.self, e->id, map, len, &obj, &bytes, msg, msg_len);
+    cz_err err = e->loader.load(e->loader.self, e->id, map, len, fd, &obj, &bytes, msg, msg_len);
     if (err != CZ_OK) {
       if (charged) cz_membudget_release(m->budget, charged);
       return load_failed(e, err, msg, msg_len);

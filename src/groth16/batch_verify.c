@@ -53,9 +53,9 @@ cz_err cz_groth16_verify_batch(const cz_groth16_vk *vk, const cz_fr *inputs, siz
   cz_g1_batch_to_affine(p, za, n);
 
   cz_g1 acc, csum, al;
-  g16_msm_seg seg = {vk->ic, vk->n_ic, ic_k, vk->n_ic, NULL, NULL, G16_DECODED};
+  g16_msm_seg seg = {vk->ic, vk->n_ic, ic_k, vk->n_ic, NULL, NULL, NULL};
   if ((e = cz_g16_msm_g1(&acc, &seg, 1, 1)) != CZ_OK) goto done;
-  seg = (g16_msm_seg){cs, n, z, n, NULL, NULL, G16_DECODED};
+  seg = (g16_msm_seg){cs, n, z, n, NULL, NULL, NULL};
   if ((e = cz_g16_msm_g1(&csum, &seg, 1, 1)) != CZ_OK) goto done;
   cz_g1_from_affine(&al, &vk->alpha_g1);
   cz_g1_mul_fr(&al, &al, &ic_k[0]); /* ic_k[0] = sum z_j */

@@ -110,11 +110,6 @@ cz_err cz_g16_fixed_base_g2_tab_mul(cz_g16_fixed_base_g2_tab *t, cz_g2_affine *o
 /* The window the automatic choice takes for n scalars. */
 unsigned cz_g16_fixed_base_pick_window(size_t n);
 
-/* Where an MSM segment's bases are: decoded points, or file encodings
- * (a mapped key) in a caller's buffer or in a read-only file mapping
- * whose pages may be dropped once read. */
-typedef enum { G16_DECODED = 0, G16_ENCODED, G16_ENC_FILE } g16_bases_form;
-
 /* One MSM term run, in bellperson's layout: scalars frs[0..n_scalars)
  * (or the packed aux values, when packed is set) and, with density !=
  * NULL, bases only for the scalars whose bit is set (the j-th set bit pairs
@@ -126,7 +121,9 @@ typedef struct {
   size_t n_scalars;
   const uint64_t *density;
   const cz_fr_packed *packed;
-  g16_bases_form encoded; /* not G16_DECODED: decoded a slice at a time */
+  /* NULL: bases are decoded points. Else they are encodings inside
+   * key->file, decoded a slice at a time (prover_msm_mapped.c). */
+  const cz_params_mapping *key;
 } g16_msm_seg;
 
 /* The parameter vectors, in file order. */

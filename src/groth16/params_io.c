@@ -53,6 +53,7 @@ void cz_groth16_params_free(cz_groth16_params *p) {
   cz_groth16_vk_free(&p->vk);
   if (cz_groth16_params_is_mapped(p)) {
     if (p->map.owned && p->map.len) munmap((void *)p->map.file, p->map.len);
+    if (p->map.owned && p->map.fd >= 0) close(p->map.fd);
   } else {
     for (int v = 0; v < V_COUNT; v++) cz_g16_big_free(*vec_of(p, v), *count_of(p, v) * mem_size(v));
   }

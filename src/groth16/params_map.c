@@ -45,8 +45,8 @@ cz_err cz_groth16_params_view(cz_groth16_params *p, const uint8_t *buf, size_t l
   cz_err e = cz_g16_params_head(p, buf, len, start, msg, msg_len);
   if (e != CZ_OK) return e;
   p->map = (cz_params_mapping){
-      buf,   len,  buf + start[0], buf + start[1], buf + start[2], buf + start[3], buf + start[4],
-      false, false};
+      buf,   len, buf + start[0], buf + start[1], buf + start[2], buf + start[3], buf + start[4],
+      false, -1};
   e = check_ends(p, start, msg, msg_len);
   if (e == CZ_OK && checked) e = cz_g16_params_check_points(p, buf, start, n_threads, msg, msg_len);
   if (e != CZ_OK) cz_groth16_params_free(p);
@@ -66,16 +66,19 @@ cz_err cz_groth16_params_map(cz_groth16_params *p, const char *path, bool checke
   }
   size_t len = (size_t)st.st_size;
   void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-  int err = errno;
-  close(fd);
-  if (m == MAP_FAILED)
+  if (m == MAP_FAILED) {
+    int err = errno;
+    close(fd);
     return cz_msg_err(msg, msg_len, CZ_ERR_IO, "%s: mmap: %s", path, strerror(err));
+  }
   char detail[256];
   cz_err e = cz_groth16_params_view(p, m, len, checked, n_threads, detail, sizeof detail);
   if (e != CZ_OK) {
     munmap(m, len);
+    close(fd);
     return cz_msg_err(msg, msg_len, e, "%s: %s", path, detail);
   }
-  p->map.owned = p->map.drop_pages = true;
+  p->map.owned = true;
+  p->map.fd = fd; /* the prover's slices are copied from it */
   return CZ_OK;
 }

@@ -119,10 +119,9 @@ static cz_err compute_h(const cz_ntt_domain *d, cz_assignment *as, unsigned thre
   return CZ_OK;
 }
 
-/* The form of p's bases. */
-static g16_bases_form g16_bases_of(const cz_groth16_params *p) {
-  if (!cz_groth16_params_is_mapped(p)) return G16_DECODED;
-  return p->map.drop_pages ? G16_ENC_FILE : G16_ENCODED;
+/* Where p's bases are encoded (g16_msm_seg.key): NULL when decoded. */
+static const cz_params_mapping *g16_key_of(const cz_groth16_params *p) {
+  return cz_groth16_params_is_mapped(p) ? &p->map : NULL;
 }
 
 const void *cz_g16_point_at(const cz_groth16_params *p, g16_vec v, size_t i) {
@@ -137,7 +136,7 @@ const void *cz_g16_point_at(const cz_groth16_params *p, g16_vec v, size_t i) {
 void cz_g16_b_segments(g16_msm_seg seg[2], const cz_groth16_params *p, g16_vec v,
                        const cz_assignment *as) {
   const size_t bi = as->b_input.count, n_b = v == G16_B_G2 ? p->n_b_g2 : p->n_b_g1;
-  const g16_bases_form enc = g16_bases_of(p);
+  const cz_params_mapping *enc = g16_key_of(p);
   seg[0] = (g16_msm_seg){cz_g16_point_at(p, v, 0), bi,   as->inputs, as->n_inputs,
                          as->b_input.bits,         NULL, enc};
   seg[1] = (g16_msm_seg){
@@ -189,7 +188,7 @@ static cz_err prove_one(const cz_groth16_params *p, const cz_ntt_domain *d, cz_a
   t0 = t1;
 
   const size_t n_in = as->n_inputs, n_aux = as->n_aux;
-  const g16_bases_form enc = g16_bases_of(p);
+  const cz_params_mapping *enc = g16_key_of(p);
   cz_g1 h, l, a, b1;
   cz_g2 b2;
   g16_msm_seg seg[2];

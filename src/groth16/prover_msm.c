@@ -40,13 +40,13 @@ static cz_err add_slice_g2(void *acc, const g16_msm_seg *seg, unsigned n_threads
 }
 
 cz_err cz_g16_msm_g1(cz_g1 *out, const g16_msm_seg *segs, size_t n_segs, unsigned n_threads) {
-  if (!n_segs || !segs[0].encoded) return msm_g1(out, segs, n_segs, n_threads);
+  if (!n_segs || !segs[0].key) return msm_g1(out, segs, n_segs, n_threads);
   cz_g1_set_identity(out);
   return cz_g16_msm_mapped(segs, n_segs, false, add_slice_g1, out, n_threads);
 }
 
 cz_err cz_g16_msm_g2(cz_g2 *out, const g16_msm_seg *segs, size_t n_segs, unsigned n_threads) {
-  if (!n_segs || !segs[0].encoded) return msm_g2(out, segs, n_segs, n_threads);
+  if (!n_segs || !segs[0].key) return msm_g2(out, segs, n_segs, n_threads);
   cz_g2_set_identity(out);
   return cz_g16_msm_mapped(segs, n_segs, true, add_slice_g2, out, n_threads);
 }

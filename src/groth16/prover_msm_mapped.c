@@ -1,10 +1,10 @@
-/* MSMs over a mapped key (g16_msm_seg.encoded): the points stay encoded
- * in the file, and each segment is cut into slices of at most
- * SLICE_BYTES of decoded points, each decoded on the MSM's workers into
- * one pool block and summed by the plain MSM. A slice of 2.7 M G1 points
- * costs its bucket reduction once more (about 1% of its additions at
- * c = 16) and its decoding (a conversion to Montgomery form and a curve
- * check per point), in exchange for a key that needs no process memory.
+/* MSMs over a mapped key (g16_msm_seg.key): the points stay encoded in
+ * the file, and each segment is cut into slices of at most SLICE_BYTES
+ * of decoded points, each decoded on the MSM's workers into one pool
+ * block and summed by the plain MSM. A slice of 2.7 M G1 points costs its
+ * bucket reduction once more (about 1% of its additions at c = 16) and its
+ * decoding (a conversion to Montgomery form per point), in exchange for a
+ * key that needs no process memory.
  *
  * Decoding for a proof checks the encodings (flags, canonical
  * coordinates), not the curve equation, which is more than half of its
@@ -13,19 +13,23 @@
  * on the curve), every proof is verified before it is returned, and an
  * off-curve point can make the sum wrong but not the MSM fail.
  *
- * A reader thread brings each slice's pages in (madvise WILLNEED and
- * POPULATE_READ) one slice ahead of the decoder, so the disk reads while
- * the CPU adds; the time the decoder waits for it is the disk wait
- * (cz_g16_key_wait_ns). Pages already decoded are dropped from the process
- * when they are a file's (MADV_DONTNEED: the page cache keeps them), so
- * the key never counts in the process's resident set for more than two
- * slices. */
+ * With the file's descriptor (key->fd), each worker copies its part of a
+ * slice from the page cache (pread, CHUNK_BYTES at a time) and decodes the
+ * copy: no page of the key is mapped into the process, so none counts in
+ * its resident set, and the copy costs less than a first touch through
+ * the mapping (cuzk/params.h). A reader thread asks for the next slice's
+ * pages (posix_fadvise WILLNEED) and waits for them, one slice ahead of
+ * the decoder, so the disk reads while the CPU adds; the time the decoder
+ * waits for it is the disk wait (cz_g16_key_wait_ns). Without a
+ * descriptor (a key in a caller's buffer) the encodings are read in
+ * place. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include "cuzk/clock.h"
 #include "cuzk/msm.h"
@@ -47,13 +51,13 @@ typedef struct {
 
 typedef struct {
   const g16_msm_seg *segs;
+  const cz_params_mapping *key;
   size_t enc; /* bytes per encoded point */
-  bool drop_pages;
   slice *sl;
   size_t n_sl;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  size_t read, used; /* slices faulted in; slices the decoder has taken */
+  size_t read, used; /* slices in the page cache; slices the decoder has taken */
   bool stop;
 } key_reader;
 
@@ -94,42 +98,46 @@ static cz_err plan_segment(key_reader *r, size_t k, size_t max_pts, size_t *cap)
   return b == s->n_bases ? CZ_OK : CZ_ERR_INVALID_ARG;
 }
 
-static void page_range(const key_reader *r, const slice *s, uintptr_t *lo, size_t *len) {
+/* Slice s's encodings: file offset and length. */
+static void slice_bytes_at(const key_reader *r, const slice *s, off_t *off, size_t *len) {
   const uint8_t *p = (const uint8_t *)r->segs[s->seg].bases + s->b0 * r->enc;
-  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  *lo = (uintptr_t)p & ~(page - 1);
-  *len = (uintptr_t)(p + s->nb * r->enc) - *lo;
+  *off = (off_t)(p - r->key->file);
+  *len = s->nb * r->enc;
 }
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
+/* Pages per WILLNEED call: the kernel reads at most the device's
+ * read-ahead window per call (8 MiB on the project's VM), so a slice is
+ * asked for in steps. */
+#define PREFETCH_STEP ((size_t)2 << 20)
 
-/* Brings [lo, lo + len) in: read from disk where the page cache lacks it,
- * and mapped, in one call where the kernel has MADV_POPULATE_READ (5.14;
- * a fault per page costs 4% of a 2 KiB PoRep proof), else a read per
- * page. */
-static void populate(uintptr_t lo, size_t len, size_t page) {
-  madvise((void *)lo, len, MADV_WILLNEED);
-  if (madvise((void *)lo, len, MADV_POPULATE_READ) == 0) return;
-  volatile uint8_t sink = 0;
-  for (size_t o = 0; o < len; o += page) sink ^= *(const volatile uint8_t *)(lo + o);
-  (void)sink;
+/* Brings [off, off + len) of fd into the page cache and waits for it: the
+ * reads are asked for in steps, then one byte of each step is read, which
+ * returns once that step's pages are in. A failure is left to the
+ * decoder's own reads to report. */
+static void prefetch(int fd, off_t off, size_t len) {
+  for (size_t o = 0; o < len; o += PREFETCH_STEP) {
+    size_t n = len - o < PREFETCH_STEP ? len - o : PREFETCH_STEP;
+    (void)posix_fadvise(fd, off + (off_t)o, (off_t)n, POSIX_FADV_WILLNEED);
+  }
+  for (size_t o = 0; o < len; o += PREFETCH_STEP) {
+    size_t n = len - o < PREFETCH_STEP ? len - o : PREFETCH_STEP;
+    uint8_t b;
+    (void)pread(fd, &b, 1, off + (off_t)(o + n - 1));
+  }
 }
 
 static void *reader_main(void *v) {
   key_reader *r = v;
-  size_t page = (size_t)sysconf(_SC_PAGESIZE);
   for (size_t k = 0; k < r->n_sl; k++) {
     pthread_mutex_lock(&r->mu);
     while (!r->stop && k > r->used + 1) pthread_cond_wait(&r->cv, &r->mu);
     bool stop = r->stop;
     pthread_mutex_unlock(&r->mu);
     if (stop) break;
-    uintptr_t lo;
+    off_t off;
     size_t len;
-    page_range(r, &r->sl[k], &lo, &len);
-    populate(lo, len, page);
+    slice_bytes_at(r, &r->sl[k], &off, &len);
+    prefetch(r->key->fd, off, len);
     pthread_mutex_lock(&r->mu);
     r->read = k + 1;
     pthread_cond_broadcast(&r->cv);
@@ -149,19 +157,76 @@ static void take_slice(key_reader *r, size_t k) {
   atomic_fetch_add(&key_wait_ns, cz_now_ns() - t0);
 }
 
+/* Bytes a worker copies from the file at a time (within L2/L3, where
+ * the decoder finds them). */
+#define CHUNK_BYTES ((size_t)1 << 20)
+
+/* len bytes at off of fd into buf; CZ_ERR_IO on an error or a short file. */
+static cz_err read_all(int fd, uint8_t *buf, size_t len, off_t off) {
+  for (size_t got = 0; got < len;) {
+    ssize_t k = pread(fd, buf + got, len - got, off + (off_t)got);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return CZ_ERR_IO;
+    got += (size_t)k;
+  }
+  return CZ_OK;
+}
+
+/* A worker's view of a slice's encodings: read in place, or copied from
+ * the key's file a chunk at a time into buf (encodings [lo, hi)). */
 typedef struct {
+  const key_reader *r;
+  const uint8_t *base; /* the slice's first encoding, in the mapping */
+  uint8_t *buf;
+  size_t lo, hi;
+} enc_window;
+
+/* Room for a chunk and one word's 64 encodings past it. */
+static bool window_open(enc_window *w, const key_reader *r, const uint8_t *base) {
+  *w = (enc_window){r, base, NULL, 0, 0};
+  return r->key->fd < 0 || (w->buf = malloc(CHUNK_BYTES + 64 * CZ_G2_UNCOMPRESSED_BYTES));
+}
+
+/* Encodings [i, i + n) of the slice (n at most a chunk's or a word's),
+ * copying a chunk's worth from i but not past limit; NULL with *err set
+ * when the read fails. */
+static const uint8_t *window_at(enc_window *w, size_t i, size_t n, size_t limit, cz_err *err) {
+  const size_t enc = w->r->enc;
+  if (!w->buf) return w->base + i * enc;
+  if (i < w->lo || i + n > w->hi) {
+    size_t hi = i + CHUNK_BYTES / enc;
+    if (hi > limit) hi = limit;
+    if (hi < i + n) hi = i + n;
+    off_t off = (off_t)(w->base + i * enc - w->r->key->file);
+    if ((*err = read_all(w->r->key->fd, w->buf, (hi - i) * enc, off)) != CZ_OK) return NULL;
+    w->lo = i, w->hi = hi;
+  }
+  return w->buf + (i - w->lo) * enc;
+}
+
+typedef struct {
+  const key_reader *r;
   void *dst;
   const uint8_t *src;
   bool g2;
-  size_t mem, enc;
+  size_t mem;
   cz_err err[CZ_PARALLEL_MAX_THREADS];
 } decode_job;
 
 static void decode_part(void *v, size_t begin, size_t end, unsigned worker) {
   decode_job *j = v;
-  size_t bad = 0;
-  j->err[worker] = cz_g16_decode_points((uint8_t *)j->dst + begin * j->mem, j->src + begin * j->enc,
-                                        end - begin, j->g2, CZ_POINT_ENCODING, &bad);
+  enc_window w;
+  cz_err e = window_open(&w, j->r, j->src) ? CZ_OK : CZ_ERR_NOMEM;
+  const size_t per = CHUNK_BYTES / j->r->enc;
+  for (size_t i = begin; i < end && e == CZ_OK; i += per) {
+    size_t n = end - i < per ? end - i : per, bad = 0;
+    const uint8_t *src = window_at(&w, i, n, end, &e);
+    if (src)
+      e = cz_g16_decode_points((uint8_t *)j->dst + i * j->mem, src, n, j->g2, CZ_POINT_ENCODING,
+                               &bad);
+  }
+  free(w.buf);
+  j->err[worker] = e;
 }
 
 /* Segment s cut to slice sl, its bases the decoded ones. */
@@ -174,7 +239,7 @@ static g16_msm_seg sub_segment(const g16_msm_seg *s, const slice *sl, const void
                    sl->i1 - sl->i0,
                    s->density ? s->density + w0 : NULL,
                    NULL,
-                   G16_DECODED};
+                   NULL};
   if (s->packed) {
     /* rank[] counts from the vector's start, so others stays as it is */
     *view = (cz_fr_packed){sl->i1 - sl->i0,       s->packed->n_other,   s->packed->one + w0,
@@ -185,9 +250,9 @@ static g16_msm_seg sub_segment(const g16_msm_seg *s, const slice *sl, const void
 }
 
 /* Decodes n encodings from src into dst on th workers. */
-static cz_err decode_run(const uint8_t *src, size_t n, size_t enc, bool g2, void *dst,
+static cz_err decode_run(const key_reader *r, const uint8_t *src, size_t n, bool g2, void *dst,
                          unsigned th) {
-  decode_job j = {.dst = dst, .src = src, .g2 = g2, .enc = enc};
+  decode_job j = {.r = r, .dst = dst, .src = src, .g2 = g2};
   j.mem = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
   unsigned workers = cz_parallel_workers(n, th);
   cz_parallel_for(n, th, decode_part, &j);
@@ -249,14 +314,16 @@ static void decode_kept(void *v, size_t begin, size_t end, unsigned worker) {
   const kept_job *j = v;
   const key_reader *r = j->r;
   const g16_msm_seg *g = &r->segs[j->s->seg];
-  const uint8_t *base = (const uint8_t *)g->bases + j->s->b0 * r->enc;
+  const size_t *live = j->b->live_before;
+  enc_window win;
   uint8_t run[KEPT_RUN * CZ_G2_UNCOMPRESSED_BYTES];
   size_t n = 0, at = j->b->kept_before[begin], w0 = j->s->i0 / 64;
-  cz_err e = CZ_OK;
+  cz_err e =
+      window_open(&win, r, (const uint8_t *)g->bases + j->s->b0 * r->enc) ? CZ_OK : CZ_ERR_NOMEM;
   for (size_t w = begin; w < end && e == CZ_OK; w++) {
     uint64_t l = g->density ? g->density[w0 + w] : ~(uint64_t)0, nz = j->b->dens[w];
-    const uint8_t *src = base + j->b->live_before[w] * r->enc;
-    for (uint64_t m = l; m && e == CZ_OK; m &= m - 1, src += r->enc) {
+    const uint8_t *src = window_at(&win, live[w], live[w + 1] - live[w], live[end], &e);
+    for (uint64_t m = l; src && m && e == CZ_OK; m &= m - 1, src += r->enc) {
       if (!(nz & m & -m)) continue;
       memcpy(run + n++ * r->enc, src, r->enc);
       if (n < KEPT_RUN) continue;
@@ -265,6 +332,7 @@ static void decode_kept(void *v, size_t begin, size_t end, unsigned worker) {
     }
   }
   if (e == CZ_OK) e = flush_run(j, run, n, at);
+  free(win.buf);
   ((kept_job *)v)->err[worker] = e;
 }
 
@@ -275,7 +343,7 @@ static cz_err prepare_slice(const key_reader *r, const slice *s, bool g2, slice_
   const g16_msm_seg *g = &r->segs[s->seg];
   *t = sub_segment(g, s, b->pts, view);
   if (!g->packed)
-    return decode_run((const uint8_t *)g->bases + s->b0 * r->enc, s->nb, r->enc, g2, b->pts, th);
+    return decode_run(r, (const uint8_t *)g->bases + s->b0 * r->enc, s->nb, g2, b->pts, th);
   t->n_bases = count_slice(r, s, b);
   t->density = b->dens;
   size_t nw = (s->i1 - s->i0 + 63) / 64;
@@ -328,12 +396,6 @@ static cz_err run_slices(key_reader *r, bool g2, g16_slice_msm msm, void *acc, u
     cz_fr_packed view;
     g16_msm_seg t;
     e = prepare_slice(r, s, g2, &b, &t, &view, th);
-    if (r->drop_pages) {
-      uintptr_t lo;
-      size_t len;
-      page_range(r, s, &lo, &len);
-      madvise((void *)lo, len, MADV_DONTNEED);
-    }
     if (e == CZ_OK) e = msm(acc, &t, th);
   }
   bufs_free(&b);
@@ -343,8 +405,8 @@ static cz_err run_slices(key_reader *r, bool g2, g16_slice_msm msm, void *acc, u
 cz_err cz_g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_slice_msm msm,
                          void *acc, unsigned th) {
   key_reader r = {.segs = segs,
-                  .enc = g2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES,
-                  .drop_pages = segs[0].encoded == G16_ENC_FILE};
+                  .key = segs[0].key,
+                  .enc = g2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES};
   size_t mem = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine), cap = 0;
   size_t max_pts = slice_bytes / mem ? slice_bytes / mem : 1;
   for (size_t k = 0; k < n_segs; k++) {
@@ -357,8 +419,8 @@ cz_err cz_g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_sl
   pthread_mutex_init(&r.mu, NULL);
   pthread_cond_init(&r.cv, NULL);
   pthread_t t;
-  bool started = r.n_sl && pthread_create(&t, NULL, reader_main, &r) == 0;
-  if (!started) r.read = r.n_sl; /* no reader: the decoder faults pages in itself */
+  bool started = r.n_sl && r.key->fd >= 0 && pthread_create(&t, NULL, reader_main, &r) == 0;
+  if (!started) r.read = r.n_sl; /* no reader: the decoder's reads bring the pages in */
   cz_err e = run_slices(&r, g2, msm, acc, th);
   pthread_mutex_lock(&r.mu);
   r.stop = true;

@@ -53,9 +53,10 @@ static uint64_t resident_bytes(const cz_zkey_info *zi) {
 
 /* ---- the SRS loader ----------------------------------------------------------- */
 
-static cz_err load_key(void *self, const char *circuit_id, const uint8_t *file, size_t len,
+static cz_err load_key(void *self, const char *circuit_id, const uint8_t *file, size_t len, int fd,
                        void **obj, uint64_t *bytes, char *msg, size_t msg_len) {
   cz_circom_keys *k = self;
+  (void)fd; /* a zkey is read into memory */
   pthread_mutex_lock(&k->mu);
   circom_key *c = find_circuit_locked(k, circuit_id);
   unsigned flags = c ? c->flags : 0;

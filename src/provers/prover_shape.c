@@ -69,10 +69,10 @@ cz_err cz_prover_shape_get(const cz_shape_source *src, cz_pce **out, cz_shape_or
 
 /* ---- the computed SRS entries ------------------------------------------- */
 
-static cz_err shape_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
-                         uint64_t *bytes, char *msg, size_t msg_len) {
+static cz_err shape_load(void *self, const char *id, const uint8_t *file, size_t len, int fd,
+                         void **obj, uint64_t *bytes, char *msg, size_t msg_len) {
   cz_prover_shape *s = self;
-  (void)file, (void)len, (void)id;
+  (void)file, (void)len, (void)fd, (void)id;
   cz_pce *shape = NULL;
   cz_shape_source from = {s->dir,           s->srs->circuit_id, s->srs->name,
                           s->srs->test_tag, s->record,          s->ctx};

@@ -24,8 +24,8 @@ static cz_params_store_opts store_opts(const cz_provers_config *cfg, const cz_pr
 /* An official file is checked against parameters.json's digest before its
  * bytes are read (once; a stamp stands for later loads): a corrupt file
  * fails its first job with that reason instead of every proof. */
-static cz_err hot_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
-                       uint64_t *bytes, char *msg, size_t msg_len) {
+static cz_err hot_load(void *self, const char *id, const uint8_t *file, size_t len, int fd,
+                       void **obj, uint64_t *bytes, char *msg, size_t msg_len) {
   const cz_prover_srs *s = self;
   const cz_provers_config *cfg = s->cfg;
   (void)id;
@@ -36,10 +36,10 @@ static cz_err hot_load(void *self, const char *id, const uint8_t *file, size_t l
   }
   cz_hot_srs *h = calloc(1, sizeof *h);
   if (!h) return cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");
-  /* The engine's mapping is a read-only file mapping: the key is read in
-   * place, its pages dropped from the process once decoded. */
+  /* The engine's mapping is a read-only file mapping; the prover copies
+   * the key's slices from its descriptor (cuzk/params.h). */
   cz_err e = cz_groth16_params_view(&h->params, file, len, false, cfg->prove_threads, msg, msg_len);
-  h->params.map.drop_pages = e == CZ_OK;
+  if (e == CZ_OK) h->params.map.fd = fd;
   if (e == CZ_OK && !(h->pvk = cz_groth16_prepare(&h->params.vk))) {
     cz_groth16_params_free(&h->params);
     e = cz_msg_err(msg, msg_len, CZ_ERR_NOMEM, "out of memory");

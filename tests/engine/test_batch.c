@@ -192,9 +192,9 @@ static cz_job_status result(cz_engine *e, const char *id, uint64_t *tag, char *e
 }
 
 /* A computed SRS entry: made by the loader (no file), 2500 bytes. */
-static cz_err c_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
-                     uint64_t *bytes, char *msg, size_t msg_len) {
-  (void)self, (void)msg, (void)msg_len;
+static cz_err c_load(void *self, const char *id, const uint8_t *file, size_t len, int fd,
+                     void **obj, uint64_t *bytes, char *msg, size_t msg_len) {
+  (void)self, (void)fd, (void)msg, (void)msg_len;
   if (file || len) return CZ_ERR_INVALID_ARG;
   char *o = calloc(1, 2500);
   snprintf(o, 2500, "%s", strcmp(id, "shape-x") ? "other" : "shape");

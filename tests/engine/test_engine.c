@@ -483,9 +483,9 @@ static void test_batch(void) {
 /* ---- SRS --------------------------------------------------------------- */
 
 static int loads, unloads;
-static cz_err t_load(void *self, const char *id, const uint8_t *file, size_t len, void **obj,
-                     uint64_t *bytes, char *msg, size_t msg_len) {
-  (void)self, (void)id, (void)msg, (void)msg_len;
+static cz_err t_load(void *self, const char *id, const uint8_t *file, size_t len, int fd,
+                     void **obj, uint64_t *bytes, char *msg, size_t msg_len) {
+  (void)self, (void)id, (void)fd, (void)msg, (void)msg_len;
   loads++;
   *obj = malloc(len);
   memcpy(*obj, file, len);
