@@ -39,12 +39,12 @@ typedef struct {
   size_t len;
   const uint8_t *h, *l, *a, *b_g1, *b_g2;
   bool owned; /* mapped by cz_groth16_params_map: unmapped, fd closed, on free */
-  /* -1, or a descriptor of the mapped file, open as long as the mapping:
-   * the prover then copies each slice's encodings from it (pread) instead
-   * of reading them through the mapping. The first read of a page through
-   * a mapping costs more than copying it (on the project's VM 2.1 us a
-   * 4 KiB page, against 0.7 us), and every page read would count in the
-   * process's resident set until dropped. Set by cz_groth16_params_map; a
+  /* -1, or a descriptor of the mapped file, open as long as the mapping.
+   * With it, the prover reads the file ahead of its MSMs, copies the slices
+   * of a key the page cache can keep (pread: cheaper than re-reading it
+   * through the mapping) and drops a larger key's pages from the process
+   * after each slice (src/groth16/prover_msm_mapped.c); without it, the
+   * key is read in place like any buffer. Set by cz_groth16_params_map; a
    * caller of cz_groth16_params_view over a file mapping may set it (the
    * descriptor stays the caller's to close). */
   int fd;

@@ -154,6 +154,10 @@ cz_err cz_g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_sl
                          void *acc, unsigned n_threads);
 /* Decoded bytes per slice (0: the default, 256 MiB); for tests. */
 void cz_g16_set_slice_bytes(size_t bytes);
+/* Mapped keys with a descriptor and at most this many bytes have their
+ * slices copied, larger ones are read in place (0: the default, half the
+ * memory; 1: none copied); for tests. */
+void cz_g16_set_key_copy_limit(size_t bytes);
 /* Nanoseconds the decoders have waited for the disk, process-wide. */
 uint64_t cz_g16_key_wait_ns(void);
 

@@ -13,14 +13,17 @@
  * on the curve), every proof is verified before it is returned, and an
  * off-curve point can make the sum wrong but not the MSM fail.
  *
- * With the file's descriptor (key->fd), each worker copies its part of a
- * slice from the page cache (pread, CHUNK_BYTES at a time) and decodes the
- * copy: no page of the key is mapped into the process, so none counts in
- * its resident set, and the copy costs less than a first touch through
- * the mapping (cuzk/params.h). A reader thread asks for the next slice's
- * pages (posix_fadvise WILLNEED) and waits for them, one slice ahead of
- * the decoder, so the disk reads while the CPU adds; the time the decoder
- * waits for it is the disk wait (cz_g16_key_wait_ns). Without a
+ * A key file's pages are brought into the page cache by a reader thread,
+ * one slice ahead of the decoder, so the disk reads while the CPU adds;
+ * the time the decoder waits for it is the disk wait (cz_g16_key_wait_ns).
+ * Then, for a key the page cache can keep (at most half the memory) each
+ * worker copies its part of a slice from the file's descriptor (key->fd;
+ * pread, CHUNK_BYTES at a time) and decodes the copy: re-reading a cached
+ * key through the mapping cost more (8 MiB, warm: 1.07 of a decoded key's
+ * time, against 1.04 copied). A larger key, which streams from disk at
+ * every proof, is read in place and each slice's pages are dropped from
+ * the process after it: copying 47 GB a partition churned the page cache
+ * (32 GiB partition 0: 53 s of system time, against 3-7 s). Without a
  * descriptor (a key in a caller's buffer) the encodings are read in
  * place. */
 #define _GNU_SOURCE
@@ -30,6 +33,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "cuzk/clock.h"
 #include "cuzk/msm.h"
@@ -42,6 +46,15 @@ static size_t slice_bytes = (size_t)256 << 20;
 static _Atomic uint64_t key_wait_ns;
 
 void cz_g16_set_slice_bytes(size_t bytes) { slice_bytes = bytes ? bytes : (size_t)256 << 20; }
+
+/* Keys up to this size are copied (tests set it; 0: half the memory). */
+static size_t key_copy_limit;
+void cz_g16_set_key_copy_limit(size_t bytes) { key_copy_limit = bytes; }
+static size_t copy_limit(void) {
+  if (key_copy_limit) return key_copy_limit;
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 2 : 0;
+}
 uint64_t cz_g16_key_wait_ns(void) { return atomic_load(&key_wait_ns); }
 
 /* Scalars [i0, i1) of segment seg, whose bases are [b0, b0 + nb). */
@@ -52,6 +65,7 @@ typedef struct {
 typedef struct {
   const g16_msm_seg *segs;
   const cz_params_mapping *key;
+  bool copy;  /* slices copied from key->fd, else read in place */
   size_t enc; /* bytes per encoded point */
   slice *sl;
   size_t n_sl;
@@ -98,32 +112,37 @@ static cz_err plan_segment(key_reader *r, size_t k, size_t max_pts, size_t *cap)
   return b == s->n_bases ? CZ_OK : CZ_ERR_INVALID_ARG;
 }
 
-/* Slice s's encodings: file offset and length. */
-static void slice_bytes_at(const key_reader *r, const slice *s, off_t *off, size_t *len) {
+/* Slice s's pages in the mapping. */
+static void page_range(const key_reader *r, const slice *s, uintptr_t *lo, size_t *len) {
   const uint8_t *p = (const uint8_t *)r->segs[s->seg].bases + s->b0 * r->enc;
-  *off = (off_t)(p - r->key->file);
-  *len = s->nb * r->enc;
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  *lo = (uintptr_t)p & ~(page - 1);
+  *len = (uintptr_t)(p + s->nb * r->enc) - *lo;
 }
 
-/* Pages per WILLNEED call: the kernel reads at most the device's
- * read-ahead window per call (8 MiB on the project's VM), so a slice is
- * asked for in steps. */
-#define PREFETCH_STEP ((size_t)2 << 20)
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 
-/* Brings [off, off + len) of fd into the page cache and waits for it: the
- * reads are asked for in steps, then one byte of each step is read, which
- * returns once that step's pages are in. A failure is left to the
- * decoder's own reads to report. */
-static void prefetch(int fd, off_t off, size_t len) {
-  for (size_t o = 0; o < len; o += PREFETCH_STEP) {
-    size_t n = len - o < PREFETCH_STEP ? len - o : PREFETCH_STEP;
-    (void)posix_fadvise(fd, off + (off_t)o, (off_t)n, POSIX_FADV_WILLNEED);
+/* Brings [lo, lo + len) of the mapping into the page cache and waits for
+ * it: read from disk where the page cache lacks it (one call where the
+ * kernel has MADV_POPULATE_READ, 5.14, else a touch per page), the pages
+ * left mapped for a decoder that reads in place, else unmapped again (the
+ * page cache keeps them). Reading with posix_fadvise(WILLNEED) instead was
+ * slower from disk (32 GiB partition 0: the MSMs of l, a and b waited
+ * 18.5 s for it, against 2.1 s). */
+static void prefetch(uintptr_t lo, size_t len, bool unmap) {
+  madvise((void *)lo, len, MADV_WILLNEED);
+  /* EINVAL: a kernel without it. Not EFAULT (pages past the end of a
+   * file cut short), which a touch would turn into SIGBUS: the decoder's
+   * reads report that file. */
+  if (madvise((void *)lo, len, MADV_POPULATE_READ) != 0 && errno == EINVAL) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    volatile uint8_t sink = 0;
+    for (size_t o = 0; o < len; o += page) sink ^= *(const volatile uint8_t *)(lo + o);
+    (void)sink;
   }
-  for (size_t o = 0; o < len; o += PREFETCH_STEP) {
-    size_t n = len - o < PREFETCH_STEP ? len - o : PREFETCH_STEP;
-    uint8_t b;
-    (void)pread(fd, &b, 1, off + (off_t)(o + n - 1));
-  }
+  if (unmap) madvise((void *)lo, len, MADV_DONTNEED);
 }
 
 static void *reader_main(void *v) {
@@ -134,10 +153,10 @@ static void *reader_main(void *v) {
     bool stop = r->stop;
     pthread_mutex_unlock(&r->mu);
     if (stop) break;
-    off_t off;
+    uintptr_t lo;
     size_t len;
-    slice_bytes_at(r, &r->sl[k], &off, &len);
-    prefetch(r->key->fd, off, len);
+    page_range(r, &r->sl[k], &lo, &len);
+    prefetch(lo, len, r->copy);
     pthread_mutex_lock(&r->mu);
     r->read = k + 1;
     pthread_cond_broadcast(&r->cv);
@@ -158,8 +177,12 @@ static void take_slice(key_reader *r, size_t k) {
 }
 
 /* Bytes a worker copies from the file at a time (within L2/L3, where
- * the decoder finds them). */
+ * the decoder finds them); less with small test slices, so that their
+ * chunks cross too. */
 #define CHUNK_BYTES ((size_t)1 << 20)
+static size_t chunk_bytes(void) {
+  return slice_bytes / 4 < CHUNK_BYTES ? slice_bytes / 4 : CHUNK_BYTES;
+}
 
 /* len bytes at off of fd into buf; CZ_ERR_IO on an error or a short file. */
 static cz_err read_all(int fd, uint8_t *buf, size_t len, off_t off) {
@@ -184,7 +207,7 @@ typedef struct {
 /* Room for a chunk and one word's 64 encodings past it. */
 static bool window_open(enc_window *w, const key_reader *r, const uint8_t *base) {
   *w = (enc_window){r, base, NULL, 0, 0};
-  return r->key->fd < 0 || (w->buf = malloc(CHUNK_BYTES + 64 * CZ_G2_UNCOMPRESSED_BYTES));
+  return !r->copy || (w->buf = malloc(CHUNK_BYTES + 64 * CZ_G2_UNCOMPRESSED_BYTES));
 }
 
 /* Encodings [i, i + n) of the slice (n at most a chunk's or a word's),
@@ -194,7 +217,7 @@ static const uint8_t *window_at(enc_window *w, size_t i, size_t n, size_t limit,
   const size_t enc = w->r->enc;
   if (!w->buf) return w->base + i * enc;
   if (i < w->lo || i + n > w->hi) {
-    size_t hi = i + CHUNK_BYTES / enc;
+    size_t hi = i + chunk_bytes() / enc;
     if (hi > limit) hi = limit;
     if (hi < i + n) hi = i + n;
     off_t off = (off_t)(w->base + i * enc - w->r->key->file);
@@ -217,7 +240,7 @@ static void decode_part(void *v, size_t begin, size_t end, unsigned worker) {
   decode_job *j = v;
   enc_window w;
   cz_err e = window_open(&w, j->r, j->src) ? CZ_OK : CZ_ERR_NOMEM;
-  const size_t per = CHUNK_BYTES / j->r->enc;
+  const size_t per = chunk_bytes() / j->r->enc ? chunk_bytes() / j->r->enc : 1;
   for (size_t i = begin; i < end && e == CZ_OK; i += per) {
     size_t n = end - i < per ? end - i : per, bad = 0;
     const uint8_t *src = window_at(&w, i, n, end, &e);
@@ -396,6 +419,15 @@ static cz_err run_slices(key_reader *r, bool g2, g16_slice_msm msm, void *acc, u
     cz_fr_packed view;
     g16_msm_seg t;
     e = prepare_slice(r, s, g2, &b, &t, &view, th);
+    if (r->key->fd >= 0 && !r->copy) {
+      /* a file mapping read in place: its pages leave the process (the
+       * page cache keeps them), so the key never counts in its resident
+       * set for more than two slices */
+      uintptr_t lo;
+      size_t len;
+      page_range(r, s, &lo, &len);
+      madvise((void *)lo, len, MADV_DONTNEED);
+    }
     if (e == CZ_OK) e = msm(acc, &t, th);
   }
   bufs_free(&b);
@@ -406,6 +438,7 @@ cz_err cz_g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_sl
                          void *acc, unsigned th) {
   key_reader r = {.segs = segs,
                   .key = segs[0].key,
+                  .copy = segs[0].key->fd >= 0 && segs[0].key->len <= copy_limit(),
                   .enc = g2 ? CZ_G2_UNCOMPRESSED_BYTES : CZ_G1_UNCOMPRESSED_BYTES};
   size_t mem = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine), cap = 0;
   size_t max_pts = slice_bytes / mem ? slice_bytes / mem : 1;
@@ -416,6 +449,12 @@ cz_err cz_g16_msm_mapped(const g16_msm_seg *segs, size_t n_segs, bool g2, g16_sl
       return e;
     }
   }
+  /* The copies do not mark the key's pages accessed (kernel 6.3; a no-op
+   * before): the reader's fault already did, and a second access would
+   * move every page to the active list, whose churn cost a 32 GiB
+   * partition, which streams its 47 GB key through the page cache, 30 s
+   * of system time. */
+  if (r.copy) (void)posix_fadvise(r.key->fd, 0, 0, POSIX_FADV_NOREUSE);
   pthread_mutex_init(&r.mu, NULL);
   pthread_cond_init(&r.cv, NULL);
   pthread_t t;
