@@ -123,6 +123,7 @@ static int iterate(const synth_input *in, series *s, size_t it) {
     return 1;
   }
   s->constraints = as.n_constraints;
+  size_t aux = as.aux.n, full_aux = as.aux.n_other;
   cz_assignment_free(&as);
   size_t k = s->n++;
   s->wall[k] = (w1 - w0) * 1e3;
@@ -131,9 +132,9 @@ static int iterate(const synth_input *in, series *s, size_t it) {
   s->rss_mb[k] = rss;
   printf(
       "iteration %zu %s wall_ms=%.1f user_s=%.2f sys_s=%.2f peak_rss_mb=%.0f threads=%u "
-      "constraints=%zu\n",
+      "constraints=%zu aux=%zu full_aux=%zu\n",
       it, s->name, s->wall[k], s->user[k], s->sys[k], rss, cz_parallel_threads(s->threads),
-      s->constraints);
+      s->constraints, aux, full_aux);
   fflush(stdout);
   return 0;
 }
