@@ -217,8 +217,12 @@ uint64_t cz_snap_partition_constraints(const cz_snap_shape *s);
 
 /* Peak bytes of in_flight partitions of that many constraints, one of
  * them being proved on the CPU (a and b with the H domain's room, the
- * packed witness; c and the H MSM's plan for the one proved). */
-uint64_t cz_partition_mem_bytes(uint64_t constraints, uint64_t in_flight);
+ * packed witness; c and the H MSM's plan for the one proved). full_aux:
+ * a partition's witness values that are not 0 or 1, 32 bytes each in the
+ * packed witness; 0 where they are as few as in PoRep and SnapDeals
+ * (under 2%, inside the 68 bytes per constraint), about the constraints
+ * in PoSt, whose witness is Poseidon's. Pure; any thread. */
+uint64_t cz_partition_mem_bytes(uint64_t constraints, uint64_t full_aux, uint64_t in_flight);
 
 /* Bytes a recorded shape of that many constraints holds: tiled over
  * `tiles` slots (cz_slots_record; tiles 0 or 1: whole). */

@@ -70,12 +70,13 @@ static uint64_t domain(uint64_t n) {
  * H: 96 bytes per domain row in place of its 64 per constraint. That is its
  * peak: the NTT domain's twiddles are two small tables above 2^24, and
  * after H c is unmapped where it is large against the machine (a 32 GiB
- * partition on 24 GB: measured 13.26 GB in H, 14.2-14.3 in the MSMs before
- * c was unmapped, against 13.4 GB here), so the MSMs hold a, b and the
- * mapped key's slices, less. */
-uint64_t cz_partition_mem_bytes(uint64_t constraints, uint64_t in_flight) {
+ * PoRep partition on 24 GB: VmHWM 13.26 M KiB = 13.58 GB in H against
+ * 13.41 GB here), so the MSMs hold a, b and the mapped key's slices, less.
+ * A full witness value adds 32 bytes per partition in flight: 32 GiB
+ * WindowPoSt measured 17.03 GB against 17.68 GB charged (with its paths). */
+uint64_t cz_partition_mem_bytes(uint64_t constraints, uint64_t full_aux, uint64_t in_flight) {
   uint64_t d = domain(constraints);
-  return in_flight * 68u * constraints + 96u * d - 64u * constraints;
+  return in_flight * (68u * constraints + 32u * full_aux) + 96u * d - 64u * constraints;
 }
 
 /* A tiled shape keeps the header and one slot (about 29 bytes per

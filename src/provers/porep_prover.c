@@ -120,7 +120,7 @@ static cz_err porep_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *plan, c
   if (!s)
     return cz_msg_err(msg, len, CZ_ERR_INVALID_ARG, "no circuit for %s", c1->registered->name);
   cz_partition_plan p = {c1->n_partitions, &s->circuit,
-                         cz_porep_partition_constraints(s->registered), 0};
+                         cz_porep_partition_constraints(s->registered), 0, 0};
   cz_prover_job_plan(&st->c, ctx, &p, plan);
   return CZ_OK;
 }

@@ -34,13 +34,13 @@ cz_err cz_prover_circuit_declare(cz_engine *e, const cz_provers_config *cfg, cz_
 void cz_prover_job_plan(const cz_prover_common *c, const cz_job_ctx *ctx,
                         const cz_partition_plan *p, cz_job_plan *out) {
   uint64_t in_flight = ctx->window < p->n_partitions ? ctx->window : p->n_partitions;
-  *out =
-      (cz_job_plan){.n_partitions = p->n_partitions,
-                    .proof_bytes = CZ_GROTH16_PROOF_BYTES,
-                    .mem_bytes = cz_partition_mem_bytes(p->constraints, in_flight) + p->extra_bytes,
-                    .circuit_id = p->circuit->srs.circuit_id,
-                    .shape_id = c->kept.cfg.pce ? p->circuit->shape.id : NULL,
-                    .circuit = p->circuit};
+  *out = (cz_job_plan){.n_partitions = p->n_partitions,
+                       .proof_bytes = CZ_GROTH16_PROOF_BYTES,
+                       .mem_bytes = cz_partition_mem_bytes(p->constraints, p->full_aux, in_flight) +
+                                    p->extra_bytes,
+                       .circuit_id = p->circuit->srs.circuit_id,
+                       .shape_id = c->kept.cfg.pce ? p->circuit->shape.id : NULL,
+                       .circuit = p->circuit};
 }
 
 /* Test parameters, when they are wanted and not yet made (minutes for the

@@ -98,7 +98,8 @@ typedef struct {
   size_t n_partitions;              /* > 0 */
   const cz_prover_circuit *circuit; /* of every partition */
   uint64_t constraints;             /* one partition's, from the registered proof's shape */
-  uint64_t extra_bytes;             /* memory the job needs beyond its partitions */
+  uint64_t full_aux;    /* its witness values that are not bits (cz_partition_mem_bytes) */
+  uint64_t extra_bytes; /* memory the job needs beyond its partitions */
 } cz_partition_plan;
 
 /* What every Groth16 prover's state holds (a member anywhere in it). */

@@ -133,7 +133,7 @@ static cz_err snap_plan(void *self, const cz_job_ctx *ctx, cz_job_plan *plan, ch
   const cz_registered_snap *k = ((const snap_model *)ctx->model)->registered;
   (void)msg, (void)len;
   cz_partition_plan p = {k->shape.partitions, &st->circuits[k->id],
-                         cz_snap_partition_constraints(&k->shape), 0};
+                         cz_snap_partition_constraints(&k->shape), 0, 0};
   cz_prover_job_plan(&st->c, ctx, &p, plan);
   return CZ_OK;
 }

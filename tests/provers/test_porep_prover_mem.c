@@ -74,8 +74,8 @@ static void estimates(unsigned conc, unsigned depth, bool serial, const char *ni
   CHECK_EQ_INT(n_syn, n_v11); /* one partition each */
   /* the window's partitions of 13; serial: one at a time */
   uint64_t c = cz_porep_partition_constraints(cz_registered_porep_by_id(5));
-  CHECK_EQ_INT(n_syn, cz_partition_mem_bytes(c, 1));
-  CHECK_EQ_INT(n_ni, cz_partition_mem_bytes(c, serial ? 1 : conc + depth));
+  CHECK_EQ_INT(n_syn, cz_partition_mem_bytes(c, 0, 1));
+  CHECK_EQ_INT(n_ni, cz_partition_mem_bytes(c, 0, serial ? 1 : conc + depth));
   CHECK(serial ? n_ni == n_syn : n_ni > n_syn);
   cz_engine_destroy(e);
 }
