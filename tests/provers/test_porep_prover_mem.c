@@ -13,6 +13,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/porep.h"
 #include "cuzk/provers.h"
+#include "job_needs.h"
 
 static cz_engine *e;
 
@@ -29,26 +30,13 @@ static char *sealed_c1(uint32_t id, size_t *len) {
   return json;
 }
 
-/* The bytes the engine says job id of that C1 needs (0: not refused so):
- * at the pipeline's window, which the refusal names where it differs from
- * the one partition in flight the engine tried last. */
+/* The bytes the engine says job id of that C1 needs (job_needs). */
 static unsigned long long needs(const char *id, const char *json, size_t len, uint32_t rp) {
   cz_job_request r = {.request_id = id,
                       .kind = CZ_KIND_POREP_SEAL_COMMIT,
                       .registered_proof = rp,
                       .vanilla_proof = {(const uint8_t *)json, len}};
-  char job[CZ_JOB_ID_MAX], msg[512] = "";
-  CHECK_EQ_INT(cz_engine_submit(e, &r, job, NULL, msg, sizeof msg), CZ_OK);
-  cz_job_result res;
-  CHECK_EQ_INT(cz_engine_await(e, id, 0, &res), CZ_OK);
-  free(res.proof);
-  unsigned long long n = 0;
-  CHECK_EQ_INT(res.status, CZ_JOB_FAILED);
-  CHECK(sscanf(res.error, "the job needs %llu bytes", &n) == 1);
-  const char *wide = strstr(res.error, "in flight (");
-  if (wide) CHECK(sscanf(wide, "in flight (%llu with", &n) == 1);
-  if (!n) fprintf(stderr, "%s: %s\n", id, res.error);
-  return n;
+  return job_needs(e, &r);
 }
 
 static void estimates(unsigned conc, unsigned depth, bool serial, const char *ni, size_t ni_len,

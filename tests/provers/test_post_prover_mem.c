@@ -8,7 +8,6 @@
  * 64 MiB budget ("the job needs N bytes"); no proving. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "check.h"
 #include "cuzk/engine.h"
@@ -16,6 +15,7 @@
 #include "cuzk/provers.h"
 #include "cuzk/registry.h"
 #include "filecoin/post/post_vectors.h"
+#include "job_needs.h"
 
 /* VmHWM of `cuzk-bench prove --vanilla ... --registered-proof 8
  * --partition 0 --threads 2` on the 32 GiB WindowPoSt test key
@@ -33,17 +33,7 @@ static unsigned long long needs(cz_engine *e, const uint8_t *vproof, size_t len)
                       .n_vanilla_proofs = 1,
                       .miner_id = 1000,
                       .randomness = {zero, 32}};
-  char job[CZ_JOB_ID_MAX], msg[512] = "";
-  CHECK_EQ_INT(cz_engine_submit(e, &r, job, NULL, msg, sizeof msg), CZ_OK);
-  if (*msg) fprintf(stderr, "submit: %s\n", msg);
-  cz_job_result res;
-  CHECK_EQ_INT(cz_engine_await(e, r.request_id, 0, &res), CZ_OK);
-  free(res.proof);
-  unsigned long long n = 0;
-  CHECK_EQ_INT(res.status, CZ_JOB_FAILED);
-  CHECK(sscanf(res.error, "the job needs %llu bytes", &n) == 1);
-  if (!n) fprintf(stderr, "%s\n", res.error);
-  return n;
+  return job_needs(e, &r);
 }
 
 int main(void) {
