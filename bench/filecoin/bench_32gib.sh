@@ -48,7 +48,8 @@ cached_kb() { awk '/^Cached:/ {print $2}' /proc/meminfo; }
 
 # timed NAME CMD...: runs CMD with its stdout in $WORK/NAME.out and stderr
 # (progress, CUZK_TIMING, /usr/bin/time -v) in $WORK/NAME.err; prints the
-# figures as `name value unit` lines.
+# figures as `name value unit` lines. GB is 10^9 bytes: /usr/bin/time and
+# /proc/meminfo count KiB, hence the * 1024.
 timed() {
   local name=$1
   shift
@@ -63,8 +64,8 @@ timed() {
     /^CUZK_TIMING: / { sub(/^CUZK_TIMING: /, ""); split($0, kv, "="); ph[kv[1]] += kv[2] }
     END {
       printf "%s_wall %.1f s\n%s_user %.1f s\n%s_sys %.1f s\n", n, w, n, u, n, s
-      printf "%s_peak_rss %.2f GB\n%s_read %.2f GB\n", n, r / 1e6, n, io * 512 / 1e9
-      printf "%s_page_cache_before %.2f GB\n%s_page_cache_after %.2f GB\n", n, b / 1e6, n, a / 1e6
+      printf "%s_peak_rss %.2f GB\n%s_read %.2f GB\n", n, r * 1024 / 1e9, n, io * 512 / 1e9
+      printf "%s_page_cache_before %.2f GB\n%s_page_cache_after %.2f GB\n", n, b * 1024 / 1e9, n, a * 1024 / 1e9
       for (k in ph) printf "%s_%s %.1f s\n", n, k, ph[k] / 1000
     }' "$WORK/$name.err" | sort
   return $rc
@@ -134,7 +135,7 @@ step_daemon() {
     --save-proofs "$WORK/daemon-proofs" || rc=$?
   pkill -TERM -P "$pid" # the daemon under /usr/bin/time, which then prints its figures
   wait "$pid" || true
-  awk '/Maximum resident/ { printf "daemon_peak_rss %.2f GB\n", $NF / 1e6 }
+  awk '/Maximum resident/ { printf "daemon_peak_rss %.2f GB\n", $NF * 1024 / 1e9 }
        /File system inputs/ { printf "daemon_read %.2f GB\n", $NF * 512 / 1e9 }' "$WORK/daemon.err"
   cat "$WORK/daemon-client.out"
   return $rc
