@@ -93,17 +93,21 @@ void FN(from_u64)(F *r, uint64_t v) {
   FN(from_canonical)(r, t);
 }
 
-cz_err FN(from_bytes_le)(F *r, const uint8_t in[8 * NL]) {
-  uint64_t t[NL];
-  limbs_from_bytes_le(t, in, NL);
+/* Canonical limbs to Montgomery form, refused when not below the modulus. */
+static cz_err FN(from_limbs_checked)(F *r, const uint64_t t[NL]) {
   if (!limbs_lt(t, MOD, NL)) return CZ_ERR_NONCANONICAL;
   FN(from_canonical)(r, t);
   return CZ_OK;
 }
+cz_err FN(from_bytes_le)(F *r, const uint8_t in[8 * NL]) {
+  uint64_t t[NL];
+  limbs_from_bytes_le(t, in, NL);
+  return FN(from_limbs_checked)(r, t);
+}
 cz_err FN(from_bytes_be)(F *r, const uint8_t in[8 * NL]) {
-  uint8_t le[8 * NL];
-  bytes_reverse(le, in, sizeof le);
-  return FN(from_bytes_le)(r, le);
+  uint64_t t[NL];
+  limbs_from_bytes_be(t, in, NL);
+  return FN(from_limbs_checked)(r, t);
 }
 void FN(to_bytes_le)(uint8_t out[8 * NL], const F *a) {
   uint64_t t[NL];
@@ -111,9 +115,9 @@ void FN(to_bytes_le)(uint8_t out[8 * NL], const F *a) {
   limbs_to_bytes_le(out, t, NL);
 }
 void FN(to_bytes_be)(uint8_t out[8 * NL], const F *a) {
-  uint8_t le[8 * NL];
-  FN(to_bytes_le)(le, a);
-  bytes_reverse(out, le, sizeof le);
+  uint64_t t[NL];
+  FN(to_canonical)(t, a);
+  limbs_to_bytes_be(out, t, NL);
 }
 
 /* Sliding window of up to 5 bits over odd powers: for a 381-bit exponent
