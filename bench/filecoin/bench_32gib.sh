@@ -121,20 +121,31 @@ print("1:" + b[8:40].hex(), file=open(sys.argv[3], "w"))' "$VEC" "$WORK/window-v
 step_daemon() {
   "$B" --quiet gen-vanilla porep --sparse --sector-size $SIZE --sector-id $SECTOR \
     --prover-id $PROVER --curio --out "$WORK/c1-32gib-sparse-curio.json"
-  printf '[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n' \
-    "$WORK/no-official-params" "$PARAMS" >"$WORK/daemon.toml"
+  printf '[daemon]\nstatus_listen = "127.0.0.1:%s"\n[srs]\nparam_cache = "%s"\nallow_test_params = true\ntest_param_cache = "%s"\n' \
+    "${STATUS_PORT:-9821}" "$WORK/no-official-params" "$PARAMS" >"$WORK/daemon.toml"
   mkdir -p "$WORK/no-official-params" "$WORK/daemon-proofs"
   local sock="unix://$WORK/cuzk.sock"
   CUZK_TIMING=1 /usr/bin/time -v "$WORK/bin/cuzk-daemon" -c "$WORK/daemon.toml" -l "$sock" \
     --no-pce 2>"$WORK/daemon.err" &
   local pid=$!
   for _ in $(seq 600); do grep -q 'listening on' "$WORK/daemon.err" && break; sleep 1; done
-  local rc=0
+  # What the daemon charged the job (the memory budget in use), sampled
+  # from /metrics every 2 s while it runs.
+  (while kill -0 "$pid" 2>/dev/null; do
+    /usr/bin/python3 -c 'import sys, urllib.request
+print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+      "http://127.0.0.1:${STATUS_PORT:-9821}/metrics" 2>/dev/null |
+      awk '/^cuzk_memory_used_bytes /{print $2}'
+    sleep 2
+  done) >"$WORK/daemon-charged.txt" &
+  local sampler=$! rc=0
   timed daemon-client "$B" -a "$sock" single -t porep --c1 "$WORK/c1-32gib-sparse-curio.json" \
     --sector-num $SECTOR --miner-id 0 --verify-vk "$(ls "$PARAMS"/*.params)" \
     --save-proofs "$WORK/daemon-proofs" || rc=$?
   pkill -TERM -P "$pid" # the daemon under /usr/bin/time, which then prints its figures
   wait "$pid" || true
+  wait "$sampler" || true
+  sort -g "$WORK/daemon-charged.txt" | awk 'END { printf "daemon_charged %.2f GB\n", $1 / 1e9 }'
   awk '/Maximum resident/ { printf "daemon_peak_rss %.2f GB\n", $NF * 1024 / 1e9 }
        /File system inputs/ { printf "daemon_read %.2f GB\n", $NF * 512 / 1e9 }' "$WORK/daemon.err"
   cat "$WORK/daemon-client.out"
