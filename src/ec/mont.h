@@ -117,20 +117,17 @@ static inline bool limbs_lt(const uint64_t *a, const uint64_t *b, const int n) {
  * byte-at-a-time loops these replace to 24 instructions a limb, and a
  * big-endian field element went through a reversed copy first: most of a
  * mapped key's decoding on the ADX path, which has no vector decoder. */
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define CZ_LE64(v) (v)
-#define CZ_BE64(v) __builtin_bswap64(v)
-#else
-#define CZ_LE64(v) __builtin_bswap64(v)
-#define CZ_BE64(v) (v)
-#endif
+static inline uint64_t limb_swap(uint64_t v, bool big_endian) {
+  bool host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+  return big_endian == host_big ? v : __builtin_bswap64(v);
+}
 static inline uint64_t limb_load(const uint8_t *p, bool big_endian) {
   uint64_t v;
   memcpy(&v, p, sizeof v);
-  return big_endian ? CZ_BE64(v) : CZ_LE64(v);
+  return limb_swap(v, big_endian);
 }
 static inline void limb_store(uint8_t *p, uint64_t v, bool big_endian) {
-  v = big_endian ? CZ_BE64(v) : CZ_LE64(v);
+  v = limb_swap(v, big_endian);
   memcpy(p, &v, sizeof v);
 }
 
